@@ -1,0 +1,451 @@
+// ExpandMixedKernel: classify, split into AIC/AIV lanes, turn boundaries into tpush/tpop, add tfree and
+// pipe setup, emit AIC / AIV / Group functions (SPEC 5 steps 1-5, 8; GM sync in gm_sync.cpp).
+//
+// Algorithm. For each mixed InCore function F: clone it and let gm_sync insert the GM synchronisation
+// (declared-side transports, flags or barriers). Then build each lane by filtering F's statements by
+// side: CUBE and SHARED go to the AIC, VECTOR and SHARED to the AIV; a MIXED loop or branch is cloned
+// into both lanes with each clone keeping its side's statements and the loop-carried values whose type
+// lives on its side; a boundary move becomes tpush on the producer lane and tpop on the consumer lane
+// (on a5 the AIV first adapts a V2C tile to NZ; the AIC pops into Mat and moves on to Left/Right/Bias).
+// Dead SHARED statements are removed per lane (fixpoint over reads). Every pop gets a tfree after the
+// last statement of its block that reads the popped tile. Finally each lane gets its pipe setup:
+// reserve_buffer on the consuming side of each direction, import_peer_buffer on the producing side and
+// *_initialize_pipe with dir_mask, slot_size (largest crossing tile) and slot_num (attr or 2).
+#include "frontend/passes/expand_mixed_kernel.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "frontend/diag.h"
+#include "frontend/passes/ir_util.h"
+
+namespace cvsim::passes {
+
+using namespace ir;
+
+std::string_view policy_name(V2CPolicy p) {
+    switch (p) {
+        case V2CPolicy::Off: return "off";
+        case V2CPolicy::Fence: return "fence";
+        case V2CPolicy::Syncall: return "syncall";
+        case V2CPolicy::Reject: return "reject";
+    }
+    return "?";
+}
+
+std::optional<V2CPolicy> policy_from_name(std::string_view n) {
+    for (auto p : {V2CPolicy::Off, V2CPolicy::Fence, V2CPolicy::Syncall, V2CPolicy::Reject})
+        if (policy_name(p) == n) return p;
+    return std::nullopt;
+}
+
+bool is_mixed(const Function& f) {
+    if (f.type != FuncType::InCore) return false;
+    bool cube = false, vec = false;
+    walk(f.body, [&](const StmtPtr& s) {
+        if (s->kind == StmtKind::For || s->kind == StmtKind::If) return;
+        Side sd = stmt_side(*s);
+        if (sd == Side::Cube) cube = true;
+        if (sd == Side::Vector) vec = true;
+        if (sd == Side::BoundaryC2V || sd == Side::BoundaryV2C) cube = vec = true;
+    });
+    return cube && vec;
+}
+
+namespace {
+
+enum class Lane { Aic, Aiv };
+
+bool lane_keeps_type(Lane lane, const Type& t) {
+    if (t.kind != TypeKind::Tile) return true;
+    return is_cube_mem(t.mem) ? lane == Lane::Aic : lane == Lane::Aiv;
+}
+
+class Splitter {
+public:
+    Splitter(const Function& src, Lane lane, const ExpandOptions& opt, ExpandStats& stats)
+        : m_src(src), m_lane(lane), m_opt(opt), m_stats(stats) {
+        m_out = std::make_shared<Function>();
+        m_out->name = src.name + (lane == Lane::Aic ? "_aic" : "_aiv");
+        m_out->type = lane == Lane::Aic ? FuncType::AIC : FuncType::AIV;
+        m_out->attrs = src.attrs;
+        for (auto& a : m_out->attrs) a.value = clone_expr(a.value);
+        m_out->attrs_in_body = src.attrs_in_body;
+        m_out->deco_extra = src.deco_extra;
+        m_out->deco_extra_keys = src.deco_extra_keys;
+        m_out->loc = src.loc;
+        m_out->origin = src.name;
+        m_map.by_id.resize(src.vars.size());
+        for (const auto& v : src.vars) m_map.by_id[v->id] = m_out->new_var(v->name, v->type, v->loc);
+        for (const auto& p : src.params) m_out->params.push_back({m_map.get(p.var), p.dir});
+        if (lane == Lane::Aiv) {
+            m_out->ret_types = src.ret_types;
+            m_out->ret_is_tuple = src.ret_is_tuple;
+        }
+    }
+
+    std::shared_ptr<Function> build() {
+        m_out->body = filter(m_src.body);
+        dce();
+        insert_tfree(m_out->body);
+        if (m_dual && !m_out->attr("dual_aiv_dispatch")) {
+            Attr a;
+            a.key = "dual_aiv_dispatch";
+            a.value = std::make_shared<Expr>();
+            a.value->kind = ExprKind::Bool;
+            a.value->ival = 1;
+            m_out->attrs.push_back(a);
+        }
+        return m_out;
+    }
+
+private:
+    const Function& m_src;
+    Lane m_lane;
+    const ExpandOptions& m_opt;
+    ExpandStats& m_stats;
+    std::shared_ptr<Function> m_out;  // the lane function being built
+    VarMap m_map;                     // source variable -> lane variable
+    int m_region_split = -1;          // split code of the enclosing split_aiv region, -1 outside
+    bool m_dual = false;              // a mode-NONE split_aiv region was flattened (both lanes run it)
+
+    bool mine(Side s) const {
+        return s == Side::Shared || (s == Side::Cube && m_lane == Lane::Aic) || (s == Side::Vector && m_lane == Lane::Aiv);
+    }
+
+    Block filter(const Block& b) {
+        Block out;
+        for (const auto& s : b) filter_stmt(*s, out);
+        return out;
+    }
+
+    int split_code(const Expr& call) {
+        if (call.op->code == OpCode::AivShard || call.op->code == OpCode::AicGather) {
+            if (m_region_split >= 0) return m_region_split;
+            if (auto s = const_int(arg(call, "split"))) return static_cast<int>(*s);
+        }
+        return 0;
+    }
+
+    void filter_stmt(const Stmt& s, Block& out) {
+        Side side = stmt_side(s);
+        switch (s.kind) {
+            case StmtKind::Return:
+                if (m_lane == Lane::Aiv) out.push_back(clone_stmt(std::make_shared<Stmt>(s), &m_map));
+                return;
+            case StmtKind::Yield: {
+                // Only reached for yields of a loop/branch that is not MIXED (kept whole).
+                if (mine(side)) out.push_back(clone_stmt(std::make_shared<Stmt>(s), &m_map));
+                return;
+            }
+            case StmtKind::For:
+                if (s.loop_kind == LoopKind::SplitAiv) return split_region(s, out);
+                [[fallthrough]];
+            case StmtKind::If:
+                if (side == Side::Mixed) return structured(s, out);
+                if (mine(side)) out.push_back(clone_stmt(std::make_shared<Stmt>(s), &m_map));
+                return;
+            default: break;
+        }
+        if (side == Side::BoundaryC2V || side == Side::BoundaryV2C) return boundary(s, side, out);
+        if (mine(side)) out.push_back(clone_stmt(std::make_shared<Stmt>(s), &m_map));
+    }
+
+    void split_region(const Stmt& s, Block& out) {
+        // A split_aiv region: each AIV lane runs the body with aiv_id = its subblock index; the AIC runs
+        // its statements once.
+        int saved = m_region_split;
+        m_region_split = s.split_mode == SplitMode::NONE ? 0 : s.split_mode == SplitMode::UP_DOWN ? 1 : 2;
+        if (m_lane == Lane::Aiv) {
+            out.push_back(make_assign(m_map.get(s.loop_var), make_call(OpCode::GetSubblockIdx, {}, s.loc), s.loc));
+            if (s.split_mode == SplitMode::NONE) m_dual = true;
+        }
+        for (const auto& x : s.body) filter_stmt(*x, out);
+        m_region_split = saved;
+    }
+
+    void structured(const Stmt& s, Block& out) {
+        auto ns = std::make_shared<Stmt>(s);
+        ns->body.clear();
+        ns->orelse.clear();
+        ns->value = clone_expr(s.value, &m_map);
+        ns->start = clone_expr(s.start, &m_map);
+        ns->stop = clone_expr(s.stop, &m_map);
+        ns->step = clone_expr(s.step, &m_map);
+        if (s.loop_var) ns->loop_var = m_map.get(s.loop_var);
+        std::vector<bool> keep;
+        const std::vector<VarPtr>& carried = s.kind == StmtKind::For ? s.iter_args : s.targets;
+        for (const auto& v : carried) keep.push_back(lane_keeps_type(m_lane, v->type));
+        ns->iter_args.clear();
+        ns->init_values.clear();
+        ns->targets.clear();
+        for (size_t k = 0; k < s.iter_args.size(); ++k)
+            if (keep[k]) {
+                ns->iter_args.push_back(m_map.get(s.iter_args[k]));
+                ns->init_values.push_back(clone_expr(s.init_values[k], &m_map));
+            }
+        for (size_t k = 0; k < s.targets.size(); ++k)
+            if (k < keep.size() && keep[k]) ns->targets.push_back(m_map.get(s.targets[k]));
+        auto branch = [&](const Block& b) {
+            Block nb;
+            for (const auto& x : b) {
+                if (x->kind == StmtKind::Yield && &x == &b.back()) {
+                    auto y = std::make_shared<Stmt>(*x);
+                    y->values.clear();
+                    y->targets.clear();
+                    for (size_t k = 0; k < x->values.size(); ++k)
+                        if (k < keep.size() && keep[k]) {
+                            y->values.push_back(clone_expr(x->values[k], &m_map));
+                            if (k < x->targets.size()) y->targets.push_back(m_map.get(x->targets[k]));
+                        }
+                    if (!y->values.empty()) nb.push_back(y);
+                    continue;
+                }
+                filter_stmt(*x, nb);
+            }
+            return nb;
+        };
+        ns->body = branch(s.body);
+        ns->orelse = branch(s.orelse);
+        out.push_back(ns);
+    }
+
+    void boundary(const Stmt& s, Side side, Block& out) {
+        const Expr& call = *stmt_call(s);
+        ExprPtr src = clone_expr(arg(call, "tile"), &m_map);
+        VarPtr dst = s.targets.empty() ? nullptr : m_map.get(s.targets[0]);
+        int split = split_code(call);
+        if (m_lane == Lane::Aic) ++m_stats.boundaries;
+        if (side == Side::BoundaryC2V) {
+            if (m_lane == Lane::Aic) {
+                out.push_back(make_eval(make_call(OpCode::TpushToAiv, {{"tile", src}, {"split", int_lit(split)}}, s.loc), s.loc));
+            } else if (dst) {
+                Type t = dst->type;
+                out.push_back(make_assign(dst, make_call(OpCode::TpopFromAic, {{"split", int_lit(split)}}, s.loc, &t), s.loc));
+            }
+            return;
+        }
+        // V2C
+        if (m_lane == Lane::Aiv) {
+            ExprPtr pushed = src;
+            if (m_opt.target == Target::A5 && src->type.layout() != Layout::NZ) {
+                Type nz_t = src->type;
+                nz_t.view.blayout = TileLayout::col_major;
+                nz_t.view.slayout = TileLayout::row_major;
+                nz_t.view.written = true;
+                std::string base = src->kind == ExprKind::Var ? src->var->name + "_nz" : "_nz";
+                VarPtr nz = m_out->new_var(m_out->fresh_name(base), nz_t, s.loc);
+                out.push_back(make_assign(nz, make_call(OpCode::Move, {{"tile", src}, {"target_memory", mem_lit(Mem::Vec)},
+                                                                      {"blayout", layout_lit(TileLayout::col_major)}, {"slayout", layout_lit(TileLayout::row_major)}}, s.loc), s.loc));
+                pushed = var_ref(nz, s.loc);
+            }
+            out.push_back(make_eval(make_call(OpCode::TpushToAic, {{"tile", pushed}, {"split", int_lit(split)}}, s.loc), s.loc));
+            return;
+        }
+        if (!dst) return;
+        Mem target = dst->type.mem;
+        if (target == Mem::Mat) {
+            Type t = dst->type;
+            out.push_back(make_assign(dst, make_call(OpCode::TpopFromAiv, {{"split", int_lit(split)}}, s.loc, &t), s.loc));
+            return;
+        }
+        Type mat_t = Type::tile(dst->type.shape, dst->type.dtype, Mem::Mat);
+        mat_t.valid = dst->type.valid;
+        VarPtr m = m_out->new_var(m_out->fresh_name(dst->name + "_mat"), mat_t, s.loc);
+        out.push_back(make_assign(m, make_call(OpCode::TpopFromAiv, {{"split", int_lit(split)}}, s.loc, &mat_t), s.loc));
+        out.push_back(make_assign(dst, make_call(OpCode::Move, {{"tile", var_ref(m, s.loc)}, {"target_memory", mem_lit(target)}}, s.loc), s.loc));
+    }
+
+    // Remove statements without effect whose results nothing reads, until nothing changes.
+    void dce() {
+        bool changed = true;
+        while (changed) {
+            changed = false;
+            std::set<const Var*> used;
+            for (const auto& s : m_out->body) collect_reads(*s, used);
+            changed = prune(m_out->body, used);
+        }
+    }
+
+    static bool prune(Block& b, const std::set<const Var*>& used) {
+        bool changed = false;
+        for (size_t i = 0; i < b.size();) {
+            Stmt& s = *b[i];
+            if (s.kind == StmtKind::For || s.kind == StmtKind::If) {
+                changed |= prune(s.body, used);
+                changed |= prune(s.orelse, used);
+            }
+            bool targets_used = false;
+            for (auto& t : s.targets)
+                if (used.count(t.get())) targets_used = true;
+            bool removable = false;
+            if (s.kind == StmtKind::Assign) removable = !has_effect(s) && !targets_used;
+            if (s.kind == StmtKind::For || s.kind == StmtKind::If) removable = !has_effect(s) && !targets_used;
+            if (removable) {
+                b.erase(b.begin() + static_cast<std::ptrdiff_t>(i));
+                changed = true;
+                continue;
+            }
+            ++i;
+        }
+        return changed;
+    }
+
+    void insert_tfree(Block& b) {
+        for (auto& s : b) {
+            insert_tfree(s->body);
+            insert_tfree(s->orelse);
+        }
+        for (size_t i = b.size(); i-- > 0;) {
+            const Stmt& s = *b[i];
+            const Expr* c = stmt_call(s);
+            if (!c || s.targets.empty()) continue;
+            OpCode free_op;
+            if (c->op->code == OpCode::TpopFromAic) free_op = OpCode::TfreeToAic;
+            else if (c->op->code == OpCode::TpopFromAiv) free_op = OpCode::TfreeToAiv;
+            else continue;
+            VarPtr v = s.targets[0];
+            size_t last = i;
+            bool freed = false;
+            for (size_t j = i + 1; j < b.size(); ++j) {
+                if (is_call(*b[j], free_op) && reads_var(*b[j], v.get())) freed = true;
+                if (reads_var(*b[j], v.get())) last = j;
+            }
+            if (freed) continue;
+            if (last < b.size() && b[last]->kind == StmtKind::Yield) --last;  // a yield stays last
+            b.insert(b.begin() + static_cast<std::ptrdiff_t>(last + 1), make_eval(make_call(free_op, {{"tile", var_ref(v, s.loc)}}, s.loc), s.loc));
+        }
+    }
+};
+
+struct PipeUse {
+    bool c2v = false;
+    bool v2c = false;
+    int64_t slot_size = 0;
+};
+
+void scan_pipes(const Block& b, PipeUse& u) {
+    walk(b, [&](const StmtPtr& s) {
+        const Expr* c = stmt_call(*s);
+        if (!c) return;
+        switch (c->op->code) {
+            case OpCode::TpushToAiv: u.c2v = true; u.slot_size = std::max(u.slot_size, arg(*c, "tile")->type.bytes()); break;
+            case OpCode::TpopFromAic: u.c2v = true; u.slot_size = std::max(u.slot_size, c->type.bytes()); break;
+            case OpCode::TpushToAic: u.v2c = true; u.slot_size = std::max(u.slot_size, arg(*c, "tile")->type.bytes()); break;
+            case OpCode::TpopFromAiv: u.v2c = true; u.slot_size = std::max(u.slot_size, c->type.bytes()); break;
+            default: break;
+        }
+    });
+}
+
+ExprPtr auto_lit(const SourceLoc& loc) {
+    ExprPtr a = int_lit(-1, loc);
+    a->sval = "pl.AUTO";
+    return a;
+}
+
+void add_pipe_setup(Function& f, Lane lane, const std::string& base, const PipeUse& u, int64_t slot_num) {
+    if (!u.c2v && !u.v2c) return;
+    const SourceLoc& loc = f.loc;
+    Block setup;
+    auto buffer = [&](bool c2v) -> ExprPtr {
+        bool used = c2v ? u.c2v : u.v2c;
+        if (!used) return const_lit(0, DType::INT32, loc);
+        std::string name = base + (c2v ? "_c2v_slot_buffer" : "_v2c_slot_buffer");
+        bool consumer = c2v ? lane == Lane::Aiv : lane == Lane::Aic;
+        VarPtr v = f.new_var(f.fresh_name(c2v ? "c2v_buf" : "v2c_buf"), Type::scalar(DType::INT32), loc);
+        ExprPtr call;
+        if (consumer)
+            call = make_call(OpCode::ReserveBuffer, {{"name", str_lit(name)}, {"size", int_lit(u.slot_size * slot_num)}, {"base", auto_lit(loc)}}, loc);
+        else
+            call = make_call(OpCode::ImportPeerBuffer, {{"name", str_lit(name)}, {"peer_func", str_lit(base + (lane == Lane::Aic ? "_aiv" : "_aic"))}}, loc);
+        setup.push_back(make_assign(v, call, loc));
+        return var_ref(v, loc);
+    };
+    ExprPtr c2v = buffer(true);
+    ExprPtr v2c = buffer(false);
+    int dir = (u.c2v ? 1 : 0) | (u.v2c ? 2 : 0);
+    setup.push_back(make_eval(make_call(lane == Lane::Aic ? OpCode::AicInitializePipe : OpCode::AivInitializePipe,
+                                        {{"c2v_consumer_buf", c2v}, {"v2c_consumer_buf", v2c}, {"dir_mask", int_lit(dir)},
+                                         {"slot_size", int_lit(u.slot_size)}, {"slot_num", int_lit(slot_num)}}, loc), loc));
+    f.body.insert(f.body.begin(), setup.begin(), setup.end());
+}
+
+std::shared_ptr<Function> make_group(const Function& src, const Function& aic, const Function& aiv) {
+    auto g = std::make_shared<Function>();
+    g->name = src.name;
+    g->type = FuncType::Group;
+    g->attrs = src.attrs;
+    for (auto& a : g->attrs) a.value = clone_expr(a.value);
+    g->attrs_in_body = src.attrs_in_body;
+    g->loc = src.loc;
+    g->origin = src.name;
+    g->ret_types = src.ret_types;
+    g->ret_is_tuple = src.ret_is_tuple;
+    for (const auto& p : src.params) g->params.push_back({g->new_var(p.var->name, p.var->type, p.var->loc), p.dir});
+    auto call_of = [&](const Function& callee, const Type& t) {
+        auto e = std::make_shared<Expr>();
+        e->kind = ExprKind::FuncCall;
+        e->sval = callee.name;
+        e->loc = src.loc;
+        for (auto& p : g->params) e->args.push_back(var_ref(p.var, src.loc));
+        e->type = t;
+        return e;
+    };
+    g->body.push_back(make_eval(call_of(aic, Type::none()), src.loc));
+    if (src.ret_types.empty()) {
+        g->body.push_back(make_eval(call_of(aiv, Type::none()), src.loc));
+        return g;
+    }
+    Type rt = src.ret_types.size() == 1 && !src.ret_is_tuple ? src.ret_types[0] : Type::tuple(src.ret_types);
+    auto st = std::make_shared<Stmt>();
+    st->kind = StmtKind::Assign;
+    st->loc = src.loc;
+    st->value = call_of(aiv, rt);
+    auto ret = std::make_shared<Stmt>();
+    ret->kind = StmtKind::Return;
+    ret->loc = src.loc;
+    for (size_t i = 0; i < src.ret_types.size(); ++i) {
+        VarPtr v = g->new_var(g->fresh_name(src.ret_types.size() == 1 ? "result" : fmt::format("result_{}", i)), src.ret_types[i], src.loc);
+        st->targets.push_back(v);
+        ret->values.push_back(var_ref(v, src.loc));
+    }
+    st->annotated = st->targets.size() == 1;
+    g->body.push_back(st);
+    g->body.push_back(ret);
+    return g;
+}
+
+}  // namespace
+
+std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptions& opt, ExpandStats& stats) {
+    auto out = std::make_shared<Program>();
+    out->name = p.name;
+    out->sources = p.sources;
+    for (const auto& f : p.functions) {
+        if (!is_mixed(*f)) {
+            out->functions.push_back(clone_function(*f));
+            continue;
+        }
+        if (f->split_mode() != SplitMode::NONE)
+            raise("E-UNSUPPORTED", f->loc, fmt::format("expanding '{}' with split={} (the vector split) is not implemented yet", f->name, split_mode_name(f->split_mode())));
+        auto work = clone_function(*f);
+        insert_gm_sync(*work, opt, stats);
+        auto aic = Splitter(*work, Lane::Aic, opt, stats).build();
+        auto aiv = Splitter(*work, Lane::Aiv, opt, stats).build();
+        PipeUse use;
+        scan_pipes(aic->body, use);
+        scan_pipes(aiv->body, use);
+        int64_t slot_num = f->slot_num().value_or(2);
+        add_pipe_setup(*aic, Lane::Aic, f->name, use, slot_num);
+        add_pipe_setup(*aiv, Lane::Aiv, f->name, use, slot_num);
+        out->functions.push_back(aic);
+        out->functions.push_back(aiv);
+        out->functions.push_back(make_group(*f, *aic, *aiv));
+        ++stats.functions_expanded;
+    }
+    return out;
+}
+
+}  // namespace cvsim::passes

@@ -1,0 +1,53 @@
+// ExpandMixedKernel: split mixed InCore functions into AIC / AIV / Group functions with tpush/tpop
+// transports, tfree, pipe setup and GM cross-lane synchronisation (SPEC 5).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "frontend/ir/ir.h"
+#include "models/params.h"
+
+namespace cvsim::passes {
+
+// What to do about vector->cube dependencies through GM (C2V is always fenced as upstream does).
+enum class V2CPolicy : uint8_t { Off, Fence, Syncall, Reject };
+std::string_view policy_name(V2CPolicy p);
+std::optional<V2CPolicy> policy_from_name(std::string_view name);
+
+struct ExpandOptions {
+    V2CPolicy v2c = V2CPolicy::Fence;
+    Target target = Target::A2A3;
+    int blocks = 1;              // clusters the kernel is launched on (hard vs soft syncall)
+    int chip_clusters = 24;      // clusters on the chip
+};
+
+// Pass statistics (printed with -v, reported in --json).
+struct ExpandStats {
+    int functions_expanded = 0;  // mixed InCore functions split
+    int boundaries = 0;          // tile moves across the split turned into tpush/tpop
+    int c2v_fences = 0;          // C2V GM dependencies fenced (as upstream)
+    int v2c_fences = 0;          // V2C GM dependencies fenced with a tpush/tpop token
+    int war_orders = 0;          // loop-carried write-after-read orderings added (reverse sync flags)
+    int fallbacks = 0;           // V2C dependencies with no balanced fence placement, given a barrier instead
+    int barriers = 0;            // syncalls inserted (policy syncall, or fallbacks)
+    int already_ordered = 0;     // dependencies found already ordered (author syncall, flags, transports)
+    int unfenced = 0;            // dependencies left unfenced (policy off, or C2V without a unique producer)
+    std::vector<std::string> log;  // one line per decision, "k.py:28 -> k.py:33 q_rot: V2C fence"
+};
+
+// Expands every mixed InCore function of `p` (others are kept). Throws CompileError for `reject`
+// (E-V2C-UNFENCED) and for constructs it cannot split.
+std::shared_ptr<ir::Program> expand_mixed_kernel(const ir::Program& p, const ExpandOptions& opt, ExpandStats& stats);
+
+// True when `f` is an InCore function holding both cube and vector statements.
+bool is_mixed(const ir::Function& f);
+
+// GM cross-lane dependencies of one mixed function, before the split: inserts declared-side transports
+// (C2V/V2C fences), sync flags (loop-carried WAR) or barriers as the policy says (passes/gm_sync.cpp).
+void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats);
+
+}  // namespace cvsim::passes

@@ -1,0 +1,511 @@
+// gm_sync: order GM dependencies between the cube and vector lanes of one mixed function (SPEC 5.7).
+//
+// Algorithm. (1) Trace every tensor value to its origin parameters through assignments, store results,
+// tensor slices, loop-carried values and branch results (fixpoint). (2) List the GM stores and loads in
+// program order with their structural position (path of (block, index) pairs) and lane (a store from Acc
+// or a load into Mat is the cube's; from/into Vec the vector's). (3) Pair each store with the first later
+// load of the same origin on the opposite lane. (4) For each pair, unless something already orders it
+// (an author syncall, a sync_set/sync_wait pair, a tile transport in the same direction between the two),
+// apply the policy: C2V is fenced as upstream does when the producer store is unique and the consumer
+// sits in the store's block or below it; V2C follows --v2c: `fence` mirrors C2V (token push after the
+// store, pop before the consumer, hoisted to the store's block) and falls back to a barrier where no
+// balanced placement exists; `syncall` places fence()+syncall(mix) before the consumer's statement in
+// the common block (dominates the consumer, post-dominates the producer); `reject` reports
+// E-VC2-UNFENCED; `off` leaves it. (5) When the pair sits in a loop and the windows may overlap across
+// iterations, the next iteration's store must also wait for this iteration's load (loop-carried WAR):
+// a reverse sync_set/sync_wait pair for fences, a second barrier for barriers.
+// The inserted statements carry declared sides (tpush_to_aic is VECTOR, ...), so the split that follows
+// puts each on its lane.
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "frontend/diag.h"
+#include "frontend/passes/expand_mixed_kernel.h"
+#include "frontend/passes/ir_util.h"
+
+namespace cvsim::passes {
+
+using namespace ir;
+
+namespace {
+
+using Path = std::vector<std::pair<Block*, size_t>>;
+
+struct Access {
+    StmtPtr stmt;                      // the store/load statement
+    Path path;                         // where it sits
+    bool store = false;
+    Side lane = Side::Shared;          // Cube or Vector
+    std::set<const Var*> origins;      // tensor parameters it touches
+    const Expr* call = nullptr;
+};
+
+enum class Order { Before, After, Same, Unordered };
+
+Order compare(const Path& a, const Path& b) {
+    for (size_t d = 0; d < a.size() && d < b.size(); ++d) {
+        if (a[d].first != b[d].first) return Order::Unordered;
+        if (a[d].second != b[d].second) return a[d].second < b[d].second ? Order::Before : Order::After;
+    }
+    return a.size() == b.size() ? Order::Same : Order::Unordered;
+}
+
+class GmSync {
+public:
+    GmSync(Function& f, const ExpandOptions& opt, ExpandStats& stats) : m_f(f), m_opt(opt), m_stats(stats) {}
+
+    void run() {
+        trace_origins();
+        collect(m_f.body, {}, nullptr);
+        pair_and_place();
+        apply();
+    }
+
+private:
+    Function& m_f;
+    const ExpandOptions& m_opt;
+    ExpandStats& m_stats;
+    std::map<const Var*, std::set<const Var*>> m_origin;   // tensor variable -> origin parameters
+    std::vector<Access> m_acc;                              // accesses in program order
+    std::map<Block*, const Stmt*> m_owner;                  // block -> the For/If owning it (nullptr: body)
+    std::map<Block*, Block*> m_parent;                      // block -> enclosing block
+    std::map<Block*, size_t> m_index_in_parent;             // block -> index of its owner in the parent
+    // Planned insertions: (block, index) -> statements to insert before that index, in order.
+    std::map<std::pair<Block*, size_t>, std::vector<StmtPtr>> m_insert;
+    int m_next_event = 0;
+
+    // ---- (1) origins ----
+    std::set<const Var*> origin_of(const ExprPtr& e) {
+        if (!e || e->kind != ExprKind::Var) return {};
+        return m_origin[e->var.get()];
+    }
+
+    void trace_origins() {
+        for (auto& p : m_f.params)
+            if (p.var->type.kind == TypeKind::Tensor) m_origin[p.var.get()].insert(p.var.get());
+        bool changed = true;
+        auto add = [&](const Var* to, const std::set<const Var*>& from) {
+            auto& s = m_origin[to];
+            size_t n = s.size();
+            s.insert(from.begin(), from.end());
+            if (s.size() != n) changed = true;
+        };
+        std::function<void(const Block&)> scan = [&](const Block& b) {
+            for (const auto& s : b) {
+                if (s->kind == StmtKind::Assign && s->targets.size() == 1 && s->targets[0]->type.kind == TypeKind::Tensor) {
+                    const Var* t = s->targets[0].get();
+                    if (const Expr* c = stmt_call(*s)) {
+                        if (c->op->code == OpCode::Store) add(t, origin_of(arg(*c, "output_tensor")));
+                        else if (c->op->code == OpCode::Slice) add(t, origin_of(arg(*c, "tile")));
+                        else if (c->op->code == OpCode::TensorCreate) add(t, {t});
+                    } else {
+                        add(t, origin_of(s->value));
+                    }
+                }
+                if (s->kind == StmtKind::For) {
+                    for (size_t k = 0; k < s->iter_args.size(); ++k) {
+                        add(s->iter_args[k].get(), origin_of(s->init_values[k]));
+                        if (!s->body.empty() && s->body.back()->kind == StmtKind::Yield && k < s->body.back()->values.size())
+                            add(s->iter_args[k].get(), origin_of(s->body.back()->values[k]));
+                        if (k < s->targets.size()) add(s->targets[k].get(), m_origin[s->iter_args[k].get()]);
+                    }
+                }
+                if (s->kind == StmtKind::If)
+                    for (auto* br : {&s->body, &s->orelse})
+                        if (!br->empty() && br->back()->kind == StmtKind::Yield)
+                            for (size_t k = 0; k < s->targets.size() && k < br->back()->values.size(); ++k)
+                                add(s->targets[k].get(), origin_of(br->back()->values[k]));
+                scan(s->body);
+                scan(s->orelse);
+            }
+        };
+        while (changed) {
+            changed = false;
+            scan(m_f.body);
+        }
+    }
+
+    // ---- (2) accesses ----
+    void collect(Block& b, Path path, Block* parent) {
+        m_parent[&b] = parent;
+        for (size_t i = 0; i < b.size(); ++i) {
+            StmtPtr s = b[i];
+            Path here = path;
+            here.push_back({&b, i});
+            if (const Expr* c = stmt_call(*s)) {
+                if (c->op->code == OpCode::Store || c->op->code == OpCode::Load) {
+                    Access a;
+                    a.stmt = s;
+                    a.path = here;
+                    a.store = c->op->code == OpCode::Store;
+                    a.call = c;
+                    if (a.store) {
+                        a.lane = arg(*c, "tile")->type.mem == Mem::Acc ? Side::Cube : Side::Vector;
+                        a.origins = origin_of(arg(*c, "output_tensor"));
+                    } else {
+                        a.lane = c->type.mem == Mem::Vec ? Side::Vector : Side::Cube;
+                        a.origins = origin_of(arg(*c, "tensor"));
+                    }
+                    m_acc.push_back(std::move(a));
+                }
+            }
+            if (s->kind == StmtKind::For || s->kind == StmtKind::If) {
+                m_owner[&s->body] = s.get();
+                m_index_in_parent[&s->body] = i;
+                collect(s->body, here, &b);
+                if (s->kind == StmtKind::If) {
+                    m_owner[&s->orelse] = s.get();
+                    m_index_in_parent[&s->orelse] = i;
+                    collect(s->orelse, here, &b);
+                }
+            }
+        }
+    }
+
+    // ---- helpers ----
+    static std::string name_of(const std::set<const Var*>& o) {
+        std::string n;
+        for (auto* v : o) n += (n.empty() ? "" : "/") + v->name;
+        return n;
+    }
+
+    static bool intersects(const std::set<const Var*>& a, const std::set<const Var*>& b) {
+        for (auto* v : a)
+            if (b.count(v)) return true;
+        return false;
+    }
+
+    // Does anything in `stmts` order the producer lane `p` before the consumer lane (other side)?
+    bool orders(const Stmt& s, Side p) const {
+        if (const Expr* c = stmt_call(s)) {
+            OpCode code = c->op->code;
+            if (code == OpCode::Syncall && call_side(*c) == Side::Shared) return true;
+            Side sd = call_side(*c);
+            if (p == Side::Vector && (code == OpCode::TpushToAic || sd == Side::BoundaryV2C)) return true;
+            if (p == Side::Cube && (code == OpCode::TpushToAiv || sd == Side::BoundaryC2V)) return true;
+        }
+        for (auto& x : s.body) if (orders(*x, p)) return true;
+        for (auto& x : s.orelse) if (orders(*x, p)) return true;
+        return false;
+    }
+
+    bool sync_pair_between(const Block& b, size_t from, size_t to, Side p) const {
+        bool set = false;
+        for (size_t i = from; i < to; ++i) {
+            bool found_wait = false;
+            walk({b[i]}, [&](const StmtPtr& s) {
+                const Expr* c = stmt_call(*s);
+                if (!c) return;
+                if (c->op->code == OpCode::SyncSet && call_side(*c) != (p == Side::Vector ? Side::Cube : Side::Vector)) set = true;
+                if (c->op->code == OpCode::SyncWait && set && call_side(*c) != p) found_wait = true;
+            });
+            if (found_wait) return true;
+        }
+        return false;
+    }
+
+    bool already_ordered(const Block& b, size_t from, size_t to, Side p) const {
+        for (size_t i = from; i < to; ++i)
+            if (orders(*b[i], p)) return true;
+        return sync_pair_between(b, from, to, p);
+    }
+
+    // Offsets of a store/load window as affine forms in `loop_var`: returns the coefficient, or nullopt when
+    // the offset is not `a * loop_var + (expression without loop vars)`.
+    static std::optional<int64_t> coef(const ExprPtr& e, const Var* v) {
+        if (!e) return std::nullopt;
+        switch (e->kind) {
+            case ExprKind::Int: return 0;
+            case ExprKind::Var: return e->var.get() == v ? 1 : 0;
+            case ExprKind::Binary: {
+                auto a = coef(e->args[0], v), b = coef(e->args[1], v);
+                if (!a || !b) return std::nullopt;
+                if (e->sval == "+") return *a + *b;
+                if (e->sval == "-") return *a - *b;
+                if (e->sval == "*") {
+                    auto ca = const_int(e->args[0]), cb = const_int(e->args[1]);
+                    if (ca) return *ca * *b;
+                    if (cb) return *a * *cb;
+                    return (*a == 0 && *b == 0) ? std::optional<int64_t>(0) : std::nullopt;
+                }
+                return (*a == 0 && *b == 0) ? std::optional<int64_t>(0) : std::nullopt;
+            }
+            default: return std::nullopt;
+        }
+    }
+
+    static bool same_expr(const ExprPtr& a, const ExprPtr& b) {
+        if (!a || !b) return a == b;
+        if (a->kind != b->kind || a->ival != b->ival || a->sval != b->sval || a->args.size() != b->args.size()) return false;
+        if (a->kind == ExprKind::Var && a->var != b->var) return false;
+        for (size_t i = 0; i < a->args.size(); ++i)
+            if (!same_expr(a->args[i], b->args[i])) return false;
+        return true;
+    }
+
+    std::vector<int64_t> extents(const Access& a) const {
+        if (a.store) {
+            const Type& t = arg(*a.call, "tile")->type;
+            std::vector<int64_t> e = t.shape;
+            size_t rank = arg(*a.call, "output_tensor")->type.shape.size();
+            if (e.size() < rank) e.insert(e.begin(), rank - e.size(), 1);
+            return e;
+        }
+        auto e = const_int_list(arg(*a.call, "shapes"));
+        return e ? *e : std::vector<int64_t>{};
+    }
+
+    // Loops enclosing block `b` (innermost first).
+    std::vector<const Stmt*> enclosing_loops(Block* b) const {
+        std::vector<const Stmt*> loops;
+        while (b) {
+            auto it = m_owner.find(b);
+            if (it == m_owner.end() || !it->second) break;
+            if (it->second->kind == StmtKind::For && it->second->loop_kind != LoopKind::SplitAiv) loops.push_back(it->second);
+            b = m_parent.at(b);
+        }
+        return loops;
+    }
+
+    // May the store of one iteration overlap the load of another iteration of some enclosing loop?
+    bool may_overlap_across_iterations(const Access& s, const Access& l, Block* b) const {
+        auto loops = enclosing_loops(b);
+        if (loops.empty()) return false;
+        const ExprPtr& so = arg(*s.call, "offsets");
+        const ExprPtr& lo = arg(*l.call, "offsets");
+        auto se = extents(s), le = extents(l);
+        if (!so || !lo || so->args.size() != lo->args.size() || se.size() != so->args.size() || le.size() != lo->args.size()) return true;
+        for (const Stmt* loop : loops) {
+            const Var* v = loop->loop_var.get();
+            bool disjoint = false;
+            for (size_t d = 0; d < so->args.size() && !disjoint; ++d) {
+                if (!same_expr(so->args[d], lo->args[d])) continue;
+                auto a = coef(so->args[d], v);
+                if (!a || *a == 0) continue;
+                // The dimension must depend on no other loop variable.
+                bool others = false;
+                for (const Stmt* other : loops)
+                    if (other != loop) {
+                        auto c = coef(so->args[d], other->loop_var.get());
+                        if (!c || *c != 0) others = true;
+                    }
+                int64_t step = loop->step ? const_int(loop->step).value_or(0) : 1;
+                if (!others && step != 0 && std::abs(*a * step) >= std::max(se[d], le[d])) disjoint = true;
+            }
+            if (!disjoint) return true;
+        }
+        return false;
+    }
+
+    void plan(Block* b, size_t index, StmtPtr s) { m_insert[{b, index}].push_back(std::move(s)); }
+
+    std::string where(const Access& a) const { return a.stmt->loc.short_str(); }
+
+    VarPtr new_var(const std::string& base, Type t, const SourceLoc& loc) { return m_f.new_var(m_f.fresh_name(base), std::move(t), loc); }
+
+    // ---- (4) placements ----
+    void place_fence(const Access& s, const Access& l, Block* b, size_t is, size_t il, bool v2c) {
+        const Expr& store = *s.call;
+        ExprPtr tile = arg(store, "tile");
+        const SourceLoc& sl = s.stmt->loc;
+        Type tok_t = tile->type;
+        tok_t.view = TileView{};
+        tok_t.valid.clear();
+        std::vector<StmtPtr> after_store;
+        if (v2c) {
+            ExprPtr pushed = tile;
+            if (m_opt.target == Target::A5) {
+                // a5: the V2C transport carries NZ data, so the token is adapted first (the layout contract).
+                Type nz_t = tok_t;
+                nz_t.view.blayout = TileLayout::col_major;
+                nz_t.view.slayout = TileLayout::row_major;
+                nz_t.view.written = true;
+                VarPtr nz = new_var(tile->kind == ExprKind::Var ? tile->var->name + "_nz" : "_tok_nz", nz_t, sl);
+                after_store.push_back(make_assign(nz, make_call(OpCode::Move, {{"tile", clone_expr(tile)}, {"target_memory", mem_lit(Mem::Vec)},
+                                                                              {"blayout", layout_lit(TileLayout::col_major)}, {"slayout", layout_lit(TileLayout::row_major)}}, sl), sl));
+                pushed = var_ref(nz, sl);
+            }
+            after_store.push_back(make_eval(make_call(OpCode::TpushToAic, {{"tile", clone_expr(pushed)}, {"split", int_lit(0)}}, sl), sl));
+            Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Mat);
+            VarPtr tok = new_var("_v2c_token", pop_t, l.stmt->loc);
+            plan(b, il, make_assign(tok, make_call(OpCode::TpopFromAiv, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t), l.stmt->loc));
+        } else {
+            after_store.push_back(make_eval(make_call(OpCode::TpushToAiv, {{"tile", clone_expr(tile)}, {"split", int_lit(0)}}, sl), sl));
+            Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Vec);
+            VarPtr tok = new_var("_c2v_token", pop_t, l.stmt->loc);
+            plan(b, il, make_assign(tok, make_call(OpCode::TpopFromAic, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t), l.stmt->loc));
+        }
+        for (auto& st : after_store) plan(b, is + 1, st);
+    }
+
+    void place_barrier(Block* b, size_t il, const SourceLoc& loc) {
+        plan(b, il, make_eval(make_call(OpCode::Fence, {}, loc), loc));
+        plan(b, il, make_eval(syncall_call(loc), loc));
+        ++m_stats.barriers;
+    }
+
+    ExprPtr syncall_call(const SourceLoc& loc) {
+        // Hard when the launch fills the chip, soft otherwise (a hard barrier would deadlock on hardware).
+        bool hard = m_opt.blocks >= m_opt.chip_clusters;
+        std::vector<std::pair<std::string, ExprPtr>> args = {{"core_type", str_lit("mix")}};
+        if (!hard) args.push_back({"mode", str_lit("soft")});
+        return make_call(OpCode::Syncall, args, loc);
+    }
+
+    int free_event() {
+        std::set<int64_t> used;
+        walk(m_f.body, [&](const StmtPtr& s) {
+            if (const Expr* c = stmt_call(*s))
+                if (c->op->code == OpCode::SyncSet || c->op->code == OpCode::SyncWait)
+                    if (auto id = const_int(arg(*c, "event_id"))) used.insert(*id);
+        });
+        while (used.count(m_next_event)) ++m_next_event;
+        return m_next_event++;
+    }
+
+    static PipeType pipe_of(const Access& a) {
+        if (a.store) return a.lane == Side::Cube ? PipeType::FIX : PipeType::MTE3;
+        return PipeType::MTE2;
+    }
+
+    ExprPtr pipe_lit(PipeType p) {
+        auto e = std::make_shared<Expr>();
+        e->kind = ExprKind::Enum;
+        e->enum_kind = EnumKind::PipeType;
+        e->ival = static_cast<int64_t>(p);
+        e->sval = std::string(pipe_type_name(p));
+        e->type = Type::none();
+        return e;
+    }
+
+    // Loop-carried WAR for a fenced pair: consumer sets a flag after its load; the producer waits for it
+    // before its next store. A priming set before the loop and a final wait after it keep the counts equal.
+    void place_war_flags(const Access& s, const Access& l, Block* b, size_t is, size_t il) {
+        int ev = free_event();
+        const char* cons_core = l.lane == Side::Cube ? "aic" : "aiv";
+        const char* prod_core = s.lane == Side::Cube ? "aic" : "aiv";
+        auto set = [&](const SourceLoc& loc) {
+            return make_eval(make_call(OpCode::SyncSet, {{"event_id", int_lit(ev)}, {"pipe", pipe_lit(pipe_of(l))}, {"core_type", str_lit(cons_core)}}, loc), loc);
+        };
+        auto wait = [&](const SourceLoc& loc) {
+            return make_eval(make_call(OpCode::SyncWait, {{"event_id", int_lit(ev)}, {"pipe", pipe_lit(pipe_of(s))}, {"core_type", str_lit(prod_core)}}, loc), loc);
+        };
+        // After the consumer's statement in the loop body; before the producer store.
+        plan(b, il + 1, set(l.stmt->loc));
+        plan(b, is, wait(s.stmt->loc));
+        // Priming set before the loop, draining wait after it, in the loop's parent block.
+        Block* loop_block = b;
+        Block* parent = m_parent.at(loop_block);
+        size_t loop_index = m_index_in_parent.at(loop_block);
+        plan(parent, loop_index, set(l.stmt->loc));
+        plan(parent, loop_index + 1, wait(s.stmt->loc));
+        ++m_stats.war_orders;
+    }
+
+    void pair_and_place() {
+        for (size_t i = 0; i < m_acc.size(); ++i) {
+            const Access& s = m_acc[i];
+            if (!s.store || s.origins.empty()) continue;
+            const Access* l = nullptr;
+            for (size_t j = 0; j < m_acc.size(); ++j) {
+                const Access& c = m_acc[j];
+                if (c.store || c.lane == s.lane || !intersects(c.origins, s.origins)) continue;
+                if (compare(s.path, c.path) != Order::Before) continue;
+                l = &c;
+                break;
+            }
+            if (!l) continue;
+            handle_pair(s, *l);
+        }
+    }
+
+    int producer_stores(const Access& s) const {
+        int n = 0;
+        for (const auto& a : m_acc)
+            if (a.store && a.lane == s.lane && intersects(a.origins, s.origins)) ++n;
+        return n;
+    }
+
+    void handle_pair(const Access& s, const Access& l) {
+        bool v2c = s.lane == Side::Vector;
+        // Common block: first depth where the paths diverge.
+        size_t d = 0;
+        while (d < s.path.size() && d < l.path.size() && s.path[d] == l.path[d]) ++d;
+        Block* b = s.path[d].first;
+        size_t is = s.path[d].second, il = l.path[d].second;
+        std::string tensor = name_of(s.origins);
+        std::string what = fmt::format("{} -> {} {}: {}", where(s), where(l), tensor, v2c ? "V2C" : "C2V");
+        bool direct = s.path.size() == d + 1;
+        bool unique = producer_stores(s) == 1;
+        bool war = may_overlap_across_iterations(s, l, b);
+        if (already_ordered(*b, is + 1, il, s.lane)) {
+            ++m_stats.already_ordered;
+            m_stats.log.push_back(what + " already ordered, nothing added");
+            return;
+        }
+        if (!v2c) {
+            if (direct && unique) {
+                place_fence(s, l, b, is, il, false);
+                ++m_stats.c2v_fences;
+                m_stats.log.push_back(what + " fenced (tpush_to_aiv / tpop_from_aic)");
+            } else {
+                ++m_stats.unfenced;
+                m_stats.log.push_back(what + " left unfenced as upstream does (no unique producer store in the consumer's block)");
+            }
+            return;
+        }
+        switch (m_opt.v2c) {
+            case V2CPolicy::Off:
+                ++m_stats.unfenced;
+                m_stats.log.push_back(what + " left unfenced (--v2c off)");
+                return;
+            case V2CPolicy::Reject:
+                raise("E-V2C-UNFENCED", l.stmt->loc,
+                      fmt::format("cube load of '{}' reads GM written by the vector store at {} with nothing ordering them", tensor, s.stmt->loc.str()),
+                      "insert pl.system.syncall between the producing region and the cube consumer (or compile with --v2c fence)");
+            case V2CPolicy::Fence:
+                if (direct && unique) {
+                    place_fence(s, l, b, is, il, true);
+                    ++m_stats.v2c_fences;
+                    m_stats.log.push_back(what + " fenced (tpush_to_aic / tpop_from_aiv)");
+                    if (war) {
+                        place_war_flags(s, l, b, is, il);
+                        m_stats.log.push_back(what + " loop-carried WAR ordered with sync_set / sync_wait");
+                    }
+                    return;
+                }
+                ++m_stats.fallbacks;
+                m_stats.log.push_back(what + " has no balanced fence placement (" +
+                                      (unique ? "the store is nested deeper than the load" : "several producer stores") + "), barrier instead");
+                [[fallthrough]];
+            case V2CPolicy::Syncall:
+                place_barrier(b, il, l.stmt->loc);
+                if (m_opt.v2c == V2CPolicy::Syncall) m_stats.log.push_back(what + " ordered with fence + syncall");
+                if (war) {
+                    // The next iteration's store must wait until this iteration's load: a second barrier
+                    // after the consumer's statement.
+                    place_barrier(b, il + 1, l.stmt->loc);
+                    ++m_stats.war_orders;
+                    m_stats.log.push_back(what + " loop-carried WAR ordered with a second barrier");
+                }
+                return;
+        }
+    }
+
+    void apply() {
+        // Highest index first within each block, so earlier indices stay valid.
+        for (auto it = m_insert.rbegin(); it != m_insert.rend(); ++it) {
+            Block* b = it->first.first;
+            size_t idx = std::min(it->first.second, b->size());
+            b->insert(b->begin() + static_cast<std::ptrdiff_t>(idx), it->second.begin(), it->second.end());
+        }
+    }
+};
+
+}  // namespace
+
+void insert_gm_sync(Function& f, const ExpandOptions& opt, ExpandStats& stats) { GmSync(f, opt, stats).run(); }
+
+}  // namespace cvsim::passes

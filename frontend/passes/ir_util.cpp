@@ -1,0 +1,219 @@
+// IR construction and query helpers.
+#include "frontend/passes/ir_util.h"
+
+namespace cvsim::passes {
+
+using namespace ir;
+
+ExprPtr var_ref(const VarPtr& v, const SourceLoc& loc) {
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::Var;
+    e->var = v;
+    e->type = v->type;
+    e->loc = loc;
+    return e;
+}
+
+ExprPtr int_lit(int64_t v, const SourceLoc& loc) {
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::Int;
+    e->ival = v;
+    e->type = Type::scalar(DType::INDEX);
+    e->loc = loc;
+    return e;
+}
+
+ExprPtr str_lit(const std::string& s, const SourceLoc& loc) {
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::Str;
+    e->sval = s;
+    e->type = Type::none();
+    e->loc = loc;
+    return e;
+}
+
+ExprPtr mem_lit(Mem m, const SourceLoc& loc) {
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::Enum;
+    e->enum_kind = EnumKind::Mem;
+    e->ival = static_cast<int64_t>(m);
+    e->sval = std::string(mem_name(m));
+    e->type = Type::none();
+    e->loc = loc;
+    return e;
+}
+
+ExprPtr layout_lit(TileLayout l, const SourceLoc& loc) {
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::Enum;
+    e->enum_kind = EnumKind::TileLayout;
+    e->ival = static_cast<int64_t>(l);
+    e->sval = std::string(tile_layout_name(l));
+    e->type = Type::none();
+    e->loc = loc;
+    return e;
+}
+
+ExprPtr dtype_lit(DType d, const SourceLoc& loc) {
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::DTypeLit;
+    e->dtype = d;
+    e->type = Type::none();
+    e->loc = loc;
+    return e;
+}
+
+ExprPtr const_lit(int64_t v, DType d, const SourceLoc& loc) {
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::Const;
+    e->dtype = d;
+    e->fval = static_cast<double>(v);
+    e->type = Type::scalar(d);
+    e->loc = loc;
+    return e;
+}
+
+ExprPtr list_lit(const std::vector<int64_t>& v, const SourceLoc& loc) {
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::List;
+    e->loc = loc;
+    for (auto x : v) e->args.push_back(int_lit(x, loc));
+    return e;
+}
+
+ExprPtr make_call(OpCode op, const std::vector<std::pair<std::string, ExprPtr>>& args, const SourceLoc& loc, const Type* type) {
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::Call;
+    e->op = &op_def(op);
+    e->loc = loc;
+    e->args.assign(e->op->params.size(), nullptr);
+    for (auto& [name, value] : args) {
+        for (size_t i = 0; i < e->op->params.size(); ++i)
+            if (e->op->params[i].name == name) e->args[i] = value;
+    }
+    e->type = type ? *type : infer_call_type(*e);
+    return e;
+}
+
+StmtPtr make_assign(const VarPtr& target, const ExprPtr& value, const SourceLoc& loc) {
+    auto s = std::make_shared<Stmt>();
+    s->kind = StmtKind::Assign;
+    s->loc = loc;
+    s->targets = {target};
+    s->value = value;
+    s->annotated = true;
+    return s;
+}
+
+StmtPtr make_eval(const ExprPtr& value, const SourceLoc& loc) {
+    auto s = std::make_shared<Stmt>();
+    s->kind = StmtKind::Eval;
+    s->loc = loc;
+    s->value = value;
+    return s;
+}
+
+const Expr* stmt_call(const Stmt& s) {
+    if ((s.kind == StmtKind::Assign || s.kind == StmtKind::Eval) && s.value && s.value->kind == ExprKind::Call) return s.value.get();
+    return nullptr;
+}
+
+bool is_call(const Stmt& s, OpCode op) {
+    const Expr* c = stmt_call(s);
+    return c && c->op->code == op;
+}
+
+namespace {
+void expr_reads(const ExprPtr& e, std::set<const Var*>& out) {
+    if (!e) return;
+    if (e->kind == ExprKind::Var) out.insert(e->var.get());
+    for (auto& a : e->args) expr_reads(a, out);
+    for (auto& a : e->args2) expr_reads(a, out);
+}
+}  // namespace
+
+void collect_reads(const Stmt& s, std::set<const Var*>& out) {
+    expr_reads(s.value, out);
+    for (auto& v : s.values) expr_reads(v, out);
+    expr_reads(s.start, out);
+    expr_reads(s.stop, out);
+    expr_reads(s.step, out);
+    for (auto& v : s.init_values) expr_reads(v, out);
+    for (auto& b : s.body) collect_reads(*b, out);
+    for (auto& b : s.orelse) collect_reads(*b, out);
+}
+
+bool reads_var(const Stmt& s, const Var* v) {
+    std::set<const Var*> r;
+    collect_reads(s, r);
+    return r.count(v) > 0;
+}
+
+void walk(const Block& b, const std::function<void(const StmtPtr&)>& f) {
+    for (const auto& s : b) {
+        f(s);
+        walk(s->body, f);
+        walk(s->orelse, f);
+    }
+}
+
+bool has_effect(const Stmt& s) {
+    switch (s.kind) {
+        case StmtKind::Return: case StmtKind::Yield: return true;
+        case StmtKind::Pass: return false;
+        case StmtKind::For: case StmtKind::If: {
+            for (auto& b : s.body) if (has_effect(*b)) return true;
+            for (auto& b : s.orelse) if (has_effect(*b)) return true;
+            return false;
+        }
+        default: break;
+    }
+    if (s.value && s.value->kind == ExprKind::FuncCall) return true;
+    const Expr* c = stmt_call(s);
+    if (!c) return false;
+    switch (c->op->code) {
+        case OpCode::Store: case OpCode::TpushToAic: case OpCode::TpushToAiv: case OpCode::TpopFromAic:
+        case OpCode::TpopFromAiv: case OpCode::TfreeToAic: case OpCode::TfreeToAiv: case OpCode::ReserveBuffer:
+        case OpCode::ImportPeerBuffer: case OpCode::AicInitializePipe: case OpCode::AivInitializePipe:
+        case OpCode::Syncall: case OpCode::SyncSet: case OpCode::SyncWait: case OpCode::SetFfts: case OpCode::Fence:
+        case OpCode::CacheInvalid: case OpCode::AivShard: case OpCode::AicGather: return true;
+        default: return false;
+    }
+}
+
+Side stmt_side(const Stmt& s) {
+    switch (s.kind) {
+        case StmtKind::For: case StmtKind::If: {
+            bool cube = false, vec = false;
+            auto scan = [&](const Block& b) {
+                for (auto& x : b) {
+                    Side sd = stmt_side(*x);
+                    if (sd == Side::Cube) cube = true;
+                    else if (sd == Side::Vector) vec = true;
+                    else if (sd != Side::Shared) cube = vec = true;
+                }
+            };
+            scan(s.body);
+            scan(s.orelse);
+            // A split_aiv region always needs the AIV lane's view of the lane index.
+            if (cube && vec) return Side::Mixed;
+            if (cube) return Side::Cube;
+            if (vec) return Side::Vector;
+            return Side::Shared;
+        }
+        case StmtKind::Yield: {
+            bool cube = false, vec = false;
+            for (auto& v : s.values)
+                if (v->type.kind == TypeKind::Tile) (is_cube_mem(v->type.mem) ? cube : vec) = true;
+            if (cube && vec) return Side::Mixed;
+            return cube ? Side::Cube : vec ? Side::Vector : Side::Shared;
+        }
+        case StmtKind::Return: case StmtKind::Pass: return Side::Shared;
+        default: break;
+    }
+    if (const Expr* c = stmt_call(s)) return call_side(*c);
+    if (s.value && s.value->type.kind == TypeKind::Tile) return is_cube_mem(s.value->type.mem) ? Side::Cube : Side::Vector;
+    return Side::Shared;
+}
+
+}  // namespace cvsim::passes

@@ -1,0 +1,633 @@
+// Reference interpreter: walks IR on logical tiles; lanes of an expanded program run cooperatively with
+// rings carrying logical tiles; a mixed program runs sequentially (one task per cluster).
+#include "frontend/reference.h"
+
+#include <fmt/format.h>
+
+#include <deque>
+#include <map>
+#include <variant>
+
+#include "frontend/coop.h"
+#include "frontend/diag.h"
+#include "frontend/ops.h"
+#include "models/datapath.h"
+
+namespace cvsim::ref {
+
+using namespace ir;
+using rt::Scalar;
+
+namespace {
+
+struct RTile {
+    TileData d;        // logical values (physical shape)
+    int64_t vr = 0;    // valid rows
+    int64_t vc = 0;    // valid cols
+    Mem mem = Mem::Vec;
+};
+using TileP = std::shared_ptr<RTile>;
+
+struct TView {
+    uint32_t id = 0;                // GM tensor
+    std::vector<int64_t> off;       // view origin in the tensor
+    std::vector<int64_t> shape;     // view shape
+};
+
+struct Value;
+using Tuple = std::vector<Value>;
+struct Value {
+    std::variant<std::monostate, Scalar, TView, TileP, std::shared_ptr<Tuple>> v;
+};
+
+[[noreturn]] void fail(const std::string& code, const SourceLoc& loc, const std::string& msg) {
+    throw rt::RuntimeError{code, msg, loc};
+}
+
+// Rings and flags shared by the lanes of one cluster.
+struct RingEntry {
+    std::vector<TileP> parts;       // per producer lane (V2C) or [0] (C2V)
+    std::vector<bool> pushed;       // per producer lane
+    std::vector<bool> popped;       // per consumer lane
+    int split = 0;
+};
+struct Ring {
+    bool c2v = true;
+    std::deque<RingEntry> entries;
+    std::vector<size_t> prod_idx;   // per producer lane: index of the next entry it writes (relative to base)
+    std::vector<size_t> cons_idx;   // per consumer lane
+    size_t base = 0;                // absolute index of entries.front()
+};
+
+struct Machine {
+    rt::TensorStore gm;
+    CoopScheduler coop;
+    std::map<std::tuple<int, int, int64_t>, Ring> rings;  // (block, dir 0=C2V 1=V2C, id)
+    std::map<std::tuple<int, int64_t, int>, int64_t> flags; // (block, event id, receiver lane index) -> count
+    int aiv_lanes = 1;                                      // real AIV lanes per cluster
+    // Barrier: arrivals per episode and group.
+    std::map<std::string, std::pair<int64_t, int64_t>> barrier;  // group -> (generation, arrived)
+    std::map<std::string, int> barrier_size;
+    uint64_t statements = 0;
+    uint64_t max_statements = 0;
+};
+
+enum class Role { Mixed, Aic, Aiv };
+
+int64_t half_extent(int64_t n, int split, int lane) {
+    // split 1/2: even halves; 3/4: lane 0 one larger.
+    if (split == 3 || split == 4) return lane == 0 ? (n + 1) / 2 : n / 2;
+    return n / 2;
+}
+
+bool split_rows(int split) { return split == 1 || split == 3; }
+
+class Lane {
+public:
+    Lane(Machine& m, std::shared_ptr<Function> fn, Role role, int block, int lane, int task)
+        : m_m(m), m_fn(std::move(fn)), m_role(role), m_block(block), m_lane(lane), m_task(task) {
+        m_env.resize(m_fn->vars.size());
+    }
+
+    void bind(const std::vector<rt::ArgBinding>& args) {
+        for (size_t i = 0; i < m_fn->params.size() && i < args.size(); ++i) {
+            const auto& a = args[i];
+            const Var& v = *m_fn->params[i].var;
+            if (a.kind == rt::ArgBinding::Kind::Tensor) {
+                const auto& t = m_m.gm.tensors[a.tensor];
+                m_env[v.id].v = TView{a.tensor, std::vector<int64_t>(t.shape.size(), 0), t.shape};
+            } else {
+                m_env[v.id].v = a.scalar;
+            }
+        }
+    }
+
+    void run() { exec_block(m_fn->body); }
+
+private:
+    Machine& m_m;
+    std::shared_ptr<Function> m_fn;
+    Role m_role;
+    int m_block;
+    int m_lane;    // AIV lane (0/1), 0 otherwise
+    int m_task;    // coop task id
+    std::vector<Value> m_env;           // per variable id
+    std::vector<const RTile*> m_popped; // popped tiles not yet freed
+    // split_aiv region (mixed mode): lane currently interpreted and its mode, -1 outside
+    int m_region_lane = -1;
+    SplitMode m_region_mode = SplitMode::NONE;
+    bool m_returned = false;
+
+    Scalar scalar(const ExprPtr& e) {
+        return rt::eval_scalar(*e, [&](const Var& v) -> Scalar {
+            if (auto* s = std::get_if<Scalar>(&m_env[v.id].v)) return *s;
+            fail("E-INTERNAL", e->loc, fmt::format("'{}' has no scalar value", v.name));
+        });
+    }
+
+    TileP tile(const ExprPtr& e) {
+        if (e->kind != ExprKind::Var) fail("E-INTERNAL", e->loc, "tile operand is not a variable");
+        auto* t = std::get_if<TileP>(&m_env[e->var->id].v);
+        if (!t || !*t) fail("E-UNWRITTEN", e->loc, fmt::format("tile '{}' is used before it has a value", e->var->name));
+        return *t;
+    }
+
+    TView view(const ExprPtr& e) {
+        if (e->kind != ExprKind::Var) fail("E-INTERNAL", e->loc, "tensor operand is not a variable");
+        auto* t = std::get_if<TView>(&m_env[e->var->id].v);
+        if (!t) fail("E-INTERNAL", e->loc, fmt::format("'{}' has no tensor value", e->var->name));
+        return *t;
+    }
+
+    Value eval(const ExprPtr& e) {
+        switch (e->kind) {
+            case ExprKind::Var: return m_env[e->var->id];
+            case ExprKind::Call: return call(*e);
+            case ExprKind::FuncCall: fail("E-UNSUPPORTED", e->loc, "calls between kernel functions inside a lane are not supported");
+            case ExprKind::Index: {
+                Value t = eval(e->args[0]);
+                auto* tp = std::get_if<std::shared_ptr<Tuple>>(&t.v);
+                if (!tp) fail("E-INTERNAL", e->loc, "index of a non-tuple");
+                return (**tp)[e->ival];
+            }
+            case ExprKind::List: case ExprKind::Tuple: {
+                auto tup = std::make_shared<Tuple>();
+                for (auto& a : e->args) tup->push_back(eval(a));
+                return Value{tup};
+            }
+            default: return Value{scalar(e)};
+        }
+    }
+
+    void count(const SourceLoc& loc) {
+        if (++m_m.statements > m_m.max_statements)
+            fail("E-TIMEOUT", loc, fmt::format("the reference run exceeded {} statements", m_m.max_statements));
+    }
+
+    void exec_block(const Block& b) {
+        for (const auto& s : b) {
+            if (m_returned) return;
+            exec(*s);
+        }
+    }
+
+    void assign(const std::vector<VarPtr>& targets, const Value& v) {
+        if (targets.size() == 1) {
+            m_env[targets[0]->id] = v;
+            return;
+        }
+        auto* tp = std::get_if<std::shared_ptr<Tuple>>(&v.v);
+        if (!tp) return;
+        for (size_t i = 0; i < targets.size() && i < (*tp)->size(); ++i) m_env[targets[i]->id] = (**tp)[i];
+    }
+
+    void exec(const Stmt& s) {
+        count(s.loc);
+        switch (s.kind) {
+            case StmtKind::Assign: assign(s.targets, eval(s.value)); return;
+            case StmtKind::Eval: eval(s.value); return;
+            case StmtKind::Return: m_returned = true; return;
+            case StmtKind::Pass: return;
+            case StmtKind::Yield: {
+                // Loop-carried values / branch results: the enclosing statement copies them.
+                m_yield.clear();
+                for (auto& v : s.values) m_yield.push_back(eval(v));
+                return;
+            }
+            case StmtKind::If: {
+                bool c = rt::truthy(scalar(s.value));
+                m_yield.clear();
+                exec_block(c ? s.body : s.orelse);
+                if (!s.targets.empty() && m_yield.size() == s.targets.size())
+                    for (size_t i = 0; i < s.targets.size(); ++i) m_env[s.targets[i]->id] = m_yield[i];
+                return;
+            }
+            case StmtKind::For: exec_for(s); return;
+        }
+    }
+
+    std::vector<Value> m_yield;  // values of the last pl.yield_
+
+    void exec_for(const Stmt& s) {
+        int64_t start = s.start ? scalar(s.start).as_int() : 0;
+        int64_t stop = scalar(s.stop).as_int();
+        int64_t step = s.step ? scalar(s.step).as_int() : 1;
+        if (step == 0) fail("E-TYPE", s.loc, "loop step is zero");
+        for (size_t i = 0; i < s.iter_args.size(); ++i) m_env[s.iter_args[i]->id] = eval(s.init_values[i]);
+        int saved_lane = m_region_lane;
+        SplitMode saved_mode = m_region_mode;
+        for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+            count(s.loc);
+            m_env[s.loop_var->id].v = Scalar::of_int(i);
+            if (s.loop_kind == LoopKind::SplitAiv) {
+                m_region_lane = static_cast<int>(i);
+                m_region_mode = s.split_mode;
+            }
+            m_yield.clear();
+            exec_block(s.body);
+            if (m_returned) break;
+            if (!s.iter_args.empty() && m_yield.size() == s.iter_args.size())
+                for (size_t k = 0; k < s.iter_args.size(); ++k) m_env[s.iter_args[k]->id] = m_yield[k];
+        }
+        m_region_lane = saved_lane;
+        m_region_mode = saved_mode;
+        for (size_t k = 0; k < s.targets.size() && k < s.iter_args.size(); ++k) m_env[s.targets[k]->id] = m_env[s.iter_args[k]->id];
+    }
+
+    rt::Window window(const TView& v, const ExprPtr& offsets, const std::vector<int64_t>& extents, const SourceLoc& loc) {
+        rt::Window w;
+        w.tensor = v.id;
+        size_t rank = v.shape.size();
+        std::vector<int64_t> ext = extents;
+        if (ext.size() < rank) ext.insert(ext.begin(), rank - ext.size(), 1);
+        w.extents = ext;
+        for (size_t d = 0; d < rank; ++d) {
+            int64_t o = scalar(offsets->args[d]).as_int();
+            if (o < 0 || o + ext[d] > v.shape[d])
+                fail("E-OOB", loc, fmt::format("window offset {} + extent {} is outside dimension {} (size {}) of tensor {}", o, ext[d], d, v.shape[d], m_m.gm.tensors[v.id].name));
+            w.offsets.push_back(v.off[d] + o);
+        }
+        if (auto err = rt::check_window(m_m.gm.tensors[v.id], w)) fail("E-OOB", loc, *err);
+        return w;
+    }
+
+    std::vector<int64_t> ints(const ExprPtr& list) {
+        std::vector<int64_t> out;
+        for (auto& a : list->args) out.push_back(scalar(a).as_int());
+        return out;
+    }
+
+    TileP make_tile(TileData d, Mem mem, int64_t vr = -1, int64_t vc = -1) {
+        auto t = std::make_shared<RTile>();
+        t->vr = vr < 0 ? d.m.rows() : vr;
+        t->vc = vc < 0 ? d.m.cols() : vc;
+        t->d = std::move(d);
+        t->mem = mem;
+        return t;
+    }
+
+    Value load(const Expr& c) {
+        TView v = view(arg(c, "tensor"));
+        std::vector<int64_t> ext = ints(arg(c, "shapes"));
+        rt::Window w = window(v, arg(c, "offsets"), ext, c.loc);
+        const auto& t = m_m.gm.tensors[v.id];
+        const size_t eb = dtype_bytes(t.dtype);
+        int64_t R = w.rows(), C = w.cols();
+        TileData d{t.dtype, Matrix::Zero(R, C)};
+        int64_t vr = R, vc = C;
+        if (auto& vs = arg(c, "valid_shape")) {
+            auto vv = ints(vs);
+            vr = vv.size() >= 2 ? vv[vv.size() - 2] : 1;
+            vc = vv.back();
+        }
+        for (int64_t r = 0; r < std::min(R, vr); ++r) {
+            int64_t base = rt::window_row_start(t, w, r);
+            for (int64_t col = 0; col < std::min(C, vc); ++col) d.m(r, col) = decode_element(t.dtype, t.bytes.data() + (base + col) * eb);
+        }
+        return Value{make_tile(std::move(d), c.type.mem, vr, vc)};
+    }
+
+    Value store(const Expr& c) {
+        TileP src = tile(arg(c, "tile"));
+        TView v = view(arg(c, "output_tensor"));
+        std::vector<int64_t> ext = {src->vr, src->vc};
+        if (auto& sh = arg(c, "shapes")) {
+            auto s = ints(sh);
+            ext = {s.size() >= 2 ? s[s.size() - 2] : 1, s.back()};
+        }
+        rt::Window w = window(v, arg(c, "offsets"), ext, c.loc);
+        auto& t = m_m.gm.tensors[v.id];
+        const size_t eb = dtype_bytes(t.dtype);
+        if (t.written.size() != static_cast<size_t>(t.numel())) t.written.assign(static_cast<size_t>(t.numel()), 0);
+        for (int64_t r = 0; r < w.rows(); ++r) {
+            int64_t base = rt::window_row_start(t, w, r);
+            for (int64_t col = 0; col < w.cols(); ++col) {
+                encode_element(t.dtype, round_to(t.dtype, src->d.m(r, col)), t.bytes.data() + (base + col) * eb);
+                t.written[static_cast<size_t>(base + col)] = 1;
+            }
+        }
+        return Value{v};
+    }
+
+    static TileData part(const TileData& full, int split, int lane) {
+        if (split == 0) return full;
+        bool rows = split_rows(split);
+        int64_t n = rows ? full.m.rows() : full.m.cols();
+        int64_t e0 = half_extent(n, split, 0);
+        int64_t e = half_extent(n, split, lane);
+        int64_t off = lane == 0 ? 0 : e0;
+        TileData d{full.dtype, rows ? Matrix(full.m.middleRows(off, e)) : Matrix(full.m.middleCols(off, e))};
+        return d;
+    }
+
+    Ring& ring(int dir, const Expr& c) {
+        int64_t id = arg(c, "id") ? scalar(arg(c, "id")).as_int() : 0;
+        auto key = std::make_tuple(m_block, dir, id);
+        auto it = m_m.rings.find(key);
+        if (it == m_m.rings.end()) {
+            Ring r;
+            r.c2v = dir == 0;
+            r.prod_idx.assign(dir == 0 ? 1 : m_m.aiv_lanes, 0);
+            r.cons_idx.assign(dir == 0 ? m_m.aiv_lanes : 1, 0);
+            it = m_m.rings.emplace(key, std::move(r)).first;
+        }
+        return it->second;
+    }
+
+    void push(const Expr& c, int dir) {
+        TileP src = tile(arg(c, "tile"));
+        int split = static_cast<int>(scalar(arg(c, "split")).as_int());
+        Ring& r = ring(dir, c);
+        int lane = dir == 0 ? 0 : m_lane;
+        size_t idx = r.prod_idx[lane] - r.base;
+        while (r.entries.size() <= idx) {
+            RingEntry e;
+            e.parts.assign(r.prod_idx.size(), nullptr);
+            e.pushed.assign(r.prod_idx.size(), false);
+            e.popped.assign(r.cons_idx.size(), false);
+            r.entries.push_back(std::move(e));
+        }
+        RingEntry& e = r.entries[idx];
+        TileData d = src->d;
+        // Only the valid region travels.
+        d.m = Matrix(d.m.topLeftCorner(src->vr, src->vc));
+        e.parts[lane] = make_tile(std::move(d), Mem::Vec);
+        e.pushed[lane] = true;
+        e.split = split;
+        ++r.prod_idx[lane];
+        m_m.coop.progress();
+    }
+
+    Value pop(const Expr& c, int dir, const Type& type) {
+        Ring& r = ring(dir, c);
+        int lane = dir == 0 ? m_lane : 0;
+        auto ready = [&] {
+            size_t idx = r.cons_idx[lane] - r.base;
+            if (idx >= r.entries.size()) return false;
+            for (bool p : r.entries[idx].pushed)
+                if (!p) return false;
+            return true;
+        };
+        m_m.coop.wait_until(m_task, ready);
+        RingEntry& e = r.entries[r.cons_idx[lane] - r.base];
+        TileData d;
+        if (dir == 0) {
+            d = part(e.parts[0]->d, e.split, m_lane);
+        } else if (e.split == 0) {
+            d = e.parts.back()->d;  // both lanes wrote the same slot: the last one landed
+        } else {
+            bool rows = split_rows(e.split);
+            const Matrix& a = e.parts[0]->d.m;
+            const Matrix& b = e.parts.size() > 1 ? e.parts[1]->d.m : Matrix();
+            Matrix m(rows ? a.rows() + b.rows() : a.rows(), rows ? a.cols() : a.cols() + b.cols());
+            if (rows) { m.topRows(a.rows()) = a; if (b.size()) m.bottomRows(b.rows()) = b; }
+            else { m.leftCols(a.cols()) = a; if (b.size()) m.rightCols(b.cols()) = b; }
+            d = TileData{e.parts[0]->d.dtype, m};
+        }
+        e.popped[lane] = true;
+        ++r.cons_idx[lane];
+        while (!r.entries.empty()) {
+            bool all = true;
+            for (bool p : r.entries.front().popped) all &= p;
+            if (!all) break;
+            r.entries.pop_front();
+            ++r.base;
+        }
+        m_m.coop.progress();
+        // The popped tile has the annotated shape; data outside what was pushed is zero.
+        int64_t R = type.rows(), C = type.cols();
+        TileData out{type.dtype, Matrix::Zero(R, C)};
+        int64_t rr = std::min<int64_t>(R, d.m.rows()), cc = std::min<int64_t>(C, d.m.cols());
+        for (int64_t i = 0; i < rr; ++i)
+            for (int64_t j = 0; j < cc; ++j) out.m(i, j) = round_to(type.dtype, d.m(i, j));
+        TileP t = make_tile(std::move(out), type.mem);
+        m_popped.push_back(t.get());
+        return Value{t};
+    }
+
+    void tfree(const Expr& c) {
+        TileP t = tile(arg(c, "tile"));
+        for (auto it = m_popped.begin(); it != m_popped.end(); ++it)
+            if (*it == t.get()) {
+                m_popped.erase(it);
+                return;
+            }
+        fail("E-PIPE-FREE", c.loc, fmt::format("tfree of '{}', a tile that was not popped (or was freed already)", arg(c, "tile")->var->name));
+    }
+
+    void barrier(const std::string& group, const SourceLoc& loc) {
+        (void)loc;
+        auto& [gen, arrived] = m_m.barrier[group];
+        int64_t my_gen = gen;
+        ++arrived;
+        m_m.coop.progress();
+        if (arrived == m_m.barrier_size[group]) {
+            arrived = 0;
+            ++gen;
+            m_m.coop.progress();
+            return;
+        }
+        m_m.coop.wait_until(m_task, [&] { return m_m.barrier[group].first != my_gen; });
+    }
+
+    Value call(const Expr& c) {
+        using O = OpCode;
+        const O code = c.op->code;
+        auto binop = [&](const char* n) { return *binary_op_from_name(n); };
+        switch (code) {
+            case O::Load: return load(c);
+            case O::Store: return store(c);
+            case O::Move: {
+                TileP s = tile(arg(c, "tile"));
+                return Value{make_tile(s->d, c.type.mem, s->vr, s->vc)};
+            }
+            case O::Slice: {
+                const ExprPtr& x = arg(c, "tile");
+                auto shape = ints(arg(c, "shape"));
+                auto off = ints(arg(c, "offset"));
+                if (x->type.kind == TypeKind::Tensor) {
+                    TView v = view(x);
+                    for (size_t d = 0; d < off.size(); ++d) v.off[d] += off[d];
+                    v.shape = shape;
+                    return Value{v};
+                }
+                TileP s = tile(x);
+                int64_t r0 = off.size() >= 2 ? off[off.size() - 2] : 0, c0 = off.back();
+                int64_t R = shape.size() >= 2 ? shape[shape.size() - 2] : 1, C = shape.back();
+                if (r0 < 0 || c0 < 0 || r0 + R > s->d.m.rows() || c0 + C > s->d.m.cols())
+                    fail("E-OOB", c.loc, "tile slice is outside the tile");
+                return Value{make_tile(TileData{s->d.dtype, s->d.m.block(r0, c0, R, C)}, s->mem)};
+            }
+            case O::Reshape: {
+                TileP s = tile(arg(c, "tile"));
+                auto shape = ints(arg(c, "shape"));
+                int64_t R = shape.size() >= 2 ? shape[shape.size() - 2] : 1, C = shape.back();
+                Matrix m = Eigen::Map<const Matrix>(s->d.m.data(), R, C);
+                return Value{make_tile(TileData{s->d.dtype, m}, s->mem)};
+            }
+            case O::Transpose: case O::TransposeView: {
+                TileP s = tile(arg(c, "tile"));
+                return Value{make_tile(transpose(s->d), c.type.mem, s->vc, s->vr)};
+            }
+            case O::SetValidShape: {
+                TileP s = tile(arg(c, "tile"));
+                return Value{make_tile(s->d, s->mem, scalar(arg(c, "rows")).as_int(), scalar(arg(c, "cols")).as_int())};
+            }
+            case O::TensorCreate: fail("E-UNSUPPORTED", c.loc, "pl.tensor.create inside a kernel is not supported");
+            case O::Create: return Value{make_tile(full(c.type.rows(), c.type.cols(), c.type.dtype, 0), c.type.mem)};
+            case O::Full: return Value{make_tile(full(c.type.rows(), c.type.cols(), c.type.dtype, scalar(arg(c, "value")).as_double()), Mem::Vec)};
+            case O::GetBlockIdx: return Value{Scalar::of_int(m_block)};
+            case O::GetSubblockIdx: return Value{Scalar::of_int(m_region_lane >= 0 ? m_region_lane : m_lane)};
+            case O::Matmul: case O::MatmulAcc: case O::MatmulBias: case O::Gemv: case O::GemvAcc: case O::GemvBias: {
+                TileP l = tile(arg(c, "lhs")), r = tile(arg(c, "rhs"));
+                TileP acc = arg(c, "acc") ? tile(arg(c, "acc")) : nullptr;
+                TileP bias = arg(c, "bias") ? tile(arg(c, "bias")) : nullptr;
+                bool gemv = code == O::Gemv || code == O::GemvAcc || code == O::GemvBias;
+                TileData accd;
+                if (acc) accd = gemv ? TileData{acc->d.dtype, acc->d.m.topRows(1)} : acc->d;
+                TileData res = matmul(l->d, r->d, acc ? &accd : nullptr, bias ? &bias->d : nullptr);
+                if (gemv) {
+                    TileData padded{res.dtype, Matrix::Zero(16, res.m.cols())};
+                    padded.m.topRows(1) = res.m;
+                    return Value{make_tile(padded, Mem::Acc, 1, res.m.cols())};
+                }
+                return Value{make_tile(res, Mem::Acc)};
+            }
+            case O::Add: case O::Sub: case O::Mul: case O::Div: case O::Maximum: case O::Minimum: {
+                TileP a = tile(arg(c, "lhs")), b = tile(arg(c, "rhs"));
+                return Value{make_tile(binary(binop(c.op->short_name.c_str()), a->d, b->d), Mem::Vec, a->vr, a->vc)};
+            }
+            case O::Adds: case O::Subs: case O::Muls: case O::Divs: {
+                TileP a = tile(arg(c, "lhs"));
+                return Value{make_tile(binary_scalar(*scalar_op_from_name(c.op->short_name), a->d, scalar(arg(c, "rhs")).as_double()), Mem::Vec, a->vr, a->vc)};
+            }
+            case O::Exp: case O::Log: case O::Sqrt: case O::Rsqrt: case O::Recip: case O::Abs: case O::Neg: case O::Relu: {
+                TileP a = tile(arg(c, "tile"));
+                return Value{make_tile(unary(*unary_op_from_name(c.op->short_name), a->d), Mem::Vec, a->vr, a->vc)};
+            }
+            case O::Cast: {
+                TileP a = tile(arg(c, "tile"));
+                CastMode mode = CastMode::Round;
+                if (auto m = const_str(arg(c, "mode"))) mode = cast_mode_from_name(*m).value_or(CastMode::Round);
+                return Value{make_tile(cast(a->d, c.type.dtype, mode), Mem::Vec, a->vr, a->vc)};
+            }
+            case O::RowSum: case O::RowMax: {
+                TileP a = tile(arg(c, "tile"));
+                return Value{make_tile(reduce_rows(*reduce_op_from_name(c.op->short_name), a->d), Mem::Vec, a->vr, 1)};
+            }
+            case O::RowExpandMul: case O::RowExpandAdd: case O::RowExpandSub: {
+                TileP a = tile(arg(c, "tile")), v = tile(arg(c, "row_vec"));
+                return Value{make_tile(row_expand(*row_expand_op_from_name(c.op->short_name), a->d, v->d), Mem::Vec, a->vr, a->vc)};
+            }
+            case O::TpushToAiv: push(c, 0); return {};
+            case O::TpushToAic: push(c, 1); return {};
+            case O::TpopFromAic: return pop(c, 0, c.type);
+            case O::TpopFromAiv: return pop(c, 1, c.type);
+            case O::TfreeToAic: case O::TfreeToAiv: tfree(c); return {};
+            case O::ReserveBuffer: case O::ImportPeerBuffer: return Value{Scalar::of_int(0, DType::INT32)};
+            case O::AicInitializePipe: case O::AivInitializePipe: return {};
+            case O::AivShard: {
+                TileP s = tile(arg(c, "tile"));
+                int split = m_region_lane >= 0 ? static_cast<int>(m_region_mode) : (arg(c, "split") ? static_cast<int>(scalar(arg(c, "split")).as_int()) : 0);
+                return Value{make_tile(part(s->d, split, std::max(0, m_region_lane)), Mem::Vec)};
+            }
+            case O::AicGather: {
+                TileP s = tile(arg(c, "tile"));
+                return Value{make_tile(s->d, Mem::Mat, s->vr, s->vc)};
+            }
+            case O::Syncall: {
+                auto ct = const_str(arg(c, "core_type")).value_or("mix");
+                std::string group = ct;
+                if (m_role == Role::Mixed) group = "mixed";
+                barrier(group, c.loc);
+                return {};
+            }
+            case O::SyncSet: case O::SyncWait: {
+                int64_t id = scalar(arg(c, "event_id")).as_int();
+                if (m_role == Role::Mixed) return {};
+                if (code == O::SyncSet) {
+                    if (m_role == Role::Aic)
+                        for (int l = 0; l < m_m.aiv_lanes; ++l) ++m_m.flags[{m_block, id, 1 + l}];
+                    else ++m_m.flags[{m_block, id, 0}];
+                    m_m.coop.progress();
+                } else {
+                    int need = m_role == Role::Aic ? m_m.aiv_lanes : 1;
+                    int idx = m_role == Role::Aic ? 0 : 1 + m_lane;
+                    auto key = std::make_tuple(m_block, id, idx);
+                    m_m.coop.wait_until(m_task, [&] { return m_m.flags[key] >= need; });
+                    m_m.flags[key] -= need;
+                    m_m.coop.progress();
+                }
+                return {};
+            }
+            case O::SetFfts: case O::Fence: case O::CacheInvalid: return {};
+        }
+        return {};
+    }
+};
+
+Result finish(Machine& m, bool ok) {
+    Result r;
+    r.statements = m.statements;
+    if (!ok) r.error = rt::RuntimeError{"E-DEADLOCK", "the reference run deadlocked: every lane is blocked", {}};
+    r.gm = std::move(m.gm);
+    return r;
+}
+
+Result run_tasks(Machine& m, std::vector<std::unique_ptr<Lane>>& lanes) {
+    std::vector<std::function<void(int)>> tasks;
+    for (auto& l : lanes) tasks.push_back([&l](int) { l->run(); });
+    try {
+        bool ok = m.coop.run(std::move(tasks));
+        return finish(m, ok);
+    } catch (const rt::RuntimeError& e) {
+        Result r = finish(m, true);
+        r.error = e;
+        return r;
+    }
+}
+
+}  // namespace
+
+Result interpret_lanes(const rt::LaunchPlan& plan, const rt::TensorStore& initial, const Options& opt) {
+    Machine m;
+    m.gm = initial;
+    m.max_statements = opt.max_statements;
+    m.aiv_lanes = plan.aiv_split ? 2 : 1;
+    std::vector<std::unique_ptr<Lane>> lanes;
+    int task = 0;
+    int aic_n = 0, aiv_n = 0;
+    for (int b = 0; b < plan.blocks; ++b) {
+        if (plan.aic) {
+            lanes.push_back(std::make_unique<Lane>(m, plan.aic->fn, Role::Aic, b, 0, task++));
+            lanes.back()->bind(plan.aic->args);
+            ++aic_n;
+        }
+        if (plan.aiv)
+            for (int l = 0; l < m.aiv_lanes; ++l) {
+                lanes.push_back(std::make_unique<Lane>(m, plan.aiv->fn, Role::Aiv, b, l, task++));
+                lanes.back()->bind(plan.aiv->args);
+                ++aiv_n;
+            }
+    }
+    m.barrier_size["mix"] = aic_n + aiv_n;
+    m.barrier_size["aic_only"] = aic_n;
+    m.barrier_size["aiv_only"] = aiv_n;
+    return run_tasks(m, lanes);
+}
+
+Result interpret(const rt::LaunchPlan& plan, const rt::TensorStore& initial, const Options& opt) {
+    if (!plan.mixed) return interpret_lanes(plan, initial, opt);
+    Machine m;
+    m.gm = initial;
+    m.max_statements = opt.max_statements;
+    std::vector<std::unique_ptr<Lane>> lanes;
+    for (int b = 0; b < plan.blocks; ++b) {
+        lanes.push_back(std::make_unique<Lane>(m, plan.mixed, Role::Mixed, b, 0, b));
+        lanes.back()->bind(plan.entry_args);
+    }
+    m.barrier_size["mixed"] = plan.blocks;
+    return run_tasks(m, lanes);
+}
+
+}  // namespace cvsim::ref

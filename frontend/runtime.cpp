@@ -1,0 +1,289 @@
+// Run-time data: GM tensors, windows, inputs, .npy files, scalar evaluation, entry binding.
+#include "frontend/runtime.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include "frontend/diag.h"
+
+namespace cvsim::rt {
+
+int64_t TensorBuffer::numel() const {
+    int64_t n = 1;
+    for (auto d : shape) n *= d;
+    return n;
+}
+
+std::vector<int64_t> TensorBuffer::strides() const {
+    std::vector<int64_t> s(shape.size(), 1);
+    for (size_t i = shape.size(); i-- > 1;) s[i - 1] = s[i] * shape[i];
+    return s;
+}
+
+int64_t Window::rows() const {
+    int64_t r = 1;
+    for (size_t i = 0; i + 1 < extents.size(); ++i) r *= extents[i];
+    return r;
+}
+
+std::string window_str(const Window& w) {
+    std::string s = "[";
+    for (size_t i = 0; i < w.offsets.size(); ++i)
+        s += fmt::format("{}{}:{}", i ? ", " : "", w.offsets[i], w.offsets[i] + w.extents[i]);
+    return s + "]";
+}
+
+int64_t window_row_start(const TensorBuffer& t, const Window& w, int64_t r) {
+    // Decompose r over the leading extents (row-major), then add the window offsets.
+    const size_t n = w.extents.size();
+    int64_t idx = 0, stride = 1;
+    std::vector<int64_t> st = t.strides();
+    idx += w.offsets[n - 1] * st[n - 1];
+    for (size_t d = n - 1; d-- > 0;) {
+        int64_t coord = (r / stride) % w.extents[d];
+        stride *= w.extents[d];
+        idx += (w.offsets[d] + coord) * st[d];
+    }
+    return idx;
+}
+
+std::optional<std::string> check_window(const TensorBuffer& t, const Window& w) {
+    if (w.offsets.size() != t.shape.size() || w.extents.size() != t.shape.size())
+        return fmt::format("window of rank {} on tensor {} of rank {}", w.offsets.size(), t.name, t.shape.size());
+    for (size_t d = 0; d < t.shape.size(); ++d)
+        if (w.offsets[d] < 0 || w.extents[d] <= 0 || w.offsets[d] + w.extents[d] > t.shape[d])
+            return fmt::format("window {} is outside tensor {} of shape {} (dimension {})", window_str(w), t.name,
+                               ir::shape_str(t.shape), d);
+    return std::nullopt;
+}
+
+std::optional<uint32_t> TensorStore::find(const std::string& name) const {
+    for (uint32_t i = 0; i < tensors.size(); ++i)
+        if (tensors[i].name == name) return i;
+    return std::nullopt;
+}
+
+void fill_inputs(TensorStore& store, uint64_t seed) {
+    for (auto& t : store.tensors) {
+        if (t.hidden || t.dir == ir::ParamDir::Out) continue;
+        // One generator per tensor, seeded from (seed, name): adding a tensor does not change the others.
+        uint64_t h = seed * 0x9E3779B97F4A7C15ull;
+        for (char c : t.name) h = (h ^ static_cast<uint8_t>(c)) * 0x100000001B3ull;
+        std::mt19937_64 gen(h);
+        const size_t eb = dtype_bytes(t.dtype);
+        t.bytes.assign(static_cast<size_t>(t.numel()) * eb, 0);
+        for (int64_t i = 0; i < t.numel(); ++i) {
+            double v;
+            if (dtype_is_float(t.dtype)) v = std::uniform_real_distribution<double>(-1.0, 1.0)(gen);
+            else v = static_cast<double>(std::uniform_int_distribution<int>(-8, 8)(gen));
+            if (t.dtype == DType::UINT8 || t.dtype == DType::BOOL) v = std::fabs(v);
+            encode_element(t.dtype, v, t.bytes.data() + i * eb);
+        }
+    }
+}
+
+void poison_outputs(TensorStore& store) {
+    for (auto& t : store.tensors) {
+        if (t.hidden || t.dir != ir::ParamDir::Out) continue;
+        const size_t eb = dtype_bytes(t.dtype);
+        t.bytes.assign(static_cast<size_t>(t.numel()) * eb, 0);
+        for (int64_t i = 0; i < t.numel(); ++i) write_poison(t.dtype, t.bytes.data() + i * eb);
+    }
+}
+
+namespace {
+const char* npy_descr(DType d) {
+    switch (d) {
+        case DType::FP32: return "<f4";
+        case DType::FP16: return "<f2";
+        case DType::BF16: return "<u2";  // numpy has no bfloat16: raw bits
+        case DType::INT8: return "|i1";
+        case DType::INT16: return "<i2";
+        case DType::INT32: return "<i4";
+        case DType::INT64: case DType::INDEX: return "<i8";
+        case DType::UINT8: return "|u1";
+        case DType::BOOL: return "|b1";
+    }
+    return "|u1";
+}
+}  // namespace
+
+void write_npy(const TensorBuffer& t, const std::string& path) {
+    std::string shape;
+    for (auto d : t.shape) shape += std::to_string(d) + ", ";
+    if (t.shape.size() > 1) shape.resize(shape.size() - 2);
+    std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}", npy_descr(t.dtype), shape);
+    size_t total = 10 + header.size() + 1;
+    header.append((64 - total % 64) % 64, ' ');
+    header += '\n';
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw std::runtime_error("cannot write '" + path + "'");
+    out.write("\x93NUMPY\x01\x00", 8);
+    uint16_t len = static_cast<uint16_t>(header.size());
+    out.put(static_cast<char>(len & 0xff));
+    out.put(static_cast<char>(len >> 8));
+    out << header;
+    out.write(reinterpret_cast<const char*>(t.bytes.data()), static_cast<std::streamsize>(t.bytes.size()));
+    if (!out) throw std::runtime_error("cannot write '" + path + "'");
+}
+
+void read_npy(TensorBuffer& t, const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot open '" + path + "'");
+    char magic[8];
+    in.read(magic, 8);
+    if (!in || std::memcmp(magic, "\x93NUMPY", 6) != 0) throw std::runtime_error("'" + path + "' is not an .npy file");
+    uint32_t len = 0;
+    if (magic[6] == 1) {
+        unsigned char b[2];
+        in.read(reinterpret_cast<char*>(b), 2);
+        len = b[0] | (b[1] << 8);
+    } else {
+        unsigned char b[4];
+        in.read(reinterpret_cast<char*>(b), 4);
+        len = b[0] | (b[1] << 8) | (b[2] << 16) | (uint32_t(b[3]) << 24);
+    }
+    if (!in || len > (1u << 20)) throw std::runtime_error("'" + path + "': bad header");
+    std::string header(len, '\0');
+    in.read(header.data(), len);
+    std::string want = fmt::format("'descr': '{}'", npy_descr(t.dtype));
+    if (header.find(want) == std::string::npos)
+        throw std::runtime_error(fmt::format("'{}': dtype does not match {} ({})", path, dtype_name(t.dtype), npy_descr(t.dtype)));
+    if (header.find("'fortran_order': False") == std::string::npos) throw std::runtime_error("'" + path + "': Fortran order is not supported");
+    std::string shape;
+    for (auto d : t.shape) shape += std::to_string(d) + ", ";
+    if (t.shape.size() > 1) shape.resize(shape.size() - 2);
+    if (header.find("'shape': (" + shape + ")") == std::string::npos)
+        throw std::runtime_error(fmt::format("'{}': shape does not match {}", path, ir::shape_str(t.shape)));
+    t.bytes.assign(static_cast<size_t>(t.numel()) * dtype_bytes(t.dtype), 0);
+    in.read(reinterpret_cast<char*>(t.bytes.data()), static_cast<std::streamsize>(t.bytes.size()));
+    if (!in) throw std::runtime_error("'" + path + "': file is too short");
+}
+
+void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string, Scalar>& scalars) {
+    plan.entry_args.clear();
+    for (const auto& p : plan.entry->params) {
+        ArgBinding b;
+        const ir::Type& t = p.var->type;
+        if (t.kind == ir::TypeKind::Tensor) {
+            b.kind = ArgBinding::Kind::Tensor;
+            if (auto existing = store.find(p.var->name)) {
+                b.tensor = *existing;
+            } else {
+                TensorBuffer buf;
+                buf.name = p.var->name;
+                buf.dtype = t.dtype;
+                buf.shape = t.shape;
+                buf.dir = p.dir;
+                buf.bytes.assign(static_cast<size_t>(buf.numel()) * dtype_bytes(t.dtype), 0);
+                b.tensor = store.add(std::move(buf));
+            }
+        } else if (t.kind == ir::TypeKind::Scalar) {
+            b.kind = ArgBinding::Kind::Scalar;
+            auto it = scalars.find(p.var->name);
+            b.scalar = it != scalars.end() ? it->second : Scalar::of_int(0, t.dtype);
+            b.scalar.dtype = t.dtype;
+            if (dtype_is_float(t.dtype) && it != scalars.end() && !it->second.is_float()) b.scalar.f = static_cast<double>(it->second.i);
+        } else {
+            raise("E-UNSUPPORTED", p.var->loc, fmt::format("entry parameter '{}' of type {} cannot be bound", p.var->name, ir::type_str(t)));
+        }
+        plan.entry_args.push_back(b);
+    }
+    for (auto* lane : {&plan.aic, &plan.aiv}) {
+        if (!*lane) continue;
+        auto& lp = **lane;
+        for (size_t i = 0; i < lp.entry_param.size() && i < lp.args.size(); ++i)
+            if (lp.entry_param[i] >= 0 && static_cast<size_t>(lp.entry_param[i]) < plan.entry_args.size())
+                lp.args[i] = plan.entry_args[static_cast<size_t>(lp.entry_param[i])];
+    }
+}
+
+bool truthy(const Scalar& s) { return s.is_float() ? s.f != 0 : s.i != 0; }
+
+namespace {
+
+int64_t floordiv(int64_t a, int64_t b) {
+    if (b == 0) return 0;
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+}
+
+int64_t pymod(int64_t a, int64_t b) {
+    if (b == 0) return 0;
+    int64_t m = a % b;
+    if (m != 0 && ((m < 0) != (b < 0))) m += b;
+    return m;
+}
+
+}  // namespace
+
+Scalar eval_scalar(const ir::Expr& e, const std::function<Scalar(const ir::Var&)>& lookup) {
+    using ir::ExprKind;
+    switch (e.kind) {
+        case ExprKind::Int: return Scalar::of_int(e.ival, DType::INDEX);
+        case ExprKind::Bool: return Scalar::of_int(e.ival, DType::BOOL);
+        case ExprKind::Float: return Scalar::of_float(e.fval, DType::FP32);
+        case ExprKind::Const:
+            return dtype_is_float(e.dtype) ? Scalar::of_float(e.fval, e.dtype) : Scalar::of_int(static_cast<int64_t>(e.fval), e.dtype);
+        case ExprKind::Var: return lookup(*e.var);
+        case ExprKind::Unary: {
+            Scalar x = eval_scalar(*e.args[0], lookup);
+            if (e.sval == "not") return Scalar::of_int(!truthy(x), DType::BOOL);
+            if (e.sval == "-") {
+                if (x.is_float()) x.f = -x.f;
+                else x.i = static_cast<int64_t>(0ull - static_cast<uint64_t>(x.i));
+            }
+            return x;
+        }
+        case ExprKind::BoolOp: {
+            Scalar a = eval_scalar(*e.args[0], lookup);
+            if (e.sval == "and" ? !truthy(a) : truthy(a)) return Scalar::of_int(truthy(a), DType::BOOL);
+            return Scalar::of_int(truthy(eval_scalar(*e.args[1], lookup)), DType::BOOL);
+        }
+        case ExprKind::Compare: {
+            Scalar a = eval_scalar(*e.args[0], lookup), b = eval_scalar(*e.args[1], lookup);
+            bool r;
+            if (a.is_float() || b.is_float()) {
+                double x = a.as_double(), y = b.as_double();
+                r = e.sval == "<" ? x < y : e.sval == "<=" ? x <= y : e.sval == ">" ? x > y : e.sval == ">=" ? x >= y : e.sval == "==" ? x == y : x != y;
+            } else {
+                int64_t x = a.i, y = b.i;
+                r = e.sval == "<" ? x < y : e.sval == "<=" ? x <= y : e.sval == ">" ? x > y : e.sval == ">=" ? x >= y : e.sval == "==" ? x == y : x != y;
+            }
+            return Scalar::of_int(r, DType::BOOL);
+        }
+        case ExprKind::Binary: {
+            Scalar a = eval_scalar(*e.args[0], lookup), b = eval_scalar(*e.args[1], lookup);
+            const std::string& op = e.sval;
+            if (a.is_float() || b.is_float() || op == "/") {
+                double x = a.as_double(), y = b.as_double(), r = 0;
+                if (op == "+") r = x + y;
+                else if (op == "-") r = x - y;
+                else if (op == "*") r = x * y;
+                else if (op == "/") r = x / y;
+                else if (op == "//") r = std::floor(x / y);
+                else if (op == "%") r = std::fmod(x, y);
+                return Scalar::of_float(r, e.type.dtype == DType::FP32 || !dtype_is_float(e.type.dtype) ? DType::FP32 : e.type.dtype);
+            }
+            // Wrap-around 64-bit integer arithmetic: never undefined behaviour on overflow.
+            uint64_t x = static_cast<uint64_t>(a.i), y = static_cast<uint64_t>(b.i);
+            int64_t r = 0;
+            if (op == "+") r = static_cast<int64_t>(x + y);
+            else if (op == "-") r = static_cast<int64_t>(x - y);
+            else if (op == "*") r = static_cast<int64_t>(x * y);
+            else if (op == "//") r = (a.i == INT64_MIN && b.i == -1) ? INT64_MIN : floordiv(a.i, b.i);
+            else if (op == "%") r = (b.i == -1) ? 0 : pymod(a.i, b.i);
+            else if (op == "<<") r = b.i >= 0 && b.i < 64 ? static_cast<int64_t>(x << b.i) : 0;
+            else if (op == ">>") r = b.i >= 0 && b.i < 64 ? (a.i >> b.i) : (a.i < 0 ? -1 : 0);
+            return Scalar::of_int(r, e.type.dtype);
+        }
+        default: return Scalar::of_int(0);
+    }
+}
+
+}  // namespace cvsim::rt

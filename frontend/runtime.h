@@ -1,0 +1,143 @@
+// Run-time data shared by the reference interpreter and the simulator: scalars, GM tensors, windows,
+// seeded inputs, scalar expression evaluation and the launch plan of a program.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "frontend/ir/ir.h"
+
+namespace cvsim::rt {
+
+// A scalar value; integers are held exactly (int64), floats as double.
+struct Scalar {
+    DType dtype = DType::INDEX;
+    int64_t i = 0;
+    double f = 0;
+    bool is_float() const { return dtype_is_float(dtype); }
+    double as_double() const { return is_float() ? f : static_cast<double>(i); }
+    int64_t as_int() const { return is_float() ? static_cast<int64_t>(f) : i; }
+    static Scalar of_int(int64_t v, DType d = DType::INDEX) {
+        Scalar s;
+        s.dtype = d;
+        s.i = v;
+        return s;
+    }
+    static Scalar of_float(double v, DType d = DType::FP32) {
+        Scalar s;
+        s.dtype = d;
+        s.f = v;
+        return s;
+    }
+    bool operator==(const Scalar&) const = default;
+};
+
+// Run-time error in user code (e.g. a computed GM window outside its tensor); becomes a finding.
+struct RuntimeError {
+    std::string code;  // "E-OOB", "E-PIPE-...", ...
+    std::string message;
+    SourceLoc loc;
+};
+
+// One GM tensor: row-major (ND) bytes.
+struct TensorBuffer {
+    std::string name;  // parameter or created-tensor name
+    DType dtype = DType::FP32;
+    std::vector<int64_t> shape;
+    ir::ParamDir dir = ir::ParamDir::In;
+    bool hidden = false;  // created by cvsim (ring buffers, soft-syncall workspace), not a kernel output
+    std::vector<uint8_t> bytes;  // shape.product() * dtype_bytes
+    std::vector<uint8_t> written; // per element: 1 once a store wrote it (outputs only; filled by the run)
+
+    int64_t numel() const;
+    bool is_output() const { return !hidden && dir != ir::ParamDir::In; }
+    std::vector<int64_t> strides() const;  // in elements
+};
+
+// A window into a GM tensor: full-rank offsets and extents.
+struct Window {
+    uint32_t tensor = 0;
+    std::vector<int64_t> offsets;
+    std::vector<int64_t> extents;
+
+    int64_t rows() const;  // product of all extents but the last
+    int64_t cols() const { return extents.empty() ? 1 : extents.back(); }
+};
+
+// "[0:16, 0:128]"
+std::string window_str(const Window& w);
+// Row r of the window starts at this element index of the tensor (row-major).
+int64_t window_row_start(const TensorBuffer& t, const Window& w, int64_t r);
+// Empty when the window lies inside the tensor, else the message of an E-OOB finding.
+std::optional<std::string> check_window(const TensorBuffer& t, const Window& w);
+
+// Every GM tensor of one run.
+struct TensorStore {
+    std::vector<TensorBuffer> tensors;
+    uint32_t add(TensorBuffer t) {
+        tensors.push_back(std::move(t));
+        return static_cast<uint32_t>(tensors.size() - 1);
+    }
+    std::optional<uint32_t> find(const std::string& name) const;
+};
+
+// Initial contents: inputs uniform in [-1, 1] (rounded to the dtype; integers in [-8, 8]) from a
+// generator seeded by (seed, tensor name); outputs poisoned. `given` overrides by name.
+void fill_inputs(TensorStore& store, uint64_t seed);
+void poison_outputs(TensorStore& store);
+// numpy .npy (version 1.0) for one tensor; throws std::runtime_error on I/O failure.
+void write_npy(const TensorBuffer& t, const std::string& path);
+// Reads an .npy into `t` (dtype and shape must match); throws std::runtime_error with a reason.
+void read_npy(TensorBuffer& t, const std::string& path);
+
+// ---- launch plan: which functions run on which core, with which arguments ----
+
+// Where a lane function's argument comes from.
+struct ArgBinding {
+    enum class Kind { Tensor, Scalar } kind = Kind::Tensor;
+    uint32_t tensor = 0;  // Tensor: index into the TensorStore
+    Scalar scalar;        // Scalar: value
+};
+
+struct LaneProgram {
+    std::shared_ptr<ir::Function> fn;  // the function to run
+    std::vector<int> entry_param;      // per parameter: the entry parameter it receives, -1 = constant
+    std::vector<ArgBinding> args;      // one per parameter (filled by bind_entry)
+};
+
+// The cores of a launch: per cluster one AIC program and one AIV program (run on both AIVs).
+struct LaunchPlan {
+    std::shared_ptr<ir::Program> program;
+    std::shared_ptr<ir::Function> entry;  // Group / InCore function the user launched
+    std::optional<LaneProgram> aic;       // absent: the AIC idles
+    std::optional<LaneProgram> aiv;       // absent: the AIVs idle
+    int blocks = 1;                       // clusters launched
+    bool aiv_split = false;               // the AIV function splits work between its two lanes
+    bool aiv_lane1_replay = false;        // a2a3 unsplit: lane 1 replays handshakes only
+    bool aiv_lane1_launched = true;       // a5 unsplit: lane 1 not launched
+    std::shared_ptr<ir::Function> mixed;  // the single-core (sequential) function, when the entry is InCore
+    std::vector<ArgBinding> entry_args;   // the entry function's arguments
+};
+
+// Creates GM tensors for the entry function's tensor parameters (in parameter order) and the bindings of
+// scalar parameters (`scalars` by name, default 0), then binds the lane programs' arguments. Throws
+// CompileError when a parameter cannot be bound.
+void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string, Scalar>& scalars);
+
+// ---- scalar expression evaluation (shared by the reference and the lane executor) ----
+
+// `lookup(var)` returns the current value of a scalar variable.
+Scalar eval_scalar(const ir::Expr& e, const std::function<Scalar(const ir::Var&)>& lookup);
+bool truthy(const Scalar& s);
+// Trip values of a loop: start, stop, step evaluated.
+struct LoopBounds {
+    int64_t start = 0, stop = 0, step = 1;
+};
+
+}  // namespace cvsim::rt

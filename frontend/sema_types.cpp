@@ -1,0 +1,485 @@
+// Sema helpers: constant folding with Python semantics, type annotations, enums and attrs.
+#include "frontend/sema_types.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "frontend/diag.h"
+
+namespace cvsim {
+
+using namespace ir;
+
+namespace {
+
+int64_t py_floordiv(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+}
+
+int64_t py_mod(int64_t a, int64_t b) {
+    int64_t m = a % b;
+    if (m != 0 && ((m < 0) != (b < 0))) m += b;
+    return m;
+}
+
+bool is_num(const ConstValue& c) { return !std::holds_alternative<std::string>(c.v); }
+bool is_intlike(const ConstValue& c) { return std::holds_alternative<int64_t>(c.v) || std::holds_alternative<bool>(c.v); }
+int64_t as_int(const ConstValue& c) {
+    if (auto* b = std::get_if<bool>(&c.v)) return *b ? 1 : 0;
+    return std::get<int64_t>(c.v);
+}
+bool truthy(const ConstValue& c) {
+    if (auto* s = std::get_if<std::string>(&c.v)) return !s->empty();
+    return const_as_double(c) != 0;
+}
+
+[[noreturn]] void const_error(const ast::Expr& e, const std::string& msg) { raise("E-TYPE", e.loc, msg); }
+
+// Checked int64 arithmetic: overflow is a user error, never UB.
+int64_t checked(const ast::Expr& e, bool overflow, int64_t r) {
+    if (overflow) const_error(e, "integer constant overflows 64 bits");
+    return r;
+}
+
+}  // namespace
+
+double const_as_double(const ConstValue& c) {
+    if (auto* i = std::get_if<int64_t>(&c.v)) return static_cast<double>(*i);
+    if (auto* d = std::get_if<double>(&c.v)) return *d;
+    if (auto* b = std::get_if<bool>(&c.v)) return *b ? 1 : 0;
+    return 0;
+}
+
+std::optional<ConstValue> fold_const(const ConstTable& consts, const ast::Expr& e,
+                                     const std::unordered_map<std::string, VarPtr>* locals) {
+    switch (e.kind) {
+        case ast::ExprKind::Int: return ConstValue{e.int_value};
+        case ast::ExprKind::Float: return ConstValue{e.float_value};
+        case ast::ExprKind::Bool: return ConstValue{e.bool_value};
+        case ast::ExprKind::Str: return ConstValue{e.str_value};
+        case ast::ExprKind::Name: {
+            if (locals && locals->count(e.name)) return std::nullopt;
+            auto it = consts.values.find(e.name);
+            if (it == consts.values.end()) return std::nullopt;
+            return it->second;
+        }
+        case ast::ExprKind::UnaryOp: {
+            auto x = fold_const(consts, *e.children[0], locals);
+            if (!x) return std::nullopt;
+            if (e.op == "not") return ConstValue{!truthy(*x)};
+            if (!is_num(*x)) const_error(e, fmt::format("bad operand for unary '{}'", e.op));
+            if (e.op == "+") return is_intlike(*x) ? ConstValue{as_int(*x)} : *x;
+            if (e.op == "-") {
+                if (is_intlike(*x)) {
+                    int64_t v = as_int(*x);
+                    return ConstValue{checked(e, v == INT64_MIN, -v)};
+                }
+                return ConstValue{-std::get<double>(x->v)};
+            }
+            if (e.op == "~") {
+                if (!is_intlike(*x)) const_error(e, "bad operand for unary '~'");
+                return ConstValue{~as_int(*x)};
+            }
+            return std::nullopt;
+        }
+        case ast::ExprKind::BinOp: {
+            auto a = fold_const(consts, *e.children[0], locals);
+            if (!a) return std::nullopt;
+            auto b = fold_const(consts, *e.children[1], locals);
+            if (!b) return std::nullopt;
+            if (!is_num(*a) || !is_num(*b)) {
+                if (e.op == "+" && !is_num(*a) && !is_num(*b))
+                    return ConstValue{std::get<std::string>(a->v) + std::get<std::string>(b->v)};
+                const_error(e, fmt::format("unsupported operand types for '{}'", e.op));
+            }
+            if (is_intlike(*a) && is_intlike(*b)) {
+                int64_t x = as_int(*a), y = as_int(*b), r = 0;
+                const std::string& op = e.op;
+                if (op == "+" || op == "-" || op == "*") {
+                    bool ovf = op == "+" ? __builtin_add_overflow(x, y, &r) : op == "-" ? __builtin_sub_overflow(x, y, &r) : __builtin_mul_overflow(x, y, &r);
+                    return ConstValue{checked(e, ovf, r)};
+                }
+                if (op == "//" || op == "%") {
+                    if (y == 0) const_error(e, "integer division by zero in a constant");
+                    if (x == INT64_MIN && y == -1) const_error(e, "integer constant overflows 64 bits");
+                    return ConstValue{op == "//" ? py_floordiv(x, y) : py_mod(x, y)};
+                }
+                if (op == "/") {
+                    if (y == 0) const_error(e, "division by zero in a constant");
+                    return ConstValue{static_cast<double>(x) / static_cast<double>(y)};
+                }
+                if (op == "**") {
+                    if (y < 0) return ConstValue{std::pow(static_cast<double>(x), static_cast<double>(y))};
+                    int64_t acc = 1;
+                    for (int64_t i = 0; i < y; ++i) {
+                        if (__builtin_mul_overflow(acc, x, &acc)) const_error(e, "integer constant overflows 64 bits");
+                        if (acc == 0 || acc == 1) break;
+                    }
+                    return ConstValue{acc};
+                }
+                if (op == "<<" || op == ">>") {
+                    if (y < 0 || y > 62) const_error(e, "shift count out of range in a constant");
+                    if (op == ">>") return ConstValue{x >> y};
+                    if (x != 0 && (x > (INT64_MAX >> y) || x < (INT64_MIN >> y))) const_error(e, "integer constant overflows 64 bits");
+                    return ConstValue{static_cast<int64_t>(static_cast<uint64_t>(x) << y)};
+                }
+                if (op == "&") return ConstValue{x & y};
+                if (op == "|") return ConstValue{x | y};
+                if (op == "^") return ConstValue{x ^ y};
+                const_error(e, fmt::format("operator '{}' is not supported on constants", op));
+            }
+            double x = const_as_double(*a), y = const_as_double(*b);
+            const std::string& op = e.op;
+            if (op == "+") return ConstValue{x + y};
+            if (op == "-") return ConstValue{x - y};
+            if (op == "*") return ConstValue{x * y};
+            if (op == "/" || op == "//" || op == "%") {
+                if (y == 0) const_error(e, "float division by zero in a constant");
+                if (op == "/") return ConstValue{x / y};
+                if (op == "//") return ConstValue{std::floor(x / y)};
+                double m = std::fmod(x, y);
+                if (m != 0 && ((m < 0) != (y < 0))) m += y;
+                return ConstValue{m};
+            }
+            if (op == "**") return ConstValue{std::pow(x, y)};
+            const_error(e, fmt::format("operator '{}' needs integer constants", op));
+        }
+        case ast::ExprKind::Compare: {
+            auto a = fold_const(consts, *e.children[0], locals);
+            auto b = a ? fold_const(consts, *e.children[1], locals) : std::nullopt;
+            if (!a || !b || !is_num(*a) || !is_num(*b)) return std::nullopt;
+            double x = const_as_double(*a), y = const_as_double(*b);
+            const std::string& op = e.op;
+            if (op == "<") return ConstValue{x < y};
+            if (op == "<=") return ConstValue{x <= y};
+            if (op == ">") return ConstValue{x > y};
+            if (op == ">=") return ConstValue{x >= y};
+            if (op == "==") return ConstValue{x == y};
+            if (op == "!=") return ConstValue{x != y};
+            return std::nullopt;
+        }
+        case ast::ExprKind::BoolOp: {
+            auto a = fold_const(consts, *e.children[0], locals);
+            auto b = a ? fold_const(consts, *e.children[1], locals) : std::nullopt;
+            if (!a || !b) return std::nullopt;
+            if (e.op == "and") return truthy(*a) ? *b : *a;
+            return truthy(*a) ? *a : *b;
+        }
+        default: return std::nullopt;
+    }
+}
+
+ExprPtr make_int(int64_t v, const SourceLoc& loc) {
+    auto r = std::make_shared<Expr>();
+    r->kind = ExprKind::Int;
+    r->loc = loc;
+    r->ival = v;
+    r->type = Type::scalar(DType::INDEX);
+    return r;
+}
+
+ExprPtr const_to_expr(const ConstValue& c, const SourceLoc& loc) {
+    auto r = std::make_shared<Expr>();
+    r->loc = loc;
+    if (auto* i = std::get_if<int64_t>(&c.v)) return make_int(*i, loc);
+    if (auto* d = std::get_if<double>(&c.v)) {
+        r->kind = ExprKind::Float;
+        r->fval = *d;
+        r->type = Type::scalar(DType::FP32);
+    } else if (auto* b = std::get_if<bool>(&c.v)) {
+        r->kind = ExprKind::Bool;
+        r->ival = *b;
+        r->type = Type::scalar(DType::BOOL);
+    } else {
+        r->kind = ExprKind::Str;
+        r->sval = std::get<std::string>(c.v);
+        r->type = Type::none();
+    }
+    return r;
+}
+
+void define_constant(ConstTable& consts, const ast::Stmt& s) {
+    if (s.targets.size() != 1 || s.targets[0]->kind != ast::ExprKind::Name)
+        raise("E-UNSUPPORTED", s.loc, "a module-level assignment must bind one name to a constant");
+    const std::string& name = s.targets[0]->name;
+    const ast::Expr& v = *s.value;
+    if (v.kind == ast::ExprKind::Call && v.children[0]->dotted() == "pl.dynamic") {
+        if (v.args.size() != 1 || v.args[0]->kind != ast::ExprKind::Str) raise("E-TYPE", v.loc, "pl.dynamic takes the symbol name as a string");
+        consts.dynamic.insert(name);
+        consts.values.erase(name);
+        return;
+    }
+    auto c = fold_const(consts, v);
+    if (!c) {
+        if (v.kind == ast::ExprKind::Name) raise("E-NAME", v.loc, fmt::format("name '{}' is not defined", v.name));
+        raise("E-UNSUPPORTED", v.loc, fmt::format("module constant '{}' must be a constant expression", name));
+    }
+    consts.values[name] = *c;
+    consts.dynamic.erase(name);
+}
+
+ExprPtr lower_enum_ref(const ast::Expr& e) {
+    std::string d = e.dotted();
+    if (d.rfind("pl.", 0) != 0) return nullptr;
+    std::string rest = d.substr(3);
+    auto r = std::make_shared<Expr>();
+    r->loc = e.loc;
+    if (auto dt = dtype_from_name(rest)) {
+        r->kind = ExprKind::DTypeLit;
+        r->dtype = *dt;
+        r->type = Type::none();
+        return r;
+    }
+    if (rest == "AUTO") {
+        ExprPtr a = make_int(-1, e.loc);
+        a->sval = "pl.AUTO";  // printed back as pl.AUTO
+        return a;
+    }
+    auto dot = rest.find('.');
+    if (dot == std::string::npos) return nullptr;
+    std::string kind = rest.substr(0, dot), member = rest.substr(dot + 1);
+    r->kind = ExprKind::Enum;
+    r->sval = member;
+    r->type = Type::none();
+    auto bad = [&](const char* what, const std::string& members) -> ExprPtr {
+        raise("E-TYPE", e.loc, fmt::format("'{}' is not a member of pl.{} ", member, what) + "(members: " + members + ")", "",
+              static_cast<uint32_t>(d.size()));
+    };
+    if (kind == "Mem" || kind == "MemorySpace") {
+        auto m = mem_from_name(member);
+        if (!m) bad(kind.c_str(), "DDR, Vec, Mat, Left, Right, Acc, Bias");
+        r->enum_kind = EnumKind::Mem;
+        r->ival = static_cast<int64_t>(*m);
+        return r;
+    }
+    if (kind == "SplitMode") {
+        static const char* n[] = {"NONE", "UP_DOWN", "LEFT_RIGHT"};
+        for (int i = 0; i < 3; ++i)
+            if (member == n[i]) { r->enum_kind = EnumKind::SplitMode; r->ival = i; return r; }
+        bad("SplitMode", "NONE, UP_DOWN, LEFT_RIGHT");
+    }
+    if (kind == "TileLayout") {
+        auto l = tile_layout_from_name(member);
+        if (!l) bad("TileLayout", "none_box, row_major, col_major");
+        r->enum_kind = EnumKind::TileLayout;
+        r->ival = static_cast<int64_t>(*l);
+        return r;
+    }
+    if (kind == "PipeType") {
+        static const std::pair<const char*, PipeType> n[] = {
+            {"S", PipeType::S}, {"SCALAR", PipeType::S}, {"V", PipeType::V}, {"VECTOR", PipeType::V}, {"M", PipeType::M},
+            {"CUBE", PipeType::M}, {"MTE1", PipeType::MTE1}, {"MTE2", PipeType::MTE2}, {"MTE3", PipeType::MTE3},
+            {"FIX", PipeType::FIX}, {"FIXP", PipeType::FIX}, {"ALL", PipeType::ALL}};
+        for (auto& [nm, p] : n)
+            if (member == nm) { r->enum_kind = EnumKind::PipeType; r->ival = static_cast<int64_t>(p); r->sval = std::string(pipe_type_name(p)); return r; }
+        bad("PipeType", "S, V, M, MTE1, MTE2, MTE3, FIX, ALL");
+    }
+    if (kind == "FunctionType") {
+        for (int i = 0; i <= static_cast<int>(FuncType::Spmd); ++i)
+            if (member == func_type_name(static_cast<FuncType>(i))) { r->enum_kind = EnumKind::FuncType; r->ival = i; return r; }
+        bad("FunctionType", "InCore, AIC, AIV, Group, Orchestration, Spmd, Opaque");
+    }
+    if (kind == "AtomicType") { r->enum_kind = EnumKind::AtomicType; return r; }
+    if (kind == "Level") { r->enum_kind = EnumKind::Level; return r; }
+    if (kind == "Role") { r->enum_kind = EnumKind::Role; return r; }
+    return nullptr;
+}
+
+ExprPtr lower_attr_value(const ConstTable& consts, const ast::Expr& e) {
+    if (auto en = lower_enum_ref(e)) return en;
+    if (auto c = fold_const(consts, e)) return const_to_expr(*c, e.loc);
+    if (e.kind == ast::ExprKind::List || e.kind == ast::ExprKind::Tuple) {
+        auto r = std::make_shared<Expr>();
+        r->kind = e.kind == ast::ExprKind::List ? ExprKind::List : ExprKind::Tuple;
+        r->loc = e.loc;
+        for (auto& a : e.args) r->args.push_back(lower_attr_value(consts, *a));
+        return r;
+    }
+    if (e.kind == ast::ExprKind::None) {
+        auto r = std::make_shared<Expr>();
+        r->kind = ExprKind::NoneLit;
+        r->loc = e.loc;
+        return r;
+    }
+    raise("E-TYPE", e.loc, "attribute values must be constants or pl enum members");
+}
+
+std::vector<Attr> lower_attrs(const ConstTable& consts, const ast::Expr& dict) {
+    std::vector<Attr> out;
+    for (size_t i = 0; i < dict.args.size(); ++i) {
+        if (dict.args[i]->kind != ast::ExprKind::Str) raise("E-TYPE", dict.args[i]->loc, "attribute keys must be strings");
+        Attr a;
+        a.key = dict.args[i]->str_value;
+        a.value = lower_attr_value(consts, *dict.values[i]);
+        if (a.key == "split" && (a.value->kind != ExprKind::Enum || a.value->enum_kind != EnumKind::SplitMode))
+            raise("E-TYPE", dict.values[i]->loc, "attr 'split' must be a pl.SplitMode member");
+        if (a.key == "slot_num" && (a.value->kind != ExprKind::Int || a.value->ival < 1 || a.value->ival > 64))
+            raise("E-TYPE", dict.values[i]->loc, "attr 'slot_num' must be an integer in 1..64");
+        if ((a.key == "split_aiv" || a.key == "dual_aiv_dispatch") && a.value->kind != ExprKind::Bool)
+            raise("E-TYPE", dict.values[i]->loc, fmt::format("attr '{}' must be True or False", a.key));
+        for (auto& prev : out)
+            if (prev.key == a.key) raise("E-TYPE", dict.args[i]->loc, fmt::format("attribute '{}' given twice", a.key));
+        out.push_back(std::move(a));
+    }
+    return out;
+}
+
+namespace {
+
+std::vector<int64_t> lower_shape(const ConstTable& consts, const ast::Expr& e) {
+    if (e.kind != ast::ExprKind::List && e.kind != ast::ExprKind::Tuple)
+        raise("E-TYPE", e.loc, "a shape must be a list of dimensions, e.g. [16, 128]");
+    if (e.args.empty()) raise("E-TYPE", e.loc, "a shape needs at least one dimension");
+    std::vector<int64_t> shape;
+    for (auto& d : e.args) {
+        if (d->kind == ast::ExprKind::Name && consts.dynamic.count(d->name))
+            raise("E-UNSUPPORTED", d->loc, fmt::format("dynamic dimension '{}' is not supported yet; give a constant", d->name));
+        auto c = fold_const(consts, *d);
+        if (!c || !is_intlike(*c)) {
+            if (d->kind == ast::ExprKind::Name && !c) raise("E-NAME", d->loc, fmt::format("name '{}' is not defined", d->name));
+            raise("E-TYPE", d->loc, "a dimension must be a constant integer");
+        }
+        int64_t v = as_int(*c);
+        if (v <= 0 || v > (int64_t(1) << 31)) raise("E-TYPE", d->loc, fmt::format("dimension {} is out of range (1..2^31)", v));
+        shape.push_back(v);
+    }
+    int64_t n = 1;
+    for (auto v : shape)
+        if (__builtin_mul_overflow(n, v, &n) || n > (int64_t(1) << 40)) raise("E-TYPE", e.loc, "shape has too many elements");
+    return shape;
+}
+
+DType lower_dtype(const ast::Expr& e) {
+    ExprPtr d = lower_enum_ref(e);
+    if (!d || d->kind != ExprKind::DTypeLit)
+        raise("E-TYPE", e.loc, fmt::format("expected a dtype (pl.FP32, pl.FP16, pl.BF16, pl.INT8, ...), got '{}'", e.dotted().empty() ? "this expression" : e.dotted()));
+    return d->dtype;
+}
+
+void lower_tileview(const ConstTable& consts, const ast::Expr& e, Type& t) {
+    t.view.written = true;
+    if (!e.args.empty()) raise("E-TYPE", e.args[0]->loc, "pl.TileView takes keyword arguments only");
+    for (auto& kw : e.keywords) {
+        if (kw.name == "valid_shape") {
+            t.valid = lower_shape(consts, *kw.value);
+        } else if (kw.name == "blayout" || kw.name == "slayout") {
+            ExprPtr l = lower_enum_ref(*kw.value);
+            if (!l || l->kind != ExprKind::Enum || l->enum_kind != EnumKind::TileLayout)
+                raise("E-TYPE", kw.value->loc, fmt::format("{} must be a pl.TileLayout member", kw.name));
+            (kw.name == "blayout" ? t.view.blayout : t.view.slayout) = static_cast<TileLayout>(l->ival);
+        } else if (kw.name == "fractal") {
+            auto c = fold_const(consts, *kw.value);
+            if (!c || !is_intlike(*c)) raise("E-TYPE", kw.value->loc, "fractal must be a constant integer");
+            t.view.fractal = as_int(*c);
+        } else if (kw.name == "pad" || kw.name == "stride" || kw.name == "start_offset") {
+            // Accepted and ignored: they do not change the data cvsim models.
+        } else {
+            raise("E-TYPE", kw.loc, fmt::format("pl.TileView() got an unexpected keyword argument '{}'", kw.name),
+                  "its keywords are: valid_shape, blayout, slayout, fractal, pad, stride, start_offset");
+        }
+    }
+}
+
+}  // namespace
+
+Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn) {
+    (void)fn;
+    if (e.kind != ast::ExprKind::Subscript)
+        raise("E-TYPE", e.loc, fmt::format("expected a type (pl.Tensor[...], pl.Tile[...], pl.Scalar[...]), got '{}'", e.dotted().empty() ? "this expression" : e.dotted()));
+    std::string head = e.children[0]->dotted();
+    if (head == "pl.Tensor") {
+        if (e.args.size() < 2) raise("E-TYPE", e.loc, "pl.Tensor takes [shape, dtype]");
+        Type t = Type::tensor(lower_shape(consts, *e.args[0]), lower_dtype(*e.args[1]));
+        return t;  // further extras (tensor layouts) are accepted and ignored
+    }
+    if (head == "pl.Tile") {
+        if (e.args.size() < 2) raise("E-TYPE", e.loc, "pl.Tile takes [shape, dtype, memory, view]");
+        Type t = Type::tile(lower_shape(consts, *e.args[0]), lower_dtype(*e.args[1]), Mem::Vec);
+        bool mem_given = false;
+        for (size_t i = 2; i < e.args.size(); ++i) {
+            const ast::Expr& x = *e.args[i];
+            if (x.kind == ast::ExprKind::Call && x.children[0]->dotted() == "pl.TileView") {
+                lower_tileview(consts, x, t);
+                continue;
+            }
+            ExprPtr m = lower_enum_ref(x);
+            if (m && m->kind == ExprKind::Enum && m->enum_kind == EnumKind::Mem) {
+                t.mem = static_cast<Mem>(m->ival);
+                mem_given = true;
+                continue;
+            }
+            raise("E-TYPE", x.loc, "a pl.Tile extra must be a memory space (pl.Mem.X) or a pl.TileView(...)");
+        }
+        (void)mem_given;
+        if (!t.valid.empty()) {
+            if (t.valid.size() != t.shape.size()) raise("E-TYPE", e.loc, "valid_shape rank differs from the tile's");
+            for (size_t i = 0; i < t.valid.size(); ++i)
+                if (t.valid[i] > t.shape[i]) raise("E-TYPE", e.loc, "valid_shape exceeds the tile shape");
+            if (t.valid == t.shape) t.valid.clear();
+        }
+        if ((t.view.blayout || t.view.slayout) &&
+            !layout_from_view(t.view.blayout.value_or(TileLayout::row_major), t.view.slayout.value_or(TileLayout::none_box)))
+            raise("E-TYPE", e.loc, "blayout/slayout do not name a layout (ND, DN, NZ or ZN)");
+        if (t.shape.size() > 2) raise("E-UNSUPPORTED", e.loc, "tiles of rank above 2 are not supported");
+        return t;
+    }
+    if (head == "pl.Scalar") {
+        if (e.args.size() != 1) raise("E-TYPE", e.loc, "pl.Scalar takes [dtype]");
+        return Type::scalar(lower_dtype(*e.args[0]));
+    }
+    if (head == "tuple") {
+        std::vector<Type> elems;
+        for (auto& a : e.args) elems.push_back(lower_type(consts, *a, fn));
+        return Type::tuple(elems);
+    }
+    if (head == "pl.Out" || head == "pl.InOut") raise("E-TYPE", e.loc, fmt::format("{} is only allowed on a parameter", head));
+    raise("E-TYPE", e.loc, fmt::format("unknown type '{}'", head.empty() ? "?" : head));
+}
+
+Type lower_param_type(const ConstTable& consts, const ast::Expr& e, ParamDir& dir) {
+    dir = ParamDir::In;
+    if (e.kind == ast::ExprKind::Subscript) {
+        std::string head = e.children[0]->dotted();
+        if (head == "pl.Out" || head == "pl.InOut") {
+            if (e.args.size() != 1) raise("E-TYPE", e.loc, fmt::format("{} takes one type", head));
+            dir = head == "pl.Out" ? ParamDir::Out : ParamDir::InOut;
+            Type t = lower_type(consts, *e.args[0], nullptr);
+            if (t.kind != TypeKind::Tensor) raise("E-TYPE", e.loc, fmt::format("{} needs a tensor type", head));
+            return t;
+        }
+    }
+    return lower_type(consts, e, nullptr);
+}
+
+bool same_slot_type(const Type& a, const Type& b) {
+    if (a.kind != b.kind) return false;
+    switch (a.kind) {
+        case TypeKind::Scalar: return a.dtype == b.dtype || (dtype_is_int(a.dtype) && dtype_is_int(b.dtype));
+        case TypeKind::Tensor: return a.dtype == b.dtype && a.shape == b.shape;
+        case TypeKind::Tile: return a.dtype == b.dtype && a.shape == b.shape && a.mem == b.mem;
+        case TypeKind::Tuple:
+            if (a.elems.size() != b.elems.size()) return false;
+            for (size_t i = 0; i < a.elems.size(); ++i)
+                if (!same_slot_type(a.elems[i], b.elems[i])) return false;
+            return true;
+        default: return true;
+    }
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j)
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+}  // namespace cvsim

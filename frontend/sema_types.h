@@ -1,0 +1,52 @@
+// Sema helpers: module constants and folding, type annotations, enum references, attrs.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <variant>
+
+#include "frontend/ast.h"
+#include "frontend/ir/ir.h"
+
+namespace cvsim {
+
+// A folded Python constant.
+struct ConstValue {
+    std::variant<int64_t, double, bool, std::string> v;
+};
+
+struct ConstTable {
+    std::map<std::string, ConstValue> values;  // NAME = const_expr
+    std::set<std::string> dynamic;             // NAME = pl.dynamic("N")
+};
+
+// Folds `e` when every name in it is a module constant (Python semantics for //, %, /, **, <<, >>, &, |, ^).
+// `locals` (function variables) shadow module constants: a name found there is not constant.
+std::optional<ConstValue> fold_const(const ConstTable& consts, const ast::Expr& e,
+                                     const std::unordered_map<std::string, ir::VarPtr>* locals = nullptr);
+double const_as_double(const ConstValue& c);
+ir::ExprPtr const_to_expr(const ConstValue& c, const SourceLoc& loc);
+ir::ExprPtr make_int(int64_t v, const SourceLoc& loc);
+
+// Module-level `NAME = expr`.
+void define_constant(ConstTable& consts, const ast::Stmt& s);
+
+// pl.Tensor[...], pl.Tile[...], pl.Scalar[...], tuple[...]; `fn` may be null.
+ir::Type lower_type(const ConstTable& consts, const ast::Expr& e, const ir::Function* fn);
+// A parameter annotation: also pl.Out[T] / pl.InOut[T].
+ir::Type lower_param_type(const ConstTable& consts, const ast::Expr& e, ir::ParamDir& dir);
+// pl.Mem.X, pl.MemorySpace.X, pl.FP16, pl.SplitMode.X, pl.TileLayout.X, pl.PipeType.X, pl.FunctionType.X,
+// pl.AtomicType.X, pl.Level.X, pl.Role.X, pl.AUTO; nullptr when `e` is not such a reference.
+ir::ExprPtr lower_enum_ref(const ast::Expr& e);
+// attrs={...} of a decorator or pl.func_attr; values are constants or enum references.
+std::vector<ir::Attr> lower_attrs(const ConstTable& consts, const ast::Expr& dict);
+ir::ExprPtr lower_attr_value(const ConstTable& consts, const ast::Expr& e);
+
+// Types that may share one variable slot (valid shape and view may differ; they are per value).
+bool same_slot_type(const ir::Type& a, const ir::Type& b);
+size_t edit_distance(const std::string& a, const std::string& b);
+
+}  // namespace cvsim

@@ -1,0 +1,232 @@
+// Core model: scalar unit + in-order pipes with bounded queues and intra-core dependencies.
+#include "models/core_base.h"
+
+#include <fmt/format.h>
+
+namespace cvsim {
+
+using namespace sc_core;
+
+std::string_view stall_cause_name(StallCause c) {
+    static constexpr std::string_view n[] = {"none", "dependency", "full queue", "ring", "barrier", "flag", "fence"};
+    return n[static_cast<int>(c)];
+}
+
+CoreBase::CoreBase(sc_module_name name, std::vector<ir::Pipe> pipes, RunControl& ctl) : sc_module(name), m_ctl(ctl), m_pipes(std::move(pipes)) {
+    m_pipe_index.fill(-1);
+    m_pipe_index[static_cast<int>(ir::Pipe::Scalar)] = -2;  // present, executed inline
+    for (ir::Pipe p : m_pipes) {
+        if (p == ir::Pipe::Scalar) continue;
+        auto ps = std::make_unique<PipeState>();
+        ps->pipe = p;
+        m_pipe_index[static_cast<int>(p)] = static_cast<int>(m_ps.size());
+        m_ps.push_back(std::move(ps));
+    }
+    SC_THREAD(scalar_thread);
+    for (size_t i = 0; i < m_ps.size(); ++i) {
+        sc_spawn_options opt;
+        sc_spawn([this, i] { pipe_thread(static_cast<int>(i)); }, sc_gen_unique_name("pipe"), &opt);
+    }
+}
+
+uint64_t CoreBase::now() const {
+    uint64_t abs = static_cast<uint64_t>(sc_time_stamp().value() / sc_time(1, SC_NS).value());
+    return abs - m_ctl.t0;
+}
+
+void CoreBase::launch(uint64_t delay) {
+    m_launched = true;
+    m_start_ev.notify(static_cast<double>(delay), SC_NS);
+}
+
+void CoreBase::reset() {
+    for (auto& ps : m_ps) {
+        ps->queue.clear();
+        ps->next_pipe_seq = 0;
+        ps->current = nullptr;
+    }
+    m_instrs.clear();
+    m_scalar_debt = 0;
+    m_scalar_pipe_seq = 0;
+    m_last_scalar = -1;
+    m_launched = false;
+    m_finished = false;
+    m_start_cycle = m_end_cycle = 0;
+    clear_blocked();
+    m_stats = {};
+    m_instr_count = 0;
+}
+
+void CoreBase::wait_event(sc_event& e) {
+    if (m_ctl.aborted) throw AbortRun{};
+    wait(e | m_ctl.abort_ev);
+    if (m_ctl.aborted) throw AbortRun{};
+}
+
+void CoreBase::wait_cycles(uint64_t cycles) {
+    if (m_ctl.aborted) throw AbortRun{};
+    if (cycles == 0) return;
+    wait(sc_time(static_cast<double>(cycles), SC_NS), m_ctl.abort_ev);
+    if (m_ctl.aborted) throw AbortRun{};
+}
+
+void CoreBase::sync_scalar() {
+    if (m_scalar_debt == 0) return;
+    uint64_t d = m_scalar_debt;
+    m_scalar_debt = 0;
+    wait_cycles(d);
+}
+
+void CoreBase::check_bounds() {
+    if ((++m_instr_count & 255) == 0 && m_ctl.wall_exceeded && m_ctl.wall_exceeded()) {
+        m_ctl.timed_out = true;
+        sc_pause();
+    }
+}
+
+void CoreBase::scalar_thread() {
+    while (true) {
+        wait(m_start_ev);
+        if (m_ctl.aborted) continue;
+        m_start_cycle = now();
+        try {
+            if (m_program) m_program();
+            sync_scalar();
+            drain(StallCause::None);
+            m_end_cycle = now();
+            m_finished = true;
+        } catch (const AbortRun&) {
+        }
+    }
+}
+
+bool CoreBase::deps_met(const Instr& in) const {
+    for (uint32_t d : in.deps)
+        if (!instr_done(d)) return false;
+    return true;
+}
+
+void CoreBase::run_instr(Instr& in, PipeState* ps) {
+    // Dependencies through tile buffers and GM bytes (the set_flag/wait_flag pairs of the backend).
+    if (!deps_met(in)) {
+        uint64_t t = now();
+        while (!deps_met(in)) wait_event(m_any_done);
+        account_stall(StallCause::Dependency, now() - t, in.pipe);
+    }
+    uint64_t ready = now();
+    uint64_t lat = m_engine->begin(in);  // may block on a cross-core condition (it accounts that stall)
+    in.start = now();
+    (void)ready;
+    wait_cycles(lat);
+    in.end = now();
+    m_stats[static_cast<int>(in.pipe)].busy += in.end - in.start;
+    m_stats[static_cast<int>(in.pipe)].instrs += 1;
+    m_engine->end(in);
+    in.done = true;
+    (void)ps;
+    m_any_done.notify(SC_ZERO_TIME);
+    check_bounds();
+}
+
+void CoreBase::pipe_thread(int index) {
+    PipeState& ps = *m_ps[index];
+    while (true) {
+        try {
+            while (ps.queue.empty()) wait_event(ps.nonempty);
+            Instr* in = ps.queue.front();
+            ps.current = in;
+            ps.queue.pop_front();
+            ps.space.notify(SC_ZERO_TIME);
+            run_instr(*in, &ps);
+            ps.current = nullptr;
+        } catch (const AbortRun&) {
+            ps.current = nullptr;
+            // Wait for the next schedule: the queue is cleared by reset().
+            while (m_ctl.aborted) wait(m_ctl.abort_ev | ps.nonempty);
+        }
+    }
+}
+
+Instr* CoreBase::issue(std::unique_ptr<Instr> in) {
+    sync_scalar();
+    in->seq = static_cast<uint32_t>(m_instrs.size());
+    in->scalar_before = m_last_scalar;
+    in->issue_time = now();
+    int idx = m_pipe_index[static_cast<int>(in->pipe)];
+    if (idx == -2) return exec_scalar(std::move(in));
+    if (idx < 0) throw std::logic_error(fmt::format("{} has no {} pipe", name(), ir::pipe_name(in->pipe)));
+    PipeState& ps = *m_ps[idx];
+    if (ps.queue.size() >= m_queue_depth) {
+        uint64_t t = now();
+        set_blocked(StallCause::QueueFull, fmt::format("{} queue is full", ir::pipe_name(in->pipe)));
+        while (ps.queue.size() >= m_queue_depth) wait_event(ps.space);
+        clear_blocked();
+        account_stall(StallCause::QueueFull, now() - t, ir::Pipe::Scalar);
+    }
+    in->pipe_seq = ps.next_pipe_seq++;
+    Instr* raw = in.get();
+    m_instrs.push_back(std::move(in));
+    ps.queue.push_back(raw);
+    ps.nonempty.notify(SC_ZERO_TIME);
+    return raw;
+}
+
+Instr* CoreBase::exec_scalar(std::unique_ptr<Instr> in) {
+    sync_scalar();
+    in->seq = static_cast<uint32_t>(m_instrs.size());
+    in->scalar_before = m_last_scalar;
+    in->issue_time = now();
+    in->pipe = ir::Pipe::Scalar;
+    in->pipe_seq = m_scalar_pipe_seq++;
+    Instr* raw = in.get();
+    m_instrs.push_back(std::move(in));
+    m_last_scalar = raw->seq;
+    run_instr(*raw, nullptr);
+    return raw;
+}
+
+void CoreBase::wait_instrs(const std::vector<uint32_t>& seqs, StallCause cause) {
+    sync_scalar();
+    auto all = [&] {
+        for (uint32_t s : seqs)
+            if (!instr_done(s)) return false;
+        return true;
+    };
+    if (all()) return;
+    uint64_t t = now();
+    while (!all()) wait_event(m_any_done);
+    account_stall(cause, now() - t, ir::Pipe::Scalar);
+}
+
+void CoreBase::drain(StallCause cause) {
+    sync_scalar();
+    auto all = [&] {
+        for (auto& in : m_instrs)
+            if (!in->done) return false;
+        return true;
+    };
+    if (all()) return;
+    uint64_t t = now();
+    while (!all()) wait_event(m_any_done);
+    if (cause != StallCause::None) account_stall(cause, now() - t, ir::Pipe::Scalar);
+}
+
+void CoreBase::account_stall(StallCause cause, uint64_t cycles, ir::Pipe pipe) {
+    if (cause == StallCause::None || cycles == 0) return;
+    m_stats[static_cast<int>(pipe)].stall[static_cast<int>(cause)] += cycles;
+}
+
+std::vector<std::string> CoreBase::pipe_waits() const {
+    std::vector<std::string> out;
+    for (const auto& ps : m_ps) {
+        if (!ps->current) continue;
+        std::vector<std::string> missing;
+        for (uint32_t d : ps->current->deps)
+            if (!instr_done(d)) missing.push_back(std::to_string(d));
+        out.push_back(fmt::format("{} holds instruction #{} (waiting for #{})", ir::pipe_name(ps->pipe), ps->current->seq,
+                                  fmt::join(missing, ", #")));
+    }
+    return out;
+}
+
+}  // namespace cvsim

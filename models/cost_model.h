@@ -1,0 +1,67 @@
+// Cost formulas of the AI-core pipes: pure functions of the hardware parameters, returning whole cycles.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "models/dtype.h"
+#include "models/params.h"
+
+namespace cvsim {
+
+// Fractal geometry of the cube (architectural constants, also used by the layouts): a fractal is
+// 16 rows x 32 bytes of lhs, so k0 = 32 / bytes(lhs dtype).
+inline constexpr uint64_t kCubeFractalRows = 16;    // M and N extent of one fractal step
+inline constexpr uint64_t kCubeFractalKBytes = 32;  // K extent of one fractal step, in lhs bytes
+
+// Data paths with a bandwidth parameter (the pipe that runs each one is in SPEC 4.1).
+enum class DmaPath : uint8_t {
+    GmToUb,    // MTE2, mte.gm_to_ub_bw
+    GmToL1,    // MTE2 with ND->NZ repack, mte.gm_to_l1_bw
+    UbToGm,    // MTE3, mte.ub_to_gm_bw
+    L1ToL0A,   // MTE1, mte.l1_to_l0a_bw
+    L1ToL0B,   // MTE1, mte.l1_to_l0b_bw
+    L1ToBias,  // MTE1, mte.l1_to_bias_bw
+    UbToUb,    // VECTOR, mte.ub_to_ub_bw
+    L0cToL1,   // FIXP, mte.l0c_to_l1_bw
+    L0cToUb,   // FIXP (a5), mte.l0c_to_ub_bw
+};
+std::string_view dma_path_name(DmaPath path);  // "GM->UB", ...
+double path_bandwidth(const MteParams& mte, DmaPath path);
+// True for paths with a GM end: they pay the start latency and the access-granule rounding.
+bool path_touches_gm(DmaPath path);
+
+// Cube MAD: mad_head + cpr * ceil(M/16) * ceil(K/k0) * ceil(N/16).
+uint64_t fractal_k(DType lhs);  // k0 = 32 / bytes(lhs): 16 fp16/bf16, 8 fp32, 32 int8
+uint64_t cycles_per_fractal(const CubeParams& cube, DType lhs);
+uint64_t mad_cycles(const CubeParams& cube, DType lhs, uint64_t m, uint64_t k, uint64_t n);
+
+// GM-side bytes a transfer of `rows` contiguous runs of `row_bytes` costs: a run shorter than the access
+// granule is charged up to a whole granule (gm.short_row_fraction of the unused part). Callers merge rows
+// that are contiguous in GM into one run (a full-width window is one run of rows * row_bytes).
+double charged_bytes(const GmParams& gm, uint64_t rows, uint64_t row_bytes);
+// Start latency of one GM DMA given how many of its L2 lines hit and missed.
+uint64_t dma_start_latency(const GmParams& gm, uint64_t lines_hit, uint64_t lines_missed);
+// Whole DMA on `path`: start latency (GM paths) + charged bytes / path bandwidth, rounded up. Zero bytes
+// cost nothing (the replay lane's zero-size handshakes). On-chip paths ignore the line counts.
+uint64_t dma_cycles(const HwParams& hw, DmaPath path, uint64_t rows, uint64_t row_bytes, uint64_t lines_hit,
+                    uint64_t lines_missed);
+
+// FIXP L0C -> GM drain of an M x N tile: fixp_head + M * max(fixp_min_row_cycles, bytes_out * N /
+// fixp_row_bw).
+uint64_t fixp_to_gm_cycles(const MteParams& mte, uint64_t m, uint64_t n, DType out);
+
+// Vector instruction classes with their own cycles per repeat.
+enum class VectorOp : uint8_t { Unary, TileScalar, Binary, Exp };
+uint64_t vector_cycles_per_repeat(const VectorParams& vec, VectorOp op);
+uint64_t vector_repeats(const VectorParams& vec, uint64_t bytes);  // ceil(bytes / repeat_bytes)
+// head + repeats * cycles_per_repeat + tail, `bytes` = bytes of the destination tile.
+uint64_t vector_op_cycles(const VectorParams& vec, VectorOp op, uint64_t bytes);
+// row_sum / row_max over `bytes` of input, reducing rows of `n` elements:
+// head + ceil(bytes/repeat_bytes) * reduce_cycles_per_repeat + ceil(log2(n)) + tail.
+uint64_t vector_reduce_cycles(const VectorParams& vec, uint64_t bytes, uint64_t n);
+
+// Round a cost in (fractional) cycles up to whole cycles, forgiving floating-point noise below 1e-9.
+uint64_t ceil_cycles(double cycles);
+
+}  // namespace cvsim

@@ -1,0 +1,31 @@
+// Cross-core ring: configuration and reset (waiting lives in the engine that uses changed()).
+#include "models/cross_core_pipe.h"
+
+namespace cvsim {
+
+void CrossCorePipe::configure(bool c2v, int slot_num, int64_t slot_size, int producers, int consumers) {
+    m_c2v = c2v;
+    m_slot_size = slot_size;
+    m_ring.emplace(slot_num, producers, consumers);
+    m_slots.assign(static_cast<size_t>(slot_num), Slot{});
+    for (int i = 0; i < slot_num; ++i) {
+        Slot& s = m_slots[static_cast<size_t>(i)];
+        s.part_written.assign(static_cast<size_t>(producers), false);
+        s.parts.assign(static_cast<size_t>(producers), Matrix());
+        s.ready_token.assign(static_cast<size_t>(producers), 0);
+        s.free_token.assign(static_cast<size_t>(consumers), 0);
+        s.gm_offset = gm_base + static_cast<uint64_t>(i) * static_cast<uint64_t>(slot_size);
+    }
+    producer_stall_cycles = consumer_stall_cycles = 0;
+    m_changed.notify(sc_core::SC_ZERO_TIME);
+}
+
+void CrossCorePipe::reset() {
+    m_ring.reset();
+    m_slots.clear();
+    m_slot_size = 0;
+    producer_stall_cycles = consumer_stall_cycles = 0;
+    m_changed.cancel();
+}
+
+}  // namespace cvsim

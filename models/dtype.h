@@ -1,0 +1,55 @@
+// Element types, memory spaces and tile layouts shared by the IR, the reference interpreter and the models.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cvsim {
+
+enum class DType : uint8_t { FP32, FP16, BF16, INT8, INT16, INT32, INT64, UINT8, BOOL, INDEX };
+
+// Bytes per element as stored in GM and in tile buffers (INDEX is a 64-bit scalar type; BOOL a byte).
+size_t dtype_bytes(DType t);
+bool dtype_is_float(DType t);
+bool dtype_is_int(DType t);  // integer types including BOOL and INDEX
+// "FP32", "FP16", ... as spelled after `pl.`
+std::string_view dtype_name(DType t);
+std::optional<DType> dtype_from_name(std::string_view name);
+
+// Round a double to the nearest value representable in `t` (round-to-nearest-even for floats;
+// integers saturate). Every datapath result passes through this, so reference and models agree bit
+// for bit.
+double round_to(DType t, double v);
+// Encode/decode one element at `p` (little-endian, `dtype_bytes(t)` bytes).
+void encode_element(DType t, double v, uint8_t* p);
+double decode_element(DType t, const uint8_t* p);
+// The poison pattern written into Out tensors before a run: NaN for floats, 0xDE AD ... for integers.
+void write_poison(DType t, uint8_t* p);
+bool is_poison(DType t, const uint8_t* p);
+
+// On-chip and off-chip memory spaces (pl.Mem.X / pl.MemorySpace.X).
+enum class Mem : uint8_t { DDR, Vec, Mat, Left, Right, Acc, Bias };
+std::string_view mem_name(Mem m);
+std::optional<Mem> mem_from_name(std::string_view name);
+// Cube memory: Mat, Left, Right, Acc, Bias. Vector memory: Vec.
+inline bool is_cube_mem(Mem m) { return m == Mem::Mat || m == Mem::Left || m == Mem::Right || m == Mem::Acc || m == Mem::Bias; }
+
+// pl.TileLayout members used for blayout / slayout.
+enum class TileLayout : uint8_t { none_box, row_major, col_major };
+std::string_view tile_layout_name(TileLayout l);
+std::optional<TileLayout> tile_layout_from_name(std::string_view name);
+
+// Physical layout of tile data (SPEC 4.2).
+enum class Layout : uint8_t { ND, DN, NZ, ZN };
+std::string_view layout_name(Layout l);
+// (blayout, slayout) -> layout: ND (row_major, none_box), DN (col_major, none_box),
+// NZ (col_major, row_major), ZN (row_major, col_major). Other combinations have no layout.
+std::optional<Layout> layout_from_view(TileLayout blayout, TileLayout slayout);
+void view_from_layout(Layout l, TileLayout& blayout, TileLayout& slayout);
+// The layout a tile gets by default in each memory: GM/UB ND, L1/L0A/L0C NZ, L0B ZN, Bias ND.
+Layout default_layout(Mem m);
+
+}  // namespace cvsim

@@ -1,0 +1,116 @@
+// GM image, placement, L2 tags, visibility.
+#include "models/global_memory.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace cvsim {
+
+GlobalMemory::GlobalMemory() : m_l2(192ull << 20, 512, 16) {}
+
+void GlobalMemory::load(const rt::TensorStore& store, const HwParams& hw) {
+    uint64_t align = std::max<uint64_t>(hw.gm.tensor_alignment, 1);
+    uint64_t guard = hw.gm.guard_gap;
+    m_base.clear();
+    m_size.clear();
+    uint64_t addr = align;  // keep address 0 unused: a zero base is never a valid tensor
+    for (const auto& t : store.tensors) {
+        addr = (addr + align - 1) / align * align;
+        m_base.push_back(addr);
+        m_size.push_back(t.bytes.size());
+        addr += t.bytes.size() + guard;
+    }
+    m_bytes.assign(addr, 0);
+    m_written.assign(addr, 0);
+    for (size_t i = 0; i < store.tensors.size(); ++i)
+        if (!store.tensors[i].bytes.empty())
+            std::memcpy(m_bytes.data() + m_base[i], store.tensors[i].bytes.data(), store.tensors[i].bytes.size());
+    m_pending.clear();
+    if (m_l2.size_bytes() != hw.l2.size_bytes || m_l2.line_bytes() != hw.l2.line_bytes || m_l2.ways() != hw.l2.ways)
+        m_l2 = L2Cache(hw.l2.size_bytes, hw.l2.line_bytes, hw.l2.ways);
+    m_l2.reset();
+    m_active = 0;
+    m_bytes_read = m_bytes_written = 0;
+}
+
+void GlobalMemory::store_back(rt::TensorStore& store, uint64_t now) {
+    apply_visible(now);
+    for (size_t i = 0; i < store.tensors.size() && i < m_base.size(); ++i) {
+        auto& t = store.tensors[i];
+        t.bytes.assign(m_bytes.begin() + static_cast<std::ptrdiff_t>(m_base[i]),
+                       m_bytes.begin() + static_cast<std::ptrdiff_t>(m_base[i] + m_size[i]));
+        if (!t.is_output()) continue;
+        // An element counts as written when every one of its bytes was.
+        const size_t eb = dtype_bytes(t.dtype);
+        t.written.assign(static_cast<size_t>(t.numel()), 0);
+        for (size_t k = 0; k < t.written.size(); ++k) {
+            bool all = true;
+            for (size_t b = 0; b < eb; ++b) all &= m_written[m_base[i] + k * eb + b] != 0;
+            t.written[k] = all;
+        }
+    }
+}
+
+void GlobalMemory::apply_visible(uint64_t now) {
+    if (m_pending.empty()) return;
+    // Apply in visibility order (stable: same cycle keeps issue order), drop what was applied.
+    std::stable_sort(m_pending.begin(), m_pending.end(), [](const Pending& a, const Pending& b) { return a.visible_at < b.visible_at; });
+    size_t n = 0;
+    while (n < m_pending.size() && m_pending[n].visible_at <= now) {
+        const Pending& p = m_pending[n];
+        std::memcpy(m_bytes.data() + p.addr, p.data.data(), p.data.size());
+        ++n;
+    }
+    m_pending.erase(m_pending.begin(), m_pending.begin() + static_cast<std::ptrdiff_t>(n));
+}
+
+void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, std::vector<uint8_t>& out) {
+    apply_visible(now);
+    const size_t eb = dtype_bytes(t.dtype);
+    const int64_t rows = w.rows(), cols = w.cols();
+    out.resize(static_cast<size_t>(rows * cols) * eb);
+    for (int64_t r = 0; r < rows; ++r) {
+        uint64_t addr = m_base[tensor] + static_cast<uint64_t>(rt::window_row_start(t, w, r)) * eb;
+        std::memcpy(out.data() + static_cast<size_t>(r * cols) * eb, m_bytes.data() + addr, static_cast<size_t>(cols) * eb);
+    }
+    m_bytes_read += out.size();
+}
+
+void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at) {
+    const size_t eb = dtype_bytes(t.dtype);
+    const int64_t rows = w.rows(), cols = w.cols();
+    for (int64_t r = 0; r < rows; ++r) {
+        uint64_t addr = m_base[tensor] + static_cast<uint64_t>(rt::window_row_start(t, w, r)) * eb;
+        const uint8_t* src = data + static_cast<size_t>(r * cols) * eb;
+        m_pending.push_back({visible_at, addr, std::vector<uint8_t>(src, src + static_cast<size_t>(cols) * eb)});
+        std::fill_n(m_written.begin() + static_cast<std::ptrdiff_t>(addr), static_cast<size_t>(cols) * eb, uint8_t{1});
+    }
+    m_bytes_written += static_cast<uint64_t>(rows * cols) * eb;
+}
+
+void GlobalMemory::read_raw(uint32_t tensor, uint64_t offset, uint64_t n, uint64_t now, uint8_t* out) {
+    apply_visible(now);
+    std::memcpy(out, m_bytes.data() + m_base[tensor] + offset, n);
+    m_bytes_read += n;
+}
+
+void GlobalMemory::write_raw(uint32_t tensor, uint64_t offset, const uint8_t* data, uint64_t n, uint64_t visible_at) {
+    m_pending.push_back({visible_at, m_base[tensor] + offset, std::vector<uint8_t>(data, data + n)});
+    m_bytes_written += n;
+}
+
+L2Result GlobalMemory::touch(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w) {
+    const size_t eb = dtype_bytes(t.dtype);
+    L2Result total;
+    for (int64_t r = 0; r < w.rows(); ++r) {
+        uint64_t addr = m_base[tensor] + static_cast<uint64_t>(rt::window_row_start(t, w, r)) * eb;
+        L2Result x = m_l2.access(addr, static_cast<uint64_t>(w.cols()) * eb);
+        total.hits += x.hits;
+        total.misses += x.misses;
+    }
+    return total;
+}
+
+L2Result GlobalMemory::touch_raw(uint32_t tensor, uint64_t offset, uint64_t n) { return m_l2.access(m_base[tensor] + offset, n); }
+
+}  // namespace cvsim

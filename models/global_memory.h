@@ -1,0 +1,67 @@
+// GM as one flat byte array with every tensor in its own aligned region behind a guard gap, a shared L2
+// in front of it, bandwidth shared by the cores transferring at the same time, and per-write visibility
+// (SPEC 4.5). Passive: the pipes call it at the cycle they read or write.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "frontend/runtime.h"
+#include "models/l2_cache.h"
+#include "models/params.h"
+
+namespace cvsim {
+
+class GlobalMemory {
+public:
+    GlobalMemory();
+
+    // Place every tensor of `store` (in order) and copy its bytes in. Resets L2, pending writes, statistics.
+    void load(const rt::TensorStore& store, const HwParams& hw);
+    // Copy every tensor's visible bytes back into `store`.
+    void store_back(rt::TensorStore& store, uint64_t now);
+
+    uint64_t base(uint32_t tensor) const { return m_base[tensor]; }
+    size_t size() const { return m_bytes.size(); }
+
+    // Copy the window's rows (row-major) out of GM as seen at cycle `now`.
+    void read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, std::vector<uint8_t>& out);
+    // Write `data` (the window's rows, row-major) becoming visible at `visible_at`.
+    void write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at);
+    // Raw byte access to a tensor region (ring slots): offset in bytes from the tensor start.
+    void read_raw(uint32_t tensor, uint64_t offset, uint64_t n, uint64_t now, uint8_t* out);
+    void write_raw(uint32_t tensor, uint64_t offset, const uint8_t* data, uint64_t n, uint64_t visible_at);
+
+    // L2 lookups for the lines a window touches; returns (hits, misses).
+    L2Result touch(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w);
+    L2Result touch_raw(uint32_t tensor, uint64_t offset, uint64_t n);
+    const L2Cache& l2() const { return m_l2; }
+
+    // Bandwidth sharing: a transfer registers while it runs; the share each active one gets.
+    void transfer_begin() { ++m_active; }
+    void transfer_end() { if (m_active > 0) --m_active; }
+    int active_transfers() const { return m_active; }
+
+    uint64_t bytes_read() const { return m_bytes_read; }
+    uint64_t bytes_written() const { return m_bytes_written; }
+
+private:
+    struct Pending {
+        uint64_t visible_at;   // cycle the write becomes visible
+        uint64_t addr;         // byte address
+        std::vector<uint8_t> data;
+    };
+    void apply_visible(uint64_t now);
+
+    std::vector<uint8_t> m_bytes;     // the flat GM image (visible contents)
+    std::vector<uint8_t> m_written;   // per byte: 1 once any write (visible or not) covered it
+    std::vector<uint64_t> m_base;     // byte address of each tensor
+    std::vector<uint64_t> m_size;     // bytes of each tensor
+    std::vector<Pending> m_pending;   // writes not yet visible, in issue order
+    L2Cache m_l2;                     // tags of the shared L2
+    int m_active = 0;                 // DMA transfers in flight (bandwidth sharing)
+    uint64_t m_bytes_read = 0;        // statistics
+    uint64_t m_bytes_written = 0;
+};
+
+}  // namespace cvsim

@@ -1,0 +1,71 @@
+// Instructions as the core models see them: a pipe, dependencies, timing, and an engine that performs the
+// data effect. Tile storage lives here too: tiles are bytes in their physical layout.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/ops.h"
+#include "models/dtype.h"
+
+namespace cvsim {
+
+// One tile's storage in a core buffer, physically laid out (SPEC 4.2).
+struct TileBuf {
+    DType dtype = DType::FP32;
+    Mem mem = Mem::Vec;
+    Layout layout = Layout::ND;
+    bool acc = false;                 // Acc boxes (16x16 fp32)
+    int64_t rows = 0, cols = 0;       // logical shape
+    int64_t vr = 0, vc = 0;           // valid region
+    std::vector<uint8_t> bytes;       // physical bytes
+    bool replay = false;              // placeholder of an a2a3 lane-1 replay (no data)
+    // Issue-order bookkeeping on the owning core (for intra-core dependencies):
+    int64_t writer = -1;              // seq of the last instruction writing this storage
+    std::vector<uint32_t> readers;    // seqs reading it since that write
+    // For popped tiles: which ring slot they came from (for tfree).
+    int ring = -1;                    // ring index in the cluster, -1 if not popped
+    int slot = -1;                    // slot index
+    int lane = 0;                     // consumer lane that popped it
+    bool freed = false;
+};
+using TileRef = std::shared_ptr<TileBuf>;
+
+struct Instr;
+
+// Performs the data effect of instructions; implemented by the simulator (sim/exec_engine).
+class InstrEngine {
+public:
+    virtual ~InstrEngine() = default;
+    // Called by the pipe when the instruction's dependencies are met. May block (SystemC wait) on
+    // cross-core conditions (a flag). Returns the instruction's latency in cycles.
+    virtual uint64_t begin(Instr& in) = 0;
+    // Called when the latency has elapsed: commit writes, raise flags, emit the event.
+    virtual void end(Instr& in) = 0;
+};
+
+// One instruction issued by a core's scalar unit to one of its pipes.
+struct Instr {
+    uint32_t seq = 0;                 // per-core issue number
+    ir::Pipe pipe = ir::Pipe::Scalar;
+    uint32_t pipe_seq = 0;            // position in its pipe
+    const ir::Expr* call = nullptr;   // the op call (nullptr for synthetic instructions)
+    const ir::Stmt* stmt = nullptr;   // the statement
+    std::vector<uint32_t> deps;       // same-core instructions (seq) it must wait for
+    int64_t scalar_before = -1;       // last scalar-executed instruction before issue
+    uint64_t issue_time = 0;          // cycle the scalar unit issued it
+    uint64_t start = 0, end = 0;      // execution interval (cycles)
+    bool done = false;
+    // Operands resolved at issue time (the engine interprets them by op):
+    TileRef in[3];
+    TileRef out;
+    std::vector<int64_t> ints;        // scalar operands (offsets, event ids, ...)
+    double number = 0;                // tile-scalar operand
+    int aux = 0;                      // engine-specific (ring index, split code, ...)
+    int aux2 = 0;
+    std::shared_ptr<void> extra;      // engine-specific payload (GM windows, order key, ...)
+};
+
+}  // namespace cvsim

@@ -1,0 +1,65 @@
+// The cvsim command line: sub-commands and their shared options (SPEC 2).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/session.h"
+
+namespace cvsim::cli {
+
+// Exit codes of every command.
+constexpr int kExitClean = 0;
+constexpr int kExitFindings = 1;
+constexpr int kExitBadInput = 2;
+constexpr int kExitInternal = 3;
+
+// Options shared by run / explore / check / expand (raw strings as given; validated into SessionOptions).
+struct CommonOptions {
+    std::string target = "a2a3";
+    std::vector<std::string> configs;
+    std::vector<std::string> sets;
+    std::string json;            // --json FILE
+    bool quiet = false;
+    bool verbose = false;
+    std::string v2c = "fence";
+    int blocks = 1;
+    std::string entry;
+    uint64_t visibility_delay = 0;
+    std::vector<std::string> inputs;   // NAME=FILE.npy or NAME=VALUE
+    double rtol = 0, atol = 0;
+    uint64_t max_cycles = 200'000'000;
+    double timeout = 60;
+};
+
+struct RunOptions {
+    std::string kernel;
+    uint64_t seed = 0;
+    std::string schedule = "nominal";
+    std::string output_dir;
+    std::string trace, vcd, html;
+};
+
+struct ExploreOptions {
+    std::vector<std::string> kernels;
+    uint64_t schedules = 200;
+    uint64_t seed = 1;
+    std::string strategy = "random";
+    bool stop_on_first = false;
+    std::string jsonl;
+    std::string save_failures;
+};
+
+int cmd_run(const CommonOptions& c, const RunOptions& r);
+int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::string& out);
+int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check);
+int cmd_params(const CommonOptions& c);
+int cmd_demo(const CommonOptions& c, uint64_t schedules);
+
+// CommonOptions -> SessionOptions; throws std::invalid_argument with a message for bad values.
+sim::SessionOptions session_options(const CommonOptions& c);
+// The command line that replays one schedule.
+std::string replay_command(const CommonOptions& c, const std::string& kernel, const sim::Schedule& s);
+
+}  // namespace cvsim::cli

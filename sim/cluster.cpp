@@ -1,0 +1,260 @@
+// Machine: elaboration once per process, then one schedule per run() with a full model reset in between.
+#include "sim/cluster.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "models/cube_core.h"
+#include "models/vector_core.h"
+#include "sim/lane_executor.h"
+
+namespace cvsim::sim {
+
+using namespace sc_core;
+
+namespace {
+bool g_time_resolution_set = false;
+
+void quiet_systemc() {
+    // "no activity or clock movement" is expected when a schedule ends exactly at a bound.
+    sc_report_handler::set_actions(SC_ID_NO_SC_START_ACTIVITY_, SC_DO_NOTHING);
+    sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", SC_DO_NOTHING);
+}
+}  // namespace
+
+Machine& Machine::instance(int clusters) {
+    static std::unique_ptr<Machine> m;
+    if (!m) m.reset(new Machine(clusters));
+    if (m->clusters() < clusters)
+        throw std::runtime_error(fmt::format("this process elaborated {} clusters; {} requested (run it in a fresh process)", m->clusters(), clusters));
+    return *m;
+}
+
+Machine::Machine(int clusters) {
+    if (!g_time_resolution_set) {
+        sc_set_time_resolution(1, SC_NS);
+        g_time_resolution_set = true;
+    }
+    quiet_systemc();
+    for (int c = 0; c < clusters; ++c) {
+        auto cm = std::make_unique<ClusterModel>();
+        cm->cores[0] = std::make_unique<CubeCore>(fmt::format("cluster{}_aic", c).c_str(), m_ctl);
+        cm->cores[1] = std::make_unique<VectorCore>(fmt::format("cluster{}_aiv0", c).c_str(), m_ctl);
+        cm->cores[2] = std::make_unique<VectorCore>(fmt::format("cluster{}_aiv1", c).c_str(), m_ctl);
+        m_clusters.push_back(std::move(cm));
+    }
+    for (const char* g : {"mix", "aiv_only", "aic_only"}) m_barriers[g];
+    // Finish elaboration so sc_start can run schedules.
+    sc_start(SC_ZERO_TIME);
+}
+
+CrossCorePipe& Machine::ring(int cluster, int dir, int64_t id) {
+    auto& slot = m_clusters[cluster]->rings[{dir, id}];
+    if (!slot) slot = std::make_unique<CrossCorePipe>();
+    return *slot;
+}
+
+void Machine::reset_models() {
+    for (auto& cm : m_clusters) {
+        for (auto& c : cm->cores) c->reset();
+        for (auto& [k, r] : cm->rings) r->reset();
+        cm->flags.reset();
+    }
+    for (auto& [g, b] : m_barriers) b.reset();
+}
+
+// "AIC", "AIV0", or "cluster 3 AIV1" when several clusters run.
+static std::string core_label(const CoreBase& c, int blocks) {
+    std::string n = c.basename();  // "clusterN_aic"
+    auto us = n.find('_');
+    std::string core = n.substr(us + 1);
+    for (auto& ch : core) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    return blocks > 1 ? fmt::format("cluster {} {}", n.substr(7, us - 7), core) : core;
+}
+
+static uint64_t now_abs() { return static_cast<uint64_t>(sc_time_stamp().value() / sc_time(1, SC_NS).value()); }
+
+RunOutcome Machine::run(const RunConfig& cfg) {
+    const rt::LaunchPlan& plan = *cfg.plan;
+    if (plan.blocks > clusters()) throw std::runtime_error(fmt::format("launch of {} clusters on a machine elaborated with {}", plan.blocks, clusters()));
+    reset_models();
+    m_ctl.aborted = false;
+    m_ctl.timed_out = false;
+    m_ctl.t0 = now_abs();
+    auto wall_start = std::chrono::steady_clock::now();
+    m_ctl.wall_exceeded = [wall_start, limit = cfg.max_wall_seconds] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count() > limit;
+    };
+
+    RunState st;
+    st.cfg = &cfg;
+    st.machine = this;
+    st.tensors = *cfg.gm;
+    for (auto& t : st.tensors.tensors) t.bytes.clear();  // bytes live in GM; metadata only here
+    st.rng = ScheduleRng(cfg.schedule.seed);
+    st.visibility_delay = cfg.visibility_delay;
+    if (cfg.schedule.strategy == Strategy::Random && cfg.schedule.max_visibility > 0)
+        st.visibility_delay = st.rng.uniform(0, cfg.schedule.max_visibility);
+    m_gm.load(*cfg.gm, cfg.hw);
+
+    // Which cores run what.
+    bool a2a3 = cfg.hw.target == Target::A2A3;
+    int aiv_launched = !plan.aiv ? 0 : (plan.aiv_split || (a2a3 && plan.aiv_lane1_replay) || plan.aiv_lane1_launched) ? 2 : 1;
+    if (plan.aiv && !plan.aiv_split && !a2a3) aiv_launched = plan.aiv_lane1_launched ? 2 : 1;
+    if (plan.aiv && !plan.aiv_split && a2a3) aiv_launched = 2;
+    st.aiv_lanes = std::max(aiv_launched, 1);
+    st.aic_per_cluster = plan.aic ? 1 : 0;
+    st.aiv_per_cluster = aiv_launched;
+    st.participants_per_cluster = st.aic_per_cluster + st.aiv_per_cluster;
+    if (cfg.schedule.strategy == Strategy::Pct) {
+        // D-1 change points among the first few hundred synchronisation/GM events.
+        for (int i = 1; i < cfg.schedule.pct_depth; ++i) st.pct_points.push_back(st.rng.uniform(0, 200));
+    }
+
+    // Ring tensors (a2a3): rings of each cluster live in that cluster's hidden GM tensor.
+    std::vector<std::unique_ptr<CoreRunner>> runners;
+    for (int b = 0; b < plan.blocks; ++b) {
+        ClusterModel& cm = *m_clusters[b];
+        uint32_t ring_tensor = b < static_cast<int>(cfg.ring_tensors.size()) ? cfg.ring_tensors[b] : 0;
+        for (int dir = 0; dir < 2; ++dir) {
+            CrossCorePipe& r = ring(b, dir, 0);
+            r.gm_tensor = ring_tensor;
+            r.gm_base = 0;
+        }
+        auto add = [&](CoreId id, const rt::LaneProgram& prog, bool replay, int lane) {
+            auto runner = std::make_unique<CoreRunner>(st, b, id, prog, replay, lane, st.aiv_lanes);
+            CoreBase& core = *cm.cores[static_cast<int>(id)];
+            core.set_engine(runner.get());
+            core.set_queue_depth(cfg.hw.core.pipe_queue_depth);
+            core.set_scalar_cost(cfg.hw.core.scalar_cycles_per_stmt);
+            CoreRunner* raw = runner.get();
+            core.set_program([raw] { raw->run(); });
+            uint64_t delay = 0;
+            if (cfg.schedule.strategy == Strategy::Random || cfg.schedule.strategy == Strategy::Pct)
+                delay = st.rng.uniform(0, cfg.schedule.start_skew);
+            core.launch(delay);
+            runners.push_back(std::move(runner));
+        };
+        if (plan.aic) add(CoreId::Aic, *plan.aic, false, 0);
+        if (plan.aiv) {
+            add(CoreId::Aiv0, *plan.aiv, false, 0);
+            if (aiv_launched == 2) add(CoreId::Aiv1, *plan.aiv, !plan.aiv_split && a2a3 && plan.aiv_lane1_replay, 1);
+        }
+    }
+    // V2C ring offset: after the C2V ring in the same hidden tensor (set once both are configured is too
+    // late, so use the static split computed by the session: half of the tensor each).
+    if (!cfg.ring_tensors.empty())
+        for (int b = 0; b < plan.blocks; ++b) {
+            uint64_t half = cfg.gm->tensors[cfg.ring_tensors[b]].bytes.size() / 2;
+            ring(b, 1, 0).gm_base = half;
+        }
+
+    // Run until every core finished, nothing can move (deadlock), or a bound is hit.
+    sc_start(sc_time(static_cast<double>(cfg.max_cycles), SC_NS), SC_EXIT_ON_STARVATION);
+
+    RunOutcome out;
+    bool all_done = true;
+    for (auto& r : runners)
+        if (!r->model().finished()) all_done = false;
+    out.end_cycle = now_abs() - m_ctl.t0;
+    out.completed = all_done;
+    if (!all_done) {
+        out.timeout = m_ctl.timed_out || out.end_cycle >= cfg.max_cycles;
+        out.deadlock = !out.timeout;
+        Finding f;
+        bool occupancy = false;
+        for (auto& r : runners)
+            if (!r->model().finished() && r->blocked_in_hard_syncall()) occupancy = true;
+        if (out.deadlock) {
+            f.code = "E-DEADLOCK";
+            f.message = fmt::format("deadlock at cycle {}: every unfinished core is blocked and nothing is in flight", out.end_cycle);
+        } else {
+            f.code = "E-TIMEOUT";
+            f.message = m_ctl.timed_out ? fmt::format("the schedule exceeded the wall-time bound of {} s", cfg.max_wall_seconds)
+                                        : fmt::format("the schedule exceeded the simulated-time bound of {} cycles", cfg.max_cycles);
+        }
+        for (auto& r : runners) {
+            CoreBase& c = r->model();
+            std::string label = core_label(c, plan.blocks);
+            if (c.finished()) {
+                f.details.push_back(fmt::format("{}: finished at cycle {}", label, c.end_cycle()));
+                continue;
+            }
+            auto waits = r->blocked();
+            if (waits.empty()) waits.push_back("blocked (no single instruction identified)");
+            for (auto& w : waits) f.details.push_back(fmt::format("{}: {}", label, w));
+            if (f.loc.line == 0) {
+                // Primary location: the first blocked core's oldest unfinished statement.
+                for (uint32_t q = 0; q < c.issued(); ++q)
+                    if (!c.instr_done(q) && c.instr(q).stmt) {
+                        f.loc = c.instr(q).stmt->loc;
+                        break;
+                    }
+            }
+        }
+        f.cycle = out.end_cycle;
+        f.key = f.code;
+        if (occupancy) {
+            Finding o;
+            o.code = "E-OCCUPANCY";
+            o.message = fmt::format("a hard syncall waits for every core of the chip ({} clusters) but the kernel was launched on {}; "
+                                    "on hardware this hangs (AICore error 507018)", cfg.hw.chip.clusters, plan.blocks);
+            o.details.push_back("launch with --blocks " + std::to_string(cfg.hw.chip.clusters) + " or use syncall(mode=\"soft\")");
+            o.key = "E-OCCUPANCY";
+            o.cycle = out.end_cycle;
+            st.add_finding(o);
+        }
+        st.add_finding(f);
+        // Unwind every thread back to its idle loop.
+        m_ctl.aborted = true;
+        m_ctl.abort_ev.notify(SC_ZERO_TIME);
+        sc_start(SC_ZERO_TIME);
+        while (sc_pending_activity_at_current_time()) sc_start(SC_ZERO_TIME);
+    }
+    // Flush pending events (delayed notifications) so the next schedule starts clean.
+    for (auto& r : runners) {
+        CoreReport cr;
+        CoreBase& c = r->model();
+        std::string n = c.basename();
+        cr.cluster = std::stoi(n.substr(7, n.find('_') - 7));
+        cr.core = n.find("aic") != std::string::npos ? CoreId::Aic : n.find("aiv0") != std::string::npos ? CoreId::Aiv0 : CoreId::Aiv1;
+        cr.launched = true;
+        cr.replay = r->replay();
+        cr.finished = c.finished();
+        cr.start = c.start_cycle();
+        cr.end = c.finished() ? c.end_cycle() : out.end_cycle;
+        for (ir::Pipe p : c.pipes()) cr.pipes.push_back({p, c.stats(p)});
+        if (!c.finished()) cr.blocked = r->blocked();
+        out.cores.push_back(std::move(cr));
+    }
+    for (int b = 0; b < plan.blocks; ++b)
+        for (auto& [k, r] : m_clusters[b]->rings) {
+            if (!r->configured()) continue;
+            RingReport rr;
+            rr.cluster = b;
+            rr.c2v = k.first == 0;
+            rr.id = k.second;
+            rr.slot_num = r->slot_num();
+            rr.slot_size = r->slot_size();
+            rr.max_occupancy = r->ring().max_occupancy();
+            rr.pushes = r->ring().push_count();
+            rr.producer_stall_cycles = r->producer_stall_cycles;
+            out.rings.push_back(rr);
+        }
+    out.findings = std::move(st.findings);
+    out.instructions = st.instructions;
+    out.gm_final = *cfg.gm;
+    m_gm.store_back(out.gm_final, UINT64_MAX);
+    out.l2_hit_rate = m_gm.l2().hit_rate();
+    out.gm_bytes_read = m_gm.bytes_read();
+    out.gm_bytes_written = m_gm.bytes_written();
+    for (EventSink* s : cfg.sinks) s->on_end(out.end_cycle);
+    m_ctl.aborted = false;
+    runners.clear();
+    for (auto& cm : m_clusters)
+        for (auto& c : cm->cores) c->set_engine(nullptr), c->set_program(nullptr);
+    return out;
+}
+
+}  // namespace cvsim::sim

@@ -1,0 +1,110 @@
+// Elaboration and wiring: N clusters (AIC + 2 AIV each), their rings and flags, the barriers and the
+// shared GM; runs one schedule at a time inside one elaboration, resetting every model in between
+// (SystemC cannot restart sc_start, and forking per schedule is too slow).
+#pragma once
+
+#include <systemc>
+
+#include <array>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/runtime.h"
+#include "models/barrier.h"
+#include "models/core_base.h"
+#include "models/cross_core_pipe.h"
+#include "models/global_memory.h"
+#include "models/params.h"
+#include "sim/event.h"
+#include "sim/schedule.h"
+#include "sim/verdict.h"
+
+namespace cvsim::sim {
+
+// One simulation request.
+struct RunConfig {
+    const rt::LaunchPlan* plan = nullptr;  // what runs where
+    const rt::TensorStore* gm = nullptr;   // initial GM (kernel tensors, then hidden tensors)
+    HwParams hw;                           // hardware parameters
+    Schedule schedule;                     // strategy and seed
+    uint64_t visibility_delay = 0;         // GM write completion -> visible (cycles), before random draws
+    uint64_t max_cycles = 200'000'000;     // simulated-time bound
+    double max_wall_seconds = 60;          // wall-time bound
+    std::vector<EventSink*> sinks;         // observers of the event stream
+    std::vector<uint32_t> ring_tensors;    // a2a3: hidden ring tensor per cluster (index in gm)
+    int fault_abort_at = -1;               // testing: abort the process at this instruction count (crash isolation)
+};
+
+struct CoreReport {
+    int cluster = 0;
+    CoreId core = CoreId::Aic;
+    bool launched = false;
+    bool replay = false;                   // a2a3 lane-1 replay
+    bool finished = false;
+    uint64_t start = 0, end = 0;           // cycles
+    std::vector<std::pair<ir::Pipe, CoreBase::PipeStats>> pipes;
+    std::vector<std::string> blocked;      // at a deadlock: what it waits for
+};
+
+struct RingReport {
+    int cluster = 0;
+    bool c2v = true;
+    int64_t id = 0;
+    int slot_num = 0;
+    int64_t slot_size = 0;
+    int max_occupancy = 0;
+    uint64_t pushes = 0;
+    uint64_t producer_stall_cycles = 0;
+};
+
+struct RunOutcome {
+    bool completed = false;                // every launched core finished
+    bool deadlock = false;
+    bool timeout = false;
+    uint64_t end_cycle = 0;                // last cycle of the schedule
+    std::vector<Finding> findings;         // run-time findings (protocol, OOB, deadlock, layout, ...)
+    rt::TensorStore gm_final;              // GM at the end
+    std::vector<CoreReport> cores;
+    std::vector<RingReport> rings;
+    double l2_hit_rate = 0;
+    uint64_t gm_bytes_read = 0, gm_bytes_written = 0;
+    uint64_t instructions = 0;             // tile instructions simulated
+};
+
+class CoreRunner;
+
+// The models of one cluster.
+struct ClusterModel {
+    std::array<std::unique_ptr<CoreBase>, kCoresPerCluster> cores;      // AIC, AIV0, AIV1
+    std::map<std::pair<int, int64_t>, std::unique_ptr<CrossCorePipe>> rings;  // (dir 0=C2V/1=V2C, id)
+    FlagBank flags;                                                     // sync_set / sync_wait counters
+};
+
+class Machine {
+public:
+    // One elaboration per process with `clusters` clusters (SystemC elaborates once).
+    static Machine& instance(int clusters);
+    int clusters() const { return static_cast<int>(m_clusters.size()); }
+
+    RunOutcome run(const RunConfig& cfg);
+
+    // ---- used by the core runners during a run ----
+    ClusterModel& cluster(int i) { return *m_clusters[i]; }
+    CrossCorePipe& ring(int cluster, int dir, int64_t id);
+    Barrier& barrier(const std::string& group) { return m_barriers[group]; }
+    GlobalMemory& gm() { return m_gm; }
+    RunControl& control() { return m_ctl; }
+
+private:
+    explicit Machine(int clusters);
+    void reset_models();
+
+    RunControl m_ctl;                                        // abort / bounds shared by all cores
+    std::vector<std::unique_ptr<ClusterModel>> m_clusters;   // the clusters
+    std::map<std::string, Barrier> m_barriers;               // syncall groups: "mix", "aiv_only", "aic_only"
+    GlobalMemory m_gm;                                       // shared GM + L2
+};
+
+}  // namespace cvsim::sim

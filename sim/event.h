@@ -1,0 +1,81 @@
+// The event stream: one record per completed instruction (plus run markers), fed to every observer
+// (hazard checker, trace writers) through one interface, so adding a consumer never touches a model.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/ops.h"
+#include "frontend/runtime.h"
+#include "frontend/source.h"
+
+namespace cvsim::sim {
+
+// Cores of a cluster: the AIC and the two AIVs.
+enum class CoreId : uint8_t { Aic = 0, Aiv0 = 1, Aiv1 = 2 };
+constexpr int kCoresPerCluster = 3;
+std::string_view core_name(CoreId c);  // "AIC", "AIV0", "AIV1"
+
+// A GM access of an instruction: a window of one tensor (the whole-tensor byte range is derived from it).
+struct GmAccess {
+    uint32_t tensor = 0;     // index in the run's TensorStore (hidden ring tensors included)
+    rt::Window window;       // elements touched
+    bool write = false;
+};
+
+// Position of a dynamic instruction in the original program's sequential order: the enclosing loops'
+// (source location, iteration) pairs, outermost first, then the statement's own location. Comparing two
+// keys lexicographically gives the order the sequential program would have executed them in.
+struct OrderKey {
+    std::vector<std::pair<uint64_t, int64_t>> loops;  // (loop location key, iteration)
+    uint64_t stmt = 0;                                // statement location key (line << 20 | col)
+    std::string origin;                               // mixed function the lane code was expanded from
+};
+using OrderKeyPtr = std::shared_ptr<const OrderKey>;
+// -1: a first, 1: b first, 0: unknown (different origins or same position).
+int compare_order(const OrderKey& a, const OrderKey& b);
+
+enum class EventKind : uint8_t {
+    Instr,        // an instruction completed (start..end)
+    CoreStart,    // a core began its program
+    CoreEnd,      // a core finished its program
+};
+
+// One completed instruction (or a marker). Cycles are relative to the start of the schedule.
+struct Event {
+    EventKind kind = EventKind::Instr;
+    uint16_t cluster = 0;
+    CoreId core = CoreId::Aic;
+    ir::Pipe pipe = ir::Pipe::Scalar;
+    uint32_t seq = 0;             // per-core issue number (0, 1, 2, ...)
+    uint32_t pipe_seq = 0;        // per-(core, pipe) completion number
+    std::string_view op;          // op name ("tile.load", "tile.tpush_to_aic", "system.fence", ...)
+    SourceLoc loc;                // source statement
+    uint64_t start = 0;           // cycle the instruction began executing
+    uint64_t end = 0;             // cycle it completed
+    uint64_t bytes = 0;           // bytes moved or produced
+    std::vector<int64_t> shape;   // tile shape, for traces
+    // Happens-before inputs (see check/hazard_checker.h):
+    std::vector<uint32_t> deps;   // same-core instructions (seq) this one waited for
+    int64_t scalar_before = -1;   // seq of the last scalar-executed instruction issued before it (-1: none)
+    bool drain = false;           // waited for every earlier instruction of the core (fence, syncall)
+    bool fence = false;           // a system.fence(): also waited until the core's GM writes were visible
+    std::vector<uint64_t> acquires;  // sync tokens acquired (ready flags, frees, flag sets, barrier arrivals)
+    std::vector<uint64_t> releases;  // sync tokens released by this instruction's completion
+    std::vector<GmAccess> gm;     // GM windows touched
+    OrderKeyPtr order;            // position in the original sequential program (for RAW/WAR naming)
+    std::string detail;           // extra words for traces ("ring c2v slot 1", "event 3", ...)
+};
+
+// Observer of the event stream.
+class EventSink {
+public:
+    virtual ~EventSink() = default;
+    virtual void on_event(const Event& e) = 0;
+    // Called once when a schedule ends (normally or not); `end_cycle` is the last cycle simulated.
+    virtual void on_end(uint64_t end_cycle) { (void)end_cycle; }
+};
+
+}  // namespace cvsim::sim

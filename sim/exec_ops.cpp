@@ -1,0 +1,620 @@
+// Data effects and latencies of instructions (the InstrEngine side of the lane executor).
+//
+// begin() runs when the pipe starts the instruction: it samples inputs (tile bytes, visible GM bytes),
+// computes the result on logical values with the shared datapath, and returns the latency from the cost
+// model (jittered by the schedule). end() runs when the latency has elapsed: it writes the result in the
+// destination's physical layout, commits GM writes (visible after the visibility delay), raises flags and
+// emits the event. Cross-core waits that the hardware performs on a pipe (a tpush waiting for a free
+// slot, a sync_wait on its pipe) block inside begin().
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "frontend/ops.h"
+#include "models/cost_model.h"
+#include "models/layout.h"
+#include "sim/lane_executor.h"
+#include "sim/payload.h"
+
+namespace cvsim::sim {
+
+using namespace ir;
+
+namespace {
+
+Payload& pl(Instr& in) { return *static_cast<Payload*>(in.extra.get()); }
+
+TileData read_tile(const TileBuf& t) {
+    return TileData{t.dtype, decode(t.bytes.data(), t.bytes.size(), t.dtype, t.layout, t.acc, t.rows, t.cols)};
+}
+
+void write_tile(TileBuf& t, const Matrix& m) {
+    Matrix full = Matrix::Zero(t.rows, t.cols);
+    int64_t r = std::min<int64_t>(t.rows, m.rows()), c = std::min<int64_t>(t.cols, m.cols());
+    full.topLeftCorner(r, c) = m.topLeftCorner(r, c);
+    t.bytes = encode(full, t.dtype, t.layout, t.acc);
+}
+
+int64_t half_extent(int64_t n, int split, int lane) {
+    if (split == 3 || split == 4) return lane == 0 ? (n + 1) / 2 : n / 2;
+    return n / 2;
+}
+bool split_rows(int split) { return split == 1 || split == 3; }
+
+// The part of a C2V tile lane `lane` receives.
+Matrix c2v_part(const Matrix& full, int split, int lane) {
+    if (split == 0) return full;
+    bool rows = split_rows(split);
+    int64_t n = rows ? full.rows() : full.cols();
+    int64_t off = lane == 0 ? 0 : half_extent(n, split, 0);
+    int64_t e = half_extent(n, split, lane);
+    return rows ? Matrix(full.middleRows(off, e)) : Matrix(full.middleCols(off, e));
+}
+
+}  // namespace
+
+uint64_t CoreRunner::jitter(uint64_t cycles) {
+    const Schedule& sc = m_st.cfg->schedule;
+    if (sc.strategy == Strategy::Random && sc.jitter > 0 && cycles > 0) {
+        double f = 1.0 + sc.jitter * m_st.rng.unit();
+        return static_cast<uint64_t>(std::ceil(static_cast<double>(cycles) * f));
+    }
+    return cycles;
+}
+
+void CoreRunner::pct_point() {
+    // PCT change point: the core hitting the k-th synchronisation/GM event stalls for a long delay.
+    uint64_t k = m_st.sync_events++;
+    for (uint64_t p : m_st.pct_points)
+        if (p == k) m_core->wait_cycles(m_st.cfg->schedule.pct_delay);
+}
+
+uint64_t CoreRunner::dma_latency(int path, uint64_t rows, uint64_t row_bytes, uint32_t hits, uint32_t misses) {
+    const HwParams& hw = m_st.cfg->hw;
+    uint64_t cyc = dma_cycles(hw, static_cast<DmaPath>(path), rows, row_bytes, hits, misses);
+    // Bandwidth shared by concurrent GM transfers: beyond the HBM cap each transfer slows down.
+    int active = m_st.machine->gm().active_transfers();
+    double bw = path_bandwidth(hw.mte, static_cast<DmaPath>(path));
+    if (active > 1 && path_touches_gm(static_cast<DmaPath>(path)) && hw.gm.hbm_bandwidth / active < bw) {
+        double bytes = charged_bytes(hw.gm, rows, row_bytes);
+        double extra = bytes / (hw.gm.hbm_bandwidth / active) - bytes / bw;
+        cyc += ceil_cycles(extra);
+    }
+    return jitter(cyc);
+}
+
+uint64_t CoreRunner::begin(Instr& in) {
+    Payload& p = pl(in);
+    const HwParams& hw = m_st.cfg->hw;
+    GlobalMemory& gm = m_st.machine->gm();
+    if (m_st.cfg->fault_abort_at >= 0 && m_st.instructions >= static_cast<uint64_t>(m_st.cfg->fault_abort_at)) std::abort();
+
+    switch (p.kind) {
+        case PayloadKind::Scalar: return hw.sync.issue_cost;
+        case PayloadKind::Skip: return 0;
+        case PayloadKind::PopWait: {
+            pct_point();
+            CrossCorePipe& r = *p.ring;
+            int lane = p.ring_dir == 0 ? m_lane : 0;
+            if (!r.ring().can_pop(lane)) {
+                uint64_t t = m_core->now();
+                m_scalar_wait = fmt::format("{} at {} waits for data in the {} ring (slot {} of {})", in.call->op->name(),
+                                            in.stmt->loc.short_str(), p.ring_dir == 0 ? "C2V" : "V2C", r.ring().next_pop_slot(lane), r.slot_num());
+                m_core->set_blocked(StallCause::Ring, m_scalar_wait);
+                while (!r.ring().can_pop(lane)) m_core->wait_event(r.changed());
+                m_core->clear_blocked();
+                m_scalar_wait.clear();
+                r.consumer_stall_cycles += m_core->now() - t;
+                m_core->account_stall(StallCause::Ring, m_core->now() - t, Pipe::Scalar);
+            }
+            int slot = r.ring().pop(lane);
+            p.slot = slot;
+            CrossCorePipe::Slot& sl = r.slot(slot);
+            for (uint64_t tok : sl.ready_token) if (tok) p.acquires.push_back(tok);
+            p.detail = fmt::format("{} slot {}", p.ring_dir == 0 ? "C2V" : "V2C", slot);
+            if (m_replay) return hw.sync.issue_cost;
+            // The data this lane receives.
+            Matrix m;
+            if (p.ring_dir == 0) {
+                m = c2v_part(sl.data.m, sl.split, m_lane);
+            } else if (sl.split == 0) {
+                m = sl.data.m;
+                // Both real lanes wrote the same slot: the cube gets the last one; differing data is a finding.
+                int written = 0;
+                for (bool w : sl.part_written) written += w;
+                if (written > 1 && sl.parts.size() > 1 && (sl.parts[0].rows() != sl.parts[1].rows() || sl.parts[0].cols() != sl.parts[1].cols() || sl.parts[0] != sl.parts[1])) {
+                    runtime_finding("W-NONUNIFORM-GATHER", *in.stmt,
+                                    "both AIV lanes pushed different data into the same V2C slot with split 0; the cube receives whichever landed last");
+                }
+            } else {
+                bool rows = split_rows(sl.split);
+                const Matrix& a = sl.parts[0];
+                Matrix b = sl.parts.size() > 1 ? sl.parts[1] : Matrix();
+                if (rows) {
+                    m = Matrix::Zero(a.rows() + b.rows(), std::max(a.cols(), b.cols()));
+                    m.topLeftCorner(a.rows(), a.cols()) = a;
+                    if (b.size()) m.bottomLeftCorner(b.rows(), b.cols()) = b;
+                } else {
+                    m = Matrix::Zero(std::max(a.rows(), b.rows()), a.cols() + b.cols());
+                    m.topLeftCorner(a.rows(), a.cols()) = a;
+                    if (b.size()) m.topRightCorner(b.rows(), b.cols()) = b;
+                }
+            }
+            p.data = TileData{sl.data.dtype, m};
+            return hw.sync.issue_cost;
+        }
+        case PayloadKind::PopCopy: {
+            // a2a3: GM slot -> landing buffer (V2C: ND -> NZ repack into L1).
+            uint64_t bytes = static_cast<uint64_t>(p.type.bytes());
+            CrossCorePipe& r = *p.ring;
+            CrossCorePipe::Slot& sl = r.slot(p.slot);
+            GmAccess a;
+            a.tensor = r.gm_tensor;
+            a.window.tensor = r.gm_tensor;
+            a.window.offsets = {static_cast<int64_t>(sl.gm_offset)};
+            a.window.extents = {static_cast<int64_t>(std::max<uint64_t>(bytes, 1))};
+            a.write = false;
+            p.gm.push_back(a);
+            L2Result l2 = gm.touch_raw(r.gm_tensor, sl.gm_offset, bytes);
+            p.bytes_moved = bytes;
+            int path = static_cast<int>(p.ring_dir == 0 ? DmaPath::GmToUb : DmaPath::GmToL1);
+            return dma_latency(path, 1, bytes, l2.hits, l2.misses);
+        }
+        case PayloadKind::Tfree: {
+            TileRef t = in.in[0];
+            p.detail = p.ring_dir == 0 ? "C2V" : "V2C";
+            if (!t || t->ring < 0 || t->slot < 0) {
+                runtime_finding("E-PIPE-FREE", *in.stmt, fmt::format("{} of a tile that was not popped from a ring", in.call->op->name()));
+                return hw.sync.issue_cost;
+            }
+            auto res = p.ring->ring().free(t->lane, t->slot);
+            if (res == RingBuffer::FreeResult::AlreadyFreed)
+                runtime_finding("E-PIPE-FREE", *in.stmt, fmt::format("{} frees a slot twice (double tfree)", in.call->op->name()));
+            else if (res == RingBuffer::FreeResult::NotPopped)
+                runtime_finding("E-PIPE-FREE", *in.stmt, fmt::format("{} of a slot this lane did not pop", in.call->op->name()));
+            else {
+                uint64_t tok = m_st.token();
+                p.releases.push_back(tok);
+                p.ring->slot(t->slot).free_token[t->lane] = tok;
+                p.detail += fmt::format(" slot {}", t->slot);
+            }
+            p.ring->changed().notify(sc_core::SC_ZERO_TIME);
+            return hw.sync.issue_cost;
+        }
+        case PayloadKind::Fence: {
+            // Every earlier instruction completed (deps); wait until this core's GM writes are visible.
+            uint64_t now = m_core->now();
+            if (m_max_visible > now) {
+                m_scalar_wait = fmt::format("system.fence at {} waits for GM writes to become visible", in.stmt->loc.short_str());
+                m_core->wait_cycles(m_max_visible - now);
+                m_core->account_stall(StallCause::Fence, m_max_visible - now, Pipe::Scalar);
+                m_scalar_wait.clear();
+            }
+            return hw.sync.issue_cost;
+        }
+        case PayloadKind::Syncall: {
+            pct_point();
+            Barrier& b = m_st.machine->barrier(p.group);
+            int per_cluster = p.group == "mix" ? m_st.participants_per_cluster : p.group == "aic_only" ? m_st.aic_per_cluster : m_st.aiv_per_cluster;
+            int launched_clusters = m_st.cfg->plan->blocks;
+            int expected = per_cluster * (p.hard ? static_cast<int>(hw.chip.clusters) : launched_clusters);
+            b.expected = expected;
+            uint64_t tok = m_st.token();
+            p.releases.push_back(tok);
+            b.arrival_tokens.push_back(tok);
+            uint64_t gen = b.generation;
+            ++b.arrived;
+            if (!p.hard) {
+                // Soft: atomic add on the GM workspace counter, then poll it.
+                gm.transfer_begin();
+                gm.transfer_end();
+            }
+            if (b.arrived >= b.expected) {
+                b.arrived = 0;
+                b.last_tokens = std::move(b.arrival_tokens);
+                b.arrival_tokens.clear();
+                ++b.generation;
+                uint64_t delay = p.hard ? hw.sync.hard_syncall_release : 0;
+                b.release_cycle = m_core->now() + delay;
+                b.released.notify(sc_core::sc_time(static_cast<double>(delay), sc_core::SC_NS));
+            }
+            uint64_t t = m_core->now();
+            if (b.generation == gen || m_core->now() < b.release_cycle) {
+                m_in_hard_syncall = p.hard;
+                m_scalar_wait = fmt::format("system.syncall({}, {}) at {} waits for {} participants ({} arrived{})", p.group,
+                                            p.hard ? "hard" : "soft", in.stmt->loc.short_str(), expected, b.arrived,
+                                            p.hard && expected > per_cluster * launched_clusters
+                                                ? fmt::format("; a hard barrier waits for all {} clusters of the chip, only {} launched", hw.chip.clusters, launched_clusters)
+                                                : "");
+                m_core->set_blocked(StallCause::Barrier, m_scalar_wait);
+                while (b.generation == gen) m_core->wait_event(b.released);
+                if (m_core->now() < b.release_cycle) m_core->wait_cycles(b.release_cycle - m_core->now());
+                if (!p.hard) {
+                    // Soft: waiters see the count at their next poll.
+                    uint64_t poll = std::max<uint64_t>(hw.sync.soft_poll_interval, 1);
+                    uint64_t waited = m_core->now() - t;
+                    uint64_t rem = waited % poll;
+                    if (rem) m_core->wait_cycles(poll - rem);
+                }
+                m_core->clear_blocked();
+                m_scalar_wait.clear();
+                m_in_hard_syncall = false;
+                m_core->account_stall(StallCause::Barrier, m_core->now() - t, Pipe::Scalar);
+            }
+            for (uint64_t x : b.last_tokens) p.acquires.push_back(x);
+            return hw.sync.issue_cost;
+        }
+        case PayloadKind::Op: break;
+    }
+
+    const OpCode code = in.call->op->code;
+    switch (code) {
+        case OpCode::Load: {
+            pct_point();
+            const GmAccess& a = p.gm[0];
+            const auto& t = m_st.tensors.tensors[a.tensor];
+            gm.read(t, a.tensor, a.window, m_core->now(), p.bytes);
+            L2Result l2 = gm.touch(t, a.tensor, a.window);
+            gm.transfer_begin();
+            uint64_t row_bytes = static_cast<uint64_t>(a.window.cols()) * dtype_bytes(t.dtype);
+            bool full_rows = a.window.extents.back() == t.shape.back();
+            uint64_t rows = static_cast<uint64_t>(a.window.rows());
+            p.bytes_moved = rows * row_bytes;
+            int path = static_cast<int>(in.out->mem == Mem::Mat ? DmaPath::GmToL1 : DmaPath::GmToUb);
+            // Rows contiguous in GM (full-width window) merge into one run.
+            return full_rows ? dma_latency(path, 1, rows * row_bytes, l2.hits, l2.misses) : dma_latency(path, rows, row_bytes, l2.hits, l2.misses);
+        }
+        case OpCode::Store: {
+            pct_point();
+            const GmAccess& a = p.gm[0];
+            const auto& t = m_st.tensors.tensors[a.tensor];
+            const TileBuf& src = *in.in[0];
+            // MTE3 copies UB bytes as they are laid out (a non-ND tile lands scrambled); FIXP converts
+            // the accumulator's NZ boxes and quantises to the tensor's dtype.
+            Matrix m = src.mem == Mem::Acc ? read_tile(src).m
+                                           : decode(src.bytes.data(), src.bytes.size(), src.dtype, Layout::ND, false, src.rows, src.cols);
+            int64_t R = a.window.rows(), C = a.window.cols();
+            const size_t eb = dtype_bytes(t.dtype);
+            p.bytes.assign(static_cast<size_t>(R * C) * eb, 0);
+            for (int64_t r = 0; r < R; ++r)
+                for (int64_t c = 0; c < C; ++c) {
+                    double v = r < m.rows() && c < m.cols() ? m(r, c) : 0.0;
+                    encode_element(t.dtype, round_to(t.dtype, v), p.bytes.data() + static_cast<size_t>(r * C + c) * eb);
+                }
+            L2Result l2 = gm.touch(t, a.tensor, a.window);
+            gm.transfer_begin();
+            uint64_t row_bytes = static_cast<uint64_t>(C) * eb;
+            p.bytes_moved = static_cast<uint64_t>(R) * row_bytes;
+            if (src.mem == Mem::Acc) return jitter(fixp_to_gm_cycles(hw.mte, static_cast<uint64_t>(R), static_cast<uint64_t>(C), t.dtype) + dma_start_latency(hw.gm, l2.hits, l2.misses));
+            bool full_rows = C == t.shape.back();
+            return full_rows ? dma_latency(static_cast<int>(DmaPath::UbToGm), 1, static_cast<uint64_t>(R) * row_bytes, l2.hits, l2.misses)
+                             : dma_latency(static_cast<int>(DmaPath::UbToGm), static_cast<uint64_t>(R), row_bytes, l2.hits, l2.misses);
+        }
+        case OpCode::TpushToAiv: case OpCode::TpushToAic: return begin_push(in);
+        case OpCode::SyncSet: {
+            pct_point();
+            return hw.sync.issue_cost;
+        }
+        case OpCode::SyncWait: {
+            pct_point();
+            wait_flag(in);
+            return hw.sync.issue_cost;
+        }
+        default: break;
+    }
+
+    // Compute and on-chip movement.
+    TileBuf& out = *in.out;
+    auto arg_data = [&](int i) { return read_tile(*in.in[i]); };
+    uint64_t out_bytes = out.bytes.size();
+    p.bytes_moved = out_bytes;
+    switch (code) {
+        case OpCode::Move: {
+            const TileBuf& src = *in.in[0];
+            p.data = read_tile(src);
+            DmaPath path = DmaPath::UbToUb;
+            if (src.mem == Mem::Mat) path = out.mem == Mem::Left ? DmaPath::L1ToL0A : out.mem == Mem::Right ? DmaPath::L1ToL0B : DmaPath::L1ToBias;
+            else if (src.mem == Mem::Acc) path = out.mem == Mem::Vec ? DmaPath::L0cToUb : DmaPath::L0cToL1;
+            return jitter(dma_cycles(hw, path, 1, src.bytes.size(), 0, 0));
+        }
+        case OpCode::Matmul: case OpCode::MatmulAcc: case OpCode::MatmulBias:
+        case OpCode::Gemv: case OpCode::GemvAcc: case OpCode::GemvBias: {
+            bool acc = code == OpCode::MatmulAcc || code == OpCode::GemvAcc;
+            bool bias = code == OpCode::MatmulBias || code == OpCode::GemvBias;
+            bool gemv = code == OpCode::Gemv || code == OpCode::GemvAcc || code == OpCode::GemvBias;
+            TileData l = arg_data(acc ? 1 : 0), r = arg_data(acc ? 2 : 1);
+            TileData a = acc ? arg_data(0) : TileData{};
+            TileData b = bias ? arg_data(2) : TileData{};
+            if (gemv && acc) a.m = Matrix(a.m.topRows(1));
+            p.data = matmul(l, r, acc ? &a : nullptr, bias ? &b : nullptr);
+            uint64_t M = static_cast<uint64_t>(l.m.rows()), K = static_cast<uint64_t>(l.m.cols()), N = static_cast<uint64_t>(r.m.cols());
+            return jitter(mad_cycles(hw.cube, l.dtype, M, K, N));
+        }
+        case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::Maximum: case OpCode::Minimum:
+            p.data = binary(*binary_op_from_name(in.call->op->short_name), arg_data(0), arg_data(1));
+            return jitter(vector_op_cycles(hw.vector, VectorOp::Binary, out_bytes));
+        case OpCode::Adds: case OpCode::Subs: case OpCode::Muls: case OpCode::Divs:
+            p.data = binary_scalar(*scalar_op_from_name(in.call->op->short_name), arg_data(0), in.number);
+            return jitter(vector_op_cycles(hw.vector, VectorOp::TileScalar, out_bytes));
+        case OpCode::Exp:
+            p.data = unary(UnaryOp::Exp, arg_data(0));
+            return jitter(vector_op_cycles(hw.vector, VectorOp::Exp, out_bytes));
+        case OpCode::Log: case OpCode::Sqrt: case OpCode::Rsqrt: case OpCode::Recip: case OpCode::Abs: case OpCode::Neg: case OpCode::Relu:
+            p.data = unary(*unary_op_from_name(in.call->op->short_name), arg_data(0));
+            return jitter(vector_op_cycles(hw.vector, VectorOp::Unary, out_bytes));
+        case OpCode::Cast: {
+            CastMode mode = CastMode::Round;
+            if (auto m = const_str(arg(*in.call, "mode"))) mode = cast_mode_from_name(*m).value_or(CastMode::Round);
+            p.data = cast(arg_data(0), out.dtype, mode);
+            return jitter(vector_op_cycles(hw.vector, VectorOp::Unary, std::max<uint64_t>(out_bytes, in.in[0]->bytes.size())));
+        }
+        case OpCode::RowSum: case OpCode::RowMax: {
+            TileData x = arg_data(0);
+            p.data = reduce_rows(*reduce_op_from_name(in.call->op->short_name), x);
+            return jitter(vector_reduce_cycles(hw.vector, in.in[0]->bytes.size(), static_cast<uint64_t>(x.m.cols())));
+        }
+        case OpCode::RowExpandMul: case OpCode::RowExpandAdd: case OpCode::RowExpandSub:
+            p.data = row_expand(*row_expand_op_from_name(in.call->op->short_name), arg_data(0), arg_data(1));
+            return jitter(vector_op_cycles(hw.vector, VectorOp::Binary, out_bytes));
+        case OpCode::Transpose:
+            p.data = transpose(arg_data(0));
+            return jitter(vector_op_cycles(hw.vector, VectorOp::Unary, out_bytes));
+        case OpCode::TransposeView:
+            p.data = transpose(arg_data(0));
+            return 0;
+        case OpCode::Full:
+            p.data = full(out.rows, out.cols, out.dtype, in.number);
+            return jitter(vector_op_cycles(hw.vector, VectorOp::Unary, out_bytes));
+        case OpCode::Slice: {
+            TileData x = arg_data(0);
+            int64_t r0 = in.ints.size() >= 2 ? in.ints[in.ints.size() - 2] : 0, c0 = in.ints.empty() ? 0 : in.ints.back();
+            r0 = std::clamp<int64_t>(r0, 0, x.m.rows());
+            c0 = std::clamp<int64_t>(c0, 0, x.m.cols());
+            int64_t R = std::min<int64_t>(out.rows, x.m.rows() - r0), C = std::min<int64_t>(out.cols, x.m.cols() - c0);
+            p.data = TileData{x.dtype, Matrix(x.m.block(r0, c0, R, C))};
+            return 0;
+        }
+        case OpCode::Reshape: {
+            TileData x = arg_data(0);
+            p.data = TileData{x.dtype, Eigen::Map<const Matrix>(x.m.data(), out.rows, out.cols)};
+            return 0;
+        }
+        case OpCode::SetValidShape:
+            p.data = arg_data(0);
+            return 0;
+        default:
+            return 0;
+    }
+}
+
+uint64_t CoreRunner::begin_push(Instr& in) {
+    Payload& p = pl(in);
+    const HwParams& hw = m_st.cfg->hw;
+    CrossCorePipe& r = *p.ring;
+    int lane = p.ring_dir == 0 ? 0 : m_lane;
+    pct_point();
+    if (!r.ring().can_push(lane)) {
+        uint64_t t = m_core->now();
+        const auto& st = r.ring().slot(r.ring().next_push_slot(lane));
+        std::string& w = m_pipe_wait[static_cast<int>(in.pipe)];
+        w = fmt::format("{} at {} waits for a free slot in the {} ring (slot {} of {}: {} popped, {} freed)",
+                        in.call->op->name(), in.stmt->loc.short_str(), p.ring_dir == 0 ? "C2V" : "V2C",
+                        r.ring().next_push_slot(lane), r.slot_num(), st.popped ? "data" : "no data", st.freed ? "partly" : "not");
+        m_core->set_blocked(StallCause::Ring, w);
+        while (!r.ring().can_push(lane)) m_core->wait_event(r.changed());
+        m_core->clear_blocked();
+        w.clear();
+        r.producer_stall_cycles += m_core->now() - t;
+        m_core->account_stall(StallCause::Ring, m_core->now() - t, in.pipe);
+    }
+    int slot = r.ring().next_push_slot(lane);
+    p.slot = slot;
+    CrossCorePipe::Slot& sl = r.slot(slot);
+    for (uint64_t tok : sl.free_token) if (tok) p.acquires.push_back(tok);
+    p.detail = fmt::format("{} slot {}", p.ring_dir == 0 ? "C2V" : "V2C", slot);
+    if (m_replay || !in.in[0]) return 0;
+    const TileBuf& src = *in.in[0];
+    // What the consumer will see. C2V: FIXP converts the accumulator (or L1) boxes correctly. V2C: the
+    // transport copies raw bytes; a2a3's pop repacks them as ND, a5's cube reads them in place as NZ, so a
+    // vector tile in another layout arrives scrambled.
+    Matrix m;
+    if (p.ring_dir == 0) {
+        m = read_tile(src).m;
+    } else {
+        Layout seen = hw.target == Target::A5 ? Layout::NZ : Layout::ND;
+        m = decode(src.bytes.data(), src.bytes.size(), src.dtype, seen, false, src.rows, src.cols);
+        if (src.layout != seen)
+            runtime_finding("W-V2C-LAYOUT", *in.stmt,
+                            fmt::format("tpush_to_aic of a {} tile on {}: the V2C transport delivers {} data, so the cube reads it scrambled",
+                                        layout_name(src.layout), target_name(hw.target), layout_name(seen)));
+    }
+    m = Matrix(m.topLeftCorner(std::min(src.vr, static_cast<int64_t>(m.rows())), std::min(src.vc, static_cast<int64_t>(m.cols()))));
+    p.data = TileData{src.dtype, m};
+    uint64_t bytes = static_cast<uint64_t>(m.size()) * dtype_bytes(src.dtype);
+    p.bytes_moved = bytes;
+    if (static_cast<int64_t>(bytes) > r.slot_size() * (p.ring_dir == 1 && p.split ? 1 : 1))
+        runtime_finding("E-PIPE-SLOT", *in.stmt, fmt::format("pushes {} bytes into slots of {} bytes", bytes, r.slot_size()));
+    if (hw.target == Target::A2A3) {
+        // The slot lives in the hidden GM ring tensor.
+        uint64_t part_off = 0;
+        if (p.ring_dir == 1 && p.split != 0 && m_lane == 1) part_off = bytes;  // lane 1 writes after lane 0's half
+        GmAccess a;
+        a.tensor = r.gm_tensor;
+        a.window.tensor = r.gm_tensor;
+        a.window.offsets = {static_cast<int64_t>(sl.gm_offset + part_off)};
+        a.window.extents = {static_cast<int64_t>(std::max<uint64_t>(bytes, 1))};
+        a.write = true;
+        p.gm.push_back(a);
+        L2Result l2 = m_st.machine->gm().touch_raw(r.gm_tensor, sl.gm_offset + part_off, bytes);
+        if (p.ring_dir == 0) return jitter(fixp_to_gm_cycles(hw.mte, static_cast<uint64_t>(m.rows()), static_cast<uint64_t>(m.cols()), src.dtype) + dma_start_latency(hw.gm, l2.hits, l2.misses));
+        return dma_latency(static_cast<int>(DmaPath::UbToGm), 1, bytes, l2.hits, l2.misses);
+    }
+    // a5: the slot lives in the consumer's SRAM.
+    if (p.ring_dir == 0) return jitter(dma_cycles(hw, DmaPath::L0cToUb, 1, bytes, 0, 0));
+    return jitter(dma_cycles(hw, DmaPath::UbToUb, 1, bytes, 0, 0));
+}
+
+void CoreRunner::end_push(Instr& in) {
+    Payload& p = pl(in);
+    CrossCorePipe& r = *p.ring;
+    int lane = p.ring_dir == 0 ? 0 : m_lane;
+    int slot = r.ring().push(lane);
+    CrossCorePipe::Slot& sl = r.slot(slot);
+    uint64_t tok = m_st.token();
+    p.releases.push_back(tok);
+    sl.ready_token[lane] = tok;
+    sl.split = p.split;
+    if (!m_replay && in.in[0]) {
+        sl.data = p.data;  // the last writer wins for split 0
+        sl.parts[lane] = p.data.m;
+        sl.part_written[lane] = true;
+    } else if (m_replay) {
+        sl.part_written[lane] = false;
+        sl.parts[lane] = Matrix();
+    }
+    r.changed().notify(sc_core::SC_ZERO_TIME);
+}
+
+void CoreRunner::wait_flag(Instr& in) {
+    Payload& p = pl(in);
+    FlagBank& fb = m_st.machine->cluster(m_cluster).flags;
+    int recv = static_cast<int>(m_core_id);
+    auto key = std::make_pair(p.event_id, recv);
+    int need_from = m_core_id == CoreId::Aic ? m_aiv_lanes : 1;
+    const uint64_t lat = m_st.cfg->hw.sync.flag_latency;
+    auto ready = [&] {
+        auto it = fb.counters.find(key);
+        if (it == fb.counters.end()) return false;
+        if (m_core_id != CoreId::Aic) return !it->second.tokens.empty();
+        // An AIC wait needs a set from every AIV lane.
+        std::set<int> lanes(it->second.from.begin(), it->second.from.end());
+        return static_cast<int>(lanes.size()) >= need_from;
+    };
+    if (!ready()) {
+        uint64_t t = m_core->now();
+        std::string& w = m_pipe_wait[static_cast<int>(in.pipe)];
+        w = fmt::format("system.sync_wait({}) at {} waits for a sync_set", p.event_id, in.stmt->loc.short_str());
+        m_core->set_blocked(StallCause::Flag, w);
+        while (!ready()) m_core->wait_event(fb.changed);
+        m_core->clear_blocked();
+        w.clear();
+        m_core->account_stall(StallCause::Flag, m_core->now() - t, in.pipe);
+    }
+    auto& ctr = fb.counters[key];
+    if (m_core_id == CoreId::Aic) {
+        for (int l = 0; l < need_from; ++l) {
+            for (size_t i = 0; i < ctr.from.size(); ++i)
+                if (ctr.from[i] == l) {
+                    p.acquires.push_back(ctr.tokens[i]);
+                    ctr.tokens.erase(ctr.tokens.begin() + static_cast<std::ptrdiff_t>(i));
+                    ctr.from.erase(ctr.from.begin() + static_cast<std::ptrdiff_t>(i));
+                    break;
+                }
+        }
+    } else {
+        p.acquires.push_back(ctr.tokens.front());
+        ctr.tokens.pop_front();
+        ctr.from.pop_front();
+    }
+    (void)lat;
+    fb.changed.notify(sc_core::SC_ZERO_TIME);
+}
+
+void CoreRunner::end(Instr& in) {
+    Payload& p = pl(in);
+    const HwParams& hw = m_st.cfg->hw;
+    GlobalMemory& gm = m_st.machine->gm();
+    ++m_st.instructions;
+    switch (p.kind) {
+        case PayloadKind::PopWait:
+            if (!m_replay && hw.target == Target::A5 && in.out) {
+                // a5: the tile is bound to the slot in place (it is in the consumer's SRAM already).
+                write_tile(*in.out, p.data.m);
+            }
+            break;
+        case PayloadKind::PopCopy:
+            gm.transfer_end();
+            if (in.out) write_tile(*in.out, p.data.m);
+            break;
+        case PayloadKind::Op: {
+            const OpCode code = in.call->op->code;
+            if (code == OpCode::Load) {
+                gm.transfer_end();
+                TileBuf& out = *in.out;
+                const GmAccess& a = p.gm[0];
+                const auto& t = m_st.tensors.tensors[a.tensor];
+                int64_t R = a.window.rows(), C = a.window.cols();
+                Matrix m = decode(p.bytes.data(), p.bytes.size(), t.dtype, Layout::ND, false, R, C);
+                if (out.vr < R || out.vc < C) {
+                    Matrix z = Matrix::Zero(R, C);
+                    z.topLeftCorner(std::min(out.vr, R), std::min(out.vc, C)) = m.topLeftCorner(std::min(out.vr, R), std::min(out.vc, C));
+                    m = z;
+                }
+                write_tile(out, m);
+            } else if (code == OpCode::Store) {
+                gm.transfer_end();
+                const GmAccess& a = p.gm[0];
+                uint64_t visible = m_core->now() + m_st.visibility_delay;
+                gm.write(m_st.tensors.tensors[a.tensor], a.tensor, a.window, p.bytes.data(), visible);
+                m_max_visible = std::max(m_max_visible, visible);
+            } else if (code == OpCode::TpushToAiv || code == OpCode::TpushToAic) {
+                end_push(in);
+            } else if (code == OpCode::SyncSet) {
+                FlagBank& fb = m_st.machine->cluster(m_cluster).flags;
+                uint64_t tok = m_st.token();
+                p.releases.push_back(tok);
+                std::vector<int> receivers;
+                if (m_core_id == CoreId::Aic) {
+                    for (int l = 0; l < m_aiv_lanes; ++l) receivers.push_back(1 + l);
+                } else {
+                    receivers.push_back(0);
+                }
+                for (int rcv : receivers) {
+                    auto& ctr = fb.counters[{p.event_id, rcv}];
+                    ctr.tokens.push_back(tok);
+                    ctr.from.push_back(m_core_id == CoreId::Aic ? 0 : m_lane);
+                    size_t pending = ctr.tokens.size();
+                    if (rcv == 0 && m_aiv_lanes > 0) pending = (pending + m_aiv_lanes - 1) / m_aiv_lanes;
+                    if (pending > hw.chip.flag_counter_max)
+                        runtime_finding("E-FLAG-OVERFLOW", *in.stmt, fmt::format("sync_set({}) leaves {} pending sets; the 4-bit counter holds {}", p.event_id, pending, hw.chip.flag_counter_max));
+                }
+                fb.changed.notify(sc_core::sc_time(static_cast<double>(hw.sync.flag_latency), sc_core::SC_NS));
+            } else if (in.out && p.data.m.size() > 0) {
+                write_tile(*in.out, p.data.m);
+            }
+            break;
+        }
+        default: break;
+    }
+    m_st.emit(make_event(in));
+}
+
+Event CoreRunner::make_event(const Instr& in) {
+    Payload& p = *static_cast<Payload*>(in.extra.get());
+    Event e;
+    e.cluster = static_cast<uint16_t>(m_cluster);
+    e.core = m_core_id;
+    e.pipe = in.pipe;
+    e.seq = in.seq;
+    e.pipe_seq = in.pipe_seq;
+    e.op = in.call ? std::string_view(in.call->op->name()) : std::string_view("?");
+    e.loc = in.stmt ? in.stmt->loc : SourceLoc{};
+    e.start = in.start;
+    e.end = m_core->now();
+    e.bytes = p.bytes_moved;
+    if (in.out) e.shape = {in.out->rows, in.out->cols};
+    else if (in.in[0]) e.shape = {in.in[0]->rows, in.in[0]->cols};
+    e.deps = in.deps;
+    e.scalar_before = in.scalar_before;
+    e.drain = p.drain;
+    e.fence = p.fence;
+    e.acquires = p.acquires;
+    e.releases = p.releases;
+    e.gm = p.gm;
+    e.order = p.order;
+    e.detail = p.detail;
+    if (p.kind == PayloadKind::PopCopy) e.detail = "pop copy " + e.detail;
+    return e;
+}
+
+}  // namespace cvsim::sim

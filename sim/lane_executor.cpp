@@ -1,0 +1,556 @@
+// Lane executor: walks a lane program on the scalar unit and issues instructions to the pipes.
+//
+// Scalars, loops and branches are evaluated here at issue time (they never depend on tile data). Each op
+// call becomes one instruction with its same-core dependencies computed in issue order: through tile
+// storage (RAW/WAR/WAW on the same TileBuf) and through overlapping GM windows of this core. Cross-core
+// handshakes are split the way the hardware does them: a tpush waits for its free slot on the producer's
+// data pipe; a tpop's ready-wait blocks the scalar unit (everything after it is issued after the acquire),
+// then on a2a3 the slot is copied to the landing buffer on MTE2; tfree, fence and syncall run on the
+// scalar unit after waiting for the instructions they cover. On an a2a3 lane-1 replay only handshakes
+// run, with no data.
+#include "sim/lane_executor.h"
+
+#include <fmt/format.h>
+
+#include "frontend/ops.h"
+#include "sim/payload.h"
+
+namespace cvsim::sim {
+
+using namespace ir;
+using rt::Scalar;
+
+void RunState::add_finding(Finding f) {
+    if (f.key.empty()) f.key = f.code + ":" + f.loc.str() + ":" + f.message;
+    if (!finding_keys.insert(f.key).second) return;
+    findings.push_back(std::move(f));
+}
+
+void RunState::emit(const Event& e) {
+    for (EventSink* s : cfg->sinks) s->on_event(e);
+}
+
+CoreRunner::CoreRunner(RunState& st, int cluster, CoreId core, const rt::LaneProgram& prog, bool replay, int lane, int aiv_lanes)
+    : m_st(st), m_cluster(cluster), m_core_id(core), m_prog(prog), m_replay(replay), m_lane(lane), m_aiv_lanes(aiv_lanes) {
+    m_core = st.machine->cluster(cluster).cores[static_cast<int>(core)].get();
+    m_env.resize(prog.fn->vars.size());
+    for (size_t i = 0; i < prog.fn->params.size() && i < prog.args.size(); ++i) {
+        const auto& a = prog.args[i];
+        const Var& v = *prog.fn->params[i].var;
+        if (a.kind == rt::ArgBinding::Kind::Tensor) {
+            const auto& t = st.tensors.tensors[a.tensor];
+            m_env[v.id].v = TView{a.tensor, std::vector<int64_t>(t.shape.size(), 0), t.shape};
+        } else {
+            m_env[v.id].v = a.scalar;
+        }
+    }
+}
+
+void CoreRunner::run() {
+    m_returned = false;
+    exec_block(m_prog.fn->body);
+}
+
+std::vector<std::string> CoreRunner::blocked() const {
+    std::vector<std::string> out;
+    if (!m_scalar_wait.empty()) out.push_back(m_scalar_wait);
+    for (int p = 0; p < kNumPipes; ++p)
+        if (!m_pipe_wait[p].empty()) out.push_back(m_pipe_wait[p]);
+    if (out.empty())
+        for (auto& w : m_core->pipe_waits()) out.push_back(w);
+    return out;
+}
+
+// ---------------------------------------------------------------- walking
+
+Scalar CoreRunner::scalar(const ExprPtr& e) {
+    return rt::eval_scalar(*e, [&](const Var& v) -> Scalar {
+        if (auto* s = std::get_if<Scalar>(&m_env[v.id].v)) return *s;
+        return Scalar::of_int(0);
+    });
+}
+
+TileRef CoreRunner::tile(const ExprPtr& e) {
+    if (e && e->kind == ExprKind::Var)
+        if (auto* t = std::get_if<TileRef>(&m_env[e->var->id].v)) return *t;
+    return nullptr;
+}
+
+TView CoreRunner::view(const ExprPtr& e) {
+    if (e && e->kind == ExprKind::Var)
+        if (auto* t = std::get_if<TView>(&m_env[e->var->id].v)) return *t;
+    return {};
+}
+
+void CoreRunner::exec_block(const Block& b) {
+    for (const auto& s : b) {
+        if (m_returned) return;
+        exec(*s);
+    }
+}
+
+void CoreRunner::assign(const std::vector<VarPtr>& targets, const LValue& v) {
+    if (targets.size() == 1) {
+        m_env[targets[0]->id] = v;
+        return;
+    }
+    if (auto* tp = std::get_if<std::shared_ptr<LTuple>>(&v.v))
+        for (size_t i = 0; i < targets.size() && i < (*tp)->size(); ++i) m_env[targets[i]->id] = (**tp)[i];
+}
+
+LValue CoreRunner::eval(const ExprPtr& e, const Stmt& s) {
+    switch (e->kind) {
+        case ExprKind::Var: return m_env[e->var->id];
+        case ExprKind::Call: return issue_call(s, *e);
+        case ExprKind::Index: {
+            LValue t = eval(e->args[0], s);
+            if (auto* tp = std::get_if<std::shared_ptr<LTuple>>(&t.v)) return (**tp)[e->ival];
+            return {};
+        }
+        case ExprKind::List: case ExprKind::Tuple: {
+            auto tup = std::make_shared<LTuple>();
+            for (auto& a : e->args) tup->push_back(eval(a, s));
+            return LValue{tup};
+        }
+        case ExprKind::FuncCall: return {};
+        default: return LValue{scalar(e)};
+    }
+}
+
+void CoreRunner::exec(const Stmt& s) {
+    m_core->advance_statement();
+    switch (s.kind) {
+        case StmtKind::Assign: assign(s.targets, eval(s.value, s)); return;
+        case StmtKind::Eval: eval(s.value, s); return;
+        case StmtKind::Return: m_returned = true; return;
+        case StmtKind::Pass: return;
+        case StmtKind::Yield:
+            m_yield.clear();
+            for (auto& v : s.values) m_yield.push_back(eval(v, s));
+            return;
+        case StmtKind::If: {
+            bool c = rt::truthy(scalar(s.value));
+            m_yield.clear();
+            exec_block(c ? s.body : s.orelse);
+            if (!s.targets.empty() && m_yield.size() == s.targets.size())
+                for (size_t i = 0; i < s.targets.size(); ++i) m_env[s.targets[i]->id] = m_yield[i];
+            return;
+        }
+        case StmtKind::For: exec_for(s); return;
+    }
+}
+
+void CoreRunner::exec_for(const Stmt& s) {
+    int64_t start = s.start ? scalar(s.start).as_int() : 0;
+    int64_t stop = scalar(s.stop).as_int();
+    int64_t step = s.step ? scalar(s.step).as_int() : 1;
+    if (step == 0) return;
+    for (size_t i = 0; i < s.iter_args.size(); ++i) m_env[s.iter_args[i]->id] = eval(s.init_values[i], s);
+    uint64_t key = (uint64_t(s.loc.line) << 20) | s.loc.col;
+    m_loops.push_back({key, 0});
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+        m_core->advance_statement();
+        m_loops.back().second = i;
+        m_env[s.loop_var->id].v = Scalar::of_int(i);
+        m_yield.clear();
+        exec_block(s.body);
+        if (m_returned) break;
+        if (!s.iter_args.empty() && m_yield.size() == s.iter_args.size())
+            for (size_t k = 0; k < s.iter_args.size(); ++k) m_env[s.iter_args[k]->id] = m_yield[k];
+    }
+    m_loops.pop_back();
+    for (size_t k = 0; k < s.targets.size() && k < s.iter_args.size(); ++k) m_env[s.targets[k]->id] = m_env[s.iter_args[k]->id];
+}
+
+// ---------------------------------------------------------------- instruction construction
+
+std::unique_ptr<Instr> CoreRunner::make(Pipe pipe, const Stmt& s, const Expr* call) {
+    auto in = std::make_unique<Instr>();
+    in->pipe = pipe;
+    in->stmt = &s;
+    in->call = call;
+    in->extra = std::make_shared<Payload>();
+    return in;
+}
+
+static Payload& pl(Instr& in) { return *static_cast<Payload*>(in.extra.get()); }
+
+void CoreRunner::dep_read(Instr& in, const TileRef& t) {
+    if (!t) return;
+    if (t->writer >= 0) in.deps.push_back(static_cast<uint32_t>(t->writer));
+    t->readers.push_back(m_core->issued());  // the seq this instruction will get
+}
+
+void CoreRunner::dep_write(Instr& in, const TileRef& t) {
+    if (!t) return;
+    if (t->writer >= 0) in.deps.push_back(static_cast<uint32_t>(t->writer));
+    for (uint32_t r : t->readers)
+        if (r != m_core->issued()) in.deps.push_back(r);
+    t->readers.clear();
+    t->writer = m_core->issued();
+}
+
+static bool overlaps(const rt::Window& a, const rt::Window& b) {
+    if (a.offsets.size() != b.offsets.size()) return true;
+    for (size_t d = 0; d < a.offsets.size(); ++d)
+        if (a.offsets[d] + a.extents[d] <= b.offsets[d] || b.offsets[d] + b.extents[d] <= a.offsets[d]) return false;
+    return true;
+}
+
+static bool covers(const rt::Window& big, const rt::Window& small) {
+    if (big.offsets.size() != small.offsets.size()) return false;
+    for (size_t d = 0; d < big.offsets.size(); ++d)
+        if (small.offsets[d] < big.offsets[d] || small.offsets[d] + small.extents[d] > big.offsets[d] + big.extents[d]) return false;
+    return true;
+}
+
+void CoreRunner::dep_gm(Instr& in, uint32_t tensor, const rt::Window& w, bool write) {
+    uint32_t seq = m_core->issued();
+    for (const auto& r : m_gm_recs)
+        if (r.tensor == tensor && (write || r.write) && overlaps(r.w, w)) in.deps.push_back(r.seq);
+    if (write) {
+        // A later access that overlaps an older one also overlaps... no: only drop records this write covers;
+        // the new write depends on them, so ordering through it stays transitive.
+        std::erase_if(m_gm_recs, [&](const GmRec& r) { return r.tensor == tensor && covers(w, r.w); });
+    }
+    m_gm_recs.push_back({tensor, w, write, seq});
+    GmAccess a;
+    a.tensor = tensor;
+    a.window = w;
+    a.write = write;
+    pl(in).gm.push_back(std::move(a));
+}
+
+TileRef CoreRunner::new_tile(const Type& t) {
+    auto b = std::make_shared<TileBuf>();
+    b->dtype = t.dtype;
+    b->mem = t.mem;
+    b->layout = t.layout();
+    b->acc = t.mem == Mem::Acc;
+    b->rows = t.rows();
+    b->cols = t.cols();
+    b->vr = t.valid.empty() ? b->rows : (t.valid.size() >= 2 ? t.valid[t.valid.size() - 2] : 1);
+    b->vc = t.valid.empty() ? b->cols : t.valid.back();
+    b->replay = m_replay;
+    if (!m_replay) b->bytes.assign(physical_bytes(b->layout, b->dtype, b->acc, b->rows, b->cols), 0);
+    return b;
+}
+
+std::optional<rt::Window> CoreRunner::window(const TView& v, const ExprPtr& offsets, const std::vector<int64_t>& extents, const Stmt& s) {
+    rt::Window w;
+    w.tensor = v.tensor;
+    size_t rank = v.shape.size();
+    std::vector<int64_t> ext = extents;
+    if (ext.size() < rank) ext.insert(ext.begin(), rank - ext.size(), 1);
+    if (!offsets || offsets->args.size() != rank || ext.size() != rank) {
+        runtime_finding("E-OOB", s, "window rank does not match the tensor");
+        return std::nullopt;
+    }
+    w.extents = ext;
+    for (size_t d = 0; d < rank; ++d) {
+        int64_t o = scalar(offsets->args[d]).as_int();
+        if (o < 0 || o + ext[d] > v.shape[d]) {
+            const auto& t = m_st.tensors.tensors[v.tensor];
+            std::string win;
+            for (size_t k = 0; k < rank; ++k) win += fmt::format("{}{}:{}", k ? ", " : "", k == d ? o : scalar(offsets->args[k]).as_int(), (k == d ? o : scalar(offsets->args[k]).as_int()) + ext[k]);
+            runtime_finding("E-OOB", s, fmt::format("{} window [{}] is outside tensor {} of shape {} (dimension {})",
+                                                    core_name(m_core_id), win, t.name, shape_str(v.shape), d));
+            return std::nullopt;
+        }
+        w.offsets.push_back(v.off[d] + o);
+    }
+    return w;
+}
+
+OrderKeyPtr CoreRunner::order_key(const Stmt& s) {
+    auto k = std::make_shared<OrderKey>();
+    k->loops = m_loops;
+    k->stmt = (uint64_t(s.loc.line) << 20) | s.loc.col;
+    k->origin = m_prog.fn->origin;
+    return k;
+}
+
+void CoreRunner::runtime_finding(const std::string& code, const Stmt& s, const std::string& msg) {
+    Finding f;
+    f.code = code;
+    f.message = fmt::format("{}: {}", s.loc.short_str(), msg);
+    f.loc = s.loc;
+    f.cycle = m_core->now();
+    f.key = code + ":" + s.loc.str();
+    m_st.add_finding(std::move(f));
+}
+
+CrossCorePipe* CoreRunner::ring_for(const Expr& c, int dir, const Stmt& s) {
+    int64_t id = arg(c, "id") ? scalar(arg(c, "id")).as_int() : 0;
+    CrossCorePipe& r = m_st.machine->ring(m_cluster, dir, id);
+    if (!r.configured()) {
+        m_scalar_wait = fmt::format("{} at {} waits for the {} pipe to be initialised (no *_initialize_pipe ran)",
+                                    c.op->name(), s.loc.short_str(), dir == 0 ? "C2V" : "V2C");
+        while (!r.configured()) m_core->wait_event(r.changed());
+        m_scalar_wait.clear();
+    }
+    return &r;
+}
+
+static ir::Pipe pipe_of(PipeType p) {
+    switch (p) {
+        case PipeType::S: case PipeType::ALL: return ir::Pipe::Scalar;
+        case PipeType::V: return ir::Pipe::Vector;
+        case PipeType::M: return ir::Pipe::Cube;
+        case PipeType::MTE1: return ir::Pipe::Mte1;
+        case PipeType::MTE2: return ir::Pipe::Mte2;
+        case PipeType::MTE3: return ir::Pipe::Mte3;
+        case PipeType::FIX: return ir::Pipe::Fixp;
+    }
+    return ir::Pipe::Scalar;
+}
+
+LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
+    using O = OpCode;
+    const O code = c.op->code;
+    auto result_tile = [&](const Type& t) { return new_tile(t); };
+
+    // A replay lane runs handshakes only: data ops produce placeholders and cost nothing.
+    bool handshake = is_cross_core(code) || code == O::Syncall || code == O::SyncSet || code == O::SyncWait ||
+                     code == O::Fence || code == O::ReserveBuffer || code == O::ImportPeerBuffer ||
+                     code == O::GetBlockIdx || code == O::GetSubblockIdx;
+    if (m_replay && !handshake) {
+        if (c.type.kind == TypeKind::Tile) return LValue{result_tile(c.type)};
+        if (c.type.kind == TypeKind::Tensor) return LValue{view(arg(c, "output_tensor"))};
+        return {};
+    }
+
+    switch (code) {
+        case O::GetBlockIdx: return LValue{Scalar::of_int(m_cluster)};
+        case O::GetSubblockIdx: return LValue{Scalar::of_int(m_lane)};
+        case O::ReserveBuffer: case O::ImportPeerBuffer: return LValue{Scalar::of_int(0, DType::INT32)};
+        case O::SetFfts: case O::CacheInvalid: return {};
+        case O::Create: return LValue{result_tile(c.type)};
+        case O::Load: {
+            TView v = view(arg(c, "tensor"));
+            std::vector<int64_t> ext;
+            for (auto& a : arg(c, "shapes")->args) ext.push_back(scalar(a).as_int());
+            TileRef out = result_tile(c.type);
+            if (auto& vs = arg(c, "valid_shape")) {
+                out->vr = vs->args.size() >= 2 ? scalar(vs->args[vs->args.size() - 2]).as_int() : 1;
+                out->vc = scalar(vs->args.back()).as_int();
+            }
+            auto w = window(v, arg(c, "offsets"), ext, s);
+            if (!w) return LValue{out};
+            auto in = make(Pipe::Mte2, s, &c);
+            dep_gm(*in, v.tensor, *w, false);
+            pl(*in).order = order_key(s);
+            dep_write(*in, out);
+            in->out = out;
+            m_core->issue(std::move(in));
+            return LValue{out};
+        }
+        case O::Store: {
+            TileRef src = tile(arg(c, "tile"));
+            TView v = view(arg(c, "output_tensor"));
+            std::vector<int64_t> ext = {src ? src->vr : 1, src ? src->vc : 1};
+            if (auto& sh = arg(c, "shapes")) {
+                ext.clear();
+                for (auto& a : sh->args) ext.push_back(scalar(a).as_int());
+            }
+            auto w = window(v, arg(c, "offsets"), ext, s);
+            if (!w || !src) return LValue{v};
+            auto in = make(src->mem == Mem::Acc ? Pipe::Fixp : Pipe::Mte3, s, &c);
+            dep_read(*in, src);
+            in->in[0] = src;
+            dep_gm(*in, v.tensor, *w, true);
+            pl(*in).order = order_key(s);
+            m_core->issue(std::move(in));
+            return LValue{v};
+        }
+        case O::Slice: {
+            const ExprPtr& x = arg(c, "tile");
+            std::vector<int64_t> shape, off;
+            for (auto& a : arg(c, "shape")->args) shape.push_back(scalar(a).as_int());
+            for (auto& a : arg(c, "offset")->args) off.push_back(scalar(a).as_int());
+            if (x->type.kind == TypeKind::Tensor) {
+                TView v = view(x);
+                for (size_t d = 0; d < off.size() && d < v.off.size(); ++d) v.off[d] += off[d];
+                v.shape = shape;
+                return LValue{v};
+            }
+            [[fallthrough]];
+        }
+        default: break;
+    }
+
+    // Cross-core and synchronisation ops.
+    switch (code) {
+        case O::AicInitializePipe: case O::AivInitializePipe: {
+            int dir_mask = static_cast<int>(scalar(arg(c, "dir_mask")).as_int());
+            int64_t slot_size = scalar(arg(c, "slot_size")).as_int();
+            const auto& sync = m_st.cfg->hw.sync;
+            int64_t slot_num = arg(c, "slot_num") ? scalar(arg(c, "slot_num")).as_int()
+                                                  : static_cast<int64_t>(dir_mask == 3 ? sync.slot_num_both : sync.slot_num_one_dir);
+            int64_t id = arg(c, "id") ? scalar(arg(c, "id")).as_int() : 0;
+            for (int dir = 0; dir < 2; ++dir) {
+                if (!(dir_mask & (1 << dir))) continue;
+                CrossCorePipe& r = m_st.machine->ring(m_cluster, dir, id);
+                if (!r.configured()) {
+                    bool c2v = dir == 0;
+                    r.configure(c2v, static_cast<int>(slot_num), slot_size, c2v ? 1 : m_aiv_lanes, c2v ? m_aiv_lanes : 1);
+                } else if (r.slot_num() != slot_num || r.slot_size() != slot_size) {
+                    runtime_finding("E-PIPE-SETUP", s, fmt::format("the {} ring is initialised with {} slots of {} bytes here but {} slots of {} bytes by the peer",
+                                                                  dir == 0 ? "C2V" : "V2C", slot_num, slot_size, r.slot_num(), r.slot_size()));
+                }
+            }
+            auto in = make(Pipe::Scalar, s, &c);
+            pl(*in).kind = PayloadKind::Scalar;
+            m_core->issue(std::move(in));
+            return {};
+        }
+        case O::TpushToAiv: case O::TpushToAic: {
+            int dir = code == O::TpushToAiv ? 0 : 1;
+            CrossCorePipe* r = ring_for(c, dir, s);
+            TileRef src = tile(arg(c, "tile"));
+            auto in = make(dir == 0 ? Pipe::Fixp : Pipe::Mte3, s, &c);
+            Payload& p = pl(*in);
+            p.ring = r;
+            p.ring_dir = dir;
+            p.split = static_cast<int>(scalar(arg(c, "split")).as_int());
+            if (src && !m_replay) dep_read(*in, src);
+            in->in[0] = src;
+            m_core->issue(std::move(in));
+            return {};
+        }
+        case O::TpopFromAic: case O::TpopFromAiv: {
+            int dir = code == O::TpopFromAic ? 0 : 1;
+            CrossCorePipe* r = ring_for(c, dir, s);
+            TileRef out = result_tile(c.type);
+            auto wait = make(Pipe::Scalar, s, &c);
+            Payload& p = pl(*wait);
+            p.kind = PayloadKind::PopWait;
+            p.ring = r;
+            p.ring_dir = dir;
+            p.split = arg(c, "split") ? static_cast<int>(scalar(arg(c, "split")).as_int()) : 0;
+            p.type = c.type;
+            wait->out = out;
+            Instr* w = m_core->issue(std::move(wait));
+            out->ring = dir;
+            out->slot = pl(*w).slot;
+            out->lane = dir == 0 ? m_lane : 0;
+            if (m_replay) return LValue{out};
+            if (m_st.cfg->hw.target == Target::A2A3) {
+                auto copy = make(Pipe::Mte2, s, &c);
+                Payload& cp = pl(*copy);
+                cp.kind = PayloadKind::PopCopy;
+                cp.ring = r;
+                cp.ring_dir = dir;
+                cp.slot = pl(*w).slot;
+                cp.data = std::move(pl(*w).data);
+                cp.type = c.type;
+                cp.acquires = {};
+                copy->deps.push_back(w->seq);
+                dep_write(*copy, out);
+                copy->out = out;
+                m_core->issue(std::move(copy));
+            } else {
+                out->writer = w->seq;
+            }
+            return LValue{out};
+        }
+        case O::TfreeToAic: case O::TfreeToAiv: {
+            TileRef t = tile(arg(c, "tile"));
+            auto in = make(Pipe::Scalar, s, &c);
+            Payload& p = pl(*in);
+            p.kind = PayloadKind::Tfree;
+            int dir = code == O::TfreeToAic ? 0 : 1;
+            p.ring = &m_st.machine->ring(m_cluster, dir, arg(c, "id") ? scalar(arg(c, "id")).as_int() : 0);
+            p.ring_dir = dir;
+            if (t) {
+                // The slot is released only after every reader of the popped tile completed.
+                if (t->writer >= 0) in->deps.push_back(static_cast<uint32_t>(t->writer));
+                for (uint32_t r : t->readers) in->deps.push_back(r);
+            }
+            in->in[0] = t;
+            m_core->issue(std::move(in));
+            return {};
+        }
+        case O::Syncall: {
+            auto in = make(Pipe::Scalar, s, &c);
+            Payload& p = pl(*in);
+            p.kind = PayloadKind::Syncall;
+            p.drain = true;
+            std::string ct = const_str(arg(c, "core_type")).value_or("mix");
+            p.group = ct;
+            p.hard = const_str(arg(c, "mode")).value_or("hard") == "hard";
+            for (uint32_t i = 0; i < m_core->issued(); ++i) in->deps.push_back(i);
+            m_core->issue(std::move(in));
+            return {};
+        }
+        case O::Fence: {
+            auto in = make(Pipe::Scalar, s, &c);
+            Payload& p = pl(*in);
+            p.kind = PayloadKind::Fence;
+            p.drain = true;
+            p.fence = true;
+            for (uint32_t i = 0; i < m_core->issued(); ++i) in->deps.push_back(i);
+            m_core->issue(std::move(in));
+            return {};
+        }
+        case O::SyncSet: case O::SyncWait: {
+            PipeType pt = PipeType::S;
+            if (auto& pa = arg(c, "pipe"); pa && pa->kind == ExprKind::Enum) pt = static_cast<PipeType>(pa->ival);
+            ir::Pipe pipe = pipe_of(pt);
+            if (!m_core->has_pipe(pipe)) pipe = ir::Pipe::Scalar;
+            auto in = make(pipe, s, &c);
+            Payload& p = pl(*in);
+            p.event_id = scalar(arg(c, "event_id")).as_int();
+            if (pt == PipeType::ALL) {
+                p.drain = true;
+                for (uint32_t i = 0; i < m_core->issued(); ++i) in->deps.push_back(i);
+            }
+            m_core->issue(std::move(in));
+            return {};
+        }
+        default: break;
+    }
+
+    // Compute and movement ops: inputs read, a fresh (or in-place) output written.
+    Pipe pipe = call_pipe(c);
+    if (!m_core->has_pipe(pipe)) pipe = m_core_id == CoreId::Aic ? Pipe::Mte1 : Pipe::Vector;
+    if (code == O::Slice || code == O::Reshape || code == O::SetValidShape || code == O::TransposeView) {
+        const ExprPtr& x = arg(c, "tile");
+        pipe = x->type.mem == Mem::Vec ? Pipe::Vector : x->type.mem == Mem::Acc ? Pipe::Fixp : Pipe::Mte1;
+        if (!m_core->has_pipe(pipe)) pipe = m_core_id == CoreId::Aic ? Pipe::Mte1 : Pipe::Vector;
+    }
+    auto in = make(pipe, s, &c);
+    int k = 0;
+    for (size_t i = 0; i < c.args.size() && k < 3; ++i) {
+        const ExprPtr& a = c.args[i];
+        if (a && a->type.kind == TypeKind::Tile) {
+            TileRef t = tile(a);
+            in->in[k++] = t;
+        }
+    }
+    TileRef out;
+    if (code == O::MatmulAcc || code == O::GemvAcc) {
+        out = tile(arg(c, "acc"));  // the result reuses the accumulator's storage
+        for (int j = 1; j < 3; ++j) dep_read(*in, in->in[j]);
+        dep_write(*in, out);
+    } else {
+        for (int j = 0; j < k; ++j) dep_read(*in, in->in[j]);
+        out = result_tile(c.type);
+        dep_write(*in, out);
+    }
+    if (code == O::Full || code == O::Adds || code == O::Subs || code == O::Muls || code == O::Divs) {
+        const ExprPtr& sv = code == O::Full ? arg(c, "value") : arg(c, "rhs");
+        in->number = scalar(sv).as_double();
+    }
+    if (code == O::SetValidShape) {
+        out->vr = scalar(arg(c, "rows")).as_int();
+        out->vc = scalar(arg(c, "cols")).as_int();
+    }
+    if (code == O::Slice || code == O::Reshape)
+        for (auto& a : arg(c, code == O::Slice ? "offset" : "shape")->args) in->ints.push_back(scalar(a).as_int());
+    in->out = out;
+    m_core->issue(std::move(in));
+    return LValue{out};
+}
+
+}  // namespace cvsim::sim

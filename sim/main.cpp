@@ -1,0 +1,126 @@
+// cvsim: command-line entry point (CLI11). Exit codes: 0 clean, 1 findings, 2 bad input/usage, 3 internal.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "frontend/diag.h"
+#include "sim/cli.h"
+
+using namespace cvsim;
+using namespace cvsim::cli;
+
+namespace {
+
+void add_common(CLI::App* app, CommonOptions& c, bool sim_options) {
+    app->add_option("--target", c.target, "chip: a2a3 (default) or a5");
+    app->add_option("--config", c.configs, "TOML file overriding hardware parameters (repeatable)");
+    app->add_option("--set", c.sets, "override one parameter: KEY=VALUE (repeatable)");
+    app->add_option("--json", c.json, "write a machine-readable report to FILE");
+    app->add_flag("-q,--quiet", c.quiet, "print nothing but diagnostics");
+    app->add_flag("-v,--verbose", c.verbose, "print expander statistics and more detail");
+    app->add_option("--v2c", c.v2c, "V2C policy: fence (default), syncall, reject, off");
+    app->add_option("--blocks", c.blocks, "clusters to launch (default 1)");
+    app->add_option("--entry", c.entry, "function to launch (default: the only Group, else the only InCore function)");
+    if (!sim_options) return;
+    app->add_option("--visibility-delay", c.visibility_delay, "cycles from GM write completion to visibility (default 0)");
+    app->add_option("--input", c.inputs, "NAME=FILE.npy for a tensor, NAME=VALUE for a pl.Scalar (repeatable)");
+    app->add_option("--rtol", c.rtol, "relative tolerance of the output comparison (default 0: bit-exact)");
+    app->add_option("--atol", c.atol, "absolute tolerance of the output comparison");
+    app->add_option("--max-cycles", c.max_cycles, "simulated-time bound per schedule (cycles)");
+    app->add_option("--timeout", c.timeout, "wall-time bound per schedule (seconds)");
+}
+
+int report_diag(const Diagnostic& d, const std::string& json_path) {
+    std::cerr << render_text(d);
+    if (!json_path.empty()) {
+        std::ofstream out(json_path);
+        out << nlohmann::json{{"diagnostics", {to_json(d)}}}.dump(2) << "\n";
+    }
+    return d.code == "E-V2C-UNFENCED" ? kExitFindings : kExitBadInput;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"cvsim: cycle-approximate simulator of Ascend AI-core clusters (AIC + 2 AIV) for PyPTO kernels"};
+    app.require_subcommand(0, 1);
+    CommonOptions common;
+    RunOptions run;
+    ExploreOptions explore;
+    std::string expand_kernel, expand_out;
+    uint64_t demo_schedules = 300;
+
+    auto* demo = app.add_subcommand("demo", "the embedded demo (same as running cvsim without arguments)");
+    demo->add_option("--schedules", demo_schedules, "random schedules per policy");
+    demo->add_option("--target", common.target, "chip: a2a3 (default) or a5");
+
+    auto* run_cmd = app.add_subcommand("run", "simulate one schedule: cycles, pipes, rings, findings, outputs vs reference");
+    run_cmd->add_option("kernel", run.kernel, "kernel file (.py)")->required();
+    add_common(run_cmd, common, true);
+    run_cmd->add_option("--seed", run.seed, "schedule seed");
+    run_cmd->add_option("--schedule", run.schedule, "nominal (default), random, pct:D, sweep");
+    run_cmd->add_option("--output-dir", run.output_dir, "write every output tensor as .npy here");
+    run_cmd->add_option("--trace", run.trace, "Chrome trace JSON (Perfetto)");
+    run_cmd->add_option("--vcd", run.vcd, "VCD waveform");
+    run_cmd->add_option("--html", run.html, "self-contained HTML timeline");
+
+    auto* expand_cmd = app.add_subcommand("expand", "expand mixed kernels into AIC/AIV/Group functions and print the DSL");
+    expand_cmd->add_option("kernel", expand_kernel, "kernel file (.py)")->required();
+    expand_cmd->add_option("-o,--output", expand_out, "write to FILE instead of stdout");
+    add_common(expand_cmd, common, false);
+
+    auto* explore_cmd = app.add_subcommand("explore", "run many schedules and summarise distinct findings");
+    auto* check_cmd = app.add_subcommand("check", "CI gate: expand, explore the default budget, exit 0 only if nothing was found");
+    for (auto* cmd : {explore_cmd, check_cmd}) {
+        cmd->add_option("kernels", explore.kernels, "kernel files (.py)")->required();
+        add_common(cmd, common, true);
+        cmd->add_option("--schedules", explore.schedules, "schedules to explore (default 200)");
+        cmd->add_option("--seed", explore.seed, "first seed (default 1)");
+        cmd->add_option("--strategy", explore.strategy, "random (default), pct:D, sweep");
+        cmd->add_flag("--stop-on-first", explore.stop_on_first, "stop at the first schedule with a finding");
+    }
+
+    auto* params_cmd = app.add_subcommand("params", "list every hardware parameter with value, unit, doc and source");
+    params_cmd->add_option("--target", common.target, "chip: a2a3 (default) or a5");
+    params_cmd->add_option("--config", common.configs, "TOML file overriding hardware parameters");
+    params_cmd->add_option("--set", common.sets, "override one parameter: KEY=VALUE");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::cerr << "error[E-USAGE]: " << e.what() << "\n" << "run 'cvsim --help' for usage\n";
+        return kExitBadInput;
+    }
+
+    try {
+        if (*run_cmd) return cmd_run(common, run);
+        if (*expand_cmd) return cmd_expand(common, expand_kernel, expand_out);
+        if (*explore_cmd) return cmd_explore(common, explore, false);
+        if (*check_cmd) return cmd_explore(common, explore, true);
+        if (*params_cmd) return cmd_params(common);
+        return cmd_demo(common, demo_schedules);
+    } catch (const CompileError& e) {
+        return report_diag(e.diag(), common.json);
+    } catch (const ParamError& e) {
+        std::cerr << "error[E-CONFIG]: " << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const std::invalid_argument& e) {
+        std::cerr << "error[E-USAGE]: " << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const std::runtime_error& e) {
+        std::cerr << "error[E-IO]: " << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const std::exception& e) {
+        std::cerr << "internal error: " << e.what() << "\n";
+        return kExitInternal;
+    }
+}
+
+// libsystemc references sc_main from its own main(); cvsim has its own main, so this is never called.
+int sc_main(int, char**) { return kExitInternal; }

@@ -1,0 +1,48 @@
+// Per-instruction data the lane executor hands to the engine (private to sim/).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/cross_core_pipe.h"
+#include "models/datapath.h"
+#include "sim/event.h"
+
+namespace cvsim::sim {
+
+enum class PayloadKind : uint8_t {
+    Op,        // an op call executed by its pipe
+    PopWait,   // scalar: wait for a ready slot and take it (tpop); a2a3 then issues PopCopy
+    PopCopy,   // MTE2: copy the popped slot into the landing buffer (a2a3)
+    Tfree,     // scalar: release a popped slot
+    Syncall,   // scalar: drain, arrive, wait for the release
+    Fence,     // scalar: drain and wait until GM writes are visible
+    Scalar,    // scalar bookkeeping op with no data (setup, cacheinvalid, ...)
+    Skip,      // replay lane: an op without data (no effect, no cost)
+};
+
+struct Payload {
+    PayloadKind kind = PayloadKind::Op;
+    std::vector<GmAccess> gm;            // GM windows touched
+    OrderKeyPtr order;                   // sequential-program position (GM accesses)
+    CrossCorePipe* ring = nullptr;       // tpush/tpop/tfree
+    int ring_dir = 0;                    // 0 = C2V, 1 = V2C
+    int64_t ring_id = 0;
+    int split = 0;                       // split code of a transport
+    int slot = -1;                       // ring slot
+    std::vector<uint64_t> acquires;      // tokens acquired
+    std::vector<uint64_t> releases;      // tokens released
+    std::vector<uint8_t> bytes;          // GM bytes read at begin (loads) or to write at end (stores)
+    TileData data;                       // values computed at begin, written at end
+    bool drain = false;                  // waited for all earlier instructions of the core
+    bool fence = false;
+    bool hard = true;                    // syncall mode
+    std::string group;                   // syncall group
+    int64_t event_id = -1;               // sync_set / sync_wait
+    uint64_t bytes_moved = 0;            // for events/traces
+    std::string detail;                  // words for traces and reports
+    ir::Type type;                       // result type (pops)
+};
+
+}  // namespace cvsim::sim

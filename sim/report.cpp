@@ -1,0 +1,164 @@
+// Report formatting.
+#include "sim/report.h"
+
+#include <fmt/format.h>
+
+#include "sim/verdict.h"
+
+namespace cvsim::cli {
+
+namespace {
+
+std::string core_label(const sim::CoreReport& c, int blocks) {
+    std::string n(sim::core_name(c.core));
+    if (blocks > 1) n = fmt::format("c{} {}", c.cluster, n);
+    if (c.replay) n += " (replay)";
+    return n;
+}
+
+}  // namespace
+
+void print_run_report(std::ostream& os, const sim::Session& s, const sim::ScheduleResult& r, const ref::Result& want, bool verbose) {
+    const auto& o = r.outcome;
+    int blocks = s.compiled().plan.blocks;
+    os << fmt::format("schedule {} seed {}: {} cycles ({:.2f} us at {} GHz), {} instructions\n", r.schedule.str(), r.schedule.seed,
+                      o.end_cycle, static_cast<double>(o.end_cycle) / (s.hw().chip.clock_ghz * 1000.0), s.hw().chip.clock_ghz, o.instructions);
+    os << fmt::format("{:<16} {:>8} {:>8} {:>8}  {}\n", "core", "start", "end", "cycles", "pipes: busy / stalled (cause)");
+    size_t shown = 0;
+    for (const auto& c : o.cores) {
+        if (!verbose && blocks > 4 && shown >= 6) break;
+        ++shown;
+        std::string pipes;
+        for (const auto& [p, st] : c.pipes) {
+            uint64_t stalled = 0;
+            std::string causes;
+            for (int k = 1; k < kNumStallCauses; ++k)
+                if (st.stall[k]) {
+                    stalled += st.stall[k];
+                    causes += fmt::format("{}{} {}", causes.empty() ? "" : ", ", stall_cause_name(static_cast<StallCause>(k)), st.stall[k]);
+                }
+            if (st.busy == 0 && stalled == 0) continue;
+            pipes += fmt::format("{} {}/{}{} ", ir::pipe_name(p), st.busy, stalled, causes.empty() ? "" : " (" + causes + ")");
+        }
+        os << fmt::format("{:<16} {:>8} {:>8} {:>8}  {}\n", core_label(c, blocks), c.start, c.end, c.end - c.start,
+                          c.finished ? pipes : "BLOCKED " + pipes);
+    }
+    if (!verbose && blocks > 4 && o.cores.size() > shown) os << fmt::format("... {} more cores (-v shows all)\n", o.cores.size() - shown);
+    for (const auto& ring : o.rings)
+        os << fmt::format("ring {}{} id {}: {} slots x {} B, {} pushes, max occupancy {}, producer stalled {} cycles\n",
+                          blocks > 1 ? fmt::format("c{} ", ring.cluster) : "", ring.c2v ? "C2V" : "V2C", ring.id, ring.slot_num,
+                          ring.slot_size, ring.pushes, ring.max_occupancy, ring.producer_stall_cycles);
+    os << fmt::format("GM: {} B read, {} B written; L2 hit rate {:.1f}%\n", o.gm_bytes_read, o.gm_bytes_written, 100.0 * o.l2_hit_rate);
+    if (want.error) {
+        os << fmt::format("reference: could not run ({}: {})\n", want.error->code, want.error->message);
+    } else if (o.completed) {
+        bool mismatch = false;
+        for (const auto& f : r.findings) mismatch |= f.code == "E-MISMATCH" || f.code == "E-UNWRITTEN";
+        int outputs = 0;
+        for (const auto& t : want.gm.tensors) outputs += t.is_output();
+        os << (mismatch ? "outputs: DIFFER from the reference\n"
+                        : fmt::format("outputs: equal to the reference ({} tensor{}, {})\n", outputs, outputs == 1 ? "" : "s",
+                                      s.options().compare.rtol > 0 || s.options().compare.atol > 0 ? "within tolerance" : "bit-exact"));
+    }
+    if (r.findings.empty()) {
+        os << "findings: none\n";
+        return;
+    }
+    os << fmt::format("findings: {}\n", r.findings.size());
+    for (const auto& f : r.findings) os << sim::format_finding(f);
+}
+
+nlohmann::json run_json(const sim::Session& s, const sim::ScheduleResult& r, const ref::Result& want) {
+    const auto& o = r.outcome;
+    nlohmann::json j;
+    j["schedule"] = r.schedule.str();
+    j["seed"] = r.schedule.seed;
+    j["cycles"] = o.end_cycle;
+    j["completed"] = o.completed;
+    j["instructions"] = o.instructions;
+    j["target"] = std::string(target_name(s.hw().target));
+    for (const auto& c : o.cores) {
+        nlohmann::json cj;
+        cj["cluster"] = c.cluster;
+        cj["core"] = std::string(sim::core_name(c.core));
+        cj["replay"] = c.replay;
+        cj["finished"] = c.finished;
+        cj["start"] = c.start;
+        cj["end"] = c.end;
+        for (const auto& [p, st] : c.pipes) {
+            nlohmann::json pj;
+            pj["busy"] = st.busy;
+            pj["instructions"] = st.instrs;
+            for (int k = 1; k < kNumStallCauses; ++k)
+                if (st.stall[k]) pj["stall"][std::string(stall_cause_name(static_cast<StallCause>(k)))] = st.stall[k];
+            cj["pipes"][std::string(ir::pipe_name(p))] = pj;
+        }
+        if (!c.blocked.empty()) cj["blocked"] = c.blocked;
+        j["cores"].push_back(cj);
+    }
+    for (const auto& ring : o.rings)
+        j["rings"].push_back({{"cluster", ring.cluster}, {"direction", ring.c2v ? "C2V" : "V2C"}, {"slots", ring.slot_num},
+                              {"slot_size", ring.slot_size}, {"pushes", ring.pushes}, {"max_occupancy", ring.max_occupancy},
+                              {"producer_stall_cycles", ring.producer_stall_cycles}});
+    j["gm"] = {{"bytes_read", o.gm_bytes_read}, {"bytes_written", o.gm_bytes_written}, {"l2_hit_rate", o.l2_hit_rate}};
+    j["outputs_match_reference"] = o.completed && !want.error;
+    for (const auto& f : r.findings) {
+        if (f.code == "E-MISMATCH" || f.code == "E-UNWRITTEN") j["outputs_match_reference"] = false;
+        j["findings"].push_back(sim::finding_json(f));
+    }
+    if (!j.contains("findings")) j["findings"] = nlohmann::json::array();
+    j["expand"] = stats_json(s.compiled().stats);
+    return j;
+}
+
+void print_expand_stats(std::ostream& os, const passes::ExpandStats& st) {
+    os << fmt::format("expand: {} function(s) split, {} boundary move(s), C2V fences {}, V2C fences {}, WAR orderings {}, "
+                      "fallbacks {}, barriers {}, already ordered {}, left unfenced {}\n",
+                      st.functions_expanded, st.boundaries, st.c2v_fences, st.v2c_fences, st.war_orders, st.fallbacks, st.barriers,
+                      st.already_ordered, st.unfenced);
+    for (const auto& l : st.log) os << "  " << l << "\n";
+}
+
+nlohmann::json stats_json(const passes::ExpandStats& st) {
+    return {{"functions_expanded", st.functions_expanded}, {"boundaries", st.boundaries}, {"c2v_fences", st.c2v_fences},
+            {"v2c_fences", st.v2c_fences}, {"war_orders", st.war_orders}, {"fallbacks", st.fallbacks},
+            {"barriers", st.barriers}, {"already_ordered", st.already_ordered}, {"unfenced", st.unfenced}, {"log", st.log}};
+}
+
+void print_explore_summary(std::ostream& os, const std::string& kernel, const ExploreSummary& sum, bool is_check) {
+    os << fmt::format("{}: {} schedules ({:.0f}/s), {} with findings; cycles nominal {}, range {}..{}\n", kernel, sum.schedules,
+                      sum.wall_seconds > 0 ? static_cast<double>(sum.schedules) / sum.wall_seconds : 0.0, sum.failing,
+                      sum.nominal_cycles, sum.min_cycles, sum.max_cycles);
+    if (sum.distinct.empty()) {
+        os << (is_check ? "PASS: no finding in any explored schedule\n" : "no findings\n");
+        return;
+    }
+    os << fmt::format("{}: {} distinct finding(s)\n", is_check ? "FAIL" : "findings", sum.distinct.size());
+    for (const auto& d : sum.distinct) {
+        os << sim::format_finding(d.finding);
+        os << fmt::format("    seen in {} of {} schedules; first: {} seed {}\n    replay: {}\n", d.count, sum.schedules, d.first.str(),
+                          d.first.seed, d.replay);
+    }
+}
+
+nlohmann::json explore_json(const std::string& kernel, const ExploreSummary& sum) {
+    nlohmann::json j;
+    j["kernel"] = kernel;
+    j["schedules"] = sum.schedules;
+    j["failing"] = sum.failing;
+    j["wrong_outputs"] = sum.wrong_outputs;
+    j["hazards"] = sum.hazards;
+    j["nominal_cycles"] = sum.nominal_cycles;
+    j["findings"] = nlohmann::json::array();
+    for (const auto& d : sum.distinct) {
+        auto f = sim::finding_json(d.finding);
+        f["count"] = d.count;
+        f["first_schedule"] = d.first.str();
+        f["first_seed"] = d.first.seed;
+        f["replay"] = d.replay;
+        j["findings"].push_back(f);
+    }
+    return j;
+}
+
+}  // namespace cvsim::cli

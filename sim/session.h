@@ -1,0 +1,75 @@
+// A simulation session: one kernel file compiled for one set of options, its reference outputs, and any
+// number of schedules run on the (once-elaborated) machine, each checked for hazards and wrong outputs.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/launch.h"
+#include "frontend/reference.h"
+#include "models/params.h"
+#include "sim/cluster.h"
+#include "sim/schedule.h"
+#include "sim/verdict.h"
+
+namespace cvsim::sim {
+
+struct SessionOptions {
+    Target target = Target::A2A3;
+    std::vector<std::string> config_files;        // --config
+    std::vector<std::string> param_sets;          // --set key=value
+    passes::V2CPolicy v2c = passes::V2CPolicy::Fence;
+    int blocks = 1;
+    std::string entry;
+    uint64_t input_seed = 1;                      // seeds the generated inputs (not the schedule)
+    std::map<std::string, std::string> input_files;  // NAME -> FILE.npy
+    std::map<std::string, rt::Scalar> scalars;    // NAME -> VALUE for pl.Scalar parameters
+    uint64_t visibility_delay = 0;
+    CompareOptions compare;
+    uint64_t max_cycles = 200'000'000;
+    double max_wall_seconds = 60;
+};
+
+struct ScheduleResult {
+    Schedule schedule;
+    RunOutcome outcome;
+    std::vector<Finding> findings;   // run-time + races + output comparison
+    bool clean() const;              // no finding at all
+    uint64_t cycles() const { return outcome.end_cycle; }
+};
+
+class Session {
+public:
+    // Loads and compiles; throws CompileError (bad input) or ParamError / std::runtime_error.
+    Session(std::shared_ptr<SourceFile> file, SessionOptions opt);
+
+    const Compiled& compiled() const { return m_compiled; }
+    const HwParams& hw() const { return m_hw; }
+    const SessionOptions& options() const { return m_opt; }
+    const rt::TensorStore& initial_gm() const { return m_gm; }
+    // The reference outputs (the original program's, sequentially); computed on first use.
+    const ref::Result& reference();
+    // The expanded program's reference interpretation (lanes cooperatively), for the expander check.
+    const ref::Result& expanded_reference();
+
+    // Runs one schedule with the hazard checker and output comparison; `sinks` observe the event stream.
+    ScheduleResult run(const Schedule& sched, const std::vector<EventSink*>& sinks = {}, int fault_abort_at = -1);
+    // The clusters the machine must be elaborated with.
+    int clusters_needed() const { return m_compiled.plan.blocks; }
+
+private:
+    SessionOptions m_opt;
+    std::shared_ptr<SourceFile> m_file;
+    HwParams m_hw;
+    Compiled m_compiled;
+    rt::TensorStore m_gm;                     // initial GM: kernel tensors, then hidden tensors
+    std::vector<uint32_t> m_ring_tensors;     // hidden ring tensor per cluster (a2a3)
+    std::optional<ref::Result> m_ref;
+    std::optional<ref::Result> m_ref_expanded;
+    std::optional<rt::TensorStore> m_nominal_out;  // nominal schedule's outputs (E-NONDET)
+};
+
+}  // namespace cvsim::sim

@@ -1,0 +1,41 @@
+// Findings and verdicts: what one schedule (or an exploration) found, and output comparison against the
+// reference (SPEC 6, 7).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "frontend/runtime.h"
+#include "frontend/source.h"
+
+namespace cvsim::sim {
+
+struct Finding {
+    std::string code;        // "E-RACE-RAW", "E-DEADLOCK", "W-V2C-LAYOUT", ...
+    std::string message;     // one line (the race report, the deadlock summary, ...)
+    std::vector<std::string> details;  // further lines (each blocked core, ...)
+    SourceLoc loc;           // primary location
+    SourceLoc loc2;          // second access (races)
+    uint64_t cycle = 0;      // when it was detected
+    std::string key;         // identity for de-duplication across schedules
+    bool is_error() const { return code.size() > 1 && code[0] == 'E'; }
+};
+
+std::string format_finding(const Finding& f);  // "error[E-RACE-RAW]: RAW on GM ...\n  details..."
+nlohmann::json finding_json(const Finding& f);
+
+struct CompareOptions {
+    double rtol = 0;   // relative tolerance (0: bit-exact)
+    double atol = 0;   // absolute tolerance
+};
+
+// Compares every output tensor of `got` with `want` (the reference): E-UNWRITTEN where poison remains
+// but the reference wrote a value, E-MISMATCH otherwise (count, first index, max abs difference).
+// `code` lets E-NONDET reuse the comparison against the nominal schedule.
+std::vector<Finding> compare_outputs(const rt::TensorStore& got, const rt::TensorStore& want, const CompareOptions& opt,
+                                     const std::string& mismatch_code = "E-MISMATCH");
+
+}  // namespace cvsim::sim

@@ -1,0 +1,112 @@
+// Test helpers: paths, file reading, running the CLI in a child process.
+#include "test_support.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#ifndef CVSIM_SHARED_DIR
+#define CVSIM_SHARED_DIR "../shared"
+#endif
+#ifndef CVSIM_SOURCE_DIR
+#define CVSIM_SOURCE_DIR "."
+#endif
+#ifndef CVSIM_BINARY
+#define CVSIM_BINARY "cvsim"
+#endif
+
+namespace cvsim::test {
+
+std::string shared_dir() {
+    if (const char* e = std::getenv("CVSIM_SHARED")) return e;
+    return CVSIM_SHARED_DIR;
+}
+std::string source_dir() {
+    if (const char* e = std::getenv("CVSIM_SOURCE")) return e;
+    return CVSIM_SOURCE_DIR;
+}
+std::string cvsim_binary() {
+    if (const char* e = std::getenv("CVSIM_BIN")) return e;
+    return CVSIM_BINARY;
+}
+std::string kernel_path(const std::string& name) { return shared_dir() + "/kernels/" + name; }
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::vector<std::string> split_args(const std::string& s) {
+    std::vector<std::string> out;
+    std::istringstream ss(s);
+    std::string a;
+    while (ss >> a) out.push_back(a);
+    return out;
+}
+
+RunResult run_cvsim(const std::vector<std::string>& args, int timeout_seconds) {
+    int out_pipe[2], err_pipe[2];
+    if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) throw std::runtime_error("pipe failed");
+    pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("fork failed");
+    if (pid == 0) {
+        dup2(out_pipe[1], 1);
+        dup2(err_pipe[1], 2);
+        close(out_pipe[0]);
+        close(err_pipe[0]);
+        std::vector<char*> argv;
+        std::string bin = cvsim_binary();
+        argv.push_back(bin.data());
+        std::vector<std::string> copy = args;
+        for (auto& a : copy) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(bin.c_str(), argv.data());
+        _exit(127);
+    }
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    RunResult r;
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
+    pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+    int open_fds = 2;
+    char buf[65536];
+    while (open_fds > 0) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+        if (left <= 0) {
+            kill(pid, SIGKILL);
+            r.err += "\n[test harness: cvsim timed out]\n";
+            break;
+        }
+        if (poll(fds, 2, static_cast<int>(left)) <= 0) continue;
+        for (int i = 0; i < 2; ++i) {
+            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP))) continue;
+            ssize_t n = read(fds[i].fd, buf, sizeof buf);
+            if (n <= 0) {
+                close(fds[i].fd);
+                fds[i].fd = -1;
+                --open_fds;
+            } else {
+                (i == 0 ? r.out : r.err).append(buf, static_cast<size_t>(n));
+            }
+        }
+    }
+    for (auto& f : fds)
+        if (f.fd >= 0) close(f.fd);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return r;
+}
+
+}  // namespace cvsim::test

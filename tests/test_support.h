@@ -1,0 +1,24 @@
+// Helpers shared by the test binaries: where the shared kernels are, reading files, running the CLI.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cvsim::test {
+
+std::string shared_dir();   // ../shared (from CVSIM_SHARED env or the build-time definition)
+std::string source_dir();   // the repository root
+std::string cvsim_binary(); // the built cvsim executable
+std::string kernel_path(const std::string& name);  // shared_dir()/kernels/<name>
+std::string read_file(const std::string& path);
+
+struct RunResult {
+    int exit_code = -1;
+    std::string out;  // stdout
+    std::string err;  // stderr
+};
+// Runs `cvsim <args>` (args split on spaces, no shell) with a wall-clock limit; kills it on timeout.
+RunResult run_cvsim(const std::vector<std::string>& args, int timeout_seconds = 120);
+std::vector<std::string> split_args(const std::string& s);
+
+}  // namespace cvsim::test
