@@ -17,15 +17,13 @@ struct Barrier {
     int expected = 0;                      // participants needed to release (hard: physical cores of the chip)
     int arrived = 0;                       // participants of the current episode that arrived
     uint64_t generation = 0;               // completed episodes
-    std::vector<uint64_t> arrival_tokens;  // tokens of this episode's arrivals (released to every departure)
-    std::vector<uint64_t> last_tokens;     // tokens of the last completed episode
+    std::map<uint64_t, std::vector<uint64_t>> episode_tokens;  // episode -> tokens of its arrivals (acquired by every departure)
     uint64_t release_cycle = 0;            // cycle the last episode released
     sc_core::sc_event released;            // notified when an episode completes
     void reset() {
         arrived = 0;
         generation = 0;
-        arrival_tokens.clear();
-        last_tokens.clear();
+        episode_tokens.clear();
         release_cycle = 0;
         released.cancel();
     }

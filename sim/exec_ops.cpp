@@ -163,23 +163,9 @@ uint64_t CoreRunner::begin(Instr& in) {
         case PayloadKind::Tfree: {
             TileRef t = in.in[0];
             p.detail = p.ring_dir == 0 ? "C2V" : "V2C";
-            if (!t || t->ring < 0 || t->slot < 0) {
+            if (!t || t->ring < 0 || t->slot < 0)
                 runtime_finding("E-PIPE-FREE", *in.stmt, fmt::format("{} of a tile that was not popped from a ring", in.call->op->name()));
-                return hw.sync.issue_cost;
-            }
-            auto res = p.ring->ring().free(t->lane, t->slot);
-            if (res == RingBuffer::FreeResult::AlreadyFreed)
-                runtime_finding("E-PIPE-FREE", *in.stmt, fmt::format("{} frees a slot twice (double tfree)", in.call->op->name()));
-            else if (res == RingBuffer::FreeResult::NotPopped)
-                runtime_finding("E-PIPE-FREE", *in.stmt, fmt::format("{} of a slot this lane did not pop", in.call->op->name()));
-            else {
-                uint64_t tok = m_st.token();
-                p.releases.push_back(tok);
-                p.ring->slot(t->slot).free_token[t->lane] = tok;
-                p.detail += fmt::format(" slot {}", t->slot);
-            }
-            p.ring->changed().notify(sc_core::SC_ZERO_TIME);
-            return hw.sync.issue_cost;
+            return hw.sync.issue_cost;  // the release itself happens in end(), where its event is emitted
         }
         case PayloadKind::Fence: {
             // Every earlier instruction completed (deps); wait until this core's GM writes are visible.
@@ -192,48 +178,33 @@ uint64_t CoreRunner::begin(Instr& in) {
             }
             return hw.sync.issue_cost;
         }
-        case PayloadKind::Syncall: {
+        case PayloadKind::SyncArrive: {
             pct_point();
+            // The episode this arrival joins (completed episodes so far); the arrival itself happens in end().
+            p.event_id = static_cast<int64_t>(m_st.machine->barrier(p.group).generation);
+            return hw.sync.issue_cost;
+        }
+        case PayloadKind::SyncDepart: {
             Barrier& b = m_st.machine->barrier(p.group);
+            uint64_t gen = static_cast<uint64_t>(p.ring_id);
             int per_cluster = p.group == "mix" ? m_st.participants_per_cluster : p.group == "aic_only" ? m_st.aic_per_cluster : m_st.aiv_per_cluster;
             int launched_clusters = m_st.cfg->plan->blocks;
-            int expected = per_cluster * (p.hard ? static_cast<int>(hw.chip.clusters) : launched_clusters);
-            b.expected = expected;
-            uint64_t tok = m_st.token();
-            p.releases.push_back(tok);
-            b.arrival_tokens.push_back(tok);
-            uint64_t gen = b.generation;
-            ++b.arrived;
-            if (!p.hard) {
-                // Soft: atomic add on the GM workspace counter, then poll it.
-                gm.transfer_begin();
-                gm.transfer_end();
-            }
-            if (b.arrived >= b.expected) {
-                b.arrived = 0;
-                b.last_tokens = std::move(b.arrival_tokens);
-                b.arrival_tokens.clear();
-                ++b.generation;
-                uint64_t delay = p.hard ? hw.sync.hard_syncall_release : 0;
-                b.release_cycle = m_core->now() + delay;
-                b.released.notify(sc_core::sc_time(static_cast<double>(delay), sc_core::SC_NS));
-            }
             uint64_t t = m_core->now();
             if (b.generation == gen || m_core->now() < b.release_cycle) {
                 m_in_hard_syncall = p.hard;
                 m_scalar_wait = fmt::format("system.syncall({}, {}) at {} waits for {} participants ({} arrived{})", p.group,
-                                            p.hard ? "hard" : "soft", in.stmt->loc.short_str(), expected, b.arrived,
-                                            p.hard && expected > per_cluster * launched_clusters
-                                                ? fmt::format("; a hard barrier waits for all {} clusters of the chip, only {} launched", hw.chip.clusters, launched_clusters)
+                                            p.hard ? "hard" : "soft", in.stmt->loc.short_str(), b.expected, b.arrived,
+                                            p.hard && b.expected > per_cluster * launched_clusters
+                                                ? fmt::format("; a hard barrier waits for every core of the chip's {} clusters, {} launched",
+                                                              hw.chip.clusters, launched_clusters)
                                                 : "");
                 m_core->set_blocked(StallCause::Barrier, m_scalar_wait);
                 while (b.generation == gen) m_core->wait_event(b.released);
                 if (m_core->now() < b.release_cycle) m_core->wait_cycles(b.release_cycle - m_core->now());
                 if (!p.hard) {
-                    // Soft: waiters see the count at their next poll.
+                    // Soft: a waiter sees the counter at its next poll of the GM workspace.
                     uint64_t poll = std::max<uint64_t>(hw.sync.soft_poll_interval, 1);
-                    uint64_t waited = m_core->now() - t;
-                    uint64_t rem = waited % poll;
+                    uint64_t rem = (m_core->now() - t) % poll;
                     if (rem) m_core->wait_cycles(poll - rem);
                 }
                 m_core->clear_blocked();
@@ -241,7 +212,10 @@ uint64_t CoreRunner::begin(Instr& in) {
                 m_in_hard_syncall = false;
                 m_core->account_stall(StallCause::Barrier, m_core->now() - t, Pipe::Scalar);
             }
-            for (uint64_t x : b.last_tokens) p.acquires.push_back(x);
+            auto it = b.episode_tokens.find(gen);
+            if (it != b.episode_tokens.end())
+                for (uint64_t x : it->second) p.acquires.push_back(x);
+            p.detail = fmt::format("{} barrier episode {}", p.group, gen);
             return hw.sync.issue_cost;
         }
         case PayloadKind::Op: break;
@@ -526,6 +500,47 @@ void CoreRunner::end(Instr& in) {
     GlobalMemory& gm = m_st.machine->gm();
     ++m_st.instructions;
     switch (p.kind) {
+        case PayloadKind::SyncArrive: {
+            Barrier& b = m_st.machine->barrier(p.group);
+            int per_cluster = p.group == "mix" ? m_st.participants_per_cluster : p.group == "aic_only" ? m_st.aic_per_cluster : m_st.aiv_per_cluster;
+            int expected = per_cluster * (p.hard ? static_cast<int>(hw.chip.clusters) : m_st.cfg->plan->blocks);
+            b.expected = expected;
+            uint64_t tok = m_st.token();
+            p.releases.push_back(tok);
+            uint64_t gen = b.generation;
+            b.episode_tokens[gen].push_back(tok);
+            p.detail = fmt::format("{} barrier episode {} arrival", p.group, gen);
+            if (!p.hard) {
+                // Soft: an atomic add on the GM workspace counter (modelled as a short GM transfer).
+                gm.transfer_begin();
+                gm.transfer_end();
+            }
+            if (++b.arrived >= b.expected) {
+                b.arrived = 0;
+                ++b.generation;
+                uint64_t delay = p.hard ? hw.sync.hard_syncall_release : 0;
+                b.release_cycle = m_core->now() + delay;
+                b.released.notify(sc_core::sc_time(static_cast<double>(delay), sc_core::SC_NS));
+            }
+            break;
+        }
+        case PayloadKind::Tfree: {
+            TileRef t = in.in[0];
+            if (!t || t->ring < 0 || t->slot < 0) break;
+            auto res = p.ring->ring().free(t->lane, t->slot);
+            if (res == RingBuffer::FreeResult::AlreadyFreed)
+                runtime_finding("E-PIPE-FREE", *in.stmt, fmt::format("{} frees a slot twice (double tfree)", in.call->op->name()));
+            else if (res == RingBuffer::FreeResult::NotPopped)
+                runtime_finding("E-PIPE-FREE", *in.stmt, fmt::format("{} of a slot this lane did not pop", in.call->op->name()));
+            else {
+                uint64_t tok = m_st.token();
+                p.releases.push_back(tok);
+                p.ring->slot(t->slot).free_token[t->lane] = tok;
+                p.detail += fmt::format(" slot {}", t->slot);
+            }
+            p.ring->changed().notify(sc_core::SC_ZERO_TIME);
+            break;
+        }
         case PayloadKind::PopWait:
             if (!m_replay && hw.target == Target::A5 && in.out) {
                 // a5: the tile is bound to the slot in place (it is in the consumer's SRAM already).

@@ -472,15 +472,24 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             return {};
         }
         case O::Syncall: {
-            auto in = make(Pipe::Scalar, s, &c);
-            Payload& p = pl(*in);
-            p.kind = PayloadKind::Syncall;
-            p.drain = true;
+            // Two scalar instructions: the arrival (after draining the core) releases, the departure acquires.
             std::string ct = const_str(arg(c, "core_type")).value_or("mix");
-            p.group = ct;
-            p.hard = const_str(arg(c, "mode")).value_or("hard") == "hard";
-            for (uint32_t i = 0; i < m_core->issued(); ++i) in->deps.push_back(i);
-            m_core->issue(std::move(in));
+            bool hard = const_str(arg(c, "mode")).value_or("hard") == "hard";
+            auto arrive = make(Pipe::Scalar, s, &c);
+            Payload& pa = pl(*arrive);
+            pa.kind = PayloadKind::SyncArrive;
+            pa.drain = true;
+            pa.group = ct;
+            pa.hard = hard;
+            for (uint32_t i = 0; i < m_core->issued(); ++i) arrive->deps.push_back(i);
+            Instr* a = m_core->issue(std::move(arrive));
+            auto depart = make(Pipe::Scalar, s, &c);
+            Payload& pd = pl(*depart);
+            pd.kind = PayloadKind::SyncDepart;
+            pd.group = ct;
+            pd.hard = hard;
+            pd.ring_id = static_cast<int64_t>(pl(*a).event_id);  // the episode the arrival joined
+            m_core->issue(std::move(depart));
             return {};
         }
         case O::Fence: {

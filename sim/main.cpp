@@ -121,6 +121,3 @@ int main(int argc, char** argv) {
         return kExitInternal;
     }
 }
-
-// libsystemc references sc_main from its own main(); cvsim has its own main, so this is never called.
-int sc_main(int, char**) { return kExitInternal; }

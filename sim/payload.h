@@ -16,7 +16,8 @@ enum class PayloadKind : uint8_t {
     PopWait,   // scalar: wait for a ready slot and take it (tpop); a2a3 then issues PopCopy
     PopCopy,   // MTE2: copy the popped slot into the landing buffer (a2a3)
     Tfree,     // scalar: release a popped slot
-    Syncall,   // scalar: drain, arrive, wait for the release
+    SyncArrive,  // scalar: drain, then arrive at the barrier (the arrival is a release)
+    SyncDepart,  // scalar: wait for the barrier's release (acquires every arrival)
     Fence,     // scalar: drain and wait until GM writes are visible
     Scalar,    // scalar bookkeeping op with no data (setup, cacheinvalid, ...)
     Skip,      // replay lane: an op without data (no effect, no cost)

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "frontend/diag.h"
+#include "frontend/passes/capacity.h"
 #include "frontend/sema.h"
 #include "sim/check/hazard_checker.h"
 
@@ -20,7 +21,9 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     co.expand.target = m_opt.target;
     co.expand.blocks = m_opt.blocks;
     co.expand.chip_clusters = static_cast<int>(m_hw.chip.clusters);
+    passes::check_capacity(*program, m_hw);
     m_compiled = compile(program, co);
+    passes::check_capacity(*m_compiled.expanded, m_hw);
     m_compiled.plan.blocks = std::max(1, m_opt.blocks);
 
     // GM: the entry's tensors (inputs generated or read, outputs poisoned), then hidden ring tensors.

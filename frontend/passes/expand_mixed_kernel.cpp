@@ -428,12 +428,11 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
             out->functions.push_back(clone_function(*f));
             continue;
         }
-        if (f->split_mode() != SplitMode::NONE)
-            raise("E-UNSUPPORTED", f->loc, fmt::format("expanding '{}' with split={} (the vector split) is not implemented yet", f->name, split_mode_name(f->split_mode())));
         auto work = clone_function(*f);
         insert_gm_sync(*work, opt, stats);
         auto aic = Splitter(*work, Lane::Aic, opt, stats).build();
         auto aiv = Splitter(*work, Lane::Aiv, opt, stats).build();
+        split_vector_lane(*aiv, f->split_mode());
         PipeUse use;
         scan_pipes(aic->body, use);
         scan_pipes(aiv->body, use);

@@ -50,4 +50,7 @@ bool is_mixed(const ir::Function& f);
 // (C2V/V2C fences), sync flags (loop-carried WAR) or barriers as the policy says (passes/gm_sync.cpp).
 void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats);
 
+// The vector split of an AIV lane function for split mode UP_DOWN / LEFT_RIGHT (passes/vector_split.cpp).
+void split_vector_lane(ir::Function& aiv, ir::SplitMode mode);
+
 }  // namespace cvsim::passes

@@ -1,0 +1,165 @@
+// The vector split (SPEC 5.6): for a function split UP_DOWN / LEFT_RIGHT, each AIV lane works on its half.
+//
+// Algorithm. On the AIV lane function: bind `subblock_idx = pl.tile.get_subblock_idx()` first; halve every
+// Vec tile type on the split axis (rows for UP_DOWN, columns for LEFT_RIGHT); a Vec load or store keeps
+// its tensor but moves its window to the lane's half (offset + subblock_idx * half, extent half); Vec
+// creation ops get halved shapes; transports get the split code (1 up-down, 2 left-right), so a C2V pop
+// receives the lane's half and a V2C push contributes it to the AIC's gathered tile. Odd extents, and row
+// reductions across a LEFT_RIGHT split, are rejected (E-UNSUPPORTED) rather than computed wrongly.
+#include <fmt/format.h>
+
+#include "frontend/diag.h"
+#include "frontend/passes/expand_mixed_kernel.h"
+#include "frontend/passes/ir_util.h"
+
+namespace cvsim::passes {
+
+using namespace ir;
+
+namespace {
+
+class VectorSplit {
+public:
+    VectorSplit(Function& f, SplitMode mode) : m_f(f), m_mode(mode), m_code(mode == SplitMode::UP_DOWN ? 1 : 2) {}
+
+    void run() {
+        m_sub = m_f.new_var(m_f.fresh_name("subblock_idx"), Type::scalar(DType::INDEX), m_f.loc);
+        for (auto& v : m_f.vars)
+            if (v->type.kind == TypeKind::Tile && v->type.mem == Mem::Vec) halve(v->type, v->loc, v->name);
+        block(m_f.body);
+        m_f.body.insert(m_f.body.begin(), make_assign(m_sub, make_call(OpCode::GetSubblockIdx, {}, m_f.loc), m_f.loc));
+    }
+
+private:
+    Function& m_f;
+    SplitMode m_mode;
+    int m_code;
+    VarPtr m_sub;
+
+    size_t axis(size_t rank) const { return m_mode == SplitMode::UP_DOWN ? (rank >= 2 ? rank - 2 : 0) : rank - 1; }
+
+    void halve(Type& t, const SourceLoc& loc, const std::string& what) {
+        if (t.shape.empty()) return;
+        size_t ax = axis(t.shape.size());
+        if (t.shape[ax] % 2 != 0)
+            raise("E-UNSUPPORTED", loc,
+                  fmt::format("'{}' has {} {} ({}): a {} split needs an even extent", what, t.shape[ax],
+                              m_mode == SplitMode::UP_DOWN ? "rows" : "columns", shape_str(t.shape), split_mode_name(m_mode)));
+        t.shape[ax] /= 2;
+        if (!t.valid.empty()) t.valid[ax] = (t.valid[ax] + 1) / 2;
+    }
+
+    ExprPtr shifted(const ExprPtr& off, int64_t half, const SourceLoc& loc) {
+        auto mul = std::make_shared<Expr>();
+        mul->kind = ExprKind::Binary;
+        mul->sval = "*";
+        mul->loc = loc;
+        mul->args = {var_ref(m_sub, loc), int_lit(half, loc)};
+        mul->type = Type::scalar(DType::INDEX);
+        if (auto c = const_int(off); c && *c == 0) return mul;
+        auto add = std::make_shared<Expr>();
+        add->kind = ExprKind::Binary;
+        add->sval = "+";
+        add->loc = loc;
+        add->args = {off, mul};
+        add->type = Type::scalar(DType::INDEX);
+        return add;
+    }
+
+    void refresh(const ExprPtr& e) {
+        if (!e) return;
+        if (e->kind == ExprKind::Var) e->type = e->var->type;
+        for (auto& a : e->args) refresh(a);
+    }
+
+    void call(Expr& c, const Stmt& s) {
+        using O = OpCode;
+        for (auto& a : c.args) refresh(a);
+        switch (c.op->code) {
+            case O::Load: {
+                if (c.type.mem != Mem::Vec) return;
+                auto& shapes = c.args[2];
+                auto& offs = c.args[1];
+                size_t ax = axis(shapes->args.size());
+                auto ext = const_int(shapes->args[ax]);
+                if (!ext || *ext % 2) raise("E-UNSUPPORTED", c.loc, fmt::format("a {} split needs an even constant extent on the split axis", split_mode_name(m_mode)));
+                int64_t half = *ext / 2;
+                shapes->args[ax] = int_lit(half, c.loc);
+                offs->args[ax] = shifted(offs->args[ax], half, c.loc);
+                halve(c.type, c.loc, "the loaded tile");
+                return;
+            }
+            case O::Store: {
+                const ExprPtr& tile = c.args[0];
+                if (tile->type.mem != Mem::Vec) return;
+                auto& offs = c.args[1];
+                size_t rank = offs->args.size();
+                size_t ax = axis(rank);
+                const auto& tshape = tile->type.shape;
+                size_t tax = axis(tshape.size());
+                int64_t half = tshape[tax];  // already halved
+                offs->args[ax] = shifted(offs->args[ax], half, c.loc);
+                if (c.args[3]) raise("E-UNSUPPORTED", c.loc, "a store with shapes= in a split function is not supported");
+                return;
+            }
+            case O::TpushToAic:
+                c.args[1] = int_lit(m_code, c.loc);  // (tile, split, id)
+                return;
+            case O::TpopFromAic:
+                c.args[0] = int_lit(m_code, c.loc);  // (split, id, shape, dtype)
+                halve(c.type, c.loc, "the popped tile");
+                return;
+            case O::Create: case O::Full: {
+                if (c.type.mem != Mem::Vec) return;
+                auto& shape = c.args[0];
+                size_t ax = axis(shape->args.size());
+                auto ext = const_int(shape->args[ax]);
+                if (ext) shape->args[ax] = int_lit(*ext / 2, c.loc);
+                halve(c.type, c.loc, "the created tile");
+                return;
+            }
+            case O::RowSum: case O::RowMax:
+                if (m_mode == SplitMode::LEFT_RIGHT)
+                    raise("E-UNSUPPORTED", c.loc, "a row reduction across a LEFT_RIGHT split would reduce only half of each row");
+                [[fallthrough]];
+            default:
+                if (c.op->code == O::Slice || c.op->code == O::Reshape || c.op->code == O::Transpose || c.op->code == O::TransposeView)
+                    if (c.type.mem == Mem::Vec) raise("E-UNSUPPORTED", c.loc, fmt::format("pl.{} in a {} split function is not supported", c.op->name(), split_mode_name(m_mode)));
+                if (c.type.kind == TypeKind::Tile && c.type.mem == Mem::Vec) {
+                    // Shape-preserving vector ops: the result has the halved operand shape.
+                    for (auto& a : c.args)
+                        if (a && a->type.kind == TypeKind::Tile) {
+                            Type t = a->type;
+                            t.dtype = c.type.dtype;
+                            if (c.op->code == O::RowSum || c.op->code == O::RowMax) t.shape.back() = 1;
+                            t.view = c.type.view;
+                            c.type = t;
+                            break;
+                        }
+                }
+                return;
+        }
+        (void)s;
+    }
+
+    void block(Block& b) {
+        for (auto& sp : b) {
+            Stmt& s = *sp;
+            if (s.value && s.value->kind == ExprKind::Call) call(*s.value, s);
+            else refresh(s.value);
+            for (auto& v : s.values) refresh(v);
+            for (auto& v : s.init_values) refresh(v);
+            block(s.body);
+            block(s.orelse);
+        }
+    }
+};
+
+}  // namespace
+
+void split_vector_lane(Function& aiv, SplitMode mode) {
+    if (mode == SplitMode::NONE) return;
+    VectorSplit(aiv, mode).run();
+}
+
+}  // namespace cvsim::passes

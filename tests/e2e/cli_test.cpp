@@ -1,0 +1,102 @@
+// End to end: what a user sees from the cvsim binary on the seed scenarios.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <regex>
+
+#include "test_support.h"
+
+using namespace cvsim::test;
+
+namespace {
+
+TEST(Cli, V2cOffReportsTheRaceWithBothSourceLines) {
+    RunResult r = run_cvsim({"check", kernel_path("v2c_rope_attn.py"), "--v2c", "off"});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    // The vector store is line 31, the cube load line 33.
+    std::regex race(R"(RAW on GM q_rot\[0:16, 0:128\]: AIV0 MTE3 write at v2c_rope_attn\.py:31 .* AIC MTE2 read at v2c_rope_attn\.py:33)");
+    EXPECT_TRUE(std::regex_search(r.out, race)) << r.out;
+    EXPECT_NE(r.out.find("replay: cvsim run"), std::string::npos);
+}
+
+TEST(Cli, V2cFenceIsClean) {
+    RunResult r = run_cvsim({"check", kernel_path("v2c_rope_attn.py"), "--v2c", "fence"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("PASS"), std::string::npos);
+}
+
+TEST(Cli, RunOfTheFencedKernelMatchesTheReferenceAndReportsPerCoreCycles) {
+    RunResult r = run_cvsim({"run", kernel_path("v2c_rope_attn.py")});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("outputs: equal to the reference"), std::string::npos) << r.out;
+    for (const char* core : {"AIC", "AIV0", "AIV1 (replay)"}) EXPECT_NE(r.out.find(core), std::string::npos) << core;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(AIC\s+(\d+)\s+(\d+)\s+(\d+))")));
+    EXPECT_GT(std::stoul(m[3]), 100u);  // the cube core does real work: loads, MTE1 moves, a matmul
+}
+
+TEST(Cli, MissingTfreeDeadlocksQuicklyNamingEachBlockedCore) {
+    auto t0 = std::chrono::steady_clock::now();
+    RunResult r = run_cvsim({"run", kernel_path("missing_tfree.py")});
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_LT(s, 1.0) << "a deadlock must be reported, not waited out";
+    EXPECT_NE(r.out.find("E-DEADLOCK"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("AIC: tile.tpush_to_aiv at missing_tfree.py:25 waits for a free slot"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("AIV0: tile.tpop_from_aic at missing_tfree.py:36 waits for data"), std::string::npos) << r.out;
+}
+
+TEST(Cli, UnbalancedPopDeadlocksNamingTheSecondPop) {
+    RunResult r = run_cvsim({"run", kernel_path("unbalanced_pop.py")});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.out.find("AIV0: tile.tpop_from_aic at unbalanced_pop.py:32"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("AIC: finished"), std::string::npos) << r.out;
+}
+
+TEST(Cli, ExpandOutputParsesBackAndPrintsIdentically) {
+    for (const char* k : {"v2c_rope_attn.py", "c2v_row_relay.py", "v2c_blocked_loop.py", "missing_tfree.py", "unbalanced_pop.py"}) {
+        std::string first = testing::TempDir() + "/first_" + k;
+        std::string second = testing::TempDir() + "/second_" + k;
+        RunResult a = run_cvsim({"expand", kernel_path(k), "-o", first});
+        ASSERT_EQ(a.exit_code, 0) << k << a.err;
+        RunResult b = run_cvsim({"expand", first, "-o", second});
+        ASSERT_EQ(b.exit_code, 0) << k << b.err;
+        EXPECT_EQ(read_file(first), read_file(second)) << k;
+    }
+}
+
+TEST(Cli, DemoPrintsTheTableOfPolicies) {
+    RunResult r = run_cvsim({"demo", "--schedules", "50"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    std::regex off(R"(off\s+E-RACE-RAW\s+51/51)");
+    std::regex fence(R"(fence\s+clean\s+0/51\s+0/51\s+\d+\s+1)");
+    EXPECT_TRUE(std::regex_search(r.out, off)) << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, fence)) << r.out;
+    EXPECT_NE(r.out.find("E-V2C-UNFENCED"), std::string::npos);
+}
+
+TEST(Cli, BadInputGivesOneDiagnosticWithCaretAndExit2) {
+    RunResult r = run_cvsim({"check", kernel_path("bad/undefined_name.py")});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("undefined_name.py:9:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("error[E-NAME]: name 'tt' is not defined"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("^"), std::string::npos);
+}
+
+TEST(Cli, UsageErrorsExit2) {
+    EXPECT_EQ(run_cvsim({"run"}).exit_code, 2);
+    EXPECT_EQ(run_cvsim({"run", kernel_path("v2c_rope_attn.py"), "--v2c", "sometimes"}).exit_code, 2);
+    EXPECT_EQ(run_cvsim({"run", "/nonexistent/k.py"}).exit_code, 2);
+    EXPECT_EQ(run_cvsim({"frobnicate"}).exit_code, 2);
+}
+
+TEST(Cli, ReplayIsByteIdentical) {
+    std::vector<std::string> args = {"run", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--schedule", "random", "--seed", "7"};
+    RunResult a = run_cvsim(args), b = run_cvsim(args);
+    EXPECT_EQ(a.out, b.out);
+    EXPECT_EQ(a.exit_code, 1);
+}
+
+}  // namespace

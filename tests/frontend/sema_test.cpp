@@ -1,0 +1,177 @@
+// Semantic analysis: types, names, constant folding, op resolution and their diagnostics.
+#include <gtest/gtest.h>
+
+#include "frontend/ops.h"
+#include "frontend/printer.h"
+#include "frontend_util.h"
+
+using namespace cvsim;
+using namespace cvsim::ir;
+using namespace cvsim::test;
+
+namespace {
+
+const char* kParams = "a: pl.Tensor[[16, 32], pl.FP16], out: pl.Out[pl.Tensor[[16, 32], pl.FP16]]";
+const char* kRet = "pl.Tensor[[16, 32], pl.FP16]";
+
+TEST(Sema, EverySampleKernelAnalyses) {
+    for (const char* k : {"v2c_rope_attn.py", "c2v_row_relay.py", "v2c_blocked_loop.py", "missing_tfree.py", "unbalanced_pop.py",
+                          "flash_block.py", "a5_missing_nz.py", "hard_syncall_partial.py", "l2_rows_narrow.py", "l2_rows_wide.py",
+                          "nonuniform_gather.py", "split_updown_scratch.py", "v2c_branch.py", "v2c_manual_syncall.py", "v2c_reused_scratch.py"}) {
+        EXPECT_NO_THROW(parse_kernel(k)) << k;
+    }
+}
+
+TEST(Sema, ModuleConstantsFoldIntoShapesWithPythonSemantics) {
+    auto p = parse_text("import pypto.language as pl\nB = 4\nK = 64\nH = (B * K) // 3\nM = -7 // 2\n\n@pl.program\nclass P:\n"
+                        "    @pl.function(type=pl.FunctionType.InCore)\n    def f(self, x: pl.Tensor[[H, B * K], pl.FP16], y: pl.Tensor[[-M, 2], pl.FP16]):\n"
+                        "        pass\n");
+    const auto& f = *p->functions[0];
+    EXPECT_EQ(f.params[0].var->type.shape, (std::vector<int64_t>{85, 256}));
+    EXPECT_EQ(f.params[1].var->type.shape, (std::vector<int64_t>{4, 2}));  // -7 // 2 == -4 in Python
+}
+
+TEST(Sema, LoadInfersTileTypeAndMemory) {
+    auto p = parse_kernel("v2c_rope_attn.py");
+    const Function& f = *p->functions[0];
+    auto a_mat = f.find_var("a_mat");
+    ASSERT_TRUE(a_mat);
+    EXPECT_EQ(type_str(a_mat->type), "pl.Tile[[16, 128], pl.FP16, pl.Mem.Mat]");
+    EXPECT_EQ(a_mat->type.layout(), Layout::NZ);
+    EXPECT_EQ(type_str(f.find_var("scores")->type), "pl.Tile[[16, 64], pl.FP32, pl.Mem.Acc]");
+    EXPECT_EQ(f.find_var("k_right")->type.layout(), Layout::ZN);
+}
+
+TEST(Sema, UnifiedOpsDispatchOnOperandKind) {
+    auto p = parse_kernel("v2c_rope_attn.py");
+    bool saw_mul = false, saw_muls = false;
+    for (auto& s : p->functions[0]->body)
+        if (s->value && s->value->kind == ExprKind::Call) {
+            saw_mul |= s->value->op->code == OpCode::Mul;
+            saw_muls |= s->value->op->code == OpCode::Muls;
+        }
+    EXPECT_TRUE(saw_mul);
+    EXPECT_TRUE(saw_muls);
+}
+
+TEST(Sema, NestedCallsAreHoistedIntoTheirOwnStatements) {
+    auto p = parse_kernel("c2v_row_relay.py");
+    const Function& f = *p->functions[0];
+    ASSERT_TRUE(f.find_var("_muls"));
+    EXPECT_EQ(f.find_var("_muls")->type.mem, Mem::Vec);
+}
+
+TEST(Sema, AnnotationSuppliesTheTpopType) {
+    auto p = parse_kernel("missing_tfree.py");
+    auto z = p->find("relay_aiv")->find_var("z");
+    ASSERT_TRUE(z);
+    EXPECT_EQ(type_str(z->type), "pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec]");
+}
+
+TEST(Sema, TpopWithoutAnnotationOrShapeIsATypeError) {
+    auto d = diag_of(kernel_with(kParams, "", "        z = pl.tpop_from_aic(split=0)\n"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-TYPE");
+    EXPECT_EQ(d->loc.line, 8u);
+}
+
+TEST(Sema, UndefinedNameIsENameWithSuggestion) {
+    auto d = diag_of(kernel_with(kParams, kRet, "        t = pl.load(a, [0, 0], [16, 32])\n        return tt\n"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-NAME");
+    EXPECT_EQ(d->loc.line, 9u);
+    EXPECT_NE(d->hint.find("'t'"), std::string::npos);
+}
+
+TEST(Sema, UnknownOpIsUnsupportedNamingIt) {
+    auto d = diag_of(kernel_with(kParams, "", "        t = pl.frobnicate(a)\n"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-UNSUPPORTED");
+    EXPECT_NE(d->message.find("pl.frobnicate"), std::string::npos);
+}
+
+TEST(Sema, UnexpectedKeywordIsATypeErrorListingParameters) {
+    auto d = diag_of(kernel_with(kParams, "", "        t = pl.load(a, [0, 0], [16, 32], target_mem=pl.Mem.Vec)\n"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-TYPE");
+    EXPECT_NE(d->message.find("target_mem"), std::string::npos);
+    EXPECT_NE(d->hint.find("target_memory"), std::string::npos);
+}
+
+TEST(Sema, UnknownEnumMemberIsATypeError) {
+    auto d = diag_of(kernel_with(kParams, "", "        t = pl.load(a, [0, 0], [16, 32], target_memory=pl.Mem.L7)\n"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-TYPE");
+    EXPECT_NE(d->message.find("L7"), std::string::npos);
+}
+
+TEST(Sema, MatmulInnerDimensionMismatchNamesBothShapes) {
+    auto d = diag_of(SourceFile::read(kernel_path("bad/matmul_shape_mismatch.py"))->text());
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-TYPE");
+    EXPECT_EQ(d->loc.line, 12u);
+    EXPECT_NE(d->message.find("[16, 32]"), std::string::npos);
+    EXPECT_NE(d->message.find("[64, 16]"), std::string::npos);
+}
+
+TEST(Sema, ConstantWindowOutsideTheTensorIsOob) {
+    auto d = diag_of(SourceFile::read(kernel_path("bad/load_out_of_bounds.py"))->text());
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-OOB");
+    EXPECT_EQ(d->loc.line, 8u);
+    EXPECT_NE(d->message.find("[8:24, 0:16]"), std::string::npos) << d->message;
+}
+
+TEST(Sema, RebindingWithAnotherTypeIsATypeError) {
+    auto d = diag_of(kernel_with(kParams, "", "        t = pl.load(a, [0, 0], [16, 32])\n        t = pl.load(a, [0, 0], [8, 32])\n"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-TYPE");
+    EXPECT_EQ(d->loc.line, 9u);
+    EXPECT_NE(d->message.find("re-bound"), std::string::npos);
+}
+
+TEST(Sema, BinaryOpOnDifferentDtypesAsksForACast) {
+    auto d = diag_of(kernel_with("a: pl.Tensor[[16, 32], pl.FP16], b: pl.Tensor[[16, 32], pl.FP32]", "",
+                                 "        x = pl.load(a, [0, 0], [16, 32])\n        y = pl.load(b, [0, 0], [16, 32])\n        z = pl.add(x, y)\n"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-TYPE");
+    EXPECT_NE(d->hint.find("cast"), std::string::npos);
+}
+
+TEST(Sema, YieldOutsideALoopIsRejected) {
+    auto d = diag_of(kernel_with(kParams, "", "        t = pl.load(a, [0, 0], [16, 32])\n        u = pl.yield_(t)\n"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-PARSE");
+    EXPECT_EQ(d->loc.line, 9u);
+}
+
+TEST(Sema, LoopWithInitValuesMustEndWithYield) {
+    auto d = diag_of(kernel_with(kParams, "", "        t = pl.load(a, [0, 0], [16, 32])\n        for i, (x,) in pl.range(2, init_values=(t,)):\n"
+                                              "            y = pl.add(x, x)\n"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-PARSE");
+    EXPECT_EQ(d->loc.line, 10u);
+}
+
+TEST(Sema, LoopCarriedValuesAndResults) {
+    auto p = parse_kernel("flash_block.py");
+    const Function& f = *p->functions[0];
+    const Stmt* loop = nullptr;
+    for (auto& s : f.body)
+        if (s->kind == StmtKind::For) loop = s.get();
+    ASSERT_TRUE(loop);
+    ASSERT_EQ(loop->iter_args.size(), 1u);
+    EXPECT_EQ(loop->iter_args[0]->name, "o");
+    ASSERT_EQ(loop->targets.size(), 1u);
+    EXPECT_EQ(loop->targets[0]->name, "o_out");
+    EXPECT_EQ(loop->body.back()->kind, StmtKind::Yield);
+}
+
+TEST(Sema, TensorLevelScopesAreUnsupported) {
+    auto d = diag_of(kernel_with(kParams, "", "        with pl.at(level=pl.Level.CORE_GROUP):\n            pass\n"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-UNSUPPORTED");
+    EXPECT_EQ(d->loc.line, 8u);
+}
+
+}  // namespace
