@@ -57,6 +57,12 @@ void CoreBase::reset() {
     m_instr_count = 0;
 }
 
+void CoreBase::notify_state() {
+    if (!m_listener) return;
+    State st = m_finished ? State::Finished : m_blocked_cause != StallCause::None ? State::Stalled : State::Running;
+    m_listener(*this, st, m_blocked_cause);
+}
+
 void CoreBase::wait_event(sc_event& e) {
     if (m_ctl.aborted) throw AbortRun{};
     wait(e | m_ctl.abort_ev);
@@ -89,12 +95,14 @@ void CoreBase::scalar_thread() {
         wait(m_start_ev);
         if (m_ctl.aborted) continue;
         m_start_cycle = now();
+        notify_state();
         try {
             if (m_program) m_program();
             sync_scalar();
             drain(StallCause::None);
             m_end_cycle = now();
             m_finished = true;
+            notify_state();
         } catch (const AbortRun&) {
         }
     }

@@ -64,8 +64,20 @@ public:
     void wait_event(sc_core::sc_event& e);
     void wait_cycles(uint64_t cycles);
     // Blocked-state reporting: set while waiting on something outside the core.
-    void set_blocked(StallCause cause, std::string what) { m_blocked_cause = cause; m_blocked_what = std::move(what); }
-    void clear_blocked() { m_blocked_cause = StallCause::None; m_blocked_what.clear(); }
+    void set_blocked(StallCause cause, std::string what) {
+        m_blocked_cause = cause;
+        m_blocked_what = std::move(what);
+        notify_state();
+    }
+    void clear_blocked() {
+        m_blocked_cause = StallCause::None;
+        m_blocked_what.clear();
+        notify_state();
+    }
+    // Observer of the core's state (for waveforms): called on start, on every stall begin/end, on finish.
+    enum class State : uint8_t { Idle = 0, Running = 1, Stalled = 2, Finished = 3 };
+    using StateListener = std::function<void(const CoreBase&, State, StallCause)>;
+    void set_state_listener(StateListener l) { m_listener = std::move(l); }
     void account_stall(StallCause cause, uint64_t cycles, ir::Pipe pipe);
 
     uint64_t now() const;                  // cycles since the schedule start
@@ -110,6 +122,7 @@ private:
     void run_instr(Instr& in, PipeState* ps);
     bool deps_met(const Instr& in) const;
     void check_bounds();
+    void notify_state();
 
     RunControl& m_ctl;                                 // shared abort/bounds state
     std::vector<ir::Pipe> m_pipes;                     // pipes this core has (SCALAR is the scalar unit)
@@ -132,6 +145,7 @@ private:
     std::string m_blocked_what;                        // description for deadlock reports
     std::array<PipeStats, ir::kNumPipes> m_stats{};    // per pipe
     uint64_t m_instr_count = 0;                        // for periodic wall-clock checks
+    StateListener m_listener;                          // waveform observer (optional)
 };
 
 }  // namespace cvsim

@@ -13,15 +13,15 @@ namespace cvsim::sim {
 
 using namespace sc_core;
 
-namespace {
-bool g_time_resolution_set = false;
-
-void quiet_systemc() {
+void init_systemc() {
+    static bool done = false;
+    if (done) return;
+    done = true;
+    sc_set_time_resolution(1, SC_NS);
     // "no activity or clock movement" is expected when a schedule ends exactly at a bound.
     sc_report_handler::set_actions(SC_ID_NO_SC_START_ACTIVITY_, SC_DO_NOTHING);
     sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", SC_DO_NOTHING);
 }
-}  // namespace
 
 Machine& Machine::instance(int clusters) {
     static std::unique_ptr<Machine> m;
@@ -32,11 +32,7 @@ Machine& Machine::instance(int clusters) {
 }
 
 Machine::Machine(int clusters) {
-    if (!g_time_resolution_set) {
-        sc_set_time_resolution(1, SC_NS);
-        g_time_resolution_set = true;
-    }
-    quiet_systemc();
+    init_systemc();
     for (int c = 0; c < clusters; ++c) {
         auto cm = std::make_unique<ClusterModel>();
         cm->cores[0] = std::make_unique<CubeCore>(fmt::format("cluster{}_aic", c).c_str(), m_ctl);

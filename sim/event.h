@@ -67,7 +67,15 @@ struct Event {
     std::vector<GmAccess> gm;     // GM windows touched
     OrderKeyPtr order;            // position in the original sequential program (for RAW/WAR naming)
     std::string detail;           // extra words for traces ("ring c2v slot 1", "event 3", ...)
+    // Counters for traces (set on the instructions that change them, else -1):
+    int ring_dir = -1;            // 0 = C2V, 1 = V2C: the ring this instruction pushed to / popped from / freed
+    int ring_occupancy = -1;      // that ring's occupied slots after this instruction
+    int64_t flag_event = -1;      // sync_set / sync_wait event id
 };
+
+// Sets the SystemC time resolution (1 ns = 1 cycle) and silences expected kernel warnings. Idempotent;
+// call before creating any sc_time, trace file or module.
+void init_systemc();
 
 // Observer of the event stream.
 class EventSink {

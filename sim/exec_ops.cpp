@@ -629,6 +629,12 @@ Event CoreRunner::make_event(const Instr& in) {
     e.order = p.order;
     e.detail = p.detail;
     if (p.kind == PayloadKind::PopCopy) e.detail = "pop copy " + e.detail;
+    if (p.ring && p.ring->configured() && (p.kind == PayloadKind::PopWait || p.kind == PayloadKind::Tfree ||
+                                          (p.kind == PayloadKind::Op && in.call && (in.call->op->code == OpCode::TpushToAiv || in.call->op->code == OpCode::TpushToAic)))) {
+        e.ring_dir = p.ring_dir;
+        e.ring_occupancy = p.ring->ring().occupancy();
+    }
+    if (p.event_id >= 0 && in.call && (in.call->op->code == OpCode::SyncSet || in.call->op->code == OpCode::SyncWait)) e.flag_event = p.event_id;
     return e;
 }
 
