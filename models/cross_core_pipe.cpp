@@ -12,6 +12,7 @@ void CrossCorePipe::configure(bool c2v, int slot_num, int64_t slot_size, int pro
         Slot& s = m_slots[static_cast<size_t>(i)];
         s.part_written.assign(static_cast<size_t>(producers), false);
         s.parts.assign(static_cast<size_t>(producers), Matrix());
+        s.part_clean.assign(static_cast<size_t>(producers), false);
         s.ready_token.assign(static_cast<size_t>(producers), 0);
         s.free_token.assign(static_cast<size_t>(consumers), 0);
         s.gm_offset = gm_base + static_cast<uint64_t>(i) * static_cast<uint64_t>(slot_size);

@@ -33,6 +33,7 @@ public:
         TileData data;                      // the slot's logical contents
         std::vector<bool> part_written;     // per producer lane: wrote data (replay lanes write none)
         std::vector<Matrix> parts;          // per producer lane: the part it wrote (for the gather check)
+        std::vector<bool> part_clean;       // per producer lane: that part equals the memo's recorded push
         int split = 0;                      // split code of the push
         std::vector<uint64_t> ready_token;  // per producer lane: token of its ready flag
         std::vector<uint64_t> free_token;   // per consumer lane: token of its free

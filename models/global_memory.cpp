@@ -37,6 +37,7 @@ void GlobalMemory::store_back(rt::TensorStore& store, uint64_t now) {
     apply_visible(now);
     for (size_t i = 0; i < store.tensors.size() && i < m_base.size(); ++i) {
         auto& t = store.tensors[i];
+        if (!t.is_output()) continue;  // callers read outputs only
         t.bytes.assign(m_bytes.begin() + static_cast<std::ptrdiff_t>(m_base[i]),
                        m_bytes.begin() + static_cast<std::ptrdiff_t>(m_base[i] + m_size[i]));
         if (!t.is_output()) continue;

@@ -18,7 +18,7 @@ public:
 
     // Place every tensor of `store` (in order) and copy its bytes in. Resets L2, pending writes, statistics.
     void load(const rt::TensorStore& store, const HwParams& hw);
-    // Copy every tensor's visible bytes back into `store`.
+    // Copy every output tensor's visible bytes (and written-element mask) back into `store`.
     void store_back(rt::TensorStore& store, uint64_t now);
 
     uint64_t base(uint32_t tensor) const { return m_base[tensor]; }

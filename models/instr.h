@@ -22,6 +22,7 @@ struct TileBuf {
     int64_t vr = 0, vc = 0;           // valid region
     std::vector<uint8_t> bytes;       // physical bytes
     bool replay = false;              // placeholder of an a2a3 lane-1 replay (no data)
+    bool clean = false;               // bytes equal the memo's recorded result (see sim/data_memo.h)
     // Issue-order bookkeeping on the owning core (for intra-core dependencies):
     int64_t writer = -1;              // seq of the last instruction writing this storage
     std::vector<uint32_t> readers;    // seqs reading it since that write

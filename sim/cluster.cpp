@@ -86,8 +86,7 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     RunState st;
     st.cfg = &cfg;
     st.machine = this;
-    st.tensors = *cfg.gm;
-    for (auto& t : st.tensors.tensors) t.bytes.clear();  // bytes live in GM; metadata only here
+    st.tensors = cfg.gm;
     st.rng = ScheduleRng(cfg.schedule.seed);
     st.visibility_delay = cfg.visibility_delay;
     if (cfg.schedule.strategy == Strategy::Random && cfg.schedule.max_visibility > 0)
@@ -240,7 +239,17 @@ RunOutcome Machine::run(const RunConfig& cfg) {
         }
     out.findings = std::move(st.findings);
     out.instructions = st.instructions;
-    out.gm_final = *cfg.gm;
+    // Only outputs travel back (inputs are unchanged by definition; hidden tensors are internal).
+    out.gm_final.tensors.reserve(cfg.gm->tensors.size());
+    for (const auto& t : cfg.gm->tensors) {
+        rt::TensorBuffer b;
+        b.name = t.name;
+        b.dtype = t.dtype;
+        b.shape = t.shape;
+        b.dir = t.dir;
+        b.hidden = t.hidden;
+        out.gm_final.tensors.push_back(std::move(b));
+    }
     m_gm.store_back(out.gm_final, UINT64_MAX);
     out.l2_hit_rate = m_gm.l2().hit_rate();
     out.gm_bytes_read = m_gm.bytes_read();

@@ -35,6 +35,7 @@ struct RunConfig {
     std::vector<EventSink*> sinks;         // observers of the event stream
     std::vector<uint32_t> ring_tensors;    // a2a3: hidden ring tensor per cluster (index in gm)
     int fault_abort_at = -1;               // testing: abort the process at this instruction count (crash isolation)
+    class DataMemo* memo = nullptr;        // results reused across the session's schedules (optional)
 };
 
 struct CoreReport {

@@ -33,12 +33,13 @@ void RunState::emit(const Event& e) {
 CoreRunner::CoreRunner(RunState& st, int cluster, CoreId core, const rt::LaneProgram& prog, bool replay, int lane, int aiv_lanes)
     : m_st(st), m_cluster(cluster), m_core_id(core), m_prog(prog), m_replay(replay), m_lane(lane), m_aiv_lanes(aiv_lanes) {
     m_core = st.machine->cluster(cluster).cores[static_cast<int>(core)].get();
+    m_core_index = cluster * kCoresPerCluster + static_cast<int>(core);
     m_env.resize(prog.fn->vars.size());
     for (size_t i = 0; i < prog.fn->params.size() && i < prog.args.size(); ++i) {
         const auto& a = prog.args[i];
         const Var& v = *prog.fn->params[i].var;
         if (a.kind == rt::ArgBinding::Kind::Tensor) {
-            const auto& t = st.tensors.tensors[a.tensor];
+            const auto& t = st.tensors->tensors[a.tensor];
             m_env[v.id].v = TView{a.tensor, std::vector<int64_t>(t.shape.size(), 0), t.shape};
         } else {
             m_env[v.id].v = a.scalar;
@@ -250,7 +251,7 @@ std::optional<rt::Window> CoreRunner::window(const TView& v, const ExprPtr& offs
     for (size_t d = 0; d < rank; ++d) {
         int64_t o = scalar(offsets->args[d]).as_int();
         if (o < 0 || o + ext[d] > v.shape[d]) {
-            const auto& t = m_st.tensors.tensors[v.tensor];
+            const auto& t = m_st.tensors->tensors[v.tensor];
             std::string win;
             for (size_t k = 0; k < rank; ++k) win += fmt::format("{}{}:{}", k ? ", " : "", k == d ? o : scalar(offsets->args[k]).as_int(), (k == d ? o : scalar(offsets->args[k]).as_int()) + ext[k]);
             runtime_finding("E-OOB", s, fmt::format("{} window [{}] is outside tensor {} of shape {} (dimension {})",
@@ -443,6 +444,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
                 cp.ring_dir = dir;
                 cp.slot = pl(*w).slot;
                 cp.data = std::move(pl(*w).data);
+                cp.data_clean = pl(*w).data_clean;
                 cp.type = c.type;
                 cp.acquires = {};
                 copy->deps.push_back(w->seq);

@@ -14,6 +14,8 @@
 #include "models/core_base.h"
 #include "models/datapath.h"
 #include "sim/cluster.h"
+#include "sim/data_memo.h"
+#include "sim/payload.h"
 #include "sim/event.h"
 
 namespace cvsim::sim {
@@ -22,7 +24,7 @@ namespace cvsim::sim {
 struct RunState {
     const RunConfig* cfg = nullptr;
     Machine* machine = nullptr;
-    rt::TensorStore tensors;          // tensor metadata (bytes live in GM)
+    const rt::TensorStore* tensors = nullptr;  // tensor metadata (the bytes live in GM)
     ScheduleRng rng{0};               // the schedule's generator
     uint64_t next_token = 1;          // sync token ids
     uint64_t visibility_delay = 0;    // GM completion -> visible for this schedule
@@ -99,12 +101,20 @@ private:
     void end_push(Instr& in);
     void wait_flag(Instr& in);
     void runtime_finding(const std::string& code, const ir::Stmt& s, const std::string& msg);
+    uint64_t compute_latency(const Instr& in);
+    void compute_data(Instr& in);
+    bool inputs_clean(const Instr& in) const;
+    MemoEntry* memo_find(const Instr& in);
+    MemoEntry* memo_record(const Instr& in);
+    void settle_output(const Instr& in, TileBuf& out);
+    void land_tile(const Instr& in, const Payload& p);
     Event make_event(const Instr& in);
 
     RunState& m_st;
     int m_cluster;
     CoreId m_core_id;
     CoreBase* m_core;
+    int m_core_index;                 // cluster * 3 + core (memo index)
     rt::LaneProgram m_prog;
     bool m_replay;                    // a2a3 lane-1 replay: handshakes only, no data
     int m_lane;                       // AIV lane index (0/1), 0 on the AIC

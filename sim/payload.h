@@ -44,6 +44,8 @@ struct Payload {
     uint64_t bytes_moved = 0;            // for events/traces
     std::string detail;                  // words for traces and reports
     ir::Type type;                       // result type (pops)
+    bool memo_hit = false;               // the result is taken from the memo (inputs identical)
+    bool data_clean = false;             // p.data equals the memo's (pushes, pops)
 };
 
 }  // namespace cvsim::sim

@@ -75,9 +75,11 @@ ScheduleResult Session::run(const Schedule& sched, const std::vector<EventSink*>
     for (auto* s : sinks) cfg.sinks.push_back(s);
     cfg.ring_tensors = m_ring_tensors;
     cfg.fault_abort_at = fault_abort_at;
+    cfg.memo = &m_memo;
     ScheduleResult r;
     r.schedule = sched;
     r.outcome = m.run(cfg);
+    m_memo.stop_recording();
     r.findings = r.outcome.findings;
     for (const auto& f : checker.findings()) r.findings.push_back(f);
     if (r.outcome.completed) {

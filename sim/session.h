@@ -12,6 +12,7 @@
 #include "frontend/reference.h"
 #include "models/params.h"
 #include "sim/cluster.h"
+#include "sim/data_memo.h"
 #include "sim/schedule.h"
 #include "sim/verdict.h"
 
@@ -70,6 +71,7 @@ private:
     std::optional<ref::Result> m_ref;
     std::optional<ref::Result> m_ref_expanded;
     std::optional<rt::TensorStore> m_nominal_out;  // nominal schedule's outputs (E-NONDET)
+    DataMemo m_memo;                          // instruction results reused across schedules
 };
 
 }  // namespace cvsim::sim
