@@ -7,6 +7,9 @@
 #include "frontend/ops.h"
 #include "frontend/passes/ir_util.h"
 
+#include <functional>
+#include <map>
+
 namespace cvsim {
 
 using namespace ir;
@@ -24,54 +27,162 @@ std::shared_ptr<Function> pick_entry(const Program& p, const std::string& name) 
         }
         return f;
     }
-    std::vector<std::shared_ptr<Function>> groups, incore;
-    for (auto& f : p.functions) {
-        if (f->type == FuncType::Group) groups.push_back(f);
-        if (f->type == FuncType::InCore) incore.push_back(f);
-    }
-    if (groups.size() == 1) return groups[0];
-    if (groups.empty() && incore.size() == 1) return incore[0];
+    // The outermost launcher: the only Orchestration, else the only Spmd, else the only Group, else the only
+    // InCore function.
     SourceLoc loc = p.functions.empty() ? SourceLoc{} : p.functions[0]->loc;
-    if (groups.size() > 1 || incore.size() > 1)
-        raise("E-ENTRY", loc, "the program has several kernel functions; choose one with --entry NAME");
-    raise("E-ENTRY", loc, "the program has no Group or InCore function to launch", "give the entry with --entry NAME");
+    for (FuncType t : {FuncType::Orchestration, FuncType::Spmd, FuncType::Group, FuncType::InCore}) {
+        std::vector<std::shared_ptr<Function>> of;
+        for (auto& f : p.functions)
+            if (f->type == t) of.push_back(f);
+        if (of.size() == 1) return of[0];
+        if (of.size() > 1)
+            raise("E-ENTRY", of[1]->loc, fmt::format("the program has several {} functions; choose one with --entry NAME", func_type_name(t)));
+    }
+    raise("E-ENTRY", loc, "the program has no Orchestration, Spmd, Group or InCore function to launch", "give the entry with --entry NAME");
 }
 
-rt::LaneProgram lane_from_call(const Function& entry, const Expr& call, std::shared_ptr<Function> callee) {
-    rt::LaneProgram lp;
-    lp.fn = std::move(callee);
-    for (const auto& a : call.args) {
-        int idx = -1;
-        rt::ArgBinding b;
-        if (a && a->kind == ExprKind::Var)
-            for (size_t i = 0; i < entry.params.size(); ++i)
-                if (entry.params[i].var.get() == a->var.get()) idx = static_cast<int>(i);
-        if (idx < 0) {
-            b.kind = rt::ArgBinding::Kind::Scalar;
-            if (auto v = const_int(a)) b.scalar = rt::Scalar::of_int(*v);
-            else if (auto d = const_number(a)) b.scalar = rt::Scalar::of_float(*d);
-            else raise("E-UNSUPPORTED", a ? a->loc : call.loc, "a Group function may only pass its parameters or constants to its kernels");
-        }
-        lp.entry_param.push_back(idx);
-        lp.args.push_back(b);
-    }
-    return lp;
-}
-
-rt::LaneProgram whole_function(const std::shared_ptr<Function>& f) {
-    rt::LaneProgram lp;
-    lp.fn = f;
-    for (size_t i = 0; i < f->params.size(); ++i) {
-        lp.entry_param.push_back(static_cast<int>(i));
-        lp.args.emplace_back();
-    }
-    return lp;
-}
+// Where a function's parameters come from, relative to the launch (entry parameters, created tensors, constants).
+struct Sources {
+    std::vector<int> from;            // per parameter (rt::kConstArg / rt::kCreatedArg - k / entry index)
+    std::vector<rt::ArgBinding> consts;
+};
 
 bool aiv_splits(const Function& f) {
     const Attr* dual = f.attr("dual_aiv_dispatch");
     return f.split_mode() != SplitMode::NONE || (dual && dual->value && dual->value->ival != 0);
 }
+
+class Planner {
+public:
+    Planner(Compiled& c) : m_c(c), m_plan(c.plan) {}
+
+    void run(const std::shared_ptr<Function>& entry) {
+        Sources src;
+        for (size_t i = 0; i < entry->params.size(); ++i) {
+            src.from.push_back(static_cast<int>(i));
+            src.consts.emplace_back();
+        }
+        launch(entry, src, 0);
+    }
+
+private:
+    Compiled& m_c;
+    rt::LaunchPlan& m_plan;
+    std::map<const Var*, int> m_created;  // Orchestration-created tensor variables -> created index
+
+    rt::LaneProgram program_of(const std::shared_ptr<Function>& fn, const Sources& s) {
+        rt::LaneProgram lp;
+        lp.fn = fn;
+        lp.entry_param = s.from;
+        lp.args = s.consts;
+        return lp;
+    }
+
+    // Sources of a call's arguments inside `caller`, whose own parameters come from `outer`.
+    Sources map_call(const Function& caller, const Expr& call, const Sources& outer) {
+        Sources s;
+        for (const auto& a : call.args) {
+            int from = rt::kConstArg;
+            rt::ArgBinding b;
+            if (a && a->kind == ExprKind::Var) {
+                bool found = false;
+                for (size_t i = 0; i < caller.params.size(); ++i)
+                    if (caller.params[i].var.get() == a->var.get()) {
+                        from = outer.from[i];
+                        b = outer.consts[i];
+                        found = true;
+                    }
+                if (!found) {
+                    auto it = m_created.find(a->var.get());
+                    if (it == m_created.end())
+                        raise("E-UNSUPPORTED", a->loc, fmt::format("'{}' is neither a parameter nor a tensor created with pl.create_tensor", a->var->name));
+                    from = rt::kCreatedArg - it->second;
+                }
+            } else {
+                b.kind = rt::ArgBinding::Kind::Scalar;
+                if (auto v = const_int(a)) b.scalar = rt::Scalar::of_int(*v);
+                else if (auto d = const_number(a)) b.scalar = rt::Scalar::of_float(*d);
+                else raise("E-UNSUPPORTED", a ? a->loc : call.loc, "a launcher may only pass parameters, created tensors or constants to its kernels");
+            }
+            s.from.push_back(from);
+            s.consts.push_back(b);
+        }
+        return s;
+    }
+
+    void launch(const std::shared_ptr<Function>& fn, const Sources& src, int depth) {
+        if (depth > 8) raise("E-UNSUPPORTED", fn->loc, "launchers nested more than 8 deep");
+        const Function& f = *fn;
+        // A mixed InCore kernel was expanded into a Group of the same name: the reference runs the original.
+        if (auto original = m_c.original->find(f.name); original && !m_plan.mixed && passes::is_mixed(*original)) {
+            m_c.mixed = true;
+            m_plan.mixed = original;
+            m_plan.mixed_prog = program_of(original, src);
+        }
+        switch (f.type) {
+            case FuncType::Group:
+                passes::walk(f.body, [&](const StmtPtr& s) {
+                    const ExprPtr& v = s->value;
+                    if (!v || v->kind != ExprKind::FuncCall) return;
+                    auto callee = m_c.expanded->find(v->sval);
+                    if (!callee) return;
+                    Sources cs = map_call(f, *v, src);
+                    if (callee->type == FuncType::AIC) m_plan.aic = program_of(callee, cs);
+                    else if (callee->type == FuncType::AIV) m_plan.aiv = program_of(callee, cs);
+                    else raise("E-UNSUPPORTED", v->loc, fmt::format("a Group function launches AIC and AIV functions; '{}' is {}", callee->name, func_type_name(callee->type)));
+                });
+                if (!m_plan.aic && !m_plan.aiv) raise("E-ENTRY", f.loc, fmt::format("Group function '{}' launches no AIC or AIV function", f.name));
+                return;
+            case FuncType::AIC: m_plan.aic = program_of(fn, src); return;
+            case FuncType::AIV: m_plan.aiv = program_of(fn, src); return;
+            case FuncType::InCore: {
+                // A non-mixed InCore function runs on the core type its statements need.
+                bool cube = false;
+                passes::walk(f.body, [&](const StmtPtr& s) { cube |= passes::stmt_side(*s) == Side::Cube; });
+                if (cube) m_plan.aic = program_of(fn, src);
+                else m_plan.aiv = program_of(fn, src);
+                return;
+            }
+            case FuncType::Spmd:
+            case FuncType::Orchestration: {
+                // Tensors it creates, the SPMD width, the one kernel it calls.
+                const Expr* call = nullptr;
+                int blocks = 0;
+                std::function<void(const Block&)> scan = [&](const Block& b) {
+                    for (const auto& s : b) {
+                        if (const Expr* c = passes::stmt_call(*s); c && c->op->code == OpCode::TensorCreate && !s->targets.empty()) {
+                            rt::CreatedTensor t;
+                            t.name = s->targets[0]->name;
+                            t.dtype = c->type.dtype;
+                            t.shape = c->type.shape;
+                            m_created[s->targets[0].get()] = static_cast<int>(m_plan.created.size());
+                            m_plan.created.push_back(t);
+                        }
+                        if (s->value && s->value->kind == ExprKind::FuncCall) {
+                            if (call) raise("E-UNSUPPORTED", s->loc, fmt::format("'{}' launches more than one kernel; cvsim runs one launch", f.name));
+                            call = s->value.get();
+                        }
+                        if (s->kind == StmtKind::For && s->loop_kind == LoopKind::Spmd) {
+                            auto n = const_int(s->stop);
+                            if (!n || *n < 1) raise("E-UNSUPPORTED", s->loc, "pl.spmd needs a constant block count");
+                            blocks = static_cast<int>(*n);
+                        }
+                        scan(s->body);
+                        scan(s->orelse);
+                    }
+                };
+                scan(f.body);
+                if (!call) raise("E-ENTRY", f.loc, fmt::format("{} function '{}' launches no kernel", func_type_name(f.type), f.name));
+                if (blocks > 0) m_plan.blocks = blocks;
+                auto callee = m_c.expanded->find(call->sval);
+                if (!callee) raise("E-NAME", call->loc, fmt::format("the program has no function '{}'", call->sval));
+                return launch(callee, map_call(f, *call, src), depth + 1);
+            }
+            default:
+                raise("E-UNSUPPORTED", f.loc, fmt::format("launching a {} function is not supported", func_type_name(f.type)));
+        }
+    }
+};
 
 }  // namespace
 
@@ -79,36 +190,14 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     Compiled c;
     c.original = program;
     auto entry = pick_entry(*program, opt.entry);
-    c.mixed = passes::is_mixed(*entry);
-    c.expanded = c.mixed ? passes::expand_mixed_kernel(*program, opt.expand, c.stats) : program;
+    bool any_mixed = false;
+    for (auto& f : program->functions) any_mixed |= passes::is_mixed(*f);
+    c.expanded = any_mixed ? passes::expand_mixed_kernel(*program, opt.expand, c.stats) : program;
     auto& plan = c.plan;
     plan.program = c.expanded;
     plan.blocks = std::max(1, opt.expand.blocks);
     plan.entry = c.expanded->find(entry->name);
-    if (c.mixed) plan.mixed = entry;
-    const Function& e = *plan.entry;
-    if (e.type == FuncType::Group) {
-        passes::walk(e.body, [&](const StmtPtr& s) {
-            const ExprPtr& v = s->value;
-            if (!v || v->kind != ExprKind::FuncCall) return;
-            auto callee = c.expanded->find(v->sval);
-            if (!callee) return;
-            if (callee->type == FuncType::AIC) plan.aic = lane_from_call(e, *v, callee);
-            else if (callee->type == FuncType::AIV) plan.aiv = lane_from_call(e, *v, callee);
-            else raise("E-UNSUPPORTED", v->loc, fmt::format("a Group function launches AIC and AIV functions; '{}' is {}", callee->name, func_type_name(callee->type)));
-        });
-        if (!plan.aic && !plan.aiv) raise("E-ENTRY", e.loc, fmt::format("Group function '{}' launches no AIC or AIV function", e.name));
-    } else if (e.type == FuncType::AIC) {
-        plan.aic = whole_function(plan.entry);
-    } else if (e.type == FuncType::AIV || e.type == FuncType::InCore) {
-        // A non-mixed InCore function runs on the core type its statements need.
-        bool cube = false;
-        passes::walk(e.body, [&](const StmtPtr& s) { cube |= passes::stmt_side(*s) == Side::Cube; });
-        if (cube && e.type == FuncType::InCore) plan.aic = whole_function(plan.entry);
-        else plan.aiv = whole_function(plan.entry);
-    } else {
-        raise("E-UNSUPPORTED", e.loc, fmt::format("launching a {} function is not supported yet", func_type_name(e.type)));
-    }
+    Planner(c).run(plan.entry);
     if (plan.aiv) {
         plan.aiv_split = aiv_splits(*plan.aiv->fn);
         plan.aiv_lane1_replay = !plan.aiv_split;

@@ -179,6 +179,8 @@ void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string
                 buf.dtype = t.dtype;
                 buf.shape = t.shape;
                 buf.dir = p.dir;
+                // A parameter named __x is added by cvsim itself (the soft-syncall workspace): zeroed, internal.
+                buf.hidden = p.var->name.rfind("__", 0) == 0;
                 buf.bytes.assign(static_cast<size_t>(buf.numel()) * dtype_bytes(t.dtype), 0);
                 b.tensor = store.add(std::move(buf));
             }
@@ -193,12 +195,30 @@ void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string
         }
         plan.entry_args.push_back(b);
     }
-    for (auto* lane : {&plan.aic, &plan.aiv}) {
+    plan.created_ids.clear();
+    for (const auto& c : plan.created) {
+        TensorBuffer buf;
+        buf.name = c.name;
+        buf.dtype = c.dtype;
+        buf.shape = c.shape;
+        buf.dir = ir::ParamDir::InOut;
+        buf.hidden = true;
+        buf.bytes.assign(static_cast<size_t>(buf.numel()) * dtype_bytes(c.dtype), 0);
+        plan.created_ids.push_back(store.add(std::move(buf)));
+    }
+    for (auto* lane : {&plan.aic, &plan.aiv, &plan.mixed_prog}) {
         if (!*lane) continue;
         auto& lp = **lane;
-        for (size_t i = 0; i < lp.entry_param.size() && i < lp.args.size(); ++i)
-            if (lp.entry_param[i] >= 0 && static_cast<size_t>(lp.entry_param[i]) < plan.entry_args.size())
-                lp.args[i] = plan.entry_args[static_cast<size_t>(lp.entry_param[i])];
+        lp.args.resize(lp.entry_param.size());
+        for (size_t i = 0; i < lp.entry_param.size(); ++i) {
+            int src = lp.entry_param[i];
+            if (src >= 0 && static_cast<size_t>(src) < plan.entry_args.size()) {
+                lp.args[i] = plan.entry_args[static_cast<size_t>(src)];
+            } else if (src <= kCreatedArg && static_cast<size_t>(kCreatedArg - src) < plan.created_ids.size()) {
+                lp.args[i].kind = ArgBinding::Kind::Tensor;
+                lp.args[i].tensor = plan.created_ids[static_cast<size_t>(kCreatedArg - src)];
+            }
+        }
     }
 }
 

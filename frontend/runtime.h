@@ -105,24 +105,39 @@ struct ArgBinding {
     Scalar scalar;        // Scalar: value
 };
 
+// Where one argument of a launched function comes from: index >= 0 is the entry function's parameter,
+// kConstArg a constant (in `args`), kCreatedArg - k the k-th tensor an Orchestration function created.
+constexpr int kConstArg = -1;
+constexpr int kCreatedArg = -2;
+
 struct LaneProgram {
-    std::shared_ptr<ir::Function> fn;  // the function to run
-    std::vector<int> entry_param;      // per parameter: the entry parameter it receives, -1 = constant
-    std::vector<ArgBinding> args;      // one per parameter (filled by bind_entry)
+    std::shared_ptr<ir::Function> fn;   // the function to run
+    std::vector<int> entry_param;       // per parameter: where it comes from (see kConstArg / kCreatedArg)
+    std::vector<ArgBinding> args;       // one per parameter (filled by bind_entry)
+};
+
+// A GM tensor an Orchestration function creates with pl.create_tensor (internal: zeroed, not compared).
+struct CreatedTensor {
+    std::string name;
+    DType dtype = DType::FP32;
+    std::vector<int64_t> shape;
 };
 
 // The cores of a launch: per cluster one AIC program and one AIV program (run on both AIVs).
 struct LaunchPlan {
     std::shared_ptr<ir::Program> program;
-    std::shared_ptr<ir::Function> entry;  // Group / InCore function the user launched
-    std::optional<LaneProgram> aic;       // absent: the AIC idles
-    std::optional<LaneProgram> aiv;       // absent: the AIVs idle
-    int blocks = 1;                       // clusters launched
-    bool aiv_split = false;               // the AIV function splits work between its two lanes
-    bool aiv_lane1_replay = false;        // a2a3 unsplit: lane 1 replays handshakes only
-    bool aiv_lane1_launched = true;       // a5 unsplit: lane 1 not launched
-    std::shared_ptr<ir::Function> mixed;  // the single-core (sequential) function, when the entry is InCore
-    std::vector<ArgBinding> entry_args;   // the entry function's arguments
+    std::shared_ptr<ir::Function> entry;     // the function the user launched (Group, InCore, Spmd, Orchestration)
+    std::optional<LaneProgram> aic;          // absent: the AIC idles
+    std::optional<LaneProgram> aiv;          // absent: the AIVs idle
+    int blocks = 1;                          // clusters launched
+    bool aiv_split = false;                  // the AIV function splits work between its two lanes
+    bool aiv_lane1_replay = false;           // a2a3 unsplit: lane 1 replays handshakes only
+    bool aiv_lane1_launched = true;          // a5 unsplit: lane 1 not launched
+    std::shared_ptr<ir::Function> mixed;     // the single-core (sequential) function the reference runs
+    std::optional<LaneProgram> mixed_prog;   // its arguments
+    std::vector<CreatedTensor> created;      // tensors created by an Orchestration entry
+    std::vector<ArgBinding> entry_args;      // the entry function's arguments
+    std::vector<uint32_t> created_ids;       // TensorStore index of each created tensor (filled by bind_entry)
 };
 
 // Creates GM tensors for the entry function's tensor parameters (in parameter order) and the bindings of

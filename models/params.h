@@ -81,7 +81,6 @@ struct GmParams {
     uint64_t latency_miss_extra = 0;  // gm.latency_miss_extra: extra start latency when a line misses
     uint64_t access_granule = 0;      // gm.access_granule: smallest GM transfer; shorter rows cost this much
     double short_row_fraction = 0;    // gm.short_row_fraction: share of the unused granule a short row pays
-    double bandwidth_per_core = 0;    // gm.bandwidth_per_core: shared GM pool grows by this per active core
     double hbm_bandwidth = 0;         // gm.hbm_bandwidth: cap of the shared GM pool (HBM)
     uint64_t visibility_delay = 0;    // gm.visibility_delay: completion -> visible to other cores
     uint64_t tensor_alignment = 0;    // gm.tensor_alignment: start alignment of each tensor's GM region

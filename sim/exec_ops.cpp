@@ -237,12 +237,15 @@ uint64_t CoreRunner::begin(Instr& in) {
             L2Result l2 = gm.touch(t, a.tensor, a.window);
             gm.transfer_begin();
             uint64_t row_bytes = static_cast<uint64_t>(a.window.cols()) * dtype_bytes(t.dtype);
-            bool full_rows = a.window.extents.back() == t.shape.back();
             uint64_t rows = static_cast<uint64_t>(a.window.rows());
             p.bytes_moved = rows * row_bytes;
-            int path = static_cast<int>(in.out->mem == Mem::Mat ? DmaPath::GmToL1 : DmaPath::GmToUb);
-            // Rows contiguous in GM (full-width window) merge into one run.
-            return full_rows ? dma_latency(path, 1, rows * row_bytes, l2.hits, l2.misses) : dma_latency(path, rows, row_bytes, l2.hits, l2.misses);
+            // GM -> UB copies a full-width window (rows contiguous in GM) as one run. GM -> L1 repacks ND
+            // into NZ fractals row by row, so every source row is its own access even when the rows are
+            // contiguous: rows narrower than the access granule pay for it (the device-measured 16-25%).
+            bool to_l1 = in.out->mem == Mem::Mat;
+            bool merge = !to_l1 && a.window.extents.back() == t.shape.back();
+            int path = static_cast<int>(to_l1 ? DmaPath::GmToL1 : DmaPath::GmToUb);
+            return merge ? dma_latency(path, 1, rows * row_bytes, l2.hits, l2.misses) : dma_latency(path, rows, row_bytes, l2.hits, l2.misses);
         }
         case OpCode::Store: {
             pct_point();
@@ -543,12 +546,16 @@ void CoreRunner::wait_flag(Instr& in) {
     FlagBank& fb = m_st.machine->cluster(m_cluster).flags;
     int recv = static_cast<int>(m_core_id);
     auto key = std::make_pair(p.event_id, recv);
-    int need_from = m_core_id == CoreId::Aic ? m_aiv_lanes : 1;
+    // a2a3: an AIC wait completes only when every AIV lane has set; a5: the one paired lane.
+    const bool a5 = m_st.cfg->hw.target == Target::A5;
+    int need_from = m_core_id == CoreId::Aic && !a5 ? m_aiv_lanes : 1;
+    const int a5_lane = p.event_id >= 16 ? 1 : 0;
     const uint64_t lat = m_st.cfg->hw.sync.flag_latency;
     auto ready = [&] {
         auto it = fb.counters.find(key);
         if (it == fb.counters.end()) return false;
         if (m_core_id != CoreId::Aic) return !it->second.tokens.empty();
+        if (a5) return std::find(it->second.from.begin(), it->second.from.end(), a5_lane) != it->second.from.end();
         // An AIC wait needs a set from every AIV lane.
         std::set<int> lanes(it->second.from.begin(), it->second.from.end());
         return static_cast<int>(lanes.size()) >= need_from;
@@ -565,7 +572,7 @@ void CoreRunner::wait_flag(Instr& in) {
     }
     auto& ctr = fb.counters[key];
     if (m_core_id == CoreId::Aic) {
-        for (int l = 0; l < need_from; ++l) {
+        for (int l = a5 ? a5_lane : 0; l < (a5 ? a5_lane + 1 : need_from); ++l) {
             for (size_t i = 0; i < ctr.from.size(); ++i)
                 if (ctr.from[i] == l) {
                     p.acquires.push_back(ctr.tokens[i]);
@@ -673,12 +680,13 @@ void CoreRunner::end(Instr& in) {
                 FlagBank& fb = m_st.machine->cluster(m_cluster).flags;
                 uint64_t tok = m_st.token();
                 p.releases.push_back(tok);
+                // a2a3: an AIC set reaches both AIVs. a5: flags are 1:1, ids 0-15 pair the AIC with AIV0 and
+                // 16-31 with AIV1 (32 flags per cluster).
                 std::vector<int> receivers;
-                if (m_core_id == CoreId::Aic) {
+                if (m_core_id != CoreId::Aic) receivers.push_back(0);
+                else if (hw.target == Target::A5) receivers.push_back(p.event_id >= 16 ? 2 : 1);
+                else
                     for (int l = 0; l < m_aiv_lanes; ++l) receivers.push_back(1 + l);
-                } else {
-                    receivers.push_back(0);
-                }
                 for (int rcv : receivers) {
                     auto& ctr = fb.counters[{p.event_id, rcv}];
                     ctr.tokens.push_back(tok);

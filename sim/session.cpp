@@ -24,7 +24,6 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     passes::check_capacity(*program, m_hw);
     m_compiled = compile(program, co);
     passes::check_capacity(*m_compiled.expanded, m_hw);
-    m_compiled.plan.blocks = std::max(1, m_opt.blocks);
 
     // GM: the entry's tensors (inputs generated or read, outputs poisoned), then hidden ring tensors.
     rt::bind_entry(m_compiled.plan, m_gm, m_opt.scalars);
