@@ -42,6 +42,11 @@ public:
     void transfer_end() { if (m_active > 0) --m_active; }
     int active_transfers() const { return m_active; }
 
+    // Traffic that moves no modelled data (soft-syncall atomics and polls on the GM workspace counter).
+    void account(uint64_t read, uint64_t written) {
+        m_bytes_read += read;
+        m_bytes_written += written;
+    }
     uint64_t bytes_read() const { return m_bytes_read; }
     uint64_t bytes_written() const { return m_bytes_written; }
 

@@ -206,10 +206,11 @@ uint64_t CoreRunner::begin(Instr& in) {
                 while (b.generation == gen) m_core->wait_event(b.released);
                 if (m_core->now() < b.release_cycle) m_core->wait_cycles(b.release_cycle - m_core->now());
                 if (!p.hard) {
-                    // Soft: a waiter sees the counter at its next poll of the GM workspace.
+                    // Soft: a waiter sees the counter at its next poll of the GM workspace (one 4-byte read each).
                     uint64_t poll = std::max<uint64_t>(hw.sync.soft_poll_interval, 1);
                     uint64_t rem = (m_core->now() - t) % poll;
                     if (rem) m_core->wait_cycles(poll - rem);
+                    m_st.machine->gm().account(4 * ((m_core->now() - t) / poll + 1), 0);
                 }
                 m_core->clear_blocked();
                 m_scalar_wait.clear();
@@ -606,11 +607,7 @@ void CoreRunner::end(Instr& in) {
             uint64_t gen = b.generation;
             b.episode_tokens[gen].push_back(tok);
             p.detail = fmt::format("{} barrier episode {} arrival", p.group, gen);
-            if (!p.hard) {
-                // Soft: an atomic add on the GM workspace counter (modelled as a short GM transfer).
-                gm.transfer_begin();
-                gm.transfer_end();
-            }
+            if (!p.hard) gm.account(4, 4);  // soft: an atomic add on the GM workspace counter
             if (++b.arrived >= b.expected) {
                 b.arrived = 0;
                 ++b.generation;

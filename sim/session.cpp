@@ -5,6 +5,7 @@
 
 #include "frontend/diag.h"
 #include "frontend/passes/capacity.h"
+#include "frontend/passes/ring_buffers.h"
 #include "frontend/sema.h"
 #include "sim/check/hazard_checker.h"
 
@@ -24,6 +25,7 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     passes::check_capacity(*program, m_hw);
     m_compiled = compile(program, co);
     passes::check_capacity(*m_compiled.expanded, m_hw);
+    passes::check_ring_buffers(*m_compiled.expanded, m_hw);
 
     // GM: the entry's tensors (inputs generated or read, outputs poisoned), then hidden ring tensors.
     rt::bind_entry(m_compiled.plan, m_gm, m_opt.scalars);

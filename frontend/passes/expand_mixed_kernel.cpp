@@ -268,6 +268,17 @@ private:
         }
     }
 
+    // A loop or if without yields still defines the names its body binds (visible after it, DSL.md 4.1/4.3).
+    static bool binds_used(const Block& b, const std::set<const Var*>& used) {
+        for (const auto& s : b) {
+            if (s->kind == StmtKind::Assign)
+                for (auto& t : s->targets)
+                    if (used.count(t.get())) return true;
+            if (binds_used(s->body, used) || binds_used(s->orelse, used)) return true;
+        }
+        return false;
+    }
+
     static bool prune(Block& b, const std::set<const Var*>& used) {
         bool changed = false;
         for (size_t i = 0; i < b.size();) {
@@ -281,7 +292,8 @@ private:
                 if (used.count(t.get())) targets_used = true;
             bool removable = false;
             if (s.kind == StmtKind::Assign) removable = !has_effect(s) && !targets_used;
-            if (s.kind == StmtKind::For || s.kind == StmtKind::If) removable = !has_effect(s) && !targets_used;
+            if (s.kind == StmtKind::For || s.kind == StmtKind::If)
+                removable = !has_effect(s) && !targets_used && !binds_used(s.body, used) && !binds_used(s.orelse, used);
             if (removable) {
                 b.erase(b.begin() + static_cast<std::ptrdiff_t>(i));
                 changed = true;
@@ -441,7 +453,7 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
         add_pipe_setup(*aiv, Lane::Aiv, f->name, use, slot_num);
         out->functions.push_back(aic);
         out->functions.push_back(aiv);
-        out->functions.push_back(make_group(*f, *aic, *aiv));
+        out->functions.push_back(make_group(*work, *aic, *aiv));  // with any parameter gm_sync added
         ++stats.functions_expanded;
     }
     return out;

@@ -350,8 +350,22 @@ private:
         // Hard when the launch fills the chip, soft otherwise (a hard barrier would deadlock on hardware).
         bool hard = m_opt.blocks >= m_opt.chip_clusters;
         std::vector<std::pair<std::string, ExprPtr>> args = {{"core_type", str_lit("mix")}};
-        if (!hard) args.push_back({"mode", str_lit("soft")});
+        if (!hard) {
+            args.push_back({"mode", str_lit("soft")});
+            args.push_back({"gm_workspace", var_ref(workspace(), loc)});
+        }
         return make_call(OpCode::Syncall, args, loc);
+    }
+
+    // The soft barrier's zeroed INT32 GM counter: a hidden parameter the expander adds (as the compiler adds
+    // its GM pipe buffer); parameters named __x are allocated and zeroed by the simulator, never compared.
+    VarPtr workspace() {
+        static const char* kName = "__syncall_workspace";
+        if (VarPtr v = m_f.find_var(kName)) return v;
+        Type t = Type::tensor({64}, DType::INT32);
+        VarPtr v = m_f.new_var(kName, t, m_f.loc);
+        m_f.params.push_back({v, ParamDir::InOut});
+        return v;
     }
 
     int free_event() {
