@@ -136,7 +136,8 @@ TEST(Expand, BranchFallsBackToABarrier) {
     EXPECT_EQ(e.stats.fallbacks, 1);
     EXPECT_EQ(e.stats.barriers, 1);
     std::string aic = function_text(e.text, "branch_aic");
-    size_t bar = pos(aic, "pl.system.syncall(core_type='mix', mode='soft')");
+    size_t bar = pos(aic, "pl.system.syncall(core_type='mix', mode='soft', gm_workspace=__syncall_workspace)");
+    pos(aic, "__syncall_workspace: pl.InOut[pl.Tensor[[64], pl.INT32]]");
     EXPECT_LT(bar, pos(aic, "pl.tile.load(scratch"));
 }
 
