@@ -131,6 +131,8 @@ std::optional<std::string> const_str(const ExprPtr& e);
 // Type rule of an op call: checks operands (E-TYPE with expected vs actual, E-OOB for constant windows
 // outside a tensor) and returns the result type (Unknown when only an annotation can supply it, e.g. tpop
 // without shape=/dtype=). `call` has op and args set; its location is used for diagnostics.
-Type infer_call_type(const Expr& call);
+// `region_split` is the split code (0 none, 1 up-down, 2 left-right) of the enclosing pl.split_aiv region,
+// -1 outside one: aiv_shard/aic_gather take it instead of their split= argument.
+Type infer_call_type(const Expr& call, int region_split = -1);
 
 }  // namespace cvsim::ir

@@ -132,6 +132,7 @@ std::string expr_str(const ExprPtr& ep, int parent_prec) {
         case ExprKind::FuncCall: {
             std::vector<std::string> a;
             for (auto& x : e.args) a.push_back(expr_str(x));
+            if (e.attrs) a.push_back("attrs=" + expr_str(e.attrs));
             return fmt::format("self.{}({})", e.sval, fmt::join(a, ", "));
         }
         case ExprKind::Index: return expr_str(e.args[0], 20) + "[" + std::to_string(e.ival) + "]";
@@ -178,6 +179,8 @@ public:
             case LoopKind::Spmd: fn = "pl.spmd"; break;
         }
         if (s.loop_kind == LoopKind::SplitAiv) a.push_back(fmt::format("mode=pl.SplitMode.{}", split_mode_name(s.split_mode)));
+        for (size_t i = 0; i < s.loop_extra.size() && i < s.loop_extra_keys.size(); ++i)
+            a.push_back(s.loop_extra_keys[i] + "=" + expr_str(s.loop_extra[i]));
         if (!s.init_values.empty()) a.push_back("init_values=" + list_str(s.init_values, "(", ")", true));
         return fmt::format("{}({})", fn, fmt::join(a, ", "));
     }

@@ -116,6 +116,7 @@ private:
     // split_aiv region (mixed mode): lane currently interpreted and its mode, -1 outside
     int m_region_lane = -1;
     SplitMode m_region_mode = SplitMode::NONE;
+    std::map<const Expr*, TileData> m_gather_parts;  // aic_gather in a region: lane 0's half until lane 1's joins it
     bool m_returned = false;
 
     Scalar scalar(const ExprPtr& e) {
@@ -533,7 +534,25 @@ private:
             }
             case O::AicGather: {
                 TileP s = tile(arg(c, "tile"));
-                return Value{make_tile(s->d, Mem::Mat, s->vr, s->vc)};
+                int split = m_region_lane >= 0 ? static_cast<int>(m_region_mode) : 0;
+                if (split == 0) return Value{make_tile(s->d, Mem::Mat, s->vr, s->vc)};
+                // In a split_aiv region the lanes run one after the other: lane 0's half waits for lane 1's.
+                TileData mine{s->d.dtype, Matrix(s->d.m.topLeftCorner(s->vr, s->vc))};
+                if (m_region_lane == 0) {
+                    m_gather_parts[&c] = mine;
+                    return Value{make_tile(mine, Mem::Mat)};
+                }
+                TileData first = std::move(m_gather_parts[&c]);
+                m_gather_parts.erase(&c);
+                bool rows = split_rows(split);
+                const Matrix& a = first.m;
+                const Matrix& b = mine.m;
+                Matrix m = Matrix::Zero(rows ? a.rows() + b.rows() : std::max(a.rows(), b.rows()),
+                                        rows ? std::max(a.cols(), b.cols()) : a.cols() + b.cols());
+                m.topLeftCorner(a.rows(), a.cols()) = a;
+                if (rows) m.bottomLeftCorner(b.rows(), b.cols()) = b;
+                else m.topRightCorner(b.rows(), b.cols()) = b;
+                return Value{make_tile(TileData{first.dtype, m}, Mem::Mat)};
             }
             case O::Syncall: {
                 auto ct = const_str(arg(c, "core_type")).value_or("mix");
@@ -624,7 +643,7 @@ Result interpret(const rt::LaunchPlan& plan, const rt::TensorStore& initial, con
     std::vector<std::unique_ptr<Lane>> lanes;
     for (int b = 0; b < plan.blocks; ++b) {
         lanes.push_back(std::make_unique<Lane>(m, plan.mixed, Role::Mixed, b, 0, b));
-        lanes.back()->bind(plan.entry_args);
+        lanes.back()->bind(plan.mixed_prog ? plan.mixed_prog->args : plan.entry_args);
     }
     m.barrier_size["mixed"] = plan.blocks;
     return run_tasks(m, lanes);

@@ -13,6 +13,9 @@
 #include "frontend/printer.h"
 #include "frontend/sema.h"
 #include "sim/report.h"
+#include "traces/chrome_trace.h"
+#include "traces/html.h"
+#include "traces/vcd.h"
 
 namespace cvsim::cli {
 
@@ -87,6 +90,20 @@ std::string replay_command(const CommonOptions& c, const std::string& kernel, co
     return cmd;
 }
 
+// One file per distinct finding: the replay command and the finding (traces come with `cvsim run --trace`).
+void save_failures(const std::string& dir, const std::string& kernel, const ExploreSummary& sum) {
+    std::filesystem::create_directories(dir);
+    std::string base = std::filesystem::path(kernel).stem().string();
+    for (const auto& d : sum.distinct) {
+        std::string path = fmt::format("{}/{}_{}_seed{}.txt", dir, base, d.first.str() == "nominal" ? "nominal" : d.first.str(), d.first.seed);
+        for (auto& ch : path)
+            if (ch == ':') ch = '_';
+        std::ofstream out(path, std::ios::app);
+        out << "# " << d.finding.code << " in " << d.count << " of " << sum.schedules << " schedules\n";
+        out << d.replay << "\n\n" << sim::format_finding(d.finding);
+    }
+}
+
 int cmd_run(const CommonOptions& c, const RunOptions& r) {
     sim::SessionOptions so = session_options(c);
     auto sched = sim::parse_schedule(r.schedule);
@@ -94,7 +111,50 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
     sched->seed = r.seed;
     sim::Session session(SourceFile::read(r.kernel), so);
     if (!c.quiet && c.verbose) print_expand_stats(std::cerr, session.compiled().stats);
-    sim::ScheduleResult res = session.run(*sched);
+    // Trace views (SPEC 9). The VCD registers its signals with SystemC before the machine elaborates.
+    std::vector<std::pair<std::string, std::string>> trace_meta = {
+        {"kernel", std::filesystem::path(r.kernel).filename().string()}, {"target", c.target},
+        {"v2c", std::string(passes::policy_name(so.v2c))}, {"schedule", r.schedule}, {"seed", std::to_string(r.seed)}};
+    std::vector<std::string> tensor_names;
+    for (const auto& t : session.initial_gm().tensors) tensor_names.push_back(t.name);
+    std::unique_ptr<traces::VcdTrace> vcd;
+    std::unique_ptr<traces::ChromeTrace> chrome;
+    std::unique_ptr<traces::HtmlTimeline> html;
+    std::vector<sim::EventSink*> sinks;
+    if (!r.vcd.empty()) {
+        sim::init_systemc();
+        vcd = std::make_unique<traces::VcdTrace>(
+            r.vcd, traces::VcdLayout{session.clusters_needed(), traces::flag_event_ids(*session.compiled().expanded)});
+        vcd->attach(sim::Machine::instance(session.clusters_needed()));
+        sinks.push_back(vcd.get());
+    }
+    if (!r.trace.empty()) {
+        traces::ChromeTraceOptions to;
+        to.clock_ghz = session.hw().chip.clock_ghz;
+        to.metadata = trace_meta;
+        to.tensor_names = tensor_names;
+        chrome = std::make_unique<traces::ChromeTrace>(r.trace, to);
+        sinks.push_back(chrome.get());
+    }
+    if (!r.html.empty()) {
+        traces::HtmlOptions ho;
+        ho.title = "cvsim: " + trace_meta[0].second;
+        ho.metadata = trace_meta;
+        ho.clock_ghz = session.hw().chip.clock_ghz;
+        ho.tensor_names = tensor_names;
+        html = std::make_unique<traces::HtmlTimeline>(r.html, ho);
+        sinks.push_back(html.get());
+    }
+    sim::ScheduleResult res = session.run(*sched, sinks);
+    if (chrome) {
+        chrome->add_findings(res.findings);
+        chrome->finish();
+    }
+    if (html) {
+        html->add_findings(res.findings);
+        html->finish();
+    }
+    if (vcd) vcd->close();
     const ref::Result& want = session.reference();
     if (!c.quiet) print_run_report(std::cout, session, res, want, c.verbose);
     if (!r.output_dir.empty()) {
@@ -140,12 +200,19 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
     auto base = sim::parse_schedule(e.strategy);
     if (!base || base->strategy == sim::Strategy::Nominal)
         throw std::invalid_argument(fmt::format("--strategy {}: expected random, pct:D or sweep", e.strategy));
+    if (e.shard_count < 1 || e.shard_index < 0 || e.shard_index >= e.shard_count)
+        throw std::invalid_argument(fmt::format("--shard {}/{}: expected I/N with 0 <= I < N", e.shard_index, e.shard_count));
     bool any_findings = false;
     nlohmann::json report = nlohmann::json::array();
     for (const auto& kernel : e.kernels) {
-        std::unique_ptr<sim::Session> session;
+        ExploreSummary sum;
         try {
-            session = std::make_unique<sim::Session>(SourceFile::read(kernel), so);
+            if (e.jobs == 0) {
+                sim::Session session(SourceFile::read(kernel), so);
+                sum = explore_kernel(session, c, kernel, e, *base);
+            } else {
+                sum = explore_parallel(c, kernel, e, *base);
+            }
         } catch (const CompileError& err) {
             // A reject diagnostic is a finding (exit 1); other diagnostics are bad input (exit 2).
             if (err.diag().code == "E-V2C-UNFENCED") {
@@ -156,8 +223,8 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             }
             throw;
         }
-        ExploreSummary sum = explore_kernel(*session, c, kernel, e, *base);
         if (!c.quiet) print_explore_summary(std::cout, kernel, sum, is_check);
+        if (!e.save_failures.empty()) save_failures(e.save_failures, kernel, sum);
         report.push_back(explore_json(kernel, sum));
         if (!sum.distinct.empty()) any_findings = true;
     }

@@ -46,14 +46,22 @@ struct ExploreOptions {
     uint64_t schedules = 200;
     uint64_t seed = 1;
     std::string strategy = "random";
+    int jobs = -1;                 // worker processes (-1: the number of cores; 0: in this process)
+    int shard_index = 0;           // --shard I/N: run the I-th of N slices of the seed range
+    int shard_count = 1;
     bool stop_on_first = false;
-    std::string jsonl;
-    std::string save_failures;
+    std::string jsonl;             // one JSON line per schedule; seeds already in the file are skipped
+    std::string save_failures;     // directory: replay command (+ trace) per failing schedule
+    uint64_t max_visibility = 0;   // random: draw the GM visibility delay from [0, this]
+    int64_t fault_abort_seed = -1; // testing: the schedule with this seed aborts its worker
+    bool progress = true;          // a progress bar when stderr is a terminal
 };
 
 int cmd_run(const CommonOptions& c, const RunOptions& r);
 int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::string& out);
 int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check);
+struct ExploreSummary;
+void save_failures(const std::string& dir, const std::string& kernel, const ExploreSummary& sum);
 int cmd_params(const CommonOptions& c);
 int cmd_demo(const CommonOptions& c, uint64_t schedules);
 

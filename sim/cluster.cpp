@@ -103,8 +103,9 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     st.aiv_per_cluster = aiv_launched;
     st.participants_per_cluster = st.aic_per_cluster + st.aiv_per_cluster;
     if (cfg.schedule.strategy == Strategy::Pct) {
-        // D-1 change points among the first few hundred synchronisation/GM events.
-        for (int i = 1; i < cfg.schedule.pct_depth; ++i) st.pct_points.push_back(st.rng.uniform(0, 200));
+        // D-1 change points among the k synchronisation/GM events of a run (k measured on the nominal run).
+        uint64_t k = std::max<uint64_t>(cfg.schedule.pct_events, 1);
+        for (int i = 1; i < cfg.schedule.pct_depth; ++i) st.pct_points.push_back(st.rng.uniform(0, k - 1));
     }
 
     // Ring tensors (a2a3): rings of each cluster live in that cluster's hidden GM tensor.
@@ -119,6 +120,7 @@ RunOutcome Machine::run(const RunConfig& cfg) {
         }
         auto add = [&](CoreId id, const rt::LaneProgram& prog, bool replay, int lane) {
             auto runner = std::make_unique<CoreRunner>(st, b, id, prog, replay, lane, st.aiv_lanes);
+            runner->set_runner_index(static_cast<int>(runners.size()));
             CoreBase& core = *cm.cores[static_cast<int>(id)];
             core.set_engine(runner.get());
             core.set_queue_depth(cfg.hw.core.pipe_queue_depth);
@@ -145,6 +147,7 @@ RunOutcome Machine::run(const RunConfig& cfg) {
             ring(b, 1, 0).gm_base = half;
         }
 
+    st.launched_cores = static_cast<int>(runners.size());
     // Run until every core finished, nothing can move (deadlock), or a bound is hit.
     sc_start(sc_time(static_cast<double>(cfg.max_cycles), SC_NS), SC_EXIT_ON_STARVATION);
 
@@ -238,6 +241,7 @@ RunOutcome Machine::run(const RunConfig& cfg) {
             out.rings.push_back(rr);
         }
     out.findings = std::move(st.findings);
+    out.sync_events = st.sync_events;
     out.instructions = st.instructions;
     // Only outputs travel back (inputs are unchanged by definition; hidden tensors are internal).
     out.gm_final.tensors.reserve(cfg.gm->tensors.size());

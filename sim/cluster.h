@@ -72,6 +72,7 @@ struct RunOutcome {
     double l2_hit_rate = 0;
     uint64_t gm_bytes_read = 0, gm_bytes_written = 0;
     uint64_t instructions = 0;             // tile instructions simulated
+    uint64_t sync_events = 0;              // synchronisation/GM events (PCT's k)
 };
 
 class CoreRunner;

@@ -64,10 +64,20 @@ uint64_t CoreRunner::jitter(uint64_t cycles) {
 }
 
 void CoreRunner::pct_point() {
-    // PCT change point: the core hitting the k-th synchronisation/GM event stalls for a long delay.
+    // Every synchronisation or GM event is a scheduling point. PCT: the core that reaches one of the D-1
+    // change points (drawn among the run's events) stalls for a long delay. Sweep: one (core, event) pair,
+    // chosen by the seed, stalls.
+    const Schedule& sc = m_st.cfg->schedule;
     uint64_t k = m_st.sync_events++;
-    for (uint64_t p : m_st.pct_points)
-        if (p == k) m_core->wait_cycles(m_st.cfg->schedule.pct_delay);
+    uint64_t mine = m_sync_count++;
+    if (sc.strategy == Strategy::Pct) {
+        for (uint64_t p : m_st.pct_points)
+            if (p == k) m_core->wait_cycles(sc.pct_delay);
+    } else if (sc.strategy == Strategy::Sweep && m_st.launched_cores > 0) {
+        uint64_t idx = sc.seed == 0 ? 0 : sc.seed - 1;
+        uint64_t n = static_cast<uint64_t>(m_st.launched_cores);
+        if (static_cast<uint64_t>(m_runner_index) == idx % n && mine == idx / n) m_core->wait_cycles(sc.pct_delay);
+    }
 }
 
 uint64_t CoreRunner::dma_latency(int path, uint64_t rows, uint64_t row_bytes, uint32_t hits, uint32_t misses) {

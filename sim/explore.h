@@ -1,4 +1,5 @@
-// Schedule exploration: many seeds of one strategy, distinct findings with the first seed and frequency.
+// Schedule exploration: many seeds of one strategy in worker processes under a supervisor, distinct
+// findings with the first seed and frequency, shards, resumable JSON lines (SPEC 8).
 #pragma once
 
 #include <cstdint>
@@ -7,32 +8,76 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/cli.h"
 #include "sim/session.h"
 
 namespace cvsim::cli {
 
 struct DistinctFinding {
-    sim::Finding finding;      // as first seen
-    sim::Schedule first;       // the schedule that first showed it
+    sim::Finding finding;      // as reported by the schedule with the smallest seed that shows it
+    sim::Schedule first;       // that schedule
     uint64_t count = 0;        // schedules showing it
     std::string replay;        // command line that replays `first`
 };
 
 struct ExploreSummary {
-    uint64_t schedules = 0;              // schedules run
+    uint64_t schedules = 0;              // schedules run (the nominal one included)
     uint64_t failing = 0;                // schedules with at least one finding
     uint64_t wrong_outputs = 0;          // schedules with E-MISMATCH / E-UNWRITTEN
     uint64_t hazards = 0;                // schedules with a race
+    uint64_t crashes = 0;                // schedules that killed their worker (E-CRASH)
+    uint64_t skipped = 0;                // seeds already in the --jsonl file (resumed)
     uint64_t nominal_cycles = 0;         // cycles of the nominal schedule
     uint64_t min_cycles = 0, max_cycles = 0;
     double wall_seconds = 0;
-    std::vector<DistinctFinding> distinct;  // in order of first appearance
+    int jobs = 1;                        // worker processes used
+    std::vector<DistinctFinding> distinct;  // ordered by first seed (nominal first)
 };
 
-// Runs the nominal schedule, then `e.schedules` schedules of `base` (seeds e.seed ...).
+// One schedule's result as a JSON-lines record: seed, strategy, verdict, cycles, finding codes and keys,
+// and the full finding for keys the producing worker had not reported before.
+struct ScheduleRecord {
+    sim::Schedule schedule;
+    std::string verdict;                 // "clean", "findings", "crash"
+    uint64_t cycles = 0;
+    std::vector<std::string> codes;      // per finding
+    std::vector<std::string> keys;       // per finding (de-duplication identity)
+    std::vector<sim::Finding> full;      // findings whose key this worker reports for the first time
+};
+nlohmann::json record_json(const ScheduleRecord& r, const std::string& kernel);
+ScheduleRecord record_from_json(const nlohmann::json& j);
+
+// Folds records into a summary (order-independent: the same records in any order give the same summary).
+class SummaryBuilder {
+public:
+    void add(const ScheduleRecord& r);
+    ExploreSummary finish(const CommonOptions& c, const std::string& kernel);
+
+private:
+    ExploreSummary m_sum;
+    struct Key {
+        uint64_t first_seed = UINT64_MAX;  // ordering: nominal first, then by seed
+        bool nominal = false;
+        sim::Schedule first;
+        sim::Finding finding;
+        bool have_full = false;
+        uint64_t count = 0;
+    };
+    std::map<std::string, Key> m_keys;
+    bool m_any = false;
+};
+
+// In-process exploration (the demo; `--jobs 0`): nominal schedule, then `e.schedules` seeds of `base`.
 ExploreSummary explore_kernel(sim::Session& session, const CommonOptions& c, const std::string& kernel,
                               const ExploreOptions& e, const sim::Schedule& base,
                               const std::function<void(uint64_t done)>& progress = {});
+
+// Exploration in worker processes (each runs many schedules inside one SystemC elaboration) watched by
+// this process: a schedule that crashes its worker is reported with its seed (E-CRASH) and a fresh worker
+// resumes at the next seed. Honours --jobs, --shard, --jsonl (resumable), --stop-on-first and the
+// progress bar. Throws CompileError for bad input (compiled once here before forking).
+ExploreSummary explore_parallel(const CommonOptions& c, const std::string& kernel, const ExploreOptions& e, const sim::Schedule& base);
 
 }  // namespace cvsim::cli

@@ -36,7 +36,8 @@ struct RunState {
     int aic_per_cluster = 0, aiv_per_cluster = 0;
     // PCT: change points (global sync/GM event counter values at which the running core stalls).
     std::vector<uint64_t> pct_points;
-    uint64_t sync_events = 0;
+    uint64_t sync_events = 0;         // synchronisation/GM events so far (PCT's step counter)
+    int launched_cores = 0;           // cores running a program (sweep)
 
     uint64_t token() { return next_token++; }
     void add_finding(Finding f);
@@ -70,6 +71,7 @@ public:
     // Descriptions of what this core waits for (deadlock report), empty when not blocked.
     std::vector<std::string> blocked() const;
     bool blocked_in_hard_syncall() const { return m_in_hard_syncall; }
+    void set_runner_index(int i) { m_runner_index = i; }
 
 private:
     // ---- lane walking (lane_executor.cpp) ----
@@ -134,7 +136,8 @@ private:
     std::string m_scalar_wait;        // what the scalar unit waits for (deadlock report)
     std::array<std::string, ir::kNumPipes> m_pipe_wait;  // what each pipe waits for
     bool m_in_hard_syncall = false;
-    uint64_t m_sync_count = 0;        // this core's sync/GM events (PCT)
+    uint64_t m_sync_count = 0;        // this core's sync/GM events (sweep)
+    int m_runner_index = 0;           // position among the schedule's launched cores (sweep)
 };
 
 }  // namespace cvsim::sim

@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
     ExploreOptions explore;
     std::string expand_kernel, expand_out;
     uint64_t demo_schedules = 300;
+    std::string shard = "0/1";
 
     auto* demo = app.add_subcommand("demo", "the embedded demo (same as running cvsim without arguments)");
     demo->add_option("--schedules", demo_schedules, "random schedules per policy");
@@ -80,6 +81,13 @@ int main(int argc, char** argv) {
         cmd->add_option("--seed", explore.seed, "first seed (default 1)");
         cmd->add_option("--strategy", explore.strategy, "random (default), pct:D, sweep");
         cmd->add_flag("--stop-on-first", explore.stop_on_first, "stop at the first schedule with a finding");
+        cmd->add_option("--jobs", explore.jobs, "worker processes (default: the number of cores; 0: run in this process)");
+        cmd->add_option("--shard", shard, "run the I-th of N slices of the seed range: I/N");
+        cmd->add_option("--jsonl", explore.jsonl, "append one JSON line per schedule; seeds already in the file are skipped");
+        cmd->add_option("--save-failures", explore.save_failures, "write the replay command of every distinct finding into DIR");
+        cmd->add_option("--max-visibility-delay", explore.max_visibility, "random: draw the GM visibility delay from [0, C]");
+        cmd->add_option("--fault-abort-seed", explore.fault_abort_seed, "testing: the schedule with this seed aborts its worker")->group("");
+        cmd->add_flag("!--no-progress", explore.progress, "no progress bar");
     }
 
     auto* params_cmd = app.add_subcommand("params", "list every hardware parameter with value, unit, doc and source");
@@ -101,8 +109,17 @@ int main(int argc, char** argv) {
     try {
         if (*run_cmd) return cmd_run(common, run);
         if (*expand_cmd) return cmd_expand(common, expand_kernel, expand_out);
-        if (*explore_cmd) return cmd_explore(common, explore, false);
-        if (*check_cmd) return cmd_explore(common, explore, true);
+        if (*explore_cmd || *check_cmd) {
+            auto slash = shard.find('/');
+            try {
+                if (slash == std::string::npos) throw std::invalid_argument("");
+                explore.shard_index = std::stoi(shard.substr(0, slash));
+                explore.shard_count = std::stoi(shard.substr(slash + 1));
+            } catch (const std::exception&) {
+                throw std::invalid_argument("--shard " + shard + ": expected I/N");
+            }
+            return cmd_explore(common, explore, static_cast<bool>(*check_cmd));
+        }
         if (*params_cmd) return cmd_params(common);
         return cmd_demo(common, demo_schedules);
     } catch (const CompileError& e) {

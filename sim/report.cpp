@@ -76,6 +76,8 @@ nlohmann::json run_json(const sim::Session& s, const sim::ScheduleResult& r, con
     j["cycles"] = o.end_cycle;
     j["completed"] = o.completed;
     j["instructions"] = o.instructions;
+    j["sync_events"] = o.sync_events;
+    j["cores_launched"] = o.cores.size();
     j["target"] = std::string(target_name(s.hw().target));
     for (const auto& c : o.cores) {
         nlohmann::json cj;

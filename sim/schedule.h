@@ -19,7 +19,7 @@ struct Schedule {
     uint64_t start_skew = 400;     // random: each core's start delayed by [0, start_skew] cycles
     uint64_t max_visibility = 0;   // random: GM visibility delay drawn from [0, max] when > 0
     uint64_t pct_delay = 5000;     // pct: stall at a change point, cycles
-    int sweep_index = 0;           // sweep: which (core, event) pair gets delayed
+    uint64_t pct_events = 0;       // pct: events per run to draw change points from (0: the session's nominal count)
 
     std::string str() const;       // "nominal", "random", "pct:2", "sweep"
 };

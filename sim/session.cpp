@@ -69,6 +69,10 @@ ScheduleResult Session::run(const Schedule& sched, const std::vector<EventSink*>
     cfg.gm = &m_gm;
     cfg.hw = m_hw;
     cfg.schedule = sched;
+    if (sched.strategy == Strategy::Pct && sched.pct_events == 0) {
+        if (m_nominal_events == 0) run(Schedule{});  // measure k on the nominal schedule first
+        cfg.schedule.pct_events = m_nominal_events;
+    }
     cfg.visibility_delay = vis;
     cfg.max_cycles = m_opt.max_cycles;
     cfg.max_wall_seconds = m_opt.max_wall_seconds;
@@ -90,6 +94,7 @@ ScheduleResult Session::run(const Schedule& sched, const std::vector<EventSink*>
         }
         if (sched.strategy == Strategy::Nominal && sched.seed == 0) {
             m_nominal_out = r.outcome.gm_final;
+            m_nominal_events = r.outcome.sync_events;
         } else if (m_nominal_out) {
             for (auto& f : compare_outputs(r.outcome.gm_final, *m_nominal_out, m_opt.compare, "E-NONDET")) r.findings.push_back(f);
         }

@@ -72,6 +72,7 @@ private:
     std::optional<ref::Result> m_ref_expanded;
     std::optional<rt::TensorStore> m_nominal_out;  // nominal schedule's outputs (E-NONDET)
     DataMemo m_memo;                          // instruction results reused across schedules
+    uint64_t m_nominal_events = 0;            // synchronisation/GM events of the nominal schedule (PCT's k)
 };
 
 }  // namespace cvsim::sim

@@ -8,10 +8,21 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "frontend/ops.h"
 #include "frontend/runtime.h"
 #include "frontend/source.h"
 
 namespace cvsim::sim {
+
+// One of the two GM accesses of a race, as the hazard checker saw it (for trace writers to point at).
+struct FindingAccess {
+    uint32_t cluster = 0;          // cluster index
+    uint8_t core = 0;              // 0 = AIC, 1 = AIV0, 2 = AIV1 (sim::CoreId)
+    ir::Pipe pipe = ir::Pipe::Scalar;  // pipe that executed it
+    bool write = false;            // a store (else a load)
+    uint64_t cycle = 0;            // a read's start, a write's completion (relative to the schedule start)
+    SourceLoc loc;                 // source statement
+};
 
 struct Finding {
     std::string code;        // "E-RACE-RAW", "E-DEADLOCK", "W-V2C-LAYOUT", ...
@@ -21,6 +32,7 @@ struct Finding {
     SourceLoc loc2;          // second access (races)
     uint64_t cycle = 0;      // when it was detected
     std::string key;         // identity for de-duplication across schedules
+    std::vector<FindingAccess> accesses;  // races: the two accesses, in the order the message names them
     bool is_error() const { return code.size() > 1 && code[0] == 'E'; }
 };
 

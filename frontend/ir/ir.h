@@ -155,7 +155,8 @@ struct Stmt {
     std::vector<VarPtr> iter_args; // loop-carried values (init_values form)
     std::vector<ExprPtr> init_values;
     SplitMode split_mode = SplitMode::NONE;  // SplitAiv region mode
-    std::vector<ExprPtr> loop_extra;         // other keyword args of the loop form, kept for printing
+    std::vector<ExprPtr> loop_extra;           // other keyword args of the loop form (pl.spmd), kept for printing
+    std::vector<std::string> loop_extra_keys;  // their keyword names (parallel to loop_extra)
 
     Block body;                    // For body / If then-branch
     Block orelse;                  // If else-branch

@@ -86,6 +86,16 @@ void HazardChecker::report(const Access& earlier, const Access& later) {
     f.loc2 = first.loc;
     f.cycle = std::max(first.cycle, second.cycle);
     f.key = key;
+    for (const Access* a : {&first, &second}) {
+        FindingAccess fa;
+        fa.cluster = static_cast<uint32_t>(a->core / kCoresPerCluster);
+        fa.core = static_cast<uint8_t>(a->core % kCoresPerCluster);
+        fa.pipe = a->pipe;
+        fa.write = a->write;
+        fa.cycle = a->cycle;
+        fa.loc = a->loc;
+        f.accesses.push_back(fa);
+    }
     if (kind == "RAW") f.details.push_back("hint: order the producer before the consumer (a tpush/tpop fence, sync_set/sync_wait, or system.fence() + syncall)");
     else if (kind == "WAR") f.details.push_back("hint: the writer must wait until the reader has finished (a reverse flag or a barrier after the read)");
     m_findings.push_back(std::move(f));

@@ -174,4 +174,73 @@ TEST(Sema, TensorLevelScopesAreUnsupported) {
     EXPECT_EQ(d->loc.line, 8u);
 }
 
+std::string region_kernel(const std::string& mode, const std::string& shard_kw, const std::string& rows = "32") {
+    return "import pypto.language as pl\n\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n"
+           "    def f(self, a: pl.Tensor[[" + rows + ", 64], pl.FP16]):\n"
+           "        m = pl.load(a, [0, 0], [" + rows + ", 64], target_memory=pl.Mem.Mat)\n"
+           "        for lane in pl.split_aiv(2, mode=pl.SplitMode." + mode + "):\n"
+           "            h = pl.aiv_shard(m" + shard_kw + ")\n"
+           "            g = pl.aic_gather(h)\n";
+}
+
+TEST(Sema, ShardAndGatherTakeTheRegionMode) {
+    auto ud = parse_text(region_kernel("UP_DOWN", ""));
+    EXPECT_EQ(type_str(ud->functions[0]->find_var("h")->type), "pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec]");
+    EXPECT_EQ(type_str(ud->functions[0]->find_var("g")->type), "pl.Tile[[32, 64], pl.FP16, pl.Mem.Mat]");
+    auto lr = parse_text(region_kernel("LEFT_RIGHT", ""));
+    EXPECT_EQ(lr->functions[0]->find_var("h")->type.shape, (std::vector<int64_t>{32, 32}));
+    EXPECT_EQ(lr->functions[0]->find_var("g")->type.shape, (std::vector<int64_t>{32, 64}));
+    auto none = parse_text(region_kernel("NONE", ""));
+    EXPECT_EQ(none->functions[0]->find_var("h")->type.shape, (std::vector<int64_t>{32, 64}));
+    EXPECT_EQ(none->functions[0]->find_var("g")->type.shape, (std::vector<int64_t>{32, 64}));
+}
+
+TEST(Sema, ShardSplitContradictingTheRegionIsATypeError) {
+    auto d = diag_of(region_kernel("UP_DOWN", ", split=2"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-TYPE");
+    EXPECT_EQ(d->loc.line, 10u);
+    EXPECT_NE(d->message.find("contradicts"), std::string::npos);
+}
+
+TEST(Sema, OddSplitsGiveLaneZeroTheLargerHalf) {
+    auto p = parse_text(kernel_with("a: pl.Tensor[[17, 64], pl.FP16]", "",
+                                    "        m = pl.load(a, [0, 0], [17, 64], target_memory=pl.Mem.Mat)\n"
+                                    "        h = pl.aiv_shard(m, split=3)\n        g = pl.aic_gather(h, split=3)\n"
+                                    "        c = pl.aiv_shard(m, split=4)\n"));
+    const auto& f = *p->functions[0];
+    EXPECT_EQ(f.find_var("h")->type.shape, (std::vector<int64_t>{9, 64}));
+    EXPECT_EQ(f.find_var("g")->type.shape, (std::vector<int64_t>{17, 64}));
+    EXPECT_EQ(f.find_var("c")->type.shape, (std::vector<int64_t>{17, 32}));
+    auto d = diag_of(kernel_with("a: pl.Tensor[[17, 64], pl.FP16]", "",
+                                 "        m = pl.load(a, [0, 0], [17, 64], target_memory=pl.Mem.Mat)\n        h = pl.aiv_shard(m, split=1)\n"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-TYPE");
+    EXPECT_NE(d->hint.find("split=3"), std::string::npos);
+}
+
+TEST(Sema, DynamicSymbolsParseButAreUnsupportedAsDimensions) {
+    std::string head = "import pypto.language as pl\nN = pl.dynamic(\"N\")\n\n@pl.program\nclass P:\n"
+                       "    @pl.function(type=pl.FunctionType.InCore)\n";
+    EXPECT_NO_THROW(parse_text(head + "    def f(self, a: pl.Tensor[[16, 16], pl.FP16]):\n        pass\n"));
+    auto d = diag_of(head + "    def f(self, a: pl.Tensor[[N, 16], pl.FP16]):\n        pass\n");
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-UNSUPPORTED");
+    EXPECT_NE(d->message.find("'N'"), std::string::npos);
+}
+
+TEST(Sema, PeerFuncMustNameAFunction) {
+    auto d = diag_of(kernel_with(kParams, "", "        r = pl.system.import_peer_buffer(name='x', peer_func='nobody')\n"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-NAME");
+    EXPECT_NE(d->message.find("nobody"), std::string::npos);
+}
+
+TEST(Sema, TileSliceOutsideTheTileIsOob) {
+    auto d = diag_of(kernel_with(kParams, "", "        t = pl.load(a, [0, 0], [16, 32])\n        s = pl.slice(t, [8, 32], [12, 0])\n"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-OOB");
+    EXPECT_EQ(d->loc.line, 9u);
+}
+
 }  // namespace

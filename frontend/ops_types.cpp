@@ -1,0 +1,509 @@
+// Type rules of the op catalogue (OPS.md): operand checks with expected vs actual types (E-TYPE), constant
+// windows outside their tensor (E-OOB), and the result type of every op.
+#include <fmt/format.h>
+
+#include <optional>
+
+#include "frontend/diag.h"
+#include "frontend/ops.h"
+
+namespace cvsim::ir {
+
+namespace {
+
+[[noreturn]] void type_error(const Expr& call, const std::string& msg, const std::string& hint = "") {
+    raise("E-TYPE", call.loc, msg, hint);
+}
+
+std::string op_label(const Expr& call) { return "pl." + call.op->name(); }
+
+const Type& tile_arg(const Expr& call, const std::string& name) {
+    const ExprPtr& a = arg(call, name);
+    if (!a || a->type.kind != TypeKind::Tile) {
+        raise("E-TYPE", a ? a->loc : call.loc,
+              fmt::format("{}: argument '{}' must be a tile, got {}", op_label(call), name,
+                          a ? type_str(a->type) : "nothing"));
+    }
+    return a->type;
+}
+
+void expect_mem(const Expr& call, const std::string& name, std::initializer_list<Mem> mems) {
+    const Type& t = tile_arg(call, name);
+    for (Mem m : mems)
+        if (t.mem == m) return;
+    std::string want;
+    for (Mem m : mems) want += (want.empty() ? "" : " or ") + std::string("pl.Mem.") + std::string(mem_name(m));
+    raise("E-TYPE", arg(call, name)->loc,
+          fmt::format("{}: argument '{}' must be in {}, got {}", op_label(call), name, want, type_str(t)));
+}
+
+Mem enum_mem(const Expr& call, const std::string& name, Mem dflt) {
+    const ExprPtr& a = arg(call, name);
+    if (!a) return dflt;
+    if (a->kind != ExprKind::Enum || a->enum_kind != EnumKind::Mem)
+        raise("E-TYPE", a->loc, fmt::format("{}: '{}' must be a pl.Mem member", op_label(call), name));
+    return static_cast<Mem>(a->ival);
+}
+
+std::vector<int64_t> int_list(const Expr& call, const std::string& name) {
+    const ExprPtr& a = arg(call, name);
+    auto v = const_int_list(a);
+    if (!v) raise("E-TYPE", a ? a->loc : call.loc, fmt::format("{}: '{}' must be a list of constant integers", op_label(call), name));
+    return *v;
+}
+
+// The list's entries may be scalar expressions (run-time offsets): check element kinds only.
+void check_index_list(const Expr& call, const std::string& name, size_t rank) {
+    const ExprPtr& a = arg(call, name);
+    if (!a || (a->kind != ExprKind::List && a->kind != ExprKind::Tuple))
+        raise("E-TYPE", a ? a->loc : call.loc, fmt::format("{}: '{}' must be a list", op_label(call), name));
+    if (a->args.size() != rank)
+        raise("E-TYPE", a->loc, fmt::format("{}: '{}' has {} entries, the tensor has rank {}", op_label(call), name, a->args.size(), rank));
+    for (auto& e : a->args)
+        if (e->type.kind != TypeKind::Scalar || !dtype_is_int(e->type.dtype))
+            raise("E-TYPE", e->loc, fmt::format("{}: offsets must be integer scalars, got {}", op_label(call), type_str(e->type)));
+}
+
+// The 2-D tile shape of a window: the tensor window's trailing two extents, leading extents must be 1.
+std::vector<int64_t> window_tile_shape(const Expr& call, const std::vector<int64_t>& shapes) {
+    if (shapes.size() <= 2) return shapes;
+    for (size_t i = 0; i + 2 < shapes.size(); ++i)
+        if (shapes[i] != 1)
+            raise("E-UNSUPPORTED", call.loc, fmt::format("{}: a tile window must be 2-D (leading extents 1), got {}", op_label(call), shape_str(shapes)));
+    return {shapes[shapes.size() - 2], shapes.back()};
+}
+
+// E-OOB when every offset is constant and the window leaves the tensor.
+void check_window(const Expr& call, const ExprPtr& offsets, const std::vector<int64_t>& extents, const Type& tensor,
+                  const std::string& tensor_name) {
+    if (extents.size() != tensor.shape.size()) return;
+    const char* what = tensor.kind == TypeKind::Tile ? "tile" : "tensor";
+    auto off = const_int_list(offsets);
+    if (offsets && (offsets->kind == ExprKind::List || offsets->kind == ExprKind::Tuple) && offsets->args.size() != extents.size())
+        raise("E-TYPE", offsets->loc, fmt::format("{}: {} offsets for a window of rank {}", op_label(call), offsets->args.size(), extents.size()));
+    for (size_t i = 0; i < extents.size(); ++i) {
+        if (extents[i] <= 0) type_error(call, fmt::format("{}: window extent {} is not positive", op_label(call), extents[i]));
+        if (extents[i] > tensor.shape[i])
+            raise("E-OOB", call.loc, fmt::format("{}: window {} does not fit {} {} of shape {}", op_label(call),
+                                                 shape_str(extents), what, tensor_name, shape_str(tensor.shape)));
+        if (!off) continue;
+        int64_t o = (*off)[i];
+        if (o < 0 || o + extents[i] > tensor.shape[i]) {
+            std::string win;
+            for (size_t d = 0; d < extents.size(); ++d)
+                win += fmt::format("{}{}:{}", d ? ", " : "", (*off)[d], (*off)[d] + extents[d]);
+            raise("E-OOB", call.loc,
+                  fmt::format("{}: window [{}] is outside {} {} of shape {} (dimension {})", op_label(call), win, what,
+                              tensor_name, shape_str(tensor.shape), i),
+                  "offsets + shape must stay within the tensor");
+        }
+    }
+}
+
+std::string var_label(const ExprPtr& e) { return e && e->kind == ExprKind::Var ? "'" + e->var->name + "'" : "operand"; }
+
+Type binary_type(const Expr& call) {
+    const Type& a = tile_arg(call, "lhs");
+    const Type& b = tile_arg(call, "rhs");
+    expect_mem(call, "lhs", {Mem::Vec});
+    expect_mem(call, "rhs", {Mem::Vec});
+    if (a.shape != b.shape)
+        type_error(call, fmt::format("{}: operand shapes differ: {} vs {}", op_label(call), shape_str(a.shape), shape_str(b.shape)));
+    if (a.dtype != b.dtype)
+        type_error(call, fmt::format("{}: operand dtypes differ: {} vs {}", op_label(call), dtype_name(a.dtype), dtype_name(b.dtype)),
+                   "insert pl.tile.cast on one operand");
+    Type r = Type::tile(a.shape, a.dtype, Mem::Vec);
+    r.valid = a.valid;
+    return r;
+}
+
+Type vec_unary_type(const Expr& call) {
+    const Type& a = tile_arg(call, "tile");
+    expect_mem(call, "tile", {Mem::Vec});
+    Type r = Type::tile(a.shape, a.dtype, Mem::Vec);
+    r.valid = a.valid;
+    return r;
+}
+
+Type matmul_type(const Expr& call, bool gemv, bool has_acc, bool has_bias) {
+    expect_mem(call, "lhs", {Mem::Left});
+    expect_mem(call, "rhs", {Mem::Right});
+    const Type& l = tile_arg(call, "lhs");
+    const Type& r = tile_arg(call, "rhs");
+    if (l.shape.size() != 2 || r.shape.size() != 2) type_error(call, fmt::format("{}: operands must be 2-D", op_label(call)));
+    if (l.dtype != r.dtype)
+        type_error(call, fmt::format("{}: lhs is {} but rhs is {}", op_label(call), dtype_name(l.dtype), dtype_name(r.dtype)));
+    if (l.shape[1] != r.shape[0])
+        type_error(call, fmt::format("{}: inner dimensions differ: lhs {} x rhs {} (K = {} vs {})", op_label(call),
+                                     shape_str(l.shape), shape_str(r.shape), l.shape[1], r.shape[0]),
+                   "lhs is M x K and rhs is K x N");
+    if (gemv && l.shape[0] != 1) type_error(call, fmt::format("{}: lhs must be 1 x K, got {}", op_label(call), shape_str(l.shape)));
+    DType out = l.dtype == DType::INT8 ? DType::INT32 : DType::FP32;
+    if (!dtype_is_float(l.dtype) && l.dtype != DType::INT8)
+        type_error(call, fmt::format("{}: unsupported operand dtype {}", op_label(call), dtype_name(l.dtype)));
+    std::vector<int64_t> shape = {gemv ? 16 : l.shape[0], r.shape[1]};
+    Type res = Type::tile(shape, out, Mem::Acc);
+    if (gemv) res.valid = {1, r.shape[1]};
+    if (has_acc) {
+        expect_mem(call, "acc", {Mem::Acc});
+        const Type& a = tile_arg(call, "acc");
+        if (a.shape != res.shape || a.dtype != out)
+            type_error(call, fmt::format("{}: accumulator is {}, the product is {}", op_label(call), type_str(a), type_str(res)));
+    }
+    if (has_bias) {
+        expect_mem(call, "bias", {Mem::Bias});
+        const Type& b = tile_arg(call, "bias");
+        if (b.shape.size() != 2 || b.shape[0] != 1 || b.shape[1] != r.shape[1])
+            type_error(call, fmt::format("{}: bias must be 1 x {}, got {}", op_label(call), r.shape[1], shape_str(b.shape)));
+    }
+    return res;
+}
+
+Type move_type(const Expr& call) {
+    const Type& src = tile_arg(call, "tile");
+    const ExprPtr& tm = arg(call, "target_memory");
+    if (!tm) type_error(call, "pl.tile.move: target_memory is required");
+    Mem dst = enum_mem(call, "target_memory", Mem::Vec);
+    bool ok = false;
+    switch (src.mem) {
+        case Mem::Mat: ok = dst == Mem::Left || dst == Mem::Right || dst == Mem::Bias || dst == Mem::Vec || dst == Mem::Mat; break;
+        case Mem::Acc: ok = dst == Mem::Mat || dst == Mem::Vec; break;
+        case Mem::Vec: ok = dst == Mem::Vec || dst == Mem::Mat || dst == Mem::Left || dst == Mem::Right || dst == Mem::Bias; break;
+        default: ok = false;
+    }
+    if (!ok)
+        type_error(call, fmt::format("pl.tile.move: cannot move a tile from pl.Mem.{} to pl.Mem.{}", mem_name(src.mem), mem_name(dst)));
+    Type r = Type::tile(src.shape, src.dtype, dst);
+    r.valid = src.valid;
+    auto layout_arg = [&](const char* n) -> std::optional<TileLayout> {
+        const ExprPtr& a = arg(call, n);
+        if (!a) return std::nullopt;
+        if (a->kind != ExprKind::Enum || a->enum_kind != EnumKind::TileLayout)
+            raise("E-TYPE", a->loc, fmt::format("pl.tile.move: '{}' must be a pl.TileLayout member", n));
+        return static_cast<TileLayout>(a->ival);
+    };
+    auto b = layout_arg("blayout");
+    auto s = layout_arg("slayout");
+    if (b || s) {
+        r.view.blayout = b;
+        r.view.slayout = s;
+        r.view.written = true;
+        if (!layout_from_view(b.value_or(TileLayout::row_major), s.value_or(TileLayout::none_box)))
+            type_error(call, "pl.tile.move: blayout/slayout do not name a layout (ND, DN, NZ or ZN)");
+    }
+    return r;
+}
+
+// aiv_shard / aic_gather: the split code comes from the enclosing split_aiv region, else from split=N.
+// aiv_shard hands a lane its half on the split axis (rows for 1/3, columns for 2/4; the larger half
+// for the odd codes, which lane 0 gets); aic_gather joins two halves (double extent, minus one for odd).
+Type shard_gather_type(const Expr& call, int region_split) {
+    bool shard = call.op->code == OpCode::AivShard;
+    const Type& t = tile_arg(call, "tile");
+    if (shard && !is_cube_mem(t.mem))
+        type_error(call, fmt::format("pl.tile.aiv_shard: shards a cube tile (pl.Mem.Mat or pl.Mem.Acc), got {}", type_str(t)));
+    if (!shard) expect_mem(call, "tile", {Mem::Vec});
+    const ExprPtr& sa = arg(call, "split");
+    std::optional<int64_t> given = sa ? const_int(sa) : std::nullopt;
+    if (sa && (!given || *given < 0 || *given > 4))
+        raise("E-TYPE", sa->loc,
+              fmt::format("{}: split must be a constant 0..4 (0 none, 1 up-down, 2 left-right, 3 up-down-odd, 4 left-right-odd), got {}",
+                          op_label(call), given ? std::to_string(*given) : "a non-constant"));
+    int split = 0;
+    if (region_split >= 0) {
+        if (given && *given != region_split)
+            raise("E-TYPE", sa->loc,
+                  fmt::format("{}: split={} contradicts the enclosing pl.split_aiv region (split {})", op_label(call), *given, region_split),
+                  "inside a split_aiv region the op takes the region's mode; drop split=");
+        split = region_split;
+    } else if (given) {
+        split = static_cast<int>(*given);
+    } else {
+        type_error(call, fmt::format("{} outside a pl.split_aiv region needs split=N", op_label(call)),
+                   "0 none, 1 up-down, 2 left-right, 3 up-down-odd, 4 left-right-odd");
+    }
+    Type r = Type::tile(t.shape, t.dtype, shard ? Mem::Vec : Mem::Mat);
+    if (split == 0) return r;
+    if (t.shape.size() != 2) type_error(call, fmt::format("{}: split {} needs a 2-D tile, got {}", op_label(call), split, type_str(t)));
+    size_t axis = split == 1 || split == 3 ? 0 : 1;
+    bool odd = split >= 3;
+    int64_t n = t.shape[axis];
+    if (shard) {
+        if (n < 2) type_error(call, fmt::format("{}: cannot split extent {} between two lanes", op_label(call), n));
+        if (!odd && n % 2 != 0)
+            type_error(call,
+                       fmt::format("{}: split {} halves the {} evenly, but the tile is {}", op_label(call), split,
+                                   axis == 0 ? "rows" : "columns", shape_str(t.shape)),
+                       fmt::format("use split={} (lane 0 gets the larger half)", split + 2));
+        r.shape[axis] = (n + 1) / 2;
+    } else {
+        r.shape[axis] = odd ? 2 * n - 1 : 2 * n;
+    }
+    return r;
+}
+
+// tpush/tpop split= must be a constant split code.
+void check_split(const Expr& call, bool optional) {
+    const ExprPtr& sa = arg(call, "split");
+    if (!sa && optional) return;
+    auto v = const_int(sa);
+    if (!v || *v < 0 || *v > 4)
+        raise("E-TYPE", sa ? sa->loc : call.loc,
+              fmt::format("{}: split must be a constant 0..4 (0 none, 1 up-down, 2 left-right, 3 up-down-odd, 4 left-right-odd)", op_label(call)));
+}
+
+void expect_str(const Expr& call, const std::string& name) {
+    const ExprPtr& a = arg(call, name);
+    if (!a || a->kind != ExprKind::Str)
+        raise("E-TYPE", a ? a->loc : call.loc, fmt::format("{}: '{}' must be a string, got {}", op_label(call), name, a ? type_str(a->type) : "nothing"));
+}
+
+}  // namespace
+
+Type infer_call_type(const Expr& call, int region_split) {
+    using O = OpCode;
+    const O c = call.op->code;
+    for (size_t i = 0; i < call.op->params.size(); ++i)
+        if (call.op->params[i].required && (i >= call.args.size() || !call.args[i]))
+            type_error(call, fmt::format("{}: missing required argument '{}'", op_label(call), call.op->params[i].name));
+    switch (c) {
+        case O::Load: {
+            const ExprPtr& t = arg(call, "tensor");
+            if (t->type.kind != TypeKind::Tensor)
+                raise("E-TYPE", t->loc, fmt::format("pl.tile.load: 'tensor' must be a tensor, got {}", type_str(t->type)));
+            check_index_list(call, "offsets", t->type.shape.size());
+            auto shapes = int_list(call, "shapes");
+            if (shapes.size() != t->type.shape.size())
+                type_error(call, fmt::format("pl.tile.load: shapes {} has rank {}, tensor {} has rank {}", shape_str(shapes), shapes.size(), var_label(t), t->type.shape.size()));
+            check_window(call, arg(call, "offsets"), shapes, t->type, var_label(t));
+            Mem m = enum_mem(call, "target_memory", Mem::Vec);
+            if (m != Mem::Vec && m != Mem::Mat)
+                type_error(call, fmt::format("pl.tile.load: target_memory must be pl.Mem.Vec or pl.Mem.Mat, got pl.Mem.{}", mem_name(m)));
+            Type r = Type::tile(window_tile_shape(call, shapes), t->type.dtype, m);
+            if (auto vs = const_int_list(arg(call, "valid_shape"))) {
+                if (vs->size() != r.shape.size()) type_error(call, "pl.tile.load: valid_shape rank differs from the tile's");
+                if (*vs != r.shape) r.valid = *vs;
+            }
+            return r;
+        }
+        case O::Store: {
+            const Type& tile = tile_arg(call, "tile");
+            expect_mem(call, "tile", {Mem::Vec, Mem::Acc});
+            const ExprPtr& out = arg(call, "output_tensor");
+            if (out->type.kind != TypeKind::Tensor)
+                raise("E-TYPE", out->loc, fmt::format("pl.tile.store: 'output_tensor' must be a tensor, got {}", type_str(out->type)));
+            check_index_list(call, "offsets", out->type.shape.size());
+            std::vector<int64_t> ext = tile.shape;
+            if (auto s = const_int_list(arg(call, "shapes"))) ext = *s;
+            if (ext.size() < out->type.shape.size()) ext.insert(ext.begin(), out->type.shape.size() - ext.size(), 1);
+            if (ext.size() != out->type.shape.size())
+                type_error(call, fmt::format("pl.tile.store: tile of rank {} into tensor of rank {}", ext.size(), out->type.shape.size()));
+            check_window(call, arg(call, "offsets"), ext, out->type, var_label(out));
+            bool dtype_ok = tile.dtype == out->type.dtype ||
+                            (tile.mem == Mem::Acc && dtype_is_float(tile.dtype) && dtype_is_float(out->type.dtype));
+            if (!dtype_ok)
+                type_error(call, fmt::format("pl.tile.store: tile is {} but tensor {} is {}", dtype_name(tile.dtype), var_label(out), dtype_name(out->type.dtype)),
+                           "cast the tile first (pl.tile.cast)");
+            return out->type;
+        }
+        case O::Move: return move_type(call);
+        case O::Slice: {
+            const ExprPtr& x = arg(call, "tile");
+            auto shape = int_list(call, "shape");
+            if (x->type.kind == TypeKind::Tile) {
+                if (shape.size() != x->type.shape.size())
+                    type_error(call, fmt::format("pl.tile.slice: shape {} has rank {}, the tile {} has rank {}", shape_str(shape), shape.size(),
+                                                 type_str(x->type), x->type.shape.size()));
+                check_window(call, arg(call, "offset"), shape, x->type, var_label(x));
+                Type r = Type::tile(shape, x->type.dtype, x->type.mem);
+                r.view = x->type.view;
+                if (auto vs = const_int_list(arg(call, "valid_shape")); vs && *vs != shape) r.valid = *vs;
+                return r;
+            }
+            if (x->type.kind == TypeKind::Tensor) {
+                check_window(call, arg(call, "offset"), shape, x->type, var_label(x));
+                return Type::tensor(shape, x->type.dtype);
+            }
+            type_error(call, "pl.tile.slice: operand must be a tile or a tensor");
+        }
+        case O::Reshape: {
+            const ExprPtr& x = arg(call, "tile");
+            auto shape = int_list(call, "shape");
+            int64_t n = 1;
+            for (auto d : shape) n *= d;
+            if (n != x->type.numel())
+                type_error(call, fmt::format("pl.tile.reshape: {} has {} elements, {} has {}", type_str(x->type), x->type.numel(), shape_str(shape), n));
+            Type r = x->type;
+            r.shape = shape;
+            r.valid.clear();
+            return r;
+        }
+        case O::Transpose: {
+            auto a1 = const_int(arg(call, "axis1"));
+            auto a2 = const_int(arg(call, "axis2"));
+            if (!a1 || !a2 || *a1 == *a2 || *a1 < 0 || *a2 < 0 || *a1 > 1 || *a2 > 1)
+                raise("E-TYPE", arg(call, "axis1")->loc, "pl.tile.transpose: axes must be the constants 0 and 1 of a 2-D tile");
+            Type r = vec_unary_type(call);
+            if (r.shape.size() != 2) type_error(call, "pl.tile.transpose: tile must be 2-D");
+            std::swap(r.shape[0], r.shape[1]);
+            if (!r.valid.empty()) std::swap(r.valid[0], r.valid[1]);
+            return r;
+        }
+        case O::TransposeView: {
+            Type r = tile_arg(call, "tile");
+            if (r.shape.size() != 2) type_error(call, "pl.tile.transpose_view: tile must be 2-D");
+            std::swap(r.shape[0], r.shape[1]);
+            Layout l = r.layout();
+            Layout nl = l == Layout::NZ ? Layout::ZN : l == Layout::ZN ? Layout::NZ : l == Layout::ND ? Layout::DN : Layout::ND;
+            TileLayout b, s;
+            view_from_layout(nl, b, s);
+            r.view.blayout = b;
+            r.view.slayout = s;
+            r.view.written = true;
+            return r;
+        }
+        case O::SetValidShape: {
+            Type r = tile_arg(call, "tile");
+            auto rows = const_int(arg(call, "rows"));
+            auto cols = const_int(arg(call, "cols"));
+            if (rows && cols) {
+                if (*rows > r.rows() || *cols > r.cols() || *rows < 0 || *cols < 0)
+                    type_error(call, fmt::format("pl.tile.set_validshape: valid shape [{}, {}] exceeds tile {}", *rows, *cols, shape_str(r.shape)));
+                r.valid = {*rows, *cols};
+                if (r.valid == r.shape) r.valid.clear();
+            }
+            return r;
+        }
+        case O::TensorCreate: {
+            auto shape = int_list(call, "shape");
+            const ExprPtr& d = arg(call, "dtype");
+            if (d->kind != ExprKind::DTypeLit) raise("E-TYPE", d->loc, "pl.tensor.create: dtype must be a pl dtype");
+            return Type::tensor(shape, d->dtype);
+        }
+        case O::Create: case O::Full: {
+            auto shape = int_list(call, "shape");
+            const ExprPtr& d = arg(call, "dtype");
+            if (d->kind != ExprKind::DTypeLit) raise("E-TYPE", d->loc, fmt::format("{}: dtype must be a pl dtype", op_label(call)));
+            if (c == O::Full && !const_number(arg(call, "value")) && arg(call, "value")->type.kind != TypeKind::Scalar)
+                type_error(call, "pl.tile.full: value must be a number or a scalar");
+            return Type::tile(shape, d->dtype, c == O::Full ? Mem::Vec : enum_mem(call, "target_memory", Mem::Vec));
+        }
+        case O::GetBlockIdx: case O::GetSubblockIdx: return Type::scalar(DType::INDEX);
+        case O::Matmul: return matmul_type(call, false, false, false);
+        case O::MatmulAcc: return matmul_type(call, false, true, false);
+        case O::MatmulBias: return matmul_type(call, false, false, true);
+        case O::Gemv: return matmul_type(call, true, false, false);
+        case O::GemvAcc: return matmul_type(call, true, true, false);
+        case O::GemvBias: return matmul_type(call, true, false, true);
+        case O::Add: case O::Sub: case O::Mul: case O::Div: case O::Maximum: case O::Minimum: return binary_type(call);
+        case O::Adds: case O::Subs: case O::Muls: case O::Divs: {
+            const Type& a = tile_arg(call, "lhs");
+            expect_mem(call, "lhs", {Mem::Vec});
+            const ExprPtr& s = arg(call, "rhs");
+            if (s->type.kind != TypeKind::Scalar)
+                raise("E-TYPE", s->loc, fmt::format("{}: 'rhs' must be a scalar, got {}", op_label(call), type_str(s->type)));
+            Type r = Type::tile(a.shape, a.dtype, Mem::Vec);
+            r.valid = a.valid;
+            return r;
+        }
+        case O::Exp: case O::Log: case O::Sqrt: case O::Rsqrt: case O::Recip: {
+            Type r = vec_unary_type(call);
+            if (!dtype_is_float(r.dtype)) type_error(call, fmt::format("{}: needs a float tile, got {}", op_label(call), dtype_name(r.dtype)));
+            return r;
+        }
+        case O::Abs: case O::Neg: case O::Relu: return vec_unary_type(call);
+        case O::Cast: {
+            Type r = vec_unary_type(call);
+            const ExprPtr& d = arg(call, "target_type");
+            if (d->kind != ExprKind::DTypeLit) raise("E-TYPE", d->loc, "pl.tile.cast: target_type must be a pl dtype");
+            r.dtype = d->dtype;
+            if (auto m = const_str(arg(call, "mode")); m && *m != "round" && *m != "floor" && *m != "ceil" && *m != "trunc" && *m != "rint")
+                raise("E-TYPE", arg(call, "mode")->loc, fmt::format("pl.tile.cast: unknown mode '{}' (round, floor, ceil, trunc)", *m));
+            return r;
+        }
+        case O::RowSum: case O::RowMax: {
+            Type r = vec_unary_type(call);
+            if (r.shape.size() != 2) type_error(call, fmt::format("{}: tile must be 2-D", op_label(call)));
+            r.shape[1] = 1;
+            if (!r.valid.empty()) r.valid[1] = 1;
+            return r;
+        }
+        case O::RowExpandMul: case O::RowExpandAdd: case O::RowExpandSub: {
+            Type r = vec_unary_type(call);
+            const Type& v = tile_arg(call, "row_vec");
+            expect_mem(call, "row_vec", {Mem::Vec});
+            if (r.shape.size() != 2 || v.shape.size() != 2 || v.shape[0] != r.shape[0] || v.shape[1] != 1)
+                type_error(call, fmt::format("{}: row vector must be [{}, 1], got {}", op_label(call), r.shape.empty() ? 0 : r.shape[0], shape_str(v.shape)));
+            if (v.dtype != r.dtype) type_error(call, fmt::format("{}: operand dtypes differ", op_label(call)));
+            return r;
+        }
+        case O::TpushToAiv: {
+            check_split(call, false);
+            const Type& t = tile_arg(call, "tile");
+            if (!is_cube_mem(t.mem)) type_error(call, fmt::format("pl.tile.tpush_to_aiv: pushes a cube tile, got {}", type_str(t)));
+            return Type::none();
+        }
+        case O::TpushToAic: check_split(call, false); expect_mem(call, "tile", {Mem::Vec}); return Type::none();
+        case O::TpopFromAic: case O::TpopFromAiv: {
+            check_split(call, true);
+            auto shape = const_int_list(arg(call, "shape"));
+            const ExprPtr& d = arg(call, "dtype");
+            if (!shape || !d) return Type::unknown();
+            if (d->kind != ExprKind::DTypeLit) raise("E-TYPE", d->loc, fmt::format("{}: dtype must be a pl dtype", op_label(call)));
+            return Type::tile(*shape, d->dtype, c == O::TpopFromAic ? Mem::Vec : Mem::Mat);
+        }
+        case O::TfreeToAic: case O::TfreeToAiv: tile_arg(call, "tile"); return Type::none();
+        case O::ReserveBuffer: {
+            expect_str(call, "name");
+            auto size = const_int(arg(call, "size"));
+            if (!size || *size <= 0)
+                raise("E-TYPE", arg(call, "size")->loc, "pl.system.reserve_buffer: size must be a positive constant (bytes)");
+            if (const ExprPtr& b = arg(call, "base"); b && !const_int(b))
+                raise("E-TYPE", b->loc, "pl.system.reserve_buffer: base must be a constant address or pl.AUTO");
+            return Type::scalar(DType::INT32);
+        }
+        case O::ImportPeerBuffer: expect_str(call, "name"); expect_str(call, "peer_func"); return Type::scalar(DType::INT32);
+        case O::AicInitializePipe: case O::AivInitializePipe: {
+            auto dm = const_int(arg(call, "dir_mask"));
+            if (!dm || *dm < 1 || *dm > 3) raise("E-TYPE", arg(call, "dir_mask")->loc, fmt::format("{}: dir_mask must be 1 (C2V), 2 (V2C) or 3 (both)", op_label(call)));
+            auto ss = const_int(arg(call, "slot_size"));
+            if (!ss || *ss <= 0) raise("E-TYPE", arg(call, "slot_size")->loc, fmt::format("{}: slot_size must be a positive constant", op_label(call)));
+            if (auto sn = arg(call, "slot_num")) {
+                auto v = const_int(sn);
+                if (!v || *v <= 0 || *v > 64) raise("E-TYPE", sn->loc, fmt::format("{}: slot_num must be a constant in 1..64", op_label(call)));
+            }
+            return Type::none();
+        }
+        case O::AivShard: case O::AicGather: return shard_gather_type(call, region_split);
+        case O::Syncall: {
+            if (auto ct = const_str(arg(call, "core_type")); ct && *ct != "mix" && *ct != "aiv_only" && *ct != "aic_only")
+                raise("E-TYPE", arg(call, "core_type")->loc, fmt::format("pl.system.syncall: core_type must be 'mix', 'aiv_only' or 'aic_only', got '{}'", *ct));
+            if (auto m = const_str(arg(call, "mode")); m && *m != "hard" && *m != "soft")
+                raise("E-TYPE", arg(call, "mode")->loc, fmt::format("pl.system.syncall: mode must be 'hard' or 'soft', got '{}'", *m));
+            return Type::none();
+        }
+        case O::SyncSet: case O::SyncWait: {
+            if (const ExprPtr& p = arg(call, "pipe"); p && (p->kind != ExprKind::Enum || p->enum_kind != EnumKind::PipeType))
+                raise("E-TYPE", p->loc, fmt::format("{}: pipe must be a pl.PipeType member, got {}", op_label(call), type_str(p->type)));
+            auto id = const_int(arg(call, "event_id"));
+            if (!id || *id < 0 || *id > 31) raise("E-TYPE", arg(call, "event_id")->loc, fmt::format("{}: event_id must be a constant in 0..31", op_label(call)));
+            if (auto ct = const_str(arg(call, "core_type")); ct && *ct != "aic" && *ct != "aiv")
+                raise("E-TYPE", arg(call, "core_type")->loc, fmt::format("{}: core_type must be 'aic' or 'aiv'", op_label(call)));
+            return Type::none();
+        }
+        case O::CacheInvalid:
+            if (const ExprPtr& t = arg(call, "tensor"); t && t->type.kind != TypeKind::Tensor)
+                raise("E-TYPE", t->loc, fmt::format("pl.system.cacheinvalid: expects a tensor, got {}", type_str(t->type)));
+            return Type::none();
+        case O::SetFfts: {
+            const ExprPtr& w = arg(call, "workspace");
+            if (w->type.kind != TypeKind::Tensor && w->type.kind != TypeKind::Scalar)
+                raise("E-TYPE", w->loc, fmt::format("pl.system.set_ffts: expects a workspace tensor or address, got {}", type_str(w->type)));
+            return Type::none();
+        }
+        case O::Fence: return Type::none();
+    }
+    return Type::none();
+}
+
+}  // namespace cvsim::ir

@@ -1,0 +1,346 @@
+// Sema, expressions: names, constants, operators, subscripts, op calls and calls between functions.
+#include "frontend/sema.h"
+
+#include <fmt/format.h>
+
+#include <variant>
+
+#include "frontend/diag.h"
+#include "frontend/ops.h"
+#include "frontend/sema_lower.h"
+
+namespace cvsim::sema {
+
+using namespace ir;
+
+int FunctionLowering::region_split() const {
+    if (!m_region) return -1;
+    return m_region->split_mode == SplitMode::NONE ? 0 : m_region->split_mode == SplitMode::UP_DOWN ? 1 : 2;
+}
+
+ExprPtr FunctionLowering::hoist(ExprPtr call) {
+    // Give a nested op call its own statement and refer to its result by name.
+    std::string base = "_" + (call->op ? call->op->short_name : call->sval);
+    VarPtr v = m_fn.new_var(m_fn.fresh_name(base), call->type, call->loc);
+    m_vars[v->name] = v;
+    auto st = std::make_shared<Stmt>();
+    st->kind = StmtKind::Assign;
+    st->loc = call->loc;
+    st->value = call;
+    st->targets.push_back(v);
+    emit(st);
+    auto ref = std::make_shared<Expr>();
+    ref->kind = ExprKind::Var;
+    ref->loc = call->loc;
+    ref->var = v;
+    ref->type = v->type;
+    return ref;
+}
+
+ExprPtr FunctionLowering::lower_expr(const ast::Expr& e, bool top, const Type* ann) {
+    if (auto c = fold_const(m_ctx.consts, e, &m_vars)) return const_to_expr(*c, e.loc);
+    switch (e.kind) {
+        case ast::ExprKind::Name: {
+            auto it = m_vars.find(e.name);
+            if (it != m_vars.end()) {
+                auto r = std::make_shared<Expr>();
+                r->kind = ExprKind::Var;
+                r->loc = e.loc;
+                r->var = it->second;
+                r->type = it->second->type;
+                return r;
+            }
+            if (m_ctx.consts.dynamic.count(e.name))
+                raise("E-UNSUPPORTED", e.loc, fmt::format("dynamic dimension '{}' used as a value is not supported", e.name));
+            raise("E-NAME", e.loc, fmt::format("name '{}' is not defined", e.name), suggest_name(e.name), static_cast<uint32_t>(e.name.size()));
+        }
+        case ast::ExprKind::Attribute: {
+            if (auto en = lower_enum_ref(e)) return en;
+            std::string d = e.dotted();
+            if (d.rfind("pl.", 0) == 0) raise("E-UNSUPPORTED", e.loc, fmt::format("'{}' is not part of the supported DSL", d));
+            raise("E-UNSUPPORTED", e.loc, "attribute access is only supported on pl (pl.Mem.Vec, pl.FP16, ...)");
+        }
+        case ast::ExprKind::Call: {
+            ExprPtr c = lower_call(e, ann);
+            bool is_op = c->kind == ExprKind::Call || c->kind == ExprKind::FuncCall;
+            if (is_op && !top && c->type.kind != TypeKind::None) return hoist(c);
+            if (is_op && !top) raise("E-TYPE", e.loc, "this call returns nothing; it cannot be used as a value");
+            return c;
+        }
+        case ast::ExprKind::List:
+        case ast::ExprKind::Tuple: {
+            auto r = std::make_shared<Expr>();
+            r->kind = e.kind == ast::ExprKind::List ? ExprKind::List : ExprKind::Tuple;
+            r->loc = e.loc;
+            std::vector<Type> ts;
+            for (auto& a : e.args) {
+                r->args.push_back(lower_expr(*a, false, nullptr));
+                ts.push_back(r->args.back()->type);
+            }
+            r->type = Type::tuple(ts);
+            return r;
+        }
+        case ast::ExprKind::BinOp:
+        case ast::ExprKind::Compare:
+        case ast::ExprKind::BoolOp: {
+            ExprPtr l = lower_expr(*e.children[0], false, nullptr);
+            ExprPtr rr = lower_expr(*e.children[1], false, nullptr);
+            for (auto* x : {&l, &rr})
+                if ((*x)->type.kind != TypeKind::Scalar)
+                    raise("E-TYPE", (*x)->loc,
+                          fmt::format("operator '{}' needs scalar operands, got {}", e.op, type_str((*x)->type)),
+                          (*x)->type.kind == TypeKind::Tile ? "use the tile ops (pl.add, pl.mul, ...) for tiles" : "");
+            auto r = std::make_shared<Expr>();
+            r->kind = e.kind == ast::ExprKind::BinOp ? ExprKind::Binary : e.kind == ast::ExprKind::Compare ? ExprKind::Compare : ExprKind::BoolOp;
+            r->loc = e.loc;
+            r->sval = e.op;
+            r->args = {l, rr};
+            if (r->kind == ExprKind::Binary) {
+                if (e.op == "**" || e.op == "&" || e.op == "|" || e.op == "^" || e.op == "@")
+                    raise("E-UNSUPPORTED", e.loc, fmt::format("operator '{}' is only supported when it folds to a constant", e.op));
+                bool fl = dtype_is_float(l->type.dtype) || dtype_is_float(rr->type.dtype) || e.op == "/";
+                r->type = Type::scalar(fl ? DType::FP32 : (l->type.dtype == DType::INDEX || rr->type.dtype == DType::INDEX ? DType::INDEX : l->type.dtype));
+            } else {
+                if (e.op == "is" || e.op == "is not" || e.op == "in" || e.op == "not in")
+                    raise("E-UNSUPPORTED", e.loc, fmt::format("operator '{}' is not supported", e.op));
+                r->type = Type::scalar(DType::BOOL);
+            }
+            return r;
+        }
+        case ast::ExprKind::UnaryOp: {
+            ExprPtr x = lower_expr(*e.children[0], false, nullptr);
+            if (x->type.kind != TypeKind::Scalar) raise("E-TYPE", x->loc, fmt::format("operator '{}' needs a scalar operand", e.op));
+            auto r = std::make_shared<Expr>();
+            r->kind = ExprKind::Unary;
+            r->loc = e.loc;
+            r->sval = e.op;
+            r->args = {x};
+            r->type = e.op == "not" ? Type::scalar(DType::BOOL) : x->type;
+            if (e.op == "~") raise("E-UNSUPPORTED", e.loc, "operator '~' is only supported when it folds to a constant");
+            return r;
+        }
+        case ast::ExprKind::Subscript: return lower_subscript(e);
+        case ast::ExprKind::Dict: raise("E-UNSUPPORTED", e.loc, "a dict literal is only allowed as attrs={...}");
+        case ast::ExprKind::Slice: raise("E-PARSE", e.loc, "a slice is only allowed inside a subscript");
+        case ast::ExprKind::Ellipsis: raise("E-UNSUPPORTED", e.loc, "'...' is not supported here");
+        default: break;
+    }
+    raise("E-UNSUPPORTED", e.loc, "this expression is not supported here");
+}
+
+std::string FunctionLowering::suggest_name(const std::string& n) const {
+    std::string best;
+    size_t best_d = 3;
+    auto consider = [&](const std::string& cand) {
+        size_t d = edit_distance(n, cand);
+        if (d < best_d) { best_d = d; best = cand; }
+    };
+    for (auto& [k, v] : m_vars) consider(k);
+    for (auto& [k, v] : m_ctx.consts.values) consider(k);
+    return best.empty() ? "" : fmt::format("did you mean '{}'?", best);
+}
+
+ExprPtr FunctionLowering::lower_subscript(const ast::Expr& e) {
+    ExprPtr base = lower_expr(*e.children[0], false, nullptr);
+    if (base->type.kind == TypeKind::Tuple && e.args.size() == 1) {
+        auto idx = fold_const(m_ctx.consts, *e.args[0], &m_vars);
+        if (!idx || !std::holds_alternative<int64_t>(idx->v)) raise("E-TYPE", e.args[0]->loc, "a tuple index must be a constant integer");
+        int64_t i = std::get<int64_t>(idx->v);
+        if (i < 0) i += static_cast<int64_t>(base->type.elems.size());
+        if (i < 0 || i >= static_cast<int64_t>(base->type.elems.size()))
+            raise("E-TYPE", e.args[0]->loc, fmt::format("tuple index {} out of range (size {})", i, base->type.elems.size()));
+        auto r = std::make_shared<Expr>();
+        r->kind = ExprKind::Index;
+        r->loc = e.loc;
+        r->ival = i;
+        r->args = {base};
+        r->type = base->type.elems[i];
+        return r;
+    }
+    if (base->type.kind == TypeKind::Tile || base->type.kind == TypeKind::Tensor) {
+        // x[a:b, c:d] -> pl.tile.slice(x, shape, offset)
+        const auto& shape = base->type.shape;
+        if (e.args.size() != shape.size())
+            raise("E-TYPE", e.loc, fmt::format("subscript has {} indices, the value has rank {}", e.args.size(), shape.size()));
+        auto off = std::make_shared<Expr>();
+        off->kind = ExprKind::List;
+        off->loc = e.loc;
+        std::vector<int64_t> ext;
+        for (size_t d = 0; d < shape.size(); ++d) {
+            const ast::Expr& ix = *e.args[d];
+            int64_t lo = 0, hi = shape[d];
+            if (ix.kind == ast::ExprKind::Slice) {
+                auto get = [&](const ast::ExprPtr& p, int64_t dflt) {
+                    if (!p) return dflt;
+                    auto c = fold_const(m_ctx.consts, *p, &m_vars);
+                    if (!c || !std::holds_alternative<int64_t>(c->v)) raise("E-UNSUPPORTED", p->loc, "slice bounds must be constant integers");
+                    return std::get<int64_t>(c->v);
+                };
+                lo = get(ix.children[0], 0);
+                hi = get(ix.children[1], shape[d]);
+            } else {
+                auto c = fold_const(m_ctx.consts, ix, &m_vars);
+                if (!c || !std::holds_alternative<int64_t>(c->v)) raise("E-UNSUPPORTED", ix.loc, "indices must be constant integers or slices");
+                lo = std::get<int64_t>(c->v);
+                hi = lo + 1;
+            }
+            if (lo < 0 || hi > shape[d] || lo >= hi)
+                raise("E-OOB", ix.loc, fmt::format("slice {}:{} is outside dimension {} of size {}", lo, hi, d, shape[d]));
+            off->args.push_back(make_int(lo, ix.loc));
+            ext.push_back(hi - lo);
+        }
+        auto shp = std::make_shared<Expr>();
+        shp->kind = ExprKind::List;
+        shp->loc = e.loc;
+        for (auto x : ext) shp->args.push_back(make_int(x, e.loc));
+        auto call = std::make_shared<Expr>();
+        call->kind = ExprKind::Call;
+        call->loc = e.loc;
+        call->op = &op_def(OpCode::Slice);
+        call->args = {base, shp, off, nullptr};
+        call->type = infer_call_type(*call);
+        return hoist(call);
+    }
+    raise("E-TYPE", e.loc, fmt::format("{} cannot be subscripted", type_str(base->type)));
+}
+
+ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
+    const ast::Expr& callee = *e.children[0];
+    std::string name = callee.dotted();
+    if (callee.kind == ast::ExprKind::Attribute && callee.children[0]->kind == ast::ExprKind::Name && callee.children[0]->name == "self")
+        return lower_func_call(e, callee.name);
+    if (name == "pl.const") return lower_typed_const(e);
+    if (name == "pl.yield_") raise("E-PARSE", e.loc, "pl.yield_ must be a statement of its own at the end of a loop or branch body");
+    if (name == "pl.range" || name == "pl.parallel" || name == "pl.unroll" || name == "pl.split_aiv" || name == "pl.spmd")
+        raise("E-PARSE", e.loc, fmt::format("{} is only allowed as the iterable of a for loop", name));
+    if (name == "pl.func_attr") raise("E-PARSE", e.loc, "pl.func_attr must be the first statement of a function");
+    if (name.rfind("pl.", 0) != 0) {
+        if (name.empty()) raise("E-UNSUPPORTED", e.loc, "calling this expression is not supported");
+        raise("E-UNSUPPORTED", e.loc, fmt::format("call of '{}' is not supported (only pl ops and self.<function>)", name), "", static_cast<uint32_t>(name.size()));
+    }
+    auto cands = lookup_ops(name.substr(3));
+    if (cands.empty()) {
+        // Tolerate pl.tile.X / pl.system.X for ops of another namespace? No: report precisely.
+        raise("E-UNSUPPORTED", callee.loc, fmt::format("unknown op '{}'", name), "see OPS.md for the supported ops",
+              static_cast<uint32_t>(name.size()));
+    }
+    // Lower positional args first (needed for unified dispatch).
+    std::vector<ExprPtr> pos;
+    for (auto& a : e.args) pos.push_back(lower_expr(*a, false, nullptr));
+    const OpDef* op = cands[0];
+    if (cands.size() > 1) {
+        // Unified ops: the tile-tile form when the second operand is a tile, else the tile-scalar form.
+        bool rhs_tile = pos.size() > 1 && pos[1]->type.kind == TypeKind::Tile;
+        for (auto* c : cands) {
+            bool c_scalar = c->code >= OpCode::Adds && c->code <= OpCode::Divs;
+            if (c_scalar != rhs_tile) { op = c; break; }
+        }
+    }
+    auto call = std::make_shared<Expr>();
+    call->kind = ExprKind::Call;
+    call->loc = e.loc;
+    call->op = op;
+    call->args.assign(op->params.size(), nullptr);
+    if (pos.size() > op->params.size())
+        raise("E-TYPE", e.args[op->params.size()]->loc,
+              fmt::format("pl.{}() takes {} argument(s), got {}", op->name(), op->params.size(), pos.size()));
+    for (size_t i = 0; i < pos.size(); ++i) call->args[i] = pos[i];
+    for (auto& kw : e.keywords) {
+        if (kw.name == "attrs" && kw.value->kind == ast::ExprKind::Dict) {
+            call->attrs = lower_dict(*kw.value);
+            continue;
+        }
+        size_t idx = op->params.size();
+        for (size_t i = 0; i < op->params.size(); ++i)
+            if (op->params[i].name == kw.name) idx = i;
+        if (idx == op->params.size()) {
+            std::string valid, best;
+            size_t best_d = 4;
+            for (auto& p : op->params) {
+                valid += (valid.empty() ? "" : ", ") + p.name;
+                if (size_t d = edit_distance(kw.name, p.name); d < best_d) best_d = d, best = p.name;
+            }
+            std::string hint = valid.empty() ? "it takes no arguments" : "its parameters are: " + valid;
+            if (!best.empty()) hint = "did you mean '" + best + "'? " + hint;
+            raise("E-TYPE", kw.loc, fmt::format("pl.{}() got an unexpected keyword argument '{}'", op->name(), kw.name),
+                  hint, static_cast<uint32_t>(kw.name.size()));
+        }
+        if (call->args[idx]) raise("E-TYPE", kw.loc, fmt::format("pl.{}() got multiple values for argument '{}'", op->name(), kw.name));
+        call->args[idx] = lower_expr(*kw.value, false, nullptr);
+    }
+    call->type = infer_call_type(*call, region_split());
+    if (op->code == OpCode::ImportPeerBuffer) {
+        const ExprPtr& peer = arg(*call, "peer_func");
+        if (!m_ctx.by_name.count(peer->sval))
+            raise("E-NAME", peer->loc, fmt::format("pl.system.import_peer_buffer: the program has no function '{}'", peer->sval),
+                  "peer_func names the function that reserves the buffer");
+    }
+    (void)ann;
+    return call;
+}
+
+ExprPtr FunctionLowering::lower_dict(const ast::Expr& d) {
+    auto r = std::make_shared<Expr>();
+    r->kind = ExprKind::Dict;
+    r->loc = d.loc;
+    for (size_t i = 0; i < d.args.size(); ++i) {
+        r->args.push_back(lower_attr_value(m_ctx.consts, *d.args[i]));
+        r->args2.push_back(lower_attr_value(m_ctx.consts, *d.values[i]));
+    }
+    return r;
+}
+
+ExprPtr FunctionLowering::lower_typed_const(const ast::Expr& e) {
+    if (e.args.size() != 2 || !e.keywords.empty()) raise("E-TYPE", e.loc, "pl.const takes (value, dtype)");
+    auto v = fold_const(m_ctx.consts, *e.args[0], &m_vars);
+    if (!v || std::holds_alternative<std::string>(v->v)) raise("E-TYPE", e.args[0]->loc, "pl.const needs a constant number");
+    ExprPtr d = lower_enum_ref(*e.args[1]);
+    if (!d || d->kind != ExprKind::DTypeLit) raise("E-TYPE", e.args[1]->loc, "pl.const needs a dtype (pl.INT32, pl.FP32, ...)");
+    auto r = std::make_shared<Expr>();
+    r->kind = ExprKind::Const;
+    r->loc = e.loc;
+    r->dtype = d->dtype;
+    r->fval = round_to(d->dtype, const_as_double(*v));
+    r->type = Type::scalar(d->dtype);
+    return r;
+}
+
+ExprPtr FunctionLowering::lower_func_call(const ast::Expr& e, const std::string& fname) {
+    auto it = m_ctx.by_name.find(fname);
+    if (it == m_ctx.by_name.end())
+        raise("E-NAME", e.children[0]->loc, fmt::format("the program has no function '{}'", fname));
+    const Function& callee = *it->second;
+    auto r = std::make_shared<Expr>();
+    r->kind = ExprKind::FuncCall;
+    r->loc = e.loc;
+    r->sval = fname;
+    r->args.assign(callee.params.size(), nullptr);
+    if (e.args.size() > callee.params.size())
+        raise("E-TYPE", e.loc, fmt::format("'{}' takes {} argument(s), got {}", fname, callee.params.size(), e.args.size()));
+    for (size_t i = 0; i < e.args.size(); ++i) r->args[i] = lower_expr(*e.args[i], false, nullptr);
+    for (auto& kw : e.keywords) {
+        if (kw.name == "attrs" && kw.value->kind == ast::ExprKind::Dict) {
+            r->attrs = lower_dict(*kw.value);
+            continue;
+        }
+        size_t idx = callee.params.size();
+        for (size_t i = 0; i < callee.params.size(); ++i)
+            if (callee.params[i].var->name == kw.name) idx = i;
+        if (idx == callee.params.size()) raise("E-TYPE", kw.loc, fmt::format("'{}' has no parameter '{}'", fname, kw.name));
+        if (r->args[idx]) raise("E-TYPE", kw.loc, fmt::format("'{}' got multiple values for '{}'", fname, kw.name));
+        r->args[idx] = lower_expr(*kw.value, false, nullptr);
+    }
+    for (size_t i = 0; i < callee.params.size(); ++i) {
+        if (!r->args[i]) raise("E-TYPE", e.loc, fmt::format("'{}' is missing argument '{}'", fname, callee.params[i].var->name));
+        const Type& want = callee.params[i].var->type;
+        if (!same_slot_type(r->args[i]->type, want) &&
+            !(want.kind == TypeKind::Scalar && r->args[i]->type.kind == TypeKind::Scalar))
+            raise("E-TYPE", r->args[i]->loc, fmt::format("argument '{}' of '{}' is {} but {} was passed", callee.params[i].var->name, fname, type_str(want), type_str(r->args[i]->type)));
+    }
+    if (callee.ret_types.empty()) r->type = Type::none();
+    else if (callee.ret_types.size() == 1 && !callee.ret_is_tuple) r->type = callee.ret_types[0];
+    else r->type = Type::tuple(callee.ret_types);
+    return r;
+}
+
+}  // namespace cvsim::sema

@@ -1,0 +1,80 @@
+// Sema internals shared by sema.cpp, sema_stmt.cpp and sema_expr.cpp: the per-function lowering.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "frontend/ast.h"
+#include "frontend/ir/ir.h"
+#include "frontend/sema_types.h"
+
+namespace cvsim::sema {
+
+struct ProgramCtx {
+    ConstTable consts;                                              // module constants
+    std::shared_ptr<ir::Program> program;                           // the program being built
+    std::map<std::string, std::shared_ptr<ir::Function>> by_name;  // functions by name
+};
+
+// Lowers one function body: statements in sema_stmt.cpp, expressions and calls in sema_expr.cpp.
+class FunctionLowering {
+  public:
+    FunctionLowering(ProgramCtx& ctx, ir::Function& fn) : m_ctx(ctx), m_fn(fn) {
+        for (auto& v : fn.vars) m_vars[v->name] = v;
+    }
+
+    void lower_body(const std::vector<ast::StmtPtr>& body);
+
+  private:
+    using Block = ir::Block;
+    using ExprPtr = ir::ExprPtr;
+    using Type = ir::Type;
+    using VarPtr = ir::VarPtr;
+    enum class BlockKind { Function, Loop, LoopWithInit, Branch, Region };
+
+    struct RangeCall {
+        ir::LoopKind kind = ir::LoopKind::Range;
+        std::vector<ExprPtr> bounds;
+        const ast::Expr* init = nullptr;
+        ir::SplitMode mode = ir::SplitMode::NONE;
+        std::vector<ExprPtr> extra;           // pl.spmd keyword values
+        std::vector<std::string> extra_keys;  // their names
+    };
+
+    ProgramCtx& m_ctx;                               // program-wide state
+    ir::Function& m_fn;                              // function being lowered
+    std::unordered_map<std::string, VarPtr> m_vars;  // name -> variable slot
+    Block* m_out = nullptr;                          // block receiving hoisted statements
+    const ir::Stmt* m_region = nullptr;              // enclosing pl.split_aiv region (shard/gather take its mode)
+
+    // ---- blocks and statements (sema_stmt.cpp) ----
+    Block lower_block(const std::vector<ast::StmtPtr>& stmts, size_t start, BlockKind kind, std::vector<VarPtr>* yield_targets = nullptr, const std::vector<Type>* yield_types = nullptr);
+    static bool is_yield(const ast::Stmt& s);
+    void lower_stmt(const ast::Stmt& s);
+    VarPtr bind(const std::string& name, const Type& type, const SourceLoc& loc);
+    void lower_assign(const ast::Stmt& s);
+    Type merge_annotation(const Type& ann, const Type& inferred, const SourceLoc& loc, const ast::Expr& value);
+    void lower_expr_stmt(const ast::Stmt& s);
+    void lower_return(const ast::Stmt& s);
+    void lower_yield(const ast::Stmt& s, std::vector<VarPtr>* targets, const std::vector<Type>* types);
+    RangeCall lower_range(const ast::Expr& it);
+    void lower_for(const ast::Stmt& s);
+    void lower_if(const ast::Stmt& s);
+    void emit(ir::StmtPtr s) { m_out->push_back(std::move(s)); }
+
+    // ---- expressions and calls (sema_expr.cpp) ----
+    int region_split() const;  // split code of the enclosing pl.split_aiv region, -1 outside one
+    ExprPtr hoist(ExprPtr call);
+    ExprPtr lower_expr(const ast::Expr& e, bool top, const Type* ann);
+    std::string suggest_name(const std::string& n) const;
+    ExprPtr lower_subscript(const ast::Expr& e);
+    ExprPtr lower_call(const ast::Expr& e, const Type* ann);
+    ExprPtr lower_dict(const ast::Expr& d);
+    ExprPtr lower_typed_const(const ast::Expr& e);
+    ExprPtr lower_func_call(const ast::Expr& e, const std::string& fname);
+};
+
+}  // namespace cvsim::sema

@@ -1,0 +1,376 @@
+// Sema, statements: blocks, assignments, returns, yields, loops and branches.
+#include "frontend/sema.h"
+
+#include <fmt/format.h>
+
+#include <variant>
+
+#include "frontend/diag.h"
+#include "frontend/ops.h"
+#include "frontend/sema_lower.h"
+
+namespace cvsim::sema {
+
+using namespace ir;
+
+void FunctionLowering::lower_body(const std::vector<ast::StmtPtr>& body) {
+    size_t start = 0;
+    // The printed style carries function attrs in a first statement pl.func_attr({...}).
+    if (!body.empty() && body[0]->kind == ast::StmtKind::Expr && body[0]->value->kind == ast::ExprKind::Call &&
+        body[0]->value->children[0]->dotted() == "pl.func_attr") {
+        const ast::Expr& call = *body[0]->value;
+        if (call.args.size() != 1 || !call.keywords.empty() || call.args[0]->kind != ast::ExprKind::Dict)
+            raise("E-TYPE", call.loc, "pl.func_attr takes one dict of attributes");
+        m_fn.attrs = lower_attrs(m_ctx.consts, *call.args[0]);
+        m_fn.attrs_in_body = true;
+        start = 1;
+    }
+    m_fn.body = lower_block(body, start, BlockKind::Function);
+}
+
+Block FunctionLowering::lower_block(const std::vector<ast::StmtPtr>& stmts, size_t start, BlockKind kind, std::vector<VarPtr>* yield_targets, const std::vector<Type>* yield_types) {
+    Block out;
+    Block* saved = m_out;
+    m_out = &out;
+    for (size_t i = start; i < stmts.size(); ++i) {
+        const ast::Stmt& s = *stmts[i];
+        bool last = i + 1 == stmts.size();
+        if (is_yield(s)) {
+            if (kind != BlockKind::LoopWithInit && kind != BlockKind::Branch)
+                raise("E-PARSE", s.loc, "pl.yield_ outside a loop with init_values or an if-branch",
+                      "pl.yield_ ends the body of `for ... in pl.range(..., init_values=...)` or of an if/else that produces values");
+            if (!last) raise("E-PARSE", s.loc, "pl.yield_ must be the last statement of its block");
+            lower_yield(s, yield_targets, yield_types);
+            continue;
+        }
+        if (last && kind == BlockKind::LoopWithInit)
+            raise("E-PARSE", s.loc, "the body of a loop with init_values must end with pl.yield_(...)",
+                  "add `x = pl.yield_(value)` as the last statement of the loop body");
+        lower_stmt(s);
+    }
+    if (stmts.size() == start && kind == BlockKind::LoopWithInit)
+        raise("E-PARSE", m_fn.loc, "loop with init_values has an empty body");
+    m_out = saved;
+    return out;
+}
+
+bool FunctionLowering::is_yield(const ast::Stmt& s) {
+    const ast::Expr* v = s.value.get();
+    return (s.kind == ast::StmtKind::Assign || s.kind == ast::StmtKind::Expr) && v && v->kind == ast::ExprKind::Call &&
+           v->children[0]->dotted() == "pl.yield_";
+}
+
+void FunctionLowering::lower_stmt(const ast::Stmt& s) {
+    switch (s.kind) {
+        case ast::StmtKind::Assign: lower_assign(s); return;
+        case ast::StmtKind::Expr: lower_expr_stmt(s); return;
+        case ast::StmtKind::Return: lower_return(s); return;
+        case ast::StmtKind::For: lower_for(s); return;
+        case ast::StmtKind::If: lower_if(s); return;
+        case ast::StmtKind::Pass: {
+            auto p = std::make_shared<Stmt>();
+            p->kind = StmtKind::Pass;
+            p->loc = s.loc;
+            emit(p);
+            return;
+        }
+        case ast::StmtKind::FunctionDef: raise("E-UNSUPPORTED", s.loc, "nested function definition is not supported");
+        case ast::StmtKind::ClassDef: raise("E-UNSUPPORTED", s.loc, "class definition inside a function is not supported");
+        case ast::StmtKind::Import: raise("E-UNSUPPORTED", s.loc, "import inside a function is not supported");
+    }
+}
+
+VarPtr FunctionLowering::bind(const std::string& name, const Type& type, const SourceLoc& loc) {
+    if (name == "self" || name == "pl") raise("E-TYPE", loc, fmt::format("cannot assign to '{}'", name));
+    auto it = m_vars.find(name);
+    if (it != m_vars.end()) {
+        if (!same_slot_type(it->second->type, type))
+            raise("E-TYPE", loc,
+                  fmt::format("'{}' is re-bound with a different type: {} (first bound at line {} as {})", name,
+                              type_str(type), it->second->loc.line, type_str(it->second->type)),
+                  "use a new name for a value of a different type");
+        return it->second;
+    }
+    VarPtr v = m_fn.new_var(name, type, loc);
+    m_vars[name] = v;
+    return v;
+}
+
+void FunctionLowering::lower_assign(const ast::Stmt& s) {
+    if (s.targets.size() != 1) raise("E-UNSUPPORTED", s.loc, "chained assignment (a = b = c) is not supported");
+    const ast::Expr& target = *s.targets[0];
+    std::optional<Type> ann;
+    if (s.annotation) ann = lower_type(m_ctx.consts, *s.annotation, &m_fn);
+    if (target.kind == ast::ExprKind::Name) {
+        ExprPtr value = lower_expr(*s.value, /*top=*/true, ann ? &*ann : nullptr);
+        Type t = value->type;
+        if (ann) t = merge_annotation(*ann, t, s.loc, *s.value);
+        if (t.kind == TypeKind::Unknown)
+            raise("E-TYPE", s.value->loc, "cannot infer the type of this value",
+                  "annotate the target (x: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = ...) or pass shape= and dtype=");
+        if (t.kind == TypeKind::None) raise("E-TYPE", s.value->loc, "this call returns nothing; it cannot be assigned");
+        if (t.kind == TypeKind::Tuple && value->kind != ExprKind::FuncCall)
+            raise("E-TYPE", s.value->loc, fmt::format("a tuple of {} values cannot be bound to one name; unpack it (a, b = ...)", t.elems.size()));
+        value->type = t;
+        auto st = std::make_shared<Stmt>();
+        st->kind = StmtKind::Assign;
+        st->loc = s.loc;
+        st->annotated = ann.has_value();
+        st->value = value;
+        st->targets.push_back(bind(target.name, t, target.loc));
+        emit(st);
+        return;
+    }
+    if (target.kind == ast::ExprKind::Tuple || target.kind == ast::ExprKind::List) {
+        if (ann) raise("E-PARSE", s.annotation->loc, "a tuple target cannot be annotated");
+        ExprPtr value = lower_expr(*s.value, true, nullptr);
+        if (value->type.kind != TypeKind::Tuple)
+            raise("E-TYPE", s.value->loc, fmt::format("cannot unpack {} into {} names", type_str(value->type), target.args.size()));
+        if (value->type.elems.size() != target.args.size())
+            raise("E-TYPE", s.loc, fmt::format("cannot unpack {} values into {} names", value->type.elems.size(), target.args.size()));
+        auto st = std::make_shared<Stmt>();
+        st->kind = StmtKind::Assign;
+        st->loc = s.loc;
+        st->value = value;
+        for (size_t i = 0; i < target.args.size(); ++i) {
+            const ast::Expr& n = *target.args[i];
+            if (n.kind != ast::ExprKind::Name) raise("E-UNSUPPORTED", n.loc, "only plain names can be unpacked into");
+            st->targets.push_back(bind(n.name, value->type.elems[i], n.loc));
+        }
+        emit(st);
+        return;
+    }
+    raise("E-UNSUPPORTED", target.loc, "assignment to this kind of target is not supported (only names and tuples of names)");
+}
+
+Type FunctionLowering::merge_annotation(const Type& ann, const Type& inferred, const SourceLoc& loc, const ast::Expr& value) {
+    if (inferred.kind == TypeKind::Unknown) return ann;
+    if (ann.kind != inferred.kind || ann.dtype != inferred.dtype || (ann.kind != TypeKind::Scalar && ann.shape != inferred.shape)) {
+        // Integer literals adapt to an annotated integer scalar type.
+        if (ann.kind == TypeKind::Scalar && inferred.kind == TypeKind::Scalar && (value.kind == ast::ExprKind::Int || value.kind == ast::ExprKind::Float || value.kind == ast::ExprKind::UnaryOp || value.kind == ast::ExprKind::BinOp))
+            return ann;
+        if (ann.kind == TypeKind::Scalar && inferred.kind == TypeKind::Scalar && dtype_is_int(ann.dtype) && dtype_is_int(inferred.dtype))
+            return ann;
+        raise("E-TYPE", loc, fmt::format("annotation says {} but the value is {}", type_str(ann), type_str(inferred)));
+    }
+    if (ann.kind == TypeKind::Tile) {
+        Type t = inferred;  // memory space and view from the annotation win
+        t.mem = ann.mem;
+        t.view = ann.view;
+        if (!ann.valid.empty() || ann.view.written) t.valid = ann.valid;
+        return t;
+    }
+    return ann;
+}
+
+void FunctionLowering::lower_expr_stmt(const ast::Stmt& s) {
+    const ast::Expr& e = *s.value;
+    if (e.kind == ast::ExprKind::Str) return;  // docstring
+    if (e.kind == ast::ExprKind::Ellipsis) {  // `...` as a body is `pass`
+        auto p = std::make_shared<Stmt>();
+        p->kind = StmtKind::Pass;
+        p->loc = s.loc;
+        emit(p);
+        return;
+    }
+    if (e.kind != ast::ExprKind::Call)
+        raise("E-UNSUPPORTED", e.loc, "an expression statement must be a call (this statement has no effect)");
+    if (e.children[0]->dotted() == "pl.func_attr") raise("E-PARSE", e.loc, "pl.func_attr must be the first statement of a function");
+    ExprPtr value = lower_expr(e, true, nullptr);
+    auto st = std::make_shared<Stmt>();
+    st->kind = StmtKind::Eval;
+    st->loc = s.loc;
+    st->value = value;
+    emit(st);
+}
+
+void FunctionLowering::lower_return(const ast::Stmt& s) {
+    auto st = std::make_shared<Stmt>();
+    st->kind = StmtKind::Return;
+    st->loc = s.loc;
+    if (s.value) {
+        if (s.value->kind == ast::ExprKind::Tuple && !s.value->parenthesized) {
+            for (auto& v : s.value->args) st->values.push_back(lower_expr(*v, false, nullptr));
+        } else {
+            st->values.push_back(lower_expr(*s.value, false, nullptr));
+        }
+    }
+    if (!m_fn.ret_types.empty()) {
+        if (st->values.size() != m_fn.ret_types.size())
+            raise("E-TYPE", s.loc, fmt::format("'{}' returns {} value(s) but the signature declares {}", m_fn.name, st->values.size(), m_fn.ret_types.size()));
+        for (size_t i = 0; i < st->values.size(); ++i)
+            if (!same_slot_type(st->values[i]->type, m_fn.ret_types[i]))
+                raise("E-TYPE", st->values[i]->loc, fmt::format("return value is {} but the signature declares {}", type_str(st->values[i]->type), type_str(m_fn.ret_types[i])));
+    }
+    emit(st);
+}
+
+void FunctionLowering::lower_yield(const ast::Stmt& s, std::vector<VarPtr>* targets, const std::vector<Type>* types) {
+    const ast::Expr& call = *s.value;
+    if (!call.keywords.empty()) raise("E-TYPE", call.keywords[0].loc, "pl.yield_ takes no keyword arguments");
+    auto st = std::make_shared<Stmt>();
+    st->kind = StmtKind::Yield;
+    st->loc = s.loc;
+    for (auto& a : call.args) st->values.push_back(lower_expr(*a, false, nullptr));
+    if (types && types->size() != st->values.size())
+        raise("E-TYPE", s.loc, fmt::format("pl.yield_ gives {} value(s), the loop carries {}", st->values.size(), types->size()));
+    if (types)
+        for (size_t i = 0; i < st->values.size(); ++i)
+            if (!same_slot_type(st->values[i]->type, (*types)[i]))
+                raise("E-TYPE", st->values[i]->loc, fmt::format("yielded value is {} but the loop carries {}", type_str(st->values[i]->type), type_str((*types)[i])));
+    // Targets (names on the left) become the loop/branch results.
+    std::vector<std::pair<std::string, SourceLoc>> names;
+    if (s.kind == ast::StmtKind::Assign) {
+        const ast::Expr& t = *s.targets[0];
+        if (t.kind == ast::ExprKind::Name) names.push_back({t.name, t.loc});
+        else if (t.kind == ast::ExprKind::Tuple || t.kind == ast::ExprKind::List)
+            for (auto& n : t.args) {
+                if (n->kind != ast::ExprKind::Name) raise("E-PARSE", n->loc, "pl.yield_ results must be names");
+                names.push_back({n->name, n->loc});
+            }
+    }
+    if (names.size() != st->values.size())
+        raise("E-TYPE", s.loc, fmt::format("pl.yield_ gives {} value(s) but {} name(s) receive them", st->values.size(), names.size()));
+    if (targets && !targets->empty()) {
+        // The else-branch of an if must yield into the same names as the then-branch.
+        for (size_t i = 0; i < names.size(); ++i)
+            if ((*targets)[i]->name != names[i].first)
+                raise("E-TYPE", names[i].second, fmt::format("this branch yields into '{}' but the other branch into '{}'", names[i].first, (*targets)[i]->name));
+        st->targets = *targets;
+    } else {
+        for (size_t i = 0; i < names.size(); ++i) st->targets.push_back(bind(names[i].first, st->values[i]->type, names[i].second));
+        if (targets) *targets = st->targets;
+    }
+    emit(st);
+}
+
+FunctionLowering::RangeCall FunctionLowering::lower_range(const ast::Expr& it) {
+    RangeCall r;
+    if (it.kind != ast::ExprKind::Call)
+        raise("E-UNSUPPORTED", it.loc, "a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.split_aiv or pl.spmd");
+    std::string callee = it.children[0]->dotted();
+    if (callee == "pl.range") r.kind = LoopKind::Range;
+    else if (callee == "pl.parallel") r.kind = LoopKind::Parallel;
+    else if (callee == "pl.unroll") r.kind = LoopKind::Unroll;
+    else if (callee == "pl.split_aiv") r.kind = LoopKind::SplitAiv;
+    else if (callee == "pl.spmd") r.kind = LoopKind::Spmd;
+    else if (callee == "range") raise("E-UNSUPPORTED", it.loc, "Python range() is not supported; use pl.range");
+    else raise("E-UNSUPPORTED", it.loc, fmt::format("a for loop over '{}' is not supported (pl.range, pl.parallel, pl.unroll, pl.split_aiv, pl.spmd)", callee.empty() ? "this expression" : callee));
+    for (auto& a : it.args) {
+        ExprPtr e = lower_expr(*a, false, nullptr);
+        if (e->type.kind != TypeKind::Scalar || !dtype_is_int(e->type.dtype))
+            raise("E-TYPE", a->loc, fmt::format("loop bounds must be integer scalars, got {}", type_str(e->type)));
+        r.bounds.push_back(e);
+    }
+    if (r.bounds.empty() || r.bounds.size() > 3)
+        raise("E-TYPE", it.loc, fmt::format("{} takes 1 to 3 bounds, got {}", callee, r.bounds.size()));
+    if (r.kind == LoopKind::SplitAiv && (r.bounds.size() != 1 || const_int(r.bounds[0]) != 2))
+        raise("E-TYPE", it.loc, "pl.split_aiv takes the lane count 2");
+    if (r.bounds.size() == 3 && const_int(r.bounds[2]) == 0) raise("E-TYPE", it.args[2]->loc, "loop step must not be zero");
+    for (auto& kw : it.keywords) {
+        if (kw.name == "init_values" && r.kind == LoopKind::Range) {
+            if (kw.value->kind != ast::ExprKind::Tuple && kw.value->kind != ast::ExprKind::List)
+                raise("E-TYPE", kw.value->loc, "init_values must be a tuple or list of values");
+            r.init = kw.value.get();
+        } else if (kw.name == "mode" && r.kind == LoopKind::SplitAiv) {
+            ExprPtr m = lower_expr(*kw.value, false, nullptr);
+            if (m->kind != ExprKind::Enum || m->enum_kind != EnumKind::SplitMode)
+                raise("E-TYPE", kw.value->loc, "mode must be a pl.SplitMode member");
+            r.mode = static_cast<SplitMode>(m->ival);
+        } else if (r.kind == LoopKind::Spmd) {
+            // pl.spmd's launch options are recorded and printed back; the region runs as a loop over blocks.
+            r.extra.push_back(lower_attr_value(m_ctx.consts, *kw.value));
+            r.extra_keys.push_back(kw.name);
+        } else {
+            std::string valid = r.kind == LoopKind::Range ? "init_values" : r.kind == LoopKind::SplitAiv ? "mode" : "";
+            raise("E-TYPE", kw.loc, fmt::format("{}() got an unexpected keyword argument '{}'", callee, kw.name),
+                  valid.empty() ? "it takes only bounds" : "its keyword is: " + valid, static_cast<uint32_t>(kw.name.size()));
+        }
+    }
+    return r;
+}
+
+void FunctionLowering::lower_for(const ast::Stmt& s) {
+    RangeCall r = lower_range(*s.value);
+    auto st = std::make_shared<Stmt>();
+    st->kind = StmtKind::For;
+    st->loc = s.loc;
+    st->loop_kind = r.kind;
+    st->split_mode = r.mode;
+    st->loop_extra = r.extra;
+    st->loop_extra_keys = r.extra_keys;
+    if (r.kind == LoopKind::SplitAiv && m_region)
+        raise("E-UNSUPPORTED", s.loc, fmt::format("nested pl.split_aiv regions are not supported (the enclosing region starts at line {})",
+                                                  m_region->loc.line));
+    if (r.bounds.size() == 1) st->stop = r.bounds[0];
+    else {
+        st->start = r.bounds[0];
+        st->stop = r.bounds[1];
+        if (r.bounds.size() == 3) st->step = r.bounds[2];
+    }
+    const ast::Expr& target = *s.targets[0];
+    const ast::Expr* loop_name = &target;
+    const ast::Expr* carried = nullptr;
+    if (target.kind == ast::ExprKind::Tuple) {
+        if (target.args.size() != 2 || target.args[0]->kind != ast::ExprKind::Name ||
+            (target.args[1]->kind != ast::ExprKind::Tuple && target.args[1]->kind != ast::ExprKind::List))
+            raise("E-PARSE", target.loc, "a loop with init_values is written `for i, (a, b) in pl.range(..., init_values=(x, y))`");
+        loop_name = target.args[0].get();
+        carried = target.args[1].get();
+    } else if (target.kind != ast::ExprKind::Name) {
+        raise("E-PARSE", target.loc, "the loop target must be a name");
+    }
+    if ((carried != nullptr) != (r.init != nullptr))
+        raise("E-PARSE", target.loc, carried ? "the loop unpacks carried values but pl.range has no init_values"
+                                             : "pl.range has init_values; write the target as `i, (a, b)`");
+    std::vector<Type> carried_types;
+    if (r.init) {
+        if (r.init->args.size() != carried->args.size())
+            raise("E-TYPE", r.init->loc, fmt::format("init_values has {} value(s) but the target names {}", r.init->args.size(), carried->args.size()));
+        for (auto& v : r.init->args) {
+            st->init_values.push_back(lower_expr(*v, false, nullptr));
+            carried_types.push_back(st->init_values.back()->type);
+        }
+    }
+    st->loop_var = bind(loop_name->name, Type::scalar(DType::INDEX), loop_name->loc);
+    if (carried)
+        for (size_t i = 0; i < carried->args.size(); ++i) {
+            const ast::Expr& n = *carried->args[i];
+            if (n.kind != ast::ExprKind::Name) raise("E-PARSE", n.loc, "carried values must be names");
+            st->iter_args.push_back(bind(n.name, carried_types[i], n.loc));
+        }
+    std::vector<VarPtr> results;
+    const Stmt* saved_region = m_region;
+    if (r.kind == LoopKind::SplitAiv) m_region = st.get();
+    st->body = lower_block(s.body, 0, r.init ? BlockKind::LoopWithInit : BlockKind::Loop, &results, r.init ? &carried_types : nullptr);
+    m_region = saved_region;
+    st->targets = results;
+    emit(st);
+}
+
+void FunctionLowering::lower_if(const ast::Stmt& s) {
+    ExprPtr cond = lower_expr(*s.value, false, nullptr);
+    if (cond->type.kind != TypeKind::Scalar)
+        raise("E-TYPE", s.value->loc, fmt::format("an if condition must be a scalar, got {}", type_str(cond->type)));
+    auto st = std::make_shared<Stmt>();
+    st->kind = StmtKind::If;
+    st->loc = s.loc;
+    st->value = cond;
+    std::vector<VarPtr> results;
+    bool yields_then = !s.body.empty() && is_yield(*s.body.back());
+    bool yields_else = !s.orelse.empty() && is_yield(*s.orelse.back());
+    if (yields_then != yields_else && (yields_then || yields_else))
+        raise("E-TYPE", s.loc, "with pl.yield_, both branches of the if must yield the same names",
+              "add an else branch ending with pl.yield_(...)");
+    BlockKind kind = yields_then ? BlockKind::Branch : BlockKind::Loop;
+    st->body = lower_block(s.body, 0, kind, &results);
+    if (!s.orelse.empty()) {
+        std::vector<Type> types;
+        for (auto& v : results) types.push_back(v->type);
+        st->orelse = lower_block(s.orelse, 0, kind, &results, yields_then ? &types : nullptr);
+    }
+    st->targets = results;
+    emit(st);
+}
+
+}  // namespace cvsim::sema

@@ -1,0 +1,19 @@
+# calling a function with a tile where a tensor is expected.
+# ERROR: E-TYPE 19:16
+import pypto.language as pl
+
+M = 16
+
+
+@pl.program
+class Bad:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, a: pl.Tensor[[16, 32], pl.FP16], b: pl.Tensor[[32, 16], pl.FP16], out: pl.Out[pl.Tensor[[16, 32], pl.FP16]]) -> pl.Tensor[[16, 32], pl.FP16]:
+        t = pl.load(a, [0, 0], [16, 32])
+        out = pl.store(t, [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def g(self, a: pl.Tensor[[16, 32], pl.FP16], b: pl.Tensor[[32, 16], pl.FP16], out: pl.Out[pl.Tensor[[16, 32], pl.FP16]]):
+        t = pl.load(a, [0, 0], [16, 32])
+        self.f(t, b, out)  # <-- here

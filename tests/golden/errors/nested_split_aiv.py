@@ -1,0 +1,17 @@
+# a split_aiv region nested in another.
+# ERROR: E-UNSUPPORTED 14:13
+import pypto.language as pl
+
+M = 16
+
+
+@pl.program
+class Bad:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, a: pl.Tensor[[16, 32], pl.FP16], b: pl.Tensor[[32, 16], pl.FP16], out: pl.Out[pl.Tensor[[16, 32], pl.FP16]]) -> pl.Tensor[[16, 32], pl.FP16]:
+        t = pl.load(a, [0, 0], [16, 32])
+        for x in pl.split_aiv(2, mode=pl.SplitMode.NONE):
+            for y in pl.split_aiv(2, mode=pl.SplitMode.NONE):  # <-- here
+                pass
+        out = pl.store(t, [0, 0], out)
+        return out

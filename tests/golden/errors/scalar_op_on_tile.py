@@ -1,0 +1,15 @@
+# Python arithmetic on a tile.
+# ERROR: E-TYPE 13:13 scalar operands
+import pypto.language as pl
+
+M = 16
+
+
+@pl.program
+class Bad:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, a: pl.Tensor[[16, 32], pl.FP16], b: pl.Tensor[[32, 16], pl.FP16], out: pl.Out[pl.Tensor[[16, 32], pl.FP16]]) -> pl.Tensor[[16, 32], pl.FP16]:
+        t = pl.load(a, [0, 0], [16, 32])
+        u = t + t  # <-- here
+        out = pl.store(t, [0, 0], out)
+        return out

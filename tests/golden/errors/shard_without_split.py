@@ -1,0 +1,16 @@
+# aiv_shard outside a split_aiv region without split=.
+# ERROR: E-TYPE 14:13 split=N
+import pypto.language as pl
+
+M = 16
+
+
+@pl.program
+class Bad:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, a: pl.Tensor[[16, 32], pl.FP16], b: pl.Tensor[[32, 16], pl.FP16], out: pl.Out[pl.Tensor[[16, 32], pl.FP16]]) -> pl.Tensor[[16, 32], pl.FP16]:
+        t = pl.load(a, [0, 0], [16, 32])
+        m = pl.load(a, [0, 0], [16, 32], target_memory=pl.Mem.Mat)
+        h = pl.aiv_shard(m)  # <-- here
+        out = pl.store(t, [0, 0], out)
+        return out

@@ -1,0 +1,16 @@
+# storing an FP32 tile into an FP16 tensor.
+# ERROR: E-TYPE 14:15 FP32
+import pypto.language as pl
+
+M = 16
+
+
+@pl.program
+class Bad:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, a: pl.Tensor[[16, 32], pl.FP16], b: pl.Tensor[[32, 16], pl.FP16], out: pl.Out[pl.Tensor[[16, 32], pl.FP16]]) -> pl.Tensor[[16, 32], pl.FP16]:
+        t = pl.load(a, [0, 0], [16, 32])
+        u = pl.cast(t, pl.FP32)
+        out = pl.store(u, [0, 0], out)  # <-- here
+        out = pl.store(t, [0, 0], out)
+        return out

@@ -1,0 +1,19 @@
+# an if whose then-branch yields and whose else-branch does not.
+# ERROR: E-TYPE 14:13
+import pypto.language as pl
+
+M = 16
+
+
+@pl.program
+class Bad:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, a: pl.Tensor[[16, 32], pl.FP16], b: pl.Tensor[[32, 16], pl.FP16], out: pl.Out[pl.Tensor[[16, 32], pl.FP16]]) -> pl.Tensor[[16, 32], pl.FP16]:
+        t = pl.load(a, [0, 0], [16, 32])
+        for i in pl.range(2):
+            if i == 0:  # <-- here
+                u = pl.yield_(t)
+            else:
+                pass
+        out = pl.store(t, [0, 0], out)
+        return out
