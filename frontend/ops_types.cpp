@@ -211,11 +211,16 @@ Type shard_gather_type(const Expr& call, int region_split) {
                           op_label(call), given ? std::to_string(*given) : "a non-constant"));
     int split = 0;
     if (region_split >= 0) {
-        if (given && *given != region_split)
+        // The odd variant of the region's mode (3 in an UP_DOWN region, 4 in a LEFT_RIGHT one) does not
+        // contradict it: it is how an odd extent is split there.
+        bool odd_variant = given && region_split > 0 && *given == region_split + 2;
+        if (given && *given != region_split && !odd_variant)
             raise("E-TYPE", sa->loc,
                   fmt::format("{}: split={} contradicts the enclosing pl.split_aiv region (split {})", op_label(call), *given, region_split),
-                  "inside a split_aiv region the op takes the region's mode; drop split=");
-        split = region_split;
+                  region_split > 0 ? fmt::format("inside a split_aiv region the op takes the region's mode; drop split= (or use split={} "
+                                                 "for an odd extent)", region_split + 2)
+                                   : "inside a split_aiv region the op takes the region's mode; drop split=");
+        split = odd_variant ? static_cast<int>(*given) : region_split;
     } else if (given) {
         split = static_cast<int>(*given);
     } else {

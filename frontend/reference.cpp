@@ -310,6 +310,13 @@ private:
         return Value{v};
     }
 
+    // Split code of an aiv_shard / aic_gather: an explicit split= (in a region only the odd variant of its
+    // mode passes sema), else the enclosing region's mode.
+    int shard_split(const Expr& c) {
+        if (arg(c, "split")) return static_cast<int>(scalar(arg(c, "split")).as_int());
+        return m_region_lane >= 0 ? static_cast<int>(m_region_mode) : 0;
+    }
+
     static TileData part(const TileData& full, int split, int lane) {
         if (split == 0) return full;
         bool rows = split_rows(split);
@@ -529,12 +536,12 @@ private:
             case O::AicInitializePipe: case O::AivInitializePipe: return {};
             case O::AivShard: {
                 TileP s = tile(arg(c, "tile"));
-                int split = m_region_lane >= 0 ? static_cast<int>(m_region_mode) : (arg(c, "split") ? static_cast<int>(scalar(arg(c, "split")).as_int()) : 0);
+                int split = shard_split(c);
                 return Value{make_tile(part(s->d, split, std::max(0, m_region_lane)), Mem::Vec)};
             }
             case O::AicGather: {
                 TileP s = tile(arg(c, "tile"));
-                int split = m_region_lane >= 0 ? static_cast<int>(m_region_mode) : 0;
+                int split = m_region_lane >= 0 ? shard_split(c) : 0;
                 if (split == 0) return Value{make_tile(s->d, Mem::Mat, s->vr, s->vc)};
                 // In a split_aiv region the lanes run one after the other: lane 0's half waits for lane 1's.
                 TileData mine{s->d.dtype, Matrix(s->d.m.topLeftCorner(s->vr, s->vc))};

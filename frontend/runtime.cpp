@@ -39,14 +39,14 @@ std::string window_str(const Window& w) {
 
 int64_t window_row_start(const TensorBuffer& t, const Window& w, int64_t r) {
     // Decompose r over the leading extents (row-major), then add the window offsets.
+    // The tensor's row-major strides are accumulated on the way (no allocation: this runs per GM row).
     const size_t n = w.extents.size();
-    int64_t idx = 0, stride = 1;
-    std::vector<int64_t> st = t.strides();
-    idx += w.offsets[n - 1] * st[n - 1];
+    int64_t idx = w.offsets[n - 1], stride = 1, tstride = t.shape[n - 1];
     for (size_t d = n - 1; d-- > 0;) {
         int64_t coord = (r / stride) % w.extents[d];
         stride *= w.extents[d];
-        idx += (w.offsets[d] + coord) * st[d];
+        idx += (w.offsets[d] + coord) * tstride;
+        tstride *= t.shape[d];
     }
     return idx;
 }

@@ -26,6 +26,7 @@ void GlobalMemory::load(const rt::TensorStore& store, const HwParams& hw) {
         if (!store.tensors[i].bytes.empty())
             std::memcpy(m_bytes.data() + m_base[i], store.tensors[i].bytes.data(), store.tensors[i].bytes.size());
     m_pending.clear();
+    m_pending_bytes.clear();
     if (m_l2.size_bytes() != hw.l2.size_bytes || m_l2.line_bytes() != hw.l2.line_bytes || m_l2.ways() != hw.l2.ways)
         m_l2 = L2Cache(hw.l2.size_bytes, hw.l2.line_bytes, hw.l2.ways);
     m_l2.reset();
@@ -43,7 +44,13 @@ void GlobalMemory::store_back(rt::TensorStore& store, uint64_t now) {
         if (!t.is_output()) continue;
         // An element counts as written when every one of its bytes was.
         const size_t eb = dtype_bytes(t.dtype);
-        t.written.assign(static_cast<size_t>(t.numel()), 0);
+        const uint8_t* w = m_written.data() + m_base[i];
+        const size_t n = static_cast<size_t>(t.numel());
+        if (n * eb <= m_size[i] && std::memchr(w, 0, n * eb) == nullptr) {  // the common case: all written
+            t.written.assign(n, 1);
+            continue;
+        }
+        t.written.assign(n, 0);
         for (size_t k = 0; k < t.written.size(); ++k) {
             bool all = true;
             for (size_t b = 0; b < eb; ++b) all &= m_written[m_base[i] + k * eb + b] != 0;
@@ -59,10 +66,17 @@ void GlobalMemory::apply_visible(uint64_t now) {
     size_t n = 0;
     while (n < m_pending.size() && m_pending[n].visible_at <= now) {
         const Pending& p = m_pending[n];
-        std::memcpy(m_bytes.data() + p.addr, p.data.data(), p.data.size());
+        std::memcpy(m_bytes.data() + p.addr, m_pending_bytes.data() + p.data, p.size);
         ++n;
     }
     m_pending.erase(m_pending.begin(), m_pending.begin() + static_cast<std::ptrdiff_t>(n));
+    if (m_pending.empty()) m_pending_bytes.clear();
+}
+
+void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n) {
+    uint64_t off = m_pending_bytes.size();
+    m_pending_bytes.insert(m_pending_bytes.end(), data, data + n);
+    m_pending.push_back({visible_at, addr, off, n});
 }
 
 void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, std::vector<uint8_t>& out) {
@@ -83,7 +97,7 @@ void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::W
     for (int64_t r = 0; r < rows; ++r) {
         uint64_t addr = m_base[tensor] + static_cast<uint64_t>(rt::window_row_start(t, w, r)) * eb;
         const uint8_t* src = data + static_cast<size_t>(r * cols) * eb;
-        m_pending.push_back({visible_at, addr, std::vector<uint8_t>(src, src + static_cast<size_t>(cols) * eb)});
+        add_pending(visible_at, addr, src, static_cast<uint64_t>(cols) * eb);
         std::fill_n(m_written.begin() + static_cast<std::ptrdiff_t>(addr), static_cast<size_t>(cols) * eb, uint8_t{1});
     }
     m_bytes_written += static_cast<uint64_t>(rows * cols) * eb;
@@ -96,7 +110,7 @@ void GlobalMemory::read_raw(uint32_t tensor, uint64_t offset, uint64_t n, uint64
 }
 
 void GlobalMemory::write_raw(uint32_t tensor, uint64_t offset, const uint8_t* data, uint64_t n, uint64_t visible_at) {
-    m_pending.push_back({visible_at, m_base[tensor] + offset, std::vector<uint8_t>(data, data + n)});
+    add_pending(visible_at, m_base[tensor] + offset, data, n);
     m_bytes_written += n;
 }
 

@@ -54,15 +54,18 @@ private:
     struct Pending {
         uint64_t visible_at;   // cycle the write becomes visible
         uint64_t addr;         // byte address
-        std::vector<uint8_t> data;
+        uint64_t data;         // offset of its bytes in m_pending_bytes
+        uint64_t size;         // bytes
     };
     void apply_visible(uint64_t now);
+    void add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n);
 
     std::vector<uint8_t> m_bytes;     // the flat GM image (visible contents)
     std::vector<uint8_t> m_written;   // per byte: 1 once any write (visible or not) covered it
     std::vector<uint64_t> m_base;     // byte address of each tensor
     std::vector<uint64_t> m_size;     // bytes of each tensor
     std::vector<Pending> m_pending;   // writes not yet visible, in issue order
+    std::vector<uint8_t> m_pending_bytes;  // their data, appended (emptied whenever nothing is pending)
     L2Cache m_l2;                     // tags of the shared L2
     int m_active = 0;                 // DMA transfers in flight (bandwidth sharing)
     uint64_t m_bytes_read = 0;        // statistics

@@ -3,10 +3,15 @@
 
 #include <fmt/format.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "frontend/diag.h"
@@ -76,31 +81,79 @@ sim::SessionOptions session_options(const CommonOptions& c) {
     return o;
 }
 
+std::vector<std::string> replay_args(const CommonOptions& c, const std::string& kernel, const sim::Schedule& s) {
+    std::vector<std::string> a = {"run", kernel};
+    auto opt = [&](const char* name, const std::string& v) {
+        a.push_back(name);
+        a.push_back(v);
+    };
+    if (c.target != "a2a3") opt("--target", c.target);
+    if (c.v2c != "fence") opt("--v2c", c.v2c);
+    if (c.blocks != 1) opt("--blocks", std::to_string(c.blocks));
+    if (c.visibility_delay) opt("--visibility-delay", std::to_string(c.visibility_delay));
+    if (!c.entry.empty()) opt("--entry", c.entry);
+    for (auto& f : c.configs) opt("--config", f);
+    for (auto& s2 : c.sets) opt("--set", s2);
+    for (auto& i : c.inputs) opt("--input", i);
+    opt("--schedule", s.str());
+    opt("--seed", std::to_string(s.seed));
+    return a;
+}
+
 std::string replay_command(const CommonOptions& c, const std::string& kernel, const sim::Schedule& s) {
-    std::string cmd = fmt::format("cvsim run {}", kernel);
-    if (c.target != "a2a3") cmd += " --target " + c.target;
-    if (c.v2c != "fence") cmd += " --v2c " + c.v2c;
-    if (c.blocks != 1) cmd += fmt::format(" --blocks {}", c.blocks);
-    if (c.visibility_delay) cmd += fmt::format(" --visibility-delay {}", c.visibility_delay);
-    if (!c.entry.empty()) cmd += " --entry " + c.entry;
-    for (auto& f : c.configs) cmd += " --config " + f;
-    for (auto& s2 : c.sets) cmd += " --set " + s2;
-    for (auto& i : c.inputs) cmd += " --input " + i;
-    cmd += fmt::format(" --schedule {} --seed {}", s.str(), s.seed);
+    std::string cmd = "cvsim";
+    for (const auto& a : replay_args(c, kernel, s)) cmd += " " + a;
     return cmd;
 }
 
-// One file per distinct finding: the replay command and the finding (traces come with `cvsim run --trace`).
-void save_failures(const std::string& dir, const std::string& kernel, const ExploreSummary& sum) {
+namespace {
+
+// Runs this very binary with ARGS (no shell) and waits; returns its exit code, or -1 if it did not exit.
+int run_self(const std::vector<std::string>& args) {
+    std::vector<char*> argv;
+    std::string self = "/proc/self/exe";
+    argv.push_back(self.data());
+    std::vector<std::string> copy = args;
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::cout.flush();
+    std::cerr.flush();
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        execv("/proc/self/exe", argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+// Per distinct finding: DIR/<kernel>_<schedule>_seed<N>.txt (the finding and its replay command) and the
+// three views of that schedule (.json Chrome trace, .vcd, .html), written by replaying it with `cvsim run`
+// in a child process (a fresh SystemC elaboration; the replay is byte-identical to the explored schedule).
+void save_failures(const std::string& dir, const CommonOptions& c, const std::string& kernel, const ExploreSummary& sum) {
     std::filesystem::create_directories(dir);
     std::string base = std::filesystem::path(kernel).stem().string();
+    std::set<std::string> replayed;
     for (const auto& d : sum.distinct) {
-        std::string path = fmt::format("{}/{}_{}_seed{}.txt", dir, base, d.first.str() == "nominal" ? "nominal" : d.first.str(), d.first.seed);
-        for (auto& ch : path)
+        std::string stem = fmt::format("{}/{}_{}_seed{}", dir, base, d.first.str(), d.first.seed);
+        for (auto& ch : stem)
             if (ch == ':') ch = '_';
-        std::ofstream out(path, std::ios::app);
+        std::ofstream out(stem + ".txt", std::ios::app);
         out << "# " << d.finding.code << " in " << d.count << " of " << sum.schedules << " schedules\n";
         out << d.replay << "\n\n" << sim::format_finding(d.finding);
+        out.close();
+        if (d.finding.code == "E-CRASH") continue;  // replaying a crash would crash again; the .txt says how
+        if (!replayed.insert(stem).second) continue;  // another finding of the same schedule
+        auto args = replay_args(c, kernel, d.first);
+        args.insert(args.end(), {"-q", "--trace", stem + ".json", "--vcd", stem + ".vcd", "--html", stem + ".html"});
+        int rc = run_self(args);
+        if (rc != kExitClean && rc != kExitFindings)
+            std::cerr << fmt::format("warning: writing the traces of {} failed (exit {})\n", stem, rc);
     }
 }
 
@@ -207,7 +260,9 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
     for (const auto& kernel : e.kernels) {
         ExploreSummary sum;
         try {
-            if (e.jobs == 0) {
+            if (!e.merge.empty()) {
+                sum = merge_jsonl(c, kernel, *base, e.merge);
+            } else if (e.jobs == 0) {
                 sim::Session session(SourceFile::read(kernel), so);
                 sum = explore_kernel(session, c, kernel, e, *base);
             } else {
@@ -224,7 +279,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             throw;
         }
         if (!c.quiet) print_explore_summary(std::cout, kernel, sum, is_check);
-        if (!e.save_failures.empty()) save_failures(e.save_failures, kernel, sum);
+        if (!e.save_failures.empty()) save_failures(e.save_failures, c, kernel, sum);
         report.push_back(explore_json(kernel, sum));
         if (!sum.distinct.empty()) any_findings = true;
     }

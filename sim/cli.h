@@ -55,19 +55,22 @@ struct ExploreOptions {
     uint64_t max_visibility = 0;   // random: draw the GM visibility delay from [0, this]
     int64_t fault_abort_seed = -1; // testing: the schedule with this seed aborts its worker
     bool progress = true;          // a progress bar when stderr is a terminal
+    std::vector<std::string> merge;  // --merge: summarise these JSON-lines files instead of running
 };
 
 int cmd_run(const CommonOptions& c, const RunOptions& r);
 int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::string& out);
 int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check);
 struct ExploreSummary;
-void save_failures(const std::string& dir, const std::string& kernel, const ExploreSummary& sum);
+// Writes DIR/<kernel>_<schedule>_seed<N>.{txt,json,vcd,html} for every distinct finding of SUM.
+void save_failures(const std::string& dir, const CommonOptions& c, const std::string& kernel, const ExploreSummary& sum);
 int cmd_params(const CommonOptions& c);
 int cmd_demo(const CommonOptions& c, uint64_t schedules);
 
 // CommonOptions -> SessionOptions; throws std::invalid_argument with a message for bad values.
 sim::SessionOptions session_options(const CommonOptions& c);
-// The command line that replays one schedule.
+// The `cvsim` arguments (without the program name) that replay one schedule, and the same as one line.
+std::vector<std::string> replay_args(const CommonOptions& c, const std::string& kernel, const sim::Schedule& s);
 std::string replay_command(const CommonOptions& c, const std::string& kernel, const sim::Schedule& s);
 
 }  // namespace cvsim::cli

@@ -512,7 +512,9 @@ uint64_t CoreRunner::begin_push(Instr& in) {
     if (hw.target == Target::A2A3) {
         // The slot lives in the hidden GM ring tensor.
         uint64_t part_off = 0;
-        if (p.ring_dir == 1 && p.split != 0 && m_lane == 1) part_off = bytes;  // lane 1 writes after lane 0's half
+        // Lane 1 writes after lane 0's part, whose size is the static tile's (lane 0's is the larger part of an
+        // odd split; lane 1's may be one row or column smaller).
+        if (p.ring_dir == 1 && p.split != 0 && m_lane == 1) part_off = static_cast<uint64_t>(src.rows * src.cols) * dtype_bytes(src.dtype);
         GmAccess a;
         a.tensor = r.gm_tensor;
         a.window.tensor = r.gm_tensor;

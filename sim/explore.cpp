@@ -13,6 +13,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -199,6 +200,41 @@ ExploreSummary explore_kernel(sim::Session& session, const CommonOptions& c, con
     ExploreSummary s = b.finish(c, kernel);
     s.jobs = 0;
     s.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    s.peak_rss_kb = peak_rss_kb_self();
+    return s;
+}
+
+long peak_rss_kb_self() {
+    struct rusage ru {};
+    return ::getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;
+}
+
+long peak_rss_kb_children() {
+    struct rusage ru {};
+    return ::getrusage(RUSAGE_CHILDREN, &ru) == 0 ? ru.ru_maxrss : 0;
+}
+
+ExploreSummary merge_jsonl(const CommonOptions& c, const std::string& kernel, const Schedule& base,
+                           const std::vector<std::string>& files) {
+    SummaryBuilder b;
+    std::set<std::pair<std::string, uint64_t>> seen;
+    const std::string strategy = base.str();
+    for (const auto& path : files) {
+        std::ifstream in(path);
+        if (!in) throw std::runtime_error("cannot read '" + path + "'");
+        std::string line;
+        while (std::getline(in, line)) {
+            if (line.empty()) continue;
+            nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+            if (j.is_discarded() || j.value("kernel", std::string()) != kernel) continue;
+            std::string st = j.value("strategy", std::string());
+            if (st != "nominal" && st != strategy) continue;
+            if (!seen.insert({st, j.value("seed", uint64_t{0})}).second) continue;
+            b.add(record_from_json(j));
+        }
+    }
+    ExploreSummary s = b.finish(c, kernel);
+    s.jobs = 0;
     return s;
 }
 
@@ -232,14 +268,15 @@ void write_all(int fd, const std::string& s) {
 }
 
 [[noreturn]] void worker_main(int fd, const CommonOptions& c, const std::string& kernel, const ExploreOptions& e,
-                              const Schedule& base, const std::vector<uint64_t>& seeds, bool report_nominal) {
+                              const Schedule& base, const uint64_t* seeds, size_t nseeds, bool report_nominal) {
     try {
         sim::SessionOptions so = session_options(c);
         sim::Session session(SourceFile::read(kernel), so);
         std::set<std::string> reported;
         auto nom = session.run(Schedule{});
         if (report_nominal) write_all(fd, "R " + record_json(to_record(nom, &reported), kernel).dump() + "\n");
-        for (uint64_t seed : seeds) {
+        for (size_t i = 0; i < nseeds; ++i) {
+            const uint64_t seed = seeds[i];
             write_all(fd, fmt::format("B {}\n", seed));
             int fault = static_cast<int64_t>(seed) == e.fault_abort_seed ? 5 : -1;
             auto r = session.run(schedule_for(base, e, seed), {}, fault);
@@ -283,6 +320,7 @@ public:
             ch.seeds.assign(seeds.begin() + static_cast<std::ptrdiff_t>(a), seeds.begin() + static_cast<std::ptrdiff_t>(b));
             m_chunks.push_back(ch);
         }
+        std::vector<uint64_t>().swap(seeds);  // the chunks hold them now
         if (!m_e.jsonl.empty()) {
             m_jsonl.open(m_e.jsonl, std::ios::app);
             if (!m_jsonl) throw std::runtime_error("cannot write '" + m_e.jsonl + "'");
@@ -294,6 +332,8 @@ public:
         s.jobs = jobs;
         s.skipped = m_skipped;
         s.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        s.peak_rss_kb = peak_rss_kb_self();
+        s.workers_peak_rss_kb = peak_rss_kb_children();
         return s;
     }
 
@@ -346,8 +386,8 @@ private:
         if (pid < 0) throw std::runtime_error("fork failed");
         if (pid == 0) {
             ::close(fds[0]);
-            std::vector<uint64_t> rest(ch.seeds.begin() + static_cast<std::ptrdiff_t>(ch.next), ch.seeds.end());
-            worker_main(fds[1], m_c, m_kernel, m_e, m_base, rest, nominal);
+            // The rest of the chunk, in place (no copy: the seed list is the one structure that grows with N).
+            worker_main(fds[1], m_c, m_kernel, m_e, m_base, ch.seeds.data() + ch.next, ch.seeds.size() - ch.next, nominal);
         }
         ::close(fds[1]);
         Worker w;

@@ -33,6 +33,8 @@ struct ExploreSummary {
     uint64_t min_cycles = 0, max_cycles = 0;
     double wall_seconds = 0;
     int jobs = 1;                        // worker processes used
+    long peak_rss_kb = 0;                // peak resident memory of this process (getrusage RUSAGE_SELF)
+    long workers_peak_rss_kb = 0;        // of the largest worker process reaped (RUSAGE_CHILDREN)
     std::vector<DistinctFinding> distinct;  // ordered by first seed (nominal first)
 };
 
@@ -79,5 +81,15 @@ ExploreSummary explore_kernel(sim::Session& session, const CommonOptions& c, con
 // resumes at the next seed. Honours --jobs, --shard, --jsonl (resumable), --stop-on-first and the
 // progress bar. Throws CompileError for bad input (compiled once here before forking).
 ExploreSummary explore_parallel(const CommonOptions& c, const std::string& kernel, const ExploreOptions& e, const sim::Schedule& base);
+
+// `--merge`: the summary of JSON-lines files written by shards (or any runs) of one exploration, as the
+// single run over the same seeds would print it. Takes the lines of `kernel` with the nominal schedule or
+// `base`'s strategy; a (strategy, seed) present in several files counts once. Throws on an unreadable file.
+ExploreSummary merge_jsonl(const CommonOptions& c, const std::string& kernel, const sim::Schedule& base,
+                           const std::vector<std::string>& files);
+
+// Peak resident memory in KiB of this process and of its largest reaped child (getrusage).
+long peak_rss_kb_self();
+long peak_rss_kb_children();
 
 }  // namespace cvsim::cli

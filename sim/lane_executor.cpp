@@ -436,6 +436,12 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             out->slot = pl(*w).slot;
             out->lane = dir == 0 ? m_lane : 0;
             if (m_replay) return LValue{out};
+            if (dir == 0 && (p.split == 3 || p.split == 4)) {
+                // Odd split: the static type is lane 0's larger part; lane 1's smaller one is a run-time valid region.
+                const Matrix& part = pl(*w).data.m;
+                if (p.split == 3) out->vr = std::min<int64_t>(out->vr, part.rows());
+                else out->vc = std::min<int64_t>(out->vc, part.cols());
+            }
             if (m_st.cfg->hw.target == Target::A2A3) {
                 auto copy = make(Pipe::Mte2, s, &c);
                 Payload& cp = pl(*copy);
@@ -548,6 +554,15 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
         for (int j = 0; j < k; ++j) dep_read(*in, in->in[j]);
         out = result_tile(c.type);
         dep_write(*in, out);
+        // A run-time valid region (a load's valid_shape, lane 1's part of an odd split) carries through moves
+        // and shape-preserving vector ops, as in the reference interpreter.
+        const TileRef& x = in->in[0];
+        bool shaping = code == O::Slice || code == O::Reshape || code == O::SetValidShape || code == O::TransposeView || code == O::Transpose;
+        if (k > 0 && x && !shaping && (code == O::Move || c.type.mem == Mem::Vec) && c.type.valid.empty() && x->rows == out->rows &&
+            x->cols == out->cols) {
+            out->vr = std::min(out->vr, x->vr);
+            out->vc = std::min(out->vc, x->vc);
+        }
     }
     if (code == O::Full || code == O::Adds || code == O::Subs || code == O::Muls || code == O::Divs) {
         const ExprPtr& sv = code == O::Full ? arg(c, "value") : arg(c, "rhs");

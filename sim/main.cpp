@@ -84,10 +84,11 @@ int main(int argc, char** argv) {
         cmd->add_option("--jobs", explore.jobs, "worker processes (default: the number of cores; 0: run in this process)");
         cmd->add_option("--shard", shard, "run the I-th of N slices of the seed range: I/N");
         cmd->add_option("--jsonl", explore.jsonl, "append one JSON line per schedule; seeds already in the file are skipped");
-        cmd->add_option("--save-failures", explore.save_failures, "write the replay command of every distinct finding into DIR");
+        cmd->add_option("--save-failures", explore.save_failures, "write, per distinct finding, its replay command and its Chrome trace, VCD and HTML views into DIR");
         cmd->add_option("--max-visibility-delay", explore.max_visibility, "random: draw the GM visibility delay from [0, C]");
         cmd->add_option("--fault-abort-seed", explore.fault_abort_seed, "testing: the schedule with this seed aborts its worker")->group("");
         cmd->add_flag("!--no-progress", explore.progress, "no progress bar");
+        cmd->add_option("--merge", explore.merge, "run nothing: summarise these --jsonl files (e.g. of all shards) as one run")->expected(1, -1);
     }
 
     auto* params_cmd = app.add_subcommand("params", "list every hardware parameter with value, unit, doc and source");

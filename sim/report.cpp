@@ -131,6 +131,10 @@ void print_explore_summary(std::ostream& os, const std::string& kernel, const Ex
     os << fmt::format("{}: {} schedules ({:.0f}/s), {} with findings; cycles nominal {}, range {}..{}\n", kernel, sum.schedules,
                       sum.wall_seconds > 0 ? static_cast<double>(sum.schedules) / sum.wall_seconds : 0.0, sum.failing,
                       sum.nominal_cycles, sum.min_cycles, sum.max_cycles);
+    if (sum.peak_rss_kb > 0)
+        os << fmt::format("wall {:.2f} s, {} job{}; peak RSS {:.1f} MiB{}\n", sum.wall_seconds, sum.jobs, sum.jobs == 1 ? "" : "s",
+                          static_cast<double>(sum.peak_rss_kb) / 1024.0,
+                          sum.workers_peak_rss_kb > 0 ? fmt::format(" (largest worker {:.1f} MiB)", static_cast<double>(sum.workers_peak_rss_kb) / 1024.0) : "");
     if (sum.distinct.empty()) {
         os << (is_check ? "PASS: no finding in any explored schedule\n" : "no findings\n");
         return;
@@ -151,6 +155,13 @@ nlohmann::json explore_json(const std::string& kernel, const ExploreSummary& sum
     j["wrong_outputs"] = sum.wrong_outputs;
     j["hazards"] = sum.hazards;
     j["nominal_cycles"] = sum.nominal_cycles;
+    j["crashes"] = sum.crashes;
+    // Run statistics (not part of the verdict: they vary between runs and are 0 for --merge).
+    j["jobs"] = sum.jobs;
+    j["wall_seconds"] = sum.wall_seconds;
+    j["schedules_per_s"] = sum.wall_seconds > 0 ? static_cast<double>(sum.schedules) / sum.wall_seconds : 0.0;
+    j["peak_rss_kb"] = sum.peak_rss_kb;
+    j["workers_peak_rss_kb"] = sum.workers_peak_rss_kb;
     j["findings"] = nlohmann::json::array();
     for (const auto& d : sum.distinct) {
         auto f = sim::finding_json(d.finding);

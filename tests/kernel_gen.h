@@ -10,7 +10,12 @@
 // "fence/syncall are race-free, and off is not whenever a V2C GM dependency exists". Caveat: a C2V GM
 // dependency whose scratch has several producer stores (or a producer inside a loop the consumer is not
 // in) stays unfenced by design (docs/DECISIONS.md, "C2V is fenced as upstream"), so `check` reports it
-// under every policy; set gm_c2v = false for race-freedom properties of the V2C policies.
+// under every policy; set gm_c2v = false for race-freedom properties of the V2C policies, or
+// single_store_scratch = true, which keeps only the dependencies the expander orders under every policy:
+// each scratch has one store statement (so no straight-line write-after-read between a load and a later
+// store of the same scratch) and cube stores to a scratch sit at the top level (C2V as upstream fences it).
+// For "off races" properties, boundary_v2c = false leaves nothing but a fence to order a V2C dependency,
+// and has_v2c_gm_always says some V2C dependency runs on every path (its load is in no branch).
 //
 // Usage:
 //   rc::prop("...", [] { GeneratedKernel k = *gen_mixed_kernel(); ... load_program_text("k.py", k.text) ... });
@@ -35,15 +40,19 @@ struct KernelGenOptions {
     bool loops = true;        // pl.range loops (plain, and with init_values carrying an accumulator)
     bool branches = true;     // if/else inside loops, on the loop variable
     bool boundary = true;     // C2V (Acc -> Vec) and V2C (Vec -> Mat) tile moves
+    bool boundary_v2c = true; // V2C tile moves (when `boundary`); false turns them into C2V moves
     bool gm_v2c = true;       // vector store to a scratch tensor, later cube load of it
     bool gm_c2v = true;       // cube store to a scratch tensor, later vector load of it
     int scratch_tensors = 2;  // scratch tensors of each direction
+    bool single_store_scratch = false;  // one store statement per scratch; cube scratch stores at top level only
+    bool gm_rich = false;     // half of the steps are GM scratch stores/loads (for GM synchronisation properties)
 };
 
 struct GeneratedKernel {
     std::string text;          // the whole program (import, @pl.program class, one InCore function)
     int m = 0, k = 0;          // tile extents
     bool has_v2c_gm = false;   // some cube load reads a scratch a vector store wrote (V2C through GM)
+    bool has_v2c_gm_always = false;  // ... and that load is in no branch (it runs whatever the trip counts)
     bool has_c2v_gm = false;   // some vector load reads a scratch a cube store wrote (C2V through GM)
     bool has_boundary = false; // a tile move crosses between cube and vector memory
     int lines = 0;             // lines of text
@@ -113,15 +122,24 @@ class KernelBuilder {
 
     int pick(int lo, int hi) { return lo >= hi ? lo : m_pick(lo, hi); }
     std::string any(const std::vector<std::string>& pool) { return pool[static_cast<size_t>(pick(0, static_cast<int>(pool.size()) - 1))]; }
+    int any(const std::vector<int>& pool) { return pool[static_cast<size_t>(pick(0, static_cast<int>(pool.size()) - 1))]; }
+    // Scratch indices no store statement has written yet.
+    std::vector<int> unstored(const std::vector<int>& written) const {
+        std::vector<int> out;
+        for (int i = 0; i < m_opt.scratch_tensors; ++i)
+            if (std::find(written.begin(), written.end(), i) == written.end()) out.push_back(i);
+        return out;
+    }
     std::string fresh(const std::string& base) { return base + std::to_string(m_next++); }
     void line(int indent, const std::string& s) { m_body += std::string(static_cast<size_t>(indent) * 4, ' ') + s + "\n"; }
 
     // One step at `indent`; `loop_var` is the innermost loop variable ("" at top level).
     void step(int indent, int depth, const std::string& loop_var) {
         enum { VecUnary, VecBinary, Matmul, MatmulAcc, C2V, V2C, StoreV2C, LoadV2C, StoreC2V, LoadC2V, Loop, LoopInit, Branch, kCount };
-        int kind = pick(0, kCount - 1);
+        int kind = m_opt.gm_rich && pick(0, 1) ? pick(StoreV2C, LoadC2V) : pick(0, kCount - 1);
         Pools& p = m_pools;
         if ((kind == C2V || kind == V2C) && !m_opt.boundary) kind = VecUnary;
+        if (kind == V2C && !m_opt.boundary_v2c) kind = C2V;
         if ((kind == StoreV2C || kind == LoadV2C) && !m_opt.gm_v2c) kind = VecBinary;
         if ((kind == StoreC2V || kind == LoadC2V) && !m_opt.gm_c2v) kind = Matmul;
         if ((kind == Loop || kind == LoopInit) && (!m_opt.loops || depth >= m_opt.max_depth)) kind = VecUnary;
@@ -129,6 +147,10 @@ class KernelBuilder {
         if (m_opt.scratch_tensors == 0 && kind >= StoreV2C && kind <= LoadC2V) kind = Matmul;
         if (kind == LoadV2C && p.stored_v2c.empty()) kind = StoreV2C;
         if (kind == LoadC2V && p.stored_c2v.empty()) kind = StoreC2V;
+        if (m_opt.single_store_scratch) {
+            if (kind == StoreV2C && unstored(m_written_v2c).empty()) kind = VecBinary;
+            if (kind == StoreC2V && (indent != 2 || unstored(m_written_c2v).empty())) kind = Matmul;
+        }
         std::string k = std::to_string(m_k.k);
         switch (kind) {
             case VecUnary: {
@@ -200,7 +222,8 @@ class KernelBuilder {
                 return;
             }
             case StoreV2C: {
-                int i = pick(0, m_opt.scratch_tensors - 1);
+                int i = m_opt.single_store_scratch ? any(unstored(m_written_v2c)) : pick(0, m_opt.scratch_tensors - 1);
+                m_written_v2c.push_back(i);
                 std::string t = "sv" + std::to_string(i);
                 line(indent, t + " = pl.store(" + any(p.vec) + ", [0, 0], " + t + ")");
                 if (std::find(p.stored_v2c.begin(), p.stored_v2c.end(), i) == p.stored_v2c.end()) p.stored_v2c.push_back(i);
@@ -213,10 +236,12 @@ class KernelBuilder {
                 line(indent, l + " = pl.move(" + m + ", target_memory=pl.MemorySpace.Left)");
                 p.left.push_back(l);
                 m_k.has_v2c_gm = true;
+                if (m_branch_depth == 0) m_k.has_v2c_gm_always = true;
                 return;
             }
             case StoreC2V: {
-                int i = pick(0, m_opt.scratch_tensors - 1);
+                int i = m_opt.single_store_scratch ? any(unstored(m_written_c2v)) : pick(0, m_opt.scratch_tensors - 1);
+                m_written_c2v.push_back(i);
                 std::string t = "sc" + std::to_string(i);
                 line(indent, t + " = pl.store(" + any(p.acc) + ", [0, 0], " + t + ")");
                 if (std::find(p.stored_c2v.begin(), p.stored_c2v.end(), i) == p.stored_c2v.end()) p.stored_c2v.push_back(i);
@@ -239,6 +264,7 @@ class KernelBuilder {
                     line(indent, "for " + i + " in pl.range(" + std::to_string(pick(1, 3)) + "):");
                     body(indent + 1, depth + 1, i);
                 } else {
+                    ++m_branch_depth;
                     line(indent, "if " + loop_var + (pick(0, 1) ? " == 0:" : " > 0:"));
                     body(indent + 1, depth + 1, loop_var);
                     if (pick(0, 1)) {
@@ -246,6 +272,7 @@ class KernelBuilder {
                         line(indent, "else:");
                         body(indent + 1, depth + 1, loop_var);
                     }
+                    --m_branch_depth;
                 }
                 // Values defined inside stay inside; scratch contents written inside may be read after.
                 p = saved_with_stores(saved, p);
@@ -296,6 +323,8 @@ class KernelBuilder {
     std::string m_body;           // the function body so far
     std::string m_shape, m_kshape;  // "[M, K]", "[K, K]"
     int m_next = 0;               // counter for fresh names
+    int m_branch_depth = 0;       // enclosing if/else arms
+    std::vector<int> m_written_v2c, m_written_c2v;  // scratches some store statement wrote (anywhere)
 };
 
 // rapidcheck generator of mixed kernels (choices shrink toward fewer steps and simpler ops).

@@ -108,7 +108,7 @@ private:
     std::shared_ptr<Function> m_out;  // the lane function being built
     VarMap m_map;                     // source variable -> lane variable
     int m_region_split = -1;          // split code of the enclosing split_aiv region, -1 outside
-    bool m_dual = false;              // a mode-NONE split_aiv region was flattened (both lanes run it)
+    bool m_dual = false;              // a split_aiv region was flattened (both lanes run it)
 
     bool mine(Side s) const {
         return s == Side::Shared || (s == Side::Cube && m_lane == Lane::Aic) || (s == Side::Vector && m_lane == Lane::Aiv);
@@ -122,8 +122,9 @@ private:
 
     int split_code(const Expr& call) {
         if (call.op->code == OpCode::AivShard || call.op->code == OpCode::AicGather) {
-            if (m_region_split >= 0) return m_region_split;
+            // An explicit split= wins (in a region sema only lets the odd variant of its mode through).
             if (auto s = const_int(arg(call, "split"))) return static_cast<int>(*s);
+            if (m_region_split >= 0) return m_region_split;
         }
         return 0;
     }
@@ -153,13 +154,14 @@ private:
     }
 
     void split_region(const Stmt& s, Block& out) {
-        // A split_aiv region: each AIV lane runs the body with aiv_id = its subblock index; the AIC runs
-        // its statements once.
+        // A split_aiv region: each AIV lane runs the body with aiv_id = its subblock index (so both lanes are
+        // dispatched, whatever the mode: UP_DOWN / LEFT_RIGHT lanes work on their halves, NONE lanes on the
+        // whole region); the AIC runs its statements once.
         int saved = m_region_split;
         m_region_split = s.split_mode == SplitMode::NONE ? 0 : s.split_mode == SplitMode::UP_DOWN ? 1 : 2;
         if (m_lane == Lane::Aiv) {
             out.push_back(make_assign(m_map.get(s.loop_var), make_call(OpCode::GetSubblockIdx, {}, s.loc), s.loc));
-            if (s.split_mode == SplitMode::NONE) m_dual = true;
+            m_dual = true;
         }
         for (const auto& x : s.body) filter_stmt(*x, out);
         m_region_split = saved;
@@ -445,6 +447,7 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
         auto aic = Splitter(*work, Lane::Aic, opt, stats).build();
         auto aiv = Splitter(*work, Lane::Aiv, opt, stats).build();
         split_vector_lane(*aiv, f->split_mode());
+        split_cube_lane(*aic, f->split_mode());
         PipeUse use;
         scan_pipes(aic->body, use);
         scan_pipes(aiv->body, use);

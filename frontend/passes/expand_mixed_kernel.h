@@ -52,5 +52,7 @@ void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stat
 
 // The vector split of an AIV lane function for split mode UP_DOWN / LEFT_RIGHT (passes/vector_split.cpp).
 void split_vector_lane(ir::Function& aiv, ir::SplitMode mode);
+// The AIC side of the same split: its tpush_to_aiv / tpop_from_aiv carry the function's split code.
+void split_cube_lane(ir::Function& aic, ir::SplitMode mode);
 
 }  // namespace cvsim::passes

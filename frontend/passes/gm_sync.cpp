@@ -11,9 +11,12 @@
 // store, pop before the consumer, hoisted to the store's block) and falls back to a barrier where no
 // balanced placement exists; `syncall` places fence()+syncall(mix) before the consumer's statement in
 // the common block (dominates the consumer, post-dominates the producer); `reject` reports
-// E-VC2-UNFENCED; `off` leaves it. (5) When the pair sits in a loop and the windows may overlap across
-// iterations, the next iteration's store must also wait for this iteration's load (loop-carried WAR):
-// a reverse sync_set/sync_wait pair for fences, a second barrier for barriers.
+// E-V2C-UNFENCED; `off` leaves it. A transport only counts as ordering when it always runs (not in one
+// arm of a branch, not in a loop that may run zero times). Token pops are placed last, so that each ring
+// stays FIFO-consistent: a pop moves up before any other same-direction transport between its push and
+// its consumer (and before the pop of a token pushed after it). (5) When the pair sits in a loop and the
+// windows may overlap across iterations, the next iteration's store must also wait for this iteration's
+// load (loop-carried WAR): a reverse sync_set/sync_wait pair for fences, a second barrier for barriers.
 // The inserted statements carry declared sides (tpush_to_aic is VECTOR, ...), so the split that follows
 // puts each on its lane.
 #include <fmt/format.h>
@@ -60,6 +63,7 @@ public:
         trace_origins();
         collect(m_f.body, {}, nullptr);
         pair_and_place();
+        place_token_pops();
         apply();
     }
 
@@ -74,6 +78,14 @@ private:
     std::map<Block*, size_t> m_index_in_parent;             // block -> index of its owner in the parent
     // Planned insertions: (block, index) -> statements to insert before that index, in order.
     std::map<std::pair<Block*, size_t>, std::vector<StmtPtr>> m_insert;
+    // Token fences, in push (store) order: the pop is planned last (place_token_pops).
+    struct Token {
+        Block* b;       // common block of the store and the consumer
+        size_t is, il;  // store index; index of the statement holding the consumer
+        bool v2c;       // direction
+        StmtPtr pop;    // the consumer lane's pop
+    };
+    std::vector<Token> m_tokens;
     int m_next_event = 0;
 
     // ---- (1) origins ----
@@ -177,8 +189,9 @@ private:
         return false;
     }
 
-    // Does anything in `stmts` order the producer lane `p` before the consumer lane (other side)?
-    bool orders(const Stmt& s, Side p) const {
+    // Does statement `s` always order the producer lane `p` before the consumer lane (other side)? A loop
+    // orders only when its body does and it runs at least once; a branch only when both arms do.
+    static bool orders(const Stmt& s, Side p) {
         if (const Expr* c = stmt_call(s)) {
             OpCode code = c->op->code;
             if (code == OpCode::Syncall && call_side(*c) == Side::Shared) return true;
@@ -186,8 +199,38 @@ private:
             if (p == Side::Vector && (code == OpCode::TpushToAic || sd == Side::BoundaryV2C)) return true;
             if (p == Side::Cube && (code == OpCode::TpushToAiv || sd == Side::BoundaryC2V)) return true;
         }
-        for (auto& x : s.body) if (orders(*x, p)) return true;
-        for (auto& x : s.orelse) if (orders(*x, p)) return true;
+        auto block_orders = [&](const Block& b) {
+            for (auto& x : b)
+                if (orders(*x, p)) return true;
+            return false;
+        };
+        if (s.kind == StmtKind::If) return block_orders(s.body) && block_orders(s.orelse);
+        if (s.kind == StmtKind::For) return runs_at_least_once(s) && block_orders(s.body);
+        return false;
+    }
+
+    static bool runs_at_least_once(const Stmt& loop) {
+        if (loop.loop_kind == LoopKind::SplitAiv) return true;
+        auto start = loop.start ? const_int(loop.start) : std::optional<int64_t>(0);
+        auto stop = const_int(loop.stop);
+        auto step = loop.step ? const_int(loop.step) : std::optional<int64_t>(1);
+        if (!start || !stop || !step || *step == 0) return false;
+        return *step > 0 ? *start < *stop : *start > *stop;
+    }
+
+    // Does statement `s` (or anything nested in it) move a tile through the ring of one direction?
+    static bool has_transport(const Stmt& s, bool v2c) {
+        if (const Expr* c = stmt_call(s)) {
+            OpCode code = c->op->code;
+            Side sd = call_side(*c);
+            if (v2c ? (code == OpCode::TpushToAic || code == OpCode::TpopFromAiv || sd == Side::BoundaryV2C)
+                    : (code == OpCode::TpushToAiv || code == OpCode::TpopFromAic || sd == Side::BoundaryC2V))
+                return true;
+        }
+        for (const auto& x : s.body)
+            if (has_transport(*x, v2c)) return true;
+        for (const auto& x : s.orelse)
+            if (has_transport(*x, v2c)) return true;
         return false;
     }
 
@@ -330,14 +373,55 @@ private:
             after_store.push_back(make_eval(make_call(OpCode::TpushToAic, {{"tile", clone_expr(pushed)}, {"split", int_lit(0)}}, sl), sl));
             Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Mat);
             VarPtr tok = new_var("_v2c_token", pop_t, l.stmt->loc);
-            plan(b, il, make_assign(tok, make_call(OpCode::TpopFromAiv, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t), l.stmt->loc));
+            ExprPtr pop = make_call(OpCode::TpopFromAiv, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
+            m_tokens.push_back({b, is, il, true, make_assign(tok, pop, l.stmt->loc)});
         } else {
             after_store.push_back(make_eval(make_call(OpCode::TpushToAiv, {{"tile", clone_expr(tile)}, {"split", int_lit(0)}}, sl), sl));
             Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Vec);
             VarPtr tok = new_var("_c2v_token", pop_t, l.stmt->loc);
-            plan(b, il, make_assign(tok, make_call(OpCode::TpopFromAic, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t), l.stmt->loc));
+            ExprPtr pop = make_call(OpCode::TpopFromAic, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
+            m_tokens.push_back({b, is, il, false, make_assign(tok, pop, l.stmt->loc)});
         }
         for (auto& st : after_store) plan(b, is + 1, st);
+    }
+
+    // Index in `b` of the statement holding block `x` (or `x`'s planned insertion index when x == b), or
+    // nullopt when `x` is not inside `b`.
+    std::optional<size_t> index_in(Block* b, Block* x, size_t index) const {
+        while (x && x != b) {
+            auto it = m_index_in_parent.find(x);
+            if (it == m_index_in_parent.end()) return std::nullopt;
+            index = it->second;
+            x = m_parent.at(x);
+        }
+        if (!x) return std::nullopt;
+        return index;
+    }
+
+    // The token pops, placed so that every ring stays FIFO-consistent: the k-th push of a direction meets
+    // the k-th pop. A pop goes before its consumer, but no later than the first statement after its push
+    // that moves another tile the same way (an original transport, or a planned token nested there), and no
+    // later than the pop of a token pushed after it in the same block. Moving a pop earlier (still after
+    // its push in program order) keeps the order it establishes.
+    void place_token_pops() {
+        std::vector<size_t> pos(m_tokens.size());
+        for (size_t k = m_tokens.size(); k-- > 0;) {
+            const Token& t = m_tokens[k];
+            size_t p = t.il;
+            for (size_t i = t.is + 1; i < p; ++i)
+                if (has_transport(*(*t.b)[i], t.v2c)) p = i;
+            for (const auto& [where, stmts] : m_insert) {
+                if (where.first == t.b) continue;  // same-block pushes: ordered through their own pops below
+                bool moves = false;
+                for (const auto& st : stmts) moves |= has_transport(*st, t.v2c);
+                if (!moves) continue;
+                if (auto i = index_in(t.b, where.first, where.second); i && *i > t.is && *i < p) p = *i;
+            }
+            for (size_t j = k + 1; j < m_tokens.size(); ++j)
+                if (m_tokens[j].b == t.b && m_tokens[j].v2c == t.v2c && m_tokens[j].is > t.is) p = std::min(p, pos[j]);
+            pos[k] = p;
+        }
+        for (size_t k = 0; k < m_tokens.size(); ++k) plan(m_tokens[k].b, pos[k], m_tokens[k].pop);
     }
 
     void place_barrier(Block* b, size_t il, const SourceLoc& loc) {
@@ -394,8 +478,9 @@ private:
         return e;
     }
 
-    // Loop-carried WAR for a fenced pair: consumer sets a flag after its load; the producer waits for it
-    // before its next store. A priming set before the loop and a final wait after it keep the counts equal.
+    // Loop-carried WAR for a fenced pair: consumer sets a flag after its last load of the tensor in the body
+    // (statement `il`); the producer waits for it before its next store. A priming set before the loop and a
+    // final wait after it keep the counts equal.
     void place_war_flags(const Access& s, const Access& l, Block* b, size_t is, size_t il) {
         int ev = free_event();
         const char* cons_core = l.lane == Side::Cube ? "aic" : "aiv";
@@ -453,7 +538,18 @@ private:
         std::string what = fmt::format("{} -> {} {}: {}", where(s), where(l), tensor, v2c ? "V2C" : "C2V");
         bool direct = s.path.size() == d + 1;
         bool unique = producer_stores(s) == 1;
-        bool war = may_overlap_across_iterations(s, l, b);
+        // Loop-carried WAR: the next iteration's store must wait for every consumer-lane load of the tensor in
+        // this iteration that may overlap it, so the reverse order goes after the last such statement.
+        bool war = false;
+        size_t il_last = il;
+        for (const Access& c : m_acc) {
+            if (c.store || c.lane == s.lane || !intersects(c.origins, s.origins) || c.path.size() <= d) continue;
+            bool inside = c.path[d].first == b;
+            for (size_t k = 0; k < d && inside; ++k) inside = c.path[k] == s.path[k];
+            if (!inside || c.path[d].second < il || !may_overlap_across_iterations(s, c, b)) continue;
+            war = true;
+            il_last = std::max(il_last, c.path[d].second);
+        }
         if (already_ordered(*b, is + 1, il, s.lane)) {
             ++m_stats.already_ordered;
             m_stats.log.push_back(what + " already ordered, nothing added");
@@ -485,7 +581,7 @@ private:
                     ++m_stats.v2c_fences;
                     m_stats.log.push_back(what + " fenced (tpush_to_aic / tpop_from_aiv)");
                     if (war) {
-                        place_war_flags(s, l, b, is, il);
+                        place_war_flags(s, l, b, is, il_last);
                         m_stats.log.push_back(what + " loop-carried WAR ordered with sync_set / sync_wait");
                     }
                     return;
@@ -500,7 +596,7 @@ private:
                 if (war) {
                     // The next iteration's store must wait until this iteration's load: a second barrier
                     // after the consumer's statement.
-                    place_barrier(b, il + 1, l.stmt->loc);
+                    place_barrier(b, il_last + 1, l.stmt->loc);
                     ++m_stats.war_orders;
                     m_stats.log.push_back(what + " loop-carried WAR ordered with a second barrier");
                 }

@@ -4,8 +4,10 @@
 // Vec tile type on the split axis (rows for UP_DOWN, columns for LEFT_RIGHT); a Vec load or store keeps
 // its tensor but moves its window to the lane's half (offset + subblock_idx * half, extent half); Vec
 // creation ops get halved shapes; transports get the split code (1 up-down, 2 left-right), so a C2V pop
-// receives the lane's half and a V2C push contributes it to the AIC's gathered tile. Odd extents, and row
-// reductions across a LEFT_RIGHT split, are rejected (E-UNSUPPORTED) rather than computed wrongly.
+// receives the lane's half and a V2C push contributes it to the AIC's gathered tile. The AIC's side of the
+// same transports carries the same code (split_cube_lane): the ring hands each lane its part by the code
+// the pusher wrote. Odd extents, and row reductions across a LEFT_RIGHT split, are rejected
+// (E-UNSUPPORTED) rather than computed wrongly.
 #include <fmt/format.h>
 
 #include "frontend/diag.h"
@@ -160,6 +162,17 @@ private:
 void split_vector_lane(Function& aiv, SplitMode mode) {
     if (mode == SplitMode::NONE) return;
     VectorSplit(aiv, mode).run();
+}
+
+void split_cube_lane(Function& aic, SplitMode mode) {
+    if (mode == SplitMode::NONE) return;
+    int code = mode == SplitMode::UP_DOWN ? 1 : 2;
+    walk(aic.body, [&](const StmtPtr& s) {
+        if (!s->value || s->value->kind != ExprKind::Call) return;
+        Expr& c = *s->value;
+        if (c.op->code == OpCode::TpushToAiv) c.args[1] = int_lit(code, c.loc);       // (tile, split, id)
+        else if (c.op->code == OpCode::TpopFromAiv) c.args[0] = int_lit(code, c.loc);  // (split, id, shape, dtype)
+    });
 }
 
 }  // namespace cvsim::passes

@@ -1,4 +1,4 @@
-// Happens-before hazard checker (see the header for the rules).
+// Happens-before hazard checker (see the header for the rules and the FastTrack-style shadow state).
 #include "sim/check/hazard_checker.h"
 
 #include <fmt/format.h>
@@ -22,11 +22,27 @@ void HazardChecker::reset(uint64_t visibility_delay) {
     m_findings.clear();
     m_reported.clear();
     m_checked = 0;
+    m_next_id = 0;
+    m_inflations = 0;
 }
 
-void HazardChecker::join(VC& a, const VC& b) {
-    for (size_t i = 0; i < a.size() && i < b.size(); ++i) a[i] = std::max(a[i], b[i]);
+size_t HazardChecker::shared_read_cells() const {
+    size_t n = 0;
+    for (const auto& cells : m_shadow)
+        for (const auto& c : cells) n += !c.read_vc.empty();
+    return n;
 }
+
+void HazardChecker::join(VC& a, const uint32_t* b) const {
+    for (size_t i = 0; i < a.size(); ++i) a[i] = std::max(a[i], b[i]);
+}
+
+const uint32_t* HazardChecker::end_clock(const CoreState& cs, uint32_t seq) const {
+    if (seq >= cs.has_end.size() || !cs.has_end[seq]) return nullptr;
+    return cs.vc_end.data() + static_cast<size_t>(seq) * static_cast<size_t>(m_ncomp);
+}
+
+static bool same_window(const rt::Window& a, const rt::Window& b) { return a.offsets == b.offsets && a.extents == b.extents; }
 
 static bool overlap(const rt::Window& a, const rt::Window& b) {
     if (a.offsets.size() != b.offsets.size()) return true;
@@ -63,23 +79,25 @@ std::string HazardChecker::tensor_label(uint32_t tensor, const rt::Window& w) co
     return name + rt::window_str(w);
 }
 
-void HazardChecker::report(const Access& earlier, const Access& later) {
+void HazardChecker::report(const Access& earlier, const rt::Window& ew, const Access& later, const rt::Window& lw) {
     // Name the race by the order the sequential program intended; without one, by the observed order.
     int ord = earlier.order && later.order ? compare_order(*earlier.order, *later.order) : 0;
     const Access& first = ord > 0 ? later : earlier;
     const Access& second = ord > 0 ? earlier : later;
+    const rt::Window& fw = ord > 0 ? lw : ew;
+    const rt::Window& sw = ord > 0 ? ew : lw;
     std::string kind = first.write && second.write ? "WAW" : first.write ? "RAW" : "WAR";
     auto who = [](const Access& a) {
         int cluster = a.core / kCoresPerCluster;
         std::string core(core_name(static_cast<CoreId>(a.core % kCoresPerCluster)));
         return cluster > 0 ? fmt::format("cluster {} {}", cluster, core) : core;
     };
-    std::string key = fmt::format("{}|{}|{}:{}|{}:{}", kind, first.w.tensor, first.loc.str(), first.core, second.loc.str(), second.core);
+    std::string key = fmt::format("{}|{}|{}:{}|{}:{}", kind, fw.tensor, first.loc.str(), first.core, second.loc.str(), second.core);
     if (!m_reported.insert(key).second) return;
     Finding f;
     f.code = "E-RACE-" + kind;
     f.message = fmt::format("{} on GM {}: {} {} {} at {} (cycle {}) is not ordered before {} {} {} at {} (cycle {})", kind,
-                            tensor_label(first.w.tensor, intersect(first.w, second.w)), who(first), ir::pipe_name(first.pipe),
+                            tensor_label(fw.tensor, intersect(fw, sw)), who(first), ir::pipe_name(first.pipe),
                             first.write ? "write" : "read", first.loc.short_str(), first.cycle, who(second), ir::pipe_name(second.pipe),
                             second.write ? "write" : "read", second.loc.short_str(), second.cycle);
     f.loc = second.loc;
@@ -101,24 +119,83 @@ void HazardChecker::report(const Access& earlier, const Access& later) {
     m_findings.push_back(std::move(f));
 }
 
-void HazardChecker::check(const Access& a, const VC& start) {
-    auto& recs = m_shadow[a.w.tensor];
-    ++m_checked;
-    for (const Access& b : recs) {
-        if (b.core == a.core) continue;              // same core: ordered by the core itself
-        if (!b.write && !a.write) continue;
-        if (!overlap(a.w, b.w)) continue;
-        if (ordered_before(b, start)) continue;
-        report(b, a);
+void HazardChecker::add_read(Cell& cell, Access a) {
+    if (!cell.read_vc.empty()) {
+        cell.read_vc.push_back(std::move(a));
+    } else if (cell.has_read) {
+        // A second (core, pipe) reads the window: inflate the read epoch to a read vector clock.
+        cell.read_vc.reserve(4);
+        cell.read_vc.push_back(std::move(cell.read));
+        cell.read_vc.push_back(std::move(a));
+        cell.has_read = false;
+        cell.read = Access{};
+        ++m_inflations;
+    } else {
+        cell.read = std::move(a);
+        cell.has_read = true;
     }
-    // Supersede what this access makes redundant (FastTrack): a write covering older accesses that are
-    // ordered before it; a read covering older reads of the same pipe.
-    std::erase_if(recs, [&](const Access& b) {
-        if (!covers(a.w, b.w)) return false;
-        if (a.write) return b.core == a.core || ordered_before(b, start);
-        return !b.write && b.core == a.core && b.pipe == a.pipe;
-    });
-    recs.push_back(a);
+}
+
+void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
+    if (w.tensor >= m_shadow.size()) m_shadow.resize(w.tensor + 1);
+    std::vector<Cell>& cells = m_shadow[w.tensor];
+    ++m_checked;
+    a.id = m_next_id++;
+    // 1. Races: the cell's write epoch(s) against any access; its read epoch / read vector clock against a
+    //    write. Reported in the order the accesses arrived.
+    m_races.clear();
+    auto consider = [&](const Access& b, const rt::Window& bw) {
+        if (b.core != a.core && !ordered_before(b, start)) m_races.push_back({&b, &bw});
+    };
+    for (const Cell& c : cells) {
+        if (!overlap(w, c.w)) continue;
+        for (const Access& b : c.writes) consider(b, c.w);
+        if (!a.write) continue;
+        if (c.has_read) consider(c.read, c.w);
+        for (const Access& b : c.read_vc) consider(b, c.w);
+    }
+    if (!m_races.empty()) {
+        std::sort(m_races.begin(), m_races.end(), [](const auto& x, const auto& y) { return x.first->id < y.first->id; });
+        for (const auto& [b, bw] : m_races) report(*b, *bw, a, w);
+    }
+    // 2. Supersede what this access makes redundant in the cells it covers: a write, the accesses ordered
+    //    before it (or of its own core); a read, the older read of its own (core, pipe).
+    Cell* own = nullptr;
+    bool emptied = false;
+    for (Cell& c : cells) {
+        if (!covers(w, c.w)) continue;
+        if (!own && same_window(w, c.w)) own = &c;
+        auto gone = [&](const Access& b) {
+            return a.write ? b.core == a.core || ordered_before(b, start) : b.comp == a.comp;
+        };
+        if (a.write) std::erase_if(c.writes, gone);
+        if (c.has_read && gone(c.read)) {
+            c.has_read = false;
+            c.read = Access{};
+        }
+        if (!c.read_vc.empty()) {
+            std::erase_if(c.read_vc, gone);
+            if (c.read_vc.size() == 1) {  // deflate to an epoch
+                c.read = std::move(c.read_vc[0]);
+                c.has_read = true;
+                c.read_vc.clear();
+            }
+        }
+        emptied |= c.empty() && &c != own;
+    }
+    // 3. Record this access as its window's write epoch or read.
+    if (own) {
+        if (a.write) own->writes.push_back(std::move(a));
+        else add_read(*own, std::move(a));
+    }
+    if (emptied) std::erase_if(cells, [](const Cell& c) { return c.empty(); });  // `own` is not empty now
+    if (!own) {
+        Cell c;
+        c.w = w;
+        if (a.write) c.writes.push_back(std::move(a));
+        else add_read(c, std::move(a));
+        cells.push_back(std::move(c));
+    }
 }
 
 void HazardChecker::on_event(const Event& e) {
@@ -126,19 +203,16 @@ void HazardChecker::on_event(const Event& e) {
     const int core = e.cluster * kCoresPerCluster + static_cast<int>(e.core);
     if (core >= static_cast<int>(m_cores.size())) return;
     CoreState& cs = m_cores[static_cast<size_t>(core)];
-    VC start(static_cast<size_t>(m_ncomp), 0);
-    if (e.scalar_before >= 0) {
-        auto it = cs.vc_end.find(static_cast<uint32_t>(e.scalar_before));
-        if (it != cs.vc_end.end()) join(start, it->second);
-    }
-    for (uint32_t d : e.deps) {
-        auto it = cs.vc_end.find(d);
-        if (it != cs.vc_end.end()) join(start, it->second);
-    }
-    join(start, cs.last_on_pipe[static_cast<int>(e.pipe)]);
+    VC& start = m_start;
+    start.assign(static_cast<size_t>(m_ncomp), 0);
+    if (e.scalar_before >= 0)
+        if (const uint32_t* v = end_clock(cs, static_cast<uint32_t>(e.scalar_before))) join(start, v);
+    for (uint32_t d : e.deps)
+        if (const uint32_t* v = end_clock(cs, d)) join(start, v);
+    join(start, cs.last_on_pipe[static_cast<int>(e.pipe)].data());
     for (uint64_t t : e.acquires) {
         auto it = m_tokens.find(t);
-        if (it != m_tokens.end()) join(start, it->second);
+        if (it != m_tokens.end()) join(start, it->second.data());
     }
     const uint32_t c = static_cast<uint32_t>(comp(core, e.pipe));
     const uint32_t epoch = e.pipe_seq + 1;
@@ -150,15 +224,19 @@ void HazardChecker::on_event(const Event& e) {
         a.epoch = epoch;
         a.fence_next = cs.fences + 1;
         a.write = g.write;
-        a.w = g.window;
-        a.w.tensor = g.tensor;
         a.loc = e.loc;
-        a.op = e.op;
         a.cycle = g.write ? e.end : e.start;
         a.order = e.order;
-        check(a, start);
+        if (g.window.tensor == g.tensor) {
+            check(std::move(a), g.window, start);
+        } else {
+            rt::Window w = g.window;
+            w.tensor = g.tensor;
+            check(std::move(a), w, start);
+        }
     }
-    VC end = std::move(start);
+    // The clock at the end: the start plus its own epoch (and the fence count after a fence).
+    VC& end = start;
     end[c] = std::max(end[c], epoch);
     if (e.fence) {
         ++cs.fences;
@@ -166,7 +244,14 @@ void HazardChecker::on_event(const Event& e) {
     }
     for (uint64_t t : e.releases) m_tokens[t] = end;
     cs.last_on_pipe[static_cast<int>(e.pipe)] = end;
-    cs.vc_end[e.seq] = std::move(end);
+    const size_t width = static_cast<size_t>(m_ncomp);
+    if (e.seq >= cs.has_end.size()) {
+        size_t n = std::max<size_t>(static_cast<size_t>(e.seq) + 1, cs.has_end.size() * 2);
+        cs.has_end.resize(n, 0);
+        cs.vc_end.resize(n * width, 0);
+    }
+    cs.has_end[e.seq] = 1;
+    std::copy(end.begin(), end.end(), cs.vc_end.begin() + static_cast<std::ptrdiff_t>(e.seq * width));
 }
 
 }  // namespace cvsim::sim

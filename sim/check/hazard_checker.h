@@ -10,9 +10,18 @@
 // of its core that follows it. Two accesses of different cores to overlapping bytes, at least one a
 // write, with neither ordered before the other, are a race; each (kind, tensor, access pair) is reported
 // once.
+//
+// Shadow state is FastTrack-style: per tensor, one cell per GM window accessed, holding the last write
+// as an epoch (clock component + value, O(1) to compare with an instruction's start clock) and the reads
+// as one epoch while a single (core, pipe) reads the window since the last covering write; only when a
+// second (core, pipe) reads it ("shared reads") is the read epoch inflated to a read vector clock (one
+// epoch per reading component), which a covering write ordered after those reads deflates again. A write that races with the cell's write keeps the older write as well (rare), so a
+// later access still reports against both. A write supersedes the accesses of cells it covers that are
+// ordered before it (or of its own core); a read supersedes covered reads of its own (core, pipe).
 #pragma once
 
 #include <cstdint>
+#include <array>
 #include <map>
 #include <set>
 #include <string>
@@ -34,47 +43,68 @@ public:
     void on_event(const Event& e) override;
     const std::vector<Finding>& findings() const { return m_findings; }
     uint64_t accesses_checked() const { return m_checked; }
+    // Read epochs inflated to read vector clocks so far (a window read unordered by two (core, pipe)s).
+    uint64_t read_inflations() const { return m_inflations; }
+    // Cells currently holding an inflated read vector clock.
+    size_t shared_read_cells() const;
 
 private:
     using VC = std::vector<uint32_t>;
     static constexpr int kComps = 8;  // 7 pipes + fence, per core
 
+    // One access as an epoch plus what a report needs (the window is the cell's).
     struct Access {
+        uint64_t id = 0;              // global order of arrival (reports for one access follow it)
         int core = 0;                 // global core index (cluster * 3 + core)
         ir::Pipe pipe = ir::Pipe::Scalar;
         uint32_t comp = 0;            // clock component of (core, pipe)
         uint32_t epoch = 0;           // its epoch there (pipe_seq + 1)
         uint32_t fence_next = 0;      // the first fence epoch of its core that covers it
         bool write = false;
-        rt::Window w;
         SourceLoc loc;
-        std::string_view op;
         uint64_t cycle = 0;
         OrderKeyPtr order;
     };
+    // Shadow state of one GM window of one tensor.
+    struct Cell {
+        rt::Window w;
+        std::vector<Access> writes;   // the last write's epoch; more than one only while writes race
+        bool has_read = false;        // `read` holds the read epoch (a single reading component)
+        Access read;
+        std::vector<Access> read_vc;  // inflated read vector clock: one epoch per reading (core, pipe)
+        bool empty() const { return writes.empty() && !has_read && read_vc.empty(); }
+    };
 
+    struct CoreState;
     int comp(int core, ir::Pipe p) const { return core * kComps + static_cast<int>(p); }
     int fence_comp(int core) const { return core * kComps + 7; }
-    static void join(VC& a, const VC& b);
+    void join(VC& a, const uint32_t* b) const;
+    const uint32_t* end_clock(const CoreState& cs, uint32_t seq) const;
     bool ordered_before(const Access& first, const VC& second_start) const;
-    void check(const Access& a, const VC& start);
-    void report(const Access& earlier, const Access& later);
+    void check(Access a, const rt::Window& w, const VC& start);
+    void add_read(Cell& cell, Access a);
+    void report(const Access& earlier, const rt::Window& ew, const Access& later, const rt::Window& lw);
     std::string tensor_label(uint32_t tensor, const rt::Window& w) const;
 
     int m_ncomp;                                           // clock width
     const rt::TensorStore* m_tensors;                      // names and shapes
     uint64_t m_vis_delay;                                  // > 0: writes need a fence to be covered
     struct CoreState {
-        std::unordered_map<uint32_t, VC> vc_end;           // clock at the end of each instruction (by seq)
+        std::vector<uint32_t> vc_end;                      // clock at the end of each instruction: [seq * width]
+        std::vector<uint8_t> has_end;                      // instruction `seq` completed
         std::array<VC, 7> last_on_pipe;                    // clock at the end of each pipe's last instruction
         uint32_t fences = 0;                               // fences completed
     };
     std::vector<CoreState> m_cores;
     std::unordered_map<uint64_t, VC> m_tokens;             // released sync tokens -> clock of the release
-    std::unordered_map<uint32_t, std::vector<Access>> m_shadow;  // per tensor: accesses not yet superseded
+    std::vector<std::vector<Cell>> m_shadow;               // per tensor: one cell per window
     std::vector<Finding> m_findings;
     std::set<std::string> m_reported;                      // (kind, tensor, pair) already reported
     uint64_t m_checked = 0;
+    uint64_t m_next_id = 0;
+    uint64_t m_inflations = 0;
+    VC m_start;                                            // scratch: the current instruction's start clock
+    std::vector<std::pair<const Access*, const rt::Window*>> m_races;  // scratch: racing accesses of one check
 };
 
 }  // namespace cvsim::sim

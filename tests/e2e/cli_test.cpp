@@ -6,6 +6,8 @@
 #include <fstream>
 #include <regex>
 
+#include <nlohmann/json.hpp>
+
 #include "test_support.h"
 
 using namespace cvsim::test;
@@ -70,11 +72,53 @@ TEST(Cli, ExpandOutputParsesBackAndPrintsIdentically) {
 TEST(Cli, DemoPrintsTheTableOfPolicies) {
     RunResult r = run_cvsim({"demo", "--schedules", "50"});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-    std::regex off(R"(off\s+E-RACE-RAW\s+51/51)");
-    std::regex fence(R"(fence\s+clean\s+0/51\s+0/51\s+\d+\s+1)");
+    // policy, verdict, hazard schedules, wrong-output schedules, nominal cycles, fences, barriers inserted.
+    std::regex off(R"(off\s+E-RACE-RAW\s+51/51\s+\d+/51\s+\d+\s+0\s+0)");
+    std::regex fence(R"(fence\s+clean\s+0/51\s+0/51\s+\d+\s+1\s+0)");
+    std::regex syncall(R"(syncall\s+clean\s+0/51\s+0/51\s+\d+\s+0\s+1)");
+    std::regex reject(R"(reject\s+E-V2C-UNFENCED)");
     EXPECT_TRUE(std::regex_search(r.out, off)) << r.out;
     EXPECT_TRUE(std::regex_search(r.out, fence)) << r.out;
-    EXPECT_NE(r.out.find("E-V2C-UNFENCED"), std::string::npos);
+    EXPECT_TRUE(std::regex_search(r.out, syncall)) << r.out;
+    EXPECT_TRUE(std::regex_search(r.out, reject)) << r.out;
+}
+
+// Pass statistics: `expand -v` prints them (with one line per decision) on stderr, `--json` reports them.
+TEST(Cli, ExpandReportsPassStatisticsWithVerboseAndInJson) {
+    struct Case {
+        const char* kernel;
+        const char* policy;
+        const char* stat;  // the counter the case exercises
+        const char* line;  // a substring of the -v summary
+        const char* log;   // a substring of the decision log
+    };
+    for (const Case& c : {Case{"v2c_rope_attn.py", "fence", "v2c_fences", "V2C fences 1", "q_rot: V2C fenced (tpush_to_aic / tpop_from_aiv)"},
+                          Case{"v2c_branch.py", "fence", "fallbacks", "fallbacks 1, barriers 1", "no balanced fence placement"},
+                          Case{"v2c_blocked_loop.py", "syncall", "barriers", "barriers 1", "ordered with fence + syncall"},
+                          Case{"v2c_manual_syncall.py", "fence", "already_ordered", "already ordered 1", "already ordered, nothing added"},
+                          Case{"v2c_reused_scratch.py", "fence", "war_orders", "WAR orderings 1", "loop-carried WAR ordered with sync_set"},
+                          Case{"c2v_row_relay.py", "off", "c2v_fences", "C2V fences 1", "fenced (tpush_to_aiv / tpop_from_aic)"},
+                          Case{"v2c_rope_attn.py", "off", "unfenced", "left unfenced 1", "left unfenced (--v2c off)"}}) {
+        std::string js = testing::TempDir() + "/expand_stats.json";
+        std::remove(js.c_str());
+        RunResult r = run_cvsim({"expand", kernel_path(c.kernel), "--v2c", c.policy, "-v", "--json", js});
+        std::string what = std::string(c.kernel) + " --v2c " + c.policy;
+        ASSERT_EQ(r.exit_code, 0) << what << r.err;
+        EXPECT_NE(r.err.find(c.line), std::string::npos) << what << "\n" << r.err;
+        EXPECT_NE(r.err.find(c.log), std::string::npos) << what << "\n" << r.err;
+        EXPECT_EQ(r.out.find("expand:"), std::string::npos) << "statistics go to stderr, the program to stdout";
+        auto j = nlohmann::json::parse(read_file(js));
+        ASSERT_TRUE(j.contains("expand")) << j.dump();
+        for (const char* key : {"functions_expanded", "boundaries", "c2v_fences", "v2c_fences", "war_orders", "fallbacks", "barriers",
+                                "already_ordered", "unfenced", "log"})
+            EXPECT_TRUE(j["expand"].contains(key)) << key;
+        EXPECT_GE(j["expand"][c.stat].get<int>(), 1) << what << " " << c.stat;
+        EXPECT_EQ(j["expand"]["functions_expanded"].get<int>(), 1) << what;
+        EXPECT_FALSE(j["expand"]["log"].empty()) << what;
+    }
+    // Without -v nothing but the program is printed.
+    RunResult quiet = run_cvsim({"expand", kernel_path("v2c_branch.py"), "--v2c", "fence"});
+    EXPECT_EQ(quiet.err.find("fallbacks"), std::string::npos) << quiet.err;
 }
 
 TEST(Cli, BadInputGivesOneDiagnosticWithCaretAndExit2) {

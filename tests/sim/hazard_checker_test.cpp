@@ -194,4 +194,96 @@ TEST(HazardChecker, RingSlotTrafficOrderedByItsFlagsIsNotARace) {
     EXPECT_TRUE(s.codes().empty());
 }
 
+// ---- FastTrack shadow state: read epochs inflate to a read vector clock only when reads are shared.
+
+TEST(HazardChecker, OneReaderKeepsAReadEpoch) {
+    Stream s;
+    for (int i = 0; i < 3; ++i) s.instr(CoreId::Aic, Pipe::Mte2, {Stream::acc(false)});  // same (core, pipe)
+    s.instr(CoreId::Aiv0, Pipe::Mte2, {Stream::acc(false, 0, 8)});                     // another window
+    EXPECT_EQ(s.checker().read_inflations(), 0u);
+    EXPECT_EQ(s.checker().shared_read_cells(), 0u);
+}
+
+TEST(HazardChecker, SharedReadsThenAWriteUnorderedWithOneReaderIsOneWar) {
+    Stream s;
+    // AIV0 and AIV1 read the same window (the read epoch inflates); AIV0 then tells the cube it is done.
+    s.instr(CoreId::Aiv0, Pipe::Mte2, {Stream::acc(false)}, {}, {}, {}, false, 10);
+    s.instr(CoreId::Aiv1, Pipe::Mte2, {Stream::acc(false)}, {}, {}, {}, false, 11);
+    EXPECT_EQ(s.checker().read_inflations(), 1u);
+    EXPECT_EQ(s.checker().shared_read_cells(), 1u);
+    s.instr(CoreId::Aiv0, Pipe::Mte2, {}, {}, {}, {7});  // release after AIV0's read (same pipe)
+    s.instr(CoreId::Aic, Pipe::Scalar, {}, {}, {7});
+    s.instr(CoreId::Aic, Pipe::Mte3, {Stream::acc(true)}, {}, {}, {}, false, 20);  // ordered after AIV0 only
+    ASSERT_EQ(s.codes(), std::vector<std::string>{"E-RACE-WAR"});
+    const Finding& f = s.checker().findings()[0];
+    ASSERT_EQ(f.accesses.size(), 2u);
+    EXPECT_EQ(f.accesses[0].core, 2) << "the AIV1 read, not AIV0's: " << f.message;
+    EXPECT_EQ(f.accesses[0].loc.line, 11u);
+    EXPECT_FALSE(f.accesses[0].write);
+    EXPECT_EQ(f.accesses[1].core, 0);
+    EXPECT_TRUE(f.accesses[1].write);
+}
+
+TEST(HazardChecker, SharedReadsThenAWriteUnorderedWithBothAreTwoWarsInArrivalOrder) {
+    Stream s;
+    s.instr(CoreId::Aiv1, Pipe::Mte2, {Stream::acc(false)}, {}, {}, {}, false, 11);
+    s.instr(CoreId::Aiv0, Pipe::Mte2, {Stream::acc(false)}, {}, {}, {}, false, 10);
+    s.instr(CoreId::Aic, Pipe::Mte3, {Stream::acc(true)}, {}, {}, {}, false, 20);
+    ASSERT_EQ(s.codes(), (std::vector<std::string>{"E-RACE-WAR", "E-RACE-WAR"}));
+    EXPECT_EQ(s.checker().findings()[0].accesses[0].core, 2);  // AIV1 read first
+    EXPECT_EQ(s.checker().findings()[1].accesses[0].core, 1);
+}
+
+TEST(HazardChecker, AWriteOrderedAfterAllSharedReadsDeflatesTheReadVectorClock) {
+    Stream s;
+    s.instr(CoreId::Aiv0, Pipe::Mte2, {Stream::acc(false)});
+    s.instr(CoreId::Aiv1, Pipe::Mte2, {Stream::acc(false)});
+    s.instr(CoreId::Aiv0, Pipe::Mte2, {}, {}, {}, {7});
+    s.instr(CoreId::Aiv1, Pipe::Mte2, {}, {}, {}, {8});
+    s.instr(CoreId::Aic, Pipe::Scalar, {}, {}, {7, 8});
+    s.instr(CoreId::Aic, Pipe::Mte3, {Stream::acc(true)});
+    EXPECT_TRUE(s.codes().empty());
+    EXPECT_EQ(s.checker().shared_read_cells(), 0u);
+    // The window now holds the write's epoch only: a later unordered read of a third party is a RAW.
+    s.instr(CoreId::Aiv1, Pipe::Mte2, {Stream::acc(false)});
+    EXPECT_EQ(s.codes(), std::vector<std::string>{"E-RACE-RAW"});
+}
+
+TEST(HazardChecker, TwoPipesOfOneCoreReadingAreSharedToo) {
+    Stream s;
+    // The cube reads on MTE2 and (through another instruction) on MTE1's clock component: both epochs stay.
+    s.instr(CoreId::Aic, Pipe::Mte2, {Stream::acc(false)});
+    s.instr(CoreId::Aic, Pipe::Mte1, {Stream::acc(false)});
+    EXPECT_EQ(s.checker().read_inflations(), 1u);
+    // A vector write ordered after the MTE1 read only still races with the MTE2 read.
+    s.instr(CoreId::Aic, Pipe::Mte1, {}, {}, {}, {9});
+    s.instr(CoreId::Aiv0, Pipe::Scalar, {}, {}, {9});
+    s.instr(CoreId::Aiv0, Pipe::Mte3, {Stream::acc(true)});
+    EXPECT_EQ(s.codes(), std::vector<std::string>{"E-RACE-WAR"});
+}
+
+TEST(HazardChecker, AnOlderRacingWriteStaysInTheShadow) {
+    Stream s;
+    // AIV0 and AIV1 write the window unordered (WAW); the cube then reads ordered after AIV1's write only:
+    // the read still races with AIV0's write.
+    s.instr(CoreId::Aiv0, Pipe::Mte3, {Stream::acc(true)}, {}, {}, {}, false, 10);
+    s.instr(CoreId::Aiv1, Pipe::Mte3, {Stream::acc(true)}, {}, {}, {}, false, 11);
+    s.instr(CoreId::Aiv1, Pipe::Mte3, {}, {}, {}, {5});
+    s.instr(CoreId::Aic, Pipe::Scalar, {}, {}, {5});
+    s.instr(CoreId::Aic, Pipe::Mte2, {Stream::acc(false)}, {}, {}, {}, false, 20);
+    EXPECT_EQ(s.codes(), (std::vector<std::string>{"E-RACE-WAW", "E-RACE-RAW"}));
+    const Finding& raw = s.checker().findings()[1];
+    EXPECT_EQ(raw.accesses[0].core, 1) << "AIV0's write: " << raw.message;
+    EXPECT_EQ(raw.accesses[0].loc.line, 10u);
+}
+
+TEST(HazardChecker, PartlyOverlappingReadsOfOtherWindowsAreEachChecked) {
+    Stream s;
+    s.instr(CoreId::Aiv0, Pipe::Mte2, {Stream::acc(false, 0, 4)});   // rows 0..4
+    s.instr(CoreId::Aiv1, Pipe::Mte2, {Stream::acc(false, 4, 4)});   // rows 4..8
+    s.instr(CoreId::Aic, Pipe::Mte3, {Stream::acc(true, 2, 4)});     // rows 2..6: races with both reads
+    EXPECT_EQ(s.codes(), (std::vector<std::string>{"E-RACE-WAR", "E-RACE-WAR"}));
+    EXPECT_EQ(s.checker().read_inflations(), 0u);  // different windows: one read epoch each
+}
+
 }  // namespace

@@ -122,6 +122,35 @@ TEST(Machine, A5WithoutNzAdapterDeliversScrambledData) {
     EXPECT_TRUE(ok->run(Schedule{}).clean());
 }
 
+// Split codes end to end (expand, simulate, compare with the reference): the odd codes 3/4 of aiv_shard /
+// aic_gather on odd extents in split_aiv regions (lane 1's smaller part is a run-time valid region, which
+// its store and its gather push honour), and a C2V tile move in a split function (both sides carry code 1).
+TEST(Machine, SplitCodesIncludingTheOddOnesMatchTheReference) {
+    const std::string odd = source_dir() + "/tests/golden/expand/odd_split_codes.py";
+    const std::string c2v = source_dir() + "/tests/golden/expand/split_updown_c2v.py";
+    struct Case {
+        std::string file, entry;
+    };
+    for (const Case& k : {Case{odd, "odd_rows"}, Case{odd, "odd_cols"}, Case{c2v, ""}}) {
+        for (Target t : {Target::A2A3, Target::A5}) {
+            SessionOptions o;
+            o.target = t;
+            o.entry = k.entry;
+            Session s(SourceFile::read(k.file), o);
+            for (uint64_t seed = 0; seed <= 10; ++seed) {
+                Schedule sc;
+                if (seed > 0) {
+                    sc.strategy = Strategy::Random;
+                    sc.seed = seed;
+                }
+                ScheduleResult r = s.run(sc);
+                EXPECT_TRUE(r.clean()) << k.file << " " << k.entry << " " << target_name(t) << " seed " << seed << ": "
+                                       << (r.findings.empty() ? "" : r.findings[0].code + " " + r.findings[0].message);
+            }
+        }
+    }
+}
+
 TEST(Machine, VisibilityDelayWithoutAFenceIsCaught) {
     SessionOptions o;
     o.v2c = passes::V2CPolicy::Off;

@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <regex>
 
 #include "trace_test_util.h"
 #include "traces/html.h"
@@ -44,12 +43,28 @@ std::string dump_dom(const ScratchDir& d, const std::string& page, const std::ve
 // Every element `<tag ... class="cls" ...>` of the DOM, as attribute maps.
 std::vector<std::map<std::string, std::string>> elements(const std::string& dom, const std::string& tag, const std::string& cls) {
     std::vector<std::map<std::string, std::string>> out;
-    std::regex elem("<" + tag + R"(\s[^>]*>)");
-    std::regex attr(R"re(([\w-]+)="([^"]*)")re");
-    for (auto it = std::sregex_iterator(dom.begin(), dom.end(), elem); it != std::sregex_iterator(); ++it) {
-        std::string e = it->str();
+    const std::string open = "<" + tag;
+    for (size_t pos = dom.find(open); pos != std::string::npos; pos = dom.find(open, pos + 1)) {
+        size_t p = pos + open.size();
+        if (p >= dom.size() || !std::isspace(static_cast<unsigned char>(dom[p]))) continue;  // <pathx, <path>
+        size_t end = dom.find('>', p);
+        if (end == std::string::npos) break;
+        // name="value" pairs (the DOM dump quotes every attribute value with double quotes).
         std::map<std::string, std::string> a;
-        for (auto at = std::sregex_iterator(e.begin(), e.end(), attr); at != std::sregex_iterator(); ++at) a[(*at)[1]] = unescape((*at)[2]);
+        while (p < end) {
+            while (p < end && std::isspace(static_cast<unsigned char>(dom[p]))) ++p;
+            size_t name_end = p;
+            while (name_end < end && (std::isalnum(static_cast<unsigned char>(dom[name_end])) || dom[name_end] == '-' || dom[name_end] == '_')) ++name_end;
+            if (name_end == p) break;
+            if (dom.compare(name_end, 2, "=\"") != 0) {
+                p = name_end;
+                continue;
+            }
+            size_t v = name_end + 2, v_end = dom.find('"', v);
+            if (v_end == std::string::npos || v_end > end) break;
+            a[dom.substr(p, name_end - p)] = unescape(dom.substr(v, v_end - v));
+            p = v_end + 1;
+        }
         if (a["class"] == cls) out.push_back(a);
     }
     return out;
@@ -77,10 +92,10 @@ TEST(HtmlBrowser, FenceViewDrawsEveryLaneAndSliceAndTheV2CArrow) {
     // Every instruction of the run is a slice (the whole run is visible at first).
     auto slices = elements(dom, "rect", "instr");
     auto thin = elements(dom, "rect", "instr thin");
-    std::smatch m;
     std::string summary = dom.substr(dom.find("class=\"summary\""));
-    ASSERT_TRUE(std::regex_search(summary, m, std::regex(R"((\d+) instructions on)")));
-    EXPECT_EQ(slices.size() + thin.size(), std::stoul(m[1]));
+    std::string count = number_before(summary, " instructions on");
+    ASSERT_FALSE(count.empty()) << summary.substr(0, 200);
+    EXPECT_EQ(slices.size() + thin.size(), std::stoul(count));
     EXPECT_GE(slices.size() + thin.size(), 20u);
     // The V2C handshake arrow: the AIV's tpush_to_aic into the AIC's tpop_from_aiv.
     bool v2c = false;
@@ -148,10 +163,10 @@ const ready = () => frame.contentDocument && frame.contentDocument.getElementByI
 if (ready() && frame.contentDocument.readyState === 'complete') drive(); else frame.addEventListener('load', drive);
 </script></body></html>)";
     std::string dom = dump_dom(d, harness, {"--allow-file-access-from-files", "--virtual-time-budget=5000"});
-    std::smatch m;
-    ASSERT_TRUE(std::regex_search(dom, m, std::regex(R"(<pre id="result">([^<]*)</pre>)"))) << dom.substr(0, 2000);
-    ASSERT_NE(m[1].str(), "pending") << "the harness did not finish";
-    json out = json::parse(unescape(m[1]));
+    auto result = between(dom, "<pre id=\"result\">", "</pre>");
+    ASSERT_TRUE(result && result->find('<') == std::string::npos) << dom.substr(0, 2000);
+    ASSERT_NE(*result, "pending") << "the harness did not finish";
+    json out = json::parse(unescape(*result));
     // Hover: the op and its source line.
     std::string tip = out.at("tip");
     EXPECT_EQ(out.at("tip_display"), "block");

@@ -7,11 +7,13 @@
 #include <unistd.h>
 #include <fcntl.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -88,6 +90,36 @@ inline ProcessResult run_process(const std::vector<std::string>& argv, const std
     kill(-pid, SIGKILL);  // helpers the program left behind
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     return r;
+}
+
+// Small text matchers (std::regex costs minutes of compile time under the sanitizers on 2 cores).
+// The number (digits and dots) that ends right before the first occurrence of `suffix`; "" if none.
+inline std::string number_before(const std::string& s, const std::string& suffix) {
+    auto pos = s.find(suffix);
+    if (pos == std::string::npos) return "";
+    size_t b = pos;
+    while (b > 0 && (std::isdigit(static_cast<unsigned char>(s[b - 1])) || s[b - 1] == '.')) --b;
+    return s.substr(b, pos - b);
+}
+
+// True when `s` is exactly `prefix`, one or more digits, then `suffix`.
+inline bool is_prefix_digits_suffix(const std::string& s, const std::string& prefix, const std::string& suffix) {
+    if (s.size() <= prefix.size() + suffix.size() || s.compare(0, prefix.size(), prefix) != 0 ||
+        s.compare(s.size() - suffix.size(), suffix.size(), suffix) != 0)
+        return false;
+    for (size_t i = prefix.size(); i < s.size() - suffix.size(); ++i)
+        if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+    return true;
+}
+
+// The text between the first `open` and the next `close`; nullopt if either is missing.
+inline std::optional<std::string> between(const std::string& s, const std::string& open, const std::string& close) {
+    auto a = s.find(open);
+    if (a == std::string::npos) return std::nullopt;
+    a += open.size();
+    auto b = s.find(close, a);
+    if (b == std::string::npos) return std::nullopt;
+    return s.substr(a, b - a);
 }
 
 inline nlohmann::json read_json(const std::string& path) { return nlohmann::json::parse(read_file(path)); }
