@@ -3,16 +3,18 @@
 // Supervisor algorithm. The seed range (base..base+N-1, or this shard's slice of it) minus the seeds already
 // in the --jsonl file is cut into J contiguous chunks, one per worker. A worker is a fork of this process
 // (no SystemC elaborated yet) that compiles the kernel, runs the nominal schedule (it primes the result memo
-// and the E-NONDET baseline), then for each seed writes "B <seed>" before and one JSON record after the
-// schedule to a pipe. The supervisor polls the pipes, folds records into the summary and the JSONL file,
-// draws the progress bar, and reaps workers: a worker that exits without finishing its chunk crashed in the
-// schedule it last began; that seed is recorded as E-CRASH and a fresh worker takes over the rest of the
-// chunk. Schedules are bounded by the simulated- and wall-time limits inside the worker; a worker silent
+// and the E-NONDET baseline), then for each seed stores the seed in a slot of memory shared with the
+// supervisor and, after the schedule, appends one JSON record to a batch it writes to a pipe (at 16 KiB,
+// every 50 ms, at once for a finding). The supervisor polls the pipes, folds records into the summary and
+// the JSONL file, draws the progress bar, and reaps workers: a worker that exits without finishing its
+// chunk crashed in the schedule its slot names; that seed is recorded as E-CRASH and a fresh worker takes
+// over the rest of the chunk, redoing the schedules the dead one finished but had not sent (deterministic). Schedules are bounded by the simulated- and wall-time limits inside the worker; a worker silent
 // for longer than twice the wall bound is killed and treated the same way.
 #include "sim/explore.h"
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -20,6 +22,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -252,7 +256,6 @@ struct Worker {
     int fd = -1;                  // read end of its pipe
     int chunk = -1;
     std::string buf;              // partial line
-    int64_t running = -1;         // seed it began and has not reported
     bool nominal = false;         // reports the nominal schedule first
     bool hung = false;            // killed for being silent too long
     std::chrono::steady_clock::time_point last_heard;
@@ -267,22 +270,45 @@ void write_all(int fd, const std::string& s) {
     }
 }
 
+// The seed each worker is running, in memory shared with the supervisor (one slot per chunk; 0: none,
+// else seed + 1), so that a crash is attributed to its schedule without a pipe write per schedule.
+using RunningSlot = std::atomic<uint64_t>;
+static_assert(RunningSlot::is_always_lock_free, "the running-seed slots are shared between processes");
+
 [[noreturn]] void worker_main(int fd, const CommonOptions& c, const std::string& kernel, const ExploreOptions& e,
-                              const Schedule& base, const uint64_t* seeds, size_t nseeds, bool report_nominal) {
+                              const Schedule& base, const uint64_t* seeds, size_t nseeds, bool report_nominal,
+                              RunningSlot* running) {
     try {
         sim::SessionOptions so = session_options(c);
         sim::Session session(SourceFile::read(kernel), so);
         std::set<std::string> reported;
+        // Records go to the supervisor in batches (a pipe write per schedule costs more than a schedule's
+        // checking): at 16 KiB, every 50 ms, at once for a schedule with findings, and at the end.
+        std::string out;
+        auto last_flush = std::chrono::steady_clock::now();
+        auto flush = [&] {
+            write_all(fd, out);
+            out.clear();
+            last_flush = std::chrono::steady_clock::now();
+        };
         auto nom = session.run(Schedule{});
-        if (report_nominal) write_all(fd, "R " + record_json(to_record(nom, &reported), kernel).dump() + "\n");
+        if (report_nominal) {
+            out += "R " + record_json(to_record(nom, &reported), kernel).dump() + "\n";
+            flush();
+        }
         for (size_t i = 0; i < nseeds; ++i) {
             const uint64_t seed = seeds[i];
-            write_all(fd, fmt::format("B {}\n", seed));
+            running->store(seed + 1, std::memory_order_release);
             int fault = static_cast<int64_t>(seed) == e.fault_abort_seed ? 5 : -1;
             auto r = session.run(schedule_for(base, e, seed), {}, fault);
-            write_all(fd, "R " + record_json(to_record(r, &reported), kernel).dump() + "\n");
+            ScheduleRecord rec = to_record(r, &reported);
+            out += "R " + record_json(rec, kernel).dump() + "\n";
+            if (!rec.codes.empty() || out.size() >= 16384 || std::chrono::steady_clock::now() - last_flush > std::chrono::milliseconds(50))
+                flush();
         }
-        write_all(fd, "D\n");
+        running->store(0, std::memory_order_release);
+        out += "D\n";
+        flush();
         ::close(fd);
         _exit(0);
     } catch (const std::exception& ex) {
@@ -295,6 +321,11 @@ class Supervisor {
 public:
     Supervisor(const CommonOptions& c, const std::string& kernel, const ExploreOptions& e, const Schedule& base)
         : m_c(c), m_kernel(kernel), m_e(e), m_base(base) {}
+    ~Supervisor() {
+        if (m_running) ::munmap(m_running, sizeof(RunningSlot) * m_running_count);
+    }
+    Supervisor(const Supervisor&) = delete;
+    Supervisor& operator=(const Supervisor&) = delete;
 
     ExploreSummary run() {
         auto t0 = std::chrono::steady_clock::now();
@@ -321,6 +352,10 @@ public:
             m_chunks.push_back(ch);
         }
         std::vector<uint64_t>().swap(seeds);  // the chunks hold them now
+        void* shared = ::mmap(nullptr, sizeof(RunningSlot) * static_cast<size_t>(jobs), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (shared == MAP_FAILED) throw std::runtime_error("mmap failed");
+        m_running = new (shared) RunningSlot[static_cast<size_t>(jobs)]();
+        m_running_count = static_cast<size_t>(jobs);
         if (!m_e.jsonl.empty()) {
             m_jsonl.open(m_e.jsonl, std::ios::app);
             if (!m_jsonl) throw std::runtime_error("cannot write '" + m_e.jsonl + "'");
@@ -344,6 +379,8 @@ private:
     Schedule m_base;
     std::vector<Chunk> m_chunks;
     std::vector<Worker> m_workers;
+    RunningSlot* m_running = nullptr;  // shared with the workers: the seed each chunk's worker runs
+    size_t m_running_count = 0;
     SummaryBuilder m_builder;
     std::ofstream m_jsonl;
     uint64_t m_total = 0, m_finished = 0, m_skipped = 0;
@@ -378,6 +415,7 @@ private:
     void spawn(int chunk, bool nominal) {
         Chunk& ch = m_chunks[static_cast<size_t>(chunk)];
         if (ch.next >= ch.seeds.size() && !nominal) return;
+        m_running[chunk].store(0);
         int fds[2];
         if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
         std::cout.flush();
@@ -387,7 +425,8 @@ private:
         if (pid == 0) {
             ::close(fds[0]);
             // The rest of the chunk, in place (no copy: the seed list is the one structure that grows with N).
-            worker_main(fds[1], m_c, m_kernel, m_e, m_base, ch.seeds.data() + ch.next, ch.seeds.size() - ch.next, nominal);
+            worker_main(fds[1], m_c, m_kernel, m_e, m_base, ch.seeds.data() + ch.next, ch.seeds.size() - ch.next, nominal,
+                        &m_running[chunk]);
         }
         ::close(fds[1]);
         Worker w;
@@ -408,14 +447,11 @@ private:
 
     void on_line(Worker& w, const std::string& line) {
         w.last_heard = std::chrono::steady_clock::now();
-        if (line.rfind("B ", 0) == 0) {
-            w.running = std::stoll(line.substr(2));
-        } else if (line.rfind("R ", 0) == 0) {
+        if (line.rfind("R ", 0) == 0) {
             ScheduleRecord r = record_from_json(nlohmann::json::parse(line.substr(2)));
             if (r.schedule.strategy != sim::Strategy::Nominal) {
                 Chunk& ch = m_chunks[static_cast<size_t>(w.chunk)];
                 ++ch.next;
-                w.running = -1;
             }
             record(r);
         } else if (line.rfind("E ", 0) == 0) {
@@ -426,9 +462,11 @@ private:
     void crashed(Worker& w, const std::string& why) {
         if (m_stop) return;  // killed on purpose (--stop-on-first)
         Chunk& ch = m_chunks[static_cast<size_t>(w.chunk)];
-        if (w.running >= 0) {
+        uint64_t slot = m_running[w.chunk].load(std::memory_order_acquire);
+        if (slot != 0) {
+            const uint64_t seed = slot - 1;
             ScheduleRecord r;
-            r.schedule = schedule_for(m_base, m_e, static_cast<uint64_t>(w.running));
+            r.schedule = schedule_for(m_base, m_e, seed);
             r.verdict = "crash";
             Finding f;
             f.code = "E-CRASH";
@@ -438,7 +476,10 @@ private:
             r.keys = {f.key};
             r.full = {f};
             record(r);
-            ++ch.next;
+            // The fresh worker redoes the schedules the dead one finished but had not sent yet (they are
+            // deterministic), and skips the one that crashed.
+            auto it = std::find(ch.seeds.begin() + static_cast<std::ptrdiff_t>(ch.next), ch.seeds.end(), seed);
+            if (it != ch.seeds.end()) ch.seeds.erase(it);
         }
         spawn(w.chunk, false);
     }
