@@ -70,6 +70,22 @@ struct Window {
     int64_t cols() const { return extents.empty() ? 1 : extents.back(); }
 };
 
+// Windows of one tensor that share an element (windows of different rank are assumed to overlap).
+inline bool windows_overlap(const Window& a, const Window& b) {
+    if (a.offsets.size() != b.offsets.size()) return true;
+    for (size_t d = 0; d < a.offsets.size(); ++d)
+        if (a.offsets[d] + a.extents[d] <= b.offsets[d] || b.offsets[d] + b.extents[d] <= a.offsets[d]) return false;
+    return true;
+}
+
+// Every element of `small` is in `big` (never for windows of different rank).
+inline bool window_covers(const Window& big, const Window& small) {
+    if (big.offsets.size() != small.offsets.size()) return false;
+    for (size_t d = 0; d < big.offsets.size(); ++d)
+        if (small.offsets[d] < big.offsets[d] || small.offsets[d] + small.extents[d] > big.offsets[d] + big.extents[d]) return false;
+    return true;
+}
+
 // "[0:16, 0:128]"
 std::string window_str(const Window& w);
 // Row r of the window starts at this element index of the tensor (row-major).

@@ -191,28 +191,14 @@ void CoreRunner::dep_write(Instr& in, const TileRef& t) {
     t->writer = m_core->issued();
 }
 
-static bool overlaps(const rt::Window& a, const rt::Window& b) {
-    if (a.offsets.size() != b.offsets.size()) return true;
-    for (size_t d = 0; d < a.offsets.size(); ++d)
-        if (a.offsets[d] + a.extents[d] <= b.offsets[d] || b.offsets[d] + b.extents[d] <= a.offsets[d]) return false;
-    return true;
-}
-
-static bool covers(const rt::Window& big, const rt::Window& small) {
-    if (big.offsets.size() != small.offsets.size()) return false;
-    for (size_t d = 0; d < big.offsets.size(); ++d)
-        if (small.offsets[d] < big.offsets[d] || small.offsets[d] + small.extents[d] > big.offsets[d] + big.extents[d]) return false;
-    return true;
-}
-
 void CoreRunner::dep_gm(Instr& in, uint32_t tensor, const rt::Window& w, bool write) {
     uint32_t seq = m_core->issued();
     for (const auto& r : m_gm_recs)
-        if (r.tensor == tensor && (write || r.write) && overlaps(r.w, w)) in.deps.push_back(r.seq);
+        if (r.tensor == tensor && (write || r.write) && rt::windows_overlap(r.w, w)) in.deps.push_back(r.seq);
     if (write) {
         // A later access that overlaps an older one also overlaps... no: only drop records this write covers;
         // the new write depends on them, so ordering through it stays transitive.
-        std::erase_if(m_gm_recs, [&](const GmRec& r) { return r.tensor == tensor && covers(w, r.w); });
+        std::erase_if(m_gm_recs, [&](const GmRec& r) { return r.tensor == tensor && rt::window_covers(w, r.w); });
     }
     m_gm_recs.push_back({tensor, w, write, seq});
     GmAccess a;

@@ -44,20 +44,6 @@ const uint32_t* HazardChecker::end_clock(const CoreState& cs, uint32_t seq) cons
 
 static bool same_window(const rt::Window& a, const rt::Window& b) { return a.offsets == b.offsets && a.extents == b.extents; }
 
-static bool overlap(const rt::Window& a, const rt::Window& b) {
-    if (a.offsets.size() != b.offsets.size()) return true;
-    for (size_t d = 0; d < a.offsets.size(); ++d)
-        if (a.offsets[d] + a.extents[d] <= b.offsets[d] || b.offsets[d] + b.extents[d] <= a.offsets[d]) return false;
-    return true;
-}
-
-static bool covers(const rt::Window& big, const rt::Window& small) {
-    if (big.offsets.size() != small.offsets.size()) return false;
-    for (size_t d = 0; d < big.offsets.size(); ++d)
-        if (small.offsets[d] < big.offsets[d] || small.offsets[d] + small.extents[d] > big.offsets[d] + big.extents[d]) return false;
-    return true;
-}
-
 static rt::Window intersect(const rt::Window& a, const rt::Window& b) {
     rt::Window w = a;
     for (size_t d = 0; d < a.offsets.size() && d < b.offsets.size(); ++d) {
@@ -148,7 +134,7 @@ void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
         if (b.core != a.core && !ordered_before(b, start)) m_races.push_back({&b, &bw});
     };
     for (const Cell& c : cells) {
-        if (!overlap(w, c.w)) continue;
+        if (!rt::windows_overlap(w, c.w)) continue;
         for (const Access& b : c.writes) consider(b, c.w);
         if (!a.write) continue;
         if (c.has_read) consider(c.read, c.w);
@@ -163,7 +149,7 @@ void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
     Cell* own = nullptr;
     bool emptied = false;
     for (Cell& c : cells) {
-        if (!covers(w, c.w)) continue;
+        if (!rt::window_covers(w, c.w)) continue;
         if (!own && same_window(w, c.w)) own = &c;
         auto gone = [&](const Access& b) {
             return a.write ? b.core == a.core || ordered_before(b, start) : b.comp == a.comp;
