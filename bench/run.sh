@@ -97,9 +97,9 @@ m_small=$(jget "$js" workers_peak_rss_kb)
 m_big=$(jget "$j1" workers_peak_rss_kb)
 m_big2=$(jget "$j2" workers_peak_rss_kb)
 sup=$(jget "$j1" peak_rss_kb)
-sim_rate=$(grep -o '"schedules_per_s": *[-0-9.eE+]*' "$out/sim_speed_bench.json" | head -1 | sed 's/.*: *//')
-pair_a=$(grep -o '"schedules_per_s": *[-0-9.eE+]*' "$out/pair_a.json" | head -1 | sed 's/.*: *//')
-pair_b=$(grep -o '"schedules_per_s": *[-0-9.eE+]*' "$out/pair_b.json" | head -1 | sed 's/.*: *//')
+sim_rate=$(jget "$out/sim_speed_bench.json" schedules_per_s)
+pair_a=$(jget "$out/pair_a.json" schedules_per_s)
+pair_b=$(jget "$out/pair_b.json" schedules_per_s)
 
 table=$(awk -v r1="$r1" -v r2="$r2" -v ms="$m_small" -v mb="$m_big" -v mb2="$m_big2" -v sup="$sup" -v sim="${sim_rate:-0}" -v pa="${pair_a:-0}" -v pb="${pair_b:-0}" \
             -v big="$big" -v small="$small" -v lb="$load_before" -v la="$load_after" -v cores="$(nproc)" 'BEGIN {

@@ -68,37 +68,36 @@ int cmd_demo(const CommonOptions& c, uint64_t schedules) {
     // Compile every policy before simulating any: a diagnostic thrown on the main stack after SystemC's
     // coroutines ran trips a false stack-buffer-overflow in AddressSanitizer (it cannot see QuickThreads'
     // stack switches), and the table reads the same either way.
-    const std::vector<std::string> policies = {"off", "fence", "syncall", "reject"};
-    std::vector<std::unique_ptr<sim::Session>> sessions;
-    std::vector<std::optional<Diagnostic>> rejected;
-    for (const auto& policy : policies) {
-        CommonOptions pc = c;
-        pc.v2c = policy;
-        sim::SessionOptions so = session_options(pc);
-        sessions.emplace_back();
-        rejected.emplace_back();
+    struct Row {
+        CommonOptions opts;                     // the demo's options with this row's --v2c
+        std::unique_ptr<sim::Session> session;  // compiled, or
+        std::optional<Diagnostic> rejected;     // the diagnostic that refused it
+    };
+    std::vector<Row> rows;
+    for (const char* policy : {"off", "fence", "syncall", "reject"}) {
+        Row& row = rows.emplace_back();
+        row.opts = c;
+        row.opts.v2c = policy;
         try {
-            sessions.back() = std::make_unique<sim::Session>(file, so);
+            row.session = std::make_unique<sim::Session>(file, session_options(row.opts));
         } catch (const CompileError& e) {
-            rejected.back() = e.diag();
+            row.rejected = e.diag();
         }
     }
-    for (size_t i = 0; i < policies.size(); ++i) {
-        const std::string& policy = policies[i];
-        CommonOptions pc = c;
-        pc.v2c = policy;
-        if (rejected[i]) {
-            const Diagnostic& d = *rejected[i];
+    for (const Row& row : rows) {
+        const std::string& policy = row.opts.v2c;
+        if (row.rejected) {
+            const Diagnostic& d = *row.rejected;
             std::cout << fmt::format("{:<8} {:<22} {:>14} {:>14} {:>10} {:>7} {:>9}\n", policy, d.code, "-", "-", "-", "-", "-");
             std::cout << fmt::format("         (at compile time: {} - {})\n", d.loc.short_str(), d.hint);
             continue;
         }
-        sim::Session* session = sessions[i].get();
+        sim::Session* session = row.session.get();
         ExploreOptions eo;
         eo.schedules = schedules;
         sim::Schedule base;
         base.strategy = sim::Strategy::Random;
-        ExploreSummary sum = explore_kernel(*session, pc, "demo/rope_attn.py", eo, base);
+        ExploreSummary sum = explore_kernel(*session, row.opts, "demo/rope_attn.py", eo, base);
         std::string verdict = "clean";
         if (!sum.distinct.empty()) verdict = sum.distinct.front().finding.code;
         if (policy == "off") off_found = !sum.distinct.empty();

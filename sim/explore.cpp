@@ -218,24 +218,31 @@ long peak_rss_kb_children() {
     return ::getrusage(RUSAGE_CHILDREN, &ru) == 0 ? ru.ru_maxrss : 0;
 }
 
+// Calls fn(record json, its strategy) for every line of a --jsonl file that belongs to KERNEL and is the
+// nominal schedule or STRATEGY; other kernels', other strategies' and unreadable lines are skipped.
+template <class Fn>
+void for_each_jsonl_record(std::istream& in, const std::string& kernel, const std::string& strategy, Fn fn) {
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_discarded() || j.value("kernel", std::string()) != kernel) continue;
+        std::string st = j.value("strategy", std::string());
+        if (st != "nominal" && st != strategy) continue;
+        fn(j, st);
+    }
+}
+
 ExploreSummary merge_jsonl(const CommonOptions& c, const std::string& kernel, const Schedule& base,
                            const std::vector<std::string>& files) {
     SummaryBuilder b;
     std::set<std::pair<std::string, uint64_t>> seen;
-    const std::string strategy = base.str();
     for (const auto& path : files) {
         std::ifstream in(path);
         if (!in) throw std::runtime_error("cannot read '" + path + "'");
-        std::string line;
-        while (std::getline(in, line)) {
-            if (line.empty()) continue;
-            nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-            if (j.is_discarded() || j.value("kernel", std::string()) != kernel) continue;
-            std::string st = j.value("strategy", std::string());
-            if (st != "nominal" && st != strategy) continue;
-            if (!seen.insert({st, j.value("seed", uint64_t{0})}).second) continue;
-            b.add(record_from_json(j));
-        }
+        for_each_jsonl_record(in, kernel, base.str(), [&](const nlohmann::json& j, const std::string& st) {
+            if (seen.insert({st, j.value("seed", uint64_t{0})}).second) b.add(record_from_json(j));
+        });
     }
     ExploreSummary s = b.finish(c, kernel);
     s.jobs = 0;
@@ -393,22 +400,11 @@ private:
         std::set<uint64_t> done;
         if (m_e.jsonl.empty()) return done;
         std::ifstream in(m_e.jsonl);
-        std::string line;
-        std::string strategy = m_base.str();
-        while (std::getline(in, line)) {
-            if (line.empty()) continue;
-            nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-            if (j.is_discarded() || j.value("kernel", std::string()) != m_kernel) continue;
-            std::string st = j.value("strategy", std::string());
-            if (st == "nominal") {
-                m_nominal_in_file = true;
-            } else if (st != strategy) {
-                continue;
-            } else {
-                done.insert(j.value("seed", uint64_t{0}));
-            }
+        for_each_jsonl_record(in, m_kernel, m_base.str(), [&](const nlohmann::json& j, const std::string& st) {
+            if (st == "nominal") m_nominal_in_file = true;
+            else done.insert(j.value("seed", uint64_t{0}));
             m_builder.add(record_from_json(j));
-        }
+        });
         return done;
     }
 
