@@ -146,11 +146,29 @@ private:
             case StmtKind::If:
                 if (side == Side::Mixed) return structured(s, out);
                 if (mine(side)) out.push_back(clone_stmt(std::make_shared<Stmt>(s), &m_map));
+                // The other lane's loop or branch may hold SHARED statements this lane needs too (a barrier of
+                // every core, a scalar it reads later): keep its control flow with only those (dead ones and an
+                // emptied loop go in dce()).
+                else if (holds_shared(s)) structured(s, out);
                 return;
             default: break;
         }
         if (side == Side::BoundaryC2V || side == Side::BoundaryV2C) return boundary(s, side, out);
         if (mine(side)) out.push_back(clone_stmt(std::make_shared<Stmt>(s), &m_map));
+    }
+
+    // A SHARED statement (scalar work, barriers, fences, flags of both sides) anywhere inside a loop or branch.
+    static bool holds_shared(const Stmt& s) {
+        for (const Block* b : {&s.body, &s.orelse})
+            for (const auto& x : *b) {
+                if (x->kind == StmtKind::Yield || x->kind == StmtKind::Pass || x->kind == StmtKind::Return) continue;
+                if (x->kind == StmtKind::For || x->kind == StmtKind::If) {
+                    if (holds_shared(*x)) return true;
+                    continue;
+                }
+                if (stmt_side(*x) == Side::Shared) return true;
+            }
+        return false;
     }
 
     void split_region(const Stmt& s, Block& out) {
@@ -281,6 +299,19 @@ private:
         return false;
     }
 
+    // A loop or branch whose only effect is yielding values nobody reads is dead too.
+    static bool effect_besides_yields(const Block& b) {
+        for (const auto& x : b) {
+            if (x->kind == StmtKind::Yield) continue;
+            if (x->kind == StmtKind::For || x->kind == StmtKind::If) {
+                if (effect_besides_yields(x->body) || effect_besides_yields(x->orelse)) return true;
+                continue;
+            }
+            if (has_effect(*x)) return true;
+        }
+        return false;
+    }
+
     static bool prune(Block& b, const std::set<const Var*>& used) {
         bool changed = false;
         for (size_t i = 0; i < b.size();) {
@@ -295,7 +326,8 @@ private:
             bool removable = false;
             if (s.kind == StmtKind::Assign) removable = !has_effect(s) && !targets_used;
             if (s.kind == StmtKind::For || s.kind == StmtKind::If)
-                removable = !has_effect(s) && !targets_used && !binds_used(s.body, used) && !binds_used(s.orelse, used);
+                removable = !effect_besides_yields(s.body) && !effect_besides_yields(s.orelse) && !targets_used &&
+                            !binds_used(s.body, used) && !binds_used(s.orelse, used);
             if (removable) {
                 b.erase(b.begin() + static_cast<std::ptrdiff_t>(i));
                 changed = true;
