@@ -208,6 +208,10 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     bool any_mixed = false;
     for (auto& f : program->functions) any_mixed |= passes::is_mixed(*f);
     c.expanded = any_mixed ? passes::expand_mixed_kernel(*program, opt.expand, c.stats) : program;
+    if (passes::split_hand_written_lanes(*c.expanded, false)) {
+        if (c.expanded == program) c.expanded = clone_program(*program);  // the original stays as parsed
+        passes::split_hand_written_lanes(*c.expanded, true);
+    }
     auto& plan = c.plan;
     plan.program = c.expanded;
     plan.blocks = std::max(1, opt.expand.blocks);

@@ -194,7 +194,12 @@ private:
     void exec(const Stmt& s) {
         count(s.loc);
         switch (s.kind) {
-            case StmtKind::Assign: assign(s.targets, eval(s.value)); return;
+            case StmtKind::Assign: {
+                Value v = eval(s.value);
+                annotated_valid(*s.value, v);
+                assign(s.targets, v);
+                return;
+            }
             case StmtKind::Eval: eval(s.value); return;
             case StmtKind::Return: m_returned = true; return;
             case StmtKind::Pass: return;
@@ -217,6 +222,18 @@ private:
     }
 
     std::vector<Value> m_yield;  // values of the last pl.yield_
+
+    // A result's type may carry its valid region (a printed program annotates `pl.TileView(valid_shape=..)`):
+    // it bounds the tile as the simulator's tile does; an explicit valid_shape= argument wins, as there.
+    static void annotated_valid(const Expr& value, Value& v) {
+        if (value.kind != ExprKind::Call || value.type.kind != TypeKind::Tile || value.type.valid.empty()) return;
+        if (arg(value, "valid_shape")) return;
+        auto* t = std::get_if<TileP>(&v.v);
+        if (!t || !*t) return;  // the call made this tile: adjusting it in place touches no other value
+        const auto& vs = value.type.valid;
+        (*t)->vr = vs.size() >= 2 ? vs[vs.size() - 2] : 1;
+        (*t)->vc = vs.back();
+    }
 
     void exec_for(const Stmt& s) {
         int64_t start = s.start ? scalar(s.start).as_int() : 0;

@@ -154,6 +154,7 @@ private:
             default: break;
         }
         if (side == Side::BoundaryC2V || side == Side::BoundaryV2C) return boundary(s, side, out);
+        if (m_lane == Lane::Aiv && is_call(s, OpCode::TpushToAic) && s.kind == StmtKind::Eval) return hand_push(s, out);
         if (mine(side)) out.push_back(clone_stmt(std::make_shared<Stmt>(s), &m_map));
     }
 
@@ -231,6 +232,31 @@ private:
         out.push_back(ns);
     }
 
+    // On a5 the V2C transport carries NZ data: a tile that is not NZ is first moved to NZ in UB (the adapter
+    // upstream inserts), else the tile itself.
+    ExprPtr nz_adapted(const ExprPtr& src, const SourceLoc& loc, Block& out) {
+        if (m_opt.target != Target::A5 || src->type.layout() == Layout::NZ) return src;
+        Type nz_t = src->type;
+        nz_t.view.blayout = TileLayout::col_major;
+        nz_t.view.slayout = TileLayout::row_major;
+        nz_t.view.written = true;
+        std::string base = src->kind == ExprKind::Var ? src->var->name + "_nz" : "_nz";
+        VarPtr nz = m_out->new_var(m_out->fresh_name(base), nz_t, loc);
+        out.push_back(make_assign(nz, make_call(OpCode::Move, {{"tile", src}, {"target_memory", mem_lit(Mem::Vec)},
+                                                              {"blayout", layout_lit(TileLayout::col_major)}, {"slayout", layout_lit(TileLayout::row_major)}}, loc), loc));
+        return var_ref(nz, loc);
+    }
+
+    // A tpush_to_aic the author wrote in the mixed function: the AIV lane gets the same NZ adapter as a
+    // boundary move's push.
+    void hand_push(const Stmt& s, Block& out) {
+        auto ns = clone_stmt(std::make_shared<Stmt>(s), &m_map);
+        Expr& c = *ns->value;
+        ExprPtr& tile = c.args[0];  // (tile, split, id)
+        tile = nz_adapted(tile, s.loc, out);
+        out.push_back(ns);
+    }
+
     void boundary(const Stmt& s, Side side, Block& out) {
         const Expr& call = *stmt_call(s);
         ExprPtr src = clone_expr(arg(call, "tile"), &m_map);
@@ -248,18 +274,7 @@ private:
         }
         // V2C
         if (m_lane == Lane::Aiv) {
-            ExprPtr pushed = src;
-            if (m_opt.target == Target::A5 && src->type.layout() != Layout::NZ) {
-                Type nz_t = src->type;
-                nz_t.view.blayout = TileLayout::col_major;
-                nz_t.view.slayout = TileLayout::row_major;
-                nz_t.view.written = true;
-                std::string base = src->kind == ExprKind::Var ? src->var->name + "_nz" : "_nz";
-                VarPtr nz = m_out->new_var(m_out->fresh_name(base), nz_t, s.loc);
-                out.push_back(make_assign(nz, make_call(OpCode::Move, {{"tile", src}, {"target_memory", mem_lit(Mem::Vec)},
-                                                                      {"blayout", layout_lit(TileLayout::col_major)}, {"slayout", layout_lit(TileLayout::row_major)}}, s.loc), s.loc));
-                pushed = var_ref(nz, s.loc);
-            }
+            ExprPtr pushed = nz_adapted(src, s.loc, out);
             out.push_back(make_eval(make_call(OpCode::TpushToAic, {{"tile", pushed}, {"split", int_lit(split)}}, s.loc), s.loc));
             return;
         }
