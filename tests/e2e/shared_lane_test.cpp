@@ -37,4 +37,11 @@ TEST(SharedLane, AScalarCarriedByAVectorLoopReachesTheCube) {
     EXPECT_NE(r.out.find("outputs: equal to the reference"), std::string::npos) << r.out;
 }
 
+TEST(SharedLane, AScalarYieldedByAVectorBranchReachesTheCube) {
+    for (const char* blocks : {"1", "2"}) {
+        RunResult c = run_cvsim({"check", kernel("shared_scalar_branch.py"), "--blocks", blocks});
+        EXPECT_EQ(c.exit_code, 0) << blocks << "\n" << c.out << c.err;
+    }
+}
+
 }  // namespace
