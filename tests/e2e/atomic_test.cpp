@@ -107,6 +107,16 @@ TEST(Atomic, AnAtomicAddIntoAnIntegerTensorOfAnotherDtypeIsATypeError) {
     EXPECT_EQ(c.exit_code, 2) << c.out << c.err;
 }
 
+TEST(Atomic, NoneIsAPlainStore) {
+    std::string path = variant("pl.AtomicType.Add", "pl.AtomicType.None_", "none");
+    RunResult c = run_cvsim({"check", path, "--blocks", "2"});
+    EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
+    EXPECT_TRUE(has(c, "error[E-RACE-WAW]")) << c.out;
+    std::string one = variant("pl.AtomicType.Add", "1", "int1");
+    RunResult d = run_cvsim({"check", one, "--blocks", "2"});
+    EXPECT_EQ(d.exit_code, 0) << d.out << d.err;
+}
+
 TEST(Atomic, ExpandPrintsTheAtomicKwargBack) {
     RunResult e = run_cvsim({"expand", kernel("splitk_atomic.py")});
     EXPECT_EQ(e.exit_code, 0) << e.err;
