@@ -107,6 +107,13 @@ TEST(Atomic, AnAtomicAddIntoAnIntegerTensorOfAnotherDtypeIsATypeError) {
     EXPECT_EQ(c.exit_code, 2) << c.out << c.err;
 }
 
+TEST(Atomic, AtomicAddsFromSplitVectorLanesOfAMixedKernelAreClean) {
+    for (const char* target : {"a2a3", "a5"}) {
+        RunResult c = run_cvsim({"check", kernel("splitk_mixed_updown.py"), "--blocks", "2", "--target", target});
+        EXPECT_EQ(c.exit_code, 0) << target << c.out << c.err;
+    }
+}
+
 TEST(Atomic, NoneIsAPlainStore) {
     std::string path = variant("pl.AtomicType.Add", "pl.AtomicType.None_", "none");
     RunResult c = run_cvsim({"check", path, "--blocks", "2"});
