@@ -155,11 +155,22 @@ private:
         }
         if (side == Side::BoundaryC2V || side == Side::BoundaryV2C) return boundary(s, side, out);
         if (m_lane == Lane::Aiv && is_call(s, OpCode::TpushToAic) && s.kind == StmtKind::Eval) return hand_push(s, out);
-        if (mine(side)) out.push_back(clone_stmt(std::make_shared<Stmt>(s), &m_map));
+        if (mine(side)) {
+            out.push_back(clone_stmt(std::make_shared<Stmt>(s), &m_map));
+        } else if (is_call(s, OpCode::Store) && s.kind == StmtKind::Assign && s.targets.size() == 1) {
+            // The other lane's store still names the tensor's next SSA version, which this lane may read (a
+            // value a loop carries, a later load): here it is the same tensor (dce() drops it when unused).
+            const ExprPtr& t = arg(*stmt_call(s), "output_tensor");
+            if (t && t->kind == ExprKind::Var && t->var != s.targets[0])
+                out.push_back(make_assign(m_map.get(s.targets[0]), clone_expr(t, &m_map), s.loc));
+        }
     }
 
-    // A SHARED statement (scalar work, barriers, fences, flags of both sides) anywhere inside a loop or branch.
+    // A SHARED statement (scalar work, barriers, fences, flags of both sides) anywhere inside a loop or branch,
+    // or a carried value / result that is not a tile (a scalar the other lane may read after it).
     static bool holds_shared(const Stmt& s) {
+        for (const auto& v : s.kind == StmtKind::For ? s.iter_args : s.targets)
+            if (v->type.kind != TypeKind::Tile) return true;
         for (const Block* b : {&s.body, &s.orelse})
             for (const auto& x : *b) {
                 if (x->kind == StmtKind::Yield || x->kind == StmtKind::Pass || x->kind == StmtKind::Return) continue;

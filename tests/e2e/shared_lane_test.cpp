@@ -37,6 +37,13 @@ TEST(SharedLane, AScalarCarriedByAVectorLoopReachesTheCube) {
     EXPECT_NE(r.out.find("outputs: equal to the reference"), std::string::npos) << r.out;
 }
 
+TEST(SharedLane, ATensorVersionCarriedByAVectorLoopReachesTheCube) {
+    for (const char* policy : {"fence", "syncall"}) {
+        RunResult c = run_cvsim({"check", kernel("shared_tensor_loop.py"), "--v2c", policy});
+        EXPECT_EQ(c.exit_code, 0) << policy << "\n" << c.out << c.err;
+    }
+}
+
 TEST(SharedLane, AScalarYieldedByAVectorBranchReachesTheCube) {
     for (const char* blocks : {"1", "2"}) {
         RunResult c = run_cvsim({"check", kernel("shared_scalar_branch.py"), "--blocks", blocks});
