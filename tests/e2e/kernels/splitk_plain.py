@@ -1,5 +1,5 @@
-# Split-K across blocks: block b multiplies the b-th K-slice and accumulates its partial product into one
-# output with a plain store (a race) (the destination starts zeroed, as the atomic contract requires).
+# splitk_atomic.py without atomic=: every block stores its partial product plainly into the same output, so
+# the blocks' stores race (E-RACE-WAW) and the result is whichever landed last.
 import pypto.language as pl
 
 M = 16
