@@ -186,13 +186,32 @@ private:
 
 }  // namespace
 
+// The a5 store path has no bf16 atomic add (PyPTO: an fp32 accumulator plus a cast is required there).
+static void check_atomic_targets(const Program& program, Target target) {
+    if (target != Target::A5) return;
+    for (auto& f : program.functions)
+        passes::walk(f->body, [&](const StmtPtr& s) {
+            const Expr* c = passes::stmt_call(*s);
+            if (!c || !is_atomic_add_store(*c)) return;
+            const ExprPtr& out = arg(*c, "output_tensor");
+            if (out && out->type.dtype == DType::BF16)
+                raise("E-UNSUPPORTED", arg(*c, "atomic")->loc,
+                      "pl.tile.store: a BF16 atomic add is not available on a5 (accumulate in FP32 and cast)");
+        });
+}
+
 Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
+    check_atomic_targets(*program, opt.expand.target);
     Compiled c;
     c.original = program;
     auto entry = pick_entry(*program, opt.entry);
     bool any_mixed = false;
     for (auto& f : program->functions) any_mixed |= passes::is_mixed(*f);
     c.expanded = any_mixed ? passes::expand_mixed_kernel(*program, opt.expand, c.stats) : program;
+    if (passes::split_hand_written_lanes(*c.expanded, false)) {
+        if (c.expanded == program) c.expanded = clone_program(*program);  // the original stays as parsed
+        passes::split_hand_written_lanes(*c.expanded, true);
+    }
     auto& plan = c.plan;
     plan.program = c.expanded;
     plan.blocks = std::max(1, opt.expand.blocks);

@@ -23,6 +23,7 @@ struct GmAccess {
     uint32_t tensor = 0;     // index in the run's TensorStore (hidden ring tensors included)
     rt::Window window;       // elements touched
     bool write = false;
+    bool atomic = false;     // an atomic-add store: does not race with another atomic add (SPEC 6)
 };
 
 // Position of a dynamic instruction in the original program's sequential order: the enclosing loops'

@@ -681,7 +681,7 @@ void CoreRunner::end(Instr& in) {
                 gm.transfer_end();
                 const GmAccess& a = p.gm[0];
                 uint64_t visible = m_core->now() + m_st.visibility_delay;
-                gm.write(m_st.tensors->tensors[a.tensor], a.tensor, a.window, p.bytes.data(), visible);
+                gm.write(m_st.tensors->tensors[a.tensor], a.tensor, a.window, p.bytes.data(), visible, a.atomic);
                 m_max_visible = std::max(m_max_visible, visible);
             } else if (code == OpCode::TpushToAiv || code == OpCode::TpushToAic) {
                 end_push(in);

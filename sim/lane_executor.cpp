@@ -191,7 +191,7 @@ void CoreRunner::dep_write(Instr& in, const TileRef& t) {
     t->writer = m_core->issued();
 }
 
-void CoreRunner::dep_gm(Instr& in, uint32_t tensor, const rt::Window& w, bool write) {
+void CoreRunner::dep_gm(Instr& in, uint32_t tensor, const rt::Window& w, bool write, bool atomic) {
     uint32_t seq = m_core->issued();
     for (const auto& r : m_gm_recs)
         if (r.tensor == tensor && (write || r.write) && rt::windows_overlap(r.w, w)) in.deps.push_back(r.seq);
@@ -205,6 +205,7 @@ void CoreRunner::dep_gm(Instr& in, uint32_t tensor, const rt::Window& w, bool wr
     a.tensor = tensor;
     a.window = w;
     a.write = write;
+    a.atomic = atomic;
     pl(in).gm.push_back(std::move(a));
 }
 
@@ -345,7 +346,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             auto in = make(src->mem == Mem::Acc ? Pipe::Fixp : Pipe::Mte3, s, &c);
             dep_read(*in, src);
             in->in[0] = src;
-            dep_gm(*in, v.tensor, *w, true);
+            dep_gm(*in, v.tensor, *w, true, is_atomic_add_store(c));
             pl(*in).order = order_key(s);
             m_core->issue(std::move(in));
             return LValue{v};

@@ -96,7 +96,9 @@ ScheduleResult Session::run(const Schedule& sched, const std::vector<EventSink*>
             m_nominal_out = r.outcome.gm_final;
             m_nominal_events = r.outcome.sync_events;
         } else if (m_nominal_out) {
-            for (auto& f : compare_outputs(r.outcome.gm_final, *m_nominal_out, m_opt.compare, "E-NONDET")) r.findings.push_back(f);
+            const ref::Result& want = reference();
+            for (auto& f : compare_outputs(r.outcome.gm_final, *m_nominal_out, m_opt.compare, "E-NONDET", want.error ? nullptr : &want.gm))
+                r.findings.push_back(f);
         }
     }
     return r;

@@ -131,7 +131,7 @@ void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
     //    write. Reported in the order the accesses arrived.
     m_races.clear();
     auto consider = [&](const Access& b, const rt::Window& bw) {
-        if (b.core != a.core && !ordered_before(b, start)) m_races.push_back({&b, &bw});
+        if (b.core != a.core && !(a.atomic && b.atomic) && !ordered_before(b, start)) m_races.push_back({&b, &bw});
     };
     for (const Cell& c : cells) {
         if (!rt::windows_overlap(w, c.w)) continue;
@@ -152,6 +152,9 @@ void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
         if (!rt::window_covers(w, c.w)) continue;
         if (!own && same_window(w, c.w)) own = &c;
         auto gone = [&](const Access& b) {
+            // An atomic add supersedes only atomic adds: an access before it stays checkable by another core's
+            // atomic add, which does not race with this one and so would not report through it.
+            if (a.atomic) return b.atomic && (b.core == a.core || ordered_before(b, start));
             return a.write ? b.core == a.core || ordered_before(b, start) : b.comp == a.comp;
         };
         if (a.write) std::erase_if(c.writes, gone);
@@ -210,6 +213,7 @@ void HazardChecker::on_event(const Event& e) {
         a.epoch = epoch;
         a.fence_next = cs.fences + 1;
         a.write = g.write;
+        a.atomic = g.write && g.atomic;
         a.loc = e.loc;
         a.cycle = g.write ? e.end : e.start;
         a.order = e.order;

@@ -8,8 +8,8 @@
 // write is covered by a release only when the core's own ordering puts the write's completion before the
 // release. With a visibility delay, a write is ordered before another core's access only through a fence
 // of its core that follows it. Two accesses of different cores to overlapping bytes, at least one a
-// write, with neither ordered before the other, are a race; each (kind, tensor, access pair) is reported
-// once.
+// write, with neither ordered before the other, are a race (two atomic adds are not: they commute; an atomic
+// add against a plain read or write is); each (kind, tensor, access pair) is reported once.
 //
 // Shadow state is FastTrack-style: per tensor, one cell per GM window accessed, holding the last write
 // as an epoch (clock component + value, O(1) to compare with an instruction's start clock) and the reads
@@ -61,6 +61,7 @@ private:
         uint32_t epoch = 0;           // its epoch there (pipe_seq + 1)
         uint32_t fence_next = 0;      // the first fence epoch of its core that covers it
         bool write = false;
+        bool atomic = false;          // an atomic add (a write that commutes with other atomic adds)
         SourceLoc loc;
         uint64_t cycle = 0;
         OrderKeyPtr order;
