@@ -52,6 +52,22 @@ Matrix c2v_part(const Matrix& full, int split, int lane) {
     return rows ? Matrix(full.middleRows(off, e)) : Matrix(full.middleCols(off, e));
 }
 
+// The data of a view (slice, reshape, set_validshape, transpose_view) of `x`, as compute_data gives it.
+TileData view_data(OpCode code, const TileData& x, int64_t out_rows, int64_t out_cols, const std::vector<int64_t>& ints) {
+    switch (code) {
+        case OpCode::TransposeView: return transpose(x);
+        case OpCode::Slice: {
+            int64_t r0 = ints.size() >= 2 ? ints[ints.size() - 2] : 0, c0 = ints.empty() ? 0 : ints.back();
+            r0 = std::clamp<int64_t>(r0, 0, x.m.rows());
+            c0 = std::clamp<int64_t>(c0, 0, x.m.cols());
+            int64_t R = std::min<int64_t>(out_rows, x.m.rows() - r0), C = std::min<int64_t>(out_cols, x.m.cols() - c0);
+            return TileData{x.dtype, Matrix(x.m.block(r0, c0, R, C))};
+        }
+        case OpCode::Reshape: return TileData{x.dtype, Eigen::Map<const Matrix>(x.m.data(), out_rows, out_cols)};
+        default: return x;
+    }
+}
+
 }  // namespace
 
 uint64_t CoreRunner::jitter(uint64_t cycles) {
@@ -121,6 +137,8 @@ uint64_t CoreRunner::begin(Instr& in) {
             int slot = r.ring().pop(lane);
             p.slot = slot;
             CrossCorePipe::Slot& sl = r.slot(slot);
+            // The slot's data is visible when its push's write is (write_visibility_delay: at once for ring traffic).
+            if (sl.visible_at > m_core->now()) m_core->wait_cycles(sl.visible_at - m_core->now());
             for (uint64_t tok : sl.ready_token) if (tok) p.acquires.push_back(tok);
             p.detail = fmt::format("{} slot {}", p.ring_dir == 0 ? "C2V" : "V2C", slot);
             if (m_replay) return hw.sync.issue_cost;
@@ -168,6 +186,8 @@ uint64_t CoreRunner::begin(Instr& in) {
             a.window.offsets = {static_cast<int64_t>(sl.gm_offset)};
             a.window.extents = {static_cast<int64_t>(std::max<uint64_t>(bytes, 1))};
             a.write = false;
+            a.ring = true;
+            a.ring_gen = static_cast<int64_t>(r.ring().slot(p.slot).generation);
             p.gm.push_back(a);
             L2Result l2 = gm.touch_raw(r.gm_tensor, sl.gm_offset, bytes);
             p.bytes_moved = bytes;
@@ -236,6 +256,7 @@ uint64_t CoreRunner::begin(Instr& in) {
         case PayloadKind::Op: break;
     }
 
+    if (hw.target == Target::A5 && !m_replay) slot_reads(in);
     const OpCode code = in.call->op->code;
     switch (code) {
         case OpCode::Load: {
@@ -425,22 +446,11 @@ void CoreRunner::compute_data(Instr& in) {
         case OpCode::RowExpandMul: case OpCode::RowExpandAdd: case OpCode::RowExpandSub:
             p.data = row_expand(*row_expand_op_from_name(in.call->op->short_name), arg_data(0), arg_data(1));
             return;
-        case OpCode::Transpose: case OpCode::TransposeView: p.data = transpose(arg_data(0)); return;
+        case OpCode::Transpose: p.data = transpose(arg_data(0)); return;
         case OpCode::Full: p.data = full(out.rows, out.cols, out.dtype, in.number); return;
-        case OpCode::Slice: {
-            TileData x = arg_data(0);
-            int64_t r0 = in.ints.size() >= 2 ? in.ints[in.ints.size() - 2] : 0, c0 = in.ints.empty() ? 0 : in.ints.back();
-            r0 = std::clamp<int64_t>(r0, 0, x.m.rows());
-            c0 = std::clamp<int64_t>(c0, 0, x.m.cols());
-            int64_t R = std::min<int64_t>(out.rows, x.m.rows() - r0), C = std::min<int64_t>(out.cols, x.m.cols() - c0);
-            p.data = TileData{x.dtype, Matrix(x.m.block(r0, c0, R, C))};
+        case OpCode::Slice: case OpCode::Reshape: case OpCode::TransposeView:
+            p.data = view_data(code, arg_data(0), out.rows, out.cols, in.ints);
             return;
-        }
-        case OpCode::Reshape: {
-            TileData x = arg_data(0);
-            p.data = TileData{x.dtype, Eigen::Map<const Matrix>(x.m.data(), out.rows, out.cols)};
-            return;
-        }
         case OpCode::SetValidShape: p.data = arg_data(0); return;
         default: return;
     }
@@ -521,12 +531,27 @@ uint64_t CoreRunner::begin_push(Instr& in) {
         a.window.offsets = {static_cast<int64_t>(sl.gm_offset + part_off)};
         a.window.extents = {static_cast<int64_t>(std::max<uint64_t>(bytes, 1))};
         a.write = true;
+        a.ring = true;
+        a.ring_gen = static_cast<int64_t>(r.ring().slot(slot).generation);
         p.gm.push_back(a);
         L2Result l2 = m_st.machine->gm().touch_raw(r.gm_tensor, sl.gm_offset + part_off, bytes);
         if (p.ring_dir == 0) return jitter(fixp_to_gm_cycles(hw.mte, static_cast<uint64_t>(m.rows()), static_cast<uint64_t>(m.cols()), src.dtype) + dma_start_latency(hw.gm, l2.hits, l2.misses));
         return dma_latency(static_cast<int>(DmaPath::UbToGm), 1, bytes, l2.hits, l2.misses);
     }
-    // a5: the slot lives in the consumer's SRAM.
+    // a5: the slot lives in the consumer's SRAM (named by the ring tensor for the checker; no GM traffic).
+    if (r.has_region) {
+        uint64_t part_off = 0;
+        if (p.ring_dir == 1 && p.split != 0 && m_lane == 1) part_off = static_cast<uint64_t>(src.rows * src.cols) * dtype_bytes(src.dtype);
+        GmAccess a;
+        a.tensor = r.gm_tensor;
+        a.window.tensor = r.gm_tensor;
+        a.window.offsets = {static_cast<int64_t>(sl.gm_offset + part_off)};
+        a.window.extents = {static_cast<int64_t>(std::max<uint64_t>(bytes, 1))};
+        a.write = true;
+        a.ring = true;
+        a.ring_gen = static_cast<int64_t>(r.ring().slot(slot).generation);
+        p.gm.push_back(a);
+    }
     if (p.ring_dir == 0) return jitter(dma_cycles(hw, DmaPath::L0cToUb, 1, bytes, 0, 0));
     return jitter(dma_cycles(hw, DmaPath::UbToUb, 1, bytes, 0, 0));
 }
@@ -541,6 +566,8 @@ void CoreRunner::end_push(Instr& in) {
     p.releases.push_back(tok);
     sl.ready_token[lane] = tok;
     sl.split = p.split;
+    for (const GmAccess& a : p.gm)
+        if (a.write) sl.visible_at = std::max(sl.visible_at, m_core->now() + write_visibility_delay(a, m_st.visibility_delay));
     if (!m_replay && in.in[0]) {
         sl.data = p.data;  // the last writer wins for split 0
         sl.parts[lane] = p.data.m;
@@ -551,7 +578,58 @@ void CoreRunner::end_push(Instr& in) {
         sl.part_clean[lane] = true;
         sl.parts[lane] = Matrix();
     }
+    if (!m_replay && in.in[0] && m_st.cfg->hw.target == Target::A5) rewrite_bound(sl, p, lane);
     r.changed().notify(sc_core::SC_ZERO_TIME);
+}
+
+void CoreRunner::rewrite_bound(CrossCorePipe::Slot& sl, const Payload& p, int lane) {
+    // a5: the push wrote the slot the consumer's tiles of the last pop still are (their tfree came first):
+    // rewrite them, views after the tiles they view (registration order).
+    for (auto& w : sl.bound) {
+        TileRef t = w.lock();
+        if (!t || t->bytes.empty()) continue;
+        std::vector<uint8_t> before = t->bytes;
+        if (t->slot_bound) {
+            Matrix m;
+            if (p.ring_dir == 0) {
+                m = c2v_part(p.data.m, p.split, t->lane);
+            } else if (p.split == 0) {
+                m = p.data.m;
+            } else {
+                m = read_tile(*t).m;
+                bool rows = split_rows(p.split);
+                int64_t n = rows ? t->rows : t->cols;
+                int64_t off = lane == 0 ? 0 : half_extent(n, p.split, 0);
+                int64_t e = std::min<int64_t>(rows ? p.data.m.rows() : p.data.m.cols(), (rows ? m.rows() : m.cols()) - off);
+                if (e > 0 && rows) m.block(off, 0, e, std::min(m.cols(), p.data.m.cols())) = p.data.m.topLeftCorner(e, std::min(m.cols(), p.data.m.cols()));
+                if (e > 0 && !rows) m.block(0, off, std::min(m.rows(), p.data.m.rows()), e) = p.data.m.topLeftCorner(std::min(m.rows(), p.data.m.rows()), e);
+            }
+            write_tile(*t, m);
+        } else if (t->view_src && !t->view_src->bytes.empty()) {
+            write_tile(*t, view_data(t->view_code, read_tile(*t->view_src), t->rows, t->cols, t->view_ints).m);
+        }
+        if (t->bytes != before) t->clean = false;
+    }
+}
+
+void CoreRunner::slot_reads(Instr& in) {
+    // a5: an instruction reading a popped tile or a view of it reads the ring slot (checked as such).
+    Payload& p = pl(in);
+    for (const TileRef& t : in.in) {
+        TileBuf* root = t ? slot_root(t.get()) : nullptr;
+        if (!root) continue;
+        CrossCorePipe& r = m_st.machine->ring(m_cluster, root->ring, root->ring_id);
+        if (!r.configured() || !r.has_region || root->slot < 0 || root->slot >= r.slot_num()) continue;
+        GmAccess a;
+        a.tensor = r.gm_tensor;
+        a.window.tensor = r.gm_tensor;
+        a.window.offsets = {static_cast<int64_t>(r.slot(root->slot).gm_offset)};
+        a.window.extents = {std::max<int64_t>(r.slot_size(), 1)};
+        a.write = false;
+        a.ring = true;
+        a.ring_gen = root->slot_gen;
+        p.gm.push_back(a);
+    }
 }
 
 void CoreRunner::wait_flag(Instr& in) {
@@ -680,7 +758,7 @@ void CoreRunner::end(Instr& in) {
             } else if (code == OpCode::Store) {
                 gm.transfer_end();
                 const GmAccess& a = p.gm[0];
-                uint64_t visible = m_core->now() + m_st.visibility_delay;
+                uint64_t visible = m_core->now() + write_visibility_delay(a, m_st.visibility_delay);
                 gm.write(m_st.tensors->tensors[a.tensor], a.tensor, a.window, p.bytes.data(), visible);
                 m_max_visible = std::max(m_max_visible, visible);
             } else if (code == OpCode::TpushToAiv || code == OpCode::TpushToAic) {

@@ -180,6 +180,8 @@ void CoreRunner::dep_read(Instr& in, const TileRef& t) {
     if (!t) return;
     if (t->writer >= 0) in.deps.push_back(static_cast<uint32_t>(t->writer));
     t->readers.push_back(m_core->issued());  // the seq this instruction will get
+    // A view's readers read the viewed storage too: the tfree of a popped tile waits for readers of its views.
+    for (TileBuf* v = t->view_src.get(); v; v = v->view_src.get()) v->readers.push_back(m_core->issued());
 }
 
 void CoreRunner::dep_write(Instr& in, const TileRef& t) {
@@ -421,7 +423,20 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             out->ring = dir;
             out->slot = pl(*w).slot;
             out->lane = dir == 0 ? m_lane : 0;
+            out->ring_id = arg(c, "id") ? scalar(arg(c, "id")).as_int() : 0;
             if (m_replay) return LValue{out};
+            if (m_st.cfg->hw.target == Target::A5 && out->slot >= 0) {
+                // a5: the tile is the slot's bytes from now on; it replaces this lane's tiles of the slot's last pop.
+                out->slot_bound = true;
+                out->slot_gen = static_cast<int64_t>(r->ring().slot(out->slot).generation);
+                auto& bound = r->slot(out->slot).bound;
+                std::erase_if(bound, [&](const std::weak_ptr<TileBuf>& x) {
+                    auto t = x.lock();
+                    TileBuf* root = t ? slot_root(t.get()) : nullptr;
+                    return !root || root->lane == out->lane;
+                });
+                bound.push_back(out);
+            }
             if (dir == 0 && (p.split == 3 || p.split == 4)) {
                 // Odd split: the static type is lane 0's larger part; lane 1's smaller one is a run-time valid region.
                 const Matrix& part = pl(*w).data.m;
@@ -560,6 +575,14 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
     }
     if (code == O::Slice || code == O::Reshape)
         for (auto& a : arg(c, code == O::Slice ? "offset" : "shape")->args) in->ints.push_back(scalar(a).as_int());
+    if ((code == O::Slice || code == O::Reshape || code == O::SetValidShape || code == O::TransposeView) && in->in[0])
+        if (TileBuf* root = slot_root(in->in[0].get())) {
+            // a5: a view of slot memory is slot memory too (rewritten with it, read as it).
+            out->view_src = in->in[0];
+            out->view_code = code;
+            out->view_ints = in->ints;
+            m_st.machine->ring(m_cluster, root->ring, root->ring_id).slot(root->slot).bound.push_back(out);
+        }
     in->out = out;
     m_core->issue(std::move(in));
     return LValue{out};
