@@ -188,7 +188,7 @@ uint64_t CoreRunner::begin(Instr& in) {
             a.write = false;
             a.ring = true;
             a.ring_gen = static_cast<int64_t>(r.ring().slot(p.slot).generation);
-            p.gm.push_back(a);
+            if (r.has_region) p.gm.push_back(a);
             L2Result l2 = gm.touch_raw(r.gm_tensor, sl.gm_offset, bytes);
             p.bytes_moved = bytes;
             int path = static_cast<int>(p.ring_dir == 0 ? DmaPath::GmToUb : DmaPath::GmToL1);
@@ -533,7 +533,7 @@ uint64_t CoreRunner::begin_push(Instr& in) {
         a.write = true;
         a.ring = true;
         a.ring_gen = static_cast<int64_t>(r.ring().slot(slot).generation);
-        p.gm.push_back(a);
+        if (r.has_region) p.gm.push_back(a);
         L2Result l2 = m_st.machine->gm().touch_raw(r.gm_tensor, sl.gm_offset + part_off, bytes);
         if (p.ring_dir == 0) return jitter(fixp_to_gm_cycles(hw.mte, static_cast<uint64_t>(m.rows()), static_cast<uint64_t>(m.cols()), src.dtype) + dma_start_latency(hw.gm, l2.hits, l2.misses));
         return dma_latency(static_cast<int>(DmaPath::UbToGm), 1, bytes, l2.hits, l2.misses);

@@ -69,7 +69,11 @@ void HazardChecker::report(const Access& earlier, const rt::Window& ew, const Ac
     // Name the race by the order the sequential program intended; without one, by the observed order.
     int ord = earlier.order && later.order ? compare_order(*earlier.order, *later.order) : 0;
     // Ring slot traffic: the older slot generation first (a push writes generation g, its pops read it).
-    if (earlier.ring_gen >= 0 && later.ring_gen >= 0 && earlier.ring_gen != later.ring_gen) ord = earlier.ring_gen < later.ring_gen ? -1 : 1;
+    // Two writes of one generation (both lanes of a split-0 gather): the lower core first, so the pair is named once.
+    if (earlier.ring_gen >= 0 && later.ring_gen >= 0) {
+        if (earlier.ring_gen != later.ring_gen) ord = earlier.ring_gen < later.ring_gen ? -1 : 1;
+        else if (earlier.write && later.write && earlier.core != later.core) ord = earlier.core < later.core ? -1 : 1;
+    }
     const Access& first = ord > 0 ? later : earlier;
     const Access& second = ord > 0 ? earlier : later;
     const rt::Window& fw = ord > 0 ? lw : ew;
