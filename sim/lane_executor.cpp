@@ -465,6 +465,8 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
         }
         case O::TfreeToAic: case O::TfreeToAiv: {
             TileRef t = tile(arg(c, "tile"));
+            // a5: freeing a view of a popped tile frees the slot it is (the popped tile's).
+            while (t && t->ring < 0 && t->view_src) t = t->view_src;
             auto in = make(Pipe::Scalar, s, &c);
             Payload& p = pl(*in);
             p.kind = PayloadKind::Tfree;
