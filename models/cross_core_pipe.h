@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "models/datapath.h"
-#include "models/instr.h"
 #include "models/ring_buffer.h"
 
 namespace cvsim {
@@ -40,7 +39,7 @@ public:
         std::vector<uint64_t> free_token;   // per consumer lane: token of its free
         uint64_t gm_offset = 0;             // byte offset of the slot in the ring tensor (a5: names the SRAM slot)
         uint64_t visible_at = 0;            // cycle the last push's data becomes visible to the pop
-        std::vector<std::weak_ptr<TileBuf>> bound;  // a5: the tiles that are this slot's bytes (popped tiles, their views)
+        uint64_t writes = 0;                // pushes that wrote data into the slot (a5: popped tiles refresh from it)
     };
     Slot& slot(int i) { return m_slots[i]; }
 

@@ -40,6 +40,7 @@ struct TileBuf {
     std::shared_ptr<TileBuf> view_src;  // for a view of a slot-bound tile: the tile it views
     ir::OpCode view_code = ir::OpCode::Slice;
     std::vector<int64_t> view_ints;   // the view's offsets (slice) or shape (reshape)
+    uint64_t slot_writes = 0;         // the slot's push count its bytes reflect (CrossCorePipe::Slot::writes)
 };
 using TileRef = std::shared_ptr<TileBuf>;
 

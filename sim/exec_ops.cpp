@@ -52,6 +52,27 @@ Matrix c2v_part(const Matrix& full, int split, int lane) {
     return rows ? Matrix(full.middleRows(off, e)) : Matrix(full.middleCols(off, e));
 }
 
+// What a pop of `sl` gives consumer lane `lane`: C2V its part of the pushed tile, V2C the last push (split 0)
+// or the lanes' parts gathered.
+Matrix slot_contents(const CrossCorePipe::Slot& sl, int dir, int lane) {
+    if (dir == 0) return c2v_part(sl.data.m, sl.split, lane);
+    if (sl.split == 0) return sl.data.m;
+    bool rows = split_rows(sl.split);
+    const Matrix& a = sl.parts[0];
+    Matrix b = sl.parts.size() > 1 ? sl.parts[1] : Matrix();
+    Matrix m;
+    if (rows) {
+        m = Matrix::Zero(a.rows() + b.rows(), std::max(a.cols(), b.cols()));
+        m.topLeftCorner(a.rows(), a.cols()) = a;
+        if (b.size()) m.bottomLeftCorner(b.rows(), b.cols()) = b;
+    } else {
+        m = Matrix::Zero(std::max(a.rows(), b.rows()), a.cols() + b.cols());
+        m.topLeftCorner(a.rows(), a.cols()) = a;
+        if (b.size()) m.topRightCorner(b.rows(), b.cols()) = b;
+    }
+    return m;
+}
+
 // The data of a view (slice, reshape, set_validshape, transpose_view) of `x`, as compute_data gives it.
 TileData view_data(OpCode code, const TileData& x, int64_t out_rows, int64_t out_cols, const std::vector<int64_t>& ints) {
     switch (code) {
@@ -143,30 +164,14 @@ uint64_t CoreRunner::begin(Instr& in) {
             p.detail = fmt::format("{} slot {}", p.ring_dir == 0 ? "C2V" : "V2C", slot);
             if (m_replay) return hw.sync.issue_cost;
             // The data this lane receives.
-            Matrix m;
-            if (p.ring_dir == 0) {
-                m = c2v_part(sl.data.m, sl.split, m_lane);
-            } else if (sl.split == 0) {
-                m = sl.data.m;
+            Matrix m = slot_contents(sl, p.ring_dir, m_lane);
+            if (p.ring_dir == 1 && sl.split == 0) {
                 // Both real lanes wrote the same slot: the cube gets the last one; differing data is a finding.
                 int written = 0;
                 for (bool w : sl.part_written) written += w;
                 if (written > 1 && sl.parts.size() > 1 && (sl.parts[0].rows() != sl.parts[1].rows() || sl.parts[0].cols() != sl.parts[1].cols() || sl.parts[0] != sl.parts[1])) {
                     runtime_finding("W-NONUNIFORM-GATHER", *in.stmt,
                                     "both AIV lanes pushed different data into the same V2C slot with split 0; the cube receives whichever landed last");
-                }
-            } else {
-                bool rows = split_rows(sl.split);
-                const Matrix& a = sl.parts[0];
-                Matrix b = sl.parts.size() > 1 ? sl.parts[1] : Matrix();
-                if (rows) {
-                    m = Matrix::Zero(a.rows() + b.rows(), std::max(a.cols(), b.cols()));
-                    m.topLeftCorner(a.rows(), a.cols()) = a;
-                    if (b.size()) m.bottomLeftCorner(b.rows(), b.cols()) = b;
-                } else {
-                    m = Matrix::Zero(std::max(a.rows(), b.rows()), a.cols() + b.cols());
-                    m.topLeftCorner(a.rows(), a.cols()) = a;
-                    if (b.size()) m.topRightCorner(b.rows(), b.cols()) = b;
                 }
             }
             p.data = TileData{sl.data.dtype, m};
@@ -578,38 +583,23 @@ void CoreRunner::end_push(Instr& in) {
         sl.part_clean[lane] = true;
         sl.parts[lane] = Matrix();
     }
-    if (!m_replay && in.in[0] && m_st.cfg->hw.target == Target::A5) rewrite_bound(sl, p, lane);
+    if (!m_replay && in.in[0]) ++sl.writes;
     r.changed().notify(sc_core::SC_ZERO_TIME);
 }
 
-void CoreRunner::rewrite_bound(CrossCorePipe::Slot& sl, const Payload& p, int lane) {
-    // a5: the push wrote the slot the consumer's tiles of the last pop still are (their tfree came first):
-    // rewrite them, views after the tiles they view (registration order).
-    for (auto& w : sl.bound) {
-        TileRef t = w.lock();
-        if (!t || t->bytes.empty()) continue;
-        std::vector<uint8_t> before = t->bytes;
-        if (t->slot_bound) {
-            Matrix m;
-            if (p.ring_dir == 0) {
-                m = c2v_part(p.data.m, p.split, t->lane);
-            } else if (p.split == 0) {
-                m = p.data.m;
-            } else {
-                m = read_tile(*t).m;
-                bool rows = split_rows(p.split);
-                int64_t n = rows ? t->rows : t->cols;
-                int64_t off = lane == 0 ? 0 : half_extent(n, p.split, 0);
-                int64_t e = std::min<int64_t>(rows ? p.data.m.rows() : p.data.m.cols(), (rows ? m.rows() : m.cols()) - off);
-                if (e > 0 && rows) m.block(off, 0, e, std::min(m.cols(), p.data.m.cols())) = p.data.m.topLeftCorner(e, std::min(m.cols(), p.data.m.cols()));
-                if (e > 0 && !rows) m.block(0, off, std::min(m.rows(), p.data.m.rows()), e) = p.data.m.topLeftCorner(std::min(m.rows(), p.data.m.rows()), e);
-            }
-            write_tile(*t, m);
-        } else if (t->view_src && !t->view_src->bytes.empty()) {
-            write_tile(*t, view_data(t->view_code, read_tile(*t->view_src), t->rows, t->cols, t->view_ints).m);
-        }
-        if (t->bytes != before) t->clean = false;
+void CoreRunner::refresh_slot_tile(TileBuf& t, CrossCorePipe::Slot& sl) {
+    // a5: a push reused the slot since `t` (a popped tile or a view of one) last took its bytes from it, so
+    // what `t` reads now is the new data (its tfree came too early): rebuild it, views from what they view.
+    if (t.slot_writes == sl.writes || t.bytes.empty()) return;
+    std::vector<uint8_t> before = t.bytes;
+    if (t.slot_bound) {
+        write_tile(t, slot_contents(sl, t.ring, t.lane));
+    } else if (t.view_src) {
+        refresh_slot_tile(*t.view_src, sl);
+        write_tile(t, view_data(t.view_code, read_tile(*t.view_src), t.rows, t.cols, t.view_ints).m);
     }
+    t.slot_writes = sl.writes;
+    if (t.bytes != before) t.clean = false;
 }
 
 void CoreRunner::slot_reads(Instr& in) {
@@ -619,7 +609,12 @@ void CoreRunner::slot_reads(Instr& in) {
         TileBuf* root = t ? slot_root(t.get()) : nullptr;
         if (!root) continue;
         CrossCorePipe& r = m_st.machine->ring(m_cluster, root->ring, root->ring_id);
-        if (!r.configured() || !r.has_region || root->slot < 0 || root->slot >= r.slot_num()) continue;
+        if (!r.configured() || root->slot < 0 || root->slot >= r.slot_num()) continue;
+        CrossCorePipe::Slot& sl = r.slot(root->slot);
+        refresh_slot_tile(*t, sl);
+        // A view made now reflects the slot as it is now.
+        if (in.out && in.out->view_src == t) in.out->slot_writes = sl.writes;
+        if (!r.has_region) continue;
         GmAccess a;
         a.tensor = r.gm_tensor;
         a.window.tensor = r.gm_tensor;

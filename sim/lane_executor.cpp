@@ -426,16 +426,10 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             out->ring_id = arg(c, "id") ? scalar(arg(c, "id")).as_int() : 0;
             if (m_replay) return LValue{out};
             if (m_st.cfg->hw.target == Target::A5 && out->slot >= 0) {
-                // a5: the tile is the slot's bytes from now on; it replaces this lane's tiles of the slot's last pop.
+                // a5: the tile is the slot's bytes from now on (refreshed from the slot when a push reused it).
                 out->slot_bound = true;
                 out->slot_gen = static_cast<int64_t>(r->ring().slot(out->slot).generation);
-                auto& bound = r->slot(out->slot).bound;
-                std::erase_if(bound, [&](const std::weak_ptr<TileBuf>& x) {
-                    auto t = x.lock();
-                    TileBuf* root = t ? slot_root(t.get()) : nullptr;
-                    return !root || root->lane == out->lane;
-                });
-                bound.push_back(out);
+                out->slot_writes = r->slot(out->slot).writes;
             }
             if (dir == 0 && (p.split == 3 || p.split == 4)) {
                 // Odd split: the static type is lane 0's larger part; lane 1's smaller one is a run-time valid region.
@@ -578,12 +572,11 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
     if (code == O::Slice || code == O::Reshape)
         for (auto& a : arg(c, code == O::Slice ? "offset" : "shape")->args) in->ints.push_back(scalar(a).as_int());
     if ((code == O::Slice || code == O::Reshape || code == O::SetValidShape || code == O::TransposeView) && in->in[0])
-        if (TileBuf* root = slot_root(in->in[0].get())) {
+        if (slot_root(in->in[0].get())) {
             // a5: a view of slot memory is slot memory too (rewritten with it, read as it).
             out->view_src = in->in[0];
             out->view_code = code;
             out->view_ints = in->ints;
-            m_st.machine->ring(m_cluster, root->ring, root->ring_id).slot(root->slot).bound.push_back(out);
         }
     in->out = out;
     m_core->issue(std::move(in));
