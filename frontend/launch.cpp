@@ -225,20 +225,35 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     return c;
 }
 
-int64_t ring_tensor_bytes(const rt::LaunchPlan& plan) {
-    int64_t per_dir = 0;
+RingLayout ring_layout(const rt::LaunchPlan& plan) {
+    std::map<std::pair<int, int64_t>, int64_t> size;  // (dir, id) -> bytes
     for (const auto* lane : {&plan.aic, &plan.aiv}) {
         if (!*lane) continue;
         passes::walk((*lane)->fn->body, [&](const StmtPtr& s) {
             const Expr* call = passes::stmt_call(*s);
             if (!call || (call->op->code != OpCode::AicInitializePipe && call->op->code != OpCode::AivInitializePipe)) return;
-            auto size = const_int(arg(*call, "slot_size")).value_or(0);
+            auto bytes = const_int(arg(*call, "slot_size")).value_or(0);
             auto dm = const_int(arg(*call, "dir_mask")).value_or(1);
             auto num = const_int(arg(*call, "slot_num")).value_or(dm == 3 ? 4 : 8);
-            per_dir = std::max(per_dir, size * num);
+            int64_t id = arg(*call, "id") ? const_int(arg(*call, "id")).value_or(0) : 0;
+            for (int dir = 0; dir < 2; ++dir)
+                if (dm & (1 << dir)) size[{dir, id}] = std::max(size[{dir, id}], bytes * num);
         });
     }
-    return 2 * per_dir;
+    RingLayout out;
+    if (size.empty()) return out;
+    int64_t half = std::max(size[{0, 0}], size[{1, 0}]);
+    out.base[{0, 0}] = 0;
+    out.base[{1, 0}] = half;
+    out.bytes = 2 * half;
+    for (auto& [key, n] : size) {
+        if (key.second == 0) continue;
+        out.base[key] = out.bytes;
+        out.bytes += n;
+    }
+    return out;
 }
+
+int64_t ring_tensor_bytes(const rt::LaunchPlan& plan) { return ring_layout(plan).bytes; }
 
 }  // namespace cvsim

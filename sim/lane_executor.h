@@ -101,6 +101,8 @@ private:
     void pct_point();
     uint64_t begin_push(Instr& in);
     void end_push(Instr& in);
+    void refresh_slot_tile(TileBuf& t, CrossCorePipe::Slot& sl);
+    void slot_reads(Instr& in);
     void wait_flag(Instr& in);
     void runtime_finding(const std::string& code, const ir::Stmt& s, const std::string& msg);
     uint64_t compute_latency(const Instr& in);

@@ -8,7 +8,7 @@
 // lives on its side; a boundary move becomes tpush on the producer lane and tpop on the consumer lane
 // (on a5 the AIV first adapts a V2C tile to NZ; the AIC pops into Mat and moves on to Left/Right/Bias).
 // Dead SHARED statements are removed per lane (fixpoint over reads). Every pop gets a tfree after the
-// last statement of its block that reads the popped tile. Finally each lane gets its pipe setup:
+// last statement of its block that reads the popped tile or a view/alias of it. Finally each lane gets its pipe setup:
 // reserve_buffer on the consuming side of each direction, import_peer_buffer on the producing side and
 // *_initialize_pipe with dir_mask, slot_size (largest crossing tile) and slot_num (attr or 2).
 #include "frontend/passes/expand_mixed_kernel.h"
@@ -364,6 +364,10 @@ private:
         return changed;
     }
 
+    // Every pop gets its tfree after the last statement of its block that reads the popped tile or any
+    // view/alias of it (transitively: on a5 the tile is the slot itself until the free). A tile still used
+    // after its block ends (yielded out of a branch arm or loop body, or bound there and read later) has no
+    // single point that frees it exactly once: E-UNSUPPORTED rather than a free that comes too early.
     void insert_tfree(Block& b) {
         for (auto& s : b) {
             insert_tfree(s->body);
@@ -378,14 +382,45 @@ private:
             else if (c->op->code == OpCode::TpopFromAiv) free_op = OpCode::TfreeToAiv;
             else continue;
             VarPtr v = s.targets[0];
+            const std::set<const Var*> al = storage_aliases(m_out->body, v.get());
+            auto reads_alias = [&](const Stmt& x, bool shallow) {
+                std::set<const Var*> r;
+                if (shallow) {
+                    Stmt sh = x;
+                    sh.body.clear();
+                    sh.orelse.clear();
+                    collect_reads(sh, r);
+                } else {
+                    collect_reads(x, r);
+                }
+                for (const Var* a : al)
+                    if (r.count(a)) return true;
+                return false;
+            };
             size_t last = i;
             bool freed = false;
+            std::set<const Stmt*> inside;
             for (size_t j = i + 1; j < b.size(); ++j) {
-                if (is_call(*b[j], free_op) && reads_var(*b[j], v.get())) freed = true;
-                if (reads_var(*b[j], v.get())) last = j;
+                if (is_call(*b[j], free_op) && reads_alias(*b[j], false)) freed = true;
+                if (reads_alias(*b[j], false)) last = j;
+                inside.insert(b[j].get());
+                walk(b[j]->body, [&](const StmtPtr& x) { inside.insert(x.get()); });
+                walk(b[j]->orelse, [&](const StmtPtr& x) { inside.insert(x.get()); });
             }
             if (freed) continue;
-            if (last < b.size() && b[last]->kind == StmtKind::Yield) --last;  // a yield stays last
+            const Stmt* escape = nullptr;
+            walk(m_out->body, [&](const StmtPtr& x) {
+                if (escape || x.get() == &s || !reads_alias(*x, true)) return;
+                bool own_yield = x->kind == StmtKind::Yield && x == b.back();
+                if (!inside.count(x.get()) || own_yield || x->kind == StmtKind::Return) escape = x.get();
+            });
+            if (escape)
+                raise("E-UNSUPPORTED", s.loc,
+                      fmt::format("the tile '{}' popped here (or a view of it) {} at line {}; cvsim cannot place its {}, which "
+                                  "must run exactly once, after the tile's last use",
+                                  v->name, escape->kind == StmtKind::Yield ? "leaves the block it was popped in through a yield" : "is used after the block it was popped in ends",
+                                  escape->loc.line, free_op == OpCode::TfreeToAic ? "tfree_to_aic" : "tfree_to_aiv"),
+                      "copy the tile (pl.move) inside the block and let the copy leave it");
             b.insert(b.begin() + static_cast<std::ptrdiff_t>(last + 1), make_eval(make_call(free_op, {{"tile", var_ref(v, s.loc)}}, s.loc), s.loc));
         }
     }
