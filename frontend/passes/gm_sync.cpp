@@ -338,10 +338,20 @@ private:
         return false;
     }
 
-    // Is prod (in b[is]) ordered before cons (in b[il], il > is) by what sits between them?
+    // Is prod (in b[is]) ordered before cons (in b[il], il > is) by what sits between them: a statement of
+    // b between the two, one after prod in a block holding it (e.g. an aic_gather after the store inside
+    // its split_aiv region), one before cons in a block holding it, or an author flag pair in b?
     bool already_ordered(const Block& b, size_t is, size_t il, const Access& prod, const Access& cons) const {
         for (size_t i = is + 1; i < il; ++i)
             if (orders(*b[i], prod)) return true;
+        size_t d = 0;
+        while (d < prod.path.size() && prod.path[d].first != &b) ++d;
+        for (size_t k = d + 1; k < prod.path.size(); ++k)
+            for (size_t j = prod.path[k].second + 1; j < prod.path[k].first->size(); ++j)
+                if (orders(*(*prod.path[k].first)[j], prod)) return true;
+        for (size_t k = d + 1; k < cons.path.size(); ++k)
+            for (size_t j = 0; j < cons.path[k].second; ++j)
+                if (orders(*(*cons.path[k].first)[j], prod)) return true;
         return flags_order(b, is, il, prod, cons);
     }
 
@@ -761,9 +771,22 @@ private:
             war_loads.insert(&c);
             il_last = std::max(il_last, c.path[d].second);
         }
-        if (already_ordered(*b, is, il, s, l) || (v2c && m_opt.v2c != V2CPolicy::Off && planned_barrier(b, is + 1, il))) {
+        if (already_ordered(*b, is, il, s, l)) {
             ++m_stats.already_ordered;
+            auto owner = m_owner.find(b);
+            bool loop_body = owner != m_owner.end() && owner->second && owner->second->kind == StmtKind::For && &owner->second->body == b;
+            if (war && v2c && m_opt.v2c == V2CPolicy::Fence && loop_body) {
+                // The author ordered the read after the write; the next iteration's write still waits for it.
+                place_war_flags(s, l, b, is, il_last);
+                war_done = war_loads;
+                m_stats.log.push_back(what + " already ordered; loop-carried WAR ordered with sync_set / sync_wait");
+                return d;
+            }
             m_stats.log.push_back(what + " already ordered, nothing added");
+            return d;
+        }
+        if (planned_barrier(b, is + 1, il)) {
+            m_stats.log.push_back(what + " ordered by the barrier placed for an earlier pair");
             return d;
         }
         if (!v2c) {
