@@ -3,8 +3,11 @@
 // Algorithm. (1) Trace every tensor value to its origin parameters through assignments, store results,
 // tensor slices, loop-carried values and branch results (fixpoint). (2) List the GM stores and loads in
 // program order with their structural position (path of (block, index) pairs) and lane (a store from Acc
-// or a load into Mat is the cube's; from/into Vec the vector's). (3) Pair each store with the first later
-// load of the same origin on the opposite lane. (4) For each pair, unless something already orders it
+// or a load into Mat is the cube's; from/into Vec the vector's), with absolute windows (gm_windows.h).
+// (3) Pair by execution order: each store with the first later load of the same origin on the opposite
+// lane whose window may overlap it (same iteration, or a later iteration of a common loop); then the
+// loads only a back edge puts after it (handle_carried), and the earlier loads it overwrites (handle_war).
+// (4) For each pair, unless something already orders it as the hazard checker would count it
 // (an author syncall, a sync_set/sync_wait pair, a tile transport in the same direction between the two),
 // apply the policy: C2V is fenced as upstream does when the producer store is unique and the consumer
 // sits in the store's block or below it; V2C follows --v2c: `fence` mirrors C2V (token push after the
@@ -341,7 +344,10 @@ private:
     // Is prod (in b[is]) ordered before cons (in b[il], il > is) by what sits between them: a statement of
     // b between the two, one after prod in a block holding it (e.g. an aic_gather after the store inside
     // its split_aiv region), one before cons in a block holding it, or an author flag pair in b?
-    bool already_ordered(const Block& b, size_t is, size_t il, const Access& prod, const Access& cons) const {
+    // `after_prod` (optional): set when the ordering runs after prod whenever prod runs (in b or in prod's
+    // blocks), so that it also orders a later iteration's accesses; not when it sits only on cons's path.
+    bool already_ordered(const Block& b, size_t is, size_t il, const Access& prod, const Access& cons, bool* after_prod = nullptr) const {
+        if (after_prod) *after_prod = true;
         for (size_t i = is + 1; i < il; ++i)
             if (orders(*b[i], prod)) return true;
         size_t d = 0;
@@ -349,10 +355,12 @@ private:
         for (size_t k = d + 1; k < prod.path.size(); ++k)
             for (size_t j = prod.path[k].second + 1; j < prod.path[k].first->size(); ++j)
                 if (orders(*(*prod.path[k].first)[j], prod)) return true;
+        if (flags_order(b, is, il, prod, cons)) return true;
+        if (after_prod) *after_prod = false;
         for (size_t k = d + 1; k < cons.path.size(); ++k)
             for (size_t j = 0; j < cons.path[k].second; ++j)
                 if (orders(*(*cons.path[k].first)[j], prod)) return true;
-        return flags_order(b, is, il, prod, cons);
+        return false;
     }
 
     // ---- execution order: windows, loops ----
@@ -771,7 +779,8 @@ private:
             war_loads.insert(&c);
             il_last = std::max(il_last, c.path[d].second);
         }
-        if (already_ordered(*b, is, il, s, l)) {
+        bool after_store = true;
+        if (already_ordered(*b, is, il, s, l, &after_store)) {
             ++m_stats.already_ordered;
             auto owner = m_owner.find(b);
             bool loop_body = owner != m_owner.end() && owner->second && owner->second->kind == StmtKind::For && &owner->second->body == b;
@@ -780,10 +789,10 @@ private:
                 place_war_flags(s, l, b, is, il_last);
                 war_done = war_loads;
                 m_stats.log.push_back(what + " already ordered; loop-carried WAR ordered with sync_set / sync_wait");
-                return d;
+                return after_store ? std::optional<size_t>(d) : std::nullopt;
             }
             m_stats.log.push_back(what + " already ordered, nothing added");
-            return d;
+            return after_store ? std::optional<size_t>(d) : std::nullopt;
         }
         if (planned_barrier(b, is + 1, il)) {
             m_stats.log.push_back(what + " ordered by the barrier placed for an earlier pair");
