@@ -392,8 +392,9 @@ private:
 
     // May a and b touch a common element in the same iteration of every loop holding both?
     bool overlap_same(const Access& a, const Access& b) const {
-        std::set<const Var*> shared;
-        for (auto& l : common_loops(a, b)) shared.insert(l.loop->loop_var.get());
+        std::set<const Var*> shared;  // a split_aiv lane index differs between the lanes and the cube: free
+        for (auto& l : common_loops(a, b))
+            if (l.loop->loop_kind != LoopKind::SplitAiv) shared.insert(l.loop->loop_var.get());
         return WindowAnalysis::may_overlap(a.win, b.win, shared, nullptr, 0, 0, m_win);
     }
 
@@ -407,7 +408,7 @@ private:
         int64_t far = n ? *n - 1 : (int64_t{1} << 40);
         std::set<const Var*> shared;
         for (auto& l : common_loops(a, b))
-            if (l.depth < lp.depth) shared.insert(l.loop->loop_var.get());
+            if (l.depth < lp.depth && l.loop->loop_kind != LoopKind::SplitAiv) shared.insert(l.loop->loop_var.get());
         return WindowAnalysis::may_overlap(a.win, b.win, shared, lp.loop, -far, -1, m_win);
     }
 
@@ -698,8 +699,8 @@ private:
         return flags_order(*lb, i_f, i_t, first, then);
     }
 
-    // Write-after-read: the store s overwrites what an opposite-lane load c of an earlier iteration (or,
-    // inside a loop, earlier in the same iteration) reads. `done`: loads whose WAR handle_pair ordered.
+    // Write-after-read: the store s overwrites what an opposite-lane load c of an earlier iteration, or
+    // earlier in program order, reads. `done`: loads whose WAR handle_pair ordered.
     // A barrier right before s's statement in the block where c and s diverge orders both.
     void handle_war(const Access& s, const std::set<const Access*>& done) {
         bool v2c = s.lane == Side::Vector;
@@ -709,9 +710,7 @@ private:
             const LoopAt* carry = nullptr;
             for (auto& lp : loops)
                 if (overlap_carried(c, s, lp)) carry = &lp;
-            bool in_loop = false;
-            for (auto& lp : loops) in_loop |= sequential(*lp.loop) && trips(*lp.loop).value_or(2) > 1;
-            bool same = in_loop && compare(c.path, s.path) == Order::Before && overlap_same(c, s);
+            bool same = compare(c.path, s.path) == Order::Before && overlap_same(c, s);
             if (!carry && !same) continue;
             size_t d = 0;
             while (d < c.path.size() && d < s.path.size() && c.path[d] == s.path[d]) ++d;

@@ -78,6 +78,16 @@ void WindowAnalysis::scan(Block& b, StmtPath path) {
         }
         if (s->kind == StmtKind::For) {
             if (s->loop_var) m_loop_vars.insert(s->loop_var.get());
+            auto start = s->start ? const_int(s->start) : std::optional<int64_t>(0);
+            auto stop = const_int(s->stop);
+            auto step = s->step ? const_int(s->step) : std::optional<int64_t>(1);
+            if (s->loop_var && s->loop_kind != LoopKind::SplitAiv && s->loop_kind != LoopKind::Spmd && start && stop && step && *step != 0) {
+                int64_t n = *step > 0 ? (*stop - *start + *step - 1) / *step : (*start - *stop - *step - 1) / -*step;
+                if (n > 0) {
+                    int64_t last = *start + (n - 1) * *step;
+                    m_bounds[s->loop_var.get()] = {std::min(*start, last), std::max(*start, last)};
+                }
+            }
             const Stmt* y = !s->body.empty() && s->body.back()->kind == StmtKind::Yield ? s->body.back().get() : nullptr;
             StmtPath ypath = here;
             ypath.push_back({&s->body, s->body.size() ? s->body.size() - 1 : 0});
@@ -261,37 +271,51 @@ bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std
     for (size_t d = 0; d < a.off.size() && lo <= hi; ++d) {
         const Affine& oa = a.off[d];
         const Affine& ob = b.off[d];
-        int64_t K = oa.c - ob.c, A = 0;
+        // D = off_a - off_b = [Klo, Khi] + A t.
+        int64_t Klo = oa.c - ob.c, Khi = Klo, A = 0;
         bool unknown_dim = false;
+        auto range = [&](const Var* v, int64_t k) {  // add k * v for v in its loop range
+            auto it = wa.m_bounds.find(v);
+            if (it == wa.m_bounds.end()) {
+                unknown_dim = true;
+                return;
+            }
+            int64_t p = k * it->second.first, q = k * it->second.second;
+            Klo += std::min(p, q);
+            Khi += std::max(p, q);
+        };
         std::set<const Var*> atoms;
         for (auto& [v, k] : oa.terms) atoms.insert(v);
         for (auto& [v, k] : ob.terms) atoms.insert(v);
         for (const Var* v : atoms) {
             auto ia = oa.terms.find(v), ib = ob.terms.find(v);
             int64_t ca = ia == oa.terms.end() ? 0 : ia->second, cb = ib == ob.terms.end() ? 0 : ib->second;
-            if (v == x) {
-                if (ca != cb || !step) unknown_dim = true;
+            if (!wa.is_loop_var(v)) {
+                if (ca != cb) unknown_dim = true;  // an invariant of unknown value
+            } else if (v == x && ca == cb) {
+                if (!step) unknown_dim = true;
                 else A = ca * *step;
-            } else if (shared.count(v) || !wa.is_loop_var(v)) {
-                if (ca != cb) unknown_dim = true;
-            } else if (ca != 0 || cb != 0) {
-                unknown_dim = true;  // a loop variable free to differ between the two
+            } else if (shared.count(v) && v != x) {
+                range(v, ca - cb);  // same value in both
+            } else {
+                range(v, ca);   // free to differ: each in its range
+                range(v, -cb);
             }
         }
         if (unknown_dim) continue;
         const int64_t ea = a.ext[d], eb = b.ext[d];
-        // Overlap in this dimension: -ea < K + A t < eb.
+        // Overlap in this dimension: Klo + A t < eb and Khi + A t > -ea.
         if (A == 0) {
-            if (!(-ea < K && K < eb)) return false;
+            if (!(Klo < eb && Khi > -ea)) return false;
             continue;
         }
         int64_t tl, th;
         if (A > 0) {
-            tl = floor_div(-ea - K, A) + 1;
-            th = ceil_div(eb - K, A) - 1;
+            tl = floor_div(-ea - Khi, A) + 1;
+            th = ceil_div(eb - Klo, A) - 1;
         } else {
-            tl = floor_div(K - eb, -A) + 1;
-            th = ceil_div(K + ea, -A) - 1;
+            tl = floor_div(Klo - eb, -A) + 1;
+            th = ceil_div(Khi + ea, -A) - 1;
         }
         lo = std::max(lo, tl);
         hi = std::min(hi, th);

@@ -43,8 +43,8 @@ public:
 
     // May a (in iteration ka of `cross`) and b (iteration kb) share an element, for some ka - kb in
     // [tmin, tmax]? Loop variables in `shared` take equal values in both; other atoms that are not loop
-    // variables are invariant; any other loop variable is free (conservative). `cross` == nullptr: the
-    // same iteration of every shared loop (tmin = tmax = 0 is then implied).
+    // variables are invariant; any other loop variable is free to differ, each within its constant range
+    // (unknown range: no conclusion). `cross` == nullptr: the same iteration of every shared loop.
     static bool may_overlap(const GmWindow& a, const GmWindow& b, const std::set<const ir::Var*>& shared, const ir::Stmt* cross,
                             int64_t tmin, int64_t tmax, const WindowAnalysis& wa);
 
@@ -65,6 +65,7 @@ private:
     std::map<const ir::Var*, std::vector<std::pair<ir::ExprPtr, StmtPath>>> m_flows;  // iter_arg / results sources
     std::map<const ir::Var*, StmtPath> m_def_path;   // path of the single definition
     std::set<const ir::Var*> m_loop_vars;
+    std::map<const ir::Var*, std::pair<int64_t, int64_t>> m_bounds;  // loop variable -> [min, max] (constant ranges)
     std::set<const ir::Var*> m_params;
     std::set<const ir::Var*> m_multi;                // variables bound by loops / branches / several assignments
 };

@@ -144,6 +144,13 @@ TEST(SoundnessPairing, RejectOnlyOnRealDependencies) {
         expect_clean(check(k, "off"), std::string(k) + " --v2c off");
     }
     EXPECT_EQ(stat(expand_v("gather_orders.py", "fence"), "already ordered"), 1);
+    // Windows moving at different rates that never meet within the loop's constant range.
+    RunResult lb = expand_v("loop_bounds.py", "reject");
+    EXPECT_EQ(lb.exit_code, 0) << lb.err;
+    RunResult lbf = expand_v("loop_bounds.py", "fence");
+    EXPECT_EQ(stat(lbf, "V2C fences"), 0) << lbf.err;
+    EXPECT_EQ(stat(lbf, "WAR orderings"), 0) << lbf.err;
+    expect_clean(check("loop_bounds.py", "off"), "loop_bounds.py --v2c off");
     // Per-iteration disjoint rows: fenced in the iteration, no loop-carried ordering.
     RunResult d = expand_v("loop_disjoint.py", "fence");
     EXPECT_EQ(stat(d, "V2C fences"), 1) << d.err;
@@ -168,4 +175,17 @@ TEST(SoundnessPairing, NoRedundantOrderings) {
         expect_clean(check("group.py", policy, "a5"), std::string("group.py --target a5 --v2c ") + policy);
     }
     expect_race(check("group.py", "off"), "group.py --v2c off");
+}
+
+// A straight-line write-after-read (the cube reads, then the vector overwrites) is a dependency too.
+TEST(SoundnessPairing, StraightLineWriteAfterReadIsOrdered) {
+    for (const char* target : {"a2a3", "a5"}) {
+        expect_clean(check("war_straight.py", "fence", target), std::string("war_straight.py --v2c fence --target ") + target);
+        expect_clean(check("war_straight.py", "syncall", target), std::string("war_straight.py --v2c syncall --target ") + target);
+    }
+    expect_race(check("war_straight.py", "off"), "war_straight.py --v2c off");
+    EXPECT_EQ(stat(expand_v("war_straight.py", "off"), "left unfenced"), 1);
+    RunResult rej = expand_v("war_straight.py", "reject");
+    EXPECT_NE(rej.err.find("error[E-V2C-UNFENCED]"), std::string::npos) << rej.err;
+    EXPECT_NE(rej.err.find("war_straight.py:17:"), std::string::npos) << "at the store\n" << rej.err;
 }
