@@ -264,10 +264,34 @@ GmWindow WindowAnalysis::window(const Expr& call, const StmtPath& path) const {
 bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std::set<const Var*>& shared, const Stmt* cross, int64_t tmin,
                                  int64_t tmax, const WindowAnalysis& wa) {
     if (!a.ok || !b.ok || a.off.size() != b.off.size() || a.ext.size() != a.off.size() || b.ext.size() != b.off.size()) return true;
+    // A short loop of constant range: try every pair of iterations exactly (the windows may move at
+    // different rates in the two accesses).
+    if (cross) {
+        auto bounds = wa.m_bounds.find(cross->loop_var.get());
+        auto step = cross->step ? const_int(cross->step) : std::optional<int64_t>(1);
+        auto start = cross->start ? const_int(cross->start) : std::optional<int64_t>(0);
+        if (bounds != wa.m_bounds.end() && step && *step != 0 && start) {
+            int64_t n = (bounds->second.second - bounds->second.first) / std::abs(*step) + 1;
+            if (n <= 128) {
+                for (int64_t ka = 0; ka < n; ++ka)
+                    for (int64_t kb = 0; kb < n; ++kb) {
+                        if (ka - kb < tmin || ka - kb > tmax) continue;
+                        std::pair<int64_t, int64_t> vals{*start + ka * *step, *start + kb * *step};
+                        if (overlap_at(a, b, shared, cross, 0, 0, wa, &vals)) return true;
+                    }
+                return false;
+            }
+        }
+    }
+    return overlap_at(a, b, shared, cross, tmin, tmax, wa, nullptr);
+}
+
+bool WindowAnalysis::overlap_at(const GmWindow& a, const GmWindow& b, const std::set<const Var*>& shared, const Stmt* cross, int64_t tmin,
+                                int64_t tmax, const WindowAnalysis& wa, const std::pair<int64_t, int64_t>* fixed) {
     const Var* x = cross ? cross->loop_var.get() : nullptr;
     std::optional<int64_t> step = 1;
     if (cross && cross->step) step = const_int(cross->step);
-    int64_t lo = cross ? tmin : 0, hi = cross ? tmax : 0;
+    int64_t lo = cross && !fixed ? tmin : 0, hi = cross && !fixed ? tmax : 0;
     for (size_t d = 0; d < a.off.size() && lo <= hi; ++d) {
         const Affine& oa = a.off[d];
         const Affine& ob = b.off[d];
@@ -292,6 +316,9 @@ bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std
             int64_t ca = ia == oa.terms.end() ? 0 : ia->second, cb = ib == ob.terms.end() ? 0 : ib->second;
             if (!wa.is_loop_var(v)) {
                 if (ca != cb) unknown_dim = true;  // an invariant of unknown value
+            } else if (v == x && fixed) {
+                Klo += ca * fixed->first - cb * fixed->second;
+                Khi += ca * fixed->first - cb * fixed->second;
             } else if (v == x && ca == cb) {
                 if (!step) unknown_dim = true;
                 else A = ca * *step;

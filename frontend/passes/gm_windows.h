@@ -59,6 +59,9 @@ private:
     std::optional<std::vector<Affine>> base(const ir::Var* v, const StmtPath& path, int depth) const;
     bool visible_def(const Def& d, const StmtPath& path) const;
     void scan(ir::Block& b, StmtPath path);
+    // may_overlap with the cross loop's variable fixed to (value in a, value in b) when `fixed` is given.
+    static bool overlap_at(const GmWindow& a, const GmWindow& b, const std::set<const ir::Var*>& shared, const ir::Stmt* cross, int64_t tmin,
+                           int64_t tmax, const WindowAnalysis& wa, const std::pair<int64_t, int64_t>* fixed);
 
     ir::Function& m_f;
     std::map<const ir::Var*, Def> m_defs;            // assignments (Assign targets) per variable

@@ -175,6 +175,12 @@ TEST(SoundnessPairing, NoRedundantOrderings) {
         expect_clean(check("group.py", policy, "a5"), std::string("group.py --target a5 --v2c ") + policy);
     }
     expect_race(check("group.py", "off"), "group.py --v2c off");
+    // No loop-carried WAR where the iterations' windows never meet (every pair of iterations is tried).
+    RunResult w = expand_v("war_rates.py", "fence");
+    EXPECT_EQ(stat(w, "V2C fences"), 1) << w.err;
+    EXPECT_EQ(stat(w, "WAR orderings"), 0) << w.err;
+    for (const char* target : {"a2a3", "a5"}) expect_clean(check("war_rates.py", "fence", target), std::string("war_rates.py --target ") + target);
+    expect_race(check("war_rates.py", "off"), "war_rates.py --v2c off");
 }
 
 // A straight-line write-after-read (the cube reads, then the vector overwrites) is a dependency too.
