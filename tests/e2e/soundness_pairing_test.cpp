@@ -195,3 +195,12 @@ TEST(SoundnessPairing, StraightLineWriteAfterReadIsOrdered) {
     EXPECT_NE(rej.err.find("error[E-V2C-UNFENCED]"), std::string::npos) << rej.err;
     EXPECT_NE(rej.err.find("war_straight.py:17:"), std::string::npos) << "at the store\n" << rej.err;
 }
+
+// a5 + split: a loop-carried WAR next to a fenced RAW is ordered without a flag that reaches one AIV only
+// (deadlock-free), and the expansion is clean on both targets.
+TEST(SoundnessPairing, SplitLoopCarriedWarIsDeadlockFreeOnA5) {
+    for (const char* target : {"a2a3", "a5"})
+        for (const char* policy : {"fence", "syncall"})
+            expect_clean(check("split_war_a5.py", policy, target), std::string("split_war_a5.py --v2c ") + policy + " --target " + target);
+    expect_race(check("split_war_a5.py", "off", "a5"), "split_war_a5.py --v2c off --target a5");
+}
