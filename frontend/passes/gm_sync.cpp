@@ -3,8 +3,11 @@
 // Algorithm. (1) Trace every tensor value to its origin parameters through assignments, store results,
 // tensor slices, loop-carried values and branch results (fixpoint). (2) List the GM stores and loads in
 // program order with their structural position (path of (block, index) pairs) and lane (a store from Acc
-// or a load into Mat is the cube's; from/into Vec the vector's). (3) Pair each store with the first later
-// load of the same origin on the opposite lane. (4) For each pair, unless something already orders it
+// or a load into Mat is the cube's; from/into Vec the vector's), with absolute windows (gm_windows.h).
+// (3) Pair by execution order: each store with the first later load of the same origin on the opposite
+// lane whose window may overlap it (same iteration, or a later iteration of a common loop); then the
+// loads only a back edge puts after it (handle_carried), and the earlier loads it overwrites (handle_war).
+// (4) For each pair, unless something already orders it as the hazard checker would count it
 // (an author syncall, a sync_set/sync_wait pair, a tile transport in the same direction between the two),
 // apply the policy: C2V is fenced as upstream does when the producer store is unique and the consumer
 // sits in the store's block or below it; V2C follows --v2c: `fence` mirrors C2V (token push after the
@@ -26,6 +29,7 @@
 
 #include "frontend/diag.h"
 #include "frontend/passes/expand_mixed_kernel.h"
+#include "frontend/passes/gm_windows.h"
 #include "frontend/passes/ir_util.h"
 
 namespace cvsim::passes {
@@ -43,6 +47,7 @@ struct Access {
     Side lane = Side::Shared;          // Cube or Vector
     std::set<const Var*> origins;      // tensor parameters it touches
     const Expr* call = nullptr;
+    GmWindow win;                      // absolute window (gm_windows.h)
 };
 
 enum class Order { Before, After, Same, Unordered };
@@ -57,11 +62,20 @@ Order compare(const Path& a, const Path& b) {
 
 class GmSync {
 public:
-    GmSync(Function& f, const ExpandOptions& opt, ExpandStats& stats) : m_f(f), m_opt(opt), m_stats(stats) {}
+    GmSync(Function& f, const ExpandOptions& opt, ExpandStats& stats) : m_f(f), m_opt(opt), m_stats(stats), m_win(f) {}
 
     void run() {
         trace_origins();
         collect(m_f.body, {}, nullptr);
+        m_split = m_f.split_mode() != SplitMode::NONE;
+        walk(m_f.body, [&](const StmtPtr& s) {
+            if (s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv) m_split = true;
+            if (const Expr* c = stmt_call(*s)) {
+                OpCode k = c->op->code;
+                if (k == OpCode::TpushToAic || k == OpCode::TpopFromAiv) m_handwritten[1] = true;
+                if (k == OpCode::TpushToAiv || k == OpCode::TpopFromAic) m_handwritten[0] = true;
+            }
+        });
         pair_and_place();
         place_token_pops();
         apply();
@@ -87,6 +101,10 @@ private:
     };
     std::vector<Token> m_tokens;
     int m_next_event = 0;
+    WindowAnalysis m_win;                                   // absolute GM windows
+    bool m_split = false;                                   // split attr or a split_aiv region: both AIVs run
+    bool m_handwritten[2] = {false, false};                 // hand-written ring ops (C2V, V2C) before the split
+    std::set<std::pair<const Block*, size_t>> m_barrier_at; // barriers planned (block, index)
 
     // ---- (1) origins ----
     std::set<const Var*> origin_of(const ExprPtr& e) {
@@ -153,8 +171,9 @@ private:
                     a.path = here;
                     a.store = c->op->code == OpCode::Store;
                     a.call = c;
+                    a.win = m_win.window(*c, here);
                     if (a.store) {
-                        a.lane = arg(*c, "tile")->type.mem == Mem::Acc ? Side::Cube : Side::Vector;
+                        a.lane = is_cube_mem(arg(*c, "tile")->type.mem) ? Side::Cube : Side::Vector;
                         a.origins = origin_of(arg(*c, "output_tensor"));
                     } else {
                         a.lane = c->type.mem == Mem::Vec ? Side::Vector : Side::Cube;
@@ -189,19 +208,23 @@ private:
         return false;
     }
 
-    // Does statement `s` always order the producer lane `p` before the consumer lane (other side)? A loop
-    // orders only when its body does and it runs at least once; a branch only when both arms do.
-    static bool orders(const Stmt& s, Side p) {
+    // Does statement `s` always order the producer access `prod` before the consumer lane (other side)? A
+    // loop orders only when its body does and it runs at least once; a branch only when both arms do. A
+    // tile transport orders only when its ready flag covers the store's pipe (V2C: MTE3, C2V: FIXP) and the
+    // ring holds no hand-written push or pop of that direction (its k-th pop may then take an older token).
+    bool orders(const Stmt& s, const Access& prod) const {
+        Side p = prod.lane;
         if (const Expr* c = stmt_call(s)) {
             OpCode code = c->op->code;
             if (code == OpCode::Syncall && call_side(*c) == Side::Shared) return true;
             Side sd = call_side(*c);
-            if (p == Side::Vector && (code == OpCode::TpushToAic || sd == Side::BoundaryV2C)) return true;
-            if (p == Side::Cube && (code == OpCode::TpushToAiv || sd == Side::BoundaryC2V)) return true;
+            bool v2c = p == Side::Vector;
+            if (v2c ? sd == Side::BoundaryV2C : sd == Side::BoundaryC2V)
+                return !m_handwritten[v2c ? 1 : 0] && prod_pipe(prod) == (v2c ? Pipe::Mte3 : Pipe::Fixp);
         }
         auto block_orders = [&](const Block& b) {
             for (auto& x : b)
-                if (orders(*x, p)) return true;
+                if (orders(*x, prod)) return true;
             return false;
         };
         if (s.kind == StmtKind::If) return block_orders(s.body) && block_orders(s.orelse);
@@ -234,112 +257,159 @@ private:
         return false;
     }
 
-    bool sync_pair_between(const Block& b, size_t from, size_t to, Side p) const {
-        bool set = false;
-        for (size_t i = from; i < to; ++i) {
-            bool found_wait = false;
-            walk({b[i]}, [&](const StmtPtr& s) {
-                const Expr* c = stmt_call(*s);
-                if (!c) return;
-                if (c->op->code == OpCode::SyncSet && call_side(*c) != (p == Side::Vector ? Side::Cube : Side::Vector)) set = true;
-                if (c->op->code == OpCode::SyncWait && set && call_side(*c) != p) found_wait = true;
-            });
-            if (found_wait) return true;
+    // ---- what the hazard checker counts as ordering (sim/check, SPEC 4.4 / 6) ----
+    static Pipe prod_pipe(const Access& a) { return call_pipe(*a.call); }
+
+    // The pipe a sync_set / sync_wait runs on: a pipe its core does not have is the scalar unit
+    // (models/cube_core.cpp, vector_core.cpp). nullopt: PIPE_ALL (drains the core).
+    static std::optional<Pipe> sync_pipe(const Expr& c, Side lane) {
+        PipeType pt = PipeType::S;
+        if (const ExprPtr& pa = arg(c, "pipe"); pa && pa->kind == ExprKind::Enum) pt = static_cast<PipeType>(pa->ival);
+        Pipe p = Pipe::Scalar;
+        switch (pt) {
+            case PipeType::ALL: return std::nullopt;
+            case PipeType::V: p = Pipe::Vector; break;
+            case PipeType::M: p = Pipe::Cube; break;
+            case PipeType::MTE1: p = Pipe::Mte1; break;
+            case PipeType::MTE2: p = Pipe::Mte2; break;
+            case PipeType::MTE3: p = Pipe::Mte3; break;
+            case PipeType::FIX: p = Pipe::Fixp; break;
+            default: break;
+        }
+        bool has = lane == Side::Cube ? p != Pipe::Vector : (p == Pipe::Mte2 || p == Pipe::Mte3 || p == Pipe::Vector);
+        return has ? p : Pipe::Scalar;
+    }
+
+    // An author's sync_set / sync_wait pair orders `prod` (in b[is]) before `cons` (in b[il]) when, for one
+    // event id, every set the producer lane runs and every wait the consumer lane runs sit directly in b,
+    // as many of each (so the k-th wait takes the k-th set of the same execution of b), and some k-th wait
+    // comes before b[il] while the k-th set comes after b[is], on the producer's access pipe (or PIPE_ALL,
+    // or after a fence), and the wait blocks the consumer's pipe (its access pipe, the scalar unit or
+    // PIPE_ALL). Textual order between the set and the wait does not matter: they run on different cores.
+    // On a5 an AIC flag pairs with one AIV only, so a split function (both AIVs) is never ordered this way.
+    bool flags_order(const Block& b, size_t is, size_t il, const Access& prod, const Access& cons) const {
+        if (m_opt.target == Target::A5 && m_split) return false;
+        std::map<const Stmt*, size_t> direct;
+        for (size_t i = 0; i < b.size(); ++i) direct[b[i].get()] = i;
+        std::map<int64_t, std::vector<std::pair<size_t, const Expr*>>> sets, waits;
+        std::set<int64_t> elsewhere;
+        bool nonconst = false;
+        walk(m_f.body, [&](const StmtPtr& s) {
+            const Expr* c = stmt_call(*s);
+            if (!c || (c->op->code != OpCode::SyncSet && c->op->code != OpCode::SyncWait)) return;
+            bool set = c->op->code == OpCode::SyncSet;
+            Side sd = call_side(*c);
+            if (sd != Side::Shared && sd != (set ? prod.lane : cons.lane)) return;  // the other counter
+            auto id = const_int(arg(*c, "event_id"));
+            if (!id) {
+                nonconst = true;
+                return;
+            }
+            auto it = direct.find(s.get());
+            if (it == direct.end()) elsewhere.insert(*id);
+            else (set ? sets : waits)[*id].push_back({it->second, c});
+        });
+        if (nonconst) return false;
+        auto fenced = [&](size_t from, size_t to) {
+            for (size_t i = from; i < to; ++i)
+                if (const Expr* c = stmt_call(*b[i]))
+                    if (c->op->code == OpCode::Fence || (c->op->code == OpCode::Syncall && call_side(*c) != (prod.lane == Side::Cube ? Side::Vector : Side::Cube)))
+                        return true;
+            return false;
+        };
+        for (auto& [id, ss] : sets) {
+            auto wit = waits.find(id);
+            if (elsewhere.count(id) || wit == waits.end() || wit->second.size() != ss.size()) continue;
+            for (size_t k = 0; k < ss.size(); ++k) {
+                auto [si, sc] = ss[k];
+                auto [wi, wc] = wit->second[k];
+                if (!(si > is && wi < il)) continue;
+                auto sp = sync_pipe(*sc, prod.lane);
+                bool covers = !sp || *sp == prod_pipe(prod) || fenced(is + 1, si);
+                auto wp = sync_pipe(*wc, cons.lane);
+                bool blocks = !wp || *wp == Pipe::Scalar || *wp == prod_pipe(cons);
+                if (covers && blocks) return true;
+            }
         }
         return false;
     }
 
-    bool already_ordered(const Block& b, size_t from, size_t to, Side p) const {
-        for (size_t i = from; i < to; ++i)
-            if (orders(*b[i], p)) return true;
-        return sync_pair_between(b, from, to, p);
-    }
-
-    // Offsets of a store/load window as affine forms in `loop_var`: returns the coefficient, or nullopt when
-    // the offset is not `a * loop_var + (expression without loop vars)`.
-    static std::optional<int64_t> coef(const ExprPtr& e, const Var* v) {
-        if (!e) return std::nullopt;
-        switch (e->kind) {
-            case ExprKind::Int: return 0;
-            case ExprKind::Var: return e->var.get() == v ? 1 : 0;
-            case ExprKind::Binary: {
-                auto a = coef(e->args[0], v), b = coef(e->args[1], v);
-                if (!a || !b) return std::nullopt;
-                if (e->sval == "+") return *a + *b;
-                if (e->sval == "-") return *a - *b;
-                if (e->sval == "*") {
-                    auto ca = const_int(e->args[0]), cb = const_int(e->args[1]);
-                    if (ca) return *ca * *b;
-                    if (cb) return *a * *cb;
-                    return (*a == 0 && *b == 0) ? std::optional<int64_t>(0) : std::nullopt;
-                }
-                return (*a == 0 && *b == 0) ? std::optional<int64_t>(0) : std::nullopt;
-            }
-            default: return std::nullopt;
-        }
-    }
-
-    static bool same_expr(const ExprPtr& a, const ExprPtr& b) {
-        if (!a || !b) return a == b;
-        if (a->kind != b->kind || a->ival != b->ival || a->sval != b->sval || a->args.size() != b->args.size()) return false;
-        if (a->kind == ExprKind::Var && a->var != b->var) return false;
-        for (size_t i = 0; i < a->args.size(); ++i)
-            if (!same_expr(a->args[i], b->args[i])) return false;
-        return true;
-    }
-
-    std::vector<int64_t> extents(const Access& a) const {
-        if (a.store) {
-            const Type& t = arg(*a.call, "tile")->type;
-            std::vector<int64_t> e = t.shape;
-            size_t rank = arg(*a.call, "output_tensor")->type.shape.size();
-            if (e.size() < rank) e.insert(e.begin(), rank - e.size(), 1);
-            return e;
-        }
-        auto e = const_int_list(arg(*a.call, "shapes"));
-        return e ? *e : std::vector<int64_t>{};
-    }
-
-    // Loops enclosing block `b` (innermost first).
-    std::vector<const Stmt*> enclosing_loops(Block* b) const {
-        std::vector<const Stmt*> loops;
-        while (b) {
-            auto it = m_owner.find(b);
-            if (it == m_owner.end() || !it->second) break;
-            if (it->second->kind == StmtKind::For && it->second->loop_kind != LoopKind::SplitAiv) loops.push_back(it->second);
-            b = m_parent.at(b);
-        }
-        return loops;
-    }
-
-    // May the store of one iteration overlap the load of another iteration of some enclosing loop?
-    bool may_overlap_across_iterations(const Access& s, const Access& l, Block* b) const {
-        auto loops = enclosing_loops(b);
-        if (loops.empty()) return false;
-        const ExprPtr& so = arg(*s.call, "offsets");
-        const ExprPtr& lo = arg(*l.call, "offsets");
-        auto se = extents(s), le = extents(l);
-        if (!so || !lo || so->args.size() != lo->args.size() || se.size() != so->args.size() || le.size() != lo->args.size()) return true;
-        for (const Stmt* loop : loops) {
-            const Var* v = loop->loop_var.get();
-            bool disjoint = false;
-            for (size_t d = 0; d < so->args.size() && !disjoint; ++d) {
-                if (!same_expr(so->args[d], lo->args[d])) continue;
-                auto a = coef(so->args[d], v);
-                if (!a || *a == 0) continue;
-                // The dimension must depend on no other loop variable.
-                bool others = false;
-                for (const Stmt* other : loops)
-                    if (other != loop) {
-                        auto c = coef(so->args[d], other->loop_var.get());
-                        if (!c || *c != 0) others = true;
-                    }
-                int64_t step = loop->step ? const_int(loop->step).value_or(0) : 1;
-                if (!others && step != 0 && std::abs(*a * step) >= std::max(se[d], le[d])) disjoint = true;
-            }
-            if (!disjoint) return true;
-        }
+    // A barrier this pass already plans in b before one of the indices [lo, hi].
+    bool planned_barrier(const Block* b, size_t lo, size_t hi) const {
+        for (auto& [blk, idx] : m_barrier_at)
+            if (blk == b && idx >= lo && idx <= hi) return true;
         return false;
+    }
+
+    // Is prod (in b[is]) ordered before cons (in b[il], il > is) by what sits between them: a statement of
+    // b between the two, one after prod in a block holding it (e.g. an aic_gather after the store inside
+    // its split_aiv region), one before cons in a block holding it, or an author flag pair in b?
+    // `after_prod` (optional): set when the ordering runs after prod whenever prod runs (in b or in prod's
+    // blocks), so that it also orders a later iteration's accesses; not when it sits only on cons's path.
+    bool already_ordered(const Block& b, size_t is, size_t il, const Access& prod, const Access& cons, bool* after_prod = nullptr) const {
+        if (after_prod) *after_prod = true;
+        for (size_t i = is + 1; i < il; ++i)
+            if (orders(*b[i], prod)) return true;
+        size_t d = 0;
+        while (d < prod.path.size() && prod.path[d].first != &b) ++d;
+        for (size_t k = d + 1; k < prod.path.size(); ++k)
+            for (size_t j = prod.path[k].second + 1; j < prod.path[k].first->size(); ++j)
+                if (orders(*(*prod.path[k].first)[j], prod)) return true;
+        if (flags_order(b, is, il, prod, cons)) return true;
+        if (after_prod) *after_prod = false;
+        for (size_t k = d + 1; k < cons.path.size(); ++k)
+            for (size_t j = 0; j < cons.path[k].second; ++j)
+                if (orders(*(*cons.path[k].first)[j], prod)) return true;
+        return false;
+    }
+
+    // ---- execution order: windows, loops ----
+    struct LoopAt {
+        const Stmt* loop;
+        size_t depth;  // path depth of the loop's body block
+    };
+
+    // Loops whose body holds both accesses, outermost first.
+    std::vector<LoopAt> common_loops(const Access& a, const Access& b) const {
+        std::vector<LoopAt> out;
+        for (size_t d = 0; d + 1 < a.path.size() && d + 1 < b.path.size() && a.path[d] == b.path[d]; ++d) {
+            const Stmt& st = *(*a.path[d].first)[a.path[d].second];
+            if (st.kind == StmtKind::For && a.path[d + 1].first == &st.body && b.path[d + 1].first == &st.body) out.push_back({&st, d + 1});
+        }
+        return out;
+    }
+
+    static bool sequential(const Stmt& loop) { return loop.loop_kind != LoopKind::SplitAiv && loop.loop_kind != LoopKind::Spmd; }
+
+    static std::optional<int64_t> trips(const Stmt& loop) {
+        auto start = loop.start ? const_int(loop.start) : std::optional<int64_t>(0);
+        auto stop = const_int(loop.stop);
+        auto step = loop.step ? const_int(loop.step) : std::optional<int64_t>(1);
+        if (!start || !stop || !step || *step == 0) return std::nullopt;
+        int64_t n = *step > 0 ? (*stop - *start + *step - 1) / *step : (*start - *stop - *step - 1) / -*step;
+        return std::max<int64_t>(n, 0);
+    }
+
+    // May a and b touch a common element in the same iteration of every loop holding both?
+    bool overlap_same(const Access& a, const Access& b) const {
+        std::set<const Var*> shared;  // a split_aiv lane index differs between the lanes and the cube: free
+        for (auto& l : common_loops(a, b))
+            if (l.loop->loop_kind != LoopKind::SplitAiv) shared.insert(l.loop->loop_var.get());
+        return WindowAnalysis::may_overlap(a.win, b.win, shared, nullptr, 0, 0, m_win);
+    }
+
+    // May a, in an earlier iteration of the common loop `lp` than b, touch an element b touches? (Loops
+    // inside lp may be in any iteration; loops around it in the same.) A loop of at most one trip carries
+    // nothing.
+    bool overlap_carried(const Access& a, const Access& b, const LoopAt& lp) const {
+        if (!sequential(*lp.loop)) return false;
+        auto n = trips(*lp.loop);
+        if (n && *n <= 1) return false;
+        int64_t far = n ? *n - 1 : (int64_t{1} << 40);
+        std::set<const Var*> shared;
+        for (auto& l : common_loops(a, b))
+            if (l.depth < lp.depth && l.loop->loop_kind != LoopKind::SplitAiv) shared.insert(l.loop->loop_var.get());
+        return WindowAnalysis::may_overlap(a.win, b.win, shared, lp.loop, -far, -1, m_win);
     }
 
     void plan(Block* b, size_t index, StmtPtr s) { m_insert[{b, index}].push_back(std::move(s)); }
@@ -425,6 +495,7 @@ private:
     }
 
     void place_barrier(Block* b, size_t il, const SourceLoc& loc) {
+        if (!m_barrier_at.insert({b, il}).second) return;  // one barrier covers every pair ordered there
         plan(b, il, make_eval(make_call(OpCode::Fence, {}, loc), loc));
         plan(b, il, make_eval(syncall_call(loc), loc));
         ++m_stats.barriers;
@@ -503,20 +574,37 @@ private:
         ++m_stats.war_orders;
     }
 
+    bool opposite(const Access& s, const Access& c) const {
+        return !c.store && c.lane != s.lane && intersects(c.origins, s.origins);
+    }
+
+    // Can the load c, later than the store s in program order, read what s wrote: in the same iteration,
+    // or in a later iteration of a loop holding both?
+    bool depends_later(const Access& s, const Access& c) const {
+        if (overlap_same(s, c)) return true;
+        for (auto& lp : common_loops(s, c))
+            if (overlap_carried(s, c, lp)) return true;
+        return false;
+    }
+
+    // Pairing by execution order (SPEC 5.7): each store with the first later load in program order whose
+    // window may overlap it (same iteration, or a later iteration of a common loop), then with the loads
+    // that only a loop's back edge puts after it (earlier in the body, or in a sibling arm).
     void pair_and_place() {
         for (size_t i = 0; i < m_acc.size(); ++i) {
             const Access& s = m_acc[i];
             if (!s.store || s.origins.empty()) continue;
             const Access* l = nullptr;
-            for (size_t j = 0; j < m_acc.size(); ++j) {
-                const Access& c = m_acc[j];
-                if (c.store || c.lane == s.lane || !intersects(c.origins, s.origins)) continue;
-                if (compare(s.path, c.path) != Order::Before) continue;
+            for (const Access& c : m_acc) {
+                if (!opposite(s, c) || compare(s.path, c.path) != Order::Before || !depends_later(s, c)) continue;
                 l = &c;
                 break;
             }
-            if (!l) continue;
-            handle_pair(s, *l);
+            std::optional<size_t> covered;
+            std::set<const Access*> war_done;
+            if (l) covered = handle_pair(s, *l, war_done);
+            handle_carried(s, covered);
+            handle_war(s, war_done);
         }
     }
 
@@ -527,7 +615,154 @@ private:
         return n;
     }
 
-    void handle_pair(const Access& s, const Access& l) {
+    // Loop-carried dependencies of store s: loads that run after s only through a back edge (earlier in
+    // the body of a common loop, or in a sibling arm) and may read what s wrote in an earlier iteration.
+    // `covered`: the depth of the block where the pair of s with a later load was ordered (that ordering
+    // runs after s in the same iteration of every loop around that block). Otherwise a barrier before the
+    // load's statement in the innermost carrying loop's body orders every earlier iteration's store before
+    // it (and, when the load precedes the store in the body, a second barrier before the store's statement
+    // orders the same iteration's read before the write). No token: a first iteration has nothing to pop.
+    void handle_carried(const Access& s, std::optional<size_t> covered) {
+        bool v2c = s.lane == Side::Vector;
+        for (const Access& c : m_acc) {
+            if (!opposite(s, c) || compare(s.path, c.path) == Order::Before) continue;
+            const LoopAt* carry = nullptr;
+            auto loops = common_loops(s, c);
+            for (auto& lp : loops)
+                if (overlap_carried(s, c, lp)) carry = &lp;  // innermost carrying loop
+            if (!carry) continue;
+            if (covered && carry->depth <= *covered) continue;
+            size_t D = carry->depth;
+            Block* lb = s.path[D].first;
+            size_t ic = c.path[D].second;
+            // Already ordered across the back edge: after s's statement or before c's statement.
+            bool ordered = carried_ordered(s, c, D);
+            std::string tensor = name_of(s.origins);
+            std::string what = fmt::format("{} -> {} {}: {} (loop-carried, line {} loop)", where(s), where(c), tensor, v2c ? "V2C" : "C2V",
+                                           carry->loop->loc.line);
+            if (ordered) {
+                ++m_stats.already_ordered;
+                m_stats.log.push_back(what + " already ordered, nothing added");
+                continue;
+            }
+            if (barrier_after(s, D) || barrier_before(c, D)) continue;  // a barrier this pass placed
+            if (!v2c) {
+                ++m_stats.unfenced;
+                m_stats.log.push_back(what + " left unfenced as upstream does (loop-carried C2V)");
+                return;
+            }
+            switch (m_opt.v2c) {
+                case V2CPolicy::Off:
+                    ++m_stats.unfenced;
+                    m_stats.log.push_back(what + " left unfenced (--v2c off)");
+                    return;
+                case V2CPolicy::Reject:
+                    raise("E-V2C-UNFENCED", c.stmt->loc,
+                          fmt::format("cube load of '{}' reads GM written by the vector store at {} in an earlier iteration of the loop at line {}, "
+                                      "with nothing ordering them",
+                                      tensor, s.stmt->loc.str(), carry->loop->loc.line),
+                          "insert pl.system.syncall in the loop body before the cube consumer (or compile with --v2c fence)");
+                case V2CPolicy::Fence:
+                case V2CPolicy::Syncall:
+                    if (m_opt.v2c == V2CPolicy::Fence) {
+                        ++m_stats.fallbacks;
+                        m_stats.log.push_back(what + " has no balanced fence placement (loop-carried), barrier instead");
+                    } else {
+                        m_stats.log.push_back(what + " ordered with fence + syncall");
+                    }
+                    place_barrier(lb, ic, c.stmt->loc);
+                    break;
+            }
+        }
+    }
+
+    // A barrier this pass plans on a's path at or below depth `from`: before a (runs before it in the same
+    // execution) or after it.
+    bool barrier_before(const Access& a, size_t from) const {
+        for (size_t k = from; k < a.path.size(); ++k)
+            if (planned_barrier(a.path[k].first, 0, a.path[k].second)) return true;
+        return false;
+    }
+    bool barrier_after(const Access& a, size_t from) const {
+        for (size_t k = from; k < a.path.size(); ++k)
+            if (planned_barrier(a.path[k].first, a.path[k].second + 1, a.path[k].first->size())) return true;
+        return false;
+    }
+
+    // Does something in the body of the loop at depth D order `first` (in an earlier iteration) before
+    // `then`: a statement after first's or before then's, or an author flag pair?
+    bool carried_ordered(const Access& first, const Access& then, size_t D) const {
+        Block* lb = first.path[D].first;
+        size_t i_f = first.path[D].second, i_t = then.path[D].second;
+        for (size_t k = 0; k < lb->size(); ++k)
+            if ((k > i_f || k < i_t) && orders(*(*lb)[k], first)) return true;
+        return flags_order(*lb, i_f, i_t, first, then);
+    }
+
+    // Write-after-read: the store s overwrites what an opposite-lane load c of an earlier iteration, or
+    // earlier in program order, reads. `done`: loads whose WAR handle_pair ordered.
+    // A barrier right before s's statement in the block where c and s diverge orders both.
+    void handle_war(const Access& s, const std::set<const Access*>& done) {
+        bool v2c = s.lane == Side::Vector;
+        for (const Access& c : m_acc) {
+            if (!opposite(s, c) || done.count(&c)) continue;
+            auto loops = common_loops(c, s);
+            const LoopAt* carry = nullptr;
+            for (auto& lp : loops)
+                if (overlap_carried(c, s, lp)) carry = &lp;
+            bool same = compare(c.path, s.path) == Order::Before && overlap_same(c, s);
+            if (!carry && !same) continue;
+            size_t d = 0;
+            while (d < c.path.size() && d < s.path.size() && c.path[d] == s.path[d]) ++d;
+            Block* cb = s.path[d].first;
+            size_t i_c = c.path[d].second, i_s = s.path[d].second;
+            bool need_carry = carry && !carried_ordered(c, s, carry->depth) && !barrier_after(c, carry->depth) && !barrier_before(s, carry->depth);
+            bool need_same = same && !already_ordered(*cb, i_c, i_s, c, s) && !planned_barrier(cb, i_c + 1, i_s);
+            if (!need_carry && !need_same) continue;
+            std::string tensor = name_of(s.origins);
+            std::string what = fmt::format("{} -> {} {}: {} write-after-read{}", where(c), where(s), tensor, v2c ? "V2C" : "C2V",
+                                           carry ? fmt::format(" (loop-carried, line {} loop)", carry->loop->loc.line) : std::string(" (same iteration)"));
+            if (!v2c) {
+                ++m_stats.unfenced;
+                m_stats.log.push_back(what + " left unfenced as upstream does");
+                return;
+            }
+            switch (m_opt.v2c) {
+                case V2CPolicy::Off:
+                    ++m_stats.unfenced;
+                    m_stats.log.push_back(what + " left unfenced (--v2c off)");
+                    return;
+                case V2CPolicy::Reject:
+                    raise("E-V2C-UNFENCED", s.stmt->loc,
+                          fmt::format("vector store of '{}' overwrites GM that the cube load at {} reads{}, with nothing ordering them", tensor, c.stmt->loc.str(),
+                                      carry ? " in an earlier iteration" : ""),
+                          "insert pl.system.syncall before the vector store (or compile with --v2c fence)");
+                case V2CPolicy::Fence:
+                case V2CPolicy::Syncall: {
+                    // Under fence, a WAR carried only across iterations (the load later in the body than the
+                    // store) takes the reverse flag pair of place_war_flags instead of a barrier.
+                    Block* lb = carry ? s.path[carry->depth].first : nullptr;
+                    auto owner = lb ? m_owner.find(lb) : m_owner.end();
+                    bool loop_body = owner != m_owner.end() && owner->second && &owner->second->body == lb;
+                    // (Not on a5 in a split function: a cube flag reaches one AIV there, issue 10.7.)
+                    bool flags_ok = !(m_opt.target == Target::A5 && m_split);
+                    if (m_opt.v2c == V2CPolicy::Fence && flags_ok && !need_same && loop_body && c.path[carry->depth].second > s.path[carry->depth].second) {
+                        place_war_flags(s, c, lb, s.path[carry->depth].second, c.path[carry->depth].second);
+                        m_stats.log.push_back(what + " ordered with sync_set / sync_wait");
+                        break;
+                    }
+                    place_barrier(cb, i_s, s.stmt->loc);
+                    ++m_stats.war_orders;
+                    m_stats.log.push_back(what + " ordered with fence + syncall before the store");
+                    break;
+                }
+            }
+        }
+    }
+
+    // Orders the pair (s, l) with l later in program order. Returns the depth of the block where the
+    // ordering runs after s (for handle_carried), or nullopt when the pair is left unordered.
+    std::optional<size_t> handle_pair(const Access& s, const Access& l, std::set<const Access*>& war_done) {
         bool v2c = s.lane == Side::Vector;
         // Common block: first depth where the paths diverge.
         size_t d = 0;
@@ -542,35 +777,55 @@ private:
         // this iteration that may overlap it, so the reverse order goes after the last such statement.
         bool war = false;
         size_t il_last = il;
+        std::set<const Access*> war_loads;
         for (const Access& c : m_acc) {
-            if (c.store || c.lane == s.lane || !intersects(c.origins, s.origins) || c.path.size() <= d) continue;
+            if (!opposite(s, c) || c.path.size() <= d) continue;
             bool inside = c.path[d].first == b;
             for (size_t k = 0; k < d && inside; ++k) inside = c.path[k] == s.path[k];
-            if (!inside || c.path[d].second < il || !may_overlap_across_iterations(s, c, b)) continue;
+            if (!inside || c.path[d].second <= is) continue;
+            bool carried = false;
+            for (auto& lp : common_loops(c, s))
+                if (lp.depth <= d && overlap_carried(c, s, lp)) carried = true;
+            if (!carried) continue;
             war = true;
+            war_loads.insert(&c);
             il_last = std::max(il_last, c.path[d].second);
         }
-        if (already_ordered(*b, is + 1, il, s.lane)) {
+        bool after_store = true;
+        if (already_ordered(*b, is, il, s, l, &after_store)) {
             ++m_stats.already_ordered;
+            auto owner = m_owner.find(b);
+            bool loop_body = owner != m_owner.end() && owner->second && owner->second->kind == StmtKind::For && &owner->second->body == b;
+            if (war && v2c && m_opt.v2c == V2CPolicy::Fence && loop_body && !(m_opt.target == Target::A5 && m_split)) {
+                // The author ordered the read after the write; the next iteration's write still waits for it.
+                place_war_flags(s, l, b, is, il_last);
+                war_done = war_loads;
+                m_stats.log.push_back(what + " already ordered; loop-carried WAR ordered with sync_set / sync_wait");
+                return after_store ? std::optional<size_t>(d) : std::nullopt;
+            }
             m_stats.log.push_back(what + " already ordered, nothing added");
-            return;
+            return after_store ? std::optional<size_t>(d) : std::nullopt;
+        }
+        if (planned_barrier(b, is + 1, il)) {
+            m_stats.log.push_back(what + " ordered by the barrier placed for an earlier pair");
+            return d;
         }
         if (!v2c) {
             if (direct && unique) {
                 place_fence(s, l, b, is, il, false);
                 ++m_stats.c2v_fences;
                 m_stats.log.push_back(what + " fenced (tpush_to_aiv / tpop_from_aic)");
-            } else {
-                ++m_stats.unfenced;
-                m_stats.log.push_back(what + " left unfenced as upstream does (no unique producer store in the consumer's block)");
+                return d;
             }
-            return;
+            ++m_stats.unfenced;
+            m_stats.log.push_back(what + " left unfenced as upstream does (no unique producer store in the consumer's block)");
+            return std::nullopt;
         }
         switch (m_opt.v2c) {
             case V2CPolicy::Off:
                 ++m_stats.unfenced;
                 m_stats.log.push_back(what + " left unfenced (--v2c off)");
-                return;
+                return std::nullopt;
             case V2CPolicy::Reject:
                 raise("E-V2C-UNFENCED", l.stmt->loc,
                       fmt::format("cube load of '{}' reads GM written by the vector store at {} with nothing ordering them", tensor, s.stmt->loc.str()),
@@ -580,11 +835,18 @@ private:
                     place_fence(s, l, b, is, il, true);
                     ++m_stats.v2c_fences;
                     m_stats.log.push_back(what + " fenced (tpush_to_aic / tpop_from_aiv)");
-                    if (war) {
+                    if (war && m_opt.target == Target::A5 && m_split) {
+                        // A cube flag reaches one AIV on a5 (issue 10.7): a barrier after the last load.
+                        place_barrier(b, il_last + 1, l.stmt->loc);
+                        war_done = war_loads;
+                        ++m_stats.war_orders;
+                        m_stats.log.push_back(what + " loop-carried WAR ordered with a barrier (a5, split)");
+                    } else if (war) {
                         place_war_flags(s, l, b, is, il_last);
+                        war_done = war_loads;
                         m_stats.log.push_back(what + " loop-carried WAR ordered with sync_set / sync_wait");
                     }
-                    return;
+                    return d;
                 }
                 ++m_stats.fallbacks;
                 m_stats.log.push_back(what + " has no balanced fence placement (" +
@@ -597,11 +859,13 @@ private:
                     // The next iteration's store must wait until this iteration's load: a second barrier
                     // after the consumer's statement.
                     place_barrier(b, il_last + 1, l.stmt->loc);
+                    war_done = war_loads;
                     ++m_stats.war_orders;
                     m_stats.log.push_back(what + " loop-carried WAR ordered with a second barrier");
                 }
-                return;
+                return d;
         }
+        return std::nullopt;
     }
 
     void apply() {

@@ -1,0 +1,353 @@
+// GM windows in absolute tensor coordinates (see gm_windows.h).
+#include "frontend/passes/gm_windows.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "frontend/ops.h"
+#include "frontend/passes/ir_util.h"
+
+namespace cvsim::passes {
+
+using namespace ir;
+
+namespace {
+
+constexpr int kMaxDepth = 24;
+
+Affine unknown() {
+    Affine a;
+    a.ok = false;
+    return a;
+}
+
+Affine add(const Affine& x, const Affine& y, int64_t sy) {
+    if (!x.ok || !y.ok) return unknown();
+    Affine r = x;
+    r.c += sy * y.c;
+    for (auto [v, k] : y.terms) {
+        int64_t& t = r.terms[v];
+        t += sy * k;
+        if (t == 0) r.terms.erase(v);
+    }
+    return r;
+}
+
+Affine scale(const Affine& x, int64_t k) {
+    if (!x.ok) return x;
+    Affine r;
+    if (k == 0) return r;
+    r.c = x.c * k;
+    for (auto [v, c] : x.terms) r.terms[v] = c * k;
+    return r;
+}
+
+bool same(const Affine& a, const Affine& b) { return a.ok && b.ok && a.c == b.c && a.terms == b.terms; }
+
+int64_t floor_div(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+}
+int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+
+}  // namespace
+
+WindowAnalysis::WindowAnalysis(Function& f) : m_f(f) {
+    for (auto& p : f.params) m_params.insert(p.var.get());
+    scan(f.body, {});
+}
+
+void WindowAnalysis::scan(Block& b, StmtPath path) {
+    for (size_t i = 0; i < b.size(); ++i) {
+        const StmtPtr& s = b[i];
+        StmtPath here = path;
+        here.push_back({&b, i});
+        if (s->kind == StmtKind::Assign) {
+            if (s->targets.size() == 1) {
+                Def& d = m_defs[s->targets[0].get()];
+                ++d.count;
+                d.stmt = s.get();
+                d.block = &b;
+                d.index = i;
+                m_def_path[s->targets[0].get()] = here;
+                m_flows[s->targets[0].get()].push_back({s->value, here});
+            } else {
+                for (auto& t : s->targets) m_multi.insert(t.get());
+            }
+        }
+        if (s->kind == StmtKind::For) {
+            if (s->loop_var) m_loop_vars.insert(s->loop_var.get());
+            auto start = s->start ? const_int(s->start) : std::optional<int64_t>(0);
+            auto stop = const_int(s->stop);
+            auto step = s->step ? const_int(s->step) : std::optional<int64_t>(1);
+            if (s->loop_var && s->loop_kind != LoopKind::SplitAiv && s->loop_kind != LoopKind::Spmd && start && stop && step && *step != 0) {
+                int64_t n = *step > 0 ? (*stop - *start + *step - 1) / *step : (*start - *stop - *step - 1) / -*step;
+                if (n > 0) {
+                    int64_t last = *start + (n - 1) * *step;
+                    m_bounds[s->loop_var.get()] = {std::min(*start, last), std::max(*start, last)};
+                }
+            }
+            const Stmt* y = !s->body.empty() && s->body.back()->kind == StmtKind::Yield ? s->body.back().get() : nullptr;
+            StmtPath ypath = here;
+            ypath.push_back({&s->body, s->body.size() ? s->body.size() - 1 : 0});
+            for (size_t k = 0; k < s->iter_args.size(); ++k) {
+                const Var* ia = s->iter_args[k].get();
+                m_multi.insert(ia);
+                if (k < s->init_values.size()) m_flows[ia].push_back({s->init_values[k], here});
+                if (y && k < y->values.size()) m_flows[ia].push_back({y->values[k], ypath});
+                if (k < s->targets.size()) {
+                    m_multi.insert(s->targets[k].get());
+                    m_flows[s->targets[k].get()] = m_flows[ia];
+                }
+            }
+        }
+        if (s->kind == StmtKind::If) {
+            for (Block* br : {&s->body, &s->orelse}) {
+                if (br->empty() || br->back()->kind != StmtKind::Yield) continue;
+                StmtPath ypath = here;
+                ypath.push_back({br, br->size() - 1});
+                for (size_t k = 0; k < s->targets.size() && k < br->back()->values.size(); ++k) {
+                    m_multi.insert(s->targets[k].get());
+                    m_flows[s->targets[k].get()].push_back({br->back()->values[k], ypath});
+                }
+            }
+        }
+        scan(s->body, here);
+        scan(s->orelse, here);
+    }
+}
+
+bool WindowAnalysis::visible_def(const Def& d, const StmtPath& path) const {
+    for (auto& [blk, idx] : path)
+        if (blk == d.block) return idx > d.index;
+    return false;
+}
+
+Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth) const {
+    if (!e || depth > kMaxDepth) return unknown();
+    if (auto c = const_int(e)) {
+        Affine a;
+        a.c = *c;
+        return a;
+    }
+    switch (e->kind) {
+        case ExprKind::Var: {
+            const Var* v = e->var.get();
+            Affine atom;
+            atom.terms[v] = 1;
+            if (m_loop_vars.count(v)) return atom;
+            if (m_multi.count(v)) return unknown();
+            auto it = m_defs.find(v);
+            int n = it == m_defs.end() ? 0 : it->second.count;
+            if (n == 0) return m_params.count(v) ? atom : unknown();
+            if (n > 1 || m_params.count(v) || !visible_def(it->second, path)) return unknown();
+            const ExprPtr& val = it->second.stmt->value;
+            if (val && val->kind == ExprKind::Call && val->op->code == OpCode::GetBlockIdx) return atom;
+            return affine(val, m_def_path.at(v), depth + 1);
+        }
+        case ExprKind::Unary:
+            if (e->sval == "-" && e->args.size() == 1) return scale(affine(e->args[0], path, depth + 1), -1);
+            return unknown();
+        case ExprKind::Binary: {
+            if (e->args.size() != 2) return unknown();
+            Affine x = affine(e->args[0], path, depth + 1), y = affine(e->args[1], path, depth + 1);
+            if (!x.ok || !y.ok) return unknown();
+            if (e->sval == "+") return add(x, y, 1);
+            if (e->sval == "-") return add(x, y, -1);
+            if (e->sval == "*") {
+                if (x.terms.empty()) return scale(y, x.c);
+                if (y.terms.empty()) return scale(x, y.c);
+                return unknown();
+            }
+            if (e->sval == "//" && x.terms.empty() && y.terms.empty() && y.c != 0) {
+                Affine r;
+                r.c = floor_div(x.c, y.c);
+                return r;
+            }
+            return unknown();
+        }
+        default: return unknown();
+    }
+}
+
+std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const StmtPath& path, int depth) const {
+    if (depth > kMaxDepth) return std::nullopt;
+    std::optional<std::vector<Affine>> result;
+    bool conflict = false;
+    auto meet = [&](const std::vector<Affine>& r) {
+        if (!result) {
+            result = r;
+            return;
+        }
+        if (result->size() != r.size()) conflict = true;
+        for (size_t d = 0; d < r.size() && !conflict; ++d)
+            if (!same((*result)[d], r[d])) conflict = true;
+    };
+    if (m_params.count(v)) meet(std::vector<Affine>(v->type.shape.size()));
+    auto it = m_flows.find(v);
+    if (it != m_flows.end()) {
+        for (const auto& [val, p] : it->second) {
+            // A value of the variable itself (scratch = store(..., scratch)) keeps its base.
+            std::function<std::optional<std::vector<Affine>>(const ExprPtr&, int)> of = [&](const ExprPtr& x, int dd) -> std::optional<std::vector<Affine>> {
+                if (!x || dd > kMaxDepth) return std::nullopt;
+                if (x->kind == ExprKind::Var) {
+                    if (x->var.get() == v) return std::vector<Affine>{};  // marker: self
+                    return base(x->var.get(), p, dd + 1);
+                }
+                if (x->kind != ExprKind::Call) return std::nullopt;
+                if (x->op->code == OpCode::Store) return of(arg(*x, "output_tensor"), dd + 1);
+                if (x->op->code == OpCode::TensorCreate) return std::vector<Affine>(x->type.shape.size());
+                if (x->op->code == OpCode::Slice) {
+                    const ExprPtr& in = arg(*x, "tile");
+                    const ExprPtr& off = arg(*x, "offset");
+                    if (!in || in->type.kind != TypeKind::Tensor || !off) return std::nullopt;
+                    auto b = of(in, dd + 1);
+                    if (!b) return std::nullopt;
+                    if (b->empty()) b = std::vector<Affine>(in->type.shape.size());  // self-slice: unusual; relative to itself
+                    if (b->size() != off->args.size()) return std::nullopt;
+                    for (size_t d = 0; d < off->args.size(); ++d) (*b)[d] = add((*b)[d], affine(off->args[d], p, 0), 1);
+                    for (auto& a : *b)
+                        if (!a.ok) return std::nullopt;
+                    return b;
+                }
+                return std::nullopt;
+            };
+            auto r = of(val, depth);
+            if (!r) return std::nullopt;
+            if (r->empty()) continue;  // self
+            // A base that moves with a loop variable, defined where the access does not see this very
+            // definition (a later statement of the loop body, another arm), may be another iteration's.
+            bool moves = false;
+            for (auto& a : *r) moves |= !a.terms.empty();
+            if (moves) {
+                auto d = m_defs.find(v);
+                bool is_assign = d != m_defs.end() && d->second.count == 1 && !m_multi.count(v) && d->second.stmt->value == val;
+                if (!is_assign || !visible_def(d->second, path)) return std::nullopt;
+            }
+            meet(*r);
+        }
+    }
+    if (conflict || !result) return std::nullopt;
+    return result;
+}
+
+GmWindow WindowAnalysis::window(const Expr& call, const StmtPath& path) const {
+    GmWindow w;
+    bool store = call.op->code == OpCode::Store;
+    const ExprPtr& t = arg(call, store ? "output_tensor" : "tensor");
+    const ExprPtr& offs = arg(call, "offsets");
+    if (!t || t->kind != ExprKind::Var || !offs || (offs->kind != ExprKind::List && offs->kind != ExprKind::Tuple)) return w;
+    if (store) {
+        const ExprPtr& tile = arg(call, "tile");
+        if (!tile) return w;
+        w.ext = tile->type.shape;
+        size_t rank = t->type.shape.size();
+        if (w.ext.size() < rank) w.ext.insert(w.ext.begin(), rank - w.ext.size(), 1);
+    } else {
+        auto e = const_int_list(arg(call, "shapes"));
+        if (!e) return w;
+        w.ext = *e;
+    }
+    if (w.ext.size() != offs->args.size()) return w;
+    auto b = base(t->var.get(), path, 0);
+    if (!b || b->size() != offs->args.size()) return w;
+    for (size_t d = 0; d < offs->args.size(); ++d) {
+        Affine a = add((*b)[d], affine(offs->args[d], path, 0), 1);
+        if (!a.ok) return w;
+        w.off.push_back(a);
+    }
+    w.ok = true;
+    return w;
+}
+
+bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std::set<const Var*>& shared, const Stmt* cross, int64_t tmin,
+                                 int64_t tmax, const WindowAnalysis& wa) {
+    if (!a.ok || !b.ok || a.off.size() != b.off.size() || a.ext.size() != a.off.size() || b.ext.size() != b.off.size()) return true;
+    // A short loop of constant range: try every pair of iterations exactly (the windows may move at
+    // different rates in the two accesses).
+    if (cross) {
+        auto bounds = wa.m_bounds.find(cross->loop_var.get());
+        auto step = cross->step ? const_int(cross->step) : std::optional<int64_t>(1);
+        auto start = cross->start ? const_int(cross->start) : std::optional<int64_t>(0);
+        if (bounds != wa.m_bounds.end() && step && *step != 0 && start) {
+            int64_t n = (bounds->second.second - bounds->second.first) / std::abs(*step) + 1;
+            if (n <= 128) {
+                for (int64_t ka = 0; ka < n; ++ka)
+                    for (int64_t kb = 0; kb < n; ++kb) {
+                        if (ka - kb < tmin || ka - kb > tmax) continue;
+                        std::pair<int64_t, int64_t> vals{*start + ka * *step, *start + kb * *step};
+                        if (overlap_at(a, b, shared, cross, 0, 0, wa, &vals)) return true;
+                    }
+                return false;
+            }
+        }
+    }
+    return overlap_at(a, b, shared, cross, tmin, tmax, wa, nullptr);
+}
+
+bool WindowAnalysis::overlap_at(const GmWindow& a, const GmWindow& b, const std::set<const Var*>& shared, const Stmt* cross, int64_t tmin,
+                                int64_t tmax, const WindowAnalysis& wa, const std::pair<int64_t, int64_t>* fixed) {
+    const Var* x = cross ? cross->loop_var.get() : nullptr;
+    std::optional<int64_t> step = 1;
+    if (cross && cross->step) step = const_int(cross->step);
+    int64_t lo = cross && !fixed ? tmin : 0, hi = cross && !fixed ? tmax : 0;
+    for (size_t d = 0; d < a.off.size() && lo <= hi; ++d) {
+        const Affine& oa = a.off[d];
+        const Affine& ob = b.off[d];
+        // D = off_a - off_b = [Klo, Khi] + A t.
+        int64_t Klo = oa.c - ob.c, Khi = Klo, A = 0;
+        bool unknown_dim = false;
+        auto range = [&](const Var* v, int64_t k) {  // add k * v for v in its loop range
+            auto it = wa.m_bounds.find(v);
+            if (it == wa.m_bounds.end()) {
+                unknown_dim = true;
+                return;
+            }
+            int64_t p = k * it->second.first, q = k * it->second.second;
+            Klo += std::min(p, q);
+            Khi += std::max(p, q);
+        };
+        std::set<const Var*> atoms;
+        for (auto& [v, k] : oa.terms) atoms.insert(v);
+        for (auto& [v, k] : ob.terms) atoms.insert(v);
+        for (const Var* v : atoms) {
+            auto ia = oa.terms.find(v), ib = ob.terms.find(v);
+            int64_t ca = ia == oa.terms.end() ? 0 : ia->second, cb = ib == ob.terms.end() ? 0 : ib->second;
+            if (!wa.is_loop_var(v)) {
+                if (ca != cb) unknown_dim = true;  // an invariant of unknown value
+            } else if (v == x && fixed) {
+                Klo += ca * fixed->first - cb * fixed->second;
+                Khi += ca * fixed->first - cb * fixed->second;
+            } else if (v == x && ca == cb) {
+                if (!step) unknown_dim = true;
+                else A = ca * *step;
+            } else if (shared.count(v) && v != x) {
+                range(v, ca - cb);  // same value in both
+            } else {
+                range(v, ca);   // free to differ: each in its range
+                range(v, -cb);
+            }
+        }
+        if (unknown_dim) continue;
+        const int64_t ea = a.ext[d], eb = b.ext[d];
+        // Overlap in this dimension: Klo + A t < eb and Khi + A t > -ea.
+        if (A == 0) {
+            if (!(Klo < eb && Khi > -ea)) return false;
+            continue;
+        }
+        int64_t tl, th;
+        if (A > 0) {
+            tl = floor_div(-ea - Khi, A) + 1;
+            th = ceil_div(eb - Klo, A) - 1;
+        } else {
+            tl = floor_div(Klo - eb, -A) + 1;
+            th = ceil_div(Khi + ea, -A) - 1;
+        }
+        lo = std::max(lo, tl);
+        hi = std::min(hi, th);
+    }
+    return lo <= hi;
+}
+
+}  // namespace cvsim::passes

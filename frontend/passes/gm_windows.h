@@ -1,0 +1,76 @@
+// GM windows of stores and loads in absolute tensor coordinates, for gm_sync's pairing (SPEC 5.7).
+//
+// An offset is an affine form over "atoms": loop variables, scalar parameters and variables bound once
+// to pl.tile.get_block_idx(). A variable bound exactly once to an affine value in a block that encloses
+// the access (earlier in it) is substituted; anything else (a variable re-bound, an iter_arg, division,
+// a product of variables) makes the offset unknown, and an unknown offset may overlap anything. A view
+// (`pl.slice` of a tensor, or a store's result) adds its base offsets, traced through assignments, loop
+// carried values and branch results; when the sources disagree the base is unknown.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "frontend/ir/ir.h"
+
+namespace cvsim::passes {
+
+struct Affine {
+    bool ok = true;
+    int64_t c = 0;
+    std::map<const ir::Var*, int64_t> terms;  // atom -> coefficient (no zero entries)
+};
+
+struct GmWindow {
+    bool ok = false;                // offsets and extents known, ranks agree
+    std::vector<Affine> off;        // absolute offsets, one per dimension
+    std::vector<int64_t> ext;       // extents
+};
+
+// The position of a statement: (block, index) from the function body down.
+using StmtPath = std::vector<std::pair<ir::Block*, size_t>>;
+
+class WindowAnalysis {
+public:
+    explicit WindowAnalysis(ir::Function& f);
+    // The absolute window of a store (`output_tensor`) or load (`tensor`) call at `path`.
+    GmWindow window(const ir::Expr& call, const StmtPath& path) const;
+    bool is_loop_var(const ir::Var* v) const { return m_loop_vars.count(v) > 0; }
+
+    // May a (in iteration ka of `cross`) and b (iteration kb) share an element, for some ka - kb in
+    // [tmin, tmax]? Loop variables in `shared` take equal values in both; other atoms that are not loop
+    // variables are invariant; any other loop variable is free to differ, each within its constant range
+    // (unknown range: no conclusion). `cross` == nullptr: the same iteration of every shared loop.
+    static bool may_overlap(const GmWindow& a, const GmWindow& b, const std::set<const ir::Var*>& shared, const ir::Stmt* cross,
+                            int64_t tmin, int64_t tmax, const WindowAnalysis& wa);
+
+private:
+    struct Def {
+        int count = 0;
+        const ir::Stmt* stmt = nullptr;
+        ir::Block* block = nullptr;
+        size_t index = 0;
+    };
+    Affine affine(const ir::ExprPtr& e, const StmtPath& path, int depth) const;
+    std::optional<std::vector<Affine>> base(const ir::Var* v, const StmtPath& path, int depth) const;
+    bool visible_def(const Def& d, const StmtPath& path) const;
+    void scan(ir::Block& b, StmtPath path);
+    // may_overlap with the cross loop's variable fixed to (value in a, value in b) when `fixed` is given.
+    static bool overlap_at(const GmWindow& a, const GmWindow& b, const std::set<const ir::Var*>& shared, const ir::Stmt* cross, int64_t tmin,
+                           int64_t tmax, const WindowAnalysis& wa, const std::pair<int64_t, int64_t>* fixed);
+
+    ir::Function& m_f;
+    std::map<const ir::Var*, Def> m_defs;            // assignments (Assign targets) per variable
+    std::map<const ir::Var*, std::vector<std::pair<ir::ExprPtr, StmtPath>>> m_flows;  // iter_arg / results sources
+    std::map<const ir::Var*, StmtPath> m_def_path;   // path of the single definition
+    std::set<const ir::Var*> m_loop_vars;
+    std::map<const ir::Var*, std::pair<int64_t, int64_t>> m_bounds;  // loop variable -> [min, max] (constant ranges)
+    std::set<const ir::Var*> m_params;
+    std::set<const ir::Var*> m_multi;                // variables bound by loops / branches / several assignments
+};
+
+}  // namespace cvsim::passes

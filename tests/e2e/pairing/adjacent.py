@@ -1,0 +1,18 @@
+# The store writes rows 0..15, the load reads rows 16..31: no dependency.
+import pypto.language as pl
+
+
+@pl.program
+class Adjacent:
+    @pl.function(type=pl.FunctionType.InCore)
+    def adj(self, a: pl.Tensor[[16, 64], pl.FP16], w: pl.Tensor[[64, 64], pl.FP16], scratch: pl.InOut[pl.Tensor[[32, 64], pl.FP16]], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        w_mat = pl.load(w, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
+        w_right = pl.move(w_mat, target_memory=pl.MemorySpace.Right)
+        t = pl.load(a, [0, 0], [16, 64])
+        u = pl.add(t, t)
+        scratch = pl.store(u, [0, 0], scratch)
+        g = pl.load(scratch, [16, 0], [16, 64], target_memory=pl.MemorySpace.Mat)
+        l = pl.move(g, target_memory=pl.MemorySpace.Left)
+        z = pl.matmul(l, w_right)
+        out = pl.store(z, [0, 0], out)
+        return out

@@ -1,0 +1,22 @@
+# An author flag pair ordering the RAW inside a loop (per-iteration balanced); the loop-carried WAR
+# still needs ordering.
+import pypto.language as pl
+
+
+@pl.program
+class FlagsLoop:
+    @pl.function(type=pl.FunctionType.InCore)
+    def fl(self, a: pl.Tensor[[16, 64], pl.FP16], w: pl.Tensor[[64, 64], pl.FP16], scratch: pl.Out[pl.Tensor[[16, 64], pl.FP16]], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        w_mat = pl.load(w, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
+        w_right = pl.move(w_mat, target_memory=pl.MemorySpace.Right)
+        for i in pl.range(4):
+            t = pl.load(a, [0, 0], [16, 64])
+            u = pl.adds(t, i)
+            scratch = pl.store(u, [0, 0], scratch)
+            pl.system.sync_wait(3, pipe=pl.PipeType.MTE2, core_type="aic")
+            pl.system.sync_set(3, pipe=pl.PipeType.MTE3, core_type="aiv")
+            g = pl.load(scratch, [0, 0], [16, 64], target_memory=pl.MemorySpace.Mat)
+            l = pl.move(g, target_memory=pl.MemorySpace.Left)
+            z = pl.matmul(l, w_right)
+            out = pl.store(z, [i * 16, 0], out)
+        return out

@@ -1,0 +1,20 @@
+# The wait blocks MTE1 only; the load runs on MTE2: orders nothing.
+import pypto.language as pl
+
+
+@pl.program
+class Flags:
+    @pl.function(type=pl.FunctionType.InCore)
+    def flags(self, a: pl.Tensor[[16, 64], pl.FP16], w: pl.Tensor[[64, 64], pl.FP16], scratch: pl.Out[pl.Tensor[[16, 64], pl.FP16]], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        w_mat = pl.load(w, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
+        w_right = pl.move(w_mat, target_memory=pl.MemorySpace.Right)
+        t = pl.load(a, [0, 0], [16, 64])
+        u = pl.add(t, t)
+        scratch = pl.store(u, [0, 0], scratch)
+        pl.system.sync_set(3, pipe=pl.PipeType.MTE3, core_type="aiv")
+        pl.system.sync_wait(3, pipe=pl.PipeType.MTE1, core_type="aic")
+        g = pl.load(scratch, [0, 0], [16, 64], target_memory=pl.MemorySpace.Mat)
+        l = pl.move(g, target_memory=pl.MemorySpace.Left)
+        z = pl.matmul(l, w_right)
+        out = pl.store(z, [0, 0], out)
+        return out

@@ -1,0 +1,21 @@
+# A view with a moved base (tail = scratch[16:80, :]) hides a loop-carried WAR: the load of tail row
+# 16i reads scratch row 16i + 16, which the next iteration's store overwrites. No RAW exists.
+import pypto.language as pl
+
+
+@pl.program
+class ViewWar:
+    @pl.function(type=pl.FunctionType.InCore)
+    def vw(self, a: pl.Tensor[[64, 64], pl.FP16], w: pl.Tensor[[64, 64], pl.FP16], scratch: pl.InOut[pl.Tensor[[80, 64], pl.FP16]], out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]) -> pl.Tensor[[64, 64], pl.FP32]:
+        w_mat = pl.load(w, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
+        w_right = pl.move(w_mat, target_memory=pl.MemorySpace.Right)
+        tail = scratch[16:80, :]
+        for i in pl.range(4):
+            t = pl.load(a, [i * 16, 0], [16, 64])
+            u = pl.add(t, t)
+            scratch = pl.store(u, [i * 16, 0], scratch)
+            g = pl.load(tail, [i * 16, 0], [16, 64], target_memory=pl.MemorySpace.Mat)
+            l = pl.move(g, target_memory=pl.MemorySpace.Left)
+            z = pl.matmul(l, w_right)
+            out = pl.store(z, [i * 16, 0], out)
+        return out
