@@ -216,10 +216,13 @@ int64_t ring_tensor_bytes(const rt::LaunchPlan& plan) {
             auto size = const_int(arg(*call, "slot_size")).value_or(0);
             auto dm = const_int(arg(*call, "dir_mask")).value_or(1);
             auto num = const_int(arg(*call, "slot_num")).value_or(dm == 3 ? 4 : 8);
-            per_dir = std::max(per_dir, size * num);
+            int64_t bytes = -1;
+            if (size < 0 || num < 0 || __builtin_mul_overflow(size, num, &bytes)) bytes = -1;
+            per_dir = bytes < 0 || per_dir < 0 ? -1 : std::max(per_dir, bytes);
         });
     }
-    return 2 * per_dir;
+    // -1: more than int64 holds (the session refuses it with E-CAPACITY).
+    return per_dir < 0 || per_dir > INT64_MAX / 2 ? -1 : 2 * per_dir;
 }
 
 }  // namespace cvsim

@@ -28,6 +28,6 @@ Compiled compile(std::shared_ptr<ir::Program> program, const CompileOptions& opt
 
 // Bytes the a2a3 hidden ring tensor of one cluster needs (C2V half, V2C half), from the lane programs'
 // *_initialize_pipe calls (0 when no ring is used).
-int64_t ring_tensor_bytes(const rt::LaunchPlan& plan);
+int64_t ring_tensor_bytes(const rt::LaunchPlan& plan);  // -1 when it overflows int64
 
 }  // namespace cvsim

@@ -164,8 +164,36 @@ void read_npy(TensorBuffer& t, const std::string& path) {
     if (!in) throw std::runtime_error("'" + path + "': file is too short");
 }
 
+int64_t tensor_bytes(const std::vector<int64_t>& shape, DType dtype) {
+    int64_t n = static_cast<int64_t>(dtype_bytes(dtype));
+    for (auto d : shape)
+        if (d < 0 || __builtin_mul_overflow(n, d, &n)) return -1;
+    return n;
+}
+
+void charge_gm(int64_t& used, int64_t bytes, const std::string& what, const SourceLoc& loc) {
+    if (bytes >= 0 && bytes <= kMaxGmBytes - used) {
+        used += bytes;
+        return;
+    }
+    raise("E-CAPACITY", loc,
+          fmt::format("GM for {}: {} bytes; cvsim simulates at most {} MiB of GM per run (all tensors together; {} bytes "
+                      "before this one)", what, bytes < 0 ? std::string("more than 2^63") : std::to_string(bytes), kMaxGmBytes >> 20, used),
+          "simulate a smaller problem size: the hazards of a kernel do not depend on its tensor sizes beyond a few tiles");
+}
+
 void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string, Scalar>& scalars) {
     plan.entry_args.clear();
+    // What the run will hold, checked before any allocation.
+    int64_t used = 0;
+    for (const auto& t : store.tensors) used += static_cast<int64_t>(t.bytes.size());
+    for (const auto& p : plan.entry->params)
+        if (p.var->type.kind == ir::TypeKind::Tensor && !store.find(p.var->name))
+            charge_gm(used, tensor_bytes(p.var->type.shape, p.var->type.dtype),
+                      fmt::format("tensor '{}' of shape {}", p.var->name, ir::shape_str(p.var->type.shape)), p.var->loc);
+    for (const auto& c : plan.created)
+        charge_gm(used, tensor_bytes(c.shape, c.dtype), fmt::format("created tensor '{}' of shape {}", c.name, ir::shape_str(c.shape)),
+                  plan.entry->loc);
     for (const auto& p : plan.entry->params) {
         ArgBinding b;
         const ir::Type& t = p.var->type;

@@ -174,6 +174,15 @@ struct LaunchPlan {
     std::vector<uint32_t> created_ids;       // TensorStore index of each created tensor (filled by bind_entry)
 };
 
+// The GM cvsim simulates per run, all tensors together (kernel tensors, created tensors, ring buffers): a
+// run holds several copies (initial, simulated, reference), so a larger kernel is refused with E-CAPACITY
+// before anything is allocated, not left to the host's OOM killer.
+constexpr int64_t kMaxGmBytes = int64_t{1} << 30;
+// Bytes of a tensor of SHAPE and DTYPE, or -1 when the product overflows int64.
+int64_t tensor_bytes(const std::vector<int64_t>& shape, DType dtype);
+// Adds BYTES for WHAT to USED; raises E-CAPACITY at LOC when the total exceeds kMaxGmBytes.
+void charge_gm(int64_t& used, int64_t bytes, const std::string& what, const SourceLoc& loc);
+
 // Creates GM tensors for the entry function's tensor parameters (in parameter order) and the bindings of
 // scalar parameters (`scalars` by name, default 0), then binds the lane programs' arguments. Throws
 // CompileError when a parameter cannot be bound.

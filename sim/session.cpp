@@ -51,6 +51,11 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     }
     rt::poison_outputs(m_gm);
     int64_t ring_bytes = ring_tensor_bytes(m_compiled.plan);
+    int64_t used = 0;
+    for (const auto& t : m_gm.tensors) used += static_cast<int64_t>(t.bytes.size());
+    for (int b = 0; b < m_compiled.plan.blocks && ring_bytes != 0; ++b)
+        rt::charge_gm(used, ring_bytes, fmt::format("the ring buffers of cluster {} (slot_size x slot_num, both directions)", b),
+                      m_compiled.plan.entry->loc);
     if (ring_bytes > 0) {
         for (int b = 0; b < m_compiled.plan.blocks; ++b) {
             rt::TensorBuffer t;

@@ -309,6 +309,35 @@ TEST(Bounds, TheSupervisorsMemoryIsFlatInTheScheduleBudgetAndWorkersDieWithIt) {
     }
 }
 
+TEST(Bounds, AKernelTooLargeToSimulateIsRefusedBeforeAllocating) {
+    std::string big = tmp("big_tensor.py"), ring = tmp("big_ring.py");
+    std::string text = kSpin;
+    text.replace(text.find("x: pl.Tensor[[16, 16]"), 21, "x: pl.Tensor[[65536, 65536]");
+    write(big, text);
+    std::string relay = read_file(kernel_path("missing_tfree.py"));
+    for (size_t at; (at = relay.find("slot_size=1024")) != std::string::npos;) relay.replace(at, 14, "slot_size=4294967297");
+    write(ring, relay);
+    for (const std::string& k : {big, ring}) {
+        RunResult r = run_cvsim({"run", k}, 60);
+        EXPECT_EQ(r.exit_code, 2) << k << "\n" << r.out << r.err;
+        EXPECT_NE(r.err.find("error[E-CAPACITY]"), std::string::npos) << k << "\n" << r.err;
+        EXPECT_NE(r.err.find("at most 1024 MiB of GM"), std::string::npos) << r.err;
+    }
+}
+
+// ---------------------------------------------------------------- text round trip (item 13)
+
+TEST(RoundTrip, NonAsciiStringsSurvivePrintAndParse) {
+    std::string src = read_file(source_dir() + "/tests/golden/dsl/spmd_and_calls.py");
+    src.replace(src.find("name=\"blocks\""), 13, "name=\"bl\xc3\xb6" "cke \xe2\x86\x92 \\u00fc\"");
+    std::string k = tmp("utf8.py"), a = tmp("utf8_a.py"), b = tmp("utf8_b.py");
+    write(k, src);
+    ASSERT_EQ(run_cvsim({"expand", k, "-o", a}).exit_code, 0);
+    ASSERT_EQ(run_cvsim({"expand", a, "-o", b}).exit_code, 0);
+    EXPECT_NE(read_file(a).find("name='bl\xc3\xb6" "cke \xe2\x86\x92 \xc3\xbc'"), std::string::npos) << read_file(a);
+    EXPECT_EQ(read_file(a), read_file(b));
+}
+
 // ---------------------------------------------------------------- option validation
 
 TEST(Validation, EachBadOptionIsAClearUsageError) {
