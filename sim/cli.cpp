@@ -304,6 +304,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         if (!e.save_failures.empty()) save_failures(e.save_failures, c, kernel, sum);
         report.push_back(explore_json(kernel, sum));
         if (!sum.distinct.empty()) any_findings = true;
+        if (sum.interrupted) {
+            if (!c.json.empty()) write_json(c.json, {{"kernels", report}, {"interrupted", true}});
+            return kExitInterrupted;
+        }
     }
     if (!c.json.empty()) write_json(c.json, {{"kernels", report}});
     return any_findings ? kExitFindings : kExitClean;

@@ -14,6 +14,7 @@ constexpr int kExitClean = 0;
 constexpr int kExitFindings = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitInternal = 3;
+constexpr int kExitInterrupted = 130;  // explore/check stopped by SIGINT/SIGTERM (128 + SIGINT): partial, no verdict
 
 // Options shared by run / explore / check / expand (raw strings as given; validated into SessionOptions).
 struct CommonOptions {

@@ -18,6 +18,8 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <signal.h>
+
+#include <csignal>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -271,6 +273,29 @@ void write_all(int fd, const std::string& s) {
     }
 }
 
+// Set by SIGINT/SIGTERM while the supervisor runs: it stops the workers and reports what it has.
+volatile std::sig_atomic_t g_interrupted = 0;
+
+void on_interrupt(int) { g_interrupted = 1; }
+
+// Installs the handlers (no SA_RESTART: poll returns at once) for the supervisor's loop, then restores them.
+struct InterruptGuard {
+    struct sigaction old_int {}, old_term {};
+    InterruptGuard() {
+        struct sigaction sa {};
+        sa.sa_handler = on_interrupt;
+        sigemptyset(&sa.sa_mask);
+        ::sigaction(SIGINT, &sa, &old_int);
+        ::sigaction(SIGTERM, &sa, &old_term);
+    }
+    ~InterruptGuard() {
+        ::sigaction(SIGINT, &old_int, nullptr);
+        ::sigaction(SIGTERM, &old_term, nullptr);
+    }
+    InterruptGuard(const InterruptGuard&) = delete;
+    InterruptGuard& operator=(const InterruptGuard&) = delete;
+};
+
 // The seed each worker is running, in memory shared with the supervisor (one slot per chunk; 0: none,
 // else seed + 1), so that a crash is attributed to its schedule without a pipe write per schedule.
 using RunningSlot = std::atomic<uint64_t>;
@@ -367,12 +392,16 @@ public:
             m_jsonl.flush();
         }
         for (int w = 0; w < jobs; ++w) spawn(w, w == 0 && nominal_needed);
-        loop();
+        {
+            InterruptGuard guard;
+            loop();
+        }
         if (m_jsonl.is_open()) m_jsonl.flush();
         if (m_bar) std::cerr << "\r\033[K";
         ExploreSummary s = m_builder.finish(m_c, m_kernel);
         s.jobs = jobs;
         s.skipped = m_skipped;
+        s.interrupted = m_interrupted;
         s.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         s.peak_rss_kb = peak_rss_kb_self();
         s.workers_peak_rss_kb = peak_rss_kb_children();
@@ -393,6 +422,7 @@ private:
     JournalWriter m_jsonl;
     std::set<uint64_t> m_skip;  // seeds not to run: in the journal already, or crashed a worker
     bool m_header_in_file = false;
+    bool m_interrupted = false;
     uint64_t m_total = 0, m_finished = 0, m_skipped = 0;
     bool m_nominal_in_file = false;
     bool m_stop = false;
@@ -444,6 +474,8 @@ private:
             ::close(fds[0]);
             // The worker dies with its supervisor (kill -9, a CI job's timeout), not spinning on as an orphan.
             ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            ::signal(SIGINT, SIG_IGN);  // a terminal's ^C reaches the whole group: the supervisor stops workers
+            ::signal(SIGTERM, SIG_DFL);
             if (::getppid() != m_pid) _exit(3);
             worker_main(fds[1], m_c, m_kernel, m_e, m_base, ch.next, ch.hi, m_skip, nominal, &m_running[chunk]);
         }
@@ -519,6 +551,18 @@ private:
     void loop() {
         const double silent_limit = std::max(10.0, 2 * m_c.timeout);
         while (!m_workers.empty()) {
+            if (g_interrupted) {
+                // SIGINT/SIGTERM: stop the workers, keep what was received (journal and summary).
+                m_interrupted = true;
+                for (auto& w : m_workers) {
+                    ::kill(w.pid, SIGKILL);
+                    ::close(w.fd);
+                    int st = 0;
+                    ::waitpid(w.pid, &st, 0);
+                }
+                m_workers.clear();
+                break;
+            }
             std::vector<pollfd> fds;
             for (auto& w : m_workers) fds.push_back({w.fd, POLLIN, 0});
             ::poll(fds.data(), fds.size(), 200);

@@ -29,6 +29,7 @@ struct ExploreSummary {
     uint64_t hazards = 0;                // schedules with a race
     uint64_t crashes = 0;                // schedules that killed their worker (E-CRASH)
     uint64_t skipped = 0;                // seeds already in the --jsonl file (resumed)
+    bool interrupted = false;            // SIGINT/SIGTERM stopped the run: a partial summary
     uint64_t nominal_cycles = 0;         // cycles of the nominal schedule
     uint64_t min_cycles = 0, max_cycles = 0;
     double wall_seconds = 0;

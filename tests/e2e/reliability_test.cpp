@@ -242,7 +242,8 @@ long vm_hwm_kb(pid_t pid) {
     return -1;
 }
 
-pid_t spawn_cvsim(const std::vector<std::string>& args) {
+// Starts cvsim ARGS in the background; its stdout goes to OUT (default: nowhere).
+pid_t spawn_cvsim(const std::vector<std::string>& args, const std::string& out = "/dev/null") {
     pid_t pid = fork();
     if (pid == 0) {
         std::vector<char*> argv;
@@ -251,8 +252,7 @@ pid_t spawn_cvsim(const std::vector<std::string>& args) {
         std::vector<std::string> copy = args;
         for (auto& a : copy) argv.push_back(a.data());
         argv.push_back(nullptr);
-        freopen("/dev/null", "w", stdout);
-        freopen("/dev/null", "w", stderr);
+        if (!freopen(out.c_str(), "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(126);
         execv(bin.c_str(), argv.data());
         _exit(127);
     }
@@ -336,6 +336,54 @@ TEST(RoundTrip, NonAsciiStringsSurvivePrintAndParse) {
     ASSERT_EQ(run_cvsim({"expand", a, "-o", b}).exit_code, 0);
     EXPECT_NE(read_file(a).find("name='bl\xc3\xb6" "cke \xe2\x86\x92 \xc3\xbc'"), std::string::npos) << read_file(a);
     EXPECT_EQ(read_file(a), read_file(b));
+}
+
+// kill -9 of the supervisor at some point of a run: the rerun resumes, and the journal then holds every
+// schedule exactly once, every line whole.
+TEST(Journal, AfterASupervisorKillTheRerunCompletesEachScheduleExactlyOnce) {
+    std::string jl = tmp("killed.jsonl");
+    std::vector<std::string> args = {"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "3000", "--jobs", "2",
+                                     "--jsonl", jl, "--no-progress", "-q"};
+    pid_t sup = spawn_cvsim(args);
+    ASSERT_GT(sup, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    ::kill(sup, SIGKILL);
+    int st = 0;
+    ::waitpid(sup, &st, 0);
+    RunResult r = run_cvsim(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::multiset<uint64_t> seeds;
+    int nominal = 0;
+    for (const auto& l : lines_of(jl)) {  // throws on a line that is not whole JSON
+        if (l.contains("journal")) continue;
+        if (l["strategy"] == "nominal") ++nominal;
+        else seeds.insert(l["seed"].get<uint64_t>());
+    }
+    EXPECT_EQ(nominal, 1);
+    EXPECT_EQ(seeds.size(), 3000u);
+    EXPECT_EQ(std::set<uint64_t>(seeds.begin(), seeds.end()).size(), 3000u) << "no schedule twice";
+}
+
+TEST(Journal, SigintStopsWithAPartialSummaryAndTheInterruptedExitCode) {
+    std::string jl = tmp("sigint.jsonl"), out = tmp("sigint.out");
+    pid_t sup = spawn_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "1000000000", "--jobs", "2", "--jsonl", jl, "--no-progress"}, out);
+    ASSERT_GT(sup, 0);
+    std::vector<pid_t> workers;
+    for (int i = 0; i < 100 && workers.size() < 2; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        workers = children_of(sup);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    ::kill(sup, SIGINT);
+    int st = 0;
+    ::waitpid(sup, &st, 0);
+    ASSERT_TRUE(WIFEXITED(st)) << "ended by the signal instead of handling it";
+    EXPECT_EQ(WEXITSTATUS(st), 130);
+    std::string text = read_file(out);
+    EXPECT_NE(text.find("INTERRUPTED"), std::string::npos) << text;
+    EXPECT_EQ(text.find("PASS"), std::string::npos) << text;
+    EXPECT_GT(lines_of(jl).size(), 2u) << "what was finished is in the journal, every line whole";
+    for (pid_t w : workers) EXPECT_FALSE(alive(w)) << "worker " << w;
 }
 
 // ---------------------------------------------------------------- option validation
