@@ -549,7 +549,8 @@ private:
     }
 
     void loop() {
-        const double silent_limit = std::max(10.0, 2 * m_c.timeout);
+        // A worker owes the supervisor nothing for the reference and the nominal schedule (one bound each) plus a schedule.
+        const double silent_limit = std::max(10.0, 3 * m_c.timeout + 5);
         while (!m_workers.empty()) {
             if (g_interrupted) {
                 // SIGINT/SIGTERM: stop the workers, keep what was received (journal and summary).
