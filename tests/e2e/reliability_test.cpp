@@ -227,6 +227,18 @@ TEST(Bounds, ADeviceThatNeverEndsIsNotAKernel) {
     EXPECT_NE(d.err.find("is a folder"), std::string::npos) << d.err;
 }
 
+TEST(Bounds, ADiagnosticOnAHugeLineShowsAShortExcerpt) {
+    std::string k = tmp("long_line.py");
+    std::string text = kSpin;
+    text.replace(text.find("k = i + 1"), 9, "k = " + std::string(2'000'000, 'a'));  // an undefined 2 MB name
+    write(k, text);
+    RunResult r = run_cvsim({"run", k});
+    EXPECT_EQ(r.exit_code, 2) << r.err.substr(0, 500);
+    EXPECT_NE(r.err.find("error[E-"), std::string::npos) << r.err.substr(0, 500);
+    EXPECT_LT(r.err.size(), 4000u) << "the source line and the message are cut";
+    EXPECT_NE(r.err.find("..."), std::string::npos) << r.err.substr(0, 500);
+}
+
 TEST(Bounds, ASeedRangeThatWrapsIsRefused) {
     RunResult r = run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--seed", "18446744073709551610", "--schedules", "10"});
     EXPECT_EQ(r.exit_code, 2);
