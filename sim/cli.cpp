@@ -272,6 +272,9 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         throw std::invalid_argument(fmt::format("--strategy {}: expected random, pct:D or sweep", e.strategy));
     if (e.shard_count < 1 || e.shard_index < 0 || e.shard_index >= e.shard_count)
         throw std::invalid_argument(fmt::format("--shard {}/{}: expected I/N with 0 <= I < N", e.shard_index, e.shard_count));
+    // The in-process loop (--jobs 0) keeps no journal and runs the whole range: refuse what it would ignore.
+    if (e.jobs == 0 && e.merge.empty() && (!e.jsonl.empty() || e.shard_count != 1))
+        throw std::invalid_argument("--jobs 0 runs in this process without --jsonl or --shard; use --jobs 1 or more");
     // Seeds base..base+N-1 must not wrap around 2^64 (a wrapped range would never end); the last seed stays
     // below 2^64 - 1 so that seed + 1 is never 0.
     if (e.schedules > UINT64_MAX - 1 - e.seed)

@@ -18,10 +18,10 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <signal.h>
-
-#include <csignal>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <fmt/format.h>
 

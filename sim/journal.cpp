@@ -29,8 +29,16 @@ std::string content_hash(const std::string& text) {
     return fmt::format("fnv1a64:{:016x}", h);
 }
 
-std::string file_hash(const std::string& path) {
-    return content_hash(SourceFile::read(path)->text());  // size-capped like a kernel file
+// A kernel file is read as the session reads it (size-capped); a config or .npy input is hashed streaming.
+std::string file_hash(const std::string& path, bool kernel) {
+    if (kernel) return content_hash(SourceFile::read(path)->text());
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read '" + path + "'");
+    uint64_t h = 0xcbf29ce484222325ull;
+    char buf[65536];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0)
+        for (std::streamsize i = 0; i < in.gcount(); ++i) h = (h ^ static_cast<unsigned char>(buf[i])) * 0x100000001b3ull;
+    return fmt::format("fnv1a64:{:016x}", h);
 }
 
 }  // namespace
@@ -38,7 +46,7 @@ std::string file_hash(const std::string& path) {
 nlohmann::json journal_identity(const CommonOptions& c, const ExploreOptions& e, const std::string& kernel) {
     nlohmann::json id;
     id["cvsim"] = CVSIM_VERSION;
-    id["kernel_hash"] = file_hash(kernel);
+    id["kernel_hash"] = file_hash(kernel, true);
     id["target"] = c.target;
     id["v2c"] = c.v2c;
     id["blocks"] = c.blocks;
@@ -50,7 +58,7 @@ nlohmann::json journal_identity(const CommonOptions& c, const ExploreOptions& e,
     id["max_cycles"] = c.max_cycles;
     id["sets"] = c.sets;
     nlohmann::json configs = nlohmann::json::array();
-    for (const auto& f : c.configs) configs.push_back(file_hash(f));
+    for (const auto& f : c.configs) configs.push_back(file_hash(f, false));
     id["configs"] = configs;
     nlohmann::json inputs = nlohmann::json::array();
     for (const auto& in : c.inputs) {
@@ -58,7 +66,7 @@ nlohmann::json journal_identity(const CommonOptions& c, const ExploreOptions& e,
         std::string value = eq == std::string::npos ? in : in.substr(eq + 1);
         bool npy = value.size() > 4 && value.substr(value.size() - 4) == ".npy";
         // A tensor input by its content (the path may differ between machines), a scalar by its text.
-        inputs.push_back(npy ? in.substr(0, eq + 1) + file_hash(value) : in);
+        inputs.push_back(npy ? in.substr(0, eq + 1) + file_hash(value, false) : in);
     }
     id["inputs"] = inputs;
     return id;

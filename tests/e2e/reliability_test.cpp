@@ -113,6 +113,23 @@ TEST(Journal, AJournalWithoutHeaderIsNotReused) {
     EXPECT_NE(r.err.find("no journal header"), std::string::npos) << r.err;
 }
 
+TEST(Journal, ResumingWithAnEditedConfigFileIsAnError) {
+    std::string cfg = tmp("hw.toml"), jl = tmp("config.jsonl");
+    write(cfg, "[gm]\nlatency_hit = 60\n");
+    std::vector<std::string> args = {"explore", kernel_path("v2c_rope_attn.py"), "--config", cfg, "--schedules", "3", "--jsonl", jl, "--no-progress", "-q"};
+    ASSERT_EQ(run_cvsim(args).exit_code, 0);
+    write(cfg, "[gm]\nlatency_hit = 900\n");
+    RunResult r = run_cvsim(args);
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("configs"), std::string::npos) << r.err;
+}
+
+TEST(Journal, TheInProcessLoopRefusesAJournalItWouldNotWrite) {
+    RunResult r = run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--jobs", "0", "--jsonl", tmp("inproc.jsonl")});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("E-USAGE"), std::string::npos) << r.err;
+}
+
 // ---------------------------------------------------------------- merge inputs (item 3)
 
 TEST(Merge, GarbageDevNullAFolderOrAnotherKernelsJournalIsAnError) {
