@@ -423,6 +423,15 @@ TEST(Journal, SigintStopsWithAPartialSummaryAndTheInterruptedExitCode) {
     for (pid_t w : workers) EXPECT_FALSE(alive(w)) << "worker " << w;
 }
 
+TEST(Io, AReportToAFullStandardOutputIsAnIoError) {
+    if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+    pid_t pid = spawn_cvsim({"run", kernel_path("v2c_rope_attn.py")}, "/dev/full");
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    ASSERT_TRUE(WIFEXITED(st));
+    EXPECT_EQ(WEXITSTATUS(st), 2) << "the verdict must not be 0 when its report was lost";
+}
+
 // ---------------------------------------------------------------- option validation
 
 TEST(Validation, EachBadOptionIsAClearUsageError) {
