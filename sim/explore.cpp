@@ -252,6 +252,7 @@ namespace {
 struct Chunk {
     uint64_t next = 0;            // the first seed not yet finished
     uint64_t hi = 0;              // one past the last seed
+    int fruitless = 0;            // workers of this chunk that died outside a schedule, since its last record
 };
 
 struct Worker {
@@ -423,6 +424,7 @@ private:
     std::set<uint64_t> m_skip;  // seeds not to run: in the journal already, or crashed a worker
     bool m_header_in_file = false;
     bool m_interrupted = false;
+    bool m_nominal_recorded = false;
     uint64_t m_total = 0, m_finished = 0, m_skipped = 0;
     bool m_nominal_in_file = false;
     bool m_stop = false;
@@ -490,6 +492,7 @@ private:
     }
 
     void record(const ScheduleRecord& r) {
+        if (r.schedule.strategy == sim::Strategy::Nominal) m_nominal_recorded = true;
         m_builder.add(r);
         if (m_jsonl.is_open()) m_jsonl.add(record_json(r, m_kernel).dump());
         ++m_finished;
@@ -503,6 +506,7 @@ private:
             if (r.schedule.strategy != sim::Strategy::Nominal) {
                 Chunk& ch = m_chunks[static_cast<size_t>(w.chunk)];
                 ch.next = r.schedule.seed + 1;  // a worker reports its seeds in increasing order
+                ch.fruitless = 0;
             }
             record(r);
         } else if (line.rfind("E ", 0) == 0) {
@@ -513,6 +517,12 @@ private:
     void crashed(Worker& w, const std::string& why) {
         if (m_stop) return;  // killed on purpose (--stop-on-first)
         uint64_t slot = m_running[w.chunk].load(std::memory_order_acquire);
+        Chunk& ch = m_chunks[static_cast<size_t>(w.chunk)];
+        // A seed already recorded was finished: the worker died between two schedules (killed from outside),
+        // not in one; no schedule is blamed and the fresh worker goes on from the next unfinished seed.
+        if (slot != 0 && slot - 1 < ch.next) slot = 0;
+        if (slot == 0 && ++ch.fruitless > 3)
+            throw std::runtime_error(fmt::format("explore workers keep dying outside any schedule ({}); giving up", why));
         if (slot != 0) {
             const uint64_t seed = slot - 1;
             ScheduleRecord r;
@@ -530,7 +540,7 @@ private:
             // deterministic), and skips the one that crashed.
             m_skip.insert(seed);
         }
-        spawn(w.chunk, false);
+        spawn(w.chunk, w.nominal && !m_nominal_recorded);  // a nominal schedule the dead worker had not sent
     }
 
     void draw_bar() {

@@ -393,6 +393,43 @@ TEST(Journal, AfterASupervisorKillTheRerunCompletesEachScheduleExactlyOnce) {
     EXPECT_EQ(std::set<uint64_t>(seeds.begin(), seeds.end()).size(), 3000u) << "no schedule twice";
 }
 
+// kill -9 of one worker: its schedule is E-CRASH with its seed, a fresh worker finishes the chunk, and every
+// schedule is in the journal exactly once.
+TEST(Journal, AKilledWorkerIsACrashOfItsScheduleAndTheRestGoesOn) {
+    std::string jl = tmp("worker_kill.jsonl"), out = tmp("worker_kill.out");
+    pid_t sup = spawn_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "4000", "--jobs", "2", "--jsonl", jl, "--no-progress"}, out);
+    ASSERT_GT(sup, 0);
+    std::vector<pid_t> workers;
+    for (int i = 0; i < 400 && workers.size() < 2; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        workers = children_of(sup);
+    }
+    ASSERT_FALSE(workers.empty());
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::kill(workers[0], SIGKILL);
+    int st = 0;
+    ::waitpid(sup, &st, 0);
+    ASSERT_TRUE(WIFEXITED(st));
+    std::string text = read_file(out);
+    std::multiset<uint64_t> seeds;
+    int crashes = 0;
+    for (const auto& l : lines_of(jl)) {
+        if (l.contains("journal") || l["strategy"] == "nominal") continue;
+        seeds.insert(l["seed"].get<uint64_t>());
+        crashes += l["verdict"] == "crash";
+    }
+    EXPECT_EQ(seeds.size(), 4000u) << "every schedule once, the crashed one as its crash record";
+    EXPECT_EQ(std::set<uint64_t>(seeds.begin(), seeds.end()).size(), 4000u) << "no schedule twice";
+    // Killed in a schedule: that schedule is E-CRASH (killed between two schedules: no schedule is blamed).
+    EXPECT_LE(crashes, 1);
+    if (crashes == 1) {
+        EXPECT_EQ(WEXITSTATUS(st), 1) << text;
+        EXPECT_NE(text.find("E-CRASH"), std::string::npos) << text;
+    } else {
+        EXPECT_EQ(WEXITSTATUS(st), 0) << text;
+    }
+}
+
 TEST(Journal, SigintStopsWithAPartialSummaryAndTheInterruptedExitCode) {
     std::string jl = tmp("sigint.jsonl"), out = tmp("sigint.out");
     pid_t sup = spawn_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "1000000000", "--jobs", "2", "--jsonl", jl, "--no-progress"}, out);
