@@ -397,7 +397,7 @@ TEST(Journal, AfterASupervisorKillTheRerunCompletesEachScheduleExactlyOnce) {
 // schedule is in the journal exactly once.
 TEST(Journal, AKilledWorkerIsACrashOfItsScheduleAndTheRestGoesOn) {
     std::string jl = tmp("worker_kill.jsonl"), out = tmp("worker_kill.out");
-    pid_t sup = spawn_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "4000", "--jobs", "2", "--jsonl", jl, "--no-progress"}, out);
+    pid_t sup = spawn_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "3000", "--jobs", "2", "--jsonl", jl, "--no-progress"}, out);
     ASSERT_GT(sup, 0);
     std::vector<pid_t> workers;
     for (int i = 0; i < 400 && workers.size() < 2; ++i) {
@@ -418,8 +418,8 @@ TEST(Journal, AKilledWorkerIsACrashOfItsScheduleAndTheRestGoesOn) {
         seeds.insert(l["seed"].get<uint64_t>());
         crashes += l["verdict"] == "crash";
     }
-    EXPECT_EQ(seeds.size(), 4000u) << "every schedule once, the crashed one as its crash record";
-    EXPECT_EQ(std::set<uint64_t>(seeds.begin(), seeds.end()).size(), 4000u) << "no schedule twice";
+    EXPECT_EQ(seeds.size(), 3000u) << "every schedule once, the crashed one as its crash record";
+    EXPECT_EQ(std::set<uint64_t>(seeds.begin(), seeds.end()).size(), 3000u) << "no schedule twice";
     // Killed in a schedule: that schedule is E-CRASH (killed between two schedules: no schedule is blamed).
     EXPECT_LE(crashes, 1);
     if (crashes == 1) {
