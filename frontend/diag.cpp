@@ -1,6 +1,8 @@
 // Diagnostic rendering.
 #include "frontend/diag.h"
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 namespace cvsim {
@@ -10,8 +12,13 @@ void raise(const std::string& code, const SourceLoc& loc, const std::string& mes
     Diagnostic d;
     d.code = code;
     d.loc = loc;
-    d.message = message;
-    d.hint = hint;
+    // A message quoting a huge token (a 2 MB name) is cut: a diagnostic is read by a person.
+    auto capped = [](const std::string& m) {
+        constexpr size_t kMax = 400;
+        return m.size() <= kMax ? m : m.substr(0, kMax) + fmt::format("... ({} bytes in all)", m.size());
+    };
+    d.message = capped(message);
+    d.hint = capped(hint);
     d.span = span == 0 ? 1 : span;
     if (loc.file) d.keep = loc.file->weak_from_this().lock();
     throw CompileError(std::move(d));
@@ -34,12 +41,23 @@ std::string render_text(const Diagnostic& d) {
     out += "[" + d.code + "]: " + d.message + "\n";
     if (d.loc.valid()) {
         std::string_view line = d.loc.file->line_text(d.loc.line);
+        uint32_t col = d.loc.col == 0 ? 1 : d.loc.col;
+        // A long line is shown as a window of at most kExcerptCols columns around the caret ("..." marks cuts).
+        constexpr uint32_t kExcerptCols = 160;
+        std::string prefix, suffix;
+        if (line.size() > kExcerptCols) {
+            uint32_t first = col > kExcerptCols / 2 ? col - kExcerptCols / 2 : 1;
+            if (first > 1) prefix = "...";
+            if (first - 1 + kExcerptCols < line.size()) suffix = "...";
+            line = line.substr(first - 1, kExcerptCols);
+            col = col - first + 1 + static_cast<uint32_t>(prefix.size());
+        }
         // Render non-printable bytes as '?' so a binary file cannot garble the terminal.
-        std::string shown;
+        std::string shown = prefix;
         for (unsigned char ch : line) shown += (ch == '\t' || (ch >= 0x20 && ch < 0x7f)) ? char(ch) : '?';
+        shown += suffix;
         out += "    " + shown + "\n";
         out += "    ";
-        uint32_t col = d.loc.col == 0 ? 1 : d.loc.col;
         for (uint32_t i = 1; i < col && i <= shown.size(); ++i) out += shown[i - 1] == '\t' ? '\t' : ' ';
         out += '^';
         uint32_t span = d.span;

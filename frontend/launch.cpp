@@ -236,20 +236,34 @@ RingLayout ring_layout(const rt::LaunchPlan& plan) {
             auto dm = const_int(arg(*call, "dir_mask")).value_or(1);
             auto num = const_int(arg(*call, "slot_num")).value_or(dm == 3 ? 4 : 8);
             int64_t id = arg(*call, "id") ? const_int(arg(*call, "id")).value_or(0) : 0;
+            int64_t ring = -1;
+            if (bytes < 0 || num < 0 || __builtin_mul_overflow(bytes, num, &ring)) ring = -1;
             for (int dir = 0; dir < 2; ++dir)
-                if (dm & (1 << dir)) size[{dir, id}] = std::max(size[{dir, id}], bytes * num);
+                if (dm & (1 << dir)) {
+                    int64_t& cur = size[{dir, id}];
+                    cur = ring < 0 || cur < 0 ? -1 : std::max(cur, ring);
+                }
         });
     }
     RingLayout out;
     if (size.empty()) return out;
+    // -1 bytes: more than int64 holds (the session refuses it with E-CAPACITY).
+    auto overflow = [&] {
+        out.base.clear();
+        out.bytes = -1;
+        return out;
+    };
+    for (auto& [key, n] : size)
+        if (n < 0) return overflow();
     int64_t half = std::max(size[{0, 0}], size[{1, 0}]);
+    if (half > INT64_MAX / 2) return overflow();
     out.base[{0, 0}] = 0;
     out.base[{1, 0}] = half;
     out.bytes = 2 * half;
     for (auto& [key, n] : size) {
         if (key.second == 0) continue;
         out.base[key] = out.bytes;
-        out.bytes += n;
+        if (__builtin_add_overflow(out.bytes, n, &out.bytes)) return overflow();
     }
     return out;
 }

@@ -35,7 +35,8 @@ struct RingLayout {
     int64_t bytes = 0;                                  // tensor size (0: no ring is used)
     std::map<std::pair<int, int64_t>, int64_t> base;    // (direction 0 = C2V / 1 = V2C, id) -> byte offset
 };
+// bytes == -1 (and no bases) when the sizes overflow int64.
 RingLayout ring_layout(const rt::LaunchPlan& plan);
-int64_t ring_tensor_bytes(const rt::LaunchPlan& plan);  // ring_layout(plan).bytes
+int64_t ring_tensor_bytes(const rt::LaunchPlan& plan);  // ring_layout(plan).bytes; -1 when it overflows int64
 
 }  // namespace cvsim

@@ -6,6 +6,7 @@
 
 #include "frontend/diag.h"
 #include "frontend/ops.h"
+#include "frontend/runtime.h"
 
 namespace cvsim::ir {
 
@@ -88,10 +89,10 @@ void check_window(const Expr& call, const ExprPtr& offsets, const std::vector<in
                                                  shape_str(extents), what, tensor_name, shape_str(tensor.shape)));
         if (!off) continue;
         int64_t o = (*off)[i];
-        if (o < 0 || o + extents[i] > tensor.shape[i]) {
+        if (!rt::range_inside(o, extents[i], tensor.shape[i])) {
             std::string win;
             for (size_t d = 0; d < extents.size(); ++d)
-                win += fmt::format("{}{}:{}", d ? ", " : "", (*off)[d], (*off)[d] + extents[d]);
+                win += fmt::format("{}{}:{}", d ? ", " : "", (*off)[d], rt::sat_add((*off)[d], extents[d]));
             raise("E-OOB", call.loc,
                   fmt::format("{}: window [{}] is outside {} {} of shape {} (dimension {})", op_label(call), win, what,
                               tensor_name, shape_str(tensor.shape), i),

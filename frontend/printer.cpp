@@ -15,9 +15,32 @@ using namespace ir;
 
 namespace {
 
+// Length of the well-formed UTF-8 sequence starting at s[i] (0 if it is not one).
+size_t utf8_len(const std::string& s, size_t i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c < 0xF0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+    if (n == 0 || i + n > s.size()) return 0;
+    for (size_t k = 1; k < n; ++k)
+        if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+    return n;
+}
+
+// Strings hold UTF-8 (the lexer decodes escapes to code points): non-ASCII text is printed as is, so that
+// print -> parse -> print is the identity; only control characters are escaped.
 std::string py_str(const std::string& s) {
     std::string out = "'";
-    for (unsigned char c : s) {
+    for (size_t i = 0; i < s.size(); ++i) {
+        unsigned char c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x80) {
+            size_t n = utf8_len(s, i);
+            if (n > 0) {
+                out.append(s, i, n);
+                i += n - 1;
+            } else {
+                out += fmt::format("\\x{:02x}", c);  // not UTF-8 (cannot come from parsed text)
+            }
+            continue;
+        }
         switch (c) {
             case '\'': out += "\\'"; break;
             case '\\': out += "\\\\"; break;

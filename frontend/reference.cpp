@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -79,6 +80,8 @@ struct Machine {
         std::vector<double> abs;
     };
     std::map<uint32_t, AtomicTerms> atomic_terms;
+    double max_wall_seconds = 0;
+    std::chrono::steady_clock::time_point wall_start = std::chrono::steady_clock::now();
 };
 
 enum class Role { Mixed, Aic, Aiv };
@@ -172,6 +175,9 @@ private:
     void count(const SourceLoc& loc) {
         if (++m_m.statements > m_m.max_statements)
             fail("E-TIMEOUT", loc, fmt::format("the reference run exceeded {} statements", m_m.max_statements));
+        if ((m_m.statements & 4095) == 0 && m_m.max_wall_seconds > 0 &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - m_m.wall_start).count() > m_m.max_wall_seconds)
+            fail("E-TIMEOUT", loc, fmt::format("the reference run exceeded the wall-time bound of {} s", m_m.max_wall_seconds));
     }
 
     void exec_block(const Block& b) {
@@ -270,9 +276,9 @@ private:
         w.extents = ext;
         for (size_t d = 0; d < rank; ++d) {
             int64_t o = scalar(offsets->args[d]).as_int();
-            if (o < 0 || o + ext[d] > v.shape[d])
+            if (!rt::range_inside(o, ext[d], v.shape[d]))
                 fail("E-OOB", loc, fmt::format("window offset {} + extent {} is outside dimension {} (size {}) of tensor {}", o, ext[d], d, v.shape[d], m_m.gm.tensors[v.id].name));
-            w.offsets.push_back(v.off[d] + o);
+            w.offsets.push_back(rt::sat_add(v.off[d], o));
         }
         if (auto err = rt::check_window(m_m.gm.tensors[v.id], w)) fail("E-OOB", loc, *err);
         return w;
@@ -505,14 +511,14 @@ private:
                 auto off = ints(arg(c, "offset"));
                 if (x->type.kind == TypeKind::Tensor) {
                     TView v = view(x);
-                    for (size_t d = 0; d < off.size(); ++d) v.off[d] += off[d];
+                    for (size_t d = 0; d < off.size() && d < v.off.size(); ++d) v.off[d] = rt::sat_add(v.off[d], off[d]);
                     v.shape = shape;
                     return Value{v};
                 }
                 TileP s = tile(x);
                 int64_t r0 = off.size() >= 2 ? off[off.size() - 2] : 0, c0 = off.back();
                 int64_t R = shape.size() >= 2 ? shape[shape.size() - 2] : 1, C = shape.back();
-                if (r0 < 0 || c0 < 0 || r0 + R > s->d.m.rows() || c0 + C > s->d.m.cols())
+                if (!rt::range_inside(r0, R, s->d.m.rows()) || !rt::range_inside(c0, C, s->d.m.cols()))
                     fail("E-OOB", c.loc, "tile slice is outside the tile");
                 return Value{make_tile(TileData{s->d.dtype, s->d.m.block(r0, c0, R, C)}, s->mem)};
             }
@@ -682,6 +688,7 @@ Result interpret_lanes(const rt::LaunchPlan& plan, const rt::TensorStore& initia
     Machine m;
     m.gm = initial;
     m.max_statements = opt.max_statements;
+    m.max_wall_seconds = opt.max_wall_seconds;
     m.aiv_lanes = plan.aiv_split ? 2 : 1;
     std::vector<std::unique_ptr<Lane>> lanes;
     int task = 0;
@@ -710,6 +717,7 @@ Result interpret(const rt::LaunchPlan& plan, const rt::TensorStore& initial, con
     Machine m;
     m.gm = initial;
     m.max_statements = opt.max_statements;
+    m.max_wall_seconds = opt.max_wall_seconds;
     std::vector<std::unique_ptr<Lane>> lanes;
     for (int b = 0; b < plan.blocks; ++b) {
         lanes.push_back(std::make_unique<Lane>(m, plan.mixed, Role::Mixed, b, 0, b));

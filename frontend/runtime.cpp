@@ -33,7 +33,7 @@ int64_t Window::rows() const {
 std::string window_str(const Window& w) {
     std::string s = "[";
     for (size_t i = 0; i < w.offsets.size(); ++i)
-        s += fmt::format("{}{}:{}", i ? ", " : "", w.offsets[i], w.offsets[i] + w.extents[i]);
+        s += fmt::format("{}{}:{}", i ? ", " : "", w.offsets[i], sat_add(w.offsets[i], w.extents[i]));
     return s + "]";
 }
 
@@ -55,7 +55,7 @@ std::optional<std::string> check_window(const TensorBuffer& t, const Window& w) 
     if (w.offsets.size() != t.shape.size() || w.extents.size() != t.shape.size())
         return fmt::format("window of rank {} on tensor {} of rank {}", w.offsets.size(), t.name, t.shape.size());
     for (size_t d = 0; d < t.shape.size(); ++d)
-        if (w.offsets[d] < 0 || w.extents[d] <= 0 || w.offsets[d] + w.extents[d] > t.shape[d])
+        if (!range_inside(w.offsets[d], w.extents[d], t.shape[d]))
             return fmt::format("window {} is outside tensor {} of shape {} (dimension {})", window_str(w), t.name,
                                ir::shape_str(t.shape), d);
     return std::nullopt;
@@ -164,8 +164,36 @@ void read_npy(TensorBuffer& t, const std::string& path) {
     if (!in) throw std::runtime_error("'" + path + "': file is too short");
 }
 
+int64_t tensor_bytes(const std::vector<int64_t>& shape, DType dtype) {
+    int64_t n = static_cast<int64_t>(dtype_bytes(dtype));
+    for (auto d : shape)
+        if (d < 0 || __builtin_mul_overflow(n, d, &n)) return -1;
+    return n;
+}
+
+void charge_gm(int64_t& used, int64_t bytes, const std::string& what, const SourceLoc& loc) {
+    if (bytes >= 0 && bytes <= kMaxGmBytes - used) {
+        used += bytes;
+        return;
+    }
+    raise("E-CAPACITY", loc,
+          fmt::format("GM for {}: {} bytes; cvsim simulates at most {} MiB of GM per run (all tensors together; {} bytes "
+                      "before this one)", what, bytes < 0 ? std::string("more than 2^63") : std::to_string(bytes), kMaxGmBytes >> 20, used),
+          "simulate a smaller problem size: the hazards of a kernel do not depend on its tensor sizes beyond a few tiles");
+}
+
 void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string, Scalar>& scalars) {
     plan.entry_args.clear();
+    // What the run will hold, checked before any allocation.
+    int64_t used = 0;
+    for (const auto& t : store.tensors) used += static_cast<int64_t>(t.bytes.size());
+    for (const auto& p : plan.entry->params)
+        if (p.var->type.kind == ir::TypeKind::Tensor && !store.find(p.var->name))
+            charge_gm(used, tensor_bytes(p.var->type.shape, p.var->type.dtype),
+                      fmt::format("tensor '{}' of shape {}", p.var->name, ir::shape_str(p.var->type.shape)), p.var->loc);
+    for (const auto& c : plan.created)
+        charge_gm(used, tensor_bytes(c.shape, c.dtype), fmt::format("created tensor '{}' of shape {}", c.name, ir::shape_str(c.shape)),
+                  plan.entry->loc);
     for (const auto& p : plan.entry->params) {
         ArgBinding b;
         const ir::Type& t = p.var->type;
@@ -290,12 +318,14 @@ Scalar eval_scalar(const ir::Expr& e, const std::function<Scalar(const ir::Var&)
                 else if (op == "%") r = std::fmod(x, y);
                 return Scalar::of_float(r, e.type.dtype == DType::FP32 || !dtype_is_float(e.type.dtype) ? DType::FP32 : e.type.dtype);
             }
-            // Wrap-around 64-bit integer arithmetic: never undefined behaviour on overflow.
-            uint64_t x = static_cast<uint64_t>(a.i), y = static_cast<uint64_t>(b.i);
+            // Saturating 64-bit integer arithmetic (Python's integers do not wrap: a huge offset must stay
+            // huge and be reported out of bounds, not wrap back into the tensor); never undefined behaviour.
+            uint64_t x = static_cast<uint64_t>(a.i);
             int64_t r = 0;
-            if (op == "+") r = static_cast<int64_t>(x + y);
-            else if (op == "-") r = static_cast<int64_t>(x - y);
-            else if (op == "*") r = static_cast<int64_t>(x * y);
+            const int64_t sat = (a.i < 0) != (b.i < 0) ? INT64_MIN : INT64_MAX;
+            if (op == "+") r = __builtin_add_overflow(a.i, b.i, &r) ? (a.i < 0 ? INT64_MIN : INT64_MAX) : r;
+            else if (op == "-") r = __builtin_sub_overflow(a.i, b.i, &r) ? (a.i < 0 ? INT64_MIN : INT64_MAX) : r;
+            else if (op == "*") r = __builtin_mul_overflow(a.i, b.i, &r) ? sat : r;
             else if (op == "//") r = (a.i == INT64_MIN && b.i == -1) ? INT64_MIN : floordiv(a.i, b.i);
             else if (op == "%") r = (b.i == -1) ? 0 : pymod(a.i, b.i);
             else if (op == "<<") r = b.i >= 0 && b.i < 64 ? static_cast<int64_t>(x << b.i) : 0;

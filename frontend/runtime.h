@@ -22,7 +22,14 @@ struct Scalar {
     double f = 0;
     bool is_float() const { return dtype_is_float(dtype); }
     double as_double() const { return is_float() ? f : static_cast<double>(i); }
-    int64_t as_int() const { return is_float() ? static_cast<int64_t>(f) : i; }
+    int64_t as_int() const { return is_float() ? float_to_int(f) : i; }
+    // Truncation toward zero, saturated to the int64 range (NaN: 0); never undefined behaviour.
+    static int64_t float_to_int(double v) {
+        if (!(v == v)) return 0;
+        if (v >= 9.2233720368547758e18) return INT64_MAX;
+        if (v <= -9.2233720368547758e18) return INT64_MIN;
+        return static_cast<int64_t>(v);
+    }
     static Scalar of_int(int64_t v, DType d = DType::INDEX) {
         Scalar s;
         s.dtype = d;
@@ -73,11 +80,22 @@ struct Window {
     int64_t cols() const { return extents.empty() ? 1 : extents.back(); }
 };
 
+// Saturating int64 addition: a huge computed offset stays huge (out of bounds), never wraps into range.
+inline int64_t sat_add(int64_t a, int64_t b) {
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) return a > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+// [off, off + ext) lies in [0, size), ext > 0; overflow-checked (no off + ext is formed).
+inline bool range_inside(int64_t off, int64_t ext, int64_t size) {
+    return off >= 0 && ext > 0 && ext <= size && off <= size - ext;
+}
+
 // Windows of one tensor that share an element (windows of different rank are assumed to overlap).
 inline bool windows_overlap(const Window& a, const Window& b) {
     if (a.offsets.size() != b.offsets.size()) return true;
     for (size_t d = 0; d < a.offsets.size(); ++d)
-        if (a.offsets[d] + a.extents[d] <= b.offsets[d] || b.offsets[d] + b.extents[d] <= a.offsets[d]) return false;
+        if (sat_add(a.offsets[d], a.extents[d]) <= b.offsets[d] || sat_add(b.offsets[d], b.extents[d]) <= a.offsets[d]) return false;
     return true;
 }
 
@@ -85,7 +103,7 @@ inline bool windows_overlap(const Window& a, const Window& b) {
 inline bool window_covers(const Window& big, const Window& small) {
     if (big.offsets.size() != small.offsets.size()) return false;
     for (size_t d = 0; d < big.offsets.size(); ++d)
-        if (small.offsets[d] < big.offsets[d] || small.offsets[d] + small.extents[d] > big.offsets[d] + big.extents[d]) return false;
+        if (small.offsets[d] < big.offsets[d] || sat_add(small.offsets[d], small.extents[d]) > sat_add(big.offsets[d], big.extents[d])) return false;
     return true;
 }
 
@@ -158,6 +176,15 @@ struct LaunchPlan {
     std::vector<ArgBinding> entry_args;      // the entry function's arguments
     std::vector<uint32_t> created_ids;       // TensorStore index of each created tensor (filled by bind_entry)
 };
+
+// The GM cvsim simulates per run, all tensors together (kernel tensors, created tensors, ring buffers): a
+// run holds several copies (initial, simulated, reference), so a larger kernel is refused with E-CAPACITY
+// before anything is allocated, not left to the host's OOM killer.
+constexpr int64_t kMaxGmBytes = int64_t{1} << 30;
+// Bytes of a tensor of SHAPE and DTYPE, or -1 when the product overflows int64.
+int64_t tensor_bytes(const std::vector<int64_t>& shape, DType dtype);
+// Adds BYTES for WHAT to USED; raises E-CAPACITY at LOC when the total exceeds kMaxGmBytes.
+void charge_gm(int64_t& used, int64_t bytes, const std::string& what, const SourceLoc& loc);
 
 // Creates GM tensors for the entry function's tensor parameters (in parameter order) and the bindings of
 // scalar parameters (`scalars` by name, default 0), then binds the lane programs' arguments. Throws

@@ -20,7 +20,9 @@ class SourceFile : public std::enable_shared_from_this<SourceFile> {
     std::string_view line_text(uint32_t line) const;
     uint32_t line_count() const { return static_cast<uint32_t>(m_line_starts.size()); }
 
-    static std::shared_ptr<SourceFile> read(const std::string& path);  // throws std::runtime_error
+    // Throws std::runtime_error for a folder, an unreadable file or one larger than kMaxBytes.
+    static std::shared_ptr<SourceFile> read(const std::string& path);
+    static constexpr size_t kMaxBytes = size_t{16} << 20;  // kernels are kilobytes; printed programs < 1 MiB
 
   private:
     std::string m_path;                   // path as given by the user (used in diagnostics)

@@ -90,6 +90,15 @@ void CoreBase::check_bounds() {
     }
 }
 
+void CoreBase::check_statement_bounds() {
+    if (m_ctl.wall_exceeded && m_ctl.wall_exceeded()) {
+        m_ctl.timed_out = true;
+        sc_pause();
+        throw AbortRun{};  // this core stops here; the run ends at the pause with E-TIMEOUT
+    }
+    if (m_scalar_debt >= 65536) sync_scalar();
+}
+
 void CoreBase::scalar_thread() {
     while (true) {
         wait(m_start_ev);

@@ -55,7 +55,12 @@ public:
     Instr* exec_scalar(std::unique_ptr<Instr> in);
     // Scalar statements cost cycles; they are accounted lazily (synchronised at the next interaction).
     void advance(uint64_t cycles) { m_scalar_debt += cycles; }
-    void advance_statement() { m_scalar_debt += m_scalar_cost; }
+    // Every 4096 statements: the wall-time bound (a scalar-only loop issues no instruction to check it) and
+    // the simulated time owed (so the cycle bound stops it too).
+    void advance_statement() {
+        m_scalar_debt += m_scalar_cost;
+        if ((++m_stmt_count & 4095) == 0) check_statement_bounds();
+    }
     // Block the scalar unit until every listed instruction completed.
     void wait_instrs(const std::vector<uint32_t>& seqs, StallCause cause);
     // Block the scalar unit until every issued instruction completed.
@@ -145,6 +150,8 @@ private:
     std::string m_blocked_what;                        // description for deadlock reports
     std::array<PipeStats, ir::kNumPipes> m_stats{};    // per pipe
     uint64_t m_instr_count = 0;                        // for periodic wall-clock checks
+    uint64_t m_stmt_count = 0;                         // statements walked (periodic bound checks)
+    void check_statement_bounds();
     StateListener m_listener;                          // waveform observer (optional)
 };
 

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -30,18 +32,30 @@ namespace {
 
 void write_json(const std::string& path, const nlohmann::json& j) {
     if (path.empty()) return;
-    std::ofstream out(path);
-    if (!out) throw std::runtime_error("cannot write '" + path + "'");
-    out << j.dump(2) << "\n";
+    write_text_file(path, j.dump(2) + "\n");
 }
 
 }  // namespace
+
+void write_text_file(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    if (!out) throw std::runtime_error("cannot write '" + path + "'");
+    out << text;
+    out.flush();  // a full disk shows here (or at close), not at open
+    if (!out) throw std::runtime_error(fmt::format("writing '{}' failed: {}", path, std::strerror(errno ? errno : ENOSPC)));
+    out.close();
+    if (out.fail()) throw std::runtime_error(fmt::format("writing '{}' failed", path));
+}
 
 sim::SessionOptions session_options(const CommonOptions& c) {
     sim::SessionOptions o;
     auto t = target_from_name(c.target);
     if (!t) throw std::invalid_argument(fmt::format("--target {}: expected a2a3 or a5", c.target));
     o.target = *t;
+    for (const auto& f : c.configs) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(f, ec)) throw std::invalid_argument(fmt::format("--config {}: is a folder, expected a TOML file", f));
+    }
     o.config_files = c.configs;
     o.param_sets = c.sets;
     auto p = passes::policy_from_name(c.v2c);
@@ -51,6 +65,11 @@ sim::SessionOptions session_options(const CommonOptions& c) {
     o.blocks = c.blocks;
     o.entry = c.entry;
     o.visibility_delay = c.visibility_delay;
+    if (!(c.timeout > 0) || !std::isfinite(c.timeout))
+        throw std::invalid_argument(fmt::format("--timeout {}: expected a positive number of seconds", c.timeout));
+    if (!(c.rtol >= 0) || !std::isfinite(c.rtol)) throw std::invalid_argument(fmt::format("--rtol {}: expected a finite number >= 0", c.rtol));
+    if (!(c.atol >= 0) || !std::isfinite(c.atol)) throw std::invalid_argument(fmt::format("--atol {}: expected a finite number >= 0", c.atol));
+    if (c.max_cycles == 0) throw std::invalid_argument("--max-cycles 0: expected a positive number of cycles");
     o.compare.rtol = c.rtol;
     o.compare.atol = c.atol;
     o.max_cycles = c.max_cycles;
@@ -232,9 +251,7 @@ int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::str
     std::string text = print_program(*expanded);
     if (out.empty()) std::cout << text;
     else {
-        std::ofstream f(out);
-        if (!f) throw std::runtime_error("cannot write '" + out + "'");
-        f << text;
+        write_text_file(out, text);
     }
     if (c.verbose) print_expand_stats(std::cerr, stats);
     if (!c.json.empty()) write_json(c.json, {{"expand", stats_json(stats)}});
@@ -272,13 +289,21 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         throw std::invalid_argument(fmt::format("--strategy {}: expected random, pct:D or sweep", e.strategy));
     if (e.shard_count < 1 || e.shard_index < 0 || e.shard_index >= e.shard_count)
         throw std::invalid_argument(fmt::format("--shard {}/{}: expected I/N with 0 <= I < N", e.shard_index, e.shard_count));
+    // The in-process loop (--jobs 0) keeps no journal and runs the whole range: refuse what it would ignore.
+    if (e.jobs == 0 && e.merge.empty() && (!e.jsonl.empty() || e.shard_count != 1))
+        throw std::invalid_argument("--jobs 0 runs in this process without --jsonl or --shard; use --jobs 1 or more");
+    // Seeds base..base+N-1 must not wrap around 2^64 (a wrapped range would never end); the last seed stays
+    // below 2^64 - 1 so that seed + 1 is never 0.
+    if (e.schedules > UINT64_MAX - 1 - e.seed)
+        throw std::invalid_argument(fmt::format("--seed {} --schedules {}: the seed range passes 2^64 - 1; use a smaller base seed or budget",
+                                                e.seed, e.schedules));
     bool any_findings = false;
     nlohmann::json report = nlohmann::json::array();
     for (const auto& kernel : e.kernels) {
         ExploreSummary sum;
         try {
             if (!e.merge.empty()) {
-                sum = merge_jsonl(c, kernel, *base, e.merge);
+                sum = merge_jsonl(c, kernel, e, *base);
             } else if (e.jobs == 0) {
                 sim::Session session(SourceFile::read(kernel), so);
                 sum = explore_kernel(session, c, kernel, e, *base);
@@ -300,6 +325,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         if (!e.save_failures.empty()) save_failures(e.save_failures, c, kernel, sum);
         report.push_back(explore_json(kernel, sum, &scope));
         if (!sum.distinct.empty()) any_findings = true;
+        if (sum.interrupted) {
+            if (!c.json.empty()) write_json(c.json, {{"kernels", report}, {"interrupted", true}});
+            return kExitInterrupted;
+        }
     }
     if (!c.json.empty()) write_json(c.json, {{"kernels", report}});
     return any_findings ? kExitFindings : kExitClean;

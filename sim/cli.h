@@ -14,6 +14,7 @@ constexpr int kExitClean = 0;
 constexpr int kExitFindings = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitInternal = 3;
+constexpr int kExitInterrupted = 130;  // explore/check stopped by SIGINT/SIGTERM (128 + SIGINT): partial, no verdict
 
 // Options shared by run / explore / check / expand (raw strings as given; validated into SessionOptions).
 struct CommonOptions {
@@ -67,6 +68,8 @@ void save_failures(const std::string& dir, const CommonOptions& c, const std::st
 int cmd_params(const CommonOptions& c);
 int cmd_demo(const CommonOptions& c, uint64_t schedules);
 
+// Writes TEXT to PATH; throws std::runtime_error (E-IO) when it cannot be written whole (a full disk).
+void write_text_file(const std::string& path, const std::string& text);
 // CommonOptions -> SessionOptions; throws std::invalid_argument with a message for bad values.
 sim::SessionOptions session_options(const CommonOptions& c);
 // The `cvsim` arguments (without the program name) that replay one schedule, and the same as one line.

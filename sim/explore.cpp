@@ -15,10 +15,13 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <fmt/format.h>
 
@@ -26,6 +29,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -33,6 +37,7 @@
 #include <thread>
 
 #include "frontend/diag.h"
+#include "sim/journal.h"
 
 namespace cvsim::cli {
 
@@ -230,31 +235,21 @@ long peak_rss_kb_children() {
     return ::getrusage(RUSAGE_CHILDREN, &ru) == 0 ? ru.ru_maxrss : 0;
 }
 
-// Calls fn(record json, its strategy) for every line of a --jsonl file that belongs to KERNEL and is the
-// nominal schedule or STRATEGY; other kernels', other strategies' and unreadable lines are skipped.
-template <class Fn>
-void for_each_jsonl_record(std::istream& in, const std::string& kernel, const std::string& strategy, Fn fn) {
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty()) continue;
-        nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-        if (j.is_discarded() || j.value("kernel", std::string()) != kernel) continue;
-        std::string st = j.value("strategy", std::string());
-        if (st != "nominal" && st != strategy) continue;
-        fn(j, st);
-    }
-}
-
-ExploreSummary merge_jsonl(const CommonOptions& c, const std::string& kernel, const Schedule& base,
-                           const std::vector<std::string>& files) {
+ExploreSummary merge_jsonl(const CommonOptions& c, const std::string& kernel, const ExploreOptions& e, const Schedule& base) {
     SummaryBuilder b;
     std::set<std::pair<std::string, uint64_t>> seen;
-    for (const auto& path : files) {
-        std::ifstream in(path);
-        if (!in) throw std::runtime_error("cannot read '" + path + "'");
-        for_each_jsonl_record(in, kernel, base.str(), [&](const nlohmann::json& j, const std::string& st) {
-            if (seen.insert({st, j.value("seed", uint64_t{0})}).second) b.add(record_from_json(j));
+    const nlohmann::json identity = journal_identity(c, e, kernel);
+    for (const auto& path : e.merge) {
+        JournalScan scan = scan_journal(path, kernel, identity, base.str(), false, [&](const nlohmann::json& j) {
+            if (seen.insert({j.value("strategy", std::string()), j.value("seed", uint64_t{0})}).second) b.add(record_from_json(j));
         });
+        if (!scan.header) {
+            std::string what = scan.other_kernels.empty() ? "it holds no journal header"
+                                                          : "it is a journal of " + scan.other_kernels.front();
+            throw JournalError(fmt::format("'{}' is not a journal of {}: {}", path, kernel, what));
+        }
+        if (scan.torn_bytes)
+            std::cerr << fmt::format("warning: '{}' ends in a torn line ({} bytes, a killed run); it was left out\n", path, scan.torn_bytes);
     }
     ExploreSummary s = b.finish(c, kernel);
     s.jobs = 0;
@@ -265,9 +260,11 @@ ExploreSummary merge_jsonl(const CommonOptions& c, const std::string& kernel, co
 
 namespace {
 
+// A worker's slice of the seed range: seeds next..hi-1 minus the skipped ones (memory flat in the range).
 struct Chunk {
-    std::vector<uint64_t> seeds;  // in increasing order
-    size_t next = 0;              // index of the first seed not yet finished
+    uint64_t next = 0;            // the first seed not yet finished
+    uint64_t hi = 0;              // one past the last seed
+    int fruitless = 0;            // workers of this chunk that died outside a schedule, since its last record
 };
 
 struct Worker {
@@ -289,14 +286,37 @@ void write_all(int fd, const std::string& s) {
     }
 }
 
+// Set by SIGINT/SIGTERM while the supervisor runs: it stops the workers and reports what it has.
+volatile std::sig_atomic_t g_interrupted = 0;
+
+void on_interrupt(int) { g_interrupted = 1; }
+
+// Installs the handlers (no SA_RESTART: poll returns at once) for the supervisor's loop, then restores them.
+struct InterruptGuard {
+    struct sigaction old_int {}, old_term {};
+    InterruptGuard() {
+        struct sigaction sa {};
+        sa.sa_handler = on_interrupt;
+        sigemptyset(&sa.sa_mask);
+        ::sigaction(SIGINT, &sa, &old_int);
+        ::sigaction(SIGTERM, &sa, &old_term);
+    }
+    ~InterruptGuard() {
+        ::sigaction(SIGINT, &old_int, nullptr);
+        ::sigaction(SIGTERM, &old_term, nullptr);
+    }
+    InterruptGuard(const InterruptGuard&) = delete;
+    InterruptGuard& operator=(const InterruptGuard&) = delete;
+};
+
 // The seed each worker is running, in memory shared with the supervisor (one slot per chunk; 0: none,
 // else seed + 1), so that a crash is attributed to its schedule without a pipe write per schedule.
 using RunningSlot = std::atomic<uint64_t>;
 static_assert(RunningSlot::is_always_lock_free, "the running-seed slots are shared between processes");
 
 [[noreturn]] void worker_main(int fd, const CommonOptions& c, const std::string& kernel, const ExploreOptions& e,
-                              const Schedule& base, const uint64_t* seeds, size_t nseeds, bool report_nominal,
-                              RunningSlot* running) {
+                              const Schedule& base, uint64_t lo, uint64_t hi, const std::set<uint64_t>& skip,
+                              bool report_nominal, RunningSlot* running) {
     try {
         sim::SessionOptions so = session_options(c);
         sim::Session session(SourceFile::read(kernel), so);
@@ -315,8 +335,8 @@ static_assert(RunningSlot::is_always_lock_free, "the running-seed slots are shar
             out += "R " + record_json(to_record(nom, &reported), kernel).dump() + "\n";
             flush();
         }
-        for (size_t i = 0; i < nseeds; ++i) {
-            const uint64_t seed = seeds[i];
+        for (uint64_t seed = lo; seed < hi; ++seed) {
+            if (skip.count(seed)) continue;
             running->store(seed + 1, std::memory_order_release);
             int fault = static_cast<int64_t>(seed) == e.fault_abort_seed ? 5 : -1;
             auto r = session.run(schedule_for(base, e, seed), {}, fault);
@@ -341,6 +361,13 @@ public:
     Supervisor(const CommonOptions& c, const std::string& kernel, const ExploreOptions& e, const Schedule& base)
         : m_c(c), m_kernel(kernel), m_e(e), m_base(base) {}
     ~Supervisor() {
+        // Leaving early (an I/O error, a worker's error): no worker outlives its supervisor.
+        for (auto& w : m_workers) {
+            ::kill(w.pid, SIGKILL);
+            ::close(w.fd);
+            int st = 0;
+            ::waitpid(w.pid, &st, 0);
+        }
         if (m_running) ::munmap(m_running, sizeof(RunningSlot) * m_running_count);
     }
     Supervisor(const Supervisor&) = delete;
@@ -350,41 +377,44 @@ public:
         auto t0 = std::chrono::steady_clock::now();
         // Bad input fails here, once, with a diagnostic (not in every worker).
         { sim::Session probe(SourceFile::read(m_kernel), session_options(m_c)); }
-        std::set<uint64_t> done = resume();
-        // This shard's slice of the seed range, minus what the file already holds.
+        resume();
+        // This shard's slice of the seed range (seeds lo..hi-1), minus what the file already holds. The
+        // caller checked that the range does not wrap around 2^64.
         uint64_t n = m_e.schedules;
-        uint64_t lo = n * static_cast<uint64_t>(m_e.shard_index) / static_cast<uint64_t>(m_e.shard_count);
-        uint64_t hi = n * static_cast<uint64_t>(m_e.shard_index + 1) / static_cast<uint64_t>(m_e.shard_count);
-        std::vector<uint64_t> seeds;
-        for (uint64_t i = lo; i < hi; ++i)
-            if (!done.count(m_e.seed + i)) seeds.push_back(m_e.seed + i);
-            else ++m_skipped;
+        uint64_t lo = m_e.seed + slice(n, m_e.shard_index, m_e.shard_count);
+        uint64_t hi = m_e.seed + slice(n, m_e.shard_index + 1, m_e.shard_count);
+        for (auto it = m_skip.lower_bound(lo); it != m_skip.end() && *it < hi; ++it) ++m_skipped;
+        const uint64_t to_run = hi - lo - m_skipped;
         bool nominal_needed = m_e.shard_index == 0 && !m_nominal_in_file;
         int jobs = m_e.jobs > 0 ? m_e.jobs : std::max(1u, std::thread::hardware_concurrency());
-        jobs = static_cast<int>(std::max<size_t>(1, std::min<size_t>(static_cast<size_t>(jobs), std::max<size_t>(seeds.size(), 1))));
-        m_total = seeds.size() + (nominal_needed ? 1 : 0);
+        jobs = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(static_cast<uint64_t>(jobs), std::max<uint64_t>(to_run, 1))));
+        m_total = to_run + (nominal_needed ? 1 : 0);
         for (int w = 0; w < jobs; ++w) {
             Chunk ch;
-            size_t a = seeds.size() * static_cast<size_t>(w) / static_cast<size_t>(jobs);
-            size_t b = seeds.size() * static_cast<size_t>(w + 1) / static_cast<size_t>(jobs);
-            ch.seeds.assign(seeds.begin() + static_cast<std::ptrdiff_t>(a), seeds.begin() + static_cast<std::ptrdiff_t>(b));
+            ch.next = lo + slice(hi - lo, w, jobs);
+            ch.hi = lo + slice(hi - lo, w + 1, jobs);
             m_chunks.push_back(ch);
         }
-        std::vector<uint64_t>().swap(seeds);  // the chunks hold them now
         void* shared = ::mmap(nullptr, sizeof(RunningSlot) * static_cast<size_t>(jobs), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
         if (shared == MAP_FAILED) throw std::runtime_error("mmap failed");
         m_running = new (shared) RunningSlot[static_cast<size_t>(jobs)]();
         m_running_count = static_cast<size_t>(jobs);
         if (!m_e.jsonl.empty()) {
-            m_jsonl.open(m_e.jsonl, std::ios::app);
-            if (!m_jsonl) throw std::runtime_error("cannot write '" + m_e.jsonl + "'");
+            m_jsonl.open(m_e.jsonl);
+            if (!m_header_in_file) m_jsonl.add(journal_header(m_c, m_e, m_kernel).dump());
+            m_jsonl.flush();
         }
         for (int w = 0; w < jobs; ++w) spawn(w, w == 0 && nominal_needed);
-        loop();
+        {
+            InterruptGuard guard;
+            loop();
+        }
+        if (m_jsonl.is_open()) m_jsonl.flush();
         if (m_bar) std::cerr << "\r\033[K";
         ExploreSummary s = m_builder.finish(m_c, m_kernel);
         s.jobs = jobs;
         s.skipped = m_skipped;
+        s.interrupted = m_interrupted;
         s.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         s.peak_rss_kb = peak_rss_kb_self();
         s.workers_peak_rss_kb = peak_rss_kb_children();
@@ -396,33 +426,57 @@ private:
     std::string m_kernel;
     const ExploreOptions& m_e;
     Schedule m_base;
+    pid_t m_pid = ::getpid();
     std::vector<Chunk> m_chunks;
     std::vector<Worker> m_workers;
     RunningSlot* m_running = nullptr;  // shared with the workers: the seed each chunk's worker runs
     size_t m_running_count = 0;
     SummaryBuilder m_builder;
-    std::ofstream m_jsonl;
+    JournalWriter m_jsonl;
+    std::set<uint64_t> m_skip;  // seeds not to run: in the journal already, or crashed a worker
+    bool m_header_in_file = false;
+    bool m_interrupted = false;
+    bool m_nominal_recorded = false;
     uint64_t m_total = 0, m_finished = 0, m_skipped = 0;
     bool m_nominal_in_file = false;
     bool m_stop = false;
     bool m_bar = false;
     std::chrono::steady_clock::time_point m_last_bar;
 
-    std::set<uint64_t> resume() {
-        std::set<uint64_t> done;
-        if (m_e.jsonl.empty()) return done;
-        std::ifstream in(m_e.jsonl);
-        for_each_jsonl_record(in, m_kernel, m_base.str(), [&](const nlohmann::json& j, const std::string& st) {
-            if (st == "nominal") m_nominal_in_file = true;
-            else done.insert(j.value("seed", uint64_t{0}));
-            m_builder.add(record_from_json(j));
+    // n * i / k without overflow (n < 2^64, 0 <= i <= k).
+    static uint64_t slice(uint64_t n, int i, int k) {
+        const uint64_t ui = static_cast<uint64_t>(i), uk = static_cast<uint64_t>(k);
+        return n / uk * ui + n % uk * ui / uk;
+    }
+
+    // Folds the records already in the --jsonl file (if it exists and is this exploration's journal).
+    void resume() {
+        if (m_e.jsonl.empty()) return;
+        std::error_code ec;
+        // Nothing to resume from a file that does not exist yet or from a device (--jsonl /dev/full).
+        auto st = std::filesystem::status(m_e.jsonl, ec);
+        if (!std::filesystem::exists(st) || std::filesystem::is_character_file(st) || std::filesystem::is_block_file(st)) return;
+        const nlohmann::json identity = journal_identity(m_c, m_e, m_kernel);
+        JournalScan scan = scan_journal(m_e.jsonl, m_kernel, identity, m_base.str(), true, [&](const nlohmann::json& j) {
+            ScheduleRecord r = record_from_json(j);
+            if (r.schedule.strategy == sim::Strategy::Nominal) {
+                if (m_nominal_in_file) return;
+                m_nominal_in_file = true;
+            } else if (!m_skip.insert(r.schedule.seed).second) {
+                return;  // recorded twice (two runs sharing the file): counts once
+            }
+            m_builder.add(r);
         });
-        return done;
+        m_header_in_file = scan.header;
+        if (scan.torn_bytes)
+            std::cerr << fmt::format("note: '{}' ended in a torn line ({} bytes, left by a killed run); it was cut off and "
+                                     "that schedule runs again\n", m_e.jsonl, scan.torn_bytes);
     }
 
     void spawn(int chunk, bool nominal) {
         Chunk& ch = m_chunks[static_cast<size_t>(chunk)];
-        if (ch.next >= ch.seeds.size() && !nominal) return;
+        while (ch.next < ch.hi && m_skip.count(ch.next)) ++ch.next;
+        if (ch.next >= ch.hi && !nominal) return;
         m_running[chunk].store(0);
         int fds[2];
         if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
@@ -432,9 +486,12 @@ private:
         if (pid < 0) throw std::runtime_error("fork failed");
         if (pid == 0) {
             ::close(fds[0]);
-            // The rest of the chunk, in place (no copy: the seed list is the one structure that grows with N).
-            worker_main(fds[1], m_c, m_kernel, m_e, m_base, ch.seeds.data() + ch.next, ch.seeds.size() - ch.next, nominal,
-                        &m_running[chunk]);
+            // The worker dies with its supervisor (kill -9, a CI job's timeout), not spinning on as an orphan.
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            ::signal(SIGINT, SIG_IGN);  // a terminal's ^C reaches the whole group: the supervisor stops workers
+            ::signal(SIGTERM, SIG_DFL);
+            if (::getppid() != m_pid) _exit(3);
+            worker_main(fds[1], m_c, m_kernel, m_e, m_base, ch.next, ch.hi, m_skip, nominal, &m_running[chunk]);
         }
         ::close(fds[1]);
         Worker w;
@@ -447,8 +504,9 @@ private:
     }
 
     void record(const ScheduleRecord& r) {
+        if (r.schedule.strategy == sim::Strategy::Nominal) m_nominal_recorded = true;
         m_builder.add(r);
-        if (m_jsonl.is_open()) m_jsonl << record_json(r, m_kernel).dump() << "\n";
+        if (m_jsonl.is_open()) m_jsonl.add(record_json(r, m_kernel).dump());
         ++m_finished;
         if (m_e.stop_on_first && !r.codes.empty()) m_stop = true;
     }
@@ -459,7 +517,8 @@ private:
             ScheduleRecord r = record_from_json(nlohmann::json::parse(line.substr(2)));
             if (r.schedule.strategy != sim::Strategy::Nominal) {
                 Chunk& ch = m_chunks[static_cast<size_t>(w.chunk)];
-                ++ch.next;
+                ch.next = r.schedule.seed + 1;  // a worker reports its seeds in increasing order
+                ch.fruitless = 0;
             }
             record(r);
         } else if (line.rfind("E ", 0) == 0) {
@@ -469,8 +528,13 @@ private:
 
     void crashed(Worker& w, const std::string& why) {
         if (m_stop) return;  // killed on purpose (--stop-on-first)
-        Chunk& ch = m_chunks[static_cast<size_t>(w.chunk)];
         uint64_t slot = m_running[w.chunk].load(std::memory_order_acquire);
+        Chunk& ch = m_chunks[static_cast<size_t>(w.chunk)];
+        // A seed already recorded was finished: the worker died between two schedules (killed from outside),
+        // not in one; no schedule is blamed and the fresh worker goes on from the next unfinished seed.
+        if (slot != 0 && slot - 1 < ch.next) slot = 0;
+        if (slot == 0 && ++ch.fruitless > 3)
+            throw std::runtime_error(fmt::format("explore workers keep dying outside any schedule ({}); giving up", why));
         if (slot != 0) {
             const uint64_t seed = slot - 1;
             ScheduleRecord r;
@@ -486,10 +550,9 @@ private:
             record(r);
             // The fresh worker redoes the schedules the dead one finished but had not sent yet (they are
             // deterministic), and skips the one that crashed.
-            auto it = std::find(ch.seeds.begin() + static_cast<std::ptrdiff_t>(ch.next), ch.seeds.end(), seed);
-            if (it != ch.seeds.end()) ch.seeds.erase(it);
+            m_skip.insert(seed);
         }
-        spawn(w.chunk, false);
+        spawn(w.chunk, w.nominal && !m_nominal_recorded);  // a nominal schedule the dead worker had not sent
     }
 
     void draw_bar() {
@@ -508,8 +571,21 @@ private:
     }
 
     void loop() {
-        const double silent_limit = std::max(10.0, 2 * m_c.timeout);
+        // A worker owes the supervisor nothing for the reference and the nominal schedule (one bound each) plus a schedule.
+        const double silent_limit = std::max(10.0, 3 * m_c.timeout + 5);
         while (!m_workers.empty()) {
+            if (g_interrupted) {
+                // SIGINT/SIGTERM: stop the workers, keep what was received (journal and summary).
+                m_interrupted = true;
+                for (auto& w : m_workers) {
+                    ::kill(w.pid, SIGKILL);
+                    ::close(w.fd);
+                    int st = 0;
+                    ::waitpid(w.pid, &st, 0);
+                }
+                m_workers.clear();
+                break;
+            }
             std::vector<pollfd> fds;
             for (auto& w : m_workers) fds.push_back({w.fd, POLLIN, 0});
             ::poll(fds.data(), fds.size(), 200);
@@ -550,6 +626,7 @@ private:
                     w.hung = true;
                     ::kill(w.pid, SIGKILL);
                 }
+            if (m_jsonl.is_open()) m_jsonl.flush();  // whole lines only, once per round
             if (m_stop)
                 for (auto& w : m_workers) ::kill(w.pid, SIGKILL);
             draw_bar();

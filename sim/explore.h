@@ -29,6 +29,7 @@ struct ExploreSummary {
     uint64_t hazards = 0;                // schedules with a race
     uint64_t crashes = 0;                // schedules that killed their worker (E-CRASH)
     uint64_t skipped = 0;                // seeds already in the --jsonl file (resumed)
+    bool interrupted = false;            // SIGINT/SIGTERM stopped the run: a partial summary
     uint64_t nominal_cycles = 0;         // cycles of the nominal schedule
     uint64_t nominal_events = 0;         // synchronisation/GM events of the nominal schedule (PCT's k)
     int nominal_cores = 0;               // cores launched (PCT's n)
@@ -88,9 +89,9 @@ ExploreSummary explore_parallel(const CommonOptions& c, const std::string& kerne
 
 // `--merge`: the summary of JSON-lines files written by shards (or any runs) of one exploration, as the
 // single run over the same seeds would print it. Takes the lines of `kernel` with the nominal schedule or
-// `base`'s strategy; a (strategy, seed) present in several files counts once. Throws on an unreadable file.
-ExploreSummary merge_jsonl(const CommonOptions& c, const std::string& kernel, const sim::Schedule& base,
-                           const std::vector<std::string>& files);
+// `base`'s strategy; a (strategy, seed) present in several files counts once. Throws std::runtime_error on
+// an unreadable file and JournalError on a file that is not a journal of this kernel and these options.
+ExploreSummary merge_jsonl(const CommonOptions& c, const std::string& kernel, const ExploreOptions& e, const sim::Schedule& base);
 
 // Peak resident memory in KiB of this process and of its largest reaped child (getrusage).
 long peak_rss_kb_self();

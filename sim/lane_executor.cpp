@@ -239,15 +239,21 @@ std::optional<rt::Window> CoreRunner::window(const TView& v, const ExprPtr& offs
     w.extents = ext;
     for (size_t d = 0; d < rank; ++d) {
         int64_t o = scalar(offsets->args[d]).as_int();
-        if (o < 0 || o + ext[d] > v.shape[d]) {
+        if (!rt::range_inside(o, ext[d], v.shape[d])) {
             const auto& t = m_st.tensors->tensors[v.tensor];
             std::string win;
-            for (size_t k = 0; k < rank; ++k) win += fmt::format("{}{}:{}", k ? ", " : "", k == d ? o : scalar(offsets->args[k]).as_int(), (k == d ? o : scalar(offsets->args[k]).as_int()) + ext[k]);
+            for (size_t k = 0; k < rank; ++k) win += fmt::format("{}{}:{}", k ? ", " : "", k == d ? o : scalar(offsets->args[k]).as_int(), rt::sat_add(k == d ? o : scalar(offsets->args[k]).as_int(), ext[k]));
             runtime_finding("E-OOB", s, fmt::format("{} window [{}] is outside tensor {} of shape {} (dimension {})",
                                                     core_name(m_core_id), win, t.name, shape_str(v.shape), d));
             return std::nullopt;
         }
-        w.offsets.push_back(v.off[d] + o);
+        w.offsets.push_back(rt::sat_add(v.off[d], o));
+    }
+    // A view's own offset plus this one must still lie in the tensor (overflow-checked): E-OOB, never a
+    // write outside the tensor's bytes.
+    if (auto err = rt::check_window(m_st.tensors->tensors[v.tensor], w)) {
+        runtime_finding("E-OOB", s, fmt::format("{} {}", core_name(m_core_id), *err));
+        return std::nullopt;
     }
     return w;
 }
@@ -360,7 +366,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             for (auto& a : arg(c, "offset")->args) off.push_back(scalar(a).as_int());
             if (x->type.kind == TypeKind::Tensor) {
                 TView v = view(x);
-                for (size_t d = 0; d < off.size() && d < v.off.size(); ++d) v.off[d] += off[d];
+                for (size_t d = 0; d < off.size() && d < v.off.size(); ++d) v.off[d] = rt::sat_add(v.off[d], off[d]);
                 v.shape = shape;
                 return LValue{v};
             }

@@ -8,11 +8,21 @@
 #include "cvsim_version.h"
 #include "frontend/diag.h"
 #include "sim/cli.h"
+#include "sim/journal.h"
 
 using namespace cvsim;
 using namespace cvsim::cli;
 
 namespace {
+
+// Non-negative integers: CLI11 would otherwise wrap "-5" into 2^64 - 5 for an unsigned option.
+const CLI::Validator kCount = CLI::Validator(
+    [](std::string& s) -> std::string {
+        if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos) return "expected a non-negative integer, got '" + s + "'";
+        return "";
+    },
+    "UINT");
+const CLI::Validator kName = CLI::Validator([](std::string& s) -> std::string { return s.empty() ? "expected a name, got ''" : ""; }, "NAME");
 
 void add_common(CLI::App* app, CommonOptions& c, bool sim_options) {
     app->add_option("--target", c.target, "chip: a2a3 (default) or a5");
@@ -23,21 +33,25 @@ void add_common(CLI::App* app, CommonOptions& c, bool sim_options) {
     app->add_flag("-v,--verbose", c.verbose, "print expander statistics and more detail");
     app->add_option("--v2c", c.v2c, "V2C policy: fence (default), syncall, reject, off");
     app->add_option("--blocks", c.blocks, "clusters to launch (default 1)");
-    app->add_option("--entry", c.entry, "function to launch (default: the only Group, else the only InCore function)");
+    app->add_option("--entry", c.entry, "function to launch (default: the only Group, else the only InCore function)")->check(kName);
     if (!sim_options) return;
-    app->add_option("--visibility-delay", c.visibility_delay, "cycles from GM write completion to visibility (default 0)");
+    app->add_option("--visibility-delay", c.visibility_delay, "cycles from GM write completion to visibility (default 0)")->check(kCount);
     app->add_option("--input", c.inputs, "NAME=FILE.npy for a tensor, NAME=VALUE for a pl.Scalar (repeatable)");
     app->add_option("--rtol", c.rtol, "relative tolerance of the output comparison (default 0: bit-exact)");
     app->add_option("--atol", c.atol, "absolute tolerance of the output comparison");
-    app->add_option("--max-cycles", c.max_cycles, "simulated-time bound per schedule (cycles)");
+    app->add_option("--max-cycles", c.max_cycles, "simulated-time bound per schedule (cycles)")->check(kCount);
     app->add_option("--timeout", c.timeout, "wall-time bound per schedule (seconds)");
 }
 
 int report_diag(const Diagnostic& d, const std::string& json_path) {
     std::cerr << render_text(d);
     if (!json_path.empty()) {
-        std::ofstream out(json_path);
-        out << nlohmann::json{{"diagnostics", {to_json(d)}}}.dump(2) << "\n";
+        try {
+            write_text_file(json_path, nlohmann::json{{"diagnostics", {to_json(d)}}}.dump(2) + "\n");
+        } catch (const std::runtime_error& e) {
+            std::cerr << "error[E-IO]: " << e.what() << "\n";
+            return kExitBadInput;
+        }
     }
     return d.code == "E-V2C-UNFENCED" ? kExitFindings : kExitBadInput;
 }
@@ -58,13 +72,13 @@ int main(int argc, char** argv) {
     std::string shard = "0/1";
 
     auto* demo = app.add_subcommand("demo", "the embedded demo (same as running cvsim without arguments)");
-    demo->add_option("--schedules", demo_schedules, "random schedules per policy");
+    demo->add_option("--schedules", demo_schedules, "random schedules per policy")->check(kCount);
     demo->add_option("--target", common.target, "chip: a2a3 (default) or a5");
 
     auto* run_cmd = app.add_subcommand("run", "simulate one schedule: cycles, pipes, rings, findings, outputs vs reference");
     run_cmd->add_option("kernel", run.kernel, "kernel file (.py)")->required();
     add_common(run_cmd, common, true);
-    run_cmd->add_option("--seed", run.seed, "schedule seed");
+    run_cmd->add_option("--seed", run.seed, "schedule seed")->check(kCount);
     run_cmd->add_option("--schedule", run.schedule, "nominal (default), random, pct:D, sweep");
     run_cmd->add_option("--output-dir", run.output_dir, "write every output tensor as .npy here");
     run_cmd->add_option("--trace", run.trace, "Chrome trace JSON (Perfetto)");
@@ -81,15 +95,16 @@ int main(int argc, char** argv) {
     for (auto* cmd : {explore_cmd, check_cmd}) {
         cmd->add_option("kernels", explore.kernels, "kernel files (.py)")->required();
         add_common(cmd, common, true);
-        cmd->add_option("--schedules", explore.schedules, "schedules to explore (default 200)");
-        cmd->add_option("--seed", explore.seed, "first seed (default 1)");
+        cmd->add_option("--schedules", explore.schedules, "schedules to explore (default 200)")->check(kCount);
+        cmd->add_option("--seed", explore.seed, "first seed (default 1)")->check(kCount);
         cmd->add_option("--strategy", explore.strategy, "random (default), pct:D, sweep");
         cmd->add_flag("--stop-on-first", explore.stop_on_first, "stop at the first schedule with a finding");
-        cmd->add_option("--jobs", explore.jobs, "worker processes (default: the number of cores; 0: run in this process)");
+        cmd->add_option("--jobs", explore.jobs, "worker processes (default: the number of cores; 0: run in this process)")
+            ->check(kCount)->check(CLI::Range(0, 1024));
         cmd->add_option("--shard", shard, "run the I-th of N slices of the seed range: I/N");
         cmd->add_option("--jsonl", explore.jsonl, "append one JSON line per schedule; seeds already in the file are skipped");
         cmd->add_option("--save-failures", explore.save_failures, "write, per distinct finding, its replay command and its Chrome trace, VCD and HTML views into DIR");
-        cmd->add_option("--max-visibility-delay", explore.max_visibility, "random: draw the GM visibility delay from [0, C]");
+        cmd->add_option("--max-visibility-delay", explore.max_visibility, "random: draw the GM visibility delay from [0, C]")->check(kCount);
         cmd->add_option("--fault-abort-seed", explore.fault_abort_seed, "testing: the schedule with this seed aborts its worker")->group("");
         cmd->add_flag("!--no-progress", explore.progress, "no progress bar");
         cmd->add_option("--merge", explore.merge, "run nothing: summarise these --jsonl files (e.g. of all shards) as one run")->expected(1, -1);
@@ -113,32 +128,50 @@ int main(int argc, char** argv) {
         return kExitBadInput;
     }
 
-    try {
+    auto dispatch = [&]() -> int {
         if (*run_cmd) return cmd_run(common, run);
         if (*expand_cmd) return cmd_expand(common, expand_kernel, expand_out);
         if (*explore_cmd || *check_cmd) {
             auto slash = shard.find('/');
             try {
-                if (slash == std::string::npos) throw std::invalid_argument("");
-                explore.shard_index = std::stoi(shard.substr(0, slash));
-                explore.shard_count = std::stoi(shard.substr(slash + 1));
+                std::string i = slash == std::string::npos ? "" : shard.substr(0, slash), n = slash == std::string::npos ? "" : shard.substr(slash + 1);
+                for (const std::string* part : {&i, &n})
+                    if (part->empty() || part->size() > 9 || part->find_first_not_of("0123456789") != std::string::npos) throw std::invalid_argument("");
+                explore.shard_index = std::stoi(i);
+                explore.shard_count = std::stoi(n);
             } catch (const std::exception&) {
-                throw std::invalid_argument("--shard " + shard + ": expected I/N");
+                throw std::invalid_argument("--shard " + shard + ": expected I/N with 0 <= I < N");
             }
             return cmd_explore(common, explore, static_cast<bool>(*check_cmd));
         }
         if (*params_cmd) return cmd_params(common);
         return cmd_demo(common, demo_schedules);
+    };
+    try {
+        int rc = dispatch();
+        // The report is the product: stdout that could not take it (a full disk) is an I/O error.
+        std::cout.flush();
+        if (!std::cout) {
+            std::cerr << "error[E-IO]: writing the report to standard output failed\n";
+            return kExitBadInput;
+        }
+        return rc;
     } catch (const CompileError& e) {
         return report_diag(e.diag(), common.json);
     } catch (const ParamError& e) {
         std::cerr << "error[E-CONFIG]: " << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const JournalError& e) {
+        std::cerr << "error[E-JOURNAL]: " << e.what() << "\n";
         return kExitBadInput;
     } catch (const std::invalid_argument& e) {
         std::cerr << "error[E-USAGE]: " << e.what() << "\n";
         return kExitBadInput;
     } catch (const std::runtime_error& e) {
         std::cerr << "error[E-IO]: " << e.what() << "\n";
+        return kExitBadInput;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "error[E-CAPACITY]: out of memory (the kernel needs more memory than this machine gives cvsim)\n";
         return kExitBadInput;
     } catch (const std::exception& e) {
         std::cerr << "internal error: " << e.what() << "\n";

@@ -196,9 +196,12 @@ void print_explore_summary(std::ostream& os, const std::string& kernel, const Ex
         os << fmt::format("wall {:.2f} s, {} job{}; peak RSS {:.1f} MiB{}\n", sum.wall_seconds, sum.jobs, sum.jobs == 1 ? "" : "s",
                           static_cast<double>(sum.peak_rss_kb) / 1024.0,
                           sum.workers_peak_rss_kb > 0 ? fmt::format(" (largest worker {:.1f} MiB)", static_cast<double>(sum.workers_peak_rss_kb) / 1024.0) : "");
+    if (sum.interrupted)
+        os << "INTERRUPTED: a partial summary of the schedules finished before the signal (no verdict; rerun with the same "
+              "--jsonl file to resume)\n";
     if (sum.distinct.empty()) {
-        os << (is_check ? "PASS: no finding in any explored schedule\n" : "no findings\n");
-        if (scope) print_scope(os, *scope);
+        os << (sum.interrupted ? "no findings so far\n" : is_check ? "PASS: no finding in any explored schedule\n" : "no findings\n");
+        if (scope && !sum.interrupted) print_scope(os, *scope);
         return;
     }
     os << fmt::format("{}: {} distinct finding(s)\n", is_check ? "FAIL" : "findings", sum.distinct.size());
@@ -218,6 +221,7 @@ nlohmann::json explore_json(const std::string& kernel, const ExploreSummary& sum
     j["hazards"] = sum.hazards;
     j["nominal_cycles"] = sum.nominal_cycles;
     j["crashes"] = sum.crashes;
+    j["interrupted"] = sum.interrupted;
     // Run statistics (not part of the verdict: they vary between runs and are 0 for --merge).
     j["jobs"] = sum.jobs;
     j["wall_seconds"] = sum.wall_seconds;

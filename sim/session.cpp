@@ -28,6 +28,20 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     passes::check_ring_buffers(*m_compiled.expanded, m_hw);
 
     // GM: the entry's tensors (inputs generated or read, outputs poisoned), then hidden ring tensors.
+    // --input NAME=VALUE must name a scalar parameter of the entry (a typo is not silently a default 0).
+    for (const auto& [name, value] : m_opt.scalars) {
+        const ir::Param* found = nullptr;
+        std::string names;
+        for (const auto& p : m_compiled.plan.entry->params) {
+            if (p.var->name == name) found = &p;
+            if (p.var->type.kind == ir::TypeKind::Scalar) names += (names.empty() ? "" : ", ") + p.var->name;
+        }
+        if (!found)
+            throw std::invalid_argument(fmt::format("--input {}=...: {} has no parameter '{}' (scalar parameters: {})", name,
+                                                    m_compiled.plan.entry->name, name, names.empty() ? "none" : names));
+        if (found->var->type.kind != ir::TypeKind::Scalar)
+            throw std::invalid_argument(fmt::format("--input {}=...: '{}' is a tensor parameter; give it as {}=FILE.npy", name, name, name));
+    }
     rt::bind_entry(m_compiled.plan, m_gm, m_opt.scalars);
     rt::fill_inputs(m_gm, m_opt.input_seed);
     for (auto& [name, path] : m_opt.input_files) {
@@ -41,6 +55,11 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     RingLayout layout = ring_layout(m_compiled.plan);
     m_ring_bases = layout.base;
     int64_t ring_bytes = layout.bytes;
+    int64_t used = 0;
+    for (const auto& t : m_gm.tensors) used += static_cast<int64_t>(t.bytes.size());
+    for (int b = 0; b < m_compiled.plan.blocks && ring_bytes != 0; ++b)
+        rt::charge_gm(used, ring_bytes, fmt::format("the ring buffers of cluster {} (slot_size x slot_num, both directions)", b),
+                      m_compiled.plan.entry->loc);
     if (ring_bytes > 0) {
         for (int b = 0; b < m_compiled.plan.blocks; ++b) {
             rt::TensorBuffer t;
@@ -54,13 +73,19 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     }
 }
 
+ref::Options Session::ref_options() const {
+    ref::Options o;
+    o.max_wall_seconds = m_opt.max_wall_seconds;  // the reference is a phase of its own, bounded like a schedule
+    return o;
+}
+
 const ref::Result& Session::reference() {
-    if (!m_ref) m_ref = ref::interpret(m_compiled.plan, m_gm);
+    if (!m_ref) m_ref = ref::interpret(m_compiled.plan, m_gm, ref_options());
     return *m_ref;
 }
 
 const ref::Result& Session::expanded_reference() {
-    if (!m_ref_expanded) m_ref_expanded = ref::interpret_lanes(m_compiled.plan, m_gm);
+    if (!m_ref_expanded) m_ref_expanded = ref::interpret_lanes(m_compiled.plan, m_gm, ref_options());
     return *m_ref_expanded;
 }
 
@@ -96,6 +121,16 @@ ScheduleResult Session::run(const Schedule& sched, const std::vector<EventSink*>
         const ref::Result& want = reference();
         if (!want.error) {
             for (auto& f : compare_outputs(r.outcome.gm_final, want.gm, m_opt.compare)) r.findings.push_back(f);
+        } else {
+            // No reference, no comparison: the outputs are unchecked, which is never a pass.
+            Finding f;
+            f.code = "E-UNCHECKED";
+            f.message = fmt::format("outputs not compared: the reference interpreter could not run this kernel ({}: {})",
+                                    want.error->code, want.error->message);
+            f.loc = want.error->loc;
+            if (want.error->loc.valid()) f.details.push_back("reference stopped at " + want.error->loc.short_str());
+            f.key = "E-UNCHECKED";
+            r.findings.push_back(f);
         }
         if (sched.strategy == Strategy::Nominal && sched.seed == 0) {
             m_nominal_out = r.outcome.gm_final;

@@ -62,6 +62,7 @@ public:
     int clusters_needed() const { return m_compiled.plan.blocks; }
 
 private:
+    ref::Options ref_options() const;
     SessionOptions m_opt;
     std::shared_ptr<SourceFile> m_file;
     HwParams m_hw;

@@ -17,12 +17,16 @@ using namespace cvsim::test;
 
 namespace {
 
+// The schedule records of a --jsonl file.
 std::vector<nlohmann::json> read_jsonl(const std::string& path) {
     std::vector<nlohmann::json> out;
     std::ifstream in(path);
     std::string line;
     while (std::getline(in, line))
-        if (!line.empty()) out.push_back(nlohmann::json::parse(line));
+        if (!line.empty()) {
+            auto j = nlohmann::json::parse(line);
+            if (!j.contains("journal")) out.push_back(j);  // the schedule records, not the journal header
+        }
     return out;
 }
 
