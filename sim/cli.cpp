@@ -90,7 +90,11 @@ std::vector<std::string> replay_args(const CommonOptions& c, const std::string& 
     if (c.target != "a2a3") opt("--target", c.target);
     if (c.v2c != "fence") opt("--v2c", c.v2c);
     if (c.blocks != 1) opt("--blocks", std::to_string(c.blocks));
-    if (c.visibility_delay) opt("--visibility-delay", std::to_string(c.visibility_delay));
+    // The schedule's resolved delay (drawn or fixed) replaces the option: the replay needs no draw.
+    if (s.resolved ? (s.visibility_delay > 0 || s.max_visibility > 0 || c.visibility_delay) : c.visibility_delay.has_value())
+        opt("--visibility-delay", std::to_string(s.resolved ? s.visibility_delay : *c.visibility_delay));
+    else if (!s.resolved && s.max_visibility > 0)
+        opt("--max-visibility-delay", std::to_string(s.max_visibility));
     if (!c.entry.empty()) opt("--entry", c.entry);
     for (auto& f : c.configs) opt("--config", f);
     for (auto& s2 : c.sets) opt("--set", s2);
@@ -162,6 +166,11 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
     auto sched = sim::parse_schedule(r.schedule);
     if (!sched) throw std::invalid_argument(fmt::format("--schedule {}: expected nominal, random, pct:D or sweep", r.schedule));
     sched->seed = r.seed;
+    if (r.max_visibility > 0) {
+        if (sched->strategy != sim::Strategy::Random)
+            throw std::invalid_argument("--max-visibility-delay: the delay is drawn by --schedule random only");
+        sched->max_visibility = r.max_visibility;
+    }
     sim::Session session(SourceFile::read(r.kernel), so);
     if (!c.quiet && c.verbose) print_expand_stats(std::cerr, session.compiled().stats);
     // Trace views (SPEC 9). The VCD registers its signals with SystemC before the machine elaborates.
@@ -253,6 +262,8 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
     auto base = sim::parse_schedule(e.strategy);
     if (!base || base->strategy == sim::Strategy::Nominal)
         throw std::invalid_argument(fmt::format("--strategy {}: expected random, pct:D or sweep", e.strategy));
+    if (e.max_visibility > 0 && base->strategy != sim::Strategy::Random)
+        throw std::invalid_argument(fmt::format("--max-visibility-delay: the delay is drawn by --strategy random only, not {}", e.strategy));
     if (e.shard_count < 1 || e.shard_index < 0 || e.shard_index >= e.shard_count)
         throw std::invalid_argument(fmt::format("--shard {}/{}: expected I/N with 0 <= I < N", e.shard_index, e.shard_count));
     bool any_findings = false;

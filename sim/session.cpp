@@ -15,6 +15,11 @@ bool ScheduleResult::clean() const { return findings.empty(); }
 
 Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(std::move(opt)), m_file(std::move(file)) {
     m_hw = load_params(m_opt.target, m_opt.config_files, m_opt.param_sets);
+    if (m_opt.visibility_delay) {
+        // --visibility-delay is the gm.visibility_delay parameter, given on the command line.
+        set_param(m_hw, "gm.visibility_delay", std::to_string(*m_opt.visibility_delay), "--visibility-delay");
+        validate(m_hw);
+    }
     auto program = load_program(m_file);
     CompileOptions co;
     co.entry = m_opt.entry;
@@ -60,14 +65,17 @@ const ref::Result& Session::expanded_reference() {
     return *m_ref_expanded;
 }
 
-ScheduleResult Session::run(const Schedule& sched, const std::vector<EventSink*>& sinks, int fault_abort_at) {
+ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventSink*>& sinks, int fault_abort_at) {
     Machine& m = Machine::instance(clusters_needed());
-    uint64_t vis = m_opt.visibility_delay;
+    // One resolved schedule record: the model, the checker and the result (hence the replay line) read it.
+    const Schedule sched = resolve(unresolved);
+    const uint64_t vis = sched.visibility_delay;
     HazardChecker checker(m.clusters(), &m_gm, vis);
     RunConfig cfg;
     cfg.plan = &m_compiled.plan;
     cfg.gm = &m_gm;
     cfg.hw = m_hw;
+    cfg.hw.gm.visibility_delay = vis;
     cfg.schedule = sched;
     if (sched.strategy == Strategy::Pct && sched.pct_events == 0) {
         if (m_nominal_events == 0) run(Schedule{});  // measure k on the nominal schedule first

@@ -28,7 +28,7 @@ struct SessionOptions {
     uint64_t input_seed = 1;                      // seeds the generated inputs (not the schedule)
     std::map<std::string, std::string> input_files;  // NAME -> FILE.npy
     std::map<std::string, rt::Scalar> scalars;    // NAME -> VALUE for pl.Scalar parameters
-    uint64_t visibility_delay = 0;
+    std::optional<uint64_t> visibility_delay;     // --visibility-delay; unset: the gm.visibility_delay parameter
     CompareOptions compare;
     uint64_t max_cycles = 200'000'000;
     double max_wall_seconds = 60;
@@ -56,7 +56,10 @@ public:
     // The expanded program's reference interpretation (lanes cooperatively), for the expander check.
     const ref::Result& expanded_reference();
 
+    // `sched` with its visibility delay resolved (drawn, or this session's fixed delay): what run() runs.
+    Schedule resolve(const Schedule& sched) const { return resolve_schedule(sched, m_hw.gm.visibility_delay); }
     // Runs one schedule with the hazard checker and output comparison; `sinks` observe the event stream.
+    // The result's schedule is the resolved one (the same record drives the model, the checker, the replay).
     ScheduleResult run(const Schedule& sched, const std::vector<EventSink*>& sinks = {}, int fault_abort_at = -1);
     // The clusters the machine must be elaborated with.
     int clusters_needed() const { return m_compiled.plan.blocks; }

@@ -370,6 +370,11 @@ private:
                                                                               {"blayout", layout_lit(TileLayout::col_major)}, {"slayout", layout_lit(TileLayout::row_major)}}, sl), sl));
                 pushed = var_ref(nz, sl);
             }
+            // Publication (SPEC 4.5/6): the push's flag covers the store only through a fence of the vector
+            // lane between them once GM writes become visible later than they complete.
+            StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
+            fence->pinned_lane = 2;
+            after_store.push_back(fence);
             after_store.push_back(make_eval(make_call(OpCode::TpushToAic, {{"tile", clone_expr(pushed)}, {"split", int_lit(0)}}, sl), sl));
             Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Mat);
             VarPtr tok = new_var("_v2c_token", pop_t, l.stmt->loc);

@@ -182,6 +182,7 @@ bool has_effect(const Stmt& s) {
 }
 
 Side stmt_side(const Stmt& s) {
+    if (s.pinned_lane) return s.pinned_lane == 1 ? Side::Cube : Side::Vector;
     switch (s.kind) {
         case StmtKind::For: case StmtKind::If: {
             bool cube = false, vec = false;
