@@ -231,11 +231,7 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
 int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::string& out) {
     sim::SessionOptions so = session_options(c);
     auto program = load_program(SourceFile::read(kernel));
-    passes::ExpandOptions eo;
-    eo.v2c = so.v2c;
-    eo.target = so.target;
-    eo.blocks = so.blocks;
-    eo.chip_clusters = static_cast<int>(load_params(so.target, so.config_files, so.param_sets).chip.clusters);
+    passes::ExpandOptions eo = sim::expand_options(so.target, so.v2c, so.blocks, load_params(so.target, so.config_files, so.param_sets));
     passes::ExpandStats stats;
     auto expanded = passes::expand_mixed_kernel(*program, eo, stats);
     std::string text = print_program(*expanded);
@@ -270,12 +266,15 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
     nlohmann::json report = nlohmann::json::array();
     for (const auto& kernel : e.kernels) {
         ExploreSummary sum;
+        // In-process: the findings' source locations point into the session's source file, so the session
+        // lives until the summary is printed and reported.
+        std::unique_ptr<sim::Session> session;
         try {
             if (!e.merge.empty()) {
                 sum = merge_jsonl(c, kernel, *base, e.merge);
             } else if (e.jobs == 0) {
-                sim::Session session(SourceFile::read(kernel), so);
-                sum = explore_kernel(session, c, kernel, e, *base);
+                session = std::make_unique<sim::Session>(SourceFile::read(kernel), so);
+                sum = explore_kernel(*session, c, kernel, e, *base);
             } else {
                 sum = explore_parallel(c, kernel, e, *base);
             }

@@ -13,6 +13,17 @@ namespace cvsim::sim {
 
 bool ScheduleResult::clean() const { return findings.empty(); }
 
+passes::ExpandOptions expand_options(Target target, passes::V2CPolicy v2c, int blocks, const HwParams& hw) {
+    passes::ExpandOptions eo;
+    eo.v2c = v2c;
+    eo.target = target;
+    eo.blocks = blocks;
+    eo.chip_clusters = static_cast<int>(hw.chip.clusters);
+    eo.flag_lane_stride = static_cast<int>(hw.chip.flag_counters / hw.chip.aivs_per_cluster);
+    eo.auto_slot_num = static_cast<int>(hw.sync.auto_slot_num);
+    return eo;
+}
+
 Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(std::move(opt)), m_file(std::move(file)) {
     m_hw = load_params(m_opt.target, m_opt.config_files, m_opt.param_sets);
     if (m_opt.visibility_delay) {
@@ -23,10 +34,7 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     auto program = load_program(m_file);
     CompileOptions co;
     co.entry = m_opt.entry;
-    co.expand.v2c = m_opt.v2c;
-    co.expand.target = m_opt.target;
-    co.expand.blocks = m_opt.blocks;
-    co.expand.chip_clusters = static_cast<int>(m_hw.chip.clusters);
+    co.expand = expand_options(m_opt.target, m_opt.v2c, m_opt.blocks, m_hw);
     passes::check_capacity(*program, m_hw);
     m_compiled = compile(program, co);
     passes::check_capacity(*m_compiled.expanded, m_hw);

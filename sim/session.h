@@ -34,6 +34,10 @@ struct SessionOptions {
     double max_wall_seconds = 60;
 };
 
+// The expander's options for a session's target, policy and launch, with what the hardware parameters decide
+// (chip clusters: hard vs soft barriers; flag counters per AIV lane; the slots of the pipes it adds).
+passes::ExpandOptions expand_options(Target target, passes::V2CPolicy v2c, int blocks, const HwParams& hw);
+
 struct ScheduleResult {
     Schedule schedule;
     RunOutcome outcome;
