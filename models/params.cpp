@@ -84,11 +84,6 @@ const std::vector<ParamInfo>& table() {
             .unit = "count", .conf_a2a3 = 'H', .conf_a5 = 'M',
             .doc = "clusters (AIC + 2 AIV) on the chip; a hard syncall waits for all of them",
             .source = "HARDWARE.md Geometry: PyPTO SoC models; CANN platform config", .min = 1, .max = 4096}),
-        field<&HwParams::chip, &ChipParams::aivs_per_cluster>({.key = "chip.aivs_per_cluster", .a2a3 = 2, .a5 = 2,
-            .unit = "count", .conf_a2a3 = 'H', .conf_a5 = 'H',
-            .doc = "vector cores (AIV lanes) per cluster; the model elaborates AIC + 2 AIV, so only 2 is accepted "
-                   "(a5: splits chip.flag_counters into one id bank per AIV)",
-            .source = "HARDWARE.md Geometry: cluster architecture docs", .min = 2, .max = 2}),
         field<&HwParams::chip, &ChipParams::clock_ghz>({.key = "chip.clock_ghz", .a2a3 = 1.85, .a5 = 1.85,
             .unit = "GHz", .conf_a2a3 = 'M', .conf_a5 = 'L',
             .doc = "core clock; converts cycles to time (a5 value assumed)",
@@ -581,9 +576,9 @@ void validate(const HwParams& p) {
                                          format_value(info, v), problem));
         }
     }
-    if (p.chip.flag_counters % p.chip.aivs_per_cluster != 0) {
-        throw ParamError(fmt::format("parameters: chip.flag_counters ({}) is not a multiple of chip.aivs_per_cluster ({})",
-                                     p.chip.flag_counters, p.chip.aivs_per_cluster));
+    if (p.target == Target::A5 && p.chip.flag_counters % kAivsPerCluster != 0) {
+        throw ParamError(fmt::format("parameters: chip.flag_counters ({}) must split evenly over the {} AIVs of an a5 cluster (1:1 flags)",
+                                     p.chip.flag_counters, kAivsPerCluster));
     }
     if (p.chip.ub_usable_bytes > p.chip.ub_bytes) {
         throw ParamError(fmt::format("parameters: chip.ub_usable_bytes ({}) exceeds chip.ub_bytes ({})",

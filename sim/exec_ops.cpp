@@ -26,7 +26,7 @@ namespace {
 Payload& pl(Instr& in) { return *static_cast<Payload*>(in.extra.get()); }
 
 // a5 (1:1 flags): the AIC's ids [0, s) pair it with AIV0, [s, 2s) with AIV1.
-int64_t flag_lane_stride(const HwParams& hw) { return static_cast<int64_t>(hw.chip.flag_counters / hw.chip.aivs_per_cluster); }
+int64_t flag_lane_stride(const HwParams& hw) { return static_cast<int64_t>(hw.chip.flag_counters / kAivsPerCluster); }
 
 TileData read_tile(const TileBuf& t) {
     return TileData{t.dtype, decode(t.bytes.data(), t.bytes.size(), t.dtype, t.layout, t.acc, t.rows, t.cols)};
@@ -693,7 +693,7 @@ void CoreRunner::end(Instr& in) {
                 uint64_t tok = m_st.token();
                 p.releases.push_back(tok);
                 // a2a3: an AIC set reaches both AIVs. a5: flags are 1:1, ids 0-15 pair the AIC with AIV0 and
-                // 16-31 with AIV1 (chip.flag_counters = 32 per cluster, split over chip.aivs_per_cluster).
+                // 16-31 with AIV1 (chip.flag_counters = 32 per cluster, one half per AIV).
                 std::vector<int> receivers;
                 if (m_core_id != CoreId::Aic) receivers.push_back(0);
                 else if (hw.target == Target::A5) receivers.push_back(p.event_id >= flag_lane_stride(hw) ? 2 : 1);

@@ -19,7 +19,7 @@ passes::ExpandOptions expand_options(Target target, passes::V2CPolicy v2c, int b
     eo.target = target;
     eo.blocks = blocks;
     eo.chip_clusters = static_cast<int>(hw.chip.clusters);
-    eo.flag_lane_stride = static_cast<int>(hw.chip.flag_counters / hw.chip.aivs_per_cluster);
+    eo.flag_lane_stride = static_cast<int>(hw.chip.flag_counters / kAivsPerCluster);
     eo.auto_slot_num = static_cast<int>(hw.sync.auto_slot_num);
     return eo;
 }

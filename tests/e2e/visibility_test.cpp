@@ -262,7 +262,7 @@ TEST(Visibility, TheVisibilityDelayParameterIsRead) {
 }
 
 // sync.auto_slot_num sizes the pipes the expander adds; chip.flag_counters bounds flag ids;
-// chip.aivs_per_cluster is fixed by the model (2), so another value is a configuration error.
+// chip.aivs_per_cluster is gone (the machine has 2 AIVs per cluster; no other count is simulated).
 TEST(Visibility, SlotAndFlagParametersAreRead) {
     RunResult two = run_cvsim({"expand", kernel_path("v2c_rope_attn.py")});
     EXPECT_NE(two.out.find("slot_num=2)"), std::string::npos) << two.out;
@@ -281,7 +281,7 @@ TEST(Visibility, SlotAndFlagParametersAreRead) {
     }
     RunResult one = run_cvsim({"check", own_kernel("hand_flags.py"), "--set", "chip.aivs_per_cluster=1", "--jobs", "0"});
     EXPECT_EQ(one.exit_code, 2) << one.err;
-    EXPECT_NE(one.err.find("chip.aivs_per_cluster"), std::string::npos) << one.err;
+    EXPECT_NE(one.err.find("unknown parameter 'chip.aivs_per_cluster'"), std::string::npos) << one.err;
 }
 
 }  // namespace
