@@ -518,18 +518,17 @@ private:
         return ev;
     }
 
-    // Do both AIV lanes run the statements of block `b` on an a5 cluster (1:1 flags)? The function is split
-    // (UP_DOWN / LEFT_RIGHT), or `b` sits in a split_aiv region.
-    bool a5_two_lanes(Block* b) const {
+    // Do both AIV lanes run the AIV function on an a5 cluster (1:1 flags)? It is split (UP_DOWN /
+    // LEFT_RIGHT), dispatched to both lanes, or holds a split_aiv region (which dispatches both lanes for
+    // the whole function).
+    bool a5_two_lanes() const {
         if (m_opt.target != Target::A5) return false;
         if (m_f.split_mode() != SplitMode::NONE) return true;
-        for (Block* x = b; x;) {
-            auto it = m_owner.find(x);
-            if (it != m_owner.end() && it->second && it->second->kind == StmtKind::For && it->second->loop_kind == LoopKind::SplitAiv) return true;
-            auto p = m_parent.find(x);
-            x = p == m_parent.end() ? nullptr : p->second;
-        }
-        return false;
+        const Attr* dual = m_f.attr("dual_aiv_dispatch");
+        if (dual && dual->value && dual->value->ival != 0) return true;
+        bool region = false;
+        walk(m_f.body, [&](const StmtPtr& s) { region |= s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv; });
+        return region;
     }
 
     static PipeType pipe_of(const Access& a) {
@@ -555,7 +554,7 @@ private:
     // cube's side of the order is one set (or wait) per lane, ids ev and ev + s, and the vector's side picks
     // its lane's id by subblock index. One set reaching only AIV0 would leave AIV1 waiting forever.
     void place_war_flags(const Access& s, const Access& l, Block* b, size_t is, size_t il) {
-        const bool two = a5_two_lanes(b);
+        const bool two = a5_two_lanes();
         const int ev = free_event(two);
         const int stride = m_opt.flag_lane_stride;
         // The statements of one flag op on side `lane`: one per AIV lane on the cube, a lane branch on the vector.

@@ -129,7 +129,7 @@ TEST(Visibility, TheUpstreamC2vTokenIsReportedHonestlyUnderADelay) {
 
 TEST(Visibility, SplitLoopCarriedWarFlagReachesBothLanesOnA5) {
     int n = 0;
-    for (std::string k : {"split_war_updown.py", "split_war_leftright.py"})
+    for (std::string k : {"split_war_updown.py", "split_war_leftright.py", "split_region_war.py"})
         for (std::string target : {"a5", "a2a3"})
             for (std::string extra : {"", "--visibility-delay 200", "--v2c syncall --visibility-delay 200"}) {
                 Verdict v = check(own_kernel(k), "--target " + target + " " + extra, "split" + std::to_string(n++));
