@@ -84,10 +84,6 @@ const std::vector<ParamInfo>& table() {
             .unit = "count", .conf_a2a3 = 'H', .conf_a5 = 'M',
             .doc = "clusters (AIC + 2 AIV) on the chip; a hard syncall waits for all of them",
             .source = "HARDWARE.md Geometry: PyPTO SoC models; CANN platform config", .min = 1, .max = 4096}),
-        field<&HwParams::chip, &ChipParams::aivs_per_cluster>({.key = "chip.aivs_per_cluster", .a2a3 = 2, .a5 = 2,
-            .unit = "count", .conf_a2a3 = 'H', .conf_a5 = 'H',
-            .doc = "vector cores (AIV lanes) per cluster",
-            .source = "HARDWARE.md Geometry: cluster architecture docs", .min = 1, .max = 2}),
         field<&HwParams::chip, &ChipParams::clock_ghz>({.key = "chip.clock_ghz", .a2a3 = 1.85, .a5 = 1.85,
             .unit = "GHz", .conf_a2a3 = 'M', .conf_a5 = 'L',
             .doc = "core clock; converts cycles to time (a5 value assumed)",
@@ -117,7 +113,7 @@ const std::vector<ParamInfo>& table() {
             .doc = "AIC bias table capacity", .source = kGeom, .min = 1}),
         field<&HwParams::chip, &ChipParams::flag_counters>({.key = "chip.flag_counters", .a2a3 = 16, .a5 = 32,
             .unit = "count", .conf_a2a3 = 'H', .conf_a5 = 'H',
-            .doc = "cross-core flag counters per cluster (a5: 1:1 per AIV)",
+            .doc = "cross-core flag counters per cluster: sync_set/sync_wait ids below it (a5: 1:1, one half per AIV)",
             .source = "HARDWARE.md Geometry: pto-isa sync docs", .min = 1, .max = 4096}),
         field<&HwParams::chip, &ChipParams::flag_counter_max>({.key = "chip.flag_counter_max", .a2a3 = 15, .a5 = 15,
             .unit = "count", .conf_a2a3 = 'H', .conf_a5 = 'L',
@@ -237,7 +233,7 @@ const std::vector<ParamInfo>& table() {
             .source = "HARDWARE.md Data movement (HBM figure)", .min = 0, .min_exclusive = true}),
         field<&HwParams::gm, &GmParams::visibility_delay>({.key = "gm.visibility_delay", .a2a3 = 0, .a5 = 0,
             .unit = "cycles", .conf_a2a3 = 'L', .conf_a5 = 'L',
-            .doc = "cycles from a GM write's completion until other cores see it (model knob)",
+            .doc = "cycles from a GM write's completion until other cores see it (model knob; --visibility-delay sets it)",
             .source = "SPEC 4.5 (default 0: visible on completion)", .max = 1e9}),
         field<&HwParams::gm, &GmParams::tensor_alignment>({.key = "gm.tensor_alignment", .a2a3 = 512, .a5 = 512,
             .unit = "bytes", .conf_a2a3 = 'L', .conf_a5 = 'L',
@@ -579,6 +575,10 @@ void validate(const HwParams& p) {
             throw ParamError(fmt::format("parameters: '{}' = {} is out of range: {}", info.key,
                                          format_value(info, v), problem));
         }
+    }
+    if (p.target == Target::A5 && p.chip.flag_counters % kAivsPerCluster != 0) {
+        throw ParamError(fmt::format("parameters: chip.flag_counters ({}) must split evenly over the {} AIVs of an a5 cluster (1:1 flags)",
+                                     p.chip.flag_counters, kAivsPerCluster));
     }
     if (p.chip.ub_usable_bytes > p.chip.ub_bytes) {
         throw ParamError(fmt::format("parameters: chip.ub_usable_bytes ({}) exceeds chip.ub_bytes ({})",

@@ -19,10 +19,13 @@ std::optional<Target> target_from_name(std::string_view name);  // accepts "a2a3
 // The members below hold no defaults of their own: every value comes from the table in params.cpp
 // (`preset(t)`), so a default is written exactly once. The comment names the key and what it models.
 
+// Vector cores (AIV lanes) per cluster. Not a parameter: the machine is elaborated as AIC + 2 AIV per cluster
+// on both targets (HARDWARE.md), and no other count could be simulated.
+constexpr uint64_t kAivsPerCluster = 2;
+
 // Chip geometry and per-core buffer capacities.
 struct ChipParams {
     uint64_t clusters = 0;          // chip.clusters: clusters (= AICs) on the chip; hard syncall waits
-    uint64_t aivs_per_cluster = 0;  // chip.aivs_per_cluster: vector cores sharing one AIC
     double clock_ghz = 0;           // chip.clock_ghz: core clock, converts cycles to time in reports
     uint64_t l1_bytes = 0;          // chip.l1_bytes: AIC L1 (Mat) capacity
     uint64_t l0a_bytes = 0;         // chip.l0a_bytes: AIC L0A (Left) capacity

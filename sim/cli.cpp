@@ -109,7 +109,11 @@ std::vector<std::string> replay_args(const CommonOptions& c, const std::string& 
     if (c.target != "a2a3") opt("--target", c.target);
     if (c.v2c != "fence") opt("--v2c", c.v2c);
     if (c.blocks != 1) opt("--blocks", std::to_string(c.blocks));
-    if (c.visibility_delay) opt("--visibility-delay", std::to_string(c.visibility_delay));
+    // The schedule's resolved delay (drawn or fixed) replaces the option: the replay needs no draw.
+    if (s.resolved ? (s.visibility_delay > 0 || s.max_visibility > 0 || c.visibility_delay) : c.visibility_delay.has_value())
+        opt("--visibility-delay", std::to_string(s.resolved ? s.visibility_delay : *c.visibility_delay));
+    else if (!s.resolved && s.max_visibility > 0)
+        opt("--max-visibility-delay", std::to_string(s.max_visibility));
     if (!c.entry.empty()) opt("--entry", c.entry);
     for (auto& f : c.configs) opt("--config", f);
     for (auto& s2 : c.sets) opt("--set", s2);
@@ -181,6 +185,11 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
     auto sched = sim::parse_schedule(r.schedule);
     if (!sched) throw std::invalid_argument(fmt::format("--schedule {}: expected nominal, random, pct:D or sweep", r.schedule));
     sched->seed = r.seed;
+    if (r.max_visibility > 0) {
+        if (sched->strategy != sim::Strategy::Random)
+            throw std::invalid_argument("--max-visibility-delay: the delay is drawn by --schedule random only");
+        sched->max_visibility = r.max_visibility;
+    }
     sim::Session session(SourceFile::read(r.kernel), so);
     if (!c.quiet && c.verbose) print_expand_stats(std::cerr, session.compiled().stats);
     // Trace views (SPEC 9). The VCD registers its signals with SystemC before the machine elaborates.
@@ -241,11 +250,7 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
 int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::string& out) {
     sim::SessionOptions so = session_options(c);
     auto program = load_program(SourceFile::read(kernel));
-    passes::ExpandOptions eo;
-    eo.v2c = so.v2c;
-    eo.target = so.target;
-    eo.blocks = so.blocks;
-    eo.chip_clusters = static_cast<int>(load_params(so.target, so.config_files, so.param_sets).chip.clusters);
+    passes::ExpandOptions eo = sim::expand_options(so.target, so.v2c, so.blocks, load_params(so.target, so.config_files, so.param_sets));
     passes::ExpandStats stats;
     auto expanded = passes::expand_mixed_kernel(*program, eo, stats);
     std::string text = print_program(*expanded);
@@ -287,6 +292,8 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
     auto base = sim::parse_schedule(e.strategy);
     if (!base || base->strategy == sim::Strategy::Nominal)
         throw std::invalid_argument(fmt::format("--strategy {}: expected random, pct:D or sweep", e.strategy));
+    if (e.max_visibility > 0 && base->strategy != sim::Strategy::Random)
+        throw std::invalid_argument(fmt::format("--max-visibility-delay: the delay is drawn by --strategy random only, not {}", e.strategy));
     if (e.shard_count < 1 || e.shard_index < 0 || e.shard_index >= e.shard_count)
         throw std::invalid_argument(fmt::format("--shard {}/{}: expected I/N with 0 <= I < N", e.shard_index, e.shard_count));
     // The in-process loop (--jobs 0) keeps no journal and runs the whole range: refuse what it would ignore.
@@ -298,15 +305,20 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         throw std::invalid_argument(fmt::format("--seed {} --schedules {}: the seed range passes 2^64 - 1; use a smaller base seed or budget",
                                                 e.seed, e.schedules));
     bool any_findings = false;
+    // The fixed visibility delay of every schedule that draws none: the option, else the parameter.
+    const uint64_t fixed_visibility = c.visibility_delay ? *c.visibility_delay : load_params(so.target, so.config_files, so.param_sets).gm.visibility_delay;
     nlohmann::json report = nlohmann::json::array();
     for (const auto& kernel : e.kernels) {
         ExploreSummary sum;
+        // In-process: the findings' source locations point into the session's source file, so the session
+        // lives until the summary is printed and reported.
+        std::unique_ptr<sim::Session> session;
         try {
             if (!e.merge.empty()) {
                 sum = merge_jsonl(c, kernel, e, *base);
             } else if (e.jobs == 0) {
-                sim::Session session(SourceFile::read(kernel), so);
-                sum = explore_kernel(session, c, kernel, e, *base);
+                session = std::make_unique<sim::Session>(SourceFile::read(kernel), so);
+                sum = explore_kernel(*session, c, kernel, e, *base);
             } else {
                 sum = explore_parallel(c, kernel, e, *base);
             }
@@ -320,7 +332,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             }
             throw;
         }
-        VerdictScope scope = verdict_scope(timing_scope_of(c, kernel), sum, *base, c.visibility_delay, e.max_visibility);
+        VerdictScope scope = verdict_scope(timing_scope_of(c, kernel), sum, *base, fixed_visibility, e.max_visibility);
         if (!c.quiet) print_explore_summary(std::cout, kernel, sum, is_check, &scope);
         if (!e.save_failures.empty()) save_failures(e.save_failures, c, kernel, sum);
         report.push_back(explore_json(kernel, sum, &scope));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,7 @@ struct CommonOptions {
     std::string v2c = "fence";
     int blocks = 1;
     std::string entry;
-    uint64_t visibility_delay = 0;
+    std::optional<uint64_t> visibility_delay;  // --visibility-delay (unset: the gm.visibility_delay parameter)
     std::vector<std::string> inputs;   // NAME=FILE.npy or NAME=VALUE
     double rtol = 0, atol = 0;
     uint64_t max_cycles = 200'000'000;
@@ -40,6 +41,7 @@ struct RunOptions {
     std::string schedule = "nominal";
     std::string output_dir;
     std::string trace, vcd, html;
+    uint64_t max_visibility = 0;   // --max-visibility-delay: random: draw the GM visibility delay from [0, this]
 };
 
 struct ExploreOptions {

@@ -88,9 +88,8 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     st.machine = this;
     st.tensors = cfg.gm;
     st.rng = ScheduleRng(cfg.schedule.seed);
-    st.visibility_delay = cfg.visibility_delay;
-    if (cfg.schedule.strategy == Strategy::Random && cfg.schedule.max_visibility > 0)
-        st.visibility_delay = st.rng.uniform(0, cfg.schedule.max_visibility);
+    // The schedule arrives resolved (Session::run); a bare RunConfig takes its fixed delay.
+    st.visibility_delay = resolve_schedule(cfg.schedule, cfg.visibility_delay).visibility_delay;
     m_gm.load(*cfg.gm, cfg.hw);
 
     // Which cores run what.

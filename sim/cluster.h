@@ -29,7 +29,7 @@ struct RunConfig {
     const rt::TensorStore* gm = nullptr;   // initial GM (kernel tensors, then hidden tensors)
     HwParams hw;                           // hardware parameters
     Schedule schedule;                     // strategy and seed
-    uint64_t visibility_delay = 0;         // GM write completion -> visible (cycles), before random draws
+    uint64_t visibility_delay = 0;         // GM write completion -> visible (cycles) when `schedule` is not resolved
     uint64_t max_cycles = 200'000'000;     // simulated-time bound
     double max_wall_seconds = 60;          // wall-time bound
     std::vector<EventSink*> sinks;         // observers of the event stream

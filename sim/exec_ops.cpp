@@ -25,6 +25,9 @@ namespace {
 
 Payload& pl(Instr& in) { return *static_cast<Payload*>(in.extra.get()); }
 
+// a5 (1:1 flags): the AIC's ids [0, s) pair it with AIV0, [s, 2s) with AIV1.
+int64_t flag_lane_stride(const HwParams& hw) { return static_cast<int64_t>(hw.chip.flag_counters / kAivsPerCluster); }
+
 TileData read_tile(const TileBuf& t) {
     return TileData{t.dtype, decode(t.bytes.data(), t.bytes.size(), t.dtype, t.layout, t.acc, t.rows, t.cols)};
 }
@@ -635,7 +638,7 @@ void CoreRunner::wait_flag(Instr& in) {
     // a2a3: an AIC wait completes only when every AIV lane has set; a5: the one paired lane.
     const bool a5 = m_st.cfg->hw.target == Target::A5;
     int need_from = m_core_id == CoreId::Aic && !a5 ? m_aiv_lanes : 1;
-    const int a5_lane = p.event_id >= 16 ? 1 : 0;
+    const int a5_lane = p.event_id >= flag_lane_stride(m_st.cfg->hw) ? 1 : 0;
     const uint64_t lat = m_st.cfg->hw.sync.flag_latency;
     auto ready = [&] {
         auto it = fb.counters.find(key);
@@ -763,10 +766,10 @@ void CoreRunner::end(Instr& in) {
                 uint64_t tok = m_st.token();
                 p.releases.push_back(tok);
                 // a2a3: an AIC set reaches both AIVs. a5: flags are 1:1, ids 0-15 pair the AIC with AIV0 and
-                // 16-31 with AIV1 (32 flags per cluster).
+                // 16-31 with AIV1 (chip.flag_counters = 32 per cluster, one half per AIV).
                 std::vector<int> receivers;
                 if (m_core_id != CoreId::Aic) receivers.push_back(0);
-                else if (hw.target == Target::A5) receivers.push_back(p.event_id >= 16 ? 2 : 1);
+                else if (hw.target == Target::A5) receivers.push_back(p.event_id >= flag_lane_stride(hw) ? 2 : 1);
                 else
                     for (int l = 0; l < m_aiv_lanes; ++l) receivers.push_back(1 + l);
                 for (int rcv : receivers) {

@@ -51,6 +51,8 @@ nlohmann::json record_json(const ScheduleRecord& r, const std::string& kernel) {
     j["kernel"] = kernel;
     j["seed"] = r.schedule.seed;
     j["strategy"] = r.schedule.str();
+    if (r.schedule.resolved) j["visibility_delay"] = r.schedule.visibility_delay;
+    if (r.schedule.max_visibility > 0) j["max_visibility"] = r.schedule.max_visibility;
     j["verdict"] = r.verdict;
     j["cycles"] = r.cycles;
     if (r.events) j["events"] = r.events;
@@ -72,6 +74,11 @@ ScheduleRecord record_from_json(const nlohmann::json& j) {
     auto sc = sim::parse_schedule(j.value("strategy", std::string("random")));
     r.schedule = sc ? *sc : Schedule{};
     r.schedule.seed = j.value("seed", uint64_t{0});
+    r.schedule.max_visibility = j.value("max_visibility", uint64_t{0});
+    if (j.contains("visibility_delay")) {
+        r.schedule.visibility_delay = j.value("visibility_delay", uint64_t{0});
+        r.schedule.resolved = true;
+    }
     r.verdict = j.value("verdict", std::string("clean"));
     r.cycles = j.value("cycles", uint64_t{0});
     r.events = j.value("events", uint64_t{0});

@@ -35,7 +35,7 @@ void add_common(CLI::App* app, CommonOptions& c, bool sim_options) {
     app->add_option("--blocks", c.blocks, "clusters to launch (default 1)");
     app->add_option("--entry", c.entry, "function to launch (default: the only Group, else the only InCore function)")->check(kName);
     if (!sim_options) return;
-    app->add_option("--visibility-delay", c.visibility_delay, "cycles from GM write completion to visibility (default 0)")->check(kCount);
+    app->add_option("--visibility-delay", c.visibility_delay, "cycles from GM write completion to visibility (default: the gm.visibility_delay parameter, 0)")->check(kCount);
     app->add_option("--input", c.inputs, "NAME=FILE.npy for a tensor, NAME=VALUE for a pl.Scalar (repeatable)");
     app->add_option("--rtol", c.rtol, "relative tolerance of the output comparison (default 0: bit-exact)");
     app->add_option("--atol", c.atol, "absolute tolerance of the output comparison");
@@ -84,6 +84,7 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--trace", run.trace, "Chrome trace JSON (Perfetto)");
     run_cmd->add_option("--vcd", run.vcd, "VCD waveform");
     run_cmd->add_option("--html", run.html, "self-contained HTML timeline");
+    run_cmd->add_option("--max-visibility-delay", run.max_visibility, "random: draw the GM visibility delay from [0, C] (as explore does)");
 
     auto* expand_cmd = app.add_subcommand("expand", "expand mixed kernels into AIC/AIV/Group functions and print the DSL");
     expand_cmd->add_option("kernel", expand_kernel, "kernel file (.py)")->required();

@@ -23,7 +23,12 @@ std::string core_label(const sim::CoreReport& c, int blocks) {
 void print_run_report(std::ostream& os, const sim::Session& s, const sim::ScheduleResult& r, const ref::Result& want, bool verbose) {
     const auto& o = r.outcome;
     int blocks = s.compiled().plan.blocks;
-    os << fmt::format("schedule {} seed {}: {} cycles ({:.2f} us at {} GHz), {} instructions\n", r.schedule.str(), r.schedule.seed,
+    std::string vis;
+    if (r.schedule.max_visibility > 0 && r.schedule.strategy == sim::Strategy::Random)
+        vis = fmt::format(", visibility delay {} (drawn from [0, {}])", r.schedule.visibility_delay, r.schedule.max_visibility);
+    else if (r.schedule.visibility_delay > 0)
+        vis = fmt::format(", visibility delay {}", r.schedule.visibility_delay);
+    os << fmt::format("schedule {} seed {}{}: {} cycles ({:.2f} us at {} GHz), {} instructions\n", r.schedule.str(), r.schedule.seed, vis,
                       o.end_cycle, static_cast<double>(o.end_cycle) / (s.hw().chip.clock_ghz * 1000.0), s.hw().chip.clock_ghz, o.instructions);
     os << fmt::format("{:<16} {:>8} {:>8} {:>8}  {}\n", "core", "start", "end", "cycles", "pipes: busy / stalled (cause)");
     size_t shown = 0;
@@ -81,6 +86,7 @@ nlohmann::json run_json(const sim::Session& s, const sim::ScheduleResult& r, con
     nlohmann::json j;
     j["schedule"] = r.schedule.str();
     j["seed"] = r.schedule.seed;
+    j["visibility_delay"] = r.schedule.visibility_delay;
     j["cycles"] = o.end_cycle;
     j["completed"] = o.completed;
     j["instructions"] = o.instructions;
@@ -234,6 +240,7 @@ nlohmann::json explore_json(const std::string& kernel, const ExploreSummary& sum
         f["count"] = d.count;
         f["first_schedule"] = d.first.str();
         f["first_seed"] = d.first.seed;
+        f["first_visibility_delay"] = d.first.visibility_delay;
         f["replay"] = d.replay;
         j["findings"].push_back(f);
     }

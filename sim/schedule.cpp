@@ -33,4 +33,16 @@ std::optional<Schedule> parse_schedule(std::string_view s) {
     return sc;
 }
 
+Schedule resolve_schedule(Schedule s, uint64_t fixed_delay) {
+    if (s.resolved) return s;
+    s.resolved = true;
+    if (s.strategy == Strategy::Random && s.max_visibility > 0) {
+        ScheduleRng vis(s.seed ^ 0x5649534942494C49ull);  // "VISIBILI": a stream of its own
+        s.visibility_delay = vis.uniform(0, s.max_visibility);
+    } else {
+        s.visibility_delay = fixed_delay;
+    }
+    return s;
+}
+
 }  // namespace cvsim::sim

@@ -13,15 +13,28 @@ namespace cvsim::sim {
 
 bool ScheduleResult::clean() const { return findings.empty(); }
 
+passes::ExpandOptions expand_options(Target target, passes::V2CPolicy v2c, int blocks, const HwParams& hw) {
+    passes::ExpandOptions eo;
+    eo.v2c = v2c;
+    eo.target = target;
+    eo.blocks = blocks;
+    eo.chip_clusters = static_cast<int>(hw.chip.clusters);
+    eo.flag_lane_stride = static_cast<int>(hw.chip.flag_counters / kAivsPerCluster);
+    eo.auto_slot_num = static_cast<int>(hw.sync.auto_slot_num);
+    return eo;
+}
+
 Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(std::move(opt)), m_file(std::move(file)) {
     m_hw = load_params(m_opt.target, m_opt.config_files, m_opt.param_sets);
+    if (m_opt.visibility_delay) {
+        // --visibility-delay is the gm.visibility_delay parameter, given on the command line.
+        set_param(m_hw, "gm.visibility_delay", std::to_string(*m_opt.visibility_delay), "--visibility-delay");
+        validate(m_hw);
+    }
     auto program = load_program(m_file);
     CompileOptions co;
     co.entry = m_opt.entry;
-    co.expand.v2c = m_opt.v2c;
-    co.expand.target = m_opt.target;
-    co.expand.blocks = m_opt.blocks;
-    co.expand.chip_clusters = static_cast<int>(m_hw.chip.clusters);
+    co.expand = expand_options(m_opt.target, m_opt.v2c, m_opt.blocks, m_hw);
     passes::check_capacity(*program, m_hw);
     m_compiled = compile(program, co);
     passes::check_capacity(*m_compiled.expanded, m_hw);
@@ -89,14 +102,17 @@ const ref::Result& Session::expanded_reference() {
     return *m_ref_expanded;
 }
 
-ScheduleResult Session::run(const Schedule& sched, const std::vector<EventSink*>& sinks, int fault_abort_at) {
+ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventSink*>& sinks, int fault_abort_at) {
     Machine& m = Machine::instance(clusters_needed());
-    uint64_t vis = m_opt.visibility_delay;
+    // One resolved schedule record: the model, the checker and the result (hence the replay line) read it.
+    const Schedule sched = resolve(unresolved);
+    const uint64_t vis = sched.visibility_delay;
     HazardChecker checker(m.clusters(), &m_gm, vis);
     RunConfig cfg;
     cfg.plan = &m_compiled.plan;
     cfg.gm = &m_gm;
     cfg.hw = m_hw;
+    cfg.hw.gm.visibility_delay = vis;
     cfg.schedule = sched;
     if (sched.strategy == Strategy::Pct && sched.pct_events == 0) {
         if (m_nominal_events == 0) run(Schedule{});  // measure k on the nominal schedule first

@@ -28,11 +28,15 @@ struct SessionOptions {
     uint64_t input_seed = 1;                      // seeds the generated inputs (not the schedule)
     std::map<std::string, std::string> input_files;  // NAME -> FILE.npy
     std::map<std::string, rt::Scalar> scalars;    // NAME -> VALUE for pl.Scalar parameters
-    uint64_t visibility_delay = 0;
+    std::optional<uint64_t> visibility_delay;     // --visibility-delay; unset: the gm.visibility_delay parameter
     CompareOptions compare;
     uint64_t max_cycles = 200'000'000;
     double max_wall_seconds = 60;
 };
+
+// The expander's options for a session's target, policy and launch, with what the hardware parameters decide
+// (chip clusters: hard vs soft barriers; flag counters per AIV lane; the slots of the pipes it adds).
+passes::ExpandOptions expand_options(Target target, passes::V2CPolicy v2c, int blocks, const HwParams& hw);
 
 struct ScheduleResult {
     Schedule schedule;
@@ -56,7 +60,10 @@ public:
     // The expanded program's reference interpretation (lanes cooperatively), for the expander check.
     const ref::Result& expanded_reference();
 
+    // `sched` with its visibility delay resolved (drawn, or this session's fixed delay): what run() runs.
+    Schedule resolve(const Schedule& sched) const { return resolve_schedule(sched, m_hw.gm.visibility_delay); }
     // Runs one schedule with the hazard checker and output comparison; `sinks` observe the event stream.
+    // The result's schedule is the resolved one (the same record drives the model, the checker, the replay).
     ScheduleResult run(const Schedule& sched, const std::vector<EventSink*>& sinks = {}, int fault_abort_at = -1);
     // The clusters the machine must be elaborated with.
     int clusters_needed() const { return m_compiled.plan.blocks; }

@@ -160,6 +160,9 @@ struct Stmt {
 
     Block body;                    // For body / If then-branch
     Block orelse;                  // If else-branch
+    // Set by the expander on a SHARED op it inserts for one lane only (the publication fence before a V2C
+    // token push): 0 none, 1 the cube lane, 2 the vector lane. Not printed; the split reads it.
+    uint8_t pinned_lane = 0;
 };
 
 struct Param {

@@ -183,6 +183,17 @@ void check_function(const Function& f, const HwParams& hw) {
 
 void check_capacity(const Program& p, const HwParams& hw) {
     for (const auto& f : p.functions) check_function(*f, hw);
+    // Flag ids name one of the cluster's chip.flag_counters counters (a2a3: 16; a5: 32, 16 per AIV).
+    for (const auto& f : p.functions)
+        walk(f->body, [&](const StmtPtr& s) {
+            const Expr* c = stmt_call(*s);
+            if (!c || (c->op->code != OpCode::SyncSet && c->op->code != OpCode::SyncWait)) return;
+            auto id = const_int(arg(*c, "event_id"));
+            if (id && *id >= static_cast<int64_t>(hw.chip.flag_counters))
+                raise("E-CAPACITY", arg(*c, "event_id")->loc,
+                      fmt::format("{}: event_id {} names no flag counter: a {} cluster has {} (chip.flag_counters)",
+                                  c->op->code == OpCode::SyncSet ? "sync_set" : "sync_wait", *id, target_name(hw.target), hw.chip.flag_counters));
+        });
 }
 
 }  // namespace cvsim::passes

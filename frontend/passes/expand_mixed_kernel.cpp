@@ -544,7 +544,7 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
         PipeUse use;
         scan_pipes(aic->body, use);
         scan_pipes(aiv->body, use);
-        int64_t slot_num = f->slot_num().value_or(2);
+        int64_t slot_num = f->slot_num().value_or(opt.auto_slot_num);
         add_pipe_setup(*aic, Lane::Aic, f->name, use, slot_num);
         add_pipe_setup(*aiv, Lane::Aiv, f->name, use, slot_num);
         out->functions.push_back(aic);

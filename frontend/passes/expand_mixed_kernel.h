@@ -23,6 +23,10 @@ struct ExpandOptions {
     Target target = Target::A2A3;
     int blocks = 1;              // clusters the kernel is launched on (hard vs soft syncall)
     int chip_clusters = 24;      // clusters on the chip
+    // a5 (1:1 flags): ids [0, s) pair the AIC with AIV0, [s, 2s) with AIV1; s = chip.flag_counters /
+    // the AIVs per cluster (2). A flag both AIV lanes use is one id per lane.
+    int flag_lane_stride = 16;
+    int auto_slot_num = 2;       // sync.auto_slot_num: slots of the pipes the expander adds (no slot_num attr)
 };
 
 // Pass statistics (printed with -v, reported in --json).

@@ -24,6 +24,7 @@
 // puts each on its lane.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -98,13 +99,14 @@ private:
         size_t is, il;  // store index; index of the statement holding the consumer
         bool v2c;       // direction
         StmtPtr pop;    // the consumer lane's pop
+        StmtPtr push;   // the producer lane's push (planned at is + 1)
     };
     std::vector<Token> m_tokens;
-    int m_next_event = 0;
     WindowAnalysis m_win;                                   // absolute GM windows
     bool m_split = false;                                   // split attr or a split_aiv region: both AIVs run
     bool m_handwritten[2] = {false, false};                 // hand-written ring ops (C2V, V2C) before the split
     std::set<std::pair<const Block*, size_t>> m_barrier_at; // barriers planned (block, index)
+    std::set<int64_t> m_planned_events;                     // flag ids taken by planned sync_set/sync_wait
 
     // ---- (1) origins ----
     std::set<const Var*> origin_of(const ExprPtr& e) {
@@ -440,17 +442,22 @@ private:
                                                                               {"blayout", layout_lit(TileLayout::col_major)}, {"slayout", layout_lit(TileLayout::row_major)}}, sl), sl));
                 pushed = var_ref(nz, sl);
             }
+            // Publication (SPEC 4.5/6): the push's flag covers the store only through a fence of the vector
+            // lane between them once GM writes become visible later than they complete.
+            StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
+            fence->pinned_lane = 2;
+            after_store.push_back(fence);
             after_store.push_back(make_eval(make_call(OpCode::TpushToAic, {{"tile", clone_expr(pushed)}, {"split", int_lit(0)}}, sl), sl));
             Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Mat);
             VarPtr tok = new_var("_v2c_token", pop_t, l.stmt->loc);
             ExprPtr pop = make_call(OpCode::TpopFromAiv, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
-            m_tokens.push_back({b, is, il, true, make_assign(tok, pop, l.stmt->loc)});
+            m_tokens.push_back({b, is, il, true, make_assign(tok, pop, l.stmt->loc), after_store.back()});
         } else {
             after_store.push_back(make_eval(make_call(OpCode::TpushToAiv, {{"tile", clone_expr(tile)}, {"split", int_lit(0)}}, sl), sl));
             Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Vec);
             VarPtr tok = new_var("_c2v_token", pop_t, l.stmt->loc);
             ExprPtr pop = make_call(OpCode::TpopFromAic, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
-            m_tokens.push_back({b, is, il, false, make_assign(tok, pop, l.stmt->loc)});
+            m_tokens.push_back({b, is, il, false, make_assign(tok, pop, l.stmt->loc), after_store.back()});
         }
         for (auto& st : after_store) plan(b, is + 1, st);
     }
@@ -473,25 +480,65 @@ private:
     // that moves another tile the same way (an original transport, or a planned token nested there), and no
     // later than the pop of a token pushed after it in the same block. Moving a pop earlier (still after
     // its push in program order) keeps the order it establishes.
+    //
+    // Deadlock-freedom (SPEC 5.7): the consumer lane must not block on the producer lane between the push
+    // and the pop, or a producer stalled on a full ring (more tokens in flight than slots) never reaches
+    // what the consumer waits for. So a pop also goes before any barrier, consumer-side sync_wait or
+    // opposite-direction transport after its push — original or planned (a fallback barrier, a WAR flag),
+    // nested or in the same block; at an index holding planned statements it goes before the first
+    // blocking one (after its own push). With the pop no later than that, the consumer waits only for a
+    // push the producer reaches without the consumer's help.
+    static bool blocks_consumer(const Stmt& s, bool v2c) {
+        if (const Expr* c = stmt_call(s)) {
+            OpCode code = c->op->code;
+            Side consumer = v2c ? Side::Cube : Side::Vector;
+            if (code == OpCode::Syncall) return true;
+            if (code == OpCode::SyncWait && call_side(*c) != (v2c ? Side::Vector : Side::Cube)) return call_side(*c) == consumer || call_side(*c) == Side::Shared;
+        }
+        if (has_transport(s, !v2c)) return true;
+        for (const auto& x : s.body)
+            if (blocks_consumer(*x, v2c)) return true;
+        for (const auto& x : s.orelse)
+            if (blocks_consumer(*x, v2c)) return true;
+        return false;
+    }
+
     void place_token_pops() {
         std::vector<size_t> pos(m_tokens.size());
         for (size_t k = m_tokens.size(); k-- > 0;) {
             const Token& t = m_tokens[k];
             size_t p = t.il;
             for (size_t i = t.is + 1; i < p; ++i)
-                if (has_transport(*(*t.b)[i], t.v2c)) p = i;
+                if (has_transport(*(*t.b)[i], t.v2c) || blocks_consumer(*(*t.b)[i], t.v2c)) p = i;
             for (const auto& [where, stmts] : m_insert) {
-                if (where.first == t.b) continue;  // same-block pushes: ordered through their own pops below
-                bool moves = false;
-                for (const auto& st : stmts) moves |= has_transport(*st, t.v2c);
-                if (!moves) continue;
+                bool moves = false, blocks = false;
+                for (const auto& st : stmts) {
+                    moves |= has_transport(*st, t.v2c);
+                    blocks |= st != t.push && blocks_consumer(*st, t.v2c);
+                }
+                if (where.first == t.b) {
+                    // Same-block pushes are ordered through their own pops below; a blocking statement planned
+                    // at or before the pop's index pulls the pop up to that index (and in front of it).
+                    if (blocks && where.second > t.is && where.second <= p) p = where.second;
+                    continue;
+                }
+                if (!moves && !blocks) continue;
                 if (auto i = index_in(t.b, where.first, where.second); i && *i > t.is && *i < p) p = *i;
             }
             for (size_t j = k + 1; j < m_tokens.size(); ++j)
                 if (m_tokens[j].b == t.b && m_tokens[j].v2c == t.v2c && m_tokens[j].is > t.is) p = std::min(p, pos[j]);
             pos[k] = p;
         }
-        for (size_t k = 0; k < m_tokens.size(); ++k) plan(m_tokens[k].b, pos[k], m_tokens[k].pop);
+        for (size_t k = 0; k < m_tokens.size(); ++k) {
+            const Token& t = m_tokens[k];
+            auto& list = m_insert[{t.b, pos[k]}];
+            // Before the first blocking statement planned at that index (after the token's own push).
+            auto from = std::find(list.begin(), list.end(), t.push);
+            auto at = std::find_if(from == list.end() ? list.begin() : from + 1, list.end(),
+                                   [&](const StmtPtr& st) { return blocks_consumer(*st, t.v2c) || is_call(*st, OpCode::Fence); });
+            // A fence planned right before a barrier belongs to it: the pop goes before both.
+            list.insert(at, t.pop);
+        }
     }
 
     void place_barrier(Block* b, size_t il, const SourceLoc& loc) {
@@ -523,15 +570,36 @@ private:
         return v;
     }
 
-    int free_event() {
-        std::set<int64_t> used;
+    // A flag id no sync_set/sync_wait of the function uses (nor one planned); with `lane_pair` (a5, both AIV
+    // lanes) an id below the lane stride whose AIV1 twin (id + stride) is free as well.
+    int free_event(bool lane_pair = false) {
+        std::set<int64_t> used = m_planned_events;
         walk(m_f.body, [&](const StmtPtr& s) {
             if (const Expr* c = stmt_call(*s))
                 if (c->op->code == OpCode::SyncSet || c->op->code == OpCode::SyncWait)
                     if (auto id = const_int(arg(*c, "event_id"))) used.insert(*id);
         });
-        while (used.count(m_next_event)) ++m_next_event;
-        return m_next_event++;
+        const int stride = m_opt.flag_lane_stride;
+        int ev = 0;
+        while (used.count(ev) || (lane_pair && used.count(ev + stride))) ++ev;
+        if (lane_pair && ev >= stride)
+            raise("E-UNSUPPORTED", m_f.loc, fmt::format("no free pair of flag ids (id, id + {}) is left for a loop-carried WAR order", stride));
+        m_planned_events.insert(ev);
+        if (lane_pair) m_planned_events.insert(ev + stride);
+        return ev;
+    }
+
+    // Do both AIV lanes run the AIV function on an a5 cluster (1:1 flags)? It is split (UP_DOWN /
+    // LEFT_RIGHT), dispatched to both lanes, or holds a split_aiv region (which dispatches both lanes for
+    // the whole function).
+    bool a5_two_lanes() const {
+        if (m_opt.target != Target::A5) return false;
+        if (m_f.split_mode() != SplitMode::NONE) return true;
+        const Attr* dual = m_f.attr("dual_aiv_dispatch");
+        if (dual && dual->value && dual->value->ival != 0) return true;
+        bool region = false;
+        walk(m_f.body, [&](const StmtPtr& s) { region |= s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv; });
+        return region;
     }
 
     static PipeType pipe_of(const Access& a) {
@@ -552,25 +620,51 @@ private:
     // Loop-carried WAR for a fenced pair: consumer sets a flag after its last load of the tensor in the body
     // (statement `il`); the producer waits for it before its next store. A priming set before the loop and a
     // final wait after it keep the counts equal.
+    //
+    // On a5 with both AIV lanes running, flags are 1:1 (the AIC's ids [0, s) reach AIV0, [s, 2s) AIV1): the
+    // cube's side of the order is one set (or wait) per lane, ids ev and ev + s, and the vector's side picks
+    // its lane's id by subblock index. One set reaching only AIV0 would leave AIV1 waiting forever.
     void place_war_flags(const Access& s, const Access& l, Block* b, size_t is, size_t il) {
-        int ev = free_event();
-        const char* cons_core = l.lane == Side::Cube ? "aic" : "aiv";
-        const char* prod_core = s.lane == Side::Cube ? "aic" : "aiv";
-        auto set = [&](const SourceLoc& loc) {
-            return make_eval(make_call(OpCode::SyncSet, {{"event_id", int_lit(ev)}, {"pipe", pipe_lit(pipe_of(l))}, {"core_type", str_lit(cons_core)}}, loc), loc);
-        };
-        auto wait = [&](const SourceLoc& loc) {
-            return make_eval(make_call(OpCode::SyncWait, {{"event_id", int_lit(ev)}, {"pipe", pipe_lit(pipe_of(s))}, {"core_type", str_lit(prod_core)}}, loc), loc);
+        const bool two = a5_two_lanes();
+        const int ev = free_event(two);
+        const int stride = m_opt.flag_lane_stride;
+        // The statements of one flag op on side `lane`: one per AIV lane on the cube, a lane branch on the vector.
+        auto flag_op = [&](OpCode op, Side lane, PipeType pipe, const SourceLoc& loc, Block* blk, size_t at) {
+            const char* core = lane == Side::Cube ? "aic" : "aiv";
+            auto one = [&](int id) {
+                return make_eval(make_call(op, {{"event_id", int_lit(id)}, {"pipe", pipe_lit(pipe)}, {"core_type", str_lit(core)}}, loc), loc);
+            };
+            if (!two) return plan(blk, at, one(ev));
+            if (lane == Side::Cube) {
+                plan(blk, at, one(ev));
+                plan(blk, at, one(ev + stride));
+                return;
+            }
+            VarPtr sub = new_var("_lane", Type::scalar(DType::INDEX), loc);
+            plan(blk, at, make_assign(sub, make_call(OpCode::GetSubblockIdx, {}, loc), loc));
+            auto cond = std::make_shared<Expr>();
+            cond->kind = ExprKind::Compare;
+            cond->sval = "==";
+            cond->loc = loc;
+            cond->args = {var_ref(sub, loc), int_lit(0, loc)};
+            cond->type = Type::scalar(DType::BOOL);
+            auto br = std::make_shared<Stmt>();
+            br->kind = StmtKind::If;
+            br->loc = loc;
+            br->value = cond;
+            br->body.push_back(one(ev));
+            br->orelse.push_back(one(ev + stride));
+            plan(blk, at, br);
         };
         // After the consumer's statement in the loop body; before the producer store.
-        plan(b, il + 1, set(l.stmt->loc));
-        plan(b, is, wait(s.stmt->loc));
+        flag_op(OpCode::SyncSet, l.lane, pipe_of(l), l.stmt->loc, b, il + 1);
+        flag_op(OpCode::SyncWait, s.lane, pipe_of(s), s.stmt->loc, b, is);
         // Priming set before the loop, draining wait after it, in the loop's parent block.
         Block* loop_block = b;
         Block* parent = m_parent.at(loop_block);
         size_t loop_index = m_index_in_parent.at(loop_block);
-        plan(parent, loop_index, set(l.stmt->loc));
-        plan(parent, loop_index + 1, wait(s.stmt->loc));
+        flag_op(OpCode::SyncSet, l.lane, pipe_of(l), l.stmt->loc, parent, loop_index);
+        flag_op(OpCode::SyncWait, s.lane, pipe_of(s), s.stmt->loc, parent, loop_index + 1);
         ++m_stats.war_orders;
     }
 

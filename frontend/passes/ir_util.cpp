@@ -235,6 +235,7 @@ std::set<const Var*> storage_aliases(const Block& body, const Var* v) {
 }
 
 Side stmt_side(const Stmt& s) {
+    if (s.pinned_lane) return s.pinned_lane == 1 ? Side::Cube : Side::Vector;
     switch (s.kind) {
         case StmtKind::For: case StmtKind::If: {
             bool cube = false, vec = false;

@@ -65,7 +65,7 @@ std::string HazardChecker::tensor_label(uint32_t tensor, const rt::Window& w) co
     return name + rt::window_str(w);
 }
 
-void HazardChecker::report(const Access& earlier, const rt::Window& ew, const Access& later, const rt::Window& lw) {
+void HazardChecker::report(const Access& earlier, const rt::Window& ew, const Access& later, const rt::Window& lw, bool unpublished) {
     // Name the race by the order the sequential program intended; without one, by the observed order.
     int ord = earlier.order && later.order ? compare_order(*earlier.order, *later.order) : 0;
     // Ring slot traffic: the older slot generation first (a push writes generation g, its pops read it).
@@ -106,6 +106,11 @@ void HazardChecker::report(const Access& earlier, const rt::Window& ew, const Ac
         fa.loc = a->loc;
         f.accesses.push_back(fa);
     }
+    if (unpublished)
+        f.details.push_back(fmt::format("the {} write is ordered before the {} {} only on its completion: with gm.visibility_delay = {} a "
+                                        "flag or barrier publishes a GM write only through a system.fence() of the writing core "
+                                        "between the write and the release (SPEC 4.5, 6)", who(earlier), who(later),
+                                        later.write ? "write" : "read", m_vis_delay));
     if (kind == "RAW") f.details.push_back("hint: order the producer before the consumer (a tpush/tpop fence, sync_set/sync_wait, or system.fence() + syncall)");
     else if (kind == "WAR" && (first.ring || second.ring))
         f.details.push_back("hint: the slot was freed (tfree) before this read of the popped tile or a view of it; free it after its last use");
@@ -139,7 +144,8 @@ void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
     //    write. Reported in the order the accesses arrived.
     m_races.clear();
     auto consider = [&](const Access& b, const rt::Window& bw) {
-        if (b.core != a.core && !(a.atomic && b.atomic) && !ordered_before(b, start)) m_races.push_back({&b, &bw});
+        if (b.core != a.core && !(a.atomic && b.atomic) && !ordered_before(b, start))
+            m_races.push_back({&b, &bw, b.write && b.delayed && start[b.comp] >= b.epoch});
     };
     for (const Cell& c : cells) {
         if (!rt::windows_overlap(w, c.w)) continue;
@@ -149,8 +155,8 @@ void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
         for (const Access& b : c.read_vc) consider(b, c.w);
     }
     if (!m_races.empty()) {
-        std::sort(m_races.begin(), m_races.end(), [](const auto& x, const auto& y) { return x.first->id < y.first->id; });
-        for (const auto& [b, bw] : m_races) report(*b, *bw, a, w);
+        std::sort(m_races.begin(), m_races.end(), [](const Race& x, const Race& y) { return x.a->id < y.a->id; });
+        for (const Race& r : m_races) report(*r.a, *r.w, a, w, r.unpublished);
     }
     // 2. Supersede what this access makes redundant in the cells it covers: a write, the accesses ordered
     //    before it (or of its own core); a read, the older read of its own (core, pipe).

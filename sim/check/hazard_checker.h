@@ -88,7 +88,9 @@ private:
     bool ordered_before(const Access& first, const VC& second_start) const;
     void check(Access a, const rt::Window& w, const VC& start);
     void add_read(Cell& cell, Access a);
-    void report(const Access& earlier, const rt::Window& ew, const Access& later, const rt::Window& lw);
+    // `unpublished`: the earlier access is a write the later one is ordered after only through a release
+    // with no fence between (ordered on completion, not once visible: the visibility delay breaks it).
+    void report(const Access& earlier, const rt::Window& ew, const Access& later, const rt::Window& lw, bool unpublished);
     std::string tensor_label(uint32_t tensor, const rt::Window& w) const;
 
     int m_ncomp;                                           // clock width
@@ -109,7 +111,12 @@ private:
     uint64_t m_next_id = 0;
     uint64_t m_inflations = 0;
     VC m_start;                                            // scratch: the current instruction's start clock
-    std::vector<std::pair<const Access*, const rt::Window*>> m_races;  // scratch: racing accesses of one check
+    struct Race {
+        const Access* a;
+        const rt::Window* w;
+        bool unpublished;
+    };
+    std::vector<Race> m_races;                             // scratch: racing accesses of one check
 };
 
 }  // namespace cvsim::sim

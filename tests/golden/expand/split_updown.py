@@ -11,4 +11,5 @@
 # CHECK-NEXT:         a_t: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.load(a, [subblock_idx * 16, 0], [16, 64])
 # CHECK-NEXT:         s: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.mul(a_t, a_t)
 # CHECK-NEXT:         scratch: pl.Tensor[[32, 64], pl.FP16] = pl.tile.store(s, [subblock_idx * 16, 0], scratch)
+# CHECK-NEXT:         pl.system.fence()
 # CHECK-NEXT:         pl.tile.tpush_to_aic(s, split=1)

@@ -7,6 +7,7 @@
 # CHECK-NEXT:         a_mat: pl.Tile[[16, 128], pl.FP16, pl.Mem.Mat] = pl.tile.load(q_rot, [0, 0], [16, 128], target_memory=pl.Mem.Mat)
 # CHECK:     def rope_attn_aiv(
 # CHECK:         q_rot: pl.Tensor[[16, 128], pl.FP16] = pl.tile.store(r, [0, 0], q_rot)
+# CHECK-NEXT:         pl.system.fence()
 # CHECK-NEXT:         pl.tile.tpush_to_aic(r, split=0)
 # CHECK-NOT: _nz
 # CHECK:         scores_vec: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)

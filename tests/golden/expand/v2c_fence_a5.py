@@ -8,5 +8,6 @@
 # CHECK:     def rope_attn_aiv(
 # CHECK:         q_rot: pl.Tensor[[16, 128], pl.FP16] = pl.tile.store(r, [0, 0], q_rot)
 # CHECK-NEXT:         r_nz: pl.Tile[[16, 128], pl.FP16, pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)] = pl.tile.move(r, target_memory=pl.Mem.Vec, blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)
+# CHECK-NEXT:         pl.system.fence()
 # CHECK-NEXT:         pl.tile.tpush_to_aic(r_nz, split=0)
 # CHECK:         scores_vec: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)

@@ -13,6 +13,7 @@
 # CHECK:         for i in pl.range(4):
 # CHECK:             pl.system.sync_wait(0, pipe=pl.PipeType.MTE3, core_type='aiv')
 # CHECK-NEXT:             scratch: pl.Tensor[[16, 64], pl.FP16] = pl.tile.store(t, [0, 0], scratch)
+# CHECK-NEXT:             pl.system.fence()
 # CHECK-NEXT:             pl.tile.tpush_to_aic(t, split=0)
 # CHECK-NEXT:         pl.system.sync_wait(0, pipe=pl.PipeType.MTE3, core_type='aiv')
 # CHECK-NEXT:         return out

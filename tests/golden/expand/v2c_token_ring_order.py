@@ -36,6 +36,7 @@ class RingOrder:
 # CHECK:         g: pl.Tile[[16, 64], pl.FP16, pl.Mem.Mat] = pl.tile.load(scratch, [0, 0], [16, 64], target_memory=pl.Mem.Mat)
 # CHECK:     def ring_order_aiv(
 # CHECK:         scratch: pl.Tensor[[16, 64], pl.FP16] = pl.tile.store(u, [0, 0], scratch)
+# CHECK-NEXT:         pl.system.fence()
 # CHECK-NEXT:         pl.tile.tpush_to_aic(u, split=0)
 # CHECK-NEXT:         for i in pl.range(2):
 # CHECK-NEXT:             if i == 0:

@@ -37,6 +37,8 @@ class TwoScratches:
 # CHECK:             g1: pl.Tile[[16, 64], pl.FP16, pl.Mem.Mat] = pl.tile.load(s1, [0, 0], [16, 64], target_memory=pl.Mem.Mat)
 # CHECK:     def two_aiv(
 # CHECK:         s0: pl.Tensor[[16, 64], pl.FP16] = pl.tile.store(u, [0, 0], s0)
+# CHECK-NEXT:         pl.system.fence()
 # CHECK-NEXT:         pl.tile.tpush_to_aic(u, split=0)
 # CHECK:         s1: pl.Tensor[[16, 64], pl.FP16] = pl.tile.store(v, [0, 0], s1)
+# CHECK-NEXT:         pl.system.fence()
 # CHECK-NEXT:         pl.tile.tpush_to_aic(v, split=0)
