@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cvsim_version.h"
 #include "frontend/source.h"
 
 #ifndef CVSIM_VERSION
@@ -45,13 +46,13 @@ std::string file_hash(const std::string& path, bool kernel) {
 
 nlohmann::json journal_identity(const CommonOptions& c, const ExploreOptions& e, const std::string& kernel) {
     nlohmann::json id;
-    id["cvsim"] = CVSIM_VERSION;
+    id["cvsim"] = std::string(CVSIM_VERSION) + "+" + CVSIM_GIT_COMMIT;
     id["kernel_hash"] = file_hash(kernel, true);
     id["target"] = c.target;
     id["v2c"] = c.v2c;
     id["blocks"] = c.blocks;
     id["entry"] = c.entry;
-    id["visibility_delay"] = c.visibility_delay;
+    id["visibility_delay"] = c.visibility_delay ? nlohmann::json(*c.visibility_delay) : nlohmann::json(nullptr);  // unset: the parameter (configs are hashed)
     id["max_visibility_delay"] = e.max_visibility;
     id["rtol"] = c.rtol;
     id["atol"] = c.atol;
