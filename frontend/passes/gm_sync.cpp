@@ -838,9 +838,8 @@ private:
                     Block* lb = carry ? s.path[carry->depth].first : nullptr;
                     auto owner = lb ? m_owner.find(lb) : m_owner.end();
                     bool loop_body = owner != m_owner.end() && owner->second && &owner->second->body == lb;
-                    // (Not on a5 in a split function: a cube flag reaches one AIV there, issue 10.7.)
-                    bool flags_ok = !(m_opt.target == Target::A5 && m_split);
-                    if (m_opt.v2c == V2CPolicy::Fence && flags_ok && !need_same && loop_body && c.path[carry->depth].second > s.path[carry->depth].second) {
+                    // (On a5 with both AIV lanes, place_war_flags sets and waits one flag per lane, issue 10.7.)
+                    if (m_opt.v2c == V2CPolicy::Fence && !need_same && loop_body && c.path[carry->depth].second > s.path[carry->depth].second) {
                         place_war_flags(s, c, lb, s.path[carry->depth].second, c.path[carry->depth].second);
                         m_stats.log.push_back(what + " ordered with sync_set / sync_wait");
                         break;
@@ -890,7 +889,7 @@ private:
             ++m_stats.already_ordered;
             auto owner = m_owner.find(b);
             bool loop_body = owner != m_owner.end() && owner->second && owner->second->kind == StmtKind::For && &owner->second->body == b;
-            if (war && v2c && m_opt.v2c == V2CPolicy::Fence && loop_body && !(m_opt.target == Target::A5 && m_split)) {
+            if (war && v2c && m_opt.v2c == V2CPolicy::Fence && loop_body) {
                 // The author ordered the read after the write; the next iteration's write still waits for it.
                 place_war_flags(s, l, b, is, il_last);
                 war_done = war_loads;
@@ -929,13 +928,7 @@ private:
                     place_fence(s, l, b, is, il, true);
                     ++m_stats.v2c_fences;
                     m_stats.log.push_back(what + " fenced (tpush_to_aic / tpop_from_aiv)");
-                    if (war && m_opt.target == Target::A5 && m_split) {
-                        // A cube flag reaches one AIV on a5 (issue 10.7): a barrier after the last load.
-                        place_barrier(b, il_last + 1, l.stmt->loc);
-                        war_done = war_loads;
-                        ++m_stats.war_orders;
-                        m_stats.log.push_back(what + " loop-carried WAR ordered with a barrier (a5, split)");
-                    } else if (war) {
+                    if (war) {
                         place_war_flags(s, l, b, is, il_last);
                         war_done = war_loads;
                         m_stats.log.push_back(what + " loop-carried WAR ordered with sync_set / sync_wait");
