@@ -1,0 +1,189 @@
+// Unit tests of the verdict oracle on hand-written expanded kernels and on the shared samples: a known race, a
+// known ordered pair, known deadlocks, flags on the wrong pipe / id, a visibility delay without a fence, atomics.
+// Every case also runs the oracle's own cross-check (reachability against freezing).
+#include <gtest/gtest.h>
+
+#include "oracle_support.h"
+#include "test_support.h"
+
+using namespace cvsim;
+using namespace cvsim::test;
+
+namespace {
+
+oracle::Verdict verdict_of(const std::string& name, const std::string& text, const Opts& o = {}) {
+    auto s = session_of(name, text, o);
+    return oracle_of(*s, true);
+}
+
+oracle::Verdict verdict_of_kernel(const std::string& file, const Opts& o = {}) { return verdict_of(file, read_file(kernel_path(file)), o); }
+
+// An expanded program: the AIV stores a scratch, the AIC loads it; {SYNC_V} / {SYNC_C} are the lanes' sync.
+std::string v2c_program(const std::string& sync_v, const std::string& sync_c) {
+    std::string t = R"(import pypto.language as pl
+
+
+@pl.program
+class Hand:
+    @pl.function(type=pl.FunctionType.AIC)
+    def k_aic(self, a: pl.Tensor[[16, 16], pl.FP16], scratch: pl.Out[pl.Tensor[[16, 16], pl.FP16]], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]):
+SYNC_C
+        m: pl.Tile[[16, 16], pl.FP16, pl.Mem.Mat] = pl.tile.load(scratch, [0, 0], [16, 16], target_memory=pl.Mem.Mat)
+        l: pl.Tile[[16, 16], pl.FP16, pl.Mem.Left] = pl.tile.move(m, target_memory=pl.Mem.Left)
+        r: pl.Tile[[16, 16], pl.FP16, pl.Mem.Right] = pl.tile.move(m, target_memory=pl.Mem.Right)
+        z: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(l, r)
+        out: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(z, [0, 0], out)
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def k_aiv(self, a: pl.Tensor[[16, 16], pl.FP16], scratch: pl.Out[pl.Tensor[[16, 16], pl.FP16]], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        x: pl.Tile[[16, 16], pl.FP16, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 16])
+        scratch: pl.Tensor[[16, 16], pl.FP16] = pl.tile.store(x, [0, 0], scratch)
+SYNC_V
+        return out
+
+    @pl.function(type=pl.FunctionType.Group)
+    def k(self, a: pl.Tensor[[16, 16], pl.FP16], scratch: pl.Out[pl.Tensor[[16, 16], pl.FP16]], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        self.k_aic(a, scratch, out)
+        result: pl.Tensor[[16, 16], pl.FP32] = self.k_aiv(a, scratch, out)
+        return result
+)";
+    auto put = [&](const std::string& key, const std::string& v) { t.replace(t.find(key), key.size(), v.empty() ? "        pass" : v); };
+    put("SYNC_C", sync_c);
+    put("SYNC_V", sync_v);
+    return t;
+}
+
+const std::string kSetMte3 = "        pl.system.sync_set(0, pipe=pl.PipeType.MTE3)";
+const std::string kWaitMte2 = "        pl.system.sync_wait(0, pipe=pl.PipeType.MTE2)";
+
+TEST(Oracle, UnsyncedV2cStoreAndLoadRace) {
+    auto v = verdict_of("hand.py", v2c_program("", ""));
+    EXPECT_TRUE(v.cross_checked);
+    EXPECT_FALSE(v.deadlock) << format_verdict(v);
+    ASSERT_EQ(v.races.size(), 1u) << format_verdict(v);
+    EXPECT_EQ(v.races[0].key.tensor, "scratch");
+    EXPECT_EQ(v.races[0].kind, "WAR");  // the AIC's load is on an earlier line than the AIV's store
+    EXPECT_EQ(v.races[0].write_core, 1);
+    EXPECT_EQ(v.races[0].other_core, 0);
+}
+
+TEST(Oracle, FlagOnTheStorePipeOrdersThePair) {
+    auto v = verdict_of("hand.py", v2c_program(kSetMte3, kWaitMte2));
+    EXPECT_FALSE(v.deadlock) << format_verdict(v);
+    EXPECT_TRUE(v.races.empty()) << format_verdict(v);
+}
+
+TEST(Oracle, FlagOnAnotherPipeOrdersNothing) {
+    // The set runs on the vector pipe, which does not wait for the MTE3 store.
+    auto v = verdict_of("hand.py", v2c_program("        pl.system.sync_set(0, pipe=pl.PipeType.V)", kWaitMte2));
+    EXPECT_FALSE(v.deadlock) << format_verdict(v);
+    EXPECT_EQ(v.race_tensors(), std::set<std::string>{"scratch"}) << format_verdict(v);
+    // The wait on the vector... the AIC has no vector pipe: the wait on MTE1 does not hold back the MTE2 load.
+    auto w = verdict_of("hand.py", v2c_program(kSetMte3, "        pl.system.sync_wait(0, pipe=pl.PipeType.MTE1)"));
+    EXPECT_EQ(w.race_tensors(), std::set<std::string>{"scratch"}) << format_verdict(w);
+}
+
+TEST(Oracle, WaitOnAnEventNobodySetsDeadlocks) {
+    auto v = verdict_of("hand.py", v2c_program(kSetMte3, "        pl.system.sync_wait(1, pipe=pl.PipeType.MTE2)"));
+    EXPECT_TRUE(v.deadlock) << format_verdict(v);
+    ASSERT_FALSE(v.blocked.empty());
+    EXPECT_NE(v.blocked[0].find("AIC"), std::string::npos) << v.blocked[0];
+}
+
+TEST(Oracle, VisibilityDelayNeedsAFenceBeforeTheFlag) {
+    Opts o;
+    o.vis = 100;
+    auto racy = verdict_of("hand.py", v2c_program(kSetMte3, kWaitMte2), o);
+    EXPECT_EQ(racy.race_tensors(), std::set<std::string>{"scratch"}) << format_verdict(racy);
+    auto fenced = verdict_of("hand.py", v2c_program("        pl.system.fence()\n" + kSetMte3, kWaitMte2), o);
+    EXPECT_TRUE(fenced.races.empty()) << format_verdict(fenced);
+}
+
+TEST(Oracle, SyncallWithFenceOrdersAndHardModeBelowOccupancyDeadlocks) {
+    std::string soft = "        pl.system.syncall(core_type='mix', mode='soft')";
+    auto v = verdict_of("hand.py", v2c_program("        pl.system.fence()\n" + soft, soft));
+    EXPECT_FALSE(v.deadlock) << format_verdict(v);
+    EXPECT_TRUE(v.races.empty()) << format_verdict(v);
+    std::string hard = "        pl.system.syncall(core_type='mix', mode='hard')";
+    auto h = verdict_of("hand.py", v2c_program("        pl.system.fence()\n" + hard, hard));
+    EXPECT_TRUE(h.deadlock) << format_verdict(h);
+}
+
+TEST(Oracle, MissingTfreeDeadlocks) {
+    auto v = verdict_of_kernel("missing_tfree.py");
+    EXPECT_TRUE(v.deadlock) << format_verdict(v);
+    EXPECT_TRUE(v.cross_checked);
+}
+
+TEST(Oracle, UnbalancedPopDeadlocks) {
+    auto v = verdict_of_kernel("unbalanced_pop.py");
+    EXPECT_TRUE(v.deadlock) << format_verdict(v);
+    bool aiv_pop = false;
+    for (const auto& b : v.blocked) aiv_pop |= b.find("AIV0: tile.tpop_from_aic") != std::string::npos;
+    EXPECT_TRUE(aiv_pop) << format_verdict(v);
+}
+
+TEST(Oracle, SharedSamplesByPolicy) {
+    Opts off;
+    off.v2c = passes::V2CPolicy::Off;
+    for (const char* k : {"v2c_rope_attn.py", "v2c_blocked_loop.py", "v2c_reused_scratch.py"}) {
+        auto v = verdict_of_kernel(k, off);
+        EXPECT_TRUE(v.race_tensors().count("scratch") || !v.races.empty()) << k << "\n" << format_verdict(v);
+        EXPECT_FALSE(v.deadlock) << k;
+        for (auto pol : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall})
+            for (Target t : {Target::A2A3, Target::A5}) {
+                Opts o;
+                o.v2c = pol;
+                o.target = t;
+                auto c = verdict_of_kernel(k, o);
+                EXPECT_TRUE(c.races.empty() && !c.deadlock) << k << " " << passes::policy_name(pol) << " " << target_name(t) << "\n" << format_verdict(c);
+            }
+    }
+    auto relay = verdict_of_kernel("c2v_row_relay.py", off);
+    EXPECT_TRUE(relay.races.empty() && !relay.deadlock) << format_verdict(relay);
+    Opts vis = off;
+    vis.vis = 200;
+    auto manual = verdict_of_kernel("v2c_manual_syncall.py", vis);
+    EXPECT_TRUE(manual.races.empty() && !manual.deadlock) << format_verdict(manual);
+    Opts split;
+    split.v2c = passes::V2CPolicy::Fence;
+    auto sp = verdict_of_kernel("split_updown_scratch.py", split);
+    EXPECT_TRUE(sp.races.empty() && !sp.deadlock) << format_verdict(sp);
+    split.v2c = passes::V2CPolicy::Off;
+    auto spo = verdict_of_kernel("split_updown_scratch.py", split);
+    EXPECT_EQ(spo.race_tensors(), std::set<std::string>{"scratch"}) << format_verdict(spo);
+}
+
+// Two blocks of one AIV-only program accumulate into the same output window: atomic adds do not race with each
+// other, plain stores do (WAW between clusters).
+std::string two_block_program(bool atomic) {
+    std::string store = atomic ? "pl.tile.store(x, [0, 0], out, atomic=pl.AtomicType.ADD)" : "pl.tile.store(x, [0, 0], out)";
+    return R"(import pypto.language as pl
+
+
+@pl.program
+class Acc:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k_aiv(self, a: pl.Tensor[[16, 16], pl.FP32], out: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        x: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 16])
+        out: pl.Tensor[[16, 16], pl.FP32] = )" + store + R"(
+        return out
+
+    @pl.function(type=pl.FunctionType.Group)
+    def k(self, a: pl.Tensor[[16, 16], pl.FP32], out: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        result: pl.Tensor[[16, 16], pl.FP32] = self.k_aiv(a, out)
+        return result
+)";
+}
+
+TEST(Oracle, AtomicStoresOfTwoBlocksDoNotRace) {
+    Opts o;
+    o.blocks = 2;
+    o.target = Target::A5;  // one AIV lane per cluster
+    auto plain = verdict_of("acc.py", two_block_program(false), o);
+    EXPECT_EQ(plain.race_tensors(), std::set<std::string>{"out"}) << format_verdict(plain);
+    auto atomic = verdict_of("acc.py", two_block_program(true), o);
+    EXPECT_TRUE(atomic.races.empty()) << format_verdict(atomic);
+}
+
+}  // namespace
