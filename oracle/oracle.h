@@ -54,7 +54,17 @@ struct Race {
     bool other_write = false;
 };
 
+// One GM access of the analysed program (for properties that ask what the expansion still does).
+struct AccessSite {
+    std::string tensor;
+    uint32_t line = 0;
+    int core = 0;  // 0 AIC, 1 AIV0, 2 AIV1
+    bool write = false;
+    auto operator<=>(const AccessSite&) const = default;
+};
+
 struct Verdict {
+    std::set<AccessSite> accesses;      // every access site that ran (ring slots included)
     bool deadlock = false;
     std::vector<std::string> blocked;   // each core's first instruction that never ran
     std::vector<Race> races;            // every racing pair (among instructions that ran)

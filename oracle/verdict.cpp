@@ -262,7 +262,10 @@ Verdict analyze(const rt::LaunchPlan& plan, const rt::TensorStore& tensors, cons
     };
     std::map<int, std::vector<Item>> by_res;
     for (int x : order)
-        for (const auto& a : g.ins(x).acc) by_res[a.res].push_back({x, &a});
+        for (const auto& a : g.ins(x).acc) {
+            by_res[a.res].push_back({x, &a});
+            v.accesses.insert({m.resources[static_cast<size_t>(a.res)], g.ins(x).line, g.lane_of(x).core, a.write});
+        }
     std::set<RaceKey> seen;
     bool checked = opt.cross_check;
     for (auto& [res, items] : by_res) {

@@ -7,6 +7,7 @@
 
 #include "frontend/diag.h"
 #include "oracle/oracle.h"
+#include "sim/cluster.h"
 #include "sim/session.h"
 
 namespace cvsim::test {
@@ -60,6 +61,8 @@ inline std::string race_tensor(const std::string& message) {
 
 inline CheckerView checker_of(sim::Session& s, int randoms) {
     CheckerView v;
+    // One elaboration per process: elaborate the largest machine the generators use (2 clusters) first.
+    sim::Machine::instance(std::max(2, s.clusters_needed()));
     for (int i = 0; i <= randoms; ++i) {
         sim::Schedule sc;
         if (i > 0) {
