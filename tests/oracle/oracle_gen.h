@@ -35,6 +35,7 @@ struct OracleGenOptions {
     // The dependencies the expander promises to order: each V2C scratch has one store statement, and a scratch
     // is loaded only after a store at the same or an enclosing level (so no straight-line write-after-read).
     bool single_store = false;
+    bool tile_views = false;       // a popped C2V tile also read through a pl.slice view of it (a5: in place)
     bool rows_vary = true;         // windows at row 0 or M (false: row 0 of the block only)
 };
 
@@ -90,6 +91,7 @@ public:
             params += "        sv" + std::to_string(i) + ": pl.Out[pl.Tensor[[" + R + ", " + K + "], pl.FP16]],\n";
             params += "        sc" + std::to_string(i) + ": pl.Out[pl.Tensor[[" + R + ", " + K + "], pl.FP32]],\n";
         }
+        if (m_o.tile_views) params += "        vout: pl.Out[pl.Tensor[[" + R + ", " + K + "], pl.FP16]],\n";
         std::string outsh = "[" + std::to_string(m_k.blocks * m_m) + ", " + K + "]";
         params += "        out: pl.Out[pl.Tensor[" + outsh + ", pl.FP32]],\n";
         std::string attrs;
@@ -193,7 +195,16 @@ private:
             case C2V: {
                 std::string s = fresh("s"), v = fresh("v");
                 line(indent, s + " = pl.move(" + any(m_acc) + ", target_memory=pl.MemorySpace.Vec)");
-                line(indent, v + " = pl.cast(" + s + ", pl.FP16)");
+                if (m_o.tile_views && m_k.split == 0 && pick(0, 1)) {
+                    std::string sl = fresh("tv"), v2 = fresh("v");
+                    line(indent, sl + " = pl.slice(" + s + ", " + m_sh + ", [0, 0])");
+                    line(indent, v + " = pl.cast(" + s + ", pl.FP16)");
+                    line(indent, v2 + " = pl.cast(" + sl + ", pl.FP16)");
+                    line(indent, "vout = pl.store(" + v2 + ", [" + row() + ", 0], vout)");  // keeps the view read live
+                    m_vec.push_back(v2);
+                } else {
+                    line(indent, v + " = pl.cast(" + s + ", pl.FP16)");
+                }
                 m_vec.push_back(v);
                 return;
             }

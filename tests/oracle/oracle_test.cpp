@@ -187,3 +187,55 @@ TEST(Oracle, AtomicStoresOfTwoBlocksDoNotRace) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string fixture(const std::string& name) { return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name); }
+
+TEST(OracleFixture, A5ReadThroughAViewAfterTfreeRacesWithTheSlotReuse) {
+    Opts a5;
+    a5.target = Target::A5;
+    auto v = verdict_of("a5_view_read_after_tfree.py", fixture("a5_view_read_after_tfree.py"), a5);
+    ASSERT_EQ(v.races.size(), 1u) << format_verdict(v);
+    EXPECT_EQ(v.races[0].key.tensor, "__slot_c2v0_cluster0_aiv0");
+    EXPECT_EQ(v.races[0].write_core, 0);  // the cube's push rewrites the slot
+    EXPECT_EQ(v.races[0].other_core, 1);  // while AIV0 still reads the view
+    // On a2a3 the pop copies the slot into a landing buffer: nothing races.
+    auto a2 = verdict_of("a5_view_read_after_tfree.py", fixture("a5_view_read_after_tfree.py"));
+    EXPECT_TRUE(a2.races.empty() && !a2.deadlock) << format_verdict(a2);
+}
+
+TEST(OracleFixture, AtomicAddsOfTwoClustersDoNotRace) {
+    Opts o;
+    o.blocks = 2;
+    o.v2c = passes::V2CPolicy::Off;
+    auto v = verdict_of("atomic_add_across_blocks.py", fixture("atomic_add_across_blocks.py"), o);
+    EXPECT_TRUE(v.races.empty() && !v.deadlock) << format_verdict(v);
+    std::string plain = fixture("atomic_add_across_blocks.py");
+    plain.replace(plain.find(", atomic=pl.AtomicType.ADD"), std::string(", atomic=pl.AtomicType.ADD").size(), "");
+    auto p = verdict_of("atomic_add_across_blocks.py", plain, o);
+    EXPECT_EQ(p.race_tensors(), std::set<std::string>{"out"}) << format_verdict(p);
+}
+
+TEST(OracleFixture, RingSlotTrafficIsPublishedByTheReadyFlag) {
+    Opts o;
+    o.vis = 50;
+    auto v = verdict_of("ring_slots_visibility_delay.py", fixture("ring_slots_visibility_delay.py"), o);
+    EXPECT_TRUE(v.races.empty() && !v.deadlock) << format_verdict(v);
+    bool slot_traffic = false;
+    for (const auto& a : v.accesses) slot_traffic |= a.tensor == "__ring_cluster0";
+    EXPECT_TRUE(slot_traffic) << "the push and pop copy access the hidden ring tensor";
+}
+
+TEST(OracleFixture, AnAuthorFlagPairInALoopLeavesTheLoopCarriedWarOpen) {
+    std::string k = fixture("author_flag_loop_war.py");
+    auto v = verdict_of("author_flag_loop_war.py", k);
+    EXPECT_EQ(v.race_tensors(), std::set<std::string>{"sv0"}) << format_verdict(v);
+    // One trip: no next iteration to race with, and the flag pair orders the RAW.
+    std::string one = k;
+    for (size_t p; (p = one.find("pl.range(2)")) != std::string::npos;) one.replace(p, 11, "pl.range(1)");
+    auto w = verdict_of("author_flag_loop_war.py", one);
+    EXPECT_TRUE(w.races.empty() && !w.deadlock) << format_verdict(w);
+}
+
+}  // namespace
