@@ -36,6 +36,7 @@ struct OracleGenOptions {
     // is loaded only after a store at the same or an enclosing level (so no straight-line write-after-read).
     bool single_store = false;
     bool tile_views = false;       // a popped C2V tile also read through a pl.slice view of it (a5: in place)
+    bool live_loads = false;       // every V2C GM load feeds a cube store to `cout` (so dead-code removal keeps it)
     bool rows_vary = true;         // windows at row 0 or M (false: row 0 of the block only)
 };
 
@@ -85,12 +86,14 @@ public:
         }
         line(2, "return out");
         int rows = m_k.blocks * 2 * m_m;
+        std::string outsh0 = "[" + std::to_string(m_k.blocks * m_m) + ", " + K + "]";
         std::string R = std::to_string(rows);
         std::string params = "        a: pl.Tensor[" + m_sh + ", pl.FP16],\n        b: pl.Tensor[[" + K + ", " + K + "], pl.FP16],\n";
         for (int i = 0; i < m_o.scratch; ++i) {
             params += "        sv" + std::to_string(i) + ": pl.Out[pl.Tensor[[" + R + ", " + K + "], pl.FP16]],\n";
             params += "        sc" + std::to_string(i) + ": pl.Out[pl.Tensor[[" + R + ", " + K + "], pl.FP32]],\n";
         }
+        if (m_o.live_loads) params += "        cout: pl.Out[pl.Tensor[" + outsh0 + ", pl.FP32]],\n";
         if (m_o.tile_views) params += "        vout: pl.Out[pl.Tensor[[" + R + ", " + K + "], pl.FP16]],\n";
         std::string outsh = "[" + std::to_string(m_k.blocks * m_m) + ", " + K + "]";
         params += "        out: pl.Out[pl.Tensor[" + outsh + ", pl.FP32]],\n";
@@ -165,6 +168,11 @@ private:
         line(indent, g + " = pl.load(" + src + ", [" + r + ", 0], " + m_sh + ", target_memory=pl.MemorySpace.Mat)");
         line(indent, l + " = pl.move(" + g + ", target_memory=pl.MemorySpace.Left)");
         m_left.push_back(l);
+        if (m_o.live_loads) {
+            std::string z = fresh("cz");
+            line(indent, z + " = pl.matmul(" + l + ", rhs0)");
+            line(indent, "cout = pl.store(" + z + ", [" + std::string(m_k.blocks > 1 ? "bi * " + std::to_string(m_m) : "0") + ", 0], cout)");
+        }
     }
 
     void step(int indent, int depth, const std::string& loop_var) {

@@ -22,6 +22,7 @@
 #include <map>
 
 #include "oracle_gen.h"
+#include "oracle_removal.h"
 #include "oracle_support.h"
 
 using namespace cvsim;
@@ -53,7 +54,7 @@ void check_property(const std::string& name, Testable&& t) {
 // Generator features: the full set, and the CI set that agrees with the checker on today's main.
 OracleGenOptions full_options() {
     OracleGenOptions o;
-    o.moving_windows = o.views = o.hand_sync = o.wrong_sync = o.barriers = o.block_collide = o.atomics = o.tile_views = true;
+    o.moving_windows = o.views = o.hand_sync = o.wrong_sync = o.barriers = o.block_collide = o.atomics = o.tile_views = o.live_loads = true;
     o.max_blocks = 2;
     o.splits = {0, 1, 2};
     return o;
@@ -326,6 +327,7 @@ TEST(OracleSweep, Seeded) {
     ord.gm_c2v = ord.block_collide = ord.atomics = ord.wrong_sync = false;
     ord.single_store = true;
     int p2 = 0, p3 = 0;
+    Removal removal[2];  // fence, syncall: inserted synchronisations and how many the oracle finds necessary
     for (int i = 0; i < n; ++i) {
         OracleKernel k = seeded_oracle_kernel(static_cast<uint64_t>(i) + 1'000'000, ord);
         Target t = i % 2 ? Target::A5 : Target::A2A3;
@@ -365,6 +367,15 @@ TEST(OracleSweep, Seeded) {
             }
             ++p2;
             auto v = oracle_of(*s);
+            if (!v.deadlock && v.races.empty()) {
+                Removal rm = try_removals(*s, k.text);
+                Removal& acc = removal[pol == passes::V2CPolicy::Fence ? 0 : 1];
+                acc.inserted += rm.inserted;
+                acc.necessary += rm.necessary;
+                acc.redundant += rm.redundant;
+                if (rm.redundant && std::getenv("CVSIM_ORACLE_SHOW_REDUNDANT") && k.text.size() < 1900)
+                    std::cout << "redundant synchronisation under --v2c " << passes::policy_name(pol) << " vis " << o.vis << ":\n" << k.text;
+            }
             std::string cfg = fmt::format("--target {} --v2c {} --blocks {} --visibility-delay {}", target_name(t), passes::policy_name(pol), k.blocks, o.vis);
             if (v.deadlock) note(std::string("P2: ") + std::string(passes::policy_name(pol)) + (o.vis ? " (vis)" : "") + " expansion deadlocks", v, cfg);
             else if (!v.races.empty()) note(std::string("P2: ") + std::string(passes::policy_name(pol)) + (o.vis ? " (vis)" : "") + " expansion races", v, cfg);
@@ -390,6 +401,9 @@ TEST(OracleSweep, Seeded) {
             note(live ? "P3: reject errors but every V2C dependency is ordered" : "P3: reject errors on a load the expansion removes (dead)", vo, cfg);
         }
     }
+    for (int pi = 0; pi < 2; ++pi)
+        std::cout << "property 4 (" << (pi ? "syncall" : "fence") << "): " << removal[pi].inserted << " inserted synchronisations removed one at a time, "
+                  << removal[pi].necessary << " necessary, " << removal[pi].redundant << " redundant (the oracle finds no race without it)\n";
     std::cout << "properties 2/3: " << p2 << " fence/syncall expansions, " << p3 << " reject checks\n";
     std::cout << "oracle sweep: " << n << " kernels, " << compared << " compared, " << skipped << " skipped, " << classes.size() << " disagreement classes\n";
     int idx = 0;

@@ -239,3 +239,23 @@ TEST(OracleFixture, AnAuthorFlagPairInALoopLeavesTheLoopCarriedWarOpen) {
 }
 
 }  // namespace
+
+#include "oracle_removal.h"
+
+namespace {
+
+// Property 4 on the seed kernel: the one token (fence) or barrier (syncall) the expander inserts is necessary.
+TEST(OracleRemoval, TheSeedKernelsInsertedSynchronisationIsNecessary) {
+    for (auto pol : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall}) {
+        Opts o;
+        o.v2c = pol;
+        std::string text = read_file(kernel_path("v2c_rope_attn.py"));
+        auto s = session_of("v2c_rope_attn.py", text, o);
+        ASSERT_TRUE(oracle_of(*s).races.empty());
+        Removal r = try_removals(*s, text);
+        EXPECT_GE(r.inserted, 1) << passes::policy_name(pol);
+        EXPECT_EQ(r.necessary, r.inserted) << passes::policy_name(pol);
+    }
+}
+
+}  // namespace
