@@ -259,3 +259,20 @@ TEST(OracleRemoval, TheSeedKernelsInsertedSynchronisationIsNecessary) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(OracleFixture, TwoRingIdsHaveTheirOwnSlotsAndFrees) {
+    std::string k = fixture("two_ring_ids.py");
+    auto v = verdict_of("two_ring_ids.py", k);
+    EXPECT_TRUE(v.races.empty() && !v.deadlock) << format_verdict(v);
+    // A third push on ring 1 (2 slots) needs the free of ring 1's first pop: freeing ring 0 instead deadlocks.
+    std::string wrong = k;
+    wrong.replace(wrong.find("pl.tfree_to_aic(b, id=1)"), std::string("pl.tfree_to_aic(b, id=1)").size(), "pl.tfree_to_aic(b)");
+    auto push = wrong.find("        pl.tpush_to_aiv(z, split=0, id=1)\n");
+    wrong.insert(push, "        pl.tpush_to_aiv(z, split=0, id=1)\n        pl.tpush_to_aiv(z, split=0, id=1)\n");
+    auto w = verdict_of("two_ring_ids.py", wrong);
+    EXPECT_TRUE(w.deadlock) << format_verdict(w);
+}
+
+}  // namespace
