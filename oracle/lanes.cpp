@@ -3,33 +3,17 @@
 // lane executor: values, windows, pipes and dependencies are computed here from the SPEC.
 #include <fmt/format.h>
 
-#include <cmath>
 #include <memory>
 
 #include "frontend/ops.h"
 #include "oracle/lanes.h"
+#include "oracle/values.h"
 
 namespace cvsim::oracle::detail {
 
 using namespace ir;
 
 namespace {
-
-struct Val {
-    enum K : uint8_t { None, Int, Float, Tensor, Tile, Tuple } k = None;
-    int64_t i = 0;
-    double f = 0;
-    int tensor = -1;                  // Tensor: GM tensor (TensorStore index)
-    std::vector<int64_t> off, shape;  // Tensor: view origin (absolute) and shape
-    int storage = -1;                 // Tile: storage it names (views alias their base)
-    int64_t vr = 0, vc = 0;           // Tile: valid rows / cols
-    Mem mem = Mem::Vec;
-    std::shared_ptr<std::vector<Val>> tup;
-    static Val of_int(int64_t v) { Val x; x.k = Int; x.i = v; return x; }
-    static Val of_float(double v) { Val x; x.k = Float; x.f = v; return x; }
-    int64_t as_int() const { return k == Float ? static_cast<int64_t>(f) : i; }
-    double as_num() const { return k == Float ? f : static_cast<double>(i); }
-};
 
 // Local tile storage: its last writer and readers since (same-core tile dependencies), and on a5 the ring
 // slot it is bound to by a pop (reads of it, or of a view of it, read the slot until the producer rewrites it).
@@ -39,13 +23,6 @@ struct Storage {
     int slot_res = -1;
     std::vector<int64_t> slot_lo, slot_hi;
 };
-
-int64_t floordiv(int64_t a, int64_t b) {
-    if (b == 0) return 0;
-    int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-    return q;
-}
 
 class Walker {
 public:
@@ -94,74 +71,13 @@ private:
 
     // ---- scalars ----
     Val scal(const ExprPtr& e) {
-        if (!e) return Val::of_int(0);
-        switch (e->kind) {
-            case ExprKind::Int: case ExprKind::Bool: return Val::of_int(e->ival);
-            case ExprKind::Float: return Val::of_float(e->fval);
-            case ExprKind::Const: return dtype_is_float(e->dtype) ? Val::of_float(e->fval) : Val::of_int(static_cast<int64_t>(e->fval));
-            case ExprKind::Enum: return Val::of_int(e->ival);
-            case ExprKind::Var: {
-                const Val& v = m_env[e->var->id];
-                return v.k == Val::Int || v.k == Val::Float ? v : Val::of_int(0);
-            }
-            case ExprKind::Unary: {
-                Val a = scal(e->args[0]);
-                if (e->sval == "-") return a.k == Val::Float ? Val::of_float(-a.f) : Val::of_int(-a.i);
-                if (e->sval == "not") return Val::of_int(a.as_num() == 0);
-                if (e->sval == "~") return Val::of_int(~a.as_int());
-                return a;
-            }
-            case ExprKind::BoolOp: {
-                Val a = scal(e->args[0]);
-                bool av = a.as_num() != 0;
-                if (e->sval == "and" && !av) return a;
-                if (e->sval == "or" && av) return a;
-                return scal(e->args[1]);
-            }
-            case ExprKind::Compare: {
-                double a = scal(e->args[0]).as_num(), b = scal(e->args[1]).as_num();
-                const std::string& o = e->sval;
-                bool r = o == "<" ? a < b : o == "<=" ? a <= b : o == ">" ? a > b : o == ">=" ? a >= b : o == "==" ? a == b : a != b;
-                return Val::of_int(r);
-            }
-            case ExprKind::Binary: {
-                Val a = scal(e->args[0]), b = scal(e->args[1]);
-                const std::string& o = e->sval;
-                if (a.k == Val::Float || b.k == Val::Float || o == "/") {
-                    double x = a.as_num(), y = b.as_num();
-                    if (o == "+") return Val::of_float(x + y);
-                    if (o == "-") return Val::of_float(x - y);
-                    if (o == "*") return Val::of_float(x * y);
-                    if (o == "/") return Val::of_float(y == 0 ? 0 : x / y);
-                    if (o == "//") return Val::of_float(y == 0 ? 0 : std::floor(x / y));
-                    if (o == "%") return Val::of_float(y == 0 ? 0 : x - std::floor(x / y) * y);
-                    if (o == "**") return Val::of_float(std::pow(x, y));
-                    return Val::of_float(0);
-                }
-                int64_t x = a.i, y = b.i;
-                if (o == "+") return Val::of_int(x + y);
-                if (o == "-") return Val::of_int(x - y);
-                if (o == "*") return Val::of_int(x * y);
-                if (o == "//") return Val::of_int(floordiv(x, y));
-                if (o == "%") return Val::of_int(y == 0 ? 0 : x - floordiv(x, y) * y);
-                if (o == "<<") return Val::of_int(x << y);
-                if (o == ">>") return Val::of_int(x >> y);
-                if (o == "&") return Val::of_int(x & y);
-                if (o == "|") return Val::of_int(x | y);
-                if (o == "^") return Val::of_int(x ^ y);
-                if (o == "**") {
-                    int64_t r = 1;
-                    for (int64_t k = 0; k < y; ++k) r *= x;
-                    return Val::of_int(r);
-                }
+        return scalar_value(
+            e, [&](const Var& v) { return m_env[v.id]; },
+            [&](const Expr& c) {
+                if (c.op->code == OpCode::GetBlockIdx) return Val::of_int(m_lane.cluster);
+                if (c.op->code == OpCode::GetSubblockIdx) return Val::of_int(sub());
                 return Val::of_int(0);
-            }
-            case ExprKind::Call:
-                if (e->op->code == OpCode::GetBlockIdx) return Val::of_int(m_lane.cluster);
-                if (e->op->code == OpCode::GetSubblockIdx) return Val::of_int(sub());
-                return Val::of_int(0);
-            default: return Val::of_int(0);
-        }
+            });
     }
     std::vector<int64_t> ints(const ExprPtr& list) {
         std::vector<int64_t> out;
