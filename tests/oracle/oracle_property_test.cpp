@@ -109,7 +109,9 @@ std::string line_tags(const std::string& text, uint32_t a, uint32_t b) {
     return s.empty() ? "" : " {" + s + "}";
 }
 
-Comparison compare(const OracleKernel& k, const Config& c, int randoms, bool cross_check = false) {
+// `gm_only`: ring slot traffic is left out of the comparison (under a visibility delay the checker applies
+// the fence rule to a2a3 slot writes: issue 10 class 10).
+Comparison compare(const OracleKernel& k, const Config& c, int randoms, bool cross_check = false, bool gm_only = false) {
     Comparison out;
     std::unique_ptr<sim::Session> s;
     try {
@@ -145,14 +147,15 @@ Comparison compare(const OracleKernel& k, const Config& c, int randoms, bool cro
     }
     if (ov.deadlock) return out;
     auto okeys = ov.race_keys();
+    auto slots = [](const std::string& t) { return t.rfind("__", 0) == 0; };
     for (const auto& key : cv.races)
-        if (!okeys.count(key)) {
+        if (!okeys.count(key) && !(gm_only && slots(key.tensor))) {
             out.cls = "checker race the oracle does not find (" + std::string(key.tensor.rfind("__", 0) == 0 ? "ring slots" : "GM") + ")" +
                       line_tags(k.text, key.line_a, key.line_b);
             return out;
         }
     for (const auto& t : ov.race_tensors())
-        if (!cv.tensors.count(t)) {
+        if (!cv.tensors.count(t) && !(gm_only && slots(t))) {
             out.cls = "race missed by the checker (" + std::string(t.rfind("__", 0) == 0 ? "ring slots" : "GM") + ")";
             for (const auto& r : ov.races)
                 if (r.key.tensor == t) {
@@ -164,11 +167,11 @@ Comparison compare(const OracleKernel& k, const Config& c, int randoms, bool cro
     return out;
 }
 
-Config draw_config(bool full_cfg) {
+Config draw_config() {
     Config c;
     c.target = *rc::gen::element(Target::A2A3, Target::A5);
     c.v2c = *rc::gen::element(passes::V2CPolicy::Off, passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall);
-    c.vis = full_cfg ? *rc::gen::element<uint64_t>(0, 0, 50) : 0;
+    c.vis = *rc::gen::element<uint64_t>(0, 0, 50);
     return c;
 }
 
@@ -176,8 +179,9 @@ TEST(OracleProperty, CheckerAgreesWithTheOracle) {
     OracleGenOptions opt = ci_options();
     check_property("HB checker and oracle agree on races and deadlock", [opt] {
         OracleKernel k = *rc::gen::resize(rc::kNominalSize, gen_oracle_kernel(opt));
-        Config c = draw_config(full());  // CI: no visibility delay (ring slot traffic under a delay: issue 10 class 10)
-        Comparison r = compare(k, c, 2, /*cross_check=*/true);
+        Config c = draw_config();
+        // CI: under a visibility delay only GM tensors are compared (ring slot traffic: issue 10 class 10)
+        Comparison r = compare(k, c, 2, /*cross_check=*/true, /*gm_only=*/!full() && c.vis > 0);
         RC_TAG(r.skipped ? "skipped" : "compared");
         if (!r.cls.empty()) RC_FAIL(r.cls + " under " + cfg_str(c, k) + "\n" + r.detail + k.text);
     });
