@@ -186,13 +186,32 @@ private:
 
 }  // namespace
 
+// The a5 store path has no bf16 atomic add (PyPTO: an fp32 accumulator plus a cast is required there).
+static void check_atomic_targets(const Program& program, Target target) {
+    if (target != Target::A5) return;
+    for (auto& f : program.functions)
+        passes::walk(f->body, [&](const StmtPtr& s) {
+            const Expr* c = passes::stmt_call(*s);
+            if (!c || !is_atomic_add_store(*c)) return;
+            const ExprPtr& out = arg(*c, "output_tensor");
+            if (out && out->type.dtype == DType::BF16)
+                raise("E-UNSUPPORTED", arg(*c, "atomic")->loc,
+                      "pl.tile.store: a BF16 atomic add is not available on a5 (accumulate in FP32 and cast)");
+        });
+}
+
 Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
+    check_atomic_targets(*program, opt.expand.target);
     Compiled c;
     c.original = program;
     auto entry = pick_entry(*program, opt.entry);
     bool any_mixed = false;
     for (auto& f : program->functions) any_mixed |= passes::is_mixed(*f);
     c.expanded = any_mixed ? passes::expand_mixed_kernel(*program, opt.expand, c.stats) : program;
+    if (passes::split_hand_written_lanes(*c.expanded, false)) {
+        if (c.expanded == program) c.expanded = clone_program(*program);  // the original stays as parsed
+        passes::split_hand_written_lanes(*c.expanded, true);
+    }
     auto& plan = c.plan;
     plan.program = c.expanded;
     plan.blocks = std::max(1, opt.expand.blocks);
@@ -206,20 +225,35 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     return c;
 }
 
-int64_t ring_tensor_bytes(const rt::LaunchPlan& plan) {
-    int64_t per_dir = 0;
+RingLayout ring_layout(const rt::LaunchPlan& plan) {
+    std::map<std::pair<int, int64_t>, int64_t> size;  // (dir, id) -> bytes
     for (const auto* lane : {&plan.aic, &plan.aiv}) {
         if (!*lane) continue;
         passes::walk((*lane)->fn->body, [&](const StmtPtr& s) {
             const Expr* call = passes::stmt_call(*s);
             if (!call || (call->op->code != OpCode::AicInitializePipe && call->op->code != OpCode::AivInitializePipe)) return;
-            auto size = const_int(arg(*call, "slot_size")).value_or(0);
+            auto bytes = const_int(arg(*call, "slot_size")).value_or(0);
             auto dm = const_int(arg(*call, "dir_mask")).value_or(1);
             auto num = const_int(arg(*call, "slot_num")).value_or(dm == 3 ? 4 : 8);
-            per_dir = std::max(per_dir, size * num);
+            int64_t id = arg(*call, "id") ? const_int(arg(*call, "id")).value_or(0) : 0;
+            for (int dir = 0; dir < 2; ++dir)
+                if (dm & (1 << dir)) size[{dir, id}] = std::max(size[{dir, id}], bytes * num);
         });
     }
-    return 2 * per_dir;
+    RingLayout out;
+    if (size.empty()) return out;
+    int64_t half = std::max(size[{0, 0}], size[{1, 0}]);
+    out.base[{0, 0}] = 0;
+    out.base[{1, 0}] = half;
+    out.bytes = 2 * half;
+    for (auto& [key, n] : size) {
+        if (key.second == 0) continue;
+        out.base[key] = out.bytes;
+        out.bytes += n;
+    }
+    return out;
 }
+
+int64_t ring_tensor_bytes(const rt::LaunchPlan& plan) { return ring_layout(plan).bytes; }
 
 }  // namespace cvsim

@@ -1,6 +1,7 @@
 // From a parsed program to a launch: entry selection, expansion of mixed kernels, the launch plan.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -26,8 +27,15 @@ struct Compiled {
 // Throws CompileError (E-ENTRY when no entry can be chosen; the expander's diagnostics otherwise).
 Compiled compile(std::shared_ptr<ir::Program> program, const CompileOptions& opt);
 
-// Bytes the a2a3 hidden ring tensor of one cluster needs (C2V half, V2C half), from the lane programs'
-// *_initialize_pipe calls (0 when no ring is used).
-int64_t ring_tensor_bytes(const rt::LaunchPlan& plan);
+// Where each ring of one cluster lives in that cluster's hidden ring tensor (on a2a3 the GM buffer; on a5
+// the same numbering names the consumer-SRAM slots for the hazard checker), from the lane programs'
+// *_initialize_pipe calls. Ring id 0 keeps the compiler's layout: C2V at offset 0, V2C after it (each
+// half as large as the larger direction); every other (direction, id) gets its own region after those.
+struct RingLayout {
+    int64_t bytes = 0;                                  // tensor size (0: no ring is used)
+    std::map<std::pair<int, int64_t>, int64_t> base;    // (direction 0 = C2V / 1 = V2C, id) -> byte offset
+};
+RingLayout ring_layout(const rt::LaunchPlan& plan);
+int64_t ring_tensor_bytes(const rt::LaunchPlan& plan);  // ring_layout(plan).bytes
 
 }  // namespace cvsim

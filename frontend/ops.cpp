@@ -237,6 +237,12 @@ std::optional<std::vector<int64_t>> const_int_list(const ExprPtr& e) {
     return v;
 }
 
+bool is_atomic_add_store(const Expr& call) {
+    if (!call.op || call.op->code != OpCode::Store) return false;
+    const ExprPtr& a = arg(call, "atomic");
+    return a && (a->kind == ExprKind::Enum || a->kind == ExprKind::Int) && a->ival == 1;
+}
+
 std::optional<std::string> const_str(const ExprPtr& e) {
     if (!e || e->kind != ExprKind::Str) return std::nullopt;
     return e->sval;

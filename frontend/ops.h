@@ -116,6 +116,8 @@ const ExprPtr& arg(const Expr& call, const std::string& name);  // nullptr when 
 bool is_cross_core(OpCode c);    // tpush/tpop/tfree/initialize_pipe/shard/gather
 bool is_tile_compute(OpCode c);  // vector compute ops (Add..RowExpandSub)
 bool is_matmul(OpCode c);        // matmul/gemv family
+// A tile.store with atomic=pl.AtomicType.Add (sema admits only None_ = 0 and Add = 1).
+bool is_atomic_add_store(const Expr& call);
 
 // The side of one call (OPS.md side rules 1-6).
 Side call_side(const Expr& call);

@@ -309,6 +309,16 @@ Type infer_call_type(const Expr& call, int region_split) {
             if (!dtype_ok)
                 type_error(call, fmt::format("pl.tile.store: tile is {} but tensor {} is {}", dtype_name(tile.dtype), var_label(out), dtype_name(out->type.dtype)),
                            "cast the tile first (pl.tile.cast)");
+            if (const ExprPtr& at = arg(call, "atomic")) {
+                // pl.AtomicType.None_ / Add, or their integer values (as PyPTO stores the kwarg).
+                bool ok = (at->kind == ExprKind::Enum && at->enum_kind == EnumKind::AtomicType) || at->kind == ExprKind::Int;
+                if (!ok) raise("E-TYPE", at->loc, "pl.tile.store: 'atomic' must be a pl.AtomicType member (None_ or Add)");
+                if (at->ival != 0 && at->ival != 1)
+                    raise("E-UNSUPPORTED", at->loc, fmt::format("pl.tile.store: atomic mode {} is not modelled (cvsim models None_ = 0 and Add = 1)", at->ival));
+                if (at->ival == 1 && !atomic_add_dtype(out->type.dtype))
+                    raise("E-TYPE", at->loc, fmt::format("pl.tile.store with atomic=pl.AtomicType.Add needs an FP32/BF16/FP16/INT32/INT16/INT8 tensor (hardware atomic-add dtypes), got {}",
+                                                         dtype_name(out->type.dtype)));
+            }
             return out->type;
         }
         case O::Move: return move_type(call);

@@ -4,7 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <deque>
+#include <limits>
 #include <map>
 #include <variant>
 
@@ -70,6 +72,13 @@ struct Machine {
     std::map<std::string, int> barrier_size;
     uint64_t statements = 0;
     uint64_t max_statements = 0;
+    // Float atomic adds per tensor and element: nonzero terms summed (initial value included) and the sum
+    // of their magnitudes, for the order tolerance (see finish()).
+    struct AtomicTerms {
+        std::vector<uint32_t> n;
+        std::vector<double> abs;
+    };
+    std::map<uint32_t, AtomicTerms> atomic_terms;
 };
 
 enum class Role { Mixed, Aic, Aiv };
@@ -185,7 +194,12 @@ private:
     void exec(const Stmt& s) {
         count(s.loc);
         switch (s.kind) {
-            case StmtKind::Assign: assign(s.targets, eval(s.value)); return;
+            case StmtKind::Assign: {
+                Value v = eval(s.value);
+                annotated_valid(*s.value, v);
+                assign(s.targets, v);
+                return;
+            }
             case StmtKind::Eval: eval(s.value); return;
             case StmtKind::Return: m_returned = true; return;
             case StmtKind::Pass: return;
@@ -208,6 +222,18 @@ private:
     }
 
     std::vector<Value> m_yield;  // values of the last pl.yield_
+
+    // A result's type may carry its valid region (a printed program annotates `pl.TileView(valid_shape=..)`):
+    // it bounds the tile as the simulator's tile does; an explicit valid_shape= argument wins, as there.
+    static void annotated_valid(const Expr& value, Value& v) {
+        if (value.kind != ExprKind::Call || value.type.kind != TypeKind::Tile || value.type.valid.empty()) return;
+        if (arg(value, "valid_shape")) return;
+        auto* t = std::get_if<TileP>(&v.v);
+        if (!t || !*t) return;  // the call made this tile: adjusting it in place touches no other value
+        const auto& vs = value.type.valid;
+        (*t)->vr = vs.size() >= 2 ? vs[vs.size() - 2] : 1;
+        (*t)->vc = vs.back();
+    }
 
     void exec_for(const Stmt& s) {
         int64_t start = s.start ? scalar(s.start).as_int() : 0;
@@ -300,11 +326,35 @@ private:
         auto& t = m_m.gm.tensors[v.id];
         const size_t eb = dtype_bytes(t.dtype);
         if (t.written.size() != static_cast<size_t>(t.numel())) t.written.assign(static_cast<size_t>(t.numel()), 0);
+        const bool atomic = is_atomic_add_store(c);
+        auto ti = m_m.atomic_terms.find(v.id);
+        if (atomic && dtype_is_float(t.dtype) && ti == m_m.atomic_terms.end()) {
+            ti = m_m.atomic_terms.emplace(v.id, Machine::AtomicTerms{}).first;
+            ti->second.n.assign(static_cast<size_t>(t.numel()), 0);
+            ti->second.abs.assign(static_cast<size_t>(t.numel()), 0);
+        }
+        Machine::AtomicTerms* terms = ti == m_m.atomic_terms.end() ? nullptr : &ti->second;
+        uint8_t addend[8];
         for (int64_t r = 0; r < w.rows(); ++r) {
             int64_t base = rt::window_row_start(t, w, r);
             for (int64_t col = 0; col < w.cols(); ++col) {
-                encode_element(t.dtype, round_to(t.dtype, src->d.m(r, col)), t.bytes.data() + (base + col) * eb);
-                t.written[static_cast<size_t>(base + col)] = 1;
+                const size_t k = static_cast<size_t>(base + col);
+                uint8_t* dst = t.bytes.data() + k * eb;
+                if (!atomic) {
+                    encode_element(t.dtype, round_to(t.dtype, src->d.m(r, col)), dst);
+                    if (terms) terms->n[k] = 0, terms->abs[k] = 0;  // a plain store starts a new sum
+                } else {
+                    // Read-modify-write in the tensor's dtype; an Out element no store wrote yet counts as 0.
+                    const bool zero = t.dir == ParamDir::Out && !t.written[k];
+                    encode_element(t.dtype, round_to(t.dtype, src->d.m(r, col)), addend);
+                    if (terms) {
+                        double old = zero ? 0.0 : decode_element(t.dtype, dst), add = decode_element(t.dtype, addend);
+                        if (terms->n[k] == 0 && old != 0) ++terms->n[k], terms->abs[k] += std::fabs(old);
+                        if (add != 0) ++terms->n[k], terms->abs[k] += std::fabs(add);
+                    }
+                    atomic_add_element(t.dtype, dst, addend, zero);
+                }
+                t.written[k] = 1;
             }
         }
         return Value{v};
@@ -596,6 +646,19 @@ Result finish(Machine& m, bool ok) {
     Result r;
     r.statements = m.statements;
     if (!ok) r.error = rt::RuntimeError{"E-DEADLOCK", "the reference run deadlocked: every lane is blocked", {}};
+    // Float atomic adds from several cores land in an order the schedule decides. Two nonzero terms give the
+    // same rounded sum in either order; k > 2 terms in two orders differ by at most 2 * gamma(k-1) * sum|x|
+    // (gamma(n) = n*u / (1 - n*u), u the dtype's unit roundoff): that is the comparison's tolerance there.
+    for (auto& [id, terms] : m.atomic_terms) {
+        auto& t = m.gm.tensors[id];
+        const double u = unit_roundoff(t.dtype);
+        t.atomic_tol.assign(terms.n.size(), 0);
+        for (size_t k = 0; k < terms.n.size(); ++k) {
+            if (terms.n[k] <= 2) continue;
+            const double nu = static_cast<double>(terms.n[k] - 1) * u;
+            t.atomic_tol[k] = nu < 1 ? 2 * nu / (1 - nu) * terms.abs[k] : std::numeric_limits<double>::infinity();
+        }
+    }
     r.gm = std::move(m.gm);
     return r;
 }

@@ -54,6 +54,9 @@ struct TensorBuffer {
     bool hidden = false;  // created by cvsim (ring buffers, soft-syncall workspace), not a kernel output
     std::vector<uint8_t> bytes;  // shape.product() * dtype_bytes
     std::vector<uint8_t> written; // per element: 1 once a store wrote it (outputs only; filled by the run)
+    // Per element: how far two orders of the float atomic adds into it can differ (filled by the reference
+    // run; empty when no float atomic add touched the tensor). Output comparison allows this much there.
+    std::vector<double> atomic_tol;
 
     int64_t numel() const;
     bool is_output() const { return !hidden && dir != ir::ParamDir::In; }

@@ -283,7 +283,17 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
             if (member == func_type_name(static_cast<FuncType>(i))) { r->enum_kind = EnumKind::FuncType; r->ival = i; return r; }
         bad("FunctionType", "InCore, AIC, AIV, Group, Orchestration, Spmd, Opaque");
     }
-    if (kind == "AtomicType") { r->enum_kind = EnumKind::AtomicType; return r; }
+    if (kind == "AtomicType") {
+        // PyPTO's members: None_ (plain store, 0) and Add (1). Atomic modes the hardware has beyond those are
+        // not modelled: rejected, never treated as a plain store.
+        r->enum_kind = EnumKind::AtomicType;
+        if (member == "None_") { r->ival = 0; return r; }
+        if (member == "Add") { r->ival = 1; return r; }
+        if (member == "Max" || member == "Min" || member == "Sub" || member == "Mul")
+            raise("E-UNSUPPORTED", e.loc, fmt::format("atomic mode pl.AtomicType.{} is not modelled (cvsim models None_ and Add)", member), "",
+                  static_cast<uint32_t>(d.size()));
+        bad("AtomicType", "None_, Add");
+    }
     if (kind == "Level") { r->enum_kind = EnumKind::Level; return r; }
     if (kind == "Role") { r->enum_kind = EnumKind::Role; return r; }
     return nullptr;

@@ -37,7 +37,9 @@ public:
         int split = 0;                      // split code of the push
         std::vector<uint64_t> ready_token;  // per producer lane: token of its ready flag
         std::vector<uint64_t> free_token;   // per consumer lane: token of its free
-        uint64_t gm_offset = 0;             // a2a3: byte offset of the slot in the ring tensor
+        uint64_t gm_offset = 0;             // byte offset of the slot in the ring tensor (a5: names the SRAM slot)
+        uint64_t visible_at = 0;            // cycle the last push's data becomes visible to the pop
+        uint64_t writes = 0;                // pushes that wrote data into the slot (a5: popped tiles refresh from it)
     };
     Slot& slot(int i) { return m_slots[i]; }
 
@@ -45,7 +47,8 @@ public:
     uint64_t producer_stall_cycles = 0;     // cycles producers waited for a free slot
     uint64_t consumer_stall_cycles = 0;     // cycles consumers waited for a ready slot
     uint32_t gm_tensor = 0;                 // a2a3: the hidden ring tensor (index in the TensorStore)
-    uint64_t gm_base = 0;                   // a2a3: this direction's byte offset in it
+    uint64_t gm_base = 0;                   // this ring's byte offset in it
+    bool has_region = false;                // the launch gave this ring a region of the ring tensor
 
 private:
     bool m_c2v = true;                      // direction

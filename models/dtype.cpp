@@ -126,6 +126,34 @@ void write_poison(DType t, uint8_t* p) {
     std::memcpy(p, kDead, dtype_bytes(t));
 }
 
+bool atomic_add_dtype(DType t) {
+    return t == DType::FP32 || t == DType::FP16 || t == DType::BF16 || t == DType::INT32 || t == DType::INT16 || t == DType::INT8;
+}
+
+void atomic_add_element(DType t, uint8_t* dst, const uint8_t* addend, bool dst_zero) {
+    if (dtype_is_float(t)) {
+        double old = dst_zero ? 0.0 : decode_element(t, dst);
+        encode_element(t, round_to(t, old + decode_element(t, addend)), dst);
+        return;
+    }
+    // Integers: modular addition in the element width (little-endian bytes).
+    const size_t n = dtype_bytes(t);
+    uint64_t a = 0, b = 0;
+    if (!dst_zero) std::memcpy(&a, dst, n);
+    std::memcpy(&b, addend, n);
+    uint64_t s = a + b;
+    std::memcpy(dst, &s, n);
+}
+
+double unit_roundoff(DType t) {
+    switch (t) {
+        case DType::FP32: return std::ldexp(1.0, -24);
+        case DType::FP16: return std::ldexp(1.0, -11);
+        case DType::BF16: return std::ldexp(1.0, -8);
+        default: return 0;
+    }
+}
+
 bool is_poison(DType t, const uint8_t* p) {
     if (dtype_is_float(t)) return std::isnan(decode_element(t, p));
     uint8_t ref[8];

@@ -30,6 +30,16 @@ double decode_element(DType t, const uint8_t* p);
 void write_poison(DType t, uint8_t* p);
 bool is_poison(DType t, const uint8_t* p);
 
+// Atomic-add stores (pl.store(..., atomic=pl.AtomicType.Add)): the dtypes the hardware can add into GM.
+bool atomic_add_dtype(DType t);  // FP32, FP16, BF16, INT32, INT16, INT8
+// One element of an atomic add, shared by the reference and the simulator so both round alike: `*dst` +=
+// `*addend` in `t` (both encoded). Floats: the exact sum rounded once to `t` (round-to-nearest-even);
+// integers wrap (two's complement), so integer accumulation does not depend on the order. `dst_zero`: the
+// destination counts as 0 (an Out element no store wrote yet: the host zeroes an atomic destination).
+void atomic_add_element(DType t, uint8_t* dst, const uint8_t* addend, bool dst_zero);
+// Unit roundoff of a float dtype (2^-24 FP32, 2^-11 FP16, 2^-8 BF16); 0 for integers.
+double unit_roundoff(DType t);
+
 // On-chip and off-chip memory spaces (pl.Mem.X / pl.MemorySpace.X).
 enum class Mem : uint8_t { DDR, Vec, Mat, Left, Right, Acc, Bias };
 std::string_view mem_name(Mem m);

@@ -13,15 +13,20 @@ void GlobalMemory::load(const rt::TensorStore& store, const HwParams& hw) {
     uint64_t guard = hw.gm.guard_gap;
     m_base.clear();
     m_size.clear();
+    m_dtype.clear();
+    m_zero_init.clear();
     uint64_t addr = align;  // keep address 0 unused: a zero base is never a valid tensor
     for (const auto& t : store.tensors) {
         addr = (addr + align - 1) / align * align;
         m_base.push_back(addr);
         m_size.push_back(t.bytes.size());
+        m_dtype.push_back(t.dtype);
+        m_zero_init.push_back(!t.hidden && t.dir == ir::ParamDir::Out);
         addr += t.bytes.size() + guard;
     }
     m_bytes.assign(addr, 0);
     m_written.assign(addr, 0);
+    m_landed.assign(addr, 0);
     for (size_t i = 0; i < store.tensors.size(); ++i)
         if (!store.tensors[i].bytes.empty())
             std::memcpy(m_bytes.data() + m_base[i], store.tensors[i].bytes.data(), store.tensors[i].bytes.size());
@@ -65,18 +70,31 @@ void GlobalMemory::apply_visible(uint64_t now) {
     std::stable_sort(m_pending.begin(), m_pending.end(), [](const Pending& a, const Pending& b) { return a.visible_at < b.visible_at; });
     size_t n = 0;
     while (n < m_pending.size() && m_pending[n].visible_at <= now) {
-        const Pending& p = m_pending[n];
-        std::memcpy(m_bytes.data() + p.addr, m_pending_bytes.data() + p.data, p.size);
+        apply(m_pending[n]);
         ++n;
     }
     m_pending.erase(m_pending.begin(), m_pending.begin() + static_cast<std::ptrdiff_t>(n));
     if (m_pending.empty()) m_pending_bytes.clear();
 }
 
-void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n) {
+void GlobalMemory::apply(const Pending& p) {
+    const uint8_t* src = m_pending_bytes.data() + p.data;
+    if (p.atomic_tensor < 0) {
+        std::memcpy(m_bytes.data() + p.addr, src, p.size);
+    } else {
+        const DType dt = m_dtype[static_cast<size_t>(p.atomic_tensor)];
+        const bool zero_init = m_zero_init[static_cast<size_t>(p.atomic_tensor)] != 0;
+        const size_t eb = dtype_bytes(dt);
+        for (uint64_t k = 0; k + eb <= p.size; k += eb)
+            atomic_add_element(dt, m_bytes.data() + p.addr + k, src + k, zero_init && !m_landed[p.addr + k]);
+    }
+    std::fill_n(m_landed.begin() + static_cast<std::ptrdiff_t>(p.addr), p.size, uint8_t{1});
+}
+
+void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor) {
     uint64_t off = m_pending_bytes.size();
     m_pending_bytes.insert(m_pending_bytes.end(), data, data + n);
-    m_pending.push_back({visible_at, addr, off, n});
+    m_pending.push_back({visible_at, addr, off, n, atomic_tensor});
 }
 
 void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, std::vector<uint8_t>& out) {
@@ -91,13 +109,14 @@ void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Wi
     m_bytes_read += out.size();
 }
 
-void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at) {
+void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at,
+                         bool atomic) {
     const size_t eb = dtype_bytes(t.dtype);
     const int64_t rows = w.rows(), cols = w.cols();
     for (int64_t r = 0; r < rows; ++r) {
         uint64_t addr = m_base[tensor] + static_cast<uint64_t>(rt::window_row_start(t, w, r)) * eb;
         const uint8_t* src = data + static_cast<size_t>(r * cols) * eb;
-        add_pending(visible_at, addr, src, static_cast<uint64_t>(cols) * eb);
+        add_pending(visible_at, addr, src, static_cast<uint64_t>(cols) * eb, atomic ? static_cast<int32_t>(tensor) : -1);
         std::fill_n(m_written.begin() + static_cast<std::ptrdiff_t>(addr), static_cast<size_t>(cols) * eb, uint8_t{1});
     }
     m_bytes_written += static_cast<uint64_t>(rows * cols) * eb;

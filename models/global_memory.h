@@ -26,8 +26,12 @@ public:
 
     // Copy the window's rows (row-major) out of GM as seen at cycle `now`.
     void read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, std::vector<uint8_t>& out);
-    // Write `data` (the window's rows, row-major) becoming visible at `visible_at`.
-    void write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at);
+    // Write `data` (the window's rows, row-major) becoming visible at `visible_at`. `atomic`: an atomic add
+    // (store(..., atomic=Add)): each element is added into GM's visible contents when it becomes visible
+    // (read-modify-write at the memory, rounding as atomic_add_element); an Out tensor's element that no
+    // write has reached yet counts as 0 (the host zeroes an atomic destination).
+    void write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at,
+               bool atomic = false);
     // Raw byte access to a tensor region (ring slots): offset in bytes from the tensor start.
     void read_raw(uint32_t tensor, uint64_t offset, uint64_t n, uint64_t now, uint8_t* out);
     void write_raw(uint32_t tensor, uint64_t offset, const uint8_t* data, uint64_t n, uint64_t visible_at);
@@ -56,12 +60,17 @@ private:
         uint64_t addr;         // byte address
         uint64_t data;         // offset of its bytes in m_pending_bytes
         uint64_t size;         // bytes
+        int32_t atomic_tensor = -1;  // >= 0: an atomic add into this tensor
     };
     void apply_visible(uint64_t now);
-    void add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n);
+    void add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor = -1);
+    void apply(const Pending& p);
 
     std::vector<uint8_t> m_bytes;     // the flat GM image (visible contents)
     std::vector<uint8_t> m_written;   // per byte: 1 once any write (visible or not) covered it
+    std::vector<uint8_t> m_landed;    // per byte: 1 once a write became visible there (atomic adds onto Out tensors)
+    std::vector<DType> m_dtype;       // element type of each tensor
+    std::vector<uint8_t> m_zero_init; // per tensor: an Out tensor (an atomic add onto an unwritten element adds to 0)
     std::vector<uint64_t> m_base;     // byte address of each tensor
     std::vector<uint64_t> m_size;     // bytes of each tensor
     std::vector<Pending> m_pending;   // writes not yet visible, in issue order

@@ -30,9 +30,25 @@ struct TileBuf {
     int ring = -1;                    // ring index in the cluster, -1 if not popped
     int slot = -1;                    // slot index
     int lane = 0;                     // consumer lane that popped it
+    int64_t ring_id = 0;              // id of that ring
+    int64_t slot_gen = -1;            // the slot's generation it popped
     bool freed = false;
+    // a5: a popped tile is bound to its slot in place, and a view of it (slice, reshape, set_validshape,
+    // transpose_view) reads the same bytes: reads of either are reads of the slot, and a push that reuses the
+    // slot rewrites them (a tfree before the last use really corrupts the data).
+    bool slot_bound = false;          // the popped tile itself
+    std::shared_ptr<TileBuf> view_src;  // for a view of a slot-bound tile: the tile it views
+    ir::OpCode view_code = ir::OpCode::Slice;
+    std::vector<int64_t> view_ints;   // the view's offsets (slice) or shape (reshape)
+    uint64_t slot_writes = 0;         // the slot's push count its bytes reflect (CrossCorePipe::Slot::writes)
 };
 using TileRef = std::shared_ptr<TileBuf>;
+
+// The slot-bound popped tile a tile is (or views), nullptr when it is not slot memory.
+inline TileBuf* slot_root(TileBuf* t) {
+    while (t && !t->slot_bound) t = t->view_src.get();
+    return t;
+}
 
 struct Instr;
 

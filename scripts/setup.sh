@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Installs the Debian packages cvsim needs, only those that are missing (idempotent).
-# Usage: scripts/setup.sh [--ci]   (--ci also installs the extras CI uses: clang fuzzer runtime, chromium, parallel)
+# Usage: scripts/setup.sh [--ci]   (--ci also installs the extras CI uses: clang fuzzer runtime, chromium; GNU parallel for the README's
+# scale-out example and git for `cvsim --version` are always installed)
 set -euo pipefail
 
 pkgs=(
     cmake g++ make pkg-config ninja-build
     libsystemc-dev libeigen3-dev libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
     libtomlplusplus-dev libfmt-dev librapidcheck-dev libbenchmark-dev
+    parallel git
 )
 if [[ "${1:-}" == "--ci" ]]; then
-    pkgs+=(clang libclang-rt-14-dev chromium parallel)
+    pkgs+=(clang libclang-rt-14-dev chromium)
 fi
 
 missing=()

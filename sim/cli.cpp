@@ -248,6 +248,23 @@ int cmd_params(const CommonOptions& c) {
     return kExitClean;
 }
 
+namespace {
+
+// The static half of the verdict's scope, over the lane programs the exploration ran.
+passes::TimingScope timing_scope_of(const CommonOptions& c, const std::string& kernel) {
+    sim::SessionOptions so = session_options(c);
+    auto program = load_program(SourceFile::read(kernel));
+    passes::ExpandOptions eo;
+    eo.v2c = so.v2c;
+    eo.target = so.target;
+    eo.blocks = so.blocks;
+    eo.chip_clusters = static_cast<int>(load_params(so.target, so.config_files, so.param_sets).chip.clusters);
+    passes::ExpandStats stats;
+    return passes::analyse_timing_scope(*passes::expand_mixed_kernel(*program, eo, stats));
+}
+
+}  // namespace
+
 int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) {
     sim::SessionOptions so = session_options(c);
     auto base = sim::parse_schedule(e.strategy);
@@ -278,9 +295,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             }
             throw;
         }
-        if (!c.quiet) print_explore_summary(std::cout, kernel, sum, is_check);
+        VerdictScope scope = verdict_scope(timing_scope_of(c, kernel), sum, *base, c.visibility_delay, e.max_visibility);
+        if (!c.quiet) print_explore_summary(std::cout, kernel, sum, is_check, &scope);
         if (!e.save_failures.empty()) save_failures(e.save_failures, c, kernel, sum);
-        report.push_back(explore_json(kernel, sum));
+        report.push_back(explore_json(kernel, sum, &scope));
         if (!sum.distinct.empty()) any_findings = true;
     }
     if (!c.json.empty()) write_json(c.json, {{"kernels", report}});

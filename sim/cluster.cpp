@@ -108,16 +108,19 @@ RunOutcome Machine::run(const RunConfig& cfg) {
         for (int i = 1; i < cfg.schedule.pct_depth; ++i) st.pct_points.push_back(st.rng.uniform(0, k - 1));
     }
 
-    // Ring tensors (a2a3): rings of each cluster live in that cluster's hidden GM tensor.
+    // Ring tensors: every (direction, id) ring of a cluster has its own region of that cluster's hidden ring
+    // tensor (set before the rings are configured, which places the slots).
     std::vector<std::unique_ptr<CoreRunner>> runners;
     for (int b = 0; b < plan.blocks; ++b) {
         ClusterModel& cm = *m_clusters[b];
-        uint32_t ring_tensor = b < static_cast<int>(cfg.ring_tensors.size()) ? cfg.ring_tensors[b] : 0;
-        for (int dir = 0; dir < 2; ++dir) {
-            CrossCorePipe& r = ring(b, dir, 0);
-            r.gm_tensor = ring_tensor;
-            r.gm_base = 0;
-        }
+        for (auto& [key, r] : cm.rings) r->has_region = false;
+        if (b < static_cast<int>(cfg.ring_tensors.size()))
+            for (auto& [key, base] : cfg.ring_bases) {
+                CrossCorePipe& r = ring(b, key.first, key.second);
+                r.gm_tensor = cfg.ring_tensors[b];
+                r.gm_base = static_cast<uint64_t>(base);
+                r.has_region = true;
+            }
         auto add = [&](CoreId id, const rt::LaneProgram& prog, bool replay, int lane) {
             auto runner = std::make_unique<CoreRunner>(st, b, id, prog, replay, lane, st.aiv_lanes);
             runner->set_runner_index(static_cast<int>(runners.size()));
@@ -139,14 +142,6 @@ RunOutcome Machine::run(const RunConfig& cfg) {
             if (aiv_launched == 2) add(CoreId::Aiv1, *plan.aiv, !plan.aiv_split && a2a3 && plan.aiv_lane1_replay, 1);
         }
     }
-    // V2C ring offset: after the C2V ring in the same hidden tensor (set once both are configured is too
-    // late, so use the static split computed by the session: half of the tensor each).
-    if (!cfg.ring_tensors.empty())
-        for (int b = 0; b < plan.blocks; ++b) {
-            uint64_t half = cfg.gm->tensors[cfg.ring_tensors[b]].bytes.size() / 2;
-            ring(b, 1, 0).gm_base = half;
-        }
-
     st.launched_cores = static_cast<int>(runners.size());
     // Run until every core finished, nothing can move (deadlock), or a bound is hit.
     sc_start(sc_time(static_cast<double>(cfg.max_cycles), SC_NS), SC_EXIT_ON_STARVATION);

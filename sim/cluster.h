@@ -33,7 +33,8 @@ struct RunConfig {
     uint64_t max_cycles = 200'000'000;     // simulated-time bound
     double max_wall_seconds = 60;          // wall-time bound
     std::vector<EventSink*> sinks;         // observers of the event stream
-    std::vector<uint32_t> ring_tensors;    // a2a3: hidden ring tensor per cluster (index in gm)
+    std::vector<uint32_t> ring_tensors;    // hidden ring tensor per cluster (index in gm)
+    std::map<std::pair<int, int64_t>, int64_t> ring_bases;  // (dir 0 = C2V / 1 = V2C, ring id) -> byte offset in it
     int fault_abort_at = -1;               // testing: abort the process at this instruction count (crash isolation)
     class DataMemo* memo = nullptr;        // results reused across the session's schedules (optional)
 };

@@ -23,7 +23,16 @@ struct GmAccess {
     uint32_t tensor = 0;     // index in the run's TensorStore (hidden ring tensors included)
     rt::Window window;       // elements touched
     bool write = false;
+    bool atomic = false;     // an atomic-add store: does not race with another atomic add (SPEC 6)
+    bool ring = false;       // ring slot traffic (a push's slot write; a pop's or, on a5, an in-place read of the slot)
+    int64_t ring_gen = -1;   // ring traffic: the slot generation written or read (names the race: older first)
 };
+
+// How long after its completion a write becomes visible to other cores (SPEC 4.5, 6) -- the one definition
+// the simulator (when it commits data) and the hazard checker (the fence rule) share. A store waits
+// `visibility_delay`; ring slot traffic is ordered by the ring's ready/free flags and is never delayed: the
+// slot data is visible to the pop that acquires the push's ready flag.
+inline uint64_t write_visibility_delay(const GmAccess& a, uint64_t visibility_delay) { return a.ring ? 0 : visibility_delay; }
 
 // Position of a dynamic instruction in the original program's sequential order: the enclosing loops'
 // (source location, iteration) pairs, outermost first, then the statement's own location. Comparing two

@@ -52,6 +52,43 @@ Matrix c2v_part(const Matrix& full, int split, int lane) {
     return rows ? Matrix(full.middleRows(off, e)) : Matrix(full.middleCols(off, e));
 }
 
+// What a pop of `sl` gives consumer lane `lane`: C2V its part of the pushed tile, V2C the last push (split 0)
+// or the lanes' parts gathered.
+Matrix slot_contents(const CrossCorePipe::Slot& sl, int dir, int lane) {
+    if (dir == 0) return c2v_part(sl.data.m, sl.split, lane);
+    if (sl.split == 0) return sl.data.m;
+    bool rows = split_rows(sl.split);
+    const Matrix& a = sl.parts[0];
+    Matrix b = sl.parts.size() > 1 ? sl.parts[1] : Matrix();
+    Matrix m;
+    if (rows) {
+        m = Matrix::Zero(a.rows() + b.rows(), std::max(a.cols(), b.cols()));
+        m.topLeftCorner(a.rows(), a.cols()) = a;
+        if (b.size()) m.bottomLeftCorner(b.rows(), b.cols()) = b;
+    } else {
+        m = Matrix::Zero(std::max(a.rows(), b.rows()), a.cols() + b.cols());
+        m.topLeftCorner(a.rows(), a.cols()) = a;
+        if (b.size()) m.topRightCorner(b.rows(), b.cols()) = b;
+    }
+    return m;
+}
+
+// The data of a view (slice, reshape, set_validshape, transpose_view) of `x`, as compute_data gives it.
+TileData view_data(OpCode code, const TileData& x, int64_t out_rows, int64_t out_cols, const std::vector<int64_t>& ints) {
+    switch (code) {
+        case OpCode::TransposeView: return transpose(x);
+        case OpCode::Slice: {
+            int64_t r0 = ints.size() >= 2 ? ints[ints.size() - 2] : 0, c0 = ints.empty() ? 0 : ints.back();
+            r0 = std::clamp<int64_t>(r0, 0, x.m.rows());
+            c0 = std::clamp<int64_t>(c0, 0, x.m.cols());
+            int64_t R = std::min<int64_t>(out_rows, x.m.rows() - r0), C = std::min<int64_t>(out_cols, x.m.cols() - c0);
+            return TileData{x.dtype, Matrix(x.m.block(r0, c0, R, C))};
+        }
+        case OpCode::Reshape: return TileData{x.dtype, Eigen::Map<const Matrix>(x.m.data(), out_rows, out_cols)};
+        default: return x;
+    }
+}
+
 }  // namespace
 
 uint64_t CoreRunner::jitter(uint64_t cycles) {
@@ -121,34 +158,20 @@ uint64_t CoreRunner::begin(Instr& in) {
             int slot = r.ring().pop(lane);
             p.slot = slot;
             CrossCorePipe::Slot& sl = r.slot(slot);
+            // The slot's data is visible when its push's write is (write_visibility_delay: at once for ring traffic).
+            if (sl.visible_at > m_core->now()) m_core->wait_cycles(sl.visible_at - m_core->now());
             for (uint64_t tok : sl.ready_token) if (tok) p.acquires.push_back(tok);
             p.detail = fmt::format("{} slot {}", p.ring_dir == 0 ? "C2V" : "V2C", slot);
             if (m_replay) return hw.sync.issue_cost;
             // The data this lane receives.
-            Matrix m;
-            if (p.ring_dir == 0) {
-                m = c2v_part(sl.data.m, sl.split, m_lane);
-            } else if (sl.split == 0) {
-                m = sl.data.m;
+            Matrix m = slot_contents(sl, p.ring_dir, m_lane);
+            if (p.ring_dir == 1 && sl.split == 0) {
                 // Both real lanes wrote the same slot: the cube gets the last one; differing data is a finding.
                 int written = 0;
                 for (bool w : sl.part_written) written += w;
                 if (written > 1 && sl.parts.size() > 1 && (sl.parts[0].rows() != sl.parts[1].rows() || sl.parts[0].cols() != sl.parts[1].cols() || sl.parts[0] != sl.parts[1])) {
                     runtime_finding("W-NONUNIFORM-GATHER", *in.stmt,
                                     "both AIV lanes pushed different data into the same V2C slot with split 0; the cube receives whichever landed last");
-                }
-            } else {
-                bool rows = split_rows(sl.split);
-                const Matrix& a = sl.parts[0];
-                Matrix b = sl.parts.size() > 1 ? sl.parts[1] : Matrix();
-                if (rows) {
-                    m = Matrix::Zero(a.rows() + b.rows(), std::max(a.cols(), b.cols()));
-                    m.topLeftCorner(a.rows(), a.cols()) = a;
-                    if (b.size()) m.bottomLeftCorner(b.rows(), b.cols()) = b;
-                } else {
-                    m = Matrix::Zero(std::max(a.rows(), b.rows()), a.cols() + b.cols());
-                    m.topLeftCorner(a.rows(), a.cols()) = a;
-                    if (b.size()) m.topRightCorner(b.rows(), b.cols()) = b;
                 }
             }
             p.data = TileData{sl.data.dtype, m};
@@ -168,7 +191,9 @@ uint64_t CoreRunner::begin(Instr& in) {
             a.window.offsets = {static_cast<int64_t>(sl.gm_offset)};
             a.window.extents = {static_cast<int64_t>(std::max<uint64_t>(bytes, 1))};
             a.write = false;
-            p.gm.push_back(a);
+            a.ring = true;
+            a.ring_gen = static_cast<int64_t>(r.ring().slot(p.slot).generation);
+            if (r.has_region) p.gm.push_back(a);
             L2Result l2 = gm.touch_raw(r.gm_tensor, sl.gm_offset, bytes);
             p.bytes_moved = bytes;
             int path = static_cast<int>(p.ring_dir == 0 ? DmaPath::GmToUb : DmaPath::GmToL1);
@@ -236,6 +261,7 @@ uint64_t CoreRunner::begin(Instr& in) {
         case PayloadKind::Op: break;
     }
 
+    if (hw.target == Target::A5 && !m_replay) slot_reads(in);
     const OpCode code = in.call->op->code;
     switch (code) {
         case OpCode::Load: {
@@ -425,22 +451,11 @@ void CoreRunner::compute_data(Instr& in) {
         case OpCode::RowExpandMul: case OpCode::RowExpandAdd: case OpCode::RowExpandSub:
             p.data = row_expand(*row_expand_op_from_name(in.call->op->short_name), arg_data(0), arg_data(1));
             return;
-        case OpCode::Transpose: case OpCode::TransposeView: p.data = transpose(arg_data(0)); return;
+        case OpCode::Transpose: p.data = transpose(arg_data(0)); return;
         case OpCode::Full: p.data = full(out.rows, out.cols, out.dtype, in.number); return;
-        case OpCode::Slice: {
-            TileData x = arg_data(0);
-            int64_t r0 = in.ints.size() >= 2 ? in.ints[in.ints.size() - 2] : 0, c0 = in.ints.empty() ? 0 : in.ints.back();
-            r0 = std::clamp<int64_t>(r0, 0, x.m.rows());
-            c0 = std::clamp<int64_t>(c0, 0, x.m.cols());
-            int64_t R = std::min<int64_t>(out.rows, x.m.rows() - r0), C = std::min<int64_t>(out.cols, x.m.cols() - c0);
-            p.data = TileData{x.dtype, Matrix(x.m.block(r0, c0, R, C))};
+        case OpCode::Slice: case OpCode::Reshape: case OpCode::TransposeView:
+            p.data = view_data(code, arg_data(0), out.rows, out.cols, in.ints);
             return;
-        }
-        case OpCode::Reshape: {
-            TileData x = arg_data(0);
-            p.data = TileData{x.dtype, Eigen::Map<const Matrix>(x.m.data(), out.rows, out.cols)};
-            return;
-        }
         case OpCode::SetValidShape: p.data = arg_data(0); return;
         default: return;
     }
@@ -521,12 +536,27 @@ uint64_t CoreRunner::begin_push(Instr& in) {
         a.window.offsets = {static_cast<int64_t>(sl.gm_offset + part_off)};
         a.window.extents = {static_cast<int64_t>(std::max<uint64_t>(bytes, 1))};
         a.write = true;
-        p.gm.push_back(a);
+        a.ring = true;
+        a.ring_gen = static_cast<int64_t>(r.ring().slot(slot).generation);
+        if (r.has_region) p.gm.push_back(a);
         L2Result l2 = m_st.machine->gm().touch_raw(r.gm_tensor, sl.gm_offset + part_off, bytes);
         if (p.ring_dir == 0) return jitter(fixp_to_gm_cycles(hw.mte, static_cast<uint64_t>(m.rows()), static_cast<uint64_t>(m.cols()), src.dtype) + dma_start_latency(hw.gm, l2.hits, l2.misses));
         return dma_latency(static_cast<int>(DmaPath::UbToGm), 1, bytes, l2.hits, l2.misses);
     }
-    // a5: the slot lives in the consumer's SRAM.
+    // a5: the slot lives in the consumer's SRAM (named by the ring tensor for the checker; no GM traffic).
+    if (r.has_region) {
+        uint64_t part_off = 0;
+        if (p.ring_dir == 1 && p.split != 0 && m_lane == 1) part_off = static_cast<uint64_t>(src.rows * src.cols) * dtype_bytes(src.dtype);
+        GmAccess a;
+        a.tensor = r.gm_tensor;
+        a.window.tensor = r.gm_tensor;
+        a.window.offsets = {static_cast<int64_t>(sl.gm_offset + part_off)};
+        a.window.extents = {static_cast<int64_t>(std::max<uint64_t>(bytes, 1))};
+        a.write = true;
+        a.ring = true;
+        a.ring_gen = static_cast<int64_t>(r.ring().slot(slot).generation);
+        p.gm.push_back(a);
+    }
     if (p.ring_dir == 0) return jitter(dma_cycles(hw, DmaPath::L0cToUb, 1, bytes, 0, 0));
     return jitter(dma_cycles(hw, DmaPath::UbToUb, 1, bytes, 0, 0));
 }
@@ -541,6 +571,8 @@ void CoreRunner::end_push(Instr& in) {
     p.releases.push_back(tok);
     sl.ready_token[lane] = tok;
     sl.split = p.split;
+    for (const GmAccess& a : p.gm)
+        if (a.write) sl.visible_at = std::max(sl.visible_at, m_core->now() + write_visibility_delay(a, m_st.visibility_delay));
     if (!m_replay && in.in[0]) {
         sl.data = p.data;  // the last writer wins for split 0
         sl.parts[lane] = p.data.m;
@@ -551,7 +583,48 @@ void CoreRunner::end_push(Instr& in) {
         sl.part_clean[lane] = true;
         sl.parts[lane] = Matrix();
     }
+    if (!m_replay && in.in[0]) ++sl.writes;
     r.changed().notify(sc_core::SC_ZERO_TIME);
+}
+
+void CoreRunner::refresh_slot_tile(TileBuf& t, CrossCorePipe::Slot& sl) {
+    // a5: a push reused the slot since `t` (a popped tile or a view of one) last took its bytes from it, so
+    // what `t` reads now is the new data (its tfree came too early): rebuild it, views from what they view.
+    if (t.slot_writes == sl.writes || t.bytes.empty()) return;
+    std::vector<uint8_t> before = t.bytes;
+    if (t.slot_bound) {
+        write_tile(t, slot_contents(sl, t.ring, t.lane));
+    } else if (t.view_src) {
+        refresh_slot_tile(*t.view_src, sl);
+        write_tile(t, view_data(t.view_code, read_tile(*t.view_src), t.rows, t.cols, t.view_ints).m);
+    }
+    t.slot_writes = sl.writes;
+    if (t.bytes != before) t.clean = false;
+}
+
+void CoreRunner::slot_reads(Instr& in) {
+    // a5: an instruction reading a popped tile or a view of it reads the ring slot (checked as such).
+    Payload& p = pl(in);
+    for (const TileRef& t : in.in) {
+        TileBuf* root = t ? slot_root(t.get()) : nullptr;
+        if (!root) continue;
+        CrossCorePipe& r = m_st.machine->ring(m_cluster, root->ring, root->ring_id);
+        if (!r.configured() || root->slot < 0 || root->slot >= r.slot_num()) continue;
+        CrossCorePipe::Slot& sl = r.slot(root->slot);
+        refresh_slot_tile(*t, sl);
+        // A view made now reflects the slot as it is now.
+        if (in.out && in.out->view_src == t) in.out->slot_writes = sl.writes;
+        if (!r.has_region) continue;
+        GmAccess a;
+        a.tensor = r.gm_tensor;
+        a.window.tensor = r.gm_tensor;
+        a.window.offsets = {static_cast<int64_t>(r.slot(root->slot).gm_offset)};
+        a.window.extents = {std::max<int64_t>(r.slot_size(), 1)};
+        a.write = false;
+        a.ring = true;
+        a.ring_gen = root->slot_gen;
+        p.gm.push_back(a);
+    }
 }
 
 void CoreRunner::wait_flag(Instr& in) {
@@ -680,8 +753,8 @@ void CoreRunner::end(Instr& in) {
             } else if (code == OpCode::Store) {
                 gm.transfer_end();
                 const GmAccess& a = p.gm[0];
-                uint64_t visible = m_core->now() + m_st.visibility_delay;
-                gm.write(m_st.tensors->tensors[a.tensor], a.tensor, a.window, p.bytes.data(), visible);
+                uint64_t visible = m_core->now() + write_visibility_delay(a, m_st.visibility_delay);
+                gm.write(m_st.tensors->tensors[a.tensor], a.tensor, a.window, p.bytes.data(), visible, a.atomic);
                 m_max_visible = std::max(m_max_visible, visible);
             } else if (code == OpCode::TpushToAiv || code == OpCode::TpushToAic) {
                 end_push(in);

@@ -48,6 +48,8 @@ nlohmann::json record_json(const ScheduleRecord& r, const std::string& kernel) {
     j["strategy"] = r.schedule.str();
     j["verdict"] = r.verdict;
     j["cycles"] = r.cycles;
+    if (r.events) j["events"] = r.events;
+    if (r.cores) j["cores"] = r.cores;
     j["codes"] = r.codes;
     j["keys"] = r.keys;
     nlohmann::json full = nlohmann::json::array();
@@ -67,6 +69,8 @@ ScheduleRecord record_from_json(const nlohmann::json& j) {
     r.schedule.seed = j.value("seed", uint64_t{0});
     r.verdict = j.value("verdict", std::string("clean"));
     r.cycles = j.value("cycles", uint64_t{0});
+    r.events = j.value("events", uint64_t{0});
+    r.cores = j.value("cores", 0);
     r.codes = j.value("codes", std::vector<std::string>{});
     r.keys = j.value("keys", std::vector<std::string>{});
     for (const auto& fj : j.value("findings", nlohmann::json::array())) {
@@ -85,7 +89,11 @@ void SummaryBuilder::add(const ScheduleRecord& r) {
     ExploreSummary& s = m_sum;
     ++s.schedules;
     bool nominal = r.schedule.strategy == sim::Strategy::Nominal;
-    if (nominal) s.nominal_cycles = r.cycles;
+    if (nominal) {
+        s.nominal_cycles = r.cycles;
+        s.nominal_events = r.events;
+        s.nominal_cores = r.cores;
+    }
     if (r.verdict == "crash") {
         ++s.crashes;
     } else {
@@ -162,6 +170,10 @@ ScheduleRecord to_record(const sim::ScheduleResult& r, std::set<std::string>* re
     ScheduleRecord rec;
     rec.schedule = r.schedule;
     rec.cycles = r.cycles();
+    if (r.schedule.strategy == sim::Strategy::Nominal) {
+        rec.events = r.outcome.sync_events;
+        for (const auto& c : r.outcome.cores) rec.cores += c.launched ? 1 : 0;
+    }
     rec.verdict = r.findings.empty() ? "clean" : "findings";
     for (const auto& f : r.findings) {
         std::string key = f.key.empty() ? f.code + ":" + f.message : f.key;

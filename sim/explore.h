@@ -30,6 +30,8 @@ struct ExploreSummary {
     uint64_t crashes = 0;                // schedules that killed their worker (E-CRASH)
     uint64_t skipped = 0;                // seeds already in the --jsonl file (resumed)
     uint64_t nominal_cycles = 0;         // cycles of the nominal schedule
+    uint64_t nominal_events = 0;         // synchronisation/GM events of the nominal schedule (PCT's k)
+    int nominal_cores = 0;               // cores launched (PCT's n)
     uint64_t min_cycles = 0, max_cycles = 0;
     double wall_seconds = 0;
     int jobs = 1;                        // worker processes used
@@ -44,6 +46,8 @@ struct ScheduleRecord {
     sim::Schedule schedule;
     std::string verdict;                 // "clean", "findings", "crash"
     uint64_t cycles = 0;
+    uint64_t events = 0;                 // nominal schedule only: synchronisation/GM events (PCT's k)
+    int cores = 0;                       // nominal schedule only: cores launched (PCT's n)
     std::vector<std::string> codes;      // per finding
     std::vector<std::string> keys;       // per finding (de-duplication identity)
     std::vector<sim::Finding> full;      // findings whose key this worker reports for the first time

@@ -180,6 +180,8 @@ void CoreRunner::dep_read(Instr& in, const TileRef& t) {
     if (!t) return;
     if (t->writer >= 0) in.deps.push_back(static_cast<uint32_t>(t->writer));
     t->readers.push_back(m_core->issued());  // the seq this instruction will get
+    // A view's readers read the viewed storage too: the tfree of a popped tile waits for readers of its views.
+    for (TileBuf* v = t->view_src.get(); v; v = v->view_src.get()) v->readers.push_back(m_core->issued());
 }
 
 void CoreRunner::dep_write(Instr& in, const TileRef& t) {
@@ -191,7 +193,7 @@ void CoreRunner::dep_write(Instr& in, const TileRef& t) {
     t->writer = m_core->issued();
 }
 
-void CoreRunner::dep_gm(Instr& in, uint32_t tensor, const rt::Window& w, bool write) {
+void CoreRunner::dep_gm(Instr& in, uint32_t tensor, const rt::Window& w, bool write, bool atomic) {
     uint32_t seq = m_core->issued();
     for (const auto& r : m_gm_recs)
         if (r.tensor == tensor && (write || r.write) && rt::windows_overlap(r.w, w)) in.deps.push_back(r.seq);
@@ -205,6 +207,7 @@ void CoreRunner::dep_gm(Instr& in, uint32_t tensor, const rt::Window& w, bool wr
     a.tensor = tensor;
     a.window = w;
     a.write = write;
+    a.atomic = atomic;
     pl(in).gm.push_back(std::move(a));
 }
 
@@ -345,7 +348,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             auto in = make(src->mem == Mem::Acc ? Pipe::Fixp : Pipe::Mte3, s, &c);
             dep_read(*in, src);
             in->in[0] = src;
-            dep_gm(*in, v.tensor, *w, true);
+            dep_gm(*in, v.tensor, *w, true, is_atomic_add_store(c));
             pl(*in).order = order_key(s);
             m_core->issue(std::move(in));
             return LValue{v};
@@ -421,7 +424,14 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             out->ring = dir;
             out->slot = pl(*w).slot;
             out->lane = dir == 0 ? m_lane : 0;
+            out->ring_id = arg(c, "id") ? scalar(arg(c, "id")).as_int() : 0;
             if (m_replay) return LValue{out};
+            if (m_st.cfg->hw.target == Target::A5 && out->slot >= 0) {
+                // a5: the tile is the slot's bytes from now on (refreshed from the slot when a push reused it).
+                out->slot_bound = true;
+                out->slot_gen = static_cast<int64_t>(r->ring().slot(out->slot).generation);
+                out->slot_writes = r->slot(out->slot).writes;
+            }
             if (dir == 0 && (p.split == 3 || p.split == 4)) {
                 // Odd split: the static type is lane 0's larger part; lane 1's smaller one is a run-time valid region.
                 const Matrix& part = pl(*w).data.m;
@@ -450,6 +460,8 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
         }
         case O::TfreeToAic: case O::TfreeToAiv: {
             TileRef t = tile(arg(c, "tile"));
+            // a5: freeing a view of a popped tile frees the slot it is (the popped tile's).
+            while (t && t->ring < 0 && t->view_src) t = t->view_src;
             auto in = make(Pipe::Scalar, s, &c);
             Payload& p = pl(*in);
             p.kind = PayloadKind::Tfree;
@@ -560,6 +572,13 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
     }
     if (code == O::Slice || code == O::Reshape)
         for (auto& a : arg(c, code == O::Slice ? "offset" : "shape")->args) in->ints.push_back(scalar(a).as_int());
+    if ((code == O::Slice || code == O::Reshape || code == O::SetValidShape || code == O::TransposeView) && in->in[0])
+        if (slot_root(in->in[0].get())) {
+            // a5: a view of slot memory is slot memory too (rewritten with it, read as it).
+            out->view_src = in->in[0];
+            out->view_code = code;
+            out->view_ints = in->ints;
+        }
     in->out = out;
     m_core->issue(std::move(in));
     return LValue{out};

@@ -89,7 +89,7 @@ private:
     std::unique_ptr<Instr> make(ir::Pipe pipe, const ir::Stmt& s, const ir::Expr* call);
     void dep_read(Instr& in, const TileRef& t);
     void dep_write(Instr& in, const TileRef& t);
-    void dep_gm(Instr& in, uint32_t tensor, const rt::Window& w, bool write);
+    void dep_gm(Instr& in, uint32_t tensor, const rt::Window& w, bool write, bool atomic = false);
     TileRef new_tile(const ir::Type& t);
     std::optional<rt::Window> window(const TView& v, const ir::ExprPtr& offsets, const std::vector<int64_t>& ext, const ir::Stmt& s);
     OrderKeyPtr order_key(const ir::Stmt& s);
@@ -101,6 +101,8 @@ private:
     void pct_point();
     uint64_t begin_push(Instr& in);
     void end_push(Instr& in);
+    void refresh_slot_tile(TileBuf& t, CrossCorePipe::Slot& sl);
+    void slot_reads(Instr& in);
     void wait_flag(Instr& in);
     void runtime_finding(const std::string& code, const ir::Stmt& s, const std::string& msg);
     uint64_t compute_latency(const Instr& in);

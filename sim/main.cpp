@@ -5,6 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cvsim_version.h"
 #include "frontend/diag.h"
 #include "sim/cli.h"
 
@@ -46,6 +47,9 @@ int report_diag(const Diagnostic& d, const std::string& json_path) {
 int main(int argc, char** argv) {
     CLI::App app{"cvsim: cycle-approximate simulator of Ascend AI-core clusters (AIC + 2 AIV) for PyPTO kernels"};
     app.require_subcommand(0, 1);
+    // A CI log must say which cvsim produced a verdict.
+    app.set_version_flag("--version", std::string("cvsim ") + CVSIM_VERSION + " (commit " + CVSIM_GIT_COMMIT + ", " + CVSIM_BUILD_TYPE + " build)",
+                         "print the version, git commit and build type, then exit");
     CommonOptions common;
     RunOptions run;
     ExploreOptions explore;
@@ -101,6 +105,8 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::cerr << "error[E-USAGE]: " << e.what() << "\n" << "run 'cvsim --help' for usage\n";

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "sim/verdict.h"
 
 namespace cvsim::cli {
@@ -55,10 +57,16 @@ void print_run_report(std::ostream& os, const sim::Session& s, const sim::Schedu
         bool mismatch = false;
         for (const auto& f : r.findings) mismatch |= f.code == "E-MISMATCH" || f.code == "E-UNWRITTEN";
         int outputs = 0;
-        for (const auto& t : want.gm.tensors) outputs += t.is_output();
+        bool atomic_tol = false;
+        for (const auto& t : want.gm.tensors) {
+            outputs += t.is_output();
+            for (double x : t.atomic_tol) atomic_tol |= x > 0;
+        }
         os << (mismatch ? "outputs: DIFFER from the reference\n"
                         : fmt::format("outputs: equal to the reference ({} tensor{}, {})\n", outputs, outputs == 1 ? "" : "s",
-                                      s.options().compare.rtol > 0 || s.options().compare.atol > 0 ? "within tolerance" : "bit-exact"));
+                                      s.options().compare.rtol > 0 || s.options().compare.atol > 0 ? "within tolerance"
+                                      : atomic_tol ? "bit-exact except float atomic sums, within their order bound"
+                                                   : "bit-exact"));
     }
     if (r.findings.empty()) {
         os << "findings: none\n";
@@ -127,7 +135,60 @@ nlohmann::json stats_json(const passes::ExpandStats& st) {
             {"barriers", st.barriers}, {"already_ordered", st.already_ordered}, {"unfenced", st.unfenced}, {"log", st.log}};
 }
 
-void print_explore_summary(std::ostream& os, const std::string& kernel, const ExploreSummary& sum, bool is_check) {
+VerdictScope verdict_scope(const passes::TimingScope& statics, const ExploreSummary& sum, const sim::Schedule& strategy,
+                           uint64_t visibility, uint64_t max_visibility) {
+    VerdictScope v;
+    v.reasons = statics.reasons;
+    for (const auto& d : sum.distinct) {
+        const std::string& code = d.finding.code;
+        if (code == "W-NONUNIFORM-GATHER")
+            v.reasons.push_back("W-NONUNIFORM-GATHER: the cube's data depends on which AIV lane's push landed last");
+        else if (code == "E-TIMEOUT" || code == "E-CRASH")
+            v.reasons.push_back(code + ": some schedules did not run to the end");
+    }
+    if (sum.crashes > 0 && v.reasons.empty()) v.reasons.push_back("E-CRASH: some schedules did not run to the end");
+    v.all_schedules = v.reasons.empty();
+    if (max_visibility > 0)
+        v.qualifier = fmt::format("GM writes visible up to {} cycles after completion, as drawn per schedule", max_visibility);
+    else if (visibility > 0)
+        v.qualifier = fmt::format("GM writes visible {} cycles after completion", visibility);
+    else
+        v.qualifier = "GM writes visible on completion; --visibility-delay N also requires publishing fences";
+    if (strategy.strategy == sim::Strategy::Pct && sum.nominal_events > 0 && sum.nominal_cores > 0) {
+        v.has_pct_bound = true;
+        v.pct_depth = strategy.pct_depth;
+        v.pct_events = sum.nominal_events;
+        v.pct_cores = sum.nominal_cores;
+        v.pct_schedules = sum.schedules > 0 ? sum.schedules - 1 : 0;  // the nominal schedule is not a PCT draw
+        v.pct_hit = 1.0 / (static_cast<double>(v.pct_cores) * std::pow(static_cast<double>(v.pct_events), v.pct_depth - 1));
+        v.pct_miss = std::pow(1.0 - v.pct_hit, static_cast<double>(v.pct_schedules));
+    }
+    return v;
+}
+
+namespace {
+
+void print_scope(std::ostream& os, const VerdictScope& v) {
+    if (v.all_schedules) {
+        os << "scope: holds for every schedule: no control flow or GM address depends on data, so rings,\n"
+              "       flags and barriers order the same accesses in every schedule\n"
+           << "       (" << v.qualifier << ")\n";
+        return;
+    }
+    os << "scope: holds for the explored schedules only:\n";
+    for (const auto& r : v.reasons) os << "    " << r << "\n";
+    if (v.has_pct_bound)
+        os << fmt::format("    PCT bound (n = {} cores, k = {} events, d = {}): a schedule finds a depth-{} bug with\n"
+                          "    probability >= {:.3g}; {} schedules miss it with probability <= {:.3g}\n",
+                          v.pct_cores, v.pct_events, v.pct_depth, v.pct_depth, v.pct_hit, v.pct_schedules, v.pct_miss);
+    else
+        os << "    random schedules give no probabilistic bound; explore with --strategy pct:D for one\n";
+}
+
+}  // namespace
+
+void print_explore_summary(std::ostream& os, const std::string& kernel, const ExploreSummary& sum, bool is_check,
+                           const VerdictScope* scope) {
     os << fmt::format("{}: {} schedules ({:.0f}/s), {} with findings; cycles nominal {}, range {}..{}\n", kernel, sum.schedules,
                       sum.wall_seconds > 0 ? static_cast<double>(sum.schedules) / sum.wall_seconds : 0.0, sum.failing,
                       sum.nominal_cycles, sum.min_cycles, sum.max_cycles);
@@ -137,6 +198,7 @@ void print_explore_summary(std::ostream& os, const std::string& kernel, const Ex
                           sum.workers_peak_rss_kb > 0 ? fmt::format(" (largest worker {:.1f} MiB)", static_cast<double>(sum.workers_peak_rss_kb) / 1024.0) : "");
     if (sum.distinct.empty()) {
         os << (is_check ? "PASS: no finding in any explored schedule\n" : "no findings\n");
+        if (scope) print_scope(os, *scope);
         return;
     }
     os << fmt::format("{}: {} distinct finding(s)\n", is_check ? "FAIL" : "findings", sum.distinct.size());
@@ -147,7 +209,7 @@ void print_explore_summary(std::ostream& os, const std::string& kernel, const Ex
     }
 }
 
-nlohmann::json explore_json(const std::string& kernel, const ExploreSummary& sum) {
+nlohmann::json explore_json(const std::string& kernel, const ExploreSummary& sum, const VerdictScope* scope) {
     nlohmann::json j;
     j["kernel"] = kernel;
     j["schedules"] = sum.schedules;
@@ -170,6 +232,16 @@ nlohmann::json explore_json(const std::string& kernel, const ExploreSummary& sum
         f["first_seed"] = d.first.seed;
         f["replay"] = d.replay;
         j["findings"].push_back(f);
+    }
+    if (scope) {
+        nlohmann::json sc;
+        sc["all_schedules"] = scope->all_schedules;
+        sc["reasons"] = scope->reasons;
+        sc["visibility"] = scope->qualifier;
+        if (scope->has_pct_bound)
+            sc["pct"] = {{"cores", scope->pct_cores}, {"events", scope->pct_events}, {"depth", scope->pct_depth},
+                         {"schedules", scope->pct_schedules}, {"hit_per_schedule", scope->pct_hit}, {"miss_probability", scope->pct_miss}};
+        j["scope"] = sc;
     }
     return j;
 }

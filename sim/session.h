@@ -67,7 +67,8 @@ private:
     HwParams m_hw;
     Compiled m_compiled;
     rt::TensorStore m_gm;                     // initial GM: kernel tensors, then hidden tensors
-    std::vector<uint32_t> m_ring_tensors;     // hidden ring tensor per cluster (a2a3)
+    std::vector<uint32_t> m_ring_tensors;     // hidden ring tensor per cluster
+    std::map<std::pair<int, int64_t>, int64_t> m_ring_bases;  // (dir, id) -> byte offset in it
     std::optional<ref::Result> m_ref;
     std::optional<ref::Result> m_ref_expanded;
     std::optional<rt::TensorStore> m_nominal_out;  // nominal schedule's outputs (E-NONDET)

@@ -46,8 +46,9 @@ struct CompareOptions {
 
 // Compares every output tensor of `got` with `want` (the reference): E-UNWRITTEN where poison remains
 // but the reference wrote a value, E-MISMATCH otherwise (count, first index, max abs difference).
-// `code` lets E-NONDET reuse the comparison against the nominal schedule.
+// `code` lets E-NONDET reuse the comparison against the nominal schedule. Elements float atomic adds
+// produced may differ by their order tolerance (TensorBuffer::atomic_tol of `tol`, default `want`).
 std::vector<Finding> compare_outputs(const rt::TensorStore& got, const rt::TensorStore& want, const CompareOptions& opt,
-                                     const std::string& mismatch_code = "E-MISMATCH");
+                                     const std::string& mismatch_code = "E-MISMATCH", const rt::TensorStore* tol = nullptr);
 
 }  // namespace cvsim::sim

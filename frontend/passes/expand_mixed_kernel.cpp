@@ -8,7 +8,7 @@
 // lives on its side; a boundary move becomes tpush on the producer lane and tpop on the consumer lane
 // (on a5 the AIV first adapts a V2C tile to NZ; the AIC pops into Mat and moves on to Left/Right/Bias).
 // Dead SHARED statements are removed per lane (fixpoint over reads). Every pop gets a tfree after the
-// last statement of its block that reads the popped tile. Finally each lane gets its pipe setup:
+// last statement of its block that reads the popped tile or a view/alias of it. Finally each lane gets its pipe setup:
 // reserve_buffer on the consuming side of each direction, import_peer_buffer on the producing side and
 // *_initialize_pipe with dir_mask, slot_size (largest crossing tile) and slot_num (attr or 2).
 #include "frontend/passes/expand_mixed_kernel.h"
@@ -146,11 +146,41 @@ private:
             case StmtKind::If:
                 if (side == Side::Mixed) return structured(s, out);
                 if (mine(side)) out.push_back(clone_stmt(std::make_shared<Stmt>(s), &m_map));
+                // The other lane's loop or branch may hold SHARED statements this lane needs too (a barrier of
+                // every core, a scalar it reads later): keep its control flow with only those (dead ones and an
+                // emptied loop go in dce()).
+                else if (holds_shared(s)) structured(s, out);
                 return;
             default: break;
         }
         if (side == Side::BoundaryC2V || side == Side::BoundaryV2C) return boundary(s, side, out);
-        if (mine(side)) out.push_back(clone_stmt(std::make_shared<Stmt>(s), &m_map));
+        if (m_lane == Lane::Aiv && is_call(s, OpCode::TpushToAic) && s.kind == StmtKind::Eval) return hand_push(s, out);
+        if (mine(side)) {
+            out.push_back(clone_stmt(std::make_shared<Stmt>(s), &m_map));
+        } else if (is_call(s, OpCode::Store) && s.kind == StmtKind::Assign && s.targets.size() == 1) {
+            // The other lane's store still names the tensor's next SSA version, which this lane may read (a
+            // value a loop carries, a later load): here it is the same tensor (dce() drops it when unused).
+            const ExprPtr& t = arg(*stmt_call(s), "output_tensor");
+            if (t && t->kind == ExprKind::Var && t->var != s.targets[0])
+                out.push_back(make_assign(m_map.get(s.targets[0]), clone_expr(t, &m_map), s.loc));
+        }
+    }
+
+    // A SHARED statement (scalar work, barriers, fences, flags of both sides) anywhere inside a loop or branch,
+    // or a carried value / result that is not a tile (a scalar the other lane may read after it).
+    static bool holds_shared(const Stmt& s) {
+        for (const auto& v : s.kind == StmtKind::For ? s.iter_args : s.targets)
+            if (v->type.kind != TypeKind::Tile) return true;
+        for (const Block* b : {&s.body, &s.orelse})
+            for (const auto& x : *b) {
+                if (x->kind == StmtKind::Yield || x->kind == StmtKind::Pass || x->kind == StmtKind::Return) continue;
+                if (x->kind == StmtKind::For || x->kind == StmtKind::If) {
+                    if (holds_shared(*x)) return true;
+                    continue;
+                }
+                if (stmt_side(*x) == Side::Shared) return true;
+            }
+        return false;
     }
 
     void split_region(const Stmt& s, Block& out) {
@@ -213,6 +243,31 @@ private:
         out.push_back(ns);
     }
 
+    // On a5 the V2C transport carries NZ data: a tile that is not NZ is first moved to NZ in UB (the adapter
+    // upstream inserts), else the tile itself.
+    ExprPtr nz_adapted(const ExprPtr& src, const SourceLoc& loc, Block& out) {
+        if (m_opt.target != Target::A5 || src->type.layout() == Layout::NZ) return src;
+        Type nz_t = src->type;
+        nz_t.view.blayout = TileLayout::col_major;
+        nz_t.view.slayout = TileLayout::row_major;
+        nz_t.view.written = true;
+        std::string base = src->kind == ExprKind::Var ? src->var->name + "_nz" : "_nz";
+        VarPtr nz = m_out->new_var(m_out->fresh_name(base), nz_t, loc);
+        out.push_back(make_assign(nz, make_call(OpCode::Move, {{"tile", src}, {"target_memory", mem_lit(Mem::Vec)},
+                                                              {"blayout", layout_lit(TileLayout::col_major)}, {"slayout", layout_lit(TileLayout::row_major)}}, loc), loc));
+        return var_ref(nz, loc);
+    }
+
+    // A tpush_to_aic the author wrote in the mixed function: the AIV lane gets the same NZ adapter as a
+    // boundary move's push.
+    void hand_push(const Stmt& s, Block& out) {
+        auto ns = clone_stmt(std::make_shared<Stmt>(s), &m_map);
+        Expr& c = *ns->value;
+        ExprPtr& tile = c.args[0];  // (tile, split, id)
+        tile = nz_adapted(tile, s.loc, out);
+        out.push_back(ns);
+    }
+
     void boundary(const Stmt& s, Side side, Block& out) {
         const Expr& call = *stmt_call(s);
         ExprPtr src = clone_expr(arg(call, "tile"), &m_map);
@@ -230,18 +285,7 @@ private:
         }
         // V2C
         if (m_lane == Lane::Aiv) {
-            ExprPtr pushed = src;
-            if (m_opt.target == Target::A5 && src->type.layout() != Layout::NZ) {
-                Type nz_t = src->type;
-                nz_t.view.blayout = TileLayout::col_major;
-                nz_t.view.slayout = TileLayout::row_major;
-                nz_t.view.written = true;
-                std::string base = src->kind == ExprKind::Var ? src->var->name + "_nz" : "_nz";
-                VarPtr nz = m_out->new_var(m_out->fresh_name(base), nz_t, s.loc);
-                out.push_back(make_assign(nz, make_call(OpCode::Move, {{"tile", src}, {"target_memory", mem_lit(Mem::Vec)},
-                                                                      {"blayout", layout_lit(TileLayout::col_major)}, {"slayout", layout_lit(TileLayout::row_major)}}, s.loc), s.loc));
-                pushed = var_ref(nz, s.loc);
-            }
+            ExprPtr pushed = nz_adapted(src, s.loc, out);
             out.push_back(make_eval(make_call(OpCode::TpushToAic, {{"tile", pushed}, {"split", int_lit(split)}}, s.loc), s.loc));
             return;
         }
@@ -281,6 +325,19 @@ private:
         return false;
     }
 
+    // A loop or branch whose only effect is yielding values nobody reads is dead too.
+    static bool effect_besides_yields(const Block& b) {
+        for (const auto& x : b) {
+            if (x->kind == StmtKind::Yield) continue;
+            if (x->kind == StmtKind::For || x->kind == StmtKind::If) {
+                if (effect_besides_yields(x->body) || effect_besides_yields(x->orelse)) return true;
+                continue;
+            }
+            if (has_effect(*x)) return true;
+        }
+        return false;
+    }
+
     static bool prune(Block& b, const std::set<const Var*>& used) {
         bool changed = false;
         for (size_t i = 0; i < b.size();) {
@@ -295,7 +352,8 @@ private:
             bool removable = false;
             if (s.kind == StmtKind::Assign) removable = !has_effect(s) && !targets_used;
             if (s.kind == StmtKind::For || s.kind == StmtKind::If)
-                removable = !has_effect(s) && !targets_used && !binds_used(s.body, used) && !binds_used(s.orelse, used);
+                removable = !effect_besides_yields(s.body) && !effect_besides_yields(s.orelse) && !targets_used &&
+                            !binds_used(s.body, used) && !binds_used(s.orelse, used);
             if (removable) {
                 b.erase(b.begin() + static_cast<std::ptrdiff_t>(i));
                 changed = true;
@@ -306,6 +364,10 @@ private:
         return changed;
     }
 
+    // Every pop gets its tfree after the last statement of its block that reads the popped tile or any
+    // view/alias of it (transitively: on a5 the tile is the slot itself until the free). A tile still used
+    // after its block ends (yielded out of a branch arm or loop body, or bound there and read later) has no
+    // single point that frees it exactly once: E-UNSUPPORTED rather than a free that comes too early.
     void insert_tfree(Block& b) {
         for (auto& s : b) {
             insert_tfree(s->body);
@@ -320,14 +382,45 @@ private:
             else if (c->op->code == OpCode::TpopFromAiv) free_op = OpCode::TfreeToAiv;
             else continue;
             VarPtr v = s.targets[0];
+            const std::set<const Var*> al = storage_aliases(m_out->body, v.get());
+            auto reads_alias = [&](const Stmt& x, bool shallow) {
+                std::set<const Var*> r;
+                if (shallow) {
+                    Stmt sh = x;
+                    sh.body.clear();
+                    sh.orelse.clear();
+                    collect_reads(sh, r);
+                } else {
+                    collect_reads(x, r);
+                }
+                for (const Var* a : al)
+                    if (r.count(a)) return true;
+                return false;
+            };
             size_t last = i;
             bool freed = false;
+            std::set<const Stmt*> inside;
             for (size_t j = i + 1; j < b.size(); ++j) {
-                if (is_call(*b[j], free_op) && reads_var(*b[j], v.get())) freed = true;
-                if (reads_var(*b[j], v.get())) last = j;
+                if (is_call(*b[j], free_op) && reads_alias(*b[j], false)) freed = true;
+                if (reads_alias(*b[j], false)) last = j;
+                inside.insert(b[j].get());
+                walk(b[j]->body, [&](const StmtPtr& x) { inside.insert(x.get()); });
+                walk(b[j]->orelse, [&](const StmtPtr& x) { inside.insert(x.get()); });
             }
             if (freed) continue;
-            if (last < b.size() && b[last]->kind == StmtKind::Yield) --last;  // a yield stays last
+            const Stmt* escape = nullptr;
+            walk(m_out->body, [&](const StmtPtr& x) {
+                if (escape || x.get() == &s || !reads_alias(*x, true)) return;
+                bool own_yield = x->kind == StmtKind::Yield && x == b.back();
+                if (!inside.count(x.get()) || own_yield || x->kind == StmtKind::Return) escape = x.get();
+            });
+            if (escape)
+                raise("E-UNSUPPORTED", s.loc,
+                      fmt::format("the tile '{}' popped here (or a view of it) {} at line {}; cvsim cannot place its {}, which "
+                                  "must run exactly once, after the tile's last use",
+                                  v->name, escape->kind == StmtKind::Yield ? "leaves the block it was popped in through a yield" : "is used after the block it was popped in ends",
+                                  escape->loc.line, free_op == OpCode::TfreeToAic ? "tfree_to_aic" : "tfree_to_aiv"),
+                      "copy the tile (pl.move) inside the block and let the copy leave it");
             b.insert(b.begin() + static_cast<std::ptrdiff_t>(last + 1), make_eval(make_call(free_op, {{"tile", var_ref(v, s.loc)}}, s.loc), s.loc));
         }
     }

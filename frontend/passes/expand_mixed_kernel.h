@@ -54,5 +54,10 @@ void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stat
 void split_vector_lane(ir::Function& aiv, ir::SplitMode mode);
 // The AIC side of the same split: its tpush_to_aiv / tpop_from_aiv carry the function's split code.
 void split_cube_lane(ir::Function& aic, ir::SplitMode mode);
+// Hand-written lane functions of an already-expanded program: an AIV function with attr split UP_DOWN /
+// LEFT_RIGHT whose body is not in per-lane form yet (no get_subblock_idx, no split_aiv attr) gets the vector
+// split, and then the split AIC functions' transports that carry split 0 get the function's code. Returns
+// whether `p` has such an AIV function (changing nothing when `apply` is false).
+bool split_hand_written_lanes(ir::Program& p, bool apply);
 
 }  // namespace cvsim::passes

@@ -1,6 +1,8 @@
 // IR construction and query helpers.
 #include "frontend/passes/ir_util.h"
 
+#include <map>
+
 namespace cvsim::passes {
 
 using namespace ir;
@@ -179,6 +181,57 @@ bool has_effect(const Stmt& s) {
         case OpCode::CacheInvalid: case OpCode::AivShard: case OpCode::AicGather: return true;
         default: return false;
     }
+}
+
+std::set<const Var*> storage_aliases(const Block& body, const Var* v) {
+    // Edges "target may alias source", collected once; then the closure from v.
+    std::multimap<const Var*, const Var*> edges;
+    auto var_of = [](const ExprPtr& e) -> const Var* { return e && e->kind == ExprKind::Var ? e->var.get() : nullptr; };
+    auto edge = [&](const Var* from, const Var* to) {
+        if (from && to) edges.emplace(from, to);
+    };
+    auto yields = [](const Block& b) -> const Stmt* { return !b.empty() && b.back()->kind == StmtKind::Yield ? b.back().get() : nullptr; };
+    walk(body, [&](const StmtPtr& sp) {
+        const Stmt& s = *sp;
+        if (s.kind == StmtKind::Assign && s.value && !s.targets.empty()) {
+            const Expr& e = *s.value;
+            std::vector<const Var*> srcs;
+            if (e.kind == ExprKind::Var) srcs.push_back(e.var.get());
+            if (e.kind == ExprKind::Tuple || e.kind == ExprKind::List)
+                for (auto& a : e.args) srcs.push_back(var_of(a));
+            if (e.kind == ExprKind::Index && !e.args.empty()) srcs.push_back(var_of(e.args[0]));
+            if (e.kind == ExprKind::Call && e.op) {
+                OpCode c = e.op->code;
+                if (c == OpCode::Slice || c == OpCode::Reshape || c == OpCode::SetValidShape || c == OpCode::TransposeView)
+                    srcs.push_back(var_of(arg(e, "tile")));
+            }
+            for (const Var* x : srcs)
+                for (auto& t : s.targets) edge(x, t.get());
+        }
+        if (s.kind == StmtKind::Yield)
+            for (size_t k = 0; k < s.values.size() && k < s.targets.size(); ++k) edge(var_of(s.values[k]), s.targets[k].get());
+        if (s.kind == StmtKind::If)
+            for (const Stmt* y : {yields(s.body), yields(s.orelse)})
+                if (y)
+                    for (size_t k = 0; k < y->values.size() && k < s.targets.size(); ++k) edge(var_of(y->values[k]), s.targets[k].get());
+        if (s.kind == StmtKind::For)
+            for (size_t k = 0; k < s.iter_args.size(); ++k) {
+                const Var* it = s.iter_args[k].get();
+                if (k < s.init_values.size()) edge(var_of(s.init_values[k]), it);
+                if (const Stmt* y = yields(s.body); y && k < y->values.size()) edge(var_of(y->values[k]), it);
+                if (k < s.targets.size()) edge(it, s.targets[k].get());
+            }
+    });
+    std::set<const Var*> out{v};
+    std::vector<const Var*> todo{v};
+    while (!todo.empty()) {
+        const Var* x = todo.back();
+        todo.pop_back();
+        auto [lo, hi] = edges.equal_range(x);
+        for (auto it = lo; it != hi; ++it)
+            if (out.insert(it->second).second) todo.push_back(it->second);
+    }
+    return out;
 }
 
 Side stmt_side(const Stmt& s) {

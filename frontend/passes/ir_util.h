@@ -39,6 +39,11 @@ void walk(const ir::Block& b, const std::function<void(const ir::StmtPtr&)>& f);
 // Does a statement have an effect beyond binding its targets (stores, transports, syncs, calls)?
 bool has_effect(const ir::Stmt& s);
 
+// Every tile variable that may share storage with `v` (v included), transitively: `b = a`, a view of it
+// (slice, reshape, set_validshape, transpose_view), a tuple holding it and an element taken from such a
+// tuple, a branch or loop result yielding it, a loop-carried value initialised with or yielding it.
+std::set<const ir::Var*> storage_aliases(const ir::Block& body, const ir::Var* v);
+
 // The lane side of one statement (OPS.md rules): Mixed for loops/branches holding both sides.
 ir::Side stmt_side(const ir::Stmt& s);
 

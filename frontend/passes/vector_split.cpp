@@ -175,4 +175,38 @@ void split_cube_lane(Function& aic, SplitMode mode) {
     });
 }
 
+namespace {
+
+bool per_lane_form(const Function& f) {
+    if (f.attr("split_aiv")) return true;
+    bool sub = false;
+    walk(f.body, [&](const StmtPtr& s) { sub |= is_call(*s, OpCode::GetSubblockIdx); });
+    return sub;
+}
+
+}  // namespace
+
+bool split_hand_written_lanes(Program& p, bool apply) {
+    bool any = false;
+    for (auto& f : p.functions)
+        if (f->type == FuncType::AIV && f->split_mode() != SplitMode::NONE && !per_lane_form(*f)) {
+            any = true;
+            if (apply) split_vector_lane(*f, f->split_mode());
+        }
+    if (!any || !apply) return any;
+    // The AIC side of the halved lanes: transports written with split 0 carry the function's code.
+    for (auto& f : p.functions) {
+        if (f->type != FuncType::AIC || f->split_mode() == SplitMode::NONE) continue;
+        const int code = f->split_mode() == SplitMode::UP_DOWN ? 1 : 2;
+        walk(f->body, [&](const StmtPtr& s) {
+            if (!s->value || s->value->kind != ExprKind::Call) return;
+            Expr& c = *s->value;
+            // (tile, split, id) / (split, id, shape, dtype)
+            ExprPtr* split = c.op->code == OpCode::TpushToAiv ? &c.args[1] : c.op->code == OpCode::TpopFromAiv ? &c.args[0] : nullptr;
+            if (split && *split && const_int(*split).value_or(-1) == 0) *split = int_lit(code, c.loc);
+        });
+    }
+    return any;
+}
+
 }  // namespace cvsim::passes

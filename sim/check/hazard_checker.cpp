@@ -56,7 +56,7 @@ static rt::Window intersect(const rt::Window& a, const rt::Window& b) {
 }
 
 bool HazardChecker::ordered_before(const Access& first, const VC& second_start) const {
-    if (first.write && m_vis_delay > 0) return second_start[static_cast<size_t>(fence_comp(first.core))] >= first.fence_next;
+    if (first.write && first.delayed) return second_start[static_cast<size_t>(fence_comp(first.core))] >= first.fence_next;
     return second_start[first.comp] >= first.epoch;
 }
 
@@ -68,6 +68,12 @@ std::string HazardChecker::tensor_label(uint32_t tensor, const rt::Window& w) co
 void HazardChecker::report(const Access& earlier, const rt::Window& ew, const Access& later, const rt::Window& lw) {
     // Name the race by the order the sequential program intended; without one, by the observed order.
     int ord = earlier.order && later.order ? compare_order(*earlier.order, *later.order) : 0;
+    // Ring slot traffic: the older slot generation first (a push writes generation g, its pops read it).
+    // Two writes of one generation (both lanes of a split-0 gather): the lower core first, so the pair is named once.
+    if (earlier.ring_gen >= 0 && later.ring_gen >= 0) {
+        if (earlier.ring_gen != later.ring_gen) ord = earlier.ring_gen < later.ring_gen ? -1 : 1;
+        else if (earlier.write && later.write && earlier.core != later.core) ord = earlier.core < later.core ? -1 : 1;
+    }
     const Access& first = ord > 0 ? later : earlier;
     const Access& second = ord > 0 ? earlier : later;
     const rt::Window& fw = ord > 0 ? lw : ew;
@@ -82,8 +88,8 @@ void HazardChecker::report(const Access& earlier, const rt::Window& ew, const Ac
     if (!m_reported.insert(key).second) return;
     Finding f;
     f.code = "E-RACE-" + kind;
-    f.message = fmt::format("{} on GM {}: {} {} {} at {} (cycle {}) is not ordered before {} {} {} at {} (cycle {})", kind,
-                            tensor_label(fw.tensor, intersect(fw, sw)), who(first), ir::pipe_name(first.pipe),
+    std::string where = (first.ring || second.ring ? "ring slot memory " : "GM ") + tensor_label(fw.tensor, intersect(fw, sw));
+    f.message = fmt::format("{} on {}: {} {} {} at {} (cycle {}) is not ordered before {} {} {} at {} (cycle {})", kind, where, who(first), ir::pipe_name(first.pipe),
                             first.write ? "write" : "read", first.loc.short_str(), first.cycle, who(second), ir::pipe_name(second.pipe),
                             second.write ? "write" : "read", second.loc.short_str(), second.cycle);
     f.loc = second.loc;
@@ -101,6 +107,8 @@ void HazardChecker::report(const Access& earlier, const rt::Window& ew, const Ac
         f.accesses.push_back(fa);
     }
     if (kind == "RAW") f.details.push_back("hint: order the producer before the consumer (a tpush/tpop fence, sync_set/sync_wait, or system.fence() + syncall)");
+    else if (kind == "WAR" && (first.ring || second.ring))
+        f.details.push_back("hint: the slot was freed (tfree) before this read of the popped tile or a view of it; free it after its last use");
     else if (kind == "WAR") f.details.push_back("hint: the writer must wait until the reader has finished (a reverse flag or a barrier after the read)");
     m_findings.push_back(std::move(f));
 }
@@ -131,7 +139,7 @@ void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
     //    write. Reported in the order the accesses arrived.
     m_races.clear();
     auto consider = [&](const Access& b, const rt::Window& bw) {
-        if (b.core != a.core && !ordered_before(b, start)) m_races.push_back({&b, &bw});
+        if (b.core != a.core && !(a.atomic && b.atomic) && !ordered_before(b, start)) m_races.push_back({&b, &bw});
     };
     for (const Cell& c : cells) {
         if (!rt::windows_overlap(w, c.w)) continue;
@@ -152,6 +160,9 @@ void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
         if (!rt::window_covers(w, c.w)) continue;
         if (!own && same_window(w, c.w)) own = &c;
         auto gone = [&](const Access& b) {
+            // An atomic add supersedes only atomic adds: an access before it stays checkable by another core's
+            // atomic add, which does not race with this one and so would not report through it.
+            if (a.atomic) return b.atomic && (b.core == a.core || ordered_before(b, start));
             return a.write ? b.core == a.core || ordered_before(b, start) : b.comp == a.comp;
         };
         if (a.write) std::erase_if(c.writes, gone);
@@ -210,6 +221,10 @@ void HazardChecker::on_event(const Event& e) {
         a.epoch = epoch;
         a.fence_next = cs.fences + 1;
         a.write = g.write;
+        a.atomic = g.write && g.atomic;
+        a.delayed = g.write && write_visibility_delay(g, m_vis_delay) > 0;
+        a.ring = g.ring;
+        a.ring_gen = g.ring_gen;
         a.loc = e.loc;
         a.cycle = g.write ? e.end : e.start;
         a.order = e.order;

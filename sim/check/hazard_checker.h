@@ -7,9 +7,10 @@
 // from a tfree, a sync_set, every arrival of a syncall). Its clock at the end adds its own epoch. So a
 // write is covered by a release only when the core's own ordering puts the write's completion before the
 // release. With a visibility delay, a write is ordered before another core's access only through a fence
-// of its core that follows it. Two accesses of different cores to overlapping bytes, at least one a
-// write, with neither ordered before the other, are a race; each (kind, tensor, access pair) is reported
-// once.
+// of its core that follows it -- for the writes the simulator delays (write_visibility_delay, sim/event.h):
+// ring slot writes are ordered by the ring's flags alone. Two accesses of different cores to overlapping bytes, at
+// least one a write, with neither ordered before the other, are a race (two atomic adds are not: they commute; an
+// atomic add against a plain read or write is); each (kind, tensor, access pair) is reported once.
 //
 // Shadow state is FastTrack-style: per tensor, one cell per GM window accessed, holding the last write
 // as an epoch (clock component + value, O(1) to compare with an instruction's start clock) and the reads
@@ -61,6 +62,10 @@ private:
         uint32_t epoch = 0;           // its epoch there (pipe_seq + 1)
         uint32_t fence_next = 0;      // the first fence epoch of its core that covers it
         bool write = false;
+        bool atomic = false;          // an atomic add (a write that commutes with other atomic adds)
+        bool delayed = false;         // a write other cores see only after the visibility delay (fence rule)
+        bool ring = false;            // ring slot traffic (reported as such)
+        int64_t ring_gen = -1;        // its slot generation (names a ring race: the older generation first)
         SourceLoc loc;
         uint64_t cycle = 0;
         OrderKeyPtr order;

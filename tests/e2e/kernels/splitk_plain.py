@@ -1,0 +1,28 @@
+# splitk_atomic.py without atomic=: every block stores its partial product plainly into the same output, so
+# the blocks' stores race (E-RACE-WAW) and the result is whichever landed last.
+import pypto.language as pl
+
+M = 16
+K = 128
+KB = 64
+N = 64
+
+
+@pl.program
+class SplitK:
+    @pl.function(type=pl.FunctionType.InCore)
+    def splitk(
+        self,
+        a: pl.Tensor[[M, K], pl.FP16],
+        b: pl.Tensor[[K, N], pl.FP16],
+        out: pl.Out[pl.Tensor[[M, N], pl.FP32]],
+    ) -> pl.Tensor[[M, N], pl.FP32]:
+        blk = pl.tile.get_block_idx()
+        k0 = blk * KB
+        a_mat = pl.load(a, [0, k0], [M, KB], target_memory=pl.MemorySpace.Mat)
+        a_left = pl.move(a_mat, target_memory=pl.MemorySpace.Left)
+        b_mat = pl.load(b, [k0, 0], [KB, N], target_memory=pl.MemorySpace.Mat)
+        b_right = pl.move(b_mat, target_memory=pl.MemorySpace.Right)
+        part = pl.matmul(a_left, b_right)
+        out = pl.store(part, [0, 0], out)
+        return out
