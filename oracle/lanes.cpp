@@ -366,7 +366,8 @@ private:
                 if (!w || src.k != Val::Tile) return view;
                 w->write = true;
                 const ExprPtr& at = arg(c, "atomic");
-                w->atomic = at && at->kind != ExprKind::NoneLit;
+                // pl.AtomicType.Add (1) accumulates; None_ (0) or no argument is a plain store.
+                w->atomic = at && (at->kind == ExprKind::Enum || at->kind == ExprKind::Int || at->kind == ExprKind::Bool) && at->ival != 0;
                 in.kind = Kind::Gm;
                 in.pipe = src.mem == Mem::Acc ? kFixp : kMte3;
                 read(in, idx, src.storage);

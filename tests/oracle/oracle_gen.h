@@ -75,7 +75,7 @@ public:
         std::string atomic;
         if (m_o.atomics && m_k.blocks > 1 && pick(0, 1)) {
             outrow = "0";
-            atomic = ", atomic=pl.AtomicType.ADD";
+            atomic = ", atomic=pl.AtomicType.Add";
         }
         if (pick(0, 1)) {
             line(2, "out = pl.store(" + any(m_acc) + ", [" + outrow + ", 0], out" + atomic + ")");

@@ -157,7 +157,7 @@ TEST(Oracle, SharedSamplesByPolicy) {
 // Two blocks of one AIV-only program accumulate into the same output window: atomic adds do not race with each
 // other, plain stores do (WAW between clusters).
 std::string two_block_program(bool atomic) {
-    std::string store = atomic ? "pl.tile.store(x, [0, 0], out, atomic=pl.AtomicType.ADD)" : "pl.tile.store(x, [0, 0], out)";
+    std::string store = atomic ? "pl.tile.store(x, [0, 0], out, atomic=pl.AtomicType.Add)" : "pl.tile.store(x, [0, 0], out)";
     return R"(import pypto.language as pl
 
 
@@ -184,6 +184,10 @@ TEST(Oracle, AtomicStoresOfTwoBlocksDoNotRace) {
     EXPECT_EQ(plain.race_tensors(), std::set<std::string>{"out"}) << format_verdict(plain);
     auto atomic = verdict_of("acc.py", two_block_program(true), o);
     EXPECT_TRUE(atomic.races.empty()) << format_verdict(atomic);
+    std::string none = two_block_program(true);
+    none.replace(none.find("AtomicType.Add"), 14, "AtomicType.None_");  // None_ is a plain store
+    auto plain2 = verdict_of("acc.py", none, o);
+    EXPECT_EQ(plain2.race_tensors(), std::set<std::string>{"out"}) << format_verdict(plain2);
 }
 
 }  // namespace
@@ -212,7 +216,7 @@ TEST(OracleFixture, AtomicAddsOfTwoClustersDoNotRace) {
     auto v = verdict_of("atomic_add_across_blocks.py", fixture("atomic_add_across_blocks.py"), o);
     EXPECT_TRUE(v.races.empty() && !v.deadlock) << format_verdict(v);
     std::string plain = fixture("atomic_add_across_blocks.py");
-    plain.replace(plain.find(", atomic=pl.AtomicType.ADD"), std::string(", atomic=pl.AtomicType.ADD").size(), "");
+    plain.replace(plain.find(", atomic=pl.AtomicType.Add"), std::string(", atomic=pl.AtomicType.Add").size(), "");
     auto p = verdict_of("atomic_add_across_blocks.py", plain, o);
     EXPECT_EQ(p.race_tensors(), std::set<std::string>{"out"}) << format_verdict(p);
 }

@@ -12,5 +12,5 @@ class Finding:
         b_l: pl.Tile[[16, 16], pl.FP16, pl.Mem.Mat] = pl.tile.load(b, [0, 0], [16, 16], target_memory=pl.Mem.Mat)
         rhs0: pl.Tile[[16, 16], pl.FP16, pl.Mem.Right] = pl.tile.move(b_l, target_memory=pl.Mem.Right)
         acc: pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(lhs0, rhs0)
-        out: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(acc, [0, 0], out, atomic=pl.AtomicType.ADD)
+        out: pl.Tensor[[16, 16], pl.FP32] = pl.tile.store(acc, [0, 0], out, atomic=pl.AtomicType.Add)
         return out
