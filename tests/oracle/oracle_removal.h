@@ -1,0 +1,132 @@
+// Property 4 of the oracle tests: is each synchronisation the expander inserted necessary? Removes one inserted
+// V2C token (the AIV's push, the AIC's token pop and its tfree) or one inserted barrier (syncall and the fence
+// before it, on both lanes) from a copy of the lane functions and asks the oracle again.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "frontend/ops.h"
+#include "oracle_support.h"
+
+namespace cvsim::test {
+
+struct StmtSite {
+    ir::Block* block;
+    size_t idx;
+};
+
+inline const ir::Expr* stmt_call_of(const ir::Stmt& s) {
+    if ((s.kind == ir::StmtKind::Assign || s.kind == ir::StmtKind::Eval) && s.value && s.value->kind == ir::ExprKind::Call) return s.value.get();
+    return nullptr;
+}
+
+inline void collect_sites(ir::Block& b, const std::function<bool(const ir::Stmt&)>& want, std::vector<StmtSite>& out) {
+    for (size_t i = 0; i < b.size(); ++i) {
+        ir::Stmt& s = *b[i];
+        if (want(s)) out.push_back({&b, i});
+        if (s.kind == ir::StmtKind::For || s.kind == ir::StmtKind::If) {
+            collect_sites(s.body, want, out);
+            collect_sites(s.orelse, want, out);
+        }
+    }
+}
+
+inline bool is_op(const ir::Stmt& s, ir::OpCode c) {
+    const ir::Expr* e = stmt_call_of(s);
+    return e && e->op->code == c;
+}
+
+inline void erase_site(const StmtSite& st) { *(*st.block)[st.idx] = ir::Stmt{}; }  // becomes a Pass
+
+struct Removal {
+    int inserted = 0;   // inserted synchronisations tried
+    int necessary = 0;  // removing it makes the oracle find a race (or a deadlock)
+    int redundant = 0;  // removing it leaves the program race- and deadlock-free
+};
+
+// The source line `line` (1-based) of `text`.
+inline std::string source_line(const std::string& text, uint32_t line) {
+    size_t p = 0;
+    for (uint32_t i = 1; i < line && p != std::string::npos; ++i) {
+        p = text.find('\n', p);
+        if (p != std::string::npos) ++p;
+    }
+    return p == std::string::npos ? std::string() : text.substr(p, text.find('\n', p) - p);
+}
+
+// Tries every V2C token and barrier the expander inserted into the session's expansion of `text` (a syncall
+// written in the source is the author's, not tried).
+inline Removal try_removals(const sim::Session& s, const std::string& text) {
+    Removal r;
+    const rt::LaunchPlan& plan = s.compiled().plan;
+    if (!plan.aic || !plan.aiv) return r;
+    auto judge = [&](const rt::LaunchPlan& p2) {
+        oracle::Options o;
+        o.target = s.options().target;
+        o.visibility_delay = s.options().visibility_delay;
+        o.chip_clusters = static_cast<int>(s.hw().chip.clusters);
+        auto v = oracle::analyze(p2, s.initial_gm(), o);
+        ++r.inserted;
+        if (v.deadlock || !v.races.empty()) ++r.necessary;
+        else ++r.redundant;
+    };
+    auto fresh = [&] {
+        rt::LaunchPlan p2 = plan;
+        p2.aic->fn = ir::clone_function(*plan.aic->fn);
+        p2.aiv->fn = ir::clone_function(*plan.aiv->fn);
+        return p2;
+    };
+    // V2C tokens: the i-th AIC pop from the AIV pairs with the i-th AIV push to the AIC (static order).
+    {
+        rt::LaunchPlan probe = fresh();
+        std::vector<StmtSite> pops, pushes;
+        collect_sites(probe.aic->fn->body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::TpopFromAiv); }, pops);
+        collect_sites(probe.aiv->fn->body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::TpushToAic); }, pushes);
+        if (pops.size() == pushes.size())
+            for (size_t i = 0; i < pops.size(); ++i) {
+                const ir::Stmt& pop = *(*pops[i].block)[pops[i].idx];
+                if (pop.targets.empty() || pop.targets[0]->name.rfind("_v2c_token", 0) != 0) continue;
+                rt::LaunchPlan p2 = fresh();
+                std::vector<StmtSite> pp, ps, fr;
+                collect_sites(p2.aic->fn->body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::TpopFromAiv); }, pp);
+                collect_sites(p2.aiv->fn->body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::TpushToAic); }, ps);
+                std::string tok = (*pp[i].block)[pp[i].idx]->targets[0]->name;
+                collect_sites(p2.aic->fn->body, [&](const ir::Stmt& x) {
+                    const ir::Expr* e = stmt_call_of(x);
+                    if (!e || e->op->code != ir::OpCode::TfreeToAiv) return false;
+                    const ir::ExprPtr& t = ir::arg(*e, "tile");
+                    return t && t->kind == ir::ExprKind::Var && t->var->name == tok;
+                }, fr);
+                erase_site(pp[i]);
+                erase_site(ps[i]);
+                for (auto& f : fr) erase_site(f);
+                judge(p2);
+            }
+    }
+    // Barriers: the i-th syncall of each lane (and a fence right before it).
+    {
+        rt::LaunchPlan probe = fresh();
+        std::vector<StmtSite> a, v;
+        auto sync = [](const ir::Stmt& x) { return is_op(x, ir::OpCode::Syncall); };
+        collect_sites(probe.aic->fn->body, sync, a);
+        collect_sites(probe.aiv->fn->body, sync, v);
+        if (a.size() == v.size())
+            for (size_t i = 0; i < a.size(); ++i) {
+                if (source_line(text, (*a[i].block)[a[i].idx]->loc.line).find("syncall") != std::string::npos) continue;
+                rt::LaunchPlan p2 = fresh();
+                for (ir::Block* body : {&p2.aic->fn->body, &p2.aiv->fn->body}) {
+                    std::vector<StmtSite> sites;
+                    collect_sites(*body, sync, sites);
+                    StmtSite st = sites[i];
+                    if (st.idx > 0 && is_op(*(*st.block)[st.idx - 1], ir::OpCode::Fence)) erase_site({st.block, st.idx - 1});
+                    erase_site(st);
+                }
+                judge(p2);
+            }
+    }
+    return r;
+}
+
+}  // namespace cvsim::test
