@@ -382,11 +382,11 @@ void lower_tileview(const ConstTable& consts, const ast::Expr& e, Type& t) {
             auto c = fold_const(consts, *kw.value);
             if (!c || !is_intlike(*c)) raise("E-TYPE", kw.value->loc, "fractal must be a constant integer");
             t.view.fractal = as_int(*c);
-        } else if (kw.name == "pad" || kw.name == "stride" || kw.name == "start_offset") {
+        } else if (kw.name == "pad" || kw.name == "stride" || kw.name == "start_offset" || kw.name == "compact") {
             // Accepted and ignored: they do not change the data cvsim models.
         } else {
             raise("E-TYPE", kw.loc, fmt::format("pl.TileView() got an unexpected keyword argument '{}'", kw.name),
-                  "its keywords are: valid_shape, blayout, slayout, fractal, pad, stride, start_offset");
+                  "its keywords are: valid_shape, blayout, slayout, fractal, pad, stride, start_offset, compact");
         }
     }
 }
@@ -413,6 +413,10 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
                 lower_tileview(consts, x, t);
                 continue;
             }
+            // pl.MemRef("base", offset, size[, slots=N])[slot]: PyPTO's buffer placement. cvsim places buffers
+            // itself, so the placement is accepted and not kept (docs/DECISIONS.md).
+            const ast::Expr* m_ref = x.kind == ast::ExprKind::Subscript ? x.children[0].get() : &x;
+            if (m_ref->kind == ast::ExprKind::Call && m_ref->children[0]->dotted() == "pl.MemRef") continue;
             ExprPtr m = lower_enum_ref(x);
             if (m && m->kind == ExprKind::Enum && m->enum_kind == EnumKind::Mem) {
                 t.mem = static_cast<Mem>(m->ival);
@@ -438,9 +442,12 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
         if (e.args.size() != 1) raise("E-TYPE", e.loc, "pl.Scalar takes [dtype]");
         return Type::scalar(lower_dtype(*e.args[0]));
     }
-    if (head == "tuple") {
+    if (head == "tuple" || head == "pl.Tuple") {
         std::vector<Type> elems;
-        for (auto& a : e.args) elems.push_back(lower_type(consts, *a, fn));
+        for (auto& a : e.args) {
+            if (a->kind == ast::ExprKind::Tuple && a->args.empty()) continue;  // pl.Tuple[()]
+            elems.push_back(lower_type(consts, *a, fn));
+        }
         return Type::tuple(elems);
     }
     if (head == "pl.Out" || head == "pl.InOut") raise("E-TYPE", e.loc, fmt::format("{} is only allowed on a parameter", head));

@@ -134,7 +134,7 @@ enum class StmtKind : uint8_t {
     Pass,
 };
 
-enum class LoopKind : uint8_t { Range, Parallel, Unroll, SplitAiv, Spmd };
+enum class LoopKind : uint8_t { Range, Parallel, Unroll, SplitAiv, Spmd, Pipeline };  // Pipeline: pl.pipeline(..., stage=K), run in order
 
 struct Stmt;
 using StmtPtr = std::shared_ptr<Stmt>;
