@@ -274,7 +274,12 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
                 if (size_t d = edit_distance(kw.name, p.name); d < best_d) best_d = d, best = p.name;
             }
             std::string hint = valid.empty() ? "it takes no arguments" : "its parameters are: " + valid;
-            if (!best.empty()) hint = "did you mean '" + best + "'? " + hint;
+            // A near miss of a parameter is a typo (E-TYPE); any other keyword is one PyPTO's op has and cvsim's
+            // catalogue does not model (atomic=, clamp=, ...): ignoring it could change the result, so refuse it.
+            if (best.empty())
+                raise("E-UNSUPPORTED", kw.loc, fmt::format("pl.{}(): keyword argument '{}' is not modelled by cvsim", op->name(), kw.name),
+                      hint, static_cast<uint32_t>(kw.name.size()));
+            hint = "did you mean '" + best + "'? " + hint;
             raise("E-TYPE", kw.loc, fmt::format("pl.{}() got an unexpected keyword argument '{}'", op->name(), kw.name),
                   hint, static_cast<uint32_t>(kw.name.size()));
         }

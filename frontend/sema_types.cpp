@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "frontend/diag.h"
 
@@ -64,7 +65,12 @@ std::optional<ConstValue> fold_const(const ConstTable& consts, const ast::Expr& 
         case ast::ExprKind::Name: {
             if (locals && locals->count(e.name)) return std::nullopt;
             auto it = consts.values.find(e.name);
-            if (it == consts.values.end()) return std::nullopt;
+            if (it == consts.values.end()) {
+                // PyPTO's printer writes non-finite float constants as bare `inf` / `nan` (e.g. pl.const(-inf, pl.FP32)).
+                if (e.name == "inf") return ConstValue{std::numeric_limits<double>::infinity()};
+                if (e.name == "nan") return ConstValue{std::numeric_limits<double>::quiet_NaN()};
+                return std::nullopt;
+            }
             return it->second;
         }
         case ast::ExprKind::UnaryOp: {

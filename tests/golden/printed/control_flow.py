@@ -1,6 +1,6 @@
 # Control flow and scalar expressions as PyPTO prints them: pl.range with init_values and pl.yield_,
-# pl.pipeline(..., stage=), pl.parallel, loop attrs, scalar pl.cast / pl.min / pl.max, typed constants and
-# pl.TileView extras. The kernel runs, so `check` reaches a verdict on it (see control_flow_check.py).
+# pl.pipeline(..., stage=), pl.parallel, loop attrs, scalar pl.cast / pl.min / pl.max, typed constants (also
+# the printer's bare -inf) and pl.TileView extras. (mixed_check_verdict.py runs `check` on the printed style.)
 # RUN: print
 # pypto.program: PrintedControlFlow
 import pypto.language as pl
@@ -19,6 +19,7 @@ class PrintedControlFlow:
         for k in pl.pipeline(2, stage=2):
             w: pl.Scalar[pl.FP32] = pl.cast(pl.max(k, pl.const(1, pl.INT64)), pl.FP32)
             acc_3: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.muls(acc_2, w)
+        floor: pl.Scalar[pl.FP32] = pl.const(-inf, pl.FP32)
         for j in pl.parallel(1, attrs={'unroll_hint': 2}):
             half: pl.Scalar[pl.INT32] = pl.cast(j, pl.INT32) + pl.const(8, pl.INT32)
         part: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[16, 32], blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box, pad=pl.PadValue.zero, compact=pl.CompactMode.null)] = pl.tile.muls(acc_3, pl.const(1.0, pl.FP32))
@@ -40,6 +41,7 @@ class PrintedControlFlow:
 # CHECK:         for k in pl.pipeline(2, stage=2):
 # CHECK:             w: pl.Scalar[pl.FP32] = pl.cast(pl.max(k, pl.const(1, pl.INT64)), pl.FP32)
 # CHECK:             acc_3: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.muls(acc_2, w)
+# CHECK:         floor: pl.Scalar[pl.FP32] = pl.const(-inf, pl.FP32)
 # CHECK:         for j in pl.parallel(1, attrs={'unroll_hint': 2}):
 # CHECK:             half: pl.Scalar[pl.INT32] = pl.cast(j, pl.INT32) + pl.const(8, pl.INT32)
 # CHECK:         part: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[16, 32], blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)] = pl.tile.muls(acc_3, pl.const(1.0, pl.FP32))
