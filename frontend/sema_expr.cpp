@@ -286,6 +286,16 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
         if (call->args[idx]) raise("E-TYPE", kw.loc, fmt::format("pl.{}() got multiple values for argument '{}'", op->name(), kw.name));
         call->args[idx] = lower_expr(*kw.value, false, nullptr);
     }
+    // A compute op on GM tensors is tensor-level code (pl.add(tensor, 1.0) in a kernel source): PyPTO lowers it
+    // to tile ops before ExpandMixedKernel, cvsim does not.
+    if (is_tile_compute(op->code) || is_matmul(op->code))
+        for (const auto& a : call->args)
+            if (a && a->type.kind == TypeKind::Tensor)
+                raise("E-UNSUPPORTED", a->loc,
+                      fmt::format("tensor-level op: {}() on the tensor {} is lowered to tile ops by PyPTO's "
+                                  "ConvertTensorToTileOps pass, which cvsim does not re-implement",
+                                  name, type_str(a->type)),
+                      "give cvsim the program PyPTO prints at the ExpandMixedKernel boundary, or load the tensor into a tile first");
     call->type = infer_call_type(*call, region_split());
     if (op->code == OpCode::ImportPeerBuffer) {
         const ExprPtr& peer = arg(*call, "peer_func");
