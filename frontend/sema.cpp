@@ -103,8 +103,11 @@ void collect_function(ProgramCtx& ctx, const ast::Stmt& s) {
 
 }  // namespace
 
-std::shared_ptr<Program> analyze(const ast::Module& module) {
+std::shared_ptr<Program> analyze(const ast::Module& module) { return analyze(module, SemaOptions{}); }
+
+std::shared_ptr<Program> analyze(const ast::Module& module, const SemaOptions& opt) {
     ProgramCtx ctx;
+    ctx.consts.bound = opt.dims;
     ctx.program = std::make_shared<Program>();
     ctx.program->sources.push_back(module.source);
     const ast::Stmt* program_class = nullptr;
@@ -141,6 +144,14 @@ std::shared_ptr<Program> analyze(const ast::Module& module) {
         SourceLoc loc{module.source.get(), 1, 1};
         raise("E-PARSE", loc, "no @pl.program class in this file");
     }
+    for (const auto& [name, value] : opt.dims) {
+        (void)value;
+        if (ctx.consts.bound_used.count(name)) continue;
+        std::string names;
+        for (const auto& d : ctx.consts.dynamic) names += (names.empty() ? "" : ", ") + d;
+        raise("E-NAME", SourceLoc{module.source.get(), 1, 1}, fmt::format("--dim {}: the program has no pl.dynamic symbol '{}'", name, name),
+              names.empty() ? "it declares no pl.dynamic symbol" : "its unbound pl.dynamic symbols: " + names);
+    }
     (void)imported;
     ctx.program->name = program_class->name;
     for (const auto& s : program_class->body) collect_function(ctx, *s);
@@ -156,9 +167,11 @@ std::shared_ptr<Program> analyze(const ast::Module& module) {
     return ctx.program;
 }
 
-std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file) {
+std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file) { return load_program(std::move(file), SemaOptions{}); }
+
+std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file, const SemaOptions& opt) {
     ast::Module m = parse_module(file);
-    return analyze(m);
+    return analyze(m, opt);
 }
 
 std::shared_ptr<Program> load_program_text(const std::string& path, const std::string& text) {

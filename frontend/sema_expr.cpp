@@ -51,7 +51,8 @@ ExprPtr FunctionLowering::lower_expr(const ast::Expr& e, bool top, const Type* a
                 return r;
             }
             if (m_ctx.consts.dynamic.count(e.name))
-                raise("E-UNSUPPORTED", e.loc, fmt::format("dynamic dimension '{}' used as a value is not supported", e.name));
+                raise("E-UNSUPPORTED", e.loc, fmt::format("dynamic dimension '{}' is not bound", e.name),
+                      fmt::format("bind it with --dim {}=VALUE", e.name), static_cast<uint32_t>(e.name.size()));
             raise("E-NAME", e.loc, fmt::format("name '{}' is not defined", e.name), suggest_name(e.name), static_cast<uint32_t>(e.name.size()));
         }
         case ast::ExprKind::Attribute: {

@@ -215,6 +215,14 @@ void define_constant(ConstTable& consts, const ast::Stmt& s) {
     const ast::Expr& v = *s.value;
     if (v.kind == ast::ExprKind::Call && v.children[0]->dotted() == "pl.dynamic") {
         if (v.args.size() != 1 || v.args[0]->kind != ast::ExprKind::Str) raise("E-TYPE", v.loc, "pl.dynamic takes the symbol name as a string");
+        for (const std::string& key : {name, v.args[0]->str_value}) {
+            auto b = consts.bound.find(key);
+            if (b == consts.bound.end()) continue;
+            consts.bound_used.insert(key);
+            consts.values[name] = ConstValue{b->second};  // bound with --dim: a constant from here on
+            consts.dynamic.erase(name);
+            return;
+        }
         consts.dynamic.insert(name);
         consts.values.erase(name);
         return;
@@ -343,7 +351,8 @@ std::vector<int64_t> lower_shape(const ConstTable& consts, const ast::Expr& e) {
     std::vector<int64_t> shape;
     for (auto& d : e.args) {
         if (d->kind == ast::ExprKind::Name && consts.dynamic.count(d->name))
-            raise("E-UNSUPPORTED", d->loc, fmt::format("dynamic dimension '{}' is not supported yet; give a constant", d->name));
+            raise("E-UNSUPPORTED", d->loc, fmt::format("dynamic dimension '{}' is not bound", d->name),
+                  fmt::format("bind it with --dim {}=VALUE", d->name), static_cast<uint32_t>(d->name.size()));
         auto c = fold_const(consts, *d);
         if (!c || !is_intlike(*c)) {
             if (d->kind == ast::ExprKind::Name && !c) raise("E-NAME", d->loc, fmt::format("name '{}' is not defined", d->name));

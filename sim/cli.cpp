@@ -50,6 +50,19 @@ sim::SessionOptions session_options(const CommonOptions& c) {
     if (c.blocks < 1 || c.blocks > 4096) throw std::invalid_argument(fmt::format("--blocks {}: expected 1..4096", c.blocks));
     o.blocks = c.blocks;
     o.entry = c.entry;
+    for (const auto& d : c.dims) {
+        auto eq = d.find('=');
+        size_t used = 0;
+        long long v = 0;
+        try {
+            if (eq == std::string::npos || eq == 0) throw std::invalid_argument("");
+            v = std::stoll(d.substr(eq + 1), &used, 0);
+            if (used != d.size() - eq - 1 || v < 1) throw std::invalid_argument("");
+        } catch (const std::exception&) {
+            throw std::invalid_argument(fmt::format("--dim {}: expected NAME=VALUE with a positive integer VALUE", d));
+        }
+        o.dims[d.substr(0, eq)] = v;
+    }
     o.visibility_delay = c.visibility_delay;
     o.compare.rtol = c.rtol;
     o.compare.atol = c.atol;
@@ -92,6 +105,7 @@ std::vector<std::string> replay_args(const CommonOptions& c, const std::string& 
     if (c.blocks != 1) opt("--blocks", std::to_string(c.blocks));
     if (c.visibility_delay) opt("--visibility-delay", std::to_string(c.visibility_delay));
     if (!c.entry.empty()) opt("--entry", c.entry);
+    for (auto& d : c.dims) opt("--dim", d);
     for (auto& f : c.configs) opt("--config", f);
     for (auto& s2 : c.sets) opt("--set", s2);
     for (auto& i : c.inputs) opt("--input", i);
@@ -221,7 +235,7 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
 
 int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::string& out) {
     sim::SessionOptions so = session_options(c);
-    auto program = load_program(SourceFile::read(kernel));
+    auto program = load_program(SourceFile::read(kernel), SemaOptions{so.dims});
     passes::ExpandOptions eo;
     eo.v2c = so.v2c;
     eo.target = so.target;

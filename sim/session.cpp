@@ -15,7 +15,7 @@ bool ScheduleResult::clean() const { return findings.empty(); }
 
 Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(std::move(opt)), m_file(std::move(file)) {
     m_hw = load_params(m_opt.target, m_opt.config_files, m_opt.param_sets);
-    auto program = load_program(m_file);
+    auto program = load_program(m_file, SemaOptions{m_opt.dims});
     CompileOptions co;
     co.entry = m_opt.entry;
     co.expand.v2c = m_opt.v2c;
