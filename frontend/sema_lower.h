@@ -64,6 +64,7 @@ class FunctionLowering {
     void lower_for(const ast::Stmt& s);
     void lower_if(const ast::Stmt& s);
     void lower_with(const ast::Stmt& s);
+    void check_scope(const ast::Stmt& s);  // the keywords of `with pl.scope(...)`
     void emit(ir::StmtPtr s) { m_out->push_back(std::move(s)); }
 
     // ---- expressions and calls (sema_expr.cpp) ----

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <variant>
 
 #include "frontend/diag.h"
@@ -29,10 +30,35 @@ void FunctionLowering::lower_body(const std::vector<ast::StmtPtr>& body) {
     m_fn.body = lower_block(body, start, BlockKind::Function);
 }
 
-Block FunctionLowering::lower_block(const std::vector<ast::StmtPtr>& stmts, size_t start, BlockKind kind, std::vector<VarPtr>* yield_targets, const std::vector<Type>* yield_types) {
+namespace {
+
+bool is_scope(const ast::Stmt& s) {
+    return s.kind == ast::StmtKind::With && s.value->kind == ast::ExprKind::Call && s.value->children[0]->dotted() == "pl.scope";
+}
+
+// The statements of a block with every `with pl.scope(...)` replaced by its body (recursively): the scope is
+// transparent (docs/DECISIONS.md), and PyPTO prints a loop's closing pl.yield_ inside such a scope.
+void flatten_scopes(const std::vector<ast::StmtPtr>& stmts, size_t start, std::vector<const ast::Stmt*>& out,
+                    const std::function<void(const ast::Stmt&)>& check) {
+    for (size_t i = start; i < stmts.size(); ++i) {
+        if (is_scope(*stmts[i])) {
+            check(*stmts[i]);
+            flatten_scopes(stmts[i]->body, 0, out, check);
+        } else {
+            out.push_back(stmts[i].get());
+        }
+    }
+}
+
+}  // namespace
+
+Block FunctionLowering::lower_block(const std::vector<ast::StmtPtr>& body, size_t start, BlockKind kind, std::vector<VarPtr>* yield_targets, const std::vector<Type>* yield_types) {
     Block out;
     Block* saved = m_out;
     m_out = &out;
+    std::vector<const ast::Stmt*> stmts;
+    flatten_scopes(body, start, stmts, [&](const ast::Stmt& w) { check_scope(w); });
+    start = 0;
     for (size_t i = start; i < stmts.size(); ++i) {
         const ast::Stmt& s = *stmts[i];
         bool last = i + 1 == stmts.size();
@@ -370,8 +396,14 @@ void FunctionLowering::lower_if(const ast::Stmt& s) {
     st->loc = s.loc;
     st->value = cond;
     std::vector<VarPtr> results;
-    bool yields_then = !s.body.empty() && is_yield(*s.body.back());
-    bool yields_else = !s.orelse.empty() && is_yield(*s.orelse.back());
+    // The last statement of a branch, looking through `with pl.scope()` (flattened by lower_block).
+    auto last = [](const std::vector<ast::StmtPtr>& b) -> const ast::Stmt* {
+        const ast::Stmt* l = b.empty() ? nullptr : b.back().get();
+        while (l && is_scope(*l) && !l->body.empty()) l = l->body.back().get();
+        return l;
+    };
+    bool yields_then = last(s.body) && is_yield(*last(s.body));
+    bool yields_else = last(s.orelse) && is_yield(*last(s.orelse));
     if (yields_then != yields_else && (yields_then || yields_else))
         raise("E-TYPE", s.loc, "with pl.yield_, both branches of the if must yield the same names",
               "add an else branch ending with pl.yield_(...)");
@@ -386,29 +418,32 @@ void FunctionLowering::lower_if(const ast::Stmt& s) {
     emit(st);
 }
 
+void FunctionLowering::check_scope(const ast::Stmt& s) {
+    // A runtime (task-graph) scope of an Orchestration function. cvsim runs launches in program order, which
+    // orders every launch the scope could order, so the scope is transparent: its body is lowered in place
+    // (and printed without the `with`; print -> parse -> print stays the identity).
+    const ast::Expr& ctx = *s.value;
+    if (!ctx.args.empty()) raise("E-TYPE", ctx.args[0]->loc, "pl.scope takes keyword arguments only (mode=pl.ScopeMode.X)");
+    for (auto& kw : ctx.keywords) {
+        std::string v = kw.value->dotted();
+        if (kw.name != "mode")
+            raise("E-TYPE", kw.loc, fmt::format("pl.scope() got an unexpected keyword argument '{}'", kw.name), "its keyword is: mode",
+                  static_cast<uint32_t>(kw.name.size()));
+        if (v != "pl.ScopeMode.AUTO" && v != "pl.ScopeMode.MANUAL")
+            raise("E-TYPE", kw.value->loc, "mode must be pl.ScopeMode.AUTO or pl.ScopeMode.MANUAL");
+    }
+    if (!s.targets.empty()) raise("E-UNSUPPORTED", s.targets[0]->loc, "'with pl.scope() as NAME' is not supported");
+}
+
 void FunctionLowering::lower_with(const ast::Stmt& s) {
     const ast::Expr& ctx = *s.value;
     std::string name = ctx.kind == ast::ExprKind::Call ? ctx.children[0]->dotted() : ctx.dotted();
     uint32_t span = static_cast<uint32_t>(std::max<size_t>(name.size(), 1));
     if (name == "pl.scope") {
-        // A runtime (task-graph) scope of an Orchestration function. cvsim runs launches in program order,
-        // which orders every launch the scope could order, so the scope is transparent: its body is lowered
-        // in place (and printed without the `with`; print -> parse -> print stays the identity).
+        // Reached only for a scope lower_block did not flatten (it flattens every pl.scope() call).
         if (ctx.kind != ast::ExprKind::Call) raise("E-TYPE", ctx.loc, "pl.scope must be called: with pl.scope():", "", span);
-        if (!ctx.args.empty()) raise("E-TYPE", ctx.args[0]->loc, "pl.scope takes keyword arguments only (mode=pl.ScopeMode.X)");
-        for (auto& kw : ctx.keywords) {
-            std::string v = kw.value->dotted();
-            if (kw.name != "mode")
-                raise("E-TYPE", kw.loc, fmt::format("pl.scope() got an unexpected keyword argument '{}'", kw.name), "its keyword is: mode",
-                      static_cast<uint32_t>(kw.name.size()));
-            if (v != "pl.ScopeMode.AUTO" && v != "pl.ScopeMode.MANUAL")
-                raise("E-TYPE", kw.value->loc, "mode must be pl.ScopeMode.AUTO or pl.ScopeMode.MANUAL");
-        }
-        if (!s.targets.empty()) raise("E-UNSUPPORTED", s.targets[0]->loc, "'with pl.scope() as NAME' is not supported");
-        for (const auto& b : s.body) {
-            if (is_yield(*b)) raise("E-PARSE", b->loc, "pl.yield_ outside a loop with init_values or an if-branch");
-            lower_stmt(*b);
-        }
+        check_scope(s);
+        for (const auto& b : s.body) lower_stmt(*b);
         return;
     }
     if (name == "pl.at" || name == "pl.cluster" || name == "pl.spmd" || name == "pl.incore" || name == "pl.auto_incore")
