@@ -62,6 +62,7 @@ std::string enum_str(const Expr& e) {
         case EnumKind::TileLayout: return fmt::format("pl.TileLayout.{}", tile_layout_name(static_cast<TileLayout>(e.ival)));
         case EnumKind::PipeType: return fmt::format("pl.PipeType.{}", pipe_type_name(static_cast<PipeType>(e.ival)));
         case EnumKind::FuncType: return fmt::format("pl.FunctionType.{}", func_type_name(static_cast<FuncType>(e.ival)));
+        case EnumKind::Other: return "pl." + e.sval;
         default: return fmt::format("pl.{}.{}", enum_kind_name(e.enum_kind), e.sval);
     }
 }

@@ -305,6 +305,17 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
 
 ExprPtr lower_attr_value(const ConstTable& consts, const ast::Expr& e) {
     if (auto en = lower_enum_ref(e)) return en;
+    // Other enum members PyPTO prints in attrs (pl.PadValue.zero, pl.TensorLayout.ND, pl.adir.X, ...): attribute
+    // values are recorded and printed back, never interpreted, so they are kept verbatim.
+    if (std::string d = e.dotted(); d.rfind("pl.", 0) == 0 && std::count(d.begin(), d.end(), '.') == 2) {
+        auto r = std::make_shared<Expr>();
+        r->kind = ExprKind::Enum;
+        r->enum_kind = EnumKind::Other;
+        r->sval = d.substr(3);
+        r->loc = e.loc;
+        r->type = Type::none();
+        return r;
+    }
     if (auto c = fold_const(consts, e)) return const_to_expr(*c, e.loc);
     if (e.kind == ast::ExprKind::List || e.kind == ast::ExprKind::Tuple) {
         auto r = std::make_shared<Expr>();

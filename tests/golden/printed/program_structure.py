@@ -1,6 +1,6 @@
 # The structure PyPTO's printer emits at the ExpandMixedKernel boundary: kernels printed without `self`
-# beside methods with `self`, level=/role= on the decorator, pl.func_attr, pl.Tuple returns, `with pl.scope()`
-# (AUTO and MANUAL) in the Orchestration function, and every dtype spelling the printer uses.
+# beside methods with `self`, level=/role= on the decorator, pl.func_attr (other pl enums kept verbatim), pl.Tuple, `with pl.scope()`
+# (AUTO and MANUAL) in the Orchestration function, and the UINT32 and TASK_ID dtypes.
 # RUN: print
 # pypto.program: PrintedStructure
 import pypto.language as pl
@@ -10,7 +10,7 @@ import pypto.language as pl
 class PrintedStructure:
     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CORE_GROUP)
     def scale_rows(x: pl.Tensor[[16, 64], pl.FP32], factor: pl.Scalar[pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]], out2: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> tuple[pl.Tensor[[16, 64], pl.FP32], pl.Tensor[[16, 64], pl.FP32]]:
-        pl.func_attr({'split': pl.SplitMode.NONE})
+        pl.func_attr({'split': pl.SplitMode.NONE, 'layout_hint': pl.TensorLayout.ND})
         t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64])
         s: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.muls(t, factor)
         out_1: pl.Tensor[[16, 64], pl.FP32] = pl.tile.store(s, [0, 0], out)
@@ -31,7 +31,7 @@ class PrintedStructure:
 # CHECK: class PrintedStructure:
 # CHECK:     @pl.function(type=pl.FunctionType.InCore, level=pl.Level.CORE_GROUP)
 # CHECK:     def scale_rows(self, x: pl.Tensor[[16, 64], pl.FP32], factor: pl.Scalar[pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]], out2: pl.Out[pl.Tensor[[16, 64], pl.FP32]]) -> tuple[pl.Tensor[[16, 64], pl.FP32], pl.Tensor[[16, 64], pl.FP32]]:
-# CHECK:         pl.func_attr({'split': pl.SplitMode.NONE})
+# CHECK:         pl.func_attr({'split': pl.SplitMode.NONE, 'layout_hint': pl.TensorLayout.ND})
 # CHECK:         t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64])
 # CHECK:         s: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.muls(t, factor)
 # CHECK:         out_1: pl.Tensor[[16, 64], pl.FP32] = pl.tile.store(s, [0, 0], out)
