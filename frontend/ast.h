@@ -79,6 +79,7 @@ enum class StmtKind {
     FunctionDef,  // def name(params) -> returns: body   (decorators, params)
     ClassDef,     // class name: body                  (decorators)
     Import,       // import pypto.language as pl / from pypto import language as pl -> name = module, alias
+    With,         // with value [as targets[0]]: body (one context manager)
 };
 
 struct Param {

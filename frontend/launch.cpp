@@ -184,6 +184,28 @@ private:
     }
 };
 
+// The 8-bit float formats and TASK_ID are read and sized, but cvsim has no arithmetic for them: a lane
+// program that would hold such a value is refused before it runs, naming the variable.
+const ir::Type* without_numerics(const Type& t) {
+    if (t.kind == TypeKind::Tuple) {
+        for (auto& e : t.elems)
+            if (auto* bad = without_numerics(e)) return bad;
+        return nullptr;
+    }
+    bool valued = t.kind == TypeKind::Scalar || t.kind == TypeKind::Tensor || t.kind == TypeKind::Tile;
+    return valued && !dtype_has_numerics(t.dtype) ? &t : nullptr;
+}
+
+void check_numerics(const Function& f) {
+    for (const auto& v : f.vars)
+        if (const Type* bad = without_numerics(v->type))
+            raise("E-UNSUPPORTED", v->loc,
+                  fmt::format("'{}' has dtype pl.{}, which cvsim reads but cannot compute with (no numerics for it yet)",
+                              v->name, dtype_name(bad->dtype)),
+                  "cvsim expand still works on this program; run and check need FP32/FP16/BF16 or integer dtypes",
+                  static_cast<uint32_t>(std::max<size_t>(v->name.size(), 1)));
+}
+
 }  // namespace
 
 // The a5 store path has no bf16 atomic add (PyPTO: an fp32 accumulator plus a cast is required there).
@@ -217,6 +239,8 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     plan.blocks = std::max(1, opt.expand.blocks);
     plan.entry = c.expanded->find(entry->name);
     Planner(c).run(plan.entry);
+    for (const auto* lane : {&plan.aic, &plan.aiv, &plan.mixed_prog})
+        if (*lane && (*lane)->fn) check_numerics(*(*lane)->fn);
     if (plan.aiv) {
         plan.aiv_split = aiv_splits(*plan.aiv->fn);
         plan.aiv_lane1_replay = !plan.aiv_split;

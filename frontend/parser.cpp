@@ -152,6 +152,7 @@ void Parser::parse_statement(std::vector<StmtPtr>& out) {
     if (t.is_keyword("class")) return out.push_back(parse_class({}));
     if (t.is_keyword("if")) return out.push_back(parse_if());
     if (t.is_keyword("for")) return out.push_back(parse_for());
+    if (t.is_keyword("with")) return out.push_back(parse_with());
     for (std::string_view kw : {"else", "elif", "except", "finally"}) {
         if (t.is_keyword(kw)) {
             syntax_error(t.loc,
@@ -238,7 +239,7 @@ std::vector<StmtPtr> Parser::parse_block(const std::string& owner, uint32_t owne
     SourceLoc first = peek().loc;
     if (!accept_newline()) {
         const Token& t = peek();
-        for (std::string_view kw : {"def", "class", "if", "for"}) {
+        for (std::string_view kw : {"def", "class", "if", "for", "with"}) {
             if (t.is_keyword(kw) || t.is_op("@"))
                 fail_expected("a simple statement or a line break after ':'", t);
         }
@@ -309,6 +310,20 @@ StmtPtr Parser::parse_for() {
     s->value = parse_exprlist();
     s->body = parse_block("'for' statement", kw.loc.line);
     if (at_kw("else")) unsupported(peek(), "'for ... else' is not supported");
+    return s;
+}
+
+StmtPtr Parser::parse_with() {
+    Token kw = take();
+    auto s = make_stmt(StmtKind::With, kw.loc);
+    s->value = parse_test();
+    if (accept_kw("as")) {
+        ExprPtr target = parse_target_element();
+        check_target(*target);
+        s->targets.push_back(std::move(target));
+    }
+    if (at_op(",")) unsupported(peek(), "several context managers in one 'with' are not supported", "nest the 'with' statements");
+    s->body = parse_block("'with' statement", kw.loc.line);
     return s;
 }
 

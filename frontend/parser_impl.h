@@ -36,12 +36,8 @@ struct RejectedKeyword {
     const char* message;
     const char* hint;
 };
-inline constexpr std::array<RejectedKeyword, 14> kRejectedKeywords = {{
+inline constexpr std::array<RejectedKeyword, 13> kRejectedKeywords = {{
     {"while", "'while' loops are not supported", "use 'for i in pl.range(n):'"},
-    {"with",
-     "'with' statements are not supported (tensor-level scopes such as 'pl.at', 'pl.cluster' and "
-     "'pl.spmd' must be outlined before cvsim reads the program)",
-     ""},
     {"try", "'try' statements are not supported", ""},
     {"async", "'async' functions and statements are not supported", ""},
     {"raise", "'raise' statements are not supported", ""},
@@ -139,6 +135,9 @@ class Parser {
     StmtPtr parse_if();
 
     StmtPtr parse_for();
+
+    // `with EXPR [as NAME]:` block (one context manager; sema decides which scopes are supported).
+    StmtPtr parse_with();
 
     ExprPtr parse_target_element();
 

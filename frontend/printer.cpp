@@ -63,9 +63,10 @@ std::string py_float(double v) {
 int precedence(const Expr& e) {
     switch (e.kind) {
         case ExprKind::BoolOp: return e.sval == "or" ? 1 : 2;
-        case ExprKind::Unary: return e.sval == "not" ? 3 : 9;
+        case ExprKind::Unary: return e.sval == "not" ? 3 : (e.sval == "cast" || e.sval == "abs") ? 20 : 9;
         case ExprKind::Compare: return 4;
         case ExprKind::Binary:
+            if (e.sval == "min" || e.sval == "max") return 20;
             if (e.sval == "|") return 5;
             if (e.sval == "^") return 6;
             if (e.sval == "&") return 7;
@@ -84,6 +85,7 @@ std::string enum_str(const Expr& e) {
         case EnumKind::TileLayout: return fmt::format("pl.TileLayout.{}", tile_layout_name(static_cast<TileLayout>(e.ival)));
         case EnumKind::PipeType: return fmt::format("pl.PipeType.{}", pipe_type_name(static_cast<PipeType>(e.ival)));
         case EnumKind::FuncType: return fmt::format("pl.FunctionType.{}", func_type_name(static_cast<FuncType>(e.ival)));
+        case EnumKind::Other: return "pl." + e.sval;
         default: return fmt::format("pl.{}.{}", enum_kind_name(e.enum_kind), e.sval);
     }
 }
@@ -141,12 +143,16 @@ std::string expr_str(const ExprPtr& ep, int parent_prec) {
         case ExprKind::Binary:
         case ExprKind::Compare:
         case ExprKind::BoolOp: {
+            if (e.kind == ExprKind::Binary && (e.sval == "min" || e.sval == "max"))
+                return fmt::format("pl.{}({}, {})", e.sval, expr_str(e.args[0]), expr_str(e.args[1]));
             int p = precedence(e);
             // Left-associative: the right operand needs parentheses at equal precedence.
             std::string s = expr_str(e.args[0], p) + " " + e.sval + " " + expr_str(e.args[1], p + 1);
             return p < parent_prec ? "(" + s + ")" : s;
         }
         case ExprKind::Unary: {
+            if (e.sval == "cast") return fmt::format("pl.cast({}, pl.{})", expr_str(e.args[0]), dtype_name(e.dtype));
+            if (e.sval == "abs") return fmt::format("abs({})", expr_str(e.args[0]));
             int p = precedence(e);
             std::string s = e.sval == "not" ? "not " + expr_str(e.args[0], p) : e.sval + expr_str(e.args[0], p);
             return p < parent_prec ? "(" + s + ")" : s;
@@ -200,6 +206,7 @@ public:
             case LoopKind::Unroll: fn = "pl.unroll"; break;
             case LoopKind::SplitAiv: fn = "pl.split_aiv"; break;
             case LoopKind::Spmd: fn = "pl.spmd"; break;
+            case LoopKind::Pipeline: fn = "pl.pipeline"; break;
         }
         if (s.loop_kind == LoopKind::SplitAiv) a.push_back(fmt::format("mode=pl.SplitMode.{}", split_mode_name(s.split_mode)));
         for (size_t i = 0; i < s.loop_extra.size() && i < s.loop_extra_keys.size(); ++i)

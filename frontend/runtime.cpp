@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -107,6 +108,11 @@ const char* npy_descr(DType d) {
         case DType::INT64: case DType::INDEX: return "<i8";
         case DType::UINT8: return "|u1";
         case DType::BOOL: return "|b1";
+        case DType::UINT16: return "<u2";
+        case DType::UINT32: return "<u4";
+        case DType::UINT64: return "<u8";
+        case DType::TASK_ID: return "<i8";
+        case DType::FP8E4M3FN: case DType::FP8E5M2: case DType::FP8E8M0: case DType::HF8: return "|u1";  // raw bits
     }
     return "|u1";
 }
@@ -282,6 +288,16 @@ Scalar eval_scalar(const ir::Expr& e, const std::function<Scalar(const ir::Var&)
         case ExprKind::Unary: {
             Scalar x = eval_scalar(*e.args[0], lookup);
             if (e.sval == "not") return Scalar::of_int(!truthy(x), DType::BOOL);
+            if (e.sval == "cast") {  // scalar pl.cast: to the target dtype (floats round, integers truncate toward 0)
+                if (dtype_is_float(e.dtype)) return Scalar::of_float(round_to(e.dtype, x.as_double()), e.dtype);
+                double d = x.is_float() ? std::trunc(x.f) : static_cast<double>(x.i);
+                return Scalar::of_int(x.is_float() ? static_cast<int64_t>(round_to(e.dtype, d)) : x.i, e.dtype);
+            }
+            if (e.sval == "abs") {
+                if (x.is_float()) x.f = std::fabs(x.f);
+                else if (x.i < 0) x.i = static_cast<int64_t>(0ull - static_cast<uint64_t>(x.i));
+                return x;
+            }
             if (e.sval == "-") {
                 if (x.is_float()) x.f = -x.f;
                 else x.i = static_cast<int64_t>(0ull - static_cast<uint64_t>(x.i));
@@ -308,6 +324,13 @@ Scalar eval_scalar(const ir::Expr& e, const std::function<Scalar(const ir::Var&)
         case ExprKind::Binary: {
             Scalar a = eval_scalar(*e.args[0], lookup), b = eval_scalar(*e.args[1], lookup);
             const std::string& op = e.sval;
+            if (op == "min" || op == "max") {  // pl.min / pl.max of scalars
+                if (a.is_float() || b.is_float()) {
+                    double x = a.as_double(), y = b.as_double();
+                    return Scalar::of_float(op == "min" ? std::min(x, y) : std::max(x, y), DType::FP32);
+                }
+                return Scalar::of_int(op == "min" ? std::min(a.i, b.i) : std::max(a.i, b.i), e.type.dtype);
+            }
             if (a.is_float() || b.is_float() || op == "/") {
                 double x = a.as_double(), y = b.as_double(), r = 0;
                 if (op == "+") r = x + y;

@@ -58,19 +58,21 @@ void collect_function(ProgramCtx& ctx, const ast::Stmt& s) {
             } else if (kw.name == "attrs") {
                 if (kw.value->kind != ast::ExprKind::Dict) raise("E-TYPE", kw.value->loc, "attrs= must be a dict");
                 fn->attrs = lower_attrs(ctx.consts, *kw.value);
-            } else if (kw.name == "level" || kw.name == "role" || kw.name == "strict_ssa" || kw.name == "name") {
+            } else if (kw.name == "level" || kw.name == "role" || kw.name == "strict_ssa" || kw.name == "name" ||
+                       kw.name == "auto_scope" || kw.name == "external_source") {
                 fn->deco_extra_keys.push_back(kw.name);
                 fn->deco_extra.push_back(lower_attr_value(ctx.consts, *kw.value));
             } else {
                 raise("E-TYPE", kw.loc, fmt::format("@pl.function() got an unexpected keyword argument '{}'", kw.name),
-                      "its keywords are: type, level, role, attrs");
+                      "its keywords are: type, level, role, attrs, auto_scope, external_source, strict_ssa, name");
             }
         }
     }
     if (!decorated) raise("E-UNSUPPORTED", s.loc, fmt::format("method '{}' needs the @pl.function decorator", s.name));
-    if (s.params.empty() || s.params[0].name != "self")
-        raise("E-PARSE", s.loc, fmt::format("the first parameter of '{}' must be self", s.name));
-    for (size_t i = 1; i < s.params.size(); ++i) {
+    // PyPTO prints some functions without `self` (e.g. InCore/AIC/AIV beside Orchestration methods): a
+    // leading unannotated `self` is the method receiver, every other parameter is a kernel parameter.
+    size_t first_param = !s.params.empty() && s.params[0].name == "self" && !s.params[0].annotation ? 1 : 0;
+    for (size_t i = first_param; i < s.params.size(); ++i) {
         const ast::Param& p = s.params[i];
         if (!p.annotation) raise("E-TYPE", p.loc, fmt::format("parameter '{}' needs a type annotation", p.name));
         if (p.default_value) raise("E-UNSUPPORTED", p.default_value->loc, "parameter default values are not supported");
@@ -83,10 +85,13 @@ void collect_function(ProgramCtx& ctx, const ast::Stmt& s) {
         fn->params.push_back(param);
     }
     if (s.annotation) {
-        if (s.annotation->kind == ast::ExprKind::Subscript && s.annotation->children[0]->kind == ast::ExprKind::Name &&
-            s.annotation->children[0]->name == "tuple") {
+        std::string head = s.annotation->kind == ast::ExprKind::Subscript ? s.annotation->children[0]->dotted() : "";
+        if (head == "tuple" || head == "pl.Tuple") {
             fn->ret_is_tuple = true;
-            for (auto& a : s.annotation->args) fn->ret_types.push_back(lower_type(ctx.consts, *a, nullptr));
+            for (auto& a : s.annotation->args) {
+                if (a->kind == ast::ExprKind::Tuple && a->args.empty()) continue;  // pl.Tuple[()]
+                fn->ret_types.push_back(lower_type(ctx.consts, *a, nullptr));
+            }
         } else if (s.annotation->kind != ast::ExprKind::None) {
             fn->ret_types.push_back(lower_type(ctx.consts, *s.annotation, nullptr));
         }
@@ -98,8 +103,11 @@ void collect_function(ProgramCtx& ctx, const ast::Stmt& s) {
 
 }  // namespace
 
-std::shared_ptr<Program> analyze(const ast::Module& module) {
+std::shared_ptr<Program> analyze(const ast::Module& module) { return analyze(module, SemaOptions{}); }
+
+std::shared_ptr<Program> analyze(const ast::Module& module, const SemaOptions& opt) {
     ProgramCtx ctx;
+    ctx.consts.bound = opt.dims;
     ctx.program = std::make_shared<Program>();
     ctx.program->sources.push_back(module.source);
     const ast::Stmt* program_class = nullptr;
@@ -136,6 +144,14 @@ std::shared_ptr<Program> analyze(const ast::Module& module) {
         SourceLoc loc{module.source.get(), 1, 1};
         raise("E-PARSE", loc, "no @pl.program class in this file");
     }
+    for (const auto& [name, value] : opt.dims) {
+        (void)value;
+        if (ctx.consts.bound_used.count(name)) continue;
+        std::string names;
+        for (const auto& d : ctx.consts.dynamic) names += (names.empty() ? "" : ", ") + d;
+        raise("E-NAME", SourceLoc{module.source.get(), 1, 1}, fmt::format("--dim {}: the program has no pl.dynamic symbol '{}'", name, name),
+              names.empty() ? "it declares no pl.dynamic symbol" : "its unbound pl.dynamic symbols: " + names);
+    }
     (void)imported;
     ctx.program->name = program_class->name;
     for (const auto& s : program_class->body) collect_function(ctx, *s);
@@ -151,9 +167,11 @@ std::shared_ptr<Program> analyze(const ast::Module& module) {
     return ctx.program;
 }
 
-std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file) {
+std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file) { return load_program(std::move(file), SemaOptions{}); }
+
+std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file, const SemaOptions& opt) {
     ast::Module m = parse_module(file);
-    return analyze(m);
+    return analyze(m, opt);
 }
 
 std::shared_ptr<Program> load_program_text(const std::string& path, const std::string& text) {

@@ -51,7 +51,8 @@ ExprPtr FunctionLowering::lower_expr(const ast::Expr& e, bool top, const Type* a
                 return r;
             }
             if (m_ctx.consts.dynamic.count(e.name))
-                raise("E-UNSUPPORTED", e.loc, fmt::format("dynamic dimension '{}' used as a value is not supported", e.name));
+                raise("E-UNSUPPORTED", e.loc, fmt::format("dynamic dimension '{}' is not bound", e.name),
+                      fmt::format("bind it with --dim {}=VALUE", e.name), static_cast<uint32_t>(e.name.size()));
             raise("E-NAME", e.loc, fmt::format("name '{}' is not defined", e.name), suggest_name(e.name), static_cast<uint32_t>(e.name.size()));
         }
         case ast::ExprKind::Attribute: {
@@ -210,17 +211,30 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
     if (callee.kind == ast::ExprKind::Attribute && callee.children[0]->kind == ast::ExprKind::Name && callee.children[0]->name == "self")
         return lower_func_call(e, callee.name);
     if (name == "pl.const") return lower_typed_const(e);
+    if (ExprPtr sc = lower_scalar_func(e, name)) return sc;
     if (name == "pl.yield_") raise("E-PARSE", e.loc, "pl.yield_ must be a statement of its own at the end of a loop or branch body");
-    if (name == "pl.range" || name == "pl.parallel" || name == "pl.unroll" || name == "pl.split_aiv" || name == "pl.spmd")
+    if (name == "pl.range" || name == "pl.parallel" || name == "pl.unroll" || name == "pl.split_aiv" || name == "pl.spmd" ||
+        name == "pl.pipeline")
         raise("E-PARSE", e.loc, fmt::format("{} is only allowed as the iterable of a for loop", name));
     if (name == "pl.func_attr") raise("E-PARSE", e.loc, "pl.func_attr must be the first statement of a function");
+    if (name == "pl.submit" || name == "pl.spmd_submit")
+        raise("E-UNSUPPORTED", callee.loc,
+              fmt::format("task submission '{}' is not modelled by cvsim yet", name),
+              "cvsim runs kernel launches written as self.f(...) (ExpandMixedKernel's input and output use them)",
+              static_cast<uint32_t>(name.size()));
+    if (name.rfind("pld.", 0) == 0)
+        raise("E-UNSUPPORTED", callee.loc, fmt::format("distributed op '{}' is not supported (cvsim simulates one device)", name), "",
+              static_cast<uint32_t>(name.size()));
     if (name.rfind("pl.", 0) != 0) {
         if (name.empty()) raise("E-UNSUPPORTED", e.loc, "calling this expression is not supported");
         raise("E-UNSUPPORTED", e.loc, fmt::format("call of '{}' is not supported (only pl ops and self.<function>)", name), "", static_cast<uint32_t>(name.size()));
     }
     auto cands = lookup_ops(name.substr(3));
     if (cands.empty()) {
-        // Tolerate pl.tile.X / pl.system.X for ops of another namespace? No: report precisely.
+        if (name.rfind("pl.tensor.", 0) == 0 || name.rfind("pl.array.", 0) == 0)
+            raise("E-UNSUPPORTED", callee.loc,
+                  fmt::format("{} op '{}' is not modelled by cvsim yet", name.rfind("pl.tensor.", 0) == 0 ? "orchestration tensor" : "array", name),
+                  "see OPS.md for the ops cvsim simulates", static_cast<uint32_t>(name.size()));
         raise("E-UNSUPPORTED", callee.loc, fmt::format("unknown op '{}'", name), "see OPS.md for the supported ops",
               static_cast<uint32_t>(name.size()));
     }
@@ -261,13 +275,28 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
                 if (size_t d = edit_distance(kw.name, p.name); d < best_d) best_d = d, best = p.name;
             }
             std::string hint = valid.empty() ? "it takes no arguments" : "its parameters are: " + valid;
-            if (!best.empty()) hint = "did you mean '" + best + "'? " + hint;
+            // A near miss of a parameter is a typo (E-TYPE); any other keyword is one PyPTO's op has and cvsim's
+            // catalogue does not model (atomic=, clamp=, ...): ignoring it could change the result, so refuse it.
+            if (best.empty())
+                raise("E-UNSUPPORTED", kw.loc, fmt::format("pl.{}(): keyword argument '{}' is not modelled by cvsim", op->name(), kw.name),
+                      hint, static_cast<uint32_t>(kw.name.size()));
+            hint = "did you mean '" + best + "'? " + hint;
             raise("E-TYPE", kw.loc, fmt::format("pl.{}() got an unexpected keyword argument '{}'", op->name(), kw.name),
                   hint, static_cast<uint32_t>(kw.name.size()));
         }
         if (call->args[idx]) raise("E-TYPE", kw.loc, fmt::format("pl.{}() got multiple values for argument '{}'", op->name(), kw.name));
         call->args[idx] = lower_expr(*kw.value, false, nullptr);
     }
+    // A compute op on GM tensors is tensor-level code (pl.add(tensor, 1.0) in a kernel source): PyPTO lowers it
+    // to tile ops before ExpandMixedKernel, cvsim does not.
+    if (is_tile_compute(op->code) || is_matmul(op->code))
+        for (const auto& a : call->args)
+            if (a && a->type.kind == TypeKind::Tensor)
+                raise("E-UNSUPPORTED", a->loc,
+                      fmt::format("tensor-level op: {}() on the tensor {} is lowered to tile ops by PyPTO's "
+                                  "ConvertTensorToTileOps pass, which cvsim does not re-implement",
+                                  name, type_str(a->type)),
+                      "give cvsim the program PyPTO prints at the ExpandMixedKernel boundary, or load the tensor into a tile first");
     call->type = infer_call_type(*call, region_split());
     if (op->code == OpCode::ImportPeerBuffer) {
         const ExprPtr& peer = arg(*call, "peer_func");
@@ -277,6 +306,66 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
     }
     (void)ann;
     return call;
+}
+
+ExprPtr FunctionLowering::lower_scalar_func(const ast::Expr& e, const std::string& name) {
+    // Scalar functions of the printed IR: pl.min/pl.max (and Python's min/max/abs) of scalars, pl.cast(x, pl.DT)
+    // of a scalar. Their tile forms (pl.cast(tile, ...), pl.minimum) are ops and are left to the op table.
+    bool minmax = name == "pl.min" || name == "pl.max" || name == "min" || name == "max";
+    bool cast = name == "pl.cast";
+    bool absf = name == "abs";
+    if (!minmax && !cast && !absf) return nullptr;
+    if (cast) {
+        // Decide without lowering (lowering hoists nested calls): the tile op when the operand is not a scalar.
+        if (e.args.size() != 2 || !e.keywords.empty()) return nullptr;
+        const ast::Expr& x = *e.args[0];
+        bool scalar = x.kind == ast::ExprKind::Int || x.kind == ast::ExprKind::Float || x.kind == ast::ExprKind::BinOp ||
+                      x.kind == ast::ExprKind::UnaryOp || x.kind == ast::ExprKind::Bool;
+        if (x.kind == ast::ExprKind::Name) {
+            auto it = m_vars.find(x.name);
+            scalar = it != m_vars.end() ? it->second->type.kind == TypeKind::Scalar : m_ctx.consts.values.count(x.name) > 0;
+        }
+        if (x.kind == ast::ExprKind::Call) {
+            std::string n = x.children[0]->dotted();
+            scalar = n == "pl.const" || n == "pl.min" || n == "pl.max" || n == "pl.cast" || n == "min" || n == "max" || n == "abs";
+        }
+        if (!scalar) return nullptr;  // the tile op pl.cast
+    }
+    std::vector<ExprPtr> a;
+    for (auto& x : e.args) a.push_back(lower_expr(*x, false, nullptr));
+    if (!e.keywords.empty()) raise("E-TYPE", e.keywords[0].loc, fmt::format("{}() takes no keyword arguments", name));
+    auto r = std::make_shared<Expr>();
+    r->loc = e.loc;
+    if (cast) {
+        if (a.size() != 2) raise("E-TYPE", e.loc, "pl.cast of a scalar takes (value, dtype)");
+        ExprPtr d = lower_enum_ref(*e.args[1]);
+        if (!d || d->kind != ExprKind::DTypeLit) raise("E-TYPE", e.args[1]->loc, "pl.cast needs a dtype (pl.INT32, pl.FP32, ...)");
+        r->kind = ExprKind::Unary;
+        r->sval = "cast";
+        r->dtype = d->dtype;
+        r->args = {a[0]};
+        r->type = Type::scalar(d->dtype);
+        return r;
+    }
+    size_t want = absf ? 1 : 2;
+    if (a.size() != want) raise("E-TYPE", e.loc, fmt::format("{}() of scalars takes {} argument(s), got {}", name, want, a.size()));
+    for (auto& x : a)
+        if (x->type.kind != TypeKind::Scalar)
+            raise("E-TYPE", x->loc, fmt::format("{}() needs scalar operands, got {}", name, type_str(x->type)),
+                  minmax ? "for tiles use pl.tile.minimum / pl.tile.maximum" : "");
+    if (absf) {
+        r->kind = ExprKind::Unary;
+        r->sval = "abs";
+        r->args = {a[0]};
+        r->type = a[0]->type;
+        return r;
+    }
+    r->kind = ExprKind::Binary;
+    r->sval = name.substr(name.rfind('.') + 1);  // "min" / "max"
+    r->args = {a[0], a[1]};
+    bool fl = dtype_is_float(a[0]->type.dtype) || dtype_is_float(a[1]->type.dtype);
+    r->type = Type::scalar(fl ? DType::FP32 : (a[0]->type.dtype == DType::INDEX || a[1]->type.dtype == DType::INDEX ? DType::INDEX : a[0]->type.dtype));
+    return r;
 }
 
 ExprPtr FunctionLowering::lower_dict(const ast::Expr& d) {

@@ -63,6 +63,8 @@ class FunctionLowering {
     RangeCall lower_range(const ast::Expr& it);
     void lower_for(const ast::Stmt& s);
     void lower_if(const ast::Stmt& s);
+    void lower_with(const ast::Stmt& s);
+    void check_scope(const ast::Stmt& s);  // the keywords of `with pl.scope(...)`
     void emit(ir::StmtPtr s) { m_out->push_back(std::move(s)); }
 
     // ---- expressions and calls (sema_expr.cpp) ----
@@ -74,6 +76,7 @@ class FunctionLowering {
     ExprPtr lower_call(const ast::Expr& e, const Type* ann);
     ExprPtr lower_dict(const ast::Expr& d);
     ExprPtr lower_typed_const(const ast::Expr& e);
+    ExprPtr lower_scalar_func(const ast::Expr& e, const std::string& name);  // nullptr when `e` is not one
     ExprPtr lower_func_call(const ast::Expr& e, const std::string& fname);
 };
 

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
 #include <variant>
 
 #include "frontend/diag.h"
@@ -28,10 +30,35 @@ void FunctionLowering::lower_body(const std::vector<ast::StmtPtr>& body) {
     m_fn.body = lower_block(body, start, BlockKind::Function);
 }
 
-Block FunctionLowering::lower_block(const std::vector<ast::StmtPtr>& stmts, size_t start, BlockKind kind, std::vector<VarPtr>* yield_targets, const std::vector<Type>* yield_types) {
+namespace {
+
+bool is_scope(const ast::Stmt& s) {
+    return s.kind == ast::StmtKind::With && s.value->kind == ast::ExprKind::Call && s.value->children[0]->dotted() == "pl.scope";
+}
+
+// The statements of a block with every `with pl.scope(...)` replaced by its body (recursively): the scope is
+// transparent (docs/DECISIONS.md), and PyPTO prints a loop's closing pl.yield_ inside such a scope.
+void flatten_scopes(const std::vector<ast::StmtPtr>& stmts, size_t start, std::vector<const ast::Stmt*>& out,
+                    const std::function<void(const ast::Stmt&)>& check) {
+    for (size_t i = start; i < stmts.size(); ++i) {
+        if (is_scope(*stmts[i])) {
+            check(*stmts[i]);
+            flatten_scopes(stmts[i]->body, 0, out, check);
+        } else {
+            out.push_back(stmts[i].get());
+        }
+    }
+}
+
+}  // namespace
+
+Block FunctionLowering::lower_block(const std::vector<ast::StmtPtr>& body, size_t start, BlockKind kind, std::vector<VarPtr>* yield_targets, const std::vector<Type>* yield_types) {
     Block out;
     Block* saved = m_out;
     m_out = &out;
+    std::vector<const ast::Stmt*> stmts;
+    flatten_scopes(body, start, stmts, [&](const ast::Stmt& w) { check_scope(w); });
+    start = 0;
     for (size_t i = start; i < stmts.size(); ++i) {
         const ast::Stmt& s = *stmts[i];
         bool last = i + 1 == stmts.size();
@@ -77,6 +104,7 @@ void FunctionLowering::lower_stmt(const ast::Stmt& s) {
         case ast::StmtKind::FunctionDef: raise("E-UNSUPPORTED", s.loc, "nested function definition is not supported");
         case ast::StmtKind::ClassDef: raise("E-UNSUPPORTED", s.loc, "class definition inside a function is not supported");
         case ast::StmtKind::Import: raise("E-UNSUPPORTED", s.loc, "import inside a function is not supported");
+        case ast::StmtKind::With: lower_with(s); return;
     }
 }
 
@@ -254,6 +282,7 @@ FunctionLowering::RangeCall FunctionLowering::lower_range(const ast::Expr& it) {
     else if (callee == "pl.unroll") r.kind = LoopKind::Unroll;
     else if (callee == "pl.split_aiv") r.kind = LoopKind::SplitAiv;
     else if (callee == "pl.spmd") r.kind = LoopKind::Spmd;
+    else if (callee == "pl.pipeline") r.kind = LoopKind::Pipeline;
     else if (callee == "range") raise("E-UNSUPPORTED", it.loc, "Python range() is not supported; use pl.range");
     else raise("E-UNSUPPORTED", it.loc, fmt::format("a for loop over '{}' is not supported (pl.range, pl.parallel, pl.unroll, pl.split_aiv, pl.spmd)", callee.empty() ? "this expression" : callee));
     for (auto& a : it.args) {
@@ -268,7 +297,8 @@ FunctionLowering::RangeCall FunctionLowering::lower_range(const ast::Expr& it) {
         raise("E-TYPE", it.loc, "pl.split_aiv takes the lane count 2");
     if (r.bounds.size() == 3 && const_int(r.bounds[2]) == 0) raise("E-TYPE", it.args[2]->loc, "loop step must not be zero");
     for (auto& kw : it.keywords) {
-        if (kw.name == "init_values" && r.kind == LoopKind::Range) {
+        bool counted = r.kind == LoopKind::Range || r.kind == LoopKind::Parallel || r.kind == LoopKind::Pipeline;
+        if (kw.name == "init_values" && counted) {
             if (kw.value->kind != ast::ExprKind::Tuple && kw.value->kind != ast::ExprKind::List)
                 raise("E-TYPE", kw.value->loc, "init_values must be a tuple or list of values");
             r.init = kw.value.get();
@@ -277,14 +307,23 @@ FunctionLowering::RangeCall FunctionLowering::lower_range(const ast::Expr& it) {
             if (m->kind != ExprKind::Enum || m->enum_kind != EnumKind::SplitMode)
                 raise("E-TYPE", kw.value->loc, "mode must be a pl.SplitMode member");
             r.mode = static_cast<SplitMode>(m->ival);
+        } else if ((kw.name == "stage" && r.kind == LoopKind::Pipeline) ||
+                   (kw.name == "attrs" && kw.value->kind == ast::ExprKind::Dict && r.kind != LoopKind::SplitAiv)) {
+            // pl.pipeline's stage count and a loop's attrs={...} are scheduling hints: recorded, printed back, and the
+            // loop runs sequentially (program order is one of the orders the hardware may choose).
+            r.extra.push_back(kw.name == "attrs" ? lower_dict(*kw.value) : lower_attr_value(m_ctx.consts, *kw.value));
+            r.extra_keys.push_back(kw.name);
         } else if (r.kind == LoopKind::Spmd) {
             // pl.spmd's launch options are recorded and printed back; the region runs as a loop over blocks.
             r.extra.push_back(lower_attr_value(m_ctx.consts, *kw.value));
             r.extra_keys.push_back(kw.name);
         } else {
-            std::string valid = r.kind == LoopKind::Range ? "init_values" : r.kind == LoopKind::SplitAiv ? "mode" : "";
+            std::string valid = r.kind == LoopKind::Pipeline ? "stage, init_values, attrs"
+                                : counted                      ? "init_values, attrs"
+                                : r.kind == LoopKind::SplitAiv ? "mode"
+                                                               : "attrs";
             raise("E-TYPE", kw.loc, fmt::format("{}() got an unexpected keyword argument '{}'", callee, kw.name),
-                  valid.empty() ? "it takes only bounds" : "its keyword is: " + valid, static_cast<uint32_t>(kw.name.size()));
+                  "its keywords are: " + valid, static_cast<uint32_t>(kw.name.size()));
         }
     }
     return r;
@@ -357,8 +396,14 @@ void FunctionLowering::lower_if(const ast::Stmt& s) {
     st->loc = s.loc;
     st->value = cond;
     std::vector<VarPtr> results;
-    bool yields_then = !s.body.empty() && is_yield(*s.body.back());
-    bool yields_else = !s.orelse.empty() && is_yield(*s.orelse.back());
+    // The last statement of a branch, looking through `with pl.scope()` (flattened by lower_block).
+    auto last = [](const std::vector<ast::StmtPtr>& b) -> const ast::Stmt* {
+        const ast::Stmt* l = b.empty() ? nullptr : b.back().get();
+        while (l && is_scope(*l) && !l->body.empty()) l = l->body.back().get();
+        return l;
+    };
+    bool yields_then = last(s.body) && is_yield(*last(s.body));
+    bool yields_else = last(s.orelse) && is_yield(*last(s.orelse));
     if (yields_then != yields_else && (yields_then || yields_else))
         raise("E-TYPE", s.loc, "with pl.yield_, both branches of the if must yield the same names",
               "add an else branch ending with pl.yield_(...)");
@@ -371,6 +416,44 @@ void FunctionLowering::lower_if(const ast::Stmt& s) {
     }
     st->targets = results;
     emit(st);
+}
+
+void FunctionLowering::check_scope(const ast::Stmt& s) {
+    // A runtime (task-graph) scope of an Orchestration function. cvsim runs launches in program order, which
+    // orders every launch the scope could order, so the scope is transparent: its body is lowered in place
+    // (and printed without the `with`; print -> parse -> print stays the identity).
+    const ast::Expr& ctx = *s.value;
+    if (!ctx.args.empty()) raise("E-TYPE", ctx.args[0]->loc, "pl.scope takes keyword arguments only (mode=pl.ScopeMode.X)");
+    for (auto& kw : ctx.keywords) {
+        std::string v = kw.value->dotted();
+        if (kw.name != "mode")
+            raise("E-TYPE", kw.loc, fmt::format("pl.scope() got an unexpected keyword argument '{}'", kw.name), "its keyword is: mode",
+                  static_cast<uint32_t>(kw.name.size()));
+        if (v != "pl.ScopeMode.AUTO" && v != "pl.ScopeMode.MANUAL")
+            raise("E-TYPE", kw.value->loc, "mode must be pl.ScopeMode.AUTO or pl.ScopeMode.MANUAL");
+    }
+    if (!s.targets.empty()) raise("E-UNSUPPORTED", s.targets[0]->loc, "'with pl.scope() as NAME' is not supported");
+}
+
+void FunctionLowering::lower_with(const ast::Stmt& s) {
+    const ast::Expr& ctx = *s.value;
+    std::string name = ctx.kind == ast::ExprKind::Call ? ctx.children[0]->dotted() : ctx.dotted();
+    uint32_t span = static_cast<uint32_t>(std::max<size_t>(name.size(), 1));
+    if (name == "pl.scope") {
+        // Reached only for a scope lower_block did not flatten (it flattens every pl.scope() call).
+        if (ctx.kind != ast::ExprKind::Call) raise("E-TYPE", ctx.loc, "pl.scope must be called: with pl.scope():", "", span);
+        check_scope(s);
+        for (const auto& b : s.body) lower_stmt(*b);
+        return;
+    }
+    if (name == "pl.at" || name == "pl.cluster" || name == "pl.spmd" || name == "pl.incore" || name == "pl.auto_incore")
+        raise("E-UNSUPPORTED", ctx.loc,
+              fmt::format("tensor-level scope '{}' is not supported: PyPTO outlines it (OutlineIncoreScopes / "
+                          "OutlineClusterScopes) before ExpandMixedKernel",
+                          name),
+              "give cvsim the program PyPTO prints at the ExpandMixedKernel boundary", span);
+    raise("E-UNSUPPORTED", ctx.loc,
+          fmt::format("'with {}' is not supported (only 'with pl.scope()' inside a function)", name.empty() ? "..." : name), "", span);
 }
 
 }  // namespace cvsim::sema

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "frontend/diag.h"
 
@@ -64,7 +65,12 @@ std::optional<ConstValue> fold_const(const ConstTable& consts, const ast::Expr& 
         case ast::ExprKind::Name: {
             if (locals && locals->count(e.name)) return std::nullopt;
             auto it = consts.values.find(e.name);
-            if (it == consts.values.end()) return std::nullopt;
+            if (it == consts.values.end()) {
+                // PyPTO's printer writes non-finite float constants as bare `inf` / `nan` (e.g. pl.const(-inf, pl.FP32)).
+                if (e.name == "inf") return ConstValue{std::numeric_limits<double>::infinity()};
+                if (e.name == "nan") return ConstValue{std::numeric_limits<double>::quiet_NaN()};
+                return std::nullopt;
+            }
             return it->second;
         }
         case ast::ExprKind::UnaryOp: {
@@ -209,6 +215,14 @@ void define_constant(ConstTable& consts, const ast::Stmt& s) {
     const ast::Expr& v = *s.value;
     if (v.kind == ast::ExprKind::Call && v.children[0]->dotted() == "pl.dynamic") {
         if (v.args.size() != 1 || v.args[0]->kind != ast::ExprKind::Str) raise("E-TYPE", v.loc, "pl.dynamic takes the symbol name as a string");
+        for (const std::string& key : {name, v.args[0]->str_value}) {
+            auto b = consts.bound.find(key);
+            if (b == consts.bound.end()) continue;
+            consts.bound_used.insert(key);
+            consts.values[name] = ConstValue{b->second};  // bound with --dim: a constant from here on
+            consts.dynamic.erase(name);
+            return;
+        }
         consts.dynamic.insert(name);
         consts.values.erase(name);
         return;
@@ -301,6 +315,17 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
 
 ExprPtr lower_attr_value(const ConstTable& consts, const ast::Expr& e) {
     if (auto en = lower_enum_ref(e)) return en;
+    // Other enum members PyPTO prints in attrs (pl.PadValue.zero, pl.TensorLayout.ND, pl.adir.X, ...): attribute
+    // values are recorded and printed back, never interpreted, so they are kept verbatim.
+    if (std::string d = e.dotted(); d.rfind("pl.", 0) == 0 && std::count(d.begin(), d.end(), '.') == 2) {
+        auto r = std::make_shared<Expr>();
+        r->kind = ExprKind::Enum;
+        r->enum_kind = EnumKind::Other;
+        r->sval = d.substr(3);
+        r->loc = e.loc;
+        r->type = Type::none();
+        return r;
+    }
     if (auto c = fold_const(consts, e)) return const_to_expr(*c, e.loc);
     if (e.kind == ast::ExprKind::List || e.kind == ast::ExprKind::Tuple) {
         auto r = std::make_shared<Expr>();
@@ -347,7 +372,8 @@ std::vector<int64_t> lower_shape(const ConstTable& consts, const ast::Expr& e) {
     std::vector<int64_t> shape;
     for (auto& d : e.args) {
         if (d->kind == ast::ExprKind::Name && consts.dynamic.count(d->name))
-            raise("E-UNSUPPORTED", d->loc, fmt::format("dynamic dimension '{}' is not supported yet; give a constant", d->name));
+            raise("E-UNSUPPORTED", d->loc, fmt::format("dynamic dimension '{}' is not bound", d->name),
+                  fmt::format("bind it with --dim {}=VALUE", d->name), static_cast<uint32_t>(d->name.size()));
         auto c = fold_const(consts, *d);
         if (!c || !is_intlike(*c)) {
             if (d->kind == ast::ExprKind::Name && !c) raise("E-NAME", d->loc, fmt::format("name '{}' is not defined", d->name));
@@ -392,11 +418,11 @@ void lower_tileview(const ConstTable& consts, const ast::Expr& e, Type& t) {
             auto c = fold_const(consts, *kw.value);
             if (!c || !is_intlike(*c)) raise("E-TYPE", kw.value->loc, "fractal must be a constant integer");
             t.view.fractal = as_int(*c);
-        } else if (kw.name == "pad" || kw.name == "stride" || kw.name == "start_offset") {
+        } else if (kw.name == "pad" || kw.name == "stride" || kw.name == "start_offset" || kw.name == "compact") {
             // Accepted and ignored: they do not change the data cvsim models.
         } else {
             raise("E-TYPE", kw.loc, fmt::format("pl.TileView() got an unexpected keyword argument '{}'", kw.name),
-                  "its keywords are: valid_shape, blayout, slayout, fractal, pad, stride, start_offset");
+                  "its keywords are: valid_shape, blayout, slayout, fractal, pad, stride, start_offset, compact");
         }
     }
 }
@@ -423,6 +449,10 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
                 lower_tileview(consts, x, t);
                 continue;
             }
+            // pl.MemRef("base", offset, size[, slots=N])[slot]: PyPTO's buffer placement. cvsim places buffers
+            // itself, so the placement is accepted and not kept (docs/DECISIONS.md).
+            const ast::Expr* m_ref = x.kind == ast::ExprKind::Subscript ? x.children[0].get() : &x;
+            if (m_ref->kind == ast::ExprKind::Call && m_ref->children[0]->dotted() == "pl.MemRef") continue;
             ExprPtr m = lower_enum_ref(x);
             if (m && m->kind == ExprKind::Enum && m->enum_kind == EnumKind::Mem) {
                 t.mem = static_cast<Mem>(m->ival);
@@ -448,9 +478,12 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
         if (e.args.size() != 1) raise("E-TYPE", e.loc, "pl.Scalar takes [dtype]");
         return Type::scalar(lower_dtype(*e.args[0]));
     }
-    if (head == "tuple") {
+    if (head == "tuple" || head == "pl.Tuple") {
         std::vector<Type> elems;
-        for (auto& a : e.args) elems.push_back(lower_type(consts, *a, fn));
+        for (auto& a : e.args) {
+            if (a->kind == ast::ExprKind::Tuple && a->args.empty()) continue;  // pl.Tuple[()]
+            elems.push_back(lower_type(consts, *a, fn));
+        }
         return Type::tuple(elems);
     }
     if (head == "pl.Out" || head == "pl.InOut") raise("E-TYPE", e.loc, fmt::format("{} is only allowed on a parameter", head));

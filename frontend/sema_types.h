@@ -21,6 +21,8 @@ struct ConstValue {
 struct ConstTable {
     std::map<std::string, ConstValue> values;  // NAME = const_expr
     std::set<std::string> dynamic;             // NAME = pl.dynamic("N")
+    std::map<std::string, int64_t> bound;      // --dim NAME=V: dynamic symbols folded to V (by NAME or "N")
+    std::set<std::string> bound_used;          // the --dim names that matched a pl.dynamic symbol
 };
 
 // Folds `e` when every name in it is a module constant (Python semantics for //, %, /, **, <<, >>, &, |, ^).

@@ -21,15 +21,31 @@ size_t dtype_bytes(DType t) {
         case DType::UINT8: return 1;
         case DType::BOOL: return 1;
         case DType::INDEX: return 8;
+        case DType::UINT16: return 2;
+        case DType::UINT32: return 4;
+        case DType::UINT64: return 8;
+        case DType::TASK_ID: return 8;
+        case DType::FP8E4M3FN:
+        case DType::FP8E5M2:
+        case DType::FP8E8M0:
+        case DType::HF8: return 1;
     }
     return 1;
 }
 
-bool dtype_is_float(DType t) { return t == DType::FP32 || t == DType::FP16 || t == DType::BF16; }
+bool dtype_is_float(DType t) {
+    return t == DType::FP32 || t == DType::FP16 || t == DType::BF16 || t == DType::FP8E4M3FN || t == DType::FP8E5M2 ||
+           t == DType::FP8E8M0 || t == DType::HF8;
+}
 bool dtype_is_int(DType t) { return !dtype_is_float(t); }
+bool dtype_has_numerics(DType t) {
+    return !(t == DType::FP8E4M3FN || t == DType::FP8E5M2 || t == DType::FP8E8M0 || t == DType::HF8 || t == DType::TASK_ID);
+}
 
 namespace {
-constexpr std::string_view kDtypeNames[] = {"FP32", "FP16", "BF16", "INT8", "INT16", "INT32", "INT64", "UINT8", "BOOL", "INDEX"};
+constexpr std::string_view kDtypeNames[kNumDTypes] = {"FP32",   "FP16",   "BF16",    "INT8",      "INT16",   "INT32",
+                                                      "INT64",  "UINT8",  "BOOL",    "INDEX",     "UINT16",  "UINT32",
+                                                      "UINT64", "TASK_ID", "FP8E4M3FN", "FP8E5M2", "FP8E8M0", "HF8"};
 constexpr std::string_view kMemNames[] = {"DDR", "Vec", "Mat", "Left", "Right", "Acc", "Bias"};
 constexpr std::string_view kTileLayoutNames[] = {"none_box", "row_major", "col_major"};
 constexpr std::string_view kLayoutNames[] = {"ND", "DN", "NZ", "ZN"};
@@ -55,7 +71,7 @@ double round_narrow_float(double v, int frac_bits, int emin, double max_finite) 
 
 std::string_view dtype_name(DType t) { return kDtypeNames[static_cast<int>(t)]; }
 std::optional<DType> dtype_from_name(std::string_view name) {
-    for (int i = 0; i < 10; ++i)
+    for (int i = 0; i < kNumDTypes; ++i)
         if (kDtypeNames[i] == name) return static_cast<DType>(i);
     return std::nullopt;
 }
@@ -81,6 +97,14 @@ double round_to(DType t, double v) {
         case DType::INDEX: return saturate(v, -9.2233720368547758e18, 9.2233720368547748e18);
         case DType::UINT8: return saturate(v, 0, 255);
         case DType::BOOL: return v != 0 ? 1 : 0;
+        case DType::UINT16: return saturate(v, 0, 65535);
+        case DType::UINT32: return saturate(v, 0, 4294967295.0);
+        case DType::UINT64: return saturate(v, 0, 1.8446744073709550e19);
+        case DType::TASK_ID: return saturate(v, -9.2233720368547758e18, 9.2233720368547748e18);
+        case DType::FP8E4M3FN:
+        case DType::FP8E5M2:
+        case DType::FP8E8M0:
+        case DType::HF8: return std::numeric_limits<double>::quiet_NaN();  // no numerics (dtype_has_numerics)
     }
     return v;
 }
@@ -98,6 +122,14 @@ void encode_element(DType t, double v, uint8_t* p) {
         case DType::INDEX: { int64_t x = static_cast<int64_t>(round_to(t, v)); std::memcpy(p, &x, 8); return; }
         case DType::UINT8:
         case DType::BOOL: { uint8_t x = static_cast<uint8_t>(round_to(t, v)); std::memcpy(p, &x, 1); return; }
+        case DType::UINT16: { uint16_t x = static_cast<uint16_t>(round_to(t, v)); std::memcpy(p, &x, 2); return; }
+        case DType::UINT32: { uint32_t x = static_cast<uint32_t>(round_to(t, v)); std::memcpy(p, &x, 4); return; }
+        case DType::UINT64: { uint64_t x = static_cast<uint64_t>(round_to(t, v)); std::memcpy(p, &x, 8); return; }
+        case DType::TASK_ID: { int64_t x = static_cast<int64_t>(round_to(t, v)); std::memcpy(p, &x, 8); return; }
+        case DType::FP8E4M3FN:
+        case DType::FP8E5M2:
+        case DType::FP8E8M0:
+        case DType::HF8: *p = 0xFF; return;  // no numerics: a NaN-like pattern, never a plausible value
     }
 }
 
@@ -113,6 +145,14 @@ double decode_element(DType t, const uint8_t* p) {
         case DType::INDEX: { int64_t x; std::memcpy(&x, p, 8); return static_cast<double>(x); }
         case DType::UINT8:
         case DType::BOOL: return *p;
+        case DType::UINT16: { uint16_t x; std::memcpy(&x, p, 2); return x; }
+        case DType::UINT32: { uint32_t x; std::memcpy(&x, p, 4); return x; }
+        case DType::UINT64: { uint64_t x; std::memcpy(&x, p, 8); return static_cast<double>(x); }
+        case DType::TASK_ID: { int64_t x; std::memcpy(&x, p, 8); return static_cast<double>(x); }
+        case DType::FP8E4M3FN:
+        case DType::FP8E5M2:
+        case DType::FP8E8M0:
+        case DType::HF8: return std::numeric_limits<double>::quiet_NaN();
     }
     return 0;
 }

@@ -9,12 +9,21 @@
 
 namespace cvsim {
 
-enum class DType : uint8_t { FP32, FP16, BF16, INT8, INT16, INT32, INT64, UINT8, BOOL, INDEX };
+enum class DType : uint8_t {
+    FP32, FP16, BF16, INT8, INT16, INT32, INT64, UINT8, BOOL, INDEX,
+    UINT16, UINT32, UINT64,
+    TASK_ID,                                 // PyPTO's opaque 64-bit runtime task handle (orchestration scalars)
+    FP8E4M3FN, FP8E5M2, FP8E8M0, HF8,        // 8-bit floats: parsed and sized; no numerics (dtype_has_numerics)
+};
+inline constexpr int kNumDTypes = 18;
 
 // Bytes per element as stored in GM and in tile buffers (INDEX is a 64-bit scalar type; BOOL a byte).
 size_t dtype_bytes(DType t);
 bool dtype_is_float(DType t);
 bool dtype_is_int(DType t);  // integer types including BOOL and INDEX
+// False for the 8-bit float formats and TASK_ID: cvsim reads and sizes them but does not compute with them
+// (a program that would run with them gets E-UNSUPPORTED before the simulation starts).
+bool dtype_has_numerics(DType t);
 // "FP32", "FP16", ... as spelled after `pl.`
 std::string_view dtype_name(DType t);
 std::optional<DType> dtype_from_name(std::string_view name);

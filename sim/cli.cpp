@@ -64,6 +64,19 @@ sim::SessionOptions session_options(const CommonOptions& c) {
     if (c.blocks < 1 || c.blocks > 4096) throw std::invalid_argument(fmt::format("--blocks {}: expected 1..4096", c.blocks));
     o.blocks = c.blocks;
     o.entry = c.entry;
+    for (const auto& d : c.dims) {
+        auto eq = d.find('=');
+        size_t used = 0;
+        long long v = 0;
+        try {
+            if (eq == std::string::npos || eq == 0) throw std::invalid_argument("");
+            v = std::stoll(d.substr(eq + 1), &used, 0);
+            if (used != d.size() - eq - 1 || v < 1) throw std::invalid_argument("");
+        } catch (const std::exception&) {
+            throw std::invalid_argument(fmt::format("--dim {}: expected NAME=VALUE with a positive integer VALUE", d));
+        }
+        o.dims[d.substr(0, eq)] = v;
+    }
     o.visibility_delay = c.visibility_delay;
     if (!(c.timeout > 0) || !std::isfinite(c.timeout))
         throw std::invalid_argument(fmt::format("--timeout {}: expected a positive number of seconds", c.timeout));
@@ -115,6 +128,7 @@ std::vector<std::string> replay_args(const CommonOptions& c, const std::string& 
     else if (!s.resolved && s.max_visibility > 0)
         opt("--max-visibility-delay", std::to_string(s.max_visibility));
     if (!c.entry.empty()) opt("--entry", c.entry);
+    for (auto& d : c.dims) opt("--dim", d);
     for (auto& f : c.configs) opt("--config", f);
     for (auto& s2 : c.sets) opt("--set", s2);
     for (auto& i : c.inputs) opt("--input", i);
@@ -249,7 +263,7 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
 
 int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::string& out) {
     sim::SessionOptions so = session_options(c);
-    auto program = load_program(SourceFile::read(kernel));
+    auto program = load_program(SourceFile::read(kernel), SemaOptions{so.dims});
     passes::ExpandOptions eo = sim::expand_options(so.target, so.v2c, so.blocks, load_params(so.target, so.config_files, so.param_sets));
     passes::ExpandStats stats;
     auto expanded = passes::expand_mixed_kernel(*program, eo, stats);
@@ -275,7 +289,7 @@ namespace {
 // The static half of the verdict's scope, over the lane programs the exploration ran.
 passes::TimingScope timing_scope_of(const CommonOptions& c, const std::string& kernel) {
     sim::SessionOptions so = session_options(c);
-    auto program = load_program(SourceFile::read(kernel));
+    auto program = load_program(SourceFile::read(kernel), SemaOptions{so.dims});
     passes::ExpandOptions eo;
     eo.v2c = so.v2c;
     eo.target = so.target;

@@ -28,6 +28,7 @@ struct CommonOptions {
     std::string v2c = "fence";
     int blocks = 1;
     std::string entry;
+    std::vector<std::string> dims;     // --dim NAME=V (pl.dynamic symbols)
     std::optional<uint64_t> visibility_delay;  // --visibility-delay (unset: the gm.visibility_delay parameter)
     std::vector<std::string> inputs;   // NAME=FILE.npy or NAME=VALUE
     double rtol = 0, atol = 0;

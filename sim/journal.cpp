@@ -58,6 +58,7 @@ nlohmann::json journal_identity(const CommonOptions& c, const ExploreOptions& e,
     id["atol"] = c.atol;
     id["max_cycles"] = c.max_cycles;
     id["sets"] = c.sets;
+    id["dims"] = c.dims;
     nlohmann::json configs = nlohmann::json::array();
     for (const auto& f : c.configs) configs.push_back(file_hash(f, false));
     id["configs"] = configs;

@@ -34,6 +34,7 @@ void add_common(CLI::App* app, CommonOptions& c, bool sim_options) {
     app->add_option("--v2c", c.v2c, "V2C policy: fence (default), syncall, reject, off");
     app->add_option("--blocks", c.blocks, "clusters to launch (default 1)");
     app->add_option("--entry", c.entry, "function to launch (default: the only Group, else the only InCore function)")->check(kName);
+    app->add_option("--dim", c.dims, "NAME=V: value of the pl.dynamic symbol NAME (repeatable)");
     if (!sim_options) return;
     app->add_option("--visibility-delay", c.visibility_delay, "cycles from GM write completion to visibility (default: the gm.visibility_delay parameter, 0)")->check(kCount);
     app->add_option("--input", c.inputs, "NAME=FILE.npy for a tensor, NAME=VALUE for a pl.Scalar (repeatable)");

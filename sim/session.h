@@ -25,6 +25,7 @@ struct SessionOptions {
     passes::V2CPolicy v2c = passes::V2CPolicy::Fence;
     int blocks = 1;
     std::string entry;
+    std::map<std::string, int64_t> dims;          // --dim NAME=V: values of pl.dynamic symbols
     uint64_t input_seed = 1;                      // seeds the generated inputs (not the schedule)
     std::map<std::string, std::string> input_files;  // NAME -> FILE.npy
     std::map<std::string, rt::Scalar> scalars;    // NAME -> VALUE for pl.Scalar parameters

@@ -23,7 +23,7 @@ std::string_view pipe_type_name(PipeType p) {
 }
 
 std::string_view enum_kind_name(EnumKind k) {
-    static constexpr std::string_view n[] = {"Mem", "SplitMode", "TileLayout", "PipeType", "FunctionType", "AtomicType", "Level", "Role"};
+    static constexpr std::string_view n[] = {"Mem", "SplitMode", "TileLayout", "PipeType", "FunctionType", "AtomicType", "Level", "Role", "Other"};
     return n[static_cast<int>(k)];
 }
 

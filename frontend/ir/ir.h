@@ -84,7 +84,7 @@ struct Var {
 };
 using VarPtr = std::shared_ptr<Var>;
 
-enum class EnumKind : uint8_t { Mem, SplitMode, TileLayout, PipeType, FuncType, AtomicType, Level, Role };
+enum class EnumKind : uint8_t { Mem, SplitMode, TileLayout, PipeType, FuncType, AtomicType, Level, Role, Other };  // Other: an attr value pl.K.M kept verbatim (sval = "K.M")
 std::string_view enum_kind_name(EnumKind k);  // "Mem", "SplitMode", ...
 
 enum class ExprKind : uint8_t {
@@ -134,7 +134,7 @@ enum class StmtKind : uint8_t {
     Pass,
 };
 
-enum class LoopKind : uint8_t { Range, Parallel, Unroll, SplitAiv, Spmd };
+enum class LoopKind : uint8_t { Range, Parallel, Unroll, SplitAiv, Spmd, Pipeline };  // Pipeline: pl.pipeline(..., stage=K), run in order
 
 struct Stmt;
 using StmtPtr = std::shared_ptr<Stmt>;

@@ -419,6 +419,20 @@ TEST(ParserStmt, SimpleStatementsAfterColonOnTheSameLine) {
     EXPECT_EQ(fn.body[2]->value, nullptr);
 }
 
+TEST(Parser, WithStatementsParseIntoAScopeNodeForSema) {
+    // `with pl.scope():` (printed Orchestration code) is parsed; sema decides which scopes it supports.
+    auto m = parse(in_function("with pl.scope(mode=pl.ScopeMode.MANUAL):\n    pass\nwith pl.scope() as s: return a\n"));
+    const ast::Stmt& fn = only_function(m);
+    ASSERT_EQ(fn.body.size(), 2u);
+    EXPECT_EQ(fn.body[0]->kind, StmtKind::With);
+    EXPECT_EQ(fn.body[0]->value->kind, ExprKind::Call);
+    EXPECT_EQ(fn.body[0]->body[0]->kind, StmtKind::Pass);
+    EXPECT_TRUE(fn.body[0]->targets.empty());
+    ASSERT_EQ(fn.body[1]->targets.size(), 1u);
+    EXPECT_EQ(fn.body[1]->targets[0]->name, "s");
+    EXPECT_EQ(fn.body[1]->body[0]->kind, StmtKind::Return);
+}
+
 // ---- errors --------------------------------------------------------------------------------------
 
 struct BadCase {
@@ -496,7 +510,7 @@ TEST(ParserErrors, UnsupportedConstructsAreNamedAtTheirLocation) {
     check_cases({
         {in_function("x = 1\ny = lambda v: v"), U, 8, "lambda"},
         {in_function("while a:\n    pass"), U, 7, "'while' loops"},
-        {in_function("with pl.at(level=pl.Level.CORE_GROUP):\n    pass"), U, 7, "pl.at"},
+        {in_function("with pl.scope(), pl.scope():\n    pass"), U, 7, "several context managers"},
         {in_function("try:\n    pass\nexcept E:\n    pass"), U, 7, "'try'"},
         {in_function("raise E"), U, 7, "'raise'"},
         {in_function("global g"), U, 7, "'global'"},

@@ -244,3 +244,29 @@ TEST(Sema, TileSliceOutsideTheTileIsOob) {
 }
 
 }  // namespace
+
+TEST(Sema, EveryDtypeThePrinterEmitsParsesWithItsElementSize) {
+    // PyPTO's printer spells these after `pl.`; each is a scalar and a tensor element with PyPTO's byte size.
+    const std::vector<std::pair<std::string, size_t>> dtypes = {
+        {"INT64", 8},   {"INDEX", 8},   {"UINT8", 1},   {"UINT16", 2},  {"UINT32", 4},  {"UINT64", 8},
+        {"TASK_ID", 8}, {"FP8E4M3FN", 1}, {"FP8E5M2", 1}, {"FP8E8M0", 1}, {"HF8", 1},   {"BOOL", 1}};
+    for (const auto& [name, bytes] : dtypes) {
+        auto p = parse_text(kernel_with("s: pl.Scalar[pl." + name + "], t: pl.Tensor[[4, 8], pl." + name + "]", "", "        pass\n"));
+        const ir::Function& f = *p->functions[0];
+        ASSERT_EQ(f.params.size(), 2u) << name;
+        EXPECT_EQ(dtype_name(f.params[0].var->type.dtype), name);
+        EXPECT_EQ(dtype_bytes(f.params[1].var->type.dtype), bytes) << name;
+        EXPECT_EQ(f.params[1].var->type.bytes(), int64_t(32 * bytes)) << name;
+    }
+}
+
+TEST(Sema, KernelsPrintedWithoutSelfReadLikeMethods) {
+    auto p = parse_text(
+        "import pypto.language as pl\n\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def k(x: pl.Tensor[[16, 16], pl.FP32]):\n        pass\n\n"
+        "    @pl.function(type=pl.FunctionType.Orchestration)\n    def main(self, x: pl.Tensor[[16, 16], pl.FP32]):\n        self.k(x)\n");
+    ASSERT_EQ(p->functions.size(), 2u);
+    EXPECT_EQ(p->functions[0]->params.size(), 1u);
+    EXPECT_EQ(p->functions[0]->params[0].var->name, "x");
+    EXPECT_EQ(p->functions[1]->params.size(), 1u);
+}

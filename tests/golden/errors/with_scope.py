@@ -1,5 +1,5 @@
 # tensor-level with-scopes are not outlined by cvsim.
-# ERROR: E-UNSUPPORTED 13:9
+# ERROR: E-UNSUPPORTED 13:14 tensor-level scope
 import pypto.language as pl
 
 M = 16
