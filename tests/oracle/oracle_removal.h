@@ -65,7 +65,7 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
     auto judge = [&](const rt::LaunchPlan& p2) {
         oracle::Options o;
         o.target = s.options().target;
-        o.visibility_delay = s.options().visibility_delay;
+        o.visibility_delay = s.hw().gm.visibility_delay;
         o.chip_clusters = static_cast<int>(s.hw().chip.clusters);
         auto v = oracle::analyze(p2, s.initial_gm(), o);
         ++r.inserted;

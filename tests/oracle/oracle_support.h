@@ -33,7 +33,7 @@ inline std::unique_ptr<sim::Session> session_of(const std::string& name, const s
 inline oracle::Verdict oracle_of(const sim::Session& s, bool cross_check = false) {
     oracle::Options o;
     o.target = s.options().target;
-    o.visibility_delay = s.options().visibility_delay;
+    o.visibility_delay = s.hw().gm.visibility_delay;
     o.chip_clusters = static_cast<int>(s.hw().chip.clusters);
     o.slot_num_one_dir = static_cast<int>(s.hw().sync.slot_num_one_dir);
     o.slot_num_both = static_cast<int>(s.hw().sync.slot_num_both);
