@@ -106,7 +106,8 @@ private:
     bool m_split = false;                                   // split attr or a split_aiv region: both AIVs run
     bool m_handwritten[2] = {false, false};                 // hand-written ring ops (C2V, V2C) before the split
     std::set<std::pair<const Block*, size_t>> m_barrier_at; // barriers planned (block, index)
-    std::set<int64_t> m_planned_events;                     // flag ids taken by planned sync_set/sync_wait
+    std::set<int64_t> m_planned_events;
+    std::set<std::pair<const Block*, size_t>> m_published;  // stores given a publishing fence                     // flag ids taken by planned sync_set/sync_wait
 
     // ---- (1) origins ----
     std::set<const Var*> origin_of(const ExprPtr& e) {
@@ -541,6 +542,24 @@ private:
         }
     }
 
+    // A vector-lane system.fence() right after the store `s` (once; nothing when one already follows it).
+    void publish_after(const Access& s) {
+        Block* sb = s.path.back().first;
+        size_t si = s.path.back().second;
+        // Already published: a fence after the store and before the first statement that orders it (an
+        // author's `fence()` + `syncall()`, or the fence this pass placed on an earlier expansion).
+        for (size_t j = si + 1; j < sb->size(); ++j) {
+            if (is_call(*(*sb)[j], OpCode::Fence)) return;
+            if (orders(*(*sb)[j], s) || (*sb)[j]->kind != StmtKind::Assign) break;
+        }
+        if (!m_published.insert({sb, si}).second) return;
+        const SourceLoc& sl = s.stmt->loc;
+        StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
+        fence->pinned_lane = 2;
+        plan(sb, si + 1, fence);
+        m_stats.log.push_back(fmt::format("{}: store published with system.fence() (the ordering it relies on covers completion only)", where(s)));
+    }
+
     void place_barrier(Block* b, size_t il, const SourceLoc& loc) {
         if (!m_barrier_at.insert({b, il}).second) return;  // one barrier covers every pair ordered there
         plan(b, il, make_eval(make_call(OpCode::Fence, {}, loc), loc));
@@ -887,6 +906,10 @@ private:
         bool after_store = true;
         if (already_ordered(*b, is, il, s, l, &after_store)) {
             ++m_stats.already_ordered;
+            // Publication (SPEC 4.5/6): an author transport, flag or barrier orders the store's completion,
+            // not its visibility; under fence/syncall the vector lane also fences right after the store, so
+            // the ordering holds with a GM visibility delay too (reject/off keep the program as written).
+            if (v2c && (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall)) publish_after(s);
             auto owner = m_owner.find(b);
             bool loop_body = owner != m_owner.end() && owner->second && owner->second->kind == StmtKind::For && &owner->second->body == b;
             if (war && v2c && m_opt.v2c == V2CPolicy::Fence && loop_body) {

@@ -27,5 +27,6 @@ class Flags:
 # CHECK:     def flags_aiv(
 # CHECK-NOT: tpush_to_aic
 # CHECK:         scratch: pl.Tensor[[16, 64], pl.FP16] = pl.tile.store(u, [0, 0], scratch)
+# CHECK-NEXT:         pl.system.fence()
 # CHECK-NEXT:         pl.system.sync_set(3, pipe=pl.PipeType.MTE3, core_type='aiv')
 # CHECK-NEXT:         return out

@@ -1,6 +1,7 @@
 # Already ordered by an existing tile transport in the same direction: after its store the vector lane
 # moves a tile to the cube (a V2C boundary, so a tpush_to_aic / tpop_from_aiv pair) before the cube loads
-# the scratch. The pop already orders the load after the store: --v2c fence adds no token.
+# the scratch. The pop already orders the load after the store: --v2c fence adds no token, only the
+# vector-lane fence that publishes the store (the pop orders its completion, not its visibility).
 # RUN: expand --v2c fence
 import pypto.language as pl
 
@@ -28,5 +29,6 @@ class Chain:
 # CHECK-NEXT:         g: pl.Tile[[16, 64], pl.FP16, pl.Mem.Mat] = pl.tile.load(scratch, [0, 0], [16, 64], target_memory=pl.Mem.Mat)
 # CHECK:     def chain_aiv(
 # CHECK:         scratch: pl.Tensor[[16, 64], pl.FP16] = pl.tile.store(u, [0, 0], scratch)
+# CHECK-NEXT:         pl.system.fence()
 # CHECK-NEXT:         pl.tile.tpush_to_aic(t, split=0)
 # CHECK-NEXT:         return out
