@@ -707,15 +707,27 @@ private:
         for (size_t i = 0; i < m_acc.size(); ++i) {
             const Access& s = m_acc[i];
             if (!s.store || s.origins.empty()) continue;
-            const Access* l = nullptr;
-            for (const Access& c : m_acc) {
-                if (!opposite(s, c) || compare(s.path, c.path) != Order::Before || !depends_later(s, c)) continue;
-                l = &c;
-                break;
-            }
+            // Every later load that may read what s wrote, in program order. The first one is paired; a later
+            // one is covered when an ordering placed for an earlier pair sits in a block enclosing both, before
+            // the later load's statement there (it runs after s and before that statement on every path).
+            // Otherwise it is a pair of its own: a first load in one arm of a branch orders nothing for a load
+            // after the branch.
             std::optional<size_t> covered;
             std::set<const Access*> war_done;
-            if (l) covered = handle_pair(s, *l, war_done);
+            std::vector<std::pair<size_t, const Access*>> cover;  // (depth, the load whose pair was ordered there)
+            for (const Access& c : m_acc) {
+                if (!opposite(s, c) || compare(s.path, c.path) != Order::Before || !depends_later(s, c)) continue;
+                bool done = false;
+                for (const auto& [d, prev] : cover)
+                    if (c.path.size() > d && prev->path.size() > d && c.path[d].first == prev->path[d].first &&
+                        c.path[d].second >= prev->path[d].second)
+                        done = true;
+                if (done) continue;
+                if (auto r = handle_pair(s, c, war_done)) {
+                    cover.push_back({*r, &c});
+                    covered = covered ? std::max(*covered, *r) : *r;
+                }
+            }
             handle_carried(s, covered);
             handle_war(s, war_done);
         }

@@ -204,3 +204,21 @@ TEST(SoundnessPairing, SplitLoopCarriedWarIsDeadlockFreeOnA5) {
             expect_clean(check("split_war_a5.py", policy, target), std::string("split_war_a5.py --v2c ") + policy + " --target " + target);
     expect_race(check("split_war_a5.py", "off", "a5"), "split_war_a5.py --v2c off --target a5");
 }
+
+// Every later load is paired unless an ordering placed for an earlier pair runs before it on every path: the
+// first load of the scratch sits in one arm of a branch behind the author's barrier, the load after the branch
+// was ordered by nothing (fence and syncall left the race; found by the oracle sweep).
+TEST(SoundnessPairing, ALoadAfterABranchIsPairedEvenWhenTheFirstLoadInOneArmIsOrdered) {
+    const std::string k = kpath("arm_then_after.py");
+    for (const char* target : {"a2a3", "a5"}) {
+        for (const char* n : {"n=0", "n=1"}) {
+            std::string what = std::string("arm_then_after.py --target ") + target + " --input " + n;
+            for (const char* policy : {"fence", "syncall"})
+                expect_clean(run_cvsim({"check", k, "--v2c", policy, "--target", target, "--input", n}, 300), what + " --v2c " + policy);
+            expect_race(run_cvsim({"check", k, "--v2c", "off", "--target", target, "--input", "n=1"}, 300), what + " --v2c off");
+        }
+        auto r = run_cvsim({"expand", k, "--v2c", "reject", "--target", target});
+        EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+        EXPECT_NE(r.err.find("arm_then_after.py:23:9: error[E-V2C-UNFENCED]"), std::string::npos) << r.err;
+    }
+}
