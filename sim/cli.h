@@ -73,6 +73,8 @@ int cmd_demo(const CommonOptions& c, uint64_t schedules);
 
 // Writes TEXT to PATH; throws std::runtime_error (E-IO) when it cannot be written whole (a full disk).
 void write_text_file(const std::string& path, const std::string& text);
+// The same without throwing: the error message, or "" when written.
+std::string try_write_text_file(const std::string& path, const std::string& text);
 // CommonOptions -> SessionOptions; throws std::invalid_argument with a message for bad values.
 sim::SessionOptions session_options(const CommonOptions& c);
 // The `cvsim` arguments (without the program name) that replay one schedule, and the same as one line.

@@ -53,7 +53,7 @@ int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
 
 }  // namespace
 
-WindowAnalysis::WindowAnalysis(Function& f) : m_f(f) {
+WindowAnalysis::WindowAnalysis(Function& f) {
     for (auto& p : f.params) m_params.insert(p.var.get());
     scan(f.body, {});
 }
@@ -187,7 +187,9 @@ std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const Stmt
     if (m_params.count(v)) meet(std::vector<Affine>(v->type.shape.size()));
     auto it = m_flows.find(v);
     if (it != m_flows.end()) {
-        for (const auto& [val, p] : it->second) {
+        for (const auto& flow : it->second) {
+            const ExprPtr& val = flow.first;
+            const StmtPath& p = flow.second;  // (not a structured binding: lambdas cannot capture those in C++17/clang 14)
             // A value of the variable itself (scratch = store(..., scratch)) keeps its base.
             std::function<std::optional<std::vector<Affine>>(const ExprPtr&, int)> of = [&](const ExprPtr& x, int dd) -> std::optional<std::vector<Affine>> {
                 if (!x || dd > kMaxDepth) return std::nullopt;

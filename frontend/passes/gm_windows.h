@@ -63,7 +63,6 @@ private:
     static bool overlap_at(const GmWindow& a, const GmWindow& b, const std::set<const ir::Var*>& shared, const ir::Stmt* cross, int64_t tmin,
                            int64_t tmax, const WindowAnalysis& wa, const std::pair<int64_t, int64_t>* fixed);
 
-    ir::Function& m_f;
     std::map<const ir::Var*, Def> m_defs;            // assignments (Assign targets) per variable
     std::map<const ir::Var*, std::vector<std::pair<ir::ExprPtr, StmtPath>>> m_flows;  // iter_arg / results sources
     std::map<const ir::Var*, StmtPath> m_def_path;   // path of the single definition
