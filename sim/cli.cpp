@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,13 +39,22 @@ void write_json(const std::string& path, const nlohmann::json& j) {
 }  // namespace
 
 std::string try_write_text_file(const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    if (!out) return "cannot write '" + path + "'";
-    out << text;
-    out.flush();  // a full disk shows here (or at close), not at open
-    if (!out) return fmt::format("writing '{}' failed: {}", path, std::strerror(errno ? errno : ENOSPC));
-    out.close();
-    if (out.fail()) return fmt::format("writing '{}' failed", path);
+    // Plain POSIX calls: this runs after SystemC too, where nothing on the error path may throw or call a
+    // noreturn function (ASan loses track of the stack after QuickThreads' switches).
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return "cannot write '" + path + "': " + std::strerror(errno);
+    size_t done = 0;
+    while (done < text.size()) {
+        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            std::string err = "writing '" + path + "' failed: " + std::strerror(n < 0 ? errno : ENOSPC);
+            ::close(fd);
+            return err;
+        }
+        done += static_cast<size_t>(n);
+    }
+    if (::close(fd) != 0) return "writing '" + path + "' failed: " + std::strerror(errno);
     return "";
 }
 
