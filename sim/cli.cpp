@@ -265,6 +265,11 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
         html->finish();
     }
     if (vcd) vcd->close();
+    for (const std::string* err : {chrome ? &chrome->error() : nullptr, html ? &html->error() : nullptr})
+        if (err && !err->empty()) {
+            std::cerr << "error[E-IO]: " << *err << "\n";  // no exception after SystemC (see try_write_text_file)
+            return kExitBadInput;
+        }
     const ref::Result& want = session.reference();
     if (!c.quiet) print_run_report(std::cout, session, res, want, c.verbose);
     if (!r.output_dir.empty()) {

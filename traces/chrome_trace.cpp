@@ -73,8 +73,9 @@ void ChromeTrace::begin_record() {
 
 void ChromeTrace::flush(bool force) {
     if (!m_file || (!force && m_buf.size() < kFlushBytes)) return;
-    if (!m_buf.empty() && std::fwrite(m_buf.data(), 1, m_buf.size(), m_file.get()) != m_buf.size())
-        throw std::runtime_error("write error on trace '" + m_path + "'");
+    // No throw: this runs inside SystemC's threads, and after them (see error()).
+    if (!m_buf.empty() && m_error.empty() && std::fwrite(m_buf.data(), 1, m_buf.size(), m_file.get()) != m_buf.size())
+        m_error = "write error on trace '" + m_path + "'";
     m_buf.clear();
 }
 
@@ -278,7 +279,7 @@ void ChromeTrace::finish() {
     m_buf += "\n]}\n";
     flush(true);
     std::FILE* f = m_file.release();
-    if (std::fclose(f) != 0) throw std::runtime_error("write error on trace '" + m_path + "'");
+    if (std::fclose(f) != 0 && m_error.empty()) m_error = "write error on trace '" + m_path + "'";
 }
 
 }  // namespace cvsim::traces

@@ -41,8 +41,10 @@ public:
     // One instant event per finding on its cluster's "findings" lane; a race is linked by arrows to both
     // accesses' slices.
     void add_findings(const std::vector<sim::Finding>& findings);
-    // Closes the JSON document and the file; throws std::runtime_error on a write error. Idempotent.
+    // Closes the JSON document and the file. Idempotent. Never throws (it runs after SystemC, where an
+    // unwinding exception trips ASan): a write error is kept in error().
     void finish();
+    const std::string& error() const { return m_error; }
 
     uint64_t slices_written() const { return m_slices; }
     uint64_t flows_written() const { return m_flows; }
@@ -68,6 +70,7 @@ private:
     std::string m_buf;                               // pending output, written in large blocks
     bool m_first = true;                             // no trace event written yet (no comma needed)
     bool m_finished = false;                         // the document is closed
+    std::string m_error;                             // the first write error ("" while none)
     std::vector<bool> m_cluster_seen;                // metadata written, per cluster
     Timeline m_timeline;                             // lane placement, release and access indexes
     uint64_t m_next_flow = 1;                        // next flow id

@@ -174,10 +174,13 @@ void HtmlTimeline::finish() {
     m_finished = true;
     std::string page = html_page(m_opt.title, data_json());
     std::ofstream out(m_path, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error("cannot write HTML timeline '" + m_path + "'");
+    if (!out) {
+        m_error = "cannot write HTML timeline '" + m_path + "'";
+        return;
+    }
     out << page;
     out.flush();
-    if (!out) throw std::runtime_error("write error on HTML timeline '" + m_path + "'");
+    if (!out) m_error = "write error on HTML timeline '" + m_path + "'";
 }
 
 }  // namespace cvsim::traces

@@ -38,7 +38,8 @@ public:
     void on_end(uint64_t end_cycle) override;
     void add_findings(const std::vector<sim::Finding>& findings);
     // Writes the page; throws std::runtime_error on a write error. Idempotent.
-    void finish();
+    void finish();  // never throws (runs after SystemC): a write error is kept in error()
+    const std::string& error() const { return m_error; }
 
     size_t instructions_kept() const { return m_items.size(); }
     uint64_t instructions_dropped() const { return m_dropped; }
@@ -81,6 +82,7 @@ private:
     HtmlOptions m_opt;                                  // page options
     std::string m_path;                                 // output file
     bool m_finished = false;                            // the page was written
+    std::string m_error;                                // the write error ("" while none)
     Timeline m_timeline;                                // lane placement, release and access indexes
     std::vector<Item> m_items;                          // kept instructions, in arrival order
     std::vector<Flow> m_flows;                          // arrows between kept instructions
