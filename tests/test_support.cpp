@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,7 +56,7 @@ std::vector<std::string> split_args(const std::string& s) {
     return out;
 }
 
-RunResult run_cvsim(const std::vector<std::string>& args, int timeout_seconds) {
+RunResult run_cvsim(const std::vector<std::string>& args, int timeout_seconds, const RunLimits& limits) {
     int out_pipe[2], err_pipe[2];
     if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) throw std::runtime_error("pipe failed");
     pid_t pid = fork();
@@ -65,6 +66,10 @@ RunResult run_cvsim(const std::vector<std::string>& args, int timeout_seconds) {
         dup2(err_pipe[1], 2);
         close(out_pipe[0]);
         close(err_pipe[0]);
+        if (limits.address_space_bytes > 0) {
+            struct rlimit rl = {static_cast<rlim_t>(limits.address_space_bytes), static_cast<rlim_t>(limits.address_space_bytes)};
+            setrlimit(RLIMIT_AS, &rl);
+        }
         std::vector<char*> argv;
         std::string bin = cvsim_binary();
         argv.push_back(bin.data());
@@ -85,6 +90,7 @@ RunResult run_cvsim(const std::vector<std::string>& args, int timeout_seconds) {
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
         if (left <= 0) {
             kill(pid, SIGKILL);
+            r.timed_out = true;
             r.err += "\n[test harness: cvsim timed out]\n";
             break;
         }
@@ -96,7 +102,7 @@ RunResult run_cvsim(const std::vector<std::string>& args, int timeout_seconds) {
                 close(fds[i].fd);
                 fds[i].fd = -1;
                 --open_fds;
-            } else {
+            } else if ((i == 0 ? r.out : r.err).size() < limits.capture_bytes) {
                 (i == 0 ? r.out : r.err).append(buf, static_cast<size_t>(n));
             }
         }
@@ -105,7 +111,8 @@ RunResult run_cvsim(const std::vector<std::string>& args, int timeout_seconds) {
         if (f.fd >= 0) close(f.fd);
     int status = 0;
     waitpid(pid, &status, 0);
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (!WIFEXITED(status)) r.signal = WTERMSIG(status);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + r.signal;
     return r;
 }
 

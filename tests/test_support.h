@@ -1,6 +1,8 @@
 // Helpers shared by the test binaries: where the shared kernels are, reading files, running the CLI.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,12 +15,18 @@ std::string kernel_path(const std::string& name);  // shared_dir()/kernels/<name
 std::string read_file(const std::string& path);
 
 struct RunResult {
-    int exit_code = -1;
+    int exit_code = -1;     // 128 + signal when killed
+    int signal = 0;         // the signal that ended it (0: it exited)
+    bool timed_out = false; // killed at the wall-clock limit
     std::string out;  // stdout
     std::string err;  // stderr
 };
+struct RunLimits {
+    uint64_t address_space_bytes = 0;  // RLIMIT_AS in the child, as `ulimit -v` (0: none)
+    size_t capture_bytes = SIZE_MAX;   // keep at most this much of stdout / stderr each
+};
 // Runs `cvsim <args>` (args split on spaces, no shell) with a wall-clock limit; kills it on timeout.
-RunResult run_cvsim(const std::vector<std::string>& args, int timeout_seconds = 120);
+RunResult run_cvsim(const std::vector<std::string>& args, int timeout_seconds = 120, const RunLimits& limits = {});
 std::vector<std::string> split_args(const std::string& s);
 
 }  // namespace cvsim::test

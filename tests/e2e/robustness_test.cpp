@@ -38,70 +38,10 @@ constexpr bool kSanitized = false;
 constexpr bool kSanitized = false;
 #endif
 
-struct Limited {
-    int exit_code = -1;  // -1: killed by a signal or the wall limit
-    int signal = 0;
-    bool timed_out = false;
-    std::string out, err;
-};
-
-// Runs cvsim ARGS with an address-space limit (setrlimit in the child, as `ulimit -v`) and a wall limit.
-Limited run_limited(const std::vector<std::string>& args, int wall_seconds, rlim_t mem_bytes) {
-    int out_pipe[2], err_pipe[2];
-    if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) throw std::runtime_error("pipe failed");
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(out_pipe[1], 1);
-        dup2(err_pipe[1], 2);
-        close(out_pipe[0]);
-        close(err_pipe[0]);
-        if (!kSanitized) {
-            struct rlimit rl = {mem_bytes, mem_bytes};
-            setrlimit(RLIMIT_AS, &rl);
-        }
-        std::vector<char*> argv;
-        std::string bin = cvsim_binary();
-        argv.push_back(bin.data());
-        std::vector<std::string> copy = args;
-        for (auto& a : copy) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execv(bin.c_str(), argv.data());
-        _exit(127);
-    }
-    close(out_pipe[1]);
-    close(err_pipe[1]);
-    Limited r;
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(wall_seconds);
-    pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-    int open_fds = 2;
-    char buf[65536];
-    while (open_fds > 0) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
-        if (left <= 0) {
-            kill(pid, SIGKILL);
-            r.timed_out = true;
-            break;
-        }
-        if (poll(fds, 2, static_cast<int>(left)) <= 0) continue;
-        for (int i = 0; i < 2; ++i) {
-            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP))) continue;
-            ssize_t n = read(fds[i].fd, buf, sizeof buf);
-            if (n <= 0) {
-                close(fds[i].fd);
-                fds[i].fd = -1;
-                --open_fds;
-            } else if ((i == 0 ? r.out : r.err).size() < (1u << 20)) {
-                (i == 0 ? r.out : r.err).append(buf, static_cast<size_t>(n));
-            }
-        }
-    }
-    for (auto& f : fds)
-        if (f.fd >= 0) close(f.fd);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-    else r.signal = WTERMSIG(status);
-    return r;
+// Runs cvsim ARGS with an address-space limit (as `ulimit -v`; none under ASan, which reserves terabytes of
+// address space) and a wall limit, keeping at most 1 MiB of each stream.
+RunResult run_limited(const std::vector<std::string>& args, int wall_seconds, rlim_t mem_bytes) {
+    return run_cvsim(args, wall_seconds, RunLimits{kSanitized ? 0 : static_cast<uint64_t>(mem_bytes), size_t{1} << 20});
 }
 
 std::vector<std::string> sample_kernels() {
@@ -201,7 +141,7 @@ std::vector<Mutant> mutants(const std::string& kind) {
 }
 
 // The exit code is 0, 1 or 2, and a 1 or 2 comes with a report that says why.
-void expect_well_formed(const std::string& what, const Limited& r) {
+void expect_well_formed(const std::string& what, const RunResult& r) {
     static const std::regex diag(R"(error\[E-[A-Z0-9-]+\]|warning\[W-[A-Z0-9-]+\])");
     ASSERT_FALSE(r.timed_out) << what << ": hit the wall limit";
     ASSERT_EQ(r.signal, 0) << what << ": killed by signal " << r.signal << "\n" << r.err.substr(0, 4000);
@@ -228,7 +168,7 @@ void run_all(const std::vector<Mutant>& ms, const std::string& tag, const std::v
         std::ofstream(path, std::ios::binary) << m.text;
         std::vector<std::string> args = {"run", path, "--timeout", "5", "--max-cycles", "5000000"};
         args.insert(args.end(), extra.begin(), extra.end());
-        Limited r = run_limited(args, kWall, kMem);
+        RunResult r = run_limited(args, kWall, kMem);
         expect_well_formed(m.name + " (" + path + ")", r);
         ++exits[r.exit_code];
         if (testing::Test::HasFatalFailure()) return;
@@ -270,7 +210,7 @@ TEST(Robustness, OverflowingComputedOffsetsAreOutOfBounds) {
         for (const char* cmd : {"run", "check"}) {
             std::vector<std::string> args = {cmd, path};
             if (std::string(cmd) == "check") args.insert(args.end(), {"--schedules", "3", "--jobs", "1", "--no-progress"});
-            Limited r = run_limited(args, kWall, kMem);
+            RunResult r = run_limited(args, kWall, kMem);
             std::string what = std::string(cmd) + " with offsets [" + off + "]";
             expect_well_formed(what, r);
             EXPECT_NE(r.exit_code, 0) << what << ": an out-of-bounds window passed";
