@@ -525,31 +525,15 @@ uint64_t CoreRunner::begin_push(Instr& in) {
     p.data = TileData{src.dtype, m};
     uint64_t bytes = static_cast<uint64_t>(m.size()) * dtype_bytes(src.dtype);
     p.bytes_moved = bytes;
-    if (static_cast<int64_t>(bytes) > r.slot_size() * (p.ring_dir == 1 && p.split ? 1 : 1))
+    if (static_cast<int64_t>(bytes) > r.slot_size())
         runtime_finding("E-PIPE-SLOT", *in.stmt, fmt::format("pushes {} bytes into slots of {} bytes", bytes, r.slot_size()));
-    if (hw.target == Target::A2A3) {
-        // The slot lives in the hidden GM ring tensor.
-        uint64_t part_off = 0;
-        // Lane 1 writes after lane 0's part, whose size is the static tile's (lane 0's is the larger part of an
-        // odd split; lane 1's may be one row or column smaller).
-        if (p.ring_dir == 1 && p.split != 0 && m_lane == 1) part_off = static_cast<uint64_t>(src.rows * src.cols) * dtype_bytes(src.dtype);
-        GmAccess a;
-        a.tensor = r.gm_tensor;
-        a.window.tensor = r.gm_tensor;
-        a.window.offsets = {static_cast<int64_t>(sl.gm_offset + part_off)};
-        a.window.extents = {static_cast<int64_t>(std::max<uint64_t>(bytes, 1))};
-        a.write = true;
-        a.ring = true;
-        a.ring_gen = static_cast<int64_t>(r.ring().slot(slot).generation);
-        if (r.has_region) p.gm.push_back(a);
-        L2Result l2 = m_st.machine->gm().touch_raw(r.gm_tensor, sl.gm_offset + part_off, bytes);
-        if (p.ring_dir == 0) return jitter(fixp_to_gm_cycles(hw.mte, static_cast<uint64_t>(m.rows()), static_cast<uint64_t>(m.cols()), src.dtype) + dma_start_latency(hw.gm, l2.hits, l2.misses));
-        return dma_latency(static_cast<int>(DmaPath::UbToGm), 1, bytes, l2.hits, l2.misses);
-    }
-    // a5: the slot lives in the consumer's SRAM (named by the ring tensor for the checker; no GM traffic).
+    // The slot write as the checker sees it: on a2a3 the slot lives in the hidden GM ring tensor, on a5 in the
+    // consumer's SRAM (named by the same ring tensor; no GM traffic). Lane 1 writes after lane 0's part, whose
+    // size is the static tile's (lane 0's is the larger part of an odd split; lane 1's may be one row or column
+    // smaller).
+    uint64_t part_off = 0;
+    if (p.ring_dir == 1 && p.split != 0 && m_lane == 1) part_off = static_cast<uint64_t>(src.rows * src.cols) * dtype_bytes(src.dtype);
     if (r.has_region) {
-        uint64_t part_off = 0;
-        if (p.ring_dir == 1 && p.split != 0 && m_lane == 1) part_off = static_cast<uint64_t>(src.rows * src.cols) * dtype_bytes(src.dtype);
         GmAccess a;
         a.tensor = r.gm_tensor;
         a.window.tensor = r.gm_tensor;
@@ -559,6 +543,11 @@ uint64_t CoreRunner::begin_push(Instr& in) {
         a.ring = true;
         a.ring_gen = static_cast<int64_t>(r.ring().slot(slot).generation);
         p.gm.push_back(a);
+    }
+    if (hw.target == Target::A2A3) {
+        L2Result l2 = m_st.machine->gm().touch_raw(r.gm_tensor, sl.gm_offset + part_off, bytes);
+        if (p.ring_dir == 0) return jitter(fixp_to_gm_cycles(hw.mte, static_cast<uint64_t>(m.rows()), static_cast<uint64_t>(m.cols()), src.dtype) + dma_start_latency(hw.gm, l2.hits, l2.misses));
+        return dma_latency(static_cast<int>(DmaPath::UbToGm), 1, bytes, l2.hits, l2.misses);
     }
     if (p.ring_dir == 0) return jitter(dma_cycles(hw, DmaPath::L0cToUb, 1, bytes, 0, 0));
     return jitter(dma_cycles(hw, DmaPath::UbToUb, 1, bytes, 0, 0));
