@@ -288,12 +288,21 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
     return res.clean() ? kExitClean : kExitFindings;
 }
 
-int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::string& out) {
+namespace {
+
+// The kernel file parsed and expanded with the command line's options (the expansion `run` and `check` use).
+std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const std::string& kernel, passes::ExpandStats& stats) {
     sim::SessionOptions so = session_options(c);
     auto program = load_program(SourceFile::read(kernel), SemaOptions{so.dims});
     passes::ExpandOptions eo = sim::expand_options(so.target, so.v2c, so.blocks, load_params(so.target, so.config_files, so.param_sets));
+    return passes::expand_mixed_kernel(*program, eo, stats);
+}
+
+}  // namespace
+
+int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::string& out) {
     passes::ExpandStats stats;
-    auto expanded = passes::expand_mixed_kernel(*program, eo, stats);
+    auto expanded = expand_kernel_file(c, kernel, stats);
     std::string text = print_program(*expanded);
     if (out.empty()) std::cout << text;
     else {
@@ -315,15 +324,8 @@ namespace {
 
 // The static half of the verdict's scope, over the lane programs the exploration ran.
 passes::TimingScope timing_scope_of(const CommonOptions& c, const std::string& kernel) {
-    sim::SessionOptions so = session_options(c);
-    auto program = load_program(SourceFile::read(kernel), SemaOptions{so.dims});
-    passes::ExpandOptions eo;
-    eo.v2c = so.v2c;
-    eo.target = so.target;
-    eo.blocks = so.blocks;
-    eo.chip_clusters = static_cast<int>(load_params(so.target, so.config_files, so.param_sets).chip.clusters);
     passes::ExpandStats stats;
-    return passes::analyse_timing_scope(*passes::expand_mixed_kernel(*program, eo, stats));
+    return passes::analyse_timing_scope(*expand_kernel_file(c, kernel, stats));
 }
 
 }  // namespace
