@@ -53,6 +53,18 @@ std::vector<int64_t> int_list(const Expr& call, const std::string& name) {
     return *v;
 }
 
+// A shape argument: constant integers, each a valid dimension (as in a type annotation: 1..2^31), so the
+// printed result type parses back (a folded `16 < 16` is False = 0, not a dimension).
+std::vector<int64_t> shape_list(const Expr& call, const std::string& name) {
+    auto v = int_list(call, name);
+    const ExprPtr& a = arg(call, name);
+    for (size_t i = 0; i < v.size(); ++i)
+        if (v[i] <= 0 || v[i] > (int64_t(1) << 31))
+            raise("E-TYPE", a->kind == ExprKind::List || a->kind == ExprKind::Tuple ? a->args[i]->loc : a->loc,
+                  fmt::format("{}: dimension {} of '{}' is {}, out of range (1..2^31)", op_label(call), i, name, v[i]));
+    return v;
+}
+
 // The list's entries may be scalar expressions (run-time offsets): check element kinds only.
 void check_index_list(const Expr& call, const std::string& name, size_t rank) {
     const ExprPtr& a = arg(call, name);
@@ -278,7 +290,7 @@ Type infer_call_type(const Expr& call, int region_split) {
             if (t->type.kind != TypeKind::Tensor)
                 raise("E-TYPE", t->loc, fmt::format("pl.tile.load: 'tensor' must be a tensor, got {}", type_str(t->type)));
             check_index_list(call, "offsets", t->type.shape.size());
-            auto shapes = int_list(call, "shapes");
+            auto shapes = shape_list(call, "shapes");
             if (shapes.size() != t->type.shape.size())
                 type_error(call, fmt::format("pl.tile.load: shapes {} has rank {}, tensor {} has rank {}", shape_str(shapes), shapes.size(), var_label(t), t->type.shape.size()));
             check_window(call, arg(call, "offsets"), shapes, t->type, var_label(t));
@@ -325,7 +337,7 @@ Type infer_call_type(const Expr& call, int region_split) {
         case O::Move: return move_type(call);
         case O::Slice: {
             const ExprPtr& x = arg(call, "tile");
-            auto shape = int_list(call, "shape");
+            auto shape = shape_list(call, "shape");
             if (x->type.kind == TypeKind::Tile) {
                 if (shape.size() != x->type.shape.size())
                     type_error(call, fmt::format("pl.tile.slice: shape {} has rank {}, the tile {} has rank {}", shape_str(shape), shape.size(),
@@ -344,7 +356,7 @@ Type infer_call_type(const Expr& call, int region_split) {
         }
         case O::Reshape: {
             const ExprPtr& x = arg(call, "tile");
-            auto shape = int_list(call, "shape");
+            auto shape = shape_list(call, "shape");
             int64_t n = 1;
             for (auto d : shape) n *= d;
             if (n != x->type.numel())
@@ -391,13 +403,13 @@ Type infer_call_type(const Expr& call, int region_split) {
             return r;
         }
         case O::TensorCreate: {
-            auto shape = int_list(call, "shape");
+            auto shape = shape_list(call, "shape");
             const ExprPtr& d = arg(call, "dtype");
             if (d->kind != ExprKind::DTypeLit) raise("E-TYPE", d->loc, "pl.tensor.create: dtype must be a pl dtype");
             return Type::tensor(shape, d->dtype);
         }
         case O::Create: case O::Full: {
-            auto shape = int_list(call, "shape");
+            auto shape = shape_list(call, "shape");
             const ExprPtr& d = arg(call, "dtype");
             if (d->kind != ExprKind::DTypeLit) raise("E-TYPE", d->loc, fmt::format("{}: dtype must be a pl dtype", op_label(call)));
             if (c == O::Full && !const_number(arg(call, "value")) && arg(call, "value")->type.kind != TypeKind::Scalar)

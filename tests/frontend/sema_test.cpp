@@ -270,3 +270,20 @@ TEST(Sema, KernelsPrintedWithoutSelfReadLikeMethods) {
     EXPECT_EQ(p->functions[0]->params[0].var->name, "x");
     EXPECT_EQ(p->functions[1]->params.size(), 1u);
 }
+
+// Found by the parser fuzzer: a folded comparison (`16 < 16` is False = 0) was accepted as a dimension, and
+// the printed result type `pl.Tensor[[0], ...]` did not parse back. A shape entry is a dimension (1..2^31)
+// in every op that takes one, as in a type annotation.
+TEST(Sema, ShapeArgumentsAreDimensionsInEveryOp) {
+    const char* bodies[] = {"        z = pl.tensor.create([16 < 16, 16], pl.FP32)\n",
+                            "        z = pl.tile.create([16, 0], pl.FP32)\n",
+                            "        z = pl.tile.full([-16, 16], pl.FP32, 0.0)\n",
+                            "        z = pl.load(a, [0, 0], [16, 0])\n",
+                            "        t = pl.load(a, [0, 0], [16, 32])\n        z = pl.reshape(t, [-16, -32])\n"};
+    for (const char* b : bodies) {
+        auto d = diag_of(kernel_with(kParams, "", b));
+        ASSERT_TRUE(d) << b;
+        EXPECT_EQ(d->code, "E-TYPE") << b;
+        EXPECT_NE(d->message.find("out of range (1..2^31)"), std::string::npos) << d->message;
+    }
+}
