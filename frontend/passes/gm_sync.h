@@ -176,13 +176,15 @@ private:
     }
 
     // ---- (2) accesses ----
-    void collect(Block& b, Path path, Block* parent) {
+    // `dead`: the block never runs (an arm whose loop-variable condition is decided by the loop's constant
+    // range, e.g. `if i > 0:` in a 1-trip loop): its statements are no accesses.
+    void collect(Block& b, Path path, Block* parent, bool dead = false) {
         m_parent[&b] = parent;
         for (size_t i = 0; i < b.size(); ++i) {
             StmtPtr s = b[i];
             Path here = path;
             here.push_back({&b, i});
-            if (const Expr* c = stmt_call(*s)) {
+            if (const Expr* c = dead ? nullptr : stmt_call(*s)) {
                 if (c->op->code == OpCode::Store || c->op->code == OpCode::Load) {
                     Access a;
                     a.stmt = s;
@@ -203,11 +205,14 @@ private:
             if (s->kind == StmtKind::For || s->kind == StmtKind::If) {
                 m_owner[&s->body] = s.get();
                 m_index_in_parent[&s->body] = i;
-                collect(s->body, here, &b);
+                int taken = -1;  // the If's condition: 1 always, 0 never, -1 depends on the iteration
+                if (s->kind == StmtKind::If && s->value)
+                    if (auto t = m_win.static_condition(*s->value)) taken = *t ? 1 : 0;
+                collect(s->body, here, &b, dead || taken == 0);
                 if (s->kind == StmtKind::If) {
                     m_owner[&s->orelse] = s.get();
                     m_index_in_parent[&s->orelse] = i;
-                    collect(s->orelse, here, &b);
+                    collect(s->orelse, here, &b, dead || taken == 1);
                 }
             }
         }
@@ -307,8 +312,22 @@ private:
     // On a5 an AIC flag pairs with one AIV only, so a split function (both AIVs) is never ordered this way.
     bool flags_order(const Block& b, size_t is, size_t il, const Access& prod, const Access& cons) const {
         if (m_opt.target == Target::A5 && m_split) return false;
-        std::map<const Stmt*, size_t> direct;
-        for (size_t i = 0; i < b.size(); ++i) direct[b[i].get()] = i;
+        // Statements of b, and those nested in b[i] through loops of a constant trip count (each runs trips
+        // times per execution of b, all of it at b[i]'s position): stmt -> (index in b, runs per execution).
+        std::map<const Stmt*, std::pair<size_t, int64_t>> direct;
+        std::function<void(const Block&, size_t, int64_t)> nest = [&](const Block& blk, size_t i, int64_t mult) {
+            for (const auto& x : blk) {
+                direct[x.get()] = {i, mult};
+                if (x->kind != StmtKind::For || !sequential(*x)) continue;
+                auto n = trips(*x);
+                if (n && mult * *n <= 64) nest(x->body, i, mult * *n);
+            }
+        };
+        for (size_t i = 0; i < b.size(); ++i) {
+            direct[b[i].get()] = {i, 1};
+            if (b[i]->kind == StmtKind::For && sequential(*b[i]))
+                if (auto n = trips(*b[i]); n && *n <= 64) nest(b[i]->body, i, *n);
+        }
         std::map<int64_t, std::vector<std::pair<size_t, const Expr*>>> sets, waits;
         std::set<int64_t> elsewhere;
         bool nonconst = false;
@@ -325,7 +344,8 @@ private:
             }
             auto it = direct.find(s.get());
             if (it == direct.end()) elsewhere.insert(*id);
-            else (set ? sets : waits)[*id].push_back({it->second, c});
+            else
+                for (int64_t k = 0; k < it->second.second; ++k) (set ? sets : waits)[*id].push_back({it->second.first, c});
         });
         if (nonconst) return false;
         auto fenced = [&](size_t from, size_t to) {
