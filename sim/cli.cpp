@@ -76,6 +76,9 @@ sim::SessionOptions session_options(const CommonOptions& c) {
     auto p = passes::policy_from_name(c.v2c);
     if (!p) throw std::invalid_argument(fmt::format("--v2c {}: expected fence, syncall, reject or off", c.v2c));
     o.v2c = *p;
+    auto c2 = passes::c2v_policy_from_name(c.c2v);
+    if (!c2) throw std::invalid_argument(fmt::format("--c2v {}: expected upstream or complete", c.c2v));
+    o.c2v = *c2;
     if (c.blocks < 1 || c.blocks > 4096) throw std::invalid_argument(fmt::format("--blocks {}: expected 1..4096", c.blocks));
     o.blocks = c.blocks;
     o.entry = c.entry;
@@ -136,6 +139,7 @@ std::vector<std::string> replay_args(const CommonOptions& c, const std::string& 
     };
     if (c.target != "a2a3") opt("--target", c.target);
     if (c.v2c != "fence") opt("--v2c", c.v2c);
+    if (c.c2v != "upstream") opt("--c2v", c.c2v);
     if (c.blocks != 1) opt("--blocks", std::to_string(c.blocks));
     // The schedule's resolved delay (drawn or fixed) replaces the option: the replay needs no draw.
     if (s.resolved ? (s.visibility_delay > 0 || s.max_visibility > 0 || c.visibility_delay) : c.visibility_delay.has_value())
@@ -295,6 +299,7 @@ std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const st
     sim::SessionOptions so = session_options(c);
     auto program = load_program(SourceFile::read(kernel), SemaOptions{so.dims});
     passes::ExpandOptions eo = sim::expand_options(so.target, so.v2c, so.blocks, load_params(so.target, so.config_files, so.param_sets));
+    eo.c2v = so.c2v;
     return passes::expand_mixed_kernel(*program, eo, stats);
 }
 

@@ -26,6 +26,7 @@ struct CommonOptions {
     bool quiet = false;
     bool verbose = false;
     std::string v2c = "fence";
+    std::string c2v = "upstream";
     int blocks = 1;
     std::string entry;
     std::vector<std::string> dims;     // --dim NAME=V (pl.dynamic symbols)

@@ -152,7 +152,9 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     out.end_cycle = now_abs() - m_ctl.t0;
     out.completed = all_done;
     if (!all_done) {
-        out.timeout = m_ctl.timed_out || out.end_cycle >= cfg.max_cycles;
+        // sc_start stops at the last event before the bound, not at the bound: activity still pending at a
+        // future time means something was in flight when the bound hit (a timeout, not a deadlock).
+        out.timeout = m_ctl.timed_out || out.end_cycle >= cfg.max_cycles || sc_pending_activity();
         out.deadlock = !out.timeout;
         Finding f;
         bool occupancy = false;

@@ -50,6 +50,7 @@ nlohmann::json journal_identity(const CommonOptions& c, const ExploreOptions& e,
     id["kernel_hash"] = file_hash(kernel, true);
     id["target"] = c.target;
     id["v2c"] = c.v2c;
+    if (c.c2v != "upstream") id["c2v"] = c.c2v;  // absent: upstream (journals of earlier versions stay valid)
     id["blocks"] = c.blocks;
     id["entry"] = c.entry;
     id["visibility_delay"] = c.visibility_delay ? nlohmann::json(*c.visibility_delay) : nlohmann::json(nullptr);  // unset: the parameter (configs are hashed)

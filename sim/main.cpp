@@ -32,6 +32,7 @@ void add_common(CLI::App* app, CommonOptions& c, bool sim_options) {
     app->add_flag("-q,--quiet", c.quiet, "print nothing but diagnostics");
     app->add_flag("-v,--verbose", c.verbose, "print expander statistics and more detail");
     app->add_option("--v2c", c.v2c, "V2C policy: fence (default), syncall, reject, off");
+    app->add_option("--c2v", c.c2v, "C2V policy: upstream (default: what the compiler fences) or complete (every C2V dependency)");
     app->add_option("--blocks", c.blocks, "clusters to launch (default 1)");
     app->add_option("--entry", c.entry, "function to launch (default: the only Group, else the only InCore function)")->check(kName);
     app->add_option("--dim", c.dims, "NAME=V: value of the pl.dynamic symbol NAME (repeatable)");

@@ -35,6 +35,7 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     CompileOptions co;
     co.entry = m_opt.entry;
     co.expand = expand_options(m_opt.target, m_opt.v2c, m_opt.blocks, m_hw);
+    co.expand.c2v = m_opt.c2v;
     passes::check_capacity(*program, m_hw);
     m_compiled = compile(program, co);
     passes::check_capacity(*m_compiled.expanded, m_hw);

@@ -23,6 +23,7 @@ struct SessionOptions {
     std::vector<std::string> config_files;        // --config
     std::vector<std::string> param_sets;          // --set key=value
     passes::V2CPolicy v2c = passes::V2CPolicy::Fence;
+    passes::C2VPolicy c2v = passes::C2VPolicy::Upstream;
     int blocks = 1;
     std::string entry;
     std::map<std::string, int64_t> dims;          // --dim NAME=V: values of pl.dynamic symbols

@@ -18,8 +18,17 @@ enum class V2CPolicy : uint8_t { Off, Fence, Syncall, Reject };
 std::string_view policy_name(V2CPolicy p);
 std::optional<V2CPolicy> policy_from_name(std::string_view name);
 
+// What to do about cube->vector dependencies through GM: `upstream` fences what the compiler fences today (a
+// unique producer store whose consumer sits in its block or below); `complete` also orders everything else
+// (several producer stores, a nested store, WAR, WAW, loop-carried pairs) and publishes the C2V token's
+// store with a cube-side fence, so that no cross-core GM hazard of either direction is left.
+enum class C2VPolicy : uint8_t { Upstream, Complete };
+std::string_view c2v_policy_name(C2VPolicy p);
+std::optional<C2VPolicy> c2v_policy_from_name(std::string_view name);
+
 struct ExpandOptions {
     V2CPolicy v2c = V2CPolicy::Fence;
+    C2VPolicy c2v = C2VPolicy::Upstream;
     Target target = Target::A2A3;
     int blocks = 1;              // clusters the kernel is launched on (hard vs soft syncall)
     int chip_clusters = 24;      // clusters on the chip
@@ -40,6 +49,8 @@ struct ExpandStats {
     int barriers = 0;            // syncalls inserted (policy syncall, or fallbacks)
     int already_ordered = 0;     // dependencies found already ordered (author syncall, flags, transports)
     int unfenced = 0;            // dependencies left unfenced (policy off, or C2V without a unique producer)
+    bool c2v_complete = false;   // --c2v complete was in force
+    int c2v_orders = 0;          // C2V (and cross-lane WAW) orderings --c2v complete added beyond upstream
     std::vector<std::string> log;  // one line per decision, "k.py:28 -> k.py:33 q_rot: V2C fence"
 };
 

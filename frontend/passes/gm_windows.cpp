@@ -2,7 +2,9 @@
 #include "frontend/passes/gm_windows.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
+#include <map>
 
 #include "frontend/ops.h"
 #include "frontend/passes/ir_util.h"
@@ -136,7 +138,15 @@ Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth)
             const Var* v = e->var.get();
             Affine atom;
             atom.terms[v] = 1;
-            if (m_loop_vars.count(v)) return atom;
+            if (m_loop_vars.count(v)) {
+                // Inside `if v == c:` (or the else arm of `if v != c:`) the loop variable is c.
+                if (auto c = arm_value(v, path)) {
+                    Affine k;
+                    k.c = *c;
+                    return k;
+                }
+                return atom;
+            }
             if (m_multi.count(v)) return unknown();
             auto it = m_defs.find(v);
             int n = it == m_defs.end() ? 0 : it->second.count;
@@ -160,6 +170,14 @@ Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth)
                 if (y.terms.empty()) return scale(x, y.c);
                 return unknown();
             }
+            if (e->sval == "%" && y.terms.empty() && y.c > 0) {
+                // x % c is affine when x stays within one period of c: x - k*c (loop variables of constant ranges).
+                if (auto r = range(x)) {
+                    int64_t k = floor_div(r->first, y.c);
+                    if (floor_div(r->second, y.c) == k) return add(x, Affine{true, k * y.c, {}}, -1);
+                }
+                return unknown();
+            }
             if (e->sval == "//" && x.terms.empty() && y.terms.empty() && y.c != 0) {
                 Affine r;
                 r.c = floor_div(x.c, y.c);
@@ -169,6 +187,73 @@ Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth)
         }
         default: return unknown();
     }
+}
+
+std::optional<std::pair<int64_t, int64_t>> WindowAnalysis::range(const Affine& a) const {
+    if (!a.ok) return std::nullopt;
+    int64_t lo = a.c, hi = a.c;
+    for (auto& [v, k] : a.terms) {
+        auto it = m_bounds.find(v);
+        if (it == m_bounds.end() || std::abs(k) > (int64_t{1} << 20) || std::abs(it->second.first) > (int64_t{1} << 30) ||
+            std::abs(it->second.second) > (int64_t{1} << 30))
+            return std::nullopt;
+        lo += std::min(k * it->second.first, k * it->second.second);
+        hi += std::max(k * it->second.first, k * it->second.second);
+    }
+    return std::make_pair(lo, hi);
+}
+
+// `v == c` / `c == v` (or `!=`) with v a loop variable: (v, c, is_eq).
+static std::optional<std::tuple<const Var*, int64_t, std::string>> var_compare(const Expr& cond) {
+    if (cond.kind != ExprKind::Compare || cond.args.size() != 2) return std::nullopt;
+    const ExprPtr& a = cond.args[0];
+    const ExprPtr& b = cond.args[1];
+    static const std::map<std::string, std::string> flip = {{"<", ">"}, {">", "<"}, {"<=", ">="}, {">=", "<="}, {"==", "=="}, {"!=", "!="}};
+    if (!flip.count(cond.sval)) return std::nullopt;
+    if (a && a->kind == ExprKind::Var)
+        if (auto c = const_int(b)) return std::make_tuple(a->var.get(), *c, cond.sval);
+    if (b && b->kind == ExprKind::Var)
+        if (auto c = const_int(a)) return std::make_tuple(b->var.get(), *c, flip.at(cond.sval));
+    return std::nullopt;
+}
+
+std::optional<int64_t> WindowAnalysis::arm_value(const Var* v, const StmtPath& path) const {
+    for (size_t k = 0; k + 1 < path.size(); ++k) {
+        const Stmt& st = *(*path[k].first)[path[k].second];
+        if (st.kind != StmtKind::If || !st.value) continue;
+        auto vc = var_compare(*st.value);
+        if (!vc || std::get<0>(*vc) != v) continue;
+        bool then_arm = path[k + 1].first == &st.body;
+        const std::string& op = std::get<2>(*vc);
+        if ((op == "==" && then_arm) || (op == "!=" && !then_arm)) return std::get<1>(*vc);
+    }
+    return std::nullopt;
+}
+
+std::optional<bool> WindowAnalysis::static_condition(const Expr& cond) const {
+    auto vc = var_compare(cond);
+    if (!vc || !m_loop_vars.count(std::get<0>(*vc))) return std::nullopt;
+    auto it = m_bounds.find(std::get<0>(*vc));
+    if (it == m_bounds.end()) return std::nullopt;
+    int64_t c = std::get<1>(*vc), lo = it->second.first, hi = it->second.second;
+    const std::string& op = std::get<2>(*vc);
+    // Over the loop variable's range [lo, hi] (a superset of its values): always true / always false.
+    auto holds = [&](int64_t x) {
+        if (op == "<") return x < c;
+        if (op == "<=") return x <= c;
+        if (op == ">") return x > c;
+        if (op == ">=") return x >= c;
+        if (op == "==") return x == c;
+        return x != c;
+    };
+    if (op == "==" || op == "!=") {
+        if (c < lo || c > hi) return op == "!=";
+        if (lo == hi) return op == "==";
+        return std::nullopt;
+    }
+    bool a = holds(lo), b = holds(hi);
+    if (a == b) return a;  // monotone comparisons: equal at both ends means equal everywhere
+    return std::nullopt;
 }
 
 std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const StmtPath& path, int depth) const {

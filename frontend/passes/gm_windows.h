@@ -12,6 +12,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -40,6 +42,9 @@ public:
     // The absolute window of a store (`output_tensor`) or load (`tensor`) call at `path`.
     GmWindow window(const ir::Expr& call, const StmtPath& path) const;
     bool is_loop_var(const ir::Var* v) const { return m_loop_vars.count(v) > 0; }
+    // A branch condition comparing a loop variable of a constant range with a constant that holds (or fails)
+    // in every iteration: the arm that never runs has no accesses. nullopt: depends on the iteration.
+    std::optional<bool> static_condition(const ir::Expr& cond) const;
 
     // May a (in iteration ka of `cross`) and b (iteration kb) share an element, for some ka - kb in
     // [tmin, tmax]? Loop variables in `shared` take equal values in both; other atoms that are not loop
@@ -56,6 +61,10 @@ private:
         size_t index = 0;
     };
     Affine affine(const ir::ExprPtr& e, const StmtPath& path, int depth) const;
+    // [min, max] of an affine form whose atoms are loop variables of constant ranges.
+    std::optional<std::pair<int64_t, int64_t>> range(const Affine& a) const;
+    // The value of loop variable v on `path` when it passes through `if v == c:` (or the else of `!=`).
+    std::optional<int64_t> arm_value(const ir::Var* v, const StmtPath& path) const;
     std::optional<std::vector<Affine>> base(const ir::Var* v, const StmtPath& path, int depth) const;
     bool visible_def(const Def& d, const StmtPath& path) const;
     void scan(ir::Block& b, StmtPath path);

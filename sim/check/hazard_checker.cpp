@@ -74,6 +74,9 @@ void HazardChecker::report(const Access& earlier, const rt::Window& ew, const Ac
         if (earlier.ring_gen != later.ring_gen) ord = earlier.ring_gen < later.ring_gen ? -1 : 1;
         else if (earlier.write && later.write && earlier.core != later.core) ord = earlier.core < later.core ? -1 : 1;
     }
+    // Two accesses of one kind at one program position on different cores (a statement both blocks or both
+    // lanes run): the lower core first, so the pair gets one name (and key) whichever core ran first.
+    if (ord == 0 && earlier.write == later.write && earlier.core != later.core) ord = earlier.core < later.core ? -1 : 1;
     const Access& first = ord > 0 ? later : earlier;
     const Access& second = ord > 0 ? earlier : later;
     const rt::Window& fw = ord > 0 ? lw : ew;

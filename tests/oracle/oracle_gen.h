@@ -38,6 +38,7 @@ struct OracleGenOptions {
     bool tile_views = false;       // a popped C2V tile also read through a pl.slice view of it (a5: in place)
     bool live_loads = false;       // every V2C GM load feeds a cube store to `cout` (so dead-code removal keeps it)
     bool rows_vary = true;         // windows at row 0 or M (false: row 0 of the block only)
+    bool gm_waw = false;           // the vector lane also stores into a cube-stored scratch (cross-lane WAW)
 };
 
 struct OracleKernel {
@@ -251,6 +252,12 @@ private:
             case LdV: load_v2c(indent); return;
             case StC: {
                 std::string t = scratch("sc");
+                if (m_o.gm_waw && pick(0, 2) == 0) {  // the vector lane writes a cube scratch
+                    std::string w = fresh("w");
+                    line(indent, w + " = pl.cast(" + any(m_vec) + ", pl.FP32)");
+                    line(indent, t + " = pl.store(" + w + ", [" + row() + ", 0], " + t + ")");
+                    return;
+                }
                 line(indent, t + " = pl.store(" + any(m_acc) + ", [" + row() + ", 0], " + t + ")");
                 return;
             }

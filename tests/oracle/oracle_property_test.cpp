@@ -242,6 +242,41 @@ TEST(OracleProperty, FenceAndSyncallExpansionsAreCleanPerTheOracle) {
     });
 }
 
+// Everything a policy pair can order: the whole generator but deliberate mistakes and cross-block races
+// (several stores per tensor, C2V and V2C round trips, cross-lane write-after-write, atomics included).
+OracleGenOptions complete_options() {
+    OracleGenOptions o = full_options();
+    o.wrong_sync = false;
+    o.block_collide = false;
+    o.gm_waw = true;
+    return o;
+}
+
+// --c2v complete with --v2c fence / syncall: no cross-core GM hazard of either direction and no deadlock.
+TEST(OracleProperty, CompleteC2vExpansionsAreCleanPerTheOracle) {
+    OracleGenOptions opt = complete_options();
+    check_property("--c2v complete + fence / syncall: the oracle finds no race and no deadlock", [opt] {
+        OracleKernel k = *rc::gen::resize(rc::kNominalSize, gen_oracle_kernel(opt));
+        Opts o;
+        o.v2c = *rc::gen::element(passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall);
+        o.c2v = passes::C2VPolicy::Complete;
+        o.target = *rc::gen::element(Target::A2A3, Target::A5);
+        o.vis = *rc::gen::element<uint64_t>(0, 50);
+        o.blocks = k.blocks;
+        std::unique_ptr<sim::Session> s;
+        try {
+            s = session_of("generated.py", k.text, o);
+        } catch (const CompileError& e) {
+            RC_FAIL("does not compile: " + render_text(e.diag()) + "\n" + k.text);
+        }
+        auto v = oracle_of(*s);
+        RC_ASSERT(!v.unsupported);
+        if (v.deadlock || !v.races.empty())
+            RC_FAIL(std::string("--c2v complete --v2c ") + std::string(passes::policy_name(o.v2c)) + " --target " + std::string(target_name(o.target)) +
+                    " --blocks " + std::to_string(k.blocks) + " --visibility-delay " + std::to_string(o.vis) + ": " + format_verdict(v) + "\n" + k.text);
+    });
+}
+
 bool unordered_v2c(const oracle::Verdict& v) {
     for (const auto& r : v.races)
         if (r.key.tensor.rfind("__", 0) != 0 && r.write_core != 0 && r.other_core == 0 && !r.other_write) return true;

@@ -15,6 +15,7 @@ namespace cvsim::test {
 struct Opts {
     Target target = Target::A2A3;
     passes::V2CPolicy v2c = passes::V2CPolicy::Fence;
+    passes::C2VPolicy c2v = passes::C2VPolicy::Upstream;
     int blocks = 1;
     uint64_t vis = 0;
 };
@@ -23,6 +24,7 @@ inline std::unique_ptr<sim::Session> session_of(const std::string& name, const s
     sim::SessionOptions so;
     so.target = o.target;
     so.v2c = o.v2c;
+    so.c2v = o.c2v;
     so.blocks = o.blocks;
     so.visibility_delay = o.vis;
     so.max_wall_seconds = 20;

@@ -1,0 +1,1060 @@
+// gm_sync: order GM dependencies between the cube and vector lanes of one mixed function (SPEC 5.7).
+//
+// Algorithm. (1) Trace every tensor value to its origin parameters through assignments, store results,
+// tensor slices, loop-carried values and branch results (fixpoint). (2) List the GM stores and loads in
+// program order with their structural position (path of (block, index) pairs) and lane (a store from Acc
+// or a load into Mat is the cube's; from/into Vec the vector's), with absolute windows (gm_windows.h).
+// (3) Pair by execution order: each store with the first later load of the same origin on the opposite
+// lane whose window may overlap it (same iteration, or a later iteration of a common loop); then the
+// loads only a back edge puts after it (handle_carried), and the earlier loads it overwrites (handle_war).
+// (4) For each pair, unless something already orders it as the hazard checker would count it
+// (an author syncall, a sync_set/sync_wait pair, a tile transport in the same direction between the two),
+// apply the policy: C2V is fenced as upstream does when the producer store is unique and the consumer
+// sits in the store's block or below it; V2C follows --v2c: `fence` mirrors C2V (token push after the
+// store, pop before the consumer, hoisted to the store's block) and falls back to a barrier where no
+// balanced placement exists; `syncall` places fence()+syncall(mix) before the consumer's statement in
+// the common block (dominates the consumer, post-dominates the producer); `reject` reports
+// E-V2C-UNFENCED; `off` leaves it. A transport only counts as ordering when it always runs (not in one
+// arm of a branch, not in a loop that may run zero times). Token pops are placed last, so that each ring
+// stays FIFO-consistent: a pop moves up before any other same-direction transport between its push and
+// its consumer (and before the pop of a token pushed after it). (5) When the pair sits in a loop and the
+// windows may overlap across iterations, the next iteration's store must also wait for this iteration's
+// load (loop-carried WAR): a reverse sync_set/sync_wait pair for fences, a second barrier for barriers.
+// The inserted statements carry declared sides (tpush_to_aic is VECTOR, ...), so the split that follows
+// puts each on its lane.
+//
+// The class is shared by gm_sync.cpp (the entry point) and gm_sync_c2v.cpp (what --c2v complete adds).
+#pragma once
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "frontend/diag.h"
+#include "frontend/passes/expand_mixed_kernel.h"
+#include "frontend/passes/gm_windows.h"
+#include "frontend/passes/ir_util.h"
+
+namespace cvsim::passes::gmsync {
+
+using namespace ir;
+
+using Path = std::vector<std::pair<Block*, size_t>>;
+
+struct Access {
+    StmtPtr stmt;                      // the store/load statement
+    Path path;                         // where it sits
+    bool store = false;
+    Side lane = Side::Shared;          // Cube or Vector
+    std::set<const Var*> origins;      // tensor parameters it touches
+    const Expr* call = nullptr;
+    GmWindow win;                      // absolute window (gm_windows.h)
+};
+
+enum class Order { Before, After, Same, Unordered };
+
+inline Order compare(const Path& a, const Path& b) {
+    for (size_t d = 0; d < a.size() && d < b.size(); ++d) {
+        if (a[d].first != b[d].first) return Order::Unordered;
+        if (a[d].second != b[d].second) return a[d].second < b[d].second ? Order::Before : Order::After;
+    }
+    return a.size() == b.size() ? Order::Same : Order::Unordered;
+}
+
+class GmSync {
+public:
+    GmSync(Function& f, const ExpandOptions& opt, ExpandStats& stats) : m_f(f), m_opt(opt), m_stats(stats), m_win(f) {}
+
+    void run() {
+        trace_origins();
+        collect(m_f.body, {}, nullptr);
+        m_split = m_f.split_mode() != SplitMode::NONE;
+        walk(m_f.body, [&](const StmtPtr& s) {
+            if (s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv) m_split = true;
+            if (const Expr* c = stmt_call(*s)) {
+                OpCode k = c->op->code;
+                if (k == OpCode::TpushToAic || k == OpCode::TpopFromAiv) m_handwritten[1] = true;
+                if (k == OpCode::TpushToAiv || k == OpCode::TpopFromAic) m_handwritten[0] = true;
+            }
+        });
+        m_stats.c2v_complete |= complete();
+        pair_and_place();
+        if (complete()) order_waw();
+        place_token_pops();
+        apply();
+    }
+
+private:
+    // ---- --c2v complete (gm_sync_c2v.cpp) ----
+    bool complete() const { return m_opt.c2v == C2VPolicy::Complete; }
+    // A C2V pair (cube store s, vector load l; common block b) upstream leaves open: a barrier before l's
+    // statement, and a second one after the last loop-carried WAR load. Returns the ordering's depth.
+    std::optional<size_t> c2v_order_pair(const Access& s, const Access& l, Block* b, size_t d, size_t il, bool war, size_t il_last,
+                                         const std::string& what);
+    // A loop-carried C2V RAW / a C2V WAR upstream leaves open: a barrier at (b, index).
+    void c2v_order_at(Block* b, size_t index, const SourceLoc& loc, const std::string& what);
+    // Cross-lane write-after-write (a cube and a vector store that may touch common elements).
+    void order_waw();
+
+    Function& m_f;
+    const ExpandOptions& m_opt;
+    ExpandStats& m_stats;
+    std::map<const Var*, std::set<const Var*>> m_origin;   // tensor variable -> origin parameters
+    std::vector<Access> m_acc;                              // accesses in program order
+    std::map<Block*, const Stmt*> m_owner;                  // block -> the For/If owning it (nullptr: body)
+    std::map<Block*, Block*> m_parent;                      // block -> enclosing block
+    std::map<Block*, size_t> m_index_in_parent;             // block -> index of its owner in the parent
+    // Planned insertions: (block, index) -> statements to insert before that index, in order.
+    std::map<std::pair<Block*, size_t>, std::vector<StmtPtr>> m_insert;
+    // Token fences, in push (store) order: the pop is planned last (place_token_pops).
+    struct Token {
+        Block* b;       // common block of the store and the consumer
+        size_t is, il;  // store index; index of the statement holding the consumer
+        bool v2c;       // direction
+        StmtPtr pop;    // the consumer lane's pop
+        StmtPtr push;   // the producer lane's push (planned at is + 1)
+    };
+    std::vector<Token> m_tokens;
+    WindowAnalysis m_win;                                   // absolute GM windows
+    bool m_split = false;                                   // split attr or a split_aiv region: both AIVs run
+    bool m_handwritten[2] = {false, false};                 // hand-written ring ops (C2V, V2C) before the split
+    std::set<std::pair<const Block*, size_t>> m_barrier_at; // barriers planned (block, index)
+    std::set<int64_t> m_planned_events;
+    std::set<std::pair<const Block*, size_t>> m_published;  // stores given a publishing fence                     // flag ids taken by planned sync_set/sync_wait
+
+    // ---- (1) origins ----
+    std::set<const Var*> origin_of(const ExprPtr& e) {
+        if (!e || e->kind != ExprKind::Var) return {};
+        return m_origin[e->var.get()];
+    }
+
+    void trace_origins() {
+        for (auto& p : m_f.params)
+            if (p.var->type.kind == TypeKind::Tensor) m_origin[p.var.get()].insert(p.var.get());
+        bool changed = true;
+        auto add = [&](const Var* to, const std::set<const Var*>& from) {
+            auto& s = m_origin[to];
+            size_t n = s.size();
+            s.insert(from.begin(), from.end());
+            if (s.size() != n) changed = true;
+        };
+        std::function<void(const Block&)> scan = [&](const Block& b) {
+            for (const auto& s : b) {
+                if (s->kind == StmtKind::Assign && s->targets.size() == 1 && s->targets[0]->type.kind == TypeKind::Tensor) {
+                    const Var* t = s->targets[0].get();
+                    if (const Expr* c = stmt_call(*s)) {
+                        if (c->op->code == OpCode::Store) add(t, origin_of(arg(*c, "output_tensor")));
+                        else if (c->op->code == OpCode::Slice) add(t, origin_of(arg(*c, "tile")));
+                        else if (c->op->code == OpCode::TensorCreate) add(t, {t});
+                    } else {
+                        add(t, origin_of(s->value));
+                    }
+                }
+                if (s->kind == StmtKind::For) {
+                    for (size_t k = 0; k < s->iter_args.size(); ++k) {
+                        add(s->iter_args[k].get(), origin_of(s->init_values[k]));
+                        if (!s->body.empty() && s->body.back()->kind == StmtKind::Yield && k < s->body.back()->values.size())
+                            add(s->iter_args[k].get(), origin_of(s->body.back()->values[k]));
+                        if (k < s->targets.size()) add(s->targets[k].get(), m_origin[s->iter_args[k].get()]);
+                    }
+                }
+                if (s->kind == StmtKind::If)
+                    for (auto* br : {&s->body, &s->orelse})
+                        if (!br->empty() && br->back()->kind == StmtKind::Yield)
+                            for (size_t k = 0; k < s->targets.size() && k < br->back()->values.size(); ++k)
+                                add(s->targets[k].get(), origin_of(br->back()->values[k]));
+                scan(s->body);
+                scan(s->orelse);
+            }
+        };
+        while (changed) {
+            changed = false;
+            scan(m_f.body);
+        }
+    }
+
+    // ---- (2) accesses ----
+    // `dead`: the block never runs (an arm whose loop-variable condition is decided by the loop's constant
+    // range, e.g. `if i > 0:` in a 1-trip loop): its statements are no accesses.
+    void collect(Block& b, Path path, Block* parent, bool dead = false) {
+        m_parent[&b] = parent;
+        for (size_t i = 0; i < b.size(); ++i) {
+            StmtPtr s = b[i];
+            Path here = path;
+            here.push_back({&b, i});
+            if (const Expr* c = dead ? nullptr : stmt_call(*s)) {
+                if (c->op->code == OpCode::Store || c->op->code == OpCode::Load) {
+                    Access a;
+                    a.stmt = s;
+                    a.path = here;
+                    a.store = c->op->code == OpCode::Store;
+                    a.call = c;
+                    a.win = m_win.window(*c, here);
+                    if (a.store) {
+                        a.lane = is_cube_mem(arg(*c, "tile")->type.mem) ? Side::Cube : Side::Vector;
+                        a.origins = origin_of(arg(*c, "output_tensor"));
+                    } else {
+                        a.lane = c->type.mem == Mem::Vec ? Side::Vector : Side::Cube;
+                        a.origins = origin_of(arg(*c, "tensor"));
+                    }
+                    m_acc.push_back(std::move(a));
+                }
+            }
+            if (s->kind == StmtKind::For || s->kind == StmtKind::If) {
+                m_owner[&s->body] = s.get();
+                m_index_in_parent[&s->body] = i;
+                int taken = -1;  // the If's condition: 1 always, 0 never, -1 depends on the iteration
+                if (s->kind == StmtKind::If && s->value)
+                    if (auto t = m_win.static_condition(*s->value)) taken = *t ? 1 : 0;
+                collect(s->body, here, &b, dead || taken == 0);
+                if (s->kind == StmtKind::If) {
+                    m_owner[&s->orelse] = s.get();
+                    m_index_in_parent[&s->orelse] = i;
+                    collect(s->orelse, here, &b, dead || taken == 1);
+                }
+            }
+        }
+    }
+
+    // ---- helpers ----
+    static std::string name_of(const std::set<const Var*>& o) {
+        std::string n;
+        for (auto* v : o) n += (n.empty() ? "" : "/") + v->name;
+        return n;
+    }
+
+    static bool intersects(const std::set<const Var*>& a, const std::set<const Var*>& b) {
+        for (auto* v : a)
+            if (b.count(v)) return true;
+        return false;
+    }
+
+    // Does statement `s` always order the producer access `prod` before the consumer lane (other side)? A
+    // loop orders only when its body does and it runs at least once; a branch only when both arms do. A
+    // tile transport orders only when its ready flag covers the store's pipe (V2C: MTE3, C2V: FIXP) and the
+    // ring holds no hand-written push or pop of that direction (its k-th pop may then take an older token).
+    bool orders(const Stmt& s, const Access& prod) const {
+        Side p = prod.lane;
+        if (const Expr* c = stmt_call(s)) {
+            OpCode code = c->op->code;
+            if (code == OpCode::Syncall && call_side(*c) == Side::Shared) return true;
+            Side sd = call_side(*c);
+            bool v2c = p == Side::Vector;
+            if (v2c ? sd == Side::BoundaryV2C : sd == Side::BoundaryC2V)
+                return !m_handwritten[v2c ? 1 : 0] && prod_pipe(prod) == (v2c ? Pipe::Mte3 : Pipe::Fixp);
+        }
+        auto block_orders = [&](const Block& b) {
+            for (auto& x : b)
+                if (orders(*x, prod)) return true;
+            return false;
+        };
+        if (s.kind == StmtKind::If) return block_orders(s.body) && block_orders(s.orelse);
+        if (s.kind == StmtKind::For) return runs_at_least_once(s) && block_orders(s.body);
+        return false;
+    }
+
+    static bool runs_at_least_once(const Stmt& loop) {
+        if (loop.loop_kind == LoopKind::SplitAiv) return true;
+        auto start = loop.start ? const_int(loop.start) : std::optional<int64_t>(0);
+        auto stop = const_int(loop.stop);
+        auto step = loop.step ? const_int(loop.step) : std::optional<int64_t>(1);
+        if (!start || !stop || !step || *step == 0) return false;
+        return *step > 0 ? *start < *stop : *start > *stop;
+    }
+
+    // Does statement `s` (or anything nested in it) move a tile through the ring of one direction?
+    static bool has_transport(const Stmt& s, bool v2c) {
+        if (const Expr* c = stmt_call(s)) {
+            OpCode code = c->op->code;
+            Side sd = call_side(*c);
+            if (v2c ? (code == OpCode::TpushToAic || code == OpCode::TpopFromAiv || sd == Side::BoundaryV2C)
+                    : (code == OpCode::TpushToAiv || code == OpCode::TpopFromAic || sd == Side::BoundaryC2V))
+                return true;
+        }
+        for (const auto& x : s.body)
+            if (has_transport(*x, v2c)) return true;
+        for (const auto& x : s.orelse)
+            if (has_transport(*x, v2c)) return true;
+        return false;
+    }
+
+    // ---- what the hazard checker counts as ordering (sim/check, SPEC 4.4 / 6) ----
+    static Pipe prod_pipe(const Access& a) { return call_pipe(*a.call); }
+
+    // The pipe a sync_set / sync_wait runs on: a pipe its core does not have is the scalar unit
+    // (models/cube_core.cpp, vector_core.cpp). nullopt: PIPE_ALL (drains the core).
+    static std::optional<Pipe> sync_pipe(const Expr& c, Side lane) {
+        PipeType pt = PipeType::S;
+        if (const ExprPtr& pa = arg(c, "pipe"); pa && pa->kind == ExprKind::Enum) pt = static_cast<PipeType>(pa->ival);
+        Pipe p = Pipe::Scalar;
+        switch (pt) {
+            case PipeType::ALL: return std::nullopt;
+            case PipeType::V: p = Pipe::Vector; break;
+            case PipeType::M: p = Pipe::Cube; break;
+            case PipeType::MTE1: p = Pipe::Mte1; break;
+            case PipeType::MTE2: p = Pipe::Mte2; break;
+            case PipeType::MTE3: p = Pipe::Mte3; break;
+            case PipeType::FIX: p = Pipe::Fixp; break;
+            default: break;
+        }
+        bool has = lane == Side::Cube ? p != Pipe::Vector : (p == Pipe::Mte2 || p == Pipe::Mte3 || p == Pipe::Vector);
+        return has ? p : Pipe::Scalar;
+    }
+
+    // An author's sync_set / sync_wait pair orders `prod` (in b[is]) before `cons` (in b[il]) when, for one
+    // event id, every set the producer lane runs and every wait the consumer lane runs sit directly in b,
+    // as many of each (so the k-th wait takes the k-th set of the same execution of b), and some k-th wait
+    // comes before b[il] while the k-th set comes after b[is], on the producer's access pipe (or PIPE_ALL,
+    // or after a fence), and the wait blocks the consumer's pipe (its access pipe, the scalar unit or
+    // PIPE_ALL). Textual order between the set and the wait does not matter: they run on different cores.
+    // On a5 an AIC flag pairs with one AIV only, so a split function (both AIVs) is never ordered this way.
+    bool flags_order(const Block& b, size_t is, size_t il, const Access& prod, const Access& cons) const {
+        if (m_opt.target == Target::A5 && m_split) return false;
+        // Statements of b, and those nested in b[i] through loops of a constant trip count (each runs trips
+        // times per execution of b, all of it at b[i]'s position): stmt -> (index in b, runs per execution).
+        std::map<const Stmt*, std::pair<size_t, int64_t>> direct;
+        std::function<void(const Block&, size_t, int64_t)> nest = [&](const Block& blk, size_t i, int64_t mult) {
+            for (const auto& x : blk) {
+                direct[x.get()] = {i, mult};
+                if (x->kind != StmtKind::For || !sequential(*x)) continue;
+                auto n = trips(*x);
+                if (n && mult * *n <= 64) nest(x->body, i, mult * *n);
+            }
+        };
+        for (size_t i = 0; i < b.size(); ++i) {
+            direct[b[i].get()] = {i, 1};
+            if (b[i]->kind == StmtKind::For && sequential(*b[i]))
+                if (auto n = trips(*b[i]); n && *n <= 64) nest(b[i]->body, i, *n);
+        }
+        std::map<int64_t, std::vector<std::pair<size_t, const Expr*>>> sets, waits;
+        std::set<int64_t> elsewhere;
+        bool nonconst = false;
+        walk(m_f.body, [&](const StmtPtr& s) {
+            const Expr* c = stmt_call(*s);
+            if (!c || (c->op->code != OpCode::SyncSet && c->op->code != OpCode::SyncWait)) return;
+            bool set = c->op->code == OpCode::SyncSet;
+            Side sd = call_side(*c);
+            if (sd != Side::Shared && sd != (set ? prod.lane : cons.lane)) return;  // the other counter
+            auto id = const_int(arg(*c, "event_id"));
+            if (!id) {
+                nonconst = true;
+                return;
+            }
+            auto it = direct.find(s.get());
+            if (it == direct.end()) elsewhere.insert(*id);
+            else
+                for (int64_t k = 0; k < it->second.second; ++k) (set ? sets : waits)[*id].push_back({it->second.first, c});
+        });
+        if (nonconst) return false;
+        auto fenced = [&](size_t from, size_t to) {
+            for (size_t i = from; i < to; ++i)
+                if (const Expr* c = stmt_call(*b[i]))
+                    if (c->op->code == OpCode::Fence || (c->op->code == OpCode::Syncall && call_side(*c) != (prod.lane == Side::Cube ? Side::Vector : Side::Cube)))
+                        return true;
+            return false;
+        };
+        for (auto& [id, ss] : sets) {
+            auto wit = waits.find(id);
+            if (elsewhere.count(id) || wit == waits.end() || wit->second.size() != ss.size()) continue;
+            for (size_t k = 0; k < ss.size(); ++k) {
+                auto [si, sc] = ss[k];
+                auto [wi, wc] = wit->second[k];
+                if (!(si > is && wi < il)) continue;
+                auto sp = sync_pipe(*sc, prod.lane);
+                bool covers = !sp || *sp == prod_pipe(prod) || fenced(is + 1, si);
+                auto wp = sync_pipe(*wc, cons.lane);
+                bool blocks = !wp || *wp == Pipe::Scalar || *wp == prod_pipe(cons);
+                if (covers && blocks) return true;
+            }
+        }
+        return false;
+    }
+
+    // A barrier this pass already plans in b before one of the indices [lo, hi].
+    bool planned_barrier(const Block* b, size_t lo, size_t hi) const {
+        for (auto& [blk, idx] : m_barrier_at)
+            if (blk == b && idx >= lo && idx <= hi) return true;
+        return false;
+    }
+
+    // Is prod (in b[is]) ordered before cons (in b[il], il > is) by what sits between them: a statement of
+    // b between the two, one after prod in a block holding it (e.g. an aic_gather after the store inside
+    // its split_aiv region), one before cons in a block holding it, or an author flag pair in b?
+    // `after_prod` (optional): set when the ordering runs after prod whenever prod runs (in b or in prod's
+    // blocks), so that it also orders a later iteration's accesses; not when it sits only on cons's path.
+    bool already_ordered(const Block& b, size_t is, size_t il, const Access& prod, const Access& cons, bool* after_prod = nullptr) const {
+        if (after_prod) *after_prod = true;
+        for (size_t i = is + 1; i < il; ++i)
+            if (orders(*b[i], prod)) return true;
+        size_t d = 0;
+        while (d < prod.path.size() && prod.path[d].first != &b) ++d;
+        for (size_t k = d + 1; k < prod.path.size(); ++k)
+            for (size_t j = prod.path[k].second + 1; j < prod.path[k].first->size(); ++j)
+                if (orders(*(*prod.path[k].first)[j], prod)) return true;
+        if (flags_order(b, is, il, prod, cons)) return true;
+        if (after_prod) *after_prod = false;
+        for (size_t k = d + 1; k < cons.path.size(); ++k)
+            for (size_t j = 0; j < cons.path[k].second; ++j)
+                if (orders(*(*cons.path[k].first)[j], prod)) return true;
+        return false;
+    }
+
+    // ---- execution order: windows, loops ----
+    struct LoopAt {
+        const Stmt* loop;
+        size_t depth;  // path depth of the loop's body block
+    };
+
+    // Loops whose body holds both accesses, outermost first.
+    std::vector<LoopAt> common_loops(const Access& a, const Access& b) const {
+        std::vector<LoopAt> out;
+        for (size_t d = 0; d + 1 < a.path.size() && d + 1 < b.path.size() && a.path[d] == b.path[d]; ++d) {
+            const Stmt& st = *(*a.path[d].first)[a.path[d].second];
+            if (st.kind == StmtKind::For && a.path[d + 1].first == &st.body && b.path[d + 1].first == &st.body) out.push_back({&st, d + 1});
+        }
+        return out;
+    }
+
+    static bool sequential(const Stmt& loop) { return loop.loop_kind != LoopKind::SplitAiv && loop.loop_kind != LoopKind::Spmd; }
+
+    static std::optional<int64_t> trips(const Stmt& loop) {
+        auto start = loop.start ? const_int(loop.start) : std::optional<int64_t>(0);
+        auto stop = const_int(loop.stop);
+        auto step = loop.step ? const_int(loop.step) : std::optional<int64_t>(1);
+        if (!start || !stop || !step || *step == 0) return std::nullopt;
+        int64_t n = *step > 0 ? (*stop - *start + *step - 1) / *step : (*start - *stop - *step - 1) / -*step;
+        return std::max<int64_t>(n, 0);
+    }
+
+    // May a and b touch a common element in the same iteration of every loop holding both?
+    bool overlap_same(const Access& a, const Access& b) const {
+        std::set<const Var*> shared;  // a split_aiv lane index differs between the lanes and the cube: free
+        for (auto& l : common_loops(a, b))
+            if (l.loop->loop_kind != LoopKind::SplitAiv) shared.insert(l.loop->loop_var.get());
+        return WindowAnalysis::may_overlap(a.win, b.win, shared, nullptr, 0, 0, m_win);
+    }
+
+    // May a, in an earlier iteration of the common loop `lp` than b, touch an element b touches? (Loops
+    // inside lp may be in any iteration; loops around it in the same.) A loop of at most one trip carries
+    // nothing.
+    bool overlap_carried(const Access& a, const Access& b, const LoopAt& lp) const {
+        if (!sequential(*lp.loop)) return false;
+        auto n = trips(*lp.loop);
+        if (n && *n <= 1) return false;
+        int64_t far = n ? *n - 1 : (int64_t{1} << 40);
+        std::set<const Var*> shared;
+        for (auto& l : common_loops(a, b))
+            if (l.depth < lp.depth && l.loop->loop_kind != LoopKind::SplitAiv) shared.insert(l.loop->loop_var.get());
+        return WindowAnalysis::may_overlap(a.win, b.win, shared, lp.loop, -far, -1, m_win);
+    }
+
+    void plan(Block* b, size_t index, StmtPtr s) { m_insert[{b, index}].push_back(std::move(s)); }
+
+    std::string where(const Access& a) const { return a.stmt->loc.short_str(); }
+
+    VarPtr new_var(const std::string& base, Type t, const SourceLoc& loc) { return m_f.new_var(m_f.fresh_name(base), std::move(t), loc); }
+
+    // ---- (4) placements ----
+    void place_fence(const Access& s, const Access& l, Block* b, size_t is, size_t il, bool v2c) {
+        const Expr& store = *s.call;
+        ExprPtr tile = arg(store, "tile");
+        const SourceLoc& sl = s.stmt->loc;
+        Type tok_t = tile->type;
+        tok_t.view = TileView{};
+        tok_t.valid.clear();
+        std::vector<StmtPtr> after_store;
+        if (v2c) {
+            ExprPtr pushed = tile;
+            if (m_opt.target == Target::A5) {
+                // a5: the V2C transport carries NZ data, so the token is adapted first (the layout contract).
+                Type nz_t = tok_t;
+                nz_t.view.blayout = TileLayout::col_major;
+                nz_t.view.slayout = TileLayout::row_major;
+                nz_t.view.written = true;
+                VarPtr nz = new_var(tile->kind == ExprKind::Var ? tile->var->name + "_nz" : "_tok_nz", nz_t, sl);
+                after_store.push_back(make_assign(nz, make_call(OpCode::Move, {{"tile", clone_expr(tile)}, {"target_memory", mem_lit(Mem::Vec)},
+                                                                              {"blayout", layout_lit(TileLayout::col_major)}, {"slayout", layout_lit(TileLayout::row_major)}}, sl), sl));
+                pushed = var_ref(nz, sl);
+            }
+            // Publication (SPEC 4.5/6): the push's flag covers the store only through a fence of the vector
+            // lane between them once GM writes become visible later than they complete.
+            StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
+            fence->pinned_lane = 2;
+            after_store.push_back(fence);
+            after_store.push_back(make_eval(make_call(OpCode::TpushToAic, {{"tile", clone_expr(pushed)}, {"split", int_lit(0)}}, sl), sl));
+            Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Mat);
+            VarPtr tok = new_var("_v2c_token", pop_t, l.stmt->loc);
+            ExprPtr pop = make_call(OpCode::TpopFromAiv, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
+            m_tokens.push_back({b, is, il, true, make_assign(tok, pop, l.stmt->loc), after_store.back()});
+        } else {
+            if (complete()) {
+                // --c2v complete: the FIXP store is published before the token push (SPEC 4.5/6).
+                StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
+                fence->pinned_lane = 1;
+                after_store.push_back(fence);
+            }
+            after_store.push_back(make_eval(make_call(OpCode::TpushToAiv, {{"tile", clone_expr(tile)}, {"split", int_lit(0)}}, sl), sl));
+            Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Vec);
+            VarPtr tok = new_var("_c2v_token", pop_t, l.stmt->loc);
+            ExprPtr pop = make_call(OpCode::TpopFromAic, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
+            m_tokens.push_back({b, is, il, false, make_assign(tok, pop, l.stmt->loc), after_store.back()});
+        }
+        for (auto& st : after_store) plan(b, is + 1, st);
+    }
+
+    // Index in `b` of the statement holding block `x` (or `x`'s planned insertion index when x == b), or
+    // nullopt when `x` is not inside `b`.
+    std::optional<size_t> index_in(Block* b, Block* x, size_t index) const {
+        while (x && x != b) {
+            auto it = m_index_in_parent.find(x);
+            if (it == m_index_in_parent.end()) return std::nullopt;
+            index = it->second;
+            x = m_parent.at(x);
+        }
+        if (!x) return std::nullopt;
+        return index;
+    }
+
+    // The token pops, placed so that every ring stays FIFO-consistent: the k-th push of a direction meets
+    // the k-th pop. A pop goes before its consumer, but no later than the first statement after its push
+    // that moves another tile the same way (an original transport, or a planned token nested there), and no
+    // later than the pop of a token pushed after it in the same block. Moving a pop earlier (still after
+    // its push in program order) keeps the order it establishes.
+    //
+    // Deadlock-freedom (SPEC 5.7): the consumer lane must not block on the producer lane between the push
+    // and the pop, or a producer stalled on a full ring (more tokens in flight than slots) never reaches
+    // what the consumer waits for. So a pop also goes before any barrier, consumer-side sync_wait or
+    // opposite-direction transport after its push — original or planned (a fallback barrier, a WAR flag),
+    // nested or in the same block; at an index holding planned statements it goes before the first
+    // blocking one (after its own push). With the pop no later than that, the consumer waits only for a
+    // push the producer reaches without the consumer's help.
+    static bool blocks_consumer(const Stmt& s, bool v2c) {
+        if (const Expr* c = stmt_call(s)) {
+            OpCode code = c->op->code;
+            Side consumer = v2c ? Side::Cube : Side::Vector;
+            if (code == OpCode::Syncall) return true;
+            if (code == OpCode::SyncWait && call_side(*c) != (v2c ? Side::Vector : Side::Cube)) return call_side(*c) == consumer || call_side(*c) == Side::Shared;
+        }
+        if (has_transport(s, !v2c)) return true;
+        for (const auto& x : s.body)
+            if (blocks_consumer(*x, v2c)) return true;
+        for (const auto& x : s.orelse)
+            if (blocks_consumer(*x, v2c)) return true;
+        return false;
+    }
+
+    void place_token_pops() {
+        std::vector<size_t> pos(m_tokens.size());
+        for (size_t k = m_tokens.size(); k-- > 0;) {
+            const Token& t = m_tokens[k];
+            size_t p = t.il;
+            for (size_t i = t.is + 1; i < p; ++i)
+                if (has_transport(*(*t.b)[i], t.v2c) || blocks_consumer(*(*t.b)[i], t.v2c)) p = i;
+            for (const auto& [where, stmts] : m_insert) {
+                bool moves = false, blocks = false;
+                for (const auto& st : stmts) {
+                    moves |= has_transport(*st, t.v2c);
+                    blocks |= st != t.push && blocks_consumer(*st, t.v2c);
+                }
+                if (where.first == t.b) {
+                    // Same-block pushes are ordered through their own pops below; a blocking statement planned
+                    // at or before the pop's index pulls the pop up to that index (and in front of it).
+                    if (blocks && where.second > t.is && where.second <= p) p = where.second;
+                    continue;
+                }
+                if (!moves && !blocks) continue;
+                if (auto i = index_in(t.b, where.first, where.second); i && *i > t.is && *i < p) p = *i;
+            }
+            for (size_t j = k + 1; j < m_tokens.size(); ++j)
+                if (m_tokens[j].b == t.b && m_tokens[j].v2c == t.v2c && m_tokens[j].is > t.is) p = std::min(p, pos[j]);
+            pos[k] = p;
+        }
+        for (size_t k = 0; k < m_tokens.size(); ++k) {
+            const Token& t = m_tokens[k];
+            auto& list = m_insert[{t.b, pos[k]}];
+            // Before the first blocking statement planned at that index (after the token's own push).
+            auto from = std::find(list.begin(), list.end(), t.push);
+            auto at = std::find_if(from == list.end() ? list.begin() : from + 1, list.end(),
+                                   [&](const StmtPtr& st) { return blocks_consumer(*st, t.v2c) || is_call(*st, OpCode::Fence); });
+            // A fence planned right before a barrier belongs to it: the pop goes before both.
+            list.insert(at, t.pop);
+        }
+    }
+
+    // A vector-lane system.fence() right after the store `s` (once; nothing when one already follows it).
+    void publish_after(const Access& s) {
+        Block* sb = s.path.back().first;
+        size_t si = s.path.back().second;
+        // Already published: a fence after the store and before the first statement that orders it (an
+        // author's `fence()` + `syncall()`, or the fence this pass placed on an earlier expansion).
+        for (size_t j = si + 1; j < sb->size(); ++j) {
+            if (is_call(*(*sb)[j], OpCode::Fence)) return;
+            if (orders(*(*sb)[j], s) || (*sb)[j]->kind != StmtKind::Assign) break;
+        }
+        if (!m_published.insert({sb, si}).second) return;
+        const SourceLoc& sl = s.stmt->loc;
+        StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
+        fence->pinned_lane = s.lane == Side::Cube ? 1 : 2;
+        plan(sb, si + 1, fence);
+        m_stats.log.push_back(fmt::format("{}: store published with system.fence() (the ordering it relies on covers completion only)", where(s)));
+    }
+
+    void place_barrier(Block* b, size_t il, const SourceLoc& loc) {
+        if (!m_barrier_at.insert({b, il}).second) return;  // one barrier covers every pair ordered there
+        plan(b, il, make_eval(make_call(OpCode::Fence, {}, loc), loc));
+        plan(b, il, make_eval(syncall_call(loc), loc));
+        ++m_stats.barriers;
+    }
+
+    ExprPtr syncall_call(const SourceLoc& loc) {
+        // Hard when the launch fills the chip, soft otherwise (a hard barrier would deadlock on hardware).
+        bool hard = m_opt.blocks >= m_opt.chip_clusters;
+        std::vector<std::pair<std::string, ExprPtr>> args = {{"core_type", str_lit("mix")}};
+        if (!hard) {
+            args.push_back({"mode", str_lit("soft")});
+            args.push_back({"gm_workspace", var_ref(workspace(), loc)});
+        }
+        return make_call(OpCode::Syncall, args, loc);
+    }
+
+    // The soft barrier's zeroed INT32 GM counter: a hidden parameter the expander adds (as the compiler adds
+    // its GM pipe buffer); parameters named __x are allocated and zeroed by the simulator, never compared.
+    VarPtr workspace() {
+        static const char* kName = "__syncall_workspace";
+        if (VarPtr v = m_f.find_var(kName)) return v;
+        Type t = Type::tensor({64}, DType::INT32);
+        VarPtr v = m_f.new_var(kName, t, m_f.loc);
+        m_f.params.push_back({v, ParamDir::InOut});
+        return v;
+    }
+
+    // A flag id no sync_set/sync_wait of the function uses (nor one planned); with `lane_pair` (a5, both AIV
+    // lanes) an id below the lane stride whose AIV1 twin (id + stride) is free as well.
+    int free_event(bool lane_pair = false) {
+        std::set<int64_t> used = m_planned_events;
+        walk(m_f.body, [&](const StmtPtr& s) {
+            if (const Expr* c = stmt_call(*s))
+                if (c->op->code == OpCode::SyncSet || c->op->code == OpCode::SyncWait)
+                    if (auto id = const_int(arg(*c, "event_id"))) used.insert(*id);
+        });
+        const int stride = m_opt.flag_lane_stride;
+        int ev = 0;
+        while (used.count(ev) || (lane_pair && used.count(ev + stride))) ++ev;
+        if (lane_pair && ev >= stride)
+            raise("E-UNSUPPORTED", m_f.loc, fmt::format("no free pair of flag ids (id, id + {}) is left for a loop-carried WAR order", stride));
+        m_planned_events.insert(ev);
+        if (lane_pair) m_planned_events.insert(ev + stride);
+        return ev;
+    }
+
+    // Do both AIV lanes run the AIV function on an a5 cluster (1:1 flags)? It is split (UP_DOWN /
+    // LEFT_RIGHT), dispatched to both lanes, or holds a split_aiv region (which dispatches both lanes for
+    // the whole function).
+    bool a5_two_lanes() const {
+        if (m_opt.target != Target::A5) return false;
+        if (m_f.split_mode() != SplitMode::NONE) return true;
+        const Attr* dual = m_f.attr("dual_aiv_dispatch");
+        if (dual && dual->value && dual->value->ival != 0) return true;
+        bool region = false;
+        walk(m_f.body, [&](const StmtPtr& s) { region |= s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv; });
+        return region;
+    }
+
+    static PipeType pipe_of(const Access& a) {
+        if (a.store) return a.lane == Side::Cube ? PipeType::FIX : PipeType::MTE3;
+        return PipeType::MTE2;
+    }
+
+    ExprPtr pipe_lit(PipeType p) {
+        auto e = std::make_shared<Expr>();
+        e->kind = ExprKind::Enum;
+        e->enum_kind = EnumKind::PipeType;
+        e->ival = static_cast<int64_t>(p);
+        e->sval = std::string(pipe_type_name(p));
+        e->type = Type::none();
+        return e;
+    }
+
+    // Loop-carried WAR for a fenced pair: consumer sets a flag after its last load of the tensor in the body
+    // (statement `il`); the producer waits for it before its next store. A priming set before the loop and a
+    // final wait after it keep the counts equal.
+    //
+    // On a5 with both AIV lanes running, flags are 1:1 (the AIC's ids [0, s) reach AIV0, [s, 2s) AIV1): the
+    // cube's side of the order is one set (or wait) per lane, ids ev and ev + s, and the vector's side picks
+    // its lane's id by subblock index. One set reaching only AIV0 would leave AIV1 waiting forever.
+    void place_war_flags(const Access& s, const Access& l, Block* b, size_t is, size_t il) {
+        const bool two = a5_two_lanes();
+        const int ev = free_event(two);
+        const int stride = m_opt.flag_lane_stride;
+        // The statements of one flag op on side `lane`: one per AIV lane on the cube, a lane branch on the vector.
+        auto flag_op = [&](OpCode op, Side lane, PipeType pipe, const SourceLoc& loc, Block* blk, size_t at) {
+            const char* core = lane == Side::Cube ? "aic" : "aiv";
+            auto one = [&](int id) {
+                return make_eval(make_call(op, {{"event_id", int_lit(id)}, {"pipe", pipe_lit(pipe)}, {"core_type", str_lit(core)}}, loc), loc);
+            };
+            if (!two) return plan(blk, at, one(ev));
+            if (lane == Side::Cube) {
+                plan(blk, at, one(ev));
+                plan(blk, at, one(ev + stride));
+                return;
+            }
+            VarPtr sub = new_var("_lane", Type::scalar(DType::INDEX), loc);
+            plan(blk, at, make_assign(sub, make_call(OpCode::GetSubblockIdx, {}, loc), loc));
+            auto cond = std::make_shared<Expr>();
+            cond->kind = ExprKind::Compare;
+            cond->sval = "==";
+            cond->loc = loc;
+            cond->args = {var_ref(sub, loc), int_lit(0, loc)};
+            cond->type = Type::scalar(DType::BOOL);
+            auto br = std::make_shared<Stmt>();
+            br->kind = StmtKind::If;
+            br->loc = loc;
+            br->value = cond;
+            br->body.push_back(one(ev));
+            br->orelse.push_back(one(ev + stride));
+            plan(blk, at, br);
+        };
+        // After the consumer's statement in the loop body; before the producer store.
+        flag_op(OpCode::SyncSet, l.lane, pipe_of(l), l.stmt->loc, b, il + 1);
+        flag_op(OpCode::SyncWait, s.lane, pipe_of(s), s.stmt->loc, b, is);
+        // Priming set before the loop, draining wait after it, in the loop's parent block.
+        Block* loop_block = b;
+        Block* parent = m_parent.at(loop_block);
+        size_t loop_index = m_index_in_parent.at(loop_block);
+        flag_op(OpCode::SyncSet, l.lane, pipe_of(l), l.stmt->loc, parent, loop_index);
+        flag_op(OpCode::SyncWait, s.lane, pipe_of(s), s.stmt->loc, parent, loop_index + 1);
+        ++m_stats.war_orders;
+    }
+
+    bool opposite(const Access& s, const Access& c) const {
+        return !c.store && c.lane != s.lane && intersects(c.origins, s.origins);
+    }
+
+    // Can the load c, later than the store s in program order, read what s wrote: in the same iteration,
+    // or in a later iteration of a loop holding both?
+    bool depends_later(const Access& s, const Access& c) const {
+        if (overlap_same(s, c)) return true;
+        for (auto& lp : common_loops(s, c))
+            if (overlap_carried(s, c, lp)) return true;
+        return false;
+    }
+
+    // Pairing by execution order (SPEC 5.7): each store with the first later load in program order whose
+    // window may overlap it (same iteration, or a later iteration of a common loop), then with the loads
+    // that only a loop's back edge puts after it (earlier in the body, or in a sibling arm).
+    void pair_and_place() {
+        for (size_t i = 0; i < m_acc.size(); ++i) {
+            const Access& s = m_acc[i];
+            if (!s.store || s.origins.empty()) continue;
+            // Every later load that may read what s wrote, in program order. The first one is paired; a later
+            // one is covered when an ordering placed for an earlier pair sits in a block enclosing both, before
+            // the later load's statement there (it runs after s and before that statement on every path).
+            // Otherwise it is a pair of its own: a first load in one arm of a branch orders nothing for a load
+            // after the branch.
+            std::optional<size_t> covered;
+            std::set<const Access*> war_done;
+            std::vector<std::pair<size_t, const Access*>> cover;  // (depth, the load whose pair was ordered there)
+            for (const Access& c : m_acc) {
+                if (!opposite(s, c) || compare(s.path, c.path) != Order::Before || !depends_later(s, c)) continue;
+                bool done = false;
+                for (const auto& [d, prev] : cover)
+                    if (c.path.size() > d && prev->path.size() > d && c.path[d].first == prev->path[d].first &&
+                        c.path[d].second >= prev->path[d].second)
+                        done = true;
+                if (done) continue;
+                if (auto r = handle_pair(s, c, war_done)) {
+                    cover.push_back({*r, &c});
+                    covered = covered ? std::max(*covered, *r) : *r;
+                }
+            }
+            handle_carried(s, covered);
+            handle_war(s, war_done);
+        }
+    }
+
+    int producer_stores(const Access& s) const {
+        int n = 0;
+        for (const auto& a : m_acc)
+            if (a.store && a.lane == s.lane && intersects(a.origins, s.origins)) ++n;
+        return n;
+    }
+
+    // Loop-carried dependencies of store s: loads that run after s only through a back edge (earlier in
+    // the body of a common loop, or in a sibling arm) and may read what s wrote in an earlier iteration.
+    // `covered`: the depth of the block where the pair of s with a later load was ordered (that ordering
+    // runs after s in the same iteration of every loop around that block). Otherwise a barrier before the
+    // load's statement in the innermost carrying loop's body orders every earlier iteration's store before
+    // it (and, when the load precedes the store in the body, a second barrier before the store's statement
+    // orders the same iteration's read before the write). No token: a first iteration has nothing to pop.
+    void handle_carried(const Access& s, std::optional<size_t> covered) {
+        bool v2c = s.lane == Side::Vector;
+        for (const Access& c : m_acc) {
+            if (!opposite(s, c) || compare(s.path, c.path) == Order::Before) continue;
+            const LoopAt* carry = nullptr;
+            auto loops = common_loops(s, c);
+            for (auto& lp : loops)
+                if (overlap_carried(s, c, lp)) carry = &lp;  // innermost carrying loop
+            if (!carry) continue;
+            if (covered && carry->depth <= *covered) continue;
+            size_t D = carry->depth;
+            Block* lb = s.path[D].first;
+            size_t ic = c.path[D].second;
+            // Already ordered across the back edge: after s's statement or before c's statement.
+            bool ordered = carried_ordered(s, c, D);
+            std::string tensor = name_of(s.origins);
+            std::string what = fmt::format("{} -> {} {}: {} (loop-carried, line {} loop)", where(s), where(c), tensor, v2c ? "V2C" : "C2V",
+                                           carry->loop->loc.line);
+            if (ordered) {
+                ++m_stats.already_ordered;
+                m_stats.log.push_back(what + " already ordered, nothing added");
+                continue;
+            }
+            if (barrier_after(s, D) || barrier_before(c, D)) continue;  // a barrier this pass placed
+            if (!v2c && complete()) {
+                c2v_order_at(lb, ic, c.stmt->loc, what + " ordered with fence + syncall (--c2v complete)");
+                continue;
+            }
+            if (!v2c) {
+                ++m_stats.unfenced;
+                m_stats.log.push_back(what + " left unfenced as upstream does (loop-carried C2V)");
+                return;
+            }
+            switch (m_opt.v2c) {
+                case V2CPolicy::Off:
+                    ++m_stats.unfenced;
+                    m_stats.log.push_back(what + " left unfenced (--v2c off)");
+                    return;
+                case V2CPolicy::Reject:
+                    raise("E-V2C-UNFENCED", c.stmt->loc,
+                          fmt::format("cube load of '{}' reads GM written by the vector store at {} in an earlier iteration of the loop at line {}, "
+                                      "with nothing ordering them",
+                                      tensor, s.stmt->loc.str(), carry->loop->loc.line),
+                          "insert pl.system.syncall in the loop body before the cube consumer (or compile with --v2c fence)");
+                case V2CPolicy::Fence:
+                case V2CPolicy::Syncall:
+                    if (m_opt.v2c == V2CPolicy::Fence) {
+                        ++m_stats.fallbacks;
+                        m_stats.log.push_back(what + " has no balanced fence placement (loop-carried), barrier instead");
+                    } else {
+                        m_stats.log.push_back(what + " ordered with fence + syncall");
+                    }
+                    place_barrier(lb, ic, c.stmt->loc);
+                    break;
+            }
+        }
+    }
+
+    // A barrier this pass plans on a's path at or below depth `from`: before a (runs before it in the same
+    // execution) or after it.
+    bool barrier_before(const Access& a, size_t from) const {
+        for (size_t k = from; k < a.path.size(); ++k)
+            if (planned_barrier(a.path[k].first, 0, a.path[k].second)) return true;
+        return false;
+    }
+    bool barrier_after(const Access& a, size_t from) const {
+        for (size_t k = from; k < a.path.size(); ++k)
+            if (planned_barrier(a.path[k].first, a.path[k].second + 1, a.path[k].first->size())) return true;
+        return false;
+    }
+
+    // Does something in the body of the loop at depth D order `first` (in an earlier iteration) before
+    // `then`: a statement after first's or before then's, or an author flag pair?
+    bool carried_ordered(const Access& first, const Access& then, size_t D) const {
+        Block* lb = first.path[D].first;
+        size_t i_f = first.path[D].second, i_t = then.path[D].second;
+        for (size_t k = 0; k < lb->size(); ++k)
+            if ((k > i_f || k < i_t) && orders(*(*lb)[k], first)) return true;
+        return flags_order(*lb, i_f, i_t, first, then);
+    }
+
+    // Write-after-read: the store s overwrites what an opposite-lane load c of an earlier iteration, or
+    // earlier in program order, reads. `done`: loads whose WAR handle_pair ordered.
+    // A barrier right before s's statement in the block where c and s diverge orders both.
+    void handle_war(const Access& s, const std::set<const Access*>& done) {
+        bool v2c = s.lane == Side::Vector;
+        for (const Access& c : m_acc) {
+            if (!opposite(s, c) || done.count(&c)) continue;
+            auto loops = common_loops(c, s);
+            const LoopAt* carry = nullptr;
+            for (auto& lp : loops)
+                if (overlap_carried(c, s, lp)) carry = &lp;
+            bool same = compare(c.path, s.path) == Order::Before && overlap_same(c, s);
+            if (!carry && !same) continue;
+            size_t d = 0;
+            while (d < c.path.size() && d < s.path.size() && c.path[d] == s.path[d]) ++d;
+            Block* cb = s.path[d].first;
+            size_t i_c = c.path[d].second, i_s = s.path[d].second;
+            bool need_carry = carry && !carried_ordered(c, s, carry->depth) && !barrier_after(c, carry->depth) && !barrier_before(s, carry->depth);
+            bool need_same = same && !already_ordered(*cb, i_c, i_s, c, s) && !planned_barrier(cb, i_c + 1, i_s);
+            if (!need_carry && !need_same) continue;
+            std::string tensor = name_of(s.origins);
+            std::string what = fmt::format("{} -> {} {}: {} write-after-read{}", where(c), where(s), tensor, v2c ? "V2C" : "C2V",
+                                           carry ? fmt::format(" (loop-carried, line {} loop)", carry->loop->loc.line) : std::string(" (same iteration)"));
+            if (!v2c && complete()) {
+                c2v_order_at(cb, i_s, s.stmt->loc, what + " ordered with fence + syncall before the store (--c2v complete)");
+                continue;
+            }
+            if (!v2c) {
+                ++m_stats.unfenced;
+                m_stats.log.push_back(what + " left unfenced as upstream does");
+                return;
+            }
+            switch (m_opt.v2c) {
+                case V2CPolicy::Off:
+                    ++m_stats.unfenced;
+                    m_stats.log.push_back(what + " left unfenced (--v2c off)");
+                    return;
+                case V2CPolicy::Reject:
+                    raise("E-V2C-UNFENCED", s.stmt->loc,
+                          fmt::format("vector store of '{}' overwrites GM that the cube load at {} reads{}, with nothing ordering them", tensor, c.stmt->loc.str(),
+                                      carry ? " in an earlier iteration" : ""),
+                          "insert pl.system.syncall before the vector store (or compile with --v2c fence)");
+                case V2CPolicy::Fence:
+                case V2CPolicy::Syncall: {
+                    // Under fence, a WAR carried only across iterations (the load later in the body than the
+                    // store) takes the reverse flag pair of place_war_flags instead of a barrier.
+                    Block* lb = carry ? s.path[carry->depth].first : nullptr;
+                    auto owner = lb ? m_owner.find(lb) : m_owner.end();
+                    bool loop_body = owner != m_owner.end() && owner->second && &owner->second->body == lb;
+                    // (On a5 with both AIV lanes, place_war_flags sets and waits one flag per lane, issue 10.7.)
+                    if (m_opt.v2c == V2CPolicy::Fence && !need_same && loop_body && c.path[carry->depth].second > s.path[carry->depth].second) {
+                        place_war_flags(s, c, lb, s.path[carry->depth].second, c.path[carry->depth].second);
+                        m_stats.log.push_back(what + " ordered with sync_set / sync_wait");
+                        break;
+                    }
+                    place_barrier(cb, i_s, s.stmt->loc);
+                    ++m_stats.war_orders;
+                    m_stats.log.push_back(what + " ordered with fence + syncall before the store");
+                    break;
+                }
+            }
+        }
+    }
+
+    // Orders the pair (s, l) with l later in program order. Returns the depth of the block where the
+    // ordering runs after s (for handle_carried), or nullopt when the pair is left unordered.
+    std::optional<size_t> handle_pair(const Access& s, const Access& l, std::set<const Access*>& war_done) {
+        bool v2c = s.lane == Side::Vector;
+        // Common block: first depth where the paths diverge.
+        size_t d = 0;
+        while (d < s.path.size() && d < l.path.size() && s.path[d] == l.path[d]) ++d;
+        Block* b = s.path[d].first;
+        size_t is = s.path[d].second, il = l.path[d].second;
+        std::string tensor = name_of(s.origins);
+        std::string what = fmt::format("{} -> {} {}: {}", where(s), where(l), tensor, v2c ? "V2C" : "C2V");
+        bool direct = s.path.size() == d + 1;
+        bool unique = producer_stores(s) == 1;
+        // Loop-carried WAR: the next iteration's store must wait for every consumer-lane load of the tensor in
+        // this iteration that may overlap it, so the reverse order goes after the last such statement.
+        bool war = false;
+        size_t il_last = il;
+        std::set<const Access*> war_loads;
+        for (const Access& c : m_acc) {
+            if (!opposite(s, c) || c.path.size() <= d) continue;
+            bool inside = c.path[d].first == b;
+            for (size_t k = 0; k < d && inside; ++k) inside = c.path[k] == s.path[k];
+            if (!inside || c.path[d].second <= is) continue;
+            bool carried = false;
+            for (auto& lp : common_loops(c, s))
+                if (lp.depth <= d && overlap_carried(c, s, lp)) carried = true;
+            if (!carried) continue;
+            war = true;
+            war_loads.insert(&c);
+            il_last = std::max(il_last, c.path[d].second);
+        }
+        bool after_store = true;
+        if (already_ordered(*b, is, il, s, l, &after_store)) {
+            ++m_stats.already_ordered;
+            // Publication (SPEC 4.5/6): an author transport, flag or barrier orders the store's completion,
+            // not its visibility; under fence/syncall the vector lane also fences right after the store, so
+            // the ordering holds with a GM visibility delay too (reject/off keep the program as written).
+            if (v2c ? (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall) : complete()) publish_after(s);
+            auto owner = m_owner.find(b);
+            bool loop_body = owner != m_owner.end() && owner->second && owner->second->kind == StmtKind::For && &owner->second->body == b;
+            if (war && v2c && m_opt.v2c == V2CPolicy::Fence && loop_body) {
+                // The author ordered the read after the write; the next iteration's write still waits for it.
+                place_war_flags(s, l, b, is, il_last);
+                war_done = war_loads;
+                m_stats.log.push_back(what + " already ordered; loop-carried WAR ordered with sync_set / sync_wait");
+                return after_store ? std::optional<size_t>(d) : std::nullopt;
+            }
+            m_stats.log.push_back(what + " already ordered, nothing added");
+            return after_store ? std::optional<size_t>(d) : std::nullopt;
+        }
+        if (planned_barrier(b, is + 1, il)) {
+            m_stats.log.push_back(what + " ordered by the barrier placed for an earlier pair");
+            return d;
+        }
+        if (!v2c) {
+            if (direct && unique) {
+                place_fence(s, l, b, is, il, false);
+                ++m_stats.c2v_fences;
+                m_stats.log.push_back(what + " fenced (tpush_to_aiv / tpop_from_aic)");
+                if (war && complete()) {
+                    war_done = war_loads;
+                    c2v_order_at(b, il_last + 1, l.stmt->loc, what + " loop-carried WAR ordered with a barrier (--c2v complete)");
+                }
+                return d;
+            }
+            if (complete()) {
+                war_done = war_loads;
+                return c2v_order_pair(s, l, b, d, il, war, il_last, what);
+            }
+            ++m_stats.unfenced;
+            m_stats.log.push_back(what + " left unfenced as upstream does (no unique producer store in the consumer's block)");
+            return std::nullopt;
+        }
+        switch (m_opt.v2c) {
+            case V2CPolicy::Off:
+                ++m_stats.unfenced;
+                m_stats.log.push_back(what + " left unfenced (--v2c off)");
+                return std::nullopt;
+            case V2CPolicy::Reject:
+                raise("E-V2C-UNFENCED", l.stmt->loc,
+                      fmt::format("cube load of '{}' reads GM written by the vector store at {} with nothing ordering them", tensor, s.stmt->loc.str()),
+                      "insert pl.system.syncall between the producing region and the cube consumer (or compile with --v2c fence)");
+            case V2CPolicy::Fence:
+                if (direct && unique) {
+                    place_fence(s, l, b, is, il, true);
+                    ++m_stats.v2c_fences;
+                    m_stats.log.push_back(what + " fenced (tpush_to_aic / tpop_from_aiv)");
+                    if (war) {
+                        place_war_flags(s, l, b, is, il_last);
+                        war_done = war_loads;
+                        m_stats.log.push_back(what + " loop-carried WAR ordered with sync_set / sync_wait");
+                    }
+                    return d;
+                }
+                ++m_stats.fallbacks;
+                m_stats.log.push_back(what + " has no balanced fence placement (" +
+                                      (unique ? "the store is nested deeper than the load" : "several producer stores") + "), barrier instead");
+                [[fallthrough]];
+            case V2CPolicy::Syncall:
+                place_barrier(b, il, l.stmt->loc);
+                if (m_opt.v2c == V2CPolicy::Syncall) m_stats.log.push_back(what + " ordered with fence + syncall");
+                if (war) {
+                    // The next iteration's store must wait until this iteration's load: a second barrier
+                    // after the consumer's statement.
+                    place_barrier(b, il_last + 1, l.stmt->loc);
+                    war_done = war_loads;
+                    ++m_stats.war_orders;
+                    m_stats.log.push_back(what + " loop-carried WAR ordered with a second barrier");
+                }
+                return d;
+        }
+        return std::nullopt;
+    }
+
+    void apply() {
+        // Highest index first within each block, so earlier indices stay valid.
+        for (auto it = m_insert.rbegin(); it != m_insert.rend(); ++it) {
+            Block* b = it->first.first;
+            size_t idx = std::min(it->first.second, b->size());
+            b->insert(b->begin() + static_cast<std::ptrdiff_t>(idx), it->second.begin(), it->second.end());
+        }
+    }
+};
+
+}  // namespace cvsim::passes::gmsync

@@ -1,0 +1,78 @@
+// `--v2c reject` errors exactly when an unordered V2C dependency exists (issue 10, property 3): the classes
+// of false errors the oracle sweep found, each with a variant that has the dependency and must still error.
+#include <gtest/gtest.h>
+
+#include "oracle_support.h"
+#include "test_support.h"
+
+using namespace cvsim;
+using namespace cvsim::test;
+
+namespace {
+
+std::string fixture(const std::string& name) { return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name); }
+
+// An AIV write racing with an AIC read of a kernel tensor in the --v2c off expansion, per the oracle.
+bool oracle_unordered_v2c(const std::string& text, const Opts& base) {
+    Opts o = base;
+    o.v2c = passes::V2CPolicy::Off;
+    auto s = session_of("k.py", text, o);
+    auto v = oracle_of(*s, true);
+    EXPECT_FALSE(v.deadlock);
+    for (const auto& r : v.races)
+        if (r.key.tensor.rfind("__", 0) != 0 && r.write_core != 0 && r.other_core == 0 && !r.other_write) return true;
+    return false;
+}
+
+bool rejected(const std::string& text, const Opts& base) {
+    Opts o = base;
+    o.v2c = passes::V2CPolicy::Reject;
+    try {
+        session_of("k.py", text, o);
+    } catch (const CompileError& e) {
+        EXPECT_EQ(e.diag().code, "E-V2C-UNFENCED") << render_text(e.diag());
+        return true;
+    }
+    return false;
+}
+
+struct Case {
+    const char* kernel;
+    Target target;
+    int blocks;
+    const char* from;  // the edit that creates an unordered dependency
+    const char* to;
+};
+
+class RejectExact : public ::testing::TestWithParam<Case> {};
+
+TEST_P(RejectExact, ErrorsIffTheOracleFindsAnUnorderedV2cDependency) {
+    const Case& c = GetParam();
+    Opts o;
+    o.target = c.target;
+    o.blocks = c.blocks;
+    std::string ok = fixture(c.kernel);
+    EXPECT_FALSE(oracle_unordered_v2c(ok, o)) << c.kernel;
+    EXPECT_FALSE(rejected(ok, o)) << c.kernel << ": reject errors although every V2C dependency is ordered";
+    if (!*c.from) return;
+    std::string racy = ok;
+    size_t p = racy.find(c.from);
+    ASSERT_NE(p, std::string::npos);
+    racy.replace(p, std::string(c.from).size(), c.to);
+    EXPECT_TRUE(oracle_unordered_v2c(racy, o)) << c.kernel << " with " << c.to;
+    EXPECT_TRUE(rejected(racy, o)) << c.kernel << " with " << c.to << ": reject silent on an unordered dependency";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Classes, RejectExact,
+    ::testing::Values(
+        // an author's flag pair in a loop of a constant trip count (the wrong pipe orders nothing)
+        Case{"reject_flags_in_one_trip_loop.py", Target::A2A3, 1, "pipe=pl.PipeType.MTE3", "pipe=pl.PipeType.V"},
+        // `if i1 == 0:` fixes the loop variable, and i1 % 2 over range(2) is affine (i1 == 1: the rows meet)
+        Case{"reject_arm_fixes_loop_var.py", Target::A5, 2, "    if i1 == 0:", "    if i1 == 1:"},
+        // `if i1 > 0:` never runs in a 1-trip loop (in a 2-trip loop it does, and the rows meet)
+        Case{"reject_dead_arm.py", Target::A2A3, 1, "pl.range(1)", "pl.range(2)"},
+        // the else of `if i0 == 0:` never runs in a 1-trip loop
+        Case{"reject_dead_else_flags_in_loop.py", Target::A5, 2, "", ""}));
+
+}  // namespace
