@@ -262,6 +262,10 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
     }
     if (html) {
         html->add_findings(res.findings);
+        std::vector<std::tuple<uint32_t, sim::CoreId, sim::CoreId>> replays;
+        for (const auto& core : res.outcome.cores)
+            if (core.replay) replays.emplace_back(static_cast<uint32_t>(core.cluster), core.core, sim::CoreId::Aiv0);  // lane 1 replays lane 0
+        html->set_replays(std::move(replays));
         html->finish();
     }
     if (vcd) vcd->close();
