@@ -266,6 +266,10 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
     }
     if (html) {
         html->add_findings(res.findings);
+        std::vector<std::tuple<uint32_t, sim::CoreId, sim::CoreId>> replays;
+        for (const auto& core : res.outcome.cores)
+            if (core.replay) replays.emplace_back(static_cast<uint32_t>(core.cluster), core.core, sim::CoreId::Aiv0);  // lane 1 replays lane 0
+        html->set_replays(std::move(replays));
         html->finish();
     }
     if (vcd) vcd->close();
@@ -275,7 +279,7 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
             return kExitBadInput;
         }
     const ref::Result& want = session.reference();
-    if (!c.quiet) print_run_report(std::cout, session, res, want, c.verbose);
+    if (!c.quiet) print_run_report(std::cout, session, res, want, c.verbose, output_width());
     if (!r.output_dir.empty()) {
         std::filesystem::create_directories(r.output_dir);
         for (const auto& t : res.outcome.gm_final.tensors)
@@ -321,7 +325,9 @@ int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::str
 int cmd_params(const CommonOptions& c) {
     sim::SessionOptions so = session_options(c);
     HwParams hw = load_params(so.target, so.config_files, so.param_sets);
-    std::cout << format_param_table(param_rows(hw));
+    auto rows = param_rows(hw);
+    if (!c.quiet) std::cout << (c.verbose ? format_param_table(rows) : format_params_text(rows, output_width()));
+    write_json(c.json, params_json(hw, rows));
     return kExitClean;
 }
 
@@ -381,7 +387,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             throw;
         }
         VerdictScope scope = verdict_scope(timing_scope_of(c, kernel), sum, *base, fixed_visibility, e.max_visibility);
-        if (!c.quiet) print_explore_summary(std::cout, kernel, sum, is_check, &scope);
+        if (!c.quiet) print_explore_summary(std::cout, kernel, sum, is_check, &scope, output_width());
         if (!e.save_failures.empty()) save_failures(e.save_failures, c, kernel, sum);
         report.push_back(explore_json(kernel, sum, &scope));
         if (!sum.distinct.empty()) any_findings = true;

@@ -59,7 +59,8 @@ struct ExploreOptions {
     std::string save_failures;     // directory: replay command (+ trace) per failing schedule
     uint64_t max_visibility = 0;   // random: draw the GM visibility delay from [0, this]
     int64_t fault_abort_seed = -1; // testing: the schedule with this seed aborts its worker
-    bool progress = true;          // a progress bar when stderr is a terminal
+    bool progress = true;          // a progress bar when stderr is a terminal, else a plain line every few seconds
+    double progress_interval = 5;  // seconds between the plain progress lines (not a terminal)
     std::vector<std::string> merge;  // --merge: summarise these JSON-lines files instead of running
 };
 

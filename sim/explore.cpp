@@ -14,6 +14,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -382,6 +383,7 @@ public:
 
     ExploreSummary run() {
         auto t0 = std::chrono::steady_clock::now();
+        m_t0 = m_last_bar = t0;
         // Bad input fails here, once, with a diagnostic (not in every worker).
         { sim::Session probe(SourceFile::read(m_kernel), session_options(m_c)); }
         resume();
@@ -417,7 +419,7 @@ public:
             loop();
         }
         if (m_jsonl.is_open()) m_jsonl.flush();
-        if (m_bar) std::cerr << "\r\033[K";
+        if (m_bar) std::cerr << "\r\033[K" << std::flush;  // the bar (and a ^C echoed after it) erased before the summary
         ExploreSummary s = m_builder.finish(m_c, m_kernel);
         s.jobs = jobs;
         s.skipped = m_skipped;
@@ -447,8 +449,9 @@ private:
     uint64_t m_total = 0, m_finished = 0, m_skipped = 0;
     bool m_nominal_in_file = false;
     bool m_stop = false;
-    bool m_bar = false;
-    std::chrono::steady_clock::time_point m_last_bar;
+    bool m_bar = false;                                // a terminal bar line is on screen
+    std::chrono::steady_clock::time_point m_t0 = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point m_last_bar = std::chrono::steady_clock::now();  // last progress output
 
     // n * i / k without overflow (n < 2^64, 0 <= i <= k).
     static uint64_t slice(uint64_t n, int i, int k) {
@@ -562,19 +565,52 @@ private:
         spawn(w.chunk, w.nominal && !m_nominal_recorded);  // a nominal schedule the dead worker had not sent
     }
 
+    // "4m03s", "2h05m", "3d04h".
+    static std::string duration_text(double secs) {
+        if (!(secs < 1e9)) return "--";
+        auto t = static_cast<uint64_t>(secs + 0.5);
+        if (t < 60) return fmt::format("{}s", t);
+        if (t < 3600) return fmt::format("{}m{:02}s", t / 60, t % 60);
+        if (t < 86400) return fmt::format("{}h{:02}m", t / 3600, t % 3600 / 60);
+        return fmt::format("{}d{:02}h", t / 86400, t % 86400 / 3600);
+    }
+
+    // Progress: on a terminal one bar line redrawn in place (schedules done / total, rate, ETA, distinct
+    // findings so far), erased before the summary; elsewhere (a CI log) one plain line every
+    // --progress-interval seconds.
     void draw_bar() {
-        if (!m_e.progress || !::isatty(2)) return;
+        if (!m_e.progress) return;
         auto now = std::chrono::steady_clock::now();
-        if (m_bar && now - m_last_bar < std::chrono::milliseconds(200)) return;
-        m_bar = true;
+        const bool tty = ::isatty(2);
+        const double since_last = std::chrono::duration<double>(now - m_last_bar).count();
+        if (tty ? m_bar && since_last < 0.2 : since_last < m_e.progress_interval) return;
         m_last_bar = now;
-        static auto start = now;
-        double secs = std::chrono::duration<double>(now - start).count();
-        int width = 30;
-        int fill = m_total ? static_cast<int>(width * m_finished / m_total) : width;
-        std::cerr << fmt::format("\r[{}{}] {}/{} schedules  {:.0f}/s  ", std::string(static_cast<size_t>(fill), '='),
-                                 std::string(static_cast<size_t>(width - fill), ' '), m_finished, m_total,
-                                 secs > 0 ? static_cast<double>(m_finished) / secs : 0.0);
+        const double secs = std::chrono::duration<double>(now - m_t0).count();
+        const double rate = secs > 0 ? static_cast<double>(m_finished) / secs : 0.0;
+        const std::string eta = m_finished >= m_total ? "0s" : rate > 0 ? duration_text(static_cast<double>(m_total - m_finished) / rate) : "--";
+        const size_t found = m_builder.distinct_so_far();
+        std::string text = fmt::format("{}/{} schedules  {:.0f}/s  ETA {}  {} finding{}", m_finished, m_total, rate, eta, found,
+                                       found == 1 ? "" : "s");
+        if (!tty) {
+            std::cerr << fmt::format("progress: {}/{} schedules ({:.1f}%), {:.0f}/s, ETA {}, {} distinct finding{} so far\n", m_finished,
+                                     m_total, m_total ? 100.0 * static_cast<double>(m_finished) / static_cast<double>(m_total) : 100.0,
+                                     rate, eta, found, found == 1 ? "" : "s");
+            return;
+        }
+        m_bar = true;
+        // The bar takes what the terminal's width leaves (none below 10 columns); the line never wraps.
+        size_t cols = 100;
+        struct winsize ws {};
+        if (::ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) cols = ws.ws_col;
+        const size_t room = cols > text.size() + 4 ? cols - text.size() - 4 : 0;
+        const size_t width = std::min<size_t>(30, room);
+        std::string bar;
+        if (width >= 10) {
+            const size_t fill = m_total ? static_cast<size_t>(static_cast<double>(width) * static_cast<double>(m_finished) / static_cast<double>(m_total)) : width;
+            bar = "[" + std::string(std::min(fill, width), '=') + std::string(width - std::min(fill, width), ' ') + "] ";
+        }
+        if (text.size() + 1 > cols) text.resize(cols > 1 ? cols - 1 : 0);
+        std::cerr << "\r" << bar << text << "\033[K" << std::flush;
     }
 
     void loop() {

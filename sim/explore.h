@@ -61,6 +61,7 @@ class SummaryBuilder {
 public:
     void add(const ScheduleRecord& r);
     ExploreSummary finish(const CommonOptions& c, const std::string& kernel);
+    size_t distinct_so_far() const { return m_keys.size(); }  // distinct findings folded so far (progress)
 
 private:
     ExploreSummary m_sum;

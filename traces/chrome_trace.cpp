@@ -127,10 +127,13 @@ void ChromeTrace::write_slice(const sim::Event& e, const Slice& s) {
     ++m_slices;
 }
 
-void ChromeTrace::write_flow(uint64_t id, const char* ph, uint32_t cluster, int tid, uint64_t ts, std::string_view name, std::string_view cat) {
+void ChromeTrace::write_flow(uint64_t id, const char* ph, uint32_t cluster, int tid, uint64_t ts, uint64_t dur, std::string_view name,
+                             std::string_view cat) {
     begin_record();
-    fmt::format_to(std::back_inserter(m_buf), R"({{"ph":"{}","id":{},"pid":{},"tid":{},"ts":{},"cat":"{}","name":"{}","bp":"e"}})", ph, id,
-                   cluster_pid(cluster), tid, ts, cat, name);
+    // The middle of the slice in half cycles: "ts" or "ts.5" (a zero-length slice: its start).
+    const uint64_t mid2 = 2 * ts + dur;
+    fmt::format_to(std::back_inserter(m_buf), R"({{"ph":"{}","id":{},"pid":{},"tid":{},"ts":{}{},"cat":"{}","name":"{}","bp":"e"}})", ph, id,
+                   cluster_pid(cluster), tid, mid2 / 2, mid2 % 2 ? ".5" : "", cat, name);
 }
 
 void ChromeTrace::write_counter(uint32_t pid, std::string_view name, uint64_t ts, const std::vector<std::pair<const char*, uint64_t>>& values) {
@@ -202,8 +205,8 @@ void ChromeTrace::on_event(const sim::Event& e) {
         if (!from) continue;
         const uint64_t id = m_next_flow++;
         std::string_view name = flow_name(from->kind);
-        write_flow(id, "s", from->cluster, kLaneTidBase + from->lane, from->ts, name, "sync");
-        write_flow(id, "f", e.cluster, kLaneTidBase + s.lane, s.ts, name, "sync");
+        write_flow(id, "s", from->cluster, kLaneTidBase + from->lane, from->ts, from->dur, name, "sync");
+        write_flow(id, "f", e.cluster, kLaneTidBase + s.lane, s.ts, s.dur, name, "sync");
         ++m_flows;
     }
     m_timeline.record(e, s, -1);
@@ -231,13 +234,18 @@ void ChromeTrace::add_findings(const std::vector<sim::Finding>& findings) {
     for (const sim::Finding& f : findings) {
         const uint32_t cluster = f.accesses.empty() ? 0 : f.accesses.back().cluster;
         // A finding about the whole run (an output mismatch) carries no cycle: mark the run's end.
-        const uint64_t ts = f.cycle == 0 && f.accesses.empty() ? m_end_cycle : f.cycle;
+        const uint64_t cycle = f.cycle == 0 && f.accesses.empty() ? m_end_cycle : f.cycle;
         ensure_cluster(cluster);
+        // The mark is a one-cycle slice (both ends of its arrows are slices, which every viewer draws); marks
+        // of one cluster never overlap: a second finding of the same cycle sits one cycle later.
+        if (m_mark_end.size() <= cluster) m_mark_end.resize(cluster + 1, 0);
+        const uint64_t ts = std::max(cycle, m_mark_end[cluster]);
+        m_mark_end[cluster] = ts + 1;
         auto out = std::back_inserter(m_buf);
         begin_record();
-        fmt::format_to(out, R"({{"ph":"i","s":"t","pid":{},"tid":{},"ts":{},"cat":"finding","name":)", cluster_pid(cluster), kFindingsTid, ts);
+        fmt::format_to(out, R"({{"ph":"X","pid":{},"tid":{},"ts":{},"dur":1,"cat":"finding","name":)", cluster_pid(cluster), kFindingsTid, ts);
         append_json_string(m_buf, f.code);
-        m_buf += ",\"args\":{\"message\":";
+        fmt::format_to(out, ",\"args\":{{\"cycle\":{},\"message\":", cycle);
         append_json_string(m_buf, f.message);
         if (f.loc.valid()) {
             m_buf += ",\"line\":";
@@ -257,15 +265,14 @@ void ChromeTrace::add_findings(const std::vector<sim::Finding>& findings) {
             m_buf += ']';
         }
         m_buf += "}}";
-        // Arrows from both accesses to the mark. An access no longer indexed is pointed at by its cycle.
+        // Arrows from both accesses' slices to the mark. An access no longer indexed has no slice to start
+        // from: the mark's "first"/"second" arguments still name it.
         for (const sim::FindingAccess& a : f.accesses) {
             std::optional<Anchor> at = m_timeline.access(a);
-            int lane = at ? at->lane : lane_index(static_cast<sim::CoreId>(a.core), a.pipe);
-            if (lane < 0) continue;
-            ensure_cluster(a.cluster);
+            if (!at) continue;
             const uint64_t id = m_next_flow++;
-            write_flow(id, "s", a.cluster, kLaneTidBase + lane, at ? at->ts : a.cycle, "race access", "finding");
-            write_flow(id, "f", cluster, kFindingsTid, ts, "race access", "finding");
+            write_flow(id, "s", a.cluster, kLaneTidBase + at->lane, at->ts, at->dur, "race access", "finding");
+            write_flow(id, "f", cluster, kFindingsTid, ts, 1, "race access", "finding");
             ++m_flows;
         }
     }

@@ -58,7 +58,9 @@ private:
     void flush(bool force);
     void ensure_cluster(uint32_t cluster);       // process and lane metadata, once per cluster
     void write_slice(const sim::Event& e, const Slice& s);
-    void write_flow(uint64_t id, const char* ph, uint32_t cluster, int tid, uint64_t ts, std::string_view name, std::string_view cat);
+    // A flow end bound to the slice [ts, ts + dur] of (cluster, tid): its point lies strictly inside the slice
+    // (the middle, a half cycle when needed), so viewers bind it to that slice and no neighbour.
+    void write_flow(uint64_t id, const char* ph, uint32_t cluster, int tid, uint64_t ts, uint64_t dur, std::string_view name, std::string_view cat);
     void write_counter(uint32_t pid, std::string_view name, uint64_t ts, const std::vector<std::pair<const char*, uint64_t>>& values);
     void account_gm(uint64_t start, uint64_t end, uint64_t read_bytes, uint64_t write_bytes);
     void flush_bandwidth_before(uint64_t interval);   // writes every pending interval before `interval`
@@ -76,6 +78,7 @@ private:
     uint64_t m_next_flow = 1;                        // next flow id
     uint64_t m_slices = 0;                           // X events written
     uint64_t m_flows = 0;                            // flow arrows written (s/f pairs)
+    std::vector<uint64_t> m_mark_end;                // per cluster: end of the last finding mark (marks never overlap)
     // GM bandwidth: each transfer's bytes are spread over its cycles, per interval. Intervals more than
     // kBandwidthWindow behind the latest completion are final and written; the rest wait here.
     std::deque<std::pair<uint64_t, uint64_t>> m_bw;  // (read, write) bytes of intervals m_bw_base, m_bw_base + 1, ...

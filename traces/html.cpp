@@ -122,6 +122,15 @@ std::string HtmlTimeline::data_json() const {
         if (i) j += ',';
         str(lane_name(i));
     }
+    j += "],\"replays\":[";
+    for (size_t i = 0; i < m_replays.size(); ++i) {
+        const auto& [cluster, core, of] = m_replays[i];
+        fmt::format_to(out, "{}[{},", i ? "," : "", cluster);
+        str(std::string(core_label(core)));
+        j += ',';
+        str(std::string(core_label(of)));
+        j += ']';
+    }
     j += "],\"flow_kinds\":[";
     for (int k = 0; k < kFlowKinds; ++k) {
         if (k) j += ',';

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,9 @@ public:
     void on_event(const sim::Event& e) override;
     void on_end(uint64_t end_cycle) override;
     void add_findings(const std::vector<sim::Finding>& findings);
+    // Cores that replay another core's program (a2a3: AIV1 replays AIV0): (cluster, core, replayed core).
+    // Their lanes and handshake arrows are labelled "AIV1 (replay of AIV0)". Call before finish().
+    void set_replays(std::vector<std::tuple<uint32_t, sim::CoreId, sim::CoreId>> replays) { m_replays = std::move(replays); }
     // Writes the page; throws std::runtime_error on a write error. Idempotent.
     void finish();  // never throws (runs after SystemC): a write error is kept in error()
     const std::string& error() const { return m_error; }
@@ -92,6 +96,7 @@ private:
     uint64_t m_dropped = 0;                             // instructions beyond the cap
     uint64_t m_end_cycle = 0;                           // last cycle of the run
     uint32_t m_clusters = 0;                            // clusters seen
+    std::vector<std::tuple<uint32_t, sim::CoreId, sim::CoreId>> m_replays;  // replay cores (set_replays)
 };
 
 // The page around the data: CSS, the drawing script, and where the data goes (html_page.cpp).

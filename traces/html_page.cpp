@@ -62,6 +62,7 @@ svg.timeline.dragging { cursor: grabbing; }
 #finding-list li { margin: 2px 0; cursor: pointer; }
 #finding-list .code { color: #d62728; font-weight: 600; margin-right: 6px; }
 .summary { color: #5f6368; margin-top: 6px; }
+path.flow.replay { opacity: 0.55; }
 )CSS";
 
 constexpr const char* kScript = R"JS(
@@ -70,7 +71,11 @@ constexpr const char* kScript = R"JS(
 const D = JSON.parse(document.getElementById('cvsim-data').textContent);
 const S = D.strings, I = D.instrs;
 const NS = 'http://www.w3.org/2000/svg';
-const ROW_H = 20, LABEL_W = 118, AXIS_H = 22, RIGHT = 10;
+// Replay lanes: on a2a3 AIV1 runs AIV0's program again (the lane-1 replay); its rows and handshakes say so.
+const REPLAY = {};
+for (const [c, core, of] of (D.replays || [])) REPLAY[c + ':' + core] = of;
+const replayOf = (c, laneName) => REPLAY[c + ':' + coreOf(laneName)];
+const ROW_H = 20, LABEL_W = Object.keys(REPLAY).length ? 206 : 118, AXIS_H = 22, RIGHT = 10;
 const PIPE_COLOR = { SCALAR: '#a8adb3', MTE2: '#4e79a7', MTE1: '#76b7b2', CUBE: '#f28e2b', FIXP: '#b07aa1', MTE3: '#59a14f', VECTOR: '#edc948' };
 const FLOW_STYLE = [['#1f77b4', ''], ['#8c8c8c', '4 3'], ['#9467bd', ''], ['#222222', '7 2 2 2'], ['#555555', '2 2']];
 const coreOf = n => n.split(' ')[0], pipeOf = n => n.split(' ')[1];
@@ -119,6 +124,10 @@ D.flow_kinds.forEach((name, k) => {
   el('path', { d: 'M1,1 L13,1 L7,11 z', fill: '#d62728' }, s);
   hel('span', '', 'finding (race: dashed links to both accesses)', li);
 }
+if (Object.keys(REPLAY).length) {
+  const li = hel('span', 'legend-item', undefined, legend);
+  hel('span', '', 'AIV1 (replay of AIV0): the second vector core runs AIV0\'s program again; its lanes\' arrows are the replay\'s handshakes', li);
+}
 const bar = hel('div', 'toolbar', undefined, root);
 const bFit = hel('button', '', 'Fit', bar), bIn = hel('button', '', 'Zoom in', bar), bOut = hel('button', '', 'Zoom out', bar);
 hel('span', 'hint', 'wheel: zoom at the pointer - drag: pan - double-click: fit - hover: op and source line', bar);
@@ -135,7 +144,9 @@ for (let c = 0; c < D.clusters; c++) {
   findRow[c] = rows.length; rows.push({ cluster: c, lane: -1, name: 'findings' });
   for (let l = 0; l < D.lanes.length; l++) {
     if (!activeCore[c + ':' + coreOf(D.lanes[l])]) continue;
-    rowOf[c + ':' + l] = rows.length; rows.push({ cluster: c, lane: l, name: D.lanes[l] });
+    const of = replayOf(c, D.lanes[l]);
+    rowOf[c + ':' + l] = rows.length;
+    rows.push({ cluster: c, lane: l, name: D.lanes[l], label: D.lanes[l] + (of ? ' (replay of ' + of + ')' : '') });
   }
   clusterRows[c] = [first, rows.length - 1];
 }
@@ -173,7 +184,7 @@ function layout() {
     const g = el('g', { class: r.lane < 0 ? 'lane findings-lane' : 'lane', 'data-lane': r.name, 'data-cluster': r.cluster }, gRows);
     el('rect', { class: 'lane-bg' + (i % 2 ? ' odd' : ''), x: 0, y: rowY(i), width: W, height: ROW_H }, g);
     const t = el('text', { class: 'lane-label', x: 6, y: rowY(i) + ROW_H * 0.68 }, gLabels);
-    t.textContent = (D.clusters > 1 ? 'c' + r.cluster + ' ' : '') + r.name;
+    t.textContent = (D.clusters > 1 ? 'c' + r.cluster + ' ' : '') + (r.label || r.name);
     if (r.lane < 0 && i > 0) el('line', { class: 'cluster-sep', x1: 0, x2: W, y1: rowY(i), y2: rowY(i) }, gLabels);
   });
 }
@@ -240,7 +251,10 @@ function drawFlows() {
     const y1 = rowCenter(a[0], a[1]), y2 = rowCenter(b[0], b[1]);
     if (y1 === null || y2 === null) continue;
     const x1 = x(fEnd), x2 = x(tAt), dx = Math.max(Math.abs(x2 - x1) / 2, 12);
-    el('path', { class: 'flow', d: `M${x1.toFixed(1)},${y1} C${(x1 + dx).toFixed(1)},${y1} ${(x2 - dx).toFixed(1)},${y2} ${x2.toFixed(1)},${y2}`,
+    // A handshake of a replay lane is labelled as the replay's (the replayed core has its own arrow).
+    const repLane = [a, b].map(e => [e[0], D.lanes[e[1]]]).find(([c, n]) => replayOf(c, n));
+    const replay = repLane ? coreOf(repLane[1]) + ' (replay of ' + replayOf(repLane[0], repLane[1]) + ')' : '';
+    el('path', { class: replay ? 'flow replay' : 'flow', 'data-replay': replay, d: `M${x1.toFixed(1)},${y1} C${(x1 + dx).toFixed(1)},${y1} ${(x2 - dx).toFixed(1)},${y2} ${x2.toFixed(1)},${y2}`,
                  stroke: FLOW_STYLE[kind][0], 'stroke-dasharray': FLOW_STYLE[kind][1], 'marker-end': 'url(#arrow' + kind + ')',
                  'data-kind': D.flow_kinds[kind], 'data-from': S[a[4]], 'data-to': S[b[4]],
                  'data-from-line': S[a[5]], 'data-to-line': S[b[5]] }, gFlows);
@@ -309,7 +323,8 @@ window.addEventListener('resize', () => { layout(); schedule(); });
 function tipText(t) {
   if (t.dataset.i !== undefined) {
     const it = I[+t.dataset.i];
-    let s = S[it[4]] + '\n' + S[it[5]] + '\n' + D.lanes[it[1]] + (D.clusters > 1 ? ' (cluster ' + it[0] + ')' : '') +
+    const of = replayOf(it[0], D.lanes[it[1]]);
+    let s = S[it[4]] + '\n' + S[it[5]] + '\n' + D.lanes[it[1]] + (of ? ' (replay of ' + of + ')' : '') + (D.clusters > 1 ? ' (cluster ' + it[0] + ')' : '') +
             '\ncycles ' + it[2] + ' - ' + (it[2] + it[3]) + ' (' + it[3] + ')';
     if (it[9]) s += '\nbytes ' + it[9];
     if (it[6]) s += '\nshape ' + S[it[6]];
@@ -318,7 +333,8 @@ function tipText(t) {
     return s;
   }
   if (t.classList.contains('flow'))
-    return t.dataset.kind + '\n' + t.dataset.from + ' at ' + t.dataset.fromLine + '\n-> ' + t.dataset.to + ' at ' + t.dataset.toLine;
+    return t.dataset.kind + (t.dataset.replay ? ' of ' + t.dataset.replay : '') + '\n' + t.dataset.from + ' at ' + t.dataset.fromLine +
+           '\n-> ' + t.dataset.to + ' at ' + t.dataset.toLine;
   const g = t.closest('.finding');
   if (g) {
     const f = D.findings[+g.dataset.f];

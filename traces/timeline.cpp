@@ -140,6 +140,7 @@ void Timeline::record(const sim::Event& e, const Slice& s, int64_t item) {
     a.cluster = e.cluster;
     a.lane = s.lane;
     a.ts = s.ts;
+    a.dur = s.dur;
     a.item = item;
     if (!e.releases.empty()) {
         a.kind = flow_kind(e.op);

@@ -79,6 +79,7 @@ struct Anchor {
     uint32_t cluster = 0;   // process
     int lane = 0;           // lane index in the cluster
     uint64_t ts = 0;        // slice start as drawn (cycles)
+    uint64_t dur = 0;       // slice duration as drawn (cycles)
     int64_t item = -1;      // writer-specific handle (the HTML writer's instruction index), -1: none
     FlowKind kind = FlowKind::Other;  // for releases: what the token stands for
 };

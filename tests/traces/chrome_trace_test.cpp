@@ -102,14 +102,28 @@ TEST(ChromeTraceCli, EveryInstructionIsOneSliceWithItsSourceLineAndNoLaneOverlap
     EXPECT_TRUE(store);
 }
 
-// Checks that every flow id has exactly one start and one end, both bound to a slice (or, for findings,
-// to the finding's instant), with the start not after the end; returns (start slice, end slice) per id.
+// Checks that every flow id has exactly one start and one end, each bound to exactly one complete (X)
+// slice of its thread -- the point strictly inside the slice (or at a zero-length slice's start), so
+// Perfetto's and chrome://tracing's "enclosing slice" binding picks that slice and no neighbour -- with
+// the start's slice not after the end's; returns (start slice, end slice) per id.
 std::map<uint64_t, std::pair<json, json>> bound_flows(const json& trace) {
     auto slices = events_of(trace, "X");
-    auto instants = events_of(trace, "i");
     std::map<uint64_t, std::pair<std::vector<json>, std::vector<json>>> ends;
     for (const auto& s : events_of(trace, "s")) ends[s.at("id")].first.push_back(s);
     for (const auto& f : events_of(trace, "f")) ends[f.at("id")].second.push_back(f);
+    auto enclosing = [&](const json& p) -> const json* {
+        const json* found = nullptr;
+        const double ts = p.at("ts").get<double>();
+        for (const auto& x : slices) {
+            if (x.at("pid") != p.at("pid") || x.at("tid") != p.at("tid")) continue;
+            const double t = x.at("ts").get<double>(), d = x.at("dur").get<double>();
+            if ((t < ts && ts < t + d) || (d == 0 && t == ts)) {
+                EXPECT_EQ(found, nullptr) << "flow point on two slices: " << p.dump();
+                found = &x;
+            }
+        }
+        return found;
+    };
     std::map<uint64_t, std::pair<json, json>> out;
     for (const auto& [id, se] : ends) {
         EXPECT_EQ(se.first.size(), 1u) << "flow " << id << " starts";
@@ -118,16 +132,23 @@ std::map<uint64_t, std::pair<json, json>> bound_flows(const json& trace) {
         const json& s = se.first[0];
         const json& f = se.second[0];
         EXPECT_EQ(f.value("bp", ""), "e");
-        EXPECT_LE(s.at("ts").get<uint64_t>(), f.at("ts").get<uint64_t>()) << s.dump() << f.dump();
-        const json* from = slice_at(slices, s.at("pid"), s.at("tid"), s.at("ts"));
-        const json* to = slice_at(slices, f.at("pid"), f.at("tid"), f.at("ts"));
-        if (!to)
-            for (const auto& i : instants)
-                if (i.at("pid") == f.at("pid") && i.at("tid") == f.at("tid") && i.at("ts") == f.at("ts")) to = &i;
+        const json* from = enclosing(s);
+        const json* to = enclosing(f);
         EXPECT_TRUE(from) << "flow start not on a slice: " << s.dump();
         EXPECT_TRUE(to) << "flow end not on a slice: " << f.dump();
-        if (from && to) out[id] = {*from, *to};
+        if (from && to) {
+            EXPECT_LE(from->at("ts").get<uint64_t>(), to->at("ts").get<uint64_t>()) << s.dump() << f.dump();
+            out[id] = {*from, *to};
+        }
     }
+    return out;
+}
+
+// The finding marks: one-cycle slices on the findings lanes.
+std::vector<json> finding_marks(const json& trace) {
+    std::vector<json> out;
+    for (const auto& x : events_of(trace, "X"))
+        if (x.value("cat", "") == "finding") out.push_back(x);
     return out;
 }
 
@@ -146,7 +167,8 @@ TEST(ChromeTraceCli, FenceTraceHasTheV2CArrowFromTpushToTpopOrderingStoreBeforeL
     ScratchDir d;
     TraceRun t = run_trace(d, "t.json", "v2c_rope_attn.py", {"--v2c", "fence"});
     ASSERT_EQ(t.run.exit_code, 0) << t.run.err;
-    EXPECT_TRUE(events_of(t.trace, "i").empty()) << "the fenced kernel has no finding";
+    EXPECT_TRUE(finding_marks(t.trace).empty()) << "the fenced kernel has no finding";
+    EXPECT_TRUE(events_of(t.trace, "i").empty()) << "no instants: arrows end on slices";
     bool arrow = false;
     for (const auto& [id, ends] : bound_flows(t.trace)) {
         const auto& [from, to] = ends;
@@ -171,10 +193,11 @@ TEST(ChromeTraceCli, OffTraceMarksTheRaceBetweenTheVectorStoreAndTheCubeLoad) {
     TraceRun t = run_trace(d, "t.json", "v2c_rope_attn.py", {"--v2c", "off"});
     EXPECT_EQ(t.run.exit_code, 1);
     const json* race = nullptr;
-    auto instants = events_of(t.trace, "i");
-    for (const auto& i : instants)
+    auto marks = finding_marks(t.trace);
+    for (const auto& i : marks)
         if (i.at("name") == "E-RACE-RAW") race = &i;
-    ASSERT_TRUE(race) << "no race instant";
+    ASSERT_TRUE(race) << "no race mark";
+    EXPECT_EQ(race->at("dur"), 1);
     EXPECT_EQ(lane_of(t.trace, *race), "findings");
     const json& args = race->at("args");
     EXPECT_TRUE(is_prefix_digits_suffix(args.at("first").get<std::string>(), "AIV0 MTE3 write at v2c_rope_attn.py:31 (cycle ", ")")) << args;
@@ -184,7 +207,7 @@ TEST(ChromeTraceCli, OffTraceMarksTheRaceBetweenTheVectorStoreAndTheCubeLoad) {
     std::set<std::string> linked;
     for (const auto& [id, ends] : bound_flows(t.trace)) {
         const auto& [from, to] = ends;
-        if (to.at("ph") == "i" && to.at("name") == "E-RACE-RAW")
+        if (to.value("cat", "") == "finding" && to.at("name") == "E-RACE-RAW")
             linked.insert(from.at("name").get<std::string>() + "@" + from.at("args").at("line").get<std::string>() + " " + lane_of(t.trace, from));
     }
     EXPECT_EQ(linked, (std::set<std::string>{"tile.store@v2c_rope_attn.py:31 AIV0 MTE3", "tile.load@v2c_rope_attn.py:33 AIC MTE2"}));
@@ -310,7 +333,7 @@ TEST(ExploreSaveFailures, WritesTheReplayAndTheThreeViewsOfEachFailingSchedule) 
         EXPECT_TRUE(saved == read_file(again)) << stem;
         json trace = json::parse(saved);
         bool race_mark = false;
-        for (const auto& i : events_of(trace, "i")) race_mark |= i.at("name") == "E-RACE-RAW";
+        for (const auto& i : finding_marks(trace)) race_mark |= i.at("name") == "E-RACE-RAW";
         EXPECT_TRUE(race_mark);
         std::string vcd = read_file(stem + ".vcd");
         EXPECT_NE(vcd.find("$enddefinitions"), std::string::npos);

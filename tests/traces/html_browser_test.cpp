@@ -106,6 +106,22 @@ TEST(HtmlBrowser, FenceViewDrawsEveryLaneAndSliceAndTheV2CArrow) {
     EXPECT_NE(dom.find("class=\"legend\""), std::string::npos);
 }
 
+// a2a3's AIV1 replays AIV0's program: its rows and its handshake arrows say so, AIV0's do not.
+TEST(HtmlBrowser, ReplayLanesAndTheirHandshakesAreLabelledAsTheReplay) {
+    REQUIRE_CHROMIUM();
+    ScratchDir d;
+    std::string dom = dump_dom(d, write_view(d, "fence"));
+    for (const char* lane : {"AIV1 SCALAR", "AIV1 MTE2", "AIV1 VECTOR", "AIV1 MTE3"})
+        EXPECT_NE(dom.find(std::string(">") + lane + " (replay of AIV0)<"), std::string::npos) << lane;
+    EXPECT_EQ(dom.find("AIV0 SCALAR (replay"), std::string::npos);
+    EXPECT_NE(dom.find(">AIV0 SCALAR<"), std::string::npos);
+    auto replay_flows = elements(dom, "path", "flow replay");
+    ASSERT_FALSE(replay_flows.empty()) << "the replay's ring handshakes";
+    for (auto& f : replay_flows) EXPECT_EQ(f["data-replay"], "AIV1 (replay of AIV0)");
+    for (auto& f : elements(dom, "path", "flow")) EXPECT_EQ(f["data-replay"], "") << f["data-from"] << " -> " << f["data-to"];
+    EXPECT_NE(dom.find("AIV1 (replay of AIV0): "), std::string::npos) << "the legend explains the replay";
+}
+
 TEST(HtmlBrowser, OffViewHasARedFindingMarkLinkingTheStoreAndTheLoad) {
     REQUIRE_CHROMIUM();
     ScratchDir d;
