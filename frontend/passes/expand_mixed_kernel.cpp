@@ -532,7 +532,16 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
     out->sources = p.sources;
     for (const auto& f : p.functions) {
         if (!is_mixed(*f)) {
-            out->functions.push_back(clone_function(*f));
+            auto c = clone_function(*f);
+            // A one-sided InCore function becomes the AIC or AIV function its statements need, without a split
+            // (upstream's conversion: no vector split for a kernel that runs on one core type).
+            if (c->type == FuncType::InCore) {
+                bool cube = false;
+                walk(c->body, [&](const StmtPtr& s) { cube |= stmt_side(*s) == Side::Cube; });
+                c->type = cube ? FuncType::AIC : FuncType::AIV;
+                std::erase_if(c->attrs, [](const Attr& a) { return a.key == "split"; });
+            }
+            out->functions.push_back(c);
             continue;
         }
         auto work = clone_function(*f);
