@@ -470,8 +470,9 @@ void add_pipe_setup(Function& f, Lane lane, const std::string& base, const PipeU
         setup.push_back(make_assign(v, call, loc));
         return var_ref(v, loc);
     };
-    ExprPtr c2v = buffer(true);
+    // The V2C buffer's statement first, then the C2V one (upstream's order).
     ExprPtr v2c = buffer(false);
+    ExprPtr c2v = buffer(true);
     int dir = (u.c2v ? 1 : 0) | (u.v2c ? 2 : 0);
     setup.push_back(make_eval(make_call(lane == Lane::Aic ? OpCode::AicInitializePipe : OpCode::AivInitializePipe,
                                         {{"c2v_consumer_buf", c2v}, {"v2c_consumer_buf", v2c}, {"dir_mask", int_lit(dir)},
