@@ -56,12 +56,15 @@ std::vector<OpDef> build_ops() {
     add(O::TpushToAic, "tile", "tpush_to_aic", {req("tile"), req_kw("split"), opt("id")});
     add(O::TpopFromAic, "tile", "tpop_from_aic", {opt("split"), opt("id"), opt("shape"), opt("dtype")});
     add(O::TpopFromAiv, "tile", "tpop_from_aiv", {opt("split"), opt("id"), opt("shape"), opt("dtype")});
-    add(O::TfreeToAic, "system", "tfree_to_aic", {req("tile"), opt("id")});
-    add(O::TfreeToAiv, "system", "tfree_to_aiv", {req("tile"), opt("id")});
+    // split= is accepted and ignored as upstream does (its StampTfreeSplit takes it from the pop).
+    add(O::TfreeToAic, "system", "tfree_to_aic", {req("tile"), opt("split"), opt("id")});
+    add(O::TfreeToAiv, "system", "tfree_to_aiv", {req("tile"), opt("split"), opt("id")});
     add(O::ReserveBuffer, "system", "reserve_buffer", {req_kw("name"), req_kw("size"), opt("base")});
     add(O::ImportPeerBuffer, "system", "import_peer_buffer", {req_kw("name"), req_kw("peer_func")});
     for (auto [c, n] : {std::pair{O::AicInitializePipe, "aic_initialize_pipe"}, std::pair{O::AivInitializePipe, "aiv_initialize_pipe"}})
-        add(c, "system", n, {req("c2v_consumer_buf"), req("v2c_consumer_buf"), req_kw("dir_mask"), req_kw("slot_size"), opt("slot_num"), opt("id")});
+        // The consumer buffers default to 0 (as PyPTO's op builder does; sema fills them in).
+        add(c, "system", n, {{"c2v_consumer_buf", false, true}, {"v2c_consumer_buf", false, true}, req_kw("dir_mask"), req_kw("slot_size"),
+                             opt("slot_num"), opt("local_slot_num"), opt("id")});
     add(O::AivShard, "tile", "aiv_shard", {req("tile"), opt("split")});
     add(O::AicGather, "tile", "aic_gather", {req("tile"), opt("split")});
     add(O::Syncall, "system", "syncall", {opt("core_type"), opt("mode"), opt("gm_workspace"), opt("used_cores")});

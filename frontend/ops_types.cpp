@@ -293,7 +293,16 @@ Type infer_call_type(const Expr& call, int region_split) {
             auto shapes = shape_list(call, "shapes");
             if (shapes.size() != t->type.shape.size())
                 type_error(call, fmt::format("pl.tile.load: shapes {} has rank {}, tensor {} has rank {}", shape_str(shapes), shapes.size(), var_label(t), t->type.shape.size()));
-            check_window(call, arg(call, "offsets"), shapes, t->type, var_label(t));
+            // Only the valid region is read (the tile may be larger than what the source has): bounds are checked
+            // on it; a valid_shape that is not constant is checked when the load runs.
+            const ExprPtr& vsa = arg(call, "valid_shape");
+            if (!vsa) check_window(call, arg(call, "offsets"), shapes, t->type, var_label(t));
+            else if (auto vs = const_int_list(vsa); vs && vs->size() == shapes.size()) {
+                for (size_t d = 0; d < vs->size(); ++d)
+                    if ((*vs)[d] > shapes[d])
+                        type_error(call, fmt::format("pl.tile.load: valid_shape {} is larger than the window {}", shape_str(*vs), shape_str(shapes)));
+                check_window(call, arg(call, "offsets"), *vs, t->type, var_label(t));
+            }
             Mem m = enum_mem(call, "target_memory", Mem::Vec);
             if (m != Mem::Vec && m != Mem::Mat)
                 type_error(call, fmt::format("pl.tile.load: target_memory must be pl.Mem.Vec or pl.Mem.Mat, got pl.Mem.{}", mem_name(m)));
@@ -311,7 +320,8 @@ Type infer_call_type(const Expr& call, int region_split) {
             if (out->type.kind != TypeKind::Tensor)
                 raise("E-TYPE", out->loc, fmt::format("pl.tile.store: 'output_tensor' must be a tensor, got {}", type_str(out->type)));
             check_index_list(call, "offsets", out->type.shape.size());
-            std::vector<int64_t> ext = tile.shape;
+            // What is written is the tile's valid region.
+            std::vector<int64_t> ext = tile.valid.empty() ? tile.shape : tile.valid;
             if (auto s = const_int_list(arg(call, "shapes"))) ext = *s;
             if (ext.size() < out->type.shape.size()) ext.insert(ext.begin(), out->type.shape.size() - ext.size(), 1);
             if (ext.size() != out->type.shape.size())
@@ -480,7 +490,13 @@ Type infer_call_type(const Expr& call, int region_split) {
             if (d->kind != ExprKind::DTypeLit) raise("E-TYPE", d->loc, fmt::format("{}: dtype must be a pl dtype", op_label(call)));
             return Type::tile(*shape, d->dtype, c == O::TpopFromAic ? Mem::Vec : Mem::Mat);
         }
-        case O::TfreeToAic: case O::TfreeToAiv: tile_arg(call, "tile"); return Type::none();
+        case O::TfreeToAic: case O::TfreeToAiv: {
+            tile_arg(call, "tile");
+            // split= is ignored (the pop's split code applies, as upstream's StampTfreeSplit does).
+            if (const ExprPtr& sp = arg(call, "split"); sp && (!const_int(sp) || *const_int(sp) < 0 || *const_int(sp) > 2))
+                raise("E-TYPE", sp->loc, fmt::format("{}: split must be 0, 1 or 2", op_label(call)));
+            return Type::none();
+        }
         case O::ReserveBuffer: {
             expect_str(call, "name");
             auto size = const_int(arg(call, "size"));
@@ -496,9 +512,17 @@ Type infer_call_type(const Expr& call, int region_split) {
             if (!dm || *dm < 1 || *dm > 3) raise("E-TYPE", arg(call, "dir_mask")->loc, fmt::format("{}: dir_mask must be 1 (C2V), 2 (V2C) or 3 (both)", op_label(call)));
             auto ss = const_int(arg(call, "slot_size"));
             if (!ss || *ss <= 0) raise("E-TYPE", arg(call, "slot_size")->loc, fmt::format("{}: slot_size must be a positive constant", op_label(call)));
+            int64_t slots = *dm == 3 ? 4 : 8;  // PTOAS's default depth when slot_num is omitted
             if (auto sn = arg(call, "slot_num")) {
                 auto v = const_int(sn);
                 if (!v || *v <= 0 || *v > 64) raise("E-TYPE", sn->loc, fmt::format("{}: slot_num must be a constant in 1..64", op_label(call)));
+                slots = *v;
+            }
+            // a2a3's local resident window (<= slot_num); the ring keeps slot_num slots (docs/DECISIONS.md).
+            if (auto ln = arg(call, "local_slot_num")) {
+                auto v = const_int(ln);
+                if (!v || *v <= 0 || *v > slots)
+                    raise("E-TYPE", ln->loc, fmt::format("{}: local_slot_num must be a constant in 1..slot_num ({})", op_label(call), slots));
             }
             return Type::none();
         }

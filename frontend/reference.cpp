@@ -302,17 +302,24 @@ private:
     Value load(const Expr& c) {
         TView v = view(arg(c, "tensor"));
         std::vector<int64_t> ext = ints(arg(c, "shapes"));
-        rt::Window w = window(v, arg(c, "offsets"), ext, c.loc);
-        const auto& t = m_m.gm.tensors[v.id];
-        const size_t eb = dtype_bytes(t.dtype);
-        int64_t R = w.rows(), C = w.cols();
-        TileData d{t.dtype, Matrix::Zero(R, C)};
+        int64_t R = 1;  // rows: the product of all extents but the last (as a window's)
+        for (size_t d = 0; d + 1 < ext.size(); ++d) R *= ext[d];
+        const int64_t C = ext.empty() ? 1 : ext.back();
         int64_t vr = R, vc = C;
         if (auto& vs = arg(c, "valid_shape")) {
             auto vv = ints(vs);
             vr = vv.size() >= 2 ? vv[vv.size() - 2] : 1;
             vc = vv.back();
+            // Only the valid region is read from GM (pl.tile.load).
+            if (vv.size() == ext.size())
+                for (size_t d = 0; d < ext.size(); ++d) ext[d] = std::min(ext[d], vv[d]);
         }
+        rt::Window w = window(v, arg(c, "offsets"), ext, c.loc);
+        const auto& t = m_m.gm.tensors[v.id];
+        const size_t eb = dtype_bytes(t.dtype);
+        TileData d{t.dtype, Matrix::Zero(R, C)};
+        vr = std::min(vr, w.rows());
+        vc = std::min(vc, w.cols());
         for (int64_t r = 0; r < std::min(R, vr); ++r) {
             int64_t base = rt::window_row_start(t, w, r);
             for (int64_t col = 0; col < std::min(C, vc); ++col) d.m(r, col) = decode_element(t.dtype, t.bytes.data() + (base + col) * eb);

@@ -7,6 +7,7 @@
 
 #include "frontend/diag.h"
 #include "frontend/ops.h"
+#include "frontend/passes/ir_util.h"
 #include "frontend/sema_lower.h"
 
 namespace cvsim::sema {
@@ -16,6 +17,53 @@ using namespace ir;
 int FunctionLowering::region_split() const {
     if (!m_region) return -1;
     return m_region->split_mode == SplitMode::NONE ? 0 : m_region->split_mode == SplitMode::UP_DOWN ? 1 : 2;
+}
+
+namespace {
+
+// The memory an op's tile operand must live in (the input constraints PyPTO's InferTileMemorySpace enforces).
+std::optional<Mem> required_mem(OpCode c, const std::string& param) {
+    using O = OpCode;
+    if (is_matmul(c)) {
+        if (param == "lhs") return Mem::Left;
+        if (param == "rhs") return Mem::Right;
+        if (param == "acc") return Mem::Acc;
+        if (param == "bias") return Mem::Bias;
+        return std::nullopt;
+    }
+    if ((c >= O::Add && c <= O::Minimum) || (c >= O::Adds && c <= O::Divs)) return param == "lhs" || param == "rhs" ? std::optional(Mem::Vec) : std::nullopt;
+    if ((c >= O::Exp && c <= O::Relu) || c == O::RowSum || c == O::RowMax) return param == "tile" ? std::optional(Mem::Vec) : std::nullopt;
+    if (c == O::RowExpandMul || c == O::RowExpandAdd || c == O::RowExpandSub) return std::optional(Mem::Vec);
+    return std::nullopt;
+}
+
+// The moves tile.move can make (as its type rule in ops_types.cpp).
+bool move_legal(Mem from, Mem to) {
+    switch (from) {
+        case Mem::Mat: return to == Mem::Left || to == Mem::Right || to == Mem::Bias || to == Mem::Vec;
+        case Mem::Acc: return to == Mem::Mat || to == Mem::Vec;
+        case Mem::Vec: return to == Mem::Mat || to == Mem::Left || to == Mem::Right || to == Mem::Bias;
+        default: return false;
+    }
+}
+
+}  // namespace
+
+void FunctionLowering::insert_memory_moves(Expr& call) {
+    // A hand-written program may give an op a tile in another memory (pl.matmul of two Mat tiles, pl.exp of an
+    // Acc tile): PyPTO's InferTileMemorySpace inserts `x_Left = pl.tile.move(x, target_memory=Left)` before the
+    // op, and so does cvsim (one move per use; docs/DECISIONS.md). A move the hardware cannot make stays an E-TYPE.
+    for (size_t i = 0; i < call.args.size() && i < call.op->params.size(); ++i) {
+        ExprPtr& a = call.args[i];
+        if (!a || a->type.kind != TypeKind::Tile || a->kind != ExprKind::Var) continue;
+        auto want = required_mem(call.op->code, call.op->params[i].name);
+        if (!want || a->type.mem == *want || !move_legal(a->type.mem, *want)) continue;
+        ExprPtr mv = passes::make_call(OpCode::Move, {{"tile", a}, {"target_memory", passes::mem_lit(*want, a->loc)}}, a->loc);
+        VarPtr v = m_fn.new_var(m_fn.fresh_name(a->var->name + "_" + std::string(mem_name(*want))), mv->type, a->loc);
+        m_vars[v->name] = v;
+        emit(passes::make_assign(v, mv, a->loc));
+        a = passes::var_ref(v, a->loc);
+    }
 }
 
 ExprPtr FunctionLowering::hoist(ExprPtr call) {
@@ -297,6 +345,7 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
                                   "ConvertTensorToTileOps pass, which cvsim does not re-implement",
                                   name, type_str(a->type)),
                       "give cvsim the program PyPTO prints at the ExpandMixedKernel boundary, or load the tensor into a tile first");
+    insert_memory_moves(*call);
     call->type = infer_call_type(*call, region_split());
     if (op->code == OpCode::ImportPeerBuffer) {
         const ExprPtr& peer = arg(*call, "peer_func");

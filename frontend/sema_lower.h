@@ -70,6 +70,7 @@ class FunctionLowering {
     // ---- expressions and calls (sema_expr.cpp) ----
     int region_split() const;  // split code of the enclosing pl.split_aiv region, -1 outside one
     ExprPtr hoist(ExprPtr call);
+    void insert_memory_moves(ir::Expr& call);  // the moves PyPTO's InferTileMemorySpace inserts
     ExprPtr lower_expr(const ast::Expr& e, bool top, const Type* ann);
     std::string suggest_name(const std::string& n) const;
     ExprPtr lower_subscript(const ast::Expr& e);

@@ -734,8 +734,9 @@ void CoreRunner::end(Instr& in) {
                     out.clean = true;
                 } else {
                     Matrix m = decode(p.bytes.data(), p.bytes.size(), t.dtype, Layout::ND, false, R, C);
-                    if (out.vr < R || out.vc < C) {
-                        Matrix z = Matrix::Zero(R, C);
+                    // The window is the valid region when the load has one: the rest of the tile is zero.
+                    if (out.vr < R || out.vc < C || out.rows != R || out.cols != C) {
+                        Matrix z = Matrix::Zero(out.rows, out.cols);
                         z.topLeftCorner(std::min(out.vr, R), std::min(out.vc, C)) = m.topLeftCorner(std::min(out.vr, R), std::min(out.vc, C));
                         m = z;
                     }

@@ -330,6 +330,9 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             if (auto& vs = arg(c, "valid_shape")) {
                 out->vr = vs->args.size() >= 2 ? scalar(vs->args[vs->args.size() - 2]).as_int() : 1;
                 out->vc = scalar(vs->args.back()).as_int();
+                // Only the valid region is read from GM (pl.tile.load).
+                if (vs->args.size() == ext.size())
+                    for (size_t d = 0; d < ext.size(); ++d) ext[d] = std::min(ext[d], scalar(vs->args[d]).as_int());
             }
             auto w = window(v, arg(c, "offsets"), ext, s);
             if (!w) return LValue{out};

@@ -7,8 +7,10 @@
 
 #include "cvsim_version.h"
 #include "frontend/diag.h"
+#include "sim/bridge.h"
 #include "sim/cli.h"
 #include "sim/journal.h"
+#include "sim/parity.h"
 
 using namespace cvsim;
 using namespace cvsim::cli;
@@ -93,6 +95,10 @@ int main(int argc, char** argv) {
     auto* expand_cmd = app.add_subcommand("expand", "expand mixed kernels into AIC/AIV/Group functions and print the DSL");
     expand_cmd->add_option("kernel", expand_kernel, "kernel file (.py)")->required()->type_name("K.py");
     expand_cmd->add_option("-o,--output", expand_out, "write to FILE instead of stdout")->type_name("FILE");
+    std::string expand_compare;
+    expand_cmd->add_option("--compare", expand_compare,
+                           "parity: compare the expansion's per-function op sequences with AFTER (upstream's printed expansion); exit 1 if they differ")
+        ->type_name("AFTER");
     add_common(expand_cmd, common, false);
 
     auto* explore_cmd = app.add_subcommand("explore", "run many schedules and summarise distinct findings");
@@ -114,6 +120,13 @@ int main(int argc, char** argv) {
         cmd->add_flag("--no-progress", no_progress, "no progress line (on a terminal a bar; in a log a plain line every few seconds)");
         cmd->add_option("--progress-interval", explore.progress_interval, "testing: seconds between plain progress lines")->group("");
         cmd->add_option("--merge", explore.merge, "run nothing: summarise these --jsonl files (e.g. of all shards) as one run")->expected(1, -1)->type_name("FILE");
+    }
+
+    // The PyPTO bridge (sim/bridge.h): a kernel source file is compiled by PyPTO up to ExpandMixedKernel first.
+    sim::BridgeOptions bridge;
+    for (auto* cmd : {run_cmd, expand_cmd, explore_cmd, check_cmd}) {
+        cmd->add_flag("--pypto", bridge.force, "compile the kernel file with PyPTO up to ExpandMixedKernel first (automatic for @pl.jit / with pl.at sources)");
+        cmd->add_option("--pypto-kernel", bridge.kernel_name, "with the PyPTO bridge: the @pl.program / @pl.jit of the file to compile");
     }
 
     auto* params_cmd = app.add_subcommand("params", "list every hardware parameter with value, unit, doc and source");
@@ -138,8 +151,15 @@ int main(int argc, char** argv) {
     }
 
     auto dispatch = [&]() -> int {
+        if (*run_cmd || *expand_cmd || *explore_cmd || *check_cmd) {
+            bridge.target = common.target.empty() ? "a2a3" : common.target;
+            if (*run_cmd) run.kernel = sim::resolve_kernel(run.kernel, bridge);
+            if (*expand_cmd) expand_kernel = sim::resolve_kernel(expand_kernel, bridge);
+            if ((*explore_cmd || *check_cmd) && explore.merge.empty())
+                for (auto& k : explore.kernels) k = sim::resolve_kernel(k, bridge);
+        }
         if (*run_cmd) return cmd_run(common, run);
-        if (*expand_cmd) return cmd_expand(common, expand_kernel, expand_out);
+        if (*expand_cmd) return expand_compare.empty() ? cmd_expand(common, expand_kernel, expand_out) : cmd_parity(common, expand_kernel, expand_compare);
         if (*explore_cmd || *check_cmd) {
             explore.progress = !no_progress;
             auto slash = shard.find('/');
@@ -166,6 +186,9 @@ int main(int argc, char** argv) {
             return kExitBadInput;
         }
         return rc;
+    } catch (const sim::BridgeError& e) {
+        std::cerr << "error[" << e.code() << "]: " << e.what() << "\n";
+        return kExitBadInput;
     } catch (const CompileError& e) {
         return report_diag(e.diag(), common.json);
     } catch (const ParamError& e) {

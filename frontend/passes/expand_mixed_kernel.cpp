@@ -470,8 +470,9 @@ void add_pipe_setup(Function& f, Lane lane, const std::string& base, const PipeU
         setup.push_back(make_assign(v, call, loc));
         return var_ref(v, loc);
     };
-    ExprPtr c2v = buffer(true);
+    // The V2C buffer's statement first, then the C2V one (upstream's order).
     ExprPtr v2c = buffer(false);
+    ExprPtr c2v = buffer(true);
     int dir = (u.c2v ? 1 : 0) | (u.v2c ? 2 : 0);
     setup.push_back(make_eval(make_call(lane == Lane::Aic ? OpCode::AicInitializePipe : OpCode::AivInitializePipe,
                                         {{"c2v_consumer_buf", c2v}, {"v2c_consumer_buf", v2c}, {"dir_mask", int_lit(dir)},
@@ -532,7 +533,16 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
     out->sources = p.sources;
     for (const auto& f : p.functions) {
         if (!is_mixed(*f)) {
-            out->functions.push_back(clone_function(*f));
+            auto c = clone_function(*f);
+            // A one-sided InCore function becomes the AIC or AIV function its statements need, without a split
+            // (upstream's conversion: no vector split for a kernel that runs on one core type).
+            if (c->type == FuncType::InCore) {
+                bool cube = false;
+                walk(c->body, [&](const StmtPtr& s) { cube |= stmt_side(*s) == Side::Cube; });
+                c->type = cube ? FuncType::AIC : FuncType::AIV;
+                std::erase_if(c->attrs, [](const Attr& a) { return a.key == "split"; });
+            }
+            out->functions.push_back(c);
             continue;
         }
         auto work = clone_function(*f);

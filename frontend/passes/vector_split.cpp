@@ -6,9 +6,13 @@
 // creation ops get halved shapes; transports get the split code (1 up-down, 2 left-right), so a C2V pop
 // receives the lane's half and a V2C push contributes it to the AIC's gathered tile. The AIC's side of the
 // same transports carries the same code (split_cube_lane): the ring hands each lane its part by the code
-// the pusher wrote. Odd extents, and row reductions across a LEFT_RIGHT split, are rejected
-// (E-UNSUPPORTED) rather than computed wrongly.
+// the pusher wrote. A tile whose split axis has extent 1 (a broadcast row [1, N] under UP_DOWN), or of rank
+// 1, is left whole on both lanes, as upstream's SplitVectorKernel leaves it (a store of such a tile keeps
+// its offset). Odd extents, and row reductions across a LEFT_RIGHT split, are rejected (E-UNSUPPORTED)
+// rather than computed wrongly.
 #include <fmt/format.h>
+
+#include <set>
 
 #include "frontend/diag.h"
 #include "frontend/passes/expand_mixed_kernel.h"
@@ -27,7 +31,7 @@ public:
     void run() {
         m_sub = m_f.new_var(m_f.fresh_name("subblock_idx"), Type::scalar(DType::INDEX), m_f.loc);
         for (auto& v : m_f.vars)
-            if (v->type.kind == TypeKind::Tile && v->type.mem == Mem::Vec) halve(v->type, v->loc, v->name);
+            if (v->type.kind == TypeKind::Tile && v->type.mem == Mem::Vec && halve(v->type, v->loc, v->name)) m_halved.insert(v.get());
         block(m_f.body);
         m_f.body.insert(m_f.body.begin(), make_assign(m_sub, make_call(OpCode::GetSubblockIdx, {}, m_f.loc), m_f.loc));
     }
@@ -37,18 +41,25 @@ private:
     SplitMode m_mode;
     int m_code;
     VarPtr m_sub;
+    std::set<const Var*> m_halved;  // Vec tiles split across the lanes (the others are whole on both)
 
     size_t axis(size_t rank) const { return m_mode == SplitMode::UP_DOWN ? (rank >= 2 ? rank - 2 : 0) : rank - 1; }
 
-    void halve(Type& t, const SourceLoc& loc, const std::string& what) {
-        if (t.shape.empty()) return;
+    // A tile of rank 1 or with extent 1 on the split axis stays whole (false), unless `whole_ok` is false
+    // (a transported tile: the ring splits it by the code).
+    static bool unsplit(const std::vector<int64_t>& shape, size_t ax) { return shape.size() < 2 || shape[ax] == 1; }
+
+    bool halve(Type& t, const SourceLoc& loc, const std::string& what, bool whole_ok = true) {
+        if (t.shape.empty()) return false;
         size_t ax = axis(t.shape.size());
+        if (whole_ok && unsplit(t.shape, ax)) return false;
         if (t.shape[ax] % 2 != 0)
             raise("E-UNSUPPORTED", loc,
                   fmt::format("'{}' has {} {} ({}): a {} split needs an even extent", what, t.shape[ax],
                               m_mode == SplitMode::UP_DOWN ? "rows" : "columns", shape_str(t.shape), split_mode_name(m_mode)));
         t.shape[ax] /= 2;
         if (!t.valid.empty()) t.valid[ax] = (t.valid[ax] + 1) / 2;
+        return true;
     }
 
     ExprPtr shifted(const ExprPtr& off, int64_t half, const SourceLoc& loc) {
@@ -84,6 +95,7 @@ private:
                 auto& offs = c.args[1];
                 size_t ax = axis(shapes->args.size());
                 auto ext = const_int(shapes->args[ax]);
+                if (shapes->args.size() < 2 || (ext && *ext == 1)) return;  // whole on both lanes
                 if (!ext || *ext % 2) raise("E-UNSUPPORTED", c.loc, fmt::format("a {} split needs an even constant extent on the split axis", split_mode_name(m_mode)));
                 int64_t half = *ext / 2;
                 shapes->args[ax] = int_lit(half, c.loc);
@@ -94,6 +106,7 @@ private:
             case O::Store: {
                 const ExprPtr& tile = c.args[0];
                 if (tile->type.mem != Mem::Vec) return;
+                if (tile->kind == ExprKind::Var && !m_halved.count(tile->var.get())) return;  // a whole tile: both lanes store it
                 auto& offs = c.args[1];
                 size_t rank = offs->args.size();
                 size_t ax = axis(rank);
@@ -109,13 +122,14 @@ private:
                 return;
             case O::TpopFromAic:
                 c.args[0] = int_lit(m_code, c.loc);  // (split, id, shape, dtype)
-                halve(c.type, c.loc, "the popped tile");
+                halve(c.type, c.loc, "the popped tile", false);
                 return;
             case O::Create: case O::Full: {
                 if (c.type.mem != Mem::Vec) return;
                 auto& shape = c.args[0];
                 size_t ax = axis(shape->args.size());
                 auto ext = const_int(shape->args[ax]);
+                if (shape->args.size() < 2 || (ext && *ext == 1)) return;
                 if (ext) shape->args[ax] = int_lit(*ext / 2, c.loc);
                 halve(c.type, c.loc, "the created tile");
                 return;

@@ -1,5 +1,7 @@
-# tensor-level with-scopes are not outlined by cvsim.
-# ERROR: E-UNSUPPORTED 13:14 tensor-level scope
+# pypto.program: Bad
+# tensor-level with-scopes are not outlined by cvsim (in printed IR: a source file with one goes to the
+# PyPTO bridge, tests/e2e/bridge_test.cpp).
+# ERROR: E-UNSUPPORTED 15:14 tensor-level scope
 import pypto.language as pl
 
 M = 16

@@ -20,15 +20,16 @@ class BothWays:
         e = pl.exp(zv)
         out = pl.store(e, [0, 0], out)
         return out
+# The V2C buffer's statement comes first, as upstream's pipe setup orders them.
 # CHECK:     def both_aic(
-# CHECK:         c2v_buf: pl.Scalar[pl.INT32] = pl.system.import_peer_buffer(name='both_c2v_slot_buffer', peer_func='both_aiv')
-# CHECK-NEXT:         v2c_buf: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='both_v2c_slot_buffer', size=16384, base=pl.AUTO)
+# CHECK:         v2c_buf: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='both_v2c_slot_buffer', size=16384, base=pl.AUTO)
+# CHECK-NEXT:         c2v_buf: pl.Scalar[pl.INT32] = pl.system.import_peer_buffer(name='both_c2v_slot_buffer', peer_func='both_aiv')
 # CHECK-NEXT:         pl.system.aic_initialize_pipe(c2v_buf, v2c_buf, dir_mask=3, slot_size=4096, slot_num=4)
 # CHECK-NEXT:         m: pl.Tile[[16, 64], pl.FP16, pl.Mem.Mat] = pl.tile.tpop_from_aiv(split=0)
 # CHECK:         pl.tile.tpush_to_aiv(z, split=0)
 # CHECK:     def both_aiv(
-# CHECK:         c2v_buf: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='both_c2v_slot_buffer', size=16384, base=pl.AUTO)
-# CHECK-NEXT:         v2c_buf: pl.Scalar[pl.INT32] = pl.system.import_peer_buffer(name='both_v2c_slot_buffer', peer_func='both_aic')
+# CHECK:         v2c_buf: pl.Scalar[pl.INT32] = pl.system.import_peer_buffer(name='both_v2c_slot_buffer', peer_func='both_aic')
+# CHECK-NEXT:         c2v_buf: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='both_c2v_slot_buffer', size=16384, base=pl.AUTO)
 # CHECK-NEXT:         pl.system.aiv_initialize_pipe(c2v_buf, v2c_buf, dir_mask=3, slot_size=4096, slot_num=4)
 # CHECK:         pl.tile.tpush_to_aic(u, split=0)
 # CHECK-NEXT:         zv: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)

@@ -1,0 +1,40 @@
+// The PyPTO bridge: a kernel *source* file (a @pl.jit function, tensor-level `with pl.at(...)` code, or any
+// file with --pypto) is compiled by PyPTO's own pipeline up to ExpandMixedKernel (scripts/pypto_bridge.py,
+// installed beside the binary) and cvsim reads the program printed just before that pass.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace cvsim::sim {
+
+// Why `text` is a PyPTO source cvsim cannot read directly ("@pl.jit at line 12"), or nullopt when it is
+// printed IR (first non-blank line `# pypto.program...`) or cvsim's own DSL (a @pl.program class).
+std::optional<std::string> pypto_source_reason(const std::string& text);
+
+struct BridgeOptions {
+    bool force = false;         // --pypto: compile with PyPTO whatever the file looks like
+    std::string target = "a2a3";
+    std::string kernel_name;    // --pypto-kernel: the kernel of a file defining several
+};
+
+// A bridge failure (PyPTO missing, PyPTO rejected the kernel): exit 2 with `code` and the message.
+class BridgeError : public std::runtime_error {
+  public:
+    BridgeError(std::string code, const std::string& msg) : std::runtime_error(msg), m_code(std::move(code)) {}
+    const std::string& code() const { return m_code; }
+
+  private:
+    std::string m_code;
+};
+
+// `path` itself when cvsim reads it directly, else the path of the program PyPTO printed before
+// ExpandMixedKernel (in a fresh temporary folder, named on stderr). Throws BridgeError.
+std::string resolve_kernel(const std::string& path, const BridgeOptions& opt);
+
+// Where the bridge script is: $CVSIM_PYPTO_BRIDGE, else pypto_bridge.py beside the executable, else
+// ../share/cvsim/pypto_bridge.py from it; empty when none exists.
+std::string bridge_script();
+
+}  // namespace cvsim::sim

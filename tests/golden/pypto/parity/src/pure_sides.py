@@ -1,0 +1,48 @@
+# parity fixture: a mixed kernel beside a pure-vector and a pure-cube InCore function.
+import pypto.language as pl
+
+
+@pl.program
+class PureSides:
+    @pl.function(type=pl.FunctionType.InCore)
+    def vec_only(
+        self,
+        x: pl.Tensor[[16, 64], pl.FP32],
+        out: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+    ) -> pl.Tensor[[16, 64], pl.FP32]:
+        t = pl.load(x, [0, 0], [16, 64], target_memory=pl.MemorySpace.Vec)
+        e = pl.exp(t)
+        out = pl.store(e, [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def cube_only(
+        self,
+        x: pl.Tensor[[16, 64], pl.BF16],
+        w: pl.Tensor[[64, 64], pl.BF16],
+        out: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+    ) -> pl.Tensor[[16, 64], pl.FP32]:
+        x_mat = pl.load(x, [0, 0], [16, 64], target_memory=pl.MemorySpace.Mat)
+        x_left = pl.move(x_mat, target_memory=pl.MemorySpace.Left)
+        w_mat = pl.load(w, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
+        w_right = pl.move(w_mat, target_memory=pl.MemorySpace.Right)
+        z = pl.matmul(x_left, w_right)
+        out = pl.store(z, [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def mixed(
+        self,
+        x: pl.Tensor[[16, 64], pl.BF16],
+        w: pl.Tensor[[64, 64], pl.BF16],
+        out: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+    ) -> pl.Tensor[[16, 64], pl.FP32]:
+        x_mat = pl.load(x, [0, 0], [16, 64], target_memory=pl.MemorySpace.Mat)
+        x_left = pl.move(x_mat, target_memory=pl.MemorySpace.Left)
+        w_mat = pl.load(w, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
+        w_right = pl.move(w_mat, target_memory=pl.MemorySpace.Right)
+        z = pl.matmul(x_left, w_right)
+        z_vec = pl.move(z, target_memory=pl.MemorySpace.Vec)
+        e = pl.exp(z_vec)
+        out = pl.store(e, [0, 0], out)
+        return out

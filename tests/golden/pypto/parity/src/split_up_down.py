@@ -1,0 +1,22 @@
+# parity fixture: a mixed kernel split UP_DOWN (each AIV lane works on its half of the C2V tile).
+import pypto.language as pl
+
+
+@pl.program
+class SplitUpDown:
+    @pl.function(type=pl.FunctionType.InCore, attrs={"split": pl.SplitMode.UP_DOWN})
+    def halves(
+        self,
+        x: pl.Tensor[[32, 64], pl.BF16],
+        w: pl.Tensor[[64, 64], pl.BF16],
+        out: pl.Out[pl.Tensor[[32, 64], pl.FP32]],
+    ) -> pl.Tensor[[32, 64], pl.FP32]:
+        x_mat = pl.load(x, [0, 0], [32, 64], target_memory=pl.MemorySpace.Mat)
+        x_left = pl.move(x_mat, target_memory=pl.MemorySpace.Left)
+        w_mat = pl.load(w, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
+        w_right = pl.move(w_mat, target_memory=pl.MemorySpace.Right)
+        z = pl.matmul(x_left, w_right)
+        z_vec = pl.move(z, target_memory=pl.MemorySpace.Vec)
+        e = pl.exp(z_vec)
+        out = pl.store(e, [0, 0], out)
+        return out

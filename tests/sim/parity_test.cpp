@@ -1,0 +1,95 @@
+// The parity comparison's op sequences (sim/parity.cpp): what counts as an op, what is a printing detail.
+#include "sim/parity.h"
+
+#include <gtest/gtest.h>
+
+using namespace cvsim::sim;
+
+namespace {
+
+const char* kOurs = R"(# pypto.program: P
+import pypto.language as pl
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV)
+    def k_aiv(self, x: pl.Tensor[[16, 64], pl.FP32]) -> pl.Tensor[[16, 64], pl.FP32]:
+        pl.func_attr({'split': pl.SplitMode.UP_DOWN})
+        buf: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name='k_c2v_slot_buffer', size=8192, base=pl.AUTO)
+        for i in pl.range(4):
+            z: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)
+            if i == 0:
+                e: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(z)
+            else:
+                e2 = pl.tile.relu(z)
+            pl.system.tfree_to_aic(z)
+        n = i + 1
+        return x
+)";
+
+// The same program as another printer wraps and annotates it.
+const char* kTheirs = R"(# pypto.program: P
+import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.AIV, attrs={"split": pl.SplitMode.UP_DOWN})
+    def k_aiv(x: pl.Tensor[[16, 64], pl.FP32]) -> pl.Tensor[[16, 64], pl.FP32]:
+        buf__ssa: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(
+            name="k_c2v_slot_buffer", size=16384, base=-1
+        )  # a comment
+        for i, (acc,) in pl.range(4, init_values=(x,)):
+            z_0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[16, 64])] = pl.tile.tpop_from_aic(
+                split=0
+            )
+            if i == 0:
+                e: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(z_0)
+            else:
+                e2: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.relu(z_0)
+            pl.system.tfree_to_aic(z_0)
+        return x
+)";
+
+TEST(ParityOps, TokensAreOpsAndBlocksInProgramOrder) {
+    auto seq = op_sequences(kOurs);
+    ASSERT_EQ(seq.count("k_aiv"), 1u);
+    EXPECT_EQ(seq["k_aiv"].type, "AIV");
+    std::vector<std::string> want = {"system.reserve_buffer", "for", "tile.tpop_from_aic", "if", "tile.exp", "}", "else",
+                                     "tile.relu", "}", "system.tfree_to_aic", "}", "return"};
+    EXPECT_EQ(seq["k_aiv"].tokens, want);
+}
+
+TEST(ParityOps, PrintingDetailsDoNotMatter) {
+    std::string report;
+    EXPECT_TRUE(compare_op_sequences(op_sequences(kOurs), op_sequences(kTheirs), report)) << report;
+    EXPECT_NE(report.find("k_aiv: same"), std::string::npos) << report;
+}
+
+TEST(ParityOps, AnOpOutOfOrderOrMissingIsADifference) {
+    std::string moved = kTheirs;
+    // The free before the branch instead of after it.
+    auto at = moved.find("            pl.system.tfree_to_aic(z_0)\n");
+    ASSERT_NE(at, std::string::npos);
+    moved.erase(at, std::string("            pl.system.tfree_to_aic(z_0)\n").size());
+    auto ifat = moved.find("            if i == 0:");
+    moved.insert(ifat, "            pl.system.tfree_to_aic(z_0)\n");
+    std::string report;
+    EXPECT_FALSE(compare_op_sequences(op_sequences(kOurs), op_sequences(moved), report));
+    EXPECT_NE(report.find("k_aiv: differs at op 4"), std::string::npos) << report;
+    std::string renamed = kTheirs;
+    renamed.replace(renamed.find("def k_aiv"), 9, "def k_aiw");
+    report.clear();
+    EXPECT_FALSE(compare_op_sequences(op_sequences(kOurs), op_sequences(renamed), report));
+    EXPECT_NE(report.find("k_aiv: only in cvsim's expansion"), std::string::npos) << report;
+    EXPECT_NE(report.find("k_aiw: only in upstream's expansion"), std::string::npos) << report;
+}
+
+TEST(ParityOps, AFunctionTypeDifferenceIsReported) {
+    std::string other = kTheirs;
+    other.replace(other.find("FunctionType.AIV"), 16, "FunctionType.AIC");
+    std::string report;
+    EXPECT_FALSE(compare_op_sequences(op_sequences(kOurs), op_sequences(other), report));
+    EXPECT_NE(report.find("type AIV (cvsim) vs AIC (upstream)"), std::string::npos) << report;
+}
+
+}  // namespace
