@@ -117,3 +117,22 @@ RunResult run_cvsim(const std::vector<std::string>& args, int timeout_seconds, c
 }
 
 }  // namespace cvsim::test
+
+std::string cvsim::test::unwrapped(const std::string& text) {
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        bool cont = text[i] == '\\' && i + 1 < text.size() && text[i + 1] == '\n' && !out.empty() && out.back() == ' ';
+        size_t nl = cont ? i + 1 : i;
+        if (text[nl] == '\n' && nl + 1 < text.size() && text[nl + 1] == ' ') {
+            size_t j = nl + 1;
+            while (j < text.size() && text[j] == ' ') ++j;
+            if (j - (nl + 1) >= 4) {  // a continuation is indented at least 4
+                if (!cont && (out.empty() || out.back() != ' ')) out += ' ';
+                i = j - 1;
+                continue;
+            }
+        }
+        out += text[i];
+    }
+    return out;
+}

@@ -21,6 +21,9 @@ struct RunResult {
     std::string out;  // stdout
     std::string err;  // stderr
 };
+// The text report with the width wrapping undone (continuation lines, indented, joined to their line with
+// one space; a replay's " \\" continuation too), so a test can search a message whole at any width.
+std::string unwrapped(const std::string& text);
 struct RunLimits {
     uint64_t address_space_bytes = 0;  // RLIMIT_AS in the child, as `ulimit -v` (0: none)
     size_t capture_bytes = SIZE_MAX;   // keep at most this much of stdout / stderr each
