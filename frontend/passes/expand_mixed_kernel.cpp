@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <set>
 
 #include "frontend/diag.h"
@@ -432,11 +433,16 @@ struct PipeUse {
     int64_t slot_size = 0;
 };
 
-void scan_pipes(const Block& b, PipeUse& u) {
+// Pipe use per ring id (a hand-written transport may name `id=N`; the expander's own use id 0).
+void scan_pipes(const Block& b, std::map<int64_t, PipeUse>& uses) {
     walk(b, [&](const StmtPtr& s) {
         const Expr* c = stmt_call(*s);
         if (!c) return;
-        switch (c->op->code) {
+        OpCode k = c->op->code;
+        if (k != OpCode::TpushToAiv && k != OpCode::TpopFromAic && k != OpCode::TpushToAic && k != OpCode::TpopFromAiv) return;
+        const ExprPtr& ide = arg(*c, "id");
+        PipeUse& u = uses[ide ? const_int(ide).value_or(0) : 0];
+        switch (k) {
             case OpCode::TpushToAiv: u.c2v = true; u.slot_size = std::max(u.slot_size, arg(*c, "tile")->type.bytes()); break;
             case OpCode::TpopFromAic: u.c2v = true; u.slot_size = std::max(u.slot_size, c->type.bytes()); break;
             case OpCode::TpushToAic: u.v2c = true; u.slot_size = std::max(u.slot_size, arg(*c, "tile")->type.bytes()); break;
@@ -452,14 +458,14 @@ ExprPtr auto_lit(const SourceLoc& loc) {
     return a;
 }
 
-void add_pipe_setup(Function& f, Lane lane, const std::string& base, const PipeUse& u, int64_t slot_num) {
+void add_pipe_setup(Function& f, Lane lane, const std::string& base, const PipeUse& u, int64_t slot_num, int64_t id) {
     if (!u.c2v && !u.v2c) return;
     const SourceLoc& loc = f.loc;
     Block setup;
     auto buffer = [&](bool c2v) -> ExprPtr {
         bool used = c2v ? u.c2v : u.v2c;
         if (!used) return const_lit(0, DType::INT32, loc);
-        std::string name = base + (c2v ? "_c2v_slot_buffer" : "_v2c_slot_buffer");
+        std::string name = base + (c2v ? "_c2v_slot_buffer" : "_v2c_slot_buffer") + (id ? "_" + std::to_string(id) : "");
         bool consumer = c2v ? lane == Lane::Aiv : lane == Lane::Aic;
         VarPtr v = f.new_var(f.fresh_name(c2v ? "c2v_buf" : "v2c_buf"), Type::scalar(DType::INT32), loc);
         ExprPtr call;
@@ -474,9 +480,10 @@ void add_pipe_setup(Function& f, Lane lane, const std::string& base, const PipeU
     ExprPtr v2c = buffer(false);
     ExprPtr c2v = buffer(true);
     int dir = (u.c2v ? 1 : 0) | (u.v2c ? 2 : 0);
-    setup.push_back(make_eval(make_call(lane == Lane::Aic ? OpCode::AicInitializePipe : OpCode::AivInitializePipe,
-                                        {{"c2v_consumer_buf", c2v}, {"v2c_consumer_buf", v2c}, {"dir_mask", int_lit(dir)},
-                                         {"slot_size", int_lit(u.slot_size)}, {"slot_num", int_lit(slot_num)}}, loc), loc));
+    std::vector<std::pair<std::string, ExprPtr>> args = {{"c2v_consumer_buf", c2v}, {"v2c_consumer_buf", v2c}, {"dir_mask", int_lit(dir)},
+                                                         {"slot_size", int_lit(u.slot_size)}, {"slot_num", int_lit(slot_num)}};
+    if (id) args.push_back({"id", int_lit(id)});
+    setup.push_back(make_eval(make_call(lane == Lane::Aic ? OpCode::AicInitializePipe : OpCode::AivInitializePipe, args, loc), loc));
     f.body.insert(f.body.begin(), setup.begin(), setup.end());
 }
 
@@ -551,12 +558,15 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
         auto aiv = Splitter(*work, Lane::Aiv, opt, stats).build();
         split_vector_lane(*aiv, f->split_mode());
         split_cube_lane(*aic, f->split_mode());
-        PipeUse use;
-        scan_pipes(aic->body, use);
-        scan_pipes(aiv->body, use);
+        std::map<int64_t, PipeUse> uses;
+        scan_pipes(aic->body, uses);
+        scan_pipes(aiv->body, uses);
         int64_t slot_num = f->slot_num().value_or(opt.auto_slot_num);
-        add_pipe_setup(*aic, Lane::Aic, f->name, use, slot_num);
-        add_pipe_setup(*aiv, Lane::Aiv, f->name, use, slot_num);
+        // Highest id first: each setup goes to the front, so id 0's ends up first.
+        for (auto it = uses.rbegin(); it != uses.rend(); ++it) {
+            add_pipe_setup(*aic, Lane::Aic, f->name, it->second, slot_num, it->first);
+            add_pipe_setup(*aiv, Lane::Aiv, f->name, it->second, slot_num, it->first);
+        }
         out->functions.push_back(aic);
         out->functions.push_back(aiv);
         out->functions.push_back(make_group(*work, *aic, *aiv));  // with any parameter gm_sync added

@@ -39,6 +39,8 @@ struct OracleGenOptions {
     bool live_loads = false;       // every V2C GM load feeds a cube store to `cout` (so dead-code removal keeps it)
     bool rows_vary = true;         // windows at row 0 or M (false: row 0 of the block only)
     bool gm_waw = false;           // the vector lane also stores into a cube-stored scratch (cross-lane WAW)
+    bool hand_rings = false;       // hand-written tpush/tpop/tfree pairs of both directions on ring ids 0 and 1
+                                   // (with wrong_sync: sometimes a pop on the other id, which deadlocks)
 };
 
 struct OracleKernel {
@@ -151,6 +153,33 @@ private:
         line(indent, "pl.system.sync_wait(" + std::to_string(wait_id) + ", pipe=pl.PipeType.MTE2, core_type=\"aic\")");
     }
 
+    // A hand-written transport: push, pop (same id, or with wrong_sync sometimes the other one), a use, the free.
+    void hand_ring(int indent) {
+        int id = pick(0, 1);
+        int pop_id = id;
+        if (m_o.wrong_sync && pick(0, 5) == 0) {
+            pop_id = 1 - id;
+            m_k.wrong_sync = true;
+        }
+        auto ida = [](int i) { return i ? std::string(", id=1") : std::string(); };
+        std::string t = fresh("hr"), M = std::to_string(m_m), K = std::to_string(m_kk);
+        if (pick(0, 1)) {  // C2V
+            line(indent, "pl.tpush_to_aiv(" + any(m_acc) + ", split=0" + ida(id) + ")");
+            line(indent, t + ": pl.Tile[[" + M + ", " + K + "], pl.FP32, pl.MemorySpace.Vec] = pl.tpop_from_aic(split=0" + ida(pop_id) + ")");
+            std::string v = fresh("v");
+            line(indent, v + " = pl.cast(" + t + ", pl.FP16)");
+            line(indent, "pl.tfree_to_aic(" + t + ida(pop_id) + ")");
+            m_vec.push_back(v);
+        } else {  // V2C
+            line(indent, "pl.tpush_to_aic(" + any(m_vec) + ", split=0" + ida(id) + ")");
+            line(indent, t + ": pl.Tile[[" + M + ", " + K + "], pl.FP16, pl.MemorySpace.Mat] = pl.tpop_from_aiv(split=0" + ida(pop_id) + ")");
+            std::string l = fresh("lhs");
+            line(indent, l + " = pl.move(" + t + ", target_memory=pl.MemorySpace.Left)");
+            line(indent, "pl.tfree_to_aiv(" + t + ida(pop_id) + ")");
+            m_left.push_back(l);
+        }
+    }
+
     void load_v2c(int indent) {
         if (m_o.single_store && m_stored.empty()) {  // nothing to read yet: a vector op instead
             std::string v = fresh("v");
@@ -177,8 +206,9 @@ private:
     }
 
     void step(int indent, int depth, const std::string& loop_var) {
-        enum { Vec, Mm, C2V, V2C, StV, LdV, StC, LdC, Loop, LoopAcc, Branch, Sync, Barrier, kN };
+        enum { Vec, Mm, C2V, V2C, StV, LdV, StC, LdC, Loop, LoopAcc, Branch, Sync, Barrier, Ring, kN };
         int k = pick(0, kN - 1);
+        if (k == Ring && !m_o.hand_rings) k = Vec;
         if ((k == C2V || k == V2C) && !m_o.boundary) k = Vec;
         if (k == V2C && !m_o.boundary_v2c) k = C2V;
         if ((k == StV || k == LdV) && !m_o.gm_v2c) k = Mm;
@@ -269,6 +299,7 @@ private:
                 return;
             }
             case Sync: sync_pair(indent); return;
+            case Ring: hand_ring(indent); return;
             case Barrier: {
                 bool fence = !(m_o.wrong_sync && pick(0, 2) == 0);
                 if (!fence) m_k.wrong_sync = true;

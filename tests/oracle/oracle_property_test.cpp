@@ -57,6 +57,7 @@ void check_property(const std::string& name, Testable&& t) {
 OracleGenOptions full_options() {
     OracleGenOptions o;
     o.moving_windows = o.views = o.hand_sync = o.wrong_sync = o.barriers = o.block_collide = o.atomics = o.tile_views = o.live_loads = true;
+    o.hand_rings = true;
     o.max_blocks = 2;
     o.splits = {0, 1, 2};
     return o;
@@ -484,6 +485,45 @@ TEST(OracleSweep, Seeded) {
             note(live ? "P3: reject errors but every V2C dependency is ordered" : "P3: reject errors on a load the expansion removes (dead)", vo, cfg);
         }
     }
+    // --c2v complete + fence / syncall on everything but deliberate mistakes and cross-block races.
+    int p2c = 0, upstream_racy = 0;
+    OracleGenOptions comp = complete_options();
+    for (int i = 0; i < n; ++i) {
+        OracleKernel k = seeded_oracle_kernel(static_cast<uint64_t>(i) + 2'000'000, comp);
+        Opts o;
+        o.target = i % 2 ? Target::A5 : Target::A2A3;
+        o.blocks = k.blocks;
+        o.v2c = i % 4 < 2 ? passes::V2CPolicy::Fence : passes::V2CPolicy::Syncall;
+        o.vis = i % 3 == 0 ? 50 : 0;
+        std::unique_ptr<sim::Session> up, s;
+        try {
+            up = session_of("generated.py", k.text, o);
+            o.c2v = passes::C2VPolicy::Complete;
+            s = session_of("generated.py", k.text, o);
+        } catch (const std::exception&) {
+            continue;
+        }
+        auto vu = oracle_of(*up);
+        if (vu.unsupported || vu.oob) continue;
+        upstream_racy += vu.deadlock || !vu.races.empty();
+        auto v = oracle_of(*s);
+        ++p2c;
+        if (!v.deadlock && v.races.empty()) continue;
+        std::string cls = std::string("P2c: --c2v complete --v2c ") + std::string(passes::policy_name(o.v2c)) + (o.vis ? " (vis)" : "") +
+                          (v.deadlock ? " expansion deadlocks" : " expansion races");
+        Class& cl = classes[cls + " [" + std::string(target_name(o.target)) + "]"];
+        ++cl.count;
+        size_t lines = static_cast<size_t>(std::count(k.text.begin(), k.text.end(), '\n'));
+        if (lines < cl.lines) {
+            cl.lines = lines;
+            cl.smallest = k.text;
+            cl.config = fmt::format("--target {} --c2v complete --v2c {} --blocks {} --visibility-delay {}", target_name(o.target),
+                                    passes::policy_name(o.v2c), k.blocks, o.vis);
+            cl.detail = format_verdict(v) + "\n";
+        }
+    }
+    std::cout << "property 2 (--c2v complete): " << p2c << " expansions (" << upstream_racy
+              << " of them racy or deadlocking under --c2v upstream)\n";
     for (int pi = 0; pi < 2; ++pi)
         std::cout << "property 4 (" << (pi ? "syncall" : "fence") << "): " << removal[pi].inserted << " inserted synchronisations removed one at a time, "
                   << removal[pi].necessary << " necessary, " << removal[pi].redundant << " redundant (the oracle finds no race without it)\n";
