@@ -477,7 +477,10 @@ void add_pipe_setup(Function& f, Lane lane, const std::string& base, const PipeU
     setup.push_back(make_eval(make_call(lane == Lane::Aic ? OpCode::AicInitializePipe : OpCode::AivInitializePipe,
                                         {{"c2v_consumer_buf", c2v}, {"v2c_consumer_buf", v2c}, {"dir_mask", int_lit(dir)},
                                          {"slot_size", int_lit(u.slot_size)}, {"slot_num", int_lit(slot_num)}}, loc), loc));
-    f.body.insert(f.body.begin(), setup.begin(), setup.end());
+    // After the lane's leading get_subblock_idx bindings (upstream's place for the prologue).
+    auto at = f.body.begin();
+    while (at != f.body.end() && is_call(**at, OpCode::GetSubblockIdx)) ++at;
+    f.body.insert(at, setup.begin(), setup.end());
 }
 
 std::shared_ptr<Function> make_group(const Function& src, const Function& aic, const Function& aiv) {
@@ -549,8 +552,13 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
         insert_gm_sync(*work, opt, stats);
         auto aic = Splitter(*work, Lane::Aic, opt, stats).build();
         auto aiv = Splitter(*work, Lane::Aiv, opt, stats).build();
-        split_vector_lane(*aiv, f->split_mode());
-        split_cube_lane(*aic, f->split_mode());
+        // A function PyPTO's LowerAutoVectorSplit already put in per-lane form (attr split_aiv: its vector
+        // tiles are halves and its stores read get_subblock_idx) is not halved a second time.
+        const Attr* lowered = f->attr("split_aiv");
+        if (!lowered || !lowered->value || lowered->value->ival == 0) {
+            split_vector_lane(*aiv, f->split_mode());
+            split_cube_lane(*aic, f->split_mode());
+        }
         PipeUse use;
         scan_pipes(aic->body, use);
         scan_pipes(aiv->body, use);
