@@ -48,17 +48,8 @@ struct Sources {
 };
 
 bool aiv_splits(const Function& f) {
-    if (f.split_mode() != SplitMode::NONE) return true;
-    // dual_aiv_dispatch runs the whole body on both lanes only for a body in per-lane form (split_aiv attr, or
-    // one that reads its subblock index). Upstream's no-split mixed kernel carries it too, and there AIV1
-    // only replays the handshakes (stores suppressed): cvsim's replay lane (docs/DECISIONS.md).
     const Attr* dual = f.attr("dual_aiv_dispatch");
-    if (!dual || !dual->value || dual->value->ival == 0) return false;
-    const Attr* lowered = f.attr("split_aiv");
-    if (lowered && lowered->value && lowered->value->ival != 0) return true;
-    bool sub = false;
-    passes::walk(f.body, [&](const StmtPtr& s) { sub |= passes::is_call(*s, OpCode::GetSubblockIdx); });
-    return sub;
+    return f.split_mode() != SplitMode::NONE || (dual && dual->value && dual->value->ival != 0);
 }
 
 class Planner {
