@@ -484,7 +484,10 @@ void add_pipe_setup(Function& f, Lane lane, const std::string& base, const PipeU
                                                          {"slot_size", int_lit(u.slot_size)}, {"slot_num", int_lit(slot_num)}};
     if (id) args.push_back({"id", int_lit(id)});
     setup.push_back(make_eval(make_call(lane == Lane::Aic ? OpCode::AicInitializePipe : OpCode::AivInitializePipe, args, loc), loc));
-    f.body.insert(f.body.begin(), setup.begin(), setup.end());
+    // After the lane's leading get_subblock_idx bindings (upstream's place for the prologue).
+    auto at = f.body.begin();
+    while (at != f.body.end() && is_call(**at, OpCode::GetSubblockIdx)) ++at;
+    f.body.insert(at, setup.begin(), setup.end());
 }
 
 std::shared_ptr<Function> make_group(const Function& src, const Function& aic, const Function& aiv) {
@@ -556,8 +559,13 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
         insert_gm_sync(*work, opt, stats);
         auto aic = Splitter(*work, Lane::Aic, opt, stats).build();
         auto aiv = Splitter(*work, Lane::Aiv, opt, stats).build();
-        split_vector_lane(*aiv, f->split_mode());
-        split_cube_lane(*aic, f->split_mode());
+        // A function PyPTO's LowerAutoVectorSplit already put in per-lane form (attr split_aiv: its vector
+        // tiles are halves and its stores read get_subblock_idx) is not halved a second time.
+        const Attr* lowered = f->attr("split_aiv");
+        if (!lowered || !lowered->value || lowered->value->ival == 0) {
+            split_vector_lane(*aiv, f->split_mode());
+            split_cube_lane(*aic, f->split_mode());
+        }
         std::map<int64_t, PipeUse> uses;
         scan_pipes(aic->body, uses);
         scan_pipes(aiv->body, uses);

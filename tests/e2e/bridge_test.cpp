@@ -34,7 +34,8 @@ class ScopedEnv {
 
 // Whether the bridge imports PyPTO in this environment (PYPTO_WORK or an importable pypto).
 bool pypto_importable() {
-    std::string cmd = "python3 " + source_dir() + "/scripts/pypto_bridge.py --check-import x --out /dev/null >/dev/null 2>&1";
+    const char* py = std::getenv("CVSIM_PYTHON");  // the interpreter cvsim runs the bridge with
+    std::string cmd = std::string(py && *py ? py : "python3") + " " + source_dir() + "/scripts/pypto_bridge.py --check-import x --out /dev/null >/dev/null 2>&1";
     return std::system(cmd.c_str()) == 0;
 }
 

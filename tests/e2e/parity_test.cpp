@@ -88,4 +88,14 @@ TEST(Parity, CheckReachesAVerdictOnUpstreamsExpansion) {
     }
 }
 
+TEST(Parity, AFunctionPyptoAlreadySplitPerLaneIsNotHalvedTwice) {
+    std::string before = source_dir() + kDir + "split_up_down.before.py";
+    if (!fs::exists(before)) GTEST_SKIP() << "SKIPPED: no parity fixtures yet (run scripts/parity_fixtures.sh where PyPTO is importable)";
+    RunResult r = run_cvsim({"expand", before, "--v2c", "off"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    // LowerAutoVectorSplit already halved the AIV tiles (attr split_aiv): [32, 64] -> [16, 64], not [8, 64].
+    EXPECT_NE(r.out.find("z_vec__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=1)"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("subblock_idx_1"), std::string::npos) << r.out;
+}
+
 }  // namespace

@@ -44,5 +44,5 @@ class OddSplit:
 # CHECK:     def odd_cols_aiv(
 # CHECK:         pl.func_attr({'dual_aiv_dispatch': True})
 # CHECK:         lane: pl.Scalar[pl.INDEX] = pl.tile.get_subblock_idx()
-# CHECK-NEXT:         h: pl.Tile[[16, 17], pl.FP16, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=4)
+# CHECK:         h: pl.Tile[[16, 17], pl.FP16, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=4)
 # CHECK:         out: pl.Tensor[[16, 33], pl.FP16] = pl.tile.store(h2, [0, lane * 17], out)

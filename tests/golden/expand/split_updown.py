@@ -8,7 +8,7 @@
 # CHECK-NEXT:         s_mat: pl.Tile[[32, 64], pl.FP16, pl.Mem.Mat] = pl.tile.load(scratch, [0, 0], [32, 64], target_memory=pl.Mem.Mat)
 # CHECK:     def split_scratch_aiv(
 # CHECK:         subblock_idx: pl.Scalar[pl.INDEX] = pl.tile.get_subblock_idx()
-# CHECK-NEXT:         a_t: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.load(a, [subblock_idx * 16, 0], [16, 64])
+# CHECK:         a_t: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.load(a, [subblock_idx * 16, 0], [16, 64])
 # CHECK-NEXT:         s: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.mul(a_t, a_t)
 # CHECK-NEXT:         scratch: pl.Tensor[[32, 64], pl.FP16] = pl.tile.store(s, [subblock_idx * 16, 0], scratch)
 # CHECK-NEXT:         pl.system.fence()

@@ -1,0 +1,40 @@
+# pypto.program: SplitUpDown
+import pypto.language as pl
+
+
+@pl.program
+class SplitUpDown:
+    @pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)
+    def halves_aic(x__ssa_v0: pl.Tensor[[32, 64], pl.BF16], w__ssa_v0: pl.Tensor[[64, 64], pl.BF16], out__ssa_v0: pl.Out[pl.Tensor[[32, 64], pl.FP32]]):
+        pl.func_attr({"split": pl.SplitMode.UP_DOWN, "split_aiv": True})
+        halves_c2v_slot_buffer_import: pl.Scalar[pl.INT32] = pl.system.import_peer_buffer(name="halves_c2v_slot_buffer", peer_func="halves_aiv")
+        pl.system.aic_initialize_pipe(halves_c2v_slot_buffer_import, pl.const(0, pl.INT32), dir_mask=1, slot_size=8192, slot_num=2)
+        x_mat__ssa_v0: pl.Tile[[32, 64], pl.BF16, pl.Mem.Mat] = pl.tile.load(x__ssa_v0, [0, 0], [32, 64], [32, 64], target_memory=pl.Mem.Mat)
+        x_left__ssa_v0: pl.Tile[[32, 64], pl.BF16, pl.Mem.Left] = pl.tile.move(x_mat__ssa_v0, target_memory=pl.Mem.Left)
+        w_mat__ssa_v0: pl.Tile[[64, 64], pl.BF16, pl.Mem.Mat] = pl.tile.load(w__ssa_v0, [0, 0], [64, 64], [64, 64], target_memory=pl.Mem.Mat)
+        w_right__ssa_v0: pl.Tile[[64, 64], pl.BF16, pl.Mem.Right] = pl.tile.move(w_mat__ssa_v0, target_memory=pl.Mem.Right)
+        z__ssa_v0: pl.Tile[[32, 64], pl.FP32, pl.Mem.Acc] = pl.tile.matmul(x_left__ssa_v0, w_right__ssa_v0)
+        pl.tile.tpush_to_aiv(z__ssa_v0, split=1)
+
+    @pl.function(type=pl.FunctionType.AIV, level=pl.Level.AIV, role=pl.Role.SubWorker)
+    def halves_aiv(x__ssa_v0: pl.Tensor[[32, 64], pl.BF16], w__ssa_v0: pl.Tensor[[64, 64], pl.BF16], out__ssa_v0: pl.Out[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        pl.func_attr({"split": pl.SplitMode.UP_DOWN, "split_aiv": True})
+        subblock_idx: pl.Scalar[pl.INDEX] = pl.tile.get_subblock_idx()
+        halves_c2v_slot_buffer: pl.Scalar[pl.INT32] = pl.system.reserve_buffer(name="halves_c2v_slot_buffer", size=16384, base=-1)
+        pl.system.aiv_initialize_pipe(halves_c2v_slot_buffer, pl.const(0, pl.INT32), dir_mask=1, slot_size=8192, slot_num=2)
+        z_vec__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=1)
+        e__rm_a0_tmp_v0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.move(z_vec__ssa_v0, target_memory=pl.Mem.Vec, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+        pl.system.tfree_to_aic(z_vec__ssa_v0)
+        e__row_major_tmp_v1: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(e__rm_a0_tmp_v0)
+        e__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)] = pl.tile.move(
+            e__row_major_tmp_v1, target_memory=pl.Mem.Vec, blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major
+        )
+        out__ssa_v1: pl.Tensor[[32, 64], pl.FP32] = pl.tile.store(e__ssa_v0, [0 + subblock_idx * 16, 0], out__ssa_v0)
+        return out__ssa_v1
+
+    @pl.function(type=pl.FunctionType.Group, level=pl.Level.CORE_GROUP, role=pl.Role.SubWorker)
+    def halves(x__ssa_v0: pl.Tensor[[32, 64], pl.BF16], w__ssa_v0: pl.Tensor[[64, 64], pl.BF16], out__ssa_v0: pl.Out[pl.Tensor[[32, 64], pl.FP32]]) -> pl.Tensor[[32, 64], pl.FP32]:
+        pl.func_attr({"split": pl.SplitMode.UP_DOWN, "split_aiv": True})
+        self.halves_aic(x__ssa_v0, w__ssa_v0, out__ssa_v0)
+        self.halves_aiv(x__ssa_v0, w__ssa_v0, out__ssa_v0)
+        return out__ssa_v0
