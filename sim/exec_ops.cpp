@@ -583,7 +583,7 @@ void CoreRunner::refresh_slot_tile(TileBuf& t, CrossCorePipe::Slot& sl) {
     // a5: a push reused the slot since `t` (a popped tile or a view of one) last took its bytes from it, so
     // what `t` reads now is the new data (its tfree came too early): rebuild it, views from what they view.
     if (t.slot_writes == sl.writes || t.bytes.empty()) return;
-    std::vector<uint8_t> before = t.bytes;
+    TileBytes before = t.bytes;
     if (t.slot_bound) {
         write_tile(t, slot_contents(sl, t.ring, t.lane));
     } else if (t.view_src) {
@@ -798,7 +798,8 @@ void CoreRunner::land_tile(const Instr& in, const Payload& p) {
     else out.clean = false;
 }
 
-Event CoreRunner::make_event(const Instr& in) {
+Event CoreRunner::make_event(Instr& in) {
+    // The instruction retires after its event: its lists move into the event instead of being copied.
     Payload& p = *static_cast<Payload*>(in.extra.get());
     Event e;
     e.cluster = static_cast<uint16_t>(m_cluster);
@@ -813,15 +814,15 @@ Event CoreRunner::make_event(const Instr& in) {
     e.bytes = p.bytes_moved;
     if (in.out) e.shape = {in.out->rows, in.out->cols};
     else if (in.in[0]) e.shape = {in.in[0]->rows, in.in[0]->cols};
-    e.deps = in.deps;
+    e.deps = std::move(in.deps);
     e.scalar_before = in.scalar_before;
     e.drain = p.drain;
     e.fence = p.fence;
-    e.acquires = p.acquires;
-    e.releases = p.releases;
-    e.gm = p.gm;
-    e.order = p.order;
-    e.detail = p.detail;
+    e.acquires = std::move(p.acquires);
+    e.releases = std::move(p.releases);
+    e.gm = std::move(p.gm);
+    e.order = std::move(p.order);
+    e.detail = std::move(p.detail);
     if (p.kind == PayloadKind::PopCopy) e.detail = "pop copy " + e.detail;
     if (p.ring && p.ring->configured() && (p.kind == PayloadKind::PopWait || p.kind == PayloadKind::Tfree ||
                                           (p.kind == PayloadKind::Op && in.call && (in.call->op->code == OpCode::TpushToAiv || in.call->op->code == OpCode::TpushToAic)))) {

@@ -126,7 +126,7 @@ ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventS
     cfg.ring_tensors = m_ring_tensors;
     cfg.ring_bases = m_ring_bases;
     cfg.fault_abort_at = fault_abort_at;
-    cfg.memo = &m_memo;
+    cfg.memo = m_opt.memo ? &m_memo : nullptr;
     ScheduleResult r;
     r.schedule = sched;
     r.outcome = m.run(cfg);

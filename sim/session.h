@@ -33,6 +33,9 @@ struct SessionOptions {
     CompareOptions compare;
     uint64_t max_cycles = 200'000'000;
     double max_wall_seconds = 60;
+    // Record instruction results for reuse by later schedules (sim/data_memo.h). Off for a session that runs
+    // one schedule (`run`): the memo would only hold a copy of every result until the end.
+    bool memo = true;
 };
 
 // The expander's options for a session's target, policy and launch, with what the hardware parameters decide
