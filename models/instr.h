@@ -96,8 +96,10 @@ public:
     virtual void end(Instr& in) = 0;
 };
 
-// One instruction issued by a core's scalar unit to one of its pipes.
+// One instruction issued by a core's scalar unit to one of its pipes. The engine derives its own
+// instruction type with a typed payload (sim/payload.h), so an instruction is one allocation.
 struct Instr {
+    virtual ~Instr() = default;
     uint32_t seq = 0;                 // per-core issue number
     ir::Pipe pipe = ir::Pipe::Scalar;
     uint32_t pipe_seq = 0;            // position in its pipe
@@ -115,7 +117,6 @@ struct Instr {
     double number = 0;                // tile-scalar operand
     int aux = 0;                      // engine-specific (ring index, split code, ...)
     int aux2 = 0;
-    std::shared_ptr<void> extra;      // engine-specific payload (GM windows, order key, ...)
 };
 
 }  // namespace cvsim

@@ -166,15 +166,12 @@ void CoreRunner::exec_for(const Stmt& s) {
 // ---------------------------------------------------------------- instruction construction
 
 std::unique_ptr<Instr> CoreRunner::make(Pipe pipe, const Stmt& s, const Expr* call) {
-    auto in = std::make_unique<Instr>();
+    auto in = std::make_unique<SimInstr>();
     in->pipe = pipe;
     in->stmt = &s;
     in->call = call;
-    in->extra = std::make_shared<Payload>();
     return in;
 }
-
-static Payload& pl(Instr& in) { return *static_cast<Payload*>(in.extra.get()); }
 
 void CoreRunner::dep_read(Instr& in, const TileRef& t) {
     if (!t) return;
