@@ -2,7 +2,7 @@
 # Engine figures of issue 13, each the best of 3 (the machine is shared): the bare SystemC ping-pong rate and
 # the in-process schedule rates (Google Benchmark), explore rates of flash_block.py and v2c_rope_attn.py --v2c fence
 # with one worker, and `run`'s peak RSS and wall time on generated kernels of growing size (bench/gen_big_kernel.py).
-#   bench/measure_engine.sh BUILD_DIR [ITERS...]
+#   bench/measure_engine.sh BUILD_DIR [ITERS[:TILE]...]   (e.g. 256 5000:32: 5,000 iterations of 32 x 32 tiles)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}; shift || true
@@ -34,8 +34,9 @@ ex() {  # kernel, schedules, extra args
 }
 ex flash_block.py 2000
 ex v2c_rope_attn.py 20000 --v2c fence
-for n in "${iters[@]}"; do
-    python3 bench/gen_big_kernel.py --iters "$n" > "$tmp/big.py"
+for spec in "${iters[@]}"; do
+    n=${spec%%:*}; tile=128; [[ $spec == *:* ]] && tile=${spec#*:}
+    python3 bench/gen_big_kernel.py --iters "$n" --tile "$tile" > "$tmp/big.py"
     bestt=999999; bestm=0; ins=0
     for r in 1 2 3; do
         /usr/bin/time -f "%e %M" -o "$tmp/t" "$build/cvsim" run "$tmp/big.py" > "$tmp/o" 2>&1
@@ -44,6 +45,6 @@ for n in "${iters[@]}"; do
         bestt=$(awk -v a="$bestt" -v b="$t" 'BEGIN{print (b<a)?b:a}')
         bestm=$m
     done
-    echo "run gen_big_kernel --iters $n: $ins instructions, $bestt s wall (best of 3), peak RSS $bestm KiB"
+    echo "run gen_big_kernel --iters $n --tile $tile: $ins instructions, $bestt s wall (best of 3), peak RSS $bestm KiB"
 done
 rm -rf "$tmp"
