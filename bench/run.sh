@@ -120,6 +120,8 @@ table=$(awk -v r1="$r1" -v r2="$r2" -v ms="$m_small" -v mb="$m_big" -v mb2="$m_b
 echo
 echo "$table"
 if ((write_results)); then
+    # The engine section (bench/measure_engine.sh, before/after of issue 13) is kept as it is.
+    engine_section=$(sed -n '/^## Engine/,$p' bench/results.md 2>/dev/null || true)
     {
         echo "# Benchmark results"
         echo
@@ -128,6 +130,7 @@ if ((write_results)); then
         echo "\`random\`, hazard checking and output comparison included. Google Benchmark output: \`$out/\`."
         echo
         echo "$table"
+        if [[ -n $engine_section ]]; then echo; echo "$engine_section"; fi
     } > bench/results.md
     echo "wrote bench/results.md"
 fi

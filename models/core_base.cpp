@@ -46,6 +46,9 @@ void CoreBase::reset() {
         ps->current = nullptr;
     }
     m_instrs.clear();
+    m_done.clear();
+    m_ndone = 0;
+    m_retire.clear();
     m_scalar_debt = 0;
     m_scalar_pipe_seq = 0;
     m_last_scalar = -1;
@@ -140,9 +143,21 @@ void CoreBase::run_instr(Instr& in, PipeState* ps) {
     m_stats[static_cast<int>(in.pipe)].instrs += 1;
     m_engine->end(in);
     in.done = true;
-    (void)ps;
+    m_done[in.seq] = 1;
+    ++m_ndone;
     m_any_done.notify(SC_ZERO_TIME);
+    // A pipe's instruction is referenced by nobody once done; a scalar one is returned by issue() to the
+    // lane executor, which reads its results (a popped slot), so it is freed at the next issue.
+    if (ps) retire(in.seq);
+    else m_retire.push_back(in.seq);
     check_bounds();
+}
+
+void CoreBase::retire(uint32_t seq) { m_instrs[seq].reset(); }
+
+void CoreBase::retire_scalar() {
+    for (uint32_t s : m_retire) retire(s);
+    m_retire.clear();
 }
 
 void CoreBase::pipe_thread(int index) {
@@ -154,7 +169,7 @@ void CoreBase::pipe_thread(int index) {
             ps.current = in;
             ps.queue.pop_front();
             ps.space.notify(SC_ZERO_TIME);
-            run_instr(*in, &ps);
+            run_instr(*in, &ps);  // frees `in` when it completes
             ps.current = nullptr;
         } catch (const AbortRun&) {
             ps.current = nullptr;
@@ -165,6 +180,7 @@ void CoreBase::pipe_thread(int index) {
 }
 
 Instr* CoreBase::issue(std::unique_ptr<Instr> in) {
+    retire_scalar();
     sync_scalar();
     in->seq = static_cast<uint32_t>(m_instrs.size());
     in->scalar_before = m_last_scalar;
@@ -183,12 +199,14 @@ Instr* CoreBase::issue(std::unique_ptr<Instr> in) {
     in->pipe_seq = ps.next_pipe_seq++;
     Instr* raw = in.get();
     m_instrs.push_back(std::move(in));
+    m_done.push_back(0);
     ps.queue.push_back(raw);
     ps.nonempty.notify(SC_ZERO_TIME);
     return raw;
 }
 
 Instr* CoreBase::exec_scalar(std::unique_ptr<Instr> in) {
+    retire_scalar();
     sync_scalar();
     in->seq = static_cast<uint32_t>(m_instrs.size());
     in->scalar_before = m_last_scalar;
@@ -197,6 +215,7 @@ Instr* CoreBase::exec_scalar(std::unique_ptr<Instr> in) {
     in->pipe_seq = m_scalar_pipe_seq++;
     Instr* raw = in.get();
     m_instrs.push_back(std::move(in));
+    m_done.push_back(0);
     m_last_scalar = raw->seq;
     run_instr(*raw, nullptr);
     return raw;
@@ -217,11 +236,7 @@ void CoreBase::wait_instrs(const std::vector<uint32_t>& seqs, StallCause cause) 
 
 void CoreBase::drain(StallCause cause) {
     sync_scalar();
-    auto all = [&] {
-        for (auto& in : m_instrs)
-            if (!in->done) return false;
-        return true;
-    };
+    auto all = [&] { return m_ndone == m_instrs.size(); };
     if (all()) return;
     uint64_t t = now();
     while (!all()) wait_event(m_any_done);

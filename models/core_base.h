@@ -86,7 +86,8 @@ public:
     void account_stall(StallCause cause, uint64_t cycles, ir::Pipe pipe);
 
     uint64_t now() const;                  // cycles since the schedule start
-    bool instr_done(uint32_t seq) const { return seq < m_instrs.size() && m_instrs[seq]->done; }
+    bool instr_done(uint32_t seq) const { return seq < m_done.size() && m_done[seq]; }
+    // An instruction not yet completed (a completed one is retired: its object and operands are freed).
     const Instr& instr(uint32_t seq) const { return *m_instrs[seq]; }
     uint32_t issued() const { return static_cast<uint32_t>(m_instrs.size()); }
     int64_t last_scalar() const { return m_last_scalar; }
@@ -137,7 +138,12 @@ private:
     InstrEngine* m_engine = nullptr;                   // performs data effects
     sc_core::sc_event m_start_ev;                      // starts the scalar thread for a schedule
     sc_core::sc_event m_any_done;                      // any instruction of this core completed
-    std::vector<std::unique_ptr<Instr>> m_instrs;      // every instruction of this schedule, by seq
+    std::vector<std::unique_ptr<Instr>> m_instrs;      // this schedule's instructions by seq; null once retired
+    std::vector<uint8_t> m_done;                       // instruction `seq` completed
+    uint32_t m_ndone = 0;                              // instructions completed
+    std::vector<uint32_t> m_retire;                    // completed scalar instructions, freed at the next issue
+    void retire(uint32_t seq);                         // free a completed instruction (operands, payload)
+    void retire_scalar();                              // free the completed scalar instructions
     uint64_t m_queue_depth = 16;                       // pipe queue capacity
     uint64_t m_scalar_cost = 1;                        // cycles per scalar statement
     uint64_t m_scalar_debt = 0;                        // scalar cycles not yet waited for

@@ -242,15 +242,18 @@ TileData matmul(const TileData& lhs, const TileData& rhs, const TileData* acc, c
     // i-k-j order: each sum(i, j) adds its K products in ascending k whatever M and N are, so a row's result
     // never depends on the other rows (a gemv equals the matching matmul row), while the inner loop walks
     // contiguous memory. Products of FP32/FP16/BF16/INT8 values are exact in double, so a fused multiply-add,
-    // if the compiler emits one, gives the same sums. (Measured: register-blocking the columns was no
-    // faster.)
+    // if the compiler emits one, gives the same sums. Vectorised with Eigen packets over j, four k at a
+    // time: s = (((s + a0 b0) + a1 b1) + a2 b2) + a3 b3 is, element by element, the same sequence of
+    // roundings as the scalar loop (Eigen evaluates the sum left to right), with a quarter of the stores.
+    using Row = Eigen::Map<Eigen::Matrix<double, 1, Eigen::Dynamic>>;
+    using CRow = Eigen::Map<const Eigen::Matrix<double, 1, Eigen::Dynamic>>;
     for (Eigen::Index i = 0; i < M; ++i) {
-        double* s = sum.data() + i * N;
-        for (Eigen::Index k = 0; k < K; ++k) {
-            const double a = lhs.m(i, k);
-            const double* b = rhs.m.data() + k * N;
-            for (Eigen::Index j = 0; j < N; ++j) s[j] += a * b[j];
-        }
+        Row s(sum.data() + i * N, N);
+        const double* a = lhs.m.data() + i * K;
+        auto b = [&](Eigen::Index k) { return CRow(rhs.m.data() + k * N, N); };
+        Eigen::Index k = 0;
+        for (; k + 4 <= K; k += 4) s = s + a[k] * b(k) + a[k + 1] * b(k + 1) + a[k + 2] * b(k + 2) + a[k + 3] * b(k + 3);
+        for (; k < K; ++k) s = s + a[k] * b(k);
     }
     TileData out{t, std::move(sum)};
     for (Eigen::Index i = 0, n = out.m.size(); i < n; ++i) out.m.data()[i] = round_to(t, out.m.data()[i]);

@@ -8,28 +8,44 @@ namespace cvsim {
 
 GlobalMemory::GlobalMemory() : m_l2(192ull << 20, 512, 16) {}
 
-void GlobalMemory::load(const rt::TensorStore& store, const HwParams& hw) {
+void GlobalMemory::load(const rt::TensorStore& store, const HwParams& hw, uint64_t image_id) {
     uint64_t align = std::max<uint64_t>(hw.gm.tensor_alignment, 1);
     uint64_t guard = hw.gm.guard_gap;
-    m_base.clear();
-    m_size.clear();
-    m_dtype.clear();
-    m_zero_init.clear();
+    std::vector<uint64_t> base, size;
     uint64_t addr = align;  // keep address 0 unused: a zero base is never a valid tensor
     for (const auto& t : store.tensors) {
         addr = (addr + align - 1) / align * align;
-        m_base.push_back(addr);
-        m_size.push_back(t.bytes.size());
-        m_dtype.push_back(t.dtype);
-        m_zero_init.push_back(!t.hidden && t.dir == ir::ParamDir::Out);
+        base.push_back(addr);
+        size.push_back(t.bytes.size());
         addr += t.bytes.size() + guard;
     }
-    m_bytes.assign(addr, 0);
-    m_written.assign(addr, 0);
-    m_landed.assign(addr, 0);
-    for (size_t i = 0; i < store.tensors.size(); ++i)
-        if (!store.tensors[i].bytes.empty())
-            std::memcpy(m_bytes.data() + m_base[i], store.tensors[i].bytes.data(), store.tensors[i].bytes.size());
+    if (image_id != 0 && image_id == m_image_id && base == m_base && size == m_size && addr == m_bytes.size()) {
+        // The same image again: undo the last schedule's writes only.
+        for (auto [a, n] : m_dirty) {
+            std::memcpy(m_bytes.data() + a, m_image.data() + a, n);
+            std::memset(m_written.data() + a, 0, n);
+            std::memset(m_landed.data() + a, 0, n);
+        }
+    } else {
+        m_base = std::move(base);
+        m_size = std::move(size);
+        m_dtype.clear();
+        m_zero_init.clear();
+        for (const auto& t : store.tensors) {
+            m_dtype.push_back(t.dtype);
+            m_zero_init.push_back(!t.hidden && t.dir == ir::ParamDir::Out);
+        }
+        m_bytes.assign(addr, 0);
+        m_written.assign(addr, 0);
+        m_landed.assign(addr, 0);
+        for (size_t i = 0; i < store.tensors.size(); ++i)
+            if (!store.tensors[i].bytes.empty())
+                std::memcpy(m_bytes.data() + m_base[i], store.tensors[i].bytes.data(), store.tensors[i].bytes.size());
+        m_image_id = image_id;
+        if (image_id != 0) m_image = m_bytes;
+        else m_image.clear();
+    }
+    m_dirty.clear();
     m_pending.clear();
     m_pending_bytes.clear();
     if (m_l2.size_bytes() != hw.l2.size_bytes || m_l2.line_bytes() != hw.l2.line_bytes || m_l2.ways() != hw.l2.ways)
@@ -89,6 +105,7 @@ void GlobalMemory::apply(const Pending& p) {
             atomic_add_element(dt, m_bytes.data() + p.addr + k, src + k, zero_init && !m_landed[p.addr + k]);
     }
     std::fill_n(m_landed.begin() + static_cast<std::ptrdiff_t>(p.addr), p.size, uint8_t{1});
+    m_dirty.push_back({p.addr, p.size});
 }
 
 void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor) {
@@ -118,6 +135,7 @@ void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::W
         const uint8_t* src = data + static_cast<size_t>(r * cols) * eb;
         add_pending(visible_at, addr, src, static_cast<uint64_t>(cols) * eb, atomic ? static_cast<int32_t>(tensor) : -1);
         std::fill_n(m_written.begin() + static_cast<std::ptrdiff_t>(addr), static_cast<size_t>(cols) * eb, uint8_t{1});
+        m_dirty.push_back({addr, static_cast<uint64_t>(cols) * eb});
     }
     m_bytes_written += static_cast<uint64_t>(rows * cols) * eb;
 }

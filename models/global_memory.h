@@ -17,7 +17,9 @@ public:
     GlobalMemory();
 
     // Place every tensor of `store` (in order) and copy its bytes in. Resets L2, pending writes, statistics.
-    void load(const rt::TensorStore& store, const HwParams& hw);
+    // `image_id` names the store's contents (0: unnamed). Loading the image loaded last again, with the
+    // same placement, restores only the bytes the last schedule wrote instead of rebuilding the GM.
+    void load(const rt::TensorStore& store, const HwParams& hw, uint64_t image_id = 0);
     // Copy every output tensor's visible bytes (and written-element mask) back into `store`.
     void store_back(rt::TensorStore& store, uint64_t now);
 
@@ -71,6 +73,9 @@ private:
     std::vector<uint8_t> m_landed;    // per byte: 1 once a write became visible there (atomic adds onto Out tensors)
     std::vector<DType> m_dtype;       // element type of each tensor
     std::vector<uint8_t> m_zero_init; // per tensor: an Out tensor (an atomic add onto an unwritten element adds to 0)
+    uint64_t m_image_id = 0;          // the image in m_image (0: none)
+    std::vector<uint8_t> m_image;     // the GM as loaded (restores what a schedule wrote)
+    std::vector<std::pair<uint64_t, uint64_t>> m_dirty;  // (address, bytes) written or landed since the load
     std::vector<uint64_t> m_base;     // byte address of each tensor
     std::vector<uint64_t> m_size;     // bytes of each tensor
     std::vector<Pending> m_pending;   // writes not yet visible, in issue order

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,38 @@
 
 namespace cvsim {
 
+// A tile's physical bytes, shared copy-on-write: a memoised result and every tile holding it share one
+// immutable buffer (a memo hit costs a reference, not a copy). A buffer of zeros is materialised on first
+// read, so a fresh tile that is overwritten before it is read never allocates one.
+class TileBytes {
+public:
+    TileBytes() = default;
+    TileBytes(std::vector<uint8_t> v) : m_size(v.size()), m_buf(std::make_shared<const std::vector<uint8_t>>(std::move(v))) {}
+    TileBytes& operator=(std::vector<uint8_t>&& v) { return *this = TileBytes(std::move(v)); }
+    // n bytes of `value` (zeros are materialised lazily).
+    void assign(size_t n, uint8_t value) {
+        m_size = n;
+        m_buf.reset();
+        if (value != 0) m_buf = std::make_shared<const std::vector<uint8_t>>(n, value);
+    }
+    const uint8_t* data() const {
+        if (!m_buf && m_size) m_buf = std::make_shared<const std::vector<uint8_t>>(m_size, 0);
+        return m_buf ? m_buf->data() : nullptr;
+    }
+    size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    bool operator==(const TileBytes& o) const {
+        if (m_size != o.m_size) return false;
+        if (m_buf == o.m_buf) return true;
+        return m_size == 0 || std::memcmp(data(), o.data(), m_size) == 0;
+    }
+    bool operator!=(const TileBytes& o) const { return !(*this == o); }
+
+private:
+    size_t m_size = 0;
+    mutable std::shared_ptr<const std::vector<uint8_t>> m_buf;  // null: m_size zero bytes
+};
+
 // One tile's storage in a core buffer, physically laid out (SPEC 4.2).
 struct TileBuf {
     DType dtype = DType::FP32;
@@ -20,7 +53,7 @@ struct TileBuf {
     bool acc = false;                 // Acc boxes (16x16 fp32)
     int64_t rows = 0, cols = 0;       // logical shape
     int64_t vr = 0, vc = 0;           // valid region
-    std::vector<uint8_t> bytes;       // physical bytes
+    TileBytes bytes;                  // physical bytes (shared with the memo)
     bool replay = false;              // placeholder of an a2a3 lane-1 replay (no data)
     bool clean = false;               // bytes equal the memo's recorded result (see sim/data_memo.h)
     // Issue-order bookkeeping on the owning core (for intra-core dependencies):
@@ -63,8 +96,10 @@ public:
     virtual void end(Instr& in) = 0;
 };
 
-// One instruction issued by a core's scalar unit to one of its pipes.
+// One instruction issued by a core's scalar unit to one of its pipes. The engine derives its own
+// instruction type with a typed payload (sim/payload.h), so an instruction is one allocation.
 struct Instr {
+    virtual ~Instr() = default;
     uint32_t seq = 0;                 // per-core issue number
     ir::Pipe pipe = ir::Pipe::Scalar;
     uint32_t pipe_seq = 0;            // position in its pipe
@@ -82,7 +117,6 @@ struct Instr {
     double number = 0;                // tile-scalar operand
     int aux = 0;                      // engine-specific (ring index, split code, ...)
     int aux2 = 0;
-    std::shared_ptr<void> extra;      // engine-specific payload (GM windows, order key, ...)
 };
 
 }  // namespace cvsim

@@ -215,6 +215,7 @@ void save_failures(const std::string& dir, const CommonOptions& c, const std::st
 
 int cmd_run(const CommonOptions& c, const RunOptions& r) {
     sim::SessionOptions so = session_options(c);
+    so.memo = false;  // one schedule: nothing reuses recorded results
     auto sched = sim::parse_schedule(r.schedule);
     if (!sched) throw std::invalid_argument(fmt::format("--schedule {}: expected nominal, random, pct:D or sweep", r.schedule));
     sched->seed = r.seed;

@@ -90,7 +90,7 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     st.rng = ScheduleRng(cfg.schedule.seed);
     // The schedule arrives resolved (Session::run); a bare RunConfig takes its fixed delay.
     st.visibility_delay = resolve_schedule(cfg.schedule, cfg.visibility_delay).visibility_delay;
-    m_gm.load(*cfg.gm, cfg.hw);
+    m_gm.load(*cfg.gm, cfg.hw, cfg.gm_image_id);
 
     // Which cores run what.
     bool a2a3 = cfg.hw.target == Target::A2A3;

@@ -37,6 +37,7 @@ struct RunConfig {
     std::map<std::pair<int, int64_t>, int64_t> ring_bases;  // (dir 0 = C2V / 1 = V2C, ring id) -> byte offset in it
     int fault_abort_at = -1;               // testing: abort the process at this instruction count (crash isolation)
     class DataMemo* memo = nullptr;        // results reused across the session's schedules (optional)
+    uint64_t gm_image_id = 0;              // names `gm`'s contents (0: unnamed): the same image is restored, not rebuilt
 };
 
 struct CoreReport {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/instr.h"
 #include "models/layout.h"
 
 namespace cvsim::sim {
@@ -20,7 +21,7 @@ struct MemoEntry {
     const void* key = nullptr;        // the op call this entry belongs to (a sanity check on the index)
     bool valid = false;
     bool has_out = false;             // out_bytes was recorded
-    std::vector<uint8_t> out_bytes;   // the output tile's physical bytes
+    TileBytes out_bytes;              // the output tile's physical bytes (shared with the tiles that hold them)
     std::vector<uint8_t> gm_bytes;    // loads: the GM bytes read; stores: the GM bytes written
     Matrix data;                      // pushes: the values the slot receives; pops: the values received
 };

@@ -23,7 +23,6 @@ using namespace ir;
 
 namespace {
 
-Payload& pl(Instr& in) { return *static_cast<Payload*>(in.extra.get()); }
 
 // a5 (1:1 flags): the AIC's ids [0, s) pair it with AIV0, [s, 2s) with AIV1.
 int64_t flag_lane_stride(const HwParams& hw) { return static_cast<int64_t>(hw.chip.flag_counters / kAivsPerCluster); }
@@ -177,7 +176,7 @@ uint64_t CoreRunner::begin(Instr& in) {
                                     "both AIV lanes pushed different data into the same V2C slot with split 0; the cube receives whichever landed last");
                 }
             }
-            p.data = TileData{sl.data.dtype, m};
+            p.data = TileData{sl.data.dtype, std::move(m)};
             p.data_clean = true;
             for (size_t k = 0; k < sl.part_clean.size(); ++k)
                 if (sl.part_written[k] && !sl.part_clean[k]) p.data_clean = false;
@@ -298,7 +297,7 @@ uint64_t CoreRunner::begin(Instr& in) {
             const size_t eb = dtype_bytes(t.dtype);
             MemoEntry* hit = src.clean ? memo_find(in) : nullptr;
             if (hit) {
-                p.bytes = hit->gm_bytes;
+                p.store_src = &hit->gm_bytes;  // the memo does not move outside its recording schedule
             } else {
                 Matrix m = src.mem == Mem::Acc ? read_tile(src).m
                                                : decode(src.bytes.data(), src.bytes.size(), src.dtype, Layout::ND, false, src.rows, src.cols);
@@ -522,8 +521,9 @@ uint64_t CoreRunner::begin_push(Instr& in) {
     } else {
         p.data_clean = true;
     }
-    p.data = TileData{src.dtype, m};
     uint64_t bytes = static_cast<uint64_t>(m.size()) * dtype_bytes(src.dtype);
+    p.data = TileData{src.dtype, std::move(m)};
+    const Matrix& pushed = p.data.m;
     p.bytes_moved = bytes;
     if (static_cast<int64_t>(bytes) > r.slot_size())
         runtime_finding("E-PIPE-SLOT", *in.stmt, fmt::format("pushes {} bytes into slots of {} bytes", bytes, r.slot_size()));
@@ -546,7 +546,7 @@ uint64_t CoreRunner::begin_push(Instr& in) {
     }
     if (hw.target == Target::A2A3) {
         L2Result l2 = m_st.machine->gm().touch_raw(r.gm_tensor, sl.gm_offset + part_off, bytes);
-        if (p.ring_dir == 0) return jitter(fixp_to_gm_cycles(hw.mte, static_cast<uint64_t>(m.rows()), static_cast<uint64_t>(m.cols()), src.dtype) + dma_start_latency(hw.gm, l2.hits, l2.misses));
+        if (p.ring_dir == 0) return jitter(fixp_to_gm_cycles(hw.mte, static_cast<uint64_t>(pushed.rows()), static_cast<uint64_t>(pushed.cols()), src.dtype) + dma_start_latency(hw.gm, l2.hits, l2.misses));
         return dma_latency(static_cast<int>(DmaPath::UbToGm), 1, bytes, l2.hits, l2.misses);
     }
     if (p.ring_dir == 0) return jitter(dma_cycles(hw, DmaPath::L0cToUb, 1, bytes, 0, 0));
@@ -566,8 +566,10 @@ void CoreRunner::end_push(Instr& in) {
     for (const GmAccess& a : p.gm)
         if (a.write) sl.visible_at = std::max(sl.visible_at, m_core->now() + write_visibility_delay(a, m_st.visibility_delay));
     if (!m_replay && in.in[0]) {
-        sl.data = p.data;  // the last writer wins for split 0
-        sl.parts[lane] = p.data.m;
+        // The instruction retires after end(): its data moves into the slot. The parts are kept for the
+        // V2C gather (C2V has one producer and pops its part from `data`).
+        if (p.ring_dir == 1) sl.parts[lane] = p.data.m;
+        sl.data = std::move(p.data);  // the last writer wins for split 0
         sl.part_written[lane] = true;
         sl.part_clean[lane] = p.data_clean;
     } else if (m_replay) {
@@ -583,7 +585,7 @@ void CoreRunner::refresh_slot_tile(TileBuf& t, CrossCorePipe::Slot& sl) {
     // a5: a push reused the slot since `t` (a popped tile or a view of one) last took its bytes from it, so
     // what `t` reads now is the new data (its tfree came too early): rebuild it, views from what they view.
     if (t.slot_writes == sl.writes || t.bytes.empty()) return;
-    std::vector<uint8_t> before = t.bytes;
+    TileBytes before = t.bytes;
     if (t.slot_bound) {
         write_tile(t, slot_contents(sl, t.ring, t.lane));
     } else if (t.view_src) {
@@ -747,7 +749,7 @@ void CoreRunner::end(Instr& in) {
                 gm.transfer_end();
                 const GmAccess& a = p.gm[0];
                 uint64_t visible = m_core->now() + write_visibility_delay(a, m_st.visibility_delay);
-                gm.write(m_st.tensors->tensors[a.tensor], a.tensor, a.window, p.bytes.data(), visible, a.atomic);
+                gm.write(m_st.tensors->tensors[a.tensor], a.tensor, a.window, p.store_src ? p.store_src->data() : p.bytes.data(), visible, a.atomic);
                 m_max_visible = std::max(m_max_visible, visible);
             } else if (code == OpCode::TpushToAiv || code == OpCode::TpushToAic) {
                 end_push(in);
@@ -799,8 +801,9 @@ void CoreRunner::land_tile(const Instr& in, const Payload& p) {
     else out.clean = false;
 }
 
-Event CoreRunner::make_event(const Instr& in) {
-    Payload& p = *static_cast<Payload*>(in.extra.get());
+Event CoreRunner::make_event(Instr& in) {
+    // The instruction retires after its event: its lists move into the event instead of being copied.
+    Payload& p = pl(in);
     Event e;
     e.cluster = static_cast<uint16_t>(m_cluster);
     e.core = m_core_id;
@@ -814,15 +817,15 @@ Event CoreRunner::make_event(const Instr& in) {
     e.bytes = p.bytes_moved;
     if (in.out) e.shape = {in.out->rows, in.out->cols};
     else if (in.in[0]) e.shape = {in.in[0]->rows, in.in[0]->cols};
-    e.deps = in.deps;
+    e.deps = std::move(in.deps);
     e.scalar_before = in.scalar_before;
     e.drain = p.drain;
     e.fence = p.fence;
-    e.acquires = p.acquires;
-    e.releases = p.releases;
-    e.gm = p.gm;
-    e.order = p.order;
-    e.detail = p.detail;
+    e.acquires = std::move(p.acquires);
+    e.releases = std::move(p.releases);
+    e.gm = std::move(p.gm);
+    e.order = std::move(p.order);
+    e.detail = std::move(p.detail);
     if (p.kind == PayloadKind::PopCopy) e.detail = "pop copy " + e.detail;
     if (p.ring && p.ring->configured() && (p.kind == PayloadKind::PopWait || p.kind == PayloadKind::Tfree ||
                                           (p.kind == PayloadKind::Op && in.call && (in.call->op->code == OpCode::TpushToAiv || in.call->op->code == OpCode::TpushToAic)))) {

@@ -166,15 +166,12 @@ void CoreRunner::exec_for(const Stmt& s) {
 // ---------------------------------------------------------------- instruction construction
 
 std::unique_ptr<Instr> CoreRunner::make(Pipe pipe, const Stmt& s, const Expr* call) {
-    auto in = std::make_unique<Instr>();
+    auto in = std::make_unique<SimInstr>();
     in->pipe = pipe;
     in->stmt = &s;
     in->call = call;
-    in->extra = std::make_shared<Payload>();
     return in;
 }
-
-static Payload& pl(Instr& in) { return *static_cast<Payload*>(in.extra.get()); }
 
 void CoreRunner::dep_read(Instr& in, const TileRef& t) {
     if (!t) return;
@@ -197,12 +194,15 @@ void CoreRunner::dep_gm(Instr& in, uint32_t tensor, const rt::Window& w, bool wr
     uint32_t seq = m_core->issued();
     for (const auto& r : m_gm_recs)
         if (r.tensor == tensor && (write || r.write) && rt::windows_overlap(r.w, w)) in.deps.push_back(r.seq);
-    if (write) {
-        // A later access that overlaps an older one also overlaps... no: only drop records this write covers;
-        // the new write depends on them, so ordering through it stays transitive.
-        std::erase_if(m_gm_recs, [&](const GmRec& r) { return r.tensor == tensor && rt::window_covers(w, r.w); });
-    }
-    m_gm_recs.push_back({tensor, w, write, seq});
+    // Drop the records this access makes redundant, so the list stays as long as the distinct windows in
+    // use, not the instructions issued. A write: every record it covers (it depends on them, so ordering
+    // through it stays transitive). A read: the reads it covers on its own pipe (pipes complete in order,
+    // so a later access that waits for this read has waited for them too, and the checker's clock of this
+    // read includes theirs through its pipe).
+    std::erase_if(m_gm_recs, [&](const GmRec& r) {
+        return r.tensor == tensor && (write || (!r.write && r.pipe == in.pipe)) && rt::window_covers(w, r.w);
+    });
+    m_gm_recs.push_back({tensor, w, write, seq, in.pipe});
     GmAccess a;
     a.tensor = tensor;
     a.window = w;

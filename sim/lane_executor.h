@@ -112,7 +112,7 @@ private:
     MemoEntry* memo_record(const Instr& in);
     void settle_output(const Instr& in, TileBuf& out);
     void land_tile(const Instr& in, const Payload& p);
-    Event make_event(const Instr& in);
+    Event make_event(Instr& in);
 
     RunState& m_st;
     int m_cluster;
@@ -132,6 +132,7 @@ private:
         rt::Window w;
         bool write;
         uint32_t seq;
+        ir::Pipe pipe;
     };
     std::vector<GmRec> m_gm_recs;     // this core's GM accesses (intra-core dependencies)
     uint64_t m_max_visible = 0;       // latest visibility time of this core's GM writes (fence)

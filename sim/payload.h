@@ -35,6 +35,7 @@ struct Payload {
     std::vector<uint64_t> acquires;      // tokens acquired
     std::vector<uint64_t> releases;      // tokens released
     std::vector<uint8_t> bytes;          // GM bytes read at begin (loads) or to write at end (stores)
+    const std::vector<uint8_t>* store_src = nullptr;  // stores: the memo's bytes to write instead of `bytes`
     TileData data;                       // values computed at begin, written at end
     bool drain = false;                  // waited for all earlier instructions of the core
     bool fence = false;
@@ -47,5 +48,12 @@ struct Payload {
     bool memo_hit = false;               // the result is taken from the memo (inputs identical)
     bool data_clean = false;             // p.data equals the memo's (pushes, pops)
 };
+
+// The engine's instruction: the core model's Instr plus its payload, allocated together.
+struct SimInstr final : Instr {
+    Payload p;
+};
+inline Payload& pl(Instr& in) { return static_cast<SimInstr&>(in).p; }
+inline const Payload& pl(const Instr& in) { return static_cast<const SimInstr&>(in).p; }
 
 }  // namespace cvsim::sim

@@ -25,6 +25,8 @@ passes::ExpandOptions expand_options(Target target, passes::V2CPolicy v2c, int b
 }
 
 Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(std::move(opt)), m_file(std::move(file)) {
+    static uint64_t next_image_id = 0;
+    m_gm_image_id = ++next_image_id;
     m_hw = load_params(m_opt.target, m_opt.config_files, m_opt.param_sets);
     if (m_opt.visibility_delay) {
         // --visibility-delay is the gm.visibility_delay parameter, given on the command line.
@@ -127,7 +129,8 @@ ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventS
     cfg.ring_tensors = m_ring_tensors;
     cfg.ring_bases = m_ring_bases;
     cfg.fault_abort_at = fault_abort_at;
-    cfg.memo = &m_memo;
+    cfg.memo = m_opt.memo ? &m_memo : nullptr;
+    cfg.gm_image_id = m_gm_image_id;
     ScheduleResult r;
     r.schedule = sched;
     r.outcome = m.run(cfg);

@@ -34,6 +34,9 @@ struct SessionOptions {
     CompareOptions compare;
     uint64_t max_cycles = 200'000'000;
     double max_wall_seconds = 60;
+    // Record instruction results for reuse by later schedules (sim/data_memo.h). Off for a session that runs
+    // one schedule (`run`): the memo would only hold a copy of every result until the end.
+    bool memo = true;
 };
 
 // The expander's options for a session's target, policy and launch, with what the hardware parameters decide
@@ -83,6 +86,7 @@ private:
     std::optional<ref::Result> m_ref_expanded;
     std::optional<rt::TensorStore> m_nominal_out;  // nominal schedule's outputs (E-NONDET)
     DataMemo m_memo;                          // instruction results reused across schedules
+    uint64_t m_gm_image_id = 0;               // unique per session: names m_gm for the machine's GM restore
     uint64_t m_nominal_events = 0;            // synchronisation/GM events of the nominal schedule (PCT's k)
 };
 
