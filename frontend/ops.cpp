@@ -46,6 +46,86 @@ Props view_op(NumericsFn fn, int variant, ValidRule valid, const char* ints, con
     return {Side::Shared, SideRule::TileMem, Pipe::Scalar, PipeRule::Fixed, Effect::View, fn, variant, valid, ints, OpCost::None, doc};
 }
 
+
+// The rest of PyPTO's vector catalogue (issue 12). Parameter names and defaults are PyPTO's (tile_ops.py).
+template <class Add>
+void add_catalogue(Add& add) {
+    using O = OpCode;
+    using V = ValidRule;
+    const auto B = [](BinaryOp a, BinaryOp b) { return int(a) * 16 + int(b); };
+    // reductions ([M, N] -> [M, 1] / [1, N]); tmp_tile is the hardware's scratch (read, not needed by the numerics)
+    add(O::RowMin, "tile", "row_min", {req("tile"), req("tmp_tile")}, vec(N::reduce, int(ReduceOp::RowMin), OpCost::VecReduce, "[M, N] -> [M, 1] minima", V::RowReduce));
+    add(O::RowProd, "tile", "row_prod", {req("tile"), req("tmp_tile")}, vec(N::reduce, int(ReduceOp::RowProd), OpCost::VecReduce, "[M, N] -> [M, 1] products", V::RowReduce));
+    add(O::ColSum, "tile", "col_sum", {req("tile"), opt("tmp_tile")}, vec(N::col_reduce, int(ReduceOp::RowSum), OpCost::VecReduce, "[M, N] -> [1, N] sums (top to bottom)", V::ColReduce));
+    add(O::ColMax, "tile", "col_max", {req("tile")}, vec(N::col_reduce, int(ReduceOp::RowMax), OpCost::VecReduce, "[M, N] -> [1, N] maxima", V::ColReduce));
+    add(O::ColMin, "tile", "col_min", {req("tile")}, vec(N::col_reduce, int(ReduceOp::RowMin), OpCost::VecReduce, "[M, N] -> [1, N] minima", V::ColReduce));
+    add(O::ColProd, "tile", "col_prod", {req("tile")}, vec(N::col_reduce, int(ReduceOp::RowProd), OpCost::VecReduce, "[M, N] -> [1, N] products", V::ColReduce));
+    // broadcasts
+    add(O::RowExpand, "tile", "row_expand", {req("target"), req("row_vec")}, vec(N::row_expand, int(RowExpandOp::Copy), OpCost::VecUnary, "row_vec[i, 0] broadcast to target's shape"));
+    add(O::RowExpandDiv, "tile", "row_expand_div", {req("tile"), req("row_vec")}, vec(N::row_expand, int(RowExpandOp::Div), OpCost::VecBinary, "x[i, j] / row_vec[i, 0]"));
+    add(O::RowExpandMax, "tile", "row_expand_max", {req("tile"), req("row_vec")}, vec(N::row_expand, int(RowExpandOp::Max), OpCost::VecBinary, "max(x[i, j], row_vec[i, 0])"));
+    add(O::RowExpandMin, "tile", "row_expand_min", {req("tile"), req("row_vec")}, vec(N::row_expand, int(RowExpandOp::Min), OpCost::VecBinary, "min(x[i, j], row_vec[i, 0])"));
+    add(O::RowExpandExpdif, "tile", "row_expand_expdif", {req("tile"), req("row_vec")}, vec(N::row_expand, int(RowExpandOp::Expdif), OpCost::VecExp, "exp(x[i, j] - row_vec[i, 0]) (difference rounded first)"));
+    add(O::ColExpand, "tile", "col_expand", {req("target"), req("col_vec")}, vec(N::col_expand, int(RowExpandOp::Copy), OpCost::VecUnary, "col_vec[0, j] broadcast to target's shape"));
+    add(O::ColExpandMul, "tile", "col_expand_mul", {req("tile"), req("col_vec")}, vec(N::col_expand, int(RowExpandOp::Mul), OpCost::VecBinary, "x[i, j] * col_vec[0, j]"));
+    add(O::ColExpandDiv, "tile", "col_expand_div", {req("tile"), req("col_vec")}, vec(N::col_expand, int(RowExpandOp::Div), OpCost::VecBinary, "x[i, j] / col_vec[0, j]"));
+    add(O::ColExpandSub, "tile", "col_expand_sub", {req("tile"), req("col_vec")}, vec(N::col_expand, int(RowExpandOp::Sub), OpCost::VecBinary, "x[i, j] - col_vec[0, j]"));
+    add(O::ColExpandAdd, "tile", "col_expand_add", {req("tile"), req("col_vec")}, vec(N::col_expand, int(RowExpandOp::Add), OpCost::VecBinary, "x[i, j] + col_vec[0, j]"));
+    add(O::ColExpandMax, "tile", "col_expand_max", {req("tile"), req("col_vec")}, vec(N::col_expand, int(RowExpandOp::Max), OpCost::VecBinary, "max(x[i, j], col_vec[0, j])"));
+    add(O::ColExpandMin, "tile", "col_expand_min", {req("tile"), req("col_vec")}, vec(N::col_expand, int(RowExpandOp::Min), OpCost::VecBinary, "min(x[i, j], col_vec[0, j])"));
+    add(O::ColExpandExpdif, "tile", "col_expand_expdif", {req("tile"), req("col_vec")}, vec(N::col_expand, int(RowExpandOp::Expdif), OpCost::VecExp, "exp(x[i, j] - col_vec[0, j]) (difference rounded first)"));
+    add(O::Expands, "tile", "expands", {req("target"), val("scalar")}, vec(N::fill, 1, OpCost::VecUnary, "target's shape filled with the scalar"));
+    // tile-scalar and bitwise
+    add(O::Maximums, "tile", "maximums", {req("lhs"), val("rhs")}, vec(N::scalar, int(BinaryOp::Maximum), OpCost::VecTileScalar, "max(tile, scalar) (NaN propagates)"));
+    add(O::Minimums, "tile", "minimums", {req("lhs"), val("rhs")}, vec(N::scalar, int(BinaryOp::Minimum), OpCost::VecTileScalar, "min(tile, scalar) (NaN propagates)"));
+    add(O::Rem, "tile", "rem", {req("lhs"), req("rhs"), req("tmp")}, vec(N::binary, int(BinaryOp::Rem), OpCost::VecBinary, "a - floor(a/b)*b (divisor's sign; integer x rem 0 = 0)"));
+    add(O::Rems, "tile", "rems", {req("lhs"), val("rhs"), req("tmp")}, vec(N::scalar, int(BinaryOp::Rem), OpCost::VecTileScalar, "rem with a scalar divisor"));
+    add(O::Fmod, "tile", "fmod", {req("lhs"), req("rhs")}, vec(N::binary, int(BinaryOp::Fmod), OpCost::VecBinary, "C fmod (dividend's sign; integer x fmod 0 = 0)"));
+    add(O::Fmods, "tile", "fmods", {req("lhs"), val("rhs")}, vec(N::scalar, int(BinaryOp::Fmod), OpCost::VecTileScalar, "fmod with a scalar divisor"));
+    add(O::And, "tile", "and_", {req("lhs"), req("rhs")}, vec(N::binary, int(BinaryOp::And), OpCost::VecBinary, "bitwise and (integer tiles)"));
+    add(O::Ands, "tile", "ands", {req("lhs"), val("rhs")}, vec(N::scalar, int(BinaryOp::And), OpCost::VecTileScalar, "bitwise and with a scalar"));
+    add(O::Or, "tile", "or_", {req("lhs"), req("rhs")}, vec(N::binary, int(BinaryOp::Or), OpCost::VecBinary, "bitwise or (integer tiles)"));
+    add(O::Ors, "tile", "ors", {req("lhs"), val("rhs")}, vec(N::scalar, int(BinaryOp::Or), OpCost::VecTileScalar, "bitwise or with a scalar"));
+    add(O::Xor, "tile", "xor", {req("lhs"), req("rhs"), req("tmp")}, vec(N::binary, int(BinaryOp::Xor), OpCost::VecBinary, "bitwise xor (integer tiles)"));
+    add(O::Xors, "tile", "xors", {req("lhs"), val("rhs"), req("tmp")}, vec(N::scalar, int(BinaryOp::Xor), OpCost::VecTileScalar, "bitwise xor with a scalar"));
+    add(O::Shl, "tile", "shl", {req("lhs"), req("rhs")}, vec(N::binary, int(BinaryOp::Shl), OpCost::VecBinary, "left shift, wrapping to the dtype width"));
+    add(O::Shls, "tile", "shls", {req("lhs"), val("rhs")}, vec(N::scalar, int(BinaryOp::Shl), OpCost::VecTileScalar, "left shift by a scalar"));
+    add(O::Shr, "tile", "shr", {req("lhs"), req("rhs")}, vec(N::binary, int(BinaryOp::Shr), OpCost::VecBinary, "right shift (arithmetic for signed dtypes)"));
+    add(O::Shrs, "tile", "shrs", {req("lhs"), val("rhs")}, vec(N::scalar, int(BinaryOp::Shr), OpCost::VecTileScalar, "right shift by a scalar"));
+    add(O::Sin, "tile", "sin", {req("tile")}, vec(N::unary, int(UnaryOp::Sin), OpCost::VecExp, "sine (radians, FP32)"));
+    add(O::Cos, "tile", "cos", {req("tile")}, vec(N::unary, int(UnaryOp::Cos), OpCost::VecExp, "cosine (radians, FP32)"));
+    add(O::Not, "tile", "not_", {req("tile")}, vec(N::unary, int(UnaryOp::Not), OpCost::VecUnary, "bitwise not (integer tiles)"));
+    // ternary, activations, predicates
+    add(O::Addc, "tile", "addc", {req("lhs"), req("rhs"), req("rhs2")}, vec(N::ternary, B(BinaryOp::Add, BinaryOp::Add), OpCost::VecBinary, "(lhs + rhs) + rhs2, each step rounded"));
+    add(O::Subc, "tile", "subc", {req("lhs"), req("rhs"), req("rhs2")}, vec(N::ternary, B(BinaryOp::Sub, BinaryOp::Add), OpCost::VecBinary, "(lhs - rhs) + rhs2 (the ISA's TSUBC), each step rounded"));
+    add(O::Addsc, "tile", "addsc", {req("lhs"), val("rhs"), req("rhs2")}, vec(N::ternary_scalar, B(BinaryOp::Add, BinaryOp::Add), OpCost::VecBinary, "(lhs + scalar) + rhs2"));
+    add(O::Subsc, "tile", "subsc", {req("lhs"), val("rhs"), req("rhs2")}, vec(N::ternary_scalar, B(BinaryOp::Sub, BinaryOp::Add), OpCost::VecBinary, "(lhs - scalar) + rhs2 (the ISA's TSUBSC)"));
+    add(O::Prelu, "tile", "prelu", {req("tile"), req("slope"), req("tmp")}, vec(N::prelu, 0, OpCost::VecBinary, "x > 0 ? x : x * slope[i, j]"));
+    add(O::Lrelu, "tile", "lrelu", {req("tile"), val("slope")}, vec(N::lrelu, 0, OpCost::VecTileScalar, "x > 0 ? x : x * slope"));
+    add(O::Cmp, "tile", "cmp", {req("lhs"), req("rhs"), opt("cmp_type")}, vec(N::cmp, 0, OpCost::VecBinary, "packed UINT8 predicate mask of lhs (cmp_type EQ NE LT LE GT GE) rhs", V::Full));
+    add(O::Cmps, "tile", "cmps", {req("lhs"), val("rhs"), opt("cmp_type")}, vec(N::cmp, 1, OpCost::VecTileScalar, "packed UINT8 predicate mask of tile (cmp_type) scalar", V::Full));
+    add(O::Sel, "tile", "sel", {req("mask"), req("lhs"), req("rhs"), req("tmp")}, vec(N::sel, 0, OpCost::VecBinary, "mask bit ? lhs : rhs"));
+    add(O::Sels, "tile", "sels", {req("mask"), req("src"), req("tmp"), val("scalar")}, vec(N::sel, 1, OpCost::VecTileScalar, "mask bit ? src : scalar"));
+    // fills and generators
+    add(O::Fillpad, "tile", "fillpad", {req("tile"), opt("pad_value")}, vec(N::fillpad, 0, OpCost::VecUnary, "outside the valid region = pad_value (zero, max, min or a number); all valid after", V::Full));
+    add(O::FillpadInplace, "tile", "fillpad_inplace", {req("tile"), opt("pad_value")}, vec(N::fillpad, 0, OpCost::VecUnary, "fillpad of the same tile (the result is the padded tile)", V::Full));
+    add(O::FillpadExpand, "tile", "fillpad_expand", {req("tile"), req("shape"), opt("pad_value")}, vec(N::fillpad, 0, OpCost::VecUnary, "valid region copied into a larger tile, the rest = pad_value", V::Full));
+    add(O::Ci, "tile", "ci", {val("start"), req("shape"), opt("dtype"), opt("descending")}, vec(N::ci, 0, OpCost::VecUnary, "start + k (start - k descending) in row-major order", V::Full));
+    add(O::Tri, "tile", "tri", {val("diagonal"), req("shape"), opt("valid_shape"), opt("dtype"), opt("upper")}, vec(N::tri, 0, OpCost::VecUnary, "1 on/below (upper: on/above) the diagonal, else 0", V::Full));
+    // transforms
+    add(O::Concat, "tile", "concat", {req("src0"), req("src1")}, vec(N::concat, 0, OpCost::VecUnary, "src0's valid columns then src1's, along the columns", V::Full));
+    add(O::Extract, "tile", "extract", {req("src"), val("index_row"), val("index_col"), req("shape"), req_kw("target_memory")},
+        {Side::Shared, SideRule::Move, Pipe::Mte1, PipeRule::Move, Effect::Compute, N::extract, 0, V::Full, nullptr, OpCost::OnChipDma,
+         "shape window of src at (index_row, index_col) into target_memory (TEXTRACT)"});
+    add(O::Read, "tile", "read", {req("tile"), req("indices")}, scalar_op(Side::Vector, "scalar element of a tile (the scalar unit waits for the tile's writer)"));
+    add(O::Write, "tile", "write", {req("tile"), req("indices"), val("value")},
+        {Side::Vector, SideRule::TileMem, Pipe::Scalar, PipeRule::Fixed, Effect::Compute, N::write, 0, V::Inherit, "indices", OpCost::Scalar,
+         "the tile with one element set by the scalar unit"});
+    add(O::Assemble, "tile", "assemble", {req("target"), req("source"), req("offset")},
+        {Side::Vector, SideRule::Fixed, Pipe::Vector, PipeRule::Fixed, Effect::Compute, N::assemble, 0, V::Inherit, "offset", OpCost::VecUnary,
+         "target with source written at offset"});
+}
+
 std::vector<OpDef> build_ops() {
     using O = OpCode;
     std::vector<OpDef> v;
@@ -178,6 +258,7 @@ std::vector<OpDef> build_ops() {
     add(O::SetFfts, "system", "set_ffts", {req("workspace")}, scalar_op(S::Shared, "set the FFTS workspace address", E::Sync));
     add(O::Fence, "system", "fence", {}, scalar_op(S::Shared, "wait until this core's GM writes are visible", E::Sync));
     add(O::CacheInvalid, "system", "cacheinvalid", {opt("tensor")}, scalar_op(S::Shared, "invalidate cached GM lines", E::Sync));
+    add_catalogue(add);
     return v;
 }
 
@@ -194,8 +275,24 @@ const std::map<std::string, std::vector<const OpDef*>, std::less<>>& spelling_ta
         t["create"] = {&op_def(OpCode::Create)};
         // Unified ops: pl.add(tile, tile) is tile.add, pl.add(tile, scalar) is tile.adds.
         const std::pair<const char*, OpCode> unified[] = {
-            {"add", OpCode::Adds}, {"sub", OpCode::Subs}, {"mul", OpCode::Muls}, {"div", OpCode::Divs}};
-        for (auto [n, c] : unified) t[n].push_back(&op_def(c));
+            {"add", OpCode::Adds}, {"sub", OpCode::Subs}, {"mul", OpCode::Muls}, {"div", OpCode::Divs},
+            {"maximum", OpCode::Maximums}, {"minimum", OpCode::Minimums}, {"fmod", OpCode::Fmods}, {"rem", OpCode::Rems},
+            {"cmp", OpCode::Cmps}, {"and_", OpCode::Ands}, {"or_", OpCode::Ors}, {"xor", OpCode::Xors},
+            {"shl", OpCode::Shls}, {"shr", OpCode::Shrs}};
+        for (auto [n, c] : unified) {
+            t[n].push_back(&op_def(c));
+            t[std::string("tile.") + n].push_back(&op_def(c));
+        }
+        // PyPTO's IR names of the Python-keyword ops (printed programs): tile.and / tile.or / tile.not.
+        for (auto [n, c] : {std::pair{"and", OpCode::And}, std::pair{"or", OpCode::Or}, std::pair{"not", OpCode::Not}}) {
+            t[n].push_back(&op_def(c));
+            t[std::string("tile.") + n].push_back(&op_def(c));
+        }
+        // `pl.tile.create_tile` is tile.create's alias, `pl.tile.arange` tile.ci's.
+        for (auto [n, c] : {std::pair{"create_tile", OpCode::Create}, std::pair{"arange", OpCode::Ci}}) {
+            t[n] = {&op_def(c)};
+            t[std::string("tile.") + n] = {&op_def(c)};
+        }
         return t;
     }();
     return table;
@@ -282,7 +379,9 @@ Side call_side(const Expr& call) {
     switch (d.side_rule) {
         case SideRule::Fixed: return d.side;
         case SideRule::Move: {
-            Mem src = arg(call, "tile")->type.mem;
+            const ExprPtr& a0 = call.args.empty() ? arg(call, "tile") : call.args[0];  // move's 'tile', extract's 'src'
+            if (!a0) return Side::Shared;
+            Mem src = a0->type.mem;
             Mem dst = call.type.mem;
             if (is_cube_mem(src) && dst == Mem::Vec) return Side::BoundaryC2V;
             if (src == Mem::Vec && is_cube_mem(dst)) return Side::BoundaryV2C;
@@ -317,7 +416,9 @@ Pipe call_pipe(const Expr& call) {
         case PipeRule::Fixed: return d.pipe;
         case PipeRule::Store: return arg(call, "tile")->type.mem == Mem::Acc ? Pipe::Fixp : Pipe::Mte3;
         case PipeRule::Move: {
-            Mem src = arg(call, "tile")->type.mem;
+            const ExprPtr& a0 = call.args.empty() ? arg(call, "tile") : call.args[0];  // move's 'tile', extract's 'src'
+            if (!a0) return d.pipe;
+            Mem src = a0->type.mem;
             Mem dst = call.type.mem;
             if (src == Mem::Acc) return Pipe::Fixp;
             if (src == Mem::Mat && dst != Mem::Vec) return Pipe::Mte1;

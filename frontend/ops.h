@@ -80,6 +80,14 @@ enum class OpCode : uint8_t {
     SetFfts,
     Fence,
     CacheInvalid,
+    // vector catalogue (issue 12): reductions, broadcasts, tile-scalar, bitwise, ternary, predicates, fills, transforms
+    RowMin, RowProd, ColSum, ColMax, ColMin, ColProd,
+    RowExpand, RowExpandDiv, RowExpandMax, RowExpandMin, RowExpandExpdif,
+    ColExpand, ColExpandMul, ColExpandDiv, ColExpandSub, ColExpandAdd, ColExpandMax, ColExpandMin, ColExpandExpdif,
+    Expands, Maximums, Minimums,
+    Rem, Rems, Fmod, Fmods, And, Ands, Or, Ors, Xor, Xors, Shl, Shls, Shr, Shrs,
+    Sin, Cos, Not, Addc, Subc, Addsc, Subsc, Prelu, Lrelu, Cmp, Cmps, Sel, Sels,
+    Fillpad, FillpadInplace, FillpadExpand, Ci, Tri, Concat, Extract, Read, Write, Assemble,
 };
 
 // Which lane the expander puts a statement on (OPS.md side rules).
@@ -139,6 +147,7 @@ struct OpOperands {
     std::vector<TileData> tiles;
     std::vector<double> scalars;
     std::vector<int64_t> ints;
+    std::vector<std::pair<int64_t, int64_t>> valid;  // run-time valid (rows, cols) of each tile operand
     DType out_dtype = DType::FP32;
     int64_t out_rows = 0, out_cols = 0;
     bool variant_bits(int bits) const;  // (op->variant & bits) != 0

@@ -512,6 +512,14 @@ private:
             case O::TensorCreate: fail("E-UNSUPPORTED", c.loc, "pl.tensor.create inside a kernel is not supported");
             case O::GetBlockIdx: return Value{Scalar::of_int(m_block)};
             case O::GetSubblockIdx: return Value{Scalar::of_int(m_region_lane >= 0 ? m_region_lane : m_lane)};
+            case O::Read: {
+                TileP t = tile(arg(c, "tile"));
+                auto idx = ints(arg(c, "indices"));
+                int64_t r = idx.size() >= 2 ? idx[idx.size() - 2] : 0, col = idx.empty() ? 0 : idx.back();
+                if (r < 0 || col < 0 || r >= t->d.m.rows() || col >= t->d.m.cols()) fail("E-OOB", c.loc, "pl.tile.read: index outside the tile");
+                double v = t->d.m(r, col);
+                return Value{dtype_is_int(t->d.dtype) ? Scalar::of_int(static_cast<int64_t>(v), t->d.dtype) : Scalar::of_float(v, t->d.dtype)};
+            }
             case O::TpushToAiv: push(c, 0); return {};
             case O::TpushToAic: push(c, 1); return {};
             case O::TpopFromAic: return pop(c, 0, c.type);
@@ -589,6 +597,7 @@ private:
             if (a && a->type.kind == TypeKind::Tile) {
                 tiles.push_back(tile(a));
                 o.tiles.push_back(tiles.back()->d);
+                o.valid.emplace_back(tiles.back()->vr, tiles.back()->vc);
             }
         for (const ExprPtr* e : value_operands(c)) o.scalars.push_back(scalar(*e).as_double());
         if (d.int_list_param) o.ints = ints(arg(c, d.int_list_param));
@@ -610,13 +619,15 @@ private:
         int64_t vr = -1, vc = -1;
         const RTile* x = tiles.empty() ? nullptr : tiles[0].get();
         switch (d.valid) {
-            case ValidRule::Inherit: if (x) vr = x->vr, vc = x->vc; break;
+            case ValidRule::Inherit:  // a shape-preserving op keeps its operand's valid region (as the lane executor does)
+                if (x && x->d.m.rows() == o.out_rows && x->d.m.cols() == o.out_cols) vr = x->vr, vc = x->vc;
+                break;
             case ValidRule::Full:
                 if (c.type.valid.size() >= 2) vr = c.type.valid[c.type.valid.size() - 2], vc = c.type.valid.back();
                 break;
             case ValidRule::Swap: if (x) vr = x->vc, vc = x->vr; break;
             case ValidRule::RowReduce: if (x) vr = x->vr, vc = 1; break;
-            case ValidRule::ColReduce: if (x) vr = 1, vc = x->vc; break;
+            case ValidRule::ColReduce: break;  // the static [1, N] (as the lane executor)
             case ValidRule::Scalars: vr = static_cast<int64_t>(o.scalars.at(0)), vc = static_cast<int64_t>(o.scalars.at(1)); break;
         }
         return Value{make_tile(std::move(res), c.type.mem, vr, vc)};

@@ -374,6 +374,8 @@ void CoreRunner::settle_output(const Instr& in, TileBuf& out) {
     }
 }
 
+static uint64_t out_bytes(const TileBuf& t) { return t.bytes.size(); }
+
 uint64_t CoreRunner::compute_latency(const Instr& in) {
     // The op's registry cost entry prices it.
     const HwParams& hw = m_st.cfg->hw;
@@ -382,10 +384,11 @@ uint64_t CoreRunner::compute_latency(const Instr& in) {
     switch (d.cost) {
         case OpCost::OnChipDma: {
             const TileBuf& src = *in.in[0];
+            const uint64_t bytes = std::min<uint64_t>(src.bytes.size(), out_bytes(out));  // an extract moves its window
             DmaPath path = DmaPath::UbToUb;
             if (src.mem == Mem::Mat) path = out.mem == Mem::Left ? DmaPath::L1ToL0A : out.mem == Mem::Right ? DmaPath::L1ToL0B : DmaPath::L1ToBias;
             else if (src.mem == Mem::Acc) path = out.mem == Mem::Vec ? DmaPath::L0cToUb : DmaPath::L0cToL1;
-            return jitter(dma_cycles(hw, path, 1, src.bytes.size(), 0, 0));
+            return jitter(dma_cycles(hw, path, 1, bytes, 0, 0));
         }
         case OpCost::Mad: {
             bool acc = d.variant & 1;
@@ -405,6 +408,7 @@ uint64_t CoreRunner::compute_latency(const Instr& in) {
                 if (t) bytes = std::max<uint64_t>(bytes, t->bytes.size());
             return jitter(vector_kind_cycles(hw.vector, d.cost, bytes, 0));
         }
+        case OpCost::Scalar: return hw.sync.issue_cost;
         default:
             return 0;  // views (slice, reshape, set_validshape, transpose_view) move no data
     }
@@ -420,7 +424,10 @@ void CoreRunner::compute_data(Instr& in) {
     o.op = &d;
     o.call = in.call;
     for (const auto& t : in.in)
-        if (t) o.tiles.push_back(read_tile(*t));
+        if (t) {
+            o.tiles.push_back(read_tile(*t));
+            o.valid.emplace_back(t->vr, t->vc);
+        }
     o.scalars = in.numbers;
     o.ints = in.ints;
     o.out_dtype = out.dtype;
