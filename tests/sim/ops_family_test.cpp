@@ -149,7 +149,7 @@ TEST(OpFamily, BroadcastsMatchTheReference) {
 TEST(OpFamily, PredicatesAndSelectsMatchTheReference) {
     std::vector<Case> cases;
     for (int m = 0; m <= 5; ++m)
-        cases.push_back({fmt::format("cmp{}", m), "FP32", fmt::format("y = pl.tile.cmp(x, w, cmp_type={})\n", m), "[{{r}}, {{mc}}]", "UINT8"});
+        cases.push_back({fmt::format("cmp{}", m), "FP32", fmt::format("y = pl.tile.cmp(x, w, cmp_type={})\n", m), "[{r}, {mc}]", "UINT8"});
     cases.push_back({"cmps", "FP16", "y = pl.tile.cmps(x, 0.0, cmp_type=4)\n", "[{r}, {mc}]", "UINT8"});
     cases.push_back({"cmp_int_default", "INT32", "y = pl.tile.cmp(x, w)\n", "[{r}, {mc}]", "UINT8"});
     cases.push_back({"sel", "FP32", "m = pl.tile.cmp(x, w, cmp_type=2)\ny = pl.tile.sel(m, x, w, t)\n", "", ""});
