@@ -278,12 +278,15 @@ void expect_str(const Expr& call, const std::string& name) {
 
 }  // namespace
 
+std::optional<Type> infer_catalogue_type(const Expr& call);  // ops_types_catalogue.cpp
+
 Type infer_call_type(const Expr& call, int region_split) {
     using O = OpCode;
     const O c = call.op->code;
     for (size_t i = 0; i < call.op->params.size(); ++i)
         if (call.op->params[i].required && (i >= call.args.size() || !call.args[i]))
             type_error(call, fmt::format("{}: missing required argument '{}'", op_label(call), call.op->params[i].name));
+    if (auto t = infer_catalogue_type(call)) return *t;
     switch (c) {
         case O::Load: {
             const ExprPtr& t = arg(call, "tensor");
@@ -554,6 +557,7 @@ Type infer_call_type(const Expr& call, int region_split) {
             return Type::none();
         }
         case O::Fence: return Type::none();
+        default: break;
     }
     return Type::none();
 }

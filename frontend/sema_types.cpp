@@ -308,6 +308,12 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
                   static_cast<uint32_t>(d.size()));
         bad("AtomicType", "None_, Add");
     }
+    if (kind == "PadValue") {  // fillpad* pad_value= (kept as its printed spelling)
+        if (member != "null" && member != "zero" && member != "max" && member != "min") bad("PadValue", "null, zero, max, min");
+        r->enum_kind = EnumKind::Other;
+        r->sval = "PadValue." + member;
+        return r;
+    }
     if (kind == "Level") { r->enum_kind = EnumKind::Level; return r; }
     if (kind == "Role") { r->enum_kind = EnumKind::Role; return r; }
     return nullptr;

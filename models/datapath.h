@@ -28,10 +28,17 @@ struct TileData {
     Matrix m;
 };
 
-enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, Maximum, Minimum };
-enum class UnaryOp : uint8_t { Exp, Log, Sqrt, Rsqrt, Recip, Abs, Neg, Relu };
-enum class ReduceOp : uint8_t { RowSum, RowMax };
-enum class RowExpandOp : uint8_t { Mul, Add, Sub };
+// Bitwise ops (And..Shr) work on the two's-complement integer and wrap to the dtype's width (no saturation);
+// shifts by a negative amount or by >= the width give 0 (shr of a negative signed value: -1). Rem takes the
+// divisor's sign (a - floor(a/b)*b), Fmod the dividend's; integer x rem/fmod 0 is 0.
+enum class BinaryOp : uint8_t { Add, Sub, Mul, Div, Maximum, Minimum, Rem, Fmod, And, Or, Xor, Shl, Shr };
+enum class UnaryOp : uint8_t { Exp, Log, Sqrt, Rsqrt, Recip, Abs, Neg, Relu, Sin, Cos, Not };
+// Sum / max / min / product; the row_ names reduce rows ([M, N] -> [M, 1]), reduce_cols the columns.
+enum class ReduceOp : uint8_t { RowSum, RowMax, RowMin, RowProd };
+// Broadcast ops of row_expand_* / col_expand_*: Expdif = exp(x - v) (the difference rounded first), Copy = v.
+enum class RowExpandOp : uint8_t { Mul, Add, Sub, Div, Max, Min, Expdif, Copy };
+// cmp/cmps modes (PyPTO cmp_type 0..5).
+enum class CmpMode : uint8_t { EQ, NE, LT, LE, GT, GE };
 enum class CastMode : uint8_t { Round, Floor, Ceil, Trunc };
 
 // OPS.md names, with or without the "tile." prefix: "add", "tile.exp", "row_sum", "row_expand_sub", ...
@@ -61,6 +68,39 @@ TileData cast(const TileData& x, DType to, CastMode mode = CastMode::Round);
 TileData reduce_rows(ReduceOp op, const TileData& x);
 // x [M, N] (op) row [M, 1], the row's value broadcast along each row; result dtype = x dtype.
 TileData row_expand(RowExpandOp op, const TileData& x, const TileData& row);
+// x [M, N] (op) col [1, N], the column's value broadcast down each column.
+TileData col_expand(RowExpandOp op, const TileData& x, const TileData& col);
+// [M, N] -> [1, N], top to bottom in double, rounded once.
+TileData reduce_cols(ReduceOp op, const TileData& x);
+// (a op1 b) op2 c, each step rounded to a's dtype (addc: Add, Add; subc: Sub, Add — the ISA's src0 - src1 + src2).
+TileData ternary(BinaryOp op1, BinaryOp op2, const TileData& a, const TileData& b, const TileData& c);
+// (a op1 s) op2 c with the scalar rounded to a's dtype first (addsc / subsc).
+TileData ternary_scalar(BinaryOp op1, BinaryOp op2, const TileData& a, double s, const TileData& c);
+// x > 0 ? x : x * slope (prelu: slope per element; lrelu: one scalar slope rounded to x's dtype).
+TileData prelu(const TileData& x, const TileData& slope);
+TileData lrelu(const TileData& x, double slope);
+// Packed predicate mask of cmp/cmps (documented layout, the ISA leaves it implementation-defined): UINT8
+// [M, mask_cols]; bit (j % 8) of byte (j / 8) of row i (LSB first) is a[i, j] (mode) b[i, j] (or the scalar,
+// rounded to a's dtype). NaN compares false except NE.
+TileData compare(CmpMode mode, const TileData& a, const TileData& b, int64_t mask_cols);
+TileData compare_scalar(CmpMode mode, const TileData& a, double s, int64_t mask_cols);
+// sel: mask bit (i, j) (the layout above; a wider mask dtype packs 8*bytes bits per element) ? a : b.
+// sels: ... ? a : the scalar rounded to a's dtype.
+TileData select(const TileData& mask, const TileData& a, const TileData& b);
+TileData select_scalar(const TileData& mask, const TileData& a, double s);
+// Elements outside [vr, vc] (and everything beyond x in a larger rows x cols result) become `pad` (rounded to
+// x's dtype: +-inf saturate to the integer range).
+TileData fillpad(const TileData& x, int64_t vr, int64_t vc, int64_t rows, int64_t cols, double pad);
+// ci: element k of the row-major order = start + k (start - k descending), rounded to t.
+TileData iota(int64_t rows, int64_t cols, DType t, double start, bool descending);
+// tri: 1 where j <= i + diagonal (lower) / j >= i + diagonal (upper), else 0; outside [vr, vc] 0.
+TileData tri(int64_t rows, int64_t cols, DType t, int64_t diagonal, bool upper, int64_t vr, int64_t vc);
+// Columns [0, vc0) of a then [0, vc1) of b, side by side, zero beyond.
+TileData concat_cols(const TileData& a, int64_t vc0, const TileData& b, int64_t vc1, int64_t cols);
+// target with src written at (r0, c0) (the part inside target).
+TileData assemble(const TileData& target, const TileData& src, int64_t r0, int64_t c0);
+// The rows x cols window of x at (r0, c0), zero where it leaves x.
+TileData window(const TileData& x, int64_t r0, int64_t c0, int64_t rows, int64_t cols);
 TileData transpose(const TileData& x);
 TileData full(int64_t rows, int64_t cols, DType t, double value);
 

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "frontend/diag.h"
+#include "frontend/ops.h"
 #include "frontend/printer.h"
 #include "frontend/sema.h"
 #include "sim/report.h"
@@ -327,8 +328,20 @@ int cmd_params(const CommonOptions& c) {
     sim::SessionOptions so = session_options(c);
     HwParams hw = load_params(so.target, so.config_files, so.param_sets);
     auto rows = param_rows(hw);
-    if (!c.quiet) std::cout << (c.verbose ? format_param_table(rows) : format_params_text(rows, output_width()));
+    if (!c.quiet) {
+        std::cout << (c.verbose ? format_param_table(rows) : format_params_text(rows, output_width()));
+        // The op registry's cost entries: which formula prices each op, with its source and confidence.
+        std::string costs = "\nop cost formulas (per op: cvsim ops)\n";
+        for (const auto& f : op_cost_table())
+            costs += fmt::format("  {:<16} conf {}  {}  [source: {}]\n", f.name, f.confidence, f.formula, f.source);
+        std::cout << (c.verbose ? costs : fit_width(costs, output_width()));
+    }
     write_json(c.json, params_json(hw, rows));
+    return kExitClean;
+}
+
+int cmd_ops() {
+    std::cout << ir::ops_table_markdown();
     return kExitClean;
 }
 

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "frontend/ops.h"
+#include "models/layout.h"
 #include "sim/payload.h"
 
 namespace cvsim::sim {
@@ -309,7 +310,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
     // A replay lane runs handshakes only: data ops produce placeholders and cost nothing.
     bool handshake = is_cross_core(code) || code == O::Syncall || code == O::SyncSet || code == O::SyncWait ||
                      code == O::Fence || code == O::ReserveBuffer || code == O::ImportPeerBuffer ||
-                     code == O::GetBlockIdx || code == O::GetSubblockIdx;
+                     code == O::GetBlockIdx || code == O::GetSubblockIdx || code == O::Read;
     if (m_replay && !handshake) {
         if (c.type.kind == TypeKind::Tile) return LValue{result_tile(c.type)};
         if (c.type.kind == TypeKind::Tensor) return LValue{view(arg(c, "output_tensor"))};
@@ -319,6 +320,18 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
     switch (code) {
         case O::GetBlockIdx: return LValue{Scalar::of_int(m_cluster)};
         case O::GetSubblockIdx: return LValue{Scalar::of_int(m_lane)};
+        case O::Read: {
+            // The scalar unit reads UB: it waits until the tile's writer completed, then decodes the element.
+            TileRef t = tile(arg(c, "tile"));
+            if (t->writer >= 0) m_core->wait_instrs({static_cast<uint32_t>(t->writer)}, StallCause::Dependency);
+            std::vector<int64_t> idx;
+            for (auto& a : arg(c, "indices")->args) idx.push_back(scalar(a).as_int());
+            int64_t r = idx.size() >= 2 ? idx[idx.size() - 2] : 0, col = idx.empty() ? 0 : idx.back();
+            double v = 0;
+            if (r < 0 || col < 0 || r >= t->rows || col >= t->cols) runtime_finding("E-OOB", s, "pl.tile.read: index outside the tile");
+            else if (!t->bytes.empty()) v = decode(t->bytes.data(), t->bytes.size(), t->dtype, t->layout, t->acc, t->rows, t->cols)(r, col);
+            return LValue{dtype_is_int(t->dtype) ? Scalar::of_int(static_cast<int64_t>(v), t->dtype) : Scalar::of_float(v, t->dtype)};
+        }
         case O::ReserveBuffer: case O::ImportPeerBuffer: return LValue{Scalar::of_int(0, DType::INT32)};
         case O::SetFfts: case O::CacheInvalid: return {};
         case O::Create: return LValue{result_tile(c.type)};
@@ -564,23 +577,21 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
         // A run-time valid region (a load's valid_shape, lane 1's part of an odd split) carries through moves
         // and shape-preserving vector ops, as in the reference interpreter.
         const TileRef& x = in->in[0];
-        bool shaping = code == O::Slice || code == O::Reshape || code == O::SetValidShape || code == O::TransposeView || code == O::Transpose;
+        bool shaping = c.op->valid != ValidRule::Inherit;  // the registry's valid-region rule (slice, reshape, fillpad, ...)
         if (k > 0 && x && !shaping && (code == O::Move || c.type.mem == Mem::Vec) && c.type.valid.empty() && x->rows == out->rows &&
             x->cols == out->cols) {
             out->vr = std::min(out->vr, x->vr);
             out->vc = std::min(out->vc, x->vc);
         }
     }
-    if (code == O::Full || code == O::Adds || code == O::Subs || code == O::Muls || code == O::Divs) {
-        const ExprPtr& sv = code == O::Full ? arg(c, "value") : arg(c, "rhs");
-        in->number = scalar(sv).as_double();
-    }
+    for (const ExprPtr* sv : value_operands(c)) in->numbers.push_back(scalar(*sv).as_double());
+    if (!in->numbers.empty()) in->number = in->numbers[0];
     if (code == O::SetValidShape) {
         out->vr = scalar(arg(c, "rows")).as_int();
         out->vc = scalar(arg(c, "cols")).as_int();
     }
-    if (code == O::Slice || code == O::Reshape)
-        for (auto& a : arg(c, code == O::Slice ? "offset" : "shape")->args) in->ints.push_back(scalar(a).as_int());
+    if (c.op->int_list_param)  // slice offsets, reshape shape, write indices, assemble offset
+        for (auto& a : arg(c, c.op->int_list_param)->args) in->ints.push_back(scalar(a).as_int());
     if ((code == O::Slice || code == O::Reshape || code == O::SetValidShape || code == O::TransposeView) && in->in[0])
         if (slot_root(in->in[0].get())) {
             // a5: a view of slot memory is slot memory too (rewritten with it, read as it).

@@ -137,6 +137,8 @@ int main(int argc, char** argv) {
     params_cmd->add_flag("-q,--quiet", common.quiet, "print nothing but diagnostics");
     params_cmd->add_flag("-v,--verbose", common.verbose, "the whole table, one line per parameter, whatever the width");
 
+    auto* ops_cmd = app.add_subcommand("ops", "print the op table (docs/OPS_TABLE.md) generated from the op registry");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -175,6 +177,7 @@ int main(int argc, char** argv) {
             return cmd_explore(common, explore, static_cast<bool>(*check_cmd));
         }
         if (*params_cmd) return cmd_params(common);
+        if (*ops_cmd) return cmd_ops();
         return cmd_demo(common, demo_schedules);
     };
     try {

@@ -139,6 +139,15 @@ private:
                     raise("E-UNSUPPORTED", c.loc, "a row reduction across a LEFT_RIGHT split would reduce only half of each row");
                 [[fallthrough]];
             default:
+                // Of the catalogue ops (issue 12) only those whose operands and result share one shape halve with the
+                // split; the others (reductions, broadcasts, masks, generators, transforms) are rejected, not guessed.
+                if (c.op->code >= O::RowMin && c.type.kind == TypeKind::Tile && c.type.mem == Mem::Vec) {
+                    const bool same_shape = (c.op->code >= O::Expands && c.op->code <= O::Lrelu) || c.op->code == O::Fillpad ||
+                                            c.op->code == O::FillpadInplace;
+                    if (!same_shape)
+                        raise("E-UNSUPPORTED", c.loc, fmt::format("pl.{} in a {} split function is not supported (its operands and result do not halve alike)",
+                                                                  c.op->name(), split_mode_name(m_mode)));
+                }
                 if (c.op->code == O::Slice || c.op->code == O::Reshape || c.op->code == O::Transpose || c.op->code == O::TransposeView)
                     if (c.type.mem == Mem::Vec) raise("E-UNSUPPORTED", c.loc, fmt::format("pl.{} in a {} split function is not supported", c.op->name(), split_mode_name(m_mode)));
                 if (c.type.kind == TypeKind::Tile && c.type.mem == Mem::Vec) {
