@@ -223,6 +223,12 @@ void define_constant(ConstTable& consts, const ast::Stmt& s) {
             consts.dynamic.erase(name);
             return;
         }
+        if (consts.dim_default) {  // the documented default (SemaOptions::dim_default)
+            consts.values[name] = ConstValue{*consts.dim_default};
+            consts.dynamic.erase(name);
+            if (std::find(consts.defaulted.begin(), consts.defaulted.end(), name) == consts.defaulted.end()) consts.defaulted.push_back(name);
+            return;
+        }
         consts.dynamic.insert(name);
         consts.values.erase(name);
         return;
@@ -473,6 +479,15 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
             raise("E-TYPE", e.loc, "blayout/slayout do not name a layout (ND, DN, NZ or ZN)");
         if (t.shape.size() > 2) raise("E-UNSUPPORTED", e.loc, "tiles of rank above 2 are not supported");
         return t;
+    }
+    if (head == "pl.Array") {  // pl.Array[N, dtype] of an Orchestration function: read as a 1-D tensor
+        if (e.args.size() != 2) raise("E-TYPE", e.loc, "pl.Array takes [extent, dtype]");
+        auto c = fold_const(consts, *e.args[0]);
+        if (!c || !is_intlike(*c)) {
+            if (e.args[0]->kind == ast::ExprKind::List) return Type::tensor(lower_shape(consts, *e.args[0]), lower_dtype(*e.args[1]));
+            raise("E-TYPE", e.args[0]->loc, "an array extent must be a constant integer");
+        }
+        return Type::tensor({as_int(*c)}, lower_dtype(*e.args[1]));
     }
     if (head == "pl.Scalar") {
         if (e.args.size() != 1) raise("E-TYPE", e.loc, "pl.Scalar takes [dtype]");
