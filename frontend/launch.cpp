@@ -284,6 +284,7 @@ static void check_atomic_targets(const Program& program, Target target) {
 }
 
 Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
+    program = inline_kernel_calls(program);  // the lanes and the reference run a callee's statements in place
     check_atomic_targets(*program, opt.expand.target);
     Compiled c;
     c.original = program;

@@ -25,6 +25,10 @@ struct Compiled {
     rt::LaunchPlan plan;  // over `expanded`; plan.mixed = the original function (reference)
 };
 
+// The program with every call between kernel functions (self.helper(...) inside an InCore/AIC/AIV function)
+// inlined, as PyPTO's InlineFunctions does (frontend/launch_inline.cpp); PROGRAM itself when there is none.
+std::shared_ptr<ir::Program> inline_kernel_calls(const std::shared_ptr<ir::Program>& program);
+
 // Throws CompileError (E-ENTRY when no entry can be chosen; the expander's diagnostics otherwise).
 Compiled compile(std::shared_ptr<ir::Program> program, const CompileOptions& opt);
 
