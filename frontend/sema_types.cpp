@@ -407,13 +407,13 @@ void lower_tileview(const ConstTable& consts, const ast::Expr& e, Type& t) {
     if (!e.args.empty()) raise("E-TYPE", e.args[0]->loc, "pl.TileView takes keyword arguments only");
     for (auto& kw : e.keywords) {
         if (kw.name == "valid_shape") {
+            // A run-time valid shape in a type (PyPTO prints the valid_shape=[rows, cols] of a tpop or load whose
+            // region is a scalar): the static type keeps the full shape; the region itself comes from the op that
+            // produces the tile at run time (docs/DECISIONS.md, Frontend).
+            bool dynamic = false;
             if (kw.value->kind == ast::ExprKind::List || kw.value->kind == ast::ExprKind::Tuple)
-                for (auto& d : kw.value->args)
-                    if (d->kind == ast::ExprKind::Name && !consts.values.count(d->name))
-                        raise("E-UNSUPPORTED", d->loc,
-                              fmt::format("a dynamic valid_shape in a type ('{}' is not a module constant) is not supported", d->name),
-                              "give constants here; pl.tile.load(..., valid_shape=[...]) accepts scalar values at run time",
-                              static_cast<uint32_t>(d->name.size()));
+                for (auto& d : kw.value->args) dynamic |= !fold_const(consts, *d).has_value();
+            if (dynamic) continue;
             t.valid = lower_shape(consts, *kw.value);
         } else if (kw.name == "blayout" || kw.name == "slayout") {
             ExprPtr l = lower_enum_ref(*kw.value);

@@ -49,7 +49,8 @@ def run(cmd, timeout):
 
 # Failure classes that belong to another helper's work: a missing tile op is the op catalogue's (ops/opsort).
 OWNER = [
-    (re.compile(r"unknown op 'pl\.(tile|system)\.|not modelled by cvsim|pl\.\w+\(\): keyword argument"), "[ops] "),
+    (re.compile(r"unknown op 'pl\.(tile|system)\.|not modelled by cvsim|pl\.\w+\(\): keyword argument|"
+                r"pl\.(tile|system)\.\w+\(\) takes \d+ argument|pl\.(tile|system)\.\w+\(\) got an unexpected"), "[ops] "),
 ]
 
 
