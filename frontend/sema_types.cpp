@@ -502,6 +502,11 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
         return Type::tuple(elems);
     }
     if (head == "pl.Out" || head == "pl.InOut") raise("E-TYPE", e.loc, fmt::format("{} is only allowed on a parameter", head));
+    if (head.rfind("pld.", 0) == 0)
+        raise("E-UNSUPPORTED", e.children[0]->loc,
+              fmt::format("distributed type '{}' is not supported: cvsim simulates one device (PyPTO lowers pld.* in its "
+                          "distributed passes, MaterializeDistTensorCtx and LowerHostTensorCollectives)", head),
+              "", static_cast<uint32_t>(head.size()));
     raise("E-TYPE", e.loc, fmt::format("unknown type '{}'", head.empty() ? "?" : head));
 }
 
