@@ -7,6 +7,7 @@
 #include "frontend/ops.h"
 #include "frontend/passes/ir_util.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -39,6 +40,52 @@ std::shared_ptr<Function> pick_entry(const Program& p, const std::string& name) 
             raise("E-ENTRY", of[1]->loc, fmt::format("the program has several {} functions; choose one with --entry NAME", func_type_name(t)));
     }
     raise("E-ENTRY", loc, "the program has no Orchestration, Spmd, Group or InCore function to launch", "give the entry with --entry NAME");
+}
+
+// Kernels launched by an Orchestration function, in program order, each once (self.f(...) statements and the
+// kernels of pl.submit / pl.spmd_submit); `host` is set when it also runs host ops cvsim does not execute.
+void collect_launches(const Program& p, const Function& f, std::vector<KernelLaunch>& out, bool& host, int depth) {
+    if (depth > 8) return;
+    passes::walk(f.body, [&](const StmtPtr& s) {
+        const ExprPtr& v = s->value;
+        if (!v || v->kind != ExprKind::FuncCall) return;
+        // ARGS: the kernel's arguments in parameter order (nullptr: unknown, e.g. passed through a submit).
+        auto add = [&](const std::string& name, const std::vector<ExprPtr>* args) {
+            auto callee = p.find(name);
+            if (!callee) return;
+            if (callee->type == FuncType::Orchestration) return collect_launches(p, *callee, out, host, depth + 1);
+            for (const auto& k : out)
+                if (k.name == name) return;  // the first launch site gives the scalar arguments
+            KernelLaunch k;
+            k.name = name;
+            for (size_t i = 0; i < callee->params.size(); ++i) {
+                const Var& pv = *callee->params[i].var;
+                if (pv.type.kind != TypeKind::Scalar) continue;
+                const ExprPtr a = args && i < args->size() ? (*args)[i] : nullptr;
+                if (auto c = const_int(a)) k.scalars.emplace_back(pv.name, std::to_string(*c));
+                else if (auto d = const_number(a)) k.scalars.emplace_back(pv.name, fmt::format("{}", *d));
+                else k.computed.push_back(pv.name);
+            }
+            out.push_back(std::move(k));
+        };
+        if (!is_host_op_call(*v)) return add(v->sval, &v->args);
+        host = true;
+        for (size_t i = 0; i < v->args.size(); ++i)
+            if (const ExprPtr& a = v->args[i]; a && a->kind == ExprKind::FuncCall && a->ival == kFuncRef) {
+                std::vector<ExprPtr> rest(v->args.begin() + static_cast<std::ptrdiff_t>(i) + 1, v->args.end());
+                add(a->sval, &rest);
+            }
+    });
+}
+
+std::string several_launches(const Program& p, const Function& f) {
+    std::vector<KernelLaunch> launches;
+    bool host = false;
+    collect_launches(p, f, launches, host, 0);
+    std::vector<std::string> names;
+    for (const auto& k : launches) names.push_back(k.name);
+    return fmt::format("'{}' launches {} kernels ({}); check and explore take each in turn, run one with --entry NAME", f.name,
+                       names.size(), fmt::join(names, ", "));
 }
 
 // Where a function's parameters come from, relative to the launch (entry parameters, created tensors, constants).
@@ -159,7 +206,11 @@ private:
                             m_plan.created.push_back(t);
                         }
                         if (s->value && s->value->kind == ExprKind::FuncCall) {
-                            if (call) raise("E-UNSUPPORTED", s->loc, fmt::format("'{}' launches more than one kernel; cvsim runs one launch", f.name));
+                            if (is_host_op_call(*s->value))
+                                raise("E-UNSUPPORTED", s->loc,
+                                      fmt::format("'{}' runs the host op '{}', which cvsim reads but does not execute", f.name, s->value->sval),
+                                      "check and explore take each kernel it launches in turn; run one with --entry NAME");
+                            if (call && call->sval != s->value->sval) raise("E-ENTRY", s->loc, several_launches(m_c.expanded ? *m_c.expanded : *m_c.original, f));
                             call = s->value.get();
                         }
                         if (s->kind == StmtKind::For && s->loop_kind == LoopKind::Spmd) {
@@ -208,6 +259,16 @@ void check_numerics(const Function& f) {
 
 }  // namespace
 
+std::vector<KernelLaunch> kernel_launches(const Program& program, const std::string& entry) {
+    auto f = pick_entry(program, entry);
+    if (f->type != FuncType::Orchestration) return {};
+    std::vector<KernelLaunch> launches;
+    bool host = false;
+    collect_launches(program, *f, launches, host, 0);
+    if (launches.size() <= 1 && !host) return {};
+    return launches;
+}
+
 // The a5 store path has no bf16 atomic add (PyPTO: an fp32 accumulator plus a cast is required there).
 static void check_atomic_targets(const Program& program, Target target) {
     if (target != Target::A5) return;
@@ -223,6 +284,7 @@ static void check_atomic_targets(const Program& program, Target target) {
 }
 
 Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
+    program = inline_kernel_calls(program);  // the lanes and the reference run a callee's statements in place
     check_atomic_targets(*program, opt.expand.target);
     Compiled c;
     c.original = program;

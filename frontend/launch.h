@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "frontend/ir/ir.h"
 #include "frontend/passes/expand_mixed_kernel.h"
@@ -24,8 +25,23 @@ struct Compiled {
     rt::LaunchPlan plan;  // over `expanded`; plan.mixed = the original function (reference)
 };
 
+// The program with every call between kernel functions (self.helper(...) inside an InCore/AIC/AIV function)
+// inlined, as PyPTO's InlineFunctions does (frontend/launch_inline.cpp); PROGRAM itself when there is none.
+std::shared_ptr<ir::Program> inline_kernel_calls(const std::shared_ptr<ir::Program>& program);
+
 // Throws CompileError (E-ENTRY when no entry can be chosen; the expander's diagnostics otherwise).
 Compiled compile(std::shared_ptr<ir::Program> program, const CompileOptions& opt);
+
+// The kernels an Orchestration entry (chosen as compile() does) launches, in program order, each once, when it
+// cannot be run as one launch: it launches several kernels or runs host statements cvsim reads but does not
+// execute (pl.tensor.slice, pl.submit, ...). Empty otherwise (the entry runs as one launch). check and
+// explore take each of these kernels as an entry of its own (docs/DECISIONS.md, Orchestration).
+struct KernelLaunch {
+    std::string name;                                          // the launched kernel
+    std::vector<std::pair<std::string, std::string>> scalars;  // scalar parameters given constants at the first launch
+    std::vector<std::string> computed;                         // scalar parameters the orchestration computes
+};
+std::vector<KernelLaunch> kernel_launches(const ir::Program& program, const std::string& entry);
 
 // Where each ring of one cluster lives in that cluster's hidden ring tensor (on a2a3 the GM buffer; on a5
 // the same numbering names the consumer-SRAM slots for the hazard checker), from the lane programs'

@@ -159,8 +159,14 @@ std::string expr_str(const ExprPtr& ep, int parent_prec) {
         }
         case ExprKind::Call: return fmt::format("pl.{}({})", e.op->name(), call_args(e));
         case ExprKind::FuncCall: {
+            if (e.ival == kFuncRef) return "self." + e.sval;
             std::vector<std::string> a;
             for (auto& x : e.args) a.push_back(expr_str(x));
+            if (is_host_op_call(e)) {  // orchestration host op: keywords kept in order as a dict
+                if (e.attrs)
+                    for (size_t i = 0; i < e.attrs->args.size(); ++i) a.push_back(e.attrs->args[i]->sval + "=" + expr_str(e.attrs->args2[i]));
+                return fmt::format("{}({})", e.sval, fmt::join(a, ", "));
+            }
             if (e.attrs) a.push_back("attrs=" + expr_str(e.attrs));
             return fmt::format("self.{}({})", e.sval, fmt::join(a, ", "));
         }

@@ -108,6 +108,7 @@ std::shared_ptr<Program> analyze(const ast::Module& module) { return analyze(mod
 std::shared_ptr<Program> analyze(const ast::Module& module, const SemaOptions& opt) {
     ProgramCtx ctx;
     ctx.consts.bound = opt.dims;
+    ctx.consts.dim_default = opt.dim_default;
     ctx.program = std::make_shared<Program>();
     ctx.program->sources.push_back(module.source);
     const ast::Stmt* program_class = nullptr;
@@ -153,6 +154,7 @@ std::shared_ptr<Program> analyze(const ast::Module& module, const SemaOptions& o
               names.empty() ? "it declares no pl.dynamic symbol" : "its unbound pl.dynamic symbols: " + names);
     }
     (void)imported;
+    if (opt.defaulted) opt.defaulted->insert(opt.defaulted->end(), ctx.consts.defaulted.begin(), ctx.consts.defaulted.end());
     ctx.program->name = program_class->name;
     for (const auto& s : program_class->body) collect_function(ctx, *s);
     if (ctx.program->functions.empty()) raise("E-PARSE", program_class->loc, fmt::format("program '{}' has no functions", program_class->name));
@@ -165,6 +167,11 @@ std::shared_ptr<Program> analyze(const ast::Module& module, const SemaOptions& o
         lower.lower_body(s->body);
     }
     return ctx.program;
+}
+
+std::string defaulted_dim_note(const std::string& name) {
+    return fmt::format("note: pl.dynamic symbol '{}' is not bound: cvsim uses {}={} (bind it with --dim {}=VALUE)\n", name, name,
+                       kDefaultDim, name);
 }
 
 std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file) { return load_program(std::move(file), SemaOptions{}); }

@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "frontend/ast.h"
 #include "frontend/ir/ir.h"
@@ -22,7 +24,17 @@ struct SemaOptions {
     // string) to V, which is then folded like a module constant (shapes, bounds, values). A NAME that is no
     // pl.dynamic symbol of the program is E-NAME.
     std::map<std::string, int64_t> dims;
+    // A symbol --dim does not bind takes this value (kDefaultDim for the commands; unset: it stays symbolic
+    // and a use where a number is needed is E-UNSUPPORTED). The names that took it are appended to
+    // `defaulted` when given, so the commands can say which sizes a verdict is about.
+    std::optional<int64_t> dim_default;
+    std::vector<std::string>* defaulted = nullptr;
 };
+
+// The size cvsim gives a pl.dynamic symbol that no --dim binds (docs/DECISIONS.md, Frontend).
+constexpr int64_t kDefaultDim = 128;
+// The note the commands print for each defaulted symbol.
+std::string defaulted_dim_note(const std::string& name);
 
 std::shared_ptr<ir::Program> analyze(const ast::Module& module, const SemaOptions& opt);
 

@@ -68,7 +68,7 @@ void FunctionLowering::insert_memory_moves(Expr& call) {
 
 ExprPtr FunctionLowering::hoist(ExprPtr call) {
     // Give a nested op call its own statement and refer to its result by name.
-    std::string base = "_" + (call->op ? call->op->short_name : call->sval);
+    std::string base = "_" + (call->op ? call->op->short_name : call->sval.substr(call->sval.rfind('.') + 1));
     VarPtr v = m_fn.new_var(m_fn.fresh_name(base), call->type, call->loc);
     m_vars[v->name] = v;
     auto st = std::make_shared<Stmt>();
@@ -265,14 +265,13 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
         name == "pl.pipeline")
         raise("E-PARSE", e.loc, fmt::format("{} is only allowed as the iterable of a for loop", name));
     if (name == "pl.func_attr") raise("E-PARSE", e.loc, "pl.func_attr must be the first statement of a function");
-    if (name == "pl.submit" || name == "pl.spmd_submit")
-        raise("E-UNSUPPORTED", callee.loc,
-              fmt::format("task submission '{}' is not modelled by cvsim yet", name),
-              "cvsim runs kernel launches written as self.f(...) (ExpandMixedKernel's input and output use them)",
-              static_cast<uint32_t>(name.size()));
+    if (ExprPtr host = lower_host_op(e, name, ann)) return host;
     if (name.rfind("pld.", 0) == 0)
-        raise("E-UNSUPPORTED", callee.loc, fmt::format("distributed op '{}' is not supported (cvsim simulates one device)", name), "",
-              static_cast<uint32_t>(name.size()));
+        raise("E-UNSUPPORTED", callee.loc,
+              fmt::format("distributed op '{}' is not supported: cvsim simulates one device (PyPTO lowers pld.* in its "
+                          "distributed passes, MaterializeDistTensorCtx and LowerHostTensorCollectives)",
+                          name),
+              "", static_cast<uint32_t>(name.size()));
     if (name.rfind("pl.", 0) != 0) {
         if (name.empty()) raise("E-UNSUPPORTED", e.loc, "calling this expression is not supported");
         raise("E-UNSUPPORTED", e.loc, fmt::format("call of '{}' is not supported (only pl ops and self.<function>)", name), "", static_cast<uint32_t>(name.size()));

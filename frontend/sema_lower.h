@@ -79,6 +79,8 @@ class FunctionLowering {
     ExprPtr lower_typed_const(const ast::Expr& e);
     ExprPtr lower_scalar_func(const ast::Expr& e, const std::string& name);  // nullptr when `e` is not one
     ExprPtr lower_func_call(const ast::Expr& e, const std::string& fname);
+    // A host statement of an Orchestration function (sema_host.cpp); nullptr when NAME is a catalogue op.
+    ExprPtr lower_host_op(const ast::Expr& e, const std::string& name, const Type* ann);
 };
 
 }  // namespace cvsim::sema

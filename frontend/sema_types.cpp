@@ -223,6 +223,12 @@ void define_constant(ConstTable& consts, const ast::Stmt& s) {
             consts.dynamic.erase(name);
             return;
         }
+        if (consts.dim_default) {  // the documented default (SemaOptions::dim_default)
+            consts.values[name] = ConstValue{*consts.dim_default};
+            consts.dynamic.erase(name);
+            if (std::find(consts.defaulted.begin(), consts.defaulted.end(), name) == consts.defaulted.end()) consts.defaulted.push_back(name);
+            return;
+        }
         consts.dynamic.insert(name);
         consts.values.erase(name);
         return;
@@ -407,13 +413,13 @@ void lower_tileview(const ConstTable& consts, const ast::Expr& e, Type& t) {
     if (!e.args.empty()) raise("E-TYPE", e.args[0]->loc, "pl.TileView takes keyword arguments only");
     for (auto& kw : e.keywords) {
         if (kw.name == "valid_shape") {
+            // A run-time valid shape in a type (PyPTO prints the valid_shape=[rows, cols] of a tpop or load whose
+            // region is a scalar): the static type keeps the full shape; the region itself comes from the op that
+            // produces the tile at run time (docs/DECISIONS.md, Frontend).
+            bool dynamic = false;
             if (kw.value->kind == ast::ExprKind::List || kw.value->kind == ast::ExprKind::Tuple)
-                for (auto& d : kw.value->args)
-                    if (d->kind == ast::ExprKind::Name && !consts.values.count(d->name))
-                        raise("E-UNSUPPORTED", d->loc,
-                              fmt::format("a dynamic valid_shape in a type ('{}' is not a module constant) is not supported", d->name),
-                              "give constants here; pl.tile.load(..., valid_shape=[...]) accepts scalar values at run time",
-                              static_cast<uint32_t>(d->name.size()));
+                for (auto& d : kw.value->args) dynamic |= !fold_const(consts, *d).has_value();
+            if (dynamic) continue;
             t.valid = lower_shape(consts, *kw.value);
         } else if (kw.name == "blayout" || kw.name == "slayout") {
             ExprPtr l = lower_enum_ref(*kw.value);
@@ -480,6 +486,15 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
         if (t.shape.size() > 2) raise("E-UNSUPPORTED", e.loc, "tiles of rank above 2 are not supported");
         return t;
     }
+    if (head == "pl.Array") {  // pl.Array[N, dtype] of an Orchestration function: read as a 1-D tensor
+        if (e.args.size() != 2) raise("E-TYPE", e.loc, "pl.Array takes [extent, dtype]");
+        auto c = fold_const(consts, *e.args[0]);
+        if (!c || !is_intlike(*c)) {
+            if (e.args[0]->kind == ast::ExprKind::List) return Type::tensor(lower_shape(consts, *e.args[0]), lower_dtype(*e.args[1]));
+            raise("E-TYPE", e.args[0]->loc, "an array extent must be a constant integer");
+        }
+        return Type::tensor({as_int(*c)}, lower_dtype(*e.args[1]));
+    }
     if (head == "pl.Scalar") {
         if (e.args.size() != 1) raise("E-TYPE", e.loc, "pl.Scalar takes [dtype]");
         return Type::scalar(lower_dtype(*e.args[0]));
@@ -493,6 +508,11 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
         return Type::tuple(elems);
     }
     if (head == "pl.Out" || head == "pl.InOut") raise("E-TYPE", e.loc, fmt::format("{} is only allowed on a parameter", head));
+    if (head.rfind("pld.", 0) == 0)
+        raise("E-UNSUPPORTED", e.children[0]->loc,
+              fmt::format("distributed type '{}' is not supported: cvsim simulates one device (PyPTO lowers pld.* in its "
+                          "distributed passes, MaterializeDistTensorCtx and LowerHostTensorCollectives)", head),
+              "", static_cast<uint32_t>(head.size()));
     raise("E-TYPE", e.loc, fmt::format("unknown type '{}'", head.empty() ? "?" : head));
 }
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <vector>
 #include <string>
 #include <unordered_map>
 #include <variant>
@@ -23,6 +24,8 @@ struct ConstTable {
     std::set<std::string> dynamic;             // NAME = pl.dynamic("N")
     std::map<std::string, int64_t> bound;      // --dim NAME=V: dynamic symbols folded to V (by NAME or "N")
     std::set<std::string> bound_used;          // the --dim names that matched a pl.dynamic symbol
+    std::optional<int64_t> dim_default;        // value of a symbol --dim does not bind (SemaOptions)
+    std::vector<std::string> defaulted;        // the symbols that took dim_default, in definition order
 };
 
 // Folds `e` when every name in it is a module constant (Python semantics for //, %, /, **, <<, >>, &, |, ^).

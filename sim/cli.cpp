@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "frontend/diag.h"
+#include "frontend/launch.h"
 #include "frontend/ops.h"
 #include "frontend/printer.h"
 #include "frontend/sema.h"
@@ -301,9 +302,14 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
 namespace {
 
 // The kernel file parsed and expanded with the command line's options (the expansion `run` and `check` use).
-std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const std::string& kernel, passes::ExpandStats& stats) {
+// Unbound pl.dynamic symbols take kDefaultDim; NOTES prints which on stderr (unless --quiet).
+std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const std::string& kernel, passes::ExpandStats& stats,
+                                                bool notes = false) {
     sim::SessionOptions so = session_options(c);
-    auto program = load_program(SourceFile::read(kernel), SemaOptions{so.dims});
+    std::vector<std::string> defaulted;
+    auto program = load_program(SourceFile::read(kernel), SemaOptions{so.dims, kDefaultDim, &defaulted});
+    if (notes && !c.quiet)
+        for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
     passes::ExpandOptions eo = sim::expand_options(so.target, so.v2c, so.blocks, load_params(so.target, so.config_files, so.param_sets));
     eo.c2v = so.c2v;
     return passes::expand_mixed_kernel(*program, eo, stats);
@@ -313,7 +319,7 @@ std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const st
 
 int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::string& out) {
     passes::ExpandStats stats;
-    auto expanded = expand_kernel_file(c, kernel, stats);
+    auto expanded = expand_kernel_file(c, kernel, stats, true);
     std::string text = print_program(*expanded);
     if (out.empty()) std::cout << text;
     else {
@@ -353,6 +359,50 @@ passes::TimingScope timing_scope_of(const CommonOptions& c, const std::string& k
     return passes::analyse_timing_scope(*expand_kernel_file(c, kernel, stats));
 }
 
+// The entries check/explore take from one kernel file: the kernels an Orchestration entry launches when it is
+// not one launch (frontend/launch.h kernel_launches), else the entry as given ("": compile() chooses).
+// Each kernel's options: --entry NAME, and its scalar parameters given the constants of its launch site (an
+// --input of the user wins); a scalar the orchestration computes keeps the default and gets a note.
+std::vector<CommonOptions> entries_of(const CommonOptions& c, const std::string& kernel) {
+    sim::SessionOptions so = session_options(c);
+    std::vector<std::string> defaulted;
+    auto program = load_program(SourceFile::read(kernel), SemaOptions{so.dims, kDefaultDim, &defaulted});
+    if (!c.quiet)
+        for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
+    auto launches = kernel_launches(*program, c.entry);
+    if (launches.empty()) return {c};
+    if (!c.quiet)
+        std::cerr << fmt::format("note: {}: the entry launches {} kernel(s) in program order; each is checked on its own (--entry NAME)\n",
+                                 kernel, launches.size());
+    std::vector<CommonOptions> out;
+    for (const auto& k : launches) {
+        CommonOptions ck = c;
+        ck.entry = k.name;
+        ck.inputs.clear();
+        auto given = [&](const std::string& name) {
+            for (const auto& in : c.inputs)
+                if (in.rfind(name + "=", 0) == 0) return true;
+            return false;
+        };
+        // Another kernel's --input is not this kernel's (a name it does not have would be E-USAGE).
+        for (const auto& in : c.inputs) {
+            const auto* fn = program->find(k.name).get();
+            std::string name = in.substr(0, in.find('='));
+            bool has = false;
+            for (const auto& p : fn->params) has |= p.var->name == name;
+            if (has) ck.inputs.push_back(in);
+        }
+        for (const auto& [name, value] : k.scalars)
+            if (!given(name)) ck.inputs.push_back(name + "=" + value);
+        for (const auto& name : k.computed)
+            if (!given(name) && !c.quiet)
+                std::cerr << fmt::format("note: {}: scalar '{}' is computed by the orchestration; it is checked with 0 (give --input {}=VALUE)\n",
+                                         k.name, name, name);
+        out.push_back(std::move(ck));
+    }
+    return out;
+}
+
 }  // namespace
 
 int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) {
@@ -376,7 +426,13 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
     // The fixed visibility delay of every schedule that draws none: the option, else the parameter.
     const uint64_t fixed_visibility = c.visibility_delay ? *c.visibility_delay : load_params(so.target, so.config_files, so.param_sets).gm.visibility_delay;
     nlohmann::json report = nlohmann::json::array();
+    bool any_unread = false;  // a kernel of a multi-launch file that gave a diagnostic instead of a verdict
     for (const auto& kernel : e.kernels) {
+      const std::vector<CommonOptions> entries = e.merge.empty() ? entries_of(c, kernel) : std::vector<CommonOptions>{c};
+      const bool per_launch = entries.size() > 1 || entries[0].entry != c.entry;
+      for (const auto& ck : entries) {
+        const std::string& entry = ck.entry;
+        const std::string label = per_launch ? kernel + " [" + entry + "]" : kernel;
         ExploreSummary sum;
         // In-process: the findings' source locations point into the session's source file, so the session
         // lives until the summary is printed and reported.
@@ -385,33 +441,43 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             if (!e.merge.empty()) {
                 sum = merge_jsonl(c, kernel, e, *base);
             } else if (e.jobs == 0) {
-                session = std::make_unique<sim::Session>(SourceFile::read(kernel), so);
-                sum = explore_kernel(*session, c, kernel, e, *base);
+                session = std::make_unique<sim::Session>(SourceFile::read(kernel), session_options(ck));
+                sum = explore_kernel(*session, ck, kernel, e, *base);
             } else {
-                sum = explore_parallel(c, kernel, e, *base);
+                sum = explore_parallel(ck, kernel, e, *base);
             }
         } catch (const CompileError& err) {
-            // A reject diagnostic is a finding (exit 1); other diagnostics are bad input (exit 2).
+            // A reject diagnostic is a finding (exit 1); other diagnostics are bad input (exit 2). One kernel of
+            // a multi-launch file that cannot be checked does not hide the verdicts of the others.
+            nlohmann::json item = {{"kernel", kernel}, {"diagnostic", to_json(err.diag())}};
+            if (per_launch) item["entry"] = entry;
             if (err.diag().code == "E-V2C-UNFENCED") {
                 std::cerr << render_text(err.diag());
                 any_findings = true;
-                report.push_back({{"kernel", kernel}, {"diagnostic", to_json(err.diag())}});
+                report.push_back(item);
                 continue;
             }
-            throw;
+            if (!per_launch) throw;
+            std::cerr << render_text(err.diag());
+            any_unread = true;
+            report.push_back(item);
+            continue;
         }
-        VerdictScope scope = verdict_scope(timing_scope_of(c, kernel), sum, *base, fixed_visibility, e.max_visibility);
-        if (!c.quiet) print_explore_summary(std::cout, kernel, sum, is_check, &scope, output_width());
-        if (!e.save_failures.empty()) save_failures(e.save_failures, c, kernel, sum);
-        report.push_back(explore_json(kernel, sum, &scope));
+        VerdictScope scope = verdict_scope(timing_scope_of(ck, kernel), sum, *base, fixed_visibility, e.max_visibility);
+        if (!c.quiet) print_explore_summary(std::cout, label, sum, is_check, &scope, output_width());
+        if (!e.save_failures.empty()) save_failures(e.save_failures, ck, kernel, sum);
+        nlohmann::json item = explore_json(kernel, sum, &scope);
+        if (per_launch) item["entry"] = entry;
+        report.push_back(item);
         if (!sum.distinct.empty()) any_findings = true;
         if (sum.interrupted) {
             if (!c.json.empty()) write_json(c.json, {{"kernels", report}, {"interrupted", true}});
             return kExitInterrupted;
         }
+      }
     }
     if (!c.json.empty()) write_json(c.json, {{"kernels", report}});
-    return any_findings ? kExitFindings : kExitClean;
+    return any_findings ? kExitFindings : any_unread ? kExitBadInput : kExitClean;
 }
 
 }  // namespace cvsim::cli

@@ -33,7 +33,7 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
         set_param(m_hw, "gm.visibility_delay", std::to_string(*m_opt.visibility_delay), "--visibility-delay");
         validate(m_hw);
     }
-    auto program = load_program(m_file, SemaOptions{m_opt.dims});
+    auto program = load_program(m_file, SemaOptions{m_opt.dims, kDefaultDim});  // unbound pl.dynamic: the documented default
     CompileOptions co;
     co.entry = m_opt.entry;
     co.expand = expand_options(m_opt.target, m_opt.v2c, m_opt.blocks, m_hw);

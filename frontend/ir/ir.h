@@ -206,6 +206,12 @@ struct Program {
     std::shared_ptr<Function> find(const std::string& name) const;
 };
 
+// A host statement of an Orchestration function (pl.tensor.slice, pl.submit, ...: frontend/sema_host.cpp) is a
+// FuncCall whose sval is the dotted op name; its keywords are `attrs` (a Dict of Str names to values). An
+// argument naming a kernel without calling it (pl.submit(self.k, ...)) is a FuncCall with ival == kFuncRef.
+constexpr int64_t kFuncRef = 1;
+inline bool is_host_op_call(const Expr& e) { return e.kind == ExprKind::FuncCall && e.sval.find('.') != std::string::npos; }
+
 // Deep copies (fresh Stmt/Expr nodes; Var pointers remapped through `map` when given).
 struct VarMap;
 ExprPtr clone_expr(const ExprPtr& e, const VarMap* map = nullptr);

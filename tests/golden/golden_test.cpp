@@ -145,8 +145,10 @@ std::vector<Golden> load_goldens() {
     if (!fs::exists(root)) return out;
     std::vector<fs::path> files;
     for (const auto& e : fs::recursive_directory_iterator(root))
-        // pypto/parity/ holds PyPTO's dumps and their sources, checked by tests/e2e/parity_test.cpp.
-        if (e.is_regular_file() && e.path().extension() == ".py" && e.path().string().find("/pypto/parity/") == std::string::npos)
+        // pypto/parity/ holds PyPTO's dumps and their sources, checked by tests/e2e/parity_test.cpp; pypto/src/
+        // holds kernel sources for PyPTO (their printed IR is the golden), not cvsim inputs.
+        if (e.is_regular_file() && e.path().extension() == ".py" && e.path().string().find("/pypto/parity/") == std::string::npos &&
+            e.path().parent_path().filename() != "src")
             files.push_back(e.path());
     std::sort(files.begin(), files.end());
     std::set<std::string> names;

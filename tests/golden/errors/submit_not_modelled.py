@@ -1,6 +1,7 @@
-# Orchestration code from PyPTO's printer parses; a construct the simulator cannot model (pl.submit here)
-# is one E-UNSUPPORTED with a caret on it, never E-PARSE or E-TYPE.
-# ERROR: E-UNSUPPORTED 19:44 task submission 'pl.submit'
+# Orchestration code from PyPTO's printer reads (expand prints it back); `run` executes one launch and does
+# not execute host statements, so pl.submit is one E-UNSUPPORTED at `run`, never E-PARSE or E-TYPE.
+# RUN: run
+# ERROR: E-UNSUPPORTED 20 host op 'pl.submit'
 import pypto.language as pl
 
 

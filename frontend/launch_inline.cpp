@@ -1,0 +1,114 @@
+// Calls between kernel functions (`self.helper(...)` inside an InCore/AIC/AIV function) are inlined before
+// a launch is planned, as PyPTO's InlineFunctions pass does before ExpandMixedKernel: the lanes and the
+// reference then run the callee's statements in place (docs/DECISIONS.md, Frontend).
+#include "frontend/launch.h"
+
+#include <fmt/format.h>
+
+#include "frontend/diag.h"
+#include "frontend/passes/ir_util.h"
+
+namespace cvsim {
+
+using namespace ir;
+
+namespace {
+
+bool is_kernel(FuncType t) { return t == FuncType::InCore || t == FuncType::AIC || t == FuncType::AIV; }
+
+const Function* kernel_callee(const Program& p, const Stmt& s) {
+    if ((s.kind != StmtKind::Assign && s.kind != StmtKind::Eval) || !s.value || s.value->kind != ExprKind::FuncCall ||
+        is_host_op_call(*s.value) || s.value->ival == kFuncRef)
+        return nullptr;
+    auto g = p.find(s.value->sval);
+    return g && is_kernel(g->type) ? g.get() : nullptr;
+}
+
+class Inliner {
+  public:
+    explicit Inliner(const Program& p) : m_p(p) {}
+
+    Block block(Function& f, const Block& b, int depth) {
+        Block out;
+        for (const auto& s : b) {
+            if (const Function* g = kernel_callee(m_p, *s)) {
+                expand(f, *s, *g, out, depth);
+                continue;
+            }
+            s->body = block(f, s->body, depth);
+            s->orelse = block(f, s->orelse, depth);
+            out.push_back(s);
+        }
+        return out;
+    }
+
+  private:
+    const Program& m_p;
+
+    void expand(Function& f, const Stmt& call_stmt, const Function& g, Block& out, int depth) {
+        const Expr& call = *call_stmt.value;
+        if (depth >= 8 || g.name == f.name)
+            raise("E-UNSUPPORTED", call.loc, fmt::format("'{}' calls '{}' recursively or more than 8 deep; cvsim inlines kernel calls", f.name, g.name));
+        VarMap map;
+        map.by_id.assign(g.vars.size(), nullptr);
+        for (size_t i = 0; i < g.params.size(); ++i) {
+            const VarPtr& pv = g.params[i].var;
+            const ExprPtr& a = i < call.args.size() ? call.args[i] : nullptr;
+            if (a && a->kind == ExprKind::Var) {
+                map.by_id[pv->id] = a->var;  // the caller's value itself (an Out tensor is written in place)
+                continue;
+            }
+            VarPtr nv = f.new_var(f.fresh_name(g.name + "_" + pv->name), pv->type, pv->loc);
+            map.by_id[pv->id] = nv;
+            auto st = std::make_shared<Stmt>();
+            st->kind = StmtKind::Assign;
+            st->loc = call.loc;
+            st->targets = {nv};
+            st->value = clone_expr(a);
+            out.push_back(st);
+        }
+        for (const auto& v : g.vars)
+            if (!map.by_id[v->id]) map.by_id[v->id] = f.new_var(f.fresh_name(v->name), v->type, v->loc);
+        Block body = clone_block(g.body, &map);
+        std::vector<ExprPtr> rets;
+        if (!body.empty() && body.back()->kind == StmtKind::Return) {
+            rets = body.back()->values;
+            body.pop_back();
+        }
+        passes::walk(body, [&](const StmtPtr& s) {
+            if (s->kind == StmtKind::Return)
+                raise("E-UNSUPPORTED", s->loc, fmt::format("'{}' returns before its end; cvsim inlines it into '{}' and needs one return at the end", g.name, f.name));
+        });
+        for (auto& s : block(f, body, depth + 1)) out.push_back(s);
+        if (call_stmt.kind != StmtKind::Assign) return;
+        if (call_stmt.targets.size() != rets.size())
+            raise("E-UNSUPPORTED", call_stmt.loc,
+                  fmt::format("the {} result(s) of '{}' bound to {} name(s); unpack them (a, b = self.{}(...)) to inline the call", rets.size(),
+                              g.name, call_stmt.targets.size(), g.name));
+        for (size_t i = 0; i < rets.size(); ++i) {
+            auto st = std::make_shared<Stmt>();
+            st->kind = StmtKind::Assign;
+            st->loc = call_stmt.loc;
+            st->targets = {call_stmt.targets[i]};
+            st->value = rets[i];
+            out.push_back(st);
+        }
+    }
+};
+
+}  // namespace
+
+std::shared_ptr<Program> inline_kernel_calls(const std::shared_ptr<Program>& program) {
+    bool any = false;
+    for (const auto& f : program->functions)
+        if (is_kernel(f->type))
+            passes::walk(f->body, [&](const StmtPtr& s) { any |= kernel_callee(*program, *s) != nullptr; });
+    if (!any) return program;
+    auto p = clone_program(*program);
+    Inliner in(*p);
+    for (const auto& f : p->functions)
+        if (is_kernel(f->type)) f->body = in.block(*f, f->body, 0);
+    return p;
+}
+
+}  // namespace cvsim

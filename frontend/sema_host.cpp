@@ -1,0 +1,151 @@
+// Sema, host statements of an Orchestration function: PyPTO's orchestration ops on GM tensors
+// (pl.tensor.slice/view/assemble/read/write/reshape/dim/..., pl.array.*), task submission (pl.submit,
+// pl.spmd_submit, pl.system.task_dummy). cvsim reads them, types them and prints them back; it does not
+// execute them (docs/DECISIONS.md, "Orchestration host statements"): `check` takes the kernels such a
+// function launches one at a time.
+#include "frontend/sema.h"
+
+#include <fmt/format.h>
+
+#include "frontend/diag.h"
+#include "frontend/ops.h"
+#include "frontend/sema_lower.h"
+
+namespace cvsim::sema {
+
+using namespace ir;
+
+namespace {
+
+bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+
+bool is_host_name(const std::string& n) {
+    return starts_with(n, "pl.tensor.") || starts_with(n, "pl.array.") || n == "pl.system.task_dummy" ||
+           n == "pl.system.task_invalid" || n == "pl.submit" || n == "pl.spmd_submit";
+}
+
+// The shape of a host op's `shape` argument when every extent is a constant.
+std::optional<std::vector<int64_t>> const_shape(const ExprPtr& e) {
+    if (!e || (e->kind != ExprKind::List && e->kind != ExprKind::Tuple)) return std::nullopt;
+    std::vector<int64_t> s;
+    for (const auto& d : e->args) {
+        if (!d || d->kind != ExprKind::Int || d->ival < 1) return std::nullopt;
+        s.push_back(d->ival);
+    }
+    return s;
+}
+
+}  // namespace
+
+ExprPtr FunctionLowering::lower_host_op(const ast::Expr& e, const std::string& name, const Type* ann) {
+    if (!is_host_name(name)) return nullptr;
+    // pl.tensor.create in the catalogue's form (shape, dtype) stays an op: the launch plan reads it.
+    bool catalogued = !lookup_ops(name.substr(3)).empty();
+    if (catalogued) {
+        bool extra_kw = false;
+        for (const auto& kw : e.keywords) extra_kw |= kw.name != "dtype" && kw.name != "shape";
+        if (!extra_kw) return nullptr;
+    }
+    const ast::Expr& callee = *e.children[0];
+    const auto span = static_cast<uint32_t>(name.size());
+    if (m_fn.type != FuncType::Orchestration) {
+        if (starts_with(name, "pl.tensor."))
+            raise("E-UNSUPPORTED", callee.loc,
+                  fmt::format("tensor-level op '{}' in an {} function is lowered to tile ops by PyPTO's ConvertTensorToTileOps "
+                              "pass, which cvsim does not re-implement",
+                              name, func_type_name(m_fn.type)),
+                  "give cvsim the program PyPTO prints at the ExpandMixedKernel boundary (orchestration tensor ops belong "
+                  "in an Orchestration function)",
+                  span);
+        raise("E-UNSUPPORTED", callee.loc,
+              fmt::format("'{}' is a host (orchestration) op; a {} function cannot run it", name, func_type_name(m_fn.type)), "", span);
+    }
+    // A pl.K.M member cvsim does not know (pl.TensorLayout.ND, pl.PadValue.zero) is kept verbatim, as in attrs.
+    auto host_value = [&](const ast::Expr& x) {
+        if (x.kind == ast::ExprKind::Attribute && x.dotted().rfind("pl.", 0) == 0 && !lower_enum_ref(x)) return lower_attr_value(m_ctx.consts, x);
+        return lower_expr(x, false, nullptr);
+    };
+    auto r = std::make_shared<Expr>();
+    r->kind = ExprKind::FuncCall;
+    r->loc = e.loc;
+    r->sval = name;
+    for (const auto& a : e.args) {
+        const ast::Expr& x = *a;
+        // pl.submit(self.kernel, ...): a reference to the kernel it launches (printed back as self.NAME).
+        if (x.kind == ast::ExprKind::Attribute && x.children[0]->kind == ast::ExprKind::Name && x.children[0]->name == "self") {
+            if (!m_ctx.by_name.count(x.name))
+                raise("E-NAME", x.loc, fmt::format("the program has no function '{}'", x.name));
+            auto ref = std::make_shared<Expr>();
+            ref->kind = ExprKind::FuncCall;
+            ref->loc = x.loc;
+            ref->sval = x.name;
+            ref->ival = kFuncRef;
+            ref->type = Type::none();
+            r->args.push_back(ref);
+            continue;
+        }
+        r->args.push_back(host_value(x));
+    }
+    if ((name == "pl.submit" || name == "pl.spmd_submit") && (r->args.empty() || r->args[0]->ival != kFuncRef))
+        raise("E-TYPE", e.loc, fmt::format("{} takes the kernel to launch first (self.NAME)", name));
+    // Keywords in order, as a dict of names to values (printed back as name=value).
+    if (!e.keywords.empty()) {
+        auto d = std::make_shared<Expr>();
+        d->kind = ExprKind::Dict;
+        d->loc = e.loc;
+        for (const auto& kw : e.keywords) {
+            auto k = std::make_shared<Expr>();
+            k->kind = ExprKind::Str;
+            k->loc = kw.loc;
+            k->sval = kw.name;
+            d->args.push_back(k);
+            d->args2.push_back(kw.name == "attrs" && kw.value->kind == ast::ExprKind::Dict ? lower_dict(*kw.value)
+                                                                                           : host_value(*kw.value));
+        }
+        r->attrs = d;
+    }
+    auto kwarg = [&](const char* key) -> ExprPtr {
+        if (!r->attrs) return nullptr;
+        for (size_t i = 0; i < r->attrs->args.size(); ++i)
+            if (r->attrs->args[i]->sval == key) return r->attrs->args2[i];
+        return nullptr;
+    };
+    auto operand = [&](size_t i, const char* key) -> ExprPtr { return i < r->args.size() ? r->args[i] : kwarg(key); };
+    // The result type: the annotation when written (the printed form always has one), else the op's rule.
+    Type t = Type::unknown();
+    std::string op = name.substr(name.find('.', 3) == std::string::npos ? 3 : name.find('.', 3) + 1);
+    if (name == "pl.submit" || name == "pl.spmd_submit" || op == "task_dummy" || op == "task_invalid") {
+        t = Type::scalar(DType::TASK_ID);
+    } else if (starts_with(name, "pl.array.")) {
+        ExprPtr a = operand(0, "array");
+        if (op == "create") {
+            ExprPtr n = operand(0, "extent"), dt = operand(1, "dtype");
+            if (n && n->kind == ExprKind::Int && n->ival > 0 && dt && dt->kind == ExprKind::DTypeLit) t = Type::tensor({n->ival}, dt->dtype);
+        } else if (op == "get_element" && a) {
+            t = Type::scalar(a->type.dtype);
+        } else if (a) {
+            t = a->type;
+        }
+    } else {
+        ExprPtr a = operand(0, "tensor");
+        if (op == "dim") t = Type::scalar(DType::INDEX);
+        else if (op == "read" && a) t = Type::scalar(a->type.dtype);
+        else if (op == "create") {
+            ExprPtr dt = operand(1, "dtype");
+            auto s = const_shape(operand(0, "shape"));
+            if (s && dt && dt->kind == ExprKind::DTypeLit) t = Type::tensor(*s, dt->dtype);
+        } else if (op == "slice" || op == "view" || op == "reshape") {
+            auto s = const_shape(operand(1, "shape"));
+            if (s && a) t = Type::tensor(*s, a->type.dtype);
+        } else if (a && a->type.kind == TypeKind::Tensor) {
+            t = a->type;  // assemble / write / fillpad / set_validshape / no_dep / dump_tag: the first tensor
+        }
+    }
+    if (ann) t = *ann;
+    if (t.kind == TypeKind::Unknown)
+        raise("E-TYPE", e.loc, fmt::format("cannot infer the type of '{}' here", name), "annotate the target (x: pl.Tensor[[...], pl.FP32] = ...)");
+    r->type = t;
+    return r;
+}
+
+}  // namespace cvsim::sema

@@ -1,0 +1,13 @@
+# A distributed tensor type (pld.DistributedTensor, printed by PyPTO for multi-device programs) is
+# E-UNSUPPORTED naming the distributed passes (cvsim simulates one device), never E-TYPE.
+# ERROR: E-UNSUPPORTED 11:26 distributed type 'pld.DistributedTensor'
+import pypto.language as pl
+
+
+@pl.program
+class Dist:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(x: pl.Tensor[[16, 64], pl.FP32],
+          data: pl.InOut[pld.DistributedTensor[[16, 64], pl.FP32]]) -> pl.Tensor[[16, 64], pl.FP32]:
+        t: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64])
+        return x
