@@ -6,70 +6,178 @@
 #include <map>
 
 #include "frontend/diag.h"
+#include "frontend/ops_numerics.h"
 
 namespace cvsim::ir {
 
 namespace {
 
-ParamSpec req(const char* n) { return {n, true, true}; }
-ParamSpec opt(const char* n) { return {n, false, false}; }
-ParamSpec req_kw(const char* n) { return {n, true, false}; }
+ParamSpec req(const char* n) { return {n, true, true, false}; }
+ParamSpec opt(const char* n) { return {n, false, false, false}; }
+ParamSpec req_kw(const char* n) { return {n, true, false, false}; }
+ParamSpec val(const char* n) { return {n, true, true, true}; }      // required run-time scalar operand
+ParamSpec val_kw(const char* n) { return {n, true, false, true}; }  // ... printed as keyword
+
+// The registry columns of one op (designated initialisers, in this order).
+struct Props {
+    Side side = Side::Shared;
+    SideRule side_rule = SideRule::Fixed;
+    Pipe pipe = Pipe::Scalar;
+    PipeRule pipe_rule = PipeRule::Fixed;
+    Effect effect = Effect::Scalar;
+    NumericsFn numerics = nullptr;
+    int variant = 0;
+    ValidRule valid = ValidRule::Inherit;
+    const char* int_list_param = nullptr;
+    OpCost cost = OpCost::None;
+    const char* doc = "";
+};
+
+namespace N = numerics;
+
+// Common column sets.
+Props vec(NumericsFn fn, int variant, OpCost cost, const char* doc, ValidRule valid = ValidRule::Inherit) {
+    return {Side::Vector, SideRule::Fixed, Pipe::Vector, PipeRule::Fixed, Effect::Compute, fn, variant, valid, nullptr, cost, doc};
+}
+Props scalar_op(Side side, const char* doc, Effect e = Effect::Scalar) {
+    return {side, SideRule::Fixed, Pipe::Scalar, PipeRule::Fixed, e, nullptr, 0, ValidRule::Full, nullptr, OpCost::Scalar, doc};
+}
+Props view_op(NumericsFn fn, int variant, ValidRule valid, const char* ints, const char* doc) {
+    return {Side::Shared, SideRule::TileMem, Pipe::Scalar, PipeRule::Fixed, Effect::View, fn, variant, valid, ints, OpCost::None, doc};
+}
 
 std::vector<OpDef> build_ops() {
     using O = OpCode;
     std::vector<OpDef> v;
-    auto add = [&](O c, const char* ns, const char* n, std::vector<ParamSpec> p) {
-        v.push_back({c, ns, n, std::move(p), std::string(ns) + "." + n});
+    auto add = [&](O c, const char* ns, const char* n, std::vector<ParamSpec> p, const Props& x) {
+        OpDef d;
+        d.code = c;
+        d.ns = ns;
+        d.short_name = n;
+        d.params = std::move(p);
+        d.qname = std::string(ns) + "." + n;
+        d.side = x.side;
+        d.side_rule = x.side_rule;
+        d.pipe = x.pipe;
+        d.pipe_rule = x.pipe_rule;
+        d.effect = x.effect;
+        d.numerics = x.numerics;
+        d.variant = x.variant;
+        d.valid = x.valid;
+        d.int_list_param = x.int_list_param;
+        d.cost = x.cost;
+        d.doc = x.doc;
+        v.push_back(std::move(d));
     };
-    add(O::Load, "tile", "load", {req("tensor"), req("offsets"), req("shapes"), opt("valid_shape"), opt("target_memory")});
-    add(O::Store, "tile", "store", {req("tile"), req("offsets"), req("output_tensor"), opt("shapes"), opt("atomic")});
-    add(O::Move, "tile", "move", {req("tile"), req_kw("target_memory"), opt("blayout"), opt("slayout")});
-    add(O::Slice, "tile", "slice", {req("tile"), req("shape"), req("offset"), opt("valid_shape")});
-    add(O::Reshape, "tile", "reshape", {req("tile"), req("shape")});
-    add(O::Transpose, "tile", "transpose", {req("tile"), req("axis1"), req("axis2")});
-    add(O::TransposeView, "tile", "transpose_view", {req("tile")});
-    add(O::SetValidShape, "tile", "set_validshape", {req("tile"), req("rows"), req("cols")});
-    add(O::TensorCreate, "tensor", "create", {req("shape"), req("dtype")});
-    add(O::Create, "tile", "create", {req("shape"), req_kw("dtype"), opt("target_memory")});
-    add(O::Full, "tile", "full", {req("shape"), req_kw("dtype"), req_kw("value")});
-    add(O::GetBlockIdx, "tile", "get_block_idx", {});
-    add(O::GetSubblockIdx, "tile", "get_subblock_idx", {});
-    add(O::Matmul, "tile", "matmul", {req("lhs"), req("rhs")});
-    add(O::MatmulAcc, "tile", "matmul_acc", {req("acc"), req("lhs"), req("rhs")});
-    add(O::MatmulBias, "tile", "matmul_bias", {req("lhs"), req("rhs"), req("bias")});
-    add(O::Gemv, "tile", "gemv", {req("lhs"), req("rhs")});
-    add(O::GemvAcc, "tile", "gemv_acc", {req("acc"), req("lhs"), req("rhs")});
-    add(O::GemvBias, "tile", "gemv_bias", {req("lhs"), req("rhs"), req("bias")});
+    using S = Side;
+    using E = Effect;
+    using V = ValidRule;
+    // memory movement
+    add(O::Load, "tile", "load", {req("tensor"), req("offsets"), req("shapes"), opt("valid_shape"), opt("target_memory")},
+        {S::Shared, SideRule::ResultMem, Pipe::Mte2, PipeRule::Fixed, E::GmLoad, nullptr, 0, V::Full, nullptr, OpCost::GmDma,
+         "GM window -> UB (Vec) or L1 (Mat, ND->NZ repack); valid_shape zero-fills the rest"});
+    add(O::Store, "tile", "store", {req("tile"), req("offsets"), req("output_tensor"), opt("shapes"), opt("atomic")},
+        {S::Shared, SideRule::TileMem, Pipe::Mte3, PipeRule::Store, E::GmStore, nullptr, 0, V::Full, nullptr, OpCost::GmDma,
+         "tile -> GM window (MTE3 from UB, FIXP from L0C with dtype conversion); atomic=Add accumulates"});
+    add(O::Move, "tile", "move", {req("tile"), req_kw("target_memory"), opt("blayout"), opt("slayout")},
+        {S::Shared, SideRule::Move, Pipe::Mte1, PipeRule::Move, E::Compute, N::move, 0, V::Inherit, nullptr, OpCost::OnChipDma,
+         "copy a tile to another on-chip memory (L1->L0A/L0B/Bias, L0C->L1/UB, UB->UB/L1)"});
+    add(O::Slice, "tile", "slice", {req("tile"), req("shape"), req("offset"), opt("valid_shape")},
+        view_op(N::view, 0, V::Full, "offset", "view of a sub-window of a tile (or a tensor window)"));
+    add(O::Reshape, "tile", "reshape", {req("tile"), req("shape")},
+        view_op(N::view, 1, V::Full, "shape", "same elements, new row-major shape"));
+    add(O::Transpose, "tile", "transpose", {req("tile"), req("axis1"), req("axis2")},
+        {S::Shared, SideRule::TileMem, Pipe::Vector, PipeRule::Fixed, E::Compute, N::transpose, 0, V::Swap, nullptr, OpCost::VecUnary,
+         "2-D transpose into a new UB tile"});
+    add(O::TransposeView, "tile", "transpose_view", {req("tile")},
+        view_op(N::view, 2, V::Swap, nullptr, "transposed view (ND<->DN, NZ<->ZN) of the same bytes"));
+    add(O::SetValidShape, "tile", "set_validshape", {req("tile"), val("rows"), val("cols")},
+        view_op(N::view, 3, V::Scalars, nullptr, "same tile, new valid region [rows, cols]"));
+    add(O::TensorCreate, "tensor", "create", {req("shape"), req("dtype")},
+        scalar_op(S::Shared, "GM tensor allocation (orchestration; rejected inside a kernel run)"));
+    // creation and indices
+    add(O::Create, "tile", "create", {req("shape"), req_kw("dtype"), opt("target_memory")},
+        {S::Shared, SideRule::ResultMem, Pipe::Scalar, PipeRule::Fixed, E::Compute, N::fill, 0, V::Full, nullptr, OpCost::None,
+         "allocate a tile (zero-initialised in cvsim)"});
+    add(O::Full, "tile", "full", {req("shape"), req_kw("dtype"), val_kw("value")},
+        {S::Shared, SideRule::ResultMem, Pipe::Vector, PipeRule::Fixed, E::Compute, N::fill, 1, V::Full, nullptr, OpCost::VecUnary,
+         "UB tile with every element = value (rounded to dtype)"});
+    add(O::GetBlockIdx, "tile", "get_block_idx", {}, scalar_op(S::Shared, "the cluster (block) index"));
+    add(O::GetSubblockIdx, "tile", "get_subblock_idx", {}, scalar_op(S::Vector, "the AIV lane index (0/1)"));
+    // cube
+    auto mm = [&](O c, const char* n, std::vector<ParamSpec> p, int bits, const char* doc) {
+        add(c, "tile", n, std::move(p),
+            {S::Cube, SideRule::Fixed, Pipe::Cube, PipeRule::Fixed, E::Compute, N::matmul, bits, V::Full, nullptr, OpCost::Mad, doc});
+    };
+    mm(O::Matmul, "matmul", {req("lhs"), req("rhs")}, 0, "L0C = L0A @ L0B (FP32 for float, INT32 for INT8 operands)");
+    mm(O::MatmulAcc, "matmul_acc", {req("acc"), req("lhs"), req("rhs")}, 1, "L0C = acc + L0A @ L0B");
+    mm(O::MatmulBias, "matmul_bias", {req("lhs"), req("rhs"), req("bias")}, 2, "L0C = L0A @ L0B + bias row");
+    mm(O::Gemv, "gemv", {req("lhs"), req("rhs")}, 4, "1 x K @ K x N into a 16 x N L0C tile (valid row 0)");
+    mm(O::GemvAcc, "gemv_acc", {req("acc"), req("lhs"), req("rhs")}, 5, "gemv accumulating into acc's row 0");
+    mm(O::GemvBias, "gemv_bias", {req("lhs"), req("rhs"), req("bias")}, 6, "gemv plus bias row");
+    // vector
     const char* bin[] = {"add", "sub", "mul", "div", "maximum", "minimum"};
-    for (int i = 0; i < 6; ++i) add(static_cast<O>(int(O::Add) + i), "tile", bin[i], {req("lhs"), req("rhs")});
+    const char* bin_doc[] = {"elementwise lhs + rhs", "elementwise lhs - rhs", "elementwise lhs * rhs",
+                             "elementwise lhs / rhs (integers truncate, x/0 = 0)", "elementwise max (NaN propagates)",
+                             "elementwise min (NaN propagates)"};
+    for (int i = 0; i < 6; ++i)
+        add(static_cast<O>(int(O::Add) + i), "tile", bin[i], {req("lhs"), req("rhs")}, vec(N::binary, i, OpCost::VecBinary, bin_doc[i]));
     const char* sc[] = {"adds", "subs", "muls", "divs"};
-    for (int i = 0; i < 4; ++i) add(static_cast<O>(int(O::Adds) + i), "tile", sc[i], {req("lhs"), req("rhs")});
+    const char* sc_doc[] = {"tile + scalar", "tile - scalar", "tile * scalar", "tile / scalar"};
+    for (int i = 0; i < 4; ++i)
+        add(static_cast<O>(int(O::Adds) + i), "tile", sc[i], {req("lhs"), val("rhs")}, vec(N::scalar, i, OpCost::VecTileScalar, sc_doc[i]));
     const char* un[] = {"exp", "log", "sqrt", "rsqrt", "recip", "abs", "neg", "relu"};
-    for (int i = 0; i < 8; ++i) add(static_cast<O>(int(O::Exp) + i), "tile", un[i], {req("tile")});
-    add(O::Cast, "tile", "cast", {req("tile"), req("target_type"), opt("mode")});
-    add(O::RowSum, "tile", "row_sum", {req("tile")});
-    add(O::RowMax, "tile", "row_max", {req("tile")});
-    add(O::RowExpandMul, "tile", "row_expand_mul", {req("tile"), req("row_vec")});
-    add(O::RowExpandAdd, "tile", "row_expand_add", {req("tile"), req("row_vec")});
-    add(O::RowExpandSub, "tile", "row_expand_sub", {req("tile"), req("row_vec")});
-    add(O::TpushToAiv, "tile", "tpush_to_aiv", {req("tile"), req_kw("split"), opt("id")});
-    add(O::TpushToAic, "tile", "tpush_to_aic", {req("tile"), req_kw("split"), opt("id")});
-    add(O::TpopFromAic, "tile", "tpop_from_aic", {opt("split"), opt("id"), opt("shape"), opt("dtype")});
-    add(O::TpopFromAiv, "tile", "tpop_from_aiv", {opt("split"), opt("id"), opt("shape"), opt("dtype")});
-    add(O::TfreeToAic, "system", "tfree_to_aic", {req("tile"), opt("id")});
-    add(O::TfreeToAiv, "system", "tfree_to_aiv", {req("tile"), opt("id")});
-    add(O::ReserveBuffer, "system", "reserve_buffer", {req_kw("name"), req_kw("size"), opt("base")});
-    add(O::ImportPeerBuffer, "system", "import_peer_buffer", {req_kw("name"), req_kw("peer_func")});
-    for (auto [c, n] : {std::pair{O::AicInitializePipe, "aic_initialize_pipe"}, std::pair{O::AivInitializePipe, "aiv_initialize_pipe"}})
-        add(c, "system", n, {req("c2v_consumer_buf"), req("v2c_consumer_buf"), req_kw("dir_mask"), req_kw("slot_size"), opt("slot_num"), opt("id")});
-    add(O::AivShard, "tile", "aiv_shard", {req("tile"), opt("split")});
-    add(O::AicGather, "tile", "aic_gather", {req("tile"), opt("split")});
-    add(O::Syncall, "system", "syncall", {opt("core_type"), opt("mode"), opt("gm_workspace"), opt("used_cores")});
-    add(O::SyncSet, "system", "sync_set", {req("event_id"), opt("pipe"), opt("ffts_mode"), opt("core_type")});
-    add(O::SyncWait, "system", "sync_wait", {req("event_id"), opt("pipe"), opt("core_type")});
-    add(O::SetFfts, "system", "set_ffts", {req("workspace")});
-    add(O::Fence, "system", "fence", {});
-    add(O::CacheInvalid, "system", "cacheinvalid", {opt("tensor")});
+    const char* un_doc[] = {"e^x", "natural log", "square root", "1/sqrt(x)", "1/x", "|x|", "-x", "max(x, 0)"};
+    for (int i = 0; i < 8; ++i)
+        add(static_cast<O>(int(O::Exp) + i), "tile", un[i], {req("tile")},
+            vec(N::unary, i, i == 0 ? OpCost::VecExp : OpCost::VecUnary, un_doc[i]));
+    add(O::Cast, "tile", "cast", {req("tile"), req("target_type"), opt("mode")},
+        vec(N::cast, 0, OpCost::VecUnary, "dtype conversion (float->int by mode round/floor/ceil/trunc, saturating)"));
+    add(O::RowSum, "tile", "row_sum", {req("tile")}, vec(N::reduce, 0, OpCost::VecReduce, "[M, N] -> [M, 1] sums", V::RowReduce));
+    add(O::RowMax, "tile", "row_max", {req("tile")}, vec(N::reduce, 1, OpCost::VecReduce, "[M, N] -> [M, 1] maxima", V::RowReduce));
+    const char* rex[] = {"row_expand_mul", "row_expand_add", "row_expand_sub"};
+    const char* rex_doc[] = {"x[i, j] * row_vec[i, 0]", "x[i, j] + row_vec[i, 0]", "x[i, j] - row_vec[i, 0]"};
+    for (int i = 0; i < 3; ++i)
+        add(static_cast<O>(int(O::RowExpandMul) + i), "tile", rex[i], {req("tile"), req("row_vec")},
+            vec(N::row_expand, i, OpCost::VecBinary, rex_doc[i]));
+    // cross-core transport
+    auto tr = [&](O c, const char* ns, const char* n, std::vector<ParamSpec> p, S side, Pipe pipe, const char* doc) {
+        add(c, ns, n, std::move(p), {side, SideRule::Fixed, pipe, PipeRule::Fixed, E::Transport, nullptr, 0, V::Full, nullptr, OpCost::Transport, doc});
+    };
+    tr(O::TpushToAiv, "tile", "tpush_to_aiv", {req("tile"), req_kw("split"), opt("id")}, S::Cube, Pipe::Fixp, "push a cube tile into the C2V ring");
+    tr(O::TpushToAic, "tile", "tpush_to_aic", {req("tile"), req_kw("split"), opt("id")}, S::Vector, Pipe::Mte3, "push a UB tile into the V2C ring");
+    tr(O::TpopFromAic, "tile", "tpop_from_aic", {opt("split"), opt("id"), opt("shape"), opt("dtype")}, S::Vector, Pipe::Mte2,
+       "pop the next C2V slot (this lane's part)");
+    tr(O::TpopFromAiv, "tile", "tpop_from_aiv", {opt("split"), opt("id"), opt("shape"), opt("dtype")}, S::Cube, Pipe::Mte2,
+       "pop the next V2C slot (the lanes' parts gathered)");
+    tr(O::TfreeToAic, "system", "tfree_to_aic", {req("tile"), opt("id")}, S::Vector, Pipe::Scalar, "release a popped C2V slot");
+    tr(O::TfreeToAiv, "system", "tfree_to_aiv", {req("tile"), opt("id")}, S::Cube, Pipe::Scalar, "release a popped V2C slot");
+    add(O::ReserveBuffer, "system", "reserve_buffer", {req_kw("name"), req_kw("size"), opt("base")},
+        scalar_op(S::Shared, "reserve a consumer buffer for a ring (address)", E::Transport));
+    add(O::ImportPeerBuffer, "system", "import_peer_buffer", {req_kw("name"), req_kw("peer_func")},
+        scalar_op(S::Shared, "import the peer function's reserved buffer (address)", E::Transport));
+    for (auto [c, n, s] : {std::tuple{O::AicInitializePipe, "aic_initialize_pipe", S::Cube}, std::tuple{O::AivInitializePipe, "aiv_initialize_pipe", S::Vector}})
+        add(c, "system", n, {req("c2v_consumer_buf"), req("v2c_consumer_buf"), req_kw("dir_mask"), req_kw("slot_size"), opt("slot_num"), opt("id")},
+            scalar_op(s, "configure this core's end of the cross-core rings", E::Transport));
+    add(O::AivShard, "tile", "aiv_shard", {req("tile"), opt("split")},
+        {S::BoundaryC2V, SideRule::Fixed, Pipe::Scalar, PipeRule::Fixed, E::Transport, nullptr, 0, V::Full, nullptr, OpCost::Transport,
+         "mixed-kernel boundary: the AIV lane's part of a cube tile"});
+    add(O::AicGather, "tile", "aic_gather", {req("tile"), opt("split")},
+        {S::BoundaryV2C, SideRule::Fixed, Pipe::Scalar, PipeRule::Fixed, E::Transport, nullptr, 0, V::Full, nullptr, OpCost::Transport,
+         "mixed-kernel boundary: the lanes' vector tiles joined on the cube"});
+    // synchronisation
+    add(O::Syncall, "system", "syncall", {opt("core_type"), opt("mode"), opt("gm_workspace"), opt("used_cores")},
+        {S::Shared, SideRule::Syncall, Pipe::Scalar, PipeRule::Fixed, E::Sync, nullptr, 0, V::Full, nullptr, OpCost::Scalar,
+         "barrier over the launched cores (hard: every core of the chip)"});
+    add(O::SyncSet, "system", "sync_set", {req("event_id"), opt("pipe"), opt("ffts_mode"), opt("core_type")},
+        {S::Shared, SideRule::SyncFlag, Pipe::Scalar, PipeRule::Fixed, E::Sync, nullptr, 0, V::Full, nullptr, OpCost::Scalar,
+         "raise a cross-core flag after the pipe's earlier work"});
+    add(O::SyncWait, "system", "sync_wait", {req("event_id"), opt("pipe"), opt("core_type")},
+        {S::Shared, SideRule::SyncFlag, Pipe::Scalar, PipeRule::Fixed, E::Sync, nullptr, 0, V::Full, nullptr, OpCost::Scalar,
+         "wait for (and consume) a cross-core flag"});
+    add(O::SetFfts, "system", "set_ffts", {req("workspace")}, scalar_op(S::Shared, "set the FFTS workspace address", E::Sync));
+    add(O::Fence, "system", "fence", {}, scalar_op(S::Shared, "wait until this core's GM writes are visible", E::Sync));
+    add(O::CacheInvalid, "system", "cacheinvalid", {opt("tensor")}, scalar_op(S::Shared, "invalidate cached GM lines", E::Sync));
     return v;
 }
 
@@ -143,57 +251,72 @@ const ExprPtr& arg(const Expr& call, const std::string& name) {
 }
 
 bool is_cross_core(OpCode c) { return c >= OpCode::TpushToAiv && c <= OpCode::AicGather; }
-bool is_tile_compute(OpCode c) { return c >= OpCode::Add && c <= OpCode::RowExpandSub; }
-bool is_matmul(OpCode c) { return c >= OpCode::Matmul && c <= OpCode::GemvBias; }
+bool is_tile_compute(OpCode c) {
+    const OpDef& d = op_def(c);
+    return d.effect == Effect::Compute && d.side_rule == SideRule::Fixed && d.side == Side::Vector;
+}
+bool is_matmul(OpCode c) { return op_def(c).numerics == &numerics::matmul; }
+
+bool OpOperands::variant_bits(int bits) const { return (op->variant & bits) != 0; }
+
+std::string_view effect_name(Effect e) {
+    static constexpr std::string_view names[] = {"compute", "view", "gm-load", "gm-store", "transport", "sync", "scalar"};
+    return names[static_cast<int>(e)];
+}
+
+std::vector<const ExprPtr*> value_operands(const Expr& call) {
+    std::vector<const ExprPtr*> out;
+    const auto& ps = call.op->params;
+    for (size_t i = 0; i < ps.size() && i < call.args.size(); ++i)
+        if (ps[i].value && call.args[i]) out.push_back(&call.args[i]);
+    return out;
+}
+
+TileData eval_numerics(const OpOperands& in) {
+    if (!in.op || !in.op->numerics) throw std::invalid_argument((in.op ? in.op->name() : std::string("?")) + ": no numerics entry");
+    return in.op->numerics(in);
+}
 
 Side call_side(const Expr& call) {
-    using O = OpCode;
-    switch (call.op->code) {
-        case O::TpushToAiv: case O::TpopFromAiv: case O::TfreeToAiv: case O::AicInitializePipe: return Side::Cube;
-        case O::TpushToAic: case O::TpopFromAic: case O::TfreeToAic: case O::AivInitializePipe: return Side::Vector;
-        case O::AivShard: return Side::BoundaryC2V;
-        case O::AicGather: return Side::BoundaryV2C;
-        case O::Move: {
+    const OpDef& d = *call.op;
+    switch (d.side_rule) {
+        case SideRule::Fixed: return d.side;
+        case SideRule::Move: {
             Mem src = arg(call, "tile")->type.mem;
             Mem dst = call.type.mem;
             if (is_cube_mem(src) && dst == Mem::Vec) return Side::BoundaryC2V;
             if (src == Mem::Vec && is_cube_mem(dst)) return Side::BoundaryV2C;
             return is_cube_mem(src) ? Side::Cube : Side::Vector;
         }
-        case O::Syncall: {
+        case SideRule::Syncall: {
             auto ct = const_str(arg(call, "core_type"));
             if (ct && *ct == "aic_only") return Side::Cube;
             if (ct && *ct == "aiv_only") return Side::Vector;
             return Side::Shared;
         }
-        case O::SyncSet: case O::SyncWait: {
+        case SideRule::SyncFlag: {
             auto ct = const_str(arg(call, "core_type"));
             if (ct && *ct == "aic") return Side::Cube;
             if (ct && *ct == "aiv") return Side::Vector;
             return Side::Shared;
         }
-        case O::GetSubblockIdx: return Side::Vector;
-        case O::Load: case O::Create: case O::Full:
+        case SideRule::ResultMem:
             return call.type.kind == TypeKind::Tile && is_cube_mem(call.type.mem) ? Side::Cube : Side::Vector;
-        case O::Store: case O::Reshape: case O::Transpose: case O::TransposeView: case O::Slice: case O::SetValidShape: {
+        case SideRule::TileMem: {
             const ExprPtr& t = arg(call, "tile");
             if (!t || t->type.kind != TypeKind::Tile) return Side::Shared;  // tensor-level slice/reshape
             return is_cube_mem(t->type.mem) ? Side::Cube : Side::Vector;
         }
-        default:
-            break;
     }
-    if (is_matmul(call.op->code)) return Side::Cube;
-    if (is_tile_compute(call.op->code)) return Side::Vector;
     return Side::Shared;
 }
 
 Pipe call_pipe(const Expr& call) {
-    using O = OpCode;
-    switch (call.op->code) {
-        case O::Load: return Pipe::Mte2;
-        case O::Store: return arg(call, "tile")->type.mem == Mem::Acc ? Pipe::Fixp : Pipe::Mte3;
-        case O::Move: {
+    const OpDef& d = *call.op;
+    switch (d.pipe_rule) {
+        case PipeRule::Fixed: return d.pipe;
+        case PipeRule::Store: return arg(call, "tile")->type.mem == Mem::Acc ? Pipe::Fixp : Pipe::Mte3;
+        case PipeRule::Move: {
             Mem src = arg(call, "tile")->type.mem;
             Mem dst = call.type.mem;
             if (src == Mem::Acc) return Pipe::Fixp;
@@ -201,14 +324,7 @@ Pipe call_pipe(const Expr& call) {
             if (src == Mem::Vec && dst == Mem::Vec) return Pipe::Vector;
             return Pipe::Mte3;
         }
-        case O::Transpose: case O::Full: return Pipe::Vector;
-        case O::TpushToAiv: return Pipe::Fixp;
-        case O::TpushToAic: return Pipe::Mte3;
-        case O::TpopFromAic: case O::TpopFromAiv: return Pipe::Mte2;
-        default: break;
     }
-    if (is_matmul(call.op->code)) return Pipe::Cube;
-    if (is_tile_compute(call.op->code)) return Pipe::Vector;
     return Pipe::Scalar;
 }
 

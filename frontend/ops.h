@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "frontend/ir/ir.h"
+#include "models/cost_model.h"
+#include "models/datapath.h"
 
 namespace cvsim::ir {
 
@@ -93,16 +95,86 @@ struct ParamSpec {
     std::string name;
     bool required = false;   // must be given
     bool positional = true;  // printed positionally (else always as keyword)
+    bool value = false;      // a run-time scalar operand of the numerics (evaluated at issue, in param order)
 };
 
+// How an op's side (OPS.md side rules) is decided: a fixed side, or from its operands.
+enum class SideRule : uint8_t {
+    Fixed,      // OpDef::side
+    ResultMem,  // Cube when the result tile is in a cube memory, else Vector (load, create, full)
+    TileMem,    // from the memory of argument 'tile' (Shared for a tensor operand)
+    Move,       // CUBE/VECTOR or a boundary, from source and destination memories
+    Syncall,    // core_type= 'aic_only' / 'aiv_only' / shared
+    SyncFlag,   // core_type= 'aic' / 'aiv' / shared
+};
+// How the executing pipe is decided.
+enum class PipeRule : uint8_t {
+    Fixed,  // OpDef::pipe
+    Store,  // FIXP from L0C, else MTE3
+    Move,   // by source and destination memories
+};
+// What an op does to data, i.e. who implements its effect. Compute and View ops have a numerics entry shared
+// by the reference interpreter and the simulator; the others are data movement/synchronisation that the two
+// implement themselves (GM windows, rings, flags).
+enum class Effect : uint8_t { Compute, View, GmLoad, GmStore, Transport, Sync, Scalar };
+std::string_view effect_name(Effect e);
+// The valid region of a compute/view result (the reference interpreter's rule; the simulator's lane executor
+// carries the same through shape-preserving ops).
+enum class ValidRule : uint8_t {
+    Inherit,    // the first tile operand's valid region
+    Full,       // the whole result (or the result type's static valid region)
+    Swap,       // the first operand's, transposed
+    RowReduce,  // (operand valid rows, 1)
+    ColReduce,  // (1, operand valid cols)
+    Scalars,    // (scalar operand 0, scalar operand 1) — set_validshape
+};
+
+struct OpDef;
+// Operand values handed to an op's numerics: tile operands (the arguments whose type is a tile, in parameter
+// order), scalar operands (parameters marked `value`, in order), the integer list of `int_list_param` (slice
+// offsets, reshape shape) and the result's static type. `call` gives constant attributes (cast mode, ...).
+struct OpOperands {
+    const OpDef* op = nullptr;
+    const Expr* call = nullptr;
+    std::vector<TileData> tiles;
+    std::vector<double> scalars;
+    std::vector<int64_t> ints;
+    DType out_dtype = DType::FP32;
+    int64_t out_rows = 0, out_cols = 0;
+    bool variant_bits(int bits) const;  // (op->variant & bits) != 0
+};
+using NumericsFn = TileData (*)(const OpOperands&);
+
 struct OpDef {
-    OpCode code;
+    OpCode code = OpCode::Load;
     std::string ns;          // "tile", "system" or "tensor"
     std::string short_name;  // "load"
     std::vector<ParamSpec> params;
     std::string qname;  // canonical "tile.load" (stable storage: events keep views of it)
+    // Registry entries (every op has all of them; tests/frontend/ops_registry_test.cpp checks it).
+    Side side = Side::Shared;
+    SideRule side_rule = SideRule::Fixed;
+    Pipe pipe = Pipe::Scalar;
+    PipeRule pipe_rule = PipeRule::Fixed;
+    Effect effect = Effect::Scalar;
+    NumericsFn numerics = nullptr;  // Compute / View ops: one function per op family
+    int variant = 0;                // the family's op selector (BinaryOp, UnaryOp, ...)
+    ValidRule valid = ValidRule::Inherit;
+    const char* int_list_param = nullptr;  // list argument evaluated into OpOperands::ints
+    OpCost cost = OpCost::None;
+    std::string doc;  // one line
     const std::string& name() const { return qname; }
 };
+
+// Ops PyPTO defines that cvsim rejects on purpose: E-UNSUPPORTED naming the op and this reason.
+struct UnsupportedOp {
+    std::string name;    // "tile.matmul_mx"
+    std::string reason;  // one line
+};
+const std::vector<UnsupportedOp>& unsupported_ops();
+const UnsupportedOp* find_unsupported(std::string_view spelling);  // "matmul_mx" or "tile.matmul_mx"
+// The generated op table (docs/OPS_TABLE.md, `cvsim ops`).
+std::string ops_table_markdown();
 
 // Every op, in catalogue order.
 const std::vector<OpDef>& all_ops();
@@ -114,7 +186,7 @@ std::vector<const OpDef*> lookup_ops(std::string_view spelling);
 // Helpers over a resolved Call expression.
 const ExprPtr& arg(const Expr& call, const std::string& name);  // nullptr when absent
 bool is_cross_core(OpCode c);    // tpush/tpop/tfree/initialize_pipe/shard/gather
-bool is_tile_compute(OpCode c);  // vector compute ops (Add..RowExpandSub)
+bool is_tile_compute(OpCode c);  // vector compute ops (effect Compute on the vector side)
 bool is_matmul(OpCode c);        // matmul/gemv family
 // A tile.store with atomic=pl.AtomicType.Add (sema admits only None_ = 0 and Add = 1).
 bool is_atomic_add_store(const Expr& call);
@@ -123,6 +195,11 @@ bool is_atomic_add_store(const Expr& call);
 Side call_side(const Expr& call);
 // The pipe that executes a call on its core. Moves depend on source/destination memory.
 Pipe call_pipe(const Expr& call);
+
+// The scalar operands of a call (parameters marked `value`), in order: what the numerics receive.
+std::vector<const ExprPtr*> value_operands(const Expr& call);
+// Evaluate an op's numerics (throws std::invalid_argument on a missing entry or shape mismatch).
+TileData eval_numerics(const OpOperands& in);
 
 // Constant folding helpers over resolved IR expressions (module constants are already folded).
 std::optional<int64_t> const_int(const ExprPtr& e);

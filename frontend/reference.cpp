@@ -497,92 +497,21 @@ private:
     Value call(const Expr& c) {
         using O = OpCode;
         const O code = c.op->code;
-        auto binop = [&](const char* n) { return *binary_op_from_name(n); };
         switch (code) {
             case O::Load: return load(c);
             case O::Store: return store(c);
-            case O::Move: {
-                TileP s = tile(arg(c, "tile"));
-                return Value{make_tile(s->d, c.type.mem, s->vr, s->vc)};
-            }
-            case O::Slice: {
-                const ExprPtr& x = arg(c, "tile");
-                auto shape = ints(arg(c, "shape"));
-                auto off = ints(arg(c, "offset"));
-                if (x->type.kind == TypeKind::Tensor) {
-                    TView v = view(x);
+            case O::Slice:
+                if (arg(c, "tile")->type.kind == TypeKind::Tensor) {
+                    TView v = view(arg(c, "tile"));
+                    auto off = ints(arg(c, "offset"));
                     for (size_t d = 0; d < off.size() && d < v.off.size(); ++d) v.off[d] = rt::sat_add(v.off[d], off[d]);
-                    v.shape = shape;
+                    v.shape = ints(arg(c, "shape"));
                     return Value{v};
                 }
-                TileP s = tile(x);
-                int64_t r0 = off.size() >= 2 ? off[off.size() - 2] : 0, c0 = off.back();
-                int64_t R = shape.size() >= 2 ? shape[shape.size() - 2] : 1, C = shape.back();
-                if (!rt::range_inside(r0, R, s->d.m.rows()) || !rt::range_inside(c0, C, s->d.m.cols()))
-                    fail("E-OOB", c.loc, "tile slice is outside the tile");
-                return Value{make_tile(TileData{s->d.dtype, s->d.m.block(r0, c0, R, C)}, s->mem)};
-            }
-            case O::Reshape: {
-                TileP s = tile(arg(c, "tile"));
-                auto shape = ints(arg(c, "shape"));
-                int64_t R = shape.size() >= 2 ? shape[shape.size() - 2] : 1, C = shape.back();
-                Matrix m = Eigen::Map<const Matrix>(s->d.m.data(), R, C);
-                return Value{make_tile(TileData{s->d.dtype, m}, s->mem)};
-            }
-            case O::Transpose: case O::TransposeView: {
-                TileP s = tile(arg(c, "tile"));
-                return Value{make_tile(transpose(s->d), c.type.mem, s->vc, s->vr)};
-            }
-            case O::SetValidShape: {
-                TileP s = tile(arg(c, "tile"));
-                return Value{make_tile(s->d, s->mem, scalar(arg(c, "rows")).as_int(), scalar(arg(c, "cols")).as_int())};
-            }
+                break;
             case O::TensorCreate: fail("E-UNSUPPORTED", c.loc, "pl.tensor.create inside a kernel is not supported");
-            case O::Create: return Value{make_tile(full(c.type.rows(), c.type.cols(), c.type.dtype, 0), c.type.mem)};
-            case O::Full: return Value{make_tile(full(c.type.rows(), c.type.cols(), c.type.dtype, scalar(arg(c, "value")).as_double()), Mem::Vec)};
             case O::GetBlockIdx: return Value{Scalar::of_int(m_block)};
             case O::GetSubblockIdx: return Value{Scalar::of_int(m_region_lane >= 0 ? m_region_lane : m_lane)};
-            case O::Matmul: case O::MatmulAcc: case O::MatmulBias: case O::Gemv: case O::GemvAcc: case O::GemvBias: {
-                TileP l = tile(arg(c, "lhs")), r = tile(arg(c, "rhs"));
-                TileP acc = arg(c, "acc") ? tile(arg(c, "acc")) : nullptr;
-                TileP bias = arg(c, "bias") ? tile(arg(c, "bias")) : nullptr;
-                bool gemv = code == O::Gemv || code == O::GemvAcc || code == O::GemvBias;
-                TileData accd;
-                if (acc) accd = gemv ? TileData{acc->d.dtype, acc->d.m.topRows(1)} : acc->d;
-                TileData res = matmul(l->d, r->d, acc ? &accd : nullptr, bias ? &bias->d : nullptr);
-                if (gemv) {
-                    TileData padded{res.dtype, Matrix::Zero(16, res.m.cols())};
-                    padded.m.topRows(1) = res.m;
-                    return Value{make_tile(padded, Mem::Acc, 1, res.m.cols())};
-                }
-                return Value{make_tile(res, Mem::Acc)};
-            }
-            case O::Add: case O::Sub: case O::Mul: case O::Div: case O::Maximum: case O::Minimum: {
-                TileP a = tile(arg(c, "lhs")), b = tile(arg(c, "rhs"));
-                return Value{make_tile(binary(binop(c.op->short_name.c_str()), a->d, b->d), Mem::Vec, a->vr, a->vc)};
-            }
-            case O::Adds: case O::Subs: case O::Muls: case O::Divs: {
-                TileP a = tile(arg(c, "lhs"));
-                return Value{make_tile(binary_scalar(*scalar_op_from_name(c.op->short_name), a->d, scalar(arg(c, "rhs")).as_double()), Mem::Vec, a->vr, a->vc)};
-            }
-            case O::Exp: case O::Log: case O::Sqrt: case O::Rsqrt: case O::Recip: case O::Abs: case O::Neg: case O::Relu: {
-                TileP a = tile(arg(c, "tile"));
-                return Value{make_tile(unary(*unary_op_from_name(c.op->short_name), a->d), Mem::Vec, a->vr, a->vc)};
-            }
-            case O::Cast: {
-                TileP a = tile(arg(c, "tile"));
-                CastMode mode = CastMode::Round;
-                if (auto m = const_str(arg(c, "mode"))) mode = cast_mode_from_name(*m).value_or(CastMode::Round);
-                return Value{make_tile(cast(a->d, c.type.dtype, mode), Mem::Vec, a->vr, a->vc)};
-            }
-            case O::RowSum: case O::RowMax: {
-                TileP a = tile(arg(c, "tile"));
-                return Value{make_tile(reduce_rows(*reduce_op_from_name(c.op->short_name), a->d), Mem::Vec, a->vr, 1)};
-            }
-            case O::RowExpandMul: case O::RowExpandAdd: case O::RowExpandSub: {
-                TileP a = tile(arg(c, "tile")), v = tile(arg(c, "row_vec"));
-                return Value{make_tile(row_expand(*row_expand_op_from_name(c.op->short_name), a->d, v->d), Mem::Vec, a->vr, a->vc)};
-            }
             case O::TpushToAiv: push(c, 0); return {};
             case O::TpushToAic: push(c, 1); return {};
             case O::TpopFromAic: return pop(c, 0, c.type);
@@ -643,8 +572,54 @@ private:
                 return {};
             }
             case O::SetFfts: case O::Fence: case O::CacheInvalid: return {};
+            default: break;
         }
+        if (c.op->effect == Effect::Compute || c.op->effect == Effect::View) return compute(c);
         return {};
+    }
+
+    // Compute and view ops: the registry's numerics (shared with the simulator's datapath) on the operands.
+    Value compute(const Expr& c) {
+        const OpDef& d = *c.op;
+        OpOperands o;
+        o.op = &d;
+        o.call = &c;
+        std::vector<TileP> tiles;
+        for (const auto& a : c.args)
+            if (a && a->type.kind == TypeKind::Tile) {
+                tiles.push_back(tile(a));
+                o.tiles.push_back(tiles.back()->d);
+            }
+        for (const ExprPtr* e : value_operands(c)) o.scalars.push_back(scalar(*e).as_double());
+        if (d.int_list_param) o.ints = ints(arg(c, d.int_list_param));
+        o.out_dtype = c.type.dtype;
+        o.out_rows = c.type.rows();
+        o.out_cols = c.type.cols();
+        if (c.op->code == OpCode::Slice) {
+            const TileP& s = tiles.at(0);
+            int64_t r0 = o.ints.size() >= 2 ? o.ints[o.ints.size() - 2] : 0, c0 = o.ints.empty() ? 0 : o.ints.back();
+            if (!rt::range_inside(r0, o.out_rows, s->d.m.rows()) || !rt::range_inside(c0, o.out_cols, s->d.m.cols()))
+                fail("E-OOB", c.loc, "tile slice is outside the tile");
+        }
+        TileData res;
+        try {
+            res = eval_numerics(o);
+        } catch (const std::invalid_argument& e) {
+            fail("E-INTERNAL", c.loc, e.what());
+        }
+        int64_t vr = -1, vc = -1;
+        const RTile* x = tiles.empty() ? nullptr : tiles[0].get();
+        switch (d.valid) {
+            case ValidRule::Inherit: if (x) vr = x->vr, vc = x->vc; break;
+            case ValidRule::Full:
+                if (c.type.valid.size() >= 2) vr = c.type.valid[c.type.valid.size() - 2], vc = c.type.valid.back();
+                break;
+            case ValidRule::Swap: if (x) vr = x->vc, vc = x->vr; break;
+            case ValidRule::RowReduce: if (x) vr = x->vr, vc = 1; break;
+            case ValidRule::ColReduce: if (x) vr = 1, vc = x->vc; break;
+            case ValidRule::Scalars: vr = static_cast<int64_t>(o.scalars.at(0)), vc = static_cast<int64_t>(o.scalars.at(1)); break;
+        }
+        return Value{make_tile(std::move(res), c.type.mem, vr, vc)};
     }
 };
 

@@ -235,6 +235,9 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
             raise("E-UNSUPPORTED", callee.loc,
                   fmt::format("{} op '{}' is not modelled by cvsim yet", name.rfind("pl.tensor.", 0) == 0 ? "orchestration tensor" : "array", name),
                   "see OPS.md for the ops cvsim simulates", static_cast<uint32_t>(name.size()));
+        if (const UnsupportedOp* u = find_unsupported(name.substr(3)))
+            raise("E-UNSUPPORTED", callee.loc, fmt::format("pl.{} is not supported by cvsim: {}", u->name, u->reason),
+                  "docs/OPS_TABLE.md lists the supported ops", static_cast<uint32_t>(name.size()));
         raise("E-UNSUPPORTED", callee.loc, fmt::format("unknown op '{}'", name), "see OPS.md for the supported ops",
               static_cast<uint32_t>(name.size()));
     }
@@ -246,7 +249,7 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
         // Unified ops: the tile-tile form when the second operand is a tile, else the tile-scalar form.
         bool rhs_tile = pos.size() > 1 && pos[1]->type.kind == TypeKind::Tile;
         for (auto* c : cands) {
-            bool c_scalar = c->code >= OpCode::Adds && c->code <= OpCode::Divs;
+            bool c_scalar = c->params.size() > 1 && c->params[1].value;  // the tile-scalar form
             if (c_scalar != rhs_tile) { op = c; break; }
         }
     }

@@ -167,4 +167,45 @@ uint64_t vector_reduce_cycles(const VectorParams& vec, uint64_t bytes, uint64_t 
     return vec.head + vector_repeats(vec, bytes) * vec.reduce_cycles_per_repeat + combine + vec.tail;
 }
 
+// ---- Op cost entries (the op registry's cost column) ----
+
+std::span<const OpCostInfo> op_cost_table() {
+    static const OpCostInfo table[] = {
+        {OpCost::None, "none", "0 (a view: no data moves)", "definition", 'H'},
+        {OpCost::Scalar, "scalar", "sync.issue_cost", "pto-isa perf simulator placeholder", 'L'},
+        {OpCost::GmDma, "gm_dma", "gm.latency_hit (+latency_miss_extra) + charged_bytes / mte.<path>_bw; from L0C: fixp_head + M*max(fixp_min_row_cycles, bytes*N/fixp_row_bw)",
+         "HARDWARE.md data movement (device-measured anchors)", 'M'},
+        {OpCost::OnChipDma, "on_chip_dma", "bytes / mte.<path>_bw (L1->L0A/L0B/Bias, L0C->L1/UB, UB->UB)", "HARDWARE.md data movement", 'M'},
+        {OpCost::Mad, "mad", "cube.mad_head + cycles_per_fractal * ceil(M/16) * ceil(K/k0) * ceil(N/16)",
+         "PyPTO L0 cost model, pto-isa cube cost model", 'M'},
+        {OpCost::VecUnary, "vec_unary", "vector.head + ceil(bytes/repeat_bytes) * vector.unary_cycles + vector.tail", "pto-isa vector cost model", 'M'},
+        {OpCost::VecTileScalar, "vec_tile_scalar", "vector.head + ceil(bytes/repeat_bytes) * vector.tile_scalar_cycles + vector.tail",
+         "pto-isa vector cost model", 'M'},
+        {OpCost::VecBinary, "vec_binary", "vector.head + ceil(bytes/repeat_bytes) * vector.binary_cycles + vector.tail", "pto-isa vector cost model", 'M'},
+        {OpCost::VecExp, "vec_exp", "vector.head + ceil(bytes/repeat_bytes) * vector.exp_cycles + vector.tail", "pto-isa vector cost model", 'M'},
+        {OpCost::VecReduce, "vec_reduce", "vector.head + ceil(in_bytes/repeat_bytes) * vector.reduce_cycles_per_repeat + ceil(log2(n)) + vector.tail",
+         "pto-isa vector cost model (combine steps: estimate)", 'L'},
+        {OpCost::Transport, "transport", "ring slot copy: fixp_to_gm / dma_cycles on the slot path; pops sync.issue_cost (+ GM->UB/L1 copy on a2a3)",
+         "HARDWARE.md cross-core pipes", 'L'},
+    };
+    return table;
+}
+
+const OpCostInfo& op_cost_info(OpCost kind) {
+    for (const auto& c : op_cost_table())
+        if (c.kind == kind) return c;
+    return op_cost_table()[0];
+}
+
+uint64_t vector_kind_cycles(const VectorParams& vec, OpCost kind, uint64_t bytes, uint64_t reduce_n) {
+    switch (kind) {
+        case OpCost::VecUnary: return vector_op_cycles(vec, VectorOp::Unary, bytes);
+        case OpCost::VecTileScalar: return vector_op_cycles(vec, VectorOp::TileScalar, bytes);
+        case OpCost::VecBinary: return vector_op_cycles(vec, VectorOp::Binary, bytes);
+        case OpCost::VecExp: return vector_op_cycles(vec, VectorOp::Exp, bytes);
+        case OpCost::VecReduce: return vector_reduce_cycles(vec, bytes, reduce_n);
+        default: return 0;
+    }
+}
+
 }  // namespace cvsim

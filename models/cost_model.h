@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "models/dtype.h"
@@ -60,6 +61,34 @@ uint64_t vector_op_cycles(const VectorParams& vec, VectorOp op, uint64_t bytes);
 // row_sum / row_max over `bytes` of input, reducing rows of `n` elements:
 // head + ceil(bytes/repeat_bytes) * reduce_cycles_per_repeat + ceil(log2(n)) + tail.
 uint64_t vector_reduce_cycles(const VectorParams& vec, uint64_t bytes, uint64_t n);
+
+// The cost entry of an op (frontend/ops.cpp): which formula prices it. Each has its formula text, source and
+// confidence (listed by `cvsim params` after the parameters, and in docs/OPS_TABLE.md).
+enum class OpCost : uint8_t {
+    None,           // views: no data moves (0 cycles)
+    Scalar,         // scalar-unit instruction: sync.issue_cost
+    GmDma,          // load/store: dma_cycles on GM->UB / GM->L1 / UB->GM (+ fixp_to_gm_cycles from L0C)
+    OnChipDma,      // move: dma_cycles on the on-chip path
+    Mad,            // matmul family: mad_cycles
+    VecUnary,       // vector_op_cycles(Unary)
+    VecTileScalar,  // vector_op_cycles(TileScalar)
+    VecBinary,      // vector_op_cycles(Binary)
+    VecExp,         // vector_op_cycles(Exp)
+    VecReduce,      // vector_reduce_cycles
+    Transport,      // tpush/tpop: ring slot DMA (sim/exec_ops.cpp begin_push / pop copy)
+};
+struct OpCostInfo {
+    OpCost kind;
+    std::string_view name;     // "vec_binary"
+    std::string_view formula;  // in terms of the parameters
+    std::string_view source;
+    char confidence;  // H, M or L
+};
+std::span<const OpCostInfo> op_cost_table();
+const OpCostInfo& op_cost_info(OpCost kind);
+// The cycles of a vector-kind cost: `bytes` = the largest operand or result tile in bytes, `reduce_n` = the
+// reduced extent for VecReduce (then `bytes` is the input's).
+uint64_t vector_kind_cycles(const VectorParams& vec, OpCost kind, uint64_t bytes, uint64_t reduce_n);
 
 // Round a cost in (fractional) cycles up to whole cycles, forgiving floating-point noise below 1e-9.
 uint64_t ceil_cycles(double cycles);

@@ -79,7 +79,8 @@ struct Instr {
     TileRef in[3];
     TileRef out;
     std::vector<int64_t> ints;        // scalar operands (offsets, event ids, ...)
-    double number = 0;                // tile-scalar operand
+    double number = 0;                // tile-scalar operand (the first of `numbers`)
+    std::vector<double> numbers;      // the op's scalar operands (OpDef params marked `value`), in order
     int aux = 0;                      // engine-specific (ring index, split code, ...)
     int aux2 = 0;
     std::shared_ptr<void> extra;      // engine-specific payload (GM windows, order key, ...)

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "frontend/diag.h"
+#include "frontend/ops.h"
 #include "frontend/printer.h"
 #include "frontend/sema.h"
 #include "sim/report.h"
@@ -317,6 +318,15 @@ int cmd_params(const CommonOptions& c) {
     sim::SessionOptions so = session_options(c);
     HwParams hw = load_params(so.target, so.config_files, so.param_sets);
     std::cout << format_param_table(param_rows(hw));
+    // The op registry's cost entries: which formula prices each op, with its source and confidence.
+    std::cout << "\nop cost formulas (per op: cvsim ops)\n";
+    for (const auto& f : op_cost_table())
+        std::cout << fmt::format("  {:<16} conf {}  {}  [source: {}]\n", f.name, f.confidence, f.formula, f.source);
+    return kExitClean;
+}
+
+int cmd_ops() {
+    std::cout << ir::ops_table_markdown();
     return kExitClean;
 }
 

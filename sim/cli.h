@@ -69,6 +69,7 @@ struct ExploreSummary;
 // Writes DIR/<kernel>_<schedule>_seed<N>.{txt,json,vcd,html} for every distinct finding of SUM.
 void save_failures(const std::string& dir, const CommonOptions& c, const std::string& kernel, const ExploreSummary& sum);
 int cmd_params(const CommonOptions& c);
+int cmd_ops();  // the op table generated from the registry (docs/OPS_TABLE.md)
 int cmd_demo(const CommonOptions& c, uint64_t schedules);
 
 // Writes TEXT to PATH; throws std::runtime_error (E-IO) when it cannot be written whole (a full disk).

@@ -375,93 +375,58 @@ void CoreRunner::settle_output(const Instr& in, TileBuf& out) {
 }
 
 uint64_t CoreRunner::compute_latency(const Instr& in) {
+    // The op's registry cost entry prices it.
     const HwParams& hw = m_st.cfg->hw;
-    const OpCode code = in.call->op->code;
+    const OpDef& d = *in.call->op;
     const TileBuf& out = *in.out;
-    const uint64_t out_bytes = out.bytes.size();
-    switch (code) {
-        case OpCode::Move: {
+    switch (d.cost) {
+        case OpCost::OnChipDma: {
             const TileBuf& src = *in.in[0];
             DmaPath path = DmaPath::UbToUb;
             if (src.mem == Mem::Mat) path = out.mem == Mem::Left ? DmaPath::L1ToL0A : out.mem == Mem::Right ? DmaPath::L1ToL0B : DmaPath::L1ToBias;
             else if (src.mem == Mem::Acc) path = out.mem == Mem::Vec ? DmaPath::L0cToUb : DmaPath::L0cToL1;
             return jitter(dma_cycles(hw, path, 1, src.bytes.size(), 0, 0));
         }
-        case OpCode::Matmul: case OpCode::MatmulAcc: case OpCode::MatmulBias:
-        case OpCode::Gemv: case OpCode::GemvAcc: case OpCode::GemvBias: {
-            bool acc = code == OpCode::MatmulAcc || code == OpCode::GemvAcc;
+        case OpCost::Mad: {
+            bool acc = d.variant & 1;
             const TileBuf& l = *in.in[acc ? 1 : 0];
             const TileBuf& r = *in.in[acc ? 2 : 1];
             return jitter(mad_cycles(hw.cube, l.dtype, static_cast<uint64_t>(l.rows), static_cast<uint64_t>(l.cols), static_cast<uint64_t>(r.cols)));
         }
-        case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::Maximum: case OpCode::Minimum:
-        case OpCode::RowExpandMul: case OpCode::RowExpandAdd: case OpCode::RowExpandSub:
-            return jitter(vector_op_cycles(hw.vector, VectorOp::Binary, out_bytes));
-        case OpCode::Adds: case OpCode::Subs: case OpCode::Muls: case OpCode::Divs:
-            return jitter(vector_op_cycles(hw.vector, VectorOp::TileScalar, out_bytes));
-        case OpCode::Exp:
-            return jitter(vector_op_cycles(hw.vector, VectorOp::Exp, out_bytes));
-        case OpCode::Log: case OpCode::Sqrt: case OpCode::Rsqrt: case OpCode::Recip: case OpCode::Abs: case OpCode::Neg:
-        case OpCode::Relu: case OpCode::Transpose: case OpCode::Full:
-            return jitter(vector_op_cycles(hw.vector, VectorOp::Unary, out_bytes));
-        case OpCode::Cast:
-            return jitter(vector_op_cycles(hw.vector, VectorOp::Unary, std::max<uint64_t>(out_bytes, in.in[0]->bytes.size())));
-        case OpCode::RowSum: case OpCode::RowMax:
-            return jitter(vector_reduce_cycles(hw.vector, in.in[0]->bytes.size(), static_cast<uint64_t>(in.in[0]->cols)));
+        case OpCost::VecReduce: {
+            const TileBuf& x = *in.in[0];
+            uint64_t n = static_cast<uint64_t>(d.valid == ValidRule::ColReduce ? x.rows : x.cols);
+            return jitter(vector_kind_cycles(hw.vector, d.cost, x.bytes.size(), n));
+        }
+        case OpCost::VecUnary: case OpCost::VecTileScalar: case OpCost::VecBinary: case OpCost::VecExp: {
+            // Elementwise: the widest of the result and the operands (a cast reads or writes the wider dtype).
+            uint64_t bytes = out.bytes.size();
+            for (const auto& t : in.in)
+                if (t) bytes = std::max<uint64_t>(bytes, t->bytes.size());
+            return jitter(vector_kind_cycles(hw.vector, d.cost, bytes, 0));
+        }
         default:
             return 0;  // views (slice, reshape, set_validshape, transpose_view) move no data
     }
 }
 
 void CoreRunner::compute_data(Instr& in) {
+    // The op's registry numerics (shared with the reference interpreter) on the logical operand values.
     Payload& p = pl(in);
-    const OpCode code = in.call->op->code;
+    const OpDef& d = *in.call->op;
+    if (!d.numerics) return;
     const TileBuf& out = *in.out;
-    auto arg_data = [&](int i) { return read_tile(*in.in[i]); };
-    switch (code) {
-        case OpCode::Move: p.data = arg_data(0); return;
-        case OpCode::Matmul: case OpCode::MatmulAcc: case OpCode::MatmulBias:
-        case OpCode::Gemv: case OpCode::GemvAcc: case OpCode::GemvBias: {
-            bool acc = code == OpCode::MatmulAcc || code == OpCode::GemvAcc;
-            bool bias = code == OpCode::MatmulBias || code == OpCode::GemvBias;
-            bool gemv = code == OpCode::Gemv || code == OpCode::GemvAcc || code == OpCode::GemvBias;
-            TileData l = arg_data(acc ? 1 : 0), r = arg_data(acc ? 2 : 1);
-            TileData a = acc ? arg_data(0) : TileData{};
-            TileData b = bias ? arg_data(2) : TileData{};
-            if (gemv && acc) a.m = Matrix(a.m.topRows(1));
-            p.data = matmul(l, r, acc ? &a : nullptr, bias ? &b : nullptr);
-            return;
-        }
-        case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::Maximum: case OpCode::Minimum:
-            p.data = binary(*binary_op_from_name(in.call->op->short_name), arg_data(0), arg_data(1));
-            return;
-        case OpCode::Adds: case OpCode::Subs: case OpCode::Muls: case OpCode::Divs:
-            p.data = binary_scalar(*scalar_op_from_name(in.call->op->short_name), arg_data(0), in.number);
-            return;
-        case OpCode::Exp: case OpCode::Log: case OpCode::Sqrt: case OpCode::Rsqrt: case OpCode::Recip: case OpCode::Abs:
-        case OpCode::Neg: case OpCode::Relu:
-            p.data = unary(*unary_op_from_name(in.call->op->short_name), arg_data(0));
-            return;
-        case OpCode::Cast: {
-            CastMode mode = CastMode::Round;
-            if (auto m = const_str(arg(*in.call, "mode"))) mode = cast_mode_from_name(*m).value_or(CastMode::Round);
-            p.data = cast(arg_data(0), out.dtype, mode);
-            return;
-        }
-        case OpCode::RowSum: case OpCode::RowMax:
-            p.data = reduce_rows(*reduce_op_from_name(in.call->op->short_name), arg_data(0));
-            return;
-        case OpCode::RowExpandMul: case OpCode::RowExpandAdd: case OpCode::RowExpandSub:
-            p.data = row_expand(*row_expand_op_from_name(in.call->op->short_name), arg_data(0), arg_data(1));
-            return;
-        case OpCode::Transpose: p.data = transpose(arg_data(0)); return;
-        case OpCode::Full: p.data = full(out.rows, out.cols, out.dtype, in.number); return;
-        case OpCode::Slice: case OpCode::Reshape: case OpCode::TransposeView:
-            p.data = view_data(code, arg_data(0), out.rows, out.cols, in.ints);
-            return;
-        case OpCode::SetValidShape: p.data = arg_data(0); return;
-        default: return;
-    }
+    OpOperands o;
+    o.op = &d;
+    o.call = in.call;
+    for (const auto& t : in.in)
+        if (t) o.tiles.push_back(read_tile(*t));
+    o.scalars = in.numbers;
+    o.ints = in.ints;
+    o.out_dtype = out.dtype;
+    o.out_rows = out.rows;
+    o.out_cols = out.cols;
+    p.data = eval_numerics(o);
 }
 
 uint64_t CoreRunner::begin_push(Instr& in) {

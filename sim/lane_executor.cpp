@@ -568,10 +568,8 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             out->vc = std::min(out->vc, x->vc);
         }
     }
-    if (code == O::Full || code == O::Adds || code == O::Subs || code == O::Muls || code == O::Divs) {
-        const ExprPtr& sv = code == O::Full ? arg(c, "value") : arg(c, "rhs");
-        in->number = scalar(sv).as_double();
-    }
+    for (const ExprPtr* sv : value_operands(c)) in->numbers.push_back(scalar(*sv).as_double());
+    if (!in->numbers.empty()) in->number = in->numbers[0];
     if (code == O::SetValidShape) {
         out->vr = scalar(arg(c, "rows")).as_int();
         out->vc = scalar(arg(c, "cols")).as_int();

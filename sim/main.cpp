@@ -117,6 +117,8 @@ int main(int argc, char** argv) {
     params_cmd->add_option("--config", common.configs, "TOML file overriding hardware parameters");
     params_cmd->add_option("--set", common.sets, "override one parameter: KEY=VALUE");
 
+    auto* ops_cmd = app.add_subcommand("ops", "print the op table (docs/OPS_TABLE.md) generated from the op registry");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -147,6 +149,7 @@ int main(int argc, char** argv) {
             return cmd_explore(common, explore, static_cast<bool>(*check_cmd));
         }
         if (*params_cmd) return cmd_params(common);
+        if (*ops_cmd) return cmd_ops();
         return cmd_demo(common, demo_schedules);
     };
     try {

@@ -1,0 +1,80 @@
+// The op registry as documentation (docs/OPS_TABLE.md, `cvsim ops`) and the ops rejected on purpose.
+#include <fmt/format.h>
+
+#include "frontend/ops.h"
+
+namespace cvsim::ir {
+
+namespace {
+
+std::string side_text(const OpDef& d) {
+    switch (d.side_rule) {
+        case SideRule::Fixed: return std::string(side_name(d.side));
+        case SideRule::ResultMem: return "by result memory";
+        case SideRule::TileMem: return "by tile memory";
+        case SideRule::Move: return "by src/dst memory";
+        case SideRule::Syncall: case SideRule::SyncFlag: return "by core_type";
+    }
+    return "?";
+}
+
+std::string pipe_text(const OpDef& d) {
+    switch (d.pipe_rule) {
+        case PipeRule::Fixed:
+            if (d.effect == Effect::View) return "none (view)";
+            return std::string(pipe_name(d.pipe));
+        case PipeRule::Store: return "MTE3 / FIXP (from L0C)";
+        case PipeRule::Move: return "by src/dst memory";
+    }
+    return "?";
+}
+
+std::string params_text(const OpDef& d) {
+    std::string s;
+    for (const auto& p : d.params) {
+        if (!s.empty()) s += ", ";
+        s += p.name;
+        if (!p.required) s += "=?";
+    }
+    return s;
+}
+
+}  // namespace
+
+std::string ops_table_markdown() {
+    std::string out =
+        "# cvsim op table\n\n"
+        "Generated from the op registry (frontend/ops.cpp) by `cvsim ops`; tests/frontend/ops_registry_test.cpp fails when this\n"
+        "file differs from the registry. Side = expander lane, pipe = executing pipe, effect = who implements the data effect\n"
+        "(compute/view: the shared numerics of the reference interpreter and the simulator), cost = the formula of\n"
+        "the cost table below.\n\n"
+        "| op | parameters | side | pipe | effect | cost | doc |\n|---|---|---|---|---|---|---|\n";
+    for (const auto& d : all_ops())
+        out += fmt::format("| `pl.{}` | {} | {} | {} | {} | {} | {} |\n", d.name(), params_text(d), side_text(d), pipe_text(d),
+                           effect_name(d.effect), op_cost_info(d.cost).name, d.doc);
+    out += "\n## Cost formulas\n\n| cost | formula | source | confidence |\n|---|---|---|---|\n";
+    for (const auto& c : op_cost_table()) out += fmt::format("| {} | {} | {} | {} |\n", c.name, c.formula, c.source, c.confidence);
+    out += "\n## Unsupported PyPTO tile ops (E-UNSUPPORTED)\n\n| op | reason |\n|---|---|\n";
+    for (const auto& u : unsupported_ops()) out += fmt::format("| `pl.{}` | {} |\n", u.name, u.reason);
+    return out;
+}
+
+const std::vector<UnsupportedOp>& unsupported_ops() {
+    static const std::vector<UnsupportedOp> ops = [] {
+        std::vector<UnsupportedOp> v;
+        auto add = [&](const char* n, const char* why) { v.push_back({std::string("tile.") + n, why}); };
+        add("matmul_mx", "MX-scaled matmul: the block-scale numerics (FP8E8M0 scales) are not defined in cvsim");
+        add("matmul_mx_acc", "MX-scaled matmul: the block-scale numerics (FP8E8M0 scales) are not defined in cvsim");
+        add("matmul_mx_bias", "MX-scaled matmul: the block-scale numerics (FP8E8M0 scales) are not defined in cvsim");
+        return v;
+    }();
+    return ops;
+}
+
+const UnsupportedOp* find_unsupported(std::string_view spelling) {
+    for (const auto& u : unsupported_ops())
+        if (u.name == spelling || std::string_view(u.name).substr(5) == spelling) return &u;
+    return nullptr;
+}
+
+}  // namespace cvsim::ir
