@@ -7,6 +7,7 @@
 
 #include "frontend/diag.h"
 #include "frontend/ops_numerics.h"
+#include "frontend/ops_sort.h"
 
 namespace cvsim::ir {
 
@@ -178,6 +179,7 @@ std::vector<OpDef> build_ops() {
     add(O::SetFfts, "system", "set_ffts", {req("workspace")}, scalar_op(S::Shared, "set the FFTS workspace address", E::Sync));
     add(O::Fence, "system", "fence", {}, scalar_op(S::Shared, "wait until this core's GM writes are visible", E::Sync));
     add(O::CacheInvalid, "system", "cacheinvalid", {opt("tensor")}, scalar_op(S::Shared, "invalidate cached GM lines", E::Sync));
+    add_sort_ops(v);
     return v;
 }
 
@@ -196,6 +198,9 @@ const std::map<std::string, std::vector<const OpDef*>, std::less<>>& spelling_ta
         const std::pair<const char*, OpCode> unified[] = {
             {"add", OpCode::Adds}, {"sub", OpCode::Subs}, {"mul", OpCode::Muls}, {"div", OpCode::Divs}};
         for (auto [n, c] : unified) t[n].push_back(&op_def(c));
+        // pl.tile.mrgsort: format 1 with block_len=, else format 2 (the dispatch above: a tile second operand).
+        t["mrgsort"] = {&op_def(OpCode::MrgSort1), &op_def(OpCode::MrgSort2)};
+        t["tile.mrgsort"] = t["mrgsort"];
         return t;
     }();
     return table;

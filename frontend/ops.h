@@ -80,6 +80,18 @@ enum class OpCode : uint8_t {
     SetFfts,
     Fence,
     CacheInvalid,
+    // sort, gather, scatter and index ops (frontend/ops_sort.cpp)
+    Sort32,
+    MrgSort1,
+    MrgSort2,
+    Gather,
+    GatherMask,
+    Scatter,
+    ScatterMask,
+    RowArgmax,
+    RowArgmin,
+    ColArgmax,
+    ColArgmin,
 };
 
 // Which lane the expander puts a statement on (OPS.md side rules).

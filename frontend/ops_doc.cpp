@@ -66,6 +66,12 @@ const std::vector<UnsupportedOp>& unsupported_ops() {
         add("matmul_mx", "MX-scaled matmul: the block-scale numerics (FP8E8M0 scales) are not defined in cvsim");
         add("matmul_mx_acc", "MX-scaled matmul: the block-scale numerics (FP8E8M0 scales) are not defined in cvsim");
         add("matmul_mx_bias", "MX-scaled matmul: the block-scale numerics (FP8E8M0 scales) are not defined in cvsim");
+        // The sort / gather / index family (frontend/ops_sort.cpp) beyond what it models.
+        add("gather_compare", "compare-form gather returns a (indices, counts) tuple: tuple-valued tile ops are not modelled");
+        add("gatherb", "32-byte block gather by byte offsets: byte-addressed tile reads are not modelled");
+        add("gather_row", "GM-row DMA into a sub-region of a tile in place: in-place partial tile writes are not modelled");
+        add("mgather", "per-element GM gather: element-granular GM accesses are not modelled by the hazard checker");
+        add("mscatter", "per-element GM scatter: element-granular GM accesses are not modelled by the hazard checker");
         return v;
     }();
     return ops;

@@ -81,7 +81,9 @@ void fill_inputs(TensorStore& store, uint64_t seed) {
             double v;
             if (dtype_is_float(t.dtype)) v = std::uniform_real_distribution<double>(-1.0, 1.0)(gen);
             else v = static_cast<double>(std::uniform_int_distribution<int>(-8, 8)(gen));
-            if (t.dtype == DType::UINT8 || t.dtype == DType::BOOL) v = std::fabs(v);
+            if (t.dtype == DType::UINT8 || t.dtype == DType::BOOL || t.dtype == DType::UINT16 || t.dtype == DType::UINT32 ||
+                t.dtype == DType::UINT64 || t.dtype == DType::FP8E8M0)
+                v = std::fabs(v);  // unsigned types (and the sign-less E8M0 scale) get magnitudes, not saturated zeros
             encode_element(t.dtype, v, t.bytes.data() + i * eb);
         }
     }

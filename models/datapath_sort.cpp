@@ -258,16 +258,4 @@ TileData row_argmin(const TileData& x) { return arg_reduce(x, true, false); }
 TileData col_argmax(const TileData& x) { return arg_reduce(x, false, true); }
 TileData col_argmin(const TileData& x) { return arg_reduce(x, false, false); }
 
-TileData ci(int64_t start, int64_t rows, int64_t cols, DType t, bool descending) {
-    require(t == DType::INT16 || t == DType::INT32, "ci", "dtype is not INT16 or INT32");
-    TileData out{t, Matrix::Zero(rows, cols)};
-    const int bits = t == DType::INT16 ? 16 : 32;
-    for (int64_t k = 0; k < cols && rows > 0; ++k) {
-        const uint64_t u = static_cast<uint64_t>(descending ? start - k : start + k) & ((uint64_t{1} << bits) - 1);
-        const int64_t v = u >= (uint64_t{1} << (bits - 1)) ? static_cast<int64_t>(u) - (int64_t{1} << bits) : static_cast<int64_t>(u);
-        out.m(0, k) = static_cast<double>(v);
-    }
-    return out;
-}
-
 }  // namespace cvsim

@@ -1,5 +1,5 @@
 // Sorting, gathering, scattering and index kernels on logical tiles (pto-isa TSORT32, TMRGSORT, TGATHER, TSCATTER,
-// TROWARGMAX/TROWARGMIN/TCOLARGMAX/TCOLARGMIN, TCI), shared by the reference interpreter and the simulator so the
+// TROWARGMAX/TROWARGMIN/TCOLARGMAX/TCOLARGMIN), shared by the reference interpreter and the simulator so the
 // two agree bit for bit. Layouts follow the ISA exactly:
 //
 //  * Value-index pairs. sort32 and mrgsort work on 8-byte tuples [value, index]: an FP32 tile holds a tuple in 2
@@ -63,8 +63,5 @@ TileData row_argmin(const TileData& x);
 // Row index of each column's first maximum (minimum): [1, C] INT32.
 TileData col_argmax(const TileData& x);
 TileData col_argmin(const TileData& x);
-
-// TCI: row 0 is start, start + 1, ... (start - k descending), in `t` (INT16/INT32, wrapping); other rows 0.
-TileData ci(int64_t start, int64_t rows, int64_t cols, DType t, bool descending);
 
 }  // namespace cvsim

@@ -1,5 +1,5 @@
 // Tests of models/datapath_sort: hand-computed outputs of sort32, mrgsort (format 1 and the 2/3/4-list format 2,
-// with and without `exhausted`), gather, gather_mask, scatter, scatter_mask, the arg reductions and ci, in the
+// with and without `exhausted`), gather, gather_mask, scatter, scatter_mask and the arg reductions, in the
 // exact ISA layouts (value-index tuples).
 #include "models/datapath_sort.h"
 
@@ -224,15 +224,6 @@ TEST(DatapathSortTest, ArgReductionsTakeTheFirstExtremum) {
     EXPECT_EQ(cmax.m(0, 0), 0);  // 1 > -2; the NaN of row 2 does not compare greater
     EXPECT_EQ(cmax.m(0, 1), 2);
     EXPECT_EQ(cmin.m(0, 3), 2);
-}
-
-TEST(DatapathSortTest, CiAscendingDescendingAndWrapping) {
-    const TileData up = ci(5, 1, 4, DType::INT32, false), down = ci(1, 1, 4, DType::INT32, true);
-    EXPECT_EQ(up.m(0, 3), 8);
-    EXPECT_EQ(down.m(0, 3), -2);
-    const TileData w = ci(32766, 1, 3, DType::INT16, false);
-    EXPECT_EQ(w.m(0, 2), -32768);
-    EXPECT_THROW(ci(0, 1, 4, DType::FP32, false), std::invalid_argument);
 }
 
 }  // namespace
