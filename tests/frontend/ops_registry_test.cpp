@@ -50,14 +50,14 @@ TEST(OpRegistry, EveryOpHasSidePipeNumericsCostAndDoc) {
         EXPECT_FALSE(c.formula.empty());
         EXPECT_FALSE(c.source.empty());
         EXPECT_NE(std::string("HML").find(c.confidence), std::string::npos);
-        if (d.effect == Effect::View) EXPECT_EQ(d.cost, OpCost::None) << "a view moves no data";
+        if (d.effect == Effect::View) { EXPECT_EQ(d.cost, OpCost::None) << "a view moves no data"; }
         if (d.effect == Effect::Compute && d.cost != OpCost::None) {
             // A priced compute op runs on a real pipe and has a side.
-            if (d.pipe_rule == PipeRule::Fixed) EXPECT_NE(d.pipe, Pipe::Scalar) << "compute op without a pipe";
-            if (d.side_rule == SideRule::Fixed) EXPECT_TRUE(d.side == Side::Cube || d.side == Side::Vector) << "compute op without a side";
+            if (d.pipe_rule == PipeRule::Fixed) { EXPECT_NE(d.pipe, Pipe::Scalar) << "compute op without a pipe"; }
+            if (d.side_rule == SideRule::Fixed) { EXPECT_TRUE(d.side == Side::Cube || d.side == Side::Vector) << "compute op without a side"; }
         }
-        if (d.cost == OpCost::Mad) EXPECT_EQ(d.side, Side::Cube);
-        if (d.cost >= OpCost::VecUnary && d.cost <= OpCost::VecReduce && d.pipe_rule == PipeRule::Fixed) EXPECT_EQ(d.pipe, Pipe::Vector);
+        if (d.cost == OpCost::Mad) { EXPECT_EQ(d.side, Side::Cube); }
+        if (d.cost >= OpCost::VecUnary && d.cost <= OpCost::VecReduce && d.pipe_rule == PipeRule::Fixed) { EXPECT_EQ(d.pipe, Pipe::Vector); }
         for (const ParamSpec& p : d.params) EXPECT_FALSE(p.name.empty());
     }
 }
