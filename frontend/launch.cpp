@@ -235,8 +235,8 @@ private:
     }
 };
 
-// The 8-bit float formats and TASK_ID are read and sized, but cvsim has no arithmetic for them: a lane
-// program that would hold such a value is refused before it runs, naming the variable.
+// TASK_ID (PyPTO's orchestration task handle) is read and sized, but it has no arithmetic: a lane program that
+// would hold such a value is refused before it runs, naming the variable.
 const ir::Type* without_numerics(const Type& t) {
     if (t.kind == TypeKind::Tuple) {
         for (auto& e : t.elems)
@@ -251,9 +251,9 @@ void check_numerics(const Function& f) {
     for (const auto& v : f.vars)
         if (const Type* bad = without_numerics(v->type))
             raise("E-UNSUPPORTED", v->loc,
-                  fmt::format("'{}' has dtype pl.{}, which cvsim reads but cannot compute with (no numerics for it yet)",
+                  fmt::format("'{}' has dtype pl.{}, an orchestration task handle that a lane program cannot compute with",
                               v->name, dtype_name(bad->dtype)),
-                  "cvsim expand still works on this program; run and check need FP32/FP16/BF16 or integer dtypes",
+                  "cvsim expand still works on this program; run and check need a numeric dtype (floats, FP8, integers)",
                   static_cast<uint32_t>(std::max<size_t>(v->name.size(), 1)));
 }
 

@@ -7,6 +7,7 @@
 
 #include "frontend/diag.h"
 #include "frontend/ops_numerics.h"
+#include "frontend/ops_sort.h"
 
 namespace cvsim::ir {
 
@@ -262,6 +263,7 @@ std::vector<OpDef> build_ops() {
     add(O::Fence, "system", "fence", {}, scalar_op(S::Shared, "wait until this core's GM writes are visible", E::Sync));
     add(O::CacheInvalid, "system", "cacheinvalid", {opt("tensor")}, scalar_op(S::Shared, "invalidate cached GM lines", E::Sync));
     add_catalogue(add);
+    add_sort_ops(v);
     return v;
 }
 
@@ -296,6 +298,9 @@ const std::map<std::string, std::vector<const OpDef*>, std::less<>>& spelling_ta
             t[n] = {&op_def(c)};
             t[std::string("tile.") + n] = {&op_def(c)};
         }
+        // pl.tile.mrgsort: format 1 with block_len=, else format 2 (the dispatch above: a tile second operand).
+        t["mrgsort"] = {&op_def(OpCode::MrgSort1), &op_def(OpCode::MrgSort2)};
+        t["tile.mrgsort"] = t["mrgsort"];
         return t;
     }();
     return table;

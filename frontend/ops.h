@@ -88,6 +88,18 @@ enum class OpCode : uint8_t {
     Rem, Rems, Fmod, Fmods, And, Ands, Or, Ors, Xor, Xors, Shl, Shls, Shr, Shrs,
     Sin, Cos, Not, Addc, Subc, Addsc, Subsc, Prelu, Lrelu, Cmp, Cmps, Sel, Sels,
     Fillpad, FillpadInplace, FillpadExpand, Ci, Tri, Concat, Extract, Read, Write, Assemble,
+    // sort, gather, scatter and index ops (frontend/ops_sort.cpp)
+    Sort32,
+    MrgSort1,
+    MrgSort2,
+    Gather,
+    GatherMask,
+    Scatter,
+    ScatterMask,
+    RowArgmax,
+    RowArgmin,
+    ColArgmax,
+    ColArgmin,
 };
 
 // Which lane the expander puts a statement on (OPS.md side rules).

@@ -76,11 +76,12 @@ const std::vector<UnsupportedOp>& unsupported_ops() {
         const char* part = "partial-region ops (valid regions of the two operands differ): not modelled yet";
         for (const char* n : {"part_add", "part_mul", "part_max", "part_min"}) add(n, part);
         add("scatter_update", "index-driven row scatter: not modelled yet");
-        // The sort / gather / index family (issue 12's other half, branch opsort) until it lands.
-        const char* sorts = "sort/gather/index family: not implemented yet";
-        for (const char* n : {"sort32", "mrgsort", "gather", "gatherb", "gather_mask", "gather_compare", "gather_row", "scatter",
-                              "scatter_mask", "mscatter", "mgather", "row_argmax", "row_argmin", "col_argmax", "col_argmin"})
-            add(n, sorts);
+        // The sort / gather / index family (frontend/ops_sort.cpp) beyond what it models.
+        add("gather_compare", "compare-form gather returns a (indices, counts) tuple: tuple-valued tile ops are not modelled");
+        add("gatherb", "32-byte block gather by byte offsets: byte-addressed tile reads are not modelled");
+        add("gather_row", "GM-row DMA into a sub-region of a tile in place: in-place partial tile writes are not modelled");
+        add("mgather", "per-element GM gather: element-granular GM accesses are not modelled by the hazard checker");
+        add("mscatter", "per-element GM scatter: element-granular GM accesses are not modelled by the hazard checker");
         return v;
     }();
     return ops;

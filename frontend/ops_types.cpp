@@ -6,6 +6,7 @@
 
 #include "frontend/diag.h"
 #include "frontend/ops.h"
+#include "frontend/ops_sort.h"
 #include "frontend/runtime.h"
 
 namespace cvsim::ir {
@@ -557,6 +558,8 @@ Type infer_call_type(const Expr& call, int region_split) {
             return Type::none();
         }
         case O::Fence: return Type::none();
+        case O::Sort32: case O::MrgSort1: case O::MrgSort2: case O::Gather: case O::GatherMask: case O::Scatter: case O::ScatterMask:
+        case O::RowArgmax: case O::RowArgmin: case O::ColArgmax: case O::ColArgmin: return sort_op_type(call);
         default: break;
     }
     return Type::none();

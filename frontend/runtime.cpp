@@ -81,7 +81,9 @@ void fill_inputs(TensorStore& store, uint64_t seed) {
             double v;
             if (dtype_is_float(t.dtype)) v = std::uniform_real_distribution<double>(-1.0, 1.0)(gen);
             else v = static_cast<double>(std::uniform_int_distribution<int>(-8, 8)(gen));
-            if (t.dtype == DType::UINT8 || t.dtype == DType::BOOL) v = std::fabs(v);
+            if (t.dtype == DType::UINT8 || t.dtype == DType::BOOL || t.dtype == DType::UINT16 || t.dtype == DType::UINT32 ||
+                t.dtype == DType::UINT64 || t.dtype == DType::FP8E8M0)
+                v = std::fabs(v);  // unsigned types (and the sign-less E8M0 scale) get magnitudes, not saturated zeros
             encode_element(t.dtype, v, t.bytes.data() + i * eb);
         }
     }
@@ -156,8 +158,14 @@ void read_npy(TensorBuffer& t, const std::string& path) {
     if (!in || len > (1u << 20)) throw std::runtime_error("'" + path + "': bad header");
     std::string header(len, '\0');
     in.read(header.data(), len);
-    std::string want = fmt::format("'descr': '{}'", npy_descr(t.dtype));
-    if (header.find(want) == std::string::npos)
+    // Types numpy lacks (BF16, the 8-bit floats) are raw bit patterns: unsigned integers of the element size, or
+    // the opaque void type an ml_dtypes array saves as (|V1, <V2/|V2).
+    std::vector<std::string> descrs{npy_descr(t.dtype)};
+    if (t.dtype == DType::BF16) descrs = {"<u2", "<V2", "|V2"};
+    if (is_float8(t.dtype)) descrs = {"|u1", "|V1", "<V1"};
+    bool descr_ok = false;
+    for (const auto& d : descrs) descr_ok |= header.find("'descr': '" + d + "'") != std::string::npos;
+    if (!descr_ok)
         throw std::runtime_error(fmt::format("'{}': dtype does not match {} ({})", path, dtype_name(t.dtype), npy_descr(t.dtype)));
     if (header.find("'fortran_order': False") == std::string::npos) throw std::runtime_error("'" + path + "': Fortran order is not supported");
     std::string shape;
@@ -168,6 +176,19 @@ void read_npy(TensorBuffer& t, const std::string& path) {
     t.bytes.assign(static_cast<size_t>(t.numel()) * dtype_bytes(t.dtype), 0);
     in.read(reinterpret_cast<char*>(t.bytes.data()), static_cast<std::streamsize>(t.bytes.size()));
     if (!in) throw std::runtime_error("'" + path + "': file is too short");
+    // Tile values are doubles: a 64-bit integer beyond +-2^53 would be silently rounded, so it is refused.
+    if (t.dtype == DType::INT64 || t.dtype == DType::INDEX || t.dtype == DType::UINT64 || t.dtype == DType::TASK_ID)
+        for (int64_t i = 0; i < t.numel(); ++i) {
+            const uint8_t* p = t.bytes.data() + i * 8;
+            uint64_t u = 0;
+            std::memcpy(&u, p, 8);
+            const bool unsigned_type = t.dtype == DType::UINT64;
+            const int64_t s = static_cast<int64_t>(u);
+            const bool exact = unsigned_type ? u <= (uint64_t{1} << 53) : (s <= (int64_t{1} << 53) && s >= -(int64_t{1} << 53));
+            if (!exact && !is_poison(t.dtype, p))
+                throw std::runtime_error(fmt::format("'{}': element {} ({}) is beyond +-2^53, which cvsim cannot hold exactly",
+                                                     path, i, unsigned_type ? std::to_string(u) : std::to_string(s)));
+        }
 }
 
 int64_t tensor_bytes(const std::vector<int64_t>& shape, DType dtype) {

@@ -259,6 +259,20 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
         a->sval = "pl.AUTO";  // printed back as pl.AUTO
         return a;
     }
+    // pl.tile.MaskPattern.P0101 ... P1111 (gather_mask / scatter_mask): the selector's integer 1..7, printed back
+    // as written.
+    for (const char* prefix : {"tile.MaskPattern.", "MaskPattern."})
+        if (rest.rfind(prefix, 0) == 0) {
+            static const char* n[] = {"P0101", "P1010", "P0001", "P0010", "P0100", "P1000", "P1111"};
+            for (int i = 0; i < 7; ++i)
+                if (rest.substr(std::string_view(prefix).size()) == n[i]) {
+                    ExprPtr m = make_int(i + 1, e.loc);
+                    m->sval = d;
+                    return m;
+                }
+            raise("E-TYPE", e.loc, fmt::format("'{}' is not a member of pl.tile.MaskPattern (members: P0101, P1010, P0001, P0010, P0100, P1000, P1111)",
+                                               rest.substr(std::string_view(prefix).size())), "", static_cast<uint32_t>(d.size()));
+        }
     auto dot = rest.find('.');
     if (dot == std::string::npos) return nullptr;
     std::string kind = rest.substr(0, dot), member = rest.substr(dot + 1);

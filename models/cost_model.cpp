@@ -187,6 +187,12 @@ std::span<const OpCostInfo> op_cost_table() {
          "pto-isa vector cost model (combine steps: estimate)", 'L'},
         {OpCost::Transport, "transport", "ring slot copy: fixp_to_gm / dma_cycles on the slot path; pops sync.issue_cost (+ GM->UB/L1 copy on a2a3)",
          "HARDWARE.md cross-core pipes", 'L'},
+        {OpCost::VecSort, "vec_sort", "vector.head + ceil(bytes/repeat_bytes) * 5 * vector.reduce_cycles_per_repeat + vector.tail (bytes: the widest operand)",
+         "estimate: VBS32 sorts 32 elements in log2(32) = 5 compare-exchange rounds (pto-isa TSORT32; no device anchor)", 'L'},
+        {OpCost::VecMerge, "vec_merge", "vector.head + ceil(bytes/repeat_bytes) * 2 * vector.reduce_cycles_per_repeat + vector.tail (bytes: the widest operand)",
+         "estimate: vmrgsort4 emits one tuple per compare of the list heads (pto-isa TMRGSORT; no device anchor)", 'L'},
+        {OpCost::VecGather, "vec_gather", "vector.head + ceil(bytes/repeat_bytes) * 2 * vector.binary_cycles + vector.tail (bytes: the widest operand)",
+         "estimate: vgather/vscatter = index-to-address pass + element move (pto-isa TGATHER/TSCATTER; no device anchor)", 'L'},
     };
     return table;
 }
@@ -204,6 +210,9 @@ uint64_t vector_kind_cycles(const VectorParams& vec, OpCost kind, uint64_t bytes
         case OpCost::VecBinary: return vector_op_cycles(vec, VectorOp::Binary, bytes);
         case OpCost::VecExp: return vector_op_cycles(vec, VectorOp::Exp, bytes);
         case OpCost::VecReduce: return vector_reduce_cycles(vec, bytes, reduce_n);
+        case OpCost::VecSort: return vec.head + vector_repeats(vec, bytes) * 5 * vec.reduce_cycles_per_repeat + vec.tail;
+        case OpCost::VecMerge: return vec.head + vector_repeats(vec, bytes) * 2 * vec.reduce_cycles_per_repeat + vec.tail;
+        case OpCost::VecGather: return vec.head + vector_repeats(vec, bytes) * 2 * vec.binary_cycles + vec.tail;
         default: return 0;
     }
 }

@@ -76,6 +76,9 @@ enum class OpCost : uint8_t {
     VecExp,         // vector_op_cycles(Exp)
     VecReduce,      // vector_reduce_cycles
     Transport,      // tpush/tpop: ring slot DMA (sim/exec_ops.cpp begin_push / pop copy)
+    VecSort,        // sort32 (VBS32 on the SFU): 5 compare-exchange rounds per repeat
+    VecMerge,       // mrgsort (vmrgsort4): 2 steps per repeat of the output
+    VecGather,      // gather / scatter by index: address generation + element move per repeat
 };
 struct OpCostInfo {
     OpCost kind;

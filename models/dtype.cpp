@@ -38,9 +38,7 @@ bool dtype_is_float(DType t) {
            t == DType::FP8E8M0 || t == DType::HF8;
 }
 bool dtype_is_int(DType t) { return !dtype_is_float(t); }
-bool dtype_has_numerics(DType t) {
-    return !(t == DType::FP8E4M3FN || t == DType::FP8E5M2 || t == DType::FP8E8M0 || t == DType::HF8 || t == DType::TASK_ID);
-}
+bool dtype_has_numerics(DType t) { return t != DType::TASK_ID; }
 
 namespace {
 constexpr std::string_view kDtypeNames[kNumDTypes] = {"FP32",   "FP16",   "BF16",    "INT8",      "INT16",   "INT32",
@@ -104,7 +102,7 @@ double round_to(DType t, double v) {
         case DType::FP8E4M3FN:
         case DType::FP8E5M2:
         case DType::FP8E8M0:
-        case DType::HF8: return std::numeric_limits<double>::quiet_NaN();  // no numerics (dtype_has_numerics)
+        case DType::HF8: return float8_round(t, v);
     }
     return v;
 }
@@ -129,7 +127,7 @@ void encode_element(DType t, double v, uint8_t* p) {
         case DType::FP8E4M3FN:
         case DType::FP8E5M2:
         case DType::FP8E8M0:
-        case DType::HF8: *p = 0xFF; return;  // no numerics: a NaN-like pattern, never a plausible value
+        case DType::HF8: *p = float8_encode(t, v); return;
     }
 }
 
@@ -152,7 +150,7 @@ double decode_element(DType t, const uint8_t* p) {
         case DType::FP8E4M3FN:
         case DType::FP8E5M2:
         case DType::FP8E8M0:
-        case DType::HF8: return std::numeric_limits<double>::quiet_NaN();
+        case DType::HF8: return float8_decode(t, *p);
     }
     return 0;
 }
@@ -190,6 +188,10 @@ double unit_roundoff(DType t) {
         case DType::FP32: return std::ldexp(1.0, -24);
         case DType::FP16: return std::ldexp(1.0, -11);
         case DType::BF16: return std::ldexp(1.0, -8);
+        case DType::FP8E4M3FN: return std::ldexp(1.0, -4);
+        case DType::FP8E5M2: return std::ldexp(1.0, -3);
+        case DType::FP8E8M0: return 0.5;
+        case DType::HF8: return 0.25;
         default: return 0;
     }
 }

@@ -13,7 +13,7 @@ enum class DType : uint8_t {
     FP32, FP16, BF16, INT8, INT16, INT32, INT64, UINT8, BOOL, INDEX,
     UINT16, UINT32, UINT64,
     TASK_ID,                                 // PyPTO's opaque 64-bit runtime task handle (orchestration scalars)
-    FP8E4M3FN, FP8E5M2, FP8E8M0, HF8,        // 8-bit floats: parsed and sized; no numerics (dtype_has_numerics)
+    FP8E4M3FN, FP8E5M2, FP8E8M0, HF8,        // 8-bit floats (models/dtype_fp8.cpp)
 };
 inline constexpr int kNumDTypes = 18;
 
@@ -21,9 +21,20 @@ inline constexpr int kNumDTypes = 18;
 size_t dtype_bytes(DType t);
 bool dtype_is_float(DType t);
 bool dtype_is_int(DType t);  // integer types including BOOL and INDEX
-// False for the 8-bit float formats and TASK_ID: cvsim reads and sizes them but does not compute with them
-// (a program that would run with them gets E-UNSUPPORTED before the simulation starts).
+// False only for TASK_ID: PyPTO's task handle is an orchestration-side dependency token with no arithmetic, so a
+// lane program that would hold one gets E-UNSUPPORTED before the simulation starts.
 bool dtype_has_numerics(DType t);
+
+// The 8-bit float formats (rounding rules in models/dtype_fp8.cpp and docs/DECISIONS.md).
+bool is_float8(DType t);
+double float8_decode(DType t, uint8_t bits);
+double float8_round(DType t, double v);  // the nearest value of `t` by that format's rule (NaN when none)
+uint8_t float8_encode(DType t, double v);  // float8_round then the bit pattern
+uint8_t float8_nan_bits(DType t);
+
+// Tile values are doubles, so 64-bit integers are exact only within +-2^53: the largest magnitude cvsim keeps
+// exactly (inputs beyond it are refused when read).
+inline constexpr double kMaxExactInt = 9007199254740992.0;
 // "FP32", "FP16", ... as spelled after `pl.`
 std::string_view dtype_name(DType t);
 std::optional<DType> dtype_from_name(std::string_view name);
@@ -46,7 +57,8 @@ bool atomic_add_dtype(DType t);  // FP32, FP16, BF16, INT32, INT16, INT8
 // integers wrap (two's complement), so integer accumulation does not depend on the order. `dst_zero`: the
 // destination counts as 0 (an Out element no store wrote yet: the host zeroes an atomic destination).
 void atomic_add_element(DType t, uint8_t* dst, const uint8_t* addend, bool dst_zero);
-// Unit roundoff of a float dtype (2^-24 FP32, 2^-11 FP16, 2^-8 BF16); 0 for integers.
+// Unit roundoff of a float dtype (2^-24 FP32, 2^-11 FP16, 2^-8 BF16, 2^-4 E4M3, 2^-3 E5M2, 2^-1 E8M0, 2^-2 HF8
+// at its coarsest); 0 for integers.
 double unit_roundoff(DType t);
 
 // On-chip and off-chip memory spaces (pl.Mem.X / pl.MemorySpace.X).

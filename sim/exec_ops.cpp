@@ -400,7 +400,8 @@ uint64_t CoreRunner::compute_latency(const Instr& in) {
             uint64_t n = static_cast<uint64_t>(d.valid == ValidRule::ColReduce ? x.rows : x.cols);
             return jitter(vector_kind_cycles(hw.vector, d.cost, x.bytes.size(), n));
         }
-        case OpCost::VecUnary: case OpCost::VecTileScalar: case OpCost::VecBinary: case OpCost::VecExp: {
+        case OpCost::VecUnary: case OpCost::VecTileScalar: case OpCost::VecBinary: case OpCost::VecExp:
+        case OpCost::VecSort: case OpCost::VecMerge: case OpCost::VecGather: {
             // Elementwise: the widest of the result and the operands (a cast reads or writes the wider dtype).
             uint64_t bytes = out.bytes.size();
             for (const auto& t : in.in)
