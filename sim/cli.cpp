@@ -342,7 +342,11 @@ int cmd_params(const CommonOptions& c) {
             costs += fmt::format("  {:<16} conf {}  {}  [source: {}]\n", f.name, f.confidence, f.formula, f.source);
         std::cout << (c.verbose ? costs : fit_width(costs, output_width()));
     }
-    write_json(c.json, params_json(hw, rows));
+    nlohmann::json j = params_json(hw, rows);
+    j["op_costs"] = nlohmann::json::array();
+    for (const auto& f : op_cost_table())
+        j["op_costs"].push_back({{"name", f.name}, {"formula", f.formula}, {"confidence", std::string(1, f.confidence)}, {"source", f.source}});
+    write_json(c.json, j);
     return kExitClean;
 }
 

@@ -506,8 +506,8 @@ void print_explore_summary(std::ostream& out, const std::string& kernel, const E
                           static_cast<double>(sum.peak_rss_kb) / 1024.0,
                           sum.workers_peak_rss_kb > 0 ? fmt::format(" (largest worker {:.1f} MiB)", static_cast<double>(sum.workers_peak_rss_kb) / 1024.0) : "");
     if (sum.interrupted)
-        os << "INTERRUPTED: a partial summary of the schedules finished before the signal (no verdict; rerun with the same "
-              "--jsonl file to resume)\n";
+        os << "INTERRUPTED: a partial summary of the schedules finished before the signal (no verdict; a run with "
+              "--jsonl FILE resumes when rerun with the same file)\n";
     if (sum.distinct.empty()) {
         os << (sum.interrupted ? "no findings so far\n" : is_check ? "PASS: no finding in any explored schedule\n" : "no findings\n");
         if (scope && !sum.interrupted) print_scope(os, *scope);

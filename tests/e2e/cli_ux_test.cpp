@@ -236,7 +236,17 @@ TEST(Params, JsonHasEveryParameterWithValueUnitDocConfidenceAndSource) {
     EXPECT_EQ(j["target"], "a5");
     ASSERT_TRUE(j["parameters"].is_array());
     RunResult table = run_cvsim({"params", "--target", "a5", "-v"});
-    EXPECT_EQ(j["parameters"].size() + 1, lines_of(table.out).size()) << "one per table row";
+    // The parameter table is the first block (the op cost formulas follow after a blank line).
+    std::vector<std::string> rows_of_table;
+    for (const auto& l : lines_of(table.out)) {
+        if (l.empty()) break;
+        rows_of_table.push_back(l);
+    }
+    EXPECT_EQ(j["parameters"].size() + 1, rows_of_table.size()) << "one per table row";
+    ASSERT_TRUE(j["op_costs"].is_array());
+    EXPECT_FALSE(j["op_costs"].empty());
+    for (const auto& f : j["op_costs"])
+        for (const char* key : {"name", "formula", "confidence", "source"}) EXPECT_TRUE(f.contains(key) && f[key].is_string()) << key << " in " << f.dump();
     std::set<std::string> names;
     for (const auto& p : j["parameters"]) {
         ASSERT_TRUE(p.is_object());
