@@ -167,7 +167,7 @@ std::vector<OpDef> build_ops() {
         view_op(N::view, 0, V::Full, "offset", "view of a sub-window of a tile (or a tensor window)"));
     add(O::Reshape, "tile", "reshape", {req("tile"), req("shape")},
         view_op(N::view, 1, V::Full, "shape", "same elements, new row-major shape"));
-    add(O::Transpose, "tile", "transpose", {req("tile"), req("axis1"), req("axis2")},
+    add(O::Transpose, "tile", "transpose", {req("tile"), req("axis1"), req("axis2"), opt("tmp_tile")},
         {S::Shared, SideRule::TileMem, Pipe::Vector, PipeRule::Fixed, E::Compute, N::transpose, 0, V::Swap, nullptr, OpCost::VecUnary,
          "2-D transpose into a new UB tile"});
     add(O::TransposeView, "tile", "transpose_view", {req("tile")},
@@ -214,8 +214,9 @@ std::vector<OpDef> build_ops() {
             vec(N::unary, i, i == 0 ? OpCost::VecExp : OpCost::VecUnary, un_doc[i]));
     add(O::Cast, "tile", "cast", {req("tile"), req("target_type"), opt("mode")},
         vec(N::cast, 0, OpCost::VecUnary, "dtype conversion (float->int by mode round/floor/ceil/trunc, saturating)"));
-    add(O::RowSum, "tile", "row_sum", {req("tile")}, vec(N::reduce, 0, OpCost::VecReduce, "[M, N] -> [M, 1] sums", V::RowReduce));
-    add(O::RowMax, "tile", "row_max", {req("tile")}, vec(N::reduce, 1, OpCost::VecReduce, "[M, N] -> [M, 1] maxima", V::RowReduce));
+    // tmp_tile: PyPTO's scratch operand (optional here: cvsim's own kernels omit it; the numerics do not need it).
+    add(O::RowSum, "tile", "row_sum", {req("tile"), opt("tmp_tile")}, vec(N::reduce, 0, OpCost::VecReduce, "[M, N] -> [M, 1] sums", V::RowReduce));
+    add(O::RowMax, "tile", "row_max", {req("tile"), opt("tmp_tile")}, vec(N::reduce, 1, OpCost::VecReduce, "[M, N] -> [M, 1] maxima", V::RowReduce));
     const char* rex[] = {"row_expand_mul", "row_expand_add", "row_expand_sub"};
     const char* rex_doc[] = {"x[i, j] * row_vec[i, 0]", "x[i, j] + row_vec[i, 0]", "x[i, j] - row_vec[i, 0]"};
     for (int i = 0; i < 3; ++i)

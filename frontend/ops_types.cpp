@@ -383,8 +383,16 @@ Type infer_call_type(const Expr& call, int region_split) {
         case O::Transpose: {
             auto a1 = const_int(arg(call, "axis1"));
             auto a2 = const_int(arg(call, "axis2"));
+            // Negative axes count from the end, as PyPTO's (a 2-D tile: -2 is 0, -1 is 1).
+            if (a1 && *a1 < 0) *a1 += 2;
+            if (a2 && *a2 < 0) *a2 += 2;
             if (!a1 || !a2 || *a1 == *a2 || *a1 < 0 || *a2 < 0 || *a1 > 1 || *a2 > 1)
-                raise("E-TYPE", arg(call, "axis1")->loc, "pl.tile.transpose: axes must be the constants 0 and 1 of a 2-D tile");
+                raise("E-TYPE", arg(call, "axis1")->loc, "pl.tile.transpose: axes must be the constants 0 and 1 (or -2 and -1) of a 2-D tile");
+            if (arg(call, "tmp_tile")) {
+                const Type& t = tile_arg(call, "tmp_tile");
+                if (t.dtype != arg(call, "tile")->type.dtype)
+                    raise("E-TYPE", arg(call, "tmp_tile")->loc, fmt::format("pl.tile.transpose: tmp_tile must have the tile's dtype, got {}", type_str(t)));
+            }
             Type r = vec_unary_type(call);
             if (r.shape.size() != 2) type_error(call, "pl.tile.transpose: tile must be 2-D");
             std::swap(r.shape[0], r.shape[1]);
@@ -465,6 +473,13 @@ Type infer_call_type(const Expr& call, int region_split) {
         }
         case O::RowSum: case O::RowMax: {
             Type r = vec_unary_type(call);
+            if (arg(call, "tmp_tile")) {
+                const Type& t = tile_arg(call, "tmp_tile");
+                expect_mem(call, "tmp_tile", {Mem::Vec});
+                if (t.dtype != r.dtype || t.shape.size() != arg(call, "tile")->type.shape.size())
+                    raise("E-TYPE", arg(call, "tmp_tile")->loc,
+                          fmt::format("{}: tmp_tile must have the tile's dtype and rank, got {}", op_label(call), type_str(t)));
+            }
             if (r.shape.size() != 2) type_error(call, fmt::format("{}: tile must be 2-D", op_label(call)));
             r.shape[1] = 1;
             if (!r.valid.empty()) r.valid[1] = 1;

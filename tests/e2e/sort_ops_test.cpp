@@ -105,3 +105,30 @@ TEST(SortOps, Fp8TensorsLoadCastAndStore) {
 }
 
 }  // namespace
+
+// The printed forms PyPTO emits for row reductions and transpose (a scratch tmp_tile, negative axes) are read
+// and compute what the plain forms do (real dumps were rejected: "row_sum takes 1 argument").
+TEST(PrintedForms, ScratchOperandsAndNegativeAxesComputeLikeThePlainForms) {
+    const std::string dir = ::testing::TempDir() + "/printed_scratch";
+    std::filesystem::create_directories(dir);
+    std::vector<double> x(16 * 32);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>((i * 7) % 23) - 11.0;
+    rt::write_npy(buffer("x", DType::FP32, {16, 32}, x), dir + "/x.npy");
+    RunResult r = run_cvsim({"run", kernel("printed_scratch_operands.py"), "--input", "x=" + dir + "/x.npy", "--output-dir", dir});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_TRUE(has(r, "equal to the reference")) << r.out;
+    auto sums = read_out(dir, "sums", DType::FP32, {16, 2});
+    auto tr = read_out(dir, "tr", DType::FP32, {32, 16});
+    auto diff = read_out(dir, "diff", DType::FP32, {32, 16});
+    for (int row = 0; row < 16; ++row) {
+        EXPECT_EQ(sums[row * 2 + 0], 0.0) << "row_sum with and without tmp_tile differ at row " << row;
+        double mx = x[row * 32];
+        for (int c = 0; c < 32; ++c) mx = std::max(mx, x[row * 32 + c]);
+        EXPECT_EQ(sums[row * 2 + 1], mx) << row;
+    }
+    for (int i = 0; i < 32; ++i)
+        for (int j = 0; j < 16; ++j) {
+            EXPECT_EQ(tr[i * 16 + j], x[j * 32 + i]) << i << "," << j;
+            EXPECT_EQ(diff[i * 16 + j], 0.0);
+        }
+}
