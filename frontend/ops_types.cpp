@@ -312,6 +312,9 @@ Type infer_call_type(const Expr& call, int region_split) {
                 type_error(call, fmt::format("pl.tile.load: target_memory must be pl.Mem.Vec or pl.Mem.Mat, got pl.Mem.{}", mem_name(m)));
             Type r = Type::tile(window_tile_shape(call, shapes), t->type.dtype, m);
             if (auto vs = const_int_list(arg(call, "valid_shape"))) {
+                // A valid_shape of the window's rank (PyPTO prints [1, R, C] for a 3-D window) names the 2-D tile's
+                // region by its last two extents; the leading ones are the window's 1s.
+                if (vs->size() == shapes.size() && vs->size() > 2) vs = std::vector<int64_t>(vs->end() - 2, vs->end());
                 if (vs->size() != r.shape.size()) type_error(call, "pl.tile.load: valid_shape rank differs from the tile's");
                 if (*vs != r.shape) r.valid = *vs;
             }
