@@ -362,6 +362,19 @@ bool is_tile_compute(OpCode c) {
     return d.effect == Effect::Compute && d.side_rule == SideRule::Fixed && d.side == Side::Vector;
 }
 bool is_matmul(OpCode c) { return op_def(c).numerics == &numerics::matmul; }
+bool is_inplace_safe(OpCode c) {
+    const OpDef& d = op_def(c);
+    if (d.pipe != Pipe::Vector || d.effect != Effect::Compute) return false;
+    using O = OpCode;
+    switch (c) {
+        case O::Fmod: case O::Fmods: case O::And: case O::Ands: case O::Or: case O::Ors: case O::Xor: case O::Xors:
+        case O::Prelu: case O::Recip: case O::FillpadExpand: case O::Gather: case O::GatherMask:
+        case O::RowSum: case O::RowMax: case O::RowMin: case O::RowProd:
+        case O::RowArgmax: case O::RowArgmin: case O::ColArgmax: case O::ColArgmin:
+        case O::Sort32: case O::MrgSort1: case O::MrgSort2: case O::Concat: case O::Transpose: return false;
+        default: return true;
+    }
+}
 
 bool OpOperands::variant_bits(int bits) const { return (op->variant & bits) != 0; }
 

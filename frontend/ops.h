@@ -209,6 +209,9 @@ const ExprPtr& arg(const Expr& call, const std::string& name);  // nullptr when 
 bool is_cross_core(OpCode c);    // tpush/tpop/tfree/initialize_pipe/shard/gather
 bool is_tile_compute(OpCode c);  // vector compute ops (effect Compute on the vector side)
 bool is_matmul(OpCode c);        // matmul/gemv family
+// A vector compute op whose result may be written over a dying operand's buffer (PyPTO's MemoryReuse);
+// false for the ops PyPTO registers not_inplace_safe (they need distinct source and destination buffers).
+bool is_inplace_safe(OpCode c);
 // A tile.store with atomic=pl.AtomicType.Add (sema admits only None_ = 0 and Add = 1).
 bool is_atomic_add_store(const Expr& call);
 

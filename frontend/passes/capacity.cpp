@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <set>
 
 #include "frontend/diag.h"
 #include "frontend/passes/ir_util.h"
@@ -56,19 +55,6 @@ uint64_t capacity(const HwParams& hw, Mem m) {
         case Mem::Bias: return hw.chip.bias_bytes;
         default: return UINT64_MAX;
     }
-}
-
-// Ops whose result may be written over a dying operand's buffer: vector compute ops, except those PyPTO
-// registers not_inplace_safe (reductions, sorts, gathers, concat, fillpad_expand, and a few elementwise ones).
-bool inplace_safe(const Expr& call) {
-    const OpDef& d = *call.op;
-    if (d.pipe != Pipe::Vector || d.effect != Effect::Compute) return false;
-    static const std::set<std::string> unsafe = {
-        "tile.fmod", "tile.fmods", "tile.and", "tile.ands", "tile.or", "tile.ors", "tile.xor", "tile.xors", "tile.prelu",
-        "tile.recip", "tile.fillpad_expand", "tile.gather", "tile.gather_mask", "tile.row_sum", "tile.row_max", "tile.row_min",
-        "tile.row_prod", "tile.row_argmax", "tile.row_argmin", "tile.col_argmax", "tile.col_argmin", "tile.sort32",
-        "tile.mrgsort", "tile.mrgsort_format1", "tile.mrgsort_format2", "tile.concat", "tile.transpose", "tile.move"};
-    return !unsafe.count(d.qname);
 }
 
 const char* buffer_name(Mem m) {
@@ -172,12 +158,12 @@ void check_function(const Function& f, const HwParams& hw) {
     }
     // In-place reuse, as PyPTO's MemoryReuse pass does: the result of a vector compute op may take the buffer
     // of an operand whose life ends at that op (same memory, at least as large), unless the op needs distinct
-    // source and destination buffers (PyPTO's not_inplace_safe ops, listed in inplace_safe()).
-    std::map<size_t, std::set<const Var*>> reused;  // statement -> storages (results) that live in a dying operand
+    // source and destination buffers (PyPTO's not_inplace_safe ops: ir::is_inplace_safe).
+    std::map<size_t, const Var*> reused;  // statement -> the storage of its result, which lives in a dying operand
     for (size_t i = 0; i < flat.size(); ++i) {
         const Stmt& s = *flat[i].stmt;
         const Expr* c = stmt_call(s);
-        if (!c || s.kind != StmtKind::Assign || s.targets.size() != 1 || !inplace_safe(*c)) continue;
+        if (!c || s.kind != StmtKind::Assign || s.targets.size() != 1 || !is_inplace_safe(c->op->code)) continue;
         const Var* res = s.targets[0].get();
         if (res->type.kind != TypeKind::Tile) continue;
         auto rit = live.find(find(res));
@@ -188,7 +174,7 @@ void check_function(const Function& f, const HwParams& hw) {
             auto oit = live.find(find(o));
             if (oit == live.end() || oit->first == rit->first || oit->second.last != i || oit->second.first >= i) continue;
             if (oit->second.bytes < rit->second.bytes) continue;
-            reused[i].insert(rit->first);
+            reused[i] = rit->first;
             break;
         }
     }
@@ -197,7 +183,7 @@ void check_function(const Function& f, const HwParams& hw) {
         std::map<Mem, std::vector<std::pair<uint64_t, std::string>>> who;
         for (auto& [v, r] : live) {
             if (r.first > i || r.last < i) continue;
-            if (reused.count(i) && reused[i].count(v)) continue;  // shares a dying operand's buffer here
+            if (auto ru = reused.find(i); ru != reused.end() && ru->second == v) continue;  // shares a dying operand's buffer here
             used[v->type.mem] += r.bytes;
             who[v->type.mem].push_back({r.bytes, r.names});
         }
