@@ -8,6 +8,20 @@
 
 namespace cvsim::test {
 
+// Built with AddressSanitizer (gcc or clang): ASan reserves terabytes of address space, so no RLIMIT_AS,
+// and it runs slower, so more time.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 std::string shared_dir();   // ../shared (from CVSIM_SHARED env or the build-time definition)
 std::string source_dir();   // the repository root
 std::string cvsim_binary(); // the built cvsim executable

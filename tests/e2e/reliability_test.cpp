@@ -331,11 +331,7 @@ TEST(Bounds, TheSupervisorsMemoryIsFlatInTheScheduleBudgetAndWorkersDieWithIt) {
     int st = 0;
     ::waitpid(sup, &st, 0);
     EXPECT_GT(hwm, 0);
-#if defined(__SANITIZE_ADDRESS__)
-    const long limit_kb = 600 * 1024;  // ASan's shadow and quarantine
-#else
-    const long limit_kb = 300 * 1024;
-#endif
+    const long limit_kb = (kSanitized ? 600 : 300) * 1024;  // ASan: its shadow and quarantine
     EXPECT_LT(hwm, limit_kb) << "the supervisor holds no per-schedule state (it grew ~0.5 GB/s when it held a seed list)";
     ASSERT_EQ(workers.size(), 2u) << "two workers were running";
     std::this_thread::sleep_for(std::chrono::milliseconds(1000));

@@ -26,18 +26,6 @@ using namespace cvsim::test;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;  // ASan reserves terabytes of address space: no RLIMIT_AS, more time
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
-
 // Runs cvsim ARGS with an address-space limit (as `ulimit -v`; none under ASan, which reserves terabytes of
 // address space) and a wall limit, keeping at most 1 MiB of each stream.
 RunResult run_limited(const std::vector<std::string>& args, int wall_seconds, rlim_t mem_bytes) {
