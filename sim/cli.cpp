@@ -366,21 +366,30 @@ passes::TimingScope timing_scope_of(const CommonOptions& c, const std::string& k
 // The entries check/explore take from one kernel file: the kernels an Orchestration entry launches when it is
 // not one launch (frontend/launch.h kernel_launches), else the entry as given ("": compile() chooses).
 // Each kernel's options: --entry NAME, and its scalar parameters given the constants of its launch site (an
-// --input of the user wins); a scalar the orchestration computes keeps the default and gets a note.
-std::vector<CommonOptions> entries_of(const CommonOptions& c, const std::string& kernel) {
+// --input of the user wins). A scalar the orchestration computes (cvsim does not run host scalar code) and the
+// user does not give makes that kernel unchecked: any value cvsim picked could make the verdict vacuous (a
+// valid region of 0 rows accesses nothing), so the kernel gets E-UNCHECKED at the parameter, never a pass.
+struct CheckEntry {
+    CommonOptions opts;
+    std::string unbound;  // a computed scalar parameter without --input ("": every scalar is bound)
+    SourceLoc loc;        // that parameter's declaration
+    std::shared_ptr<const ir::Program> program;  // keeps the source file `loc` points into alive
+};
+std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& kernel) {
     sim::SessionOptions so = session_options(c);
     std::vector<std::string> defaulted;
     auto program = load_program(SourceFile::read(kernel), SemaOptions{so.dims, kDefaultDim, &defaulted});
     if (!c.quiet)
         for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
     auto launches = kernel_launches(*program, c.entry);
-    if (launches.empty()) return {c};
+    if (launches.empty()) return {CheckEntry{c, "", {}, nullptr}};
     if (!c.quiet)
         std::cerr << fmt::format("note: {}: the entry launches {} kernel(s) in program order; each is checked on its own (--entry NAME)\n",
                                  kernel, launches.size());
-    std::vector<CommonOptions> out;
+    std::vector<CheckEntry> out;
     for (const auto& k : launches) {
-        CommonOptions ck = c;
+        CheckEntry entry{c, "", {}, nullptr};
+        CommonOptions& ck = entry.opts;
         ck.entry = k.name;
         ck.inputs.clear();
         auto given = [&](const std::string& name) {
@@ -399,10 +408,13 @@ std::vector<CommonOptions> entries_of(const CommonOptions& c, const std::string&
         for (const auto& [name, value] : k.scalars)
             if (!given(name)) ck.inputs.push_back(name + "=" + value);
         for (const auto& name : k.computed)
-            if (!given(name) && !c.quiet)
-                std::cerr << fmt::format("note: {}: scalar '{}' is computed by the orchestration; it is checked with 0 (give --input {}=VALUE)\n",
-                                         k.name, name, name);
-        out.push_back(std::move(ck));
+            if (!given(name) && entry.unbound.empty()) {
+                entry.unbound = name;
+                for (const auto& p : program->find(k.name)->params)
+                    if (p.var->name == name) entry.loc = p.var->loc;
+                entry.program = program;
+            }
+        out.push_back(std::move(entry));
     }
     return out;
 }
@@ -432,9 +444,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
     nlohmann::json report = nlohmann::json::array();
     bool any_unread = false;  // a kernel of a multi-launch file that gave a diagnostic instead of a verdict
     for (const auto& kernel : e.kernels) {
-      const std::vector<CommonOptions> entries = e.merge.empty() ? entries_of(c, kernel) : std::vector<CommonOptions>{c};
-      const bool per_launch = entries.size() > 1 || entries[0].entry != c.entry;
-      for (const auto& ck : entries) {
+      const std::vector<CheckEntry> entries = e.merge.empty() ? entries_of(c, kernel) : std::vector<CheckEntry>{{c, "", {}, nullptr}};
+      const bool per_launch = entries.size() > 1 || entries[0].opts.entry != c.entry;
+      for (const auto& ent : entries) {
+        const CommonOptions& ck = ent.opts;
         const std::string& entry = ck.entry;
         const std::string label = per_launch ? kernel + " [" + entry + "]" : kernel;
         ExploreSummary sum;
@@ -442,6 +455,12 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         // lives until the summary is printed and reported.
         std::unique_ptr<sim::Session> session;
         try {
+            if (!ent.unbound.empty())
+                raise("E-UNCHECKED", ent.loc,
+                      fmt::format("kernel '{}' is not checked: its scalar '{}' is computed by the orchestration, which cvsim does not run, "
+                                  "and a value cvsim picked could make the verdict vacuous",
+                                  entry, ent.unbound),
+                      fmt::format("give the value the orchestration computes: --input {}=VALUE", ent.unbound));
             if (!e.merge.empty()) {
                 sum = merge_jsonl(c, kernel, e, *base);
             } else if (e.jobs == 0) {
