@@ -56,11 +56,22 @@ void wrap_line(std::string& out, const std::string& line, size_t width) {
             out += lead + rest + '\n';
             return;
         }
-        // The last space that leaves room for the continuation mark; an overlong word stays whole.
+        // The last space that leaves room for the continuation mark; an overlong word stays whole. A command
+        // keeps an option with its value on one line ("--seed 17", never "--seed \\ 17").
         size_t room = width - lead.size() - tail.size();
         size_t lo = first ? indent + 1 : 1;
+        auto splits_option = [&](size_t at) {
+            if (!command || at + 1 >= rest.size() || rest[at + 1] == '-') return false;
+            size_t word = rest.rfind(' ', at == 0 ? 0 : at - 1);
+            word = word == std::string::npos ? 0 : word + 1;
+            return rest.compare(word, 2, "--") == 0;
+        };
         size_t cut = rest.rfind(' ', room);
-        if (cut == std::string::npos || cut < lo) cut = rest.find(' ', room);
+        while (cut != std::string::npos && cut >= lo && splits_option(cut)) cut = cut == 0 ? std::string::npos : rest.rfind(' ', cut - 1);
+        if (cut == std::string::npos || cut < lo) {
+            cut = rest.find(' ', room);
+            while (cut != std::string::npos && splits_option(cut)) cut = rest.find(' ', cut + 1);
+        }
         if (cut == std::string::npos) {
             out += lead + rest + '\n';
             return;
