@@ -81,6 +81,9 @@ struct Machine {
     };
     std::map<uint32_t, AtomicTerms> atomic_terms;
     double max_wall_seconds = 0;
+    // The blocks of an original (unexpanded) launch run in lockstep: each GM access waits for every other
+    // block's access of the same rank (see interpret()).
+    bool lockstep = false;
     std::chrono::steady_clock::time_point wall_start = std::chrono::steady_clock::now();
 };
 
@@ -299,7 +302,13 @@ private:
         return t;
     }
 
+    // Before a GM access of an original multi-block launch: the other blocks take their turn first.
+    void gm_turn() {
+        if (m_m.lockstep) m_m.coop.yield(m_task);
+    }
+
     Value load(const Expr& c) {
+        gm_turn();
         TView v = view(arg(c, "tensor"));
         std::vector<int64_t> ext = ints(arg(c, "shapes"));
         int64_t R = 1;  // rows: the product of all extents but the last (as a window's)
@@ -328,6 +337,7 @@ private:
     }
 
     Value store(const Expr& c) {
+        gm_turn();
         TileP src = tile(arg(c, "tile"));
         TView v = view(arg(c, "output_tensor"));
         std::vector<int64_t> ext = {src->vr, src->vc};
@@ -717,6 +727,12 @@ Result interpret(const rt::LaunchPlan& plan, const rt::TensorStore& initial, con
         lanes.back()->bind(plan.mixed_prog ? plan.mixed_prog->args : plan.entry_args);
     }
     m.barrier_size["mixed"] = plan.blocks;
+    // SPMD reading of the original program: its blocks advance in lockstep, the k-th GM access of every
+    // block before any block's (k+1)-th, so a block reading another block's band sees it written when the
+    // writes come first in program order (which a barrier the policy inserts makes true on the machine);
+    // a block-by-block run would read the band unwritten. Race-free programs give the same outputs in
+    // either order (docs/DECISIONS.md).
+    m.lockstep = plan.blocks > 1;
     return run_tasks(m, lanes);
 }
 
