@@ -57,7 +57,7 @@ void check_property(const std::string& name, Testable&& t) {
 OracleGenOptions full_options() {
     OracleGenOptions o;
     o.moving_windows = o.views = o.hand_sync = o.wrong_sync = o.barriers = o.block_collide = o.atomics = o.tile_views = o.live_loads = true;
-    o.hand_rings = true;
+    o.hand_rings = o.misleading_sync = true;
     o.max_blocks = 2;
     o.splits = {0, 1, 2};
     return o;
