@@ -719,7 +719,11 @@ Result interpret_lanes(const rt::LaunchPlan& plan, const rt::TensorStore& initia
 }
 
 Result interpret(const rt::LaunchPlan& plan, const rt::TensorStore& initial, const Options& opt) {
-    if (!plan.mixed) return interpret_lanes(plan, initial, opt);
+    // A mixed function already in per-lane form (attr split_aiv: PyPTO's LowerAutoVectorSplit output, its
+    // vector statements read get_subblock_idx and each lane does its own part) has no sequential meaning
+    // with one lane: it runs as its expanded lanes, both AIV lanes included.
+    const Attr* per_lane = plan.mixed ? plan.mixed->attr("split_aiv") : nullptr;
+    if (!plan.mixed || (per_lane && per_lane->value && per_lane->value->ival != 0)) return interpret_lanes(plan, initial, opt);
     Machine m;
     m.gm = initial;
     m.max_statements = opt.max_statements;

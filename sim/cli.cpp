@@ -383,7 +383,8 @@ struct CheckEntry {
 std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& kernel) {
     sim::SessionOptions so = session_options(c);
     std::vector<std::string> defaulted;
-    auto program = load_program(SourceFile::read(kernel), SemaOptions{so.dims, kDefaultDim, &defaulted});
+    auto file = SourceFile::read(kernel);
+    auto program = load_program(file, SemaOptions{sim::dims_from_inputs(file, so.dims, so.input_files), kDefaultDim, &defaulted});
     if (!c.quiet)
         for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
     auto launches = kernel_launches(*program, c.entry);
