@@ -185,6 +185,12 @@ std::vector<OpDef> build_ops() {
         {S::Shared, SideRule::ResultMem, Pipe::Vector, PipeRule::Fixed, E::Compute, N::fill, 1, V::Full, nullptr, OpCost::VecUnary,
          "UB tile with every element = value (rounded to dtype)"});
     add(O::GetBlockIdx, "tile", "get_block_idx", {}, scalar_op(S::Shared, "the cluster (block) index"));
+    // A kernel's scalar read of one GM element (block tables, per-row weights): what PyPTO leaves of
+    // pl.tensor.read at the ExpandMixedKernel boundary. An MTE2 read of the element's bytes the scalar unit
+    // waits for; the checker sees it as a GM read. (In an Orchestration function it is a host statement.)
+    add(O::TensorRead, "tensor", "read", {req("tensor"), req("indices")},
+        {S::Shared, SideRule::Fixed, Pipe::Mte2, PipeRule::Fixed, E::Scalar, nullptr, 0, V::Full, nullptr, OpCost::Scalar,
+         "scalar element of a GM tensor (the scalar unit waits for the read)"});
     add(O::GetSubblockIdx, "tile", "get_subblock_idx", {}, scalar_op(S::Vector, "the AIV lane index (0/1)"));
     // cube
     auto mm = [&](O c, const char* n, std::vector<ParamSpec> p, int bits, const char* doc) {

@@ -23,6 +23,7 @@ enum class OpCode : uint8_t {
     TransposeView,
     SetValidShape,
     TensorCreate,
+    TensorRead,  // pl.tensor.read(tensor, indices) in a kernel: one scalar read from GM
     // creation and indices
     Create,
     Full,

@@ -444,6 +444,17 @@ Type infer_call_type(const Expr& call, int region_split) {
             return Type::tile(shape, d->dtype, c == O::Full ? Mem::Vec : enum_mem(call, "target_memory", Mem::Vec));
         }
         case O::GetBlockIdx: case O::GetSubblockIdx: return Type::scalar(DType::INDEX);
+        case O::TensorRead: {
+            const ExprPtr& t = arg(call, "tensor");
+            if (t->type.kind != TypeKind::Tensor) type_error(call, "pl.tensor.read: tensor must be a GM tensor");
+            const ExprPtr& idx = arg(call, "indices");
+            if (!idx || (idx->kind != ExprKind::List && idx->kind != ExprKind::Tuple) || idx->args.size() != t->type.shape.size())
+                type_error(call, fmt::format("pl.tensor.read: indices must be a list of {} index(es), one per dimension of {}",
+                                             t->type.shape.size(), type_str(t->type)));
+            for (const auto& i : idx->args)
+                if (i->type.kind != TypeKind::Scalar && i->kind != ExprKind::Int) type_error(call, "pl.tensor.read: each index must be a scalar");
+            return Type::scalar(t->type.dtype);
+        }
         case O::Matmul: return matmul_type(call, false, false, false);
         case O::MatmulAcc: return matmul_type(call, false, true, false);
         case O::MatmulBias: return matmul_type(call, false, false, true);

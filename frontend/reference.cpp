@@ -517,6 +517,14 @@ private:
         const O code = c.op->code;
         switch (code) {
             case O::Load: return load(c);
+            case O::TensorRead: {
+                TView v = view(arg(c, "tensor"));
+                rt::Window w = window(v, arg(c, "indices"), std::vector<int64_t>(v.shape.size(), 1), c.loc);
+                const auto& t = m_m.gm.tensors[v.id];
+                double x = decode_element(t.dtype, t.bytes.data() + rt::window_row_start(t, w, 0) * dtype_bytes(t.dtype));
+                const DType dt = c.type.dtype;
+                return Value{dtype_is_int(dt) ? Scalar::of_int(static_cast<int64_t>(x), dt) : Scalar::of_float(x, dt)};
+            }
             case O::Store: return store(c);
             case O::Slice:
                 if (arg(c, "tile")->type.kind == TypeKind::Tensor) {

@@ -426,7 +426,22 @@ ExprPtr FunctionLowering::lower_dict(const ast::Expr& d) {
     r->loc = d.loc;
     for (size_t i = 0; i < d.args.size(); ++i) {
         r->args.push_back(lower_attr_value(m_ctx.consts, *d.args[i]));
-        r->args2.push_back(lower_attr_value(m_ctx.consts, *d.values[i]));
+        // A run-time scalar at a launch site (attrs={"core_num": cores}, cores computed by the orchestration):
+        // an expression over the function's variables, typed like any scalar operand. cvsim records it and
+        // prints it back; the launch width stays --blocks (docs/DECISIONS.md, "run-time core_num").
+        const ast::Expr& v = *d.values[i];
+        bool runtime = !fold_const(m_ctx.consts, v, &m_vars) && !lower_enum_ref(v) &&
+                       (v.kind == ast::ExprKind::Name || v.kind == ast::ExprKind::BinOp || v.kind == ast::ExprKind::UnaryOp ||
+                        v.kind == ast::ExprKind::Call);
+        if (runtime && v.kind == ast::ExprKind::Name && !m_vars.count(v.name)) runtime = false;  // E-NAME below
+        if (runtime) {
+            ExprPtr x = lower_expr(v, false, nullptr);
+            if (x->type.kind != TypeKind::Scalar)
+                raise("E-TYPE", v.loc, fmt::format("attribute values must be constants, pl enum members or scalars; got {}", type_str(x->type)));
+            r->args2.push_back(x);
+            continue;
+        }
+        r->args2.push_back(lower_attr_value(m_ctx.consts, v));
     }
     return r;
 }

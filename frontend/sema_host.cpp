@@ -41,6 +41,8 @@ ExprPtr FunctionLowering::lower_host_op(const ast::Expr& e, const std::string& n
     if (!is_host_name(name)) return nullptr;
     // pl.tensor.create in the catalogue's form (shape, dtype) stays an op: the launch plan reads it.
     bool catalogued = !lookup_ops(name.substr(3)).empty();
+    // pl.tensor.read: a kernel's scalar GM read is a catalogue op; the Orchestration's stays a host statement.
+    if (name == "pl.tensor.read") catalogued = m_fn.type != FuncType::Orchestration;
     if (catalogued) {
         bool extra_kw = false;
         for (const auto& kw : e.keywords) extra_kw |= kw.name != "dtype" && kw.name != "shape";

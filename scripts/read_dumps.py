@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
-"""Tally how much of a folder of printed PyPTO programs cvsim reads.
+"""Tally how much of a folder of printed PyPTO programs cvsim reads, matches and checks.
 
-Usage: scripts/read_dumps.py DUMPS_DIR [--cvsim build/cvsim] [--check] [--show N]
+Usage: scripts/read_dumps.py DUMPS_DIR [--cvsim build/cvsim] [--check] [--parity] [--show N] [--jobs J]
+                             [--tsv FILE]
 
 DUMPS_DIR holds what PyPTO's printer wrote at the ExpandMixedKernel boundary, e.g. dump_ir.py's
 ``<stem>/<kernel>.before_ExpandMixedKernel.py`` and ``.after_ExpandMixedKernel.py`` files (any ``*.py``
-below DUMPS_DIR is taken; the stage is read from the file name). Each file is read with
-``cvsim expand FILE --v2c off`` (parse, type check, expand); with --check, the files that read are also
-given to ``cvsim check`` (default budget) to see whether it reaches a verdict (exit 0 or 1).
-
-Prints one line per stage (files / read / verdict) and the most frequent first diagnostics, grouped by
-code and message with names and numbers blanked, each with one example file to reproduce it.
+below DUMPS_DIR is taken; the stage is read from the file name). Per file:
+  * read:    ``cvsim expand FILE --v2c off`` (parse, type check, expand) exits 0;
+  * verdict (--check): ``cvsim check FILE`` (AFTER as it is: upstream's expansion; BEFORE with the default
+    --v2c fence: cvsim's) exits 0 (clean) or 1 (findings); anything else is "no verdict";
+  * parity (--parity, per before/after pair that both read): ``cvsim expand BEFORE --v2c off --compare AFTER``;
+    a difference is "documented" when every differing function matches a row of DOCUMENTED below (each
+    names its docs/DECISIONS.md bullet), else "unexplained".
+Prints one line per stage, the parity and verdict tallies, and the most frequent first diagnostics (names
+and numbers blanked), each with one example file; --tsv writes one row per file.
 """
 import argparse
 import collections
+import concurrent.futures
 import json
 import os
 import re
@@ -22,6 +27,10 @@ import sys
 import tempfile
 
 DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): error\[(?P<code>[A-Z0-9-]+)\]: (?P<msg>.*)$", re.M)
+
+# Parity differences cvsim makes on purpose: (regex on one function's report block, DECISIONS.md bullet).
+DOCUMENTED = [
+]
 
 
 def normalise(msg: str) -> str:
@@ -65,65 +74,149 @@ def first_error(rc: int, out: str) -> str:
     return f"exit {rc}: {normalise(out.strip().splitlines()[-1] if out.strip() else '')}"
 
 
+def parity_blocks(report: str):
+    """The compare report split per function: [(name, block text)] for the functions that differ."""
+    blocks, cur = [], None
+    for line in report.splitlines():
+        m = re.match(r"^(\w+): (same|differs|only in)", line)
+        if m:
+            cur = [m.group(1), line, m.group(2) != "same"]
+            blocks.append(cur)
+        elif cur and line.startswith("  "):
+            cur[1] += "\n" + line
+    return [(n, b) for n, b, d in blocks if d]
+
+
+def classify_parity(report: str):
+    """('documented', [bullets]) when every differing function matches a DOCUMENTED row, else ('unexplained', [])."""
+    why = []
+    for _name, block in parity_blocks(report):
+        hit = next((d for rx, d in DOCUMENTED if re.search(rx, block, re.S)), None)
+        if hit is None:
+            return "unexplained", []
+        why.append(hit)
+    return "documented", sorted(set(why))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dumps")
     ap.add_argument("--cvsim", default=os.path.join(os.path.dirname(__file__), "..", "build", "cvsim"))
     ap.add_argument("--check", action="store_true", help="also run cvsim check on the files that read")
+    ap.add_argument("--parity", action="store_true", help="also compare each before/after pair that reads")
     ap.add_argument("--show", type=int, default=15, help="failure classes to list (default 15)")
-    ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--schedules", type=int, default=20, help="check budget per kernel (default 20)")
+    ap.add_argument("--jobs", type=int, default=1, help="files at once (default 1)")
+    ap.add_argument("--tsv", default=None, help="write one row per file: file, stage, read, parity, verdict, class")
     a = ap.parse_args()
     files = sorted(os.path.join(d, f) for d, _, fs in os.walk(a.dumps) for f in fs
                    if f.endswith(".py") and not f.startswith("_") and ".passes" not in d)
     if not files:
         print(f"no .py files below {a.dumps}", file=sys.stderr)
         return 2
-    tried = collections.Counter()
-    read = collections.Counter()
-    verdict = collections.Counter()
-    exits = collections.Counter()
-    kernels = collections.Counter()  # (stage, reached a verdict) -> kernels
     tmp = tempfile.mkdtemp(prefix="read_dumps_")
-    classes = collections.Counter()
-    example = {}
-    for f in files:
-        st = stage_of(f)
-        tried[st] += 1
+
+    def one(f):
+        r = {"file": f, "stage": stage_of(f), "read": False, "class": "", "verdict": "", "kernels": [],
+             "parity": "", "why": []}
         rc, out = run([a.cvsim, "expand", f, "--v2c", "off", "-o", os.devnull], a.timeout)
         if rc != 0:
-            c = first_error(rc, out)
-            classes[c] += 1
-            example.setdefault(c, f)
-            continue
-        read[st] += 1
+            r["class"] = first_error(rc, out)
+            return r
+        r["read"] = True
         if a.check:
-            js = os.path.join(tmp, "check.json")
-            if os.path.exists(js):
-                os.remove(js)
-            rc, out = run([a.cvsim, "check", f, "--schedules", str(a.schedules), "--jobs", "1", "--no-progress",
+            js = os.path.join(tmp, f"check_{abs(hash(f))}.json")
+            rc, out = run([a.cvsim, "check", f, "--schedules", str(a.schedules), "--jobs", "0", "--no-progress",
                            "--json", js], a.timeout)
-            # Per kernel (a multi-launch Orchestration is checked kernel by kernel): a verdict or a diagnostic.
             try:
                 with open(js) as fh:
-                    for k in json.load(fh).get("kernels", []):
-                        kernels[(st, "diagnostic" not in k or k["diagnostic"].get("code") == "E-V2C-UNFENCED")] += 1
+                    r["kernels"] = [("diagnostic" not in k or k["diagnostic"].get("code") == "E-V2C-UNFENCED")
+                                    for k in json.load(fh).get("kernels", [])]
+                os.remove(js)
             except (OSError, ValueError):
                 pass
             if rc in (0, 1):
-                verdict[st] += 1
-                exits[(st, rc)] += 1
+                r["verdict"] = "clean" if rc == 0 else "findings"
             else:
-                c = "check: " + first_error(rc, out)
-                classes[c] += 1
-                example.setdefault(c, f)
+                r["verdict"] = "none"
+                r["class"] = "check: " + first_error(rc, out)
+        return r
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+        res = list(pool.map(one, files))
+    by_file = {r["file"]: r for r in res}
+
+    pairs = []
+    for f in files:
+        if stage_of(f) == "before":
+            g = f.replace("before_ExpandMixedKernel", "after_ExpandMixedKernel")
+            if g in by_file:
+                pairs.append((f, g))
+
+    def par(p):
+        b, g = p
+        if not (by_file[b]["read"] and by_file[g]["read"]):
+            return p, "not read", "", []
+        rc, out = run([a.cvsim, "expand", b, "--v2c", "off", "--compare", g, "-o", os.devnull], a.timeout)
+        if rc == 0:
+            return p, "same", out, []
+        if rc != 1 or "PARITY:" not in out:
+            return p, "error", out, []
+        kind, why = classify_parity(out)
+        return p, kind, out, why
+
+    parity = collections.Counter()
+    diff_classes = collections.Counter()
+    diff_example = {}
+    if a.parity:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+            for (b, g), kind, out, why in pool.map(par, pairs):
+                parity[kind] += 1
+                by_file[b]["parity"] = kind
+                by_file[b]["why"] = why
+                if kind in ("unexplained", "error"):
+                    for name, block in parity_blocks(out) or [("?", out.strip().splitlines()[-1] if out else "")]:
+                        c = re.sub(r"\b\d+\b", "N", block.split("\n")[0].split(": ", 1)[-1])
+                        first = block.split("\n")[1:3]
+                        key = f"{kind}: {c} | " + " / ".join(re.sub(r"\s+", " ", x.strip()) for x in first)
+                        diff_classes[key[:220]] += 1
+                        diff_example.setdefault(key[:220], b)
+                for w in why:
+                    diff_classes["documented: " + w] += 1
+                    diff_example.setdefault("documented: " + w, b)
+
+    tried = collections.Counter(r["stage"] for r in res)
+    read = collections.Counter(r["stage"] for r in res if r["read"])
+    verdict = collections.Counter((r["stage"], r["verdict"]) for r in res if r["verdict"])
+    kernels = collections.Counter((r["stage"], k) for r in res for k in r["kernels"])
+    classes = collections.Counter(r["class"] for r in res if r["class"])
+    example = {}
+    for r in res:
+        if r["class"]:
+            example.setdefault(r["class"], r["file"])
     for st in sorted(tried):
-        extra = (f", verdict {verdict[st]} (exit 0: {exits[(st, 0)]}, exit 1: {exits[(st, 1)]}); kernels checked "
-                 f"{kernels[(st, True)]}, kernels with a diagnostic {kernels[(st, False)]}") if a.check else ""
+        extra = ""
+        if a.check:
+            extra = (f", verdict clean {verdict[(st, 'clean')]}, findings {verdict[(st, 'findings')]}, none "
+                     f"{verdict[(st, 'none')]}; kernels checked {kernels[(st, True)]}, kernels with a diagnostic "
+                     f"{kernels[(st, False)]}")
         print(f"{st}: {tried[st]} files, read {read[st]}{extra}")
-    print(f"total: {sum(tried.values())} files, read {sum(read.values())}" + (f", verdict {sum(verdict.values())}" if a.check else ""))
+    print(f"total: {sum(tried.values())} files, read {sum(read.values())}"
+          + (f", verdict {sum(v for (s, k), v in verdict.items() if k != 'none')}" if a.check else ""))
+    if a.parity:
+        print(f"pairs: {len(pairs)}, both read {len(pairs) - parity['not read']}: parity same {parity['same']}, "
+              f"different-documented {parity['documented']}, different-unexplained {parity['unexplained']}, "
+              f"compare error {parity['error']}")
     for c, n in classes.most_common(a.show):
         print(f"{n:5d}  {c}\n       e.g. {example[c]}")
+    for c, n in diff_classes.most_common(a.show):
+        print(f"{n:5d}  parity {c}\n       e.g. {diff_example[c]}")
+    if a.tsv:
+        with open(a.tsv, "w") as fh:
+            for r in res:
+                fh.write("\t".join([r["file"], r["stage"], "read" if r["read"] else "unread", r["parity"],
+                                    r["verdict"], ",".join(r["why"]), r["class"]]) + "\n")
     return 0
 
 

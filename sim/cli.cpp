@@ -21,6 +21,7 @@
 #include "frontend/launch.h"
 #include "frontend/ops.h"
 #include "frontend/passes/capacity.h"
+#include "frontend/passes/ir_util.h"
 #include "frontend/printer.h"
 #include "frontend/sema.h"
 #include "sim/report.h"
@@ -380,13 +381,32 @@ struct CheckEntry {
     SourceLoc loc;        // that parameter's declaration
     std::shared_ptr<const ir::Program> program;  // keeps the source file `loc` points into alive
 };
+// attrs={"core_num": X} at a launch where X is computed at run time (docs/DECISIONS.md): cvsim launches
+// --blocks; say so, naming the launch and the expression.
+void note_runtime_core_num(const ir::Program& p, int blocks) {
+    for (const auto& f : p.functions)
+        passes::walk(f->body, [&](const ir::StmtPtr& s) {
+            const ir::ExprPtr& v = s->value;
+            if (!v || v->kind != ir::ExprKind::FuncCall || !v->attrs) return;
+            for (size_t i = 0; i < v->attrs->args.size() && i < v->attrs->args2.size(); ++i) {
+                const ir::ExprPtr& val = v->attrs->args2[i];
+                if (v->attrs->args[i]->sval != "core_num" || val->kind == ir::ExprKind::Int) continue;
+                std::cerr << fmt::format("note: {}:{}: the launch of '{}' sets core_num to the run-time value {}; cvsim "
+                                         "launches --blocks {} block(s) (pass --blocks N to check N)\n",
+                                         f->name, s->loc.line, v->sval, print_expr(val), blocks);
+            }
+        });
+}
+
 std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& kernel) {
     sim::SessionOptions so = session_options(c);
     std::vector<std::string> defaulted;
     auto file = SourceFile::read(kernel);
     auto program = load_program(file, SemaOptions{sim::dims_from_inputs(file, so.dims, so.input_files), kDefaultDim, &defaulted});
-    if (!c.quiet)
+    if (!c.quiet) {
         for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
+        note_runtime_core_num(*program, c.blocks);
+    }
     auto launches = kernel_launches(*program, c.entry);
     if (launches.empty()) return {CheckEntry{c, "", {}, nullptr}};
     if (!c.quiet)

@@ -270,7 +270,8 @@ uint64_t CoreRunner::begin(Instr& in) {
     if (hw.target == Target::A5 && !m_replay) slot_reads(in);
     const OpCode code = in.call->op->code;
     switch (code) {
-        case OpCode::Load: {
+        case OpCode::Load:
+        case OpCode::TensorRead: {
             pct_point();
             const GmAccess& a = p.gm[0];
             const auto& t = m_st.tensors->tensors[a.tensor];
@@ -710,7 +711,7 @@ void CoreRunner::end(Instr& in) {
             break;
         case PayloadKind::Op: {
             const OpCode code = in.call->op->code;
-            if (code == OpCode::Load) {
+            if (code == OpCode::Load || code == OpCode::TensorRead) {
                 gm.transfer_end();
                 TileBuf& out = *in.out;
                 const GmAccess& a = p.gm[0];

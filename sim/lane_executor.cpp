@@ -310,7 +310,8 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
     // A replay lane runs handshakes only: data ops produce placeholders and cost nothing.
     bool handshake = is_cross_core(code) || code == O::Syncall || code == O::SyncSet || code == O::SyncWait ||
                      code == O::Fence || code == O::ReserveBuffer || code == O::ImportPeerBuffer ||
-                     code == O::GetBlockIdx || code == O::GetBlockNum || code == O::GetSubblockIdx || code == O::Read;
+                     code == O::GetBlockIdx || code == O::GetBlockNum || code == O::GetSubblockIdx || code == O::Read ||
+                     code == O::TensorRead;
     if (m_replay && !handshake) {
         if (c.type.kind == TypeKind::Tile) return LValue{result_tile(c.type)};
         if (c.type.kind == TypeKind::Tensor) return LValue{view(arg(c, "output_tensor"))};
@@ -332,6 +333,27 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             if (r < 0 || col < 0 || r >= t->rows || col >= t->cols) runtime_finding("E-OOB", s, "pl.tile.read: index outside the tile");
             else if (!t->bytes.empty()) v = decode(t->bytes.data(), t->bytes.size(), t->dtype, t->layout, t->acc, t->rows, t->cols)(r, col);
             return LValue{dtype_is_int(t->dtype) ? Scalar::of_int(static_cast<int64_t>(v), t->dtype) : Scalar::of_float(v, t->dtype)};
+        }
+        case O::TensorRead: {
+            // One GM element through MTE2 into a scratch [1, 1] tile; the scalar unit waits for it (a replay
+            // lane reads too: its control flow and addresses may depend on the value).
+            TView v = view(arg(c, "tensor"));
+            const DType dt = c.type.dtype;
+            auto zero = [&] { return LValue{dtype_is_int(dt) ? Scalar::of_int(0, dt) : Scalar::of_float(0, dt)}; };
+            auto w = window(v, arg(c, "indices"), std::vector<int64_t>(v.shape.size(), 1), s);
+            if (!w) return zero();
+            TileRef out = new_tile(Type::tile({1, 1}, m_st.tensors->tensors[v.tensor].dtype, Mem::Vec));
+            auto in = make(Pipe::Mte2, s, &c);
+            dep_gm(*in, v.tensor, *w, false);
+            pl(*in).order = order_key(s);
+            dep_write(*in, out);
+            in->out = out;
+            const uint32_t seq = m_core->issued();
+            m_core->issue(std::move(in));
+            m_core->wait_instrs({seq}, StallCause::Dependency);
+            if (out->bytes.empty()) return zero();
+            double x = decode(out->bytes.data(), out->bytes.size(), out->dtype, out->layout, false, 1, 1)(0, 0);
+            return LValue{dtype_is_int(dt) ? Scalar::of_int(static_cast<int64_t>(x), dt) : Scalar::of_float(x, dt)};
         }
         case O::ReserveBuffer: case O::ImportPeerBuffer: return LValue{Scalar::of_int(0, DType::INT32)};
         case O::SetFfts: case O::CacheInvalid: return {};
