@@ -145,6 +145,7 @@ std::shared_ptr<Program> analyze(const ast::Module& module, const SemaOptions& o
         SourceLoc loc{module.source.get(), 1, 1};
         raise("E-PARSE", loc, "no @pl.program class in this file");
     }
+    bind_implicit_dims(ctx.consts, *program_class);
     for (const auto& [name, value] : opt.dims) {
         (void)value;
         if (ctx.consts.bound_used.count(name)) continue;

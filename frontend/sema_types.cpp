@@ -398,15 +398,24 @@ std::vector<Attr> lower_attrs(const ConstTable& consts, const ast::Expr& dict) {
 
 namespace {
 
+// The first unbound dynamic symbol a dimension expression names (`N`, `N * 2`), nullptr when none.
+const ast::Expr* dynamic_name_in(const ConstTable& consts, const ast::Expr& d) {
+    if (d.kind == ast::ExprKind::Name) return consts.dynamic.count(d.name) ? &d : nullptr;
+    if (d.kind != ast::ExprKind::BinOp && d.kind != ast::ExprKind::UnaryOp) return nullptr;
+    for (auto& c : d.children)
+        if (const ast::Expr* r = c ? dynamic_name_in(consts, *c) : nullptr) return r;
+    return nullptr;
+}
+
 std::vector<int64_t> lower_shape(const ConstTable& consts, const ast::Expr& e) {
     if (e.kind != ast::ExprKind::List && e.kind != ast::ExprKind::Tuple)
         raise("E-TYPE", e.loc, "a shape must be a list of dimensions, e.g. [16, 128]");
     if (e.args.empty()) raise("E-TYPE", e.loc, "a shape needs at least one dimension");
     std::vector<int64_t> shape;
     for (auto& d : e.args) {
-        if (d->kind == ast::ExprKind::Name && consts.dynamic.count(d->name))
-            raise("E-UNSUPPORTED", d->loc, fmt::format("dynamic dimension '{}' is not bound", d->name),
-                  fmt::format("bind it with --dim {}=VALUE", d->name), static_cast<uint32_t>(d->name.size()));
+        if (auto sym = dynamic_name_in(consts, *d))
+            raise("E-UNSUPPORTED", sym->loc, fmt::format("dynamic dimension '{}' is not bound", sym->name),
+                  fmt::format("bind it with --dim {}=VALUE", sym->name), static_cast<uint32_t>(sym->name.size()));
         auto c = fold_const(consts, *d);
         if (!c || !is_intlike(*c)) {
             if (d->kind == ast::ExprKind::Name && !c) raise("E-NAME", d->loc, fmt::format("name '{}' is not defined", d->name));

@@ -39,6 +39,11 @@ ir::ExprPtr make_int(int64_t v, const SourceLoc& loc);
 // Module-level `NAME = expr`.
 void define_constant(ConstTable& consts, const ast::Stmt& s);
 
+// Tensor dimensions over names that are neither module constants nor pl.dynamic symbols (a caller's variable
+// PyPTO prints after inlining) become dynamic symbols of the launch: bound by --dim, by an actual argument's
+// shape or `NAME = pl.tensor.dim(t, k)`, else dim_default (listed in `defaulted`), else left dynamic (sema_dims.cpp).
+void bind_implicit_dims(ConstTable& consts, const ast::Stmt& program_class);
+
 // pl.Tensor[...], pl.Tile[...], pl.Scalar[...], tuple[...]; `fn` may be null.
 ir::Type lower_type(const ConstTable& consts, const ast::Expr& e, const ir::Function* fn);
 // A parameter annotation: also pl.Out[T] / pl.InOut[T].
