@@ -124,7 +124,7 @@ void bind_implicit_dims(ConstTable& consts, const Stmt& program_class) {
         return std::find(symbols.begin(), symbols.end(), n) != symbols.end() && !consts.values.count(n);
     };
     auto fold_dim = [&](const Expr& d) -> std::optional<int64_t> {
-        auto c = fold_const(consts, d);
+        auto c = fold_const(consts, d, nullptr, true);
         if (!c) return std::nullopt;
         if (auto* i = std::get_if<int64_t>(&c->v); i && *i > 0) return *i;
         return std::nullopt;

@@ -56,8 +56,13 @@ double const_as_double(const ConstValue& c) {
 }
 
 std::optional<ConstValue> fold_const(const ConstTable& consts, const ast::Expr& e,
-                                     const std::unordered_map<std::string, VarPtr>* locals) {
+                                     const std::unordered_map<std::string, VarPtr>* locals, bool index_consts) {
     switch (e.kind) {
+        case ast::ExprKind::Call:  // in a dimension, PyPTO prints `n * pl.const(32, pl.INDEX)`
+            if (index_consts && e.children[0]->dotted() == "pl.const" && e.args.size() == 2 && e.keywords.empty() &&
+                e.args[0]->kind == ast::ExprKind::Int && e.args[1]->dotted() == "pl.INDEX")
+                return ConstValue{e.args[0]->int_value};
+            return std::nullopt;
         case ast::ExprKind::Int: return ConstValue{e.int_value};
         case ast::ExprKind::Float: return ConstValue{e.float_value};
         case ast::ExprKind::Bool: return ConstValue{e.bool_value};
@@ -74,7 +79,7 @@ std::optional<ConstValue> fold_const(const ConstTable& consts, const ast::Expr& 
             return it->second;
         }
         case ast::ExprKind::UnaryOp: {
-            auto x = fold_const(consts, *e.children[0], locals);
+            auto x = fold_const(consts, *e.children[0], locals, index_consts);
             if (!x) return std::nullopt;
             if (e.op == "not") return ConstValue{!truthy(*x)};
             if (!is_num(*x)) const_error(e, fmt::format("bad operand for unary '{}'", e.op));
@@ -93,9 +98,9 @@ std::optional<ConstValue> fold_const(const ConstTable& consts, const ast::Expr& 
             return std::nullopt;
         }
         case ast::ExprKind::BinOp: {
-            auto a = fold_const(consts, *e.children[0], locals);
+            auto a = fold_const(consts, *e.children[0], locals, index_consts);
             if (!a) return std::nullopt;
-            auto b = fold_const(consts, *e.children[1], locals);
+            auto b = fold_const(consts, *e.children[1], locals, index_consts);
             if (!b) return std::nullopt;
             if (!is_num(*a) || !is_num(*b)) {
                 if (e.op == "+" && !is_num(*a) && !is_num(*b))
@@ -155,8 +160,8 @@ std::optional<ConstValue> fold_const(const ConstTable& consts, const ast::Expr& 
             const_error(e, fmt::format("operator '{}' needs integer constants", op));
         }
         case ast::ExprKind::Compare: {
-            auto a = fold_const(consts, *e.children[0], locals);
-            auto b = a ? fold_const(consts, *e.children[1], locals) : std::nullopt;
+            auto a = fold_const(consts, *e.children[0], locals, index_consts);
+            auto b = a ? fold_const(consts, *e.children[1], locals, index_consts) : std::nullopt;
             if (!a || !b || !is_num(*a) || !is_num(*b)) return std::nullopt;
             double x = const_as_double(*a), y = const_as_double(*b);
             const std::string& op = e.op;
@@ -169,8 +174,8 @@ std::optional<ConstValue> fold_const(const ConstTable& consts, const ast::Expr& 
             return std::nullopt;
         }
         case ast::ExprKind::BoolOp: {
-            auto a = fold_const(consts, *e.children[0], locals);
-            auto b = a ? fold_const(consts, *e.children[1], locals) : std::nullopt;
+            auto a = fold_const(consts, *e.children[0], locals, index_consts);
+            auto b = a ? fold_const(consts, *e.children[1], locals, index_consts) : std::nullopt;
             if (!a || !b) return std::nullopt;
             if (e.op == "and") return truthy(*a) ? *b : *a;
             return truthy(*a) ? *a : *b;
@@ -416,7 +421,7 @@ std::vector<int64_t> lower_shape(const ConstTable& consts, const ast::Expr& e) {
         if (auto sym = dynamic_name_in(consts, *d))
             raise("E-UNSUPPORTED", sym->loc, fmt::format("dynamic dimension '{}' is not bound", sym->name),
                   fmt::format("bind it with --dim {}=VALUE", sym->name), static_cast<uint32_t>(sym->name.size()));
-        auto c = fold_const(consts, *d);
+        auto c = fold_const(consts, *d, nullptr, true);
         if (!c || !is_intlike(*c)) {
             if (d->kind == ast::ExprKind::Name && !c) raise("E-NAME", d->loc, fmt::format("name '{}' is not defined", d->name));
             raise("E-TYPE", d->loc, "a dimension must be a constant integer");

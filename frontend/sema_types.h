@@ -31,7 +31,8 @@ struct ConstTable {
 // Folds `e` when every name in it is a module constant (Python semantics for //, %, /, **, <<, >>, &, |, ^).
 // `locals` (function variables) shadow module constants: a name found there is not constant.
 std::optional<ConstValue> fold_const(const ConstTable& consts, const ast::Expr& e,
-                                     const std::unordered_map<std::string, ir::VarPtr>* locals = nullptr);
+                                     const std::unordered_map<std::string, ir::VarPtr>* locals = nullptr,
+                                     bool index_consts = false);  // also pl.const(INT, pl.INDEX) (dimensions)
 double const_as_double(const ConstValue& c);
 ir::ExprPtr const_to_expr(const ConstValue& c, const SourceLoc& loc);
 ir::ExprPtr make_int(int64_t v, const SourceLoc& loc);
