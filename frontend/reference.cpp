@@ -82,6 +82,9 @@ struct Machine {
     };
     std::map<uint32_t, AtomicTerms> atomic_terms;
     double max_wall_seconds = 0;
+    // The blocks of an original (unexpanded) launch run in lockstep: each GM access waits for every other
+    // block's access of the same rank (see interpret()).
+    bool lockstep = false;
     std::chrono::steady_clock::time_point wall_start = std::chrono::steady_clock::now();
 };
 
@@ -300,7 +303,13 @@ private:
         return t;
     }
 
+    // Before a GM access of an original multi-block launch: the other blocks take their turn first.
+    void gm_turn() {
+        if (m_m.lockstep) m_m.coop.yield(m_task);
+    }
+
     Value load(const Expr& c) {
+        gm_turn();
         TView v = view(arg(c, "tensor"));
         std::vector<int64_t> ext = ints(arg(c, "shapes"));
         int64_t R = 1;  // rows: the product of all extents but the last (as a window's)
@@ -329,6 +338,7 @@ private:
     }
 
     Value store(const Expr& c) {
+        gm_turn();
         TileP src = tile(arg(c, "tile"));
         TView v = view(arg(c, "output_tensor"));
         std::vector<int64_t> ext = {src->vr, src->vc};
@@ -709,7 +719,11 @@ Result interpret_lanes(const rt::LaunchPlan& plan, const rt::TensorStore& initia
 }
 
 Result interpret(const rt::LaunchPlan& plan, const rt::TensorStore& initial, const Options& opt) {
-    if (!plan.mixed) return interpret_lanes(plan, initial, opt);
+    // A mixed function already in per-lane form (attr split_aiv: PyPTO's LowerAutoVectorSplit output, its
+    // vector statements read get_subblock_idx and each lane does its own part) has no sequential meaning
+    // with one lane: it runs as its expanded lanes, both AIV lanes included.
+    const Attr* per_lane = plan.mixed ? plan.mixed->attr("split_aiv") : nullptr;
+    if (!plan.mixed || (per_lane && per_lane->value && per_lane->value->ival != 0)) return interpret_lanes(plan, initial, opt);
     Machine m;
     m.gm = initial;
     m.max_statements = opt.max_statements;
@@ -721,6 +735,12 @@ Result interpret(const rt::LaunchPlan& plan, const rt::TensorStore& initial, con
         lanes.back()->bind(plan.mixed_prog ? plan.mixed_prog->args : plan.entry_args);
     }
     m.barrier_size["mixed"] = plan.blocks;
+    // SPMD reading of the original program: its blocks advance in lockstep, the k-th GM access of every
+    // block before any block's (k+1)-th, so a block reading another block's band sees it written when the
+    // writes come first in program order (which a barrier the policy inserts makes true on the machine);
+    // a block-by-block run would read the band unwritten. Race-free programs give the same outputs in
+    // either order (docs/DECISIONS.md).
+    m.lockstep = plan.blocks > 1;
     return run_tasks(m, lanes);
 }
 

@@ -457,7 +457,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             }
             if (dir == 0 && (p.split == 3 || p.split == 4)) {
                 // Odd split: the static type is lane 0's larger part; lane 1's smaller one is a run-time valid region.
-                const Matrix& part = pl(*w).data.m;
+                const Matrix& part = values(pl(*w).xfer);
                 if (p.split == 3) out->vr = std::min<int64_t>(out->vr, part.rows());
                 else out->vc = std::min<int64_t>(out->vc, part.cols());
             }
@@ -468,7 +468,8 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
                 cp.ring = r;
                 cp.ring_dir = dir;
                 cp.slot = pl(*w).slot;
-                cp.data = std::move(pl(*w).data);
+                cp.xfer = std::move(pl(*w).xfer);
+                cp.xfer_dtype = pl(*w).xfer_dtype;
                 cp.data_clean = pl(*w).data_clean;
                 cp.type = c.type;
                 cp.acquires = {};
