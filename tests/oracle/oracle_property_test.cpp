@@ -211,6 +211,7 @@ OracleGenOptions orderable_options() {
 // fixes (10,000-kernel sweep: no failure), so CI runs the whole configuration.
 OracleGenOptions orderable_full() {
     OracleGenOptions o = full_options();
+    o.v2c_first = true;  // vector-first write-after-read / write-after-write are V2C too
     o.single_store = true;
     o.gm_c2v = false;
     o.wrong_sync = false;
@@ -278,9 +279,12 @@ TEST(OracleProperty, CompleteC2vExpansionsAreCleanPerTheOracle) {
     });
 }
 
+// A race of the AIC with an AIV on a kernel tensor. Where every cross-lane dependency is V2C (vector access
+// first) or a cube-first write-after-read of a vector store (which reject reports too), or --c2v complete
+// orders the cube-first ones, that is an unordered dependency reject must report.
 bool unordered_v2c(const oracle::Verdict& v) {
     for (const auto& r : v.races)
-        if (r.key.tensor.rfind("__", 0) != 0 && r.write_core != 0 && r.other_core == 0 && !r.other_write) return true;
+        if (r.key.tensor.rfind("__", 0) != 0 && (r.write_core == 0) != (r.other_core == 0)) return true;
     return false;
 }
 
@@ -309,6 +313,41 @@ TEST(OracleProperty, RejectIsNeverSilentOnAnUnorderedV2cDependency) {
             RC_FAIL("reject gave another diagnostic: " + render_text(e.diag()) + "\n" + k.text);
         }
         RC_FAIL("reject is silent on an unordered V2C dependency (--target " + std::string(target_name(o.target)) + ")\n" +
+                format_verdict(v) + "\n" + k.text);
+    });
+}
+
+// The same under --c2v complete on everything a policy pair can order (cube scratches the vector lane
+// reads and writes, cross-lane write-after-write): what complete + off leaves is V2C, and reject reports it.
+TEST(OracleProperty, RejectIsNeverSilentUnderCompleteC2v) {
+    OracleGenOptions opt = complete_options();
+    check_property("--c2v complete: reject is never silent on an unordered V2C dependency", [opt] {
+        OracleKernel k = *rc::gen::resize(rc::kNominalSize, gen_oracle_kernel(opt));
+        Opts o;
+        o.v2c = passes::V2CPolicy::Off;
+        o.c2v = passes::C2VPolicy::Complete;
+        o.target = *rc::gen::element(Target::A2A3, Target::A5);
+        o.blocks = k.blocks;
+        std::unique_ptr<sim::Session> off;
+        try {
+            off = session_of("generated.py", k.text, o);
+        } catch (const CompileError& e) {
+            RC_FAIL("does not compile: " + render_text(e.diag()) + "\n" + k.text);
+        }
+        auto v = oracle_of(*off);
+        RC_ASSERT(!v.unsupported);
+        if (v.deadlock || !unordered_v2c(v)) {
+            RC_TAG("nothing to reject");
+            return;
+        }
+        o.v2c = passes::V2CPolicy::Reject;
+        try {
+            session_of("generated.py", k.text, o);
+        } catch (const CompileError& e) {
+            if (e.diag().code == "E-V2C-UNFENCED") return;
+            RC_FAIL("reject gave another diagnostic: " + render_text(e.diag()) + "\n" + k.text);
+        }
+        RC_FAIL("--c2v complete --v2c reject is silent on an unordered dependency (--target " + std::string(target_name(o.target)) + ")\n" +
                 format_verdict(v) + "\n" + k.text);
     });
 }
@@ -409,7 +448,7 @@ TEST(OracleSweep, Seeded) {
     // Properties 2 and 3 on kernels whose GM dependencies the V2C policies promise to order.
     OracleGenOptions ord = full_options();
     ord.gm_c2v = ord.block_collide = ord.atomics = ord.wrong_sync = false;
-    ord.single_store = true;
+    ord.single_store = ord.v2c_first = true;
     int p2 = 0, p3 = 0;
     Removal removal[2];  // fence, syncall: inserted synchronisations and how many the oracle finds necessary
     for (int i = 0; i < n; ++i) {
