@@ -274,9 +274,13 @@ uint64_t CoreRunner::begin(Instr& in) {
             pct_point();
             const GmAccess& a = p.gm[0];
             const auto& t = m_st.tensors->tensors[a.tensor];
-            gm.read(t, a.tensor, a.window, m_core->now(), p.bytes);
-            if (MemoEntry* e = memo_find(in); e && e->has_out && e->gm_bytes == p.bytes) p.memo_hit = true;
-            else if (MemoEntry* r = memo_record(in)) r->gm_bytes = p.bytes;
+            // Compared in place with the recorded bytes: copied only when they differ (or are recorded).
+            if (MemoEntry* e = memo_find(in); e && e->has_out && gm.read_equals(t, a.tensor, a.window, m_core->now(), e->gm_bytes)) {
+                p.memo_hit = true;
+            } else {
+                gm.read(t, a.tensor, a.window, m_core->now(), p.bytes);
+                if (MemoEntry* r = memo_record(in)) r->gm_bytes = p.bytes;
+            }
             L2Result l2 = gm.touch(t, a.tensor, a.window);
             gm.transfer_begin();
             uint64_t row_bytes = static_cast<uint64_t>(a.window.cols()) * dtype_bytes(t.dtype);
