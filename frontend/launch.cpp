@@ -5,7 +5,9 @@
 
 #include "frontend/diag.h"
 #include "frontend/ops.h"
+#include "frontend/passes/capacity.h"
 #include "frontend/passes/ir_util.h"
+#include "frontend/passes/ring_buffers.h"
 
 #include <algorithm>
 #include <functional>
@@ -337,6 +339,12 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
         plan.aiv_lane1_launched = plan.aiv_split;
     }
     return c;
+}
+
+void check_for_hardware(const Program& source, const Program& expanded, const HwParams& hw) {
+    passes::check_capacity(source, hw);
+    passes::check_capacity(expanded, hw);
+    passes::check_ring_buffers(expanded, hw);
 }
 
 RingLayout ring_layout(const rt::LaunchPlan& plan) {
