@@ -68,6 +68,7 @@ struct Machine {
     std::map<std::tuple<int, int, int64_t>, Ring> rings;  // (block, dir 0=C2V 1=V2C, id)
     std::map<std::tuple<int, int64_t, int>, int64_t> flags; // (block, event id, receiver lane index) -> count
     int aiv_lanes = 1;                                      // real AIV lanes per cluster
+    int blocks = 1;                                         // the launch's block count (get_block_num)
     // Barrier: arrivals per episode and group.
     std::map<std::string, std::pair<int64_t, int64_t>> barrier;  // group -> (generation, arrived)
     std::map<std::string, int> barrier_size;
@@ -528,6 +529,7 @@ private:
                 break;
             case O::TensorCreate: fail("E-UNSUPPORTED", c.loc, "pl.tensor.create inside a kernel is not supported");
             case O::GetBlockIdx: return Value{Scalar::of_int(m_block)};
+            case O::GetBlockNum: return Value{Scalar::of_int(m_m.blocks)};
             case O::GetSubblockIdx: return Value{Scalar::of_int(m_region_lane >= 0 ? m_region_lane : m_lane)};
             case O::Read: {
                 TileP t = tile(arg(c, "tile"));
@@ -693,6 +695,7 @@ Result interpret_lanes(const rt::LaunchPlan& plan, const rt::TensorStore& initia
     m.max_statements = opt.max_statements;
     m.max_wall_seconds = opt.max_wall_seconds;
     m.aiv_lanes = plan.aiv_split ? 2 : 1;
+    m.blocks = plan.blocks;
     std::vector<std::unique_ptr<Lane>> lanes;
     int task = 0;
     int aic_n = 0, aiv_n = 0;
@@ -716,11 +719,16 @@ Result interpret_lanes(const rt::LaunchPlan& plan, const rt::TensorStore& initia
 }
 
 Result interpret(const rt::LaunchPlan& plan, const rt::TensorStore& initial, const Options& opt) {
-    if (!plan.mixed) return interpret_lanes(plan, initial, opt);
+    // A mixed function already in per-lane form (attr split_aiv: PyPTO's LowerAutoVectorSplit output, its
+    // vector statements read get_subblock_idx and each lane does its own part) has no sequential meaning
+    // with one lane: it runs as its expanded lanes, both AIV lanes included.
+    const Attr* per_lane = plan.mixed ? plan.mixed->attr("split_aiv") : nullptr;
+    if (!plan.mixed || (per_lane && per_lane->value && per_lane->value->ival != 0)) return interpret_lanes(plan, initial, opt);
     Machine m;
     m.gm = initial;
     m.max_statements = opt.max_statements;
     m.max_wall_seconds = opt.max_wall_seconds;
+    m.blocks = plan.blocks;
     std::vector<std::unique_ptr<Lane>> lanes;
     for (int b = 0; b < plan.blocks; ++b) {
         lanes.push_back(std::make_unique<Lane>(m, plan.mixed, Role::Mixed, b, 0, b));

@@ -813,6 +813,8 @@ private:
                                            carry->loop->loc.line);
             if (ordered) {
                 ++m_stats.already_ordered;
+                // As in handle_pair: what orders it covers the store's completion only (SPEC 4.5/6).
+                if (v2c ? (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall) : complete()) publish_after(s);
                 m_stats.log.push_back(what + " already ordered, nothing added");
                 continue;
             }
