@@ -82,6 +82,7 @@ public:
             }
         });
         m_stats.c2v_complete |= complete();
+        order_across_blocks();  // before the same-cluster pairs, which then find them ordered (gm_sync_blocks.cpp)
         pair_and_place();
         order_v2c_waw();
         if (complete()) order_waw();
@@ -90,6 +91,10 @@ public:
     }
 
 private:
+    // ---- pairs between the clusters of a launch on --blocks > 1 (gm_sync_blocks.cpp) ----
+    friend struct BlockOrder;
+    void order_across_blocks();
+
     // ---- --c2v complete (gm_sync_c2v.cpp) ----
     bool complete() const { return m_opt.c2v == C2VPolicy::Complete; }
     // A C2V pair (cube store s, vector load l; common block b) upstream leaves open: a barrier before l's

@@ -60,7 +60,8 @@ TEST(Diagnostics, ARealDeadlockIsNoTimeout) {
 }
 
 TEST(Diagnostics, ARacingPairIsReportedOnceWhicheverCoreRunsFirst) {
-    // --v2c off: fence orders each block's own vector-then-cube write-after-write (a V2C dependency).
+    // --v2c off: fence orders each block's own vector-then-cube write-after-write (a V2C dependency) and
+    // gives the cross-cluster one a barrier (gm_sync_blocks.cpp); the test needs the pairs unordered.
     auto s = session("two_blocks_same_rows.py", fixture("two_blocks_same_rows.py"), 20'000'000, 2, passes::V2CPolicy::Off);
     sim::Machine::instance(std::max(2, s->clusters_needed()));
     // Unordered pair of (line, cluster, core) -> the finding keys naming it, over many schedules.
