@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "frontend/diag.h"
@@ -97,6 +98,29 @@ private:
     void c2v_order_at(Block* b, size_t index, const SourceLoc& loc, const std::string& what);
     // Cross-lane write-after-write (a cube and a vector store that may touch common elements).
     void order_waw();
+
+    // ---- ordering by enumeration (gm_sync_trace.cpp) ----
+    struct TraceEv {
+        const Stmt* s;               // a statement with a call
+        bool definite;               // runs whenever the loops around it reach it (no undecided branch)
+        std::vector<std::pair<const Var*, int64_t>> vals;  // the value of each For loop's variable around it
+    };
+    struct Counters;
+    // The function's statement instances in program order (nullptr: a loop without a constant trip count, a
+    // split_aiv / spmd loop, an early return, or too many instances).
+    const std::vector<TraceEv>* trace() const;
+    bool trace_block(const Block& b, std::map<const Var*, int64_t>& env, bool definite, std::vector<std::pair<const Var*, int64_t>>& vals,
+                     std::vector<TraceEv>& out) const;
+    // May the instances of a (event ea) and b (event eb) touch a common element?
+    static bool instance_overlap(const Access& a, const TraceEv& ea, const Access& b, const TraceEv& eb);
+    Counters counters(const Access& prod, const Access& cons) const;
+    bool trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c) const;
+    // Is every instance of cons ordered after each earlier instance of prod (any iteration) that may touch a
+    // common element? Independent: there is no such pair of instances. nullopt: not enumerable.
+    enum class TraceOrder { Unordered, Ordered, Independent };
+    std::optional<TraceOrder> trace_ordered(const Access& prod, const Access& cons) const;
+    mutable std::vector<TraceEv> m_trace;
+    mutable bool m_trace_built = false, m_trace_ok = false;
 
     Function& m_f;
     const ExpandOptions& m_opt;
@@ -395,6 +419,9 @@ private:
                 if (orders(*(*prod.path[k].first)[j], prod)) return true;
         if (flags_order(b, is, il, prod, cons)) return true;
         if (after_prod) *after_prod = false;
+        // Exact: the happens-before edges of barriers, flags and rings over the unrolled function. What it
+        // finds may sit inside cons's statement (a flag pair in cons's loop), so it covers no other load.
+        if (auto t = trace_ordered(prod, cons); t && *t != TraceOrder::Unordered) return true;
         for (size_t k = d + 1; k < cons.path.size(); ++k)
             for (size_t j = 0; j < cons.path[k].second; ++j)
                 if (orders(*(*cons.path[k].first)[j], prod)) return true;
@@ -808,6 +835,8 @@ private:
                                            carry->loop->loc.line);
             if (ordered) {
                 ++m_stats.already_ordered;
+                // As in handle_pair: what orders it covers the store's completion only (SPEC 4.5/6).
+                if (v2c ? (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall) : complete()) publish_after(s);
                 m_stats.log.push_back(what + " already ordered, nothing added");
                 continue;
             }
@@ -866,7 +895,9 @@ private:
         size_t i_f = first.path[D].second, i_t = then.path[D].second;
         for (size_t k = 0; k < lb->size(); ++k)
             if ((k > i_f || k < i_t) && orders(*(*lb)[k], first)) return true;
-        return flags_order(*lb, i_f, i_t, first, then);
+        if (flags_order(*lb, i_f, i_t, first, then)) return true;
+        auto t = trace_ordered(first, then);
+        return t && *t != TraceOrder::Unordered;
     }
 
     // Write-after-read: the store s overwrites what an opposite-lane load c of an earlier iteration, or
@@ -963,6 +994,10 @@ private:
             war = true;
             war_loads.insert(&c);
             il_last = std::max(il_last, c.path[d].second);
+        }
+        if (auto t = trace_ordered(s, l); t && *t == TraceOrder::Independent) {
+            m_stats.log.push_back(what + ": no instance of the load may read what an instance of the store wrote before it, nothing added");
+            return std::nullopt;
         }
         bool after_store = true;
         if (already_ordered(*b, is, il, s, l, &after_store)) {
