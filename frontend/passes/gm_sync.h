@@ -991,6 +991,9 @@ private:
             for (auto& lp : common_loops(c, s))
                 if (lp.depth <= d && overlap_carried(c, s, lp)) carried = true;
             if (!carried) continue;
+            // Over the unrolled function no instance of c precedes an overlapping instance of s unordered
+            // (e.g. both in an arm only one iteration takes): nothing to order.
+            if (auto t = trace_ordered(c, s); t && *t != TraceOrder::Unordered) continue;
             war = true;
             war_loads.insert(&c);
             il_last = std::max(il_last, c.path[d].second);
