@@ -83,6 +83,7 @@ public:
         m_stats.c2v_complete |= complete();
         pair_and_place();
         if (complete()) order_waw();
+        drop_nested_tokens();
         place_token_pops();
         apply();
     }
@@ -139,6 +140,8 @@ private:
         bool v2c;       // direction
         StmtPtr pop;    // the consumer lane's pop
         StmtPtr push;   // the producer lane's push (planned at is + 1)
+        std::vector<StmtPtr> after;  // everything planned after the store for it (adapter, fence, push)
+        std::string what;            // the pair, for the log
     };
     std::vector<Token> m_tokens;
     WindowAnalysis m_win;                                   // absolute GM windows
@@ -514,7 +517,8 @@ private:
             Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Mat);
             VarPtr tok = new_var("_v2c_token", pop_t, l.stmt->loc);
             ExprPtr pop = make_call(OpCode::TpopFromAiv, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
-            m_tokens.push_back({b, is, il, true, make_assign(tok, pop, l.stmt->loc), after_store.back()});
+            m_tokens.push_back({b, is, il, true, make_assign(tok, pop, l.stmt->loc), after_store.back(), after_store,
+                                fmt::format("{} -> {}", where(s), where(l))});
         } else {
             if (complete()) {
                 // --c2v complete: the FIXP store is published before the token push (SPEC 4.5/6).
@@ -526,7 +530,7 @@ private:
             Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Vec);
             VarPtr tok = new_var("_c2v_token", pop_t, l.stmt->loc);
             ExprPtr pop = make_call(OpCode::TpopFromAic, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
-            m_tokens.push_back({b, is, il, false, make_assign(tok, pop, l.stmt->loc), after_store.back()});
+            m_tokens.push_back({b, is, il, false, make_assign(tok, pop, l.stmt->loc), after_store.back(), after_store, ""});
         }
         for (auto& st : after_store) plan(b, is + 1, st);
     }
@@ -570,6 +574,33 @@ private:
         for (const auto& x : s.orelse)
             if (blocks_consumer(*x, v2c)) return true;
         return false;
+    }
+
+    // A V2C token whose store-to-consumer interval holds another token's in the same block (pushed after
+    // this store, popped before this consumer) orders nothing more: that push follows this store on the
+    // vector lane (MTE3 in order; its fence publishes both) and its pop precedes this consumer. Dropped
+    // (oracle sweep, property 4: one token of two was redundant). C2V tokens stay as upstream places them.
+    void drop_nested_tokens() {
+        std::vector<bool> drop(m_tokens.size(), false);
+        for (size_t a = 0; a < m_tokens.size(); ++a)
+            for (size_t c = 0; c < m_tokens.size() && !drop[a]; ++c) {
+                const Token& ta = m_tokens[a];
+                const Token& tc = m_tokens[c];
+                if (c != a && ta.v2c && tc.v2c && tc.b == ta.b && tc.is > ta.is && tc.il <= ta.il) drop[a] = true;
+            }
+        std::vector<Token> kept;
+        for (size_t a = 0; a < m_tokens.size(); ++a) {
+            if (!drop[a]) {
+                kept.push_back(std::move(m_tokens[a]));
+                continue;
+            }
+            const Token& t = m_tokens[a];
+            auto& list = m_insert[{t.b, t.is + 1}];
+            for (const auto& st : t.after) list.erase(std::remove(list.begin(), list.end(), st), list.end());
+            --m_stats.v2c_fences;
+            m_stats.log.push_back(t.what + ": token dropped, the token of a pair nested inside it orders it");
+        }
+        m_tokens = std::move(kept);
     }
 
     void place_token_pops() {

@@ -44,6 +44,9 @@ INSTANTIATE_TEST_SUITE_P(
         // a loop-carried WAR barrier for accesses only one iteration runs
         Case{"war_arm_one_iteration.py", Target::A2A3, passes::V2CPolicy::Syncall},
         Case{"war_arm_one_iteration.py", Target::A5, passes::V2CPolicy::Syncall},
-        Case{"war_arm_one_iteration.py", Target::A2A3, passes::V2CPolicy::Fence}));
+        Case{"war_arm_one_iteration.py", Target::A2A3, passes::V2CPolicy::Fence},
+        // a token whose interval holds another pair's token
+        Case{"nested_tokens.py", Target::A2A3, passes::V2CPolicy::Fence},
+        Case{"nested_tokens.py", Target::A5, passes::V2CPolicy::Fence}));
 
 }  // namespace
