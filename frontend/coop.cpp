@@ -81,6 +81,14 @@ void CoopScheduler::wait_until(int id, const std::function<bool()>& ready) {
     }
 }
 
+void CoopScheduler::yield(int id) {
+    std::unique_lock<std::mutex> lock(m_mu);
+    if (m_abort) throw Aborted{};
+    hand_over(lock, id);
+    m_cv.wait(lock, [&] { return m_current == id || m_abort; });
+    if (m_abort) throw Aborted{};
+}
+
 void CoopScheduler::abort() {
     std::lock_guard<std::mutex> lock(m_mu);
     m_abort = true;

@@ -21,6 +21,9 @@ class CoopScheduler {
     // Called by task `id`: blocks until `ready()` is true, letting the other tasks run meanwhile.
     // Throws Aborted when the run deadlocks or is aborted.
     void wait_until(int id, const std::function<bool()>& ready);
+    // Called by task `id`: lets every other live task run one turn first (round-robin), then continues.
+    // Not a block: a yielding task never counts towards a deadlock. Throws Aborted when the run is aborted.
+    void yield(int id);
     // Record that shared state changed (a push, a pop, an arrival): blocked tasks may proceed.
     void progress() { ++m_progress; }
     // Stop every task (from inside a task that hit an error); the caller then throws its own error.

@@ -5,7 +5,9 @@
 
 #include "frontend/diag.h"
 #include "frontend/ops.h"
+#include "frontend/passes/capacity.h"
 #include "frontend/passes/ir_util.h"
+#include "frontend/passes/ring_buffers.h"
 
 #include <algorithm>
 #include <functional>
@@ -94,9 +96,20 @@ struct Sources {
     std::vector<rt::ArgBinding> consts;
 };
 
-bool aiv_splits(const Function& f) {
-    const Attr* dual = f.attr("dual_aiv_dispatch");
-    return f.split_mode() != SplitMode::NONE || (dual && dual->value && dual->value->ival != 0);
+bool attr_true(const Function& f, const char* key) {
+    const Attr* a = f.attr(key);
+    return a && a->value && a->value->ival != 0;
+}
+
+// Do both AIV lanes run the AIV function's body (each its own half, or both the whole of it)? A split
+// function (attr `split`) or one in per-lane form (attr `split_aiv`: a split_aiv region, lowered by PyPTO's
+// LowerAutoVectorSplit or flattened by cvsim's expander) always. An unsplit function marked
+// `dual_aiv_dispatch` runs both lanes on a5; on a2a3 PyPTO's SplitVectorKernel (910B backend,
+// ProcessNoSplitDualAivFunction) turns lane 1 into a replay of lane 0's handshakes (loads become empty tiles,
+// stores are dropped), which is what the plan's lane-1 replay models.
+bool aiv_splits(const Function& f, Target target) {
+    if (f.split_mode() != SplitMode::NONE || attr_true(f, "split_aiv")) return true;
+    return target == Target::A5 && attr_true(f, "dual_aiv_dispatch");
 }
 
 class Planner {
@@ -304,11 +317,17 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     for (const auto* lane : {&plan.aic, &plan.aiv, &plan.mixed_prog})
         if (*lane && (*lane)->fn) check_numerics(*(*lane)->fn);
     if (plan.aiv) {
-        plan.aiv_split = aiv_splits(*plan.aiv->fn);
+        plan.aiv_split = aiv_splits(*plan.aiv->fn, opt.expand.target);
         plan.aiv_lane1_replay = !plan.aiv_split;
         plan.aiv_lane1_launched = plan.aiv_split;
     }
     return c;
+}
+
+void check_for_hardware(const Program& source, const Program& expanded, const HwParams& hw) {
+    passes::check_capacity(source, hw);
+    passes::check_capacity(expanded, hw);
+    passes::check_ring_buffers(expanded, hw);
 }
 
 RingLayout ring_layout(const rt::LaunchPlan& plan) {

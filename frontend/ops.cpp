@@ -7,6 +7,7 @@
 
 #include "frontend/diag.h"
 #include "frontend/ops_numerics.h"
+#include "frontend/ops_more.h"
 #include "frontend/ops_sort.h"
 
 namespace cvsim::ir {
@@ -265,6 +266,7 @@ std::vector<OpDef> build_ops() {
     add(O::CacheInvalid, "system", "cacheinvalid", {opt("tensor")}, scalar_op(S::Shared, "invalidate cached GM lines", E::Sync));
     add_catalogue(add);
     add_sort_ops(v);
+    add_more_ops(v);
     return v;
 }
 
@@ -371,7 +373,7 @@ bool is_inplace_safe(OpCode c) {
         case O::Prelu: case O::Recip: case O::FillpadExpand: case O::Gather: case O::GatherMask:
         case O::RowSum: case O::RowMax: case O::RowMin: case O::RowProd:
         case O::RowArgmax: case O::RowArgmin: case O::ColArgmax: case O::ColArgmin:
-        case O::Sort32: case O::MrgSort1: case O::MrgSort2: case O::Concat: case O::Transpose: return false;
+        case O::Sort32: case O::MrgSort1: case O::MrgSort2: case O::Concat: case O::Transpose: case O::Gatherb: case O::ScatterUpdate: return false;
         default: return true;
     }
 }
@@ -424,7 +426,7 @@ Side call_side(const Expr& call) {
         case SideRule::ResultMem:
             return call.type.kind == TypeKind::Tile && is_cube_mem(call.type.mem) ? Side::Cube : Side::Vector;
         case SideRule::TileMem: {
-            const ExprPtr& t = arg(call, "tile");
+            const ExprPtr& t = arg(call, "tile") ? arg(call, "tile") : (call.args.empty() ? arg(call, "tile") : call.args[0]);  // reinterpret_view's 'data'
             if (!t || t->type.kind != TypeKind::Tile) return Side::Shared;  // tensor-level slice/reshape
             return is_cube_mem(t->type.mem) ? Side::Cube : Side::Vector;
         }

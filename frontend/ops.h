@@ -100,6 +100,8 @@ enum class OpCode : uint8_t {
     RowArgmin,
     ColArgmax,
     ColArgmin,
+    // partial-region binaries, views, byte gathers, row scatters, launch queries (frontend/ops_more.cpp)
+    PartAdd, PartMul, PartMax, PartMin, ReinterpretView, Gatherb, ScatterUpdate, GetBlockNum,
 };
 
 // Which lane the expander puts a statement on (OPS.md side rules).
@@ -194,6 +196,13 @@ struct UnsupportedOp {
 };
 const std::vector<UnsupportedOp>& unsupported_ops();
 const UnsupportedOp* find_unsupported(std::string_view spelling);  // "matmul_mx" or "tile.matmul_mx"
+// PyPTO tile-module functions that are scalar IR in cvsim (sema lowers them to scalar expressions, as
+// pl.min / pl.max): "tile.max", "tile.min".
+struct ScalarFunction {
+    std::string name;
+    std::string doc;
+};
+const std::vector<ScalarFunction>& scalar_functions();
 // The generated op table (docs/OPS_TABLE.md, `cvsim ops`).
 std::string ops_table_markdown();
 

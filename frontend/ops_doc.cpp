@@ -54,6 +54,8 @@ std::string ops_table_markdown() {
                            effect_name(d.effect), op_cost_info(d.cost).name, d.doc);
     out += "\n## Cost formulas\n\n| cost | formula | source | confidence |\n|---|---|---|---|\n";
     for (const auto& c : op_cost_table()) out += fmt::format("| {} | {} | {} | {} |\n", c.name, c.formula, c.source, c.confidence);
+    out += "\n## Scalar functions (lowered to scalar expressions)\n\n| function | doc |\n|---|---|\n";
+    for (const auto& f : scalar_functions()) out += fmt::format("| `pl.{}` | {} |\n", f.name, f.doc);
     out += "\n## Unsupported PyPTO tile ops (E-UNSUPPORTED)\n\n| op | reason |\n|---|---|\n";
     for (const auto& u : unsupported_ops()) out += fmt::format("| `pl.{}` | {} |\n", u.name, u.reason);
     return out;
@@ -65,26 +67,32 @@ const std::vector<UnsupportedOp>& unsupported_ops() {
         auto add = [&](const char* n, const char* why) { v.push_back({std::string("tile.") + n, why}); };
         const char* mx = "MX-scaled matmul: the block-scale numerics (FP8E8M0 scales) are not defined in cvsim";
         for (const char* n : {"matmul_mx", "matmul_mx_acc", "matmul_mx_bias"}) add(n, mx);
-        const char* batch = "batched (3-D) matmul: cvsim's tiles are 2-D; PyPTO lowers batches to per-batch matmuls";
+        const char* batch = "batched matmul: its operands are 3-D or higher ([..., M, K] @ [..., K, N]) and cvsim's tiles are 2-D "
+                            "(PyPTO's FlattenTileNdTo2D lowers a batch to per-batch 2-D matmuls, which cvsim runs)";
         for (const char* n : {"batch_matmul", "batch_matmul_acc"}) add(n, batch);
-        add("alloc", "internal IR allocation op (memory planning): cvsim allocates tile storage itself");
-        add("random", "counter-based (Philox) generator: its bit-exact output sequence is not specified to cvsim");
-        add("reinterpret_view", "bit reinterpretation of a tile's bytes under another dtype/shape: not modelled yet");
-        add("get_block_num", "the launch's block count as a kernel scalar: not modelled yet (pass it as a scalar parameter)");
-        add("max", "scalar max of two scalars: not modelled as an op (use a scalar expression)");
-        add("min", "scalar min of two scalars: not modelled as an op (use a scalar expression)");
-        const char* part = "partial-region ops (valid regions of the two operands differ): not modelled yet";
-        for (const char* n : {"part_add", "part_mul", "part_max", "part_min"}) add(n, part);
-        add("scatter_update", "index-driven row scatter: not modelled yet");
-        // The sort / gather / index family (frontend/ops_sort.cpp) beyond what it models.
-        add("gather_compare", "compare-form gather returns a (indices, counts) tuple: tuple-valued tile ops are not modelled");
-        add("gatherb", "32-byte block gather by byte offsets: byte-addressed tile reads are not modelled");
-        add("gather_row", "GM-row DMA into a sub-region of a tile in place: in-place partial tile writes are not modelled");
-        add("mgather", "per-element GM gather: element-granular GM accesses are not modelled by the hazard checker");
-        add("mscatter", "per-element GM scatter: element-granular GM accesses are not modelled by the hazard checker");
+        add("alloc", "internal IR allocation op of PyPTO's memory planning (no data effect; not printed in kernels): cvsim allocates tile "
+                     "storage itself");
+        add("random", "counter-based (Philox) generator: its bit-exact output sequence (key/counter schedule, rounds) is not specified "
+                      "by PyPTO or pto-isa, so no reference can equal the hardware");
+        add("gather_compare", "returns an (indices, count) tuple whose count is a data-dependent scalar produced by the vector pipe: "
+                              "cvsim's tile ops yield one tile and no vector-to-scalar value");
+        add("gather_row", "GM-row DMA into a sub-region of an existing tile in place (a partial write of a live tile from GM): cvsim's "
+                          "loads produce a fresh tile");
+        add("mgather", "per-element GM gather by an index tile: the GM window it reads depends on tile data, which the GM window "
+                       "analysis and the hazard checker (whole windows per access) cannot bound");
+        add("mscatter", "per-element GM scatter by an index tile: the GM bytes it writes depend on tile data, which the GM window "
+                        "analysis and the hazard checker (whole windows per access) cannot bound");
         return v;
     }();
     return ops;
+}
+
+const std::vector<ScalarFunction>& scalar_functions() {
+    static const std::vector<ScalarFunction> f = {
+        {"tile.max", "max(lhs, rhs) of two scalars (as pl.max; an int and a float give FP32)"},
+        {"tile.min", "min(lhs, rhs) of two scalars (as pl.min)"},
+    };
+    return f;
 }
 
 const UnsupportedOp* find_unsupported(std::string_view spelling) {

@@ -139,7 +139,7 @@ void add_sort_ops(std::vector<OpDef>& ops) {
         "pl.tile.mrgsort(src, block_len=): merge each group of 4 sorted runs of block_len columns (descending tuples)");
     add(O::MrgSort2, "mrgsort_format2", {req("src0"), req("src1"), opt("tmp_or_src2"), opt("tmp_or_src3"), opt("tmp"), kw("exhausted")},
         n_mrgsort2, 0, V::Full, OpCost::VecMerge,
-        "pl.tile.mrgsort(src0, src1[, src2], tmp=): merge 2-3 sorted tuple lists into tmp's shape; exhausted= stops at the first used-up list");
+        "pl.tile.mrgsort(src0, src1[, src2[, src3]], tmp=): merge 2-4 sorted tuple lists into tmp's shape; exhausted= stops at the first used-up list");
     add(O::Gather, "gather", {req("src"), req("indices"), req("tmp")}, n_gather, 0, V::Full, OpCost::VecGather,
         "dst[i, j] = src.flat[indices[i, j]] (an index outside src gives 0)");
     add(O::GatherMask, "gather_mask", {req("src"), req("mask_pattern"), kw("output_dtype")}, n_gather_mask, 0, V::Full, OpCost::VecUnary,
@@ -198,9 +198,6 @@ Type sort_op_type(const Expr& call) {
                                                 op, tiles.size()));
             const char* tmp_name = tiles.back();
             tiles.pop_back();
-            if (tiles.size() == 4)
-                fail(call, arg(call, tiles[3]), fmt::format("{}: the 4-list merge is not supported: cvsim's instructions carry at most 3 tile "
-                                                            "operands (merge 2 + 2, then the results)", op), "E-UNSUPPORTED");
             const Type& s0 = vec_tile(call, "src0");
             sortable(call, "src0", s0.dtype);
             for (const char* n : tiles) {

@@ -6,6 +6,7 @@
 
 #include "frontend/diag.h"
 #include "frontend/ops.h"
+#include "frontend/ops_more.h"
 #include "frontend/ops_sort.h"
 #include "frontend/runtime.h"
 
@@ -288,6 +289,7 @@ Type infer_call_type(const Expr& call, int region_split) {
         if (call.op->params[i].required && (i >= call.args.size() || !call.args[i]))
             type_error(call, fmt::format("{}: missing required argument '{}'", op_label(call), call.op->params[i].name));
     if (auto t = infer_catalogue_type(call)) return *t;
+    if (auto t = more_op_type(call)) return *t;
     switch (c) {
         case O::Load: {
             const ExprPtr& t = arg(call, "tensor");

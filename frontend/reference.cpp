@@ -68,6 +68,7 @@ struct Machine {
     std::map<std::tuple<int, int, int64_t>, Ring> rings;  // (block, dir 0=C2V 1=V2C, id)
     std::map<std::tuple<int, int64_t, int>, int64_t> flags; // (block, event id, receiver lane index) -> count
     int aiv_lanes = 1;                                      // real AIV lanes per cluster
+    int blocks = 1;                                         // the launch's block count (get_block_num)
     // Barrier: arrivals per episode and group.
     std::map<std::string, std::pair<int64_t, int64_t>> barrier;  // group -> (generation, arrived)
     std::map<std::string, int> barrier_size;
@@ -81,6 +82,9 @@ struct Machine {
     };
     std::map<uint32_t, AtomicTerms> atomic_terms;
     double max_wall_seconds = 0;
+    // The blocks of an original (unexpanded) launch run in lockstep: each GM access waits for every other
+    // block's access of the same rank (see interpret()).
+    bool lockstep = false;
     std::chrono::steady_clock::time_point wall_start = std::chrono::steady_clock::now();
 };
 
@@ -299,7 +303,13 @@ private:
         return t;
     }
 
+    // Before a GM access of an original multi-block launch: the other blocks take their turn first.
+    void gm_turn() {
+        if (m_m.lockstep) m_m.coop.yield(m_task);
+    }
+
     Value load(const Expr& c) {
+        gm_turn();
         TView v = view(arg(c, "tensor"));
         std::vector<int64_t> ext = ints(arg(c, "shapes"));
         int64_t R = 1;  // rows: the product of all extents but the last (as a window's)
@@ -328,6 +338,7 @@ private:
     }
 
     Value store(const Expr& c) {
+        gm_turn();
         TileP src = tile(arg(c, "tile"));
         TView v = view(arg(c, "output_tensor"));
         std::vector<int64_t> ext = {src->vr, src->vc};
@@ -518,6 +529,7 @@ private:
                 break;
             case O::TensorCreate: fail("E-UNSUPPORTED", c.loc, "pl.tensor.create inside a kernel is not supported");
             case O::GetBlockIdx: return Value{Scalar::of_int(m_block)};
+            case O::GetBlockNum: return Value{Scalar::of_int(m_m.blocks)};
             case O::GetSubblockIdx: return Value{Scalar::of_int(m_region_lane >= 0 ? m_region_lane : m_lane)};
             case O::Read: {
                 TileP t = tile(arg(c, "tile"));
@@ -683,6 +695,7 @@ Result interpret_lanes(const rt::LaunchPlan& plan, const rt::TensorStore& initia
     m.max_statements = opt.max_statements;
     m.max_wall_seconds = opt.max_wall_seconds;
     m.aiv_lanes = plan.aiv_split ? 2 : 1;
+    m.blocks = plan.blocks;
     std::vector<std::unique_ptr<Lane>> lanes;
     int task = 0;
     int aic_n = 0, aiv_n = 0;
@@ -706,17 +719,28 @@ Result interpret_lanes(const rt::LaunchPlan& plan, const rt::TensorStore& initia
 }
 
 Result interpret(const rt::LaunchPlan& plan, const rt::TensorStore& initial, const Options& opt) {
-    if (!plan.mixed) return interpret_lanes(plan, initial, opt);
+    // A mixed function already in per-lane form (attr split_aiv: PyPTO's LowerAutoVectorSplit output, its
+    // vector statements read get_subblock_idx and each lane does its own part) has no sequential meaning
+    // with one lane: it runs as its expanded lanes, both AIV lanes included.
+    const Attr* per_lane = plan.mixed ? plan.mixed->attr("split_aiv") : nullptr;
+    if (!plan.mixed || (per_lane && per_lane->value && per_lane->value->ival != 0)) return interpret_lanes(plan, initial, opt);
     Machine m;
     m.gm = initial;
     m.max_statements = opt.max_statements;
     m.max_wall_seconds = opt.max_wall_seconds;
+    m.blocks = plan.blocks;
     std::vector<std::unique_ptr<Lane>> lanes;
     for (int b = 0; b < plan.blocks; ++b) {
         lanes.push_back(std::make_unique<Lane>(m, plan.mixed, Role::Mixed, b, 0, b));
         lanes.back()->bind(plan.mixed_prog ? plan.mixed_prog->args : plan.entry_args);
     }
     m.barrier_size["mixed"] = plan.blocks;
+    // SPMD reading of the original program: its blocks advance in lockstep, the k-th GM access of every
+    // block before any block's (k+1)-th, so a block reading another block's band sees it written when the
+    // writes come first in program order (which a barrier the policy inserts makes true on the machine);
+    // a block-by-block run would read the band unwritten. Race-free programs give the same outputs in
+    // either order (docs/DECISIONS.md).
+    m.lockstep = plan.blocks > 1;
     return run_tasks(m, lanes);
 }
 

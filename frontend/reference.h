@@ -21,7 +21,7 @@ struct Options {
 };
 
 // Runs the plan on `initial` GM contents. A mixed entry (plan.mixed set) is interpreted sequentially, one
-// task per cluster; an expanded program runs its lanes cooperatively (each lane until it blocks on a pop or
+// task per cluster, unless it is in per-lane form (attr split_aiv), which runs as its expanded lanes; an expanded program runs its lanes cooperatively (each lane until it blocks on a pop or
 // a barrier, round-robin), rings carrying logical tiles.
 Result interpret(const rt::LaunchPlan& plan, const rt::TensorStore& initial, const Options& opt = {});
 

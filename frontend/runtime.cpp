@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -137,6 +138,32 @@ void write_npy(const TensorBuffer& t, const std::string& path) {
     out << header;
     out.write(reinterpret_cast<const char*>(t.bytes.data()), static_cast<std::streamsize>(t.bytes.size()));
     if (!out) throw std::runtime_error("cannot write '" + path + "'");
+}
+
+std::optional<std::vector<int64_t>> npy_shape(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    char magic[8];
+    if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) return std::nullopt;
+    uint32_t len = 0;
+    unsigned char b[4] = {0, 0, 0, 0};
+    if (!in.read(reinterpret_cast<char*>(b), magic[6] == 1 ? 2 : 4)) return std::nullopt;
+    len = b[0] | (b[1] << 8) | (b[2] << 16) | (uint32_t(b[3]) << 24);
+    if (len > (1u << 20)) return std::nullopt;
+    std::string header(len, '\0');
+    if (!in.read(header.data(), len)) return std::nullopt;
+    auto at = header.find("'shape': (");
+    if (at == std::string::npos) return std::nullopt;
+    std::vector<int64_t> shape;
+    for (size_t i = at + 10; i < header.size() && header[i] != ')';) {
+        if (std::isdigit(static_cast<unsigned char>(header[i]))) {
+            size_t used = 0;
+            shape.push_back(std::stoll(header.substr(i, 19), &used));
+            i += used;
+        } else {
+            ++i;
+        }
+    }
+    return shape;
 }
 
 void read_npy(TensorBuffer& t, const std::string& path) {

@@ -132,6 +132,8 @@ void poison_outputs(TensorStore& store);
 void write_npy(const TensorBuffer& t, const std::string& path);
 // Reads an .npy into `t` (dtype and shape must match); throws std::runtime_error with a reason.
 void read_npy(TensorBuffer& t, const std::string& path);
+// The shape in an .npy file's header (nullopt: not a readable .npy).
+std::optional<std::vector<int64_t>> npy_shape(const std::string& path);
 
 // ---- launch plan: which functions run on which core, with which arguments ----
 

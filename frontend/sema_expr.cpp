@@ -362,7 +362,7 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
 ExprPtr FunctionLowering::lower_scalar_func(const ast::Expr& e, const std::string& name) {
     // Scalar functions of the printed IR: pl.min/pl.max (and Python's min/max/abs) of scalars, pl.cast(x, pl.DT)
     // of a scalar. Their tile forms (pl.cast(tile, ...), pl.minimum) are ops and are left to the op table.
-    bool minmax = name == "pl.min" || name == "pl.max" || name == "min" || name == "max";
+    bool minmax = name == "pl.min" || name == "pl.max" || name == "min" || name == "max" || name == "pl.tile.min" || name == "pl.tile.max";
     bool cast = name == "pl.cast";
     bool absf = name == "abs";
     if (!minmax && !cast && !absf) return nullptr;
@@ -378,7 +378,8 @@ ExprPtr FunctionLowering::lower_scalar_func(const ast::Expr& e, const std::strin
         }
         if (x.kind == ast::ExprKind::Call) {
             std::string n = x.children[0]->dotted();
-            scalar = n == "pl.const" || n == "pl.min" || n == "pl.max" || n == "pl.cast" || n == "min" || n == "max" || n == "abs";
+            scalar = n == "pl.const" || n == "pl.min" || n == "pl.max" || n == "pl.cast" || n == "min" || n == "max" || n == "abs" ||
+                     n == "pl.tile.min" || n == "pl.tile.max";
         }
         if (!scalar) return nullptr;  // the tile op pl.cast
     }

@@ -254,6 +254,13 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
         r->type = Type::none();
         return r;
     }
+    // PyPTO's sub-byte dtypes: two elements per byte; cvsim's GM, tile and layout models address whole-byte elements.
+    for (const char* sub : {"INT4", "UINT4", "FP4", "HF4"})
+        if (rest == sub)
+            raise("E-UNSUPPORTED", e.loc,
+                  fmt::format("dtype pl.{} is not supported by cvsim: it packs two 4-bit elements per byte, and cvsim's GM, tile and layout "
+                              "models address whole-byte elements", sub),
+                  "docs/DECISIONS.md (Dtypes)", static_cast<uint32_t>(d.size()));
     if (rest == "AUTO") {
         ExprPtr a = make_int(-1, e.loc);
         a->sval = "pl.AUTO";  // printed back as pl.AUTO

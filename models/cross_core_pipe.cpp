@@ -11,7 +11,7 @@ void CrossCorePipe::configure(bool c2v, int slot_num, int64_t slot_size, int pro
     for (int i = 0; i < slot_num; ++i) {
         Slot& s = m_slots[static_cast<size_t>(i)];
         s.part_written.assign(static_cast<size_t>(producers), false);
-        s.parts.assign(static_cast<size_t>(producers), Matrix());
+        s.parts.assign(static_cast<size_t>(producers), nullptr);
         s.part_clean.assign(static_cast<size_t>(producers), false);
         s.ready_token.assign(static_cast<size_t>(producers), 0);
         s.free_token.assign(static_cast<size_t>(consumers), 0);

@@ -30,9 +30,10 @@ public:
 
     // Slot contents as the consumer will see them: the logical tile (full geometry), written part by part.
     struct Slot {
-        TileData data;                      // the slot's logical contents
+        DType dtype = DType::FP32;          // the slot's logical contents (shared with the push and the memo)
+        SharedMatrix data;
         std::vector<bool> part_written;     // per producer lane: wrote data (replay lanes write none)
-        std::vector<Matrix> parts;          // per producer lane: the part it wrote (for the gather check)
+        std::vector<SharedMatrix> parts;    // per producer lane: the part it wrote (for the gather check)
         std::vector<bool> part_clean;       // per producer lane: that part equals the memo's recorded push
         int split = 0;                      // split code of the push
         std::vector<uint64_t> ready_token;  // per producer lane: token of its ready flag

@@ -14,6 +14,7 @@
 // poisoned (NaN) input stays visible in the output.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -27,6 +28,14 @@ struct TileData {
     DType dtype = DType::FP32;
     Matrix m;
 };
+
+// Logical values shared without copying (a ring slot, the pops of it and the memo's recorded push hold the
+// same values); never modified once shared. Null reads as an empty matrix.
+using SharedMatrix = std::shared_ptr<const Matrix>;
+inline const Matrix& values(const SharedMatrix& m) {
+    static const Matrix empty;
+    return m ? *m : empty;
+}
 
 // Bitwise ops (And..Shr) work on the two's-complement integer and wrap to the dtype's width (no saturation);
 // shifts by a negative amount or by >= the width give 0 (shr of a negative signed value: -1). Rem takes the

@@ -111,7 +111,7 @@ struct Instr {
     uint64_t start = 0, end = 0;      // execution interval (cycles)
     bool done = false;
     // Operands resolved at issue time (the engine interprets them by op):
-    TileRef in[3];
+    TileRef in[5];                    // tile operands in argument order (a 4-list mrgsort has 5)
     TileRef out;
     std::vector<int64_t> ints;        // scalar operands (offsets, event ids, ...)
     double number = 0;                // tile-scalar operand (the first of `numbers`)

@@ -20,6 +20,7 @@
 #include "frontend/diag.h"
 #include "frontend/launch.h"
 #include "frontend/ops.h"
+#include "frontend/passes/capacity.h"
 #include "frontend/printer.h"
 #include "frontend/sema.h"
 #include "sim/report.h"
@@ -310,9 +311,13 @@ std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const st
     auto program = load_program(SourceFile::read(kernel), SemaOptions{so.dims, kDefaultDim, &defaulted});
     if (notes && !c.quiet)
         for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
-    passes::ExpandOptions eo = sim::expand_options(so.target, so.v2c, so.blocks, load_params(so.target, so.config_files, so.param_sets));
+    const HwParams hw = load_params(so.target, so.config_files, so.param_sets);
+    passes::ExpandOptions eo = sim::expand_options(so.target, so.v2c, so.blocks, hw);
     eo.c2v = so.c2v;
-    return passes::expand_mixed_kernel(*program, eo, stats);
+    passes::check_capacity(*program, hw);  // as `run` does: expand accepts nothing run rejects
+    auto expanded = passes::expand_mixed_kernel(*program, eo, stats);
+    check_for_hardware(*program, *expanded, hw);
+    return expanded;
 }
 
 }  // namespace
@@ -378,7 +383,8 @@ struct CheckEntry {
 std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& kernel) {
     sim::SessionOptions so = session_options(c);
     std::vector<std::string> defaulted;
-    auto program = load_program(SourceFile::read(kernel), SemaOptions{so.dims, kDefaultDim, &defaulted});
+    auto file = SourceFile::read(kernel);
+    auto program = load_program(file, SemaOptions{sim::dims_from_inputs(file, so.dims, so.input_files), kDefaultDim, &defaulted});
     if (!c.quiet)
         for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
     auto launches = kernel_launches(*program, c.entry);

@@ -98,6 +98,7 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     if (plan.aiv && !plan.aiv_split && !a2a3) aiv_launched = plan.aiv_lane1_launched ? 2 : 1;
     if (plan.aiv && !plan.aiv_split && a2a3) aiv_launched = 2;
     st.aiv_lanes = std::max(aiv_launched, 1);
+    st.blocks = plan.blocks;
     st.aic_per_cluster = plan.aic ? 1 : 0;
     st.aiv_per_cluster = aiv_launched;
     st.participants_per_cluster = st.aic_per_cluster + st.aiv_per_cluster;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/datapath.h"
 #include "models/instr.h"
 #include "models/layout.h"
 
@@ -23,7 +24,7 @@ struct MemoEntry {
     bool has_out = false;             // out_bytes was recorded
     TileBytes out_bytes;              // the output tile's physical bytes (shared with the tiles that hold them)
     std::vector<uint8_t> gm_bytes;    // loads: the GM bytes read; stores: the GM bytes written
-    Matrix data;                      // pushes: the values the slot receives; pops: the values received
+    SharedMatrix data;                // pushes: the values the slot receives (shared with the slots)
 };
 
 class DataMemo {

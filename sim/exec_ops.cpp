@@ -55,14 +55,15 @@ Matrix c2v_part(const Matrix& full, int split, int lane) {
 }
 
 // What a pop of `sl` gives consumer lane `lane`: C2V its part of the pushed tile, V2C the last push (split 0)
-// or the lanes' parts gathered.
-Matrix slot_contents(const CrossCorePipe::Slot& sl, int dir, int lane) {
-    if (dir == 0) return c2v_part(sl.data.m, sl.split, lane);
-    if (sl.split == 0) return sl.data.m;
+// or the lanes' parts gathered. A whole-tile pop shares the pushed values.
+SharedMatrix slot_contents(const CrossCorePipe::Slot& sl, int dir, int lane) {
+    if (sl.split == 0) return sl.data ? sl.data : std::make_shared<const Matrix>();
+    if (dir == 0) return std::make_shared<const Matrix>(c2v_part(values(sl.data), sl.split, lane));
     bool rows = split_rows(sl.split);
-    const Matrix& a = sl.parts[0];
-    Matrix b = sl.parts.size() > 1 ? sl.parts[1] : Matrix();
-    Matrix m;
+    const Matrix& a = values(sl.parts[0]);
+    const Matrix& b = sl.parts.size() > 1 ? values(sl.parts[1]) : values(nullptr);
+    auto out = std::make_shared<Matrix>();
+    Matrix& m = *out;
     if (rows) {
         m = Matrix::Zero(a.rows() + b.rows(), std::max(a.cols(), b.cols()));
         m.topLeftCorner(a.rows(), a.cols()) = a;
@@ -72,7 +73,7 @@ Matrix slot_contents(const CrossCorePipe::Slot& sl, int dir, int lane) {
         m.topLeftCorner(a.rows(), a.cols()) = a;
         if (b.size()) m.topRightCorner(b.rows(), b.cols()) = b;
     }
-    return m;
+    return out;
 }
 
 // The data of a view (slice, reshape, set_validshape, transpose_view) of `x`, as compute_data gives it.
@@ -166,17 +167,20 @@ uint64_t CoreRunner::begin(Instr& in) {
             p.detail = fmt::format("{} slot {}", p.ring_dir == 0 ? "C2V" : "V2C", slot);
             if (m_replay) return hw.sync.issue_cost;
             // The data this lane receives.
-            Matrix m = slot_contents(sl, p.ring_dir, m_lane);
+            SharedMatrix m = slot_contents(sl, p.ring_dir, m_lane);
             if (p.ring_dir == 1 && sl.split == 0) {
                 // Both real lanes wrote the same slot: the cube gets the last one; differing data is a finding.
                 int written = 0;
                 for (bool w : sl.part_written) written += w;
-                if (written > 1 && sl.parts.size() > 1 && (sl.parts[0].rows() != sl.parts[1].rows() || sl.parts[0].cols() != sl.parts[1].cols() || sl.parts[0] != sl.parts[1])) {
+                const Matrix& a = sl.parts.size() > 1 ? values(sl.parts[0]) : values(nullptr);
+                const Matrix& b = sl.parts.size() > 1 ? values(sl.parts[1]) : values(nullptr);
+                if (written > 1 && sl.parts.size() > 1 && sl.parts[0] != sl.parts[1] && (a.rows() != b.rows() || a.cols() != b.cols() || a != b)) {
                     runtime_finding("W-NONUNIFORM-GATHER", *in.stmt,
                                     "both AIV lanes pushed different data into the same V2C slot with split 0; the cube receives whichever landed last");
                 }
             }
-            p.data = TileData{sl.data.dtype, std::move(m)};
+            p.xfer = std::move(m);
+            p.xfer_dtype = sl.dtype;
             p.data_clean = true;
             for (size_t k = 0; k < sl.part_clean.size(); ++k)
                 if (sl.part_written[k] && !sl.part_clean[k]) p.data_clean = false;
@@ -466,10 +470,11 @@ uint64_t CoreRunner::begin_push(Instr& in) {
     // What the consumer will see. C2V: FIXP converts the accumulator (or L1) boxes correctly. V2C: the
     // transport copies raw bytes; a2a3's pop repacks them as ND, a5's cube reads them in place as NZ, so a
     // vector tile in another layout arrives scrambled.
+    SharedMatrix shared;
     Matrix m;
     MemoEntry* hit = src.clean ? memo_find(in) : nullptr;
-    if (hit) {
-        m = hit->data;
+    if (hit && hit->data) {
+        shared = hit->data;
         if (p.ring_dir == 1 && src.layout != (hw.target == Target::A5 ? Layout::NZ : Layout::ND))
             runtime_finding("W-V2C-LAYOUT", *in.stmt,
                             fmt::format("tpush_to_aic of a {} tile on {}: the V2C transport delivers {} data, so the cube reads it scrambled",
@@ -484,19 +489,25 @@ uint64_t CoreRunner::begin_push(Instr& in) {
                             fmt::format("tpush_to_aic of a {} tile on {}: the V2C transport delivers {} data, so the cube reads it scrambled",
                                         layout_name(src.layout), target_name(hw.target), layout_name(seen)));
     }
-    if (!hit) {
+    if (!shared) {
         m = Matrix(m.topLeftCorner(std::min(src.vr, static_cast<int64_t>(m.rows())), std::min(src.vc, static_cast<int64_t>(m.cols()))));
-        if (MemoEntry* e = memo_find(in)) p.data_clean = e->data.rows() == m.rows() && e->data.cols() == m.cols() && e->data == m;
-        else if (MemoEntry* r = memo_record(in)) {
-            r->data = m;
-            p.data_clean = true;
+        if (MemoEntry* e = memo_find(in)) {
+            p.data_clean = e->data && e->data->rows() == m.rows() && e->data->cols() == m.cols() && *e->data == m;
+            if (p.data_clean) shared = e->data;  // equal values: share the recorded ones
         }
+        if (!shared) shared = std::make_shared<const Matrix>(std::move(m));
+        if (!memo_find(in))
+            if (MemoEntry* r = memo_record(in)) {
+                r->data = shared;
+                p.data_clean = true;
+            }
     } else {
         p.data_clean = true;
     }
-    uint64_t bytes = static_cast<uint64_t>(m.size()) * dtype_bytes(src.dtype);
-    p.data = TileData{src.dtype, std::move(m)};
-    const Matrix& pushed = p.data.m;
+    uint64_t bytes = static_cast<uint64_t>(shared->size()) * dtype_bytes(src.dtype);
+    p.xfer = std::move(shared);
+    p.xfer_dtype = src.dtype;
+    const Matrix& pushed = *p.xfer;
     p.bytes_moved = bytes;
     if (static_cast<int64_t>(bytes) > r.slot_size())
         runtime_finding("E-PIPE-SLOT", *in.stmt, fmt::format("pushes {} bytes into slots of {} bytes", bytes, r.slot_size()));
@@ -541,14 +552,15 @@ void CoreRunner::end_push(Instr& in) {
     if (!m_replay && in.in[0]) {
         // The instruction retires after end(): its data moves into the slot. The parts are kept for the
         // V2C gather (C2V has one producer and pops its part from `data`).
-        if (p.ring_dir == 1) sl.parts[lane] = p.data.m;
-        sl.data = std::move(p.data);  // the last writer wins for split 0
+        if (p.ring_dir == 1) sl.parts[lane] = p.xfer;
+        sl.data = std::move(p.xfer);  // the last writer wins for split 0
+        sl.dtype = p.xfer_dtype;
         sl.part_written[lane] = true;
         sl.part_clean[lane] = p.data_clean;
     } else if (m_replay) {
         sl.part_written[lane] = false;
         sl.part_clean[lane] = true;
-        sl.parts[lane] = Matrix();
+        sl.parts[lane] = nullptr;
     }
     if (!m_replay && in.in[0]) ++sl.writes;
     r.changed().notify(sc_core::SC_ZERO_TIME);
@@ -560,7 +572,7 @@ void CoreRunner::refresh_slot_tile(TileBuf& t, CrossCorePipe::Slot& sl) {
     if (t.slot_writes == sl.writes || t.bytes.empty()) return;
     TileBytes before = t.bytes;
     if (t.slot_bound) {
-        write_tile(t, slot_contents(sl, t.ring, t.lane));
+        write_tile(t, *slot_contents(sl, t.ring, t.lane));
     } else if (t.view_src) {
         refresh_slot_tile(*t.view_src, sl);
         write_tile(t, view_data(t.view_code, read_tile(*t.view_src), t.rows, t.cols, t.view_ints).m);
@@ -769,7 +781,7 @@ void CoreRunner::land_tile(const Instr& in, const Payload& p) {
             out.clean = true;
             return;
         }
-    write_tile(out, p.data.m);
+    write_tile(out, values(p.xfer));
     if (p.data_clean) settle_output(in, out);
     else out.clean = false;
 }

@@ -310,7 +310,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
     // A replay lane runs handshakes only: data ops produce placeholders and cost nothing.
     bool handshake = is_cross_core(code) || code == O::Syncall || code == O::SyncSet || code == O::SyncWait ||
                      code == O::Fence || code == O::ReserveBuffer || code == O::ImportPeerBuffer ||
-                     code == O::GetBlockIdx || code == O::GetSubblockIdx || code == O::Read;
+                     code == O::GetBlockIdx || code == O::GetBlockNum || code == O::GetSubblockIdx || code == O::Read;
     if (m_replay && !handshake) {
         if (c.type.kind == TypeKind::Tile) return LValue{result_tile(c.type)};
         if (c.type.kind == TypeKind::Tensor) return LValue{view(arg(c, "output_tensor"))};
@@ -319,6 +319,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
 
     switch (code) {
         case O::GetBlockIdx: return LValue{Scalar::of_int(m_cluster)};
+        case O::GetBlockNum: return LValue{Scalar::of_int(m_st.blocks)};
         case O::GetSubblockIdx: return LValue{Scalar::of_int(m_lane)};
         case O::Read: {
             // The scalar unit reads UB: it waits until the tile's writer completed, then decodes the element.
@@ -456,7 +457,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             }
             if (dir == 0 && (p.split == 3 || p.split == 4)) {
                 // Odd split: the static type is lane 0's larger part; lane 1's smaller one is a run-time valid region.
-                const Matrix& part = pl(*w).data.m;
+                const Matrix& part = values(pl(*w).xfer);
                 if (p.split == 3) out->vr = std::min<int64_t>(out->vr, part.rows());
                 else out->vc = std::min<int64_t>(out->vc, part.cols());
             }
@@ -467,7 +468,8 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
                 cp.ring = r;
                 cp.ring_dir = dir;
                 cp.slot = pl(*w).slot;
-                cp.data = std::move(pl(*w).data);
+                cp.xfer = std::move(pl(*w).xfer);
+                cp.xfer_dtype = pl(*w).xfer_dtype;
                 cp.data_clean = pl(*w).data_clean;
                 cp.type = c.type;
                 cp.acquires = {};
@@ -558,7 +560,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
     }
     auto in = make(pipe, s, &c);
     int k = 0;
-    for (size_t i = 0; i < c.args.size() && k < 3; ++i) {
+    for (size_t i = 0; i < c.args.size() && k < static_cast<int>(std::size(in->in)); ++i) {
         const ExprPtr& a = c.args[i];
         if (a && a->type.kind == TypeKind::Tile) {
             TileRef t = tile(a);

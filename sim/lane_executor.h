@@ -38,6 +38,7 @@ struct RunState {
     std::vector<uint64_t> pct_points;
     uint64_t sync_events = 0;         // synchronisation/GM events so far (PCT's step counter)
     int launched_cores = 0;           // cores running a program (sweep)
+    int blocks = 1;                   // the launch's block count (get_block_num)
 
     uint64_t token() { return next_token++; }
     void add_finding(Finding f);

@@ -37,6 +37,8 @@ struct Payload {
     std::vector<uint8_t> bytes;          // GM bytes read at begin (loads) or to write at end (stores)
     const std::vector<uint8_t>* store_src = nullptr;  // stores: the memo's bytes to write instead of `bytes`
     TileData data;                       // values computed at begin, written at end
+    SharedMatrix xfer;                   // pushes: the values sent; pops: the values received
+    DType xfer_dtype = DType::FP32;
     bool drain = false;                  // waited for all earlier instructions of the core
     bool fence = false;
     bool hard = true;                    // syncall mode

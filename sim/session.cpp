@@ -24,7 +24,45 @@ passes::ExpandOptions expand_options(Target target, passes::V2CPolicy v2c, int b
     return eo;
 }
 
+std::map<std::string, int64_t> dims_from_inputs(const std::shared_ptr<SourceFile>& file, const std::map<std::string, int64_t>& dims,
+                                                const std::map<std::string, std::string>& input_files) {
+    if (input_files.empty()) return dims;
+    // Which symbols are unbound, then a probe with each at a value of its own, to see where each one lands in
+    // the parameter types (a program the probe cannot analyse binds nothing; the real analysis reports it).
+    std::vector<std::string> unbound;
+    std::shared_ptr<ir::Program> probe;
+    std::map<int64_t, std::string> symbol_of;
+    try {
+        load_program(file, SemaOptions{dims, kDefaultDim, &unbound});
+        if (unbound.empty()) return dims;
+        auto marked = dims;
+        int64_t mark = 999'983;  // odd values no kernel writes as a size
+        for (const auto& name : unbound) {
+            marked[name] = mark;
+            symbol_of[mark] = name;
+            mark -= 2;
+        }
+        probe = load_program(file, SemaOptions{marked, kDefaultDim});
+    } catch (const std::exception&) {
+        return dims;
+    }
+    auto out = dims;
+    for (const auto& [name, path] : input_files) {
+        auto shape = rt::npy_shape(path);
+        if (!shape) continue;  // read_npy reports it
+        for (const auto& f : probe->functions)
+            for (const auto& p : f->params) {
+                const ir::Type& t = p.var->type;
+                if (p.var->name != name || t.kind != ir::TypeKind::Tensor || t.shape.size() != shape->size()) continue;
+                for (size_t i = 0; i < t.shape.size(); ++i)
+                    if (auto s = symbol_of.find(t.shape[i]); s != symbol_of.end() && (*shape)[i] > 0) out.emplace(s->second, (*shape)[i]);
+            }
+    }
+    return out;
+}
+
 Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(std::move(opt)), m_file(std::move(file)) {
+    m_opt.dims = dims_from_inputs(m_file, m_opt.dims, m_opt.input_files);
     static uint64_t next_image_id = 0;
     m_gm_image_id = ++next_image_id;
     m_hw = load_params(m_opt.target, m_opt.config_files, m_opt.param_sets);
@@ -38,10 +76,9 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     co.entry = m_opt.entry;
     co.expand = expand_options(m_opt.target, m_opt.v2c, m_opt.blocks, m_hw);
     co.expand.c2v = m_opt.c2v;
-    passes::check_capacity(*program, m_hw);
+    passes::check_capacity(*program, m_hw);  // before expanding: the author's own tiles, at their lines
     m_compiled = compile(program, co);
-    passes::check_capacity(*m_compiled.expanded, m_hw);
-    passes::check_ring_buffers(*m_compiled.expanded, m_hw);
+    check_for_hardware(*m_compiled.original, *m_compiled.expanded, m_hw);
 
     // GM: the entry's tensors (inputs generated or read, outputs poisoned), then hidden ring tensors.
     // --input NAME=VALUE must name a scalar parameter of the entry (a typo is not silently a default 0).

@@ -43,6 +43,12 @@ struct SessionOptions {
 // (chip clusters: hard vs soft barriers; flag counters per AIV lane; the slots of the pipes it adds).
 passes::ExpandOptions expand_options(Target target, passes::V2CPolicy v2c, int blocks, const HwParams& hw);
 
+// `dims` plus the pl.dynamic symbols that --input NAME=FILE.npy gives a size: a tensor parameter NAME whose
+// declared extent is a symbol (not bound by --dim) binds it to the file's extent there. A symbol used only
+// in an expression (M // 16) is not bound this way.
+std::map<std::string, int64_t> dims_from_inputs(const std::shared_ptr<SourceFile>& file, const std::map<std::string, int64_t>& dims,
+                                                const std::map<std::string, std::string>& input_files);
+
 struct ScheduleResult {
     Schedule schedule;
     RunOutcome outcome;

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <tuple>
 
 #include "frontend/diag.h"
 #include "frontend/passes/ir_util.h"
@@ -180,20 +181,24 @@ void check_function(const Function& f, const HwParams& hw) {
     }
     for (size_t i = 0; i < flat.size(); ++i) {
         std::map<Mem, uint64_t> used;
-        std::map<Mem, std::vector<std::pair<uint64_t, std::string>>> who;
+        std::map<Mem, std::vector<std::tuple<uint64_t, size_t, std::string>>> who;  // (bytes, first live statement, names)
         for (auto& [v, r] : live) {
             if (r.first > i || r.last < i) continue;
             if (auto ru = reused.find(i); ru != reused.end() && ru->second == v) continue;  // shares a dying operand's buffer here
             used[v->type.mem] += r.bytes;
-            who[v->type.mem].push_back({r.bytes, r.names});
+            who[v->type.mem].push_back({r.bytes, r.first, r.names});
         }
         for (auto& [m, b] : used) {
             uint64_t cap = capacity(hw, m);
             if (b <= cap) continue;
             auto& tiles = who[m];
-            std::sort(tiles.begin(), tiles.end(), [](auto& a, auto& c) { return a.first > c.first; });
+            // Largest first, then in program order: `live` is keyed by pointer, so its order is no order.
+            std::sort(tiles.begin(), tiles.end(), [](auto& a, auto& c) {
+                if (std::get<0>(a) != std::get<0>(c)) return std::get<0>(a) > std::get<0>(c);
+                return std::tie(std::get<1>(a), std::get<2>(a)) < std::tie(std::get<1>(c), std::get<2>(c));
+            });
             std::string list;
-            for (auto& [sz, n] : tiles) list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", n, bytes_str(sz));
+            for (auto& [sz, first, n] : tiles) list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", n, bytes_str(sz));
             raise("E-CAPACITY", flat[i].stmt->loc,
                   fmt::format("{} in '{}' needs {} here but holds {} on {}; live tiles: {}", buffer_name(m), f.name, bytes_str(b),
                               bytes_str(cap), target_name(hw.target), list),

@@ -90,14 +90,17 @@ public:
         m_out->body = filter(m_src.body);
         dce();
         insert_tfree(m_out->body);
-        if (m_dual && !m_out->attr("dual_aiv_dispatch")) {
-            Attr a;
-            a.key = "dual_aiv_dispatch";
-            a.value = std::make_shared<Expr>();
-            a.value->kind = ExprKind::Bool;
-            a.value->ival = 1;
-            m_out->attrs.push_back(a);
-        }
+        // A flattened split_aiv region: both lanes run the function (split_aiv, as PyPTO stamps it, also tells
+        // the a2a3 launch that lane 1 is not a replay of an unsplit function) and both are dispatched.
+        for (const char* key : {"split_aiv", "dual_aiv_dispatch"})
+            if (m_dual && !m_out->attr(key)) {
+                Attr a;
+                a.key = key;
+                a.value = std::make_shared<Expr>();
+                a.value->kind = ExprKind::Bool;
+                a.value->ival = 1;
+                m_out->attrs.push_back(a);
+            }
         return m_out;
     }
 

@@ -134,6 +134,47 @@ private:
                 halve(c.type, c.loc, "the created tile");
                 return;
             }
+            case O::SetValidShape: {
+                // The result is the halved operand; a split-axis extent that spans both lanes (the full pre-split
+                // extent, or more than a half) becomes the lane's part, clamp(v - idx * half, 0, half), as
+                // upstream's SplitVectorKernel localizes it; a smaller one is an extent both lanes share.
+                const ExprPtr& tile = c.args[0];
+                if (tile->type.kind != TypeKind::Tile || tile->type.mem != Mem::Vec || (tile->kind == ExprKind::Var && !m_halved.count(tile->var.get())))
+                    return;
+                const size_t ax = axis(tile->type.shape.size());
+                const int64_t half = tile->type.shape[ax];
+                ExprPtr& v = c.args[m_mode == SplitMode::UP_DOWN ? 1 : 2];
+                Type t = tile->type;
+                t.view = c.type.view;
+                t.valid.clear();
+                auto k = const_int(v);
+                if (k && (*k == 2 * half || *k > half)) {
+                    auto bin = [&](const char* op, ExprPtr a, ExprPtr b) {
+                        auto e = std::make_shared<Expr>();
+                        e->kind = ExprKind::Binary;
+                        e->sval = op;
+                        e->loc = c.loc;
+                        e->args = {std::move(a), std::move(b)};
+                        e->type = Type::scalar(DType::INDEX);
+                        return e;
+                    };
+                    auto off = bin("*", var_ref(m_sub, c.loc), int_lit(half, c.loc));
+                    v = bin("min", bin("-", bin("max", v, off), off), int_lit(half, c.loc));
+                    if (auto other = const_int(c.args[m_mode == SplitMode::UP_DOWN ? 2 : 1])) {
+                        // Lane 0's region statically (the larger part); the lane's own comes at run time.
+                        t.valid = m_mode == SplitMode::UP_DOWN ? std::vector<int64_t>{std::min(*k, half), *other}
+                                                               : std::vector<int64_t>{*other, std::min(*k, half)};
+                        if (t.valid == t.shape) t.valid.clear();
+                    }
+                } else if (k) {
+                    if (auto other = const_int(c.args[m_mode == SplitMode::UP_DOWN ? 2 : 1])) {
+                        t.valid = m_mode == SplitMode::UP_DOWN ? std::vector<int64_t>{*k, *other} : std::vector<int64_t>{*other, *k};
+                        if (t.valid == t.shape) t.valid.clear();
+                    }
+                }
+                c.type = t;
+                return;
+            }
             case O::RowSum: case O::RowMax:
                 if (m_mode == SplitMode::LEFT_RIGHT)
                     raise("E-UNSUPPORTED", c.loc, "a row reduction across a LEFT_RIGHT split would reduce only half of each row");

@@ -3,6 +3,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 
@@ -127,6 +129,31 @@ TEST(Cli, BadInputGivesOneDiagnosticWithCaretAndExit2) {
     EXPECT_NE(r.err.find("undefined_name.py:9:"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("error[E-NAME]: name 'tt' is not defined"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("^"), std::string::npos);
+}
+
+// One set of compile-time checks: `expand` rejects, with the same diagnostic, every kernel `check` rejects
+// before simulating (it used to print an expansion of a kernel whose tiles overflow the UB).
+TEST(Cli, ExpandRejectsWhatCheckRejectsWithTheSameDiagnostic) {
+    std::vector<std::string> kernels;
+    for (const auto& e : std::filesystem::directory_iterator(shared_dir() + "/kernels/bad"))
+        if (e.path().extension() == ".py") kernels.push_back(e.path().string());
+    for (const char* k : {"inplace_operand_still_live.py", "inplace_reuse_fits.py"}) kernels.push_back(source_dir() + "/tests/golden/capacity/" + k);
+    std::sort(kernels.begin(), kernels.end());
+    const std::regex diag(R"(error\[([A-Z0-9-]+)\])");
+    int rejected = 0;
+    for (const auto& k : kernels) {
+        RunResult c = run_cvsim({"check", k, "--schedules", "1"});
+        RunResult x = run_cvsim({"expand", k});
+        std::smatch mc, mx;
+        const bool cbad = c.exit_code == 2 && std::regex_search(c.err, mc, diag);
+        EXPECT_EQ(x.exit_code == 2, cbad) << k << "\ncheck: " << c.err << "\nexpand: " << x.err;
+        if (cbad && std::regex_search(x.err, mx, diag)) {
+            EXPECT_EQ(mx[1].str(), mc[1].str()) << k;
+            EXPECT_EQ(x.err.substr(0, x.err.find('\n')), c.err.substr(0, c.err.find('\n'))) << k;
+        }
+        rejected += cbad;
+    }
+    EXPECT_GE(rejected, 10) << "the shared bad kernels and the capacity golden are rejected";
 }
 
 TEST(Cli, UsageErrorsExit2) {

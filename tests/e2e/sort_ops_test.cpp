@@ -90,12 +90,15 @@ TEST(SortOps, TopkKernelEqualsTheReferenceAndTheHandComputedOrder) {
     for (int c = 0; c < 32; ++c) EXPECT_EQ(amin[c], y[32 + c] < y[c] ? 1 : 0) << c;
 }
 
-TEST(SortOps, TopkKernelIsBitExactOnRandomInputs) {
-    for (const char* seed : {"1", "2", "3"}) {
-        RunResult r = run_cvsim({"run", kernel("topk_sort.py"), "--seed", seed});
-        EXPECT_EQ(r.exit_code, 0) << seed << r.out << r.err;
-        EXPECT_TRUE(has(r, "outputs: equal to the reference (6 tensors, bit-exact)")) << seed << r.out;
-    }
+TEST(SortOps, TopkKernelIsBitExactOnRandomInputsOnBothTargets) {
+    for (const char* target : {"a2a3", "a5"})
+        for (const char* seed : {"1", "2", "3"}) {
+            RunResult r = run_cvsim({"run", kernel("topk_sort.py"), "--seed", seed, "--target", target});
+            EXPECT_EQ(r.exit_code, 0) << target << " " << seed << r.out << r.err;
+            EXPECT_TRUE(has(r, "outputs: equal to the reference (6 tensors, bit-exact)")) << target << " " << seed << r.out;
+        }
+    RunResult e = run_cvsim({"expand", kernel("topk_sort.py")});
+    EXPECT_EQ(e.exit_code, 0) << e.err;
 }
 
 TEST(SortOps, Fp8TensorsLoadCastAndStore) {

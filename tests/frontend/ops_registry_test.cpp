@@ -32,7 +32,12 @@ std::vector<std::string> pypto_tile_ops() {
     return v;
 }
 
-bool supported(const std::string& n) { return !lookup_ops(n).empty() || !lookup_ops("tile." + n).empty(); }
+// An op of the registry, or a tile-module function sema lowers to a scalar expression (pl.tile.max / min).
+bool supported(const std::string& n) {
+    for (const ScalarFunction& f : scalar_functions())
+        if (f.name == "tile." + n) return true;
+    return !lookup_ops(n).empty() || !lookup_ops("tile." + n).empty();
+}
 
 }  // namespace
 

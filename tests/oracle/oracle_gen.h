@@ -3,6 +3,9 @@
 // loops (1-3 trips, with a carried accumulator), sibling branch arms, C2V/V2C tile moves, GM round trips in
 // both directions through scratch tensors of 2*M rows per block with fixed or loop-moving row windows, tensor
 // views (pl.slice) with moving bases, hand-written flags (right, wrong pipe, wait after the load, wrong id),
+// misleading hand-written orderings that order nothing and never deadlock (misleading_sync: a set on a pipe
+// not covering the store's, the wait after the load, mismatched ids, a flag or transport in the opposite
+// direction, a hand-written pop after the load; both directions),
 // fence + soft syncall barriers (with or without the fence), split modes, several blocks with per-block
 // windows (or a forgotten block offset), atomic accumulation into one output across blocks.
 #pragma once
@@ -41,6 +44,12 @@ struct OracleGenOptions {
     bool gm_waw = false;           // the vector lane also stores into a cube-stored scratch (cross-lane WAW)
     bool hand_rings = false;       // hand-written tpush/tpop/tfree pairs of both directions on ring ids 0 and 1
                                    // (with wrong_sync: sometimes a pop on the other id, which deadlocks)
+    // A store, then hand-written synchronisation that looks like it orders the store before a load of the same
+    // window right after it but orders nothing (and never deadlocks): a set on a pipe that does not cover the
+    // store's, the wait after the load, mismatched event ids, a flag or a transport in the opposite direction,
+    // a hand-written pop placed after the load. Both directions (C2V only with gm_c2v). The policies must not
+    // take any of them as "already ordered".
+    bool misleading_sync = false;
 };
 
 struct OracleKernel {
@@ -48,6 +57,7 @@ struct OracleKernel {
     int blocks = 1;
     int split = 0;
     bool wrong_sync = false;  // a deliberately wrong flag pair or barrier was placed
+    int misleading = 0;       // misleading_sync steps placed
 };
 
 class OracleKernelBuilder {
@@ -180,6 +190,135 @@ private:
         }
     }
 
+    // A store and a load of the same window with a misleading_sync ordering between them (see the option).
+    void misleading(int indent) {
+        std::string M = std::to_string(m_m), K = std::to_string(m_kk);
+        bool v2c = !m_o.gm_c2v || pick(0, 1);
+        std::string t;
+        if (v2c) {
+            if (m_o.single_store) {
+                std::vector<int> free;
+                for (int i = 0; i < m_o.scratch; ++i)
+                    if (std::find(m_ever_stored.begin(), m_ever_stored.end(), i) == m_ever_stored.end()) free.push_back(i);
+                if (free.empty()) {
+                    std::string v = fresh("v");
+                    line(indent, v + " = pl.add(" + any(m_vec) + ", " + any(m_vec) + ")");
+                    m_vec.push_back(v);
+                    return;
+                }
+                int i = free[static_cast<size_t>(pick(0, static_cast<int>(free.size()) - 1))];
+                m_ever_stored.push_back(i);
+                m_stored.push_back(i);
+                t = "sv" + std::to_string(i);
+            } else {
+                t = scratch("sv");
+            }
+        } else {
+            t = scratch("sc");
+        }
+        ++m_k.misleading;
+        std::string r = row();
+        // An AIC flag reaches one AIV only on a5: the variants with an AIC set an AIV waits for need one AIV lane.
+        int variant = pick(0, 5);
+        bool aic_set = v2c ? variant == 3 : variant <= 2;
+        if (aic_set && m_k.split != 0) variant = 4;
+        const char* prod = v2c ? "aiv" : "aic";
+        const char* cons = v2c ? "aic" : "aiv";
+        std::string prod_pipe = v2c ? "pl.PipeType.MTE3" : "pl.PipeType.FIX";  // the store's pipe
+        std::string wrong_pipe = v2c ? "pl.PipeType.V" : "pl.PipeType.M";
+        auto set = [&](int ev, const std::string& pipe, const char* core) {
+            line(indent, "pl.system.sync_set(" + std::to_string(ev) + ", pipe=" + pipe + ", core_type=\"" + core + "\")");
+        };
+        auto wait = [&](int ev, const std::string& pipe, const char* core) {
+            line(indent, "pl.system.sync_wait(" + std::to_string(ev) + ", pipe=" + pipe + ", core_type=\"" + core + "\")");
+        };
+        int e = 8 + m_event++ % 4, e2 = 12 + m_event % 4;  // apart from sync_pair's ids 0-7
+        auto store = [&] {
+            if (v2c) {
+                line(indent, t + " = pl.store(" + any(m_vec) + ", [" + r + ", 0], " + t + ")");
+            } else {
+                line(indent, t + " = pl.store(" + any(m_acc) + ", [" + r + ", 0], " + t + ")");
+            }
+        };
+        auto load = [&] {
+            std::string g = fresh("g");
+            if (v2c) {
+                std::string l = fresh("lhs");
+                line(indent, g + " = pl.load(" + t + ", [" + r + ", 0], " + m_sh + ", target_memory=pl.MemorySpace.Mat)");
+                line(indent, l + " = pl.move(" + g + ", target_memory=pl.MemorySpace.Left)");
+                m_left.push_back(l);
+                if (m_o.live_loads) {
+                    std::string z = fresh("cz");
+                    line(indent, z + " = pl.matmul(" + l + ", rhs0)");
+                    line(indent, "cout = pl.store(" + z + ", [" + std::string(m_k.blocks > 1 ? "bi * " + M : "0") + ", 0], cout)");
+                }
+            } else {
+                std::string v = fresh("v");
+                line(indent, g + " = pl.load(" + t + ", [" + r + ", 0], " + m_sh + ")");
+                line(indent, v + " = pl.cast(" + g + ", pl.FP16)");
+                m_vec.push_back(v);
+            }
+        };
+        // A hand-written transport of direction `to_aic` (V2C) or C2V; `between` runs between push and pop.
+        auto transport = [&](bool to_aic, const std::function<void()>& between) {
+            std::string h = fresh("hr");
+            if (to_aic) {
+                line(indent, "pl.tpush_to_aic(" + any(m_vec) + ", split=0)");
+                between();
+                line(indent, h + ": pl.Tile[[" + M + ", " + K + "], pl.FP16, pl.MemorySpace.Mat] = pl.tpop_from_aiv(split=0)");
+                std::string l = fresh("lhs");
+                line(indent, l + " = pl.move(" + h + ", target_memory=pl.MemorySpace.Left)");
+                line(indent, "pl.tfree_to_aiv(" + h + ")");
+                m_left.push_back(l);
+            } else {
+                line(indent, "pl.tpush_to_aiv(" + any(m_acc) + ", split=0)");
+                between();
+                line(indent, h + ": pl.Tile[[" + M + ", " + K + "], pl.FP32, pl.MemorySpace.Vec] = pl.tpop_from_aic(split=0)");
+                std::string v = fresh("v");
+                line(indent, v + " = pl.cast(" + h + ", pl.FP16)");
+                line(indent, "pl.tfree_to_aic(" + h + ")");
+                m_vec.push_back(v);
+            }
+        };
+        switch (variant) {
+            case 0:  // the producer's set on a pipe that does not cover the store's
+                store();
+                set(e, wrong_pipe, prod);
+                wait(e, "pl.PipeType.MTE2", cons);
+                load();
+                return;
+            case 1:  // the consumer's wait after the load
+                store();
+                set(e, prod_pipe, prod);
+                load();
+                wait(e, "pl.PipeType.MTE2", cons);
+                return;
+            case 2:  // mismatched ids: the wait before the load takes a set from before the store
+                set(e2, prod_pipe, prod);
+                store();
+                set(e, prod_pipe, prod);
+                wait(e2, "pl.PipeType.MTE2", cons);
+                load();
+                wait(e, "pl.PipeType.MTE2", cons);
+                return;
+            case 3:  // a flag in the opposite direction (consumer sets, producer waits), on every pipe
+                store();
+                set(e, "pl.PipeType.ALL", cons);
+                wait(e, "pl.PipeType.ALL", prod);
+                load();
+                return;
+            case 4:  // a transport in the opposite direction
+                store();
+                transport(!v2c, [] {});
+                load();
+                return;
+            default:  // a transport of the right direction whose pop comes after the load
+                store();
+                transport(v2c, load);
+                return;
+        }
+    }
+
     void load_v2c(int indent) {
         if (m_o.single_store && m_stored.empty()) {  // nothing to read yet: a vector op instead
             std::string v = fresh("v");
@@ -206,8 +345,8 @@ private:
     }
 
     void step(int indent, int depth, const std::string& loop_var) {
-        enum { Vec, Mm, C2V, V2C, StV, LdV, StC, LdC, Loop, LoopAcc, Branch, Sync, Barrier, Ring, kN };
-        int k = pick(0, kN - 1);
+        enum { Vec, Mm, C2V, V2C, StV, LdV, StC, LdC, Loop, LoopAcc, Branch, Sync, Barrier, Ring, Mislead, kN };
+        int k = pick(0, kN - (m_o.misleading_sync ? 1 : 2));  // without the option, the choices of before
         if (k == Ring && !m_o.hand_rings) k = Vec;
         if ((k == C2V || k == V2C) && !m_o.boundary) k = Vec;
         if (k == V2C && !m_o.boundary_v2c) k = C2V;
@@ -300,6 +439,7 @@ private:
             }
             case Sync: sync_pair(indent); return;
             case Ring: hand_ring(indent); return;
+            case Mislead: misleading(indent); return;
             case Barrier: {
                 bool fence = !(m_o.wrong_sync && pick(0, 2) == 0);
                 if (!fence) m_k.wrong_sync = true;

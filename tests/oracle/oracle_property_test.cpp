@@ -57,7 +57,7 @@ void check_property(const std::string& name, Testable&& t) {
 OracleGenOptions full_options() {
     OracleGenOptions o;
     o.moving_windows = o.views = o.hand_sync = o.wrong_sync = o.barriers = o.block_collide = o.atomics = o.tile_views = o.live_loads = true;
-    o.hand_rings = true;
+    o.hand_rings = o.misleading_sync = true;
     o.max_blocks = 2;
     o.splits = {0, 1, 2};
     return o;
@@ -573,7 +573,8 @@ TEST(OracleSweep, Seeded) {
 
 namespace {
 
-// CVSIM_ORACLE_FILE=K.py [CVSIM_ORACLE_TARGET=a5] [CVSIM_ORACLE_V2C=off] [CVSIM_ORACLE_BLOCKS=2] [CVSIM_ORACLE_VIS=50]:
+// CVSIM_ORACLE_FILE=K.py [CVSIM_ORACLE_TARGET=a5] [CVSIM_ORACLE_V2C=off] [CVSIM_ORACLE_C2V=complete] [CVSIM_ORACLE_BLOCKS=2]
+// [CVSIM_ORACLE_VIS=50]:
 // prints the oracle's verdict and the checker's findings for one kernel (skipped without CVSIM_ORACLE_FILE).
 TEST(OracleSweep, File) {
     // Without CVSIM_ORACLE_FILE: the shared unbalanced_pop.py, which both sides must call a deadlock.
@@ -583,6 +584,7 @@ TEST(OracleSweep, File) {
     Opts o;
     if (const char* t = std::getenv("CVSIM_ORACLE_TARGET")) o.target = std::string(t) == "a5" ? Target::A5 : Target::A2A3;
     if (const char* p = std::getenv("CVSIM_ORACLE_V2C")) o.v2c = passes::policy_from_name(p).value_or(passes::V2CPolicy::Fence);
+    if (const char* p = std::getenv("CVSIM_ORACLE_C2V")) o.c2v = passes::c2v_policy_from_name(p).value_or(passes::C2VPolicy::Upstream);
     o.blocks = env_int("CVSIM_ORACLE_BLOCKS", 1);
     if (std::getenv("CVSIM_ORACLE_VIS")) o.vis = static_cast<uint64_t>(env_int("CVSIM_ORACLE_VIS", 0));
     std::ifstream in(file);

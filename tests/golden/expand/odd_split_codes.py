@@ -34,7 +34,7 @@ class OddSplit:
 # CHECK:         pl.tile.tpush_to_aiv(a_mat, split=3)
 # CHECK-NEXT:         g: pl.Tile[[17, 64], pl.FP16, pl.Mem.Mat] = pl.tile.tpop_from_aiv(split=3)
 # CHECK:     def odd_rows_aiv(
-# CHECK:         pl.func_attr({'dual_aiv_dispatch': True})
+# CHECK:         pl.func_attr({'split_aiv': True, 'dual_aiv_dispatch': True})
 # CHECK:         h: pl.Tile[[9, 64], pl.FP16, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=3)
 # CHECK-NEXT:         h2: pl.Tile[[9, 64], pl.FP16, pl.Mem.Vec] = pl.tile.add(h, h)
 # CHECK-NEXT:         pl.system.tfree_to_aic(h)
@@ -42,7 +42,7 @@ class OddSplit:
 # CHECK:     def odd_cols_aic(
 # CHECK:         pl.tile.tpush_to_aiv(a_mat, split=4)
 # CHECK:     def odd_cols_aiv(
-# CHECK:         pl.func_attr({'dual_aiv_dispatch': True})
+# CHECK:         pl.func_attr({'split_aiv': True, 'dual_aiv_dispatch': True})
 # CHECK:         lane: pl.Scalar[pl.INDEX] = pl.tile.get_subblock_idx()
 # CHECK:         h: pl.Tile[[16, 17], pl.FP16, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=4)
 # CHECK:         out: pl.Tensor[[16, 33], pl.FP16] = pl.tile.store(h2, [0, lane * 17], out)

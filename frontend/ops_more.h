@@ -1,0 +1,18 @@
+// The last PyPTO tile ops of issue 12 (frontend/ops_more.cpp): partial-region binaries (part_add/mul/max/min,
+// pto-isa TPARTADD...), reinterpret_view, gatherb (TGATHERB), scatter_update and get_block_num — registry rows,
+// PyPTO's type rules and numerics shared by the reference interpreter and the simulator.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "frontend/ops.h"
+
+namespace cvsim::ir {
+
+// Appends the ops' OpDefs to the registry (called by build_ops).
+void add_more_ops(std::vector<OpDef>& ops);
+// Type rule of one of these calls; nullopt for any other op.
+std::optional<Type> more_op_type(const Expr& call);
+
+}  // namespace cvsim::ir

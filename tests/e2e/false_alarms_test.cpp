@@ -1,0 +1,121 @@
+// False alarms on correct kernels (issues 10 and 11), each from a kernel written for cvsim with the construct
+// that upstream's printed programs use: an unsplit AIV function marked dual_aiv_dispatch (a2a3: lane 1 is a
+// replay), a split_aiv region's expansion, a mixed function already in per-lane form (the reference runs both
+// lanes), set_validshape in a hand-written split function, and pl.dynamic dims sized by --input files.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "test_support.h"
+
+using namespace cvsim::test;
+
+namespace {
+
+std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+
+std::string write_text(const std::string& name, const std::string& text) {
+    std::string path = ::testing::TempDir() + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+// An FP32 .npy of the given shape, every element `v`.
+std::string write_npy(const std::string& name, int64_t rows, int64_t cols, float v) {
+    std::string path = ::testing::TempDir() + "/" + name;
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " + std::to_string(cols) + "), }";
+    while ((10 + header.size() + 1) % 64) header += ' ';
+    header += '\n';
+    std::ofstream out(path, std::ios::binary);
+    out.write("\x93NUMPY\x01\x00", 8);
+    const char len[2] = {static_cast<char>(header.size() & 0xff), static_cast<char>(header.size() >> 8)};
+    out.write(len, 2);
+    out << header;
+    for (int64_t i = 0; i < rows * cols; ++i) out.write(reinterpret_cast<const char*>(&v), sizeof v);
+    return path;
+}
+
+RunResult check(const std::string& path, const std::string& extra = "") {
+    auto args = split_args("check " + path + " --schedules 20 --jobs 1 --no-progress " + extra);
+    return run_cvsim(args);
+}
+
+}  // namespace
+
+TEST(FalseAlarms, AnUnsplitDualDispatchAivFunctionReplaysLaneOneOnA2a3) {
+    // a2a3: PyPTO's SplitVectorKernel turns lane 1 into a replay (no loads, no stores, empty pushes): clean.
+    RunResult a = check(kernel("fa_dual_nosplit.py"));
+    EXPECT_EQ(a.exit_code, 0) << a.out << a.err;
+    EXPECT_EQ(unwrapped(a.out).find("E-RACE"), std::string::npos) << a.out;
+    // a5: dual_aiv_dispatch runs both lanes in full, and both store `scaled`: the WAW is real and stays.
+    RunResult b = check(kernel("fa_dual_nosplit.py"), "--target a5");
+    EXPECT_EQ(b.exit_code, 1) << b.out << b.err;
+    EXPECT_NE(unwrapped(b.out).find("error[E-RACE-WAW]: WAW on GM scaled"), std::string::npos) << b.out;
+}
+
+TEST(FalseAlarms, PyptoPrintedDualDispatchExpansionIsClean) {
+    // PyPTO's own expansion (a2a3) of a kernel written for cvsim: its AIV function is dual_aiv_dispatch.
+    std::string after = source_dir() + "/tests/golden/pypto/parity/v2c_scale_matmul.after.py";
+    ASSERT_NE(read_file(after).find("\"dual_aiv_dispatch\": True"), std::string::npos);
+    RunResult r = check(after);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
+TEST(FalseAlarms, ASplitAivRegionStillRunsBothLanesAfterItsExpansion) {
+    // cvsim's expansion of a split_aiv(NONE) region marks the AIV function split_aiv as PyPTO does, so checking
+    // the expanded program keeps lane 1's stores: both halves of y (plus z) are written.
+    RunResult e = run_cvsim({"expand", kernel("fa_region_none.py")});
+    ASSERT_EQ(e.exit_code, 0) << e.err;
+    EXPECT_NE(e.out.find("pl.func_attr({'split_aiv': True, 'dual_aiv_dispatch': True})"), std::string::npos) << e.out;
+    for (const std::string& path : {kernel("fa_region_none.py"), write_text("fa_region_none_after.py", e.out)}) {
+        RunResult r = run_cvsim({"run", path});
+        EXPECT_EQ(r.exit_code, 0) << path << "\n" << r.out << r.err;
+        EXPECT_NE(r.out.find("4096 B written"), std::string::npos) << path << "\n" << r.out;
+        EXPECT_NE(r.out.find("equal to the reference"), std::string::npos) << r.out;
+    }
+}
+
+TEST(FalseAlarms, APerLaneMixedFunctionIsReferencedWithBothLanes) {
+    // With split + split_aiv (the lanes used to run, the reference ran lane 0 only: E-MISMATCH on lane 1's
+    // rows) and with split_aiv alone (lane 1 used to be a replay: half the kernel unchecked).
+    std::string text = read_file(kernel("fa_per_lane_mixed.py"));
+    std::string only = text;
+    const std::string attr = "{\"split\": pl.SplitMode.UP_DOWN, \"split_aiv\": True}";
+    auto at = only.find(attr);
+    ASSERT_NE(at, std::string::npos);
+    only.replace(at, attr.size(), "{\"split_aiv\": True}");
+    for (const std::string& path : {kernel("fa_per_lane_mixed.py"), write_text("fa_per_lane_only.py", only)}) {
+        RunResult r = run_cvsim({"run", path});
+        EXPECT_EQ(r.exit_code, 0) << path << "\n" << r.out << r.err;
+        EXPECT_NE(r.out.find("4096 B written"), std::string::npos) << path << "\n" << r.out;
+        EXPECT_NE(r.out.find("equal to the reference (2 tensors"), std::string::npos) << r.out;
+        RunResult c = check(path);
+        EXPECT_EQ(c.exit_code, 0) << path << "\n" << c.out << c.err;
+    }
+}
+
+TEST(FalseAlarms, SetValidShapeInAHandWrittenSplitFunctionIsLocalizedPerLane) {
+    // Lane 1 keeps rows [8, 16) of the narrowed tile: no E-OOB, 16 x 8 FP32 stored in all.
+    RunResult c = check(kernel("fa_split_validshape.py"));
+    EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
+    EXPECT_EQ(unwrapped(c.out + c.err).find("E-OOB"), std::string::npos) << c.out << c.err;
+    RunResult r = run_cvsim({"run", kernel("fa_split_validshape.py")});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("512 B written"), std::string::npos) << r.out;
+}
+
+TEST(FalseAlarms, ADynamicDimTakesTheShapeOfItsInputFile) {
+    std::string x = write_npy("fa_dyn_x48.npy", 48, 64, 1.5f);
+    std::string dir = ::testing::TempDir() + "/fa_dyn_out";
+    RunResult r = run_cvsim({"run", kernel("fa_dynamic_input.py"), "--input", "x=" + x, "--output-dir", dir});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(read_file(dir + "/y.npy").find("'shape': (48, 64)"), std::string::npos);
+    RunResult c = run_cvsim({"check", kernel("fa_dynamic_input.py"), "--input", "x=" + x, "--schedules", "5", "--no-progress"});
+    EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
+    EXPECT_EQ(c.err.find("is not bound"), std::string::npos) << c.err;  // M came from the file, not the default
+    // An explicit --dim still wins: the file then disagrees with the declared shape.
+    RunResult d = run_cvsim({"run", kernel("fa_dynamic_input.py"), "--input", "x=" + x, "--dim", "M=32"});
+    EXPECT_EQ(d.exit_code, 2) << d.out << d.err;
+    EXPECT_NE(d.err.find("shape does not match"), std::string::npos) << d.err;
+}
