@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "frontend/diag.h"
@@ -86,6 +87,7 @@ public:
         pair_and_place();
         order_v2c_waw();
         if (complete()) order_waw();
+        drop_nested_tokens();
         place_token_pops();
         apply();
     }
@@ -114,6 +116,29 @@ private:
     void v2c_order_first(const Access& prod, const Access& cons, Block* b, size_t d, size_t ip, size_t ic, const std::string& what, const char* kind);
     int vector_accesses(const Access& a) const;  // vector accesses of a's kind (store/load) to its origins
 
+    // ---- ordering by enumeration (gm_sync_trace.cpp) ----
+    struct TraceEv {
+        const Stmt* s;               // a statement with a call
+        bool definite;               // runs whenever the loops around it reach it (no undecided branch)
+        std::vector<std::pair<const Var*, int64_t>> vals;  // the value of each For loop's variable around it
+    };
+    struct Counters;
+    // The function's statement instances in program order (nullptr: a loop without a constant trip count, a
+    // split_aiv / spmd loop, an early return, or too many instances).
+    const std::vector<TraceEv>* trace() const;
+    bool trace_block(const Block& b, std::map<const Var*, int64_t>& env, bool definite, std::vector<std::pair<const Var*, int64_t>>& vals,
+                     std::vector<TraceEv>& out) const;
+    // May the instances of a (event ea) and b (event eb) touch a common element?
+    static bool instance_overlap(const Access& a, const TraceEv& ea, const Access& b, const TraceEv& eb);
+    Counters counters(const Access& prod, const Access& cons) const;
+    bool trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c) const;
+    // Is every instance of cons ordered after each earlier instance of prod (any iteration) that may touch a
+    // common element? Independent: there is no such pair of instances. nullopt: not enumerable.
+    enum class TraceOrder { Unordered, Ordered, Independent };
+    std::optional<TraceOrder> trace_ordered(const Access& prod, const Access& cons) const;
+    mutable std::vector<TraceEv> m_trace;
+    mutable bool m_trace_built = false, m_trace_ok = false;
+
     Function& m_f;
     const ExpandOptions& m_opt;
     ExpandStats& m_stats;
@@ -131,6 +156,8 @@ private:
         bool v2c;       // direction
         StmtPtr pop;    // the consumer lane's pop
         StmtPtr push;   // the producer lane's push (planned at is + 1)
+        std::vector<StmtPtr> after;  // everything planned after the store for it (adapter, fence, push)
+        std::string what;            // the pair, for the log
     };
     std::vector<Token> m_tokens;
     WindowAnalysis m_win;                                   // absolute GM windows
@@ -411,6 +438,9 @@ private:
                 if (orders(*(*prod.path[k].first)[j], prod)) return true;
         if (flags_order(b, is, il, prod, cons)) return true;
         if (after_prod) *after_prod = false;
+        // Exact: the happens-before edges of barriers, flags and rings over the unrolled function. What it
+        // finds may sit inside cons's statement (a flag pair in cons's loop), so it covers no other load.
+        if (auto t = trace_ordered(prod, cons); t && *t != TraceOrder::Unordered) return true;
         for (size_t k = d + 1; k < cons.path.size(); ++k)
             for (size_t j = 0; j < cons.path[k].second; ++j)
                 if (orders(*(*cons.path[k].first)[j], prod)) return true;
@@ -504,7 +534,8 @@ private:
             Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Mat);
             VarPtr tok = new_var("_v2c_token", pop_t, l.stmt->loc);
             ExprPtr pop = make_call(OpCode::TpopFromAiv, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
-            m_tokens.push_back({b, is, il, true, make_assign(tok, pop, l.stmt->loc), after_store.back()});
+            m_tokens.push_back({b, is, il, true, make_assign(tok, pop, l.stmt->loc), after_store.back(), after_store,
+                                fmt::format("{} -> {}", where(s), where(l))});
         } else {
             if (complete()) {
                 // --c2v complete: the FIXP store is published before the token push (SPEC 4.5/6).
@@ -516,7 +547,7 @@ private:
             Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Vec);
             VarPtr tok = new_var("_c2v_token", pop_t, l.stmt->loc);
             ExprPtr pop = make_call(OpCode::TpopFromAic, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
-            m_tokens.push_back({b, is, il, false, make_assign(tok, pop, l.stmt->loc), after_store.back()});
+            m_tokens.push_back({b, is, il, false, make_assign(tok, pop, l.stmt->loc), after_store.back(), after_store, ""});
         }
         for (auto& st : after_store) plan(b, is + 1, st);
     }
@@ -560,6 +591,33 @@ private:
         for (const auto& x : s.orelse)
             if (blocks_consumer(*x, v2c)) return true;
         return false;
+    }
+
+    // A V2C token whose store-to-consumer interval holds another token's in the same block (pushed after
+    // this store, popped before this consumer) orders nothing more: that push follows this store on the
+    // vector lane (MTE3 in order; its fence publishes both) and its pop precedes this consumer. Dropped
+    // (oracle sweep, property 4: one token of two was redundant). C2V tokens stay as upstream places them.
+    void drop_nested_tokens() {
+        std::vector<bool> drop(m_tokens.size(), false);
+        for (size_t a = 0; a < m_tokens.size(); ++a)
+            for (size_t c = 0; c < m_tokens.size() && !drop[a]; ++c) {
+                const Token& ta = m_tokens[a];
+                const Token& tc = m_tokens[c];
+                if (c != a && ta.v2c && tc.v2c && tc.b == ta.b && tc.is > ta.is && tc.il <= ta.il) drop[a] = true;
+            }
+        std::vector<Token> kept;
+        for (size_t a = 0; a < m_tokens.size(); ++a) {
+            if (!drop[a]) {
+                kept.push_back(std::move(m_tokens[a]));
+                continue;
+            }
+            const Token& t = m_tokens[a];
+            auto& list = m_insert[{t.b, t.is + 1}];
+            for (const auto& st : t.after) list.erase(std::remove(list.begin(), list.end(), st), list.end());
+            --m_stats.v2c_fences;
+            m_stats.log.push_back(t.what + ": token dropped, the token of a pair nested inside it orders it");
+        }
+        m_tokens = std::move(kept);
     }
 
     void place_token_pops() {
@@ -885,7 +943,9 @@ private:
         size_t i_f = first.path[D].second, i_t = then.path[D].second;
         for (size_t k = 0; k < lb->size(); ++k)
             if ((k > i_f || k < i_t) && orders(*(*lb)[k], first)) return true;
-        return flags_order(*lb, i_f, i_t, first, then);
+        if (flags_order(*lb, i_f, i_t, first, then)) return true;
+        auto t = trace_ordered(first, then);
+        return t && *t != TraceOrder::Unordered;
     }
 
     // Write-after-read: the store s overwrites what an opposite-lane load c of an earlier iteration, or
@@ -999,9 +1059,16 @@ private:
             for (auto& lp : common_loops(c, s))
                 if (lp.depth <= d && overlap_carried(c, s, lp)) carried = true;
             if (!carried) continue;
+            // Over the unrolled function no instance of c precedes an overlapping instance of s unordered
+            // (e.g. both in an arm only one iteration takes): nothing to order.
+            if (auto t = trace_ordered(c, s); t && *t != TraceOrder::Unordered) continue;
             war = true;
             war_loads.insert(&c);
             il_last = std::max(il_last, c.path[d].second);
+        }
+        if (auto t = trace_ordered(s, l); t && *t == TraceOrder::Independent) {
+            m_stats.log.push_back(what + ": no instance of the load may read what an instance of the store wrote before it, nothing added");
+            return std::nullopt;
         }
         bool after_store = true;
         if (already_ordered(*b, is, il, s, l, &after_store)) {

@@ -83,7 +83,13 @@ void GmSync::order_waw() {
                     if (overlap_carried(*first, *then, lp)) carry = &lp;
                 if (!carry) continue;
                 size_t D = carry->depth;
-                if (carried_ordered(*first, *then, D) || barrier_after(*first, D) || barrier_before(*then, D)) continue;
+                if (barrier_after(*first, D) || barrier_before(*then, D)) continue;  // a barrier fences both lanes
+                if (carried_ordered(*first, *then, D)) {
+                    // What orders it (a transport of the next iteration, an author flag pair) covers the
+                    // first store's completion only: published as in the same-iteration case (SPEC 4.5/6).
+                    publish_after(*first);
+                    continue;
+                }
                 std::string what = fmt::format("{} -> {} {}: write-after-write of the cube and vector lanes (loop-carried, line {} loop)", where(*first),
                                                where(*then), tensor, carry->loop->loc.line);
                 c2v_order_at(then->path[D].first, then->path[D].second, then->stmt->loc, what + " ordered with fence + syncall (--c2v complete)");

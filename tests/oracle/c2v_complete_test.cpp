@@ -77,7 +77,8 @@ namespace {
 // Oracle sweep finding (issue 10): a loop-carried RAW ordered by a tile move of the same direction in the
 // next iteration (push after the store, pop before the load) was "already ordered" with nothing added, so
 // under a visibility delay the store was never published (no fence between it and the push): the load
-// could read stale data. fence / syncall (V2C) and --c2v complete (C2V) now publish the store.
+// could read stale data. fence / syncall (V2C) and --c2v complete (C2V) now publish the store. The same for
+// a loop-carried write-after-write of the two lanes under --c2v complete.
 struct Published {
     const char* kernel;
     bool v2c;  // the dependency's direction
@@ -123,10 +124,12 @@ TEST_P(CarriedRawPublished, OrderedByATileMoveAndPublished) {
 
 INSTANTIATE_TEST_SUITE_P(Kernels, CarriedRawPublished,
                          ::testing::Combine(::testing::Values(Published{"carried_raw_tile_move_visibility.py", true},
-                                                              Published{"c2v_carried_raw_tile_move_visibility.py", false}),
+                                                              Published{"c2v_carried_raw_tile_move_visibility.py", false},
+                                                              Published{"c2v_carried_waw_tile_move_visibility.py", false}),
                                             ::testing::Values(Target::A2A3, Target::A5)),
                          [](const auto& info) {
-                             std::string k = std::get<0>(info.param).v2c ? "V2C" : "C2V";
+                             std::string k = std::get<0>(info.param).kernel;
+                             k = k.substr(0, k.find('.'));
                              return k + "_" + std::string(target_name(std::get<1>(info.param)));
                          });
 

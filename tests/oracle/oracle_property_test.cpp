@@ -412,11 +412,24 @@ TEST(OracleSweep, Seeded) {
     };
     std::map<std::string, Class> classes;
     int compared = 0, skipped = 0;
+    // CVSIM_ORACLE_DUMP=DIR: every property-3 false error and every kernel with a redundant insertion is
+    // written there (p3_<seed>.py, p4_<policy>_<seed>.py) for classification; CVSIM_ORACLE_P34_ONLY=1 runs
+    // properties 2-4 only (no checker comparison, no --c2v complete loop).
+    const char* dump = std::getenv("CVSIM_ORACLE_DUMP");
+    const bool p34_only = manual && std::getenv("CVSIM_ORACLE_P34_ONLY") != nullptr;
+    auto dump_kernel = [&](const std::string& file, const std::string& head, const std::string& text) {
+        if (!dump) return;
+        std::filesystem::create_directories(dump);
+        std::ofstream f(std::string(dump) + "/" + file);
+        std::string h = head;
+        for (size_t p = 0; (p = h.find('\n', p)) != std::string::npos && p + 1 < h.size(); p += 3) h.replace(p, 1, "\n# ");
+        f << "# " << h << "\n" << text;
+    };
     const Config configs[] = {{Target::A2A3, passes::V2CPolicy::Off, 0},   {Target::A2A3, passes::V2CPolicy::Fence, 0},
                               {Target::A2A3, passes::V2CPolicy::Syncall, 0}, {Target::A5, passes::V2CPolicy::Off, 0},
                               {Target::A5, passes::V2CPolicy::Fence, 0},     {Target::A2A3, passes::V2CPolicy::Fence, 50},
                               {Target::A5, passes::V2CPolicy::Syncall, 50}};
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < (p34_only ? 0 : n); ++i) {
         OracleKernel k = seeded_oracle_kernel(static_cast<uint64_t>(i), opt);
         const Config& c = configs[static_cast<size_t>(i) % std::size(configs)];
         Comparison r = compare(k, c, 2);
@@ -496,6 +509,14 @@ TEST(OracleSweep, Seeded) {
                 acc.inserted += rm.inserted;
                 acc.necessary += rm.necessary;
                 acc.redundant += rm.redundant;
+                if (rm.redundant) {
+                    std::string sites;
+                    for (const auto& x : rm.redundant_sites) sites += x + "; ";
+                    dump_kernel(fmt::format("p4_{}_{}.py", passes::policy_name(pol), i),
+                                fmt::format("redundant: {}\ncvsim run generated.py --target {} --v2c {} --blocks {} --visibility-delay {}", sites,
+                                            target_name(t), passes::policy_name(pol), k.blocks, o.vis),
+                                k.text);
+                }
                 if (rm.redundant && std::getenv("CVSIM_ORACLE_SHOW_REDUNDANT") && k.text.size() < 1900)
                     std::cout << "redundant synchronisation under --v2c " << passes::policy_name(pol) << " vis " << o.vis << ":\n" << k.text;
             }
@@ -507,11 +528,13 @@ TEST(OracleSweep, Seeded) {
         o.vis = 0;
         bool rejected = false;
         uint32_t rejected_line = 0;
+        std::string diag;
         try {
             session_of("generated.py", k.text, o);
         } catch (const CompileError& e) {
             rejected = e.diag().code == "E-V2C-UNFENCED";
             rejected_line = e.diag().loc.line;
+            diag = e.diag().message;
         } catch (const std::exception&) {
         }
         ++p3;
@@ -522,12 +545,15 @@ TEST(OracleSweep, Seeded) {
             bool live = false;  // the rejected load is still in the AIC lane of the off expansion
             for (const auto& a : vo.accesses) live |= a.line == rejected_line && a.core == 0 && !a.write;
             note(live ? "P3: reject errors but every V2C dependency is ordered" : "P3: reject errors on a load the expansion removes (dead)", vo, cfg);
+            dump_kernel(fmt::format("p3_{}.py", i), fmt::format("{}: line {}: {}\ncvsim check generated.py {}", live ? "false reject" : "dead load rejected",
+                                                                 rejected_line, diag, cfg),
+                        k.text);
         }
     }
     // --c2v complete + fence / syncall on everything but deliberate mistakes and cross-block races.
     int p2c = 0, upstream_racy = 0;
     OracleGenOptions comp = complete_options();
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < (p34_only ? 0 : n); ++i) {
         OracleKernel k = seeded_oracle_kernel(static_cast<uint64_t>(i) + 2'000'000, comp);
         Opts o;
         o.target = i % 2 ? Target::A5 : Target::A2A3;
