@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 
 namespace cvsim {
 
@@ -44,6 +45,20 @@ std::shared_ptr<Function> pick_entry(const Program& p, const std::string& name) 
     raise("E-ENTRY", loc, "the program has no Orchestration, Spmd, Group or InCore function to launch", "give the entry with --entry NAME");
 }
 
+// attrs={"core_num": N} on a launch: N SPMD blocks (the runtime's block_num; an AIV-only kernel has one AIV
+// lane per block, which cvsim runs as one cluster per block). nullopt: not given or not a constant.
+std::optional<int64_t> launch_core_num(const Expr& call) {
+    const Expr* d = call.attrs.get();
+    if (!d || d->kind != ExprKind::Dict) return std::nullopt;
+    for (size_t i = 0; i < d->args.size() && i < d->args2.size(); ++i)
+        if (d->args[i] && d->args[i]->sval == "core_num")
+            if (auto n = const_int(d->args2[i])) {
+                if (*n < 1 || *n > 4096) raise("E-UNSUPPORTED", d->args2[i]->loc, fmt::format("core_num {}: cvsim launches 1..4096 blocks", *n));
+                return *n;
+            }
+    return std::nullopt;
+}
+
 // Kernels launched by an Orchestration function, in program order, each once (self.f(...) statements and the
 // kernels of pl.submit / pl.spmd_submit); `host` is set when it also runs host ops cvsim does not execute.
 void collect_launches(const Program& p, const Function& f, std::vector<KernelLaunch>& out, bool& host, int depth) {
@@ -60,6 +75,7 @@ void collect_launches(const Program& p, const Function& f, std::vector<KernelLau
                 if (k.name == name) return;  // the first launch site gives the scalar arguments
             KernelLaunch k;
             k.name = name;
+            if (auto n = launch_core_num(*v)) k.blocks = static_cast<int>(*n);
             for (size_t i = 0; i < callee->params.size(); ++i) {
                 const Var& pv = *callee->params[i].var;
                 if (pv.type.kind != TypeKind::Scalar) continue;
@@ -225,6 +241,7 @@ private:
                                       "check and explore take each kernel it launches in turn; run one with --entry NAME");
                             if (call && call->sval != s->value->sval) raise("E-ENTRY", s->loc, several_launches(m_c.expanded ? *m_c.expanded : *m_c.original, f));
                             call = s->value.get();
+                            if (auto n = launch_core_num(*call)) blocks = static_cast<int>(*n);
                         }
                         if (s->kind == StmtKind::For && s->loop_kind == LoopKind::Spmd) {
                             auto n = const_int(s->stop);

@@ -46,6 +46,7 @@ struct KernelLaunch {
     std::string name;                                          // the launched kernel
     std::vector<std::pair<std::string, std::string>> scalars;  // scalar parameters given constants at the first launch
     std::vector<std::string> computed;                         // scalar parameters the orchestration computes
+    int blocks = 0;                                            // its attrs={"core_num": N} (0: not given)
 };
 std::vector<KernelLaunch> kernel_launches(const ir::Program& program, const std::string& entry);
 

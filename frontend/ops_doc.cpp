@@ -67,6 +67,7 @@ const std::vector<UnsupportedOp>& unsupported_ops() {
         auto add = [&](const char* n, const char* why) { v.push_back({std::string("tile.") + n, why}); };
         const char* mx = "MX-scaled matmul: the block-scale numerics (FP8E8M0 scales) are not defined in cvsim";
         for (const char* n : {"matmul_mx", "matmul_mx_acc", "matmul_mx_bias"}) add(n, mx);
+        add("tget_scale_addr", "binds the MX scale tile's address for matmul_mx (A5): part of the MX-scaled matmul cvsim does not define");
         const char* batch = "batched matmul: its operands are 3-D or higher ([..., M, K] @ [..., K, N]) and cvsim's tiles are 2-D "
                             "(PyPTO's FlattenTileNdTo2D lowers a batch to per-batch 2-D matmuls, which cvsim runs)";
         for (const char* n : {"batch_matmul", "batch_matmul_acc"}) add(n, batch);

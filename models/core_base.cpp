@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace cvsim {
 
 using namespace sc_core;
@@ -29,14 +31,23 @@ CoreBase::CoreBase(sc_module_name name, std::vector<ir::Pipe> pipes, RunControl&
     }
 }
 
+namespace {
+// SystemC ticks per cycle (1 ns), computed once (constructing an sc_time from a double is not free).
+uint64_t ticks_per_cycle() {
+    static const uint64_t t = sc_time(1, SC_NS).value();
+    return t;
+}
+sc_time cycles_time(uint64_t cycles) { return sc_time::from_value(cycles * ticks_per_cycle()); }
+}  // namespace
+
 uint64_t CoreBase::now() const {
-    uint64_t abs = static_cast<uint64_t>(sc_time_stamp().value() / sc_time(1, SC_NS).value());
+    uint64_t abs = static_cast<uint64_t>(sc_time_stamp().value() / ticks_per_cycle());
     return abs - m_ctl.t0;
 }
 
 void CoreBase::launch(uint64_t delay) {
     m_launched = true;
-    m_start_ev.notify(static_cast<double>(delay), SC_NS);
+    m_start_ev.notify(cycles_time(delay));
 }
 
 void CoreBase::reset() {
@@ -67,15 +78,23 @@ void CoreBase::notify_state() {
 }
 
 void CoreBase::wait_event(sc_event& e) {
+    // A plain wait on `e` (an `e | abort_ev` list is allocated and freed by every wait); the abort wakes
+    // the waiter through the registry instead (abort_waits).
     if (m_ctl.aborted) throw AbortRun{};
-    wait(e | m_ctl.abort_ev);
+    m_waiting.push_back(&e);
+    wait(e);
+    m_waiting.erase(std::find(m_waiting.begin(), m_waiting.end(), &e));
     if (m_ctl.aborted) throw AbortRun{};
+}
+
+void CoreBase::abort_waits() {
+    for (sc_event* e : m_waiting) e->notify(SC_ZERO_TIME);
 }
 
 void CoreBase::wait_cycles(uint64_t cycles) {
     if (m_ctl.aborted) throw AbortRun{};
     if (cycles == 0) return;
-    wait(sc_time(static_cast<double>(cycles), SC_NS), m_ctl.abort_ev);
+    wait(cycles_time(cycles), m_ctl.abort_ev);
     if (m_ctl.aborted) throw AbortRun{};
 }
 

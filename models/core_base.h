@@ -67,6 +67,8 @@ public:
     void drain(StallCause cause);
     // Wait on an event (from the scalar thread or an engine call in a pipe thread), unwinding on abort.
     void wait_event(sc_core::sc_event& e);
+    // Abort: wake every thread of this core blocked in wait_event (with RunControl::aborted set).
+    void abort_waits();
     void wait_cycles(uint64_t cycles);
     // Blocked-state reporting: set while waiting on something outside the core.
     void set_blocked(StallCause cause, std::string what) {
@@ -159,6 +161,7 @@ private:
     uint64_t m_stmt_count = 0;                         // statements walked (periodic bound checks)
     void check_statement_bounds();
     StateListener m_listener;                          // waveform observer (optional)
+    std::vector<sc_core::sc_event*> m_waiting;         // events this core's threads wait on (wait_event)
 };
 
 }  // namespace cvsim

@@ -126,6 +126,20 @@ void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Wi
     m_bytes_read += out.size();
 }
 
+bool GlobalMemory::read_equals(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, const std::vector<uint8_t>& expect) {
+    apply_visible(now);
+    const size_t eb = dtype_bytes(t.dtype);
+    const int64_t rows = w.rows(), cols = w.cols();
+    const size_t row_bytes = static_cast<size_t>(cols) * eb;
+    if (expect.size() != static_cast<size_t>(rows) * row_bytes) return false;
+    for (int64_t r = 0; r < rows; ++r) {
+        uint64_t addr = m_base[tensor] + static_cast<uint64_t>(rt::window_row_start(t, w, r)) * eb;
+        if (std::memcmp(expect.data() + static_cast<size_t>(r) * row_bytes, m_bytes.data() + addr, row_bytes) != 0) return false;
+    }
+    m_bytes_read += expect.size();
+    return true;
+}
+
 void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at,
                          bool atomic) {
     const size_t eb = dtype_bytes(t.dtype);

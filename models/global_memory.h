@@ -28,6 +28,9 @@ public:
 
     // Copy the window's rows (row-major) out of GM as seen at cycle `now`.
     void read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, std::vector<uint8_t>& out);
+    // The same read compared in place with `expect` (no copy); accounted like read() when they are equal,
+    // nothing done otherwise (the caller then reads).
+    bool read_equals(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, const std::vector<uint8_t>& expect);
     // Write `data` (the window's rows, row-major) becoming visible at `visible_at`. `atomic`: an atomic add
     // (store(..., atomic=Add)): each element is added into GM's visible contents when it becomes visible
     // (read-modify-write at the memory, rounding as atomic_add_element); an Out tensor's element that no

@@ -417,6 +417,7 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
         CheckEntry entry{c, "", {}, nullptr};
         CommonOptions& ck = entry.opts;
         ck.entry = k.name;
+        if (k.blocks > 0) ck.blocks = k.blocks;  // the launch's core_num, as a whole-program launch uses it
         ck.inputs.clear();
         auto given = [&](const std::string& name) {
             for (const auto& in : c.inputs)

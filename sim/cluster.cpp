@@ -204,6 +204,8 @@ RunOutcome Machine::run(const RunConfig& cfg) {
         // Unwind every thread back to its idle loop.
         m_ctl.aborted = true;
         m_ctl.abort_ev.notify(SC_ZERO_TIME);
+        for (auto& cm : m_clusters)
+            for (auto& c : cm->cores) c->abort_waits();
         sc_start(SC_ZERO_TIME);
         while (sc_pending_activity_at_current_time()) sc_start(SC_ZERO_TIME);
     }

@@ -168,6 +168,7 @@ uint64_t CoreRunner::begin(Instr& in) {
             if (m_replay) return hw.sync.issue_cost;
             // The data this lane receives.
             SharedMatrix m = slot_contents(sl, p.ring_dir, m_lane);
+            bool last_writer_matters = false;  // the values depend on which lane's push landed last
             if (p.ring_dir == 1 && sl.split == 0) {
                 // Both real lanes wrote the same slot: the cube gets the last one; differing data is a finding.
                 int written = 0;
@@ -175,13 +176,16 @@ uint64_t CoreRunner::begin(Instr& in) {
                 const Matrix& a = sl.parts.size() > 1 ? values(sl.parts[0]) : values(nullptr);
                 const Matrix& b = sl.parts.size() > 1 ? values(sl.parts[1]) : values(nullptr);
                 if (written > 1 && sl.parts.size() > 1 && sl.parts[0] != sl.parts[1] && (a.rows() != b.rows() || a.cols() != b.cols() || a != b)) {
+                    last_writer_matters = true;
                     runtime_finding("W-NONUNIFORM-GATHER", *in.stmt,
                                     "both AIV lanes pushed different data into the same V2C slot with split 0; the cube receives whichever landed last");
                 }
             }
             p.xfer = std::move(m);
             p.xfer_dtype = sl.dtype;
-            p.data_clean = true;
+            // Clean parts make a clean pop only when the result does not depend on which lane landed last
+            // (the recorded schedule's last writer may not be this one's).
+            p.data_clean = !last_writer_matters;
             for (size_t k = 0; k < sl.part_clean.size(); ++k)
                 if (sl.part_written[k] && !sl.part_clean[k]) p.data_clean = false;
             return hw.sync.issue_cost;
@@ -275,9 +279,13 @@ uint64_t CoreRunner::begin(Instr& in) {
             pct_point();
             const GmAccess& a = p.gm[0];
             const auto& t = m_st.tensors->tensors[a.tensor];
-            gm.read(t, a.tensor, a.window, m_core->now(), p.bytes);
-            if (MemoEntry* e = memo_find(in); e && e->has_out && e->gm_bytes == p.bytes) p.memo_hit = true;
-            else if (MemoEntry* r = memo_record(in)) r->gm_bytes = p.bytes;
+            // Compared in place with the recorded bytes: copied only when they differ (or are recorded).
+            if (MemoEntry* e = memo_find(in); e && e->has_out && gm.read_equals(t, a.tensor, a.window, m_core->now(), e->gm_bytes)) {
+                p.memo_hit = true;
+            } else {
+                gm.read(t, a.tensor, a.window, m_core->now(), p.bytes);
+                if (MemoEntry* r = memo_record(in)) r->gm_bytes = p.bytes;
+            }
             L2Result l2 = gm.touch(t, a.tensor, a.window);
             gm.transfer_begin();
             uint64_t row_bytes = static_cast<uint64_t>(a.window.cols()) * dtype_bytes(t.dtype);

@@ -46,6 +46,10 @@ struct KernelGenOptions {
     int scratch_tensors = 2;  // scratch tensors of each direction
     bool single_store_scratch = false;  // one store statement per scratch; cube scratch stores at top level only
     bool gm_rich = false;     // half of the steps are GM scratch stores/loads (for GM synchronisation properties)
+    // > 1: a launch on that many clusters with per-block windows (`blk = pl.tile.get_block_idx()`): block b
+    // stores band b of each scratch (blocks + 1 bands, InOut: the last band is input data) and of `out`, and
+    // a scratch load reads band b or band b + 1 (another cluster's: a dependency between clusters).
+    int blocks = 1;
 };
 
 struct GeneratedKernel {
@@ -55,6 +59,7 @@ struct GeneratedKernel {
     bool has_v2c_gm_always = false;  // ... and that load is in no branch (it runs whatever the trip counts)
     bool has_c2v_gm = false;   // some vector load reads a scratch a cube store wrote (C2V through GM)
     bool has_boundary = false; // a tile move crosses between cube and vector memory
+    bool cross_block = false;  // some scratch load reads another cluster's band (options.blocks > 1)
     int lines = 0;             // lines of text
 };
 
@@ -73,6 +78,7 @@ class KernelBuilder {
         std::string kk = "[" + std::to_string(m_k.k) + ", " + std::to_string(m_k.k) + "]";
         m_shape = sh;
         m_kshape = kk;
+        if (m_opt.blocks > 1) line(2, "blk = pl.tile.get_block_idx()");
         line(2, "a_l = pl.load(a, [0, 0], " + sh + ", target_memory=pl.MemorySpace.Mat)");
         line(2, "lhs0 = pl.move(a_l, target_memory=pl.MemorySpace.Left)");
         line(2, "b_l = pl.load(b, [0, 0], " + kk + ", target_memory=pl.MemorySpace.Mat)");
@@ -88,22 +94,25 @@ class KernelBuilder {
         for (int i = 0; i < steps; ++i) step(2, 0, "");
         // The result: from the cube (Acc -> GM) or the vector (fp32 Vec -> GM).
         if (pick(0, 1) == 0) {
-            line(2, "out = pl.store(" + any(m_pools.acc) + ", [0, 0], out)");
+            line(2, "out = pl.store(" + any(m_pools.acc) + ", [" + band(false) + ", 0], out)");
         } else {
             std::string w = fresh("w");
             line(2, w + " = pl.cast(" + any(m_pools.vec) + ", pl.FP32)");
-            line(2, "out = pl.store(" + w + ", [0, 0], out)");
+            line(2, "out = pl.store(" + w + ", [" + band(false) + ", 0], out)");
         }
         line(2, "return out");
         std::string params = "        a: pl.Tensor[" + sh + ", pl.FP16],\n        b: pl.Tensor[" + kk + ", pl.FP16],\n";
+        const bool multi = m_opt.blocks > 1;
+        auto rows = [&](int bands) { return "[" + std::to_string(bands * m_k.m) + ", " + std::to_string(m_k.k) + "]"; };
+        const std::string ssh = multi ? rows(m_opt.blocks + 1) : sh, osh = multi ? rows(m_opt.blocks) : sh, dir = multi ? "pl.InOut" : "pl.Out";
         for (int i = 0; i < m_opt.scratch_tensors; ++i) {
-            params += "        sv" + std::to_string(i) + ": pl.Out[pl.Tensor[" + sh + ", pl.FP16]],\n";
-            params += "        sc" + std::to_string(i) + ": pl.Out[pl.Tensor[" + sh + ", pl.FP32]],\n";
+            params += "        sv" + std::to_string(i) + ": " + dir + "[pl.Tensor[" + ssh + ", pl.FP16]],\n";
+            params += "        sc" + std::to_string(i) + ": " + dir + "[pl.Tensor[" + ssh + ", pl.FP32]],\n";
         }
-        params += "        out: pl.Out[pl.Tensor[" + sh + ", pl.FP32]],\n";
+        params += "        out: pl.Out[pl.Tensor[" + osh + ", pl.FP32]],\n";
         m_k.text = "import pypto.language as pl\n\n\n@pl.program\nclass Generated:\n"
                    "    @pl.function(type=pl.FunctionType.InCore)\n    def kernel(\n        self,\n" +
-                   params + "    ) -> pl.Tensor[" + sh + ", pl.FP32]:\n" + m_body;
+                   params + "    ) -> pl.Tensor[" + osh + ", pl.FP32]:\n" + m_body;
         m_k.lines = 0;
         for (char c : m_k.text) m_k.lines += c == '\n';
         return m_k;
@@ -225,14 +234,14 @@ class KernelBuilder {
                 int i = m_opt.single_store_scratch ? any(unstored(m_written_v2c)) : pick(0, m_opt.scratch_tensors - 1);
                 m_written_v2c.push_back(i);
                 std::string t = "sv" + std::to_string(i);
-                line(indent, t + " = pl.store(" + any(p.vec) + ", [0, 0], " + t + ")");
+                line(indent, t + " = pl.store(" + any(p.vec) + ", [" + band(false) + ", 0], " + t + ")");
                 if (std::find(p.stored_v2c.begin(), p.stored_v2c.end(), i) == p.stored_v2c.end()) p.stored_v2c.push_back(i);
                 return;
             }
             case LoadV2C: {  // the cube reads what a vector store wrote: a V2C dependency through GM
                 std::string t = "sv" + std::to_string(p.stored_v2c[static_cast<size_t>(pick(0, static_cast<int>(p.stored_v2c.size()) - 1))]);
                 std::string m = fresh("g"), l = fresh("lhs");
-                line(indent, m + " = pl.load(" + t + ", [0, 0], " + m_shape + ", target_memory=pl.MemorySpace.Mat)");
+                line(indent, m + " = pl.load(" + t + ", [" + band(true) + ", 0], " + m_shape + ", target_memory=pl.MemorySpace.Mat)");
                 line(indent, l + " = pl.move(" + m + ", target_memory=pl.MemorySpace.Left)");
                 p.left.push_back(l);
                 m_k.has_v2c_gm = true;
@@ -243,14 +252,14 @@ class KernelBuilder {
                 int i = m_opt.single_store_scratch ? any(unstored(m_written_c2v)) : pick(0, m_opt.scratch_tensors - 1);
                 m_written_c2v.push_back(i);
                 std::string t = "sc" + std::to_string(i);
-                line(indent, t + " = pl.store(" + any(p.acc) + ", [0, 0], " + t + ")");
+                line(indent, t + " = pl.store(" + any(p.acc) + ", [" + band(false) + ", 0], " + t + ")");
                 if (std::find(p.stored_c2v.begin(), p.stored_c2v.end(), i) == p.stored_c2v.end()) p.stored_c2v.push_back(i);
                 return;
             }
             case LoadC2V: {  // the vector reads what a cube store wrote: C2V through GM
                 std::string t = "sc" + std::to_string(p.stored_c2v[static_cast<size_t>(pick(0, static_cast<int>(p.stored_c2v.size()) - 1))]);
                 std::string g = fresh("g"), sc = fresh("sc"), v = fresh("v");
-                line(indent, g + " = pl.load(" + t + ", [0, 0], " + m_shape + ")");
+                line(indent, g + " = pl.load(" + t + ", [" + band(true) + ", 0], " + m_shape + ")");
                 line(indent, sc + " = pl.mul(" + g + ", " + inv_bound() + ")");
                 line(indent, v + " = pl.cast(" + sc + ", pl.FP16)");
                 p.vec.push_back(v);
@@ -307,6 +316,18 @@ class KernelBuilder {
         // when the body always runs; branches may not, so only keep what was stored before.
         (void)now;
         return saved;
+    }
+
+    // The row offset of a GM window (options.blocks): a store's is its block's band, a load's its block's
+    // or the next one's. "0" on one cluster (no choice drawn, so seeds give the same kernels as before).
+    std::string band(bool load) {
+        if (m_opt.blocks <= 1) return "0";
+        const std::string m = std::to_string(m_k.m);
+        if (load && pick(0, 1) == 1) {
+            m_k.cross_block = true;
+            return "(blk + 1) * " + m;
+        }
+        return "blk * " + m;
     }
 
     // 1 / K as a literal: a matmul of values in [-1, 1] is bounded by K.

@@ -6,7 +6,9 @@
 // or a load into Mat is the cube's; from/into Vec the vector's), with absolute windows (gm_windows.h).
 // (3) Pair by execution order: each store with the first later load of the same origin on the opposite
 // lane whose window may overlap it (same iteration, or a later iteration of a common loop); then the
-// loads only a back edge puts after it (handle_carried), and the earlier loads it overwrites (handle_war).
+// loads only a back edge puts after it (handle_carried), and the earlier loads it overwrites (handle_war);
+// then each vector store with the cube stores that overwrite it (order_v2c_waw, gm_sync_v2c.cpp). A pair
+// is V2C when its vector access runs first (RAW, WAR, WAW alike), C2V when its cube access does.
 // (4) For each pair, unless something already orders it as the hazard checker would count it
 // (an author syncall, a sync_set/sync_wait pair, a tile transport in the same direction between the two),
 // apply the policy: C2V is fenced as upstream does when the producer store is unique and the consumer
@@ -30,6 +32,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "frontend/diag.h"
@@ -80,13 +83,20 @@ public:
             }
         });
         m_stats.c2v_complete |= complete();
+        order_across_blocks();  // before the same-cluster pairs, which then find them ordered (gm_sync_blocks.cpp)
         pair_and_place();
+        order_v2c_waw();
         if (complete()) order_waw();
+        drop_nested_tokens();
         place_token_pops();
         apply();
     }
 
 private:
+    // ---- pairs between the clusters of a launch on --blocks > 1 (gm_sync_blocks.cpp) ----
+    friend struct BlockOrder;
+    void order_across_blocks();
+
     // ---- --c2v complete (gm_sync_c2v.cpp) ----
     bool complete() const { return m_opt.c2v == C2VPolicy::Complete; }
     // A C2V pair (cube store s, vector load l; common block b) upstream leaves open: a barrier before l's
@@ -95,8 +105,39 @@ private:
                                          const std::string& what);
     // A loop-carried C2V RAW / a C2V WAR upstream leaves open: a barrier at (b, index).
     void c2v_order_at(Block* b, size_t index, const SourceLoc& loc, const std::string& what);
-    // Cross-lane write-after-write (a cube and a vector store that may touch common elements).
+    // Cross-lane write-after-write with the cube's store first (a cube and a vector store that may touch
+    // common elements; the vector-first direction is V2C, order_v2c_waw).
     void order_waw();
+
+    // ---- V2C write-after-write (gm_sync_v2c.cpp) ----
+    // A vector store first, a cube store second (same iteration or loop-carried): ordered by --v2c.
+    void order_v2c_waw();
+    // The --v2c policy for one vector-first hazard (prod on the vector lane, cons a cube store) at (b, ip, ic).
+    void v2c_order_first(const Access& prod, const Access& cons, Block* b, size_t d, size_t ip, size_t ic, const std::string& what, const char* kind);
+    int vector_accesses(const Access& a) const;  // vector accesses of a's kind (store/load) to its origins
+
+    // ---- ordering by enumeration (gm_sync_trace.cpp) ----
+    struct TraceEv {
+        const Stmt* s;               // a statement with a call
+        bool definite;               // runs whenever the loops around it reach it (no undecided branch)
+        std::vector<std::pair<const Var*, int64_t>> vals;  // the value of each For loop's variable around it
+    };
+    struct Counters;
+    // The function's statement instances in program order (nullptr: a loop without a constant trip count, a
+    // split_aiv / spmd loop, an early return, or too many instances).
+    const std::vector<TraceEv>* trace() const;
+    bool trace_block(const Block& b, std::map<const Var*, int64_t>& env, bool definite, std::vector<std::pair<const Var*, int64_t>>& vals,
+                     std::vector<TraceEv>& out) const;
+    // May the instances of a (event ea) and b (event eb) touch a common element?
+    static bool instance_overlap(const Access& a, const TraceEv& ea, const Access& b, const TraceEv& eb);
+    Counters counters(const Access& prod, const Access& cons) const;
+    bool trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c) const;
+    // Is every instance of cons ordered after each earlier instance of prod (any iteration) that may touch a
+    // common element? Independent: there is no such pair of instances. nullopt: not enumerable.
+    enum class TraceOrder { Unordered, Ordered, Independent };
+    std::optional<TraceOrder> trace_ordered(const Access& prod, const Access& cons) const;
+    mutable std::vector<TraceEv> m_trace;
+    mutable bool m_trace_built = false, m_trace_ok = false;
 
     Function& m_f;
     const ExpandOptions& m_opt;
@@ -115,6 +156,8 @@ private:
         bool v2c;       // direction
         StmtPtr pop;    // the consumer lane's pop
         StmtPtr push;   // the producer lane's push (planned at is + 1)
+        std::vector<StmtPtr> after;  // everything planned after the store for it (adapter, fence, push)
+        std::string what;            // the pair, for the log
     };
     std::vector<Token> m_tokens;
     WindowAnalysis m_win;                                   // absolute GM windows
@@ -395,6 +438,9 @@ private:
                 if (orders(*(*prod.path[k].first)[j], prod)) return true;
         if (flags_order(b, is, il, prod, cons)) return true;
         if (after_prod) *after_prod = false;
+        // Exact: the happens-before edges of barriers, flags and rings over the unrolled function. What it
+        // finds may sit inside cons's statement (a flag pair in cons's loop), so it covers no other load.
+        if (auto t = trace_ordered(prod, cons); t && *t != TraceOrder::Unordered) return true;
         for (size_t k = d + 1; k < cons.path.size(); ++k)
             for (size_t j = 0; j < cons.path[k].second; ++j)
                 if (orders(*(*cons.path[k].first)[j], prod)) return true;
@@ -457,10 +503,11 @@ private:
     VarPtr new_var(const std::string& base, Type t, const SourceLoc& loc) { return m_f.new_var(m_f.fresh_name(base), std::move(t), loc); }
 
     // ---- (4) placements ----
+    // `s` may be a vector load (a V2C write-after-read): the token is then the loaded tile (the push waits
+    // for the load through the tile) and needs no publishing fence (a read is not published).
     void place_fence(const Access& s, const Access& l, Block* b, size_t is, size_t il, bool v2c) {
-        const Expr& store = *s.call;
-        ExprPtr tile = arg(store, "tile");
         const SourceLoc& sl = s.stmt->loc;
+        ExprPtr tile = s.store ? arg(*s.call, "tile") : var_ref(s.stmt->targets.at(0), sl);
         Type tok_t = tile->type;
         tok_t.view = TileView{};
         tok_t.valid.clear();
@@ -482,12 +529,13 @@ private:
             // lane between them once GM writes become visible later than they complete.
             StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
             fence->pinned_lane = 2;
-            after_store.push_back(fence);
+            if (s.store) after_store.push_back(fence);
             after_store.push_back(make_eval(make_call(OpCode::TpushToAic, {{"tile", clone_expr(pushed)}, {"split", int_lit(0)}}, sl), sl));
             Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Mat);
             VarPtr tok = new_var("_v2c_token", pop_t, l.stmt->loc);
             ExprPtr pop = make_call(OpCode::TpopFromAiv, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
-            m_tokens.push_back({b, is, il, true, make_assign(tok, pop, l.stmt->loc), after_store.back()});
+            m_tokens.push_back({b, is, il, true, make_assign(tok, pop, l.stmt->loc), after_store.back(), after_store,
+                                fmt::format("{} -> {}", where(s), where(l))});
         } else {
             if (complete()) {
                 // --c2v complete: the FIXP store is published before the token push (SPEC 4.5/6).
@@ -499,7 +547,7 @@ private:
             Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Vec);
             VarPtr tok = new_var("_c2v_token", pop_t, l.stmt->loc);
             ExprPtr pop = make_call(OpCode::TpopFromAic, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
-            m_tokens.push_back({b, is, il, false, make_assign(tok, pop, l.stmt->loc), after_store.back()});
+            m_tokens.push_back({b, is, il, false, make_assign(tok, pop, l.stmt->loc), after_store.back(), after_store, ""});
         }
         for (auto& st : after_store) plan(b, is + 1, st);
     }
@@ -543,6 +591,33 @@ private:
         for (const auto& x : s.orelse)
             if (blocks_consumer(*x, v2c)) return true;
         return false;
+    }
+
+    // A V2C token whose store-to-consumer interval holds another token's in the same block (pushed after
+    // this store, popped before this consumer) orders nothing more: that push follows this store on the
+    // vector lane (MTE3 in order; its fence publishes both) and its pop precedes this consumer. Dropped
+    // (oracle sweep, property 4: one token of two was redundant). C2V tokens stay as upstream places them.
+    void drop_nested_tokens() {
+        std::vector<bool> drop(m_tokens.size(), false);
+        for (size_t a = 0; a < m_tokens.size(); ++a)
+            for (size_t c = 0; c < m_tokens.size() && !drop[a]; ++c) {
+                const Token& ta = m_tokens[a];
+                const Token& tc = m_tokens[c];
+                if (c != a && ta.v2c && tc.v2c && tc.b == ta.b && tc.is > ta.is && tc.il <= ta.il) drop[a] = true;
+            }
+        std::vector<Token> kept;
+        for (size_t a = 0; a < m_tokens.size(); ++a) {
+            if (!drop[a]) {
+                kept.push_back(std::move(m_tokens[a]));
+                continue;
+            }
+            const Token& t = m_tokens[a];
+            auto& list = m_insert[{t.b, t.is + 1}];
+            for (const auto& st : t.after) list.erase(std::remove(list.begin(), list.end(), st), list.end());
+            --m_stats.v2c_fences;
+            m_stats.log.push_back(t.what + ": token dropped, the token of a pair nested inside it orders it");
+        }
+        m_tokens = std::move(kept);
     }
 
     void place_token_pops() {
@@ -868,14 +943,21 @@ private:
         size_t i_f = first.path[D].second, i_t = then.path[D].second;
         for (size_t k = 0; k < lb->size(); ++k)
             if ((k > i_f || k < i_t) && orders(*(*lb)[k], first)) return true;
-        return flags_order(*lb, i_f, i_t, first, then);
+        if (flags_order(*lb, i_f, i_t, first, then)) return true;
+        auto t = trace_ordered(first, then);
+        return t && *t != TraceOrder::Unordered;
     }
 
     // Write-after-read: the store s overwrites what an opposite-lane load c of an earlier iteration, or
-    // earlier in program order, reads. `done`: loads whose WAR handle_pair ordered.
-    // A barrier right before s's statement in the block where c and s diverge orders both.
+    // earlier in program order, reads. `done`: loads whose WAR handle_pair ordered. The load runs first:
+    // a vector load before a cube store is V2C and follows --v2c (fence: a token when the load sits directly
+    // in the common block before the store and is the tensor's only vector load, the reverse flag pair for a
+    // WAR carried only across iterations, else a barrier); a cube load before a vector store is C2V, which
+    // --v2c fence / syncall order too (the reuse half of a V2C scratch) and --c2v complete orders when the
+    // V2C policy does not (off, reject). A barrier right before s's statement in the block where c and s
+    // diverge orders both the same iteration's and a later iteration's pair.
     void handle_war(const Access& s, const std::set<const Access*>& done) {
-        bool v2c = s.lane == Side::Vector;
+        const bool v2c = s.lane == Side::Cube;  // the first access, the load, is the vector's
         for (const Access& c : m_acc) {
             if (!opposite(s, c) || done.count(&c)) continue;
             auto loops = common_loops(c, s);
@@ -894,27 +976,37 @@ private:
             std::string tensor = name_of(s.origins);
             std::string what = fmt::format("{} -> {} {}: {} write-after-read{}", where(c), where(s), tensor, v2c ? "V2C" : "C2V",
                                            carry ? fmt::format(" (loop-carried, line {} loop)", carry->loop->loc.line) : std::string(" (same iteration)"));
-            if (!v2c && complete()) {
+            if (!v2c && complete() && (m_opt.v2c == V2CPolicy::Off || m_opt.v2c == V2CPolicy::Reject)) {
                 c2v_order_at(cb, i_s, s.stmt->loc, what + " ordered with fence + syncall before the store (--c2v complete)");
                 continue;
-            }
-            if (!v2c) {
-                ++m_stats.unfenced;
-                m_stats.log.push_back(what + " left unfenced as upstream does");
-                return;
             }
             switch (m_opt.v2c) {
                 case V2CPolicy::Off:
                     ++m_stats.unfenced;
                     m_stats.log.push_back(what + " left unfenced (--v2c off)");
+                    if (v2c) continue;
                     return;
                 case V2CPolicy::Reject:
+                    if (v2c)
+                        raise("E-V2C-UNFENCED", s.stmt->loc,
+                              fmt::format("cube store of '{}' overwrites GM that the vector load at {} reads{}, with nothing ordering them", tensor,
+                                          c.stmt->loc.str(), carry && !same ? " in an earlier iteration" : ""),
+                              "insert pl.system.syncall between the vector load and the cube store (or compile with --v2c fence)");
                     raise("E-V2C-UNFENCED", s.stmt->loc,
                           fmt::format("vector store of '{}' overwrites GM that the cube load at {} reads{}, with nothing ordering them", tensor, c.stmt->loc.str(),
                                       carry ? " in an earlier iteration" : ""),
                           "insert pl.system.syncall before the vector store (or compile with --v2c fence)");
                 case V2CPolicy::Fence:
                 case V2CPolicy::Syncall: {
+                    // A V2C WAR whose load runs before the store in the common block: a token of the loaded tile
+                    // (it also orders later iterations' stores: they follow the pop on the cube).
+                    if (v2c && m_opt.v2c == V2CPolicy::Fence && i_c < i_s && c.path.size() == d + 1 && vector_accesses(c) == 1 &&
+                        !c.stmt->targets.empty()) {
+                        place_fence(c, s, cb, i_c, i_s, true);
+                        ++m_stats.v2c_fences;
+                        m_stats.log.push_back(what + " fenced (tpush_to_aic / tpop_from_aiv)");
+                        continue;
+                    }
                     // Under fence, a WAR carried only across iterations (the load later in the body than the
                     // store) takes the reverse flag pair of place_war_flags instead of a barrier.
                     Block* lb = carry ? s.path[carry->depth].first : nullptr;
@@ -928,7 +1020,12 @@ private:
                     }
                     place_barrier(cb, i_s, s.stmt->loc);
                     ++m_stats.war_orders;
-                    m_stats.log.push_back(what + " ordered with fence + syncall before the store");
+                    if (v2c && m_opt.v2c == V2CPolicy::Fence) {
+                        ++m_stats.fallbacks;
+                        m_stats.log.push_back(what + " has no balanced fence placement, barrier instead");
+                    } else {
+                        m_stats.log.push_back(what + " ordered with fence + syncall before the store");
+                    }
                     break;
                 }
             }
@@ -962,9 +1059,16 @@ private:
             for (auto& lp : common_loops(c, s))
                 if (lp.depth <= d && overlap_carried(c, s, lp)) carried = true;
             if (!carried) continue;
+            // Over the unrolled function no instance of c precedes an overlapping instance of s unordered
+            // (e.g. both in an arm only one iteration takes): nothing to order.
+            if (auto t = trace_ordered(c, s); t && *t != TraceOrder::Unordered) continue;
             war = true;
             war_loads.insert(&c);
             il_last = std::max(il_last, c.path[d].second);
+        }
+        if (auto t = trace_ordered(s, l); t && *t == TraceOrder::Independent) {
+            m_stats.log.push_back(what + ": no instance of the load may read what an instance of the store wrote before it, nothing added");
+            return std::nullopt;
         }
         bool after_store = true;
         if (already_ordered(*b, is, il, s, l, &after_store)) {
@@ -994,16 +1098,9 @@ private:
                 place_fence(s, l, b, is, il, false);
                 ++m_stats.c2v_fences;
                 m_stats.log.push_back(what + " fenced (tpush_to_aiv / tpop_from_aic)");
-                if (war && complete()) {
-                    war_done = war_loads;
-                    c2v_order_at(b, il_last + 1, l.stmt->loc, what + " loop-carried WAR ordered with a barrier (--c2v complete)");
-                }
-                return d;
+                return d;  // its loop-carried WAR (the vector's read first) is V2C: handle_war
             }
-            if (complete()) {
-                war_done = war_loads;
-                return c2v_order_pair(s, l, b, d, il, war, il_last, what);
-            }
+            if (complete()) return c2v_order_pair(s, l, b, d, il, /*war=*/false, il_last, what);
             ++m_stats.unfenced;
             m_stats.log.push_back(what + " left unfenced as upstream does (no unique producer store in the consumer's block)");
             return std::nullopt;

@@ -2,10 +2,11 @@
 //
 // Upstream fences a C2V dependency only when its producer store is unique and the consumer sits in the
 // store's block or below it, with no publication fence; it leaves several producer stores, a nested store,
-// write-after-read (same iteration or loop-carried), loop-carried RAW and write-after-write of the two
-// lanes open. `complete` orders each of them with fence() + syncall(mix) (the SHARED fence publishes both
-// lanes' writes; the barrier dominates the second access and post-dominates the first in their common
-// block), and publishes the token's FIXP store with a cube-side fence before tpush_to_aiv. Barriers are
+// loop-carried RAW and a cube store followed by a vector store into the same rows open. `complete` orders
+// each of these C2V (cube access first) dependencies, and a cube load followed by a vector store where
+// --v2c does not, with fence() + syncall(mix) (the SHARED fence publishes both lanes' writes; the barrier
+// dominates the second access and post-dominates the first in their common block; vector-first pairs are
+// V2C, --v2c's), and publishes the token's FIXP store with a cube-side fence before tpush_to_aiv. Barriers are
 // shared: one per (block, index) serves every pair ordered there, and a pair a planned barrier already
 // orders gets nothing more.
 #include "frontend/passes/gm_sync.h"
@@ -41,10 +42,11 @@ std::optional<size_t> GmSync::c2v_order_pair(const Access& s, const Access& l, B
     return d;
 }
 
-// Every pair of a cube store and a vector store whose windows may overlap: the later one (in program order,
-// same iteration) waits for the earlier one through a barrier before its statement in the block where the
-// two diverge; in a loop, the earlier one of the next iteration also waits for the later one (a barrier
-// before the earlier store's statement in the innermost carrying loop's body).
+// Every pair of a cube store and a vector store whose windows may overlap, the cube's first in execution
+// order (the vector-first pair is V2C: order_v2c_waw): the later one (in program order, same iteration)
+// waits for the earlier one through a barrier before its statement in the block where the two diverge; in
+// a loop, the earlier one of the next iteration also waits for the later one (a barrier before the earlier
+// store's statement in the innermost carrying loop's body).
 void GmSync::order_waw() {
     for (size_t i = 0; i < m_acc.size(); ++i) {
         const Access& a = m_acc[i];
@@ -55,7 +57,7 @@ void GmSync::order_waw() {
             std::string tensor = name_of(a.origins);
             Order ord = compare(a.path, w.path);
             // Same iteration: a before w in program order.
-            if (ord == Order::Before && overlap_same(a, w)) {
+            if (ord == Order::Before && a.lane == Side::Cube && overlap_same(a, w)) {
                 size_t d = 0;
                 while (d < a.path.size() && d < w.path.size() && a.path[d] == w.path[d]) ++d;
                 Block* b = a.path[d].first;
@@ -74,13 +76,20 @@ void GmSync::order_waw() {
             // Across iterations: w of iteration k before a (or a before w) of a later one.
             const std::pair<const Access*, const Access*> dirs[2] = {{&a, &w}, {&w, &a}};
             for (const auto& [first, then] : dirs) {
+                if (first->lane != Side::Cube) continue;  // V2C
                 const LoopAt* carry = nullptr;
                 auto loops = common_loops(*first, *then);
                 for (auto& lp : loops)
                     if (overlap_carried(*first, *then, lp)) carry = &lp;
                 if (!carry) continue;
                 size_t D = carry->depth;
-                if (carried_ordered(*first, *then, D) || barrier_after(*first, D) || barrier_before(*then, D)) continue;
+                if (barrier_after(*first, D) || barrier_before(*then, D)) continue;  // a barrier fences both lanes
+                if (carried_ordered(*first, *then, D)) {
+                    // What orders it (a transport of the next iteration, an author flag pair) covers the
+                    // first store's completion only: published as in the same-iteration case (SPEC 4.5/6).
+                    publish_after(*first);
+                    continue;
+                }
                 std::string what = fmt::format("{} -> {} {}: write-after-write of the cube and vector lanes (loop-carried, line {} loop)", where(*first),
                                                where(*then), tensor, carry->loop->loc.line);
                 c2v_order_at(then->path[D].first, then->path[D].second, then->stmt->loc, what + " ordered with fence + syncall (--c2v complete)");

@@ -74,6 +74,7 @@ void WindowAnalysis::scan(Block& b, StmtPath path) {
                 d.index = i;
                 m_def_path[s->targets[0].get()] = here;
                 m_flows[s->targets[0].get()].push_back({s->value, here});
+                if (s->value && s->value->kind == ExprKind::Call && s->value->op->code == OpCode::GetBlockIdx) m_block_vars.insert(s->targets[0].get());
             } else {
                 for (auto& t : s->targets) m_multi.insert(t.get());
             }
@@ -435,6 +436,58 @@ bool WindowAnalysis::overlap_at(const GmWindow& a, const GmWindow& b, const std:
         hi = std::min(hi, th);
     }
     return lo <= hi;
+}
+
+bool WindowAnalysis::may_overlap_across_blocks(const GmWindow& a, const GmWindow& b, int blocks, const WindowAnalysis& wa,
+                                              const std::set<const Var*>& shared, const Stmt* cross, int64_t tmin, int64_t tmax) {
+    if (blocks <= 1) return false;
+    if (!a.ok || !b.ok || a.off.size() != b.off.size() || a.ext.size() != a.off.size() || b.ext.size() != b.off.size()) return true;
+    // Per dimension, the sum of the block atoms' coefficients (every atom bound to get_block_idx() holds the
+    // cluster's index): a's cluster x and b's cluster y add ka * x - kb * y to off_a - off_b. The rest is
+    // may_overlap's question on the windows with those constants substituted.
+    const size_t rank = a.off.size();
+    std::vector<int64_t> ka(rank, 0), kb(rank, 0);
+    bool any = false;
+    auto strip = [&](const GmWindow& w, std::vector<int64_t>& k) {
+        GmWindow r = w;
+        for (size_t d = 0; d < rank; ++d)
+            for (auto it = r.off[d].terms.begin(); it != r.off[d].terms.end();)
+                if (wa.is_block_var(it->first)) {
+                    k[d] += it->second;
+                    any = true;
+                    it = r.off[d].terms.erase(it);
+                } else {
+                    ++it;
+                }
+        return r;
+    };
+    const GmWindow sa = strip(a, ka), sb = strip(b, kb);
+    if (!any) return may_overlap(sa, sb, shared, cross, tmin, tmax, wa);  // every cluster touches the same window
+    auto at = [&](const std::vector<int64_t>& shift) {
+        GmWindow sx = sa;
+        for (size_t d = 0; d < rank; ++d) sx.off[d].c += shift[d];
+        return may_overlap(sx, sb, shared, cross, tmin, tmax, wa);
+    };
+    std::vector<int64_t> shift(rank);
+    if (ka == kb) {
+        // The usual case (both windows move with the block index alike): the shift is ka * (x - y).
+        for (int64_t delta = -(blocks - 1); delta <= blocks - 1; ++delta) {
+            if (delta == 0) continue;
+            for (size_t d = 0; d < rank; ++d) shift[d] = ka[d] * delta;
+            if (at(shift)) return true;
+        }
+        return false;
+    }
+    if (blocks > 256) return true;  // (no conclusion on wider launches)
+    // Pairs (x, y), x != y, that shift a against b alike give the same answer: each distinct shift once.
+    std::set<std::vector<int64_t>> seen;
+    for (int64_t x = 0; x < blocks; ++x)
+        for (int64_t y = 0; y < blocks; ++y) {
+            if (x == y) continue;
+            for (size_t d = 0; d < rank; ++d) shift[d] = ka[d] * x - kb[d] * y;
+            if (seen.insert(shift).second && at(shift)) return true;
+        }
+    return false;
 }
 
 }  // namespace cvsim::passes

@@ -53,6 +53,16 @@ public:
     static bool may_overlap(const GmWindow& a, const GmWindow& b, const std::set<const ir::Var*>& shared, const ir::Stmt* cross,
                             int64_t tmin, int64_t tmax, const WindowAnalysis& wa);
 
+    // May a in one cluster and b in ANOTHER cluster of a launch on `blocks` clusters share an element?
+    // Variables bound to get_block_idx() take the cluster's index, different in the two (each in [0,
+    // blocks)); scalar parameters are the same launch argument in both; loop variables as may_overlap has
+    // them (in `shared`: equal; `cross`: iteration difference in [tmin, tmax]; any other: free). An unknown
+    // window may overlap anything. blocks <= 1: false.
+    static bool may_overlap_across_blocks(const GmWindow& a, const GmWindow& b, int blocks, const WindowAnalysis& wa,
+                                          const std::set<const ir::Var*>& shared = {}, const ir::Stmt* cross = nullptr, int64_t tmin = 0,
+                                          int64_t tmax = 0);
+    bool is_block_var(const ir::Var* v) const { return m_block_vars.count(v) > 0; }
+
 private:
     struct Def {
         int count = 0;
@@ -76,6 +86,7 @@ private:
     std::map<const ir::Var*, std::vector<std::pair<ir::ExprPtr, StmtPath>>> m_flows;  // iter_arg / results sources
     std::map<const ir::Var*, StmtPath> m_def_path;   // path of the single definition
     std::set<const ir::Var*> m_loop_vars;
+    std::set<const ir::Var*> m_block_vars;           // variables bound to get_block_idx()
     std::map<const ir::Var*, std::pair<int64_t, int64_t>> m_bounds;  // loop variable -> [min, max] (constant ranges)
     std::set<const ir::Var*> m_params;
     std::set<const ir::Var*> m_multi;                // variables bound by loops / branches / several assignments

@@ -119,3 +119,27 @@ TEST(FalseAlarms, ADynamicDimTakesTheShapeOfItsInputFile) {
     EXPECT_EQ(d.exit_code, 2) << d.out << d.err;
     EXPECT_NE(d.err.find("shape does not match"), std::string::npos) << d.err;
 }
+
+TEST(FalseAlarms, ACoreNumAttrIsTheLaunchBlockCount) {
+    // Missed before: checked on one block, two blocks storing the same rows could not race.
+    std::string text = read_file(kernel("fa_core_num.py"));
+    std::string racy = text;
+    const std::string store = "mid = pl.store(s, [b * 16, 0], mid)";
+    auto at = racy.find(store);
+    ASSERT_NE(at, std::string::npos);
+    racy.replace(at, store.size(), "mid = pl.store(s, [0, 0], mid)");
+    RunResult bad = check(write_text("fa_core_num_racy.py", racy));
+    EXPECT_EQ(bad.exit_code, 1) << bad.out << bad.err;
+    EXPECT_NE(unwrapped(bad.out).find("error[E-RACE-WAW]: WAW on GM mid[0:16, 0:32]"), std::string::npos) << bad.out;
+    RunResult good = check(kernel("fa_core_num.py"));
+    EXPECT_EQ(good.exit_code, 0) << good.out << good.err;
+    // One launch: the plan itself takes the width (4 blocks x 16 rows x 32 FP32 written).
+    std::string one = text;
+    const std::string second = "        o = self.scale_spmd(m, out, attrs={\"core_num\": 4})\n        return o\n";
+    at = one.find(second);
+    ASSERT_NE(at, std::string::npos);
+    one.replace(at, second.size(), "        return m\n");
+    RunResult r = run_cvsim({"run", write_text("fa_core_num_one.py", one)});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("8192 B written"), std::string::npos) << r.out;
+}

@@ -44,6 +44,10 @@ struct OracleGenOptions {
     bool gm_waw = false;           // the vector lane also stores into a cube-stored scratch (cross-lane WAW)
     bool hand_rings = false;       // hand-written tpush/tpop/tfree pairs of both directions on ring ids 0 and 1
                                    // (with wrong_sync: sometimes a pop on the other id, which deadlocks)
+    // Scratches sw<i> (InOut FP32) the vector lane reads and writes and the cube then overwrites: V2C
+    // write-after-read / write-after-write only (no vector access after the tensor's first cube store, and
+    // none in a loop around a cube store), so the V2C policies must order all of it under --c2v upstream.
+    bool v2c_first = false;
     // A store, then hand-written synchronisation that looks like it orders the store before a load of the same
     // window right after it but orders nothing (and never deadlocks): a set on a pipe that does not cover the
     // store's, the wait after the load, mismatched event ids, a flag or a transport in the opposite direction,
@@ -107,6 +111,8 @@ public:
             params += "        sc" + std::to_string(i) + ": pl.Out[pl.Tensor[[" + R + ", " + K + "], pl.FP32]],\n";
         }
         if (m_o.live_loads) params += "        cout: pl.Out[pl.Tensor[" + outsh0 + ", pl.FP32]],\n";
+        if (m_o.v2c_first)
+            for (int i = 0; i < m_o.scratch; ++i) params += "        sw" + std::to_string(i) + ": pl.InOut[pl.Tensor[[" + R + ", " + K + "], pl.FP32]],\n";
         if (m_o.tile_views) params += "        vout: pl.Out[pl.Tensor[[" + R + ", " + K + "], pl.FP16]],\n";
         std::string outsh = "[" + std::to_string(m_k.blocks * m_m) + ", " + K + "]";
         params += "        out: pl.Out[pl.Tensor[" + outsh + ", pl.FP32]],\n";
@@ -130,6 +136,63 @@ private:
     int m_event = 0;
     std::vector<int> m_stored;        // V2C scratches stored at this or an enclosing level (single_store)
     std::vector<int> m_ever_stored;   // V2C scratches some store statement wrote (single_store)
+    struct Sw {
+        bool closed = false;                // the cube stored it: the vector lane no longer touches it
+        std::vector<std::string> loops;     // loops around some vector access of it
+        std::string row;                    // a row window of a vector access (no loop variable in it)
+        bool touched = false;               // some vector access of it
+    };
+    std::vector<Sw> m_sw;                    // v2c_first scratches
+
+    // v2c_first: a vector access to sw<i>, or the cube's store into one the vector lane touched where no
+    // enclosing loop holds a vector access of it (after which only the cube stores it).
+    void v2c_first_step(int indent) {
+        if (m_sw.empty()) m_sw.resize(static_cast<size_t>(m_o.scratch));
+        auto cube_ok = [&](const Sw& st) {
+            return std::none_of(m_loops.begin(), m_loops.end(),
+                                [&](const std::string& l) { return std::find(st.loops.begin(), st.loops.end(), l) != st.loops.end(); });
+        };
+        std::vector<int> cube, vec;  // candidates for a cube store / a vector access
+        for (int i = 0; i < m_o.scratch; ++i) {
+            const Sw& st = m_sw[static_cast<size_t>(i)];
+            if (st.touched && cube_ok(st)) cube.push_back(i);
+            if (!st.closed) vec.push_back(i);
+        }
+        int c = pick(0, 2);
+        if (vec.empty() && cube.empty()) {
+            std::string v = fresh("v");
+            line(indent, v + " = pl.add(" + any(m_vec) + ", " + any(m_vec) + ")");
+            m_vec.push_back(v);
+            return;
+        }
+        if ((c == 2 && !cube.empty()) || vec.empty()) {
+            int i = cube[static_cast<size_t>(pick(0, static_cast<int>(cube.size()) - 1))];
+            Sw& st = m_sw[static_cast<size_t>(i)];
+            std::string t = "sw" + std::to_string(i);
+            std::string r = !st.row.empty() && pick(0, 1) ? st.row : row();  // often the rows the vector touched
+            line(indent, t + " = pl.store(" + any(m_acc) + ", [" + r + ", 0], " + t + ")");
+            st.closed = true;
+            return;
+        }
+        int i = vec[static_cast<size_t>(pick(0, static_cast<int>(vec.size()) - 1))];
+        Sw& st = m_sw[static_cast<size_t>(i)];
+        std::string t = "sw" + std::to_string(i);
+        st.touched = true;
+        st.loops.insert(st.loops.end(), m_loops.begin(), m_loops.end());
+        std::string r = row();
+        if (r.find('%') == std::string::npos) st.row = r;
+        if (c == 0) {
+            std::string g = fresh("g"), v = fresh("v");
+            line(indent, g + " = pl.load(" + t + ", [" + r + ", 0], " + m_sh + ")");
+            line(indent, v + " = pl.cast(" + g + ", pl.FP16)");
+            m_vec.push_back(v);
+            if (pick(0, 1)) line(indent, t + " = pl.store(" + g + ", [" + row() + ", 0], " + t + ")");  // keeps the load live
+        } else {
+            std::string w = fresh("w");
+            line(indent, w + " = pl.cast(" + any(m_vec) + ", pl.FP32)");
+            line(indent, t + " = pl.store(" + w + ", [" + r + ", 0], " + t + ")");
+        }
+    }
 
     int pick(int lo, int hi) { return lo >= hi ? lo : m_pick(lo, hi); }
     std::string any(const std::vector<std::string>& p) { return p[static_cast<size_t>(pick(0, static_cast<int>(p.size()) - 1))]; }
@@ -357,6 +420,7 @@ private:
         if (k == Sync && !m_o.hand_sync) k = StV;
         if (k == Barrier && !m_o.barriers) k = LdV;
         if ((k == StV || k == LdV) && !m_o.gm_v2c) k = Vec;
+        if (m_o.v2c_first && (k == StV || k == LdV || k == Vec) && pick(0, 1) == 0) return v2c_first_step(indent);
         switch (k) {
             case Vec: {
                 std::string v = fresh("v");

@@ -211,6 +211,7 @@ OracleGenOptions orderable_options() {
 // fixes (10,000-kernel sweep: no failure), so CI runs the whole configuration.
 OracleGenOptions orderable_full() {
     OracleGenOptions o = full_options();
+    o.v2c_first = true;  // vector-first write-after-read / write-after-write are V2C too
     o.single_store = true;
     o.gm_c2v = false;
     o.wrong_sync = false;
@@ -278,9 +279,12 @@ TEST(OracleProperty, CompleteC2vExpansionsAreCleanPerTheOracle) {
     });
 }
 
+// A race of the AIC with an AIV on a kernel tensor. Where every cross-lane dependency is V2C (vector access
+// first) or a cube-first write-after-read of a vector store (which reject reports too), or --c2v complete
+// orders the cube-first ones, that is an unordered dependency reject must report.
 bool unordered_v2c(const oracle::Verdict& v) {
     for (const auto& r : v.races)
-        if (r.key.tensor.rfind("__", 0) != 0 && r.write_core != 0 && r.other_core == 0 && !r.other_write) return true;
+        if (r.key.tensor.rfind("__", 0) != 0 && (r.write_core == 0) != (r.other_core == 0)) return true;
     return false;
 }
 
@@ -309,6 +313,41 @@ TEST(OracleProperty, RejectIsNeverSilentOnAnUnorderedV2cDependency) {
             RC_FAIL("reject gave another diagnostic: " + render_text(e.diag()) + "\n" + k.text);
         }
         RC_FAIL("reject is silent on an unordered V2C dependency (--target " + std::string(target_name(o.target)) + ")\n" +
+                format_verdict(v) + "\n" + k.text);
+    });
+}
+
+// The same under --c2v complete on everything a policy pair can order (cube scratches the vector lane
+// reads and writes, cross-lane write-after-write): what complete + off leaves is V2C, and reject reports it.
+TEST(OracleProperty, RejectIsNeverSilentUnderCompleteC2v) {
+    OracleGenOptions opt = complete_options();
+    check_property("--c2v complete: reject is never silent on an unordered V2C dependency", [opt] {
+        OracleKernel k = *rc::gen::resize(rc::kNominalSize, gen_oracle_kernel(opt));
+        Opts o;
+        o.v2c = passes::V2CPolicy::Off;
+        o.c2v = passes::C2VPolicy::Complete;
+        o.target = *rc::gen::element(Target::A2A3, Target::A5);
+        o.blocks = k.blocks;
+        std::unique_ptr<sim::Session> off;
+        try {
+            off = session_of("generated.py", k.text, o);
+        } catch (const CompileError& e) {
+            RC_FAIL("does not compile: " + render_text(e.diag()) + "\n" + k.text);
+        }
+        auto v = oracle_of(*off);
+        RC_ASSERT(!v.unsupported);
+        if (v.deadlock || !unordered_v2c(v)) {
+            RC_TAG("nothing to reject");
+            return;
+        }
+        o.v2c = passes::V2CPolicy::Reject;
+        try {
+            session_of("generated.py", k.text, o);
+        } catch (const CompileError& e) {
+            if (e.diag().code == "E-V2C-UNFENCED") return;
+            RC_FAIL("reject gave another diagnostic: " + render_text(e.diag()) + "\n" + k.text);
+        }
+        RC_FAIL("--c2v complete --v2c reject is silent on an unordered dependency (--target " + std::string(target_name(o.target)) + ")\n" +
                 format_verdict(v) + "\n" + k.text);
     });
 }
@@ -373,11 +412,24 @@ TEST(OracleSweep, Seeded) {
     };
     std::map<std::string, Class> classes;
     int compared = 0, skipped = 0;
+    // CVSIM_ORACLE_DUMP=DIR: every property-3 false error and every kernel with a redundant insertion is
+    // written there (p3_<seed>.py, p4_<policy>_<seed>.py) for classification; CVSIM_ORACLE_P34_ONLY=1 runs
+    // properties 2-4 only (no checker comparison, no --c2v complete loop).
+    const char* dump = std::getenv("CVSIM_ORACLE_DUMP");
+    const bool p34_only = manual && std::getenv("CVSIM_ORACLE_P34_ONLY") != nullptr;
+    auto dump_kernel = [&](const std::string& file, const std::string& head, const std::string& text) {
+        if (!dump) return;
+        std::filesystem::create_directories(dump);
+        std::ofstream f(std::string(dump) + "/" + file);
+        std::string h = head;
+        for (size_t p = 0; (p = h.find('\n', p)) != std::string::npos && p + 1 < h.size(); p += 3) h.replace(p, 1, "\n# ");
+        f << "# " << h << "\n" << text;
+    };
     const Config configs[] = {{Target::A2A3, passes::V2CPolicy::Off, 0},   {Target::A2A3, passes::V2CPolicy::Fence, 0},
                               {Target::A2A3, passes::V2CPolicy::Syncall, 0}, {Target::A5, passes::V2CPolicy::Off, 0},
                               {Target::A5, passes::V2CPolicy::Fence, 0},     {Target::A2A3, passes::V2CPolicy::Fence, 50},
                               {Target::A5, passes::V2CPolicy::Syncall, 50}};
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < (p34_only ? 0 : n); ++i) {
         OracleKernel k = seeded_oracle_kernel(static_cast<uint64_t>(i), opt);
         const Config& c = configs[static_cast<size_t>(i) % std::size(configs)];
         Comparison r = compare(k, c, 2);
@@ -409,7 +461,7 @@ TEST(OracleSweep, Seeded) {
     // Properties 2 and 3 on kernels whose GM dependencies the V2C policies promise to order.
     OracleGenOptions ord = full_options();
     ord.gm_c2v = ord.block_collide = ord.atomics = ord.wrong_sync = false;
-    ord.single_store = true;
+    ord.single_store = ord.v2c_first = true;
     int p2 = 0, p3 = 0;
     Removal removal[2];  // fence, syncall: inserted synchronisations and how many the oracle finds necessary
     for (int i = 0; i < n; ++i) {
@@ -457,6 +509,14 @@ TEST(OracleSweep, Seeded) {
                 acc.inserted += rm.inserted;
                 acc.necessary += rm.necessary;
                 acc.redundant += rm.redundant;
+                if (rm.redundant) {
+                    std::string sites;
+                    for (const auto& x : rm.redundant_sites) sites += x + "; ";
+                    dump_kernel(fmt::format("p4_{}_{}.py", passes::policy_name(pol), i),
+                                fmt::format("redundant: {}\ncvsim run generated.py --target {} --v2c {} --blocks {} --visibility-delay {}", sites,
+                                            target_name(t), passes::policy_name(pol), k.blocks, o.vis),
+                                k.text);
+                }
                 if (rm.redundant && std::getenv("CVSIM_ORACLE_SHOW_REDUNDANT") && k.text.size() < 1900)
                     std::cout << "redundant synchronisation under --v2c " << passes::policy_name(pol) << " vis " << o.vis << ":\n" << k.text;
             }
@@ -468,11 +528,13 @@ TEST(OracleSweep, Seeded) {
         o.vis = 0;
         bool rejected = false;
         uint32_t rejected_line = 0;
+        std::string diag;
         try {
             session_of("generated.py", k.text, o);
         } catch (const CompileError& e) {
             rejected = e.diag().code == "E-V2C-UNFENCED";
             rejected_line = e.diag().loc.line;
+            diag = e.diag().message;
         } catch (const std::exception&) {
         }
         ++p3;
@@ -483,12 +545,15 @@ TEST(OracleSweep, Seeded) {
             bool live = false;  // the rejected load is still in the AIC lane of the off expansion
             for (const auto& a : vo.accesses) live |= a.line == rejected_line && a.core == 0 && !a.write;
             note(live ? "P3: reject errors but every V2C dependency is ordered" : "P3: reject errors on a load the expansion removes (dead)", vo, cfg);
+            dump_kernel(fmt::format("p3_{}.py", i), fmt::format("{}: line {}: {}\ncvsim check generated.py {}", live ? "false reject" : "dead load rejected",
+                                                                 rejected_line, diag, cfg),
+                        k.text);
         }
     }
     // --c2v complete + fence / syncall on everything but deliberate mistakes and cross-block races.
     int p2c = 0, upstream_racy = 0;
     OracleGenOptions comp = complete_options();
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < (p34_only ? 0 : n); ++i) {
         OracleKernel k = seeded_oracle_kernel(static_cast<uint64_t>(i) + 2'000'000, comp);
         Opts o;
         o.target = i % 2 ? Target::A5 : Target::A2A3;

@@ -44,6 +44,7 @@ struct Removal {
     int inserted = 0;   // inserted synchronisations tried
     int necessary = 0;  // removing it makes the oracle find a race (or a deadlock)
     int redundant = 0;  // removing it leaves the program race- and deadlock-free
+    std::vector<std::string> redundant_sites;  // "token line N" / "barrier line N" of each redundant one
 };
 
 // The source line `line` (1-based) of `text`.
@@ -62,7 +63,7 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
     Removal r;
     const rt::LaunchPlan& plan = s.compiled().plan;
     if (!plan.aic || !plan.aiv) return r;
-    auto judge = [&](const rt::LaunchPlan& p2) {
+    auto judge = [&](const rt::LaunchPlan& p2, const std::string& site) {
         oracle::Options o;
         o.target = s.options().target;
         o.visibility_delay = s.hw().gm.visibility_delay;
@@ -70,7 +71,10 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
         auto v = oracle::analyze(p2, s.initial_gm(), o);
         ++r.inserted;
         if (v.deadlock || !v.races.empty()) ++r.necessary;
-        else ++r.redundant;
+        else {
+            ++r.redundant;
+            r.redundant_sites.push_back(site);
+        }
     };
     auto fresh = [&] {
         rt::LaunchPlan p2 = plan;
@@ -99,10 +103,11 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
                     const ir::ExprPtr& t = ir::arg(*e, "tile");
                     return t && t->kind == ir::ExprKind::Var && t->var->name == tok;
                 }, fr);
+                std::string site = "token line " + std::to_string((*ps[i].block)[ps[i].idx]->loc.line);
                 erase_site(pp[i]);
                 erase_site(ps[i]);
                 for (auto& f : fr) erase_site(f);
-                judge(p2);
+                judge(p2, site);
             }
     }
     // Barriers: the i-th syncall of each lane (and a fence right before it).
@@ -116,6 +121,7 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
             for (size_t i = 0; i < a.size(); ++i) {
                 if (source_line(text, (*a[i].block)[a[i].idx]->loc.line).find("syncall") != std::string::npos) continue;
                 rt::LaunchPlan p2 = fresh();
+                std::string site = "barrier line " + std::to_string((*a[i].block)[a[i].idx]->loc.line);
                 for (ir::Block* body : {&p2.aic->fn->body, &p2.aiv->fn->body}) {
                     std::vector<StmtSite> sites;
                     collect_sites(*body, sync, sites);
@@ -123,7 +129,7 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
                     if (st.idx > 0 && is_op(*(*st.block)[st.idx - 1], ir::OpCode::Fence)) erase_site({st.block, st.idx - 1});
                     erase_site(st);
                 }
-                judge(p2);
+                judge(p2, site);
             }
     }
     return r;

@@ -73,6 +73,22 @@ INSTANTIATE_TEST_SUITE_P(
         // `if i1 > 0:` never runs in a 1-trip loop (in a 2-trip loop it does, and the rows meet)
         Case{"reject_dead_arm.py", Target::A2A3, 1, "pl.range(1)", "pl.range(2)"},
         // the else of `if i0 == 0:` never runs in a 1-trip loop
-        Case{"reject_dead_else_flags_in_loop.py", Target::A5, 2, "", ""}));
+        Case{"reject_dead_else_flags_in_loop.py", Target::A5, 2, "", ""},
+        // ---- ordering read off the unrolled function (gm_sync_trace.cpp) ----
+        // a flag pair in the load's loop, before the load (the wrong pipe orders nothing)
+        Case{"reject_flags_in_load_loop.py", Target::A2A3, 1, "pipe=pl.PipeType.MTE3", "pipe=pl.PipeType.V"},
+        // a hand-written ring pair between store and load (pushed before the store, it orders nothing)
+        Case{"reject_hand_ring_orders.py", Target::A5, 1, "        sv0 = pl.store(vin, [0, 0], sv0)\n        pl.tpush_to_aic(vin, split=0, id=1)\n",
+             "        pl.tpush_to_aic(vin, split=0, id=1)\n        sv0 = pl.store(vin, [0, 0], sv0)\n"},
+        Case{"reject_hand_ring_orders.py", Target::A2A3, 1, "        sv0 = pl.store(vin, [0, 0], sv0)\n        pl.tpush_to_aic(vin, split=0, id=1)\n",
+             "        pl.tpush_to_aic(vin, split=0, id=1)\n        sv0 = pl.store(vin, [0, 0], sv0)\n"},
+        // a tile move next to hand-written transports of the same ring (before the store, it orders nothing)
+        Case{"reject_move_with_hand_ring.py", Target::A2A3, 1,
+             "        sv0 = pl.store(vin, [0, 0], sv0)\n        m0 = pl.move(vin, target_memory=pl.MemorySpace.Mat)\n",
+             "        m0 = pl.move(vin, target_memory=pl.MemorySpace.Mat)\n        sv0 = pl.store(vin, [0, 0], sv0)\n"},
+        // a tile move in an arm some iteration takes (in a 1-trip loop no iteration takes it)
+        Case{"reject_move_in_taken_arm.py", Target::A5, 1, "pl.range(3)", "pl.range(1)"},
+        // per instance: iteration 0 reads rows the store does not write (rows 0-15 it does: a race)
+        Case{"reject_barrier_orders_later_iteration.py", Target::A2A3, 1, "sv0 = pl.store(vin, [16, 0], sv0)", "sv0 = pl.store(vin, [0, 0], sv0)"}));
 
 }  // namespace

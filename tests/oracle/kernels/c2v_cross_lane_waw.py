@@ -1,6 +1,6 @@
-# --c2v complete (issue 10): the vector lane and then the cube store into the same rows of `out`. The
-# sequential program leaves the cube's value; after the split the two stores race (write-after-write),
-# which neither upstream mode orders; `--c2v complete` puts a barrier before the cube's store.
+# Issue 10: the vector lane and then the cube store into the same rows of `out`. The sequential program
+# leaves the cube's value; after the split the two stores race (write-after-write). The vector's store
+# runs first, so it is V2C: --v2c fence / syncall order it, reject reports it, off leaves it.
 import pypto.language as pl
 
 

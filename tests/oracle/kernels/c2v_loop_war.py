@@ -1,6 +1,6 @@
-# --c2v complete (issue 10): the C2V twin of the loop-carried WAR. Each iteration the cube writes one
-# scratch and the vector lane reads it back; upstream's token orders the read after this iteration's
-# write but nothing keeps the next iteration's cube store from overwriting the rows still being read.
+# Issue 10: the twin of the loop-carried WAR. Each iteration the cube writes one scratch and the vector
+# lane reads it back; upstream's token orders the read after this iteration's write, and the next
+# iteration's cube store overwriting the rows still being read is V2C (the vector's read runs first).
 import pypto.language as pl
 
 

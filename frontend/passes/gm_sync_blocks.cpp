@@ -1,0 +1,255 @@
+// gm_sync_blocks: dependencies between the clusters of one launch (gm_sync.h has the pass; issue 10).
+//
+// On a launch of `--blocks` > 1 clusters, a vector access in one cluster and a cube access in ANOTHER may
+// touch a common element (gm_windows: the block index differs, scalar parameters are equal, loop variables
+// as the iteration order says). The reference runs the blocks in lockstep, so such a pair must run in
+// program order: the earlier one first (same iteration, or an earlier iteration of a common loop), and, in
+// a loop, the later one of iteration j before the earlier one of any iteration i > j (other clusters run
+// any iteration). A tpush/tpop token, a flag pair or a tile transport orders two cores of ONE cluster
+// only, so nothing but a barrier (fence + syncall(mix)) orders such a pair, and only an author's syncall
+// counts as already ordering it.
+//
+// Direction of an ordering "X before Y" (X runs first): C2V when X is a cube store, V2C otherwise (a cube
+// read that a vector store must wait for is the WAR of a V2C dependency, as in the rest of the pass).
+// V2C follows --v2c: fence and syncall place a barrier (fence counts it as a fallback: "crosses
+// clusters"), reject raises E-V2C-UNFENCED, off leaves it. C2V: upstream leaves it, --c2v complete places
+// a barrier. Placement: before the later access's statement in the block where the two diverge (it
+// dominates the later access and post-dominates the earlier one); the loop-carried direction right after
+// the later access's statement (as the loop-carried WAR barrier of the same-cluster pairs); accesses in
+// sibling arms of a branch in a loop: after the branch (one barrier per iteration orders both ways).
+// This runs before the same-cluster pairing, which then finds its pairs ordered by these barriers
+// instead of adding a token as well.
+#include "frontend/passes/gm_sync.h"
+
+namespace cvsim::passes::gmsync {
+
+struct BlockOrder {
+    GmSync& g;
+
+    // Does `s` always run a chip-wide barrier (an author syncall(mix), hard or soft)?
+    bool barrier_stmt(const Stmt& s) const {
+        if (const Expr* c = stmt_call(s)) return c->op->code == OpCode::Syncall && call_side(*c) == Side::Shared;
+        auto any = [&](const Block& b) {
+            for (const auto& x : b)
+                if (barrier_stmt(*x)) return true;
+            return false;
+        };
+        if (s.kind == StmtKind::If) return any(s.body) && any(s.orelse);
+        if (s.kind == StmtKind::For) return GmSync::runs_at_least_once(s) && any(s.body);
+        return false;
+    }
+
+    // An author barrier in a's blocks at depths >= from: after a (after = true) or before it.
+    bool author_nested(const Access& a, size_t from, bool after) const {
+        for (size_t k = from; k < a.path.size(); ++k) {
+            const Block& b = *a.path[k].first;
+            size_t i = a.path[k].second;
+            for (size_t j = after ? i + 1 : 0; j < (after ? b.size() : i); ++j)
+                if (barrier_stmt(*b[j])) return true;
+        }
+        return false;
+    }
+
+    // Does a barrier (author or planned) run after `first` and before `then` in the same iteration?
+    // d: the depth where their paths diverge (same block, first's index lower).
+    bool forward_ordered(const Access& first, const Access& then, size_t d) const {
+        const Block& b = *first.path[d].first;
+        size_t i1 = first.path[d].second, i2 = then.path[d].second;
+        for (size_t k = i1 + 1; k < i2; ++k)
+            if (barrier_stmt(*b[k])) return true;
+        return g.planned_barrier(&b, i1 + 1, i2) || author_nested(first, d + 1, true) || author_nested(then, d + 1, false) ||
+               g.barrier_after(first, d + 1) || g.barrier_before(then, d + 1);
+    }
+
+    // Does a barrier run after `then` of iteration j and before `first` of every later iteration? D: the
+    // depth of the innermost common sequential loop's body.
+    bool backward_ordered(const Access& first, const Access& then, size_t D) const {
+        const Block& lb = *first.path[D].first;
+        size_t f = first.path[D].second, t = then.path[D].second;
+        for (size_t k = 0; k < lb.size(); ++k)
+            if ((k > t || k < f) && barrier_stmt(*lb[k])) return true;
+        return g.planned_barrier(&lb, 0, f) || g.planned_barrier(&lb, t + 1, lb.size()) || author_nested(then, D + 1, true) ||
+               author_nested(first, D + 1, false) || g.barrier_after(then, D + 1) || g.barrier_before(first, D + 1);
+    }
+
+    static const char* kind(const Access& x, const Access& y) {
+        if (x.store && y.store) return "write-after-write";
+        return x.store ? "read-after-write" : "write-after-read";
+    }
+
+    static std::string what_access(const Access& a) {
+        return fmt::format("{} {}", a.lane == Side::Cube ? "cube" : "vector", a.store ? "store" : "load");
+    }
+
+    // Order x before y (x runs first) with a barrier at (b, index), as the policy of its direction says.
+    void order(const Access& x, const Access& y, Block* b, size_t index, const std::string& carried) {
+        const bool v2c = !(x.lane == Side::Cube && x.store);
+        const std::string tensor = GmSync::name_of(x.origins);
+        const std::string what = fmt::format("{} -> {} {}: {} {} across clusters{}", g.where(x), g.where(y), tensor, v2c ? "V2C" : "C2V", kind(x, y),
+                                             carried);
+        if (!v2c) {
+            if (g.complete()) {
+                g.c2v_order_at(b, index, y.stmt->loc, what + " ordered with fence + syncall (--c2v complete)");
+            } else {
+                ++g.m_stats.unfenced;
+                g.m_stats.log.push_back(what + " left unfenced as upstream does");
+            }
+            return;
+        }
+        switch (g.m_opt.v2c) {
+            case V2CPolicy::Off:
+                ++g.m_stats.unfenced;
+                g.m_stats.log.push_back(what + " left unfenced (--v2c off)");
+                return;
+            case V2CPolicy::Reject:
+                raise("E-V2C-UNFENCED", y.stmt->loc,
+                      fmt::format("{} of '{}' in one cluster {} GM that the {} at {} {} in another cluster{}, with nothing ordering them: the "
+                                  "dependency crosses clusters, so a tpush/tpop, a flag pair or a tile transport (which order the cores of "
+                                  "one cluster) cannot order it",
+                                  what_access(y), tensor, y.store ? "overwrites" : "reads", what_access(x), x.stmt->loc.str(),
+                                  x.store ? "writes" : "reads", carried.empty() ? "" : " in an earlier iteration"),
+                      "insert pl.system.fence() + pl.system.syncall(core_type=\"mix\") between the two accesses (or compile with --v2c "
+                      "fence)");
+            case V2CPolicy::Fence:
+                ++g.m_stats.fallbacks;
+                g.m_stats.log.push_back(what + " has no balanced fence placement (crosses clusters), barrier instead");
+                g.place_barrier(b, index, y.stmt->loc);
+                return;
+            case V2CPolicy::Syncall:
+                g.m_stats.log.push_back(what + " ordered with fence + syncall");
+                g.place_barrier(b, index, y.stmt->loc);
+                return;
+        }
+    }
+
+    // Already ordered by an author barrier (or one planned): counted, and the store published under the
+    // policies that order (the barrier orders arrival, not visibility).
+    void ordered(const Access& x, const Access& y, bool planned, const std::string& carried) {
+        const bool v2c = !(x.lane == Side::Cube && x.store);
+        const std::string what =
+            fmt::format("{} -> {} {}: {} {} across clusters{}", g.where(x), g.where(y), GmSync::name_of(x.origins), v2c ? "V2C" : "C2V", kind(x, y), carried);
+        if (planned) {
+            g.m_stats.log.push_back(what + " ordered by the barrier placed for an earlier pair");
+            return;
+        }
+        ++g.m_stats.already_ordered;
+        g.m_stats.log.push_back(what + " already ordered by a barrier, nothing added");
+        bool orders = v2c ? (g.m_opt.v2c == V2CPolicy::Fence || g.m_opt.v2c == V2CPolicy::Syncall) : g.complete();
+        if (x.store && orders) g.publish_after(x);
+    }
+
+    int64_t far(const Stmt& loop) const {
+        auto n = GmSync::trips(loop);
+        return n ? *n - 1 : (int64_t{1} << 40);
+    }
+
+    // Loops that can carry a dependency: sequential, more than one trip (or unknown).
+    std::vector<GmSync::LoopAt> carrying(const Access& a, const Access& b) const {
+        std::vector<GmSync::LoopAt> out;
+        for (auto& l : g.common_loops(a, b)) {
+            if (!GmSync::sequential(*l.loop)) continue;
+            auto n = GmSync::trips(*l.loop);
+            if (n && *n <= 1) continue;
+            out.push_back(l);
+        }
+        return out;
+    }
+
+    std::set<const Var*> shared_above(const Access& a, const Access& b, size_t depth) const {
+        std::set<const Var*> s;
+        for (auto& l : g.common_loops(a, b))
+            if (l.depth < depth && l.loop->loop_kind != LoopKind::SplitAiv) s.insert(l.loop->loop_var.get());
+        return s;
+    }
+
+    // May p (in an earlier iteration of a loop holding both than q) touch an element q touches, in another
+    // cluster?
+    bool overlap_earlier(const Access& p, const Access& q) const {
+        const int nb = g.m_opt.blocks;
+        for (auto& l : carrying(p, q))
+            if (WindowAnalysis::may_overlap_across_blocks(p.win, q.win, nb, g.m_win, shared_above(p, q, l.depth), l.loop, -far(*l.loop), -1))
+                return true;
+        return false;
+    }
+
+    void pair(const Access& first, const Access& then) {
+        const int nb = g.m_opt.blocks;
+        // Cheap exclusion first: no overlap with every loop variable free.
+        if (!WindowAnalysis::may_overlap_across_blocks(first.win, then.win, nb, g.m_win)) return;
+        size_t d = 0;
+        while (d < first.path.size() && d < then.path.size() && first.path[d] == then.path[d]) ++d;
+        if (d >= first.path.size() || d >= then.path.size()) return;
+        std::vector<GmSync::LoopAt> loops;
+        for (auto& l : g.common_loops(first, then))
+            if (GmSync::sequential(*l.loop)) loops.push_back(l);
+        if (first.path[d].first != then.path[d].first) {
+            // Sibling arms of the branch at depth d - 1: only iterations of a loop around it order them (a
+            // barrier after the branch, every iteration, orders both ways).
+            if (d == 0 || loops.empty() || carrying(first, then).empty()) return;
+            if (!overlap_earlier(first, then) && !overlap_earlier(then, first)) return;
+            Block* p = first.path[d - 1].first;
+            size_t at = first.path[d - 1].second;
+            const Block* lb = first.path[loops.back().depth].first;
+            size_t in_lb = first.path[loops.back().depth].second;
+            const std::string carried = " (sibling arms, loop-carried)";
+            for (auto [x, y] : {std::make_pair(&first, &then), std::make_pair(&then, &first)}) {
+                bool author = false;
+                for (size_t k = 0; k < lb->size(); ++k) author |= k != in_lb && barrier_stmt(*(*lb)[k]);
+                bool planned = g.planned_barrier(p, 0, p->size()) || g.planned_barrier(lb, 0, lb->size());
+                if (author || planned) ordered(*x, *y, !author, carried);
+                else order(*x, *y, p, at + 1, carried);
+            }
+            return;
+        }
+        Block* b = first.path[d].first;
+        size_t i2 = then.path[d].second;
+        std::set<const Var*> all;
+        for (auto& l : g.common_loops(first, then))
+            if (l.loop->loop_kind != LoopKind::SplitAiv) all.insert(l.loop->loop_var.get());
+        // first (iteration i) before then (iteration j >= i).
+        if (WindowAnalysis::may_overlap_across_blocks(first.win, then.win, nb, g.m_win, all) || overlap_earlier(first, then)) {
+            bool author = false;
+            if (forward_ordered(first, then, d)) {
+                // (author or planned: tell them apart for the log)
+                author = !(g.planned_barrier(b, first.path[d].second + 1, i2) || g.barrier_after(first, d + 1) || g.barrier_before(then, d + 1));
+                ordered(first, then, !author, "");
+            } else {
+                order(first, then, b, i2, "");
+            }
+        }
+        // then (iteration j) before first (iteration i > j).
+        if (!loops.empty() && overlap_earlier(then, first)) {
+            const GmSync::LoopAt& inner = loops.back();
+            std::string carried = fmt::format(" (loop-carried, line {} loop)", inner.loop->loc.line);
+            if (backward_ordered(first, then, inner.depth)) {
+                const Block& lb = *first.path[inner.depth].first;
+                bool planned = g.planned_barrier(&lb, 0, first.path[inner.depth].second) ||
+                               g.planned_barrier(&lb, then.path[inner.depth].second + 1, lb.size()) || g.barrier_after(then, inner.depth + 1) ||
+                               g.barrier_before(first, inner.depth + 1);
+                ordered(then, first, planned, carried);
+            } else {
+                order(then, first, b, i2 + 1, carried);
+            }
+        }
+    }
+
+    void run() {
+        const auto& acc = g.m_acc;
+        for (size_t i = 0; i < acc.size(); ++i)
+            for (size_t j = i + 1; j < acc.size(); ++j) {
+                const Access& p = acc[i];
+                const Access& q = acc[j];
+                if (p.lane == q.lane || (!p.store && !q.store) || !GmSync::intersects(p.origins, q.origins)) continue;
+                Order o = compare(p.path, q.path);
+                if (o == Order::Before || o == Order::Unordered) pair(p, q);
+                else if (o == Order::After) pair(q, p);
+            }
+    }
+};
+
+void GmSync::order_across_blocks() {
+    if (m_opt.blocks <= 1) return;
+    BlockOrder{*this}.run();
+}
+
+}  // namespace cvsim::passes::gmsync

@@ -1,0 +1,293 @@
+// gm_sync_trace: "already ordered" by enumeration (issue 10, `--v2c reject` errors exactly when a V2C
+// dependency is unordered). When every loop of the function has a constant trip count (and the function
+// runs at most kMaxEvents statements), the pass unrolls it once: the statement instances in program order,
+// each with the iteration of every loop around it and whether it surely runs (a branch whose condition the
+// loop variables decide is taken or not; any other branch "may" run). Both lanes follow that one order (the
+// split keeps the control flow), so the happens-before edges the checker uses can be read off it:
+//   * a barrier (syncall of every core) that surely runs between the two accesses;
+//   * the k-th sync_wait of an id on the consumer lane takes the k-th sync_set on the producer lane
+//     (counting flags; a2a3: every AIV sets, a5: ids below the lane stride pair AIV0 with the AIC);
+//   * the k-th pop of a ring (direction, id) takes the k-th push (FIFO; a boundary tile move is a push and
+//     a pop at one position, a hand-written tpush / tpop one of each).
+// A pair (store instance, load instance) is ordered when some k has the producer's k-th set / push after
+// the store (on the store's pipe, PIPE_ALL, or after a fence) and the consumer's k-th wait / pop before the
+// load (blocking its pipe). A counter or ring counts only when each of its statements surely runs when
+// reached, its ids are constants, and (flags) on a5 only one AIV lane runs. Anything the enumeration cannot
+// decide leaves the old structural answer (gm_sync.h), which is conservative.
+#include "frontend/passes/gm_sync.h"
+
+namespace cvsim::passes::gmsync {
+
+namespace {
+
+constexpr size_t kMaxEvents = 20000;
+
+std::optional<int64_t> eval_int(const Expr& e, const std::map<const Var*, int64_t>& env) {
+    switch (e.kind) {
+        case ExprKind::Int: case ExprKind::Bool: return e.ival;
+        case ExprKind::Var: {
+            auto it = env.find(e.var.get());
+            if (it == env.end()) return std::nullopt;
+            return it->second;
+        }
+        case ExprKind::Unary: {
+            if (e.args.size() != 1 || !e.args[0]) return std::nullopt;
+            auto a = eval_int(*e.args[0], env);
+            if (!a) return std::nullopt;
+            if (e.sval == "-") return -*a;
+            if (e.sval == "not") return *a == 0 ? 1 : 0;
+            return std::nullopt;
+        }
+        case ExprKind::Binary: case ExprKind::Compare: case ExprKind::BoolOp: {
+            if (e.args.size() != 2 || !e.args[0] || !e.args[1]) return std::nullopt;
+            auto a = eval_int(*e.args[0], env), b = eval_int(*e.args[1], env);
+            if (!a || !b) return std::nullopt;
+            const std::string& op = e.sval;
+            if (op == "+") return *a + *b;
+            if (op == "-") return *a - *b;
+            if (op == "*") return *a * *b;
+            if ((op == "//" || op == "%") && *b != 0) {
+                int64_t q = *a / *b;
+                if ((*a % *b != 0) && ((*a < 0) != (*b < 0))) --q;  // Python floor division
+                return op == "//" ? q : *a - q * *b;
+            }
+            if (op == "<") return *a < *b;
+            if (op == "<=") return *a <= *b;
+            if (op == ">") return *a > *b;
+            if (op == ">=") return *a >= *b;
+            if (op == "==") return *a == *b;
+            if (op == "!=") return *a != *b;
+            if (op == "and") return (*a != 0 && *b != 0) ? 1 : 0;
+            if (op == "or") return (*a != 0 || *b != 0) ? 1 : 0;
+            return std::nullopt;
+        }
+        default: return std::nullopt;
+    }
+}
+
+}  // namespace
+
+bool GmSync::trace_block(const Block& b, std::map<const Var*, int64_t>& env, bool definite, std::vector<std::pair<const Var*, int64_t>>& vals,
+                         std::vector<TraceEv>& out) const {
+    for (const auto& x : b) {
+        if (out.size() > kMaxEvents) return false;
+        switch (x->kind) {
+            case StmtKind::For: {
+                if (!sequential(*x)) return false;
+                auto start = x->start ? const_int(x->start) : std::optional<int64_t>(0);
+                auto stop = const_int(x->stop);
+                auto step = x->step ? const_int(x->step) : std::optional<int64_t>(1);
+                if (!start || !stop || !step || *step == 0) return false;
+                vals.push_back({x->loop_var.get(), 0});
+                for (int64_t v = *start; *step > 0 ? v < *stop : v > *stop; v += *step) {
+                    if (x->loop_var) env[x->loop_var.get()] = v;
+                    vals.back().second = v;
+                    if (!trace_block(x->body, env, definite, vals, out)) return false;
+                }
+                vals.pop_back();
+                if (x->loop_var) env.erase(x->loop_var.get());
+                break;
+            }
+            case StmtKind::If: {
+                std::optional<int64_t> t = x->value ? eval_int(*x->value, env) : std::nullopt;
+                if (t) {
+                    if (!trace_block(*t ? x->body : x->orelse, env, definite, vals, out)) return false;
+                } else {
+                    if (!trace_block(x->body, env, false, vals, out)) return false;
+                    if (!trace_block(x->orelse, env, false, vals, out)) return false;
+                }
+                break;
+            }
+            case StmtKind::Return:
+                if (&b != &m_f.body || &x != &b.back()) return false;  // an early return: not followed
+                break;
+            default:
+                if (stmt_call(*x)) out.push_back({x.get(), definite, vals});
+                break;
+        }
+    }
+    return true;
+}
+
+const std::vector<GmSync::TraceEv>* GmSync::trace() const {
+    if (!m_trace_built) {
+        m_trace_built = true;
+        std::map<const Var*, int64_t> env;
+        std::vector<std::pair<const Var*, int64_t>> vals;
+        m_trace_ok = trace_block(m_f.body, env, true, vals, m_trace);
+        if (!m_trace_ok) m_trace.clear();
+    }
+    return m_trace_ok ? &m_trace : nullptr;
+}
+
+bool GmSync::instance_overlap(const Access& a, const TraceEv& ea, const Access& b, const TraceEv& eb) {
+    if (!a.win.ok || !b.win.ok || a.origins.size() != 1 || a.origins != b.origins || a.win.off.size() != b.win.off.size() ||
+        a.win.ext.size() != a.win.off.size() || b.win.ext.size() != b.win.off.size())
+        return true;
+    // Offsets with each instance's loop variables substituted; what is left (block index, scalar
+    // parameters) is the same atom in both, so only its coefficients' difference matters.
+    auto at = [](const Affine& f, const TraceEv& e, int sign, Affine& acc) {
+        acc.c += sign * f.c;
+        for (const auto& [v, k] : f.terms) {
+            bool bound = false;
+            for (const auto& [lv, val] : e.vals)
+                if (lv == v) {
+                    acc.c += sign * k * val;
+                    bound = true;
+                    break;
+                }
+            if (!bound) acc.terms[v] += sign * k;
+        }
+        return f.ok;
+    };
+    for (size_t d = 0; d < a.win.off.size(); ++d) {
+        Affine diff;  // a's offset - b's offset
+        if (!at(a.win.off[d], ea, 1, diff) || !at(b.win.off[d], eb, -1, diff)) return true;
+        bool constant = true;
+        for (const auto& [v, k] : diff.terms) constant &= k == 0;
+        if (!constant) continue;  // may overlap in this dimension
+        // [diff, diff + ext_a) against [0, ext_b)
+        if (diff.c >= b.win.ext[d] || diff.c + a.win.ext[d] <= 0) return false;
+    }
+    return true;
+}
+
+// The ring / flag operations of the trace on one side of a (producer -> consumer) order, by counter key.
+struct GmSync::Counters {
+    // key -> positions in the trace (in order); a key with an uncertain statement is in `bad`.
+    std::map<std::pair<int, int64_t>, std::vector<size_t>> sets, waits;  // key (0 flag / 1 ring, id)
+    std::set<std::pair<int, int64_t>> bad;
+};
+
+GmSync::Counters GmSync::counters(const Access& prod, const Access& cons) const {
+    Counters c;
+    const std::vector<TraceEv>& tr = m_trace;
+    const bool v2c = prod.lane == Side::Vector;
+    const Side cons_lane = cons.lane;
+    const bool flags_ok = !(m_opt.target == Target::A5 && (m_split || a5_two_lanes()));
+    bool flag_nonconst = false, ring_nonconst = false;
+    for (size_t i = 0; i < tr.size(); ++i) {
+        const Expr* e = stmt_call(*tr[i].s);
+        if (!e) continue;
+        OpCode code = e->op->code;
+        Side sd = call_side(*e);
+        auto add = [&](std::map<std::pair<int, int64_t>, std::vector<size_t>>& m, std::pair<int, int64_t> key) {
+            if (!tr[i].definite) c.bad.insert(key);
+            m[key].push_back(i);
+        };
+        if (code == OpCode::SyncSet || code == OpCode::SyncWait) {
+            bool set = code == OpCode::SyncSet;
+            if (sd != Side::Shared && sd != (set ? prod.lane : cons_lane)) continue;  // the other counter
+            auto id = const_int(arg(*e, "event_id"));
+            if (!id) {
+                flag_nonconst = true;
+                continue;
+            }
+            std::pair<int, int64_t> key{0, *id};
+            if (!flags_ok || (m_opt.target == Target::A5 && *id >= m_opt.flag_lane_stride)) c.bad.insert(key);
+            add(set ? c.sets : c.waits, key);
+            continue;
+        }
+        bool push = v2c ? code == OpCode::TpushToAic : code == OpCode::TpushToAiv;
+        bool pop = v2c ? code == OpCode::TpopFromAiv : code == OpCode::TpopFromAic;
+        bool boundary = v2c ? sd == Side::BoundaryV2C : sd == Side::BoundaryC2V;
+        if (!push && !pop && !boundary) continue;
+        int64_t id = 0;
+        if (!boundary)
+            if (const ExprPtr& ia = arg(*e, "id"); ia) {
+                auto v = const_int(ia);
+                if (!v) {
+                    ring_nonconst = true;
+                    continue;
+                }
+                id = *v;
+            }
+        std::pair<int, int64_t> key{1, id};
+        if (push || boundary) add(c.sets, key);
+        if (pop || boundary) add(c.waits, key);
+    }
+    if (flag_nonconst)
+        for (auto* m : {&c.sets, &c.waits})
+            for (auto& [k, v] : *m)
+                if (k.first == 0) c.bad.insert(k);
+    if (ring_nonconst)
+        for (auto* m : {&c.sets, &c.waits})
+            for (auto& [k, v] : *m)
+                if (k.first == 1) c.bad.insert(k);
+    return c;
+}
+
+// Is the producer's access at trace position i ordered before the consumer's at position j (i < j)?
+bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c) const {
+    const std::vector<TraceEv>& tr = m_trace;
+    const Side opposite_of_prod = prod.lane == Side::Cube ? Side::Vector : Side::Cube;
+    for (size_t x = i + 1; x < j; ++x) {
+        if (!tr[x].definite) continue;
+        const Expr* e = stmt_call(*tr[x].s);
+        if (e && e->op->code == OpCode::Syncall && call_side(*e) == Side::Shared) return true;
+    }
+    auto fenced = [&](size_t from, size_t to) {
+        for (size_t x = from + 1; x < to; ++x) {
+            if (!tr[x].definite) continue;
+            const Expr* e = stmt_call(*tr[x].s);
+            if (e && (e->op->code == OpCode::Fence || (e->op->code == OpCode::Syncall && call_side(*e) != opposite_of_prod))) return true;
+        }
+        return false;
+    };
+    const Pipe pp = prod_pipe(prod);
+    for (const auto& [key, ss] : c.sets) {
+        if (c.bad.count(key)) continue;
+        auto wit = c.waits.find(key);
+        if (wit == c.waits.end()) continue;
+        const std::vector<size_t>& ws = wit->second;
+        for (size_t k = 0; k < ss.size() && k < ws.size(); ++k) {
+            if (!(ss[k] > i && ws[k] < j)) continue;
+            const Expr& se = *stmt_call(*tr[ss[k]].s);
+            const Expr& we = *stmt_call(*tr[ws[k]].s);
+            bool covers, blocks;
+            if (key.first == 0) {
+                auto sp = sync_pipe(se, prod.lane);
+                covers = !sp || *sp == pp || fenced(i, ss[k]);
+                auto wp = sync_pipe(we, cons.lane);
+                blocks = !wp || *wp == Pipe::Scalar || *wp == prod_pipe(cons);
+            } else {
+                // A push runs on the store's pipe (V2C: MTE3, C2V: FIXP) after it; a pop blocks the scalar unit.
+                covers = pp == (prod.lane == Side::Vector ? Pipe::Mte3 : Pipe::Fixp);
+                blocks = true;
+            }
+            if (covers && blocks) return true;
+        }
+    }
+    return false;
+}
+
+// Is every instance of cons ordered after every earlier instance of prod it may conflict with? Checking the
+// latest such prod instance suffices: what orders it (a set or push on its pipe after it, a drain, a
+// barrier) also follows every earlier one on that core. nullopt: the function cannot be enumerated.
+std::optional<GmSync::TraceOrder> GmSync::trace_ordered(const Access& prod, const Access& cons) const {
+    if (!trace()) return std::nullopt;
+    const std::vector<TraceEv>& tr = m_trace;
+    std::optional<Counters> c;
+    std::vector<size_t> stores;
+    bool any = false;
+    for (size_t j = 0; j < tr.size(); ++j) {
+        if (tr[j].s == prod.stmt.get()) {
+            stores.push_back(j);
+            continue;
+        }
+        if (tr[j].s != cons.stmt.get()) continue;
+        size_t latest = SIZE_MAX;
+        for (size_t q = stores.size(); q-- > 0;)
+            if (instance_overlap(prod, tr[stores[q]], cons, tr[j])) {
+                latest = stores[q];
+                break;
+            }
+        if (latest == SIZE_MAX) continue;
+        any = true;
+        if (!c) c = counters(prod, cons);
+        if (!trace_between(latest, j, prod, cons, *c)) return TraceOrder::Unordered;
+    }
+    return any ? TraceOrder::Ordered : TraceOrder::Independent;
+}
+
+}  // namespace cvsim::passes::gmsync

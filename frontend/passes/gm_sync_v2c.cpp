@@ -1,0 +1,106 @@
+// gm_sync_v2c: V2C write-after-write (gm_sync.h has the pass).
+//
+// A cross-lane dependency is V2C when the vector lane's access runs first in execution order and the
+// cube's second and one of them writes: read-after-write (pair_and_place), write-after-read (handle_war:
+// a vector load, then a cube store) and write-after-write (here: a vector store, then a cube store into
+// common elements, in the same iteration or a later one). --v2c governs all three alike: `fence` passes a
+// token from the vector access to the cube access where the RAW rule allows one (the vector access
+// directly in the block where the two diverge, the tensor's only vector access of its kind), else the
+// `syncall` placement (fence() + syncall(mix) before the cube access's statement in that block, or in the
+// innermost carrying loop's body for a loop-carried pair); `reject` raises E-V2C-UNFENCED naming the
+// tensor and both accesses; `off` leaves them (counted as left unfenced). The cube-first direction is C2V:
+// --c2v complete (gm_sync_c2v.cpp).
+#include "frontend/passes/gm_sync.h"
+
+namespace cvsim::passes::gmsync {
+
+int GmSync::vector_accesses(const Access& a) const {
+    int n = 0;
+    for (const auto& x : m_acc)
+        if (x.store == a.store && x.lane == Side::Vector && intersects(x.origins, a.origins)) ++n;
+    return n;
+}
+
+// The vector store p, then the cube store c (same iteration: both in b, p at ip before c at ic; loop-carried:
+// b is the carrying loop's body). `d`: depth of b in both paths.
+void GmSync::v2c_order_first(const Access& p, const Access& c, Block* b, size_t d, size_t ip, size_t ic, const std::string& what, const char* kind) {
+    switch (m_opt.v2c) {
+        case V2CPolicy::Off:
+            ++m_stats.unfenced;
+            m_stats.log.push_back(what + " left unfenced (--v2c off)");
+            return;
+        case V2CPolicy::Reject:
+            raise("E-V2C-UNFENCED", c.stmt->loc,
+                  fmt::format("cube store of '{}' overwrites GM that the vector store at {} wrote{}, with nothing ordering them", name_of(p.origins),
+                              p.stmt->loc.str(), kind),
+                  "insert pl.system.fence() + pl.system.syncall between the vector store and the cube store (or compile with --v2c fence)");
+        case V2CPolicy::Fence:
+            if (*kind == '\0' && p.path.size() == d + 1 && vector_accesses(p) == 1) {
+                place_fence(p, c, b, ip, ic, true);
+                ++m_stats.v2c_fences;
+                m_stats.log.push_back(what + " fenced (tpush_to_aic / tpop_from_aiv)");
+                return;
+            }
+            ++m_stats.fallbacks;
+            m_stats.log.push_back(what + " has no balanced fence placement, barrier instead");
+            place_barrier(b, ic, c.stmt->loc);
+            return;
+        case V2CPolicy::Syncall:
+            place_barrier(b, ic, c.stmt->loc);
+            m_stats.log.push_back(what + " ordered with fence + syncall");
+            return;
+    }
+}
+
+void GmSync::order_v2c_waw() {
+    const bool orders_now = m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall;
+    for (const Access& a : m_acc) {
+        if (!a.store || a.lane != Side::Vector || a.origins.empty()) continue;
+        for (const Access& w : m_acc) {
+            if (!w.store || w.lane != Side::Cube || !intersects(a.origins, w.origins)) continue;
+            const std::string tensor = name_of(a.origins);
+            bool before = compare(a.path, w.path) == Order::Before;
+            bool same_ordered = false;  // the same iteration's pair is ordered inside the loops holding both
+            if (before && overlap_same(a, w)) {
+                size_t d = 0;
+                while (d < a.path.size() && d < w.path.size() && a.path[d] == w.path[d]) ++d;
+                Block* b = a.path[d].first;
+                size_t ia = a.path[d].second, iw = w.path[d].second;
+                std::string what = fmt::format("{} -> {} {}: V2C write-after-write (same iteration)", where(a), where(w), tensor);
+                bool token = false;  // a token planned for a's own RAW pair pops before w
+                for (const auto& t : m_tokens) token |= t.v2c && t.b == b && t.is == ia && t.il <= iw;
+                if (already_ordered(*b, ia, iw, a, w)) {
+                    ++m_stats.already_ordered;
+                    m_stats.log.push_back(what + " already ordered, nothing added");
+                    if (orders_now) publish_after(a);
+                } else if (planned_barrier(b, ia + 1, iw) || token) {
+                    m_stats.log.push_back(what + " ordered by the " + (token ? "token" : "barrier") + " placed for an earlier pair");
+                } else {
+                    v2c_order_first(a, w, b, d, ia, iw, what, "");
+                }
+                same_ordered = orders_now;
+            }
+            // Across iterations: a in an earlier iteration than w (w earlier in the body, a sibling arm, or
+            // an overlap that only a later iteration has).
+            const LoopAt* carry = nullptr;
+            auto loops = common_loops(a, w);
+            for (auto& lp : loops)
+                if (overlap_carried(a, w, lp)) carry = &lp;
+            if (!carry || same_ordered) continue;
+            size_t D = carry->depth;
+            std::string what = fmt::format("{} -> {} {}: V2C write-after-write (loop-carried, line {} loop)", where(a), where(w), tensor,
+                                           carry->loop->loc.line);
+            if (carried_ordered(a, w, D)) {
+                ++m_stats.already_ordered;
+                m_stats.log.push_back(what + " already ordered, nothing added");
+                if (orders_now) publish_after(a);
+                continue;
+            }
+            if (barrier_after(a, D) || barrier_before(w, D)) continue;  // a barrier this pass placed
+            std::string kind = fmt::format(" in an earlier iteration of the loop at line {}", carry->loop->loc.line);
+            v2c_order_first(a, w, w.path[D].first, D, a.path[D].second, w.path[D].second, what, kind.c_str());
+        }
+    }
+}
+
+}  // namespace cvsim::passes::gmsync
