@@ -25,6 +25,7 @@
 #include "oracle_gen.h"
 #include "oracle_removal.h"
 #include "oracle_support.h"
+#include "property_support.h"
 #include "test_support.h"
 
 using namespace cvsim;
@@ -41,16 +42,7 @@ int cases() { return env_int("CVSIM_PROPERTY_CASES", 150); }
 
 template <typename Testable>
 void check_property(const std::string& name, Testable&& t) {
-    rc::detail::TestParams params = rc::detail::configuration().testParams;
-    params.maxSuccess = cases();
-    if (!std::getenv("RC_PARAMS")) params.seed = 20261201;  // CI is deterministic; RC_PARAMS="seed=N" explores others
-    rc::detail::TestMetadata meta;
-    meta.id = name;
-    meta.description = name;
-    auto result = rc::detail::checkTestable(std::forward<Testable>(t), meta, params);
-    rc::detail::printResultMessage(result, std::cerr);
-    std::cerr << "\n";
-    EXPECT_TRUE(result.template is<rc::detail::SuccessResult>()) << name;
+    test::check_property(name, std::forward<Testable>(t), cases(), 20261201);  // CI is deterministic; RC_PARAMS="seed=N" explores others
 }
 
 // Generator features: the full set, and the CI set that agrees with the checker on today's main.

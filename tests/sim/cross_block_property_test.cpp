@@ -13,6 +13,7 @@
 
 #include "frontend/diag.h"
 #include "kernel_gen.h"
+#include "property_support.h"
 #include "sim/session.h"
 
 using namespace cvsim;
@@ -21,22 +22,11 @@ using namespace cvsim::test;
 
 namespace {
 
-int property_cases() {
-    const char* n = std::getenv("CVSIM_PROPERTY_CASES");
-    return n ? std::max(1, std::atoi(n)) : 20;
-}
+int property_cases() { return test::property_cases(20); }
 
 template <typename Testable>
 void check_property(const std::string& name, Testable&& t) {
-    rc::detail::TestParams params = rc::detail::configuration().testParams;
-    params.maxSuccess = property_cases();
-    rc::detail::TestMetadata meta;
-    meta.id = name;
-    meta.description = name;
-    auto result = rc::detail::checkTestable(std::forward<Testable>(t), meta, params);
-    rc::detail::printResultMessage(result, std::cerr);
-    std::cerr << "\n";
-    EXPECT_TRUE(result.template is<rc::detail::SuccessResult>()) << name;
+    test::check_property(name, std::forward<Testable>(t), property_cases());
 }
 
 rc::Gen<GeneratedKernel> full_size(rc::Gen<GeneratedKernel> g) { return rc::gen::resize(rc::kNominalSize, std::move(g)); }

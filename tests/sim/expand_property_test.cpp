@@ -16,6 +16,7 @@
 #include "frontend/diag.h"
 #include "frontend/printer.h"
 #include "kernel_gen.h"
+#include "property_support.h"
 #include "sim/session.h"
 
 using namespace cvsim;
@@ -24,23 +25,11 @@ using namespace cvsim::test;
 
 namespace {
 
-int property_cases() {
-    const char* n = std::getenv("CVSIM_PROPERTY_CASES");
-    return n ? std::max(1, std::atoi(n)) : 20;
-}
+int property_cases() { return test::property_cases(20); }
 
-// Runs a property with a bounded number of cases (seed and sizes from RC_PARAMS as usual).
 template <typename Testable>
 void check_property(const std::string& name, Testable&& t) {
-    rc::detail::TestParams params = rc::detail::configuration().testParams;
-    params.maxSuccess = property_cases();
-    rc::detail::TestMetadata meta;
-    meta.id = name;
-    meta.description = name;
-    auto result = rc::detail::checkTestable(std::forward<Testable>(t), meta, params);
-    rc::detail::printResultMessage(result, std::cerr);
-    std::cerr << "\n";
-    EXPECT_TRUE(result.template is<rc::detail::SuccessResult>()) << name;
+    test::check_property(name, std::forward<Testable>(t), property_cases());
 }
 
 // Every choice drawn over its whole range from the first case on (rapidcheck grows the size with the case
