@@ -61,6 +61,16 @@ std::string adapt(std::string l) {
     replace_all(l, "SCHEDULES=1000000 ", "SCHEDULES=160 ");
     replace_all(l, "CVSIM_PROPERTY_CASES=2000 ", "CVSIM_PROPERTY_CASES=5 ");
     replace_all(l, "CVSIM_ORACLE_SWEEP=10000 ", "CVSIM_ORACLE_SWEEP=5 ");
+    if (kSanitized) {
+        // Under ASan each test case of a `--gtest_filter` runs in a process of its own, as ctest runs them: ASan
+        // cannot follow SystemC's QuickThreads stack switches, so an exception in a later case of the same
+        // process is a false stack-buffer-overflow (docs/DECISIONS.md, "No exception after SystemC ran").
+        std::smatch m;
+        if (std::regex_match(l, m, std::regex(R"(^(.*?)(\S*/tests/cvsim_\w+_tests) --gtest_filter='([^']*)'(.*)$)")))
+            l = "for t in $(" + m[2].str() + " --gtest_list_tests --gtest_filter='" + m[3].str() +
+                "' | awk '/^[^ ]/{s=$1} /^  /{print s $1}'); do " + m[1].str() + m[2].str() + " --gtest_filter=\"$t\"" + m[4].str() +
+                " || exit $?; done";
+    }
     return l;
 }
 
@@ -91,6 +101,13 @@ TEST(Readme, EveryShCommandRunsAsWritten) {
             // The setup lines install Debian packages and build (what produced this test binary).
             std::cout << "[ skipped ] README setup line (installs packages and builds): " << c.line << "\n";
             RecordProperty("skipped_setup_line_" + std::to_string(c.block), c.line);
+            continue;
+        }
+        if (kSanitized && c.line.find("OracleSweep") != std::string::npos) {
+            // One process that simulates and then compiles kernels reject throws for: under ASan that
+            // exception is a false stack-buffer-overflow (QuickThreads, docs/DECISIONS.md). The Release
+            // build of this test runs it.
+            std::cout << "[ skipped ] under ASan (one process simulating, then throwing): " << c.line << "\n";
             continue;
         }
         std::string cmd = adapt(c.line);
