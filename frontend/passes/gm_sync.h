@@ -667,6 +667,10 @@ private:
         for (size_t j = si + 1; j < sb->size(); ++j) {
             if (is_call(*(*sb)[j], OpCode::Fence)) return;
             if (orders(*(*sb)[j], s) || (*sb)[j]->kind != StmtKind::Assign) break;
+            // A tile move may become the transport that orders the store (a boundary move): a fence after it
+            // publishes nothing the transport released.
+            const Expr* c = stmt_call(*(*sb)[j]);
+            if (c && (c->op->code == OpCode::Move || is_cross_core(c->op->code))) break;
         }
         if (!m_published.insert({sb, si}).second) return;
         const SourceLoc& sl = s.stmt->loc;

@@ -84,6 +84,26 @@ const Variant kV2c[] = {
 
 TEST(MisleadingSync, V2cFenceAndSyncallOrderWhatTheAuthorsSyncDoesNot) {
     std::string base = fixture("misleading_v2c.py");
+    // Every compile that throws (reject) comes before the first simulation: under ASan an exception after
+    // SystemC ran in the same process is a false stack-buffer-overflow (QuickThreads; docs/DECISIONS.md).
+    for (const Variant& v : kV2c) {
+        std::string text = instantiate(base, v);
+        for (Target t : {Target::A2A3, Target::A5}) {
+            if (t == Target::A5 && !v.a5) continue;
+            std::string what = std::string(v.name) + " --target " + std::string(target_name(t));
+            Opts o;
+            o.target = t;
+            o.v2c = passes::V2CPolicy::Reject;
+            o.vis = 0;
+            bool rejected = false;
+            try {
+                session_of("k.py", text, o);
+            } catch (const CompileError& e) {
+                rejected = e.diag().code == "E-V2C-UNFENCED";
+            }
+            EXPECT_EQ(rejected, !v.orders) << what << " --v2c reject";
+        }
+    }
     for (const Variant& v : kV2c) {
         std::string text = instantiate(base, v);
         for (Target t : {Target::A2A3, Target::A5}) {
@@ -105,15 +125,6 @@ TEST(MisleadingSync, V2cFenceAndSyncallOrderWhatTheAuthorsSyncDoesNot) {
                     EXPECT_FALSE(r.checker_race || r.oracle_race || r.deadlock) << w << "\n" << r.text;
                     EXPECT_EQ(r.already_ordered, v.orders ? 1 : 0) << w;
                 }
-            o.v2c = passes::V2CPolicy::Reject;
-            o.vis = 0;
-            bool rejected = false;
-            try {
-                session_of("k.py", text, o);
-            } catch (const CompileError& e) {
-                rejected = e.diag().code == "E-V2C-UNFENCED";
-            }
-            EXPECT_EQ(rejected, !v.orders) << what << " --v2c reject";
         }
     }
 }

@@ -35,6 +35,24 @@ TEST_P(V2cFirst, OffRacesRejectErrorsFenceAndSyncallAreClean) {
     Opts o;
     o.target = target;
     o.blocks = c.blocks;
+    // Every compile that throws comes before the first simulation: under ASan an exception after SystemC ran
+    // in the same process is a false stack-buffer-overflow (QuickThreads; docs/DECISIONS.md).
+    for (auto c2v : {passes::C2VPolicy::Upstream, passes::C2VPolicy::Complete}) {
+        o.c2v = c2v;
+        std::string cfg = std::string(c.kernel) + " --c2v " + std::string(passes::c2v_policy_name(c2v)) + " --target " + std::string(target_name(target));
+        // reject: E-V2C-UNFENCED at the cube store, naming the tensor and the vector access.
+        o.v2c = passes::V2CPolicy::Reject;
+        try {
+            session_of(c.kernel, text, o);
+            ADD_FAILURE() << cfg << " --v2c reject is silent";
+        } catch (const CompileError& e) {
+            EXPECT_EQ(e.diag().code, "E-V2C-UNFENCED") << render_text(e.diag());
+            EXPECT_EQ(e.diag().loc.line, c.cube_line) << render_text(e.diag());
+            EXPECT_NE(e.diag().message.find("'" + std::string(c.tensor) + "'"), std::string::npos) << e.diag().message;
+            EXPECT_NE(e.diag().message.find(std::string(c.kernel) + ":" + std::to_string(c.vector_line)), std::string::npos) << e.diag().message;
+        }
+
+    }
     for (auto c2v : {passes::C2VPolicy::Upstream, passes::C2VPolicy::Complete}) {
         o.c2v = c2v;
         std::string cfg = std::string(c.kernel) + " --c2v " + std::string(passes::c2v_policy_name(c2v)) + " --target " + std::string(target_name(target));
@@ -48,18 +66,6 @@ TEST_P(V2cFirst, OffRacesRejectErrorsFenceAndSyncallAreClean) {
         EXPECT_TRUE(racy.tensors.count(c.tensor)) << cfg << "\n" << racy.text;
         EXPECT_TRUE(oracle_of(*off).race_tensors().count(c.tensor)) << cfg << " --v2c off: the oracle should find the race";
         EXPECT_GE(off->compiled().stats.unfenced, 1) << cfg;
-
-        // reject: E-V2C-UNFENCED at the cube store, naming the tensor and the vector access.
-        o.v2c = passes::V2CPolicy::Reject;
-        try {
-            session_of(c.kernel, text, o);
-            ADD_FAILURE() << cfg << " --v2c reject is silent";
-        } catch (const CompileError& e) {
-            EXPECT_EQ(e.diag().code, "E-V2C-UNFENCED") << render_text(e.diag());
-            EXPECT_EQ(e.diag().loc.line, c.cube_line) << render_text(e.diag());
-            EXPECT_NE(e.diag().message.find("'" + std::string(c.tensor) + "'"), std::string::npos) << e.diag().message;
-            EXPECT_NE(e.diag().message.find(std::string(c.kernel) + ":" + std::to_string(c.vector_line)), std::string::npos) << e.diag().message;
-        }
 
         // fence / syncall: ordered, clean, equal to the reference; the ordering is counted.
         for (auto v2c : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall})
