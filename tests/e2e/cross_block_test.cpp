@@ -120,3 +120,20 @@ TEST(CrossBlock, CompleteOrdersACrossClusterC2vDependencyUpstreamLeaves) {
 }
 
 }  // namespace
+
+namespace {
+
+// A vector store ordered before a cube store only by a tile transport is published by a fence right after
+// the store; an author's fence after the transport does not publish it (the merged sweep's one racy class).
+TEST(Publication, AStoreOrderedByATransportIsFencedBeforeItUnderAVisibilityDelay) {
+    for (const char* v2c : {"fence", "syncall"}) {
+        RunResult c = run_cvsim({"check", kernel("v2c_waw_move_published.py"), "--v2c", v2c, "--blocks", "2", "--visibility-delay", "50",
+                                 "--schedules", "20"});
+        EXPECT_EQ(c.exit_code, 0) << v2c << "\n" << c.out << c.err;
+    }
+    RunResult off = run_cvsim({"check", kernel("v2c_waw_move_published.py"), "--v2c", "off", "--blocks", "2", "--visibility-delay", "50",
+                               "--schedules", "20"});
+    EXPECT_EQ(off.exit_code, 1) << off.out << off.err;
+}
+
+}  // namespace
