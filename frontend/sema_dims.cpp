@@ -164,7 +164,8 @@ void bind_implicit_dims(ConstTable& consts, const Stmt& program_class) {
             if (!ki || *ki < 0 || static_cast<size_t>(*ki) >= t->second->args.size()) continue;
             if (auto d = fold_dim(*t->second->args[static_cast<size_t>(*ki)])) changed |= set(n, *d);
         }
-        for (auto& [name, caller] : fns) {  // self.f(args): a parameter's dims from the actual argument's
+        for (auto& entry : fns) {  // self.f(args): a parameter's dims from the actual argument's
+            auto& caller = entry.second;  // (a named reference: clang 15 cannot capture a structured binding)
             std::function<void(const Expr&)> on_call = [&](const Expr& c) {
                 std::string callee = c.children[0]->dotted();
                 if (callee.rfind("self.", 0) != 0) return;
