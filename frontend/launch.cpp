@@ -341,8 +341,7 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     return c;
 }
 
-void check_for_hardware(const Program& source, const Program& expanded, const HwParams& hw) {
-    passes::check_capacity(source, hw);
+void check_expanded_for_hardware(const Program& expanded, const HwParams& hw) {
     passes::check_capacity(expanded, hw);
     passes::check_ring_buffers(expanded, hw);
 }

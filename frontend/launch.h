@@ -33,10 +33,10 @@ std::shared_ptr<ir::Program> inline_kernel_calls(const std::shared_ptr<ir::Progr
 // Throws CompileError (E-ENTRY when no entry can be chosen; the expander's diagnostics otherwise).
 Compiled compile(std::shared_ptr<ir::Program> program, const CompileOptions& opt);
 
-// The hardware checks of a compiled program, run by every sub-command that expands (`expand` too, so it
-// never prints a program `run` rejects): buffer capacity as written and as expanded (E-CAPACITY), and the
-// ring buffers the expansion sets up (their sizes against the consumer's buffer).
-void check_for_hardware(const ir::Program& source, const ir::Program& expanded, const HwParams& hw);
+// The hardware checks of an expanded program, run by every sub-command that expands (`expand` too, so it
+// never prints a program `run` rejects), after passes::check_capacity of the program as written: buffer
+// capacity as expanded (E-CAPACITY) and the ring buffers the expansion sets up.
+void check_expanded_for_hardware(const ir::Program& expanded, const HwParams& hw);
 
 // The kernels an Orchestration entry (chosen as compile() does) launches, in program order, each once, when it
 // cannot be run as one launch: it launches several kernels or runs host statements cvsim reads but does not

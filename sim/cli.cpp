@@ -317,7 +317,7 @@ std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const st
     eo.c2v = so.c2v;
     passes::check_capacity(*program, hw);  // as `run` does: expand accepts nothing run rejects
     auto expanded = passes::expand_mixed_kernel(*program, eo, stats);
-    check_for_hardware(*program, *expanded, hw);
+    check_expanded_for_hardware(*expanded, hw);
     return expanded;
 }
 

@@ -78,7 +78,7 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     co.expand.c2v = m_opt.c2v;
     passes::check_capacity(*program, m_hw);  // before expanding: the author's own tiles, at their lines
     m_compiled = compile(program, co);
-    check_for_hardware(*m_compiled.original, *m_compiled.expanded, m_hw);
+    check_expanded_for_hardware(*m_compiled.expanded, m_hw);
 
     // GM: the entry's tensors (inputs generated or read, outputs poisoned), then hidden ring tensors.
     // --input NAME=VALUE must name a scalar parameter of the entry (a typo is not silently a default 0).
