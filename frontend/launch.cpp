@@ -450,9 +450,33 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     return c;
 }
 
+// A cross-core flag set or waited on a pipe its core does not have (PIPE_V on the AIC; M, MTE1, FIX on an AIV)
+// names no queue of that core: refused (E-TYPE), never run as if it were on the scalar unit, where a wait
+// would order everything after it and a set nothing before it.
+void check_sync_pipes(const Program& p) {
+    for (const auto& f : p.functions) {
+        if (f->type != FuncType::AIC && f->type != FuncType::AIV) continue;
+        const bool aic = f->type == FuncType::AIC;
+        passes::walk(f->body, [&](const StmtPtr& s) {
+            const Expr* c = passes::stmt_call(*s);
+            if (!c || (c->op->code != OpCode::SyncSet && c->op->code != OpCode::SyncWait)) return;
+            const ExprPtr& pa = arg(*c, "pipe");
+            if (!pa || pa->kind != ExprKind::Enum || pa->enum_kind != EnumKind::PipeType) return;
+            const auto pt = static_cast<PipeType>(pa->ival);
+            const bool missing = aic ? pt == PipeType::V : (pt == PipeType::M || pt == PipeType::MTE1 || pt == PipeType::FIX);
+            if (missing)
+                raise("E-TYPE", pa->loc,
+                      fmt::format("{} on pipe {}: the {} has no such pipe ({})", c->op->code == OpCode::SyncSet ? "sync_set" : "sync_wait",
+                                  pipe_type_name(pt), aic ? "AIC" : "AIV", aic ? "S, MTE1, MTE2, MTE3, M, FIX" : "S, MTE2, MTE3, V"),
+                      "name the pipe of the access the flag orders (a vector store: MTE3; a cube load: MTE2), or PIPE_ALL / S");
+        });
+    }
+}
+
 void check_expanded_for_hardware(const Program& expanded, const HwParams& hw) {
     passes::check_capacity(expanded, hw);
     passes::check_ring_buffers(expanded, hw);
+    check_sync_pipes(expanded);
 }
 
 RingLayout ring_layout(const rt::LaunchPlan& plan) {

@@ -79,3 +79,14 @@ TEST(Adversarial, LockstepFollowsProgramPositionAcrossBlocks) {
         expect_clean("block_branch.py", {"--v2c", "syncall", "--blocks", "2", "--target", target, "--visibility-delay", "50"});
     }
 }
+
+// Arguments the parser accepted and the model ignored: a flag on a pipe the core does not have (run on the
+// scalar unit), a soft barrier's used_cores (a smaller count releases cores early), an FFTS mode other than
+// the cluster-local AIC <-> AIV flag. Each made a kernel clean that orders nothing; each is refused now.
+TEST(Adversarial, IgnoredSyncArgumentsAreRefused) {
+    RunResult pipe = check("wait_missing_pipe.py", {});
+    EXPECT_EQ(pipe.exit_code, 2) << pipe.out << pipe.err;
+    EXPECT_NE(unwrapped(pipe.err).find("error[E-TYPE]: sync_wait on pipe V: the AIC has no such pipe"), std::string::npos) << pipe.err;
+    expect_code("syncall_used_cores.py", {"--v2c", "off", "--blocks", "2"}, 2, "E-UNSUPPORTED");
+    expect_code("sync_set_ffts_mode.py", {}, 2, "E-UNSUPPORTED");
+}
