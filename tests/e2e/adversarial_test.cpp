@@ -90,3 +90,22 @@ TEST(Adversarial, IgnoredSyncArgumentsAreRefused) {
     expect_code("syncall_used_cores.py", {"--v2c", "off", "--blocks", "2"}, 2, "E-UNSUPPORTED");
     expect_code("sync_set_ffts_mode.py", {}, 2, "E-UNSUPPORTED");
 }
+
+// A race is named by the order the sequential program intended: loop iterations by when they run, so a
+// loop with a negative step orders its larger loop variable first (was: by the value, RAW named WAR).
+TEST(Adversarial, NegativeStepLoopNamesTheRaceByIterationOrder) {
+    RunResult r = check("neg_step_raw.py", {"--v2c", "off"});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("error[E-RACE-RAW]"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("error[E-RACE-WAR]"), std::string::npos) << r.out;
+    expect_clean("neg_step_raw.py", {"--v2c", "fence"});
+}
+
+// a5: pl.tile.read of a popped tile (or a view of it) reads its ring slot. After the tile's tfree the next
+// push may rewrite the slot: reported, not clean (the scalar read was invisible to the checker).
+TEST(Adversarial, TileReadOfAPoppedTileIsASlotRead) {
+    expect_code("tile_read_after_free.py", {"--target", "a5"}, 1, "E-RACE-WAR");
+    expect_clean("tile_read_after_free.py", {"--target", "a2a3"});
+    expect_clean("tile_read_before_free.py", {"--target", "a5"});
+    expect_clean("tile_read_before_free.py", {"--target", "a5", "--visibility-delay", "200"});
+}
