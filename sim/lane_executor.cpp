@@ -629,7 +629,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
     }
     if (c.op->int_list_param)  // slice offsets, reshape shape, write indices, assemble offset
         for (auto& a : arg(c, c.op->int_list_param)->args) in->ints.push_back(scalar(a).as_int());
-    if ((code == O::Slice || code == O::Reshape || code == O::SetValidShape || code == O::TransposeView) && in->in[0])
+    if ((code == O::Slice || code == O::Reshape || code == O::SetValidShape || code == O::TransposeView || code == O::ReinterpretView) && in->in[0])
         if (slot_root(in->in[0].get())) {
             // a5: a view of slot memory is slot memory too (rewritten with it, read as it).
             out->view_src = in->in[0];

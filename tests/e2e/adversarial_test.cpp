@@ -109,3 +109,18 @@ TEST(Adversarial, TileReadOfAPoppedTileIsASlotRead) {
     expect_clean("tile_read_before_free.py", {"--target", "a5"});
     expect_clean("tile_read_before_free.py", {"--target", "a5", "--visibility-delay", "200"});
 }
+
+// pl.tile.reinterpret_view is a view (the same bytes): on a5 it is slot memory like slice/reshape, and the
+// expander's tfree follows the last read through it.
+TEST(Adversarial, ReinterpretViewOfAPoppedTileIsAView) {
+    expect_code("reinterpret_after_free.py", {"--target", "a5"}, 1, "E-RACE-WAR");
+    expect_clean("reinterpret_after_free.py", {"--target", "a2a3"});
+    RunResult e = run_cvsim({"expand", kpath("reinterpret_mixed.py"), "--target", "a5"});
+    ASSERT_EQ(e.exit_code, 0) << e.err;
+    const size_t use = e.out.find("pl.tile.add(zi, t2)");
+    const size_t free = e.out.find("pl.system.tfree_to_aic(zv)");
+    ASSERT_NE(use, std::string::npos) << e.out;
+    ASSERT_NE(free, std::string::npos) << e.out;
+    EXPECT_GT(free, use) << "the tfree must follow the last read of the reinterpreted view\n" << e.out;
+    for (const char* target : {"a2a3", "a5"}) expect_clean("reinterpret_mixed.py", {"--target", target});
+}
