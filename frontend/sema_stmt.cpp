@@ -209,6 +209,16 @@ void FunctionLowering::lower_expr_stmt(const ast::Stmt& s) {
     st->kind = StmtKind::Eval;
     st->loc = s.loc;
     st->value = value;
+    // `pl.tile.write(t, idx, v)` as a statement writes t in place (PyPTO's form). cvsim's write returns the
+    // updated tile, so the statement rebinds t to it; its result was dropped before (a silent no-op).
+    if (value->kind == ExprKind::Call && value->op && value->op->code == OpCode::Write) {
+        const ExprPtr& t = arg(*value, "tile");
+        if (!t || t->kind != ExprKind::Var)
+            raise("E-UNSUPPORTED", value->loc, "pl.tile.write as a statement writes its tile in place; cvsim needs the tile as a variable",
+                  "write into a named tile (t = ...; pl.tile.write(t, [i, j], v))");
+        st->kind = StmtKind::Assign;
+        st->targets.push_back(bind(t->var->name, value->type, value->loc));
+    }
     emit(st);
 }
 

@@ -2,8 +2,13 @@
 // through the real cvsim binary. Fixtures: tests/e2e/kernels/adv/. Each test failed before its fix.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "test_support.h"
 
@@ -123,4 +128,28 @@ TEST(Adversarial, ReinterpretViewOfAPoppedTileIsAView) {
     ASSERT_NE(free, std::string::npos) << e.out;
     EXPECT_GT(free, use) << "the tfree must follow the last read of the reinterpreted view\n" << e.out;
     for (const char* target : {"a2a3", "a5"}) expect_clean("reinterpret_mixed.py", {"--target", target});
+}
+
+// pl.tile.write as a statement writes its tile in place (the statement used to be a silent no-op), and its
+// result aliases the tile it writes for the expander's tfree placement.
+TEST(Adversarial, TileWriteStatementWritesInPlace) {
+    const std::string dir = std::filesystem::temp_directory_path().string() + "/cvsim_adv_write_" + std::to_string(::getpid());
+    std::filesystem::create_directories(dir);
+    RunResult r = run_cvsim({"run", kpath("write_in_place.py"), "--output-dir", dir});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const std::string npy = read_file(dir + "/out.npy");
+    ASSERT_GT(npy.size(), 14u);
+    uint16_t header = 0;
+    std::memcpy(&header, npy.data() + 8, 2);
+    ASSERT_GE(npy.size(), 10u + header + 4u);
+    float first = 0;
+    std::memcpy(&first, npy.data() + 10 + header, 4);
+    EXPECT_EQ(first, 5.0f);
+    std::filesystem::remove_all(dir);
+    RunResult e = run_cvsim({"expand", kpath("write_mixed.py"), "--target", "a5"});
+    ASSERT_EQ(e.exit_code, 0) << e.err;
+    const size_t use = e.out.find("pl.tile.add(zi, t2)");
+    const size_t free = e.out.find("pl.system.tfree_to_aic(zv)");
+    ASSERT_NE(use, std::string::npos) << e.out;
+    EXPECT_GT(free, use) << e.out;
 }
