@@ -209,12 +209,19 @@ void FunctionLowering::lower_expr_stmt(const ast::Stmt& s) {
     st->kind = StmtKind::Eval;
     st->loc = s.loc;
     st->value = value;
-    // `pl.tile.write(t, idx, v)` as a statement writes t in place (PyPTO's form). cvsim's write returns the
-    // updated tile, so the statement rebinds t to it; its result was dropped before (a silent no-op).
-    if (value->kind == ExprKind::Call && value->op && value->op->code == OpCode::Write) {
-        const ExprPtr& t = arg(*value, "tile");
+    // An in-place op as a statement (`pl.tile.write(t, idx, v)`, PyPTO's form; fillpad_inplace, scatter,
+    // scatter_mask) writes its destination tile. cvsim's ops return the updated tile, so the statement rebinds
+    // the destination to it; the result was dropped before (a silent no-op).
+    const char* dst = nullptr;
+    if (value->kind == ExprKind::Call && value->op) switch (value->op->code) {
+            case OpCode::Write: case OpCode::FillpadInplace: dst = "tile"; break;
+            case OpCode::Scatter: case OpCode::ScatterMask: dst = "dst"; break;
+            default: break;
+        }
+    if (dst) {
+        const ExprPtr& t = arg(*value, dst);
         if (!t || t->kind != ExprKind::Var)
-            raise("E-UNSUPPORTED", value->loc, "pl.tile.write as a statement writes its tile in place; cvsim needs the tile as a variable",
+            raise("E-UNSUPPORTED", value->loc, fmt::format("{} as a statement writes its tile in place; cvsim needs that tile as a variable", value->op->name()),
                   "write into a named tile (t = ...; pl.tile.write(t, [i, j], v))");
         st->kind = StmtKind::Assign;
         st->targets.push_back(bind(t->var->name, value->type, value->loc));

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -130,22 +131,27 @@ TEST(Adversarial, ReinterpretViewOfAPoppedTileIsAView) {
     for (const char* target : {"a2a3", "a5"}) expect_clean("reinterpret_mixed.py", {"--target", target});
 }
 
-// pl.tile.write as a statement writes its tile in place (the statement used to be a silent no-op), and its
-// result aliases the tile it writes for the expander's tfree placement.
-TEST(Adversarial, TileWriteStatementWritesInPlace) {
-    const std::string dir = std::filesystem::temp_directory_path().string() + "/cvsim_adv_write_" + std::to_string(::getpid());
+// The first element of output `name` of `cvsim run kernel` (an FP32 .npy), NaN when it cannot be read.
+float first_output(const std::string& kernel, const std::string& name) {
+    const std::string dir = std::filesystem::temp_directory_path().string() + "/cvsim_adv_" + std::to_string(::getpid());
     std::filesystem::create_directories(dir);
-    RunResult r = run_cvsim({"run", kpath("write_in_place.py"), "--output-dir", dir});
-    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-    const std::string npy = read_file(dir + "/out.npy");
-    ASSERT_GT(npy.size(), 14u);
-    uint16_t header = 0;
-    std::memcpy(&header, npy.data() + 8, 2);
-    ASSERT_GE(npy.size(), 10u + header + 4u);
-    float first = 0;
-    std::memcpy(&first, npy.data() + 10 + header, 4);
-    EXPECT_EQ(first, 5.0f);
+    RunResult r = run_cvsim({"run", kpath(kernel), "--output-dir", dir});
+    EXPECT_EQ(r.exit_code, 0) << kernel << "\n" << r.out << r.err;
+    const std::string npy = read_file(dir + "/" + name + ".npy");
     std::filesystem::remove_all(dir);
+    uint16_t header = 0;
+    float first = std::numeric_limits<float>::quiet_NaN();
+    if (npy.size() < 10) return first;
+    std::memcpy(&header, npy.data() + 8, 2);
+    if (npy.size() >= 10u + header + 4u) std::memcpy(&first, npy.data() + 10 + header, 4);
+    return first;
+}
+
+// In-place ops as statements (pl.tile.write, PyPTO's form; scatter) write their tile (they were silent
+// no-ops), and a write's result aliases the tile it writes for the expander's tfree placement.
+TEST(Adversarial, InPlaceStatementsWriteTheirTile) {
+    EXPECT_EQ(first_output("write_in_place.py", "out"), 5.0f);
+    EXPECT_EQ(first_output("scatter_in_place.py", "out"), 1.0f);
     RunResult e = run_cvsim({"expand", kpath("write_mixed.py"), "--target", "a5"});
     ASSERT_EQ(e.exit_code, 0) << e.err;
     const size_t use = e.out.find("pl.tile.add(zi, t2)");
