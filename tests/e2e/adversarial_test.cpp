@@ -147,11 +147,15 @@ float first_output(const std::string& kernel, const std::string& name) {
     return first;
 }
 
-// In-place ops as statements (pl.tile.write, PyPTO's form; scatter) write their tile (they were silent
-// no-ops), and a write's result aliases the tile it writes for the expander's tfree placement.
+// In-place ops as statements (pl.tile.write, PyPTO's form; scatter; matmul_acc) write their tile (they were
+// silent no-ops; matmul_acc a false E-MISMATCH, the simulator accumulating in place), and a write's result aliases the tile it writes for the expander's tfree placement.
 TEST(Adversarial, InPlaceStatementsWriteTheirTile) {
     EXPECT_EQ(first_output("write_in_place.py", "out"), 5.0f);
     EXPECT_EQ(first_output("scatter_in_place.py", "out"), 1.0f);
+    for (const char* target : {"a2a3", "a5"}) {
+        expect_clean("matmul_acc_statement.py", {"--target", target});
+        expect_clean("matmul_acc_loop.py", {"--target", target});
+    }
     RunResult e = run_cvsim({"expand", kpath("write_mixed.py"), "--target", "a5"});
     ASSERT_EQ(e.exit_code, 0) << e.err;
     const size_t use = e.out.find("pl.tile.add(zi, t2)");
