@@ -148,7 +148,8 @@ float first_output(const std::string& kernel, const std::string& name) {
 }
 
 // In-place ops as statements (pl.tile.write, PyPTO's form; scatter; matmul_acc) write their tile (they were
-// silent no-ops; matmul_acc a false E-MISMATCH, the simulator accumulating in place), and a write's result aliases the tile it writes for the expander's tfree placement.
+// silent no-ops; matmul_acc a false E-MISMATCH, the simulator accumulating in place), and a write's result
+// aliases the tile it writes for the expander's tfree placement.
 TEST(Adversarial, InPlaceStatementsWriteTheirTile) {
     EXPECT_EQ(first_output("write_in_place.py", "out"), 5.0f);
     EXPECT_EQ(first_output("scatter_in_place.py", "out"), 1.0f);
