@@ -59,6 +59,113 @@ std::optional<int64_t> launch_core_num(const Expr& call) {
     return std::nullopt;
 }
 
+// Launch arguments that may name the same GM bytes (issue 10, adversarial kernels: a missed race). cvsim binds each
+// tensor parameter of a kernel to a GM tensor of its own when a launcher runs host ops (each kernel is checked
+// on its own data), and the expander pairs accesses by parameter; so two arguments aliasing one tensor, one of
+// them written, hide a cross-core race. Such a launch is refused, never checked as if the tensors were apart.
+struct GmAlias {
+    const Var* base = nullptr;
+    std::vector<int64_t> lo, ext;  // a constant window of base (ext empty: anywhere in it)
+};
+
+class LaunchAliases {
+public:
+    explicit LaunchAliases(const Function& f) {
+        passes::walk(f.body, [&](const StmtPtr& s) {
+            if (s->value && (s->kind == StmtKind::Assign))
+                for (const auto& t : s->targets) m_def[t.get()].push_back(s->value.get());
+        });
+    }
+
+    std::vector<GmAlias> of(const Expr* e, int depth = 0) const {
+        std::vector<GmAlias> out;
+        if (!e || depth > 64) return out;
+        if (e->kind != ExprKind::Var) return out;
+        const Var* v = e->var.get();
+        auto it = m_def.find(v);
+        if (it == m_def.end()) return {GmAlias{v, {}, {}}};
+        for (const Expr* d : it->second) {
+            if (d->kind == ExprKind::Var) {
+                auto r = of(d, depth + 1);
+                out.insert(out.end(), r.begin(), r.end());
+            } else if (d->kind == ExprKind::FuncCall && is_host_op_call(*d) && d->sval == "pl.tensor.create") {
+                out.push_back(GmAlias{v, {}, {}});
+            } else if (d->kind == ExprKind::FuncCall && !d->args.empty() && (d->sval == "pl.tensor.slice" || d->sval == "pl.tensor.view")) {
+                auto ints = [](const ExprPtr& l) -> std::optional<std::vector<int64_t>> {
+                    if (!l || (l->kind != ExprKind::List && l->kind != ExprKind::Tuple)) return std::nullopt;
+                    std::vector<int64_t> r;
+                    for (const auto& x : l->args) {
+                        auto c = const_int(x);
+                        if (!c) return std::nullopt;
+                        r.push_back(*c);
+                    }
+                    return r;
+                };
+                auto shape = d->args.size() > 1 ? ints(d->args[1]) : std::nullopt;
+                auto off = d->args.size() > 2 ? ints(d->args[2]) : std::nullopt;
+                for (GmAlias a : of(d->args[0].get(), depth + 1)) {
+                    bool known = shape && off && shape->size() == off->size() && (a.ext.empty() ? true : a.ext.size() == off->size());
+                    if (known && !a.ext.empty() && a.lo.size() == off->size()) {
+                        for (size_t k = 0; k < off->size(); ++k) a.lo[k] += (*off)[k];
+                        a.ext = *shape;
+                    } else if (known && a.ext.empty() && a.lo.empty()) {
+                        a.lo = *off;
+                        a.ext = *shape;
+                    } else {
+                        a.lo.clear();
+                        a.ext.clear();
+                    }
+                    out.push_back(a);
+                }
+            } else if (d->kind == ExprKind::FuncCall && d->ival != kFuncRef) {
+                // Another host op or a kernel's result: any tensor it was given (windows unknown).
+                for (const auto& a : d->args)
+                    for (GmAlias g : of(a.get(), depth + 1)) {
+                        g.lo.clear();
+                        g.ext.clear();
+                        out.push_back(g);
+                    }
+            } else {
+                out.push_back(GmAlias{v, {}, {}});  // an op (pl.create_tensor) or a fresh value
+            }
+        }
+        return out;
+    }
+
+private:
+    std::map<const Var*, std::vector<const Expr*>> m_def;
+};
+
+bool may_share(const GmAlias& a, const GmAlias& b) {
+    if (a.base != b.base) return false;
+    if (a.ext.empty() || b.ext.empty() || a.ext.size() != b.ext.size()) return true;
+    for (size_t k = 0; k < a.ext.size(); ++k)
+        if (a.lo[k] >= b.lo[k] + b.ext[k] || b.lo[k] >= a.lo[k] + a.ext[k]) return false;
+    return true;
+}
+
+// ARGS are CALLEE's arguments in parameter order, evaluated in CALLER.
+void refuse_aliased_arguments(const Function& caller, const Function& callee, const std::vector<ExprPtr>& args, const SourceLoc& at) {
+    LaunchAliases roots(caller);
+    const size_t n = std::min(args.size(), callee.params.size());
+    for (size_t i = 0; i < n; ++i)
+        for (size_t j = i + 1; j < n; ++j) {
+            const Param& p = callee.params[i];
+            const Param& q = callee.params[j];
+            if (p.var->type.kind != TypeKind::Tensor || q.var->type.kind != TypeKind::Tensor) continue;
+            if (p.dir == ParamDir::In && q.dir == ParamDir::In && callee.type != FuncType::Orchestration) continue;
+            for (const GmAlias& a : roots.of(args[i].get()))
+                for (const GmAlias& b : roots.of(args[j].get()))
+                    if (may_share(a, b))
+                        raise("E-UNSUPPORTED", args[j] ? args[j]->loc : at,
+                              fmt::format("'{}' gets '{}' and '{}' as parameters '{}' and '{}', which may share GM bytes of '{}'; cvsim "
+                                          "checks each tensor parameter as a GM tensor of its own, so a race between them would go unseen",
+                                          callee.name, args[i] ? args[i]->var->name : "?", args[j]->var->name, p.var->name, q.var->name,
+                                          a.base->name),
+                              "pass tensors that do not overlap (disjoint slices), or one tensor and offsets into it");
+        }
+}
+
 // Kernels launched by an Orchestration function, in program order, each once (self.f(...) statements and the
 // kernels of pl.submit / pl.spmd_submit); `host` is set when it also runs host ops cvsim does not execute.
 void collect_launches(const Program& p, const Function& f, std::vector<KernelLaunch>& out, bool& host, int depth) {
@@ -70,6 +177,7 @@ void collect_launches(const Program& p, const Function& f, std::vector<KernelLau
         auto add = [&](const std::string& name, const std::vector<ExprPtr>* args) {
             auto callee = p.find(name);
             if (!callee) return;
+            if (args) refuse_aliased_arguments(f, *callee, *args, v->loc);
             if (callee->type == FuncType::Orchestration) return collect_launches(p, *callee, out, host, depth + 1);
             for (const auto& k : out)
                 if (k.name == name) return;  // the first launch site gives the scalar arguments
@@ -257,6 +365,7 @@ private:
                 if (blocks > 0) m_plan.blocks = blocks;
                 auto callee = m_c.expanded->find(call->sval);
                 if (!callee) raise("E-NAME", call->loc, fmt::format("the program has no function '{}'", call->sval));
+                if (auto orig = m_c.original->find(call->sval)) refuse_aliased_arguments(f, *orig, call->args, call->loc);
                 return launch(callee, map_call(f, *call, src), depth + 1);
             }
             default:
@@ -341,9 +450,33 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     return c;
 }
 
+// A cross-core flag set or waited on a pipe its core does not have (PIPE_V on the AIC; M, MTE1, FIX on an AIV)
+// names no queue of that core: refused (E-TYPE), never run as if it were on the scalar unit, where a wait
+// would order everything after it and a set nothing before it.
+void check_sync_pipes(const Program& p) {
+    for (const auto& f : p.functions) {
+        if (f->type != FuncType::AIC && f->type != FuncType::AIV) continue;
+        const bool aic = f->type == FuncType::AIC;
+        passes::walk(f->body, [&](const StmtPtr& s) {
+            const Expr* c = passes::stmt_call(*s);
+            if (!c || (c->op->code != OpCode::SyncSet && c->op->code != OpCode::SyncWait)) return;
+            const ExprPtr& pa = arg(*c, "pipe");
+            if (!pa || pa->kind != ExprKind::Enum || pa->enum_kind != EnumKind::PipeType) return;
+            const auto pt = static_cast<PipeType>(pa->ival);
+            const bool missing = aic ? pt == PipeType::V : (pt == PipeType::M || pt == PipeType::MTE1 || pt == PipeType::FIX);
+            if (missing)
+                raise("E-TYPE", pa->loc,
+                      fmt::format("{} on pipe {}: the {} has no such pipe ({})", c->op->code == OpCode::SyncSet ? "sync_set" : "sync_wait",
+                                  pipe_type_name(pt), aic ? "AIC" : "AIV", aic ? "S, MTE1, MTE2, MTE3, M, FIX" : "S, MTE2, MTE3, V"),
+                      "name the pipe of the access the flag orders (a vector store: MTE3; a cube load: MTE2), or PIPE_ALL / S");
+        });
+    }
+}
+
 void check_expanded_for_hardware(const Program& expanded, const HwParams& hw) {
     passes::check_capacity(expanded, hw);
     passes::check_ring_buffers(expanded, hw);
+    check_sync_pipes(expanded);
 }
 
 RingLayout ring_layout(const rt::LaunchPlan& plan) {

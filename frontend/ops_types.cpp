@@ -567,6 +567,12 @@ Type infer_call_type(const Expr& call, int region_split) {
                 raise("E-TYPE", arg(call, "core_type")->loc, fmt::format("pl.system.syncall: core_type must be 'mix', 'aiv_only' or 'aic_only', got '{}'", *ct));
             if (auto m = const_str(arg(call, "mode")); m && *m != "hard" && *m != "soft")
                 raise("E-TYPE", arg(call, "mode")->loc, fmt::format("pl.system.syncall: mode must be 'hard' or 'soft', got '{}'", *m));
+            // used_cores (a soft barrier's participant count) is not modelled: the barrier waits for every
+            // launched core of its type. A smaller count releases cores early, so it is refused, never ignored.
+            if (const ExprPtr& u = arg(call, "used_cores"); u && u->kind != ExprKind::NoneLit && const_int(u).value_or(-1) != 0)
+                raise("E-UNSUPPORTED", u->loc,
+                      "pl.system.syncall: used_cores is not modelled (cvsim's barrier waits for every launched core of its type)",
+                      "omit used_cores (or give 0: all launched cores)");
             return Type::none();
         }
         case O::SyncSet: case O::SyncWait: {
@@ -576,6 +582,11 @@ Type infer_call_type(const Expr& call, int region_split) {
             if (!id || *id < 0 || *id > 31) raise("E-TYPE", arg(call, "event_id")->loc, fmt::format("{}: event_id must be a constant in 0..31", op_label(call)));
             if (auto ct = const_str(arg(call, "core_type")); ct && *ct != "aic" && *ct != "aiv")
                 raise("E-TYPE", arg(call, "core_type")->loc, fmt::format("{}: core_type must be 'aic' or 'aiv'", op_label(call)));
+            // cvsim models the cluster-local AIC <-> AIV flag (FFTS mode 2); the chip-wide (0) and AIV-group (1)
+            // modes order other cores, so they are refused, never run as mode 2.
+            if (const ExprPtr& m = arg(call, "ffts_mode"); m && m->kind != ExprKind::NoneLit && const_int(m).value_or(-1) != 2)
+                raise("E-UNSUPPORTED", m->loc, fmt::format("{}: ffts_mode other than 2 (the cluster's AIC <-> AIV flag) is not modelled", op_label(call)),
+                      "omit ffts_mode: cvsim's flags are the cluster-local AIC <-> AIV ones");
             return Type::none();
         }
         case O::CacheInvalid:

@@ -82,9 +82,11 @@ struct Machine {
     };
     std::map<uint32_t, AtomicTerms> atomic_terms;
     double max_wall_seconds = 0;
-    // The blocks of an original (unexpanded) launch run in lockstep: each GM access waits for every other
-    // block's access of the same rank (see interpret()).
+    // The blocks of an original (unexpanded) launch run in lockstep: each GM access waits until no other
+    // block is earlier in program order (see interpret()). Per task: its position (nullptr: not a block), done.
     bool lockstep = false;
+    std::vector<const std::vector<int64_t>*> pos;
+    std::vector<char> done;
     std::chrono::steady_clock::time_point wall_start = std::chrono::steady_clock::now();
 };
 
@@ -118,7 +120,15 @@ public:
         }
     }
 
-    void run() { exec_block(m_fn->body); }
+    const std::vector<int64_t>* position() const { return &m_pos; }  // empty: not started (earliest)
+
+    void run() {
+        exec_block(m_fn->body);
+        if (m_m.lockstep) {
+            m_m.done.at(static_cast<size_t>(m_task)) = 1;
+            m_m.coop.progress();
+        }
+    }
 
 private:
     Machine& m_m;
@@ -127,6 +137,9 @@ private:
     int m_block;
     int m_lane;    // AIV lane (0/1), 0 otherwise
     int m_task;    // coop task id
+    // Program position: the statement index in each enclosing block and the iteration ordinal of each
+    // enclosing loop, outermost first (compared lexicographically by the lockstep of an original launch).
+    std::vector<int64_t> m_pos;
     std::vector<Value> m_env;           // per variable id
     std::vector<const RTile*> m_popped; // popped tiles not yet freed
     // split_aiv region (mixed mode): lane currently interpreted and its mode, -1 outside
@@ -185,10 +198,13 @@ private:
     }
 
     void exec_block(const Block& b) {
-        for (const auto& s : b) {
-            if (m_returned) return;
-            exec(*s);
+        m_pos.push_back(0);
+        for (size_t i = 0; i < b.size(); ++i) {
+            if (m_returned) break;
+            m_pos.back() = static_cast<int64_t>(i);
+            exec(*b[i]);
         }
+        m_pos.pop_back();
     }
 
     void assign(const std::vector<VarPtr>& targets, const Value& v) {
@@ -253,7 +269,9 @@ private:
         for (size_t i = 0; i < s.iter_args.size(); ++i) m_env[s.iter_args[i]->id] = eval(s.init_values[i]);
         int saved_lane = m_region_lane;
         SplitMode saved_mode = m_region_mode;
+        m_pos.push_back(-1);
         for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
+            ++m_pos.back();  // the iteration ordinal
             count(s.loc);
             m_env[s.loop_var->id].v = Scalar::of_int(i);
             if (s.loop_kind == LoopKind::SplitAiv) {
@@ -266,6 +284,7 @@ private:
             if (!s.iter_args.empty() && m_yield.size() == s.iter_args.size())
                 for (size_t k = 0; k < s.iter_args.size(); ++k) m_env[s.iter_args[k]->id] = m_yield[k];
         }
+        m_pos.pop_back();
         m_region_lane = saved_lane;
         m_region_mode = saved_mode;
         for (size_t k = 0; k < s.targets.size() && k < s.iter_args.size(); ++k) m_env[s.targets[k]->id] = m_env[s.iter_args[k]->id];
@@ -303,9 +322,20 @@ private:
         return t;
     }
 
-    // Before a GM access of an original multi-block launch: the other blocks take their turn first.
+    // Before a GM access of an original multi-block launch: every block earlier in program order (statement
+    // positions and loop iterations; on a tie the lower block) goes first. Ordering by the rank of the access
+    // instead misordered blocks where a branch on the block index skips accesses (false E-MISMATCH).
     void gm_turn() {
-        if (m_m.lockstep) m_m.coop.yield(m_task);
+        if (!m_m.lockstep) return;
+        m_m.coop.progress();  // this block moved: a block waiting for it may go on
+        m_m.coop.wait_until(m_task, [&] {
+            for (size_t t = 0; t < m_m.pos.size(); ++t) {
+                if (static_cast<int>(t) == m_task || m_m.done[t] || !m_m.pos[t]) continue;
+                const auto& o = *m_m.pos[t];
+                if (o < m_pos || (o == m_pos && static_cast<int>(t) < m_task)) return false;
+            }
+            return true;
+        });
     }
 
     Value load(const Expr& c) {
@@ -518,6 +548,7 @@ private:
         switch (code) {
             case O::Load: return load(c);
             case O::TensorRead: {
+                gm_turn();
                 TView v = view(arg(c, "tensor"));
                 rt::Window w = window(v, arg(c, "indices"), std::vector<int64_t>(v.shape.size(), 1), c.loc);
                 const auto& t = m_m.gm.tensors[v.id];
@@ -749,6 +780,8 @@ Result interpret(const rt::LaunchPlan& plan, const rt::TensorStore& initial, con
     // a block-by-block run would read the band unwritten. Race-free programs give the same outputs in
     // either order (docs/DECISIONS.md).
     m.lockstep = plan.blocks > 1;
+    for (auto& l : lanes) m.pos.push_back(l->position());
+    m.done.assign(lanes.size(), 0);
     return run_tasks(m, lanes);
 }
 

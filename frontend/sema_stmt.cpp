@@ -209,6 +209,24 @@ void FunctionLowering::lower_expr_stmt(const ast::Stmt& s) {
     st->kind = StmtKind::Eval;
     st->loc = s.loc;
     st->value = value;
+    // An in-place op as a statement (`pl.tile.write(t, idx, v)`, PyPTO's form; fillpad_inplace, scatter,
+    // scatter_mask, matmul_acc / gemv_acc) writes its destination tile. cvsim's ops return the updated tile,
+    // so the statement rebinds the destination to it; the result was dropped before (a silent no-op).
+    const char* dst = nullptr;
+    if (value->kind == ExprKind::Call && value->op) switch (value->op->code) {
+            case OpCode::Write: case OpCode::FillpadInplace: dst = "tile"; break;
+            case OpCode::Scatter: case OpCode::ScatterMask: dst = "dst"; break;
+            case OpCode::MatmulAcc: case OpCode::GemvAcc: dst = "acc"; break;  // accumulates in L0C in place
+            default: break;
+        }
+    if (dst) {
+        const ExprPtr& t = arg(*value, dst);
+        if (!t || t->kind != ExprKind::Var)
+            raise("E-UNSUPPORTED", value->loc, fmt::format("{} as a statement writes its tile in place; cvsim needs that tile as a variable", value->op->name()),
+                  "write into a named tile (t = ...; pl.tile.write(t, [i, j], v))");
+        st->kind = StmtKind::Assign;
+        st->targets.push_back(bind(t->var->name, value->type, value->loc));
+    }
     emit(st);
 }
 

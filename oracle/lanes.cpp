@@ -398,6 +398,12 @@ private:
                 }
                 return v;
             }
+            case O::ReinterpretView: {
+                // The same bytes as another dtype: aliases its source's storage (a5: the slot), as a view does.
+                Val x = tile_of(c, "data");
+                if (x.k != Val::Tile) return tile_val(c.type, new_storage());
+                return tile_val(c.type, x.storage);
+            }
             case O::TpushToAiv: case O::TpushToAic: {
                 int dir = code == O::TpushToAiv ? 0 : 1;
                 int64_t id = arg(c, "id") ? scal(arg(c, "id")).as_int() : 0;

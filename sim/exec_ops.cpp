@@ -584,7 +584,14 @@ void CoreRunner::refresh_slot_tile(TileBuf& t, CrossCorePipe::Slot& sl) {
         write_tile(t, *slot_contents(sl, t.ring, t.lane));
     } else if (t.view_src) {
         refresh_slot_tile(*t.view_src, sl);
-        write_tile(t, view_data(t.view_code, read_tile(*t.view_src), t.rows, t.cols, t.view_ints).m);
+        if (t.view_code == OpCode::ReinterpretView) {
+            // The same bytes read as t's dtype (as n_reinterpret does: the source's physical layout).
+            const TileBuf& src = *t.view_src;
+            const auto raw = encode(read_tile(src).m, src.dtype, src.layout, src.acc);
+            write_tile(t, decode(raw.data(), raw.size(), t.dtype, src.layout, false, t.rows, t.cols));
+        } else {
+            write_tile(t, view_data(t.view_code, read_tile(*t.view_src), t.rows, t.cols, t.view_ints).m);
+        }
     }
     t.slot_writes = sl.writes;
     if (t.bytes != before) t.clean = false;

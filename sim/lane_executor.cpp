@@ -149,10 +149,10 @@ void CoreRunner::exec_for(const Stmt& s) {
     if (step == 0) return;
     for (size_t i = 0; i < s.iter_args.size(); ++i) m_env[s.iter_args[i]->id] = eval(s.init_values[i], s);
     uint64_t key = (uint64_t(s.loc.line) << 20) | s.loc.col;
-    m_loops.push_back({key, 0});
+    m_loops.push_back({key, -1});
     for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) {
         m_core->advance_statement();
-        m_loops.back().second = i;
+        ++m_loops.back().second;  // the iteration ordinal (not i: a negative step runs the larger i first)
         m_env[s.loop_var->id].v = Scalar::of_int(i);
         m_yield.clear();
         exec_block(s.body);
@@ -326,6 +326,19 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             // The scalar unit reads UB: it waits until the tile's writer completed, then decodes the element.
             TileRef t = tile(arg(c, "tile"));
             if (t->writer >= 0) m_core->wait_instrs({static_cast<uint32_t>(t->writer)}, StallCause::Dependency);
+            // a5: a popped tile (or a view of it) is its ring slot. The read is issued as one of the slot's
+            // readers (the checker sees it, a tfree waits for it) and reads the slot's current contents.
+            if (m_st.cfg->hw.target == Target::A5 && !m_replay && slot_root(t.get())) {
+                auto in = make(Pipe::Scalar, s, &c);
+                in->in[0] = t;
+                dep_read(*in, t);
+                TileRef out = new_tile(Type::tile({1, 1}, t->dtype, Mem::Vec));
+                dep_write(*in, out);
+                in->out = out;
+                const uint32_t seq = m_core->issued();
+                m_core->issue(std::move(in));
+                m_core->wait_instrs({seq}, StallCause::Dependency);
+            }
             std::vector<int64_t> idx;
             for (auto& a : arg(c, "indices")->args) idx.push_back(scalar(a).as_int());
             int64_t r = idx.size() >= 2 ? idx[idx.size() - 2] : 0, col = idx.empty() ? 0 : idx.back();
@@ -616,7 +629,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
     }
     if (c.op->int_list_param)  // slice offsets, reshape shape, write indices, assemble offset
         for (auto& a : arg(c, c.op->int_list_param)->args) in->ints.push_back(scalar(a).as_int());
-    if ((code == O::Slice || code == O::Reshape || code == O::SetValidShape || code == O::TransposeView) && in->in[0])
+    if ((code == O::Slice || code == O::Reshape || code == O::SetValidShape || code == O::TransposeView || code == O::ReinterpretView) && in->in[0])
         if (slot_root(in->in[0].get())) {
             // a5: a view of slot memory is slot memory too (rewritten with it, read as it).
             out->view_src = in->in[0];

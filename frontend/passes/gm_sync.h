@@ -243,6 +243,19 @@ private:
                         a.origins = origin_of(arg(*c, "tensor"));
                     }
                     m_acc.push_back(std::move(a));
+                } else if (c->op->code == OpCode::TensorRead) {
+                    // A scalar GM read (SHARED: each lane that keeps it reads GM on its own core), so it is a load
+                    // of both lanes; lane DCE later drops the copy a lane does not use.
+                    for (Side lane : {Side::Cube, Side::Vector}) {
+                        Access a;
+                        a.stmt = s;
+                        a.path = here;
+                        a.call = c;
+                        a.win = m_win.window(*c, here);
+                        a.lane = lane;
+                        a.origins = origin_of(arg(*c, "tensor"));
+                        m_acc.push_back(std::move(a));
+                    }
                 }
             }
             if (s->kind == StmtKind::For || s->kind == StmtKind::If) {
@@ -1005,7 +1018,7 @@ private:
                     // A V2C WAR whose load runs before the store in the common block: a token of the loaded tile
                     // (it also orders later iterations' stores: they follow the pop on the cube).
                     if (v2c && m_opt.v2c == V2CPolicy::Fence && i_c < i_s && c.path.size() == d + 1 && vector_accesses(c) == 1 &&
-                        !c.stmt->targets.empty()) {
+                        !c.stmt->targets.empty() && c.call->op->code == OpCode::Load) {
                         place_fence(c, s, cb, i_c, i_s, true);
                         ++m_stats.v2c_fences;
                         m_stats.log.push_back(what + " fenced (tpush_to_aic / tpop_from_aiv)");

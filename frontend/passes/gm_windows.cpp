@@ -323,10 +323,13 @@ std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const Stmt
 GmWindow WindowAnalysis::window(const Expr& call, const StmtPath& path) const {
     GmWindow w;
     bool store = call.op->code == OpCode::Store;
+    bool scalar_read = call.op->code == OpCode::TensorRead;  // one element at `indices`
     const ExprPtr& t = arg(call, store ? "output_tensor" : "tensor");
-    const ExprPtr& offs = arg(call, "offsets");
+    const ExprPtr& offs = arg(call, scalar_read ? "indices" : "offsets");
     if (!t || t->kind != ExprKind::Var || !offs || (offs->kind != ExprKind::List && offs->kind != ExprKind::Tuple)) return w;
-    if (store) {
+    if (scalar_read) {
+        w.ext.assign(offs->args.size(), 1);
+    } else if (store) {
         const ExprPtr& tile = arg(call, "tile");
         if (!tile) return w;
         w.ext = tile->type.shape;

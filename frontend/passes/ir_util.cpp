@@ -204,6 +204,8 @@ std::set<const Var*> storage_aliases(const Block& body, const Var* v) {
                 OpCode c = e.op->code;
                 if (c == OpCode::Slice || c == OpCode::Reshape || c == OpCode::SetValidShape || c == OpCode::TransposeView)
                     srcs.push_back(var_of(arg(e, "tile")));
+                if (c == OpCode::ReinterpretView) srcs.push_back(var_of(arg(e, "data")));  // the same bytes
+                if (c == OpCode::Write) srcs.push_back(var_of(arg(e, "tile")));  // written in place on hardware
             }
             for (const Var* x : srcs)
                 for (auto& t : s.targets) edge(x, t.get());

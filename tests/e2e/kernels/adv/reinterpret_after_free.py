@@ -1,0 +1,38 @@
+# a5: a popped C2V tile read through pl.tile.reinterpret_view (the same bytes as INT32) after its tfree:
+# the view is the ring slot, which the next push rewrites. The simulator copied the bytes at the view, so
+# this was clean.
+import pypto.language as pl
+
+
+@pl.program
+class R:
+    @pl.function(type=pl.FunctionType.AIC)
+    def r_aic(self, x: pl.Tensor[[16, 16], pl.FP16], out: pl.Out[pl.Tensor[[32, 16], pl.FP32]]):
+        ring = pl.import_peer_buffer(name="r_c2v_slot_buffer", peer_func="r_aiv")
+        pl.aic_initialize_pipe(ring, pl.const(0, pl.INT32), dir_mask=1, slot_size=1024, slot_num=1)
+        x_mat = pl.load(x, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)
+        x_left = pl.move(x_mat, target_memory=pl.MemorySpace.Left)
+        x_right = pl.move(x_mat, target_memory=pl.MemorySpace.Right)
+        for i in pl.range(2):
+            z = pl.matmul(x_left, x_right)
+            pl.tpush_to_aiv(z, split=0)
+            x_left = pl.move(x_mat, target_memory=pl.MemorySpace.Left)
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def r_aiv(self, x: pl.Tensor[[16, 16], pl.FP16], out: pl.Out[pl.Tensor[[32, 16], pl.FP32]]) -> pl.Tensor[[32, 16], pl.FP32]:
+        ring = pl.reserve_buffer(name="r_c2v_slot_buffer", size=1 * 1024, base=pl.AUTO)
+        pl.aiv_initialize_pipe(ring, pl.const(0, pl.INT32), dir_mask=1, slot_size=1024, slot_num=1)
+        for i in pl.range(2):
+            z: pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Vec] = pl.tpop_from_aic(split=0)
+            zi = pl.tile.reinterpret_view(z, pl.INT32)
+            pl.tfree_to_aic(z)
+            e = pl.cast(zi, pl.FP32)
+
+            out = pl.store(e, [i * 16, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.Group)
+    def r(self, x: pl.Tensor[[16, 16], pl.FP16], out: pl.Out[pl.Tensor[[32, 16], pl.FP32]]) -> pl.Tensor[[32, 16], pl.FP32]:
+        self.r_aic(x, out)
+        result = self.r_aiv(x, out)
+        return result
