@@ -595,15 +595,21 @@ private:
 
     // A V2C token whose store-to-consumer interval holds another token's in the same block (pushed after
     // this store, popped before this consumer) orders nothing more: that push follows this store on the
-    // vector lane (MTE3 in order; its fence publishes both) and its pop precedes this consumer. Dropped
-    // (oracle sweep, property 4: one token of two was redundant). C2V tokens stay as upstream places them.
+    // vector lane (MTE3 in order) and its pop precedes this consumer. Dropped (oracle sweep, property 4: one
+    // token of two was redundant). Publication: the inner push's flag covers this store's visibility only
+    // through a vector fence between the two; a store token's own fence is one, a write-after-read token
+    // (a loaded tile) has none, so this store's fence stays then (oracle sweep: a RAW around a WAR raced
+    // under a visibility delay). C2V tokens stay as upstream places them.
     void drop_nested_tokens() {
-        std::vector<bool> drop(m_tokens.size(), false);
+        auto fenced = [](const Token& t) {
+            return std::any_of(t.after.begin(), t.after.end(), [](const StmtPtr& st) { return is_call(*st, OpCode::Fence); });
+        };
+        std::vector<int> drop(m_tokens.size(), 0);  // 0 keep, 1 drop, 2 drop but keep the publishing fence
         for (size_t a = 0; a < m_tokens.size(); ++a)
-            for (size_t c = 0; c < m_tokens.size() && !drop[a]; ++c) {
+            for (size_t c = 0; c < m_tokens.size() && drop[a] != 1; ++c) {
                 const Token& ta = m_tokens[a];
                 const Token& tc = m_tokens[c];
-                if (c != a && ta.v2c && tc.v2c && tc.b == ta.b && tc.is > ta.is && tc.il <= ta.il) drop[a] = true;
+                if (c != a && ta.v2c && tc.v2c && tc.b == ta.b && tc.is > ta.is && tc.il <= ta.il) drop[a] = fenced(tc) || !fenced(ta) ? 1 : 2;
             }
         std::vector<Token> kept;
         for (size_t a = 0; a < m_tokens.size(); ++a) {
@@ -613,9 +619,11 @@ private:
             }
             const Token& t = m_tokens[a];
             auto& list = m_insert[{t.b, t.is + 1}];
-            for (const auto& st : t.after) list.erase(std::remove(list.begin(), list.end(), st), list.end());
+            for (const auto& st : t.after)
+                if (drop[a] == 1 || !is_call(*st, OpCode::Fence)) list.erase(std::remove(list.begin(), list.end(), st), list.end());
             --m_stats.v2c_fences;
-            m_stats.log.push_back(t.what + ": token dropped, the token of a pair nested inside it orders it");
+            m_stats.log.push_back(t.what + ": token dropped, the token of a pair nested inside it orders it" +
+                                  (drop[a] == 2 ? std::string(" (the store's publishing fence stays)") : std::string()));
         }
         m_tokens = std::move(kept);
     }
