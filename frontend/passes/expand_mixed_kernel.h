@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,7 +64,8 @@ bool is_mixed(const ir::Function& f);
 
 // GM cross-lane dependencies of one mixed function, before the split: inserts declared-side transports
 // (C2V/V2C fences), sync flags (loop-carried WAR) or barriers as the policy says (passes/gm_sync.cpp).
-void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats);
+// `live_loads` (optional): the targets of the loads the split keeps; any other load is dead (no access).
+void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const ir::Var*>* live_loads = nullptr);
 
 // The vector split of an AIV lane function for split mode UP_DOWN / LEFT_RIGHT (passes/vector_split.cpp).
 void split_vector_lane(ir::Function& aiv, ir::SplitMode mode);

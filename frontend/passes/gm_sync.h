@@ -68,7 +68,8 @@ inline Order compare(const Path& a, const Path& b) {
 
 class GmSync {
 public:
-    GmSync(Function& f, const ExpandOptions& opt, ExpandStats& stats) : m_f(f), m_opt(opt), m_stats(stats), m_win(f) {}
+    GmSync(Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const Var*>* live_loads = nullptr)
+        : m_f(f), m_opt(opt), m_stats(stats), m_live(live_loads), m_win(f) {}
 
     void run() {
         trace_origins();
@@ -142,6 +143,7 @@ private:
     Function& m_f;
     const ExpandOptions& m_opt;
     ExpandStats& m_stats;
+    const std::set<const Var*>* m_live;                     // loads the split keeps (nullptr: all)
     std::map<const Var*, std::set<const Var*>> m_origin;   // tensor variable -> origin parameters
     std::vector<Access> m_acc;                              // accesses in program order
     std::map<Block*, const Stmt*> m_owner;                  // block -> the For/If owning it (nullptr: body)
@@ -228,7 +230,9 @@ private:
             Path here = path;
             here.push_back({&b, i});
             if (const Expr* c = dead ? nullptr : stmt_call(*s)) {
-                if (c->op->code == OpCode::Store || c->op->code == OpCode::Load) {
+                // A load lane DCE removes (nothing reads its tile) touches no GM in the expanded program.
+                bool dead_load = c->op->code == OpCode::Load && m_live && !s->targets.empty() && !m_live->count(s->targets[0].get());
+                if ((c->op->code == OpCode::Store || c->op->code == OpCode::Load) && !dead_load) {
                     Access a;
                     a.stmt = s;
                     a.path = here;
