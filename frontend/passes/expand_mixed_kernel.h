@@ -37,6 +37,9 @@ struct ExpandOptions {
     // the AIVs per cluster (2). A flag both AIV lanes use is one id per lane.
     int flag_lane_stride = 16;
     int auto_slot_num = 2;       // sync.auto_slot_num: slots of the pipes the expander adds (no slot_num attr)
+    // gm.visibility_delay (or the bound --max-visibility-delay draws from): > 0, a flag, barrier or transport
+    // orders a V2C store's completion only, and `reject` errors on a store the program does not publish.
+    uint64_t visibility_delay = 0;
 };
 
 // Pass statistics (printed with -v, reported in --json).

@@ -670,26 +670,52 @@ private:
         }
     }
 
-    // A vector-lane system.fence() right after the store `s` (once; nothing when one already follows it).
-    void publish_after(const Access& s) {
+    // Does a fence follow the store `s` before the first statement that may order it: in its block, after
+    // it, before anything but assignments (an author's `fence()` + `syncall()`)? Conservative: a fence
+    // elsewhere (after the store's loop or branch) is not seen.
+    bool published(const Access& s) const {
         Block* sb = s.path.back().first;
         size_t si = s.path.back().second;
-        // Already published: a fence after the store and before the first statement that orders it (an
-        // author's `fence()` + `syncall()`, or the fence this pass placed on an earlier expansion).
         for (size_t j = si + 1; j < sb->size(); ++j) {
-            if (is_call(*(*sb)[j], OpCode::Fence)) return;
+            if (is_call(*(*sb)[j], OpCode::Fence)) return true;
             if (orders(*(*sb)[j], s) || (*sb)[j]->kind != StmtKind::Assign) break;
             // A tile move may become the transport that orders the store (a boundary move): a fence after it
             // publishes nothing the transport released.
             const Expr* c = stmt_call(*(*sb)[j]);
             if (c && (c->op->code == OpCode::Move || is_cross_core(c->op->code))) break;
         }
+        return false;
+    }
+
+    // A vector-lane system.fence() right after the store `s` (once; nothing when one already follows it).
+    void publish_after(const Access& s) {
+        Block* sb = s.path.back().first;
+        size_t si = s.path.back().second;
+        // Already published: a fence after the store and before the first statement that orders it (an
+        // author's `fence()` + `syncall()`, or the fence this pass placed on an earlier expansion).
+        if (published(s)) return;
         if (!m_published.insert({sb, si}).second) return;
         const SourceLoc& sl = s.stmt->loc;
         StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
         fence->pinned_lane = s.lane == Side::Cube ? 1 : 2;
         plan(sb, si + 1, fence);
         m_stats.log.push_back(fmt::format("{}: store published with system.fence() (the ordering it relies on covers completion only)", where(s)));
+    }
+
+    // An already-ordered V2C dependency of the vector store `s` (then `cons`, the cube access): under fence /
+    // syncall the store is published (publish_after); under reject with a GM visibility delay, a store the
+    // program does not publish is an error, as the checker reports it (SPEC 4.5/6).
+    void ordered_v2c_store(const Access& s, const Access& cons) {
+        if (!s.store || s.lane != Side::Vector) return;
+        if (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall) return publish_after(s);
+        if (m_opt.v2c != V2CPolicy::Reject || m_opt.visibility_delay == 0 || published(s)) return;
+        raise("E-V2C-UNFENCED", cons.stmt->loc,
+              fmt::format("{} {} of '{}' is ordered after the vector store at {} only on the store's completion: with a GM visibility delay "
+                          "({} cycles) a flag, barrier or tile transport publishes a write only through a system.fence() of the writing core "
+                          "between the write and the release, and none follows the store",
+                          cons.lane == Side::Cube ? "cube" : "vector", cons.store ? "store" : "load", name_of(s.origins), s.stmt->loc.str(),
+                          m_opt.visibility_delay),
+              "insert pl.system.fence() right after the vector store (or compile with --v2c fence)");
     }
 
     void place_barrier(Block* b, size_t il, const SourceLoc& loc) {
@@ -900,7 +926,8 @@ private:
             if (ordered) {
                 ++m_stats.already_ordered;
                 // As in handle_pair: what orders it covers the store's completion only (SPEC 4.5/6).
-                if (v2c ? (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall) : complete()) publish_after(s);
+                if (v2c) ordered_v2c_store(s, c);
+                else if (complete()) publish_after(s);
                 m_stats.log.push_back(what + " already ordered, nothing added");
                 continue;
             }
@@ -1092,7 +1119,9 @@ private:
             // Publication (SPEC 4.5/6): an author transport, flag or barrier orders the store's completion,
             // not its visibility; under fence/syncall the vector lane also fences right after the store, so
             // the ordering holds with a GM visibility delay too (reject/off keep the program as written).
-            if (v2c ? (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall) : complete()) publish_after(s);
+            // (reject with a visibility delay: an error unless the program publishes the store).
+            if (v2c) ordered_v2c_store(s, l);
+            else if (complete()) publish_after(s);
             auto owner = m_owner.find(b);
             bool loop_body = owner != m_owner.end() && owner->second && owner->second->kind == StmtKind::For && &owner->second->body == b;
             if (war && v2c && m_opt.v2c == V2CPolicy::Fence && loop_body) {
