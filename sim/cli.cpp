@@ -497,7 +497,9 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             if (!e.merge.empty()) {
                 sum = merge_jsonl(c, kernel, e, *base);
             } else if (e.jobs == 0) {
-                session = std::make_unique<sim::Session>(SourceFile::read(kernel), session_options(ck));
+                sim::SessionOptions kso = session_options(ck);
+                kso.max_visibility_delay = e.max_visibility;  // reject: a drawn delay needs published stores too
+                session = std::make_unique<sim::Session>(SourceFile::read(kernel), kso);
                 sum = explore_kernel(*session, ck, kernel, e, *base);
             } else {
                 sum = explore_parallel(ck, kernel, e, *base);

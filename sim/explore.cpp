@@ -327,6 +327,7 @@ static_assert(RunningSlot::is_always_lock_free, "the running-seed slots are shar
                               bool report_nominal, RunningSlot* running) {
     try {
         sim::SessionOptions so = session_options(c);
+        so.max_visibility_delay = e.max_visibility;
         sim::Session session(SourceFile::read(kernel), so);
         std::set<std::string> reported;
         // Records go to the supervisor in batches (a pipe write per schedule costs more than a schedule's
@@ -385,7 +386,11 @@ public:
         auto t0 = std::chrono::steady_clock::now();
         m_t0 = m_last_bar = t0;
         // Bad input fails here, once, with a diagnostic (not in every worker).
-        { sim::Session probe(SourceFile::read(m_kernel), session_options(m_c)); }
+        {
+            sim::SessionOptions so = session_options(m_c);
+            so.max_visibility_delay = m_e.max_visibility;
+            sim::Session probe(SourceFile::read(m_kernel), so);
+        }
         resume();
         // This shard's slice of the seed range (seeds lo..hi-1), minus what the file already holds. The
         // caller checked that the range does not wrap around 2^64.

@@ -21,6 +21,7 @@ passes::ExpandOptions expand_options(Target target, passes::V2CPolicy v2c, int b
     eo.chip_clusters = static_cast<int>(hw.chip.clusters);
     eo.flag_lane_stride = static_cast<int>(hw.chip.flag_counters / kAivsPerCluster);
     eo.auto_slot_num = static_cast<int>(hw.sync.auto_slot_num);
+    eo.visibility_delay = hw.gm.visibility_delay;
     return eo;
 }
 
@@ -76,6 +77,7 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     co.entry = m_opt.entry;
     co.expand = expand_options(m_opt.target, m_opt.v2c, m_opt.blocks, m_hw);
     co.expand.c2v = m_opt.c2v;
+    co.expand.visibility_delay = std::max(co.expand.visibility_delay, m_opt.max_visibility_delay);
     passes::check_capacity(*program, m_hw);  // before expanding: the author's own tiles, at their lines
     m_compiled = compile(program, co);
     check_expanded_for_hardware(*m_compiled.expanded, m_hw);

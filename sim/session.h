@@ -31,6 +31,7 @@ struct SessionOptions {
     std::map<std::string, std::string> input_files;  // NAME -> FILE.npy
     std::map<std::string, rt::Scalar> scalars;    // NAME -> VALUE for pl.Scalar parameters
     std::optional<uint64_t> visibility_delay;     // --visibility-delay; unset: the gm.visibility_delay parameter
+    uint64_t max_visibility_delay = 0;            // --max-visibility-delay (explore/check): the expander's reject sees it
     CompareOptions compare;
     uint64_t max_cycles = 200'000'000;
     double max_wall_seconds = 60;

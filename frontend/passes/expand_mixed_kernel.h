@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,9 @@ struct ExpandOptions {
     // the AIVs per cluster (2). A flag both AIV lanes use is one id per lane.
     int flag_lane_stride = 16;
     int auto_slot_num = 2;       // sync.auto_slot_num: slots of the pipes the expander adds (no slot_num attr)
+    // gm.visibility_delay (or the bound --max-visibility-delay draws from): > 0, a flag, barrier or transport
+    // orders a V2C store's completion only, and `reject` errors on a store the program does not publish.
+    uint64_t visibility_delay = 0;
 };
 
 // Pass statistics (printed with -v, reported in --json).
@@ -63,7 +67,8 @@ bool is_mixed(const ir::Function& f);
 
 // GM cross-lane dependencies of one mixed function, before the split: inserts declared-side transports
 // (C2V/V2C fences), sync flags (loop-carried WAR) or barriers as the policy says (passes/gm_sync.cpp).
-void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats);
+// `live_loads` (optional): the targets of the loads the split keeps; any other load is dead (no access).
+void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const ir::Var*>* live_loads = nullptr);
 
 // The vector split of an AIV lane function for split mode UP_DOWN / LEFT_RIGHT (passes/vector_split.cpp).
 void split_vector_lane(ir::Function& aiv, ir::SplitMode mode);

@@ -3,6 +3,8 @@
 
 namespace cvsim::passes {
 
-void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats) { gmsync::GmSync(f, opt, stats).run(); }
+void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const ir::Var*>* live_loads) {
+    gmsync::GmSync(f, opt, stats, live_loads).run();
+}
 
 }  // namespace cvsim::passes

@@ -68,7 +68,8 @@ inline Order compare(const Path& a, const Path& b) {
 
 class GmSync {
 public:
-    GmSync(Function& f, const ExpandOptions& opt, ExpandStats& stats) : m_f(f), m_opt(opt), m_stats(stats), m_win(f) {}
+    GmSync(Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const Var*>* live_loads = nullptr)
+        : m_f(f), m_opt(opt), m_stats(stats), m_live(live_loads), m_win(f) {}
 
     void run() {
         trace_origins();
@@ -142,6 +143,7 @@ private:
     Function& m_f;
     const ExpandOptions& m_opt;
     ExpandStats& m_stats;
+    const std::set<const Var*>* m_live;                     // loads the split keeps (nullptr: all)
     std::map<const Var*, std::set<const Var*>> m_origin;   // tensor variable -> origin parameters
     std::vector<Access> m_acc;                              // accesses in program order
     std::map<Block*, const Stmt*> m_owner;                  // block -> the For/If owning it (nullptr: body)
@@ -228,7 +230,9 @@ private:
             Path here = path;
             here.push_back({&b, i});
             if (const Expr* c = dead ? nullptr : stmt_call(*s)) {
-                if (c->op->code == OpCode::Store || c->op->code == OpCode::Load) {
+                // A load lane DCE removes (nothing reads its tile) touches no GM in the expanded program.
+                bool dead_load = c->op->code == OpCode::Load && m_live && !s->targets.empty() && !m_live->count(s->targets[0].get());
+                if ((c->op->code == OpCode::Store || c->op->code == OpCode::Load) && !dead_load) {
                     Access a;
                     a.stmt = s;
                     a.path = here;
@@ -608,15 +612,21 @@ private:
 
     // A V2C token whose store-to-consumer interval holds another token's in the same block (pushed after
     // this store, popped before this consumer) orders nothing more: that push follows this store on the
-    // vector lane (MTE3 in order; its fence publishes both) and its pop precedes this consumer. Dropped
-    // (oracle sweep, property 4: one token of two was redundant). C2V tokens stay as upstream places them.
+    // vector lane (MTE3 in order) and its pop precedes this consumer. Dropped (oracle sweep, property 4: one
+    // token of two was redundant). Publication: the inner push's flag covers this store's visibility only
+    // through a vector fence between the two; a store token's own fence is one, a write-after-read token
+    // (a loaded tile) has none, so this store's fence stays then (oracle sweep: a RAW around a WAR raced
+    // under a visibility delay). C2V tokens stay as upstream places them.
     void drop_nested_tokens() {
-        std::vector<bool> drop(m_tokens.size(), false);
+        auto fenced = [](const Token& t) {
+            return std::any_of(t.after.begin(), t.after.end(), [](const StmtPtr& st) { return is_call(*st, OpCode::Fence); });
+        };
+        std::vector<int> drop(m_tokens.size(), 0);  // 0 keep, 1 drop, 2 drop but keep the publishing fence
         for (size_t a = 0; a < m_tokens.size(); ++a)
-            for (size_t c = 0; c < m_tokens.size() && !drop[a]; ++c) {
+            for (size_t c = 0; c < m_tokens.size() && drop[a] != 1; ++c) {
                 const Token& ta = m_tokens[a];
                 const Token& tc = m_tokens[c];
-                if (c != a && ta.v2c && tc.v2c && tc.b == ta.b && tc.is > ta.is && tc.il <= ta.il) drop[a] = true;
+                if (c != a && ta.v2c && tc.v2c && tc.b == ta.b && tc.is > ta.is && tc.il <= ta.il) drop[a] = fenced(tc) || !fenced(ta) ? 1 : 2;
             }
         std::vector<Token> kept;
         for (size_t a = 0; a < m_tokens.size(); ++a) {
@@ -626,9 +636,11 @@ private:
             }
             const Token& t = m_tokens[a];
             auto& list = m_insert[{t.b, t.is + 1}];
-            for (const auto& st : t.after) list.erase(std::remove(list.begin(), list.end(), st), list.end());
+            for (const auto& st : t.after)
+                if (drop[a] == 1 || !is_call(*st, OpCode::Fence)) list.erase(std::remove(list.begin(), list.end(), st), list.end());
             --m_stats.v2c_fences;
-            m_stats.log.push_back(t.what + ": token dropped, the token of a pair nested inside it orders it");
+            m_stats.log.push_back(t.what + ": token dropped, the token of a pair nested inside it orders it" +
+                                  (drop[a] == 2 ? std::string(" (the store's publishing fence stays)") : std::string()));
         }
         m_tokens = std::move(kept);
     }
@@ -671,26 +683,52 @@ private:
         }
     }
 
-    // A vector-lane system.fence() right after the store `s` (once; nothing when one already follows it).
-    void publish_after(const Access& s) {
+    // Does a fence follow the store `s` before the first statement that may order it: in its block, after
+    // it, before anything but assignments (an author's `fence()` + `syncall()`)? Conservative: a fence
+    // elsewhere (after the store's loop or branch) is not seen.
+    bool published(const Access& s) const {
         Block* sb = s.path.back().first;
         size_t si = s.path.back().second;
-        // Already published: a fence after the store and before the first statement that orders it (an
-        // author's `fence()` + `syncall()`, or the fence this pass placed on an earlier expansion).
         for (size_t j = si + 1; j < sb->size(); ++j) {
-            if (is_call(*(*sb)[j], OpCode::Fence)) return;
+            if (is_call(*(*sb)[j], OpCode::Fence)) return true;
             if (orders(*(*sb)[j], s) || (*sb)[j]->kind != StmtKind::Assign) break;
             // A tile move may become the transport that orders the store (a boundary move): a fence after it
             // publishes nothing the transport released.
             const Expr* c = stmt_call(*(*sb)[j]);
             if (c && (c->op->code == OpCode::Move || is_cross_core(c->op->code))) break;
         }
+        return false;
+    }
+
+    // A vector-lane system.fence() right after the store `s` (once; nothing when one already follows it).
+    void publish_after(const Access& s) {
+        Block* sb = s.path.back().first;
+        size_t si = s.path.back().second;
+        // Already published: a fence after the store and before the first statement that orders it (an
+        // author's `fence()` + `syncall()`, or the fence this pass placed on an earlier expansion).
+        if (published(s)) return;
         if (!m_published.insert({sb, si}).second) return;
         const SourceLoc& sl = s.stmt->loc;
         StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
         fence->pinned_lane = s.lane == Side::Cube ? 1 : 2;
         plan(sb, si + 1, fence);
         m_stats.log.push_back(fmt::format("{}: store published with system.fence() (the ordering it relies on covers completion only)", where(s)));
+    }
+
+    // An already-ordered V2C dependency of the vector store `s` (then `cons`, the cube access): under fence /
+    // syncall the store is published (publish_after); under reject with a GM visibility delay, a store the
+    // program does not publish is an error, as the checker reports it (SPEC 4.5/6).
+    void ordered_v2c_store(const Access& s, const Access& cons) {
+        if (!s.store || s.lane != Side::Vector) return;
+        if (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall) return publish_after(s);
+        if (m_opt.v2c != V2CPolicy::Reject || m_opt.visibility_delay == 0 || published(s)) return;
+        raise("E-V2C-UNFENCED", cons.stmt->loc,
+              fmt::format("{} {} of '{}' is ordered after the vector store at {} only on the store's completion: with a GM visibility delay "
+                          "({} cycles) a flag, barrier or tile transport publishes a write only through a system.fence() of the writing core "
+                          "between the write and the release, and none follows the store",
+                          cons.lane == Side::Cube ? "cube" : "vector", cons.store ? "store" : "load", name_of(s.origins), s.stmt->loc.str(),
+                          m_opt.visibility_delay),
+              "insert pl.system.fence() right after the vector store (or compile with --v2c fence)");
     }
 
     void place_barrier(Block* b, size_t il, const SourceLoc& loc) {
@@ -901,7 +939,8 @@ private:
             if (ordered) {
                 ++m_stats.already_ordered;
                 // As in handle_pair: what orders it covers the store's completion only (SPEC 4.5/6).
-                if (v2c ? (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall) : complete()) publish_after(s);
+                if (v2c) ordered_v2c_store(s, c);
+                else if (complete()) publish_after(s);
                 m_stats.log.push_back(what + " already ordered, nothing added");
                 continue;
             }
@@ -1093,7 +1132,9 @@ private:
             // Publication (SPEC 4.5/6): an author transport, flag or barrier orders the store's completion,
             // not its visibility; under fence/syncall the vector lane also fences right after the store, so
             // the ordering holds with a GM visibility delay too (reject/off keep the program as written).
-            if (v2c ? (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall) : complete()) publish_after(s);
+            // (reject with a visibility delay: an error unless the program publishes the store).
+            if (v2c) ordered_v2c_store(s, l);
+            else if (complete()) publish_after(s);
             auto owner = m_owner.find(b);
             bool loop_body = owner != m_owner.end() && owner->second && owner->second->kind == StmtKind::For && &owner->second->body == b;
             if (war && v2c && m_opt.v2c == V2CPolicy::Fence && loop_body) {

@@ -134,8 +134,8 @@ struct BlockOrder {
         }
         ++g.m_stats.already_ordered;
         g.m_stats.log.push_back(what + " already ordered by a barrier, nothing added");
-        bool orders = v2c ? (g.m_opt.v2c == V2CPolicy::Fence || g.m_opt.v2c == V2CPolicy::Syncall) : g.complete();
-        if (x.store && orders) g.publish_after(x);
+        if (x.store && v2c) g.ordered_v2c_store(x, y);
+        else if (x.store && g.complete()) g.publish_after(x);
     }
 
     int64_t far(const Stmt& loop) const {

@@ -72,7 +72,7 @@ void GmSync::order_v2c_waw() {
                 if (already_ordered(*b, ia, iw, a, w)) {
                     ++m_stats.already_ordered;
                     m_stats.log.push_back(what + " already ordered, nothing added");
-                    if (orders_now) publish_after(a);
+                    ordered_v2c_store(a, w);
                 } else if (planned_barrier(b, ia + 1, iw) || token) {
                     m_stats.log.push_back(what + " ordered by the " + (token ? "token" : "barrier") + " placed for an earlier pair");
                 } else {
@@ -93,7 +93,7 @@ void GmSync::order_v2c_waw() {
             if (carried_ordered(a, w, D)) {
                 ++m_stats.already_ordered;
                 m_stats.log.push_back(what + " already ordered, nothing added");
-                if (orders_now) publish_after(a);
+                ordered_v2c_store(a, w);
                 continue;
             }
             if (barrier_after(a, D) || barrier_before(w, D)) continue;  // a barrier this pass placed

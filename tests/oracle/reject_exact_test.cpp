@@ -92,3 +92,55 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"reject_barrier_orders_later_iteration.py", Target::A2A3, 1, "sv0 = pl.store(vin, [16, 0], sv0)", "sv0 = pl.store(vin, [0, 0], sv0)"}));
 
 }  // namespace
+
+namespace {
+
+// A load lane DCE removes (nothing reads its tile) is no access of the expanded program: reject does not
+// error on it and fence / syncall order nothing for it (the merged sweep's 118 "dead" false rejects: a
+// vector load before a cube store, a vector-first write-after-read). Reading the tile makes the
+// dependency real again: reject errors at the cube access.
+TEST(RejectExact, ALoadTheSplitRemovesIsNoDependency) {
+    const char* k = "reject_dead_loads.py";
+    std::string dead = fixture(k);
+    struct Live {
+        const char* from;
+        const char* to;
+        uint32_t line;  // where reject reports the pair (the cube access, in the edited kernel)
+    };
+    const Live lives[] = {{"        v1 = pl.cast(g0, pl.FP16)\n", "        v1 = pl.cast(g0, pl.FP16)\n        vout = pl.store(v1, [0, 0], vout)\n", 30},
+                          {"        lhs9 = pl.move(g8, target_memory=pl.MemorySpace.Left)\n",
+                           "        lhs9 = pl.move(g8, target_memory=pl.MemorySpace.Left)\n        cz = pl.matmul(lhs9, rhs0)\n"
+                           "        cout = pl.store(cz, [0, 0], cout)\n",
+                           31}};
+    for (Target t : {Target::A2A3, Target::A5}) {
+        Opts o;
+        o.target = t;
+        std::string tn(target_name(t));
+        // Every compile that throws comes first (ASan + QuickThreads, docs/DECISIONS.md).
+        EXPECT_FALSE(rejected(dead, o)) << tn << ": reject errors on loads the split removes";
+        for (const Live& l : lives) {
+            std::string live = dead;
+            live.replace(live.find(l.from), std::string(l.from).size(), l.to);
+            o.v2c = passes::V2CPolicy::Reject;
+            try {
+                session_of("k.py", live, o);
+                ADD_FAILURE() << tn << ": reject silent on a live dependency:\n" << live;
+            } catch (const CompileError& e) {
+                EXPECT_EQ(e.diag().code, "E-V2C-UNFENCED") << render_text(e.diag());
+                EXPECT_EQ(e.diag().loc.line, l.line) << render_text(e.diag());
+            }
+        }
+        for (auto v2c : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall}) {
+            o.v2c = v2c;
+            auto s = session_of("k.py", dead, o);
+            const auto& st = s->compiled().stats;
+            EXPECT_EQ(st.v2c_fences + st.war_orders + st.barriers + st.fallbacks, 0) << tn << " --v2c " << passes::policy_name(v2c);
+            auto v = oracle_of(*s, true);
+            EXPECT_TRUE(v.races.empty() && !v.deadlock) << format_verdict(v);
+        }
+        o.v2c = passes::V2CPolicy::Off;
+        EXPECT_FALSE(oracle_unordered_v2c(dead, o)) << tn;
+    }
+}
+
+}  // namespace
