@@ -45,7 +45,10 @@ void write_json(const std::string& path, const nlohmann::json& j) {
 std::string try_write_text_file(const std::string& path, const std::string& text) {
     // Plain POSIX calls: this runs after SystemC too, where nothing on the error path may throw or call a
     // noreturn function (ASan loses track of the stack after QuickThreads' switches).
-    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    // "-" is standard output (the text report is then off: main sets --quiet for `--json -`).
+    const bool to_stdout = path == "-";
+    if (to_stdout) std::cout.flush();
+    int fd = to_stdout ? STDOUT_FILENO : ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) return "cannot write '" + path + "': " + std::strerror(errno);
     size_t done = 0;
     while (done < text.size()) {
@@ -53,11 +56,12 @@ std::string try_write_text_file(const std::string& path, const std::string& text
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
             std::string err = "writing '" + path + "' failed: " + std::strerror(n < 0 ? errno : ENOSPC);
-            ::close(fd);
+            if (!to_stdout) ::close(fd);
             return err;
         }
         done += static_cast<size_t>(n);
     }
+    if (to_stdout) return "";
     if (::close(fd) != 0) return "writing '" + path + "' failed: " + std::strerror(errno);
     return "";
 }
@@ -324,6 +328,8 @@ std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const st
 }  // namespace
 
 int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::string& out) {
+    if (c.json == "-" && out.empty())
+        throw std::invalid_argument("--json -: standard output already carries the expanded program; give -o FILE");
     passes::ExpandStats stats;
     auto expanded = expand_kernel_file(c, kernel, stats, true);
     std::string text = print_program(*expanded);

@@ -30,7 +30,7 @@ void add_common(CLI::App* app, CommonOptions& c, bool sim_options) {
     app->add_option("--target", c.target, "chip: a2a3 (default) or a5")->type_name("T");
     app->add_option("--config", c.configs, "TOML file overriding hardware parameters (repeatable)")->type_name("FILE");
     app->add_option("--set", c.sets, "override one parameter: KEY=VALUE (repeatable)")->type_name("KEY=VALUE");
-    app->add_option("--json", c.json, "write a machine-readable report to FILE")->type_name("FILE");
+    app->add_option("--json", c.json, "write a machine-readable report to FILE ('-': standard output, no text report)")->type_name("FILE");
     app->add_flag("-q,--quiet", c.quiet, "print nothing but diagnostics");
     app->add_flag("-v,--verbose", c.verbose, "print expander statistics and more detail");
     app->add_option("--v2c", c.v2c, "V2C policy: fence (default), syncall, reject, off")->type_name("POLICY");
@@ -151,6 +151,8 @@ int main(int argc, char** argv) {
         std::cerr << "error[E-USAGE]: " << e.what() << "\n" << "run 'cvsim --help' for usage\n";
         return kExitBadInput;
     }
+
+    if (common.json == "-") common.quiet = true;  // standard output carries the JSON report alone
 
     auto dispatch = [&]() -> int {
         if (*run_cmd || *expand_cmd || *explore_cmd || *check_cmd) {

@@ -146,8 +146,12 @@ void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
     // 1. Races: the cell's write epoch(s) against any access; its read epoch / read vector clock against a
     //    write. Reported in the order the accesses arrived.
     m_races.clear();
+    // Both AIV lanes' writes of one V2C split-0 slot generation (a gather: same ring slot, same generation) do
+    // not race with each other: the cube's pop waits for both and receives the last one, which matters only
+    // when their data differ, and that is W-NONUNIFORM-GATHER's (SPEC 4.3; the oracle's rule too).
+    auto one_gather = [&](const Access& b) { return a.write && b.write && a.ring && b.ring && a.ring_gen >= 0 && a.ring_gen == b.ring_gen; };
     auto consider = [&](const Access& b, const rt::Window& bw) {
-        if (b.core != a.core && !(a.atomic && b.atomic) && !ordered_before(b, start))
+        if (b.core != a.core && !(a.atomic && b.atomic) && !one_gather(b) && !ordered_before(b, start))
             m_races.push_back({&b, &bw, b.write && b.delayed && start[b.comp] >= b.epoch});
     };
     for (const Cell& c : cells) {

@@ -86,6 +86,25 @@ TEST(Cli, DemoPrintsTheTableOfPolicies) {
 }
 
 // Pass statistics: `expand -v` prints them (with one line per decision) on stderr, `--json` reports them.
+// `--json -` puts the JSON report alone on standard output (before, it wrote a file named "-").
+TEST(Cli, JsonDashWritesTheReportToStandardOutputAlone) {
+    std::string k = kernel_path("v2c_rope_attn.py");
+    std::filesystem::remove("-");
+    for (const auto& args : std::vector<std::vector<std::string>>{{"run", k, "--v2c", "off", "--json", "-"},
+                                                                   {"check", k, "--v2c", "fence", "--schedules", "3", "--no-progress", "--json", "-"},
+                                                                   {"params", "--json", "-"}}) {
+        RunResult r = run_cvsim(args);
+        EXPECT_EQ(r.exit_code, args[0] == "run" ? 1 : 0) << args[0] << r.err;
+        nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+        EXPECT_FALSE(j.is_discarded()) << args[0] << ": standard output is not JSON alone:\n" << r.out;
+        EXPECT_FALSE(std::filesystem::exists("-")) << args[0] << " wrote a file named '-'";
+        std::filesystem::remove("-");
+    }
+    RunResult e = run_cvsim({"expand", k, "--json", "-"});
+    EXPECT_EQ(e.exit_code, 2) << "the expanded program and the JSON cannot share standard output";
+    EXPECT_NE(e.err.find("-o FILE"), std::string::npos) << e.err;
+}
+
 TEST(Cli, ExpandReportsPassStatisticsWithVerboseAndInJson) {
     struct Case {
         const char* kernel;

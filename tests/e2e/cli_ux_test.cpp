@@ -265,6 +265,23 @@ TEST(Params, JsonHasEveryParameterWithValueUnitDocConfidenceAndSource) {
     EXPECT_TRUE(names.count("chip.clusters") && names.count("gm.latency_hit"));
 }
 
+// `params --json` of each target against its golden (tests/golden/params/TARGET.json): a parameter, a
+// value, a unit, a doc, a confidence or a source that changes shows here. CVSIM_UPDATE_GOLDEN=1 rewrites them.
+TEST(Params, JsonOfEachTargetMatchesItsGolden) {
+    for (std::string target : {"a2a3", "a5"}) {
+        RunResult r = run_cvsim({"params", "--target", target, "--json", "-"});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+        std::string golden = source_dir() + "/tests/golden/params/" + target + ".json";
+        if (const char* u = std::getenv("CVSIM_UPDATE_GOLDEN"); u && std::string(u) == "1") {
+            std::filesystem::create_directories(std::filesystem::path(golden).parent_path());
+            std::ofstream(golden) << r.out;
+        }
+        ASSERT_TRUE(std::filesystem::exists(golden)) << golden << " (CVSIM_UPDATE_GOLDEN=1 writes it)";
+        EXPECT_EQ(r.out, read_file(golden)) << "params --json --target " << target << " differs from " << golden
+                                            << " (if the change is intended: CVSIM_UPDATE_GOLDEN=1)";
+    }
+}
+
 // Help shows defaults and no CLI11 rendering artefacts ({false}, :UINT, "INT in [0 - 1024]").
 TEST(Help, ShowsDefaultsAndNoRenderingArtefacts) {
     for (std::string cmd : {"run", "explore", "check", "expand", "params", "demo"}) {

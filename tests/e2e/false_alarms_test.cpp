@@ -143,3 +143,16 @@ TEST(FalseAlarms, ACoreNumAttrIsTheLaunchBlockCount) {
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("8192 B written"), std::string::npos) << r.out;
 }
+
+TEST(FalseAlarms, BothLanesOfASplitZeroGatherOnA5DoNotRaceWithEachOther) {
+    // Upstream's own a5 expansion of its dual-dispatch V2C board tests has both AIV lanes push one split-0 slot;
+    // the cube's pop waits for both. Their two writes of one slot generation are a gather, not a WAW (SPEC 4.3).
+    RunResult same = check(kernel("fa_dual_gather_a5.py"), "--target a5");
+    EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+    EXPECT_EQ(unwrapped(same.out).find("E-RACE"), std::string::npos) << same.out;
+    // Lane-dependent data: the cube's tile depends on which push landed last: W-NONUNIFORM-GATHER, not a pass.
+    RunResult differs = check(kernel("fa_dual_gather_differs_a5.py"), "--target a5");
+    EXPECT_EQ(differs.exit_code, 1) << differs.out << differs.err;
+    EXPECT_NE(unwrapped(differs.out).find("warning[W-NONUNIFORM-GATHER]"), std::string::npos) << differs.out;
+    EXPECT_EQ(unwrapped(differs.out).find("E-RACE-WAW"), std::string::npos) << differs.out;
+}
