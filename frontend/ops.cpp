@@ -191,6 +191,16 @@ std::vector<OpDef> build_ops() {
     add(O::TensorRead, "tensor", "read", {req("tensor"), req("indices")},
         {S::Shared, SideRule::Fixed, Pipe::Mte2, PipeRule::Fixed, E::Scalar, nullptr, 0, V::Full, nullptr, OpCost::Scalar,
          "scalar element of a GM tensor (the scalar unit waits for the read)"});
+    // pl.tensor.write in a kernel (PTO's store_scalar): one element written to GM, issued on MTE3 like a [1, 1]
+    // store (the scalar unit does not wait). SHARED as upstream classifies it: a mixed kernel writes on both lanes.
+    add(O::TensorWrite, "tensor", "write", {req("tensor"), req("indices"), val("value")},
+        {S::Shared, SideRule::Fixed, Pipe::Mte3, PipeRule::Fixed, E::GmStore, nullptr, 0, V::Full, nullptr, OpCost::Scalar,
+         "write one scalar element of a GM tensor"});
+    // pl.tensor.view in a kernel: a zero-copy reshape of a whole contiguous GM tensor (accesses through it are
+    // mapped back to boxes of the tensor; a window that is not one is E-UNSUPPORTED at run time).
+    add(O::TensorView, "tensor", "view", {req("tensor"), opt("shape"), opt("valid_shape")},
+        {S::Shared, SideRule::Fixed, Pipe::Scalar, PipeRule::Fixed, E::Scalar, nullptr, 0, V::Full, nullptr, OpCost::None,
+         "the GM tensor under another row-major shape (same bytes)"});
     add(O::GetSubblockIdx, "tile", "get_subblock_idx", {}, scalar_op(S::Vector, "the AIV lane index (0/1)"));
     // cube
     auto mm = [&](O c, const char* n, std::vector<ParamSpec> p, int bits, const char* doc) {
@@ -216,8 +226,11 @@ std::vector<OpDef> build_ops() {
         add(static_cast<O>(int(O::Adds) + i), "tile", sc[i], {req("lhs"), val("rhs")}, vec(N::scalar, i, OpCost::VecTileScalar, sc_doc[i]));
     const char* un[] = {"exp", "log", "sqrt", "rsqrt", "recip", "abs", "neg", "relu"};
     const char* un_doc[] = {"e^x", "natural log", "square root", "1/sqrt(x)", "1/x", "|x|", "-x", "max(x, 0)"};
+    // rsqrt's optional tmp: PyPTO's scratch tile selecting the high-precision lowering (read; the numerics
+    // compute 1/sqrt(x) in double either way).
     for (int i = 0; i < 8; ++i)
-        add(static_cast<O>(int(O::Exp) + i), "tile", un[i], {req("tile")},
+        add(static_cast<O>(int(O::Exp) + i), "tile", un[i],
+            static_cast<O>(int(O::Exp) + i) == O::Rsqrt ? std::vector<ParamSpec>{req("tile"), opt("tmp")} : std::vector<ParamSpec>{req("tile")},
             vec(N::unary, i, i == 0 ? OpCost::VecExp : OpCost::VecUnary, un_doc[i]));
     add(O::Cast, "tile", "cast", {req("tile"), req("target_type"), opt("mode")},
         vec(N::cast, 0, OpCost::VecUnary, "dtype conversion (float->int by mode round/floor/ceil/trunc, saturating)"));

@@ -24,6 +24,8 @@ enum class OpCode : uint8_t {
     SetValidShape,
     TensorCreate,
     TensorRead,  // pl.tensor.read(tensor, indices) in a kernel: one scalar read from GM
+    TensorWrite,  // pl.tensor.write(tensor, indices, value) in a kernel: one scalar write to GM
+    TensorView,   // pl.tensor.view(tensor, shape) in a kernel: the same GM bytes under another row-major shape
     // creation and indices
     Create,
     Full,

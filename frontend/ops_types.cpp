@@ -455,6 +455,36 @@ Type infer_call_type(const Expr& call, int region_split) {
                 if (i->type.kind != TypeKind::Scalar && i->kind != ExprKind::Int) type_error(call, "pl.tensor.read: each index must be a scalar");
             return Type::scalar(t->type.dtype);
         }
+        case O::TensorWrite: {
+            const ExprPtr& t = arg(call, "tensor");
+            if (t->type.kind != TypeKind::Tensor) type_error(call, "pl.tensor.write: tensor must be a GM tensor");
+            const ExprPtr& idx = arg(call, "indices");
+            if (!idx || (idx->kind != ExprKind::List && idx->kind != ExprKind::Tuple) || idx->args.size() != t->type.shape.size())
+                type_error(call, fmt::format("pl.tensor.write: indices must be a list of {} index(es), one per dimension of {}",
+                                             t->type.shape.size(), type_str(t->type)));
+            for (const auto& i : idx->args)
+                if (i->type.kind != TypeKind::Scalar && i->kind != ExprKind::Int) type_error(call, "pl.tensor.write: each index must be a scalar");
+            const ExprPtr& v = arg(call, "value");
+            if (!v || (v->type.kind != TypeKind::Scalar && v->kind != ExprKind::Int && v->kind != ExprKind::Float))
+                type_error(call, "pl.tensor.write: value must be a scalar");
+            return Type::none();
+        }
+        case O::TensorView: {
+            // The annotation (the printed form always has one) gives the view's type; sema checks it against this.
+            const ExprPtr& t = arg(call, "tensor");
+            if (t->type.kind != TypeKind::Tensor) type_error(call, "pl.tensor.view: tensor must be a GM tensor");
+            auto shape = const_int_list(arg(call, "shape"));
+            if (!shape) type_error(call, "pl.tensor.view: in a kernel, shape must be a list of constants");
+            int64_t a = 1, b = 1;
+            for (int64_t d : *shape) a *= d;
+            for (int64_t d : t->type.shape) b *= d;
+            if (a != b || shape->empty())
+                type_error(call, fmt::format("pl.tensor.view: shape {} does not hold the {} elements of {}", shape_str(*shape), b, type_str(t->type)));
+            Type r = t->type;
+            r.shape = *shape;
+            r.valid.clear();
+            return r;
+        }
         case O::Matmul: return matmul_type(call, false, false, false);
         case O::MatmulAcc: return matmul_type(call, false, true, false);
         case O::MatmulBias: return matmul_type(call, false, false, true);
@@ -475,6 +505,13 @@ Type infer_call_type(const Expr& call, int region_split) {
         case O::Exp: case O::Log: case O::Sqrt: case O::Rsqrt: case O::Recip: {
             Type r = vec_unary_type(call);
             if (!dtype_is_float(r.dtype)) type_error(call, fmt::format("{}: needs a float tile, got {}", op_label(call), dtype_name(r.dtype)));
+            if (c == O::Rsqrt && arg(call, "tmp")) {
+                const Type& t = tile_arg(call, "tmp");
+                expect_mem(call, "tmp", {Mem::Vec});
+                if (t.dtype != r.dtype || t.shape != arg(call, "tile")->type.shape)
+                    raise("E-TYPE", arg(call, "tmp")->loc,
+                          fmt::format("{}: tmp must have the tile's shape and dtype ({}), got {}", op_label(call), type_str(arg(call, "tile")->type), type_str(t)));
+            }
             return r;
         }
         case O::Abs: case O::Neg: case O::Relu: return vec_unary_type(call);
@@ -483,8 +520,8 @@ Type infer_call_type(const Expr& call, int region_split) {
             const ExprPtr& d = arg(call, "target_type");
             if (d->kind != ExprKind::DTypeLit) raise("E-TYPE", d->loc, "pl.tile.cast: target_type must be a pl dtype");
             r.dtype = d->dtype;
-            if (auto m = const_str(arg(call, "mode")); m && *m != "round" && *m != "floor" && *m != "ceil" && *m != "trunc" && *m != "rint")
-                raise("E-TYPE", arg(call, "mode")->loc, fmt::format("pl.tile.cast: unknown mode '{}' (round, floor, ceil, trunc)", *m));
+            if (auto m = const_str(arg(call, "mode")); m && !cast_mode_from_name(*m))
+                raise("E-TYPE", arg(call, "mode")->loc, fmt::format("pl.tile.cast: unknown mode '{}' (round, rint, none, floor, ceil, trunc, odd)", *m));
             return r;
         }
         case O::RowSum: case O::RowMax: {

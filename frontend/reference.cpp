@@ -35,6 +35,7 @@ struct TView {
     uint32_t id = 0;                // GM tensor
     std::vector<int64_t> off;       // view origin in the tensor
     std::vector<int64_t> shape;     // view shape
+    std::vector<int64_t> reshape;   // pl.tensor.view: off/shape are in this row-major shape of the tensor
 };
 
 struct Value;
@@ -113,7 +114,7 @@ public:
             const Var& v = *m_fn->params[i].var;
             if (a.kind == rt::ArgBinding::Kind::Tensor) {
                 const auto& t = m_m.gm.tensors[a.tensor];
-                m_env[v.id].v = TView{a.tensor, std::vector<int64_t>(t.shape.size(), 0), t.shape};
+                m_env[v.id].v = TView{a.tensor, std::vector<int64_t>(t.shape.size(), 0), t.shape, {}};
             } else {
                 m_env[v.id].v = a.scalar;
             }
@@ -302,6 +303,14 @@ private:
             if (!rt::range_inside(o, ext[d], v.shape[d]))
                 fail("E-OOB", loc, fmt::format("window offset {} + extent {} is outside dimension {} (size {}) of tensor {}", o, ext[d], d, v.shape[d], m_m.gm.tensors[v.id].name));
             w.offsets.push_back(rt::sat_add(v.off[d], o));
+        }
+        if (!v.reshape.empty()) {
+            const auto& t = m_m.gm.tensors[v.id];
+            auto r = rt::reshape_window(v.reshape, w, t.shape);
+            if (!r)
+                fail("E-UNSUPPORTED", loc, fmt::format("window {} of a pl.tensor.view {} is not one box of tensor {} of shape {}", rt::window_str(w),
+                                                       shape_str(v.reshape), t.name, shape_str(t.shape)));
+            w = *r;
         }
         if (auto err = rt::check_window(m_m.gm.tensors[v.id], w)) fail("E-OOB", loc, *err);
         return w;
@@ -547,6 +556,28 @@ private:
         const O code = c.op->code;
         switch (code) {
             case O::Load: return load(c);
+            case O::TensorWrite: {
+                gm_turn();
+                TView v = view(arg(c, "tensor"));
+                rt::Window w = window(v, arg(c, "indices"), std::vector<int64_t>(v.shape.size(), 1), c.loc);
+                auto& t = m_m.gm.tensors[v.id];
+                if (t.written.size() != static_cast<size_t>(t.numel())) t.written.assign(static_cast<size_t>(t.numel()), 0);
+                const auto k = static_cast<size_t>(rt::window_row_start(t, w, 0));
+                encode_element(t.dtype, round_to(t.dtype, scalar(arg(c, "value")).as_double()), t.bytes.data() + k * dtype_bytes(t.dtype));
+                t.written[k] = 1;
+                return Value{};
+            }
+            case O::TensorView: {
+                TView v = view(arg(c, "tensor"));
+                const auto& t = m_m.gm.tensors[v.id];
+                bool whole = v.shape == (v.reshape.empty() ? t.shape : v.reshape);
+                for (int64_t o : v.off) whole &= o == 0;
+                if (!whole) fail("E-UNSUPPORTED", c.loc, "pl.tensor.view of a part of a tensor (a slice) is not modelled by cvsim");
+                v.shape = c.type.shape;
+                v.off.assign(v.shape.size(), 0);
+                v.reshape = v.shape == t.shape ? std::vector<int64_t>{} : v.shape;
+                return Value{v};
+            }
             case O::TensorRead: {
                 gm_turn();
                 TView v = view(arg(c, "tensor"));

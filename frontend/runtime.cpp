@@ -53,6 +53,70 @@ int64_t window_row_start(const TensorBuffer& t, const Window& w, int64_t r) {
     return idx;
 }
 
+namespace {
+
+// The linear range [lo, lo + len) of a row-major group of dimensions `s` as a box (offsets/extents appended
+// outermost first), or false when it is not one.
+bool range_as_box(int64_t lo, int64_t len, const std::vector<int64_t>& s, std::vector<int64_t>& off, std::vector<int64_t>& ext) {
+    std::vector<int64_t> o(s.size()), e(s.size());
+    size_t d = s.size();
+    while (d-- > 0) {
+        const int64_t n = s[d];
+        if (lo % n + len <= n) {  // fits in this dimension: the outer ones take one index each
+            o[d] = lo % n;
+            e[d] = len;
+            lo /= n;
+            for (size_t k = d; k-- > 0;) o[k] = lo % s[k], e[k] = 1, lo /= s[k];
+            off.insert(off.end(), o.begin(), o.end());
+            ext.insert(ext.end(), e.begin(), e.end());
+            return true;
+        }
+        if (lo % n != 0 || len % n != 0) return false;
+        o[d] = 0, e[d] = n, lo /= n, len /= n;
+    }
+    return len <= 1 && lo == 0 && (off.insert(off.end(), o.begin(), o.end()), ext.insert(ext.end(), e.begin(), e.end()), true);
+}
+
+}  // namespace
+
+std::optional<Window> reshape_window(const std::vector<int64_t>& from, const Window& w, const std::vector<int64_t>& to) {
+    if (w.offsets.size() != from.size() || w.extents.size() != from.size()) return std::nullopt;
+    Window r;
+    r.tensor = w.tensor;
+    size_t i = 0, j = 0;
+    while (i < from.size() || j < to.size()) {
+        // The next group: dimensions of `from` and of `to` with the same product.
+        const size_t i0 = i, j0 = j;
+        int64_t pf = 1, pt = 1;
+        if (i < from.size()) pf *= from[i++];
+        if (j < to.size()) pt *= to[j++];
+        while (pf != pt) {
+            if (pf < pt) {
+                if (i >= from.size()) return std::nullopt;
+                pf *= from[i++];
+            } else {
+                if (j >= to.size()) return std::nullopt;
+                pt *= to[j++];
+            }
+        }
+        // The window's part in the group must be one linear range: dimensions inside the outermost one
+        // with an extent above 1 are whole.
+        int64_t lo = 0, len = 1;
+        bool inner_full = true;
+        for (size_t k = i; k-- > i0;) {
+            if (!inner_full && w.extents[k] != 1) return std::nullopt;
+            len = inner_full ? len * w.extents[k] : len;
+            if (w.extents[k] != from[k]) inner_full = false;
+        }
+        int64_t stride = 1;
+        for (size_t k = i; k-- > i0;) lo += w.offsets[k] * stride, stride *= from[k];
+        std::vector<int64_t> sizes(to.begin() + static_cast<std::ptrdiff_t>(j0), to.begin() + static_cast<std::ptrdiff_t>(j));
+        if (!range_as_box(lo, len, sizes, r.offsets, r.extents)) return std::nullopt;
+    }
+    if (r.cols() != w.cols() || r.rows() != w.rows()) return std::nullopt;
+    return r;
+}
+
 std::optional<std::string> check_window(const TensorBuffer& t, const Window& w) {
     if (w.offsets.size() != t.shape.size() || w.extents.size() != t.shape.size())
         return fmt::format("window of rank {} on tensor {} of rank {}", w.offsets.size(), t.name, t.shape.size());

@@ -113,6 +113,10 @@ std::string window_str(const Window& w);
 int64_t window_row_start(const TensorBuffer& t, const Window& w, int64_t r);
 // Empty when the window lies inside the tensor, else the message of an E-OOB finding.
 std::optional<std::string> check_window(const TensorBuffer& t, const Window& w);
+// A window of a reshaped view (pl.tensor.view: the tensor's row-major elements under the shape `from`) as a
+// box of the tensor's own shape `to`: exact, or nullopt when those elements are not one box whose last extent
+// is the window's (their rows would not be the window's rows).
+std::optional<Window> reshape_window(const std::vector<int64_t>& from, const Window& w, const std::vector<int64_t>& to);
 
 // Every GM tensor of one run.
 struct TensorStore {

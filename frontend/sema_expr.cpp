@@ -371,7 +371,8 @@ ExprPtr FunctionLowering::lower_scalar_func(const ast::Expr& e, const std::strin
         if (e.args.size() != 2 || !e.keywords.empty()) return nullptr;
         const ast::Expr& x = *e.args[0];
         bool scalar = x.kind == ast::ExprKind::Int || x.kind == ast::ExprKind::Float || x.kind == ast::ExprKind::BinOp ||
-                      x.kind == ast::ExprKind::UnaryOp || x.kind == ast::ExprKind::Bool;
+                      x.kind == ast::ExprKind::UnaryOp || x.kind == ast::ExprKind::Bool ||
+                      x.kind == ast::ExprKind::Compare || x.kind == ast::ExprKind::BoolOp;
         if (x.kind == ast::ExprKind::Name) {
             auto it = m_vars.find(x.name);
             scalar = it != m_vars.end() ? it->second->type.kind == TypeKind::Scalar : m_ctx.consts.values.count(x.name) > 0;

@@ -42,11 +42,21 @@ ExprPtr FunctionLowering::lower_host_op(const ast::Expr& e, const std::string& n
     // pl.tensor.create in the catalogue's form (shape, dtype) stays an op: the launch plan reads it.
     bool catalogued = !lookup_ops(name.substr(3)).empty();
     // pl.tensor.read: a kernel's scalar GM read is a catalogue op; the Orchestration's stays a host statement.
-    if (name == "pl.tensor.read") catalogued = m_fn.type != FuncType::Orchestration;
+    // So are a kernel's pl.tensor.write (a scalar GM write) and pl.tensor.view (a reshape of a GM tensor).
+    if (name == "pl.tensor.read" || name == "pl.tensor.write" || name == "pl.tensor.view") catalogued = m_fn.type != FuncType::Orchestration;
     if (catalogued) {
         bool extra_kw = false;
         for (const auto& kw : e.keywords) extra_kw |= kw.name != "dtype" && kw.name != "shape";
         if (!extra_kw) return nullptr;
+    }
+    // A kernel's pl.tensor.dim(t, axis): cvsim's tensor shapes are static (dynamic dimensions are bound
+    // before the kernel runs), so it is that extent, a constant.
+    if (name == "pl.tensor.dim" && m_fn.type != FuncType::Orchestration && e.args.size() == 2 && e.keywords.empty() &&
+        e.args[1]->kind == ast::ExprKind::Int) {
+        ExprPtr t = lower_expr(*e.args[0], false, nullptr);
+        const auto rank = static_cast<int64_t>(t->type.shape.size());
+        int64_t ax = e.args[1]->int_value < 0 ? e.args[1]->int_value + rank : e.args[1]->int_value;
+        if (t->type.kind == TypeKind::Tensor && ax >= 0 && ax < rank) return make_int(t->type.shape[static_cast<size_t>(ax)], e.loc);
     }
     const ast::Expr& callee = *e.children[0];
     const auto span = static_cast<uint32_t>(name.size());

@@ -21,7 +21,7 @@ constexpr std::string_view kUnaryNames[] = {"exp", "log", "sqrt", "rsqrt", "reci
 constexpr std::string_view kReduceNames[] = {"row_sum", "row_max", "row_min", "row_prod"};
 constexpr std::string_view kRowExpandNames[] = {"row_expand_mul", "row_expand_add", "row_expand_sub", "row_expand_div",
                                                 "row_expand_max", "row_expand_min", "row_expand_expdif", "row_expand"};
-constexpr std::string_view kCastModeNames[] = {"round", "floor", "ceil", "trunc"};
+constexpr std::string_view kCastModeNames[] = {"round", "floor", "ceil", "trunc", "rint", "none", "odd"};
 
 // Op names may carry the canonical "tile." prefix; cast modes are plain words.
 template <class E, size_t N>
@@ -290,7 +290,12 @@ TileData cast(const TileData& x, DType to, CastMode mode) {
         if (float_to_int) {
             switch (mode) {
                 case CastMode::Round:
+                case CastMode::Rint:
+                case CastMode::None:
                     break;  // round_to rounds to nearest even
+                case CastMode::Odd:
+                    if (std::isfinite(v) && std::trunc(v) != v) v = std::fmod(std::floor(v), 2.0) != 0 ? std::floor(v) : std::ceil(v);
+                    break;
                 case CastMode::Floor:
                     v = std::floor(v);
                     break;

@@ -48,7 +48,9 @@ enum class ReduceOp : uint8_t { RowSum, RowMax, RowMin, RowProd };
 enum class RowExpandOp : uint8_t { Mul, Add, Sub, Div, Max, Min, Expdif, Copy };
 // cmp/cmps modes (PyPTO cmp_type 0..5).
 enum class CmpMode : uint8_t { EQ, NE, LT, LE, GT, GE };
-enum class CastMode : uint8_t { Round, Floor, Ceil, Trunc };
+// PyPTO's names (pto RoundMode CAST_*): rint and none round to nearest even like round (docs/DECISIONS.md),
+// odd rounds an inexact value to the odd neighbour. Float -> float conversions round to nearest even whatever the mode.
+enum class CastMode : uint8_t { Round, Floor, Ceil, Trunc, Rint, None, Odd };
 
 // OPS.md names, with or without the "tile." prefix: "add", "tile.exp", "row_sum", "row_expand_sub", ...
 std::optional<BinaryOp> binary_op_from_name(std::string_view name);
@@ -56,7 +58,7 @@ std::optional<BinaryOp> scalar_op_from_name(std::string_view name);  // "adds", 
 std::optional<UnaryOp> unary_op_from_name(std::string_view name);
 std::optional<ReduceOp> reduce_op_from_name(std::string_view name);
 std::optional<RowExpandOp> row_expand_op_from_name(std::string_view name);
-std::optional<CastMode> cast_mode_from_name(std::string_view name);  // "round", "floor", "ceil", "trunc"
+std::optional<CastMode> cast_mode_from_name(std::string_view name);  // "round", "floor", "ceil", "trunc", "rint", "none", "odd"
 std::string_view binary_op_name(BinaryOp op);                        // "add"
 std::string_view unary_op_name(UnaryOp op);
 std::string_view reduce_op_name(ReduceOp op);

@@ -299,7 +299,8 @@ uint64_t CoreRunner::begin(Instr& in) {
             int path = static_cast<int>(to_l1 ? DmaPath::GmToL1 : DmaPath::GmToUb);
             return merge ? dma_latency(path, 1, rows * row_bytes, l2.hits, l2.misses) : dma_latency(path, rows, row_bytes, l2.hits, l2.misses);
         }
-        case OpCode::Store: {
+        case OpCode::Store:
+        case OpCode::TensorWrite: {
             pct_point();
             const GmAccess& a = p.gm[0];
             const auto& t = m_st.tensors->tensors[a.tensor];
@@ -746,7 +747,7 @@ void CoreRunner::end(Instr& in) {
                     write_tile(out, m);
                     settle_output(in, out);
                 }
-            } else if (code == OpCode::Store) {
+            } else if (code == OpCode::Store || code == OpCode::TensorWrite) {
                 gm.transfer_end();
                 const GmAccess& a = p.gm[0];
                 uint64_t visible = m_core->now() + write_visibility_delay(a, m_st.visibility_delay);

@@ -41,7 +41,7 @@ CoreRunner::CoreRunner(RunState& st, int cluster, CoreId core, const rt::LanePro
         const Var& v = *prog.fn->params[i].var;
         if (a.kind == rt::ArgBinding::Kind::Tensor) {
             const auto& t = st.tensors->tensors[a.tensor];
-            m_env[v.id].v = TView{a.tensor, std::vector<int64_t>(t.shape.size(), 0), t.shape};
+            m_env[v.id].v = TView{a.tensor, std::vector<int64_t>(t.shape.size(), 0), t.shape, {}};
         } else {
             m_env[v.id].v = a.scalar;
         }
@@ -250,6 +250,16 @@ std::optional<rt::Window> CoreRunner::window(const TView& v, const ExprPtr& offs
         }
         w.offsets.push_back(rt::sat_add(v.off[d], o));
     }
+    if (!v.reshape.empty()) {
+        auto r = rt::reshape_window(v.reshape, w, m_st.tensors->tensors[v.tensor].shape);
+        if (!r) {
+            runtime_finding("E-UNSUPPORTED", s, fmt::format("{} window {} of a pl.tensor.view {} is not one box of tensor {} of shape {}", core_name(m_core_id),
+                                                            rt::window_str(w), shape_str(v.reshape), m_st.tensors->tensors[v.tensor].name,
+                                                            shape_str(m_st.tensors->tensors[v.tensor].shape)));
+            return std::nullopt;
+        }
+        w = *r;
+    }
     // A view's own offset plus this one must still lie in the tensor (overflow-checked): E-OOB, never a
     // write outside the tensor's bytes.
     if (auto err = rt::check_window(m_st.tensors->tensors[v.tensor], w)) {
@@ -311,7 +321,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
     bool handshake = is_cross_core(code) || code == O::Syncall || code == O::SyncSet || code == O::SyncWait ||
                      code == O::Fence || code == O::ReserveBuffer || code == O::ImportPeerBuffer ||
                      code == O::GetBlockIdx || code == O::GetBlockNum || code == O::GetSubblockIdx || code == O::Read ||
-                     code == O::TensorRead;
+                     code == O::TensorRead || code == O::TensorView;
     if (m_replay && !handshake) {
         if (c.type.kind == TypeKind::Tile) return LValue{result_tile(c.type)};
         if (c.type.kind == TypeKind::Tensor) return LValue{view(arg(c, "output_tensor"))};
@@ -367,6 +377,41 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             if (out->bytes.empty()) return zero();
             double x = decode(out->bytes.data(), out->bytes.size(), out->dtype, out->layout, false, 1, 1)(0, 0);
             return LValue{dtype_is_int(dt) ? Scalar::of_int(static_cast<int64_t>(x), dt) : Scalar::of_float(x, dt)};
+        }
+        case O::TensorWrite: {
+            // One GM element from a scratch [1, 1] tile the scalar unit fills, through MTE3 (not waited for).
+            TView v = view(arg(c, "tensor"));
+            auto w = window(v, arg(c, "indices"), std::vector<int64_t>(v.shape.size(), 1), s);
+            if (!w) return {};
+            const DType dt = m_st.tensors->tensors[v.tensor].dtype;
+            TileRef src = new_tile(Type::tile({1, 1}, dt, Mem::Vec));
+            if (!src->bytes.empty()) {
+                std::vector<uint8_t> b(src->bytes.size(), 0);
+                encode_element(dt, round_to(dt, scalar(arg(c, "value")).as_double()), b.data());
+                src->bytes = std::move(b);
+            }
+            auto in = make(Pipe::Mte3, s, &c);
+            in->in[0] = src;
+            dep_gm(*in, v.tensor, *w, true);
+            pl(*in).order = order_key(s);
+            m_core->issue(std::move(in));
+            return {};
+        }
+        case O::TensorView: {
+            // A reshape of the whole tensor (or of such a view): accesses are mapped back in window().
+            TView v = view(arg(c, "tensor"));
+            const auto& t = m_st.tensors->tensors[v.tensor];
+            bool whole = true;
+            for (int64_t o : v.off) whole &= o == 0;
+            whole &= v.shape == (v.reshape.empty() ? t.shape : v.reshape);
+            if (!whole) {
+                runtime_finding("E-UNSUPPORTED", s, "pl.tensor.view of a part of a tensor (a slice) is not modelled by cvsim");
+                return LValue{v};
+            }
+            v.shape = c.type.shape;
+            v.off.assign(v.shape.size(), 0);
+            v.reshape = v.shape == t.shape ? std::vector<int64_t>{} : v.shape;
+            return LValue{v};
         }
         case O::ReserveBuffer: case O::ImportPeerBuffer: return LValue{Scalar::of_int(0, DType::INT32)};
         case O::SetFfts: case O::CacheInvalid: return {};

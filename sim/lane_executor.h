@@ -49,6 +49,7 @@ struct TView {
     uint32_t tensor = 0;            // GM tensor
     std::vector<int64_t> off;       // view origin in the tensor
     std::vector<int64_t> shape;     // view shape
+    std::vector<int64_t> reshape;   // pl.tensor.view: off/shape are in this row-major shape of the tensor
 };
 
 struct LValue;

@@ -192,6 +192,8 @@ private:
                     if (const Expr* c = stmt_call(*s)) {
                         if (c->op->code == OpCode::Store) add(t, origin_of(arg(*c, "output_tensor")));
                         else if (c->op->code == OpCode::Slice) add(t, origin_of(arg(*c, "tile")));
+                        // A reshaped view: its accesses have no window here (they may overlap anything of it).
+                        else if (c->op->code == OpCode::TensorView) add(t, origin_of(arg(*c, "tensor")));
                         else if (c->op->code == OpCode::TensorCreate) add(t, {t});
                     } else {
                         add(t, origin_of(s->value));

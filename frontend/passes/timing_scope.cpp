@@ -39,6 +39,7 @@ bool data_operand(const Expr& call, size_t index) {
         case OpCode::Muls:
         case OpCode::Divs: return p == "rhs";
         case OpCode::Full: return p == "value";
+        case OpCode::TensorWrite: return p == "value";  // the element's value, not its address
         default: return false;
     }
 }

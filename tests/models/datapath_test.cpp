@@ -134,6 +134,14 @@ TEST(DatapathTest, CastRoundingModes) {
     EXPECT_EQ(cast(x, DType::INT8, CastMode::Ceil).m(0, 0), 3.0);
     EXPECT_EQ(cast(x, DType::INT8, CastMode::Trunc).m(0, 3), -2.0);
     EXPECT_EQ(cast(x, DType::UINT8, CastMode::Trunc).m(0, 3), 0.0);
+    // PyPTO's rint / none round to nearest even; odd takes the odd neighbour of an inexact value.
+    EXPECT_EQ(cast(x, DType::INT8, CastMode::Rint).m(0, 1), 4.0);
+    EXPECT_EQ(cast(x, DType::INT8, CastMode::None).m(0, 0), 2.0);
+    EXPECT_EQ(cast(x, DType::INT8, CastMode::Odd).m(0, 0), 3.0);
+    EXPECT_EQ(cast(x, DType::INT8, CastMode::Odd).m(0, 1), 3.0);
+    EXPECT_EQ(cast(x, DType::INT8, CastMode::Odd).m(0, 3), -3.0);
+    EXPECT_EQ(cast(x, DType::INT8, CastMode::Odd).m(0, 4), 127.0);
+    EXPECT_EQ(cast_mode_from_name("odd"), CastMode::Odd);
     // Float -> float rounds to nearest even whatever the mode.
     const TileData p1 = tile(DType::FP32, 1, 1, {static_cast<float>(0.1)});
     EXPECT_EQ(cast(p1, DType::FP16, CastMode::Floor).m(0, 0), 0.0999755859375);
