@@ -206,6 +206,13 @@ struct ScalarFunction {
     std::string doc;
 };
 const std::vector<ScalarFunction>& scalar_functions();
+// PyPTO tile ops sema rewrites into registry ops (their side, pipe, numerics and cost are those ops'):
+// "tile.gather_row" (pl.tile.load + pl.tile.assemble).
+struct LoweredOp {
+    std::string name;
+    std::string doc;
+};
+const std::vector<LoweredOp>& lowered_ops();
 // The generated op table (docs/OPS_TABLE.md, `cvsim ops`).
 std::string ops_table_markdown();
 

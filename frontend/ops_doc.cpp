@@ -56,6 +56,8 @@ std::string ops_table_markdown() {
     for (const auto& c : op_cost_table()) out += fmt::format("| {} | {} | {} | {} |\n", c.name, c.formula, c.source, c.confidence);
     out += "\n## Scalar functions (lowered to scalar expressions)\n\n| function | doc |\n|---|---|\n";
     for (const auto& f : scalar_functions()) out += fmt::format("| `pl.{}` | {} |\n", f.name, f.doc);
+    out += "\n## Ops lowered to registry ops (by sema)\n\n| op | lowering |\n|---|---|\n";
+    for (const auto& f : lowered_ops()) out += fmt::format("| `pl.{}` | {} |\n", f.name, f.doc);
     out += "\n## Unsupported PyPTO tile ops (E-UNSUPPORTED)\n\n| op | reason |\n|---|---|\n";
     for (const auto& u : unsupported_ops()) out += fmt::format("| `pl.{}` | {} |\n", u.name, u.reason);
     return out;
@@ -75,14 +77,15 @@ const std::vector<UnsupportedOp>& unsupported_ops() {
                      "storage itself");
         add("random", "counter-based (Philox) generator: its bit-exact output sequence (key/counter schedule, rounds) is not specified "
                       "by PyPTO or pto-isa, so no reference can equal the hardware");
-        add("gather_compare", "returns an (indices, count) tuple whose count is a data-dependent scalar produced by the vector pipe: "
-                              "cvsim's tile ops yield one tile and no vector-to-scalar value");
-        add("gather_row", "GM-row DMA into a sub-region of an existing tile in place (a partial write of a live tile from GM): cvsim's "
-                          "loads produce a fresh tile");
-        add("mgather", "per-element GM gather by an index tile: the GM window it reads depends on tile data, which the GM window "
-                       "analysis and the hazard checker (whole windows per access) cannot bound");
-        add("mscatter", "per-element GM scatter by an index tile: the GM bytes it writes depend on tile data, which the GM window "
-                        "analysis and the hazard checker (whole windows per access) cannot bound");
+        add("gather_compare", "returns two tiles (PyPTO's TupleType: the [rows, out_cols] INT32 matching indices and the [1, rows] "
+                              "per-row match counts of pto.tgather's compare form): cvsim's ops have one result tile each (the "
+                              "simulator's lane executor, its data memo and the expander carry one output buffer per instruction)");
+        add("mgather", "per-element GM gather by an index tile (pto.mgather): its only sound GM window is the whole tensor, which "
+                       "cvsim's GM window analysis, lane executor and hazard checker do not model yet (they take the window an "
+                       "access computes from its offsets and shapes)");
+        add("mscatter", "per-element GM scatter by an index tile (pto.mscatter): its only sound GM window is the whole tensor, "
+                        "while the bytes it writes are the indexed elements only; cvsim's GM window analysis, lane executor and "
+                        "hazard checker do not model such an access yet (one computed window per access, written whole)");
         return v;
     }();
     return ops;
@@ -92,6 +95,18 @@ const std::vector<ScalarFunction>& scalar_functions() {
     static const std::vector<ScalarFunction> f = {
         {"tile.max", "max(lhs, rhs) of two scalars (as pl.max; an int and a float give FP32)"},
         {"tile.min", "min(lhs, rhs) of two scalars (as pl.min)"},
+    };
+    return f;
+}
+
+const std::vector<LoweredOp>& lowered_ops() {
+    static const std::vector<LoweredOp> f = {
+        {"tile.gather_row",
+         "dst, src, dst_offset, src_offset, shapes, transpose=?, valid_shape=?: PyPTO's per-row paged-gather DMA (GM window -> a "
+         "sub-region of dst, in place) in SSA form: `_load = pl.tile.load(src, src_offset, valid_shape or shapes)` then "
+         "`pl.tile.assemble(dst, _load, dst_offset)` (dst with those elements replaced; same GM window, MTE2 DMA plus one "
+         "vector copy). UB (Vec) dst only; transpose=True (an L1 B-operand placement), a Mat dst and a run-time valid_shape "
+         "are E-UNSUPPORTED"},
     };
     return f;
 }

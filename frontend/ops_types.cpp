@@ -282,7 +282,18 @@ void expect_str(const Expr& call, const std::string& name) {
 
 std::optional<Type> infer_catalogue_type(const Expr& call);  // ops_types_catalogue.cpp
 
+namespace {
+Type infer_call_type_of(const Expr& call, int region_split);
+}  // namespace
+
 Type infer_call_type(const Expr& call, int region_split) {
+    Type r = infer_call_type_of(call, region_split);
+    check_sub_byte_call(call, r);
+    return r;
+}
+
+namespace {
+Type infer_call_type_of(const Expr& call, int region_split) {
     using O = OpCode;
     const O c = call.op->code;
     for (size_t i = 0; i < call.op->params.size(); ++i)
@@ -643,5 +654,6 @@ Type infer_call_type(const Expr& call, int region_split) {
     }
     return Type::none();
 }
+}  // namespace
 
 }  // namespace cvsim::ir

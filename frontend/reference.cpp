@@ -365,13 +365,12 @@ private:
         }
         rt::Window w = window(v, arg(c, "offsets"), ext, c.loc);
         const auto& t = m_m.gm.tensors[v.id];
-        const size_t eb = dtype_bytes(t.dtype);
         TileData d{t.dtype, Matrix::Zero(R, C)};
         vr = std::min(vr, w.rows());
         vc = std::min(vc, w.cols());
         for (int64_t r = 0; r < std::min(R, vr); ++r) {
             int64_t base = rt::window_row_start(t, w, r);
-            for (int64_t col = 0; col < std::min(C, vc); ++col) d.m(r, col) = decode_element(t.dtype, t.bytes.data() + (base + col) * eb);
+            for (int64_t col = 0; col < std::min(C, vc); ++col) d.m(r, col) = get_element(t.dtype, t.bytes.data(), base + col);
         }
         return Value{make_tile(std::move(d), c.type.mem, vr, vc)};
     }
@@ -402,6 +401,11 @@ private:
             int64_t base = rt::window_row_start(t, w, r);
             for (int64_t col = 0; col < w.cols(); ++col) {
                 const size_t k = static_cast<size_t>(base + col);
+                if (is_sub_byte(t.dtype)) {  // packed (atomic add takes no 4-bit dtype: sema)
+                    put_element(t.dtype, src->d.m(r, col), t.bytes.data(), base + col);
+                    t.written[k] = 1;
+                    continue;
+                }
                 uint8_t* dst = t.bytes.data() + k * eb;
                 if (!atomic) {
                     encode_element(t.dtype, round_to(t.dtype, src->d.m(r, col)), dst);

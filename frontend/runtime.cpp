@@ -124,6 +124,11 @@ std::optional<std::string> check_window(const TensorBuffer& t, const Window& w) 
         if (!range_inside(w.offsets[d], w.extents[d], t.shape[d]))
             return fmt::format("window {} is outside tensor {} of shape {} (dimension {})", window_str(w), t.name,
                                ir::shape_str(t.shape), d);
+    // A 4-bit tensor packs two elements per byte: a window row must start and end on a byte (DMA moves bytes).
+    if (is_sub_byte(t.dtype) && !t.shape.empty() && (t.shape.back() % 2 || w.offsets.back() % 2 || w.extents.back() % 2))
+        return fmt::format("window {} of {} tensor {} of shape {} splits a byte: a 4-bit tensor's last dimension, window column "
+                           "offset and column extent must be even (two elements per byte)", window_str(w), dtype_name(t.dtype), t.name,
+                           ir::shape_str(t.shape));
     return std::nullopt;
 }
 
@@ -140,16 +145,16 @@ void fill_inputs(TensorStore& store, uint64_t seed) {
         uint64_t h = seed * 0x9E3779B97F4A7C15ull;
         for (char c : t.name) h = (h ^ static_cast<uint8_t>(c)) * 0x100000001B3ull;
         std::mt19937_64 gen(h);
-        const size_t eb = dtype_bytes(t.dtype);
-        t.bytes.assign(static_cast<size_t>(t.numel()) * eb, 0);
+        t.bytes.assign(storage_bytes(t.dtype, t.numel()), 0);
         for (int64_t i = 0; i < t.numel(); ++i) {
             double v;
             if (dtype_is_float(t.dtype)) v = std::uniform_real_distribution<double>(-1.0, 1.0)(gen);
             else v = static_cast<double>(std::uniform_int_distribution<int>(-8, 8)(gen));
             if (t.dtype == DType::UINT8 || t.dtype == DType::BOOL || t.dtype == DType::UINT16 || t.dtype == DType::UINT32 ||
-                t.dtype == DType::UINT64 || t.dtype == DType::FP8E8M0)
+                t.dtype == DType::UINT64 || t.dtype == DType::FP8E8M0 || t.dtype == DType::UINT4)
                 v = std::fabs(v);  // unsigned types (and the sign-less E8M0 scale) get magnitudes, not saturated zeros
-            encode_element(t.dtype, v, t.bytes.data() + i * eb);
+            if (t.dtype == DType::FP4) v *= 6.0;  // E2M1's range is +-6: spread the inputs over its grid
+            put_element(t.dtype, v, t.bytes.data(), i);
         }
     }
 }
@@ -157,9 +162,8 @@ void fill_inputs(TensorStore& store, uint64_t seed) {
 void poison_outputs(TensorStore& store) {
     for (auto& t : store.tensors) {
         if (t.hidden || t.dir != ir::ParamDir::Out) continue;
-        const size_t eb = dtype_bytes(t.dtype);
-        t.bytes.assign(static_cast<size_t>(t.numel()) * eb, 0);
-        for (int64_t i = 0; i < t.numel(); ++i) write_poison(t.dtype, t.bytes.data() + i * eb);
+        t.bytes.assign(storage_bytes(t.dtype, t.numel()), 0);
+        poison_fill(t.dtype, t.bytes.data(), t.numel());
     }
 }
 
@@ -180,14 +184,25 @@ const char* npy_descr(DType d) {
         case DType::UINT64: return "<u8";
         case DType::TASK_ID: return "<i8";
         case DType::FP8E4M3FN: case DType::FP8E5M2: case DType::FP8E8M0: case DType::HF8: return "|u1";  // raw bits
+        case DType::INT4: case DType::UINT4: case DType::FP4: return "|u1";  // packed bytes, two elements each
     }
     return "|u1";
 }
 }  // namespace
 
+namespace {
+// The shape an .npy file of `t` has: a 4-bit tensor is saved as its packed bytes (uint8), the last dimension
+// halved (rows have even lengths).
+std::vector<int64_t> npy_file_shape(const TensorBuffer& t) {
+    std::vector<int64_t> s = t.shape;
+    if (is_sub_byte(t.dtype) && !s.empty()) s.back() = (s.back() + 1) / 2;
+    return s;
+}
+}  // namespace
+
 void write_npy(const TensorBuffer& t, const std::string& path) {
     std::string shape;
-    for (auto d : t.shape) shape += std::to_string(d) + ", ";
+    for (auto d : npy_file_shape(t)) shape += std::to_string(d) + ", ";
     if (t.shape.size() > 1) shape.resize(shape.size() - 2);
     std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}", npy_descr(t.dtype), shape);
     size_t total = 10 + header.size() + 1;
@@ -260,11 +275,15 @@ void read_npy(TensorBuffer& t, const std::string& path) {
         throw std::runtime_error(fmt::format("'{}': dtype does not match {} ({})", path, dtype_name(t.dtype), npy_descr(t.dtype)));
     if (header.find("'fortran_order': False") == std::string::npos) throw std::runtime_error("'" + path + "': Fortran order is not supported");
     std::string shape;
-    for (auto d : t.shape) shape += std::to_string(d) + ", ";
+    const std::vector<int64_t> fshape = npy_file_shape(t);
+    for (auto d : fshape) shape += std::to_string(d) + ", ";
     if (t.shape.size() > 1) shape.resize(shape.size() - 2);
     if (header.find("'shape': (" + shape + ")") == std::string::npos)
-        throw std::runtime_error(fmt::format("'{}': shape does not match {}", path, ir::shape_str(t.shape)));
-    t.bytes.assign(static_cast<size_t>(t.numel()) * dtype_bytes(t.dtype), 0);
+        throw std::runtime_error(fmt::format("'{}': shape does not match {}{}", path, ir::shape_str(fshape),
+                                             is_sub_byte(t.dtype) ? fmt::format(" (the packed bytes of {} {}: two elements per byte)",
+                                                                                dtype_name(t.dtype), ir::shape_str(t.shape))
+                                                                  : std::string()));
+    t.bytes.assign(storage_bytes(t.dtype, t.numel()), 0);
     in.read(reinterpret_cast<char*>(t.bytes.data()), static_cast<std::streamsize>(t.bytes.size()));
     if (!in) throw std::runtime_error("'" + path + "': file is too short");
     // Tile values are doubles: a 64-bit integer beyond +-2^53 would be silently rounded, so it is refused.
@@ -283,10 +302,10 @@ void read_npy(TensorBuffer& t, const std::string& path) {
 }
 
 int64_t tensor_bytes(const std::vector<int64_t>& shape, DType dtype) {
-    int64_t n = static_cast<int64_t>(dtype_bytes(dtype));
+    int64_t n = is_sub_byte(dtype) ? 1 : static_cast<int64_t>(dtype_bytes(dtype));
     for (auto d : shape)
         if (d < 0 || __builtin_mul_overflow(n, d, &n)) return -1;
-    return n;
+    return is_sub_byte(dtype) ? (n + 1) / 2 : n;
 }
 
 void charge_gm(int64_t& used, int64_t bytes, const std::string& what, const SourceLoc& loc) {
@@ -327,7 +346,7 @@ void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string
                 buf.dir = p.dir;
                 // A parameter named __x is added by cvsim itself (the soft-syncall workspace): zeroed, internal.
                 buf.hidden = p.var->name.rfind("__", 0) == 0;
-                buf.bytes.assign(static_cast<size_t>(buf.numel()) * dtype_bytes(t.dtype), 0);
+                buf.bytes.assign(storage_bytes(t.dtype, buf.numel()), 0);
                 b.tensor = store.add(std::move(buf));
             }
         } else if (t.kind == ir::TypeKind::Scalar) {
@@ -349,7 +368,7 @@ void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string
         buf.shape = c.shape;
         buf.dir = ir::ParamDir::InOut;
         buf.hidden = true;
-        buf.bytes.assign(static_cast<size_t>(buf.numel()) * dtype_bytes(c.dtype), 0);
+        buf.bytes.assign(storage_bytes(c.dtype, buf.numel()), 0);
         plan.created_ids.push_back(store.add(std::move(buf)));
     }
     for (auto* lane : {&plan.aic, &plan.aiv, &plan.mixed_prog}) {

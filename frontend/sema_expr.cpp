@@ -276,6 +276,7 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
         if (name.empty()) raise("E-UNSUPPORTED", e.loc, "calling this expression is not supported");
         raise("E-UNSUPPORTED", e.loc, fmt::format("call of '{}' is not supported (only pl ops and self.<function>)", name), "", static_cast<uint32_t>(name.size()));
     }
+    if (name == "pl.tile.gather_row") return lower_gather_row(e);
     auto cands = lookup_ops(name.substr(3));
     if (cands.empty()) {
         if (name.rfind("pl.tensor.", 0) == 0 || name.rfind("pl.array.", 0) == 0)

@@ -79,6 +79,8 @@ class FunctionLowering {
     ExprPtr lower_typed_const(const ast::Expr& e);
     ExprPtr lower_scalar_func(const ast::Expr& e, const std::string& name);  // nullptr when `e` is not one
     ExprPtr lower_func_call(const ast::Expr& e, const std::string& fname);
+    // pl.tile.gather_row as pl.tile.load + pl.tile.assemble (sema_gather_row.cpp).
+    ExprPtr lower_gather_row(const ast::Expr& e);
     // A host statement of an Orchestration function (sema_host.cpp); nullptr when NAME is a catalogue op.
     ExprPtr lower_host_op(const ast::Expr& e, const std::string& name, const Type* ann);
 };

@@ -259,13 +259,13 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
         r->type = Type::none();
         return r;
     }
-    // PyPTO's sub-byte dtypes: two elements per byte; cvsim's GM, tile and layout models address whole-byte elements.
-    for (const char* sub : {"INT4", "UINT4", "FP4", "HF4"})
-        if (rest == sub)
-            raise("E-UNSUPPORTED", e.loc,
-                  fmt::format("dtype pl.{} is not supported by cvsim: it packs two 4-bit elements per byte, and cvsim's GM, tile and layout "
-                              "models address whole-byte elements", sub),
-                  "docs/DECISIONS.md (Dtypes)", static_cast<uint32_t>(d.size()));
+    // HF4 (PyPTO's 4-bit HiSilicon float): its encoding is published nowhere PyPTO or pto-isa points to, and
+    // PyPTO's in-core codegen rejects it on every backend; INT4 / UINT4 / FP4 are modelled (models/dtype_sub_byte.cpp).
+    if (rest == "HF4")
+        raise("E-UNSUPPORTED", e.loc,
+              "dtype pl.HF4 is not supported by cvsim: the 4-bit HiSilicon float's encoding is not published (PyPTO's in-core "
+              "codegen rejects HF4 on every backend), so no reference can define its values",
+              "docs/DECISIONS.md (Dtypes)", static_cast<uint32_t>(d.size()));
     if (rest == "AUTO") {
         ExprPtr a = make_int(-1, e.loc);
         a->sval = "pl.AUTO";  // printed back as pl.AUTO
@@ -484,6 +484,10 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
     if (head == "pl.Tensor") {
         if (e.args.size() < 2) raise("E-TYPE", e.loc, "pl.Tensor takes [shape, dtype]");
         Type t = Type::tensor(lower_shape(consts, *e.args[0]), lower_dtype(*e.args[1]));
+        if (is_sub_byte(t.dtype) && !t.shape.empty() && t.shape.back() > 0 && t.shape.back() % 2 != 0)
+            raise("E-TYPE", e.args[0]->loc,
+                  fmt::format("a {} tensor's last dimension must be even (two 4-bit elements per byte), got {}", dtype_name(t.dtype),
+                              shape_str(t.shape)));
         return t;  // further extras (tensor layouts) are accepted and ignored
     }
     if (head == "pl.Tile") {
@@ -532,7 +536,10 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
     }
     if (head == "pl.Scalar") {
         if (e.args.size() != 1) raise("E-TYPE", e.loc, "pl.Scalar takes [dtype]");
-        return Type::scalar(lower_dtype(*e.args[0]));
+        Type t = Type::scalar(lower_dtype(*e.args[0]));
+        if (is_sub_byte(t.dtype))
+            raise("E-UNSUPPORTED", e.loc, fmt::format("pl.Scalar[pl.{}]: cvsim models 4-bit dtypes as packed tensor and tile data only", dtype_name(t.dtype)));
+        return t;
     }
     if (head == "tuple" || head == "pl.Tuple") {
         std::vector<Type> elems;

@@ -28,14 +28,17 @@ size_t dtype_bytes(DType t) {
         case DType::FP8E4M3FN:
         case DType::FP8E5M2:
         case DType::FP8E8M0:
-        case DType::HF8: return 1;
+        case DType::HF8:
+        case DType::INT4:
+        case DType::UINT4:
+        case DType::FP4: return 1;
     }
     return 1;
 }
 
 bool dtype_is_float(DType t) {
     return t == DType::FP32 || t == DType::FP16 || t == DType::BF16 || t == DType::FP8E4M3FN || t == DType::FP8E5M2 ||
-           t == DType::FP8E8M0 || t == DType::HF8;
+           t == DType::FP8E8M0 || t == DType::HF8 || t == DType::FP4;
 }
 bool dtype_is_int(DType t) { return !dtype_is_float(t); }
 bool dtype_has_numerics(DType t) { return t != DType::TASK_ID; }
@@ -43,7 +46,8 @@ bool dtype_has_numerics(DType t) { return t != DType::TASK_ID; }
 namespace {
 constexpr std::string_view kDtypeNames[kNumDTypes] = {"FP32",   "FP16",   "BF16",    "INT8",      "INT16",   "INT32",
                                                       "INT64",  "UINT8",  "BOOL",    "INDEX",     "UINT16",  "UINT32",
-                                                      "UINT64", "TASK_ID", "FP8E4M3FN", "FP8E5M2", "FP8E8M0", "HF8"};
+                                                      "UINT64", "TASK_ID", "FP8E4M3FN", "FP8E5M2", "FP8E8M0", "HF8",
+                                                      "INT4",   "UINT4",  "FP4"};
 constexpr std::string_view kMemNames[] = {"DDR", "Vec", "Mat", "Left", "Right", "Acc", "Bias"};
 constexpr std::string_view kTileLayoutNames[] = {"none_box", "row_major", "col_major"};
 constexpr std::string_view kLayoutNames[] = {"ND", "DN", "NZ", "ZN"};
@@ -103,6 +107,9 @@ double round_to(DType t, double v) {
         case DType::FP8E5M2:
         case DType::FP8E8M0:
         case DType::HF8: return float8_round(t, v);
+        case DType::INT4:
+        case DType::UINT4:
+        case DType::FP4: return sub_byte_round(t, v);
     }
     return v;
 }
@@ -128,6 +135,9 @@ void encode_element(DType t, double v, uint8_t* p) {
         case DType::FP8E5M2:
         case DType::FP8E8M0:
         case DType::HF8: *p = float8_encode(t, v); return;
+        case DType::INT4:
+        case DType::UINT4:
+        case DType::FP4: *p = static_cast<uint8_t>((*p & 0xF0) | sub_byte_encode(t, v)); return;  // the low nibble
     }
 }
 
@@ -151,11 +161,18 @@ double decode_element(DType t, const uint8_t* p) {
         case DType::FP8E5M2:
         case DType::FP8E8M0:
         case DType::HF8: return float8_decode(t, *p);
+        case DType::INT4:
+        case DType::UINT4:
+        case DType::FP4: return sub_byte_decode(t, *p & 0x0F);
     }
     return 0;
 }
 
 void write_poison(DType t, uint8_t* p) {
+    if (is_sub_byte(t)) {  // no NaN in 4 bits: the code 0x8 (FP4 -0, INT4 -8, UINT4 8), in the low nibble
+        *p = static_cast<uint8_t>((*p & 0xF0) | 0x8);
+        return;
+    }
     if (dtype_is_float(t)) {
         encode_element(t, std::numeric_limits<double>::quiet_NaN(), p);
         return;
@@ -192,11 +209,13 @@ double unit_roundoff(DType t) {
         case DType::FP8E5M2: return std::ldexp(1.0, -3);
         case DType::FP8E8M0: return 0.5;
         case DType::HF8: return 0.25;
+        case DType::FP4: return 0.25;
         default: return 0;
     }
 }
 
 bool is_poison(DType t, const uint8_t* p) {
+    if (is_sub_byte(t)) return (*p & 0x0F) == 0x8;
     if (dtype_is_float(t)) return std::isnan(decode_element(t, p));
     uint8_t ref[8];
     write_poison(t, ref);

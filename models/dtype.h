@@ -14,11 +14,32 @@ enum class DType : uint8_t {
     UINT16, UINT32, UINT64,
     TASK_ID,                                 // PyPTO's opaque 64-bit runtime task handle (orchestration scalars)
     FP8E4M3FN, FP8E5M2, FP8E8M0, HF8,        // 8-bit floats (models/dtype_fp8.cpp)
+    INT4, UINT4, FP4,                        // 4-bit, packed two per byte (models/dtype_sub_byte.cpp)
 };
-inline constexpr int kNumDTypes = 18;
+inline constexpr int kNumDTypes = 21;
 
-// Bytes per element as stored in GM and in tile buffers (INDEX is a 64-bit scalar type; BOOL a byte).
+// Bytes per element as stored in GM and in tile buffers (INDEX is a 64-bit scalar type; BOOL a byte). The
+// 4-bit dtypes give 1 (PyPTO's GetByte: ceil(bits / 8)); they are packed, so size buffers with storage_bytes
+// and address their elements with get_element / put_element.
 size_t dtype_bytes(DType t);
+// Bits per element: 4 for INT4 / UINT4 / FP4, else 8 * dtype_bytes.
+int dtype_bits(DType t);
+bool is_sub_byte(DType t);  // INT4, UINT4, FP4
+// Bytes holding n consecutive elements of a row-major buffer (sub-byte: ceil(n / 2), two per byte).
+size_t storage_bytes(DType t, int64_t n);
+// Element i of a row-major buffer at p (sub-byte: the low nibble of byte i / 2 is element 2k, the high nibble
+// element 2k + 1). put_element leaves the other nibble of the byte unchanged.
+double get_element(DType t, const uint8_t* p, int64_t i);
+void put_element(DType t, double v, uint8_t* p, int64_t i);
+// The bit pattern of element i (for bit-exact comparison), and a poison-filled buffer of n elements.
+uint64_t element_bits(DType t, const uint8_t* p, int64_t i);
+void poison_fill(DType t, uint8_t* p, int64_t n);
+bool is_poison_element(DType t, const uint8_t* p, int64_t i);
+// The 4-bit formats (models/dtype_sub_byte.cpp): FP4 = OCP MX E2M1 (bias 1, one mantissa bit, no inf/NaN,
+// max 6), round to nearest even, saturating to +-6; NaN -> +0. INT4 / UINT4 saturate to [-8, 7] / [0, 15].
+double sub_byte_round(DType t, double v);
+uint8_t sub_byte_encode(DType t, double v);  // the 4-bit code (low nibble)
+double sub_byte_decode(DType t, uint8_t code);
 bool dtype_is_float(DType t);
 bool dtype_is_int(DType t);  // integer types including BOOL and INDEX
 // False only for TASK_ID: PyPTO's task handle is an orchestration-side dependency token with no arithmetic, so a

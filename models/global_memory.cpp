@@ -67,11 +67,16 @@ void GlobalMemory::store_back(rt::TensorStore& store, uint64_t now) {
         const size_t eb = dtype_bytes(t.dtype);
         const uint8_t* w = m_written.data() + m_base[i];
         const size_t n = static_cast<size_t>(t.numel());
-        if (n * eb <= m_size[i] && std::memchr(w, 0, n * eb) == nullptr) {  // the common case: all written
+        const size_t nb = storage_bytes(t.dtype, t.numel());
+        if (nb <= m_size[i] && std::memchr(w, 0, nb) == nullptr) {  // the common case: all written
             t.written.assign(n, 1);
             continue;
         }
         t.written.assign(n, 0);
+        if (is_sub_byte(t.dtype)) {  // two elements per byte (windows are byte-aligned: a byte is written whole)
+            for (size_t k = 0; k < n; ++k) t.written[k] = m_written[m_base[i] + k / 2] != 0;
+            continue;
+        }
         for (size_t k = 0; k < t.written.size(); ++k) {
             bool all = true;
             for (size_t b = 0; b < eb; ++b) all &= m_written[m_base[i] + k * eb + b] != 0;
@@ -116,24 +121,24 @@ void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t
 
 void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, std::vector<uint8_t>& out) {
     apply_visible(now);
-    const size_t eb = dtype_bytes(t.dtype);
+    // Byte math by element bits: a 4-bit window row is cols / 2 whole bytes (rows start on a byte: check_window).
     const int64_t rows = w.rows(), cols = w.cols();
-    out.resize(static_cast<size_t>(rows * cols) * eb);
+    const size_t row_bytes = storage_bytes(t.dtype, cols);
+    out.resize(static_cast<size_t>(rows) * row_bytes);
     for (int64_t r = 0; r < rows; ++r) {
-        uint64_t addr = m_base[tensor] + static_cast<uint64_t>(rt::window_row_start(t, w, r)) * eb;
-        std::memcpy(out.data() + static_cast<size_t>(r * cols) * eb, m_bytes.data() + addr, static_cast<size_t>(cols) * eb);
+        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, rt::window_row_start(t, w, r));
+        std::memcpy(out.data() + static_cast<size_t>(r) * row_bytes, m_bytes.data() + addr, row_bytes);
     }
     m_bytes_read += out.size();
 }
 
 bool GlobalMemory::read_equals(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, const std::vector<uint8_t>& expect) {
     apply_visible(now);
-    const size_t eb = dtype_bytes(t.dtype);
     const int64_t rows = w.rows(), cols = w.cols();
-    const size_t row_bytes = static_cast<size_t>(cols) * eb;
+    const size_t row_bytes = storage_bytes(t.dtype, cols);
     if (expect.size() != static_cast<size_t>(rows) * row_bytes) return false;
     for (int64_t r = 0; r < rows; ++r) {
-        uint64_t addr = m_base[tensor] + static_cast<uint64_t>(rt::window_row_start(t, w, r)) * eb;
+        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, rt::window_row_start(t, w, r));
         if (std::memcmp(expect.data() + static_cast<size_t>(r) * row_bytes, m_bytes.data() + addr, row_bytes) != 0) return false;
     }
     m_bytes_read += expect.size();
@@ -142,16 +147,16 @@ bool GlobalMemory::read_equals(const rt::TensorBuffer& t, uint32_t tensor, const
 
 void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at,
                          bool atomic) {
-    const size_t eb = dtype_bytes(t.dtype);
     const int64_t rows = w.rows(), cols = w.cols();
+    const size_t row_bytes = storage_bytes(t.dtype, cols);
     for (int64_t r = 0; r < rows; ++r) {
-        uint64_t addr = m_base[tensor] + static_cast<uint64_t>(rt::window_row_start(t, w, r)) * eb;
-        const uint8_t* src = data + static_cast<size_t>(r * cols) * eb;
-        add_pending(visible_at, addr, src, static_cast<uint64_t>(cols) * eb, atomic ? static_cast<int32_t>(tensor) : -1);
-        std::fill_n(m_written.begin() + static_cast<std::ptrdiff_t>(addr), static_cast<size_t>(cols) * eb, uint8_t{1});
-        m_dirty.push_back({addr, static_cast<uint64_t>(cols) * eb});
+        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, rt::window_row_start(t, w, r));
+        const uint8_t* src = data + static_cast<size_t>(r) * row_bytes;
+        add_pending(visible_at, addr, src, row_bytes, atomic ? static_cast<int32_t>(tensor) : -1);
+        std::fill_n(m_written.begin() + static_cast<std::ptrdiff_t>(addr), row_bytes, uint8_t{1});
+        m_dirty.push_back({addr, static_cast<uint64_t>(row_bytes)});
     }
-    m_bytes_written += static_cast<uint64_t>(rows * cols) * eb;
+    m_bytes_written += static_cast<uint64_t>(rows) * row_bytes;
 }
 
 void GlobalMemory::read_raw(uint32_t tensor, uint64_t offset, uint64_t n, uint64_t now, uint8_t* out) {
@@ -166,11 +171,10 @@ void GlobalMemory::write_raw(uint32_t tensor, uint64_t offset, const uint8_t* da
 }
 
 L2Result GlobalMemory::touch(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w) {
-    const size_t eb = dtype_bytes(t.dtype);
     L2Result total;
     for (int64_t r = 0; r < w.rows(); ++r) {
-        uint64_t addr = m_base[tensor] + static_cast<uint64_t>(rt::window_row_start(t, w, r)) * eb;
-        L2Result x = m_l2.access(addr, static_cast<uint64_t>(w.cols()) * eb);
+        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, rt::window_row_start(t, w, r));
+        L2Result x = m_l2.access(addr, storage_bytes(t.dtype, w.cols()));
         total.hits += x.hits;
         total.misses += x.misses;
     }

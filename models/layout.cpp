@@ -153,7 +153,7 @@ void copy_elements(const uint8_t* src, size_t nbytes, uint8_t* dst, const Offset
 }  // namespace
 
 BoxShape box_shape(Layout l, DType t, bool acc) {
-    const int64_t per_32_bytes = 32 / static_cast<int64_t>(dtype_bytes(t));
+    const int64_t per_32_bytes = 256 / dtype_bits(t);  // 64 for the packed 4-bit dtypes
     switch (l) {
         case Layout::ND:
         case Layout::DN:
@@ -173,7 +173,7 @@ std::pair<int64_t, int64_t> physical_shape(Layout l, DType t, bool acc, int64_t 
 
 size_t physical_bytes(Layout l, DType t, bool acc, int64_t rows, int64_t cols) {
     const auto [R, C] = physical_shape(l, t, acc, rows, cols);
-    return static_cast<size_t>(R * C) * dtype_bytes(t);
+    return storage_bytes(t, R * C);
 }
 
 int64_t element_offset(Layout l, int64_t R, int64_t C, BoxShape b, int64_t r, int64_t c) {
@@ -194,7 +194,13 @@ std::vector<uint8_t> encode(const Matrix& logical, DType t, Layout l, bool acc) 
     const int64_t rows = logical.rows(), cols = logical.cols();
     const auto [R, C] = physical_shape(l, t, acc, rows, cols);
     const OffsetTables tab = offset_tables(l, box_shape(l, t, acc), R, C, rows, cols);
-    std::vector<uint8_t> out(static_cast<size_t>(R * C) * dtype_bytes(t), 0);
+    std::vector<uint8_t> out(storage_bytes(t, R * C), 0);
+    if (is_sub_byte(t)) {  // packed: two elements per byte, addressed by element index
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t c = 0; c < cols; ++c)
+                put_element(t, logical(r, c), out.data(), tab.row[static_cast<size_t>(r)] + tab.col[static_cast<size_t>(c)]);
+        return out;
+    }
     with_codec(t, [&](const auto codec) {
         const double* src = logical.data();
         for (int64_t r = 0; r < rows; ++r) {
@@ -213,6 +219,14 @@ Matrix decode(const uint8_t* bytes, size_t nbytes, DType t, Layout l, bool acc, 
     const auto [R, C] = physical_shape(l, t, acc, rows, cols);
     const OffsetTables tab = offset_tables(l, box_shape(l, t, acc), R, C, rows, cols);
     if (bytes == nullptr) nbytes = 0;
+    if (is_sub_byte(t)) {
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t c = 0; c < cols; ++c) {
+                const int64_t k = tab.row[static_cast<size_t>(r)] + tab.col[static_cast<size_t>(c)];
+                m(r, c) = static_cast<size_t>(k / 2) < nbytes ? get_element(t, bytes, k) : 0.0;
+            }
+        return m;
+    }
     with_codec(t, [&](const auto codec) {
         double* dst = m.data();
         for (int64_t r = 0; r < rows; ++r) {
@@ -241,8 +255,17 @@ std::vector<uint8_t> repack(const uint8_t* bytes, size_t nbytes, DType t, Layout
     const auto [tR, tC] = physical_shape(to, t, to_acc, rows, cols);
     const OffsetTables ft = offset_tables(from, box_shape(from, t, from_acc), fR, fC, rows, cols);
     const OffsetTables tt = offset_tables(to, box_shape(to, t, to_acc), tR, tC, rows, cols);
-    std::vector<uint8_t> out(static_cast<size_t>(tR * tC) * dtype_bytes(t), 0);
+    std::vector<uint8_t> out(storage_bytes(t, tR * tC), 0);
     if (bytes == nullptr) nbytes = 0;
+    if (is_sub_byte(t)) {  // every 4-bit code is a value (no NaN payloads), so decode + encode moves the bits
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t c = 0; c < cols; ++c) {
+                const int64_t k = ft.row[static_cast<size_t>(r)] + ft.col[static_cast<size_t>(c)];
+                if (static_cast<size_t>(k / 2) < nbytes)
+                    put_element(t, get_element(t, bytes, k), out.data(), tt.row[static_cast<size_t>(r)] + tt.col[static_cast<size_t>(c)]);
+            }
+        return out;
+    }
     switch (dtype_bytes(t)) {
         case 1:
             copy_elements<1>(bytes, nbytes, out.data(), ft, tt, rows, cols);

@@ -288,7 +288,7 @@ uint64_t CoreRunner::begin(Instr& in) {
             }
             L2Result l2 = gm.touch(t, a.tensor, a.window);
             gm.transfer_begin();
-            uint64_t row_bytes = static_cast<uint64_t>(a.window.cols()) * dtype_bytes(t.dtype);
+            uint64_t row_bytes = storage_bytes(t.dtype, a.window.cols());
             uint64_t rows = static_cast<uint64_t>(a.window.rows());
             p.bytes_moved = rows * row_bytes;
             // GM -> UB copies a full-width window (rows contiguous in GM) as one run. GM -> L1 repacks ND
@@ -308,24 +308,23 @@ uint64_t CoreRunner::begin(Instr& in) {
             // MTE3 copies UB bytes as they are laid out (a non-ND tile lands scrambled); FIXP converts
             // the accumulator's NZ boxes and quantises to the tensor's dtype.
             int64_t R = a.window.rows(), C = a.window.cols();
-            const size_t eb = dtype_bytes(t.dtype);
             MemoEntry* hit = src.clean ? memo_find(in) : nullptr;
             if (hit) {
                 p.store_src = &hit->gm_bytes;  // the memo does not move outside its recording schedule
             } else {
                 Matrix m = src.mem == Mem::Acc ? read_tile(src).m
                                                : decode(src.bytes.data(), src.bytes.size(), src.dtype, Layout::ND, false, src.rows, src.cols);
-                p.bytes.assign(static_cast<size_t>(R * C) * eb, 0);
+                p.bytes.assign(storage_bytes(t.dtype, R * C), 0);
                 for (int64_t r = 0; r < R; ++r)
                     for (int64_t c = 0; c < C; ++c) {
                         double v = r < m.rows() && c < m.cols() ? m(r, c) : 0.0;
-                        encode_element(t.dtype, round_to(t.dtype, v), p.bytes.data() + static_cast<size_t>(r * C + c) * eb);
+                        put_element(t.dtype, round_to(t.dtype, v), p.bytes.data(), r * C + c);  // packed for 4-bit dtypes
                     }
                 if (MemoEntry* r = memo_record(in)) r->gm_bytes = p.bytes;
             }
             L2Result l2 = gm.touch(t, a.tensor, a.window);
             gm.transfer_begin();
-            uint64_t row_bytes = static_cast<uint64_t>(C) * eb;
+            uint64_t row_bytes = storage_bytes(t.dtype, C);
             p.bytes_moved = static_cast<uint64_t>(R) * row_bytes;
             if (src.mem == Mem::Acc) return jitter(fixp_to_gm_cycles(hw.mte, static_cast<uint64_t>(R), static_cast<uint64_t>(C), t.dtype) + dma_start_latency(hw.gm, l2.hits, l2.misses));
             bool full_rows = C == t.shape.back();

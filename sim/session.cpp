@@ -55,8 +55,11 @@ std::map<std::string, int64_t> dims_from_inputs(const std::shared_ptr<SourceFile
             for (const auto& p : f->params) {
                 const ir::Type& t = p.var->type;
                 if (p.var->name != name || t.kind != ir::TypeKind::Tensor || t.shape.size() != shape->size()) continue;
-                for (size_t i = 0; i < t.shape.size(); ++i)
-                    if (auto s = symbol_of.find(t.shape[i]); s != symbol_of.end() && (*shape)[i] > 0) out.emplace(s->second, (*shape)[i]);
+                for (size_t i = 0; i < t.shape.size(); ++i) {
+                    // A 4-bit tensor's file holds its packed bytes: the last dimension is half the tensor's.
+                    const int64_t n = is_sub_byte(t.dtype) && i + 1 == t.shape.size() ? 2 * (*shape)[i] : (*shape)[i];
+                    if (auto s = symbol_of.find(t.shape[i]); s != symbol_of.end() && n > 0) out.emplace(s->second, n);
+                }
             }
     }
     return out;

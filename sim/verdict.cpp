@@ -57,18 +57,21 @@ std::vector<Finding> compare_outputs(const rt::TensorStore& got, const rt::Tenso
         int64_t mismatches = 0, unwritten = 0, first_mis = -1, first_unw = -1;
         double max_diff = 0;
         double first_got = 0, first_want = 0;
+        const bool packed = is_sub_byte(w.dtype);  // 4-bit: element k is a nibble of byte k / 2
         for (int64_t k = 0; k < n; ++k) {
-            const uint8_t* pw = w.bytes.data() + k * eb;
-            const uint8_t* pg = g.bytes.data() + k * eb;
+            const uint8_t* pw = w.bytes.data() + (packed ? 0 : k * eb);
+            const uint8_t* pg = g.bytes.data() + (packed ? 0 : k * eb);
             // Unwritten: the reference stored this element but no store of the run did (poison remains).
-            bool want_written = w.written.empty() ? !is_poison(w.dtype, pw) : w.written[static_cast<size_t>(k)] != 0;
-            bool got_written = g.written.empty() ? !is_poison(w.dtype, pg) : g.written[static_cast<size_t>(k)] != 0;
+            bool want_written = w.written.empty() ? !is_poison_element(w.dtype, w.bytes.data(), k) : w.written[static_cast<size_t>(k)] != 0;
+            bool got_written = g.written.empty() ? !is_poison_element(w.dtype, g.bytes.data(), k) : g.written[static_cast<size_t>(k)] != 0;
             if (want_written && !got_written && mismatch_code == "E-MISMATCH") {
                 if (unwritten++ == 0) first_unw = k;
                 continue;
             }
-            if (std::memcmp(pw, pg, eb) == 0) continue;
-            double a = decode_element(w.dtype, pw), b = decode_element(w.dtype, pg);
+            if (packed ? element_bits(w.dtype, w.bytes.data(), k) == element_bits(w.dtype, g.bytes.data(), k) : std::memcmp(pw, pg, eb) == 0)
+                continue;
+            double a = packed ? get_element(w.dtype, w.bytes.data(), k) : decode_element(w.dtype, pw);
+            double b = packed ? get_element(w.dtype, g.bytes.data(), k) : decode_element(w.dtype, pg);
             double diff = std::fabs(a - b);
             bool both_nan = std::isnan(a) && std::isnan(b);
             if (both_nan) continue;

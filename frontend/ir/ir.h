@@ -67,7 +67,7 @@ struct Type {
     int64_t rows() const;  // 2-D view of a tile/tensor shape: leading dims folded into rows
     int64_t cols() const;
     int64_t numel() const;
-    int64_t bytes() const { return numel() * int64_t(dtype_bytes(dtype)); }
+    int64_t bytes() const { return is_sub_byte(dtype) ? (numel() + 1) / 2 : numel() * int64_t(dtype_bytes(dtype)); }
     bool operator==(const Type&) const = default;
 };
 

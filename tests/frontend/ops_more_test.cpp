@@ -114,8 +114,7 @@ TEST(OpMore, MisusesAreExit2DiagnosticsAtTheOperand) {
         {p, ld + "        y = pl.tile.gatherb(x, o)\n", "E-TYPE", "offset dtype to be UINT32"},
         {p, ld + "        y = pl.tile.scatter_update(x, -2, o)\n", "E-TYPE", "printed form"},
         {p, ld + "        y = pl.tile.max(x, x)\n", "E-TYPE", "scalar operands"},
-        {"a: pl.Tensor[[16, 16], pl.INT4]", "        x = pl.load(a, [0, 0], [16, 16])\n", "E-UNSUPPORTED", "pl.INT4"},
-        {"a: pl.Tensor[[16, 16], pl.FP4]", "        x = pl.load(a, [0, 0], [16, 16])\n", "E-UNSUPPORTED", "two 4-bit elements per byte"},
+        {"a: pl.Tensor[[16, 16], pl.HF4]", "        x = pl.load(a, [0, 0], [16, 16])\n", "E-UNSUPPORTED", "pl.HF4"},
     };
     for (const Bad& b : cases) {
         SCOPED_TRACE(b.body);

@@ -32,9 +32,12 @@ std::vector<std::string> pypto_tile_ops() {
     return v;
 }
 
-// An op of the registry, or a tile-module function sema lowers to a scalar expression (pl.tile.max / min).
+// An op of the registry, a tile-module function sema lowers to a scalar expression (pl.tile.max / min), or an op
+// sema rewrites into registry ops (pl.tile.gather_row).
 bool supported(const std::string& n) {
     for (const ScalarFunction& f : scalar_functions())
+        if (f.name == "tile." + n) return true;
+    for (const LoweredOp& f : lowered_ops())
         if (f.name == "tile." + n) return true;
     return !lookup_ops(n).empty() || !lookup_ops("tile." + n).empty();
 }
