@@ -422,6 +422,40 @@ static void check_atomic_targets(const Program& program, Target target) {
         });
 }
 
+// A soft syncall's used_cores (PyPTO: the total number of participating cores; 0 derives it from the launch)
+// must be the launch's participant count on the device: cvsim's barrier waits for every launched core of its
+// type, so a smaller count (released early: it orders nothing) or a larger one (never released) is refused,
+// never ignored. Cores per block on the device: mix = the AIC and both AIVs of the cluster; aic_only = 1;
+// aiv_only = both AIVs of a mixed kernel's cluster, else one per block of a vector-only kernel (two when it
+// splits between the lanes).
+void check_soft_barrier_counts(const rt::LaunchPlan& plan) {
+    for (const auto* lane : {&plan.aic, &plan.aiv}) {
+        if (!*lane || !(*lane)->fn) continue;
+        passes::walk((*lane)->fn->body, [&](const StmtPtr& s) {
+            const Expr* c = passes::stmt_call(*s);
+            if (!c || c->op->code != OpCode::Syncall) return;
+            const ExprPtr& u = arg(*c, "used_cores");
+            if (!u || u->kind == ExprKind::NoneLit) return;
+            auto n = const_int(u);
+            if (n && *n == 0) return;
+            if (!n)
+                raise("E-UNSUPPORTED", u->loc, "pl.system.syncall: a used_cores computed at run time is not modelled",
+                      "give the participant count as a constant (or 0: every launched core)");
+            const std::string ct = const_str(arg(*c, "core_type")).value_or("mix");
+            const int aics = plan.aic ? 1 : 0;
+            const int aivs = !plan.aiv ? 0 : (plan.aic || plan.aiv_split) ? 2 : 1;
+            const int per_block = ct == "mix" ? aics + (plan.aiv ? 2 : 0) : ct == "aic_only" ? aics : aivs;
+            const int64_t launched = static_cast<int64_t>(per_block) * plan.blocks;
+            if (*n != launched)
+                raise("E-UNSUPPORTED", u->loc,
+                      fmt::format("pl.system.syncall: used_cores={} but the launch has {} '{}' participant(s) ({} block(s)); a "
+                                  "partial soft barrier (released before every launched core arrived) is not modelled",
+                                  *n, launched, ct, plan.blocks),
+                      fmt::format("give used_cores={} (or 0: every launched core)", launched));
+        });
+    }
+}
+
 Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     program = inline_kernel_calls(program);  // the lanes and the reference run a callee's statements in place
     check_atomic_targets(*program, opt.expand.target);
@@ -447,6 +481,7 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
         plan.aiv_lane1_replay = !plan.aiv_split;
         plan.aiv_lane1_launched = plan.aiv_split;
     }
+    check_soft_barrier_counts(plan);
     return c;
 }
 

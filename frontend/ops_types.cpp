@@ -615,12 +615,8 @@ Type infer_call_type_of(const Expr& call, int region_split) {
                 raise("E-TYPE", arg(call, "core_type")->loc, fmt::format("pl.system.syncall: core_type must be 'mix', 'aiv_only' or 'aic_only', got '{}'", *ct));
             if (auto m = const_str(arg(call, "mode")); m && *m != "hard" && *m != "soft")
                 raise("E-TYPE", arg(call, "mode")->loc, fmt::format("pl.system.syncall: mode must be 'hard' or 'soft', got '{}'", *m));
-            // used_cores (a soft barrier's participant count) is not modelled: the barrier waits for every
-            // launched core of its type. A smaller count releases cores early, so it is refused, never ignored.
-            if (const ExprPtr& u = arg(call, "used_cores"); u && u->kind != ExprKind::NoneLit && const_int(u).value_or(-1) != 0)
-                raise("E-UNSUPPORTED", u->loc,
-                      "pl.system.syncall: used_cores is not modelled (cvsim's barrier waits for every launched core of its type)",
-                      "omit used_cores (or give 0: all launched cores)");
+            // used_cores (a soft barrier's participant count) is checked against the launch: compile() in
+            // frontend/launch.cpp (check_soft_barrier_counts).
             return Type::none();
         }
         case O::SyncSet: case O::SyncWait: {

@@ -95,6 +95,11 @@ TEST(Adversarial, IgnoredSyncArgumentsAreRefused) {
     EXPECT_NE(unwrapped(pipe.err).find("error[E-TYPE]: sync_wait on pipe V: the AIC has no such pipe"), std::string::npos) << pipe.err;
     expect_code("syncall_used_cores.py", {"--v2c", "off", "--blocks", "2"}, 2, "E-UNSUPPORTED");
     expect_code("sync_set_ffts_mode.py", {}, 2, "E-UNSUPPORTED");
+    // used_cores equal to the launch's participants (PyPTO's own soft-barrier tests give it so) is modelled:
+    // 2 clusters x (AIC + 2 AIV) = 6 orders the store before the other cluster's load; the same kernel on 3
+    // clusters (9 participants) is refused.
+    expect_clean("syncall_used_cores_full.py", {"--v2c", "off", "--blocks", "2"});
+    expect_code("syncall_used_cores_full.py", {"--v2c", "off", "--blocks", "3"}, 2, "E-UNSUPPORTED");
 }
 
 // A race is named by the order the sequential program intended: loop iterations by when they run, so a
