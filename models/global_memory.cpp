@@ -2,9 +2,67 @@
 #include "models/global_memory.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace cvsim {
+
+namespace {
+
+// The element offsets of a window's rows in its tensor, row after row: rt::window_row_start's result for
+// r = 0, 1, ... without decomposing each row index again (an odometer over the leading extents).
+class RowWalk {
+public:
+    RowWalk(const rt::TensorBuffer& t, const rt::Window& w) : m_t(t), m_w(w) {
+        const size_t n = w.extents.size();
+        m_general = n > kMaxRank + 1;
+        if (m_general || n < 2) {
+            m_idx = rt::window_row_start(t, w, 0);
+            return;
+        }
+        m_lead = n - 1;
+        int64_t ts = t.shape[n - 1];
+        m_idx = w.offsets[n - 1];
+        for (size_t d = n - 1; d-- > 0;) {
+            m_stride[d] = ts;
+            m_coord[d] = 0;
+            m_idx += w.offsets[d] * ts;
+            ts *= t.shape[d];
+        }
+    }
+    int64_t start() const { return m_idx; }
+    void next() {
+        ++m_row;
+        if (m_general) {
+            m_idx = rt::window_row_start(m_t, m_w, m_row);
+            return;
+        }
+        if (m_lead == 0) return;
+        size_t d = m_lead - 1;
+        ++m_coord[d];
+        m_idx += m_stride[d];
+        while (d > 0 && m_coord[d] == m_w.extents[d]) {
+            m_idx -= m_coord[d] * m_stride[d];
+            m_coord[d] = 0;
+            --d;
+            ++m_coord[d];
+            m_idx += m_stride[d];
+        }
+    }
+
+private:
+    static constexpr size_t kMaxRank = 8;
+    const rt::TensorBuffer& m_t;
+    const rt::Window& m_w;
+    bool m_general = false;            // rank beyond kMaxRank + 1: rt::window_row_start per row
+    size_t m_lead = 0;                 // leading (row) dimensions
+    int64_t m_row = 0;
+    int64_t m_idx = 0;                 // element offset of the current row's first element
+    std::array<int64_t, kMaxRank> m_coord{};
+    std::array<int64_t, kMaxRank> m_stride{};  // tensor stride of each leading dimension
+};
+
+}  // namespace
 
 GlobalMemory::GlobalMemory() : m_l2(192ull << 20, 512, 16) {}
 
@@ -125,8 +183,9 @@ void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Wi
     const int64_t rows = w.rows(), cols = w.cols();
     const size_t row_bytes = storage_bytes(t.dtype, cols);
     out.resize(static_cast<size_t>(rows) * row_bytes);
-    for (int64_t r = 0; r < rows; ++r) {
-        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, rt::window_row_start(t, w, r));
+    RowWalk walk(t, w);
+    for (int64_t r = 0; r < rows; ++r, walk.next()) {
+        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, walk.start());
         std::memcpy(out.data() + static_cast<size_t>(r) * row_bytes, m_bytes.data() + addr, row_bytes);
     }
     m_bytes_read += out.size();
@@ -137,8 +196,9 @@ bool GlobalMemory::read_equals(const rt::TensorBuffer& t, uint32_t tensor, const
     const int64_t rows = w.rows(), cols = w.cols();
     const size_t row_bytes = storage_bytes(t.dtype, cols);
     if (expect.size() != static_cast<size_t>(rows) * row_bytes) return false;
-    for (int64_t r = 0; r < rows; ++r) {
-        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, rt::window_row_start(t, w, r));
+    RowWalk walk(t, w);
+    for (int64_t r = 0; r < rows; ++r, walk.next()) {
+        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, walk.start());
         if (std::memcmp(expect.data() + static_cast<size_t>(r) * row_bytes, m_bytes.data() + addr, row_bytes) != 0) return false;
     }
     m_bytes_read += expect.size();
@@ -149,8 +209,9 @@ void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::W
                          bool atomic) {
     const int64_t rows = w.rows(), cols = w.cols();
     const size_t row_bytes = storage_bytes(t.dtype, cols);
-    for (int64_t r = 0; r < rows; ++r) {
-        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, rt::window_row_start(t, w, r));
+    RowWalk walk(t, w);
+    for (int64_t r = 0; r < rows; ++r, walk.next()) {
+        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, walk.start());
         const uint8_t* src = data + static_cast<size_t>(r) * row_bytes;
         add_pending(visible_at, addr, src, row_bytes, atomic ? static_cast<int32_t>(tensor) : -1);
         std::fill_n(m_written.begin() + static_cast<std::ptrdiff_t>(addr), row_bytes, uint8_t{1});
@@ -172,9 +233,12 @@ void GlobalMemory::write_raw(uint32_t tensor, uint64_t offset, const uint8_t* da
 
 L2Result GlobalMemory::touch(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w) {
     L2Result total;
-    for (int64_t r = 0; r < w.rows(); ++r) {
-        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, rt::window_row_start(t, w, r));
-        L2Result x = m_l2.access(addr, storage_bytes(t.dtype, w.cols()));
+    const int64_t rows = w.rows();
+    const uint64_t row_bytes = storage_bytes(t.dtype, w.cols());
+    RowWalk walk(t, w);
+    for (int64_t r = 0; r < rows; ++r, walk.next()) {
+        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, walk.start());
+        L2Result x = m_l2.access(addr, row_bytes);
         total.hits += x.hits;
         total.misses += x.misses;
     }

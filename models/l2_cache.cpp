@@ -37,6 +37,9 @@ L2Cache::L2Cache(uint64_t size_bytes, uint64_t line_bytes, uint32_t ways)
 L2Cache::L2Cache(const L2Params& p) : L2Cache(p.size_bytes, p.line_bytes, static_cast<uint32_t>(p.ways)) {}
 
 bool L2Cache::lookup_line(uint64_t line) {
+    if (m_have_last && line == m_last_line) return true;
+    m_last_line = line;
+    m_have_last = true;
     const uint64_t set = set_of(line);
     uint64_t* tags = &m_tags[set * m_ways];
     const uint32_t fill = live_fill(set);
@@ -91,6 +94,7 @@ void L2Cache::reset() {
     }
     m_total_hits = 0;
     m_total_misses = 0;
+    m_have_last = false;
 }
 
 double L2Cache::hit_rate() const {

@@ -63,6 +63,10 @@ class L2Cache {
     uint32_t m_gen = 1;                  // current generation; reset() advances it
     uint64_t m_total_hits = 0;           // lines that hit since the last reset
     uint64_t m_total_misses = 0;         // lines that missed since the last reset
+    // The line looked up last: it is at the front of its set (no lookup since), so looking it up again is a
+    // hit that changes nothing (consecutive rows of a window share their boundary line).
+    uint64_t m_last_line = 0;
+    bool m_have_last = false;
 };
 
 }  // namespace cvsim

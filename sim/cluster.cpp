@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "models/cube_core.h"
@@ -85,6 +86,7 @@ RunOutcome Machine::run(const RunConfig& cfg) {
 
     RunState st;
     st.cfg = &cfg;
+    st.detail = std::any_of(cfg.sinks.begin(), cfg.sinks.end(), [](const EventSink* s) { return s->wants_detail(); });
     st.machine = this;
     st.tensors = cfg.gm;
     st.rng = ScheduleRng(cfg.schedule.seed);

@@ -93,6 +93,8 @@ public:
     virtual void on_event(const Event& e) = 0;
     // Called once when a schedule ends (normally or not); `end_cycle` is the last cycle simulated.
     virtual void on_end(uint64_t end_cycle) { (void)end_cycle; }
+    // Reads Event::detail (the text traces show); when no sink does, the engine does not format it.
+    virtual bool wants_detail() const { return true; }
 };
 
 }  // namespace cvsim::sim

@@ -164,7 +164,7 @@ uint64_t CoreRunner::begin(Instr& in) {
             // The slot's data is visible when its push's write is (write_visibility_delay: at once for ring traffic).
             if (sl.visible_at > m_core->now()) m_core->wait_cycles(sl.visible_at - m_core->now());
             for (uint64_t tok : sl.ready_token) if (tok) p.acquires.push_back(tok);
-            p.detail = fmt::format("{} slot {}", p.ring_dir == 0 ? "C2V" : "V2C", slot);
+            if (m_st.detail) p.detail = fmt::format("{} slot {}", p.ring_dir == 0 ? "C2V" : "V2C", slot);
             if (m_replay) return hw.sync.issue_cost;
             // The data this lane receives.
             SharedMatrix m = slot_contents(sl, p.ring_dir, m_lane);
@@ -265,7 +265,7 @@ uint64_t CoreRunner::begin(Instr& in) {
             auto it = b.episode_tokens.find(gen);
             if (it != b.episode_tokens.end())
                 for (uint64_t x : it->second) p.acquires.push_back(x);
-            p.detail = fmt::format("{} barrier episode {}", p.group, gen);
+            if (m_st.detail) p.detail = fmt::format("{} barrier episode {}", p.group, gen);
             return hw.sync.issue_cost;
         }
         case PayloadKind::Op: break;
@@ -473,7 +473,7 @@ uint64_t CoreRunner::begin_push(Instr& in) {
     p.slot = slot;
     CrossCorePipe::Slot& sl = r.slot(slot);
     for (uint64_t tok : sl.free_token) if (tok) p.acquires.push_back(tok);
-    p.detail = fmt::format("{} slot {}", p.ring_dir == 0 ? "C2V" : "V2C", slot);
+    if (m_st.detail) p.detail = fmt::format("{} slot {}", p.ring_dir == 0 ? "C2V" : "V2C", slot);
     if (m_replay || !in.in[0]) return 0;
     const TileBuf& src = *in.in[0];
     // What the consumer will see. C2V: FIXP converts the accumulator (or L1) boxes correctly. V2C: the
@@ -686,7 +686,7 @@ void CoreRunner::end(Instr& in) {
             p.releases.push_back(tok);
             uint64_t gen = b.generation;
             b.episode_tokens[gen].push_back(tok);
-            p.detail = fmt::format("{} barrier episode {} arrival", p.group, gen);
+            if (m_st.detail) p.detail = fmt::format("{} barrier episode {} arrival", p.group, gen);
             if (!p.hard) gm.account(4, 4);  // soft: an atomic add on the GM workspace counter
             if (++b.arrived >= b.expected) {
                 b.arrived = 0;
@@ -709,7 +709,7 @@ void CoreRunner::end(Instr& in) {
                 uint64_t tok = m_st.token();
                 p.releases.push_back(tok);
                 p.ring->slot(t->slot).free_token[t->lane] = tok;
-                p.detail += fmt::format(" slot {}", t->slot);
+                if (m_st.detail) p.detail += fmt::format(" slot {}", t->slot);
             }
             p.ring->changed().notify(sc_core::SC_ZERO_TIME);
             break;
@@ -827,7 +827,7 @@ Event CoreRunner::make_event(Instr& in) {
     e.gm = std::move(p.gm);
     e.order = std::move(p.order);
     e.detail = std::move(p.detail);
-    if (p.kind == PayloadKind::PopCopy) e.detail = "pop copy " + e.detail;
+    if (p.kind == PayloadKind::PopCopy && m_st.detail) e.detail = "pop copy " + e.detail;
     if (p.ring && p.ring->configured() && (p.kind == PayloadKind::PopWait || p.kind == PayloadKind::Tfree ||
                                           (p.kind == PayloadKind::Op && in.call && (in.call->op->code == OpCode::TpushToAiv || in.call->op->code == OpCode::TpushToAic)))) {
         e.ring_dir = p.ring_dir;

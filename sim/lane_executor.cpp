@@ -31,10 +31,23 @@ void RunState::emit(const Event& e) {
     for (EventSink* s : cfg->sinks) s->on_event(e);
 }
 
+namespace {
+// Variable tables of finished runners, emptied, kept for the next schedule's runners (a schedule would
+// otherwise allocate and free one large table per core).
+std::vector<std::vector<LValue>>& env_pool() {
+    thread_local std::vector<std::vector<LValue>> pool;
+    return pool;
+}
+}  // namespace
+
 CoreRunner::CoreRunner(RunState& st, int cluster, CoreId core, const rt::LaneProgram& prog, bool replay, int lane, int aiv_lanes)
     : m_st(st), m_cluster(cluster), m_core_id(core), m_prog(prog), m_replay(replay), m_lane(lane), m_aiv_lanes(aiv_lanes) {
     m_core = st.machine->cluster(cluster).cores[static_cast<int>(core)].get();
     m_core_index = cluster * kCoresPerCluster + static_cast<int>(core);
+    if (!env_pool().empty()) {
+        m_env = std::move(env_pool().back());
+        env_pool().pop_back();
+    }
     m_env.resize(prog.fn->vars.size());
     for (size_t i = 0; i < prog.fn->params.size() && i < prog.args.size(); ++i) {
         const auto& a = prog.args[i];
@@ -46,6 +59,11 @@ CoreRunner::CoreRunner(RunState& st, int cluster, CoreId core, const rt::LanePro
             m_env[v.id].v = a.scalar;
         }
     }
+}
+
+CoreRunner::~CoreRunner() {
+    m_env.clear();
+    if (env_pool().size() < 64) env_pool().push_back(std::move(m_env));
 }
 
 void CoreRunner::run() {

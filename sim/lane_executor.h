@@ -39,6 +39,7 @@ struct RunState {
     uint64_t sync_events = 0;         // synchronisation/GM events so far (PCT's step counter)
     int launched_cores = 0;           // cores running a program (sweep)
     int blocks = 1;                   // the launch's block count (get_block_num)
+    bool detail = true;               // a sink reads Event::detail (else it is left empty)
 
     uint64_t token() { return next_token++; }
     void add_finding(Finding f);
@@ -61,6 +62,9 @@ struct LValue {
 class CoreRunner : public InstrEngine {
 public:
     CoreRunner(RunState& st, int cluster, CoreId core, const rt::LaneProgram& prog, bool replay, int lane, int aiv_lanes);
+    ~CoreRunner() override;
+    CoreRunner(const CoreRunner&) = delete;
+    CoreRunner& operator=(const CoreRunner&) = delete;
 
     void run();  // the lane program (called on the core's scalar thread)
 
@@ -125,7 +129,7 @@ private:
     bool m_replay;                    // a2a3 lane-1 replay: handshakes only, no data
     int m_lane;                       // AIV lane index (0/1), 0 on the AIC
     int m_aiv_lanes;                  // AIV lanes taking part in rings (replay lane included)
-    std::vector<LValue> m_env;        // per variable id
+    std::vector<LValue> m_env;        // per variable id (its storage is reused by the next schedule's runner)
     std::vector<LValue> m_yield;      // values of the last pl.yield_
     bool m_returned = false;
     std::vector<std::pair<uint64_t, int64_t>> m_loops;  // enclosing loops (location key, iteration)

@@ -152,17 +152,19 @@ ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventS
     // One resolved schedule record: the model, the checker and the result (hence the replay line) read it.
     const Schedule sched = resolve(unresolved);
     const uint64_t vis = sched.visibility_delay;
-    HazardChecker checker(m.clusters(), &m_gm, vis);
+    if (sched.strategy == Strategy::Pct && sched.pct_events == 0 && m_nominal_events == 0)
+        run(Schedule{});  // measure PCT's k on the nominal schedule first
+    // One checker per session, emptied for each schedule (it keeps its storage).
+    if (!m_checker || m_checker->clusters() != m.clusters()) m_checker = std::make_shared<HazardChecker>(m.clusters(), &m_gm, vis);
+    else m_checker->reset(vis);
+    HazardChecker& checker = *m_checker;
     RunConfig cfg;
     cfg.plan = &m_compiled.plan;
     cfg.gm = &m_gm;
     cfg.hw = m_hw;
     cfg.hw.gm.visibility_delay = vis;
     cfg.schedule = sched;
-    if (sched.strategy == Strategy::Pct && sched.pct_events == 0) {
-        if (m_nominal_events == 0) run(Schedule{});  // measure k on the nominal schedule first
-        cfg.schedule.pct_events = m_nominal_events;
-    }
+    if (sched.strategy == Strategy::Pct && sched.pct_events == 0) cfg.schedule.pct_events = m_nominal_events;
     cfg.visibility_delay = vis;
     cfg.max_cycles = m_opt.max_cycles;
     cfg.max_wall_seconds = m_opt.max_wall_seconds;

@@ -18,6 +18,8 @@
 
 namespace cvsim::sim {
 
+class HazardChecker;
+
 struct SessionOptions {
     Target target = Target::A2A3;
     std::vector<std::string> config_files;        // --config
@@ -93,6 +95,7 @@ private:
     std::optional<ref::Result> m_ref_expanded;
     std::optional<rt::TensorStore> m_nominal_out;  // nominal schedule's outputs (E-NONDET)
     DataMemo m_memo;                          // instruction results reused across schedules
+    std::shared_ptr<HazardChecker> m_checker; // reset for each schedule (keeps its storage)
     uint64_t m_gm_image_id = 0;               // unique per session: names m_gm for the machine's GM restore
     uint64_t m_nominal_events = 0;            // synchronisation/GM events of the nominal schedule (PCT's k)
 };

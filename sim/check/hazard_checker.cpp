@@ -14,11 +14,16 @@ HazardChecker::HazardChecker(int clusters, const rt::TensorStore* tensors, uint6
 
 void HazardChecker::reset(uint64_t visibility_delay) {
     m_vis_delay = visibility_delay;
-    m_cores.assign(static_cast<size_t>(m_ncomp / kComps), CoreState{});
-    for (auto& c : m_cores)
+    // Emptied in place: a checker reused by the next schedule keeps its storage.
+    m_cores.resize(static_cast<size_t>(m_ncomp / kComps));
+    for (auto& c : m_cores) {
+        c.vc_end.clear();
+        c.has_end.clear();
         for (auto& v : c.last_on_pipe) v.assign(static_cast<size_t>(m_ncomp), 0);
+        c.fences = 0;
+    }
     m_tokens.clear();
-    m_shadow.clear();
+    for (auto& cells : m_shadow) cells.clear();
     m_findings.clear();
     m_reported.clear();
     m_checked = 0;

@@ -39,9 +39,12 @@ class HazardChecker : public EventSink {
 public:
     // `tensors` gives names and shapes for reports; `visibility_delay` > 0 switches on the fence rule.
     HazardChecker(int clusters, const rt::TensorStore* tensors, uint64_t visibility_delay);
+    // Forgets everything (a fresh checker for the next schedule, keeping its storage).
     void reset(uint64_t visibility_delay);
+    int clusters() const { return m_ncomp / (kCoresPerCluster * kComps); }
 
     void on_event(const Event& e) override;
+    bool wants_detail() const override { return false; }
     const std::vector<Finding>& findings() const { return m_findings; }
     uint64_t accesses_checked() const { return m_checked; }
     // Read epochs inflated to read vector clocks so far (a window read unordered by two (core, pipe)s).
