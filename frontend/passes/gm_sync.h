@@ -130,7 +130,7 @@ private:
     bool trace_block(const Block& b, std::map<const Var*, int64_t>& env, bool definite, std::vector<std::pair<const Var*, int64_t>>& vals,
                      std::vector<TraceEv>& out) const;
     // May the instances of a (event ea) and b (event eb) touch a common element?
-    static bool instance_overlap(const Access& a, const TraceEv& ea, const Access& b, const TraceEv& eb);
+    bool instance_overlap(const Access& a, const TraceEv& ea, const Access& b, const TraceEv& eb) const;
     Counters counters(const Access& prod, const Access& cons) const;
     bool trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c) const;
     // Is every instance of cons ordered after each earlier instance of prod (any iteration) that may touch a
