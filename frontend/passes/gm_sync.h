@@ -89,6 +89,7 @@ public:
         order_v2c_waw();
         if (complete()) order_waw();
         drop_nested_tokens();
+        drop_tokens_under_barriers();
         place_token_pops();
         apply();
     }
@@ -130,7 +131,7 @@ private:
     bool trace_block(const Block& b, std::map<const Var*, int64_t>& env, bool definite, std::vector<std::pair<const Var*, int64_t>>& vals,
                      std::vector<TraceEv>& out) const;
     // May the instances of a (event ea) and b (event eb) touch a common element?
-    static bool instance_overlap(const Access& a, const TraceEv& ea, const Access& b, const TraceEv& eb);
+    bool instance_overlap(const Access& a, const TraceEv& ea, const Access& b, const TraceEv& eb) const;
     Counters counters(const Access& prod, const Access& cons) const;
     bool trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c) const;
     // Is every instance of cons ordered after each earlier instance of prod (any iteration) that may touch a
@@ -643,6 +644,27 @@ private:
             --m_stats.v2c_fences;
             m_stats.log.push_back(t.what + ": token dropped, the token of a pair nested inside it orders it" +
                                   (drop[a] == 2 ? std::string(" (the store's publishing fence stays)") : std::string()));
+        }
+        m_tokens = std::move(kept);
+    }
+
+    // A V2C token whose store-to-consumer interval in its block holds a barrier this pass planned (placed
+    // for another pair, e.g. a write-after-write fallback before the same cube store) orders nothing more:
+    // the barrier's fence + syncall(mix) runs after the store on the vector lane (publishing it) and before
+    // the consumer on the cube lane, in every execution of the block. Dropped with everything planned for it
+    // (oracle sweep, property 4: the largest class of redundant tokens). What relied on the token (a later
+    // load it covered, a write-after-write it ordered) sits after the barrier as well.
+    void drop_tokens_under_barriers() {
+        std::vector<Token> kept;
+        for (auto& t : m_tokens) {
+            if (!t.v2c || !planned_barrier(t.b, t.is + 1, t.il)) {
+                kept.push_back(std::move(t));
+                continue;
+            }
+            auto& list = m_insert[{t.b, t.is + 1}];
+            for (const auto& st : t.after) list.erase(std::remove(list.begin(), list.end(), st), list.end());
+            --m_stats.v2c_fences;
+            m_stats.log.push_back(t.what + ": token dropped, a barrier placed for another pair orders it");
         }
         m_tokens = std::move(kept);
     }

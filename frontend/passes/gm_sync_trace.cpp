@@ -120,29 +120,43 @@ const std::vector<GmSync::TraceEv>* GmSync::trace() const {
     return m_trace_ok ? &m_trace : nullptr;
 }
 
-bool GmSync::instance_overlap(const Access& a, const TraceEv& ea, const Access& b, const TraceEv& eb) {
+bool GmSync::instance_overlap(const Access& a, const TraceEv& ea, const Access& b, const TraceEv& eb) const {
     if (!a.win.ok || !b.win.ok || a.origins.size() != 1 || a.origins != b.origins || a.win.off.size() != b.win.off.size() ||
         a.win.ext.size() != a.win.off.size() || b.win.ext.size() != b.win.off.size())
         return true;
+    // The value of an offset's loop variable (or `x % c` atom, gm_windows.h) in instance e.
+    std::function<std::optional<int64_t>(const Var*, const TraceEv&, int)> value = [&](const Var* v, const TraceEv& e,
+                                                                                     int depth) -> std::optional<int64_t> {
+        for (const auto& [lv, val] : e.vals)
+            if (lv == v) return val;
+        const WindowAnalysis::ModAtom* m = m_win.mod_atom(v);
+        if (!m || depth > 8 || !m->x.ok || m->c <= 0) return std::nullopt;
+        int64_t x = m->x.c;
+        for (const auto& [xv, k] : m->x.terms) {
+            auto xval = value(xv, e, depth + 1);
+            if (!xval) return std::nullopt;
+            x += k * *xval;
+        }
+        return ((x % m->c) + m->c) % m->c;
+    };
     // Offsets with each instance's loop variables substituted; what is left (block index, scalar
-    // parameters) is the same atom in both, so only its coefficients' difference matters.
-    auto at = [](const Affine& f, const TraceEv& e, int sign, Affine& acc) {
+    // parameters) is the same atom in both, so only its coefficients' difference matters. A loop variable
+    // left unbound (not one of the instance's loops) may take any value: no conclusion in that dimension.
+    bool free_var = false;
+    auto at = [&](const Affine& f, const TraceEv& e, int sign, Affine& acc) {
         acc.c += sign * f.c;
         for (const auto& [v, k] : f.terms) {
-            bool bound = false;
-            for (const auto& [lv, val] : e.vals)
-                if (lv == v) {
-                    acc.c += sign * k * val;
-                    bound = true;
-                    break;
-                }
-            if (!bound) acc.terms[v] += sign * k;
+            if (auto val = value(v, e, 0)) acc.c += sign * k * *val;
+            else if (m_win.is_loop_var(v)) free_var = true;
+            else acc.terms[v] += sign * k;
         }
         return f.ok;
     };
     for (size_t d = 0; d < a.win.off.size(); ++d) {
         Affine diff;  // a's offset - b's offset
+        free_var = false;
         if (!at(a.win.off[d], ea, 1, diff) || !at(b.win.off[d], eb, -1, diff)) return true;
+        if (free_var) continue;  // may overlap in this dimension
         bool constant = true;
         for (const auto& [v, k] : diff.terms) constant &= k == 0;
         if (!constant) continue;  // may overlap in this dimension

@@ -176,6 +176,18 @@ Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth)
                 if (auto r = range(x)) {
                     int64_t k = floor_div(r->first, y.c);
                     if (floor_div(r->second, y.c) == k) return add(x, Affine{true, k * y.c, {}}, -1);
+                    // Over several periods: an atom in [0, c - 1] of its own (gm_windows.h, ModAtom).
+                    VarPtr& atom = m_mod_of[e.get()];
+                    if (!atom) {
+                        atom = std::make_shared<Var>();
+                        atom->name = "%mod";
+                        m_loop_vars.insert(atom.get());
+                        m_bounds[atom.get()] = {0, y.c - 1};
+                        m_mod[atom.get()] = ModAtom{x, y.c};
+                    }
+                    Affine a;
+                    a.terms[atom.get()] = 1;
+                    return a;
                 }
                 return unknown();
             }

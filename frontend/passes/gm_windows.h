@@ -42,6 +42,17 @@ public:
     // The absolute window of a store (`output_tensor`) or load (`tensor`) call at `path`.
     GmWindow window(const ir::Expr& call, const StmtPath& path) const;
     bool is_loop_var(const ir::Var* v) const { return m_loop_vars.count(v) > 0; }
+    // `x % c` over loop variables whose range spans more than one period of c is an atom of its own, a
+    // "loop variable" in [0, c - 1] that no other access shares (free to differ in every comparison);
+    // mod_atom gives its definition, so that an enumeration that knows x's value knows the atom's.
+    struct ModAtom {
+        Affine x;
+        int64_t c = 1;
+    };
+    const ModAtom* mod_atom(const ir::Var* v) const {
+        auto it = m_mod.find(v);
+        return it == m_mod.end() ? nullptr : &it->second;
+    }
     // A branch condition comparing a loop variable of a constant range with a constant that holds (or fails)
     // in every iteration: the arm that never runs has no accesses. nullopt: depends on the iteration.
     std::optional<bool> static_condition(const ir::Expr& cond) const;
@@ -85,9 +96,11 @@ private:
     std::map<const ir::Var*, Def> m_defs;            // assignments (Assign targets) per variable
     std::map<const ir::Var*, std::vector<std::pair<ir::ExprPtr, StmtPath>>> m_flows;  // iter_arg / results sources
     std::map<const ir::Var*, StmtPath> m_def_path;   // path of the single definition
-    std::set<const ir::Var*> m_loop_vars;
+    mutable std::set<const ir::Var*> m_loop_vars;   // (mutable: mod atoms join them when first met)
     std::set<const ir::Var*> m_block_vars;           // variables bound to get_block_idx()
-    std::map<const ir::Var*, std::pair<int64_t, int64_t>> m_bounds;  // loop variable -> [min, max] (constant ranges)
+    mutable std::map<const ir::Var*, std::pair<int64_t, int64_t>> m_bounds;  // loop variable -> [min, max] (constant ranges)
+    mutable std::map<const ir::Expr*, ir::VarPtr> m_mod_of;  // `x % c` expression -> its atom
+    mutable std::map<const ir::Var*, ModAtom> m_mod;
     std::set<const ir::Var*> m_params;
     std::set<const ir::Var*> m_multi;                // variables bound by loops / branches / several assignments
 };

@@ -47,6 +47,9 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"war_arm_one_iteration.py", Target::A2A3, passes::V2CPolicy::Fence},
         // a token whose interval holds another pair's token
         Case{"nested_tokens.py", Target::A2A3, passes::V2CPolicy::Fence},
-        Case{"nested_tokens.py", Target::A5, passes::V2CPolicy::Fence}));
+        Case{"nested_tokens.py", Target::A5, passes::V2CPolicy::Fence},
+        // a write-after-read token under the barrier placed for a write-after-write before the same cube store
+        Case{"token_under_barrier.py", Target::A2A3, passes::V2CPolicy::Fence},
+        Case{"token_under_barrier.py", Target::A5, passes::V2CPolicy::Fence}));
 
 }  // namespace

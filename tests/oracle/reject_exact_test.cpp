@@ -89,7 +89,12 @@ INSTANTIATE_TEST_SUITE_P(
         // a tile move in an arm some iteration takes (in a 1-trip loop no iteration takes it)
         Case{"reject_move_in_taken_arm.py", Target::A5, 1, "pl.range(3)", "pl.range(1)"},
         // per instance: iteration 0 reads rows the store does not write (rows 0-15 it does: a race)
-        Case{"reject_barrier_orders_later_iteration.py", Target::A2A3, 1, "sv0 = pl.store(vin, [16, 0], sv0)", "sv0 = pl.store(vin, [0, 0], sv0)"}));
+        Case{"reject_barrier_orders_later_iteration.py", Target::A2A3, 1, "sv0 = pl.store(vin, [16, 0], sv0)", "sv0 = pl.store(vin, [0, 0], sv0)"},
+        // `(i0 % 2) * 16` over range(3): known per iteration (enumeration), bounded in [0, 16] otherwise
+        Case{"reject_mod_window_loop.py", Target::A2A3, 1, "g1 = pl.load(sv0, [16, 0]", "g1 = pl.load(sv0, [0, 0]"},
+        Case{"reject_mod_window_loop.py", Target::A5, 1, "g1 = pl.load(sv0, [16, 0]", "g1 = pl.load(sv0, [0, 0]"},
+        Case{"reject_mod_window_blocks.py", Target::A2A3, 2, "g2 = pl.load(sv0, [bi * 32 + 16, 0]", "g2 = pl.load(sv0, [(1 - bi) * 32 + 16, 0]"},
+        Case{"reject_mod_window_blocks.py", Target::A5, 2, "g2 = pl.load(sv0, [bi * 32 + 16, 0]", "g2 = pl.load(sv0, [(1 - bi) * 32 + 16, 0]"}));
 
 }  // namespace
 
