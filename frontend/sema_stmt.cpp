@@ -241,6 +241,21 @@ void FunctionLowering::lower_return(const ast::Stmt& s) {
             st->values.push_back(lower_expr(*s.value, false, nullptr));
         }
     }
+    // `return result` of a pl.Tuple value (upstream's Group functions): its elements are the returned values.
+    if (st->values.size() == 1 && m_fn.ret_types.size() > 1 && st->values[0]->type.kind == TypeKind::Tuple &&
+        st->values[0]->type.elems.size() == m_fn.ret_types.size()) {
+        ExprPtr t = st->values[0];
+        st->values.clear();
+        for (size_t k = 0; k < t->type.elems.size(); ++k) {
+            auto x = std::make_shared<Expr>();
+            x->kind = ExprKind::Index;
+            x->loc = t->loc;
+            x->args = {t};
+            x->ival = static_cast<int64_t>(k);
+            x->type = t->type.elems[k];
+            st->values.push_back(x);
+        }
+    }
     if (!m_fn.ret_types.empty()) {
         if (st->values.size() != m_fn.ret_types.size())
             raise("E-TYPE", s.loc, fmt::format("'{}' returns {} value(s) but the signature declares {}", m_fn.name, st->values.size(), m_fn.ret_types.size()));

@@ -2,7 +2,7 @@
 """Tally how much of a folder of printed PyPTO programs cvsim reads, matches and checks.
 
 Usage: scripts/read_dumps.py DUMPS_DIR [--cvsim build/cvsim] [--check] [--parity] [--show N] [--jobs J]
-                             [--tsv FILE]
+                             [--tsv FILE] [--match REGEX] [--from-tsv FILE --class REGEX]
 
 DUMPS_DIR holds what PyPTO's printer wrote at the ExpandMixedKernel boundary, e.g. dump_ir.py's
 ``<stem>/<kernel>.before_ExpandMixedKernel.py`` and ``.after_ExpandMixedKernel.py`` files (any ``*.py``
@@ -109,9 +109,22 @@ def main() -> int:
     ap.add_argument("--schedules", type=int, default=20, help="check budget per kernel (default 20)")
     ap.add_argument("--jobs", type=int, default=1, help="files at once (default 1)")
     ap.add_argument("--tsv", default=None, help="write one row per file: file, stage, read, parity, verdict, class")
+    ap.add_argument("--match", default=None, help="only the files whose path matches this regular expression")
+    ap.add_argument("--from-tsv", default=None, help="only the files of an earlier --tsv (with --class: of that class)")
+    ap.add_argument("--class", dest="klass", default=None, help="with --from-tsv: rows whose class matches this regex")
     a = ap.parse_args()
     files = sorted(os.path.join(d, f) for d, _, fs in os.walk(a.dumps) for f in fs
                    if f.endswith(".py") and not f.startswith("_") and ".passes" not in d)
+    if a.match:
+        files = [f for f in files if re.search(a.match, f)]
+    if a.from_tsv:
+        with open(a.from_tsv) as fh:
+            rows = [ln.rstrip("\n").split("\t") for ln in fh if ln.strip()]
+        keep = {r[0] for r in rows if not a.klass or (len(r) > 6 and re.search(a.klass, r[6]))}
+        # A pair stays whole: parity needs both stages.
+        keep |= {k.replace("before_ExpandMixedKernel", "after_ExpandMixedKernel") for k in keep}
+        keep |= {k.replace("after_ExpandMixedKernel", "before_ExpandMixedKernel") for k in keep}
+        files = [f for f in files if f in keep]
     if not files:
         print(f"no .py files below {a.dumps}", file=sys.stderr)
         return 2
