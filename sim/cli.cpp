@@ -479,6 +479,13 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
     for (const auto& kernel : e.kernels) {
       const std::vector<CheckEntry> entries = e.merge.empty() ? entries_of(c, kernel) : std::vector<CheckEntry>{{c, "", {}, nullptr}};
       const bool per_launch = entries.size() > 1 || entries[0].opts.entry != c.entry;
+      if (e.jobs == 0 && e.merge.empty() && entries.size() > 1) {
+          // In-process: SystemC elaborates once per process, so the machine is built for the widest launch
+          // (a narrower one leaves clusters idle); each launch elaborating its own failed from the second on.
+          int widest = 1;
+          for (const auto& ent : entries) widest = std::max(widest, ent.opts.blocks);
+          sim::Machine::instance(widest);
+      }
       for (const auto& ent : entries) {
         const CommonOptions& ck = ent.opts;
         const std::string& entry = ck.entry;

@@ -156,3 +156,19 @@ TEST(FalseAlarms, BothLanesOfASplitZeroGatherOnA5DoNotRaceWithEachOther) {
     EXPECT_NE(unwrapped(differs.out).find("warning[W-NONUNIFORM-GATHER]"), std::string::npos) << differs.out;
     EXPECT_EQ(unwrapped(differs.out).find("E-RACE-WAW"), std::string::npos) << differs.out;
 }
+
+TEST(FalseAlarms, InProcessCheckOfLaunchesOfDifferentWidthsGivesEachItsVerdict) {
+    // Two launches of 2 and then 4 blocks, checked in one process (--jobs 0, as scripts/read_dumps.py does):
+    // SystemC elaborates once, so the second launch used to stop at "this process elaborated 2 clusters".
+    std::string text = read_file(kernel("fa_core_num.py"));
+    const std::string first = "attrs={\"core_num\": 4})\n        o =";
+    ASSERT_NE(text.find(first), std::string::npos);
+    text.replace(text.find(first), first.size(), "attrs={\"core_num\": 2})\n        o =");
+    RunResult r = check(write_text("fa_core_num_2_4.py", text), "--jobs 0");
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(r.err.find("elaborated"), std::string::npos) << r.err;
+    const std::string out = unwrapped(r.out);
+    size_t passes = 0;
+    for (size_t at = out.find("PASS"); at != std::string::npos; at = out.find("PASS", at + 1)) ++passes;
+    EXPECT_EQ(passes, 2u) << "one verdict per launch:\n" << r.out;
+}
