@@ -80,7 +80,9 @@ class FunctionLowering {
     ExprPtr lower_scalar_func(const ast::Expr& e, const std::string& name);  // nullptr when `e` is not one
     ExprPtr lower_func_call(const ast::Expr& e, const std::string& fname);
     // A host statement of an Orchestration function (sema_host.cpp); nullptr when NAME is a catalogue op.
+    // A distributed op (pld.*) is read the same way, in any function (the function is then not simulated).
     ExprPtr lower_host_op(const ast::Expr& e, const std::string& name, const Type* ann);
+    ExprPtr lower_host_call(const ast::Expr& e, const std::string& name, const Type* ann);
 };
 
 }  // namespace cvsim::sema

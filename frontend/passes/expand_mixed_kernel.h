@@ -36,6 +36,9 @@ struct ExpandOptions {
     // the AIVs per cluster (2). A flag both AIV lanes use is one id per lane.
     int flag_lane_stride = 16;
     int auto_slot_num = 2;       // sync.auto_slot_num: slots of the pipes the expander adds (no slot_num attr)
+    // A mixed distributed function (pld.* state, ir::Function::distributed): false (`expand`) refuses it with
+    // E-UNSUPPORTED; true (run/check: compile()) keeps it as written, and a launch that reaches it is refused.
+    bool keep_distributed = false;
 };
 
 // Pass statistics (printed with -v, reported in --json).
