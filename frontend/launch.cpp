@@ -166,6 +166,18 @@ void refuse_aliased_arguments(const Function& caller, const Function& callee, co
         }
 }
 
+// The first function a launch of F reaches (F itself, the kernels it calls) that uses distributed state.
+const Function* distributed_reached(const Program& p, const Function& f, int depth) {
+    if (!f.distributed.what.empty()) return &f;
+    if (depth > 8) return nullptr;
+    const Function* hit = nullptr;
+    passes::walk(f.body, [&](const StmtPtr& s) {
+        if (hit || !s->value || s->value->kind != ExprKind::FuncCall || is_host_op_call(*s->value)) return;
+        if (auto g = p.find(s->value->sval)) hit = distributed_reached(p, *g, depth + 1);
+    });
+    return hit;
+}
+
 // Kernels launched by an Orchestration function, in program order, each once (self.f(...) statements and the
 // kernels of pl.submit / pl.spmd_submit); `host` is set when it also runs host ops cvsim does not execute.
 void collect_launches(const Program& p, const Function& f, std::vector<KernelLaunch>& out, bool& host, int depth) {
@@ -192,6 +204,7 @@ void collect_launches(const Program& p, const Function& f, std::vector<KernelLau
                 else if (auto d = const_number(a)) k.scalars.emplace_back(pv.name, fmt::format("{}", *d));
                 else k.computed.push_back(pv.name);
             }
+            k.distributed = distributed_reached(p, *callee, 0) != nullptr;
             out.push_back(std::move(k));
         };
         if (!is_host_op_call(*v)) return add(v->sval, &v->args);
@@ -255,6 +268,7 @@ private:
     std::map<const Var*, int> m_created;  // Orchestration-created tensor variables -> created index
 
     rt::LaneProgram program_of(const std::shared_ptr<Function>& fn, const Sources& s) {
+        refuse_distributed(*fn);
         rt::LaneProgram lp;
         lp.fn = fn;
         lp.entry_param = s.from;
@@ -297,6 +311,7 @@ private:
     void launch(const std::shared_ptr<Function>& fn, const Sources& src, int depth) {
         if (depth > 8) raise("E-UNSUPPORTED", fn->loc, "launchers nested more than 8 deep");
         const Function& f = *fn;
+        refuse_distributed(f);
         // A mixed InCore kernel was expanded into a Group of the same name: the reference runs the original.
         if (auto original = m_c.original->find(f.name); original && !m_plan.mixed && passes::is_mixed(*original)) {
             m_c.mixed = true;
@@ -398,6 +413,17 @@ void check_numerics(const Function& f) {
 
 }  // namespace
 
+void refuse_distributed(const Function& f) {
+    if (f.distributed.what.empty()) return;
+    raise("E-UNSUPPORTED", f.distributed.loc,
+          fmt::format("'{}' is a distributed function ('{}'), which cvsim does not simulate: it models one device, and PyPTO lowers "
+                      "pld.* after ExpandMixedKernel (LowerHostTensorCollectives, MaterializeDistTensorCtx, then PTO codegen to "
+                      "TPUT/TGET/TNOTIFY/TWAIT)",
+                      f.name, f.distributed.what),
+          "check reports this kernel as not checked and still checks the program's single-device kernels (--entry NAME picks one)",
+          f.distributed.span);
+}
+
 std::vector<KernelLaunch> kernel_launches(const Program& program, const std::string& entry) {
     auto f = pick_entry(program, entry);
     if (f->type != FuncType::Orchestration) return {};
@@ -464,7 +490,9 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     auto entry = pick_entry(*program, opt.entry);
     bool any_mixed = false;
     for (auto& f : program->functions) any_mixed |= passes::is_mixed(*f);
-    c.expanded = any_mixed ? passes::expand_mixed_kernel(*program, opt.expand, c.stats) : program;
+    passes::ExpandOptions eo = opt.expand;
+    eo.keep_distributed = true;  // the Planner refuses a launch that reaches one (refuse_distributed)
+    c.expanded = any_mixed ? passes::expand_mixed_kernel(*program, eo, c.stats) : program;
     if (passes::split_hand_written_lanes(*c.expanded, false)) {
         if (c.expanded == program) c.expanded = clone_program(*program);  // the original stays as parsed
         passes::split_hand_written_lanes(*c.expanded, true);

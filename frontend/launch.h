@@ -30,6 +30,11 @@ struct Compiled {
 // inlined, as PyPTO's InlineFunctions does (frontend/launch_inline.cpp); PROGRAM itself when there is none.
 std::shared_ptr<ir::Program> inline_kernel_calls(const std::shared_ptr<ir::Program>& program);
 
+// A function that uses distributed state (ir::Function::distributed: a pld.* type or op) is read and printed
+// but not simulated: E-UNSUPPORTED at its first pld use, naming it (a no-op for a single-device function).
+// compile() raises it for every function a launch reaches.
+void refuse_distributed(const ir::Function& f);
+
 // Throws CompileError (E-ENTRY when no entry can be chosen; the expander's diagnostics otherwise).
 Compiled compile(std::shared_ptr<ir::Program> program, const CompileOptions& opt);
 
@@ -47,6 +52,7 @@ struct KernelLaunch {
     std::vector<std::pair<std::string, std::string>> scalars;  // scalar parameters given constants at the first launch
     std::vector<std::string> computed;                         // scalar parameters the orchestration computes
     int blocks = 0;                                            // its attrs={"core_num": N} (0: not given)
+    bool distributed = false;  // it reaches a distributed function (compile() refuses it: E-UNSUPPORTED, not E-UNCHECKED)
 };
 std::vector<KernelLaunch> kernel_launches(const ir::Program& program, const std::string& entry);
 

@@ -168,6 +168,7 @@ std::string expr_str(const ExprPtr& ep, int parent_prec) {
                 return fmt::format("{}({})", e.sval, fmt::join(a, ", "));
             }
             if (e.attrs) a.push_back("attrs=" + expr_str(e.attrs));
+            if (!e.args2.empty()) a.push_back("device=" + expr_str(e.args2[0]));  // a host orchestrator's per-rank dispatch
             return fmt::format("self.{}({})", e.sval, fmt::join(a, ", "));
         }
         case ExprKind::Index: return expr_str(e.args[0], 20) + "[" + std::to_string(e.ival) + "]";

@@ -31,6 +31,32 @@ using sema::FunctionLowering;
 using sema::ProgramCtx;
 
 
+// The first (in source order) mention of distributed state in a function definition: a pld.* type or op,
+// or pl.Ptr (the window buffer pointer of pld.tensor.alloc_window_buffer).
+void note_distributed(const ast::Expr* e, Function::DistributedUse& first) {
+    if (!e) return;
+    if (e->kind == ast::ExprKind::Attribute || e->kind == ast::ExprKind::Name) {
+        std::string d = e->dotted();
+        if (d.rfind("pld.", 0) == 0 || d == "pl.Ptr") {
+            if (first.what.empty() || loc_before(e->loc, first.loc)) first = {d, e->loc, static_cast<uint32_t>(d.size())};
+            return;
+        }
+    }
+    for (const auto& c : e->children) note_distributed(c.get(), first);
+    for (const auto& c : e->args) note_distributed(c.get(), first);
+    for (const auto& c : e->values) note_distributed(c.get(), first);
+    for (const auto& k : e->keywords) note_distributed(k.value.get(), first);
+}
+
+void note_distributed(const ast::Stmt& s, Function::DistributedUse& first) {
+    for (const auto& p : s.params) note_distributed(p.annotation.get(), first);
+    for (const auto& t : s.targets) note_distributed(t.get(), first);
+    note_distributed(s.annotation.get(), first);
+    note_distributed(s.value.get(), first);
+    for (const auto& b : s.body) note_distributed(*b, first);
+    for (const auto& b : s.orelse) note_distributed(*b, first);
+}
+
 void collect_function(ProgramCtx& ctx, const ast::Stmt& s) {
     if (s.kind != ast::StmtKind::FunctionDef) {
         if (s.kind == ast::StmtKind::Expr && s.value &&
@@ -42,6 +68,7 @@ void collect_function(ProgramCtx& ctx, const ast::Stmt& s) {
     auto fn = std::make_shared<Function>();
     fn->name = s.name;
     fn->loc = s.loc;
+    note_distributed(s, fn->distributed);
     bool decorated = false;
     for (auto& d : s.decorators) {
         std::string dn = d->kind == ast::ExprKind::Call ? d->children[0]->dotted() : d->dotted();

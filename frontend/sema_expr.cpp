@@ -266,12 +266,6 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
         raise("E-PARSE", e.loc, fmt::format("{} is only allowed as the iterable of a for loop", name));
     if (name == "pl.func_attr") raise("E-PARSE", e.loc, "pl.func_attr must be the first statement of a function");
     if (ExprPtr host = lower_host_op(e, name, ann)) return host;
-    if (name.rfind("pld.", 0) == 0)
-        raise("E-UNSUPPORTED", callee.loc,
-              fmt::format("distributed op '{}' is not supported: cvsim simulates one device (PyPTO lowers pld.* in its "
-                          "distributed passes, MaterializeDistTensorCtx and LowerHostTensorCollectives)",
-                          name),
-              "", static_cast<uint32_t>(name.size()));
     if (name.rfind("pl.", 0) != 0) {
         if (name.empty()) raise("E-UNSUPPORTED", e.loc, "calling this expression is not supported");
         raise("E-UNSUPPORTED", e.loc, fmt::format("call of '{}' is not supported (only pl ops and self.<function>)", name), "", static_cast<uint32_t>(name.size()));
@@ -481,6 +475,12 @@ ExprPtr FunctionLowering::lower_func_call(const ast::Expr& e, const std::string&
             r->attrs = lower_dict(*kw.value);
             continue;
         }
+        if (kw.name == "device") {
+            // A host-level orchestrator's per-rank dispatch (self.k(..., device=r)): kept and printed back; cvsim
+            // runs one device and never executes such a dispatch (docs/DECISIONS.md, "Distributed functions").
+            r->args2 = {lower_expr(*kw.value, false, nullptr)};
+            continue;
+        }
         size_t idx = callee.params.size();
         for (size_t i = 0; i < callee.params.size(); ++i)
             if (callee.params[i].var->name == kw.name) idx = i;
@@ -491,7 +491,12 @@ ExprPtr FunctionLowering::lower_func_call(const ast::Expr& e, const std::string&
     for (size_t i = 0; i < callee.params.size(); ++i) {
         if (!r->args[i]) raise("E-TYPE", e.loc, fmt::format("'{}' is missing argument '{}'", fname, callee.params[i].var->name));
         const Type& want = callee.params[i].var->type;
-        if (!same_slot_type(r->args[i]->type, want) &&
+        // A distributed caller (a host orchestrator dispatching per rank) is never run: a tensor of another shape
+        // (a pl.dynamic extent bound per dispatch) is accepted there.
+        const Type& have = r->args[i]->type;
+        const bool per_dispatch = !m_fn.distributed.what.empty() && want.kind == TypeKind::Tensor && have.kind == TypeKind::Tensor &&
+                                  want.dtype == have.dtype && want.shape.size() == have.shape.size();
+        if (!same_slot_type(r->args[i]->type, want) && !per_dispatch &&
             !(want.kind == TypeKind::Scalar && r->args[i]->type.kind == TypeKind::Scalar))
             raise("E-TYPE", r->args[i]->loc, fmt::format("argument '{}' of '{}' is {} but {} was passed", callee.params[i].var->name, fname, type_str(want), type_str(r->args[i]->type)));
     }

@@ -35,15 +35,27 @@ std::optional<std::vector<int64_t>> const_shape(const ExprPtr& e) {
     return s;
 }
 
+// A host-level orchestrator (`@pl.function(level=pl.Level.HOST, role=pl.Role.Orchestrator)`, no type=: the
+// per-rank dispatcher of PyPTO's distributed programs) runs host statements like an Orchestration function.
+bool is_host_orchestrator(const Function& f) {
+    if (f.type != FuncType::Opaque) return false;
+    for (size_t i = 0; i < f.deco_extra_keys.size() && i < f.deco_extra.size(); ++i)
+        if (f.deco_extra_keys[i] == "level" && f.deco_extra[i] && f.deco_extra[i]->sval == "HOST") return true;
+    return false;
+}
+
 }  // namespace
 
 ExprPtr FunctionLowering::lower_host_op(const ast::Expr& e, const std::string& name, const Type* ann) {
-    if (!is_host_name(name)) return nullptr;
+    const bool dist = starts_with(name, "pld.");
+    if (!is_host_name(name) && !dist) return nullptr;
+    if (dist) return lower_host_call(e, name, ann);
     // pl.tensor.create in the catalogue's form (shape, dtype) stays an op: the launch plan reads it.
     bool catalogued = !lookup_ops(name.substr(3)).empty();
     // pl.tensor.read: a kernel's scalar GM read is a catalogue op; the Orchestration's stays a host statement.
     // So are a kernel's pl.tensor.write (a scalar GM write) and pl.tensor.view (a reshape of a GM tensor).
-    if (name == "pl.tensor.read" || name == "pl.tensor.write" || name == "pl.tensor.view") catalogued = m_fn.type != FuncType::Orchestration;
+    if (name == "pl.tensor.read" || name == "pl.tensor.write" || name == "pl.tensor.view")
+        catalogued = m_fn.type != FuncType::Orchestration && !is_host_orchestrator(m_fn) && m_fn.distributed.what.empty();
     if (catalogued) {
         bool extra_kw = false;
         for (const auto& kw : e.keywords) extra_kw |= kw.name != "dtype" && kw.name != "shape";
@@ -60,7 +72,8 @@ ExprPtr FunctionLowering::lower_host_op(const ast::Expr& e, const std::string& n
     }
     const ast::Expr& callee = *e.children[0];
     const auto span = static_cast<uint32_t>(name.size());
-    if (m_fn.type != FuncType::Orchestration) {
+    // A distributed function is read and printed, never run: its host and tensor-level ops are kept as written.
+    if (m_fn.type != FuncType::Orchestration && !is_host_orchestrator(m_fn) && m_fn.distributed.what.empty()) {
         if (starts_with(name, "pl.tensor."))
             raise("E-UNSUPPORTED", callee.loc,
                   fmt::format("tensor-level op '{}' in an {} function is lowered to tile ops by PyPTO's ConvertTensorToTileOps "
@@ -72,6 +85,11 @@ ExprPtr FunctionLowering::lower_host_op(const ast::Expr& e, const std::string& n
         raise("E-UNSUPPORTED", callee.loc,
               fmt::format("'{}' is a host (orchestration) op; a {} function cannot run it", name, func_type_name(m_fn.type)), "", span);
     }
+    return lower_host_call(e, name, ann);
+}
+
+// The FuncCall of a host statement or a distributed (pld.*) op: arguments, keywords, result type.
+ExprPtr FunctionLowering::lower_host_call(const ast::Expr& e, const std::string& name, const Type* ann) {
     // A pl.K.M member cvsim does not know (pl.TensorLayout.ND, pl.PadValue.zero) is kept verbatim, as in attrs.
     auto host_value = [&](const ast::Expr& x) {
         if (x.kind == ast::ExprKind::Attribute && x.dotted().rfind("pl.", 0) == 0 && !lower_enum_ref(x)) return lower_attr_value(m_ctx.consts, x);
@@ -125,8 +143,19 @@ ExprPtr FunctionLowering::lower_host_op(const ast::Expr& e, const std::string& n
     auto operand = [&](size_t i, const char* key) -> ExprPtr { return i < r->args.size() ? r->args[i] : kwarg(key); };
     // The result type: the annotation when written (the printed form always has one), else the op's rule.
     Type t = Type::unknown();
-    std::string op = name.substr(name.find('.', 3) == std::string::npos ? 3 : name.find('.', 3) + 1);
-    if (name == "pl.submit" || name == "pl.spmd_submit" || op == "task_dummy" || op == "task_invalid") {
+    const size_t ns = name.find('.') + 1;  // after "pl." / "pld."
+    std::string op = name.substr(name.find('.', ns) == std::string::npos ? ns : name.find('.', ns) + 1);
+    if (starts_with(name, "pld.")) {
+        // PyPTO's distributed ops (docs/en/dev/distributed_ops.md): the side-effect ops (put, get, remote_store,
+        // notify, wait, ...) have no value; the collectives return their window tensor; the rest need the
+        // annotation the printer always writes.
+        ExprPtr a = operand(0, "src");
+        if (op == "get_comm_ctx") t = Type::opaque("pld.CommCtxType");
+        else if (starts_with(name, "pld.tensor.") && op != "window" && op != "alloc_window_buffer" && a && a->type.kind == TypeKind::Tensor &&
+                 a->type.distributed)
+            t = a->type;
+        else if (!ann) t = Type::none();
+    } else if (name == "pl.submit" || name == "pl.spmd_submit" || op == "task_dummy" || op == "task_invalid") {
         t = Type::scalar(DType::TASK_ID);
     } else if (starts_with(name, "pl.array.")) {
         ExprPtr a = operand(0, "array");

@@ -82,7 +82,9 @@ class FunctionLowering {
     // pl.tile.gather_row as pl.tile.load + pl.tile.assemble (sema_gather_row.cpp).
     ExprPtr lower_gather_row(const ast::Expr& e);
     // A host statement of an Orchestration function (sema_host.cpp); nullptr when NAME is a catalogue op.
+    // A distributed op (pld.*) is read the same way, in any function (the function is then not simulated).
     ExprPtr lower_host_op(const ast::Expr& e, const std::string& name, const Type* ann);
+    ExprPtr lower_host_call(const ast::Expr& e, const std::string& name, const Type* ann);
 };
 
 }  // namespace cvsim::sema

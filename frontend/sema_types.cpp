@@ -478,6 +478,12 @@ void lower_tileview(const ConstTable& consts, const ast::Expr& e, Type& t) {
 
 Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn) {
     (void)fn;
+    // Handle types of PyPTO's distributed programs (docs/DECISIONS.md, "Distributed functions"): read and
+    // printed back, never computed with; a function using one is not simulated.
+    if (e.kind == ast::ExprKind::Attribute) {
+        std::string bare = e.dotted();
+        if (bare == "pld.CommCtxType" || bare == "pld.WindowBufferType" || bare == "pl.Ptr") return Type::opaque(bare);
+    }
     if (e.kind != ast::ExprKind::Subscript)
         raise("E-TYPE", e.loc, fmt::format("expected a type (pl.Tensor[...], pl.Tile[...], pl.Scalar[...]), got '{}'", e.dotted().empty() ? "this expression" : e.dotted()));
     std::string head = e.children[0]->dotted();
@@ -550,10 +556,18 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
         return Type::tuple(elems);
     }
     if (head == "pl.Out" || head == "pl.InOut") raise("E-TYPE", e.loc, fmt::format("{} is only allowed on a parameter", head));
+    if (head == "pld.DistributedTensor") {
+        // [shape, dtype, extras...]: a tensor view, a MemRef or the "window_buffer=NAME" marker of a fully
+        // resolved dump are accepted and dropped, as for pl.Tensor.
+        if (e.args.size() < 2) raise("E-TYPE", e.loc, "pld.DistributedTensor takes [shape, dtype]");
+        Type t = Type::tensor(lower_shape(consts, *e.args[0]), lower_dtype(*e.args[1]));
+        t.distributed = true;
+        return t;
+    }
     if (head.rfind("pld.", 0) == 0)
         raise("E-UNSUPPORTED", e.children[0]->loc,
-              fmt::format("distributed type '{}' is not supported: cvsim simulates one device (PyPTO lowers pld.* in its "
-                          "distributed passes, MaterializeDistTensorCtx and LowerHostTensorCollectives)", head),
+              fmt::format("distributed type '{}' is not supported: cvsim reads pld.DistributedTensor, pld.CommCtxType and "
+                          "pld.WindowBufferType only", head),
               "", static_cast<uint32_t>(head.size()));
     raise("E-TYPE", e.loc, fmt::format("unknown type '{}'", head.empty() ? "?" : head));
 }

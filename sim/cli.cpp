@@ -441,7 +441,7 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
         for (const auto& [name, value] : k.scalars)
             if (!given(name)) ck.inputs.push_back(name + "=" + value);
         for (const auto& name : k.computed)
-            if (!given(name) && entry.unbound.empty()) {
+            if (!given(name) && entry.unbound.empty() && !k.distributed) {  // a distributed kernel: its own E-UNSUPPORTED
                 entry.unbound = name;
                 for (const auto& p : program->find(k.name)->params)
                     if (p.var->name == name) entry.loc = p.var->loc;

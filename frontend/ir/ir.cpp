@@ -63,7 +63,9 @@ std::string type_str(const Type& t) {
         case TypeKind::Unknown: return "<unknown>";
         case TypeKind::None: return "None";
         case TypeKind::Scalar: return fmt::format("pl.Scalar[pl.{}]", dtype_name(t.dtype));
-        case TypeKind::Tensor: return fmt::format("pl.Tensor[{}, pl.{}]", shape_str(t.shape), dtype_name(t.dtype));
+        case TypeKind::Tensor:
+            return fmt::format("{}[{}, pl.{}]", t.distributed ? "pld.DistributedTensor" : "pl.Tensor", shape_str(t.shape), dtype_name(t.dtype));
+        case TypeKind::Opaque: return t.name;
         case TypeKind::Tile: {
             std::string s = fmt::format("pl.Tile[{}, pl.{}, pl.Mem.{}", shape_str(t.shape), dtype_name(t.dtype), mem_name(t.mem));
             bool view = t.view.written || !t.valid.empty();

@@ -37,7 +37,9 @@ struct TileView {
     bool operator==(const TileView&) const = default;
 };
 
-enum class TypeKind : uint8_t { Unknown, None, Scalar, Tensor, Tile, Tuple };
+// Opaque: a handle type cvsim reads and prints back but never computes with (pld.CommCtxType,
+// pld.WindowBufferType, pl.Ptr of PyPTO's distributed programs); `name` is its printed spelling.
+enum class TypeKind : uint8_t { Unknown, None, Scalar, Tensor, Tile, Tuple, Opaque };
 
 struct Type {
     TypeKind kind = TypeKind::Unknown;
@@ -47,6 +49,8 @@ struct Type {
     TileView view;                   // Tile view as written
     std::vector<int64_t> valid;      // Tile valid shape when it differs from shape (static), else empty
     std::vector<Type> elems;         // Tuple element types
+    bool distributed = false;        // Tensor: a pld.DistributedTensor (a window-bound tensor of a distributed program)
+    std::string name;                // Opaque: the printed type ("pld.CommCtxType", "pl.Ptr")
 
     static Type unknown() { return {}; }
     static Type none() { Type t; t.kind = TypeKind::None; return t; }
@@ -58,6 +62,7 @@ struct Type {
         Type t; t.kind = TypeKind::Tile; t.shape = std::move(shape); t.dtype = d; t.mem = m; return t;
     }
     static Type tuple(std::vector<Type> elems) { Type t; t.kind = TypeKind::Tuple; t.elems = std::move(elems); return t; }
+    static Type opaque(std::string name) { Type t; t.kind = TypeKind::Opaque; t.name = std::move(name); return t; }
 
     bool is_tile() const { return kind == TypeKind::Tile; }
     bool is_tensor() const { return kind == TypeKind::Tensor; }
@@ -189,6 +194,14 @@ struct Function {
     std::vector<VarPtr> vars;           // every variable of the function (params first)
     SourceLoc loc;
     std::string origin;                 // mixed function this one was expanded from ("" if written by hand)
+    // The first use of distributed state (a pld.* type or op, pl.Ptr) in the signature or body: cvsim reads
+    // such a function and prints it back but does not simulate it (frontend/launch.cpp raises E-UNSUPPORTED
+    // when a launch reaches it). `what` is empty for a single-device function.
+    struct DistributedUse {
+        std::string what;  // "pld.DistributedTensor", "pld.tile.put", ...
+        SourceLoc loc;
+        uint32_t span = 1;
+    } distributed;
 
     const Attr* attr(const std::string& key) const;
     SplitMode split_mode() const;       // attrs["split"], NONE when absent

@@ -559,6 +559,17 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
     out->name = p.name;
     out->sources = p.sources;
     for (const auto& f : p.functions) {
+        if (is_mixed(*f) && !f->distributed.what.empty()) {
+            if (!opt.keep_distributed)
+                raise("E-UNSUPPORTED", f->distributed.loc,
+                      fmt::format("'{}' is a mixed distributed function ('{}'): cvsim does not expand distributed state (PyPTO "
+                                  "places pld.* ops by core affinity in its own ExpandMixedKernel)",
+                                  f->name, f->distributed.what),
+                      "give cvsim the program PyPTO prints after ExpandMixedKernel; check reports a distributed kernel as not checked",
+                      f->distributed.span);
+            out->functions.push_back(clone_function(*f));
+            continue;
+        }
         if (!is_mixed(*f)) {
             auto c = clone_function(*f);
             // A one-sided InCore function becomes the AIC or AIV function its statements need, without a split

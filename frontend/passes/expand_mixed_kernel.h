@@ -40,6 +40,9 @@ struct ExpandOptions {
     // gm.visibility_delay (or the bound --max-visibility-delay draws from): > 0, a flag, barrier or transport
     // orders a V2C store's completion only, and `reject` errors on a store the program does not publish.
     uint64_t visibility_delay = 0;
+    // A mixed distributed function (pld.* state, ir::Function::distributed): false (`expand`) refuses it with
+    // E-UNSUPPORTED; true (run/check: compile()) keeps it as written, and a launch that reaches it is refused.
+    bool keep_distributed = false;
 };
 
 // Pass statistics (printed with -v, reported in --json).
