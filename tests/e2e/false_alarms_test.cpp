@@ -164,7 +164,7 @@ TEST(FalseAlarms, InProcessCheckOfLaunchesOfDifferentWidthsGivesEachItsVerdict) 
     const std::string first = "attrs={\"core_num\": 4})\n        o =";
     ASSERT_NE(text.find(first), std::string::npos);
     text.replace(text.find(first), first.size(), "attrs={\"core_num\": 2})\n        o =");
-    RunResult r = check(write_text("fa_core_num_2_4.py", text), "--jobs 0");
+    RunResult r = run_cvsim({"check", write_text("fa_core_num_2_4.py", text), "--schedules", "5", "--jobs", "0", "--no-progress"});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_EQ(r.err.find("elaborated"), std::string::npos) << r.err;
     const std::string out = unwrapped(r.out);

@@ -156,7 +156,8 @@ TEST(Visibility, TokenPopsGoBeforeAFallbackBarrier) {
                 EXPECT_EQ(v.codes().count("E-DEADLOCK"), 0u) << describe(v);
                 EXPECT_TRUE(v.codes_beyond_ring_slots().empty()) << describe(v);
             }
-    // Every pop of the cube precedes the first barrier.
+    // Every pop of the cube precedes the first barrier (a token the barrier already orders is dropped since
+    // sound5's 9b40684, so the expansion may have no pop at all; none may follow the barrier).
     RunResult r = run_cvsim({"expand", own_kernel("tokens_fallback_barrier.py")});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     auto aiv = r.out.find("def tokens_barrier_aiv");
@@ -164,7 +165,6 @@ TEST(Visibility, TokenPopsGoBeforeAFallbackBarrier) {
     auto barrier = aic.find("syncall(");
     ASSERT_NE(barrier, std::string::npos);
     EXPECT_EQ(aic.find("tpop_from_aiv", barrier), std::string::npos) << aic;
-    EXPECT_NE(aic.find("tpop_from_aiv"), std::string::npos) << aic;
 }
 
 // ---- class 14: one resolved schedule record -------------------------------------------------------

@@ -108,18 +108,19 @@ TEST(RingSlotChecker, AReadAfterTheTfreeRacesWithThePushThatReusesTheSlot) {
     }
 }
 
-TEST(RingSlotChecker, BothLanesWritingOneGenerationAreReportedOnce) {
-    // A split-0 gather: AIV0 and AIV1 write the same slot bytes, unordered; whichever arrives first, one finding.
+TEST(RingSlotChecker, BothLanesWritingOneGenerationAreAGatherAndTheNextGenerationStillRaces) {
+    // A split-0 gather: AIV0 and AIV1 write the same slot bytes of one generation, unordered: no race (the
+    // cube's pop waits for both; differing data is W-NONUNIFORM-GATHER, SPEC 4.3). A write of the next
+    // generation that nothing orders after the other lane's write still races, reported once.
     for (bool aiv1_first : {false, true}) {
         RingStream s(0);
         CoreId a = aiv1_first ? CoreId::Aiv1 : CoreId::Aiv0, b = aiv1_first ? CoreId::Aiv0 : CoreId::Aiv1;
         s.instr(a, Pipe::Mte3, {RingStream::slot(true, 0)});
         s.instr(b, Pipe::Mte3, {RingStream::slot(true, 0)});
-        s.instr(a, Pipe::Mte3, {RingStream::slot(true, 0)});
+        EXPECT_TRUE(s.findings().empty()) << s.findings()[0].message;
+        s.instr(a, Pipe::Mte3, {RingStream::slot(true, 1)});
         ASSERT_EQ(s.findings().size(), 1u);
         EXPECT_EQ(s.findings()[0].code, "E-RACE-WAW");
-        EXPECT_NE(s.findings()[0].message.find("AIV0 MTE3 write at"), std::string::npos) << s.findings()[0].message;
-        EXPECT_LT(s.findings()[0].message.find("AIV0"), s.findings()[0].message.find("AIV1")) << s.findings()[0].message;
     }
 }
 

@@ -1,6 +1,8 @@
-# A distributed tensor type (pld.DistributedTensor, printed by PyPTO for multi-device programs) is
-# E-UNSUPPORTED naming the distributed passes (cvsim simulates one device), never E-TYPE.
-# ERROR: E-UNSUPPORTED 11:26 distributed type 'pld.DistributedTensor'
+# A distributed tensor type (pld.DistributedTensor, printed by PyPTO for multi-device programs) is read;
+# running a launch that reaches the function is E-UNSUPPORTED naming the distributed passes (cvsim
+# simulates one device), never E-TYPE.
+# RUN: run
+# ERROR: E-UNSUPPORTED 13:26 'f' is a distributed function ('pld.DistributedTensor')
 import pypto.language as pl
 
 
