@@ -536,10 +536,39 @@ void check_sync_pipes(const Program& p) {
     }
 }
 
-void check_expanded_for_hardware(const Program& expanded, const HwParams& hw) {
+// pto-isa's TSTORE of a Vec tile compiles only when the GM tensor's layout matches the tile's (ND: row_major /
+// none_box, DN: col_major / none_box, NZ: col_major / row_major; CheckStaticForVecAndMat on a2a3, CheckStaticVec
+// on a5), except for a tile of one row or one column. A GM tensor here is ND, so a Vec tile in another layout
+// stored to it is a kernel the board's toolchain rejects (PyPTO and ptoas pass it through unchanged): refused
+// here (E-TYPE at the tile), not simulated as if the bytes landed somewhere (docs/DECISIONS.md).
+void check_store_layouts(const Program& p) {
+    for (const auto& f : p.functions) {
+        passes::walk(f->body, [&](const StmtPtr& s) {
+            const Expr* c = passes::stmt_call(*s);
+            if (!c || c->op->code != OpCode::Store) return;
+            const ExprPtr& t = arg(*c, "tile");
+            if (!t || !t->type.is_tile() || t->type.mem != Mem::Vec) return;
+            const Layout l = t->type.layout();
+            if (l == Layout::ND || t->type.rows() == 1 || t->type.cols() == 1) return;
+            const ExprPtr& dst = arg(*c, "output_tensor");
+            std::string name = dst && dst->kind == ExprKind::Var && dst->var ? fmt::format(" '{}'", dst->var->name) : std::string();
+            raise("E-TYPE", t->loc,
+                  fmt::format("pl.tile.store of a Vec tile in {} layout (blayout={}, slayout={}) into the ND tensor{}: pto-isa's TSTORE "
+                              "needs the GM layout to match the tile's (ND: row_major/none_box, DN: col_major/none_box, NZ: "
+                              "col_major/row_major), so the kernel does not compile for the board",
+                              layout_name(l), tile_layout_name(t->type.view.blayout.value_or(TileLayout::row_major)),
+                              tile_layout_name(t->type.view.slayout.value_or(TileLayout::none_box)), name),
+                  "move the tile to row_major / none_box before the store (pl.tile.move(t, target_memory=pl.Mem.Vec, "
+                  "blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box))");
+        });
+    }
+}
+
+void check_expanded_for_hardware(const Program& expanded, const HwParams& hw, bool store_layouts) {
     passes::check_capacity(expanded, hw);
     passes::check_ring_buffers(expanded, hw);
     check_sync_pipes(expanded);
+    if (store_layouts) check_store_layouts(expanded);
 }
 
 RingLayout ring_layout(const rt::LaunchPlan& plan) {

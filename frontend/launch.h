@@ -41,7 +41,9 @@ Compiled compile(std::shared_ptr<ir::Program> program, const CompileOptions& opt
 // The hardware checks of an expanded program, run by every sub-command that expands (`expand` too, so it
 // never prints a program `run` rejects), after passes::check_capacity of the program as written: buffer
 // capacity as expanded (E-CAPACITY) and the ring buffers the expansion sets up.
-void check_expanded_for_hardware(const ir::Program& expanded, const HwParams& hw);
+// `store_layouts`: also refuse a Vec tile.store whose tile layout is not the tensor's (ND) — a kernel the board's
+// toolchain rejects (pto-isa TSTORE); `expand` leaves it out, as the compiler pass it reproduces does.
+void check_expanded_for_hardware(const ir::Program& expanded, const HwParams& hw, bool store_layouts = true);
 
 // The kernels an Orchestration entry (chosen as compile() does) launches, in program order, each once, when it
 // cannot be run as one launch: it launches several kernels or runs host statements cvsim reads but does not

@@ -290,9 +290,11 @@ TileData cast(const TileData& x, DType to, CastMode mode) {
         if (float_to_int) {
             switch (mode) {
                 case CastMode::Round:
+                    v = std::round(v);  // pto CAST_ROUND: nearest, ties away from zero (pto-isa TCVT)
+                    break;
                 case CastMode::Rint:
                 case CastMode::None:
-                    break;  // round_to rounds to nearest even
+                    break;  // round_to rounds to nearest even (CAST_RINT; CAST_NONE's float -> int default)
                 case CastMode::Odd:
                     if (std::isfinite(v) && std::trunc(v) != v) v = std::fmod(std::floor(v), 2.0) != 0 ? std::floor(v) : std::ceil(v);
                     break;

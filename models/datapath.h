@@ -48,8 +48,9 @@ enum class ReduceOp : uint8_t { RowSum, RowMax, RowMin, RowProd };
 enum class RowExpandOp : uint8_t { Mul, Add, Sub, Div, Max, Min, Expdif, Copy };
 // cmp/cmps modes (PyPTO cmp_type 0..5).
 enum class CmpMode : uint8_t { EQ, NE, LT, LE, GT, GE };
-// PyPTO's names (pto RoundMode CAST_*): rint and none round to nearest even like round (docs/DECISIONS.md),
-// odd rounds an inexact value to the odd neighbour. Float -> float conversions round to nearest even whatever the mode.
+// PyPTO's names (pto RoundMode CAST_*): round is nearest with ties away from zero (TCVT CAST_ROUND), rint and
+// none nearest even (docs/DECISIONS.md), odd rounds an inexact value to the odd neighbour. Float -> float
+// conversions round to nearest even whatever the mode.
 enum class CastMode : uint8_t { Round, Floor, Ceil, Trunc, Rint, None, Odd };
 
 // OPS.md names, with or without the "tile." prefix: "add", "tile.exp", "row_sum", "row_expand_sub", ...

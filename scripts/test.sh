@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds and runs the whole test suite: the Release build with ctest, then the ASan+UBSan build with ctest.
+# Builds and runs the whole test suite: the Release build with ctest, then the ASan+UBSan build with ctest
+# (parser fuzzing: scripts/fuzz.sh, run by scripts/nightly.sh).
 # Usage: scripts/test.sh            (JOBS=N to change the build/test parallelism, default 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,5 +19,5 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_stack_use_after_retu
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 ctest --test-dir build-asan -j"$jobs" --output-on-failure --timeout 900
-scripts/fuzz.sh 60
+# Parser fuzzing (a third, clang build) is scripts/nightly.sh's: CI's 2-core budget goes to the two suites above.
 echo "== all tests passed"

@@ -123,9 +123,10 @@ TEST(DatapathTest, CastRoundingModes) {
         tile(DType::FP32, 1, 6, {2.5, 3.5, -2.5, -2.7, 300.0, std::numeric_limits<double>::quiet_NaN()});
     const TileData round = cast(x, DType::INT8);
     EXPECT_EQ(round.dtype, DType::INT8);
-    EXPECT_EQ(round.m(0, 0), 2.0);  // ties to even
+    // PyPTO's default mode "round" is pto CAST_ROUND: nearest, ties away from zero (pto-isa TCVT).
+    EXPECT_EQ(round.m(0, 0), 3.0);
     EXPECT_EQ(round.m(0, 1), 4.0);
-    EXPECT_EQ(round.m(0, 2), -2.0);
+    EXPECT_EQ(round.m(0, 2), -3.0);
     EXPECT_EQ(round.m(0, 3), -3.0);
     EXPECT_EQ(round.m(0, 4), 127.0);  // saturates
     EXPECT_EQ(round.m(0, 5), 0.0);    // NaN -> 0
@@ -135,7 +136,9 @@ TEST(DatapathTest, CastRoundingModes) {
     EXPECT_EQ(cast(x, DType::INT8, CastMode::Trunc).m(0, 3), -2.0);
     EXPECT_EQ(cast(x, DType::UINT8, CastMode::Trunc).m(0, 3), 0.0);
     // PyPTO's rint / none round to nearest even; odd takes the odd neighbour of an inexact value.
+    EXPECT_EQ(cast(x, DType::INT8, CastMode::Rint).m(0, 0), 2.0);
     EXPECT_EQ(cast(x, DType::INT8, CastMode::Rint).m(0, 1), 4.0);
+    EXPECT_EQ(cast(x, DType::INT8, CastMode::Rint).m(0, 2), -2.0);
     EXPECT_EQ(cast(x, DType::INT8, CastMode::None).m(0, 0), 2.0);
     EXPECT_EQ(cast(x, DType::INT8, CastMode::Odd).m(0, 0), 3.0);
     EXPECT_EQ(cast(x, DType::INT8, CastMode::Odd).m(0, 1), 3.0);

@@ -76,10 +76,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"reject_dead_else_flags_in_loop.py", Target::A5, 2, "", ""},
         // ---- ordering read off the unrolled function (gm_sync_trace.cpp) ----
         // a flag pair in the load's loop, before the load (the wrong pipe orders nothing)
-        // KNOWN REGRESSION (merge of 2026-12-01, docs/DECISIONS.md "Known regression"): reject errs on
-        // reject_flags_in_load_loop.py's ordered pair (author flags inside the load loop) on the merged main
-        // though each helper branch accepted it; the case is out until the cause is found (a false reject, not
-        // a missed race: its racy variant is still rejected by RejectExact.FlagsInALoadLoopRacyVariant).
+        Case{"reject_flags_in_load_loop.py", Target::A2A3, 1, "pipe=pl.PipeType.MTE3", "pipe=pl.PipeType.V"},
         // a hand-written ring pair between store and load (pushed before the store, it orders nothing)
         Case{"reject_hand_ring_orders.py", Target::A5, 1, "        sv0 = pl.store(vin, [0, 0], sv0)\n        pl.tpush_to_aic(vin, split=0, id=1)\n",
              "        pl.tpush_to_aic(vin, split=0, id=1)\n        sv0 = pl.store(vin, [0, 0], sv0)\n"},
