@@ -26,13 +26,9 @@ class Bidirectional:
         x_vec__ssa_v0: pl.Tile[[16, 64], pl.BF16, pl.Mem.Vec] = pl.tile.load(x__ssa_v0, [0, 0], [16, 64], [16, 64], target_memory=pl.Mem.Vec)
         xs__ssa_v0: pl.Tile[[16, 64], pl.BF16, pl.Mem.Vec] = pl.tile.muls(x_vec__ssa_v0, 0.5)
         pl.tile.tpush_to_aic(xs__ssa_v0, split=0)
-        z_vec__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)] = pl.tile.tpop_from_aic(split=0)
-        r__rm_a0_tmp_v0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.move(z_vec__ssa_v0, target_memory=pl.Mem.Vec, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
+        z_vec__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=0)
+        r__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.relu(z_vec__ssa_v0)
         pl.system.tfree_to_aic(z_vec__ssa_v0)
-        r__row_major_tmp_v1: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.relu(r__rm_a0_tmp_v0)
-        r__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)] = pl.tile.move(
-            r__row_major_tmp_v1, target_memory=pl.Mem.Vec, blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major
-        )
         out__ssa_v1: pl.Tensor[[16, 64], pl.FP32] = pl.tile.store(r__ssa_v0, [0, 0], out__ssa_v0)
         return out__ssa_v1
 

@@ -18,7 +18,7 @@ class BranchC2v:
         w_right = pl.move(w_mat, target_memory=pl.MemorySpace.Right)
         z = pl.matmul(x_left, w_right)
         if flag > 0:
-            z_vec = pl.move(z, target_memory=pl.MemorySpace.Vec)
+            z_vec = pl.move(z, target_memory=pl.MemorySpace.Vec, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
             e = pl.exp(z_vec)
             out = pl.store(e, [0, 0], out)
         return out

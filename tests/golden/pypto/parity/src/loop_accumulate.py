@@ -22,7 +22,7 @@ class LoopAccumulate:
             wk_mat = pl.load(w, [k * 64, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
             wk_right = pl.move(wk_mat, target_memory=pl.MemorySpace.Right)
             acc = pl.matmul_acc(acc, xk_left, wk_right)
-        acc_vec = pl.move(acc, target_memory=pl.MemorySpace.Vec)
+        acc_vec = pl.move(acc, target_memory=pl.MemorySpace.Vec, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
         r = pl.relu(acc_vec)
         out = pl.store(r, [0, 0], out)
         return out

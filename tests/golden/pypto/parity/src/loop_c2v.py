@@ -17,7 +17,7 @@ class LoopC2v:
             x_mat = pl.load(x, [i * 16, 0], [16, 64], target_memory=pl.MemorySpace.Mat)
             x_left = pl.move(x_mat, target_memory=pl.MemorySpace.Left)
             z = pl.matmul(x_left, w_right)
-            z_vec = pl.move(z, target_memory=pl.MemorySpace.Vec)
+            z_vec = pl.move(z, target_memory=pl.MemorySpace.Vec, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
             e = pl.exp(z_vec)
             out = pl.store(e, [i * 16, 0], out)
         return out
