@@ -73,10 +73,13 @@ public:
 
     void run() {
         trace_origins();
-        collect(m_f.body, {}, nullptr);
         m_split = m_f.split_mode() != SplitMode::NONE;
         walk(m_f.body, [&](const StmtPtr& s) {
             if (s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv) m_split = true;
+        });
+        pin_scalar_writes();
+        collect(m_f.body, {}, nullptr);
+        walk(m_f.body, [&](const StmtPtr& s) {
             if (const Expr* c = stmt_call(*s)) {
                 OpCode k = c->op->code;
                 if (k == OpCode::TpushToAic || k == OpCode::TpopFromAiv) m_handwritten[1] = true;
@@ -224,6 +227,82 @@ private:
     }
 
     // ---- (2) accesses ----
+    // A pl.tensor.write is SHARED in the op table: the split would copy it to both lanes, two unordered writes
+    // of one element (a WAW no placement between them can order) and, on the lane that lacks its value, a
+    // write of an undefined scalar. In a mixed function it runs on one lane, pinned here: the lane whose
+    // values (indices, value) it uses, transitively through scalar assignments (a pl.tile.read of a UB tile
+    // is the vector's); a write using no lane's value goes to the vector lane (MTE3), or to the cube when
+    // both AIV lanes run the function (each would write the element). Values of both lanes, or a vector
+    // value with both AIVs running: E-UNSUPPORTED.
+    void pin_scalar_writes() {
+        bool any = false;
+        walk(m_f.body, [&](const StmtPtr& s) { any |= is_call(*s, OpCode::TensorWrite); });
+        if (!any) return;
+        std::map<const Var*, int> lanes;  // scalar variable -> lanes whose values it holds (1 cube, 2 vector)
+        auto uses = [&](const std::set<const Var*>& r) {
+            int m = 0;
+            for (const Var* v : r)
+                if (auto it = lanes.find(v); it != lanes.end()) m |= it->second;
+            return m;
+        };
+        auto expr_uses = [&](const ExprPtr& e) {
+            if (!e) return 0;
+            auto st = make_eval(e, e->loc);
+            std::set<const Var*> r;
+            collect_reads(*st, r);
+            return uses(r);
+        };
+        bool changed = true;
+        auto mark = [&](const Var* v, int m) {
+            if (!v || v->type.kind != TypeKind::Scalar || !m) return;
+            int& x = lanes[v];
+            if ((x | m) != x) {
+                x |= m;
+                changed = true;
+            }
+        };
+        auto yields = [](const Block& b) -> const Stmt* { return !b.empty() && b.back()->kind == StmtKind::Yield ? b.back().get() : nullptr; };
+        while (changed) {
+            changed = false;
+            walk(m_f.body, [&](const StmtPtr& s) {
+                if (s->kind == StmtKind::Assign) {
+                    Side sd = stmt_side(*s);
+                    int m = sd == Side::Cube ? 1 : sd == Side::Vector ? 2 : sd == Side::Shared ? expr_uses(s->value) : 3;
+                    for (const auto& t : s->targets) mark(t.get(), m);
+                } else if (s->kind == StmtKind::For) {
+                    const Stmt* y = yields(s->body);
+                    for (size_t k = 0; k < s->iter_args.size(); ++k) {
+                        int m = k < s->init_values.size() ? expr_uses(s->init_values[k]) : 0;
+                        if (y && k < y->values.size()) m |= expr_uses(y->values[k]);
+                        mark(s->iter_args[k].get(), m);
+                        if (k < s->targets.size()) mark(s->targets[k].get(), m);
+                    }
+                } else if (s->kind == StmtKind::If) {
+                    int cond = expr_uses(s->value);
+                    for (const Stmt* y : {yields(s->body), yields(s->orelse)})
+                        for (size_t k = 0; y && k < s->targets.size() && k < y->values.size(); ++k) mark(s->targets[k].get(), cond | expr_uses(y->values[k]));
+                }
+            });
+        }
+        const Attr* dual = m_f.attr("dual_aiv_dispatch");
+        const bool two_aivs = m_split || a5_two_lanes() || (dual && dual->value && dual->value->ival != 0);
+        walk(m_f.body, [&](const StmtPtr& s) {
+            if (!is_call(*s, OpCode::TensorWrite) || s->pinned_lane) return;
+            std::set<const Var*> r;
+            collect_reads(*s, r);
+            int m = uses(r);
+            if (m == 3)
+                raise("E-UNSUPPORTED", s->loc, "pl.tensor.write in a mixed kernel whose index or value uses values of both the cube and the vector lane",
+                      "compute the element's value and indices on one lane");
+            if (m == 2 && two_aivs)
+                raise("E-UNSUPPORTED", s->loc,
+                      "pl.tensor.write of a vector value in a function both AIV lanes run (split, split_aiv or dual dispatch): each lane "
+                      "would write the element",
+                      "write the element with pl.tile.store of a [1, 1] tile from one lane's half, or compute it on the cube");
+            s->pinned_lane = m == 1 || (m == 0 && two_aivs) ? 1 : 2;
+        });
+    }
+
     // `dead`: the block never runs (an arm whose loop-variable condition is decided by the loop's constant
     // range, e.g. `if i > 0:` in a 1-trip loop): its statements are no accesses.
     void collect(Block& b, Path path, Block* parent, bool dead = false) {
@@ -249,6 +328,17 @@ private:
                         a.lane = c->type.mem == Mem::Vec ? Side::Vector : Side::Cube;
                         a.origins = origin_of(arg(*c, "tensor"));
                     }
+                    m_acc.push_back(std::move(a));
+                } else if (c->op->code == OpCode::TensorWrite) {
+                    // A scalar GM write of one element, on the lane pin_scalar_writes gave it (MTE3).
+                    Access a;
+                    a.stmt = s;
+                    a.path = here;
+                    a.store = true;
+                    a.call = c;
+                    a.win = m_win.window(*c, here);
+                    a.lane = s->pinned_lane == 1 ? Side::Cube : Side::Vector;
+                    a.origins = origin_of(arg(*c, "tensor"));
                     m_acc.push_back(std::move(a));
                 } else if (c->op->code == OpCode::TensorRead) {
                     // A scalar GM read (SHARED: each lane that keeps it reads GM on its own core), so it is a load
@@ -1123,7 +1213,8 @@ private:
         size_t is = s.path[d].second, il = l.path[d].second;
         std::string tensor = name_of(s.origins);
         std::string what = fmt::format("{} -> {} {}: {}", where(s), where(l), tensor, v2c ? "V2C" : "C2V");
-        bool direct = s.path.size() == d + 1;
+        // A token carries the store's tile: a scalar write (pl.tensor.write) has none, so it takes a barrier.
+        bool direct = s.path.size() == d + 1 && s.call->op->code == OpCode::Store;
         bool unique = producer_stores(s) == 1;
         // Loop-carried WAR: the next iteration's store must wait for every consumer-lane load of the tensor in
         // this iteration that may overlap it, so the reverse order goes after the last such statement.
@@ -1210,7 +1301,8 @@ private:
                 }
                 ++m_stats.fallbacks;
                 m_stats.log.push_back(what + " has no balanced fence placement (" +
-                                      (unique ? "the store is nested deeper than the load" : "several producer stores") + "), barrier instead");
+                                      (s.call->op->code != OpCode::Store ? "a scalar write has no tile to pass"
+                                                     : unique ? "the store is nested deeper than the load" : "several producer stores") + "), barrier instead");
                 [[fallthrough]];
             case V2CPolicy::Syncall:
                 place_barrier(b, il, l.stmt->loc);

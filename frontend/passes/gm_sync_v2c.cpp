@@ -35,7 +35,7 @@ void GmSync::v2c_order_first(const Access& p, const Access& c, Block* b, size_t 
                               p.stmt->loc.str(), kind),
                   "insert pl.system.fence() + pl.system.syncall between the vector store and the cube store (or compile with --v2c fence)");
         case V2CPolicy::Fence:
-            if (*kind == '\0' && p.path.size() == d + 1 && vector_accesses(p) == 1) {
+            if (*kind == '\0' && p.path.size() == d + 1 && vector_accesses(p) == 1 && p.call->op->code == OpCode::Store) {
                 place_fence(p, c, b, ip, ic, true);
                 ++m_stats.v2c_fences;
                 m_stats.log.push_back(what + " fenced (tpush_to_aic / tpop_from_aiv)");

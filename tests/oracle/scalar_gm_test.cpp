@@ -1,0 +1,120 @@
+// Scalar GM accesses (pl.tensor.write / pl.tensor.read) are GM accesses of the V2C pass (issue 10): a
+// vector-side scalar write before a cube load of the same element is ordered by --v2c fence / syncall and
+// reported by --v2c reject exactly when the program as written races (the HB checker and the oracle agree);
+// a write to an element the cube does not read needs nothing. A write both AIV lanes would run is refused.
+#include <gtest/gtest.h>
+
+#include "oracle_support.h"
+#include "test_support.h"
+
+using namespace cvsim;
+using namespace cvsim::test;
+
+namespace {
+
+std::string fixture(const std::string& name, int row) {
+    std::string t = read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name);
+    for (size_t p; (p = t.find("ROW")) != std::string::npos;) t.replace(p, 3, std::to_string(row));
+    return t;
+}
+
+// The E-V2C-UNFENCED of --v2c reject ("" when it accepts); any other diagnostic is a failure.
+std::string reject_code(const std::string& text, Opts o) {
+    o.v2c = passes::V2CPolicy::Reject;
+    try {
+        session_of("k.py", text, o);
+    } catch (const CompileError& e) {
+        return e.diag().code;
+    }
+    return "";
+}
+
+// An AIV write racing with an AIC access of a kernel tensor, per the oracle (the --v2c off program).
+bool oracle_v2c_race(const oracle::Verdict& v) {
+    for (const auto& r : v.races)
+        if (r.key.tensor.rfind("__", 0) != 0 && r.write_core != 0 && r.other_core == 0) return true;
+    return false;
+}
+
+struct Case {
+    const char* kernel;
+    int row;
+    bool racy;  // the program as written (--v2c off) races
+};
+
+class ScalarGm : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ScalarGm, FenceAndSyncallOrderItRejectIsExact) {
+    const Case& c = GetParam();
+    std::string text = fixture(c.kernel, c.row);
+    // Every compile that throws comes before the first simulation (ASan + QuickThreads, docs/DECISIONS.md).
+    for (Target t : {Target::A2A3, Target::A5}) {
+        Opts o;
+        o.target = t;
+        EXPECT_EQ(reject_code(text, o), c.racy ? "E-V2C-UNFENCED" : "") << c.kernel << " row " << c.row << " " << target_name(t);
+    }
+    for (Target t : {Target::A2A3, Target::A5}) {
+        std::string what = std::string(c.kernel) + " row " + std::to_string(c.row) + " " + std::string(target_name(t));
+        Opts o;
+        o.target = t;
+        o.v2c = passes::V2CPolicy::Off;
+        auto off = session_of("k.py", text, o);
+        CheckerView cv = checker_of(*off, 5);
+        EXPECT_EQ(!cv.races.empty(), c.racy) << what << " --v2c off:\n" << cv.text;
+        EXPECT_EQ(oracle_v2c_race(oracle_of(*off, true)), c.racy) << what << " --v2c off (oracle)";
+        for (auto p : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall}) {
+            o.v2c = p;
+            auto s = session_of("k.py", text, o);
+            CheckerView f = checker_of(*s, 5);
+            EXPECT_TRUE(f.text.empty() && !f.deadlock) << what << " --v2c " << (p == passes::V2CPolicy::Fence ? "fence" : "syncall") << ":\n" << f.text;
+            auto v = oracle_of(*s, true);
+            EXPECT_TRUE(v.races.empty() && !v.deadlock) << what << " --v2c " << (p == passes::V2CPolicy::Fence ? "fence" : "syncall") << " (oracle):\n" << format_verdict(v);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Kernels, ScalarGm,
+    ::testing::Values(
+        // vector pl.tensor.write, then a cube load of the element (same iteration); row 12: not read
+        Case{"scalar_write_v2c.py", 3, true}, Case{"scalar_write_v2c.py", 12, false},
+        // the cube load earlier in the loop body than the write (loop-carried RAW, same-iteration WAR)
+        Case{"scalar_write_v2c_carried.py", 3, true}, Case{"scalar_write_v2c_carried.py", 12, false},
+        // the write and the load in sibling arms of a branch in a loop
+        Case{"scalar_write_v2c_arms.py", 3, true}, Case{"scalar_write_v2c_arms.py", 12, false},
+        // a cube store, then a vector pl.tensor.read of it (C2V: the upstream token orders it)
+        Case{"scalar_read_c2v.py", 3, false}, Case{"scalar_read_c2v.py", 12, false}));
+
+// Both AIV lanes run a split function: a scalar write of a vector value would be issued by each (E-UNSUPPORTED,
+// never two silent writes); a write of no lane's value goes to the cube, which runs once.
+TEST(ScalarGmSplit, AVectorValueWrittenByBothAivLanesIsRefusedAConstantGoesToTheCube) {
+    std::string text = fixture("scalar_write_v2c.py", 3);
+    const std::string attr = "@pl.function(type=pl.FunctionType.InCore)";
+    text.replace(text.find(attr), attr.size(), "@pl.function(type=pl.FunctionType.InCore, attrs={\"split\": pl.SplitMode.UP_DOWN})");
+    std::string constant = text;
+    const std::string val = "v = pl.tile.read(vin, [0, 0])";
+    constant.replace(constant.find(val), val.size(), "v = pl.cast(2.0, pl.FP16)");
+    for (Target t : {Target::A2A3, Target::A5}) {
+        Opts o;
+        o.target = t;
+        std::string code;
+        try {
+            session_of("k.py", text, o);
+        } catch (const CompileError& e) {
+            code = e.diag().code;
+        }
+        EXPECT_EQ(code, "E-UNSUPPORTED") << target_name(t);
+        EXPECT_EQ(reject_code(constant, o), "") << target_name(t);
+    }
+    for (Target t : {Target::A2A3, Target::A5}) {
+        Opts o;
+        o.target = t;
+        auto s = session_of("k.py", constant, o);
+        CheckerView f = checker_of(*s, 5);
+        EXPECT_TRUE(f.text.empty() && !f.deadlock) << target_name(t) << ":\n" << f.text;
+        auto v = oracle_of(*s, true);
+        EXPECT_TRUE(v.races.empty() && !v.deadlock) << target_name(t) << ":\n" << format_verdict(v);
+    }
+}
+
+}  // namespace
