@@ -797,19 +797,43 @@ private:
         }
     }
 
-    // Does a fence follow the store `s` before the first statement that may order it: in its block, after
-    // it, before anything but assignments (an author's `fence()` + `syncall()`)? Conservative: a fence
-    // elsewhere (after the store's loop or branch) is not seen.
+    // Does a fence surely follow the store `s` before anything that may order it, on every path? From the
+    // store up through its enclosing blocks: the rest of each block holds only quiet statements (assignments
+    // that move no tile across the lanes, fences, nested loops and branches of those) until a fence of the
+    // store's lane directly in that block. Leaving a branch's arm continues after the branch (the other arm
+    // does not run); leaving a loop's body needs the whole body quiet (a later iteration runs it after this
+    // store, before the loop ends). A fence in one arm of a nested branch, before the store in a later
+    // iteration, or after a release publishes nothing: conservative (false) otherwise.
+    bool quiet(const Stmt& x, const Stmt* store) const {
+        if (&x == store || x.kind == StmtKind::Yield || x.kind == StmtKind::Pass) return true;
+        if (x.kind == StmtKind::For || x.kind == StmtKind::If) {
+            for (const Block* blk : {&x.body, &x.orelse})
+                for (const auto& y : *blk)
+                    if (!quiet(*y, store)) return false;
+            return true;
+        }
+        const Expr* c = stmt_call(x);
+        if (x.kind == StmtKind::Eval) return c && c->op->code == OpCode::Fence;
+        if (x.kind != StmtKind::Assign) return false;
+        // A tile move may become the transport that orders the store (a boundary move).
+        return !(c && (c->op->code == OpCode::Move || is_cross_core(c->op->code) || call_side(*c) == Side::BoundaryV2C ||
+                       call_side(*c) == Side::BoundaryC2V));
+    }
     bool published(const Access& s) const {
-        Block* sb = s.path.back().first;
-        size_t si = s.path.back().second;
-        for (size_t j = si + 1; j < sb->size(); ++j) {
-            if (is_call(*(*sb)[j], OpCode::Fence)) return true;
-            if (orders(*(*sb)[j], s) || (*sb)[j]->kind != StmtKind::Assign) break;
-            // A tile move may become the transport that orders the store (a boundary move): a fence after it
-            // publishes nothing the transport released.
-            const Expr* c = stmt_call(*(*sb)[j]);
-            if (c && (c->op->code == OpCode::Move || is_cross_core(c->op->code))) break;
+        const int lane = s.lane == Side::Cube ? 1 : 2;
+        for (size_t k = s.path.size(); k-- > 0;) {
+            Block* b = s.path[k].first;
+            size_t i = s.path[k].second;
+            for (size_t j = i + 1; j < b->size(); ++j) {
+                const Stmt& x = *(*b)[j];
+                if (is_call(x, OpCode::Fence) && x.kind == StmtKind::Eval && (x.pinned_lane == 0 || x.pinned_lane == lane)) return true;
+                if (!quiet(x, nullptr)) return false;
+            }
+            auto owner = m_owner.find(b);
+            if (owner == m_owner.end() || !owner->second) return false;  // the function's body: no fence after it
+            if (owner->second->kind == StmtKind::For)
+                for (size_t j = 0; j <= i; ++j)
+                    if (!quiet(*(*b)[j], s.stmt.get())) return false;
         }
         return false;
     }
