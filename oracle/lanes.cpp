@@ -377,7 +377,9 @@ private:
             }
             case O::TensorRead: case O::TensorWrite: {
                 // One element at `indices`: a read on MTE2 the scalar unit waits for, a write on MTE3 it does not.
-                if (m_lane.replay) return {};
+                // A replay lane (a2a3 unsplit lane 1) reads too (its control flow may depend on the value), as the
+                // simulator's does (docs/DECISIONS.md), and writes nothing.
+                if (m_lane.replay && code == O::TensorWrite) return {};
                 Val view = tile_of(c, "tensor");
                 auto w = window(view, arg(c, "indices"), std::vector<int64_t>(view.shape.size(), 1));
                 if (!w) return {};

@@ -68,8 +68,9 @@ inline Order compare(const Path& a, const Path& b) {
 
 class GmSync {
 public:
-    GmSync(Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const Var*>* live_loads = nullptr)
-        : m_f(f), m_opt(opt), m_stats(stats), m_live(live_loads), m_win(f) {}
+    GmSync(Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const Var*>* live_loads = nullptr,
+           const std::set<const Var*>* live_reads = nullptr)
+        : m_f(f), m_opt(opt), m_stats(stats), m_live(live_loads), m_live_reads(live_reads), m_win(f) {}
 
     void run() {
         trace_origins();
@@ -90,6 +91,7 @@ public:
         order_across_blocks();  // before the same-cluster pairs, which then find them ordered (gm_sync_blocks.cpp)
         pair_and_place();
         order_v2c_waw();
+        order_vector_reads();
         if (complete()) order_waw();
         drop_nested_tokens();
         drop_tokens_under_barriers();
@@ -120,6 +122,11 @@ private:
     // The --v2c policy for one vector-first hazard (prod on the vector lane, cons a cube store) at (b, ip, ic).
     void v2c_order_first(const Access& prod, const Access& cons, Block* b, size_t d, size_t ip, size_t ic, const std::string& what, const char* kind);
     int vector_accesses(const Access& a) const;  // vector accesses of a's kind (store/load) to its origins
+    // A vector pl.tensor.read that the other AIV also issues (a2a3: lane 1's replay reads; a5: both lanes
+    // run the function) against a vector store of the same elements: AIV0 -> AIV1, which only a barrier
+    // orders. Under fence / syncall: a barrier before the second access's statement.
+    void order_vector_reads();
+    void reject_vector_pair(const Access& x, const Access& y, const std::string& when) const;  // under reject: E-V2C-UNFENCED
 
     // ---- ordering by enumeration (gm_sync_trace.cpp) ----
     struct TraceEv {
@@ -148,6 +155,7 @@ private:
     const ExpandOptions& m_opt;
     ExpandStats& m_stats;
     const std::set<const Var*>* m_live;                     // loads the split keeps (nullptr: all)
+    const std::set<const Var*>* m_live_reads;               // [AIC, AIV]: tensor.read results kept (nullptr: all)
     std::map<const Var*, std::set<const Var*>> m_origin;   // tensor variable -> origin parameters
     std::vector<Access> m_acc;                              // accesses in program order
     std::map<Block*, const Stmt*> m_owner;                  // block -> the For/If owning it (nullptr: body)
@@ -284,8 +292,8 @@ private:
                 }
             });
         }
-        const Attr* dual = m_f.attr("dual_aiv_dispatch");
-        const bool two_aivs = m_split || a5_two_lanes() || (dual && dual->value && dual->value->ival != 0);
+        // (a2a3's unsplit lane 1 is a replay: it issues no GM write, so only AIV0 writes.)
+        const bool two_aivs = m_split || a5_two_lanes();
         walk(m_f.body, [&](const StmtPtr& s) {
             if (!is_call(*s, OpCode::TensorWrite) || s->pinned_lane) return;
             std::set<const Var*> r;
@@ -344,6 +352,8 @@ private:
                     // A scalar GM read (SHARED: each lane that keeps it reads GM on its own core), so it is a load
                     // of both lanes; lane DCE later drops the copy a lane does not use.
                     for (Side lane : {Side::Cube, Side::Vector}) {
+                        const auto* kept = m_live_reads ? &m_live_reads[lane == Side::Cube ? 0 : 1] : nullptr;
+                        if (kept && !s->targets.empty() && !kept->count(s->targets[0].get())) continue;  // the lane drops it
                         Access a;
                         a.stmt = s;
                         a.path = here;

@@ -118,3 +118,46 @@ TEST(ScalarGmSplit, AVectorValueWrittenByBothAivLanesIsRefusedAConstantGoesToThe
 }
 
 }  // namespace
+
+namespace {
+
+// A vector pl.tensor.read only the vector lane uses: the cube's copy is dropped by the split (no V2C pair,
+// no token: before, reject errored on a dependency the expanded program does not have), but a2a3's lane 1
+// replay issues the read, so AIV0's store -> AIV1's read is ordered by a barrier (fence / syncall) or named
+// (reject); the checker and the oracle see it in the --v2c off program. a5 unsplit: AIV0 only.
+TEST(ScalarGmVectorLanes, AReadTheOtherAivIssuesIsOrderedByABarrier) {
+    for (int row : {3, 12})
+        for (Target t : {Target::A2A3, Target::A5}) {
+            Opts o;
+            o.target = t;
+            bool racy = row == 3 && t == Target::A2A3;
+            EXPECT_EQ(reject_code(fixture("scalar_read_vector_lanes.py", row), o), racy ? "E-V2C-UNFENCED" : "") << row << " " << target_name(t);
+        }
+    for (int row : {3, 12})
+        for (Target t : {Target::A2A3, Target::A5}) {
+            std::string text = fixture("scalar_read_vector_lanes.py", row);
+            std::string what = "row " + std::to_string(row) + " " + std::string(target_name(t));
+            bool racy = row == 3 && t == Target::A2A3;
+            Opts o;
+            o.target = t;
+            o.v2c = passes::V2CPolicy::Off;
+            auto off = session_of("k.py", text, o);
+            CheckerView cv = checker_of(*off, 3);
+            EXPECT_EQ(!cv.races.empty(), racy) << what << " --v2c off:\n" << cv.text;
+            auto ov = oracle_of(*off, true);
+            EXPECT_EQ(!ov.races.empty(), racy) << what << " --v2c off (oracle):\n" << format_verdict(ov);
+            for (auto p : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall}) {
+                o.v2c = p;
+                auto s = session_of("k.py", text, o);
+                int tokens = 0;
+                for (const auto& l : s->compiled().stats.log) tokens += l.find("fenced (tpush_to_aic") != std::string::npos;
+                EXPECT_EQ(tokens, 0) << what << ": a V2C token for a read the cube does not issue";
+                CheckerView f = checker_of(*s, 3);
+                EXPECT_TRUE(f.text.empty() && !f.deadlock) << what << ":\n" << f.text;
+                auto v = oracle_of(*s, true);
+                EXPECT_TRUE(v.races.empty() && !v.deadlock) << what << " (oracle):\n" << format_verdict(v);
+            }
+        }
+}
+
+}  // namespace
