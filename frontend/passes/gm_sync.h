@@ -1,7 +1,8 @@
 // gm_sync: order GM dependencies between the cube and vector lanes of one mixed function (SPEC 5.7).
 //
 // Algorithm. (1) Trace every tensor value to its origin parameters through assignments, store results,
-// tensor slices, loop-carried values and branch results (fixpoint). (2) List the GM stores and loads in
+// tensor slices, loop-carried values and branch results (fixpoint). (2) List the GM stores and loads (tile
+// load/store, and the scalar pl.tensor.read / pl.tensor.write, the write pinned to one lane first) in
 // program order with their structural position (path of (block, index) pairs) and lane (a store from Acc
 // or a load into Mat is the cube's; from/into Vec the vector's), with absolute windows (gm_windows.h).
 // (3) Pair by execution order: each store with the first later load of the same origin on the opposite

@@ -161,3 +161,51 @@ TEST(ScalarGmVectorLanes, AReadTheOtherAivIssuesIsOrderedByABarrier) {
 }
 
 }  // namespace
+
+namespace {
+
+// A vector pl.tensor.write that a V2C tile move after it orders before the cube load (the move's MTE3 flag
+// follows the write's MTE3): ordered without a visibility delay; with one, only a fence after the write
+// publishes it. reject accepts / errors exactly as the checker finds the --v2c off program clean / racy.
+TEST(ScalarGmPublication, ATransportOrderedScalarWriteNeedsAFenceUnderADelay) {
+    std::string bare = fixture("scalar_write_v2c.py", 3);
+    auto edit = [](std::string& t, const std::string& from, const std::string& to) {
+        size_t p = t.find(from);
+        ASSERT_NE(p, std::string::npos) << from;
+        t.replace(p, from.size(), to);
+    };
+    edit(bare, "        b_l = pl.load(b,", "        m1 = pl.move(vin, target_memory=pl.MemorySpace.Mat)\n        b_l = pl.load(b,");
+    edit(bare, "        a_l = pl.load(a, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)\n        rhs = pl.move(a_l,", "        rhs = pl.move(m1,");
+    std::string fenced = bare;
+    edit(fenced, "        pl.tensor.write(b, [3, 5], v)\n", "        pl.tensor.write(b, [3, 5], v)\n        pl.system.fence()\n");
+    struct V {
+        const std::string* text;
+        uint64_t vis;
+        bool racy;
+    };
+    const V vs[] = {{&bare, 0, false}, {&bare, 50, true}, {&fenced, 50, false}};
+    for (const V& v : vs)
+        for (Target t : {Target::A2A3, Target::A5}) {
+            Opts o;
+            o.target = t;
+            o.vis = v.vis;
+            EXPECT_EQ(reject_code(*v.text, o), v.racy ? "E-V2C-UNFENCED" : "") << target_name(t) << " vis " << v.vis;
+        }
+    for (const V& v : vs)
+        for (Target t : {Target::A2A3, Target::A5}) {
+            std::string what = std::string(target_name(t)) + " vis " + std::to_string(v.vis) + (v.text == &fenced ? " fenced" : "");
+            Opts o;
+            o.target = t;
+            o.vis = v.vis;
+            o.v2c = passes::V2CPolicy::Off;
+            auto off = session_of("k.py", *v.text, o);
+            EXPECT_EQ(!checker_of(*off, 3).races.empty(), v.racy) << what;
+            EXPECT_EQ(oracle_v2c_race(oracle_of(*off, true)), v.racy) << what << " (oracle)";
+            o.v2c = passes::V2CPolicy::Fence;
+            auto s = session_of("k.py", *v.text, o);
+            CheckerView f = checker_of(*s, 3);
+            EXPECT_TRUE(f.text.empty() && !f.deadlock) << what << " fence:\n" << f.text;
+        }
+}
+
+}  // namespace
