@@ -375,6 +375,28 @@ private:
                 emit(std::move(in));
                 return view;
             }
+            case O::TensorRead: case O::TensorWrite: {
+                // One element at `indices`: a read on MTE2 the scalar unit waits for, a write on MTE3 it does not.
+                // A replay lane (a2a3 unsplit lane 1) reads too (its control flow may depend on the value), as the
+                // simulator's does (docs/DECISIONS.md), and writes nothing.
+                if (m_lane.replay && code == O::TensorWrite) return {};
+                Val view = tile_of(c, "tensor");
+                auto w = window(view, arg(c, "indices"), std::vector<int64_t>(view.shape.size(), 1));
+                if (!w) return {};
+                w->write = code == O::TensorWrite;
+                in.kind = Kind::Gm;
+                in.pipe = w->write ? kMte3 : kMte2;
+                in.acc.push_back(*w);
+                int at = emit(std::move(in));
+                if (code == O::TensorRead) {
+                    Ins wait;
+                    wait.line = s.loc.line;
+                    wait.text = "tensor.read wait";
+                    wait.deps.push_back(at);
+                    emit(std::move(wait));
+                }
+                return {};
+            }
             case O::Slice: case O::Reshape: case O::SetValidShape: case O::TransposeView: {
                 Val x = tile_of(c, "tile");
                 if (x.k == Val::Tensor && code == O::Slice) {

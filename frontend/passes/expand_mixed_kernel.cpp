@@ -106,16 +106,22 @@ public:
 
     // The loads of the source function the lane keeps: filtered and DCE'd as build() does, before any GM
     // synchronisation is inserted (which only adds reads of store tiles and of the loads it orders).
-    void live_loads(std::set<const Var*>& out) {
+    // `reads`: the results of the pl.tensor.read statements the lane keeps (a SHARED read the lane does not use
+    // is dropped, so it is no GM access of that lane).
+    void live_loads(std::set<const Var*>& out, std::set<const Var*>* reads = nullptr) {
         m_out->body = filter(m_src.body);
         dce();
-        std::set<const Var*> kept;
+        std::set<const Var*> kept, kept_reads;
         walk(m_out->body, [&](const StmtPtr& s) {
             if (s->kind == StmtKind::Assign && is_call(*s, OpCode::Load))
                 for (const auto& t : s->targets) kept.insert(t.get());
+            if (s->kind == StmtKind::Assign && is_call(*s, OpCode::TensorRead))
+                for (const auto& t : s->targets) kept_reads.insert(t.get());
         });
-        for (const auto& v : m_src.vars)
+        for (const auto& v : m_src.vars) {
             if (kept.count(m_map.get(v).get())) out.insert(v.get());
+            if (reads && kept_reads.count(m_map.get(v).get())) reads->insert(v.get());
+        }
     }
 
 private:
@@ -587,15 +593,16 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
         // A load lane DCE removes (its tile is never read) is no GM access: gm_sync neither orders it nor
         // rejects it (issue 10 property 3; the oracle sees the expanded program, where it is gone).
         std::optional<std::set<const Var*>> live;
+        std::set<const Var*> reads[2];  // pl.tensor.read results the AIC / the AIV keeps
         try {
             ExpandStats scratch;
             live.emplace();
-            Splitter(*work, Lane::Aic, opt, scratch).live_loads(*live);
-            Splitter(*work, Lane::Aiv, opt, scratch).live_loads(*live);
+            Splitter(*work, Lane::Aic, opt, scratch).live_loads(*live, &reads[0]);
+            Splitter(*work, Lane::Aiv, opt, scratch).live_loads(*live, &reads[1]);
         } catch (const CompileError&) {
             live.reset();  // the split itself fails below, with its diagnostic
         }
-        insert_gm_sync(*work, opt, stats, live ? &*live : nullptr);
+        insert_gm_sync(*work, opt, stats, live ? &*live : nullptr, live ? reads : nullptr);
         auto aic = Splitter(*work, Lane::Aic, opt, stats).build();
         auto aiv = Splitter(*work, Lane::Aiv, opt, stats).build();
         // A function PyPTO's LowerAutoVectorSplit already put in per-lane form (attr split_aiv: its vector

@@ -71,7 +71,9 @@ bool is_mixed(const ir::Function& f);
 // GM cross-lane dependencies of one mixed function, before the split: inserts declared-side transports
 // (C2V/V2C fences), sync flags (loop-carried WAR) or barriers as the policy says (passes/gm_sync.cpp).
 // `live_loads` (optional): the targets of the loads the split keeps; any other load is dead (no access).
-void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const ir::Var*>* live_loads = nullptr);
+// `live_reads` (optional, two sets: AIC, AIV): the pl.tensor.read results each lane keeps.
+void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const ir::Var*>* live_loads = nullptr,
+                    const std::set<const ir::Var*>* live_reads = nullptr);
 
 // The vector split of an AIV lane function for split mode UP_DOWN / LEFT_RIGHT (passes/vector_split.cpp).
 void split_vector_lane(ir::Function& aiv, ir::SplitMode mode);

@@ -3,8 +3,9 @@
 
 namespace cvsim::passes {
 
-void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const ir::Var*>* live_loads) {
-    gmsync::GmSync(f, opt, stats, live_loads).run();
+void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const ir::Var*>* live_loads,
+                    const std::set<const ir::Var*>* live_reads) {
+    gmsync::GmSync(f, opt, stats, live_loads, live_reads).run();
 }
 
 }  // namespace cvsim::passes

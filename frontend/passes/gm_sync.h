@@ -1,7 +1,8 @@
 // gm_sync: order GM dependencies between the cube and vector lanes of one mixed function (SPEC 5.7).
 //
 // Algorithm. (1) Trace every tensor value to its origin parameters through assignments, store results,
-// tensor slices, loop-carried values and branch results (fixpoint). (2) List the GM stores and loads in
+// tensor slices, loop-carried values and branch results (fixpoint). (2) List the GM stores and loads (tile
+// load/store, and the scalar pl.tensor.read / pl.tensor.write, the write pinned to one lane first) in
 // program order with their structural position (path of (block, index) pairs) and lane (a store from Acc
 // or a load into Mat is the cube's; from/into Vec the vector's), with absolute windows (gm_windows.h).
 // (3) Pair by execution order: each store with the first later load of the same origin on the opposite
@@ -68,15 +69,19 @@ inline Order compare(const Path& a, const Path& b) {
 
 class GmSync {
 public:
-    GmSync(Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const Var*>* live_loads = nullptr)
-        : m_f(f), m_opt(opt), m_stats(stats), m_live(live_loads), m_win(f) {}
+    GmSync(Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const Var*>* live_loads = nullptr,
+           const std::set<const Var*>* live_reads = nullptr)
+        : m_f(f), m_opt(opt), m_stats(stats), m_live(live_loads), m_live_reads(live_reads), m_win(f) {}
 
     void run() {
         trace_origins();
-        collect(m_f.body, {}, nullptr);
         m_split = m_f.split_mode() != SplitMode::NONE;
         walk(m_f.body, [&](const StmtPtr& s) {
             if (s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv) m_split = true;
+        });
+        pin_scalar_writes();
+        collect(m_f.body, {}, nullptr);
+        walk(m_f.body, [&](const StmtPtr& s) {
             if (const Expr* c = stmt_call(*s)) {
                 OpCode k = c->op->code;
                 if (k == OpCode::TpushToAic || k == OpCode::TpopFromAiv) m_handwritten[1] = true;
@@ -87,6 +92,7 @@ public:
         order_across_blocks();  // before the same-cluster pairs, which then find them ordered (gm_sync_blocks.cpp)
         pair_and_place();
         order_v2c_waw();
+        order_vector_reads();
         if (complete()) order_waw();
         drop_nested_tokens();
         drop_tokens_under_barriers();
@@ -117,6 +123,11 @@ private:
     // The --v2c policy for one vector-first hazard (prod on the vector lane, cons a cube store) at (b, ip, ic).
     void v2c_order_first(const Access& prod, const Access& cons, Block* b, size_t d, size_t ip, size_t ic, const std::string& what, const char* kind);
     int vector_accesses(const Access& a) const;  // vector accesses of a's kind (store/load) to its origins
+    // A vector pl.tensor.read that the other AIV also issues (a2a3: lane 1's replay reads; a5: both lanes
+    // run the function) against a vector store of the same elements: AIV0 -> AIV1, which only a barrier
+    // orders. Under fence / syncall: a barrier before the second access's statement.
+    void order_vector_reads();
+    void reject_vector_pair(const Access& x, const Access& y, const std::string& when) const;  // under reject: E-V2C-UNFENCED
 
     // ---- ordering by enumeration (gm_sync_trace.cpp) ----
     struct TraceEv {
@@ -145,6 +156,7 @@ private:
     const ExpandOptions& m_opt;
     ExpandStats& m_stats;
     const std::set<const Var*>* m_live;                     // loads the split keeps (nullptr: all)
+    const std::set<const Var*>* m_live_reads;               // [AIC, AIV]: tensor.read results kept (nullptr: all)
     std::map<const Var*, std::set<const Var*>> m_origin;   // tensor variable -> origin parameters
     std::vector<Access> m_acc;                              // accesses in program order
     std::map<Block*, const Stmt*> m_owner;                  // block -> the For/If owning it (nullptr: body)
@@ -224,6 +236,82 @@ private:
     }
 
     // ---- (2) accesses ----
+    // A pl.tensor.write is SHARED in the op table: the split would copy it to both lanes, two unordered writes
+    // of one element (a WAW no placement between them can order) and, on the lane that lacks its value, a
+    // write of an undefined scalar. In a mixed function it runs on one lane, pinned here: the lane whose
+    // values (indices, value) it uses, transitively through scalar assignments (a pl.tile.read of a UB tile
+    // is the vector's); a write using no lane's value goes to the vector lane (MTE3), or to the cube when
+    // both AIV lanes run the function (each would write the element). Values of both lanes, or a vector
+    // value with both AIVs running: E-UNSUPPORTED.
+    void pin_scalar_writes() {
+        bool any = false;
+        walk(m_f.body, [&](const StmtPtr& s) { any |= is_call(*s, OpCode::TensorWrite); });
+        if (!any) return;
+        std::map<const Var*, int> lanes;  // scalar variable -> lanes whose values it holds (1 cube, 2 vector)
+        auto uses = [&](const std::set<const Var*>& r) {
+            int m = 0;
+            for (const Var* v : r)
+                if (auto it = lanes.find(v); it != lanes.end()) m |= it->second;
+            return m;
+        };
+        auto expr_uses = [&](const ExprPtr& e) {
+            if (!e) return 0;
+            auto st = make_eval(e, e->loc);
+            std::set<const Var*> r;
+            collect_reads(*st, r);
+            return uses(r);
+        };
+        bool changed = true;
+        auto mark = [&](const Var* v, int m) {
+            if (!v || v->type.kind != TypeKind::Scalar || !m) return;
+            int& x = lanes[v];
+            if ((x | m) != x) {
+                x |= m;
+                changed = true;
+            }
+        };
+        auto yields = [](const Block& b) -> const Stmt* { return !b.empty() && b.back()->kind == StmtKind::Yield ? b.back().get() : nullptr; };
+        while (changed) {
+            changed = false;
+            walk(m_f.body, [&](const StmtPtr& s) {
+                if (s->kind == StmtKind::Assign) {
+                    Side sd = stmt_side(*s);
+                    int m = sd == Side::Cube ? 1 : sd == Side::Vector ? 2 : sd == Side::Shared ? expr_uses(s->value) : 3;
+                    for (const auto& t : s->targets) mark(t.get(), m);
+                } else if (s->kind == StmtKind::For) {
+                    const Stmt* y = yields(s->body);
+                    for (size_t k = 0; k < s->iter_args.size(); ++k) {
+                        int m = k < s->init_values.size() ? expr_uses(s->init_values[k]) : 0;
+                        if (y && k < y->values.size()) m |= expr_uses(y->values[k]);
+                        mark(s->iter_args[k].get(), m);
+                        if (k < s->targets.size()) mark(s->targets[k].get(), m);
+                    }
+                } else if (s->kind == StmtKind::If) {
+                    int cond = expr_uses(s->value);
+                    for (const Stmt* y : {yields(s->body), yields(s->orelse)})
+                        for (size_t k = 0; y && k < s->targets.size() && k < y->values.size(); ++k) mark(s->targets[k].get(), cond | expr_uses(y->values[k]));
+                }
+            });
+        }
+        // (a2a3's unsplit lane 1 is a replay: it issues no GM write, so only AIV0 writes.)
+        const bool two_aivs = m_split || a5_two_lanes();
+        walk(m_f.body, [&](const StmtPtr& s) {
+            if (!is_call(*s, OpCode::TensorWrite) || s->pinned_lane) return;
+            std::set<const Var*> r;
+            collect_reads(*s, r);
+            int m = uses(r);
+            if (m == 3)
+                raise("E-UNSUPPORTED", s->loc, "pl.tensor.write in a mixed kernel whose index or value uses values of both the cube and the vector lane",
+                      "compute the element's value and indices on one lane");
+            if (m == 2 && two_aivs)
+                raise("E-UNSUPPORTED", s->loc,
+                      "pl.tensor.write of a vector value in a function both AIV lanes run (split, split_aiv or dual dispatch): each lane "
+                      "would write the element",
+                      "write the element with pl.tile.store of a [1, 1] tile from one lane's half, or compute it on the cube");
+            s->pinned_lane = m == 1 || (m == 0 && two_aivs) ? 1 : 2;
+        });
+    }
+
     // `dead`: the block never runs (an arm whose loop-variable condition is decided by the loop's constant
     // range, e.g. `if i > 0:` in a 1-trip loop): its statements are no accesses.
     void collect(Block& b, Path path, Block* parent, bool dead = false) {
@@ -250,10 +338,23 @@ private:
                         a.origins = origin_of(arg(*c, "tensor"));
                     }
                     m_acc.push_back(std::move(a));
+                } else if (c->op->code == OpCode::TensorWrite) {
+                    // A scalar GM write of one element, on the lane pin_scalar_writes gave it (MTE3).
+                    Access a;
+                    a.stmt = s;
+                    a.path = here;
+                    a.store = true;
+                    a.call = c;
+                    a.win = m_win.window(*c, here);
+                    a.lane = s->pinned_lane == 1 ? Side::Cube : Side::Vector;
+                    a.origins = origin_of(arg(*c, "tensor"));
+                    m_acc.push_back(std::move(a));
                 } else if (c->op->code == OpCode::TensorRead) {
                     // A scalar GM read (SHARED: each lane that keeps it reads GM on its own core), so it is a load
                     // of both lanes; lane DCE later drops the copy a lane does not use.
                     for (Side lane : {Side::Cube, Side::Vector}) {
+                        const auto* kept = m_live_reads ? &m_live_reads[lane == Side::Cube ? 0 : 1] : nullptr;
+                        if (kept && !s->targets.empty() && !kept->count(s->targets[0].get())) continue;  // the lane drops it
                         Access a;
                         a.stmt = s;
                         a.path = here;
@@ -707,19 +808,43 @@ private:
         }
     }
 
-    // Does a fence follow the store `s` before the first statement that may order it: in its block, after
-    // it, before anything but assignments (an author's `fence()` + `syncall()`)? Conservative: a fence
-    // elsewhere (after the store's loop or branch) is not seen.
+    // Does a fence surely follow the store `s` before anything that may order it, on every path? From the
+    // store up through its enclosing blocks: the rest of each block holds only quiet statements (assignments
+    // that move no tile across the lanes, fences, nested loops and branches of those) until a fence of the
+    // store's lane directly in that block. Leaving a branch's arm continues after the branch (the other arm
+    // does not run); leaving a loop's body needs the whole body quiet (a later iteration runs it after this
+    // store, before the loop ends). A fence in one arm of a nested branch, before the store in a later
+    // iteration, or after a release publishes nothing: conservative (false) otherwise.
+    bool quiet(const Stmt& x, const Stmt* store) const {
+        if (&x == store || x.kind == StmtKind::Yield || x.kind == StmtKind::Pass) return true;
+        if (x.kind == StmtKind::For || x.kind == StmtKind::If) {
+            for (const Block* blk : {&x.body, &x.orelse})
+                for (const auto& y : *blk)
+                    if (!quiet(*y, store)) return false;
+            return true;
+        }
+        const Expr* c = stmt_call(x);
+        if (x.kind == StmtKind::Eval) return c && c->op->code == OpCode::Fence;
+        if (x.kind != StmtKind::Assign) return false;
+        // A tile move may become the transport that orders the store (a boundary move).
+        return !(c && (c->op->code == OpCode::Move || is_cross_core(c->op->code) || call_side(*c) == Side::BoundaryV2C ||
+                       call_side(*c) == Side::BoundaryC2V));
+    }
     bool published(const Access& s) const {
-        Block* sb = s.path.back().first;
-        size_t si = s.path.back().second;
-        for (size_t j = si + 1; j < sb->size(); ++j) {
-            if (is_call(*(*sb)[j], OpCode::Fence)) return true;
-            if (orders(*(*sb)[j], s) || (*sb)[j]->kind != StmtKind::Assign) break;
-            // A tile move may become the transport that orders the store (a boundary move): a fence after it
-            // publishes nothing the transport released.
-            const Expr* c = stmt_call(*(*sb)[j]);
-            if (c && (c->op->code == OpCode::Move || is_cross_core(c->op->code))) break;
+        const int lane = s.lane == Side::Cube ? 1 : 2;
+        for (size_t k = s.path.size(); k-- > 0;) {
+            Block* b = s.path[k].first;
+            size_t i = s.path[k].second;
+            for (size_t j = i + 1; j < b->size(); ++j) {
+                const Stmt& x = *(*b)[j];
+                if (is_call(x, OpCode::Fence) && x.kind == StmtKind::Eval && (x.pinned_lane == 0 || x.pinned_lane == lane)) return true;
+                if (!quiet(x, nullptr)) return false;
+            }
+            auto owner = m_owner.find(b);
+            if (owner == m_owner.end() || !owner->second) return false;  // the function's body: no fence after it
+            if (owner->second->kind == StmtKind::For)
+                for (size_t j = 0; j <= i; ++j)
+                    if (!quiet(*(*b)[j], s.stmt.get())) return false;
         }
         return false;
     }
@@ -1123,7 +1248,8 @@ private:
         size_t is = s.path[d].second, il = l.path[d].second;
         std::string tensor = name_of(s.origins);
         std::string what = fmt::format("{} -> {} {}: {}", where(s), where(l), tensor, v2c ? "V2C" : "C2V");
-        bool direct = s.path.size() == d + 1;
+        // A token carries the store's tile: a scalar write (pl.tensor.write) has none, so it takes a barrier.
+        bool direct = s.path.size() == d + 1 && s.call->op->code == OpCode::Store;
         bool unique = producer_stores(s) == 1;
         // Loop-carried WAR: the next iteration's store must wait for every consumer-lane load of the tensor in
         // this iteration that may overlap it, so the reverse order goes after the last such statement.
@@ -1210,7 +1336,8 @@ private:
                 }
                 ++m_stats.fallbacks;
                 m_stats.log.push_back(what + " has no balanced fence placement (" +
-                                      (unique ? "the store is nested deeper than the load" : "several producer stores") + "), barrier instead");
+                                      (s.call->op->code != OpCode::Store ? "a scalar write has no tile to pass"
+                                                     : unique ? "the store is nested deeper than the load" : "several producer stores") + "), barrier instead");
                 [[fallthrough]];
             case V2CPolicy::Syncall:
                 place_barrier(b, il, l.stmt->loc);

@@ -35,7 +35,7 @@ void GmSync::v2c_order_first(const Access& p, const Access& c, Block* b, size_t 
                               p.stmt->loc.str(), kind),
                   "insert pl.system.fence() + pl.system.syncall between the vector store and the cube store (or compile with --v2c fence)");
         case V2CPolicy::Fence:
-            if (*kind == '\0' && p.path.size() == d + 1 && vector_accesses(p) == 1) {
+            if (*kind == '\0' && p.path.size() == d + 1 && vector_accesses(p) == 1 && p.call->op->code == OpCode::Store) {
                 place_fence(p, c, b, ip, ic, true);
                 ++m_stats.v2c_fences;
                 m_stats.log.push_back(what + " fenced (tpush_to_aic / tpop_from_aiv)");
@@ -101,6 +101,58 @@ void GmSync::order_v2c_waw() {
             v2c_order_first(a, w, w.path[D].first, D, a.path[D].second, w.path[D].second, what, kind.c_str());
         }
     }
+}
+
+void GmSync::reject_vector_pair(const Access& x, const Access& y, const std::string& when) const {
+    if (m_opt.v2c != V2CPolicy::Reject) return;
+    raise("E-V2C-UNFENCED", y.stmt->loc,
+          fmt::format("vector {} of '{}' {} GM that the vector {} at {} {}{} on the other AIV lane ({}), with nothing ordering them",
+                      y.store ? "store" : "pl.tensor.read", name_of(x.origins), y.store ? "overwrites" : "reads", x.store ? "store" : "pl.tensor.read",
+                      x.stmt->loc.str(), x.store ? "wrote" : "reads", when,
+                      m_opt.target == Target::A2A3 && !m_split ? "a2a3: lane 1's replay issues the scalar read" : "both AIV lanes run the function"),
+          "insert pl.system.fence() + pl.system.syncall(core_type=\"mix\") before it (or compile with --v2c fence)");
+}
+
+void GmSync::order_vector_reads() {
+    if (m_opt.v2c == V2CPolicy::Off) return;
+    if (m_opt.target != Target::A2A3 && !m_split && !a5_two_lanes()) return;  // a5 unsplit: AIV0 only
+    auto barrier_between = [&](const Block& b, size_t from, size_t to) {  // an author syncall(mix) in b[from, to)
+        for (size_t i = from; i < to && i < b.size(); ++i)
+            if (const Expr* c = stmt_call(*b[i]); c && c->op->code == OpCode::Syncall && call_side(*c) == Side::Shared) return true;
+        return false;
+    };
+    for (const Access& x : m_acc)
+        for (const Access& y : m_acc) {
+            if (x.lane != Side::Vector || y.lane != Side::Vector || x.store == y.store || !intersects(x.origins, y.origins)) continue;
+            const Access& r = x.store ? y : x;
+            if (r.call->op->code != OpCode::TensorRead) continue;
+            std::string what = fmt::format("{} -> {} {}: vector {} on the other AIV lane", where(x), where(y), name_of(x.origins),
+                                           x.store ? "read-after-write" : "write-after-read");
+            if (compare(x.path, y.path) == Order::Before && overlap_same(x, y)) {
+                size_t d = 0;
+                while (d < x.path.size() && d < y.path.size() && x.path[d] == y.path[d]) ++d;
+                Block* b = x.path[d].first;
+                size_t ix = x.path[d].second, iy = y.path[d].second;
+                if (!barrier_between(*b, ix + 1, iy) && !planned_barrier(b, ix + 1, iy)) {
+                    reject_vector_pair(x, y, "");
+                    place_barrier(b, iy, y.stmt->loc);
+                    m_stats.log.push_back(what + " (same iteration) ordered with fence + syncall");
+                }
+            }
+            const LoopAt* carry = nullptr;
+            auto loops = common_loops(x, y);
+            for (auto& lp : loops)
+                if (overlap_carried(x, y, lp)) carry = &lp;
+            if (!carry) continue;
+            size_t D = carry->depth;
+            Block* lb = x.path[D].first;
+            // After x in its iteration, or before y in the next one.
+            size_t ix = x.path[D].second, iy = y.path[D].second;
+            if (barrier_between(*lb, ix + 1, lb->size()) || barrier_between(*lb, 0, iy) || barrier_after(x, D) || barrier_before(y, D)) continue;
+            reject_vector_pair(x, y, fmt::format(" in an earlier iteration of the loop at line {}", carry->loop->loc.line));
+            place_barrier(lb, y.path[D].second, y.stmt->loc);
+            m_stats.log.push_back(what + fmt::format(" (loop-carried, line {} loop) ordered with fence + syncall", carry->loop->loc.line));
+        }
 }
 
 }  // namespace cvsim::passes::gmsync

@@ -335,7 +335,8 @@ std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const Stmt
 GmWindow WindowAnalysis::window(const Expr& call, const StmtPath& path) const {
     GmWindow w;
     bool store = call.op->code == OpCode::Store;
-    bool scalar_read = call.op->code == OpCode::TensorRead;  // one element at `indices`
+    // pl.tensor.read / pl.tensor.write: one element at `indices`
+    bool scalar_read = call.op->code == OpCode::TensorRead || call.op->code == OpCode::TensorWrite;
     const ExprPtr& t = arg(call, store ? "output_tensor" : "tensor");
     const ExprPtr& offs = arg(call, scalar_read ? "indices" : "offsets");
     if (!t || t->kind != ExprKind::Var || !offs || (offs->kind != ExprKind::List && offs->kind != ExprKind::Tuple)) return w;
