@@ -145,6 +145,12 @@ private:
     bool instance_overlap(const Access& a, const TraceEv& ea, const Access& b, const TraceEv& eb) const;
     Counters counters(const Access& prod, const Access& cons) const;
     bool trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c) const;
+    // A vector load's completion before an MTE3 release: some vector store or V2C push in trace positions
+    // (i, to] whose tile is computed from the load's result (gm_sync_trace.cpp).
+    bool load_drained_by_mte3(size_t i, size_t to, const Access& load) const;
+    bool derives_from(const Var* v, const Stmt* load, int depth) const;  // v's value is computed from load's result
+    mutable std::map<const Var*, std::vector<const Stmt*>> m_defs;      // variable -> the statements assigning it
+    mutable bool m_defs_built = false;
     // Is every instance of cons ordered after each earlier instance of prod (any iteration) that may touch a
     // common element? Independent: there is no such pair of instances. nullopt: not enumerable.
     enum class TraceOrder { Unordered, Ordered, Independent };

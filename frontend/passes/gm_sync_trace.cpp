@@ -231,6 +231,50 @@ GmSync::Counters GmSync::counters(const Access& prod, const Access& cons) const 
     return c;
 }
 
+// v's value is computed from `load`'s result tile: a chain of assignments, each variable assigned by one
+// statement only (so the value a use sees is the latest instance of its one definition, and that chain
+// reaches the latest instance of the load before the use, or a later one on the same in-order MTE2 queue).
+// Loop-carried values (init_values / yield) and variables assigned in several places end the chain: false.
+bool GmSync::derives_from(const Var* v, const Stmt* load, int depth) const {
+    if (!m_defs_built) {
+        m_defs_built = true;
+        walk(m_f.body, [&](const StmtPtr& st) {
+            for (const auto& t : st->targets)
+                if (t) m_defs[t.get()].push_back(st.get());
+            if (st->kind == StmtKind::For || st->kind == StmtKind::If)
+                for (const auto& t : st->iter_args)
+                    if (t) m_defs[t.get()].push_back(nullptr);  // a loop-carried / branch value: no single definition
+        });
+    }
+    if (!v || depth > 32) return false;
+    auto it = m_defs.find(v);
+    if (it == m_defs.end() || it->second.size() != 1 || !it->second[0]) return false;
+    const Stmt* d = it->second[0];
+    if (d == load) return true;
+    if (d->kind != StmtKind::Assign) return false;
+    const Expr* c = stmt_call(*d);
+    if (!c) return false;
+    for (const auto& a : c->args)
+        if (a && a->kind == ExprKind::Var && a->type.is_tile() && derives_from(a->var.get(), load, depth + 1)) return true;
+    return false;
+}
+
+bool GmSync::load_drained_by_mte3(size_t i, size_t to, const Access& load) const {
+    if (load.store || load.lane != Side::Vector || load.stmt->targets.empty()) return false;
+    const std::vector<TraceEv>& tr = m_trace;
+    for (size_t x = i + 1; x <= to && x < tr.size(); ++x) {
+        if (!tr[x].definite) continue;
+        const Expr* e = stmt_call(*tr[x].s);
+        if (!e) continue;
+        const bool mte3 = (e->op->code == OpCode::Store && call_side(*e) == Side::Vector) || e->op->code == OpCode::TpushToAic ||
+                          call_side(*e) == Side::BoundaryV2C;
+        if (!mte3) continue;
+        const ExprPtr& t = arg(*e, "tile");
+        if (t && t->kind == ExprKind::Var && derives_from(t->var.get(), load.stmt.get(), 0)) return true;
+    }
+    return false;
+}
+
 // Is the producer's access at trace position i ordered before the consumer's at position j (i < j)?
 bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c) const {
     const std::vector<TraceEv>& tr = m_trace;
@@ -261,12 +305,14 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
             bool covers, blocks;
             if (key.first == 0) {
                 auto sp = sync_pipe(se, prod.lane);
-                covers = !sp || *sp == pp || fenced(i, ss[k]);
+                covers = !sp || *sp == pp || fenced(i, ss[k]) || (*sp == Pipe::Mte3 && load_drained_by_mte3(i, ss[k], prod));
                 auto wp = sync_pipe(we, cons.lane);
                 blocks = !wp || *wp == Pipe::Scalar || *wp == prod_pipe(cons);
             } else {
                 // A push runs on the store's pipe (V2C: MTE3, C2V: FIXP) after it; a pop blocks the scalar unit.
-                covers = pp == (prod.lane == Side::Vector ? Pipe::Mte3 : Pipe::Fixp);
+                // A vector load: the push's MTE3 queue follows an MTE3 op computed from the loaded tile (the push
+                // itself, or an earlier store / push of the lane), which waits for the load.
+                covers = pp == (prod.lane == Side::Vector ? Pipe::Mte3 : Pipe::Fixp) || load_drained_by_mte3(i, ss[k], prod);
                 blocks = true;
             }
             if (covers && blocks) return true;
