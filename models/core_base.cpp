@@ -274,8 +274,12 @@ std::vector<std::string> CoreBase::pipe_waits() const {
         std::vector<std::string> missing;
         for (uint32_t d : ps->current->deps)
             if (!instr_done(d)) missing.push_back(std::to_string(d));
-        out.push_back(fmt::format("{} holds instruction #{} (waiting for #{})", ir::pipe_name(ps->pipe), ps->current->seq,
-                                  fmt::join(missing, ", #")));
+        // No unfinished dependency: the instruction itself is in flight (issued, its latency not over).
+        if (missing.empty())
+            out.push_back(fmt::format("{} holds instruction #{} (in flight)", ir::pipe_name(ps->pipe), ps->current->seq));
+        else
+            out.push_back(fmt::format("{} holds instruction #{} (waiting for #{})", ir::pipe_name(ps->pipe), ps->current->seq,
+                                      fmt::join(missing, ", #")));
     }
     return out;
 }

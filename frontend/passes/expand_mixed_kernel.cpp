@@ -589,6 +589,18 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
             out->functions.push_back(c);
             continue;
         }
+        // An early return (anywhere but the function's last statement): the split keeps each lane's control
+        // flow only for the statements it keeps, so a return that one lane loses (in a cube-only arm, a loop
+        // body, before dead code) leaves the other lane waiting at a barrier or a pop (deadlock), and code after
+        // it would be taken as live. Refused, never expanded into a hang.
+        walk(f->body, [&](const StmtPtr& s) {
+            if (s->kind == StmtKind::Return && (f->body.empty() || s.get() != f->body.back().get()))
+                raise("E-UNSUPPORTED", s->loc,
+                      fmt::format("an early return in the mixed kernel '{}': cvsim splits a mixed kernel only with its return as the "
+                                  "last statement",
+                                  f->name),
+                      "let the control flow reach the end of the function (assign the result in the branch and return once)");
+        });
         auto work = clone_function(*f);
         // A load lane DCE removes (its tile is never read) is no GM access: gm_sync neither orders it nor
         // rejects it (issue 10 property 3; the oracle sees the expanded program, where it is gone).

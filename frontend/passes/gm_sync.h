@@ -69,6 +69,11 @@ inline Order compare(const Path& a, const Path& b) {
 
 class GmSync {
 public:
+    // Two atomic-add stores: the checker and the oracle never pair them (the adds commute), so neither does the pass.
+    static bool both_atomic_add(const Access& a, const Access& b) {
+        return a.call && b.call && a.call->op->code == OpCode::Store && b.call->op->code == OpCode::Store && is_atomic_add_store(*a.call) &&
+               is_atomic_add_store(*b.call);
+    }
     GmSync(Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const Var*>* live_loads = nullptr,
            const std::set<const Var*>* live_reads = nullptr)
         : m_f(f), m_opt(opt), m_stats(stats), m_live(live_loads), m_live_reads(live_reads), m_win(f) {}
@@ -86,6 +91,11 @@ public:
                 OpCode k = c->op->code;
                 if (k == OpCode::TpushToAic || k == OpCode::TpopFromAiv) m_handwritten[1] = true;
                 if (k == OpCode::TpushToAiv || k == OpCode::TpopFromAic) m_handwritten[0] = true;
+                if (k == OpCode::TpushToAic || k == OpCode::TpopFromAiv || k == OpCode::TpushToAiv || k == OpCode::TpopFromAic) {
+                    const ExprPtr& ia = arg(*c, "id");
+                    std::optional<int64_t> id = ia ? const_int(ia) : std::optional<int64_t>(0);
+                    if (!id || *id == 0) m_author_ring0[(k == OpCode::TpushToAic || k == OpCode::TpopFromAiv) ? 1 : 0] = true;
+                }
             }
         });
         m_stats.c2v_complete |= complete();
@@ -184,6 +194,10 @@ private:
     WindowAnalysis m_win;                                   // absolute GM windows
     bool m_split = false;                                   // split attr or a split_aiv region: both AIVs run
     bool m_handwritten[2] = {false, false};                 // hand-written ring ops (C2V, V2C) before the split
+    // Hand-written ring ops on ring id 0 (C2V, V2C), the ring a token travels on: the FIFO would hand a token
+    // pop an author's tile pushed before the token (or the author's pop the token), so no token there.
+    bool m_author_ring0[2] = {false, false};
+    bool token_ring_free(bool v2c) const { return !m_author_ring0[v2c ? 1 : 0]; }
     std::set<std::pair<const Block*, size_t>> m_barrier_at; // barriers planned (block, index)
     std::set<int64_t> m_planned_events;
     std::set<std::pair<const Block*, size_t>> m_published;  // stores given a publishing fence                     // flag ids taken by planned sync_set/sync_wait
@@ -895,7 +909,7 @@ private:
 
     ExprPtr syncall_call(const SourceLoc& loc) {
         // Hard when the launch fills the chip, soft otherwise (a hard barrier would deadlock on hardware).
-        bool hard = m_opt.blocks >= m_opt.chip_clusters;
+        bool hard = m_opt.blocks == m_opt.chip_clusters;  // SPEC 5.7: hard only when the launch fills the chip exactly
         std::vector<std::pair<std::string, ExprPtr>> args = {{"core_type", str_lit("mix")}};
         if (!hard) {
             args.push_back({"mode", str_lit("soft")});
@@ -1211,7 +1225,7 @@ private:
                 case V2CPolicy::Syncall: {
                     // A V2C WAR whose load runs before the store in the common block: a token of the loaded tile
                     // (it also orders later iterations' stores: they follow the pop on the cube).
-                    if (v2c && m_opt.v2c == V2CPolicy::Fence && i_c < i_s && c.path.size() == d + 1 && vector_accesses(c) == 1 &&
+                    if (v2c && m_opt.v2c == V2CPolicy::Fence && token_ring_free(true) && i_c < i_s && c.path.size() == d + 1 && vector_accesses(c) == 1 &&
                         !c.stmt->targets.empty() && c.call->op->code == OpCode::Load) {
                         place_fence(c, s, cb, i_c, i_s, true);
                         ++m_stats.v2c_fences;
@@ -1308,7 +1322,7 @@ private:
             return d;
         }
         if (!v2c) {
-            if (direct && unique) {
+            if (direct && unique && (token_ring_free(false) || !complete())) {
                 place_fence(s, l, b, is, il, false);
                 ++m_stats.c2v_fences;
                 m_stats.log.push_back(what + " fenced (tpush_to_aiv / tpop_from_aic)");
@@ -1329,7 +1343,7 @@ private:
                       fmt::format("cube load of '{}' reads GM written by the vector store at {} with nothing ordering them", tensor, s.stmt->loc.str()),
                       "insert pl.system.syncall between the producing region and the cube consumer (or compile with --v2c fence)");
             case V2CPolicy::Fence:
-                if (direct && unique) {
+                if (direct && unique && token_ring_free(true)) {
                     place_fence(s, l, b, is, il, true);
                     ++m_stats.v2c_fences;
                     m_stats.log.push_back(what + " fenced (tpush_to_aic / tpop_from_aiv)");
@@ -1343,7 +1357,8 @@ private:
                 ++m_stats.fallbacks;
                 m_stats.log.push_back(what + " has no balanced fence placement (" +
                                       (s.call->op->code != OpCode::Store ? "a scalar write has no tile to pass"
-                                                     : unique ? "the store is nested deeper than the load" : "several producer stores") + "), barrier instead");
+                                      : !token_ring_free(true)         ? "hand-written transports share the token's ring"
+                                      : unique ? "the store is nested deeper than the load" : "several producer stores") + "), barrier instead");
                 [[fallthrough]];
             case V2CPolicy::Syncall:
                 place_barrier(b, il, l.stmt->loc);

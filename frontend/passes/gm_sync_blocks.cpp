@@ -240,6 +240,7 @@ struct BlockOrder {
                 const Access& p = acc[i];
                 const Access& q = acc[j];
                 if (p.lane == q.lane || (!p.store && !q.store) || !GmSync::intersects(p.origins, q.origins)) continue;
+                if (GmSync::both_atomic_add(p, q)) continue;  // atomic adds commute
                 Order o = compare(p.path, q.path);
                 if (o == Order::Before || o == Order::Unordered) pair(p, q);
                 else if (o == Order::After) pair(q, p);

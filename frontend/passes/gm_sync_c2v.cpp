@@ -54,6 +54,7 @@ void GmSync::order_waw() {
         for (size_t j = i + 1; j < m_acc.size(); ++j) {
             const Access& w = m_acc[j];
             if (!w.store || w.lane == a.lane || !intersects(a.origins, w.origins)) continue;
+            if (both_atomic_add(a, w)) continue;  // atomic adds to the same bytes commute: no hazard (DECISIONS)
             std::string tensor = name_of(a.origins);
             Order ord = compare(a.path, w.path);
             // Same iteration: a before w in program order.

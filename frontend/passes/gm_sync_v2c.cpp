@@ -35,7 +35,7 @@ void GmSync::v2c_order_first(const Access& p, const Access& c, Block* b, size_t 
                               p.stmt->loc.str(), kind),
                   "insert pl.system.fence() + pl.system.syncall between the vector store and the cube store (or compile with --v2c fence)");
         case V2CPolicy::Fence:
-            if (*kind == '\0' && p.path.size() == d + 1 && vector_accesses(p) == 1 && p.call->op->code == OpCode::Store) {
+            if (*kind == '\0' && p.path.size() == d + 1 && vector_accesses(p) == 1 && p.call->op->code == OpCode::Store && token_ring_free(true)) {
                 place_fence(p, c, b, ip, ic, true);
                 ++m_stats.v2c_fences;
                 m_stats.log.push_back(what + " fenced (tpush_to_aic / tpop_from_aiv)");
@@ -58,6 +58,7 @@ void GmSync::order_v2c_waw() {
         if (!a.store || a.lane != Side::Vector || a.origins.empty()) continue;
         for (const Access& w : m_acc) {
             if (!w.store || w.lane != Side::Cube || !intersects(a.origins, w.origins)) continue;
+            if (both_atomic_add(a, w)) continue;  // atomic adds to the same bytes commute: no hazard (DECISIONS)
             const std::string tensor = name_of(a.origins);
             bool before = compare(a.path, w.path) == Order::Before;
             bool same_ordered = false;  // the same iteration's pair is ordered inside the loops holding both
