@@ -30,12 +30,6 @@ void expect_clean(const std::string& k, const std::vector<std::string>& extra) {
     EXPECT_EQ(r.exit_code, 0) << what(k, extra) << "\n" << r.out << r.err;
 }
 
-void expect_code(const std::string& k, const std::vector<std::string>& extra, int exit_code, const std::string& code) {
-    RunResult r = check(k, extra);
-    EXPECT_EQ(r.exit_code, exit_code) << what(k, extra) << "\n" << r.out << r.err;
-    EXPECT_NE((r.out + r.err).find("[" + code), std::string::npos) << what(k, extra) << "\n" << r.out << r.err;
-}
-
 }  // namespace
 
 // An author's push on ring 0 before the store: a V2C token on that ring was popped as the author's tile
