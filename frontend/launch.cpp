@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace cvsim {
 
@@ -178,6 +179,34 @@ const Function* distributed_reached(const Program& p, const Function& f, int dep
     return hit;
 }
 
+// The functions F calls or submits (self.g(...), pl.submit(self.g, ...)), by name.
+std::vector<std::string> callees_of(const Function& f) {
+    std::vector<std::string> out;
+    passes::walk(f.body, [&](const StmtPtr& s) {
+        const ExprPtr& v = s->value;
+        if (!v || v->kind != ExprKind::FuncCall) return;
+        if (!is_host_op_call(*v)) out.push_back(v->sval);
+        for (const auto& a : v->args)
+            if (a && a->kind == ExprKind::FuncCall && a->ival == kFuncRef) out.push_back(a->sval);
+    });
+    return out;
+}
+
+// The first function (in source order) that a launch of F reaches and cvsim could not read (Function::unread).
+const Function* unread_reached(const Program& p, const Function& f) {
+    std::vector<const Function*> todo = {&f};
+    std::set<const Function*> seen = {&f};
+    const Function* first = nullptr;
+    while (!todo.empty()) {
+        const Function* g = todo.back();
+        todo.pop_back();
+        if (g->is_unread() && (!first || loc_before(g->unread.diag->loc, first->unread.diag->loc))) first = g;
+        for (const auto& name : callees_of(*g))
+            if (auto h = p.find(name); h && seen.insert(h.get()).second) todo.push_back(h.get());
+    }
+    return first;
+}
+
 // Kernels launched by an Orchestration function, in program order, each once (self.f(...) statements and the
 // kernels of pl.submit / pl.spmd_submit); `host` is set when it also runs host ops cvsim does not execute.
 void collect_launches(const Program& p, const Function& f, std::vector<KernelLaunch>& out, bool& host, int depth) {
@@ -205,6 +234,7 @@ void collect_launches(const Program& p, const Function& f, std::vector<KernelLau
                 else k.computed.push_back(pv.name);
             }
             k.distributed = distributed_reached(p, *callee, 0) != nullptr;
+            k.unread = unread_reached(p, *callee) != nullptr;
             out.push_back(std::move(k));
         };
         if (!is_host_op_call(*v)) return add(v->sval, &v->args);
@@ -424,6 +454,20 @@ void refuse_distributed(const Function& f) {
           f.distributed.span);
 }
 
+void refuse_unread(const Program& program, const std::string& entry) {
+    const Function* first = nullptr;
+    for (const auto& f : program.functions)
+        if (f->is_unread() && (!first || loc_before(f->unread.diag->loc, first->unread.diag->loc))) first = f.get();
+    if (!first) return;
+    std::shared_ptr<Function> e;
+    try {
+        e = pick_entry(program, entry);
+    } catch (const CompileError&) {
+        throw CompileError(*first->unread.diag);  // no entry to follow: the file is rejected as before
+    }
+    if (const Function* hit = unread_reached(program, *e)) throw CompileError(*hit->unread.diag);
+}
+
 std::vector<KernelLaunch> kernel_launches(const Program& program, const std::string& entry) {
     auto f = pick_entry(program, entry);
     if (f->type != FuncType::Orchestration) return {};
@@ -483,6 +527,7 @@ void check_soft_barrier_counts(const rt::LaunchPlan& plan) {
 }
 
 Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
+    refuse_unread(*program, opt.entry);  // before inlining, which would hide a call of an unread function
     program = inline_kernel_calls(program);  // the lanes and the reference run a callee's statements in place
     check_atomic_targets(*program, opt.expand.target);
     Compiled c;

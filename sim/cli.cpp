@@ -307,6 +307,14 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
 
 namespace {
 
+// A function cvsim could not read (ir::Function::unread) that the entry's launches do not reach: say so, and why.
+void note_unread(const ir::Program& p, const std::string& kernel) {
+    for (const auto& f : p.functions)
+        if (f->is_unread())
+            std::cerr << fmt::format("note: {}: function '{}' is not read ({} at line {}: {}); a launch that reaches it is not checked\n",
+                                     kernel, f->name, f->unread.diag->code, f->unread.diag->loc.line, f->unread.diag->message);
+}
+
 // The kernel file parsed and expanded with the command line's options (the expansion `run` and `check` use).
 // Unbound pl.dynamic symbols take kDefaultDim; NOTES prints which on stderr (unless --quiet).
 std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const std::string& kernel, passes::ExpandStats& stats,
@@ -314,8 +322,11 @@ std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const st
     sim::SessionOptions so = session_options(c);
     std::vector<std::string> defaulted;
     auto program = load_program(SourceFile::read(kernel), SemaOptions{so.dims, kDefaultDim, &defaulted});
-    if (notes && !c.quiet)
+    refuse_unread(*program, c.entry);  // the entry reaches a function cvsim could not read: its diagnostic
+    if (notes && !c.quiet) {
         for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
+        note_unread(*program, kernel);
+    }
     const HwParams hw = load_params(so.target, so.config_files, so.param_sets);
     passes::ExpandOptions eo = sim::expand_options(so.target, so.v2c, so.blocks, hw);
     eo.c2v = so.c2v;
@@ -412,6 +423,7 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
     if (!c.quiet) {
         for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
         note_runtime_core_num(*program, c.blocks);
+        note_unread(*program, kernel);
     }
     auto launches = kernel_launches(*program, c.entry);
     if (launches.empty()) return {CheckEntry{c, "", {}, nullptr}};
@@ -441,7 +453,7 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
         for (const auto& [name, value] : k.scalars)
             if (!given(name)) ck.inputs.push_back(name + "=" + value);
         for (const auto& name : k.computed)
-            if (!given(name) && entry.unbound.empty() && !k.distributed) {  // a distributed kernel: its own E-UNSUPPORTED
+            if (!given(name) && entry.unbound.empty() && !k.distributed && !k.unread) {  // its own E-UNSUPPORTED
                 entry.unbound = name;
                 for (const auto& p : program->find(k.name)->params)
                     if (p.var->name == name) entry.loc = p.var->loc;
