@@ -468,6 +468,27 @@ void refuse_unread(const Program& program, const std::string& entry) {
     if (const Function* hit = unread_reached(program, *e)) throw CompileError(*hit->unread.diag);
 }
 
+std::vector<const Function*> unread_unreached(const Program& program, const std::string& entry) {
+    std::vector<const Function*> out;
+    std::shared_ptr<Function> e;
+    try {
+        e = pick_entry(program, entry);
+    } catch (const CompileError&) {
+        return out;
+    }
+    std::set<const Function*> reached = {e.get()};
+    std::vector<const Function*> todo = {e.get()};
+    while (!todo.empty()) {
+        const Function* g = todo.back();
+        todo.pop_back();
+        for (const auto& name : callees_of(*g))
+            if (auto h = program.find(name); h && reached.insert(h.get()).second) todo.push_back(h.get());
+    }
+    for (const auto& f : program.functions)
+        if (f->is_unread() && !reached.count(f.get())) out.push_back(f.get());
+    return out;
+}
+
 std::vector<KernelLaunch> kernel_launches(const Program& program, const std::string& entry) {
     auto f = pick_entry(program, entry);
     if (f->type != FuncType::Orchestration) return {};

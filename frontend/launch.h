@@ -39,6 +39,8 @@ void refuse_distributed(const ir::Function& f);
 // reject the file; a launch of ENTRY ("": the default entry) that reaches one, directly or through calls,
 // raises its diagnostic (the earliest in source order). With no entry to follow (E-ENTRY), the file's first.
 void refuse_unread(const ir::Program& program, const std::string& entry);
+// The unread functions no launch of ENTRY reaches (empty when no entry can be chosen).
+std::vector<const ir::Function*> unread_unreached(const ir::Program& program, const std::string& entry);
 
 // Throws CompileError (E-ENTRY when no entry can be chosen; the expander's diagnostics otherwise).
 Compiled compile(std::shared_ptr<ir::Program> program, const CompileOptions& opt);

@@ -75,7 +75,7 @@ void collect_function(ProgramCtx& ctx, const ast::Stmt& s) {
     try {
         read_signature(ctx, s, *fn);
     } catch (const CompileError& e) {
-        if (e.diag().code != "E-UNSUPPORTED") throw;
+        if (e.diag().code != "E-UNSUPPORTED" || !ctx.keep_unread) throw;
         // Read as unread: callers that reach it get this diagnostic (docs/DECISIONS.md).
         fn->params.clear();
         fn->vars.clear();
@@ -184,6 +184,7 @@ std::shared_ptr<Program> analyze(const ast::Module& module, const SemaOptions& o
     ctx.consts.bound = opt.dims;
     ctx.consts.dim_default = opt.dim_default;
     ctx.program = std::make_shared<Program>();
+    ctx.keep_unread = opt.keep_unread;
     ctx.program->sources.push_back(module.source);
     const ast::Stmt* program_class = nullptr;
     bool imported = false;
@@ -247,7 +248,7 @@ std::shared_ptr<Program> analyze(const ast::Module& module, const SemaOptions& o
                 FunctionLowering lower(ctx, *fn);
                 lower.lower_body(s.body);
             } catch (const CompileError& e) {
-                if (e.diag().code != "E-UNSUPPORTED") throw;
+                if (e.diag().code != "E-UNSUPPORTED" || !opt.keep_unread) throw;
                 fn->body.clear();
                 fn->vars.resize(fn->params.size());
                 fn->unread.diag = std::make_shared<const Diagnostic>(e.diag());
