@@ -180,14 +180,19 @@ const Function* distributed_reached(const Program& p, const Function& f, int dep
 }
 
 // The functions F calls or submits (self.g(...), pl.submit(self.g, ...)), by name.
+// Every call in any expression of a statement (values, bounds, nested arguments): over-approximating is safe.
 std::vector<std::string> callees_of(const Function& f) {
     std::vector<std::string> out;
+    std::function<void(const ExprPtr&, int)> ex = [&](const ExprPtr& e, int depth) {
+        if (!e || depth > 64) return;
+        if (e->kind == ExprKind::FuncCall) out.push_back(e->sval);  // a host op's name matches no function
+        for (const auto& a : e->args) ex(a, depth + 1);
+        for (const auto& a : e->args2) ex(a, depth + 1);
+    };
     passes::walk(f.body, [&](const StmtPtr& s) {
-        const ExprPtr& v = s->value;
-        if (!v || v->kind != ExprKind::FuncCall) return;
-        if (!is_host_op_call(*v)) out.push_back(v->sval);
-        for (const auto& a : v->args)
-            if (a && a->kind == ExprKind::FuncCall && a->ival == kFuncRef) out.push_back(a->sval);
+        for (const ExprPtr* e : {&s->value, &s->start, &s->stop, &s->step}) ex(*e, 0);
+        for (const auto& v : s->values) ex(v, 0);
+        for (const auto& v : s->init_values) ex(v, 0);
     });
     return out;
 }
@@ -219,7 +224,8 @@ void collect_launches(const Program& p, const Function& f, std::vector<KernelLau
             auto callee = p.find(name);
             if (!callee) return;
             if (args) refuse_aliased_arguments(f, *callee, *args, v->loc);
-            if (callee->type == FuncType::Orchestration) return collect_launches(p, *callee, out, host, depth + 1);
+            // An unread orchestration (no body) is a launch of its own: check reports it not checked.
+            if (callee->type == FuncType::Orchestration && !callee->is_unread()) return collect_launches(p, *callee, out, host, depth + 1);
             for (const auto& k : out)
                 if (k.name == name) return;  // the first launch site gives the scalar arguments
             KernelLaunch k;

@@ -63,6 +63,17 @@ TEST(UnreadFunctions, ALaunchThatReachesItIsNotCheckedTheOthersAre) {
     }
 }
 
+// An orchestration cvsim cannot read hides the kernels it launches: it is a launch not checked, never dropped
+// (dropping it gave exit 0 with its kernels unchecked).
+TEST(UnreadFunctions, AnUnreadOrchestrationIsALaunchNotCheckedNeverDropped) {
+    RunResult r = run_cvsim({"check", kernel("unread_orchestration.py"), "--entry", "main", "--schedules", "4", "--no-progress", "--json", "-"});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    auto k = per_kernel(r);
+    EXPECT_EQ(k["good"], "checked") << r.out;
+    EXPECT_EQ(k["bad"], "checked") << r.out;
+    EXPECT_EQ(k["sub"], "E-UNSUPPORTED 24") << r.out;
+}
+
 TEST(UnreadFunctions, RunAndExpandOfAnEntryThatReachesItExitTwoWithItsDiagnostic) {
     struct Case {
         std::vector<std::string> args;
