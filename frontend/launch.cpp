@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace cvsim {
 
@@ -178,6 +179,39 @@ const Function* distributed_reached(const Program& p, const Function& f, int dep
     return hit;
 }
 
+// The functions F calls or submits (self.g(...), pl.submit(self.g, ...)), by name.
+// Every call in any expression of a statement (values, bounds, nested arguments): over-approximating is safe.
+std::vector<std::string> callees_of(const Function& f) {
+    std::vector<std::string> out;
+    std::function<void(const ExprPtr&, int)> ex = [&](const ExprPtr& e, int depth) {
+        if (!e || depth > 64) return;
+        if (e->kind == ExprKind::FuncCall) out.push_back(e->sval);  // a host op's name matches no function
+        for (const auto& a : e->args) ex(a, depth + 1);
+        for (const auto& a : e->args2) ex(a, depth + 1);
+    };
+    passes::walk(f.body, [&](const StmtPtr& s) {
+        for (const ExprPtr* e : {&s->value, &s->start, &s->stop, &s->step}) ex(*e, 0);
+        for (const auto& v : s->values) ex(v, 0);
+        for (const auto& v : s->init_values) ex(v, 0);
+    });
+    return out;
+}
+
+// The first function (in source order) that a launch of F reaches and cvsim could not read (Function::unread).
+const Function* unread_reached(const Program& p, const Function& f) {
+    std::vector<const Function*> todo = {&f};
+    std::set<const Function*> seen = {&f};
+    const Function* first = nullptr;
+    while (!todo.empty()) {
+        const Function* g = todo.back();
+        todo.pop_back();
+        if (g->is_unread() && (!first || loc_before(g->unread.diag->loc, first->unread.diag->loc))) first = g;
+        for (const auto& name : callees_of(*g))
+            if (auto h = p.find(name); h && seen.insert(h.get()).second) todo.push_back(h.get());
+    }
+    return first;
+}
+
 // Kernels launched by an Orchestration function, in program order, each once (self.f(...) statements and the
 // kernels of pl.submit / pl.spmd_submit); `host` is set when it also runs host ops cvsim does not execute.
 void collect_launches(const Program& p, const Function& f, std::vector<KernelLaunch>& out, bool& host, int depth) {
@@ -190,7 +224,8 @@ void collect_launches(const Program& p, const Function& f, std::vector<KernelLau
             auto callee = p.find(name);
             if (!callee) return;
             if (args) refuse_aliased_arguments(f, *callee, *args, v->loc);
-            if (callee->type == FuncType::Orchestration) return collect_launches(p, *callee, out, host, depth + 1);
+            // An unread orchestration (no body) is a launch of its own: check reports it not checked.
+            if (callee->type == FuncType::Orchestration && !callee->is_unread()) return collect_launches(p, *callee, out, host, depth + 1);
             for (const auto& k : out)
                 if (k.name == name) return;  // the first launch site gives the scalar arguments
             KernelLaunch k;
@@ -205,6 +240,7 @@ void collect_launches(const Program& p, const Function& f, std::vector<KernelLau
                 else k.computed.push_back(pv.name);
             }
             k.distributed = distributed_reached(p, *callee, 0) != nullptr;
+            k.unread = unread_reached(p, *callee) != nullptr;
             out.push_back(std::move(k));
         };
         if (!is_host_op_call(*v)) return add(v->sval, &v->args);
@@ -424,6 +460,41 @@ void refuse_distributed(const Function& f) {
           f.distributed.span);
 }
 
+void refuse_unread(const Program& program, const std::string& entry) {
+    const Function* first = nullptr;
+    for (const auto& f : program.functions)
+        if (f->is_unread() && (!first || loc_before(f->unread.diag->loc, first->unread.diag->loc))) first = f.get();
+    if (!first) return;
+    std::shared_ptr<Function> e;
+    try {
+        e = pick_entry(program, entry);
+    } catch (const CompileError&) {
+        throw CompileError(*first->unread.diag);  // no entry to follow: the file is rejected as before
+    }
+    if (const Function* hit = unread_reached(program, *e)) throw CompileError(*hit->unread.diag);
+}
+
+std::vector<const Function*> unread_unreached(const Program& program, const std::string& entry) {
+    std::vector<const Function*> out;
+    std::shared_ptr<Function> e;
+    try {
+        e = pick_entry(program, entry);
+    } catch (const CompileError&) {
+        return out;
+    }
+    std::set<const Function*> reached = {e.get()};
+    std::vector<const Function*> todo = {e.get()};
+    while (!todo.empty()) {
+        const Function* g = todo.back();
+        todo.pop_back();
+        for (const auto& name : callees_of(*g))
+            if (auto h = program.find(name); h && reached.insert(h.get()).second) todo.push_back(h.get());
+    }
+    for (const auto& f : program.functions)
+        if (f->is_unread() && !reached.count(f.get())) out.push_back(f.get());
+    return out;
+}
+
 std::vector<KernelLaunch> kernel_launches(const Program& program, const std::string& entry) {
     auto f = pick_entry(program, entry);
     if (f->type != FuncType::Orchestration) return {};
@@ -483,6 +554,7 @@ void check_soft_barrier_counts(const rt::LaunchPlan& plan) {
 }
 
 Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
+    refuse_unread(*program, opt.entry);  // before inlining, which would hide a call of an unread function
     program = inline_kernel_calls(program);  // the lanes and the reference run a callee's statements in place
     check_atomic_targets(*program, opt.expand.target);
     Compiled c;

@@ -35,6 +35,13 @@ std::shared_ptr<ir::Program> inline_kernel_calls(const std::shared_ptr<ir::Progr
 // compile() raises it for every function a launch reaches.
 void refuse_distributed(const ir::Function& f);
 
+// A function cvsim could not read (ir::Function::unread: an E-UNSUPPORTED in its body or signature) does not
+// reject the file; a launch of ENTRY ("": the default entry) that reaches one, directly or through calls,
+// raises its diagnostic (the earliest in source order). With no entry to follow (E-ENTRY), the file's first.
+void refuse_unread(const ir::Program& program, const std::string& entry);
+// The unread functions no launch of ENTRY reaches (empty when no entry can be chosen).
+std::vector<const ir::Function*> unread_unreached(const ir::Program& program, const std::string& entry);
+
 // Throws CompileError (E-ENTRY when no entry can be chosen; the expander's diagnostics otherwise).
 Compiled compile(std::shared_ptr<ir::Program> program, const CompileOptions& opt);
 
@@ -54,6 +61,7 @@ struct KernelLaunch {
     std::vector<std::pair<std::string, std::string>> scalars;  // scalar parameters given constants at the first launch
     std::vector<std::string> computed;                         // scalar parameters the orchestration computes
     int blocks = 0;                                            // its attrs={"core_num": N} (0: not given)
+    bool unread = false;       // it reaches a function cvsim could not read (compile() raises that diagnostic)
     bool distributed = false;  // it reaches a distributed function (compile() refuses it: E-UNSUPPORTED, not E-UNCHECKED)
 };
 std::vector<KernelLaunch> kernel_launches(const ir::Program& program, const std::string& entry);

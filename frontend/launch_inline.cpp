@@ -21,7 +21,7 @@ const Function* kernel_callee(const Program& p, const Stmt& s) {
         is_host_op_call(*s.value) || s.value->ival == kFuncRef)
         return nullptr;
     auto g = p.find(s.value->sval);
-    return g && is_kernel(g->type) ? g.get() : nullptr;
+    return g && is_kernel(g->type) && !g->is_unread() ? g.get() : nullptr;  // an unread one: refuse_unread
 }
 
 class Inliner {

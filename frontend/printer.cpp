@@ -267,6 +267,12 @@ public:
     }
 
     void function(const Function& f) {
+        if (f.is_unread()) {  // not read: printed back as written, after a note saying why
+            const Diagnostic& d = *f.unread.diag;
+            line(1, fmt::format("# cvsim: not read: {}:{}: {}", d.loc.line, d.loc.col, d.code));
+            out += f.unread.text;
+            return;
+        }
         std::vector<std::string> deco;
         deco.push_back(fmt::format("type=pl.FunctionType.{}", func_type_name(f.type)));
         for (size_t i = 0; i < f.deco_extra.size(); ++i) deco.push_back(f.deco_extra_keys[i] + "=" + expr_str(f.deco_extra[i]));

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -57,6 +58,8 @@ void note_distributed(const ast::Stmt& s, Function::DistributedUse& first) {
     for (const auto& b : s.orelse) note_distributed(*b, first);
 }
 
+void read_signature(ProgramCtx& ctx, const ast::Stmt& s, Function& f);
+
 void collect_function(ProgramCtx& ctx, const ast::Stmt& s) {
     if (s.kind != ast::StmtKind::FunctionDef) {
         if (s.kind == ast::StmtKind::Expr && s.value &&
@@ -69,6 +72,53 @@ void collect_function(ProgramCtx& ctx, const ast::Stmt& s) {
     fn->name = s.name;
     fn->loc = s.loc;
     note_distributed(s, fn->distributed);
+    try {
+        read_signature(ctx, s, *fn);
+    } catch (const CompileError& e) {
+        if (e.diag().code != "E-UNSUPPORTED" || !ctx.keep_unread) throw;
+        // Read as unread: callers that reach it get this diagnostic (docs/DECISIONS.md).
+        fn->params.clear();
+        fn->vars.clear();
+        fn->ret_types.clear();
+        fn->unread.diag = std::make_shared<const Diagnostic>(e.diag());
+        fn->unread.signature = true;
+    }
+    if (ctx.by_name.count(fn->name)) raise("E-NAME", s.loc, fmt::format("function '{}' is defined twice", fn->name));
+    ctx.by_name[fn->name] = fn;
+    ctx.program->functions.push_back(fn);
+}
+
+// The first line of a definition (its first decorator's, else its own).
+uint32_t first_line(const ast::Stmt& s) {
+    uint32_t l = s.loc.line;
+    for (const auto& d : s.decorators) l = std::min(l, d->loc.line);
+    return l;
+}
+
+// Lines FIRST..LAST of FILE (trailing blank and comment lines dropped), re-indented to the printer's
+// method indent (4 spaces): the text of a function cvsim did not read, printed back as written.
+std::string function_text(const SourceFile& file, uint32_t first, uint32_t last) {
+    auto blank = [](std::string_view l) {
+        size_t i = l.find_first_not_of(" \t\r");
+        return i == std::string_view::npos || l[i] == '#';
+    };
+    while (last > first && blank(file.line_text(last))) --last;
+    const size_t strip = std::min(file.line_text(first).find_first_not_of(' '), file.line_text(first).size());
+    std::string out;
+    for (uint32_t l = first; l <= last; ++l) {
+        std::string_view t = file.line_text(l);
+        size_t lead = t.find_first_not_of(' ');
+        if (lead == std::string_view::npos) lead = t.size();
+        t.remove_prefix(std::min(lead, strip));
+        out += t.empty() ? "" : "    ";
+        out += t;
+        out += "\n";
+    }
+    return out;
+}
+
+void read_signature(ProgramCtx& ctx, const ast::Stmt& s, Function& f) {
+    Function* fn = &f;
     bool decorated = false;
     for (auto& d : s.decorators) {
         std::string dn = d->kind == ast::ExprKind::Call ? d->children[0]->dotted() : d->dotted();
@@ -123,9 +173,6 @@ void collect_function(ProgramCtx& ctx, const ast::Stmt& s) {
             fn->ret_types.push_back(lower_type(ctx.consts, *s.annotation, nullptr));
         }
     }
-    if (ctx.by_name.count(fn->name)) raise("E-NAME", s.loc, fmt::format("function '{}' is defined twice", fn->name));
-    ctx.by_name[fn->name] = fn;
-    ctx.program->functions.push_back(fn);
 }
 
 }  // namespace
@@ -137,6 +184,7 @@ std::shared_ptr<Program> analyze(const ast::Module& module, const SemaOptions& o
     ctx.consts.bound = opt.dims;
     ctx.consts.dim_default = opt.dim_default;
     ctx.program = std::make_shared<Program>();
+    ctx.keep_unread = opt.keep_unread;
     ctx.program->sources.push_back(module.source);
     const ast::Stmt* program_class = nullptr;
     bool imported = false;
@@ -187,12 +235,33 @@ std::shared_ptr<Program> analyze(const ast::Module& module, const SemaOptions& o
     for (const auto& s : program_class->body) collect_function(ctx, *s);
     if (ctx.program->functions.empty()) raise("E-PARSE", program_class->loc, fmt::format("program '{}' has no functions", program_class->name));
     // Bodies: each function is lowered against the complete set of signatures.
+    // An E-UNSUPPORTED in one body is kept on that function (Function::unread) instead of rejecting the
+    // file: the launches that do not reach it still run and get verdicts. Other codes reject the file.
     size_t fi = 0;
-    for (const auto& s : program_class->body) {
-        if (s->kind != ast::StmtKind::FunctionDef) continue;
+    const auto& cls = program_class->body;
+    for (size_t i = 0; i < cls.size(); ++i) {
+        const ast::Stmt& s = *cls[i];
+        if (s.kind != ast::StmtKind::FunctionDef) continue;
         auto& fn = ctx.program->functions[fi++];
-        FunctionLowering lower(ctx, *fn);
-        lower.lower_body(s->body);
+        if (!fn->is_unread()) {
+            try {
+                FunctionLowering lower(ctx, *fn);
+                lower.lower_body(s.body);
+            } catch (const CompileError& e) {
+                if (e.diag().code != "E-UNSUPPORTED" || !opt.keep_unread) throw;
+                fn->body.clear();
+                fn->vars.resize(fn->params.size());
+                fn->unread.diag = std::make_shared<const Diagnostic>(e.diag());
+            }
+        }
+        if (!fn->is_unread()) continue;
+        // Its text: up to the next definition of the class, else up to what follows the class.
+        uint32_t last = module.source->line_count();
+        if (i + 1 < cls.size()) last = first_line(*cls[i + 1]) - 1;
+        else
+            for (const auto& m : module.body)
+                if (m->loc.line > program_class->loc.line && first_line(*m) - 1 < last) last = first_line(*m) - 1;
+        fn->unread.text = function_text(*module.source, first_line(s), last);
     }
     return ctx.program;
 }

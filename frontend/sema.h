@@ -29,6 +29,10 @@ struct SemaOptions {
     // `defaulted` when given, so the commands can say which sizes a verdict is about.
     std::optional<int64_t> dim_default;
     std::vector<std::string>* defaulted = nullptr;
+    // An E-UNSUPPORTED while reading one function's body or signature is kept on that function
+    // (ir::Function::unread) instead of thrown: the commands set it (frontend/launch.h refuse_unread raises it
+    // for a launch that reaches the function). Unset: the first one is thrown, as any other error.
+    bool keep_unread = false;
 };
 
 // The size cvsim gives a pl.dynamic symbol that no --dim binds (docs/DECISIONS.md, Frontend).

@@ -462,6 +462,8 @@ ExprPtr FunctionLowering::lower_func_call(const ast::Expr& e, const std::string&
     if (it == m_ctx.by_name.end())
         raise("E-NAME", e.children[0]->loc, fmt::format("the program has no function '{}'", fname));
     const Function& callee = *it->second;
+    // A callee whose signature cvsim could not read: its diagnostic (the caller is then not read either).
+    if (callee.unread.signature) throw CompileError(*callee.unread.diag);
     auto r = std::make_shared<Expr>();
     r->kind = ExprKind::FuncCall;
     r->loc = e.loc;

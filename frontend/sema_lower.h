@@ -17,6 +17,7 @@ struct ProgramCtx {
     ConstTable consts;                                              // module constants
     std::shared_ptr<ir::Program> program;                           // the program being built
     std::map<std::string, std::shared_ptr<ir::Function>> by_name;  // functions by name
+    bool keep_unread = false;                                       // SemaOptions::keep_unread
 };
 
 // Lowers one function body: statements in sema_stmt.cpp, expressions and calls in sema_expr.cpp.

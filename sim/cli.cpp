@@ -307,15 +307,28 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
 
 namespace {
 
+// A function cvsim could not read (ir::Function::unread) that the entry's launches do not reach: say so, and why.
+void note_unread(const ir::Program& p, const std::string& kernel, const std::string& entry) {
+    for (const ir::Function* f : unread_unreached(p, entry))
+        std::cerr << fmt::format("note: {}: function '{}' is not read ({} at line {}: {}); the entry does not reach it (a launch "
+                                 "that does is not checked)\n",
+                                 kernel, f->name, f->unread.diag->code, f->unread.diag->loc.line, f->unread.diag->message);
+}
+
 // The kernel file parsed and expanded with the command line's options (the expansion `run` and `check` use).
 // Unbound pl.dynamic symbols take kDefaultDim; NOTES prints which on stderr (unless --quiet).
 std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const std::string& kernel, passes::ExpandStats& stats,
                                                 bool notes = false) {
     sim::SessionOptions so = session_options(c);
     std::vector<std::string> defaulted;
-    auto program = load_program(SourceFile::read(kernel), SemaOptions{so.dims, kDefaultDim, &defaulted});
-    if (notes && !c.quiet)
+    SemaOptions sema{so.dims, kDefaultDim, &defaulted};
+    sema.keep_unread = true;  // a function no launch of the entry reaches may be one cvsim cannot read
+    auto program = load_program(SourceFile::read(kernel), sema);
+    refuse_unread(*program, c.entry);  // the entry reaches a function cvsim could not read: its diagnostic
+    if (notes && !c.quiet) {
         for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
+        note_unread(*program, kernel, c.entry);
+    }
     const HwParams hw = load_params(so.target, so.config_files, so.param_sets);
     passes::ExpandOptions eo = sim::expand_options(so.target, so.v2c, so.blocks, hw);
     eo.c2v = so.c2v;
@@ -410,10 +423,13 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
     sim::SessionOptions so = session_options(c);
     std::vector<std::string> defaulted;
     auto file = SourceFile::read(kernel);
-    auto program = load_program(file, SemaOptions{sim::dims_from_inputs(file, so.dims, so.input_files), kDefaultDim, &defaulted});
+    SemaOptions sema{sim::dims_from_inputs(file, so.dims, so.input_files), kDefaultDim, &defaulted};
+    sema.keep_unread = true;  // the launches that reach a function cvsim cannot read are reported not checked
+    auto program = load_program(file, sema);
     if (!c.quiet) {
         for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
         note_runtime_core_num(*program, c.blocks);
+        note_unread(*program, kernel, c.entry);
     }
     auto launches = kernel_launches(*program, c.entry);
     if (launches.empty()) return {CheckEntry{c, "", {}, nullptr}};
@@ -443,7 +459,7 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
         for (const auto& [name, value] : k.scalars)
             if (!given(name)) ck.inputs.push_back(name + "=" + value);
         for (const auto& name : k.computed)
-            if (!given(name) && entry.unbound.empty() && !k.distributed) {  // a distributed kernel: its own E-UNSUPPORTED
+            if (!given(name) && entry.unbound.empty() && !k.distributed && !k.unread) {  // its own E-UNSUPPORTED
                 entry.unbound = name;
                 for (const auto& p : program->find(k.name)->params)
                     if (p.var->name == name) entry.loc = p.var->loc;

@@ -34,7 +34,9 @@ std::map<std::string, int64_t> dims_from_inputs(const std::shared_ptr<SourceFile
     std::shared_ptr<ir::Program> probe;
     std::map<int64_t, std::string> symbol_of;
     try {
-        load_program(file, SemaOptions{dims, kDefaultDim, &unbound});
+        SemaOptions sema{dims, kDefaultDim, &unbound};
+        sema.keep_unread = true;
+        load_program(file, sema);
         if (unbound.empty()) return dims;
         auto marked = dims;
         int64_t mark = 999'983;  // odd values no kernel writes as a size
@@ -43,7 +45,9 @@ std::map<std::string, int64_t> dims_from_inputs(const std::shared_ptr<SourceFile
             symbol_of[mark] = name;
             mark -= 2;
         }
-        probe = load_program(file, SemaOptions{marked, kDefaultDim});
+        SemaOptions marked_sema{marked, kDefaultDim};
+        marked_sema.keep_unread = true;
+        probe = load_program(file, marked_sema);
     } catch (const std::exception&) {
         return dims;
     }
@@ -75,7 +79,9 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
         set_param(m_hw, "gm.visibility_delay", std::to_string(*m_opt.visibility_delay), "--visibility-delay");
         validate(m_hw);
     }
-    auto program = load_program(m_file, SemaOptions{m_opt.dims, kDefaultDim});  // unbound pl.dynamic: the documented default
+    SemaOptions sema{m_opt.dims, kDefaultDim};  // unbound pl.dynamic: the documented default
+    sema.keep_unread = true;                    // compile() refuses a launch that reaches an unread function
+    auto program = load_program(m_file, sema);
     CompileOptions co;
     co.entry = m_opt.entry;
     co.expand = expand_options(m_opt.target, m_opt.v2c, m_opt.blocks, m_hw);

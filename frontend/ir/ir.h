@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/diag.h"
 #include "frontend/source.h"
 #include "models/dtype.h"
 
@@ -202,6 +203,16 @@ struct Function {
         SourceLoc loc;
         uint32_t span = 1;
     } distributed;
+    // A function cvsim could not read: the first E-UNSUPPORTED raised while lowering its body (or signature),
+    // kept instead of rejecting the whole file (docs/DECISIONS.md, "Functions cvsim cannot read"). Its body is
+    // empty (and its parameters too when `signature`); `text` is its source as written (decorators to last
+    // line), which the printer emits verbatim. A launch or call that reaches it raises `diag` (refuse_unread).
+    struct Unread {
+        std::shared_ptr<const Diagnostic> diag;  // null: the function was read
+        bool signature = false;                  // the signature itself could not be read
+        std::string text;
+    } unread;
+    bool is_unread() const { return unread.diag != nullptr; }
 
     const Attr* attr(const std::string& key) const;
     SplitMode split_mode() const;       // attrs["split"], NONE when absent

@@ -565,6 +565,10 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
     out->name = p.name;
     out->sources = p.sources;
     for (const auto& f : p.functions) {
+        if (f->is_unread()) {  // not read: kept as written (launches that reach it are refused)
+            out->functions.push_back(clone_function(*f));
+            continue;
+        }
         if (is_mixed(*f) && !f->distributed.what.empty()) {
             if (!opt.keep_distributed)
                 raise("E-UNSUPPORTED", f->distributed.loc,

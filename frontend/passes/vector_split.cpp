@@ -254,7 +254,7 @@ bool split_hand_written_lanes(Program& p, bool apply) {
     bool any = false;
     for (auto& f : p.functions)
         // A distributed function is never run (launch.cpp refuses it), so it is not split either.
-        if (f->type == FuncType::AIV && f->split_mode() != SplitMode::NONE && !per_lane_form(*f) && f->distributed.what.empty()) {
+        if (f->type == FuncType::AIV && f->split_mode() != SplitMode::NONE && !per_lane_form(*f) && f->distributed.what.empty() && !f->is_unread()) {
             any = true;
             if (apply) split_vector_lane(*f, f->split_mode());
         }
