@@ -71,7 +71,7 @@ struct GmAlias {
 
 class LaunchAliases {
 public:
-    explicit LaunchAliases(const Function& f) {
+    explicit LaunchAliases(const Function& f, const Program* prog = nullptr) : m_prog(prog) {
         passes::walk(f.body, [&](const StmtPtr& s) {
             if (s->value && (s->kind == StmtKind::Assign))
                 for (const auto& t : s->targets) m_def[t.get()].push_back(s->value.get());
@@ -119,13 +119,23 @@ public:
                     out.push_back(a);
                 }
             } else if (d->kind == ExprKind::FuncCall && d->ival != kFuncRef) {
-                // Another host op or a kernel's result: any tensor it was given (windows unknown).
-                for (const auto& a : d->args)
+                // Another host op or a kernel's result: any tensor it was given (windows unknown). A kernel of
+                // the program with Out / InOut tensor parameters returns one of those (PyPTO's kernels return
+                // what they write), so its result aliases only those arguments: `out = self.k(a, out)` is not
+                // `a` and `out` sharing bytes at the next launch.
+                std::shared_ptr<Function> fn = m_prog ? m_prog->find(d->sval) : nullptr;
+                bool writes = false;
+                if (fn)
+                    for (const auto& prm : fn->params) writes |= prm.var && prm.var->type.kind == TypeKind::Tensor && prm.dir != ParamDir::In;
+                for (size_t k = 0; k < d->args.size(); ++k) {
+                    const auto& a = d->args[k];
+                    if (writes && k < fn->params.size() && fn->params[k].dir == ParamDir::In) continue;
                     for (GmAlias g : of(a.get(), depth + 1)) {
                         g.lo.clear();
                         g.ext.clear();
                         out.push_back(g);
                     }
+                }
             } else {
                 out.push_back(GmAlias{v, {}, {}});  // an op (pl.create_tensor) or a fresh value
             }
@@ -135,6 +145,7 @@ public:
 
 private:
     std::map<const Var*, std::vector<const Expr*>> m_def;
+    const Program* m_prog = nullptr;  // the kernels a result may come from (nullptr: every result aliases all arguments)
 };
 
 bool may_share(const GmAlias& a, const GmAlias& b) {
@@ -146,8 +157,9 @@ bool may_share(const GmAlias& a, const GmAlias& b) {
 }
 
 // ARGS are CALLEE's arguments in parameter order, evaluated in CALLER.
-void refuse_aliased_arguments(const Function& caller, const Function& callee, const std::vector<ExprPtr>& args, const SourceLoc& at) {
-    LaunchAliases roots(caller);
+void refuse_aliased_arguments(const Program* prog, const Function& caller, const Function& callee, const std::vector<ExprPtr>& args,
+                              const SourceLoc& at) {
+    LaunchAliases roots(caller, prog);
     const size_t n = std::min(args.size(), callee.params.size());
     for (size_t i = 0; i < n; ++i)
         for (size_t j = i + 1; j < n; ++j) {
@@ -223,7 +235,7 @@ void collect_launches(const Program& p, const Function& f, std::vector<KernelLau
         auto add = [&](const std::string& name, const std::vector<ExprPtr>* args) {
             auto callee = p.find(name);
             if (!callee) return;
-            if (args) refuse_aliased_arguments(f, *callee, *args, v->loc);
+            if (args) refuse_aliased_arguments(&p, f, *callee, *args, v->loc);
             // An unread orchestration (no body) is a launch of its own: check reports it not checked.
             if (callee->type == FuncType::Orchestration && !callee->is_unread()) return collect_launches(p, *callee, out, host, depth + 1);
             for (const auto& k : out)
@@ -416,7 +428,7 @@ private:
                 if (blocks > 0) m_plan.blocks = blocks;
                 auto callee = m_c.expanded->find(call->sval);
                 if (!callee) raise("E-NAME", call->loc, fmt::format("the program has no function '{}'", call->sval));
-                if (auto orig = m_c.original->find(call->sval)) refuse_aliased_arguments(f, *orig, call->args, call->loc);
+                if (auto orig = m_c.original->find(call->sval)) refuse_aliased_arguments(m_c.original.get(), f, *orig, call->args, call->loc);
                 return launch(callee, map_call(f, *call, src), depth + 1);
             }
             default:

@@ -93,3 +93,14 @@ TEST(Adversarial2, TheTimeoutReportNamesAnInstructionInFlight) {
     const std::string all = unwrapped(r.out + r.err);
     EXPECT_EQ(all.find("(waiting for #)"), std::string::npos) << all;
 }
+
+// `out = self.good(a, out)` (the common printed form): the rebound `out` was taken to alias every argument of
+// the call, so the launch was refused as passing `a` and `out` together. A kernel's result aliases the tensors
+// it writes; one tensor passed twice stays refused.
+TEST(Adversarial2, ARebindingLaunchResultAliasesOnlyWhatTheKernelWrites) {
+    RunResult r = run_cvsim({"check", source_dir() + "/tests/e2e/kernels/alias/rebind_out.py", "--schedules", "5"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    r = run_cvsim({"check", source_dir() + "/tests/e2e/kernels/alias/rebind_out_twice.py", "--schedules", "5"});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(unwrapped(r.err).find("may share GM bytes"), std::string::npos) << r.err;
+}
