@@ -76,15 +76,28 @@ public:
             if (s->value && (s->kind == StmtKind::Assign))
                 for (const auto& t : s->targets) m_def[t.get()].push_back(s->value.get());
         });
+        for (const auto& prm : f.params)
+            if (prm.var) m_params.insert(prm.var.get());
     }
 
     std::vector<GmAlias> of(const Expr* e, int depth = 0) const {
         std::vector<GmAlias> out;
-        if (!e || depth > 64) return out;
-        if (e->kind != ExprKind::Var) return out;
+        if (!e || e->kind != ExprKind::Var) return out;
         const Var* v = e->var.get();
         auto it = m_def.find(v);
         if (it == m_def.end()) return {GmAlias{v, {}, {}}};
+        // Bounded: a chain too deep or too many paths to follow is refused, never cut short (a cut-off alias
+        // would be a missed race).
+        if (depth > 64 || ++m_visits > 200000)
+            raise("E-UNSUPPORTED", e->loc, fmt::format("the tensors '{}' may alias are too many definitions deep to follow", v->name),
+                  "bind each launch argument once (a fresh name per launch result)");
+        if (!m_active.insert(v).second) return out;  // a cycle (`out = self.k(a, out)` in a loop): its other definitions cover it
+        if (m_params.count(v)) out.push_back(GmAlias{v, {}, {}});  // a reassigned parameter: its value on entry too
+        struct Pop {
+            std::set<const Var*>& active;
+            const Var* v;
+            ~Pop() { active.erase(v); }
+        } pop{m_active, v};
         for (const Expr* d : it->second) {
             if (d->kind == ExprKind::Var) {
                 auto r = of(d, depth + 1);
@@ -145,6 +158,9 @@ public:
 
 private:
     std::map<const Var*, std::vector<const Expr*>> m_def;
+    std::set<const Var*> m_params;               // the function's parameters (a reassigned one keeps its entry value)
+    mutable std::set<const Var*> m_active;       // variables being resolved (cycle guard)
+    mutable int64_t m_visits = 0;                // bound on the work of one launch's check
     const Program* m_prog = nullptr;  // the kernels a result may come from (nullptr: every result aliases all arguments)
 };
 

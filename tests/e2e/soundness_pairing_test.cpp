@@ -95,7 +95,13 @@ TEST(SoundnessPairing, AlreadyOrderedChecksIdsPipesCoresAndPositions) {
         RunResult r = expand_v(k, "fence");
         ASSERT_EQ(r.exit_code, 0) << k << r.err;
         EXPECT_EQ(stat(r, "already ordered"), 0) << k << "\n" << r.err;
-        EXPECT_EQ(stat(r, "V2C fences"), 1) << k << "\n" << r.err;
+        if (std::string(k) == "pop_after.py") {
+            // The author's own push / pop use ring 0, the token's ring: a barrier instead (adversarial round 2).
+            EXPECT_EQ(stat(r, "V2C fences"), 0) << k << "\n" << r.err;
+            EXPECT_NE(unwrapped(r.err).find("hand-written transports share the token's ring"), std::string::npos) << k << "\n" << r.err;
+        } else {
+            EXPECT_EQ(stat(r, "V2C fences"), 1) << k << "\n" << r.err;
+        }
         if (std::string(k) == "flags_wrong_id.py") continue;  // its wait never completes: a deadlock of its own
         expect_race(check(k, "off"), std::string(k) + " --v2c off");
         expect_clean(check(k, "fence"), std::string(k) + " --v2c fence");
