@@ -15,7 +15,7 @@ def mm_relu(
         w_mat = pl.load(w, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
         w_right = pl.move(w_mat, target_memory=pl.MemorySpace.Right)
         z = pl.matmul(x_left, w_right)
-        z_vec = pl.move(z, target_memory=pl.MemorySpace.Vec)
+        z_vec = pl.move(z, target_memory=pl.MemorySpace.Vec, blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box)
         r = pl.relu(z_vec)
         pl.store(r, [0, 0], out)
     return out
