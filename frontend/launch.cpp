@@ -225,20 +225,30 @@ std::vector<std::string> callees_of(const Function& f) {
     return out;
 }
 
-// The first function (in source order) that a launch of F reaches and cvsim could not read (Function::unread).
-const Function* unread_reached(const Program& p, const Function& f) {
-    std::vector<const Function*> todo = {&f};
+// F and every function it reaches through calls and submits.
+std::set<const Function*> reached_from(const Program& p, const Function& f) {
     std::set<const Function*> seen = {&f};
-    const Function* first = nullptr;
+    std::vector<const Function*> todo = {&f};
     while (!todo.empty()) {
         const Function* g = todo.back();
         todo.pop_back();
-        if (g->is_unread() && (!first || loc_before(g->unread.diag->loc, first->unread.diag->loc))) first = g;
         for (const auto& name : callees_of(*g))
             if (auto h = p.find(name); h && seen.insert(h.get()).second) todo.push_back(h.get());
     }
+    return seen;
+}
+
+// Of FNS, the unread function (Function::unread) whose diagnostic comes first in the source; nullptr: none.
+template <class Range>
+const Function* first_unread(const Range& fns) {
+    const Function* first = nullptr;
+    for (const auto& f : fns)
+        if (f->is_unread() && (!first || loc_before(f->unread.diag->loc, first->unread.diag->loc))) first = &*f;
     return first;
 }
+
+// The first function (in source order) that a launch of F reaches and cvsim could not read.
+const Function* unread_reached(const Program& p, const Function& f) { return first_unread(reached_from(p, f)); }
 
 // Kernels launched by an Orchestration function, in program order, each once (self.f(...) statements and the
 // kernels of pl.submit / pl.spmd_submit); `host` is set when it also runs host ops cvsim does not execute.
@@ -489,9 +499,7 @@ void refuse_distributed(const Function& f) {
 }
 
 void refuse_unread(const Program& program, const std::string& entry) {
-    const Function* first = nullptr;
-    for (const auto& f : program.functions)
-        if (f->is_unread() && (!first || loc_before(f->unread.diag->loc, first->unread.diag->loc))) first = f.get();
+    const Function* first = first_unread(program.functions);
     if (!first) return;
     std::shared_ptr<Function> e;
     try {
@@ -510,14 +518,7 @@ std::vector<const Function*> unread_unreached(const Program& program, const std:
     } catch (const CompileError&) {
         return out;
     }
-    std::set<const Function*> reached = {e.get()};
-    std::vector<const Function*> todo = {e.get()};
-    while (!todo.empty()) {
-        const Function* g = todo.back();
-        todo.pop_back();
-        for (const auto& name : callees_of(*g))
-            if (auto h = program.find(name); h && reached.insert(h.get()).second) todo.push_back(h.get());
-    }
+    const std::set<const Function*> reached = reached_from(program, *e);
     for (const auto& f : program.functions)
         if (f->is_unread() && !reached.count(f.get())) out.push_back(f.get());
     return out;
