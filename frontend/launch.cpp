@@ -524,6 +524,25 @@ std::vector<const Function*> unread_unreached(const Program& program, const std:
     return out;
 }
 
+std::optional<int> launch_width(const Program& program, const std::string& entry) {
+    std::vector<KernelLaunch> launches;
+    try {
+        auto f = pick_entry(program, entry);
+        if (f->type != FuncType::Orchestration) return std::nullopt;
+        bool host = false;
+        collect_launches(program, *f, launches, host, 0);
+    } catch (const std::exception&) {
+        return std::nullopt;  // no entry to follow (expand takes every function): its width is --blocks'
+    }
+    std::optional<int> width;
+    for (const auto& k : launches) {
+        if (k.blocks <= 0) continue;
+        if (width && *width != k.blocks) return std::nullopt;
+        width = k.blocks;
+    }
+    return width;
+}
+
 std::vector<KernelLaunch> kernel_launches(const Program& program, const std::string& entry) {
     auto f = pick_entry(program, entry);
     if (f->type != FuncType::Orchestration) return {};
@@ -593,16 +612,25 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     for (auto& f : program->functions) any_mixed |= passes::is_mixed(*f);
     passes::ExpandOptions eo = opt.expand;
     eo.keep_distributed = true;  // the Planner refuses a launch that reaches one (refuse_distributed)
-    c.expanded = any_mixed ? passes::expand_mixed_kernel(*program, eo, c.stats) : program;
-    if (passes::split_hand_written_lanes(*c.expanded, false)) {
-        if (c.expanded == program) c.expanded = clone_program(*program);  // the original stays as parsed
-        passes::split_hand_written_lanes(*c.expanded, true);
-    }
     auto& plan = c.plan;
-    plan.program = c.expanded;
-    plan.blocks = std::max(1, opt.expand.blocks);
-    plan.entry = c.expanded->find(entry->name);
-    Planner(c).run(plan.entry);
+    // The expansion needs the launch's cluster count (cross-cluster pairs, per-block windows, hard barriers); a
+    // launch that sets its own core_num is known only once the Planner walked it: then expand again with it.
+    for (int pass = 0; pass < 2; ++pass) {
+        c.stats = {};
+        c.mixed = false;
+        c.expanded = any_mixed ? passes::expand_mixed_kernel(*program, eo, c.stats) : program;
+        if (passes::split_hand_written_lanes(*c.expanded, false)) {
+            if (c.expanded == program) c.expanded = clone_program(*program);  // the original stays as parsed
+            passes::split_hand_written_lanes(*c.expanded, true);
+        }
+        plan = rt::LaunchPlan{};
+        plan.program = c.expanded;
+        plan.blocks = std::max(1, eo.blocks);
+        plan.entry = c.expanded->find(entry->name);
+        Planner(c).run(plan.entry);
+        if (!any_mixed || plan.blocks == std::max(1, eo.blocks)) break;
+        eo.blocks = plan.blocks;
+    }
     for (const auto* lane : {&plan.aic, &plan.aiv, &plan.mixed_prog})
         if (*lane && (*lane)->fn) check_numerics(*(*lane)->fn);
     if (plan.aiv) {

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,9 @@ struct KernelLaunch {
     bool distributed = false;  // it reaches a distributed function (compile() refuses it: E-UNSUPPORTED, not E-UNCHECKED)
 };
 std::vector<KernelLaunch> kernel_launches(const ir::Program& program, const std::string& entry);
+// The core_num every launch of ENTRY that gives one agrees on (attrs={"core_num": N}); nullopt when none gives
+// one, when they differ, or when the entry is no orchestration.
+std::optional<int> launch_width(const ir::Program& program, const std::string& entry);
 
 // Where each ring of one cluster lives in that cluster's hidden ring tensor (on a2a3 the GM buffer; on a5
 // the same numbering names the consumer-SRAM slots for the hazard checker), from the lane programs'

@@ -134,6 +134,7 @@ void CoreBase::scalar_thread() {
             m_end_cycle = now();
             m_finished = true;
             notify_state();
+            if (m_on_finish) m_on_finish();
         } catch (const AbortRun&) {
         }
     }

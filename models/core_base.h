@@ -42,6 +42,8 @@ public:
 
     // ---- set up per schedule (between sc_start calls) ----
     void set_program(std::function<void()> program) { m_program = std::move(program); }
+    // Called on the core's thread once its program ended and its pipes drained (finished() is true).
+    void set_on_finish(std::function<void()> f) { m_on_finish = std::move(f); }
     void set_queue_depth(uint64_t depth) { m_queue_depth = depth == 0 ? 1 : depth; }
     void set_scalar_cost(uint64_t cycles) { m_scalar_cost = cycles; }
     // Start the program `delay` cycles after the schedule start (no program: the core idles).
@@ -137,6 +139,7 @@ private:
     std::array<int, ir::kNumPipes> m_pipe_index{};     // pipe -> index into m_ps, -1 if absent
     std::vector<std::unique_ptr<PipeState>> m_ps;      // queues and events per pipe (not SCALAR)
     std::function<void()> m_program;                   // the lane program (runs on the scalar thread)
+    std::function<void()> m_on_finish;                 // after the program and the drain
     InstrEngine* m_engine = nullptr;                   // performs data effects
     sc_core::sc_event m_start_ev;                      // starts the scalar thread for a schedule
     sc_core::sc_event m_any_done;                      // any instruction of this core completed

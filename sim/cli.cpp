@@ -330,7 +330,13 @@ std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const st
         note_unread(*program, kernel, c.entry);
     }
     const HwParams hw = load_params(so.target, so.config_files, so.param_sets);
-    passes::ExpandOptions eo = sim::expand_options(so.target, so.v2c, so.blocks, hw);
+    // The launch's own width when the orchestration gives one: run and check launch (and expand) with it.
+    int blocks = so.blocks;
+    if (auto w = launch_width(*program, c.entry); w && *w != blocks) {
+        blocks = *w;
+        if (notes && !c.quiet) std::cerr << fmt::format("note: {}: the launch sets core_num {}; expanded for {} block(s)\n", kernel, *w, *w);
+    }
+    passes::ExpandOptions eo = sim::expand_options(so.target, so.v2c, blocks, hw);
     eo.c2v = so.c2v;
     passes::check_capacity(*program, hw);  // as `run` does: expand accepts nothing run rejects
     auto expanded = passes::expand_mixed_kernel(*program, eo, stats);

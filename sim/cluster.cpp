@@ -113,6 +113,11 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     // Ring tensors: every (direction, id) ring of a cluster has its own region of that cluster's hidden ring
     // tensor (set before the rings are configured, which places the slots).
     std::vector<std::unique_ptr<CoreRunner>> runners;
+    // Waves: a launch wider than the chip runs its first C blocks, then one more each time a block finishes.
+    const int chip = static_cast<int>(cfg.hw.chip.clusters);
+    m_blocks_done = 0;
+    m_dispatch_ev.cancel();
+    m_cores_left.assign(static_cast<size_t>(plan.blocks), 0);
     for (int b = 0; b < plan.blocks; ++b) {
         ClusterModel& cm = *m_clusters[b];
         for (auto& [key, r] : cm.rings) r->has_region = false;
@@ -131,7 +136,18 @@ RunOutcome Machine::run(const RunConfig& cfg) {
             core.set_queue_depth(cfg.hw.core.pipe_queue_depth);
             core.set_scalar_cost(cfg.hw.core.scalar_cycles_per_stmt);
             CoreRunner* raw = runner.get();
-            core.set_program([raw] { raw->run(); });
+            ++m_cores_left[static_cast<size_t>(b)];
+            const int after = b >= chip && chip > 0 ? b - chip + 1 : 0;  // blocks that must finish first
+            core.set_program([raw, after, chip] {
+                if (after > 0) raw->await_dispatch(after, chip);
+                raw->run();
+            });
+            core.set_on_finish([this, b] {
+                if (--m_cores_left[static_cast<size_t>(b)] == 0) {
+                    ++m_blocks_done;
+                    m_dispatch_ev.notify(SC_ZERO_TIME);
+                }
+            });
             uint64_t delay = 0;
             if (cfg.schedule.strategy == Strategy::Random || cfg.schedule.strategy == Strategy::Pct)
                 delay = st.rng.uniform(0, cfg.schedule.start_skew);
@@ -160,9 +176,12 @@ RunOutcome Machine::run(const RunConfig& cfg) {
         out.timeout = m_ctl.timed_out || out.end_cycle >= cfg.max_cycles || sc_pending_activity();
         out.deadlock = !out.timeout;
         Finding f;
-        bool occupancy = false;
+        bool occupancy = false, waves = false;
         for (auto& r : runners)
-            if (!r->model().finished() && r->blocked_in_hard_syncall()) occupancy = true;
+            if (!r->model().finished()) {
+                if (r->blocked_in_hard_syncall()) occupancy = true;
+                else if (r->blocked_in_syncall() && plan.blocks > chip) waves = true;
+            }
         if (out.deadlock) {
             f.code = "E-DEADLOCK";
             f.message = fmt::format("deadlock at cycle {}: every unfinished core is blocked and nothing is in flight", out.end_cycle);
@@ -192,6 +211,18 @@ RunOutcome Machine::run(const RunConfig& cfg) {
         }
         f.cycle = out.end_cycle;
         f.key = f.code;
+        if (waves) {
+            Finding o;
+            o.code = "E-OCCUPANCY";
+            o.message = fmt::format("a syncall over the launch's {} blocks waits for blocks that never start: the chip has {} clusters, so "
+                                    "the blocks run in waves and the later ones are dispatched only when earlier ones finish; on hardware "
+                                    "this hangs",
+                                    plan.blocks, chip);
+            o.details.push_back("launch at most " + std::to_string(chip) + " blocks (loop over the work inside a block), or order the accesses without a barrier");
+            o.key = "E-OCCUPANCY";
+            o.cycle = out.end_cycle;
+            st.add_finding(o);
+        }
         if (occupancy) {
             Finding o;
             o.code = "E-OCCUPANCY";

@@ -100,6 +100,10 @@ public:
     Barrier& barrier(const std::string& group) { return m_barriers[group]; }
     GlobalMemory& gm() { return m_gm; }
     RunControl& control() { return m_ctl; }
+    // Blocks beyond the chip's cluster count run in waves: block b >= C starts once b - C + 1 blocks finished
+    // (dispatched in block order to the cluster that frees first).
+    int blocks_done() const { return m_blocks_done; }
+    sc_core::sc_event& dispatch_event() { return m_dispatch_ev; }
 
 private:
     explicit Machine(int clusters);
@@ -109,6 +113,9 @@ private:
     std::vector<std::unique_ptr<ClusterModel>> m_clusters;   // the clusters
     std::map<std::string, Barrier> m_barriers;               // syncall groups: "mix", "aiv_only", "aic_only"
     GlobalMemory m_gm;                                       // shared GM + L2
+    int m_blocks_done = 0;                                   // blocks of the current run whose cores all finished
+    std::vector<int> m_cores_left;                           // per block: cores still running
+    sc_core::sc_event m_dispatch_ev;                         // a block finished (a cluster is free for the next)
 };
 
 }  // namespace cvsim::sim

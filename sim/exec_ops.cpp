@@ -241,6 +241,7 @@ uint64_t CoreRunner::begin(Instr& in) {
             uint64_t t = m_core->now();
             if (b.generation == gen || m_core->now() < b.release_cycle) {
                 m_in_hard_syncall = p.hard;
+                m_in_syncall = true;
                 m_scalar_wait = fmt::format("system.syncall({}, {}) at {} waits for {} participants ({} arrived{})", p.group,
                                             p.hard ? "hard" : "soft", in.stmt->loc.short_str(), b.expected, b.arrived,
                                             p.hard && b.expected > per_cluster * launched_clusters
@@ -260,6 +261,7 @@ uint64_t CoreRunner::begin(Instr& in) {
                 m_core->clear_blocked();
                 m_scalar_wait.clear();
                 m_in_hard_syncall = false;
+                m_in_syncall = false;
                 m_core->account_stall(StallCause::Barrier, m_core->now() - t, Pipe::Scalar);
             }
             auto it = b.episode_tokens.find(gen);

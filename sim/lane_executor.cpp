@@ -66,6 +66,18 @@ CoreRunner::~CoreRunner() {
     if (env_pool().size() < 64) env_pool().push_back(std::move(m_env));
 }
 
+void CoreRunner::await_dispatch(int after, int chip) {
+    Machine& m = *m_st.machine;
+    if (m.blocks_done() >= after) return;
+    m_scalar_wait = fmt::format("block {} not dispatched: the chip's {} clusters are busy (a launch of {} blocks runs in waves; it starts "
+                                "once {} block(s) finished)",
+                                m_cluster, chip, m_st.blocks, after);
+    m_core->set_blocked(StallCause::Barrier, m_scalar_wait);
+    while (m.blocks_done() < after) m_core->wait_event(m.dispatch_event());
+    m_core->clear_blocked();
+    m_scalar_wait.clear();
+}
+
 void CoreRunner::run() {
     m_returned = false;
     exec_block(m_prog.fn->body);
@@ -677,8 +689,12 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
         // A run-time valid region (a load's valid_shape, lane 1's part of an odd split) carries through moves
         // and shape-preserving vector ops, as in the reference interpreter.
         const TileRef& x = in->in[0];
+        // The result's static valid region (empty, or the operand's own, e.g. lane 0's part of a split boundary
+        // tile) is then bounded by the operand's run-time one.
         bool shaping = c.op->valid != ValidRule::Inherit;  // the registry's valid-region rule (slice, reshape, fillpad, ...)
-        if (k > 0 && x && !shaping && (code == O::Move || c.type.mem == Mem::Vec) && c.type.valid.empty() && x->rows == out->rows &&
+        const ExprPtr& x0 = c.args.empty() ? nullptr : c.args[0];
+        bool inherits = c.type.valid.empty() || (x0 && x0->type.kind == TypeKind::Tile && x0->type.valid == c.type.valid);
+        if (k > 0 && x && !shaping && (code == O::Move || c.type.mem == Mem::Vec) && inherits && x->rows == out->rows &&
             x->cols == out->cols) {
             out->vr = std::min(out->vr, x->vr);
             out->vc = std::min(out->vc, x->vc);

@@ -77,6 +77,9 @@ public:
     // Descriptions of what this core waits for (deadlock report), empty when not blocked.
     std::vector<std::string> blocked() const;
     bool blocked_in_hard_syncall() const { return m_in_hard_syncall; }
+    bool blocked_in_syncall() const { return m_in_syncall; }
+    // A block beyond the chip's `chip` clusters: wait (before its program) until `after` blocks finished.
+    void await_dispatch(int after, int chip);
     void set_runner_index(int i) { m_runner_index = i; }
 
 private:
@@ -145,6 +148,7 @@ private:
     std::string m_scalar_wait;        // what the scalar unit waits for (deadlock report)
     std::array<std::string, ir::kNumPipes> m_pipe_wait;  // what each pipe waits for
     bool m_in_hard_syncall = false;
+    bool m_in_syncall = false;  // waiting in a syncall's departure (hard or soft)
     uint64_t m_sync_count = 0;        // this core's sync/GM events (sweep)
     int m_runner_index = 0;           // position among the schedule's launched cores (sweep)
 };

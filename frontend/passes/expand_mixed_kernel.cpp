@@ -89,6 +89,7 @@ public:
     std::shared_ptr<Function> build() {
         m_out->body = filter(m_src.body);
         dce();
+        refuse_other_lanes_values();
         insert_tfree(m_out->body);
         // A flattened split_aiv region: both lanes run the function (split_aiv, as PyPTO stamps it, also tells
         // the a2a3 launch that lane 1 is not a replay of an unsplit function) and both are dispatched.
@@ -325,6 +326,47 @@ private:
         VarPtr m = m_out->new_var(m_out->fresh_name(dst->name + "_mat"), mat_t, s.loc);
         out.push_back(make_assign(m, make_call(OpCode::TpopFromAiv, {{"split", int_lit(split)}}, s.loc, &mat_t), s.loc));
         out.push_back(make_assign(dst, make_call(OpCode::Move, {{"tile", var_ref(m, s.loc)}, {"target_memory", mem_lit(target)}}, s.loc), s.loc));
+    }
+
+    // A value the source function computes on the other side only (a scalar read from a vector tile, say)
+    // that this lane still reads, through a SHARED statement copied to it: no core transports a scalar to
+    // the other (tpush/tpop carry tiles), so the lane would read a variable it never set. Refused at the
+    // first statement of the lane that reads it, never run with a made-up value.
+    void refuse_other_lanes_values() {
+        auto bound = [](const Stmt& s, std::set<const Var*>& out) {
+            for (const auto& t : s.targets) out.insert(t.get());
+            for (const auto& t : s.iter_args) out.insert(t.get());
+            if (s.loop_var) out.insert(s.loop_var.get());
+        };
+        std::set<const Var*> defined;
+        for (const auto& p : m_out->params) defined.insert(p.var.get());
+        walk(m_out->body, [&](const StmtPtr& st) { bound(*st, defined); });
+        std::map<const Var*, const Var*> lane_var;     // source variable -> lane variable
+        for (const auto& sv : m_src.vars) lane_var[sv.get()] = m_map.get(sv).get();
+        std::map<const Var*, const Stmt*> source_def;  // lane variable -> the source statement binding it
+        walk(m_src.body, [&](const StmtPtr& st) {
+            std::set<const Var*> b;
+            bound(*st, b);
+            for (const Var* v : b)
+                if (auto it = lane_var.find(v); it != lane_var.end()) source_def.emplace(it->second, st.get());
+        });
+        walk(m_out->body, [&](const StmtPtr& st) {
+            std::set<const Var*> reads;
+            auto add = [&](const VarPtr& v) { reads.insert(v.get()); };
+            for (const ExprPtr* e : {&st->value, &st->start, &st->stop, &st->step}) for_each_var(*e, add);
+            for (const auto& e : st->values) for_each_var(e, add);
+            for (const auto& e : st->init_values) for_each_var(e, add);
+            for (const Var* v : reads) {
+                auto it = source_def.find(v);
+                if (defined.count(v) || it == source_def.end()) continue;
+                const bool aic = m_lane == Lane::Aic;
+                raise("E-UNSUPPORTED", st->loc,
+                      fmt::format("the {} lane needs '{}', which only the {} side computes (at {}): a scalar does not cross between the cores "
+                                  "(tpush/tpop carry tiles), so this statement cannot run on the {}",
+                                  aic ? "AIC" : "AIV", v->name, aic ? "vector" : "cube", it->second->loc.short_str(), aic ? "cube" : "vector"),
+                      "compute the value on both sides from GM or parameters, or move it through a tile");
+            }
+        });
     }
 
     // Remove statements without effect whose results nothing reads, until nothing changes.

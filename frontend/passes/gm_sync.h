@@ -76,7 +76,7 @@ public:
     }
     GmSync(Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const Var*>* live_loads = nullptr,
            const std::set<const Var*>* live_reads = nullptr)
-        : m_f(f), m_opt(opt), m_stats(stats), m_live(live_loads), m_live_reads(live_reads), m_win(f) {}
+        : m_f(f), m_opt(opt), m_stats(stats), m_live(live_loads), m_live_reads(live_reads), m_win(f, opt.blocks) {}
 
     void run() {
         trace_origins();
@@ -902,6 +902,13 @@ private:
 
     void place_barrier(Block* b, size_t il, const SourceLoc& loc) {
         if (!m_barrier_at.insert({b, il}).second) return;  // one barrier covers every pair ordered there
+        // A launch wider than the chip runs in waves: a barrier over all its blocks never completes.
+        if (m_opt.chip_clusters > 0 && m_opt.blocks > m_opt.chip_clusters)
+            raise("E-OCCUPANCY", loc,
+                  fmt::format("this dependency needs a barrier (pl.system.syncall), but the launch's {} blocks exceed the chip's {} clusters: "
+                              "the blocks run in waves, so a barrier over all of them never completes (it hangs on hardware)",
+                              m_opt.blocks, m_opt.chip_clusters),
+                  fmt::format("launch at most {} blocks (loop over the work inside a block), or order the accesses within a cluster", m_opt.chip_clusters));
         plan(b, il, make_eval(make_call(OpCode::Fence, {}, loc), loc));
         plan(b, il, make_eval(syncall_call(loc), loc));
         ++m_stats.barriers;

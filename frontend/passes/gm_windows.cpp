@@ -55,9 +55,11 @@ int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
 
 }  // namespace
 
-WindowAnalysis::WindowAnalysis(Function& f) {
+WindowAnalysis::WindowAnalysis(Function& f, int blocks) {
     for (auto& p : f.params) m_params.insert(p.var.get());
     scan(f.body, {});
+    if (blocks >= 1)
+        for (const Var* v : m_block_vars) m_bounds[v] = {0, blocks - 1};
 }
 
 void WindowAnalysis::scan(Block& b, StmtPath path) {
@@ -343,15 +345,25 @@ GmWindow WindowAnalysis::window(const Expr& call, const StmtPath& path) const {
     if (scalar_read) {
         w.ext.assign(offs->args.size(), 1);
     } else if (store) {
+        // What a store writes (as the lane executor resolves it): `shapes` when given, else the tile's valid
+        // region (its static type bounds the run-time one: a split keeps lane 0's larger part), else its shape.
         const ExprPtr& tile = arg(call, "tile");
         if (!tile) return w;
         w.ext = tile->type.shape;
+        const auto& valid = tile->type.valid;
+        if (valid.size() == w.ext.size() && std::all_of(valid.begin(), valid.end(), [](int64_t v) { return v > 0; }))
+            for (size_t d = 0; d < valid.size(); ++d) w.ext[d] = std::min(w.ext[d], valid[d]);
+        if (auto sh = const_int_list(arg(call, "shapes"))) w.ext = *sh;
         size_t rank = t->type.shape.size();
         if (w.ext.size() < rank) w.ext.insert(w.ext.begin(), rank - w.ext.size(), 1);
     } else {
         auto e = const_int_list(arg(call, "shapes"));
         if (!e) return w;
         w.ext = *e;
+        // A load with a valid_shape reads only its valid region from GM.
+        if (auto vs = const_int_list(arg(call, "valid_shape")); vs && vs->size() == w.ext.size())
+            for (size_t d = 0; d < vs->size(); ++d)
+                if ((*vs)[d] >= 0) w.ext[d] = std::min(w.ext[d], (*vs)[d]);
     }
     if (w.ext.size() != offs->args.size()) return w;
     auto b = base(t->var.get(), path, 0);
@@ -419,7 +431,11 @@ bool WindowAnalysis::overlap_at(const GmWindow& a, const GmWindow& b, const std:
             auto ia = oa.terms.find(v), ib = ob.terms.find(v);
             int64_t ca = ia == oa.terms.end() ? 0 : ia->second, cb = ib == ob.terms.end() ? 0 : ib->second;
             if (!wa.is_loop_var(v)) {
-                if (ca != cb) unknown_dim = true;  // an invariant of unknown value
+                // An invariant: the same value in both. A block index (same cluster) is one in [0, blocks - 1].
+                if (ca != cb) {
+                    if (wa.is_block_var(v)) range(v, ca - cb);
+                    else unknown_dim = true;
+                }
             } else if (v == x && fixed) {
                 Klo += ca * fixed->first - cb * fixed->second;
                 Khi += ca * fixed->first - cb * fixed->second;

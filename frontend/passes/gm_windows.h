@@ -38,7 +38,9 @@ using StmtPath = std::vector<std::pair<ir::Block*, size_t>>;
 
 class WindowAnalysis {
 public:
-    explicit WindowAnalysis(ir::Function& f);
+    // blocks >= 1: the launch's cluster count, which bounds every variable bound to get_block_idx() to
+    // [0, blocks - 1] (0: unknown, unbounded).
+    explicit WindowAnalysis(ir::Function& f, int blocks = 0);
     // The absolute window of a store (`output_tensor`) or load (`tensor`) call at `path`.
     GmWindow window(const ir::Expr& call, const StmtPath& path) const;
     bool is_loop_var(const ir::Var* v) const { return m_loop_vars.count(v) > 0; }

@@ -58,7 +58,9 @@ private:
                   fmt::format("'{}' has {} {} ({}): a {} split needs an even extent", what, t.shape[ax],
                               m_mode == SplitMode::UP_DOWN ? "rows" : "columns", shape_str(t.shape), split_mode_name(m_mode)));
         t.shape[ax] /= 2;
-        if (!t.valid.empty()) t.valid[ax] = (t.valid[ax] + 1) / 2;
+        // A valid extent on the split axis: the static type holds lane 0's part (the larger one, so that it
+        // bounds both lanes' accesses); lane 1's comes at run time where the op carries it (load, set_validshape).
+        if (!t.valid.empty()) t.valid[ax] = std::min(t.valid[ax], t.shape[ax]);
         return true;
     }
 
@@ -77,6 +79,22 @@ private:
         add->args = {off, mul};
         add->type = Type::scalar(DType::INDEX);
         return add;
+    }
+
+    // The lane's part of a split-axis valid extent v spanning both lanes: min(max(v, idx * half) - idx * half, half)
+    // (a saturating subtract, as upstream's LocalizeValidDimForSplit).
+    ExprPtr lane_part(ExprPtr v, int64_t half, const SourceLoc& loc) {
+        auto bin = [&](const char* op, ExprPtr a, ExprPtr b) {
+            auto e = std::make_shared<Expr>();
+            e->kind = ExprKind::Binary;
+            e->sval = op;
+            e->loc = loc;
+            e->args = {std::move(a), std::move(b)};
+            e->type = Type::scalar(DType::INDEX);
+            return e;
+        };
+        auto off = bin("*", var_ref(m_sub, loc), int_lit(half, loc));
+        return bin("min", bin("-", bin("max", std::move(v), off), off), int_lit(half, loc));
     }
 
     void refresh(const ExprPtr& e) {
@@ -101,6 +119,14 @@ private:
                 shapes->args[ax] = int_lit(half, c.loc);
                 offs->args[ax] = shifted(offs->args[ax], half, c.loc);
                 halve(c.type, c.loc, "the loaded tile");
+                // valid_shape: the lane's part of the split-axis extent, clamp(v - idx * half, 0, half), as
+                // upstream's SplitVectorKernel localizes a load's valid_shape (LocalizeTupleElementForSplit); the
+                // static type keeps lane 0's part (the larger), the lane's own comes from the operand at run time.
+                if (ExprPtr& vs = c.args[3]; vs && (vs->kind == ExprKind::List || vs->kind == ExprKind::Tuple) && ax < vs->args.size()) {
+                    auto k = const_int(vs->args[ax]);
+                    if (k && *k >= 2 * half) vs->args[ax] = int_lit(half, c.loc);
+                    else vs->args[ax] = lane_part(vs->args[ax], half, c.loc);
+                }
                 return;
             }
             case O::Store: {
@@ -149,17 +175,7 @@ private:
                 t.valid.clear();
                 auto k = const_int(v);
                 if (k && (*k == 2 * half || *k > half)) {
-                    auto bin = [&](const char* op, ExprPtr a, ExprPtr b) {
-                        auto e = std::make_shared<Expr>();
-                        e->kind = ExprKind::Binary;
-                        e->sval = op;
-                        e->loc = c.loc;
-                        e->args = {std::move(a), std::move(b)};
-                        e->type = Type::scalar(DType::INDEX);
-                        return e;
-                    };
-                    auto off = bin("*", var_ref(m_sub, c.loc), int_lit(half, c.loc));
-                    v = bin("min", bin("-", bin("max", v, off), off), int_lit(half, c.loc));
+                    v = lane_part(v, half, c.loc);
                     if (auto other = const_int(c.args[m_mode == SplitMode::UP_DOWN ? 2 : 1])) {
                         // Lane 0's region statically (the larger part); the lane's own comes at run time.
                         t.valid = m_mode == SplitMode::UP_DOWN ? std::vector<int64_t>{std::min(*k, half), *other}

@@ -2,6 +2,7 @@
 // tests/e2e/kernels/adv2/ (kernels written for cvsim). Each test failed before its fix.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,7 @@ namespace {
 std::string kpath(const std::string& name) { return source_dir() + "/tests/e2e/kernels/adv2/" + name; }
 
 RunResult check(const std::string& k, const std::vector<std::string>& extra, int schedules = 40) {
-    std::vector<std::string> args = {"check", kpath(k), "--schedules", std::to_string(schedules)};
+    std::vector<std::string> args = {"check", k.find('/') == std::string::npos ? kpath(k) : k, "--schedules", std::to_string(schedules)};
     args.insert(args.end(), extra.begin(), extra.end());
     return run_cvsim(args, 300);
 }
@@ -50,13 +51,36 @@ TEST(Adversarial2, NoTokenOnARingTheAuthorAlsoPushesOn) {
     for (const char* target : {"a2a3", "a5"}) expect_clean("c2v_token_behind_author_push.py", {"--c2v", "complete", "--v2c", "fence", "--target", target});
 }
 
-// --blocks above the chip's cluster count: the syncall policy emitted a hard barrier (E-OCCUPANCY, deadlock);
-// SPEC 5.7: hard only when the launch fills the chip exactly.
+// A launch narrower than the chip gets a soft barrier, one that fills it exactly a hard one (SPEC 5.7). One
+// wider than the chip (--blocks 30 on a2a3's 24 clusters) runs in waves: the syncall policy emitted a hard
+// barrier there (E-OCCUPANCY), then a soft one, which hangs on hardware as well (the later blocks start only
+// when earlier ones finish, so not all of them ever arrive). The policies refuse it now, and an author's soft
+// barrier over such a launch is a deadlock with E-OCCUPANCY, never clean.
 TEST(Adversarial2, ABarrierIsHardOnlyWhenTheLaunchFillsTheChip) {
-    for (const char* policy : {"syncall", "fence"}) expect_clean("blocks_over_chip.py", {"--blocks", "30", "--v2c", policy});
-    RunResult r = run_cvsim({"expand", kpath("blocks_over_chip.py"), "--blocks", "30", "--v2c", "syncall"});
+    for (const char* policy : {"syncall", "fence"}) {
+        expect_clean("blocks_over_chip.py", {"--blocks", "20", "--v2c", policy});
+        RunResult r = check(kpath("blocks_over_chip.py"), {"--blocks", "30", "--v2c", policy}, 3);
+        EXPECT_EQ(r.exit_code, 2) << policy << "\n" << r.out << r.err;
+        EXPECT_NE(r.err.find("error[E-OCCUPANCY]"), std::string::npos) << r.err;
+        EXPECT_NE(unwrapped(r.err).find("the blocks run in waves"), std::string::npos) << r.err;
+    }
+    RunResult r = run_cvsim({"expand", kpath("blocks_over_chip.py"), "--blocks", "20", "--v2c", "syncall"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("mode='soft'"), std::string::npos) << r.out;
+    const std::string soft = "adv2_blocks_over_chip_soft.py";
+    {
+        std::ofstream(soft) << r.out;
+    }
+    RunResult wide = run_cvsim({"check", soft, "--blocks", "30", "--schedules", "2"}, 300);
+    EXPECT_EQ(wide.exit_code, 1) << wide.out << wide.err;
+    const std::string all = unwrapped(wide.out + wide.err);
+    EXPECT_NE(all.find("error[E-DEADLOCK]"), std::string::npos) << all;
+    EXPECT_NE(all.find("error[E-OCCUPANCY]: a syncall over the launch's 30 blocks waits for blocks that never start"), std::string::npos) << all;
+    EXPECT_NE(all.find("cluster 24 AIC: block 24 not dispatched"), std::string::npos) << all;
+    // Without the barrier the 30 blocks run (in waves) to the end: the race is reported, no deadlock.
+    RunResult off = check(kpath("blocks_over_chip.py"), {"--blocks", "30", "--v2c", "off"}, 3);
+    EXPECT_NE(unwrapped(off.out + off.err).find("E-RACE-RAW"), std::string::npos) << off.out << off.err;
+    EXPECT_EQ(unwrapped(off.out + off.err).find("E-DEADLOCK"), std::string::npos) << off.out << off.err;
     r = run_cvsim({"expand", kpath("blocks_over_chip.py"), "--blocks", "24", "--v2c", "syncall"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out.find("mode='soft'"), std::string::npos) << r.out;

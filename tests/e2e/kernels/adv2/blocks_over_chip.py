@@ -1,6 +1,7 @@
-# a2a3 has 24 clusters. With --blocks 30 (any N > 24) --v2c syncall|fence emits a HARD syncall (SPEC 5.7: hard only
-# when --blocks EQUALS the chip's cluster count, soft otherwise) and check then reports E-OCCUPANCY + E-DEADLOCK +
-# E-RACE-RAW on cvsim's own expansion (its hint: 'use syncall(mode="soft")').  cvsim check THIS --blocks 30 --v2c syncall
+# a2a3 has 24 clusters. Below 24 blocks --v2c syncall|fence order the cross-cluster RAW with a soft barrier, at
+# exactly 24 with a hard one (SPEC 5.7). With --blocks 30 the blocks run in waves and no barrier over all of them
+# completes (the first policy emitted a hard barrier, the next a soft one: both hang on hardware), so the
+# policies refuse it (E-OCCUPANCY).  cvsim check THIS --blocks 30 --v2c syncall
 import pypto.language as pl
 
 
