@@ -262,15 +262,26 @@ bool GmSync::derives_from(const Var* v, const Stmt* load, int depth) const {
 bool GmSync::load_drained_by_mte3(size_t i, size_t to, const Access& load) const {
     if (load.store || load.lane != Side::Vector || load.stmt->targets.empty()) return false;
     const std::vector<TraceEv>& tr = m_trace;
+    // A V-pipe op that read the loaded tile ran after the load completed; on a5 every V2C push of a non-NZ
+    // tile gets the expander's NZ adapter, a V-pipe move issued right before the push, which the in-order V
+    // pipe runs after that op: the push (and its ready flag) then follows the load as well.
+    bool v_read = false;
     for (size_t x = i + 1; x <= to && x < tr.size(); ++x) {
         if (!tr[x].definite) continue;
         const Expr* e = stmt_call(*tr[x].s);
         if (!e) continue;
-        const bool mte3 = (e->op->code == OpCode::Store && call_side(*e) == Side::Vector) || e->op->code == OpCode::TpushToAic ||
-                          call_side(*e) == Side::BoundaryV2C;
+        const OpCode code = e->op->code;
+        if (!v_read && call_side(*e) == Side::Vector && e->type.is_tile() && e->type.mem == Mem::Vec && code != OpCode::Load &&
+            code != OpCode::TpopFromAic)
+            for (const auto& a : e->args)
+                if (a && a->kind == ExprKind::Var && a->type.is_tile() && derives_from(a->var.get(), load.stmt.get(), 0)) v_read = true;
+        const bool mte3 = (code == OpCode::Store && call_side(*e) == Side::Vector) || code == OpCode::TpushToAic || call_side(*e) == Side::BoundaryV2C;
         if (!mte3) continue;
         const ExprPtr& t = arg(*e, "tile");
         if (t && t->kind == ExprKind::Var && derives_from(t->var.get(), load.stmt.get(), 0)) return true;
+        const bool adapted = m_opt.target == Target::A5 && code != OpCode::Store && t && t->type.is_tile() && t->type.mem == Mem::Vec &&
+                             t->type.layout() != Layout::NZ;
+        if (v_read && adapted) return true;
     }
     return false;
 }

@@ -319,15 +319,17 @@ TEST(Findings, OneMistakeOnTwentyFourClustersPrintsOnceWithTheClusters) {
     EXPECT_GT(ej["kernels"][0]["findings"].size(), 500u);
 }
 
-// The same on 1000 clusters, each racing in its own rows: a bounded report, all 1000 races in --json.
-TEST(Findings, OneMistakeOnAThousandClustersPrintsOnce) {
-    std::string js = tmp("b1000.json");
-    RunResult r = run_cvsim({"run", source_dir() + "/tests/e2e/kernels/per_block_race.py", "--v2c", "off", "--blocks", "1000", "--json", js}, 280);
+// The same on 200 clusters (far wider than the chip: they run in waves), each racing in its own rows: a
+// bounded report, all 200 races in --json. (1,000 clusters took 72 s: the engine's cost grows faster than the
+// cluster count, issue 13.)
+TEST(Findings, OneMistakeOnManyClustersPrintsOnce) {
+    std::string js = tmp("b200.json");
+    RunResult r = run_cvsim({"run", source_dir() + "/tests/e2e/kernels/per_block_race.py", "--v2c", "off", "--blocks", "200", "--json", js}, 280);
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_LT(lines_of(r.out).size(), 40u) << r.out;
-    EXPECT_NE(r.out.find("... and 999 more like this on clusters 0-999"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("... and 199 more like this on clusters 0-199"), std::string::npos) << r.out;
     nlohmann::json j = nlohmann::json::parse(read_file(js));
     size_t races = 0;
     for (const auto& f : j["findings"]) races += f["code"] == "E-RACE-RAW";
-    EXPECT_EQ(races, 1000u);
+    EXPECT_EQ(races, 200u);
 }
