@@ -360,9 +360,26 @@ private:
                 bool found = false;
                 for (size_t i = 0; i < caller.params.size(); ++i)
                     if (caller.params[i].var.get() == a->var.get()) {
-                        from = outer.from[i];
-                        b = outer.consts[i];
                         found = true;
+                        if (i < outer.from.size()) {
+                            from = outer.from[i];
+                            b = outer.consts[i];
+                        } else {
+                            // A parameter the expander added (the soft-syncall workspace, __x) that the caller's own
+                            // launcher does not pass: one zeroed GM tensor of the launch, as an orchestration creates.
+                            if (a->var->name.rfind("__", 0) != 0 || a->type.kind != TypeKind::Tensor)
+                                raise("E-UNSUPPORTED", a->loc, fmt::format("'{}' is a parameter of '{}' that its launch does not pass", a->var->name, caller.name));
+                            auto it = m_created.find(a->var.get());
+                            if (it == m_created.end()) {
+                                rt::CreatedTensor t;
+                                t.name = a->var->name;
+                                t.dtype = a->type.dtype;
+                                t.shape = a->type.shape;
+                                it = m_created.emplace(a->var.get(), static_cast<int>(m_plan.created.size())).first;
+                                m_plan.created.push_back(t);
+                            }
+                            from = rt::kCreatedArg - it->second;
+                        }
                     }
                 if (!found) {
                     auto it = m_created.find(a->var.get());
