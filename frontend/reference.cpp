@@ -300,7 +300,7 @@ private:
         w.extents = ext;
         for (size_t d = 0; d < rank; ++d) {
             int64_t o = scalar(offsets->args[d]).as_int();
-            if (!rt::range_inside(o, ext[d], v.shape[d]))
+            if (!rt::window_inside(o, ext[d], v.shape[d]))
                 fail("E-OOB", loc, fmt::format("window offset {} + extent {} is outside dimension {} (size {}) of tensor {}", o, ext[d], d, v.shape[d], m_m.gm.tensors[v.id].name));
             w.offsets.push_back(rt::sat_add(v.off[d], o));
         }

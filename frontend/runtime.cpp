@@ -121,7 +121,7 @@ std::optional<std::string> check_window(const TensorBuffer& t, const Window& w) 
     if (w.offsets.size() != t.shape.size() || w.extents.size() != t.shape.size())
         return fmt::format("window of rank {} on tensor {} of rank {}", w.offsets.size(), t.name, t.shape.size());
     for (size_t d = 0; d < t.shape.size(); ++d)
-        if (!range_inside(w.offsets[d], w.extents[d], t.shape[d]))
+        if (!window_inside(w.offsets[d], w.extents[d], t.shape[d]))
             return fmt::format("window {} is outside tensor {} of shape {} (dimension {})", window_str(w), t.name,
                                ir::shape_str(t.shape), d);
     // A 4-bit tensor packs two elements per byte: a window row must start and end on a byte (DMA moves bytes).

@@ -90,6 +90,9 @@ inline int64_t sat_add(int64_t a, int64_t b) {
 inline bool range_inside(int64_t off, int64_t ext, int64_t size) {
     return off >= 0 && ext > 0 && ext <= size && off <= size - ext;
 }
+// A GM window's extent in one dimension: an empty one (a split lane's part of a valid region that lane 0 holds
+// whole, a tail tile of 0 rows) is inside when its offset is in [0, size]; it moves nothing.
+inline bool window_inside(int64_t off, int64_t ext, int64_t size) { return ext == 0 ? off >= 0 && off <= size : range_inside(off, ext, size); }
 
 // Windows of one tensor that share an element (windows of different rank are assumed to overlap).
 inline bool windows_overlap(const Window& a, const Window& b) {

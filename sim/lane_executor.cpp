@@ -270,7 +270,7 @@ std::optional<rt::Window> CoreRunner::window(const TView& v, const ExprPtr& offs
     w.extents = ext;
     for (size_t d = 0; d < rank; ++d) {
         int64_t o = scalar(offsets->args[d]).as_int();
-        if (!rt::range_inside(o, ext[d], v.shape[d])) {
+        if (!rt::window_inside(o, ext[d], v.shape[d])) {
             const auto& t = m_st.tensors->tensors[v.tensor];
             std::string win;
             for (size_t k = 0; k < rank; ++k) win += fmt::format("{}{}:{}", k ? ", " : "", k == d ? o : scalar(offsets->args[k]).as_int(), rt::sat_add(k == d ? o : scalar(offsets->args[k]).as_int(), ext[k]));
@@ -296,6 +296,9 @@ std::optional<rt::Window> CoreRunner::window(const TView& v, const ExprPtr& offs
         runtime_finding("E-OOB", s, fmt::format("{} {}", core_name(m_core_id), *err));
         return std::nullopt;
     }
+    // An empty window (inside the tensor) moves nothing: no instruction is issued for it.
+    for (int64_t e : w.extents)
+        if (e == 0) return std::nullopt;
     return w;
 }
 

@@ -104,13 +104,18 @@ void GmSync::order_v2c_waw() {
     }
 }
 
+static const char* read_name(const Access& a) { return a.call && a.call->op->code == OpCode::Load ? "load" : "pl.tensor.read"; }
+
 void GmSync::reject_vector_pair(const Access& x, const Access& y, const std::string& when) const {
     if (m_opt.v2c != V2CPolicy::Reject) return;
     raise("E-V2C-UNFENCED", y.stmt->loc,
           fmt::format("vector {} of '{}' {} GM that the vector {} at {} {}{} on the other AIV lane ({}), with nothing ordering them",
-                      y.store ? "store" : "pl.tensor.read", name_of(x.origins), y.store ? "overwrites" : "reads", x.store ? "store" : "pl.tensor.read",
+                      y.store ? "store" : read_name(y), name_of(x.origins), y.store ? "overwrites" : "reads", x.store ? "store" : read_name(x),
                       x.stmt->loc.str(), x.store ? "wrote" : "reads", when,
-                      m_opt.target == Target::A2A3 && !m_split ? "a2a3: lane 1's replay issues the scalar read" : "both AIV lanes run the function"),
+                      m_opt.target == Target::A2A3 && !m_split ? "a2a3: lane 1's replay issues the scalar read"
+                      : m_f.split_mode() != SplitMode::NONE && (x.call->op->code == OpCode::Load || y.call->op->code == OpCode::Load)
+                          ? "the split gives each AIV lane its half of the tile"
+                          : "both AIV lanes run the function"),
           "insert pl.system.fence() + pl.system.syncall(core_type=\"mix\") before it (or compile with --v2c fence)");
 }
 
@@ -122,14 +127,51 @@ void GmSync::order_vector_reads() {
             if (const Expr* c = stmt_call(*b[i]); c && c->op->code == OpCode::Syncall && call_side(*c) == Side::Shared) return true;
         return false;
     };
+    // A split function's halved tile load/store: lane L moves rows (UP_DOWN; columns LEFT_RIGHT) [o + L * half,
+    // o + (L + 1) * half) of the whole tile's window (a superset of its valid part). nullopt: not halved.
+    const SplitMode mode = m_f.split_mode();
+    auto lane_access = [&](const Access& a, int lane) -> std::optional<Access> {
+        if (mode == SplitMode::NONE || !a.win.ok || a.win.ext.size() < 2) return std::nullopt;
+        const Expr& c = *a.call;
+        std::vector<int64_t> box;
+        if (c.op->code == OpCode::Store) {
+            const ExprPtr& t = arg(c, "tile");
+            if (!t || t->type.kind != TypeKind::Tile || t->type.mem != Mem::Vec) return std::nullopt;
+            box = t->type.shape;
+        } else if (c.op->code == OpCode::Load && c.type.mem == Mem::Vec) {
+            box = c.type.shape;
+        } else {
+            return std::nullopt;
+        }
+        if (box.size() < 2) return std::nullopt;
+        const size_t tax = mode == SplitMode::UP_DOWN ? box.size() - 2 : box.size() - 1;
+        const size_t wax = mode == SplitMode::UP_DOWN ? a.win.ext.size() - 2 : a.win.ext.size() - 1;
+        if (box[tax] < 2 || box[tax] % 2) return std::nullopt;  // whole on both lanes (extent 1), or refused by the split
+        const int64_t half = box[tax] / 2;
+        Access l = a;
+        l.win.off[wax].c += lane * half;
+        l.win.ext[wax] = std::min(half, std::max<int64_t>(a.win.ext[wax] - lane * half, 0));
+        return l;
+    };
+    // Does x on one AIV lane meet y on the other (by `meet`, given the two accesses)?
+    auto across_lanes = [&](const Access& x, const Access& y, const std::function<bool(const Access&, const Access&)>& meet) {
+        for (int lx = 0; lx < 2; ++lx) {
+            auto a = lane_access(x, lx), b = lane_access(y, 1 - lx);
+            if (a && b && meet(*a, *b)) return true;
+        }
+        return false;
+    };
     for (const Access& x : m_acc)
         for (const Access& y : m_acc) {
             if (x.lane != Side::Vector || y.lane != Side::Vector || x.store == y.store || !intersects(x.origins, y.origins)) continue;
             const Access& r = x.store ? y : x;
-            if (r.call->op->code != OpCode::TensorRead) continue;
+            const bool scalar = r.call->op->code == OpCode::TensorRead;
+            // A halved load against a halved store: the split made the two lanes' halves a cross-core pair.
+            if (!scalar && !(lane_access(x, 0) && lane_access(y, 0))) continue;
+            auto same = [&](const Access& a, const Access& b) { return overlap_same(a, b); };
             std::string what = fmt::format("{} -> {} {}: vector {} on the other AIV lane", where(x), where(y), name_of(x.origins),
                                            x.store ? "read-after-write" : "write-after-read");
-            if (compare(x.path, y.path) == Order::Before && overlap_same(x, y)) {
+            if (compare(x.path, y.path) == Order::Before && (scalar ? overlap_same(x, y) : across_lanes(x, y, same))) {
                 size_t d = 0;
                 while (d < x.path.size() && d < y.path.size() && x.path[d] == y.path[d]) ++d;
                 Block* b = x.path[d].first;
@@ -142,8 +184,10 @@ void GmSync::order_vector_reads() {
             }
             const LoopAt* carry = nullptr;
             auto loops = common_loops(x, y);
-            for (auto& lp : loops)
-                if (overlap_carried(x, y, lp)) carry = &lp;
+            for (auto& lp : loops) {
+                auto carried = [&](const Access& a, const Access& b) { return overlap_carried(a, b, lp); };
+                if (scalar ? overlap_carried(x, y, lp) : across_lanes(x, y, carried)) carry = &lp;
+            }
             if (!carry) continue;
             size_t D = carry->depth;
             Block* lb = x.path[D].first;

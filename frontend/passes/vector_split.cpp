@@ -143,9 +143,29 @@ private:
                 if (c.args[3]) raise("E-UNSUPPORTED", c.loc, "a store with shapes= in a split function is not supported");
                 return;
             }
-            case O::TpushToAic:
+            case O::TpushToAic: {
+                // A tile left whole on both lanes (extent 1 on the split axis) cannot be pushed as two halves: each
+                // lane would write its whole tile at its half's offset, past the slot.
+                const ExprPtr& tile = c.args[0];
+                if (tile && tile->type.kind == TypeKind::Tile && tile->type.mem == Mem::Vec && tile->kind == ExprKind::Var && !m_halved.count(tile->var.get()))
+                    raise("E-UNSUPPORTED", c.loc,
+                          fmt::format("'{}' ({}) is not split between the lanes (extent 1 on the split axis) but crosses to the cube from a {} split "
+                                      "function, whose pushes each carry one lane's half",
+                                      tile->var->name, shape_str(tile->type.shape), split_mode_name(m_mode)),
+                          "give the tile an even extent on the split axis, or move it to the cube outside the split function");
                 c.args[1] = int_lit(m_code, c.loc);  // (tile, split, id)
                 return;
+            }
+            case O::Read: case O::Write: {
+                // One element of a halved tile lives on one lane only; the other lane has no copy to read or write.
+                const ExprPtr& tile = c.args[0];
+                if (tile && tile->kind == ExprKind::Var && m_halved.count(tile->var.get()))
+                    raise("E-UNSUPPORTED", c.loc,
+                          fmt::format("pl.{} of '{}' in a {} split function: the element lives on one AIV lane only (each holds half the tile)",
+                                      c.op->name(), tile->var->name, split_mode_name(m_mode)),
+                          "read the element from GM with pl.tensor.read, or outside the split function");
+                return;
+            }
             case O::TpopFromAic:
                 c.args[0] = int_lit(m_code, c.loc);  // (split, id, shape, dtype)
                 halve(c.type, c.loc, "the popped tile", false);

@@ -119,3 +119,59 @@ TEST(Adversarial3, AScalarOnlyTheOtherSideComputesIsRefusedNotMadeUp) {
     RunResult r = check(vec_only, {});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
 }
+
+// The split makes a halved store and a halved load of overlapping rows a pair between AIV1 and AIV0 (rows
+// 16-31 of scratch): no policy ordered it (only pl.tensor.read was paired across the lanes) and reject said
+// nothing. Loading the same rows as stored stays within each lane: nothing to order.
+TEST(Adversarial3, ASplitThatSendsRowsToTheOtherLaneIsOrdered) {
+    for (const char* k : {"split_cross_lane_raw.py", "split_cross_lane_war.py"})
+        for (const char* target : {"a2a3", "a5"}) {
+            for (const char* policy : {"fence", "syncall"}) {
+                RunResult r = check(kpath(k), {"--v2c", policy, "--target", target});
+                EXPECT_EQ(r.exit_code, 0) << k << " " << policy << " " << target << "\n" << r.out << r.err;
+            }
+            RunResult r = check(kpath(k), {"--v2c", "reject", "--target", target});
+            EXPECT_EQ(r.exit_code, 1) << k << "\n" << r.out << r.err;
+            EXPECT_NE(all_of(r).find("on the other AIV lane (the split gives each AIV lane its half of the tile)"), std::string::npos) << r.err;
+            r = check(kpath(k), {"--v2c", "off", "--target", target});
+            EXPECT_NE(all_of(r).find(std::string(k).find("war") != std::string::npos ? "E-RACE-WAR" : "E-RACE-RAW"), std::string::npos)
+                << k << ": a race as written\n" << r.out << r.err;
+        }
+    const std::string same = variant("split_cross_lane_raw.py", "pl.load(scratch, [16, 0], [32, 64])", "pl.load(scratch, [0, 0], [32, 64])");
+    RunResult e = run_cvsim({"expand", same, "--v2c", "fence", "-v"});
+    ASSERT_EQ(e.exit_code, 0) << e.err;
+    EXPECT_NE(e.err.find("barriers 0,"), std::string::npos) << "each lane reads back its own rows\n" << e.err;
+}
+
+// Split constructs whose halves cannot be formed are refused with a caret, not run wrong: an element read
+// of a halved tile (it lives on one lane), a whole-on-both-lanes tile pushed to the cube as two halves.
+TEST(Adversarial3, SplitConstructsWithoutHalvesAreRefused) {
+    struct Case {
+        const char* kernel;
+        int line;
+        const char* says;
+    };
+    for (const Case& c : {Case{"split_tile_read.py", 24, "the element lives on one AIV lane only"},
+                          Case{"split_whole_row_push.py", 24, "is not split between the lanes (extent 1 on the split axis)"}}) {
+        RunResult r = run_cvsim({"check", kpath(c.kernel)});
+        EXPECT_EQ(r.exit_code, 2) << c.kernel << "\n" << r.out << r.err;
+        EXPECT_NE(r.err.find("error[E-UNSUPPORTED]"), std::string::npos) << r.err;
+        EXPECT_NE(unwrapped(r.err).find(c.says), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("^"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(std::string(c.kernel) + ":" + std::to_string(c.line) + ":"), std::string::npos) << r.err;
+    }
+}
+
+// A split lane whose part of a load's valid region is empty moves nothing (an empty window inside the tensor is
+// no E-OOB), on the load and on the store of its tile.
+TEST(Adversarial3, AnEmptyLanePartIsNoAccess) {
+    for (const char* k : {"split_load_valid_in_lane0.py", "split_load_valid_in_lane0_lr.py"})
+        for (const char* target : {"a2a3", "a5"}) {
+            RunResult r = check(kpath(k), {"--target", target});
+            EXPECT_EQ(r.exit_code, 0) << k << " " << target << "\n" << r.out << r.err;
+        }
+    // One row past the tensor is still out of bounds.
+    const std::string past = variant("split_load_valid_in_lane0.py", "pl.load(a, [0, 0]", "pl.load(a, [17, 0]");
+    RunResult r = check(past, {});
+    EXPECT_NE(all_of(r).find("E-OOB"), std::string::npos) << r.out << r.err;
+}
