@@ -380,6 +380,64 @@ GmWindow WindowAnalysis::window(const Expr& call, const StmtPath& path) const {
 bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std::set<const Var*>& shared, const Stmt* cross, int64_t tmin,
                                  int64_t tmax, const WindowAnalysis& wa) {
     if (!a.ok || !b.ok || a.off.size() != b.off.size() || a.ext.size() != a.off.size() || b.ext.size() != b.off.size()) return true;
+    // A shared loop variable (the same value in both accesses) that moves the two windows at different rates
+    // is bounded as an interval per dimension, which admits values between its iterations (rows 16 * i of a
+    // 2-trip loop: 0..16, not 0 or 16). Over small constant ranges each value is tried instead (every integer
+    // of its [min, max], a superset of its iterations).
+    // The same for a loop variable only one of the two windows moves with (its value there is free).
+    std::vector<std::pair<const Var*, std::pair<int64_t, int64_t>>> fix;
+    int64_t combos = 1;
+    static thread_local bool enumerating = false;  // one level: the substituted calls below do not enumerate again
+    std::set<const Var*> candidates = enumerating ? std::set<const Var*>{} : shared;
+    if (!enumerating)
+        for (const GmWindow* w : {&a, &b})
+            for (const auto& off : w->off)
+                for (const auto& [v, k] : off.terms) candidates.insert(v);
+    for (const Var* v : candidates) {
+        if (cross && v == cross->loop_var.get()) continue;
+        bool in_a = false, in_b = false, differs = false;
+        for (size_t d = 0; d < a.off.size(); ++d) {
+            auto ia = a.off[d].terms.find(v), ib = b.off[d].terms.find(v);
+            int64_t ca = ia == a.off[d].terms.end() ? 0 : ia->second, cb = ib == b.off[d].terms.end() ? 0 : ib->second;
+            differs |= ca != cb;
+            in_a |= ca != 0;
+            in_b |= cb != 0;
+        }
+        // Not shared: enumerable only when one window alone holds it (two free copies would need two values).
+        if (!shared.count(v) && (!wa.is_loop_var(v) || (in_a && in_b))) continue;
+        auto bd = wa.m_bounds.find(v);
+        if (!differs || bd == wa.m_bounds.end()) continue;
+        const int64_t n = bd->second.second - bd->second.first + 1;
+        if (n < 1 || n > 64 || combos * n > 1024) continue;
+        combos *= n;
+        fix.push_back({v, bd->second});
+    }
+    if (!fix.empty()) {
+        std::set<const Var*> rest = shared;
+        for (auto& [v, r] : fix) rest.erase(v);
+        std::vector<int64_t> val(fix.size());
+        for (size_t k = 0; k < fix.size(); ++k) val[k] = fix[k].second.first;
+        while (true) {
+            GmWindow sa = a, sb = b;
+            for (size_t k = 0; k < fix.size(); ++k)
+                for (GmWindow* w : {&sa, &sb})
+                    for (auto& off : w->off)
+                        if (auto it = off.terms.find(fix[k].first); it != off.terms.end()) {
+                            off.c += it->second * val[k];
+                            off.terms.erase(it);
+                        }
+            enumerating = true;
+            const bool meet = may_overlap(sa, sb, rest, cross, tmin, tmax, wa);
+            enumerating = false;
+            if (meet) return true;
+            size_t k = 0;
+            while (k < fix.size() && ++val[k] > fix[k].second.second) {
+                val[k] = fix[k].second.first;
+                ++k;
+            }
+            if (k == fix.size()) return false;
+        }
+    }
     // A short loop of constant range: try every pair of iterations exactly (the windows may move at
     // different rates in the two accesses).
     if (cross) {

@@ -175,3 +175,23 @@ TEST(Adversarial3, AnEmptyLanePartIsNoAccess) {
     RunResult r = check(past, {});
     EXPECT_NE(all_of(r).find("E-OOB"), std::string::npos) << r.out << r.err;
 }
+
+// Windows moved by a short loop's variable are compared at each of its values, not over an interval: rows
+// 16 * i of a 2-trip loop are 0 or 16, so AIV1's half (rows 8-15 or 24-31) never meets AIV0's store of rows
+// 16-23 (the cross-lane pairing above errored on the oracle sweep's split kernels). Storing at row 8 meets it.
+TEST(Adversarial3, ALoopVariableIsTriedAtItsValues) {
+    const char* k = "split_lane_rows_loop.py";
+    RunResult r = check(kpath(k), {"--v2c", "reject", "--blocks", "2"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    RunResult e = run_cvsim({"expand", kpath(k), "--v2c", "fence", "--blocks", "2", "-v"});
+    ASSERT_EQ(e.exit_code, 0) << e.err;
+    EXPECT_NE(e.err.find("barriers 0,"), std::string::npos) << e.err;
+    const std::string meets = variant(k, "sw1 = pl.store(w8, [bi * 32 + 16, 0], sw1)", "sw1 = pl.store(w8, [bi * 32 + 8, 0], sw1)");
+    r = check(meets, {"--v2c", "reject", "--blocks", "2"});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(all_of(r).find("error[E-V2C-UNFENCED]"), std::string::npos) << r.out << r.err;
+    r = check(meets, {"--v2c", "off", "--blocks", "2"});
+    EXPECT_NE(all_of(r).find("E-RACE-WAR"), std::string::npos) << r.out << r.err;
+    r = check(meets, {"--v2c", "fence", "--blocks", "2"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
