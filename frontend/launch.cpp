@@ -69,12 +69,74 @@ struct GmAlias {
     std::vector<int64_t> lo, ext;  // a constant window of base (ext empty: anywhere in it)
 };
 
+// The parameter of FN that its INDEX-th returned value is: a parameter itself, or a value assigned once from
+// a store into one, or the result of a launch of another kernel of the program whose returned parameter
+// is passed a parameter of FN. nullopt: anything else (several returns, branches, loops, ...).
+std::optional<size_t> returned_param(const Program* prog, const Function& fn, size_t index, int depth) {
+    if (depth > 16) return std::nullopt;
+    const Stmt* ret = nullptr;
+    int returns = 0;
+    passes::walk(fn.body, [&](const StmtPtr& st) {
+        if (st->kind == StmtKind::Return) {
+            ++returns;
+            ret = st.get();
+        }
+    });
+    if (returns != 1 || !ret || fn.body.empty() || fn.body.back().get() != ret) return std::nullopt;
+    std::map<const Var*, std::vector<std::pair<const Expr*, int>>> defs;
+    int loops = 0;
+    passes::walk(fn.body, [&](const StmtPtr& st) {
+        if (st->kind == StmtKind::For || st->kind == StmtKind::If)
+            for (const auto& t : st->targets) defs[t.get()].push_back({nullptr, -1}), ++loops;
+        if (st->kind == StmtKind::Assign && st->value)
+            for (size_t k = 0; k < st->targets.size(); ++k)
+                defs[st->targets[k].get()].push_back({st->value.get(), st->targets.size() > 1 ? static_cast<int>(k) : -1});
+    });
+    const Expr* e = index < ret->values.size() ? ret->values[index].get() : nullptr;
+    if (ret->values.size() == 1 && index > 0) e = nullptr;
+    for (int step = 0; e && step < 64; ++step) {
+        if (e->kind != ExprKind::Var) return std::nullopt;
+        const Var* v = e->var.get();
+        auto it = defs.find(v);
+        for (size_t i = 0; i < fn.params.size(); ++i)
+            if (fn.params[i].var.get() == v) {
+                if (it == defs.end()) return i;
+                // Rebound only by stores into itself (`y = pl.store(t, offs, y)`): still the parameter's bytes.
+                for (const auto& [dv, k] : it->second) {
+                    const ExprPtr* out = dv && dv->kind == ExprKind::Call && dv->op && dv->op->code == OpCode::Store ? &arg(*dv, "output_tensor") : nullptr;
+                    if (!out || !*out || (*out)->kind != ExprKind::Var || (*out)->var.get() != v) return std::nullopt;
+                }
+                return i;
+            }
+        if (it == defs.end() || it->second.size() != 1 || !it->second[0].first) return std::nullopt;
+        const Expr* d = it->second[0].first;
+        if (d->kind == ExprKind::Var) {
+            e = d;
+        } else if (d->kind == ExprKind::Call && d->op && d->op->code == OpCode::Store) {
+            e = arg(*d, "output_tensor").get();
+        } else if (d->kind == ExprKind::FuncCall && d->ival != kFuncRef && prog) {
+            auto callee = prog->find(d->sval);
+            if (!callee || callee.get() == &fn) return std::nullopt;
+            auto k = returned_param(prog, *callee, it->second[0].second < 0 ? 0 : static_cast<size_t>(it->second[0].second), depth + 1);
+            if (!k || *k >= d->args.size()) return std::nullopt;
+            e = d->args[*k].get();
+        } else {
+            return std::nullopt;
+        }
+    }
+    return std::nullopt;
+}
+
+
 class LaunchAliases {
 public:
     explicit LaunchAliases(const Function& f, const Program* prog = nullptr) : m_prog(prog) {
         passes::walk(f.body, [&](const StmtPtr& s) {
             if (s->value && (s->kind == StmtKind::Assign))
-                for (const auto& t : s->targets) m_def[t.get()].push_back(s->value.get());
+                for (size_t k = 0; k < s->targets.size(); ++k) {
+                    m_def[s->targets[k].get()].push_back(s->value.get());
+                    m_index[{s->targets[k].get(), s->value.get()}] = s->targets.size() > 1 ? static_cast<int>(k) : -1;
+                }
         });
         for (const auto& prm : f.params)
             if (prm.var) m_params.insert(prm.var.get());
@@ -140,8 +202,18 @@ public:
                 bool writes = false;
                 if (fn)
                     for (const auto& prm : fn->params) writes |= prm.var && prm.var->type.kind == TypeKind::Tensor && prm.dir != ParamDir::In;
+                // The one parameter the returned value is (followed through stores and nested launches): the
+                // result aliases that argument only (`y1 = self.k(a, w, ws, ybuf1)` is ybuf1, not ws).
+                int64_t from = -1;  // (an int, not an optional: g++ 12 warns maybe-uninitialized on the optional)
+                if (fn && writes) {
+                    auto ix = m_index.find({v, d});
+                    if (auto r = returned_param(m_prog, *fn, ix == m_index.end() || ix->second < 0 ? 0 : static_cast<size_t>(ix->second), 0);
+                        r && *r < d->args.size() && fn->params[*r].dir != ParamDir::In)
+                        from = static_cast<int64_t>(*r);
+                }
                 for (size_t k = 0; k < d->args.size(); ++k) {
                     const auto& a = d->args[k];
+                    if (from >= 0 && static_cast<int64_t>(k) != from) continue;
                     if (writes && k < fn->params.size() && fn->params[k].dir == ParamDir::In) continue;
                     for (GmAlias g : of(a.get(), depth + 1)) {
                         g.lo.clear();
@@ -157,6 +229,7 @@ public:
     }
 
 private:
+    std::map<std::pair<const Var*, const Expr*>, int> m_index;  // (target, value) -> its index in a tuple unpacking (-1: one target)
     std::map<const Var*, std::vector<const Expr*>> m_def;
     std::set<const Var*> m_params;               // the function's parameters (a reassigned one keeps its entry value)
     mutable std::set<const Var*> m_active;       // variables being resolved (cycle guard)
@@ -351,6 +424,30 @@ private:
     }
 
     // Sources of a call's arguments inside `caller`, whose own parameters come from `outer`.
+    // V bound (once) to a kernel launch's result in CALLER: the variable passed as the parameter that kernel
+    // returns; nullptr when that is not known.
+    const Var* launch_result_source(const Function& caller, const Var* v) const {
+        const Stmt* def = nullptr;
+        int n = 0;
+        size_t index = 0;
+        passes::walk(caller.body, [&](const StmtPtr& st) {
+            for (size_t k = 0; k < st->targets.size(); ++k)
+                if (st->targets[k].get() == v) {
+                    ++n;
+                    def = st.get();
+                    index = st->targets.size() > 1 ? k : 0;
+                }
+        });
+        if (n != 1 || def->kind != StmtKind::Assign || !def->value || def->value->kind != ExprKind::FuncCall) return nullptr;
+        const Program* prog = m_c.original.get();
+        auto callee = prog ? prog->find(def->value->sval) : nullptr;
+        if (!callee) return nullptr;
+        auto k = returned_param(prog, *callee, index, 0);
+        if (!k || *k >= def->value->args.size()) return nullptr;
+        const ExprPtr& arg_k = def->value->args[*k];
+        return arg_k && arg_k->kind == ExprKind::Var ? arg_k->var.get() : nullptr;
+    }
+
     Sources map_call(const Function& caller, const Expr& call, const Sources& outer) {
         Sources s;
         for (const auto& a : call.args) {
@@ -382,10 +479,26 @@ private:
                         }
                     }
                 if (!found) {
-                    auto it = m_created.find(a->var.get());
-                    if (it == m_created.end())
-                        raise("E-UNSUPPORTED", a->loc, fmt::format("'{}' is neither a parameter nor a tensor created with pl.create_tensor", a->var->name));
-                    from = rt::kCreatedArg - it->second;
+                    // The result of an earlier launch in the caller: the argument that kernel returns (its Out tensor).
+                    const Var* v = a->var.get();
+                    for (int hop = 0; hop < 16 && !m_created.count(v); ++hop) {
+                        const Var* next = launch_result_source(caller, v);
+                        if (!next) break;
+                        v = next;
+                        for (size_t i = 0; i < caller.params.size() && i < outer.from.size(); ++i)
+                            if (caller.params[i].var.get() == v) {
+                                from = outer.from[i];
+                                b = outer.consts[i];
+                                found = true;
+                            }
+                        if (found) break;
+                    }
+                    if (!found) {
+                        auto it = m_created.find(v);
+                        if (it == m_created.end())
+                            raise("E-UNSUPPORTED", a->loc, fmt::format("'{}' is neither a parameter nor a tensor created with pl.create_tensor", a->var->name));
+                        from = rt::kCreatedArg - it->second;
+                    }
                 }
             } else {
                 b.kind = rt::ArgBinding::Kind::Scalar;

@@ -24,6 +24,20 @@
 #define CVSIM_BINARY "cvsim"
 #endif
 
+#include <sys/stat.h>
+
+#ifdef CVSIM_TEST_TMPDIR
+namespace {
+// GoogleTest's TempDir() is TEST_TMPDIR: this build tree's own scratch folder (unless the caller sets one), so
+// two build trees' suites running at once do not share file names under /tmp.
+const bool kTestTmpdir = [] {
+    ::mkdir(CVSIM_TEST_TMPDIR, 0755);
+    ::setenv("TEST_TMPDIR", CVSIM_TEST_TMPDIR, 0);
+    return true;
+}();
+}  // namespace
+#endif
+
 namespace cvsim::test {
 
 std::string shared_dir() {

@@ -195,3 +195,23 @@ TEST(Adversarial3, ALoopVariableIsTriedAtItsValues) {
     r = check(meets, {"--v2c", "fence", "--blocks", "2"});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
 }
+
+// A launch's result is the one parameter the kernel returns (followed through its stores and nested launches),
+// so chaining launches that share a workspace is no alias, and checking the second launch binds the first's
+// result to that tensor. The result passed next to the tensor it is stays refused.
+TEST(Adversarial3, ALaunchResultIsTheTensorTheKernelReturns) {
+    const std::string dir = source_dir() + "/tests/e2e/kernels/alias/";
+    for (const char* k : {"workspace_chain.py", "two_results.py"}) {
+        RunResult r = run_cvsim({"check", dir + k, "--schedules", "5"}, 300);
+        EXPECT_EQ(r.exit_code, 0) << k << "\n" << r.out << r.err;
+    }
+    std::ifstream in(dir + "workspace_chain.py");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string from = "r = self.k(y1, w, ws, y2)";
+    ASSERT_NE(text.find(from), std::string::npos);
+    text.replace(text.find(from), from.size(), "r = self.k(y1, w, ybuf1, y2)");
+    std::ofstream("adv3_alias_shared.py") << text;
+    RunResult r = run_cvsim({"check", "adv3_alias_shared.py", "--schedules", "5"}, 300);
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(unwrapped(r.err).find("'k' gets 'y1' and 'ybuf1' as parameters 'x' and 'ws', which may share GM bytes of 'ybuf1'"), std::string::npos) << r.err;
+}
