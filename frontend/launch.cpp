@@ -742,6 +742,7 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     for (auto& f : program->functions) any_mixed |= passes::is_mixed(*f);
     passes::ExpandOptions eo = opt.expand;
     eo.keep_distributed = true;  // the Planner refuses a launch that reaches one (refuse_distributed)
+    for (const Function* f : reached_from(*program, *entry)) eo.only.insert(f->name);
     auto& plan = c.plan;
     // The expansion needs the launch's cluster count (cross-cluster pairs, per-block windows, hard barriers); a
     // launch that sets its own core_num is known only once the Planner walked it: then expand again with it.

@@ -622,6 +622,10 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
             out->functions.push_back(clone_function(*f));
             continue;
         }
+        if (is_mixed(*f) && !opt.only.empty() && !opt.only.count(f->name)) {  // no launch of the entry reaches it
+            out->functions.push_back(clone_function(*f));
+            continue;
+        }
         if (!is_mixed(*f)) {
             auto c = clone_function(*f);
             // A one-sided InCore function becomes the AIC or AIV function its statements need, without a split

@@ -43,6 +43,9 @@ struct ExpandOptions {
     // A mixed distributed function (pld.* state, ir::Function::distributed): false (`expand`) refuses it with
     // E-UNSUPPORTED; true (run/check: compile()) keeps it as written, and a launch that reaches it is refused.
     bool keep_distributed = false;
+    // Non-empty: only these mixed functions are expanded (the ones a checked launch reaches); any other is kept
+    // as written, so one launch's check does not report another kernel's expansion errors.
+    std::set<std::string> only;
 };
 
 // Pass statistics (printed with -v, reported in --json).

@@ -215,3 +215,15 @@ TEST(Adversarial3, ALaunchResultIsTheTensorTheKernelReturns) {
     EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
     EXPECT_NE(unwrapped(r.err).find("'k' gets 'y1' and 'ybuf1' as parameters 'x' and 'ws', which may share GM bytes of 'ybuf1'"), std::string::npos) << r.err;
 }
+
+// Each launch of a multi-launch file is expanded for the kernels it reaches only: the second kernel's reject
+// error is reported once (it was printed again for the first launch, which does not reach that kernel).
+TEST(Adversarial3, AKernelsExpansionErrorIsReportedOnceByTheLaunchThatReachesIt) {
+    RunResult r = run_cvsim({"check", kpath("two_launch_reject.py"), "--v2c", "reject", "--schedules", "5"}, 300);
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    const std::string all = r.out + r.err;
+    size_t n = 0;
+    for (size_t p = all.find("error[E-V2C-UNFENCED]"); p != std::string::npos; p = all.find("error[E-V2C-UNFENCED]", p + 1)) ++n;
+    EXPECT_EQ(n, 1u) << all;
+    EXPECT_NE(all.find("two_launch_reject.py:20:9: error[E-V2C-UNFENCED]"), std::string::npos) << all;
+}
