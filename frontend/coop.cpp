@@ -15,13 +15,14 @@ bool CoopScheduler::run(std::vector<std::function<void(int id)>> tasks) {
     m_deadlock = false;
     m_blocked_list.clear();
     if (m_n == 0) return true;
+    m_cvs = std::make_unique<std::condition_variable[]>(static_cast<size_t>(m_n));
     std::vector<std::exception_ptr> errors(m_n);
     std::vector<std::thread> threads;
     threads.reserve(m_n);
     for (int id = 0; id < m_n; ++id) {
         threads.emplace_back([this, id, &tasks, &errors] {
             std::unique_lock<std::mutex> lock(m_mu);
-            m_cv.wait(lock, [&] { return m_current == id || m_abort; });
+            m_cvs[id].wait(lock, [&] { return m_current == id || m_abort; });
             if (!m_abort) {
                 lock.unlock();
                 try {
@@ -49,12 +50,17 @@ void CoopScheduler::hand_over(std::unique_lock<std::mutex>&, int from) {
         int j = (from + k) % m_n;
         if (!m_finished[j]) {
             m_current = j;
-            m_cv.notify_all();
+            if (m_abort) wake_all();
+            else m_cvs[j].notify_one();
             return;
         }
     }
     m_current = -1;  // all finished
-    m_cv.notify_all();
+    wake_all();
+}
+
+void CoopScheduler::wake_all() {
+    for (int j = 0; j < m_n; ++j) m_cvs[j].notify_all();
 }
 
 void CoopScheduler::wait_until(int id, const std::function<bool()>& ready) {
@@ -71,11 +77,11 @@ void CoopScheduler::wait_until(int id, const std::function<bool()>& ready) {
             for (int j = 0; j < m_n; ++j)
                 if (!m_finished[j]) m_blocked_list.push_back(j);
             m_abort = true;
-            m_cv.notify_all();
+            wake_all();
             throw Aborted{};
         }
         hand_over(lock, id);
-        m_cv.wait(lock, [&] { return m_current == id || m_abort; });
+        m_cvs[id].wait(lock, [&] { return m_current == id || m_abort; });
         if (m_abort) throw Aborted{};
         m_blocked_at[id] = -1;
     }
@@ -85,14 +91,14 @@ void CoopScheduler::yield(int id) {
     std::unique_lock<std::mutex> lock(m_mu);
     if (m_abort) throw Aborted{};
     hand_over(lock, id);
-    m_cv.wait(lock, [&] { return m_current == id || m_abort; });
+    m_cvs[id].wait(lock, [&] { return m_current == id || m_abort; });
     if (m_abort) throw Aborted{};
 }
 
 void CoopScheduler::abort() {
     std::lock_guard<std::mutex> lock(m_mu);
     m_abort = true;
-    m_cv.notify_all();
+    wake_all();
 }
 
 }  // namespace cvsim
