@@ -464,6 +464,7 @@ Type infer_call_type_of(const Expr& call, int region_split) {
                                              t->type.shape.size(), type_str(t->type)));
             for (const auto& i : idx->args)
                 if (i->type.kind != TypeKind::Scalar && i->kind != ExprKind::Int) type_error(call, "pl.tensor.read: each index must be a scalar");
+            check_window(call, idx, std::vector<int64_t>(t->type.shape.size(), 1), t->type, var_label(t));  // constant indices: E-OOB here
             return Type::scalar(t->type.dtype);
         }
         case O::TensorWrite: {
@@ -475,6 +476,7 @@ Type infer_call_type_of(const Expr& call, int region_split) {
                                              t->type.shape.size(), type_str(t->type)));
             for (const auto& i : idx->args)
                 if (i->type.kind != TypeKind::Scalar && i->kind != ExprKind::Int) type_error(call, "pl.tensor.write: each index must be a scalar");
+            check_window(call, idx, std::vector<int64_t>(t->type.shape.size(), 1), t->type, var_label(t));  // constant indices: E-OOB here
             const ExprPtr& v = arg(call, "value");
             if (!v || (v->type.kind != TypeKind::Scalar && v->kind != ExprKind::Int && v->kind != ExprKind::Float))
                 type_error(call, "pl.tensor.write: value must be a scalar");
