@@ -67,7 +67,7 @@ TEST(Adversarial2, ABarrierIsHardOnlyWhenTheLaunchFillsTheChip) {
     RunResult r = run_cvsim({"expand", kpath("blocks_over_chip.py"), "--blocks", "20", "--v2c", "syncall"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("mode='soft'"), std::string::npos) << r.out;
-    const std::string soft = "adv2_blocks_over_chip_soft.py";
+    const std::string soft = ::testing::TempDir() + "adv2_blocks_over_chip_soft.py";
     {
         std::ofstream(soft) << r.out;
     }

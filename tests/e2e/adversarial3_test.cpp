@@ -23,14 +23,14 @@ RunResult check(const std::string& path, const std::vector<std::string>& extra, 
     return run_cvsim(args, 300);
 }
 
-// The fixture with one text replaced, written next to the test's working directory.
+// The fixture with one text replaced, written to the test's scratch folder (TempDir()).
 std::string variant(const std::string& name, const std::string& from, const std::string& to) {
     std::ifstream in(kpath(name));
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     auto at = text.find(from);
     EXPECT_NE(at, std::string::npos) << name << " has no '" << from << "'";
     if (at != std::string::npos) text.replace(at, from.size(), to);
-    std::string path = "adv3_variant_" + name;
+    std::string path = ::testing::TempDir() + "adv3_variant_" + name;
     std::ofstream(path) << text;
     return path;
 }
@@ -210,8 +210,9 @@ TEST(Adversarial3, ALaunchResultIsTheTensorTheKernelReturns) {
     const std::string from = "r = self.k(y1, w, ws, y2)";
     ASSERT_NE(text.find(from), std::string::npos);
     text.replace(text.find(from), from.size(), "r = self.k(y1, w, ybuf1, y2)");
-    std::ofstream("adv3_alias_shared.py") << text;
-    RunResult r = run_cvsim({"check", "adv3_alias_shared.py", "--schedules", "5"}, 300);
+    const std::string shared = ::testing::TempDir() + "adv3_alias_shared.py";
+    std::ofstream(shared) << text;
+    RunResult r = run_cvsim({"check", shared, "--schedules", "5"}, 300);
     EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
     EXPECT_NE(unwrapped(r.err).find("'k' gets 'y1' and 'ybuf1' as parameters 'x' and 'ws', which may share GM bytes of 'ybuf1'"), std::string::npos) << r.err;
 }
