@@ -664,13 +664,33 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
         } catch (const CompileError&) {
             live.reset();  // the split itself fails below, with its diagnostic
         }
-        insert_gm_sync(*work, opt, stats, live ? &*live : nullptr, live ? reads : nullptr);
-        auto aic = Splitter(*work, Lane::Aic, opt, stats).build();
-        auto aiv = Splitter(*work, Lane::Aiv, opt, stats).build();
         // A function PyPTO's LowerAutoVectorSplit already put in per-lane form (attr split_aiv: its vector
         // tiles are halves and its stores read get_subblock_idx) is not halved a second time.
         const Attr* lowered = f->attr("split_aiv");
-        if (!lowered || !lowered->value || lowered->value->ival == 0) {
+        const bool halve = !lowered || !lowered->value || lowered->value->ival == 0;
+        try {
+            insert_gm_sync(*work, opt, stats, live ? &*live : nullptr, live ? reads : nullptr);
+        } catch (const CompileError&) {
+            // reject's E-V2C-UNFENCED (a finding: exit 1) must not hide that the function cannot be expanded at
+            // all (E-UNSUPPORTED, exit 2): expand it without V2C synchronisation first; its error wins.
+            if (opt.v2c == V2CPolicy::Reject) {
+                ExpandOptions off = opt;
+                off.v2c = V2CPolicy::Off;
+                ExpandStats scratch;
+                auto dry = clone_function(*f);
+                insert_gm_sync(*dry, off, scratch, nullptr, nullptr);
+                auto dry_aic = Splitter(*dry, Lane::Aic, off, scratch).build();
+                auto dry_aiv = Splitter(*dry, Lane::Aiv, off, scratch).build();
+                if (halve) {
+                    split_vector_lane(*dry_aiv, f->split_mode());
+                    split_cube_lane(*dry_aic, f->split_mode());
+                }
+            }
+            throw;
+        }
+        auto aic = Splitter(*work, Lane::Aic, opt, stats).build();
+        auto aiv = Splitter(*work, Lane::Aiv, opt, stats).build();
+        if (halve) {
             split_vector_lane(*aiv, f->split_mode());
             split_cube_lane(*aic, f->split_mode());
         }

@@ -228,3 +228,14 @@ TEST(Adversarial3, AKernelsExpansionErrorIsReportedOnceByTheLaunchThatReachesIt)
     EXPECT_EQ(n, 1u) << all;
     EXPECT_NE(all.find("two_launch_reject.py:20:9: error[E-V2C-UNFENCED]"), std::string::npos) << all;
 }
+
+// An unsupported construct is exit 2 under every policy: reject's E-V2C-UNFENCED (a finding, exit 1) came first
+// and hid the split's E-UNSUPPORTED.
+TEST(Adversarial3, RejectDoesNotHideThatTheSplitIsUnsupported) {
+    for (const char* policy : {"reject", "off", "fence"}) {
+        RunResult r = run_cvsim({"check", kpath("split_odd_rows_reject.py"), "--v2c", policy});
+        EXPECT_EQ(r.exit_code, 2) << policy << "\n" << r.out << r.err;
+        EXPECT_NE(r.err.find("split_odd_rows_reject.py:23:9: error[E-UNSUPPORTED]"), std::string::npos) << policy << "\n" << r.err;
+        EXPECT_EQ(r.err.find("E-V2C-UNFENCED"), std::string::npos) << policy << "\n" << r.err;
+    }
+}
