@@ -454,52 +454,37 @@ private:
             int from = rt::kConstArg;
             rt::ArgBinding b;
             if (a && a->kind == ExprKind::Var) {
-                bool found = false;
-                for (size_t i = 0; i < caller.params.size(); ++i)
-                    if (caller.params[i].var.get() == a->var.get()) {
-                        found = true;
+                // A caller parameter, a tensor the orchestration created, or the result of an earlier launch in
+                // the caller: the argument that kernel returns (its Out tensor), followed until one of the first two.
+                auto bind = [&](const Var* v) {
+                    for (size_t i = 0; i < caller.params.size(); ++i) {
+                        if (caller.params[i].var.get() != v) continue;
                         if (i < outer.from.size()) {
                             from = outer.from[i];
                             b = outer.consts[i];
-                        } else {
-                            // A parameter the expander added (the soft-syncall workspace, __x) that the caller's own
-                            // launcher does not pass: one zeroed GM tensor of the launch, as an orchestration creates.
-                            if (a->var->name.rfind("__", 0) != 0 || a->type.kind != TypeKind::Tensor)
-                                raise("E-UNSUPPORTED", a->loc, fmt::format("'{}' is a parameter of '{}' that its launch does not pass", a->var->name, caller.name));
-                            auto it = m_created.find(a->var.get());
-                            if (it == m_created.end()) {
-                                rt::CreatedTensor t;
-                                t.name = a->var->name;
-                                t.dtype = a->type.dtype;
-                                t.shape = a->type.shape;
-                                it = m_created.emplace(a->var.get(), static_cast<int>(m_plan.created.size())).first;
-                                m_plan.created.push_back(t);
-                            }
-                            from = rt::kCreatedArg - it->second;
+                            return true;
+                        }
+                        // A parameter the expander added (the soft-syncall workspace, __x) that the caller's own
+                        // launcher does not pass: one zeroed GM tensor of the launch, as an orchestration creates.
+                        if (v->name.rfind("__", 0) != 0 || v->type.kind != TypeKind::Tensor)
+                            raise("E-UNSUPPORTED", a->loc, fmt::format("'{}' is a parameter of '{}' that its launch does not pass", v->name, caller.name));
+                        if (!m_created.count(v)) {
+                            rt::CreatedTensor t;
+                            t.name = v->name;
+                            t.dtype = v->type.dtype;
+                            t.shape = v->type.shape;
+                            m_created.emplace(v, static_cast<int>(m_plan.created.size()));
+                            m_plan.created.push_back(t);
                         }
                     }
-                if (!found) {
-                    // The result of an earlier launch in the caller: the argument that kernel returns (its Out tensor).
-                    const Var* v = a->var.get();
-                    for (int hop = 0; hop < 16 && !m_created.count(v); ++hop) {
-                        const Var* next = launch_result_source(caller, v);
-                        if (!next) break;
-                        v = next;
-                        for (size_t i = 0; i < caller.params.size() && i < outer.from.size(); ++i)
-                            if (caller.params[i].var.get() == v) {
-                                from = outer.from[i];
-                                b = outer.consts[i];
-                                found = true;
-                            }
-                        if (found) break;
-                    }
-                    if (!found) {
-                        auto it = m_created.find(v);
-                        if (it == m_created.end())
-                            raise("E-UNSUPPORTED", a->loc, fmt::format("'{}' is neither a parameter nor a tensor created with pl.create_tensor", a->var->name));
-                        from = rt::kCreatedArg - it->second;
-                    }
-                }
+                    auto it = m_created.find(v);
+                    if (it == m_created.end()) return false;
+                    from = rt::kCreatedArg - it->second;
+                    return true;
+                };
+                const Var* v = a->var.get();
+                for (int hop = 0; v && !bind(v); ++hop) v = hop < 16 ? launch_result_source(caller, v) : nullptr;
+                if (!v) raise("E-UNSUPPORTED", a->loc, fmt::format("'{}' is neither a parameter nor a tensor created with pl.create_tensor", a->var->name));
             } else {
                 b.kind = rt::ArgBinding::Kind::Scalar;
                 if (auto v = const_int(a)) b.scalar = rt::Scalar::of_int(*v);
@@ -654,13 +639,20 @@ std::vector<const Function*> unread_unreached(const Program& program, const std:
     return out;
 }
 
+// The kernels ENTRY launches (empty when it is no orchestration); `host`: it also runs host ops.
+static std::vector<KernelLaunch> entry_launches(const Program& program, const std::string& entry, bool& host) {
+    auto f = pick_entry(program, entry);
+    std::vector<KernelLaunch> launches;
+    host = false;
+    if (f->type == FuncType::Orchestration) collect_launches(program, *f, launches, host, 0);
+    return launches;
+}
+
 std::optional<int> launch_width(const Program& program, const std::string& entry) {
     std::vector<KernelLaunch> launches;
     try {
-        auto f = pick_entry(program, entry);
-        if (f->type != FuncType::Orchestration) return std::nullopt;
         bool host = false;
-        collect_launches(program, *f, launches, host, 0);
+        launches = entry_launches(program, entry, host);
     } catch (const std::exception&) {
         return std::nullopt;  // no entry to follow (expand takes every function): its width is --blocks'
     }
@@ -674,11 +666,8 @@ std::optional<int> launch_width(const Program& program, const std::string& entry
 }
 
 std::vector<KernelLaunch> kernel_launches(const Program& program, const std::string& entry) {
-    auto f = pick_entry(program, entry);
-    if (f->type != FuncType::Orchestration) return {};
-    std::vector<KernelLaunch> launches;
     bool host = false;
-    collect_launches(program, *f, launches, host, 0);
+    std::vector<KernelLaunch> launches = entry_launches(program, entry, host);
     if (launches.size() <= 1 && !host) return {};
     return launches;
 }

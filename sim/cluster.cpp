@@ -211,28 +211,26 @@ RunOutcome Machine::run(const RunConfig& cfg) {
         }
         f.cycle = out.end_cycle;
         f.key = f.code;
-        if (waves) {
+        auto occupancy_finding = [&](std::string message, std::string hint) {
             Finding o;
             o.code = "E-OCCUPANCY";
-            o.message = fmt::format("a syncall over the launch's {} blocks waits for blocks that never start: the chip has {} clusters, so "
-                                    "the blocks run in waves and the later ones are dispatched only when earlier ones finish; on hardware "
-                                    "this hangs",
-                                    plan.blocks, chip);
-            o.details.push_back("launch at most " + std::to_string(chip) + " blocks (loop over the work inside a block), or order the accesses without a barrier");
+            o.message = std::move(message);
+            o.details.push_back(std::move(hint));
             o.key = "E-OCCUPANCY";
             o.cycle = out.end_cycle;
             st.add_finding(o);
-        }
-        if (occupancy) {
-            Finding o;
-            o.code = "E-OCCUPANCY";
-            o.message = fmt::format("a hard syncall waits for every core of the chip ({} clusters) but the kernel was launched on {}; "
-                                    "on hardware this hangs (AICore error 507018)", cfg.hw.chip.clusters, plan.blocks);
-            o.details.push_back("launch with --blocks " + std::to_string(cfg.hw.chip.clusters) + " or use syncall(mode=\"soft\")");
-            o.key = "E-OCCUPANCY";
-            o.cycle = out.end_cycle;
-            st.add_finding(o);
-        }
+        };
+        if (waves)
+            occupancy_finding(fmt::format("a syncall over the launch's {} blocks waits for blocks that never start: the chip has {} clusters, so "
+                                          "the blocks run in waves and the later ones are dispatched only when earlier ones finish; on hardware "
+                                          "this hangs",
+                                          plan.blocks, chip),
+                              "launch at most " + std::to_string(chip) + " blocks (loop over the work inside a block), or order the accesses without a barrier");
+        if (occupancy)
+            occupancy_finding(fmt::format("a hard syncall waits for every core of the chip ({} clusters) but the kernel was launched on {}; "
+                                          "on hardware this hangs (AICore error 507018)",
+                                          cfg.hw.chip.clusters, plan.blocks),
+                              "launch with --blocks " + std::to_string(cfg.hw.chip.clusters) + " or use syncall(mode=\"soft\")");
         st.add_finding(f);
         // Unwind every thread back to its idle loop.
         m_ctl.aborted = true;
