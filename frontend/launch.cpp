@@ -665,10 +665,23 @@ std::optional<int> launch_width(const Program& program, const std::string& entry
     return width;
 }
 
-std::vector<KernelLaunch> kernel_launches(const Program& program, const std::string& entry) {
+std::vector<KernelLaunch> kernel_launches(const Program& program, const std::string& entry, const HostInputs& in) {
     bool host = false;
     std::vector<KernelLaunch> launches = entry_launches(program, entry, host);
-    if (launches.size() <= 1 && !host) return {};
+    if (launches.empty()) return {};
+    // The host walk gives each launch's scalar arguments (loop variables, computed scalars).
+    const HostWalk walk = walk_host(program, *pick_entry(program, entry), in);
+    // One launch of one kernel with constant scalars runs as the entry itself (one launch plan).
+    bool one = launches.size() == 1 && !host && launches[0].computed.empty();
+    for (const auto& w : walk.kernels) one &= w.launches <= 1;
+    if (one) return {};
+    for (auto& k : launches)
+        for (const auto& w : walk.kernels)
+            if (w.name == k.name) {
+                k.bindings = w.distinct;
+                k.launch_count = w.launches;
+                k.walk_incomplete = walk.incomplete;
+            }
     return launches;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/host_eval.h"
 #include "frontend/ir/ir.h"
 #include "frontend/passes/expand_mixed_kernel.h"
 #include "frontend/runtime.h"
@@ -64,8 +65,14 @@ struct KernelLaunch {
     int blocks = 0;                                            // its attrs={"core_num": N} (0: not given)
     bool unread = false;       // it reaches a function cvsim could not read (compile() raises that diagnostic)
     bool distributed = false;  // it reaches a distributed function (compile() refuses it: E-UNSUPPORTED, not E-UNCHECKED)
+    // The host walk (frontend/host_eval.h) of the entry: the distinct scalar bindings its launches of this kernel
+    // had, first-met order (empty: the walk did not launch it; `scalars`/`computed` above then apply), how many
+    // launches it executed, and why the walk stopped early ("" = it ran to the end).
+    std::vector<LaunchBinding> bindings;
+    int64_t launch_count = 0;
+    std::string walk_incomplete;
 };
-std::vector<KernelLaunch> kernel_launches(const ir::Program& program, const std::string& entry);
+std::vector<KernelLaunch> kernel_launches(const ir::Program& program, const std::string& entry, const HostInputs& host = {});
 // The core_num every launch of ENTRY that gives one agrees on (attrs={"core_num": N}); nullopt when none gives
 // one, when they differ, or when the entry is no orchestration.
 std::optional<int> launch_width(const ir::Program& program, const std::string& entry);

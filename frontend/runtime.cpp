@@ -168,6 +168,29 @@ void poison_outputs(TensorStore& store) {
 }
 
 namespace {
+// The shape in an .npy header (nullopt: none); numpy writes (4,) for one dimension and () for a scalar.
+std::optional<std::vector<int64_t>> npy_header_shape(const std::string& header) {
+    auto at = header.find("'shape': (");
+    if (at == std::string::npos) return std::nullopt;
+    std::vector<int64_t> shape;
+    for (size_t i = at + 10; i < header.size() && header[i] != ')';) {
+        if (std::isdigit(static_cast<unsigned char>(header[i]))) {
+            size_t used = 0;
+            shape.push_back(std::stoll(header.substr(i, 19), &used));
+            i += used;
+        } else {
+            ++i;
+        }
+    }
+    return shape;
+}
+
+// Python's tuple spelling: (4,), (2, 3), ().
+std::string npy_shape_text(const std::vector<int64_t>& shape) {
+    std::string s = "(";
+    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + (shape.size() == 1 ? ",)" : ")");
+}
 const char* npy_descr(DType d) {
     switch (d) {
         case DType::FP32: return "<f4";
@@ -201,10 +224,7 @@ std::vector<int64_t> npy_file_shape(const TensorBuffer& t) {
 }  // namespace
 
 void write_npy(const TensorBuffer& t, const std::string& path) {
-    std::string shape;
-    for (auto d : npy_file_shape(t)) shape += std::to_string(d) + ", ";
-    if (t.shape.size() > 1) shape.resize(shape.size() - 2);
-    std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}", npy_descr(t.dtype), shape);
+    std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", npy_descr(t.dtype), npy_shape_text(npy_file_shape(t)));
     size_t total = 10 + header.size() + 1;
     header.append((64 - total % 64) % 64, ' ');
     header += '\n';
@@ -230,19 +250,7 @@ std::optional<std::vector<int64_t>> npy_shape(const std::string& path) {
     if (len > (1u << 20)) return std::nullopt;
     std::string header(len, '\0');
     if (!in.read(header.data(), len)) return std::nullopt;
-    auto at = header.find("'shape': (");
-    if (at == std::string::npos) return std::nullopt;
-    std::vector<int64_t> shape;
-    for (size_t i = at + 10; i < header.size() && header[i] != ')';) {
-        if (std::isdigit(static_cast<unsigned char>(header[i]))) {
-            size_t used = 0;
-            shape.push_back(std::stoll(header.substr(i, 19), &used));
-            i += used;
-        } else {
-            ++i;
-        }
-    }
-    return shape;
+    return npy_header_shape(header);
 }
 
 void read_npy(TensorBuffer& t, const std::string& path) {
@@ -274,11 +282,8 @@ void read_npy(TensorBuffer& t, const std::string& path) {
     if (!descr_ok)
         throw std::runtime_error(fmt::format("'{}': dtype does not match {} ({})", path, dtype_name(t.dtype), npy_descr(t.dtype)));
     if (header.find("'fortran_order': False") == std::string::npos) throw std::runtime_error("'" + path + "': Fortran order is not supported");
-    std::string shape;
     const std::vector<int64_t> fshape = npy_file_shape(t);
-    for (auto d : fshape) shape += std::to_string(d) + ", ";
-    if (t.shape.size() > 1) shape.resize(shape.size() - 2);
-    if (header.find("'shape': (" + shape + ")") == std::string::npos)
+    if (npy_header_shape(header) != fshape)
         throw std::runtime_error(fmt::format("'{}': shape does not match {}{}", path, ir::shape_str(fshape),
                                              is_sub_byte(t.dtype) ? fmt::format(" (the packed bytes of {} {}: two elements per byte)",
                                                                                 dtype_name(t.dtype), ir::shape_str(t.shape))

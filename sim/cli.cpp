@@ -393,7 +393,15 @@ namespace {
 // The static half of the verdict's scope, over the lane programs the exploration ran.
 passes::TimingScope timing_scope_of(const CommonOptions& c, const std::string& kernel) {
     passes::ExpandStats stats;
-    return passes::analyse_timing_scope(*expand_kernel_file(c, kernel, stats));
+    auto program = expand_kernel_file(c, kernel, stats);
+    // A kernel an orchestration launches is checked on its launch's scalars, which the host walk computed: the
+    // orchestration's own control flow is not part of that check's scope.
+    if (auto e = c.entry.empty() ? nullptr : program->find(c.entry); e && e->type != ir::FuncType::Orchestration) {
+        auto only = std::make_shared<ir::Program>(*program);
+        std::erase_if(only->functions, [](const auto& f) { return f->type == ir::FuncType::Orchestration; });
+        return passes::analyse_timing_scope(*only);
+    }
+    return passes::analyse_timing_scope(*program);
 }
 
 // The entries check/explore take from one kernel file: the kernels an Orchestration entry launches when it is
@@ -402,9 +410,15 @@ passes::TimingScope timing_scope_of(const CommonOptions& c, const std::string& k
 // --input of the user wins). A scalar the orchestration computes (cvsim does not run host scalar code) and the
 // user does not give makes that kernel unchecked: any value cvsim picked could make the verdict vacuous (a
 // valid region of 0 rows accesses nothing), so the kernel gets E-UNCHECKED at the parameter, never a pass.
+// A kernel the orchestration launches with many scalar bindings (a loop over launches) is checked on at most
+// this many of them (docs/DECISIONS.md, "The host walk").
+constexpr size_t kMaxBindings = 8;
+
 struct CheckEntry {
     CommonOptions opts;
     std::string unbound;  // a computed scalar parameter without --input ("": every scalar is bound)
+    std::string why;      // why the host walk does not know it ("": the walk did not reach the launch)
+    std::string binding;  // "NAME=V, ..." of this launch when the kernel is launched with several bindings
     SourceLoc loc;        // that parameter's declaration
     std::shared_ptr<const ir::Program> program;  // keeps the source file `loc` points into alive
 };
@@ -437,14 +451,37 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
         note_runtime_core_num(*program, c.blocks);
         note_unread(*program, kernel, c.entry);
     }
-    auto launches = kernel_launches(*program, c.entry);
-    if (launches.empty()) return {CheckEntry{c, "", {}, nullptr}};
+    HostInputs host;
+    for (const auto& in : c.inputs)
+        if (auto eq = in.find('='); eq != std::string::npos) {
+            const std::string name = in.substr(0, eq), value = in.substr(eq + 1);
+            (value.size() > 4 && value.compare(value.size() - 4, 4, ".npy") == 0 ? host.files : host.scalars)[name] = value;
+        }
+    auto launches = kernel_launches(*program, c.entry, host);
+    if (launches.empty()) return {CheckEntry{c, "", "", "", {}, nullptr}};
     if (!c.quiet)
         std::cerr << fmt::format("note: {}: the entry launches {} kernel(s) in program order; each is checked on its own (--entry NAME)\n",
                                  kernel, launches.size());
     std::vector<CheckEntry> out;
     for (const auto& k : launches) {
-        CheckEntry entry{c, "", {}, nullptr};
+      // The launches to check: one per distinct scalar binding the host walk found (at most kMaxBindings of
+      // them: the first, the last and evenly spaced ones), else the first launch site's constants.
+      // A launch with a scalar the walk does not know is always reported (E-UNCHECKED), never left out.
+      std::vector<const LaunchBinding*> known, unknown, picked;
+      for (const auto& b : k.bindings) (b.unknown.empty() ? known : unknown).push_back(&b);
+      const size_t nb = k.bindings.size(), nk = known.size();
+      for (size_t j = 0; j < std::min(nk, kMaxBindings); ++j)
+          picked.push_back(known[nk <= kMaxBindings ? j : (j * (nk - 1) + (kMaxBindings - 1) / 2) / (kMaxBindings - 1)]);
+      picked.insert(picked.end(), unknown.begin(), unknown.end());
+      if (!c.quiet && !k.walk_incomplete.empty())
+          std::cerr << fmt::format("note: {}: {}\n", kernel, k.walk_incomplete);
+      if (!c.quiet && nk > kMaxBindings)
+          std::cerr << fmt::format("note: {}: kernel '{}' is launched {} times with {} distinct scalar bindings; cvsim checks {} of them (the "
+                                   "first, the last and evenly spaced ones; --input NAME=V checks one)\n",
+                                   kernel, k.name, k.launch_count, nk, kMaxBindings);
+      if (picked.empty()) picked.push_back(nullptr);
+      for (const LaunchBinding* b : picked) {
+        CheckEntry entry{c, "", "", "", {}, nullptr};
         CommonOptions& ck = entry.opts;
         ck.entry = k.name;
         if (k.blocks > 0) ck.blocks = k.blocks;  // the launch's core_num, as a whole-program launch uses it
@@ -462,16 +499,38 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
             for (const auto& p : fn->params) has |= p.var->name == name;
             if (has) ck.inputs.push_back(in);
         }
-        for (const auto& [name, value] : k.scalars)
-            if (!given(name)) ck.inputs.push_back(name + "=" + value);
-        for (const auto& name : k.computed)
-            if (!given(name) && entry.unbound.empty() && !k.distributed && !k.unread) {  // its own E-UNSUPPORTED
-                entry.unbound = name;
-                for (const auto& p : program->find(k.name)->params)
-                    if (p.var->name == name) entry.loc = p.var->loc;
-                entry.program = program;
+        auto unbound = [&](const std::string& name, const std::string& why) {
+            if (given(name) || !entry.unbound.empty() || k.distributed || k.unread) return;  // its own E-UNSUPPORTED
+            entry.unbound = name;
+            entry.why = why;
+            for (const auto& p : program->find(k.name)->params)
+                if (p.var->name == name) entry.loc = p.var->loc;
+            entry.program = program;
+        };
+        if (b) {
+            std::vector<std::string> shown;
+            for (const auto& [name, value] : b->scalars) {
+                if (!given(name)) ck.inputs.push_back(name + "=" + value);
+                shown.push_back(name + "=" + value);
             }
-        out.push_back(std::move(entry));
+            if (b->blocks > 0) ck.blocks = b->blocks;
+            if (!b->unknown.empty()) unbound(b->unknown, b->why);
+            if (nb > 1) entry.binding = fmt::format("{}", fmt::join(shown, ", "));
+        } else {
+            for (const auto& [name, value] : k.scalars)
+                if (!given(name)) ck.inputs.push_back(name + "=" + value);
+            for (const auto& name : k.computed) unbound(name, "");
+        }
+        // A user's --input can make two bindings one launch: check it once. Launches not checked for the same
+        // reason are reported once.
+        if (!entry.unbound.empty()) entry.binding.clear();
+        bool dup = false;
+        for (const auto& o : out)
+            if (o.opts.entry == ck.entry)
+                dup |= entry.unbound.empty() ? o.unbound.empty() && o.opts.inputs == ck.inputs && o.opts.blocks == ck.blocks
+                                             : o.unbound == entry.unbound && o.why == entry.why;
+        if (!dup) out.push_back(std::move(entry));
+      }
     }
     return out;
 }
@@ -501,7 +560,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
     nlohmann::json report = nlohmann::json::array();
     bool any_unread = false;  // a kernel of a multi-launch file that gave a diagnostic instead of a verdict
     for (const auto& kernel : e.kernels) {
-      const std::vector<CheckEntry> entries = e.merge.empty() ? entries_of(c, kernel) : std::vector<CheckEntry>{{c, "", {}, nullptr}};
+      const std::vector<CheckEntry> entries = e.merge.empty() ? entries_of(c, kernel) : std::vector<CheckEntry>{{c, "", "", "", {}, nullptr}};
       const bool per_launch = entries.size() > 1 || entries[0].opts.entry != c.entry;
       if (e.jobs == 0 && e.merge.empty() && entries.size() > 1) {
           // In-process: SystemC elaborates once per process, so the machine is built for the widest launch
@@ -513,7 +572,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
       for (const auto& ent : entries) {
         const CommonOptions& ck = ent.opts;
         const std::string& entry = ck.entry;
-        const std::string label = per_launch ? kernel + " [" + entry + "]" : kernel;
+        const std::string label = per_launch ? kernel + " [" + entry + (ent.binding.empty() ? "" : " " + ent.binding) + "]" : kernel;
         ExploreSummary sum;
         // In-process: the findings' source locations point into the session's source file, so the session
         // lives until the summary is printed and reported.
@@ -521,9 +580,12 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         try {
             if (!ent.unbound.empty())
                 raise("E-UNCHECKED", ent.loc,
-                      fmt::format("kernel '{}' is not checked: its scalar '{}' is computed by the orchestration, which cvsim does not run, "
-                                  "and a value cvsim picked could make the verdict vacuous",
-                                  entry, ent.unbound),
+                      ent.why.empty() ? fmt::format("kernel '{}' is not checked: its scalar '{}' is computed by the orchestration, which cvsim "
+                                                    "does not run, and a value cvsim picked could make the verdict vacuous",
+                                                    entry, ent.unbound)
+                                      : fmt::format("kernel '{}' is not checked: the orchestration computes its scalar '{}' from a value cvsim "
+                                                    "does not know ({}), and a value cvsim picked could make the verdict vacuous",
+                                                    entry, ent.unbound, ent.why),
                       fmt::format("give the value the orchestration computes: --input {}=VALUE", ent.unbound));
             if (!e.merge.empty()) {
                 sum = merge_jsonl(c, kernel, e, *base);
@@ -540,6 +602,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             // a multi-launch file that cannot be checked does not hide the verdicts of the others.
             nlohmann::json item = {{"kernel", kernel}, {"diagnostic", to_json(err.diag())}};
             if (per_launch) item["entry"] = entry;
+            if (!ent.binding.empty()) item["launch"] = ent.binding;
             if (err.diag().code == "E-V2C-UNFENCED") {
                 std::cerr << render_text(err.diag());
                 any_findings = true;
@@ -557,6 +620,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         if (!e.save_failures.empty()) save_failures(e.save_failures, ck, kernel, sum);
         nlohmann::json item = explore_json(kernel, sum, &scope);
         if (per_launch) item["entry"] = entry;
+        if (!ent.binding.empty()) item["launch"] = ent.binding;
         report.push_back(item);
         if (!sum.distinct.empty()) any_findings = true;
         if (sum.interrupted) {

@@ -1,0 +1,52 @@
+// The host walk of an Orchestration function (issue 11): the scalar part of the host program PyPTO's runtime
+// executes, run far enough to know every kernel launch's scalar arguments. Loops over launches, scalars the
+// orchestration computes (loop variables, pl.tensor.dim, arithmetic, pl.min/max, pl.cast, pl.array.*), nested
+// orchestration calls and `if`s on known values are evaluated; GM data (pl.tensor.read of an entry tensor) is
+// known only from an --input NAME=FILE.npy. Tensor ops (slice, view, create, assemble, ...) are not executed:
+// `check` takes each launched kernel on its own tensors (docs/DECISIONS.md, "Orchestration host statements").
+// A value the walk cannot know stays unknown with the reason, so a kernel launched with it is reported not
+// checked (E-UNCHECKED), never checked with a made-up value.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "frontend/ir/ir.h"
+
+namespace cvsim {
+
+// One launch's scalar arguments, as the kernel's parameters name them.
+struct LaunchBinding {
+    std::vector<std::pair<std::string, std::string>> scalars;  // known scalar parameters (NAME, value as --input takes it)
+    std::string unknown;  // the first scalar parameter whose value the walk could not know ("" = none)
+    std::string why;      // why (names the statement or input that made it unknown)
+    int blocks = 0;       // its core_num when the launch gives one (0: not given)
+    bool operator==(const LaunchBinding& o) const { return scalars == o.scalars && unknown == o.unknown && blocks == o.blocks; }
+};
+
+struct HostKernelLaunches {
+    std::string name;
+    std::vector<LaunchBinding> distinct;  // distinct bindings, in the order the walk first met them
+    int64_t launches = 0;                 // launches the walk executed (>= distinct.size())
+};
+
+struct HostWalk {
+    std::vector<HostKernelLaunches> kernels;  // in order of each kernel's first launch
+    std::string incomplete;  // "" or why the walk stopped early (its budget): later launches were not seen
+};
+
+struct HostInputs {
+    std::map<std::string, std::string> scalars;  // the entry's scalar parameters: NAME -> value (--input NAME=V)
+    std::map<std::string, std::string> files;    // the entry's tensor parameters: NAME -> FILE.npy
+    int64_t step_budget = 2'000'000;             // statements the walk may execute
+};
+
+// Runs ORCH's host program (an Orchestration function of PROGRAM). Throws nothing for what it cannot evaluate
+// (those values stay unknown); a CompileError only for a diagnostic of the program itself (E-OOB of a constant
+// pl.tensor.read index into an --input tensor).
+HostWalk walk_host(const ir::Program& program, const ir::Function& orch, const HostInputs& in);
+
+}  // namespace cvsim
