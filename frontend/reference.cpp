@@ -359,6 +359,8 @@ private:
             auto vv = ints(vs);
             vr = vv.size() >= 2 ? vv[vv.size() - 2] : 1;
             vc = vv.back();
+            // A run-time valid region larger than the tile (or negative) names memory the tile does not have.
+            if (auto err = rt::valid_shape_error(vv, ext)) fail("E-OOB", c.loc, *err);
             // Only the valid region is read from GM (pl.tile.load).
             if (vv.size() == ext.size())
                 for (size_t d = 0; d < ext.size(); ++d) ext[d] = std::min(ext[d], vv[d]);

@@ -392,6 +392,15 @@ void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string
     }
 }
 
+std::optional<std::string> valid_shape_error(const std::vector<int64_t>& valid, const std::vector<int64_t>& shape) {
+    if (valid.size() != shape.size()) return std::nullopt;  // rank rules are the type checker's
+    for (size_t d = 0; d < valid.size(); ++d)
+        if (valid[d] < 0 || valid[d] > shape[d])
+            return fmt::format("pl.tile.load: valid_shape {} is outside the loaded shape {} (dimension {})", ir::shape_str(valid),
+                               ir::shape_str(shape), d);
+    return std::nullopt;
+}
+
 bool truthy(const Scalar& s) { return s.is_float() ? s.f != 0 : s.i != 0; }
 
 namespace {

@@ -110,6 +110,10 @@ inline bool window_covers(const Window& big, const Window& small) {
     return true;
 }
 
+// A pl.tile.load's run-time valid_shape against the loaded extents: a message when some extent is negative or
+// larger than the load's (the tile has no such rows), else nullopt.
+std::optional<std::string> valid_shape_error(const std::vector<int64_t>& valid, const std::vector<int64_t>& shape);
+
 // "[0:16, 0:128]"
 std::string window_str(const Window& w);
 // Row r of the window starts at this element index of the tensor (row-major).

@@ -457,6 +457,13 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             if (auto& vs = arg(c, "valid_shape")) {
                 out->vr = vs->args.size() >= 2 ? scalar(vs->args[vs->args.size() - 2]).as_int() : 1;
                 out->vc = scalar(vs->args.back()).as_int();
+                std::vector<int64_t> vv;
+                for (auto& a : vs->args) vv.push_back(scalar(a).as_int());
+                if (auto err = rt::valid_shape_error(vv, ext)) {
+                    runtime_finding("E-OOB", s, fmt::format("{} {}", core_name(m_core_id), *err));
+                    out->vr = std::clamp<int64_t>(out->vr, 0, out->rows);
+                    out->vc = std::clamp<int64_t>(out->vc, 0, out->cols);
+                }
                 // Only the valid region is read from GM (pl.tile.load).
                 if (vs->args.size() == ext.size())
                     for (size_t d = 0; d < ext.size(); ++d) ext[d] = std::min(ext[d], scalar(vs->args[d]).as_int());
