@@ -345,7 +345,14 @@ private:
             if (t && a && t->type.kind == TypeKind::Tensor) {
                 int64_t rank = static_cast<int64_t>(t->type.shape.size());
                 int64_t d = *a < 0 ? *a + rank : *a;
-                if (d >= 0 && d < rank) return HVal::scalar(rt::Scalar::of_int(t->type.shape[static_cast<size_t>(d)], e.type.dtype));
+                if (d >= 0 && d < rank) {
+                    const int64_t extent = t->type.shape[static_cast<size_t>(d)];
+                    if (!m_in.defaulted_dims.empty() && extent == m_in.default_dim)
+                        return HVal::unknown(fmt::format("pl.tensor.dim ({}) may be the dynamic dim {} that cvsim gave its default {}; bind it with "
+                                                         "--dim NAME=VALUE or an --input .npy",
+                                                         where(e.loc), fmt::join(m_in.defaulted_dims, " / "), extent));
+                    return HVal::scalar(rt::Scalar::of_int(extent, e.type.dtype));
+                }
             }
             return HVal::unknown(fmt::format("pl.tensor.dim ({}) of an axis the walk does not know", where(e.loc)));
         }

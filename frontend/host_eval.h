@@ -42,6 +42,10 @@ struct HostInputs {
     std::map<std::string, std::string> scalars;  // the entry's scalar parameters: NAME -> value (--input NAME=V)
     std::map<std::string, std::string> files;    // the entry's tensor parameters: NAME -> FILE.npy
     int64_t step_budget = 2'000'000;             // statements the walk may execute
+    // Dynamic dims sema gave its default value (no --dim / --input shape): a pl.tensor.dim extent equal to
+    // `default_dim` may be one of them, a made-up value, so it is unknown (0 / empty: none was defaulted).
+    std::vector<std::string> defaulted_dims;
+    int64_t default_dim = 0;
 };
 
 // Runs ORCH's host program (an Orchestration function of PROGRAM). Throws nothing for what it cannot evaluate

@@ -457,6 +457,8 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
             const std::string name = in.substr(0, eq), value = in.substr(eq + 1);
             (value.size() > 4 && value.compare(value.size() - 4, 4, ".npy") == 0 ? host.files : host.scalars)[name] = value;
         }
+    host.defaulted_dims = defaulted;
+    host.default_dim = kDefaultDim;
     auto launches = kernel_launches(*program, c.entry, host);
     if (launches.empty()) return {CheckEntry{c, "", "", "", {}, nullptr}};
     if (!c.quiet)

@@ -73,6 +73,16 @@ TEST(HostWalk, ComputedScalarsDimsMinMaxAndCasts) {
     EXPECT_EQ(bindings(w), "a=14 b=4");  // -7 // 2 = -4 (floor), 14 % 5 = 4
 }
 
+TEST(HostWalk, AnExtentThatMayBeADefaultedDynamicDimIsUnknown) {
+    // A dynamic dim sema defaulted (no --dim) is made up: a scalar derived from it must not feed a check.
+    HostInputs in;
+    in.defaulted_dims = {"T"};
+    in.default_dim = 64;
+    auto w = walk("        d: pl.Scalar[pl.INDEX] = pl.tensor.dim(x, 0)\n        out = self.k(x, d - 16, 0, out)\n", in);
+    EXPECT_EQ(bindings(w), "b=0 ?a");
+    EXPECT_NE(w.kernels[0].distinct[0].why.find("--dim"), std::string::npos) << w.kernels[0].distinct[0].why;
+}
+
 TEST(HostWalk, LoopCarriedValuesAndBranchResults) {
     auto w = walk(
         "        for i, (acc,) in pl.range(3, init_values=(0,)):\n"
