@@ -47,19 +47,11 @@ std::string where(const SourceLoc& loc) { return fmt::format("line {}", loc.line
 
 std::string scalar_text(const rt::Scalar& s) { return s.is_float() ? fmt::format("{}", s.f) : std::to_string(s.i); }
 
-std::optional<rt::Scalar> parse_scalar(const std::string& text, DType dt) {
-    try {
-        size_t used = 0;
-        if (dtype_is_float(dt)) {
-            double d = std::stod(text, &used);
-            if (used == text.size()) return rt::Scalar::of_float(d, dt);
-        } else {
-            long long v = std::stoll(text, &used, 0);
-            if (used == text.size()) return rt::Scalar::of_int(v, dt);
-        }
-    } catch (const std::exception&) {
-    }
-    return std::nullopt;
+// S as a value of a parameter of dtype DT (an integer given to a float parameter, or the reverse).
+rt::Scalar as_dtype(rt::Scalar s, DType dt) {
+    if (dtype_is_float(dt) && !s.is_float()) return rt::Scalar::of_float(static_cast<double>(s.i), dt);
+    if (!dtype_is_float(dt) && s.is_float()) return rt::Scalar::of_int(s.as_int(), dt);
+    return s;
 }
 
 class Walker {
@@ -77,9 +69,9 @@ public:
                 frame[v] = t;
             } else if (v->type.kind == TypeKind::Scalar) {
                 auto it = m_in.scalars.find(v->name);
-                std::optional<rt::Scalar> s = it == m_in.scalars.end() ? std::nullopt : parse_scalar(it->second, v->type.dtype);
-                frame[v] = s ? HVal::scalar(*s)
-                             : HVal::unknown(fmt::format("the entry's scalar parameter '{}' (give it with --input {}=VALUE)", v->name, v->name));
+                frame[v] = it != m_in.scalars.end()
+                               ? HVal::scalar(as_dtype(it->second, v->type.dtype))
+                               : HVal::unknown(fmt::format("the entry's scalar parameter '{}' (give it with --input {}=VALUE)", v->name, v->name));
             }
         }
         try {
@@ -265,10 +257,7 @@ private:
             if (pv.type.kind != TypeKind::Scalar) continue;
             HVal v = i < args.size() ? eval(args[i], fr, depth) : HVal::unknown("it is not passed");
             if (v.known()) {
-                rt::Scalar s = v.s;
-                if (dtype_is_float(pv.type.dtype) && !s.is_float()) s = rt::Scalar::of_float(static_cast<double>(s.i), pv.type.dtype);
-                if (!dtype_is_float(pv.type.dtype) && s.is_float()) s = rt::Scalar::of_int(s.as_int(), pv.type.dtype);
-                b.scalars.emplace_back(pv.name, scalar_text(s));
+                b.scalars.emplace_back(pv.name, scalar_text(as_dtype(v.s, pv.type.dtype)));
             } else if (b.unknown.empty()) {
                 b.unknown = pv.name;
                 b.why = v.why.empty() ? "the host walk does not evaluate it" : v.why;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "frontend/ir/ir.h"
+#include "frontend/runtime.h"
 
 namespace cvsim {
 
@@ -39,7 +40,7 @@ struct HostWalk {
 };
 
 struct HostInputs {
-    std::map<std::string, std::string> scalars;  // the entry's scalar parameters: NAME -> value (--input NAME=V)
+    std::map<std::string, rt::Scalar> scalars;   // the entry's scalar parameters: NAME -> value (--input NAME=V)
     std::map<std::string, std::string> files;    // the entry's tensor parameters: NAME -> FILE.npy
     int64_t step_budget = 2'000'000;             // statements the walk may execute
     // Dynamic dims sema gave its default value (no --dim / --input shape): a pl.tensor.dim extent equal to

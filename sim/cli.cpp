@@ -452,11 +452,8 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
         note_unread(*program, kernel, c.entry);
     }
     HostInputs host;
-    for (const auto& in : c.inputs)
-        if (auto eq = in.find('='); eq != std::string::npos) {
-            const std::string name = in.substr(0, eq), value = in.substr(eq + 1);
-            (value.size() > 4 && value.compare(value.size() - 4, 4, ".npy") == 0 ? host.files : host.scalars)[name] = value;
-        }
+    host.scalars = so.scalars;
+    host.files = so.input_files;
     host.defaulted_dims = defaulted;
     host.default_dim = kDefaultDim;
     auto launches = kernel_launches(*program, c.entry, host);

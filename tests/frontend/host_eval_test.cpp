@@ -116,7 +116,7 @@ TEST(HostWalk, AnUnknownConditionRunsBothArmsAndWhatTheyAssignIsUnknownAfter) {
     EXPECT_NE(w.kernels[0].distinct[1].why.find("condition"), std::string::npos) << w.kernels[0].distinct[1].why;
     // Given the entry's scalar, the walk takes one arm.
     HostInputs in;
-    in.scalars["n"] = "3";
+    in.scalars["n"] = rt::Scalar::of_int(3);
     EXPECT_EQ(bindings(walk("        v: pl.Scalar[pl.INDEX] = 0\n        if n > 2:\n            v = 32\n        out = self.k(x, v, 1, out)\n", in)),
               "a=32 b=1");
 }
