@@ -117,6 +117,16 @@ private:
 
     // ---- --c2v complete (gm_sync_c2v.cpp) ----
     bool complete() const { return m_opt.c2v == C2VPolicy::Complete; }
+    // Will an already-ordered pair of the producer store `prod` be published (publish_after: a fence of the
+    // store's lane right after it)? Then an author's flag set on a pipe that does not cover the store's
+    // still orders it: the fence completes the store before the set (SPEC 6), so no token or barrier is
+    // needed on top (property 4). V2C stores under fence / syncall, C2V stores under --c2v complete; never
+    // under reject or off, which keep the program as written.
+    bool will_publish(const Access& prod) const {
+        if (!prod.store) return false;
+        if (prod.lane == Side::Vector) return m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall;
+        return complete();
+    }
     // A C2V pair (cube store s, vector load l; common block b) upstream leaves open: a barrier before l's
     // statement, and a second one after the last loop-carried WAR load. Returns the ordering's depth.
     std::optional<size_t> c2v_order_pair(const Access& s, const Access& l, Block* b, size_t d, size_t il, bool war, size_t il_last,
@@ -154,7 +164,8 @@ private:
     // May the instances of a (event ea) and b (event eb) touch a common element?
     bool instance_overlap(const Access& a, const TraceEv& ea, const Access& b, const TraceEv& eb) const;
     Counters counters(const Access& prod, const Access& cons) const;
-    bool trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c) const;
+    bool trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c, bool publish = false) const;
+    bool trace_published(const Access& prod, const Access& cons) const;
     // A vector load's completion before an MTE3 release: some vector store or V2C push in trace positions
     // (i, to] whose tile is computed from the load's result (gm_sync_trace.cpp).
     bool load_drained_by_mte3(size_t i, size_t to, const Access& load) const;
@@ -547,7 +558,7 @@ private:
                 auto [wi, wc] = wit->second[k];
                 if (!(si > is && wi < il)) continue;
                 auto sp = sync_pipe(*sc, prod.lane);
-                bool covers = !sp || *sp == prod_pipe(prod) || fenced(is + 1, si);
+                bool covers = !sp || *sp == prod_pipe(prod) || fenced(is + 1, si) || will_publish(prod);
                 auto wp = sync_pipe(*wc, cons.lane);
                 bool blocks = !wp || *wp == Pipe::Scalar || *wp == prod_pipe(cons);
                 if (covers && blocks) return true;
@@ -870,27 +881,32 @@ private:
     }
 
     // A vector-lane system.fence() right after the store `s` (once; nothing when one already follows it).
-    void publish_after(const Access& s) {
+    // `cons` (optional): the access the ordering is for; over the unrolled function (trace_published) a
+    // fence of the author's before each release that orders it publishes the store as well (property 4: an
+    // author's fence + syncall at the top of the next iteration, after the loop, ...).
+    void publish_after(const Access& s, const Access* cons = nullptr) {
         Block* sb = s.path.back().first;
         size_t si = s.path.back().second;
         // Already published: a fence after the store and before the first statement that orders it (an
         // author's `fence()` + `syncall()`, or the fence this pass placed on an earlier expansion).
-        if (published(s)) return;
+        if (published(s) || (cons && trace_published(s, *cons))) return;
         if (!m_published.insert({sb, si}).second) return;
         const SourceLoc& sl = s.stmt->loc;
         StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
         fence->pinned_lane = s.lane == Side::Cube ? 1 : 2;
         plan(sb, si + 1, fence);
-        m_stats.log.push_back(fmt::format("{}: store published with system.fence() (the ordering it relies on covers completion only)", where(s)));
+        m_stats.log.push_back(fmt::format("{}: store published with system.fence() (the ordering it relies on covers its completion only, or, a flag set on another pipe, only after a fence)", where(s)));
     }
 
     // An already-ordered V2C dependency of the vector store `s` (then `cons`, the cube access): under fence /
     // syncall the store is published (publish_after); under reject with a GM visibility delay, a store the
     // program does not publish is an error, as the checker reports it (SPEC 4.5/6).
-    void ordered_v2c_store(const Access& s, const Access& cons) {
+    // `same_cluster` false (a pair across clusters, gm_sync_blocks): the trace of one cluster says nothing of
+    // what publishes the store before the barrier that orders the other cluster's access.
+    void ordered_v2c_store(const Access& s, const Access& cons, bool same_cluster = true) {
         if (!s.store || s.lane != Side::Vector) return;
-        if (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall) return publish_after(s);
-        if (m_opt.v2c != V2CPolicy::Reject || m_opt.visibility_delay == 0 || published(s)) return;
+        if (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall) return publish_after(s, same_cluster ? &cons : nullptr);
+        if (m_opt.v2c != V2CPolicy::Reject || m_opt.visibility_delay == 0 || published(s) || (same_cluster && trace_published(s, cons))) return;
         raise("E-V2C-UNFENCED", cons.stmt->loc,
               fmt::format("{} {} of '{}' is ordered after the vector store at {} only on the store's completion: with a GM visibility delay "
                           "({} cycles) a flag, barrier or tile transport publishes a write only through a system.fence() of the writing core "
@@ -1116,7 +1132,7 @@ private:
                 ++m_stats.already_ordered;
                 // As in handle_pair: what orders it covers the store's completion only (SPEC 4.5/6).
                 if (v2c) ordered_v2c_store(s, c);
-                else if (complete()) publish_after(s);
+                else if (complete()) publish_after(s, &c);
                 m_stats.log.push_back(what + " already ordered, nothing added");
                 continue;
             }
@@ -1311,7 +1327,7 @@ private:
             // the ordering holds with a GM visibility delay too (reject/off keep the program as written).
             // (reject with a visibility delay: an error unless the program publishes the store).
             if (v2c) ordered_v2c_store(s, l);
-            else if (complete()) publish_after(s);
+            else if (complete()) publish_after(s, &l);
             auto owner = m_owner.find(b);
             bool loop_body = owner != m_owner.end() && owner->second && owner->second->kind == StmtKind::For && &owner->second->body == b;
             if (war && v2c && m_opt.v2c == V2CPolicy::Fence && loop_body) {

@@ -134,7 +134,7 @@ struct BlockOrder {
         }
         ++g.m_stats.already_ordered;
         g.m_stats.log.push_back(what + " already ordered by a barrier, nothing added");
-        if (x.store && v2c) g.ordered_v2c_store(x, y);
+        if (x.store && v2c) g.ordered_v2c_store(x, y, false);
         else if (x.store && g.complete()) g.publish_after(x);
     }
 

@@ -67,7 +67,7 @@ void GmSync::order_waw() {
                 if (already_ordered(*b, ia, iw, a, w)) {
                     ++m_stats.already_ordered;
                     m_stats.log.push_back(what + " already ordered, nothing added");
-                    publish_after(a);
+                    publish_after(a, &w);
                 } else if (planned_barrier(b, ia + 1, iw)) {
                     m_stats.log.push_back(what + " ordered by the barrier placed for an earlier pair");
                 } else {
@@ -88,7 +88,7 @@ void GmSync::order_waw() {
                 if (carried_ordered(*first, *then, D)) {
                     // What orders it (a transport of the next iteration, an author flag pair) covers the
                     // first store's completion only: published as in the same-iteration case (SPEC 4.5/6).
-                    publish_after(*first);
+                    publish_after(*first, then);
                     continue;
                 }
                 std::string what = fmt::format("{} -> {} {}: write-after-write of the cube and vector lanes (loop-carried, line {} loop)", where(*first),

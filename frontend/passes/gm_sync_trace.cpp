@@ -287,13 +287,25 @@ bool GmSync::load_drained_by_mte3(size_t i, size_t to, const Access& load) const
 }
 
 // Is the producer's access at trace position i ordered before the consumer's at position j (i < j)?
-bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c) const {
+bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c, bool publish) const {
     const std::vector<TraceEv>& tr = m_trace;
     const Side opposite_of_prod = prod.lane == Side::Cube ? Side::Vector : Side::Cube;
+    // publish: the release must also follow a system.fence() of the producer's lane after the access (SPEC
+    // 4.5/6: a flag, barrier or transport publishes a write only through a fence between the two).
+    const int lane = prod.lane == Side::Cube ? 1 : 2;
+    auto pub_fenced = [&](size_t from, size_t to) {
+        for (size_t x = from + 1; x < to; ++x) {
+            if (!tr[x].definite) continue;
+            const Expr* e = stmt_call(*tr[x].s);
+            if (e && e->op->code == OpCode::Fence && tr[x].s->kind == StmtKind::Eval && (tr[x].s->pinned_lane == 0 || tr[x].s->pinned_lane == lane))
+                return true;
+        }
+        return false;
+    };
     for (size_t x = i + 1; x < j; ++x) {
         if (!tr[x].definite) continue;
         const Expr* e = stmt_call(*tr[x].s);
-        if (e && e->op->code == OpCode::Syncall && call_side(*e) == Side::Shared) return true;
+        if (e && e->op->code == OpCode::Syncall && call_side(*e) == Side::Shared && (!publish || pub_fenced(i, x))) return true;
     }
     auto fenced = [&](size_t from, size_t to) {
         for (size_t x = from + 1; x < to; ++x) {
@@ -316,7 +328,7 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
             bool covers, blocks;
             if (key.first == 0) {
                 auto sp = sync_pipe(se, prod.lane);
-                covers = !sp || *sp == pp || fenced(i, ss[k]) || (*sp == Pipe::Mte3 && load_drained_by_mte3(i, ss[k], prod));
+                covers = !sp || *sp == pp || fenced(i, ss[k]) || will_publish(prod) || (*sp == Pipe::Mte3 && load_drained_by_mte3(i, ss[k], prod));
                 auto wp = sync_pipe(we, cons.lane);
                 blocks = !wp || *wp == Pipe::Scalar || *wp == prod_pipe(cons);
             } else {
@@ -326,10 +338,38 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
                 covers = pp == (prod.lane == Side::Vector ? Pipe::Mte3 : Pipe::Fixp) || load_drained_by_mte3(i, ss[k], prod);
                 blocks = true;
             }
+            if (publish) covers = pub_fenced(i, ss[k]);
             if (covers && blocks) return true;
         }
     }
     return false;
+}
+
+// Is every instance of cons that may conflict with an earlier instance of the store prod ordered after the
+// latest such instance by a release that a fence of prod's lane precedes (the store published before the
+// release, on every execution)? False when the function cannot be enumerated.
+bool GmSync::trace_published(const Access& prod, const Access& cons) const {
+    if (!prod.store || !trace()) return false;
+    const std::vector<TraceEv>& tr = m_trace;
+    std::optional<Counters> c;
+    std::vector<size_t> stores;
+    for (size_t j = 0; j < tr.size(); ++j) {
+        if (tr[j].s == prod.stmt.get()) {
+            stores.push_back(j);
+            continue;
+        }
+        if (tr[j].s != cons.stmt.get()) continue;
+        size_t latest = SIZE_MAX;
+        for (size_t q = stores.size(); q-- > 0;)
+            if (instance_overlap(prod, tr[stores[q]], cons, tr[j])) {
+                latest = stores[q];
+                break;
+            }
+        if (latest == SIZE_MAX) continue;
+        if (!c) c = counters(prod, cons);
+        if (!trace_between(latest, j, prod, cons, *c, true)) return false;
+    }
+    return true;
 }
 
 // Is every instance of cons ordered after every earlier instance of prod it may conflict with? Checking the

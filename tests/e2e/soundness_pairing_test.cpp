@@ -94,8 +94,19 @@ TEST(SoundnessPairing, AlreadyOrderedChecksIdsPipesCoresAndPositions) {
     for (const char* k : {"flags_wrong_pipe.py", "flags_wrong_id.py", "flags_wrong_core.py", "flags_wait_pipe.py", "pop_after.py"}) {
         RunResult r = expand_v(k, "fence");
         ASSERT_EQ(r.exit_code, 0) << k << r.err;
-        EXPECT_EQ(stat(r, "already ordered"), 0) << k << "\n" << r.err;
-        if (std::string(k) == "pop_after.py") {
+        if (std::string(k) == "flags_wrong_pipe.py") {
+            // The set on pipe V does not cover the MTE3 store, but --v2c fence publishes an ordered store with a
+            // fence right after it, and that fence completes the store before the set: the fence alone orders the
+            // pair (property 4: a token on top was redundant). reject still errors (the program as written races).
+            EXPECT_EQ(stat(r, "already ordered"), 1) << k << "\n" << r.err;
+            EXPECT_EQ(stat(r, "V2C fences"), 0) << k << "\n" << r.err;
+            EXPECT_EQ(stat(r, "barriers"), 0) << k << "\n" << r.err;
+            EXPECT_NE(r.err.find("store published with system.fence()"), std::string::npos) << k << "\n" << r.err;
+        } else {
+            EXPECT_EQ(stat(r, "already ordered"), 0) << k << "\n" << r.err;
+        }
+        if (std::string(k) == "flags_wrong_pipe.py") {
+        } else if (std::string(k) == "pop_after.py") {
             // The author's own push / pop use ring 0, the token's ring: a barrier instead (adversarial round 2).
             EXPECT_EQ(stat(r, "V2C fences"), 0) << k << "\n" << r.err;
             EXPECT_NE(unwrapped(r.err).find("hand-written transports share the token's ring"), std::string::npos) << k << "\n" << r.err;

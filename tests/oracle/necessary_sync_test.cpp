@@ -50,6 +50,10 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"nested_tokens.py", Target::A5, passes::V2CPolicy::Fence},
         // a write-after-read token under the barrier placed for a write-after-write before the same cube store
         Case{"token_under_barrier.py", Target::A2A3, passes::V2CPolicy::Fence},
-        Case{"token_under_barrier.py", Target::A5, passes::V2CPolicy::Fence}));
+        Case{"token_under_barrier.py", Target::A5, passes::V2CPolicy::Fence},
+        // an author's flag set on a pipe that does not cover the store: the publishing fence alone orders it
+        Case{"flag_wrong_pipe_fence_only.py", Target::A2A3, passes::V2CPolicy::Fence},
+        Case{"flag_wrong_pipe_fence_only.py", Target::A5, passes::V2CPolicy::Fence},
+        Case{"flag_wrong_pipe_fence_only.py", Target::A2A3, passes::V2CPolicy::Syncall}));
 
 }  // namespace

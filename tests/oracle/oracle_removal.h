@@ -1,8 +1,10 @@
 // Property 4 of the oracle tests: is each synchronisation the expander inserted necessary? Removes one inserted
 // V2C token (the AIV's push, the AIC's token pop and its tfree) or one inserted barrier (syncall and the fence
 // before it, on both lanes) from a copy of the lane functions and asks the oracle again.
+// A publishing fence placed alone (no token or barrier after it) is tried too, under a visibility delay.
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -63,10 +65,10 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
     Removal r;
     const rt::LaunchPlan& plan = s.compiled().plan;
     if (!plan.aic || !plan.aiv) return r;
-    auto judge = [&](const rt::LaunchPlan& p2, const std::string& site) {
+    auto judge = [&](const rt::LaunchPlan& p2, const std::string& site, uint64_t min_delay = 0) {
         oracle::Options o;
         o.target = s.options().target;
-        o.visibility_delay = s.hw().gm.visibility_delay;
+        o.visibility_delay = std::max<uint64_t>(s.hw().gm.visibility_delay, min_delay);
         o.chip_clusters = static_cast<int>(s.hw().chip.clusters);
         auto v = oracle::analyze(p2, s.initial_gm(), o);
         ++r.inserted;
@@ -131,6 +133,33 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
                 }
                 judge(p2, site);
             }
+    }
+    // Publishing fences placed alone (no push or syncall of the expander right after them): the ordering the
+    // store relies on is the author's, and the fence makes it cover the store's completion and visibility.
+    // A fence's job is publication, so it is judged under a GM visibility delay (at least 50 cycles): the
+    // expander cannot know the board's delay and publishes whatever --visibility-delay says.
+    {
+        auto lone_fence = [&](const ir::Block& b, size_t i) {
+            if (!is_op(*b[i], ir::OpCode::Fence) || source_line(text, b[i]->loc.line).find("fence") != std::string::npos) return false;
+            size_t j = i + 1;
+            if (j < b.size() && is_op(*b[j], ir::OpCode::Move)) ++j;
+            return !(j < b.size() && (is_op(*b[j], ir::OpCode::Syncall) || is_op(*b[j], ir::OpCode::TpushToAic) || is_op(*b[j], ir::OpCode::TpushToAiv)));
+        };
+        for (int lane = 0; lane < 2; ++lane) {
+            auto body_of = [&](rt::LaunchPlan& p) -> ir::Block& { return lane ? p.aiv->fn->body : p.aic->fn->body; };
+            rt::LaunchPlan probe = fresh();
+            std::vector<StmtSite> fences;
+            collect_sites(body_of(probe), [](const ir::Stmt& x) { return is_op(x, ir::OpCode::Fence); }, fences);
+            for (size_t i = 0; i < fences.size(); ++i) {
+                if (!lone_fence(*fences[i].block, fences[i].idx)) continue;
+                rt::LaunchPlan p2 = fresh();
+                std::vector<StmtSite> sites;
+                collect_sites(body_of(p2), [](const ir::Stmt& x) { return is_op(x, ir::OpCode::Fence); }, sites);
+                std::string site = "fence line " + std::to_string((*sites[i].block)[sites[i].idx]->loc.line);
+                erase_site(sites[i]);
+                judge(p2, site, 50);
+            }
+        }
     }
     return r;
 }
