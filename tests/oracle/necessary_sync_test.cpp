@@ -56,4 +56,39 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"flag_wrong_pipe_fence_only.py", Target::A5, passes::V2CPolicy::Fence},
         Case{"flag_wrong_pipe_fence_only.py", Target::A2A3, passes::V2CPolicy::Syncall}));
 
+// Publication judged over the unrolled function: an author's fence at the top of the next iteration publishes
+// the store before the barrier that orders it, so the pass adds no fence; remove the author's fence and it adds
+// one. Both expansions are race-free under a visibility delay (oracle), both targets, fence and syncall.
+TEST(NecessarySync, AnAuthorsLaterFencePublishesTheStore) {
+    std::string text = read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/published_by_next_iteration_fence.py");
+    const std::string fence_line = "            pl.system.fence()\n";
+    ASSERT_NE(text.find(fence_line), std::string::npos);
+    std::string no_fence = text;
+    no_fence.erase(no_fence.find(fence_line), fence_line.size());
+    auto fences = [](const ir::Function& f) {
+        std::vector<StmtSite> out;
+        ir::Function& g = const_cast<ir::Function&>(f);
+        collect_sites(g.body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::Fence); }, out);
+        return out.size();
+    };
+    for (Target t : {Target::A2A3, Target::A5})
+        for (auto pol : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall})
+            for (bool author_fence : {true, false}) {
+                std::string what = std::string(target_name(t)) + " --v2c " + std::string(passes::policy_name(pol)) + (author_fence ? "" : " (no author fence)");
+                Opts o;
+                o.target = t;
+                o.v2c = pol;
+                o.vis = 50;
+                auto s = session_of("k.py", author_fence ? text : no_fence, o);
+                const rt::LaunchPlan& plan = s->compiled().plan;
+                ASSERT_TRUE(plan.aiv && plan.aic) << what;
+                EXPECT_EQ(s->compiled().stats.already_ordered, 1) << what;
+                // The author's fence (both lanes run it) and, without it, the one the pass adds on the AIV.
+                EXPECT_EQ(fences(*plan.aiv->fn), 1u) << what;
+                auto v = oracle_of(*s);
+                EXPECT_FALSE(v.deadlock) << what << format_verdict(v);
+                EXPECT_TRUE(v.races.empty()) << what << format_verdict(v);
+            }
+}
+
 }  // namespace
