@@ -567,10 +567,24 @@ private:
         return false;
     }
 
-    // A barrier this pass already plans in b before one of the indices [lo, hi].
+    // A barrier this pass already plans in b before one of the indices [lo, hi], or inside a statement
+    // b[j], lo <= j < hi, on every execution of it (surely_planned_in; property 4: the loop-carried WAR
+    // barrier of one pair that a barrier planned for another pair, in an inner loop, already orders).
     bool planned_barrier(const Block* b, size_t lo, size_t hi) const {
         for (auto& [blk, idx] : m_barrier_at)
             if (blk == b && idx >= lo && idx <= hi) return true;
+        for (size_t j = lo; j < hi && j < b->size(); ++j)
+            if (surely_planned_in(*(*b)[j])) return true;
+        return false;
+    }
+    // Does every execution of x run a barrier this pass plans: x a sequential loop of a constant trip count
+    // of at least one whose body holds one (directly, or in such a loop nested in it)? Branches: no.
+    bool surely_planned_in(const Stmt& x) const {
+        if (x.kind != StmtKind::For || !sequential(x) || !runs_at_least_once(x)) return false;
+        for (auto& [blk, idx] : m_barrier_at)
+            if (blk == &x.body) return true;
+        for (const auto& y : x.body)
+            if (surely_planned_in(*y)) return true;
         return false;
     }
 
@@ -1314,6 +1328,13 @@ private:
             war = true;
             war_loads.insert(&c);
             il_last = std::max(il_last, c.path[d].second);
+        }
+        // A barrier planned for another pair in b after the last such load, or before the store (also inside
+        // an inner loop that surely runs), orders a later iteration's store after them (property 4).
+        if (war && (planned_barrier(b, il_last + 1, b->size()) || planned_barrier(b, 0, is))) {
+            war = false;
+            war_done = war_loads;
+            m_stats.log.push_back(what + " loop-carried WAR ordered by a barrier placed for an earlier pair");
         }
         if (auto t = trace_ordered(s, l); t && *t == TraceOrder::Independent) {
             m_stats.log.push_back(what + ": no instance of the load may read what an instance of the store wrote before it, nothing added");

@@ -54,7 +54,10 @@ INSTANTIATE_TEST_SUITE_P(
         // an author's flag set on a pipe that does not cover the store: the publishing fence alone orders it
         Case{"flag_wrong_pipe_fence_only.py", Target::A2A3, passes::V2CPolicy::Fence},
         Case{"flag_wrong_pipe_fence_only.py", Target::A5, passes::V2CPolicy::Fence},
-        Case{"flag_wrong_pipe_fence_only.py", Target::A2A3, passes::V2CPolicy::Syncall}));
+        Case{"flag_wrong_pipe_fence_only.py", Target::A2A3, passes::V2CPolicy::Syncall},
+        // a loop-carried WAR barrier that the barriers planned in an inner loop for another pair already order
+        Case{"war_ordered_by_inner_loop_barrier.py", Target::A2A3, passes::V2CPolicy::Syncall},
+        Case{"war_ordered_by_inner_loop_barrier.py", Target::A5, passes::V2CPolicy::Syncall}));
 
 // Publication judged over the unrolled function: an author's fence at the top of the next iteration publishes
 // the store before the barrier that orders it, so the pass adds no fence; remove the author's fence and it adds
