@@ -259,6 +259,26 @@ bool GmSync::derives_from(const Var* v, const Stmt* load, int depth) const {
     return false;
 }
 
+// The cube's twin: a FIXP op (a cube store, a C2V push or boundary move) computed from the loaded tile runs
+// after the load completed (MTE2 -> MTE1 -> M -> FIXP data dependencies), and the in-order FIXP pipe runs a
+// later FIXP release (a C2V push, a set on FIX) after it.
+bool GmSync::load_drained_by_fixp(size_t i, size_t to, const Access& load) const {
+    if (load.store || load.lane != Side::Cube || load.stmt->targets.empty()) return false;
+    const std::vector<TraceEv>& tr = m_trace;
+    for (size_t x = i + 1; x <= to && x < tr.size(); ++x) {
+        if (!tr[x].definite) continue;
+        const Expr* e = stmt_call(*tr[x].s);
+        if (!e) continue;
+        const OpCode code = e->op->code;
+        const bool fixp = (code == OpCode::Store && call_side(*e) == Side::Cube && call_pipe(*e) == Pipe::Fixp) || code == OpCode::TpushToAiv ||
+                          call_side(*e) == Side::BoundaryC2V;
+        if (!fixp) continue;
+        const ExprPtr& t = code == OpCode::Store || code == OpCode::TpushToAiv ? arg(*e, "tile") : (e->args.empty() ? nullptr : e->args[0]);
+        if (t && t->kind == ExprKind::Var && derives_from(t->var.get(), load.stmt.get(), 0)) return true;
+    }
+    return false;
+}
+
 bool GmSync::load_drained_by_mte3(size_t i, size_t to, const Access& load) const {
     if (load.store || load.lane != Side::Vector || load.stmt->targets.empty()) return false;
     const std::vector<TraceEv>& tr = m_trace;
@@ -328,14 +348,15 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
             bool covers, blocks;
             if (key.first == 0) {
                 auto sp = sync_pipe(se, prod.lane);
-                covers = !sp || *sp == pp || fenced(i, ss[k]) || will_publish(prod) || (*sp == Pipe::Mte3 && load_drained_by_mte3(i, ss[k], prod));
+                covers = !sp || *sp == pp || fenced(i, ss[k]) || will_publish(prod) || (*sp == Pipe::Mte3 && load_drained_by_mte3(i, ss[k], prod)) ||
+                         (*sp == Pipe::Fixp && load_drained_by_fixp(i, ss[k], prod));
                 auto wp = sync_pipe(we, cons.lane);
                 blocks = !wp || *wp == Pipe::Scalar || *wp == prod_pipe(cons);
             } else {
                 // A push runs on the store's pipe (V2C: MTE3, C2V: FIXP) after it; a pop blocks the scalar unit.
                 // A vector load: the push's MTE3 queue follows an MTE3 op computed from the loaded tile (the push
                 // itself, or an earlier store / push of the lane), which waits for the load.
-                covers = pp == (prod.lane == Side::Vector ? Pipe::Mte3 : Pipe::Fixp) || load_drained_by_mte3(i, ss[k], prod);
+                covers = pp == (prod.lane == Side::Vector ? Pipe::Mte3 : Pipe::Fixp) || load_drained_by_mte3(i, ss[k], prod) || load_drained_by_fixp(i, ss[k], prod);
                 blocks = true;
             }
             if (publish) covers = pub_fenced(i, ss[k]);

@@ -57,7 +57,12 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"flag_wrong_pipe_fence_only.py", Target::A2A3, passes::V2CPolicy::Syncall},
         // a loop-carried WAR barrier that the barriers planned in an inner loop for another pair already order
         Case{"war_ordered_by_inner_loop_barrier.py", Target::A2A3, passes::V2CPolicy::Syncall},
-        Case{"war_ordered_by_inner_loop_barrier.py", Target::A5, passes::V2CPolicy::Syncall}));
+        Case{"war_ordered_by_inner_loop_barrier.py", Target::A5, passes::V2CPolicy::Syncall},
+        // a loop-carried WAR of a cube load that the FIXP chain (a store computed from the loaded tile, then a
+        // C2V push on the same pipe) orders before the vector's pop and next store
+        Case{"war_ordered_by_cube_chain.py", Target::A2A3, passes::V2CPolicy::Syncall},
+        Case{"war_ordered_by_cube_chain.py", Target::A5, passes::V2CPolicy::Syncall},
+        Case{"war_ordered_by_cube_chain.py", Target::A2A3, passes::V2CPolicy::Fence}));
 
 // Publication judged over the unrolled function: an author's fence at the top of the next iteration publishes
 // the store before the barrier that orders it, so the pass adds no fence; remove the author's fence and it adds
@@ -92,6 +97,32 @@ TEST(NecessarySync, AnAuthorsLaterFencePublishesTheStore) {
                 EXPECT_FALSE(v.deadlock) << what << format_verdict(v);
                 EXPECT_TRUE(v.races.empty()) << what << format_verdict(v);
             }
+}
+
+// The adversary of war_ordered_by_cube_chain.py: the C2V push before the FIXP store computed from the loaded
+// tile covers nothing of the load, so the loop-carried write-after-read keeps its barrier (and the expansion is
+// race-free).
+TEST(NecessarySync, APushBeforeTheChainDoesNotOrderTheCubeLoad) {
+    std::string text = read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/war_ordered_by_cube_chain.py");
+    const std::string st = "            out = pl.store(c, [(i % 2) * 16, 0], out)\n";
+    const std::string mv = "            s = pl.move(acc, target_memory=pl.MemorySpace.Vec)\n";
+    size_t p = text.find(st + mv);
+    ASSERT_NE(p, std::string::npos);
+    text.replace(p, st.size() + mv.size(), mv + st);
+    for (Target t : {Target::A2A3, Target::A5}) {
+        std::string what(target_name(t));
+        Opts o;
+        o.target = t;
+        o.v2c = passes::V2CPolicy::Syncall;
+        o.vis = 50;
+        auto s = session_of("k.py", text, o);
+        EXPECT_EQ(s->compiled().stats.war_orders, 1) << what;
+        auto v = oracle_of(*s);
+        EXPECT_FALSE(v.deadlock) << what << format_verdict(v);
+        EXPECT_TRUE(v.races.empty()) << what << format_verdict(v);
+        Removal r = try_removals(*s, text);
+        EXPECT_EQ(r.redundant, 0) << what;
+    }
 }
 
 }  // namespace
