@@ -166,6 +166,7 @@ private:
     Counters counters(const Access& prod, const Access& cons) const;
     bool trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c, bool publish = false) const;
     bool trace_published(const Access& prod, const Access& cons) const;
+    bool trace_planned_orders(const Access& first, const Access& then) const;
     // A vector load's completion before an MTE3 release: some vector store or V2C push in trace positions
     // (i, to] whose tile is computed from the load's result (gm_sync_trace.cpp).
     bool load_drained_by_mte3(size_t i, size_t to, const Access& load) const;
@@ -178,6 +179,15 @@ private:
     enum class TraceOrder { Unordered, Ordered, Independent };
     std::optional<TraceOrder> trace_ordered(const Access& prod, const Access& cons) const;
     mutable std::vector<TraceEv> m_trace;
+    // Each statement position (block, index, and the block's end) each time the trace reaches it: pos is the
+    // trace index of the next event, so a statement planned there runs between events pos - 1 and pos.
+    struct Mark {
+        size_t pos;
+        const Block* b;
+        size_t idx;
+        bool definite;
+    };
+    mutable std::vector<Mark> m_marks;
     mutable bool m_trace_built = false, m_trace_ok = false;
 
     Function& m_f;
@@ -905,6 +915,27 @@ private:
         // Already published: a fence after the store and before the first statement that orders it (an
         // author's `fence()` + `syncall()`, or the fence this pass placed on an earlier expansion).
         if (published(s) || (cons && trace_published(s, *cons))) return;
+        // A barrier this pass plans between the two (fence + syncall on both lanes) publishes the store too.
+        if (cons && compare(s.path, cons->path) == Order::Before) {
+            size_t d = 0;
+            while (d < s.path.size() && d < cons->path.size() && s.path[d] == cons->path[d]) ++d;
+            if (d < s.path.size() && d < cons->path.size() &&
+                (planned_barrier(s.path[d].first, s.path[d].second + 1, cons->path[d].second) || barrier_after(s, d + 1) || barrier_before(*cons, d + 1)))
+                return;
+            // So does a token of the store's direction whose fence + push run after s and whose pop runs
+            // before cons (both in the token's block): fence -> push -> pop is a release that orders and
+            // publishes. (A token dropped later leaves a nested token or a barrier inside its interval.)
+            const bool v2c = s.lane == Side::Vector;
+            for (const Token& t : m_tokens) {
+                if (t.v2c != v2c) continue;
+                std::optional<size_t> js, jc;
+                for (auto& [blk, i] : s.path)
+                    if (blk == t.b) js = i;
+                for (auto& [blk, i] : cons->path)
+                    if (blk == t.b) jc = i;
+                if (js && jc && *js < t.is && *jc >= t.il) return;
+            }
+        }
         if (!m_published.insert({sb, si}).second) return;
         const SourceLoc& sl = s.stmt->loc;
         StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
@@ -1151,7 +1182,7 @@ private:
                 m_stats.log.push_back(what + " already ordered, nothing added");
                 continue;
             }
-            if (barrier_after(s, D) || barrier_before(c, D)) continue;  // a barrier this pass placed
+            if (barrier_after(s, D) || barrier_before(c, D) || trace_planned_orders(s, c)) continue;  // a barrier this pass placed
             if (!v2c && complete()) {
                 c2v_order_at(lb, ic, c.stmt->loc, what + " ordered with fence + syncall (--c2v complete)");
                 continue;
@@ -1235,6 +1266,12 @@ private:
             size_t i_c = c.path[d].second, i_s = s.path[d].second;
             bool need_carry = carry && !carried_ordered(c, s, carry->depth) && !barrier_after(c, carry->depth) && !barrier_before(s, carry->depth);
             bool need_same = same && !already_ordered(*cb, i_c, i_s, c, s) && !planned_barrier(cb, i_c + 1, i_s);
+            // Over the unrolled function a planned barrier runs between every load instance and the next
+            // overlapping store instance (both the same iteration's and a later one's).
+            if ((need_carry || need_same) && trace_planned_orders(c, s)) {
+                m_stats.log.push_back(fmt::format("{} -> {} {}: write-after-read ordered by the barriers planned (unrolled)", where(c), where(s), name_of(s.origins)));
+                continue;
+            }
             if (!need_carry && !need_same) continue;
             std::string tensor = name_of(s.origins);
             std::string what = fmt::format("{} -> {} {}: {} write-after-read{}", where(c), where(s), tensor, v2c ? "V2C" : "C2V",
@@ -1362,7 +1399,7 @@ private:
             m_stats.log.push_back(what + " already ordered, nothing added");
             return after_store ? std::optional<size_t>(d) : std::nullopt;
         }
-        if (planned_barrier(b, is + 1, il)) {
+        if (planned_barrier(b, is + 1, il) || trace_planned_orders(s, l)) {
             m_stats.log.push_back(what + " ordered by the barrier placed for an earlier pair");
             return d;
         }
@@ -1408,7 +1445,12 @@ private:
             case V2CPolicy::Syncall:
                 place_barrier(b, il, l.stmt->loc);
                 if (m_opt.v2c == V2CPolicy::Syncall) m_stats.log.push_back(what + " ordered with fence + syncall");
-                if (war) {
+                if (war && std::all_of(war_loads.begin(), war_loads.end(), [&](const Access* c) { return trace_planned_orders(*c, s); })) {
+                    // Over the unrolled function a planned barrier (this one, in a later iteration of an inner
+                    // loop, or another pair's) runs between each WAR load and the next overlapping store.
+                    war_done = war_loads;
+                    m_stats.log.push_back(what + " loop-carried WAR ordered by the barriers planned (unrolled)");
+                } else if (war) {
                     // The next iteration's store must wait until this iteration's load: a second barrier
                     // after the consumer's statement.
                     place_barrier(b, il_last + 1, l.stmt->loc);

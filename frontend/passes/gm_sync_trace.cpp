@@ -69,8 +69,11 @@ std::optional<int64_t> eval_int(const Expr& e, const std::map<const Var*, int64_
 
 bool GmSync::trace_block(const Block& b, std::map<const Var*, int64_t>& env, bool definite, std::vector<std::pair<const Var*, int64_t>>& vals,
                          std::vector<TraceEv>& out) const {
-    for (const auto& x : b) {
-        if (out.size() > kMaxEvents) return false;
+    for (size_t xi = 0; xi <= b.size(); ++xi) {
+        if (out.size() > kMaxEvents || m_marks.size() > 4 * kMaxEvents) return false;
+        m_marks.push_back({out.size(), &b, xi, definite});  // where a statement planned at (b, xi) would run
+        if (xi == b.size()) break;
+        const StmtPtr& x = b[xi];
         switch (x->kind) {
             case StmtKind::For: {
                 if (!sequential(*x)) return false;
@@ -115,7 +118,10 @@ const std::vector<GmSync::TraceEv>* GmSync::trace() const {
         std::map<const Var*, int64_t> env;
         std::vector<std::pair<const Var*, int64_t>> vals;
         m_trace_ok = trace_block(m_f.body, env, true, vals, m_trace);
-        if (!m_trace_ok) m_trace.clear();
+        if (!m_trace_ok) {
+            m_trace.clear();
+            m_marks.clear();
+        }
     }
     return m_trace_ok ? &m_trace : nullptr;
 }
@@ -420,6 +426,38 @@ std::optional<GmSync::TraceOrder> GmSync::trace_ordered(const Access& prod, cons
         if (!trace_between(latest, j, prod, cons, *c)) return TraceOrder::Unordered;
     }
     return any ? TraceOrder::Ordered : TraceOrder::Independent;
+}
+
+// Is every instance of `then` that may conflict with an earlier instance of `first` preceded, after the latest
+// such instance, by a barrier this pass plans (fence + syncall on both lanes, at the same place of the shared
+// control flow) that surely runs there? False when the function cannot be enumerated.
+bool GmSync::trace_planned_orders(const Access& first, const Access& then) const {
+    if (!trace() || m_barrier_at.empty()) return false;
+    const std::vector<TraceEv>& tr = m_trace;
+    std::vector<size_t> at;  // trace positions of planned barriers: each runs before the event at that position
+    for (const Mark& m : m_marks)
+        if (m.definite && m_barrier_at.count({m.b, m.idx})) at.push_back(m.pos);
+    if (at.empty()) return false;
+    std::vector<size_t> firsts;
+    bool any = false;
+    for (size_t j = 0; j < tr.size(); ++j) {
+        if (tr[j].s == first.stmt.get()) {
+            firsts.push_back(j);
+            continue;
+        }
+        if (tr[j].s != then.stmt.get()) continue;
+        size_t latest = SIZE_MAX;
+        for (size_t q = firsts.size(); q-- > 0;)
+            if (instance_overlap(first, tr[firsts[q]], then, tr[j])) {
+                latest = firsts[q];
+                break;
+            }
+        if (latest == SIZE_MAX) continue;
+        any = true;
+        auto it = std::upper_bound(at.begin(), at.end(), latest);  // a barrier after event `latest` ...
+        if (it == at.end() || *it > j) return false;                // ... and before event j
+    }
+    return any;
 }
 
 }  // namespace cvsim::passes::gmsync

@@ -62,7 +62,14 @@ INSTANTIATE_TEST_SUITE_P(
         // C2V push on the same pipe) orders before the vector's pop and next store
         Case{"war_ordered_by_cube_chain.py", Target::A2A3, passes::V2CPolicy::Syncall},
         Case{"war_ordered_by_cube_chain.py", Target::A5, passes::V2CPolicy::Syncall},
-        Case{"war_ordered_by_cube_chain.py", Target::A2A3, passes::V2CPolicy::Fence}));
+        Case{"war_ordered_by_cube_chain.py", Target::A2A3, passes::V2CPolicy::Fence},
+        // a loop-carried WAR that the RAW barrier of another inner iteration orders (unrolled function)
+        Case{"war_ordered_by_later_iteration_barrier.py", Target::A2A3, passes::V2CPolicy::Syncall},
+        Case{"war_ordered_by_later_iteration_barrier.py", Target::A5, passes::V2CPolicy::Syncall},
+        // a store published by the fence of a barrier planned for another pair
+        Case{"published_by_planned_barrier.py", Target::A2A3, passes::V2CPolicy::Syncall},
+        Case{"published_by_planned_barrier.py", Target::A5, passes::V2CPolicy::Syncall},
+        Case{"published_by_planned_barrier.py", Target::A2A3, passes::V2CPolicy::Fence}));
 
 // Publication judged over the unrolled function: an author's fence at the top of the next iteration publishes
 // the store before the barrier that orders it, so the pass adds no fence; remove the author's fence and it adds
@@ -115,6 +122,30 @@ TEST(NecessarySync, APushBeforeTheChainDoesNotOrderTheCubeLoad) {
         o.target = t;
         o.v2c = passes::V2CPolicy::Syncall;
         o.vis = 50;
+        auto s = session_of("k.py", text, o);
+        EXPECT_EQ(s->compiled().stats.war_orders, 1) << what;
+        auto v = oracle_of(*s);
+        EXPECT_FALSE(v.deadlock) << what << format_verdict(v);
+        EXPECT_TRUE(v.races.empty()) << what << format_verdict(v);
+        Removal r = try_removals(*s, text);
+        EXPECT_EQ(r.redundant, 0) << what;
+    }
+}
+
+// The adversary of war_ordered_by_later_iteration_barrier.py: every inner iteration uses the same rows, so a
+// load and the next store of its rows have no barrier between them; the second barrier stays.
+TEST(NecessarySync, SameRowsEveryIterationKeepTheWarBarrier) {
+    std::string text = read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/war_ordered_by_later_iteration_barrier.py");
+    for (const std::string from : {"pl.store(va, [j * 16, 0], t)", "pl.load(t, [j * 16, 0]"}) {
+        size_t p = text.find(from);
+        ASSERT_NE(p, std::string::npos) << from;
+        text.replace(p, from.size(), from.find("store") != std::string::npos ? "pl.store(va, [0, 0], t)" : "pl.load(t, [0, 0]");
+    }
+    for (Target t : {Target::A2A3, Target::A5}) {
+        std::string what(target_name(t));
+        Opts o;
+        o.target = t;
+        o.v2c = passes::V2CPolicy::Syncall;
         auto s = session_of("k.py", text, o);
         EXPECT_EQ(s->compiled().stats.war_orders, 1) << what;
         auto v = oracle_of(*s);
