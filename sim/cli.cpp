@@ -221,6 +221,20 @@ void save_failures(const std::string& dir, const CommonOptions& c, const std::st
     }
 }
 
+namespace {
+// A run whose only findings are a construct cvsim does not model at run time (E-UNSUPPORTED, e.g. a
+// pl.tensor.view window that is no single box of the tensor) and the E-UNCHECKED outputs it causes has no
+// verdict: exit 2 as for any unsupported construct (SPEC 3), not 1. With any other finding it stays 1.
+bool only_unsupported(const std::vector<std::string>& codes) {
+    bool unsupported = false;
+    for (const std::string& code : codes) {
+        if (code == "E-UNSUPPORTED") unsupported = true;
+        else if (code != "E-UNCHECKED") return false;
+    }
+    return unsupported;
+}
+}  // namespace
+
 int cmd_run(const CommonOptions& c, const RunOptions& r) {
     sim::SessionOptions so = session_options(c);
     so.memo = false;  // one schedule: nothing reuses recorded results
@@ -302,7 +316,9 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
             return kExitBadInput;
         }
     }
-    return res.clean() ? kExitClean : kExitFindings;
+    std::vector<std::string> codes;
+    for (const auto& f : res.findings) codes.push_back(f.code);
+    return res.clean() ? kExitClean : only_unsupported(codes) ? kExitBadInput : kExitFindings;
 }
 
 namespace {
@@ -621,7 +637,14 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         if (per_launch) item["entry"] = entry;
         if (!ent.binding.empty()) item["launch"] = ent.binding;
         report.push_back(item);
-        if (!sum.distinct.empty()) any_findings = true;
+        std::vector<std::string> codes;
+        for (const auto& d : sum.distinct) codes.push_back(d.finding.code);
+        if (only_unsupported(codes)) {
+            any_unread = true;
+            if (!c.quiet) std::cout << "NO VERDICT: a construct of this kernel is not modelled at run time (E-UNSUPPORTED above); exit 2\n";
+        } else if (!sum.distinct.empty()) {
+            any_findings = true;
+        }
         if (sum.interrupted) {
             if (!c.json.empty()) write_json(c.json, {{"kernels", report}, {"interrupted", true}});
             return kExitInterrupted;
