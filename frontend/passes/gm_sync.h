@@ -107,6 +107,8 @@ public:
         drop_nested_tokens();
         drop_tokens_under_barriers();
         place_token_pops();
+        merge_publishing_fences();
+        drop_unneeded_publishing_fences();
         apply();
     }
 
@@ -213,6 +215,21 @@ private:
         std::string what;            // the pair, for the log
     };
     std::vector<Token> m_tokens;
+    struct PubFence {
+        Block* b;
+        size_t idx;     // planned at (b, idx)
+        StmtPtr fence;
+        std::string store;  // the store it publishes, for the log
+        std::optional<Access> s;   // the store (copies: callers' accesses need not outlive the pass's plan)
+        std::vector<Access> cons;  // the accesses it publishes the store for
+        bool keep = false;                // asked for without a consumer (a pair across clusters): never dropped
+    };
+    // While drop_unneeded_publishing_fences runs: the trace's publication test counts the fences this pass
+    // plans (all drops of tokens done), except those in m_pub_removed.
+    bool m_count_planned_fences = false;
+    std::set<const Stmt*> m_pub_removed;
+    bool planned_fence_between(size_t from, size_t to, int lane) const;
+    std::vector<PubFence> m_pub_fences;  // publishing fences publish_after planned
     WindowAnalysis m_win;                                   // absolute GM windows
     bool m_split = false;                                   // split attr or a split_aiv region: both AIVs run
     bool m_handwritten[2] = {false, false};                 // hand-written ring ops (C2V, V2C) before the split
@@ -936,11 +953,20 @@ private:
                 if (js && jc && *js < t.is && *jc >= t.il) return;
             }
         }
-        if (!m_published.insert({sb, si}).second) return;
+        if (!m_published.insert({sb, si}).second) {
+            for (PubFence& pf : m_pub_fences)
+                if (pf.s && pf.s->stmt == s.stmt && pf.b == sb && pf.idx == si + 1) {
+                    if (cons) pf.cons.push_back(*cons);
+                    else pf.keep = true;
+                }
+            return;
+        }
         const SourceLoc& sl = s.stmt->loc;
         StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
         fence->pinned_lane = s.lane == Side::Cube ? 1 : 2;
         plan(sb, si + 1, fence);
+        m_pub_fences.push_back({sb, si + 1, fence, where(s), s, {}, cons == nullptr});
+        if (cons) m_pub_fences.back().cons.push_back(*cons);
         m_stats.log.push_back(fmt::format("{}: store published with system.fence() (the ordering it relies on covers its completion only, or, a flag set on another pipe, only after a fence)", where(s)));
     }
 
@@ -1461,6 +1487,76 @@ private:
                 return d;
         }
         return std::nullopt;
+    }
+
+    // Property 4: a publishing fence is redundant when a later fence of its lane (an author's, or one this pass
+    // plans: another publishing fence, a token's, a barrier's) follows in the same block with only quiet
+    // statements between, existing or planned (no transport, flag, barrier or tile move: nothing that may
+    // release the store before that fence). The later fence waits for every GM write issued before it.
+    void merge_publishing_fences() {
+        for (const PubFence& pf : m_pub_fences) {
+            auto lit = m_insert.find({pf.b, pf.idx});
+            if (lit == m_insert.end()) continue;
+            std::vector<StmtPtr>& list = lit->second;
+            auto pos = std::find(list.begin(), list.end(), pf.fence);
+            if (pos == list.end()) continue;
+            const int lane = pf.fence->pinned_lane;
+            auto is_fence = [&](const Stmt& x) {
+                return x.kind == StmtKind::Eval && is_call(x, OpCode::Fence) && (x.pinned_lane == 0 || x.pinned_lane == lane);
+            };
+            auto scan = [&](const std::vector<StmtPtr>& l, size_t from) {  // 1: a fence, -1: a release, 0: go on
+                for (size_t k = from; k < l.size(); ++k) {
+                    if (is_fence(*l[k])) return 1;
+                    if (!quiet(*l[k], nullptr)) return -1;
+                }
+                return 0;
+            };
+            int r = scan(list, static_cast<size_t>(pos - list.begin()) + 1);
+            for (size_t j = pf.idx; r == 0 && j < pf.b->size(); ++j) {
+                const Stmt& x = *(*pf.b)[j];
+                if (is_fence(x)) r = 1;
+                else if (!quiet(x, nullptr)) r = -1;
+                else if (auto nx = m_insert.find({pf.b, j + 1}); nx != m_insert.end()) r = scan(nx->second, 0);
+            }
+            if (r != 1) continue;
+            list.erase(pos);
+            m_stats.log.push_back(fmt::format("{}: publishing fence dropped, a later fence of the lane publishes the store first", pf.store));
+        }
+    }
+
+    // Property 4, over the unrolled function: a publishing fence is dropped when, without it, every pair it
+    // was placed for is still published by another fence (an author's or a planned one: a later store's, a
+    // token's, a barrier's) before the release that orders it (trace_published). Each drop is checked again
+    // for the fences dropped before it. At most 64 fences (each test walks the trace).
+    void drop_unneeded_publishing_fences() {
+        if (!trace() || m_pub_fences.size() > 64) return;
+        m_count_planned_fences = true;
+        std::vector<const PubFence*> dropped;
+        auto holds = [&](const PubFence& pf) {
+            for (const Access& c : pf.cons)
+                if (!trace_published(*pf.s, c)) return false;
+            return true;
+        };
+        for (const PubFence& pf : m_pub_fences) {
+            if (pf.keep || pf.cons.empty() || !pf.s) continue;
+            auto lit = m_insert.find({pf.b, pf.idx});
+            if (lit == m_insert.end() || std::find(lit->second.begin(), lit->second.end(), pf.fence) == lit->second.end()) continue;
+            m_pub_removed.insert(pf.fence.get());
+            bool ok = holds(pf);
+            for (const PubFence* d : dropped) ok = ok && holds(*d);
+            if (!ok) {
+                m_pub_removed.erase(pf.fence.get());
+                continue;
+            }
+            dropped.push_back(&pf);
+        }
+        m_count_planned_fences = false;
+        for (const PubFence* d : dropped) {
+            auto& list = m_insert[{d->b, d->idx}];
+            list.erase(std::find(list.begin(), list.end(), d->fence));
+            m_stats.log.push_back(fmt::format("{}: publishing fence dropped, another fence publishes the store before each release that orders it", d->store));
+        }
+        m_pub_removed.clear();
     }
 
     void apply() {

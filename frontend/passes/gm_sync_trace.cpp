@@ -326,7 +326,7 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
             if (e && e->op->code == OpCode::Fence && tr[x].s->kind == StmtKind::Eval && (tr[x].s->pinned_lane == 0 || tr[x].s->pinned_lane == lane))
                 return true;
         }
-        return false;
+        return m_count_planned_fences && planned_fence_between(from, to, lane);
     };
     for (size_t x = i + 1; x < j; ++x) {
         if (!tr[x].definite) continue;
@@ -458,6 +458,21 @@ bool GmSync::trace_planned_orders(const Access& first, const Access& then) const
         if (it == at.end() || *it > j) return false;                // ... and before event j
     }
     return any;
+}
+
+// A fence of `lane` this pass plans (and has not dropped) that surely runs after trace event `from` and before
+// event `to`: planned at a position the trace reaches in between (Mark), outside undecided branches.
+bool GmSync::planned_fence_between(size_t from, size_t to, int lane) const {
+    auto lo = std::upper_bound(m_marks.begin(), m_marks.end(), from, [](size_t v, const Mark& m) { return v < m.pos; });
+    for (auto it = lo; it != m_marks.end() && it->pos <= to; ++it) {
+        if (!it->definite) continue;
+        auto li = m_insert.find({const_cast<Block*>(it->b), it->idx});
+        if (li == m_insert.end()) continue;
+        for (const StmtPtr& x : li->second)
+            if (x->kind == StmtKind::Eval && is_call(*x, OpCode::Fence) && (x->pinned_lane == 0 || x->pinned_lane == lane) && !m_pub_removed.count(x.get()))
+                return true;
+    }
+    return false;
 }
 
 }  // namespace cvsim::passes::gmsync

@@ -69,7 +69,11 @@ INSTANTIATE_TEST_SUITE_P(
         // a store published by the fence of a barrier planned for another pair
         Case{"published_by_planned_barrier.py", Target::A2A3, passes::V2CPolicy::Syncall},
         Case{"published_by_planned_barrier.py", Target::A5, passes::V2CPolicy::Syncall},
-        Case{"published_by_planned_barrier.py", Target::A2A3, passes::V2CPolicy::Fence}));
+        Case{"published_by_planned_barrier.py", Target::A2A3, passes::V2CPolicy::Fence},
+        // two stores of the same rows before one release: the later store's fence publishes both
+        Case{"publish_once_for_two_stores.py", Target::A2A3, passes::V2CPolicy::Fence},
+        Case{"publish_once_for_two_stores.py", Target::A5, passes::V2CPolicy::Fence},
+        Case{"publish_once_for_two_stores.py", Target::A2A3, passes::V2CPolicy::Syncall}));
 
 // Publication judged over the unrolled function: an author's fence at the top of the next iteration publishes
 // the store before the barrier that orders it, so the pass adds no fence; remove the author's fence and it adds
@@ -154,6 +158,32 @@ TEST(NecessarySync, SameRowsEveryIterationKeepTheWarBarrier) {
         Removal r = try_removals(*s, text);
         EXPECT_EQ(r.redundant, 0) << what;
     }
+}
+
+// The adversary of publish_once_for_two_stores.py: the release (the V2C boundary move) runs between the two
+// stores, so the first store's fence is the only one before it and stays; race-free under a visibility delay.
+TEST(NecessarySync, AReleaseBetweenTheStoresKeepsTheFirstFence) {
+    std::string text = read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/publish_once_for_two_stores.py");
+    const std::string rel = "        m = pl.move(va, target_memory=pl.MemorySpace.Mat)\n";
+    const std::string before = "        s = pl.move(acc, target_memory=pl.MemorySpace.Vec)\n";
+    ASSERT_NE(text.find(rel), std::string::npos);
+    text.erase(text.find(rel), rel.size());
+    text.insert(text.find(before), rel);
+    for (Target t : {Target::A2A3, Target::A5})
+        for (auto pol : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall}) {
+            std::string what = std::string(target_name(t)) + " --v2c " + std::string(passes::policy_name(pol));
+            Opts o;
+            o.target = t;
+            o.v2c = pol;
+            o.vis = 50;
+            auto s = session_of("k.py", text, o);
+            std::string log;
+            for (const auto& l : s->compiled().stats.log) log += l + "\n";
+            EXPECT_EQ(log.find("k.py:23: publishing fence dropped"), std::string::npos) << what << "\n" << log;
+            auto v = oracle_of(*s);
+            EXPECT_FALSE(v.deadlock) << what << format_verdict(v);
+            EXPECT_TRUE(v.races.empty()) << what << format_verdict(v);
+        }
 }
 
 }  // namespace

@@ -84,6 +84,8 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
         p2.aiv->fn = ir::clone_function(*plan.aiv->fn);
         return p2;
     };
+    // Source lines of the AIV pushes that carry an inserted token (their fence belongs to the token).
+    std::vector<uint32_t> token_push_lines;
     // V2C tokens: the i-th AIC pop from the AIV pairs with the i-th AIV push to the AIC (static order).
     {
         rt::LaunchPlan probe = fresh();
@@ -94,6 +96,7 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
             for (size_t i = 0; i < pops.size(); ++i) {
                 const ir::Stmt& pop = *(*pops[i].block)[pops[i].idx];
                 if (pop.targets.empty() || pop.targets[0]->name.rfind("_v2c_token", 0) != 0) continue;
+                token_push_lines.push_back((*pushes[i].block)[pushes[i].idx]->loc.line);
                 rt::LaunchPlan p2 = fresh();
                 std::vector<StmtSite> pp, ps, fr;
                 collect_sites(p2.aic->fn->body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::TpopFromAiv); }, pp);
@@ -143,7 +146,12 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
             if (!is_op(*b[i], ir::OpCode::Fence) || source_line(text, b[i]->loc.line).find("fence") != std::string::npos) return false;
             size_t j = i + 1;
             if (j < b.size() && is_op(*b[j], ir::OpCode::Move)) ++j;
-            return !(j < b.size() && (is_op(*b[j], ir::OpCode::Syncall) || is_op(*b[j], ir::OpCode::TpushToAic) || is_op(*b[j], ir::OpCode::TpushToAiv)));
+            if (j >= b.size()) return true;
+            if (is_op(*b[j], ir::OpCode::Syncall)) return false;  // a barrier's fence
+            // a token's fence (a push of the AIC's _v2c_token, or a C2V token of --c2v complete)
+            if (is_op(*b[j], ir::OpCode::TpushToAiv)) return false;
+            return !(is_op(*b[j], ir::OpCode::TpushToAic) &&
+                     std::find(token_push_lines.begin(), token_push_lines.end(), b[j]->loc.line) != token_push_lines.end());
         };
         for (int lane = 0; lane < 2; ++lane) {
             auto body_of = [&](rt::LaunchPlan& p) -> ir::Block& { return lane ? p.aiv->fn->body : p.aic->fn->body; };
