@@ -54,11 +54,24 @@ void GmSync::v2c_order_first(const Access& p, const Access& c, Block* b, size_t 
 
 void GmSync::order_v2c_waw() {
     const bool orders_now = m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall;
+    // The pairs in the order of their cube store, then of their vector store (property 4): a barrier goes right
+    // before the cube store, so placing the earliest-ending interval's first lets it cover every later pair
+    // whose vector store precedes it (the greedy point cover of intervals; before, a pair with an earlier
+    // vector store and a later cube store got a barrier of its own that a later-placed one made redundant).
+    std::vector<std::pair<const Access*, const Access*>> pairs;
     for (const Access& a : m_acc) {
         if (!a.store || a.lane != Side::Vector || a.origins.empty()) continue;
         for (const Access& w : m_acc) {
             if (!w.store || w.lane != Side::Cube || !intersects(a.origins, w.origins)) continue;
             if (both_atomic_add(a, w)) continue;  // atomic adds to the same bytes commute: no hazard (DECISIONS)
+            pairs.push_back({&a, &w});
+        }
+    }
+    std::stable_sort(pairs.begin(), pairs.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+    for (const auto& [ap, wp] : pairs) {
+        {
+            const Access& a = *ap;
+            const Access& w = *wp;
             const std::string tensor = name_of(a.origins);
             bool before = compare(a.path, w.path) == Order::Before;
             bool same_ordered = false;  // the same iteration's pair is ordered inside the loops holding both
@@ -74,7 +87,7 @@ void GmSync::order_v2c_waw() {
                     ++m_stats.already_ordered;
                     m_stats.log.push_back(what + " already ordered, nothing added");
                     ordered_v2c_store(a, w);
-                } else if (planned_barrier(b, ia + 1, iw) || token) {
+                } else if (planned_barrier(b, ia + 1, iw) || token || trace_planned_orders(a, w)) {
                     m_stats.log.push_back(what + " ordered by the " + (token ? "token" : "barrier") + " placed for an earlier pair");
                 } else {
                     v2c_order_first(a, w, b, d, ia, iw, what, "");
@@ -97,7 +110,7 @@ void GmSync::order_v2c_waw() {
                 ordered_v2c_store(a, w);
                 continue;
             }
-            if (barrier_after(a, D) || barrier_before(w, D)) continue;  // a barrier this pass placed
+            if (barrier_after(a, D) || barrier_before(w, D) || trace_planned_orders(a, w)) continue;  // a barrier this pass placed
             std::string kind = fmt::format(" in an earlier iteration of the loop at line {}", carry->loop->loc.line);
             v2c_order_first(a, w, w.path[D].first, D, a.path[D].second, w.path[D].second, what, kind.c_str());
         }
