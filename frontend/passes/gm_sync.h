@@ -803,7 +803,11 @@ private:
             for (size_t c = 0; c < m_tokens.size() && drop[a] != 1; ++c) {
                 const Token& ta = m_tokens[a];
                 const Token& tc = m_tokens[c];
-                if (c != a && ta.v2c && tc.v2c && tc.b == ta.b && tc.is > ta.is && tc.il <= ta.il) drop[a] = fenced(tc) || !fenced(ta) ? 1 : 2;
+                // tc's push runs after ta's producer access and tc's pop before ta's consumer: nested, or from the
+                // same statement to an earlier consumer (two cube stores after one vector load), or the same
+                // interval twice (the later token goes).
+                const bool nested = tc.is > ta.is ? tc.il <= ta.il : tc.is == ta.is && (tc.il < ta.il || (tc.il == ta.il && c < a));
+                if (c != a && ta.v2c && tc.v2c && tc.b == ta.b && nested) drop[a] = fenced(tc) || !fenced(ta) ? 1 : 2;
             }
         std::vector<Token> kept;
         for (size_t a = 0; a < m_tokens.size(); ++a) {
