@@ -1143,9 +1143,22 @@ private:
     // window may overlap it (same iteration, or a later iteration of a common loop), then with the loads
     // that only a loop's back edge puts after it (earlier in the body, or in a sibling arm).
     void pair_and_place() {
+        // Stores in the order of their first later dependent access (then program order), property 4: the
+        // ordering of a pair goes right before its consumer, so the pair that ends first is placed first and
+        // its barrier covers the pairs whose store precedes it and whose consumer follows it (greedy interval
+        // point cover; before, an outer pair placed first got a barrier of its own).
+        std::vector<std::pair<size_t, size_t>> order;  // (first dependent access index, store index)
         for (size_t i = 0; i < m_acc.size(); ++i) {
             const Access& s = m_acc[i];
             if (!s.store || s.origins.empty()) continue;
+            size_t first = m_acc.size();
+            for (size_t j = i + 1; j < m_acc.size() && first == m_acc.size(); ++j)
+                if (opposite(s, m_acc[j]) && compare(s.path, m_acc[j].path) == Order::Before && depends_later(s, m_acc[j])) first = j;
+            order.push_back({first, i});
+        }
+        std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+        for (const auto& [first_dep, i] : order) {
+            const Access& s = m_acc[i];
             // Every later load that may read what s wrote, in program order. The first one is paired; a later
             // one is covered when an ordering placed for an earlier pair sits in a block enclosing both, before
             // the later load's statement there (it runs after s and before that statement on every path).

@@ -79,7 +79,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"waw_nested_intervals.py", Target::A5, passes::V2CPolicy::Syncall},
         // two write-after-read tokens from one vector load: the one to the earlier cube store orders both
         Case{"war_two_cube_stores.py", Target::A2A3, passes::V2CPolicy::Fence},
-        Case{"war_two_cube_stores.py", Target::A5, passes::V2CPolicy::Fence}));
+        Case{"war_two_cube_stores.py", Target::A5, passes::V2CPolicy::Fence},
+        // nested read-after-write intervals: the inner pair's barrier covers the outer one
+        Case{"raw_nested_intervals.py", Target::A2A3, passes::V2CPolicy::Syncall},
+        Case{"raw_nested_intervals.py", Target::A5, passes::V2CPolicy::Syncall},
+        Case{"raw_nested_intervals.py", Target::A2A3, passes::V2CPolicy::Fence}));
 
 // Publication judged over the unrolled function: an author's fence at the top of the next iteration publishes
 // the store before the barrier that orders it, so the pass adds no fence; remove the author's fence and it adds
