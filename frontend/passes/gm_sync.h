@@ -173,6 +173,7 @@ private:
     // (i, to] whose tile is computed from the load's result (gm_sync_trace.cpp).
     bool load_drained_by_mte3(size_t i, size_t to, const Access& load) const;
     bool load_drained_by_fixp(size_t i, size_t to, const Access& load) const;
+    bool wait_gates_fixp(size_t w, size_t j, Pipe p, const Access& cons) const;
     bool derives_from(const Var* v, const Stmt* load, int depth) const;  // v's value is computed from load's result
     mutable std::map<const Var*, std::vector<const Stmt*>> m_defs;      // variable -> the statements assigning it
     mutable bool m_defs_built = false;

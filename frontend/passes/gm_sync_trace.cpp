@@ -265,6 +265,32 @@ bool GmSync::derives_from(const Var* v, const Stmt* load, int depth) const {
     return false;
 }
 
+// Does the wait at trace event w, on the cube's pipe `p`, hold back the cube's FIXP access cons (event j)? When
+// an op of pipe p after the wait (a cube load) feeds a FIXP op (a cube store, a C2V push or boundary move)
+// that runs before cons: that FIXP op waits for the load (data dependency), the load for the wait (in-order
+// pipe p), and the in-order FIXP pipe runs cons after it.
+bool GmSync::wait_gates_fixp(size_t w, size_t j, Pipe p, const Access& cons) const {
+    if (cons.lane != Side::Cube || prod_pipe(cons) != Pipe::Fixp) return false;
+    const std::vector<TraceEv>& tr = m_trace;
+    for (size_t x = w + 1; x < j && x < tr.size(); ++x) {
+        if (!tr[x].definite) continue;
+        const Expr* e = stmt_call(*tr[x].s);
+        if (!e || e->op->code != OpCode::Load || call_side(*e) != Side::Cube || call_pipe(*e) != p || tr[x].s->targets.empty()) continue;
+        for (size_t y = x + 1; y < j && y < tr.size(); ++y) {
+            if (!tr[y].definite) continue;
+            const Expr* f = stmt_call(*tr[y].s);
+            if (!f) continue;
+            const OpCode code = f->op->code;
+            const bool fixp = (code == OpCode::Store && call_side(*f) == Side::Cube && call_pipe(*f) == Pipe::Fixp) || code == OpCode::TpushToAiv ||
+                              call_side(*f) == Side::BoundaryC2V;
+            if (!fixp) continue;
+            const ExprPtr& t = code == OpCode::Store || code == OpCode::TpushToAiv ? arg(*f, "tile") : (f->args.empty() ? nullptr : f->args[0]);
+            if (t && t->kind == ExprKind::Var && derives_from(t->var.get(), tr[x].s, 0)) return true;
+        }
+    }
+    return false;
+}
+
 // The cube's twin: a FIXP op (a cube store, a C2V push or boundary move) computed from the loaded tile runs
 // after the load completed (MTE2 -> MTE1 -> M -> FIXP data dependencies), and the in-order FIXP pipe runs a
 // later FIXP release (a C2V push, a set on FIX) after it.
@@ -357,7 +383,7 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
                 covers = !sp || *sp == pp || fenced(i, ss[k]) || will_publish(prod) || (*sp == Pipe::Mte3 && load_drained_by_mte3(i, ss[k], prod)) ||
                          (*sp == Pipe::Fixp && load_drained_by_fixp(i, ss[k], prod));
                 auto wp = sync_pipe(we, cons.lane);
-                blocks = !wp || *wp == Pipe::Scalar || *wp == prod_pipe(cons);
+                blocks = !wp || *wp == Pipe::Scalar || *wp == prod_pipe(cons) || (wp && wait_gates_fixp(ws[k], j, *wp, cons));
             } else {
                 // A push runs on the store's pipe (V2C: MTE3, C2V: FIXP) after it; a pop blocks the scalar unit.
                 // A vector load: the push's MTE3 queue follows an MTE3 op computed from the loaded tile (the push

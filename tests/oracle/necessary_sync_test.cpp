@@ -83,7 +83,11 @@ INSTANTIATE_TEST_SUITE_P(
         // nested read-after-write intervals: the inner pair's barrier covers the outer one
         Case{"raw_nested_intervals.py", Target::A2A3, passes::V2CPolicy::Syncall},
         Case{"raw_nested_intervals.py", Target::A5, passes::V2CPolicy::Syncall},
-        Case{"raw_nested_intervals.py", Target::A2A3, passes::V2CPolicy::Fence}));
+        Case{"raw_nested_intervals.py", Target::A2A3, passes::V2CPolicy::Fence},
+        // an author's wait on MTE2 that gates the cube's FIXP store through a load -> FIXP chain
+        Case{"wait_gates_fixp_chain.py", Target::A2A3, passes::V2CPolicy::Fence},
+        Case{"wait_gates_fixp_chain.py", Target::A5, passes::V2CPolicy::Fence},
+        Case{"wait_gates_fixp_chain.py", Target::A2A3, passes::V2CPolicy::Syncall}));
 
 // Publication judged over the unrolled function: an author's fence at the top of the next iteration publishes
 // the store before the barrier that orders it, so the pass adds no fence; remove the author's fence and it adds
@@ -190,6 +194,31 @@ TEST(NecessarySync, AReleaseBetweenTheStoresKeepsTheFirstFence) {
             std::string log;
             for (const auto& l : s->compiled().stats.log) log += l + "\n";
             EXPECT_EQ(log.find("k.py:23: publishing fence dropped"), std::string::npos) << what << "\n" << log;
+            auto v = oracle_of(*s);
+            EXPECT_FALSE(v.deadlock) << what << format_verdict(v);
+            EXPECT_TRUE(v.races.empty()) << what << format_verdict(v);
+        }
+}
+
+// The adversary of wait_gates_fixp_chain.py: the cube's store of t before the FIXP op of the chain is not held
+// back by the MTE2 wait, so the write-after-write gets an ordering of its own; race-free either way.
+TEST(NecessarySync, AStoreBeforeTheChainIsNotGatedByTheWait) {
+    std::string text = read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/wait_gates_fixp_chain.py");
+    const std::string o = "        out = pl.store(c, [0, 0], out)\n";
+    const std::string t = "        t = pl.store(acc, [0, 0], t)\n";
+    size_t p = text.find(o + t);
+    ASSERT_NE(p, std::string::npos);
+    text.replace(p, o.size() + t.size(), t + o);
+    for (Target tg : {Target::A2A3, Target::A5})
+        for (auto pol : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall}) {
+            std::string what = std::string(target_name(tg)) + " --v2c " + std::string(passes::policy_name(pol));
+            Opts op;
+            op.target = tg;
+            op.v2c = pol;
+            op.vis = 50;
+            auto s = session_of("k.py", text, op);
+            const auto& st = s->compiled().stats;
+            EXPECT_EQ(st.v2c_fences + st.barriers, 1) << what;
             auto v = oracle_of(*s);
             EXPECT_FALSE(v.deadlock) << what << format_verdict(v);
             EXPECT_TRUE(v.races.empty()) << what << format_verdict(v);
