@@ -101,6 +101,7 @@ public:
         m_stats.c2v_complete |= complete();
         order_across_blocks();  // before the same-cluster pairs, which then find them ordered (gm_sync_blocks.cpp)
         pair_and_place();
+        place_deferred_war_barriers();
         order_v2c_waw();
         order_vector_reads();
         if (complete()) order_waw();
@@ -231,6 +232,15 @@ private:
     std::set<const Stmt*> m_pub_removed;
     bool planned_fence_between(size_t from, size_t to, int lane) const;
     std::vector<PubFence> m_pub_fences;  // publishing fences publish_after planned
+    struct DeferredWar {
+        Block* b;
+        size_t idx;  // where the second barrier would go
+        SourceLoc loc;
+        const Access* store;  // elements of m_acc
+        std::set<const Access*> loads;
+        std::string what;
+    };
+    std::vector<DeferredWar> m_deferred_war;
     WindowAnalysis m_win;                                   // absolute GM windows
     bool m_split = false;                                   // split attr or a split_aiv region: both AIVs run
     bool m_handwritten[2] = {false, false};                 // hand-written ring ops (C2V, V2C) before the split
@@ -1494,6 +1504,11 @@ private:
                     // loop, or another pair's) runs between each WAR load and the next overlapping store.
                     war_done = war_loads;
                     m_stats.log.push_back(what + " loop-carried WAR ordered by the barriers planned (unrolled)");
+                } else if (war && trace()) {
+                    // Decided once every read-after-write is placed (place_deferred_war_barriers): a barrier
+                    // planned for a later pair may order it (property 4).
+                    m_deferred_war.push_back({b, il_last + 1, l.stmt->loc, &s, war_loads, what});
+                    war_done = war_loads;
                 } else if (war) {
                     // The next iteration's store must wait until this iteration's load: a second barrier
                     // after the consumer's statement.
@@ -1575,6 +1590,21 @@ private:
             m_stats.log.push_back(fmt::format("{}: publishing fence dropped, another fence publishes the store before each release that orders it", d->store));
         }
         m_pub_removed.clear();
+    }
+
+    // The loop-carried write-after-read barriers handle_pair deferred: placed unless, over the unrolled
+    // function, the barriers planned by then order every WAR load before the next overlapping store.
+    void place_deferred_war_barriers() {
+        for (const DeferredWar& w : m_deferred_war) {
+            if (std::all_of(w.loads.begin(), w.loads.end(), [&](const Access* c) { return trace_planned_orders(*c, *w.store); })) {
+                m_stats.log.push_back(w.what + " loop-carried WAR ordered by the barriers planned (unrolled)");
+                continue;
+            }
+            place_barrier(w.b, w.idx, w.loc);
+            ++m_stats.war_orders;
+            m_stats.log.push_back(w.what + " loop-carried WAR ordered with a second barrier");
+        }
+        m_deferred_war.clear();
     }
 
     void apply() {

@@ -87,7 +87,10 @@ INSTANTIATE_TEST_SUITE_P(
         // an author's wait on MTE2 that gates the cube's FIXP store through a load -> FIXP chain
         Case{"wait_gates_fixp_chain.py", Target::A2A3, passes::V2CPolicy::Fence},
         Case{"wait_gates_fixp_chain.py", Target::A5, passes::V2CPolicy::Fence},
-        Case{"wait_gates_fixp_chain.py", Target::A2A3, passes::V2CPolicy::Syncall}));
+        Case{"wait_gates_fixp_chain.py", Target::A2A3, passes::V2CPolicy::Syncall},
+        // a loop-carried WAR ordered by the barrier of a pair placed after it (second barriers deferred)
+        Case{"war_ordered_by_next_pair_barrier.py", Target::A2A3, passes::V2CPolicy::Syncall},
+        Case{"war_ordered_by_next_pair_barrier.py", Target::A5, passes::V2CPolicy::Syncall}));
 
 // Publication judged over the unrolled function: an author's fence at the top of the next iteration publishes
 // the store before the barrier that orders it, so the pass adds no fence; remove the author's fence and it adds
