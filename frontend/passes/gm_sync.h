@@ -231,6 +231,7 @@ private:
     bool m_count_planned_fences = false;
     std::set<const Stmt*> m_pub_removed;
     bool planned_fence_between(size_t from, size_t to, int lane) const;
+    bool planned_barrier_between(size_t from, size_t to) const;
     std::vector<PubFence> m_pub_fences;  // publishing fences publish_after planned
     struct DeferredWar {
         Block* b;

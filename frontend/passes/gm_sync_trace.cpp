@@ -420,9 +420,21 @@ bool GmSync::trace_published(const Access& prod, const Access& cons) const {
             }
         if (latest == SIZE_MAX) continue;
         if (!c) c = counters(prod, cons);
-        if (!trace_between(latest, j, prod, cons, *c, true)) return false;
+        if (trace_between(latest, j, prod, cons, *c, true)) continue;
+        // In the final phase, a barrier this pass plans (fence + syncall on both lanes) between the two
+        // instances orders and publishes as well.
+        if (m_count_planned_fences && planned_barrier_between(latest, j)) continue;
+        return false;
     }
     return true;
+}
+
+// A barrier this pass plans that surely runs after trace event `from` and before event `to`.
+bool GmSync::planned_barrier_between(size_t from, size_t to) const {
+    auto lo = std::upper_bound(m_marks.begin(), m_marks.end(), from, [](size_t v, const Mark& m) { return v < m.pos; });
+    for (auto it = lo; it != m_marks.end() && it->pos <= to; ++it)
+        if (it->definite && m_barrier_at.count({it->b, it->idx})) return true;
+    return false;
 }
 
 // Is every instance of cons ordered after every earlier instance of prod it may conflict with? Checking the

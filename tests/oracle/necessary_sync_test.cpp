@@ -90,7 +90,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"wait_gates_fixp_chain.py", Target::A2A3, passes::V2CPolicy::Syncall},
         // a loop-carried WAR ordered by the barrier of a pair placed after it (second barriers deferred)
         Case{"war_ordered_by_next_pair_barrier.py", Target::A2A3, passes::V2CPolicy::Syncall},
-        Case{"war_ordered_by_next_pair_barrier.py", Target::A5, passes::V2CPolicy::Syncall}));
+        Case{"war_ordered_by_next_pair_barrier.py", Target::A5, passes::V2CPolicy::Syncall},
+        // a publishing fence that a barrier planned later for another pair makes redundant
+        Case{"published_by_later_barrier.py", Target::A2A3, passes::V2CPolicy::Fence},
+        Case{"published_by_later_barrier.py", Target::A5, passes::V2CPolicy::Fence},
+        Case{"published_by_later_barrier.py", Target::A2A3, passes::V2CPolicy::Syncall}));
 
 // Publication judged over the unrolled function: an author's fence at the top of the next iteration publishes
 // the store before the barrier that orders it, so the pass adds no fence; remove the author's fence and it adds
@@ -177,15 +181,19 @@ TEST(NecessarySync, SameRowsEveryIterationKeepTheWarBarrier) {
     }
 }
 
-// The adversary of publish_once_for_two_stores.py: the release (the V2C boundary move) runs between the two
-// stores, so the first store's fence is the only one before it and stays; race-free under a visibility delay.
+// The adversary of publish_once_for_two_stores.py: the release (the V2C boundary move) runs before the second
+// store, which is gone (nothing else orders or publishes the first one: no barrier of a later pair), so the
+// first store's fence is the only one before the release and stays; race-free under a visibility delay.
 TEST(NecessarySync, AReleaseBetweenTheStoresKeepsTheFirstFence) {
     std::string text = read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/publish_once_for_two_stores.py");
     const std::string rel = "        m = pl.move(va, target_memory=pl.MemorySpace.Mat)\n";
     const std::string before = "        s = pl.move(acc, target_memory=pl.MemorySpace.Vec)\n";
+    const std::string second = "        t = pl.store(w, [0, 0], t)\n";
     ASSERT_NE(text.find(rel), std::string::npos);
+    ASSERT_NE(text.find(second), std::string::npos);
     text.erase(text.find(rel), rel.size());
     text.insert(text.find(before), rel);
+    text.erase(text.find(second), second.size());
     for (Target t : {Target::A2A3, Target::A5})
         for (auto pol : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall}) {
             std::string what = std::string(target_name(t)) + " --v2c " + std::string(passes::policy_name(pol));
