@@ -32,6 +32,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -169,6 +170,7 @@ private:
     Counters counters(const Access& prod, const Access& cons) const;
     bool trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c, bool publish = false) const;
     bool trace_published(const Access& prod, const Access& cons) const;
+    bool for_each_latest(const Access& first, const Access& then, const std::function<bool(size_t, size_t)>& f, bool* any = nullptr) const;
     bool trace_planned_orders(const Access& first, const Access& then) const;
     // A vector load's completion before an MTE3 release: some vector store or V2C push in trace positions
     // (i, to] whose tile is computed from the load's result (gm_sync_trace.cpp).

@@ -398,35 +398,45 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
     return false;
 }
 
+// Calls f(i, j) for each instance j of `then` (trace index) that may conflict with an earlier instance of
+// `first`, with i the latest such instance, in trace order, until f returns false. Returns false when f did
+// (true otherwise); `any` is set when some pair was visited. Checking the latest instance suffices for what
+// the callers look for (an ordering after it also follows every earlier one on that core).
+bool GmSync::for_each_latest(const Access& first, const Access& then, const std::function<bool(size_t, size_t)>& f, bool* any) const {
+    const std::vector<TraceEv>& tr = m_trace;
+    std::vector<size_t> firsts;
+    for (size_t j = 0; j < tr.size(); ++j) {
+        if (tr[j].s == first.stmt.get()) {
+            firsts.push_back(j);
+            continue;
+        }
+        if (tr[j].s != then.stmt.get()) continue;
+        size_t latest = SIZE_MAX;
+        for (size_t q = firsts.size(); q-- > 0;)
+            if (instance_overlap(first, tr[firsts[q]], then, tr[j])) {
+                latest = firsts[q];
+                break;
+            }
+        if (latest == SIZE_MAX) continue;
+        if (any) *any = true;
+        if (!f(latest, j)) return false;
+    }
+    return true;
+}
+
 // Is every instance of cons that may conflict with an earlier instance of the store prod ordered after the
 // latest such instance by a release that a fence of prod's lane precedes (the store published before the
 // release, on every execution)? False when the function cannot be enumerated.
 bool GmSync::trace_published(const Access& prod, const Access& cons) const {
     if (!prod.store || !trace()) return false;
-    const std::vector<TraceEv>& tr = m_trace;
     std::optional<Counters> c;
-    std::vector<size_t> stores;
-    for (size_t j = 0; j < tr.size(); ++j) {
-        if (tr[j].s == prod.stmt.get()) {
-            stores.push_back(j);
-            continue;
-        }
-        if (tr[j].s != cons.stmt.get()) continue;
-        size_t latest = SIZE_MAX;
-        for (size_t q = stores.size(); q-- > 0;)
-            if (instance_overlap(prod, tr[stores[q]], cons, tr[j])) {
-                latest = stores[q];
-                break;
-            }
-        if (latest == SIZE_MAX) continue;
+    return for_each_latest(prod, cons, [&](size_t latest, size_t j) {
         if (!c) c = counters(prod, cons);
-        if (trace_between(latest, j, prod, cons, *c, true)) continue;
+        if (trace_between(latest, j, prod, cons, *c, true)) return true;
         // In the final phase, a barrier this pass plans (fence + syncall on both lanes) between the two
         // instances orders and publishes as well.
-        if (m_count_planned_fences && planned_barrier_between(latest, j)) continue;
-        return false;
-    }
-    return true;
+        return m_count_planned_fences && planned_barrier_between(latest, j);
+    });
 }
 
 // A barrier this pass plans that surely runs after trace event `from` and before event `to`.
@@ -442,27 +452,13 @@ bool GmSync::planned_barrier_between(size_t from, size_t to) const {
 // barrier) also follows every earlier one on that core. nullopt: the function cannot be enumerated.
 std::optional<GmSync::TraceOrder> GmSync::trace_ordered(const Access& prod, const Access& cons) const {
     if (!trace()) return std::nullopt;
-    const std::vector<TraceEv>& tr = m_trace;
     std::optional<Counters> c;
-    std::vector<size_t> stores;
     bool any = false;
-    for (size_t j = 0; j < tr.size(); ++j) {
-        if (tr[j].s == prod.stmt.get()) {
-            stores.push_back(j);
-            continue;
-        }
-        if (tr[j].s != cons.stmt.get()) continue;
-        size_t latest = SIZE_MAX;
-        for (size_t q = stores.size(); q-- > 0;)
-            if (instance_overlap(prod, tr[stores[q]], cons, tr[j])) {
-                latest = stores[q];
-                break;
-            }
-        if (latest == SIZE_MAX) continue;
-        any = true;
+    bool ordered = for_each_latest(prod, cons, [&](size_t latest, size_t j) {
         if (!c) c = counters(prod, cons);
-        if (!trace_between(latest, j, prod, cons, *c)) return TraceOrder::Unordered;
-    }
+        return trace_between(latest, j, prod, cons, *c);
+    }, &any);
+    if (!ordered) return TraceOrder::Unordered;
     return any ? TraceOrder::Ordered : TraceOrder::Independent;
 }
 
@@ -471,31 +467,8 @@ std::optional<GmSync::TraceOrder> GmSync::trace_ordered(const Access& prod, cons
 // control flow) that surely runs there? False when the function cannot be enumerated.
 bool GmSync::trace_planned_orders(const Access& first, const Access& then) const {
     if (!trace() || m_barrier_at.empty()) return false;
-    const std::vector<TraceEv>& tr = m_trace;
-    std::vector<size_t> at;  // trace positions of planned barriers: each runs before the event at that position
-    for (const Mark& m : m_marks)
-        if (m.definite && m_barrier_at.count({m.b, m.idx})) at.push_back(m.pos);
-    if (at.empty()) return false;
-    std::vector<size_t> firsts;
     bool any = false;
-    for (size_t j = 0; j < tr.size(); ++j) {
-        if (tr[j].s == first.stmt.get()) {
-            firsts.push_back(j);
-            continue;
-        }
-        if (tr[j].s != then.stmt.get()) continue;
-        size_t latest = SIZE_MAX;
-        for (size_t q = firsts.size(); q-- > 0;)
-            if (instance_overlap(first, tr[firsts[q]], then, tr[j])) {
-                latest = firsts[q];
-                break;
-            }
-        if (latest == SIZE_MAX) continue;
-        any = true;
-        auto it = std::upper_bound(at.begin(), at.end(), latest);  // a barrier after event `latest` ...
-        if (it == at.end() || *it > j) return false;                // ... and before event j
-    }
-    return any;
+    return for_each_latest(first, then, [&](size_t latest, size_t j) { return planned_barrier_between(latest, j); }, &any) && any;
 }
 
 // A fence of `lane` this pass plans (and has not dropped) that surely runs after trace event `from` and before

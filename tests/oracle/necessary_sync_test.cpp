@@ -96,38 +96,57 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"published_by_later_barrier.py", Target::A5, passes::V2CPolicy::Fence},
         Case{"published_by_later_barrier.py", Target::A2A3, passes::V2CPolicy::Syncall}));
 
+// The shared kernel `name` of tests/oracle/kernels, with `from` replaced by `to` (once; `from` must be there).
+std::string kernel_with(const char* name, const std::string& from = "", const std::string& to = "") {
+    std::string text = read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name);
+    if (!from.empty()) {
+        size_t p = text.find(from);
+        EXPECT_NE(p, std::string::npos) << name << ": " << from;
+        if (p != std::string::npos) text.replace(p, from.size(), to);
+    }
+    return text;
+}
+
+// The expansion of `text` under (target, policy, visibility delay), checked race- and deadlock-free by the oracle.
+std::unique_ptr<sim::Session> race_free(const std::string& text, Target t, passes::V2CPolicy pol, uint64_t vis, const std::string& what) {
+    Opts o;
+    o.target = t;
+    o.v2c = pol;
+    o.vis = vis;
+    auto s = session_of("k.py", text, o);
+    auto v = oracle_of(*s);
+    EXPECT_FALSE(v.deadlock) << what << format_verdict(v);
+    EXPECT_TRUE(v.races.empty()) << what << format_verdict(v);
+    return s;
+}
+
+std::string config(Target t, passes::V2CPolicy pol) { return std::string(target_name(t)) + " --v2c " + std::string(passes::policy_name(pol)); }
+
+constexpr Target kTargets[] = {Target::A2A3, Target::A5};
+constexpr passes::V2CPolicy kOrdering[] = {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall};
+
 // Publication judged over the unrolled function: an author's fence at the top of the next iteration publishes
 // the store before the barrier that orders it, so the pass adds no fence; remove the author's fence and it adds
 // one. Both expansions are race-free under a visibility delay (oracle), both targets, fence and syncall.
 TEST(NecessarySync, AnAuthorsLaterFencePublishesTheStore) {
-    std::string text = read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/published_by_next_iteration_fence.py");
     const std::string fence_line = "            pl.system.fence()\n";
-    ASSERT_NE(text.find(fence_line), std::string::npos);
-    std::string no_fence = text;
-    no_fence.erase(no_fence.find(fence_line), fence_line.size());
     auto fences = [](const ir::Function& f) {
         std::vector<StmtSite> out;
-        ir::Function& g = const_cast<ir::Function&>(f);
-        collect_sites(g.body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::Fence); }, out);
+        collect_sites(const_cast<ir::Function&>(f).body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::Fence); }, out);
         return out.size();
     };
-    for (Target t : {Target::A2A3, Target::A5})
-        for (auto pol : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall})
+    for (Target t : kTargets)
+        for (auto pol : kOrdering)
             for (bool author_fence : {true, false}) {
-                std::string what = std::string(target_name(t)) + " --v2c " + std::string(passes::policy_name(pol)) + (author_fence ? "" : " (no author fence)");
-                Opts o;
-                o.target = t;
-                o.v2c = pol;
-                o.vis = 50;
-                auto s = session_of("k.py", author_fence ? text : no_fence, o);
+                std::string what = config(t, pol) + (author_fence ? "" : " (no author fence)");
+                std::string text = author_fence ? kernel_with("published_by_next_iteration_fence.py")
+                                                : kernel_with("published_by_next_iteration_fence.py", fence_line, "");
+                auto s = race_free(text, t, pol, 50, what);
                 const rt::LaunchPlan& plan = s->compiled().plan;
                 ASSERT_TRUE(plan.aiv && plan.aic) << what;
                 EXPECT_EQ(s->compiled().stats.already_ordered, 1) << what;
                 // The author's fence (both lanes run it) and, without it, the one the pass adds on the AIV.
                 EXPECT_EQ(fences(*plan.aiv->fn), 1u) << what;
-                auto v = oracle_of(*s);
-                EXPECT_FALSE(v.deadlock) << what << format_verdict(v);
-                EXPECT_TRUE(v.races.empty()) << what << format_verdict(v);
             }
 }
 
@@ -135,49 +154,27 @@ TEST(NecessarySync, AnAuthorsLaterFencePublishesTheStore) {
 // tile covers nothing of the load, so the loop-carried write-after-read keeps its barrier (and the expansion is
 // race-free).
 TEST(NecessarySync, APushBeforeTheChainDoesNotOrderTheCubeLoad) {
-    std::string text = read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/war_ordered_by_cube_chain.py");
     const std::string st = "            out = pl.store(c, [(i % 2) * 16, 0], out)\n";
     const std::string mv = "            s = pl.move(acc, target_memory=pl.MemorySpace.Vec)\n";
-    size_t p = text.find(st + mv);
-    ASSERT_NE(p, std::string::npos);
-    text.replace(p, st.size() + mv.size(), mv + st);
-    for (Target t : {Target::A2A3, Target::A5}) {
-        std::string what(target_name(t));
-        Opts o;
-        o.target = t;
-        o.v2c = passes::V2CPolicy::Syncall;
-        o.vis = 50;
-        auto s = session_of("k.py", text, o);
-        EXPECT_EQ(s->compiled().stats.war_orders, 1) << what;
-        auto v = oracle_of(*s);
-        EXPECT_FALSE(v.deadlock) << what << format_verdict(v);
-        EXPECT_TRUE(v.races.empty()) << what << format_verdict(v);
-        Removal r = try_removals(*s, text);
-        EXPECT_EQ(r.redundant, 0) << what;
+    std::string text = kernel_with("war_ordered_by_cube_chain.py", st + mv, mv + st);
+    for (Target t : kTargets) {
+        auto s = race_free(text, t, passes::V2CPolicy::Syncall, 50, config(t, passes::V2CPolicy::Syncall));
+        EXPECT_EQ(s->compiled().stats.war_orders, 1) << config(t, passes::V2CPolicy::Syncall);
+        EXPECT_EQ(try_removals(*s, text).redundant, 0) << config(t, passes::V2CPolicy::Syncall);
     }
 }
 
 // The adversary of war_ordered_by_later_iteration_barrier.py: every inner iteration uses the same rows, so a
 // load and the next store of its rows have no barrier between them; the second barrier stays.
 TEST(NecessarySync, SameRowsEveryIterationKeepTheWarBarrier) {
-    std::string text = read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/war_ordered_by_later_iteration_barrier.py");
-    for (const std::string from : {"pl.store(va, [j * 16, 0], t)", "pl.load(t, [j * 16, 0]"}) {
-        size_t p = text.find(from);
-        ASSERT_NE(p, std::string::npos) << from;
-        text.replace(p, from.size(), from.find("store") != std::string::npos ? "pl.store(va, [0, 0], t)" : "pl.load(t, [0, 0]");
-    }
-    for (Target t : {Target::A2A3, Target::A5}) {
-        std::string what(target_name(t));
-        Opts o;
-        o.target = t;
-        o.v2c = passes::V2CPolicy::Syncall;
-        auto s = session_of("k.py", text, o);
-        EXPECT_EQ(s->compiled().stats.war_orders, 1) << what;
-        auto v = oracle_of(*s);
-        EXPECT_FALSE(v.deadlock) << what << format_verdict(v);
-        EXPECT_TRUE(v.races.empty()) << what << format_verdict(v);
-        Removal r = try_removals(*s, text);
-        EXPECT_EQ(r.redundant, 0) << what;
+    std::string text = kernel_with("war_ordered_by_later_iteration_barrier.py", "pl.store(va, [j * 16, 0], t)", "pl.store(va, [0, 0], t)");
+    size_t p = text.find("pl.load(t, [j * 16, 0]");
+    ASSERT_NE(p, std::string::npos);
+    text.replace(p, std::string("pl.load(t, [j * 16, 0]").size(), "pl.load(t, [0, 0]");
+    for (Target t : kTargets) {
+        auto s = race_free(text, t, passes::V2CPolicy::Syncall, 0, config(t, passes::V2CPolicy::Syncall));
+        EXPECT_EQ(s->compiled().stats.war_orders, 1) << config(t, passes::V2CPolicy::Syncall);
+        EXPECT_EQ(try_removals(*s, text).redundant, 0) << config(t, passes::V2CPolicy::Syncall);
     }
 }
 
@@ -185,54 +182,33 @@ TEST(NecessarySync, SameRowsEveryIterationKeepTheWarBarrier) {
 // store, which is gone (nothing else orders or publishes the first one: no barrier of a later pair), so the
 // first store's fence is the only one before the release and stays; race-free under a visibility delay.
 TEST(NecessarySync, AReleaseBetweenTheStoresKeepsTheFirstFence) {
-    std::string text = read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/publish_once_for_two_stores.py");
     const std::string rel = "        m = pl.move(va, target_memory=pl.MemorySpace.Mat)\n";
     const std::string before = "        s = pl.move(acc, target_memory=pl.MemorySpace.Vec)\n";
+    std::string text = kernel_with("publish_once_for_two_stores.py", rel, "");
+    text = text.substr(0, text.find(before)) + rel + text.substr(text.find(before));
     const std::string second = "        t = pl.store(w, [0, 0], t)\n";
-    ASSERT_NE(text.find(rel), std::string::npos);
     ASSERT_NE(text.find(second), std::string::npos);
-    text.erase(text.find(rel), rel.size());
-    text.insert(text.find(before), rel);
     text.erase(text.find(second), second.size());
-    for (Target t : {Target::A2A3, Target::A5})
-        for (auto pol : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall}) {
-            std::string what = std::string(target_name(t)) + " --v2c " + std::string(passes::policy_name(pol));
-            Opts o;
-            o.target = t;
-            o.v2c = pol;
-            o.vis = 50;
-            auto s = session_of("k.py", text, o);
+    for (Target t : kTargets)
+        for (auto pol : kOrdering) {
+            auto s = race_free(text, t, pol, 50, config(t, pol));
             std::string log;
             for (const auto& l : s->compiled().stats.log) log += l + "\n";
-            EXPECT_EQ(log.find("k.py:23: publishing fence dropped"), std::string::npos) << what << "\n" << log;
-            auto v = oracle_of(*s);
-            EXPECT_FALSE(v.deadlock) << what << format_verdict(v);
-            EXPECT_TRUE(v.races.empty()) << what << format_verdict(v);
+            EXPECT_EQ(log.find("k.py:23: publishing fence dropped"), std::string::npos) << config(t, pol) << "\n" << log;
         }
 }
 
 // The adversary of wait_gates_fixp_chain.py: the cube's store of t before the FIXP op of the chain is not held
 // back by the MTE2 wait, so the write-after-write gets an ordering of its own; race-free either way.
 TEST(NecessarySync, AStoreBeforeTheChainIsNotGatedByTheWait) {
-    std::string text = read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/wait_gates_fixp_chain.py");
     const std::string o = "        out = pl.store(c, [0, 0], out)\n";
     const std::string t = "        t = pl.store(acc, [0, 0], t)\n";
-    size_t p = text.find(o + t);
-    ASSERT_NE(p, std::string::npos);
-    text.replace(p, o.size() + t.size(), t + o);
-    for (Target tg : {Target::A2A3, Target::A5})
-        for (auto pol : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall}) {
-            std::string what = std::string(target_name(tg)) + " --v2c " + std::string(passes::policy_name(pol));
-            Opts op;
-            op.target = tg;
-            op.v2c = pol;
-            op.vis = 50;
-            auto s = session_of("k.py", text, op);
+    std::string text = kernel_with("wait_gates_fixp_chain.py", o + t, t + o);
+    for (Target tg : kTargets)
+        for (auto pol : kOrdering) {
+            auto s = race_free(text, tg, pol, 50, config(tg, pol));
             const auto& st = s->compiled().stats;
-            EXPECT_EQ(st.v2c_fences + st.barriers, 1) << what;
-            auto v = oracle_of(*s);
-            EXPECT_FALSE(v.deadlock) << what << format_verdict(v);
-            EXPECT_TRUE(v.races.empty()) << what << format_verdict(v);
+            EXPECT_EQ(st.v2c_fences + st.barriers, 1) << config(tg, pol);
         }
 }
 
