@@ -171,13 +171,27 @@ void GlobalMemory::apply(const Pending& p) {
     m_dirty.push_back({p.addr, p.size});
 }
 
-void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor) {
+void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor, int writer) {
     uint64_t off = m_pending_bytes.size();
     m_pending_bytes.insert(m_pending_bytes.end(), data, data + n);
-    m_pending.push_back({visible_at, addr, off, n, atomic_tensor});
+    m_pending.push_back({visible_at, addr, off, n, atomic_tensor, writer});
+}
+bool GlobalMemory::has_own_pending(int reader) const {
+    if (reader < 0) return false;
+    for (const Pending& p : m_pending)
+        if (p.writer == reader) return true;
+    return false;
+}
+void GlobalMemory::overlay_own(int reader, uint64_t addr, uint64_t n, uint8_t* out) const {
+    if (reader < 0) return;
+    for (const Pending& p : m_pending) {  // issue order: a later write of the core wins
+        if (p.writer != reader || p.atomic_tensor >= 0) continue;  // an atomic add lands at the memory only
+        const uint64_t lo = std::max(addr, p.addr), hi = std::min(addr + n, p.addr + p.size);
+        if (lo < hi) std::memcpy(out + (lo - addr), m_pending_bytes.data() + p.data + (lo - p.addr), hi - lo);
+    }
 }
 
-void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, std::vector<uint8_t>& out) {
+void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, std::vector<uint8_t>& out, int reader) {
     apply_visible(now);
     // Byte math by element bits: a 4-bit window row is cols / 2 whole bytes (rows start on a byte: check_window).
     const int64_t rows = w.rows(), cols = w.cols();
@@ -187,12 +201,15 @@ void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Wi
     for (int64_t r = 0; r < rows; ++r, walk.next()) {
         uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, walk.start());
         std::memcpy(out.data() + static_cast<size_t>(r) * row_bytes, m_bytes.data() + addr, row_bytes);
+        overlay_own(reader, addr, row_bytes, out.data() + static_cast<size_t>(r) * row_bytes);
     }
     m_bytes_read += out.size();
 }
 
-bool GlobalMemory::read_equals(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, const std::vector<uint8_t>& expect) {
+bool GlobalMemory::read_equals(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, const std::vector<uint8_t>& expect,
+                               int reader) {
     apply_visible(now);
+    if (has_own_pending(reader)) return false;  // read() overlays them
     const int64_t rows = w.rows(), cols = w.cols();
     const size_t row_bytes = storage_bytes(t.dtype, cols);
     if (expect.size() != static_cast<size_t>(rows) * row_bytes) return false;
@@ -206,14 +223,14 @@ bool GlobalMemory::read_equals(const rt::TensorBuffer& t, uint32_t tensor, const
 }
 
 void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at,
-                         bool atomic) {
+                         bool atomic, int writer) {
     const int64_t rows = w.rows(), cols = w.cols();
     const size_t row_bytes = storage_bytes(t.dtype, cols);
     RowWalk walk(t, w);
     for (int64_t r = 0; r < rows; ++r, walk.next()) {
         uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, walk.start());
         const uint8_t* src = data + static_cast<size_t>(r) * row_bytes;
-        add_pending(visible_at, addr, src, row_bytes, atomic ? static_cast<int32_t>(tensor) : -1);
+        add_pending(visible_at, addr, src, row_bytes, atomic ? static_cast<int32_t>(tensor) : -1, writer);
         std::fill_n(m_written.begin() + static_cast<std::ptrdiff_t>(addr), row_bytes, uint8_t{1});
         m_dirty.push_back({addr, static_cast<uint64_t>(row_bytes)});
     }

@@ -26,17 +26,20 @@ public:
     uint64_t base(uint32_t tensor) const { return m_base[tensor]; }
     size_t size() const { return m_bytes.size(); }
 
-    // Copy the window's rows (row-major) out of GM as seen at cycle `now`.
-    void read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, std::vector<uint8_t>& out);
+    // Copy the window's rows (row-major) out of GM as seen at cycle `now` by core `reader` (>= 0: a core sees
+    // its own writes once they complete, before other cores do: SPEC 4.5's delay is to other cores; -1: none).
+    void read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, std::vector<uint8_t>& out, int reader = -1);
     // The same read compared in place with `expect` (no copy); accounted like read() when they are equal,
-    // nothing done otherwise (the caller then reads).
-    bool read_equals(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, const std::vector<uint8_t>& expect);
+    // nothing done otherwise (the caller then reads; also whenever `reader` has a write still pending).
+    bool read_equals(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, const std::vector<uint8_t>& expect,
+                     int reader = -1);
     // Write `data` (the window's rows, row-major) becoming visible at `visible_at`. `atomic`: an atomic add
     // (store(..., atomic=Add)): each element is added into GM's visible contents when it becomes visible
     // (read-modify-write at the memory, rounding as atomic_add_element); an Out tensor's element that no
     // write has reached yet counts as 0 (the host zeroes an atomic destination).
+    // `writer`: the writing core (-1: none), which reads the write back before it is visible to others.
     void write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at,
-               bool atomic = false);
+               bool atomic = false, int writer = -1);
     // Raw byte access to a tensor region (ring slots): offset in bytes from the tensor start.
     void read_raw(uint32_t tensor, uint64_t offset, uint64_t n, uint64_t now, uint8_t* out);
     void write_raw(uint32_t tensor, uint64_t offset, const uint8_t* data, uint64_t n, uint64_t visible_at);
@@ -66,9 +69,13 @@ private:
         uint64_t data;         // offset of its bytes in m_pending_bytes
         uint64_t size;         // bytes
         int32_t atomic_tensor = -1;  // >= 0: an atomic add into this tensor
+        int writer = -1;             // the writing core (reads its own write before it is visible)
     };
+    // Overlays `reader`'s own pending plain writes onto bytes [addr, addr + n) copied into `out`.
+    void overlay_own(int reader, uint64_t addr, uint64_t n, uint8_t* out) const;
+    bool has_own_pending(int reader) const;
     void apply_visible(uint64_t now);
-    void add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor = -1);
+    void add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor = -1, int writer = -1);
     void apply(const Pending& p);
 
     std::vector<uint8_t> m_bytes;     // the flat GM image (visible contents)

@@ -282,3 +282,18 @@ TEST(Visibility, SlotAndFlagParametersAreRead) {
 }
 
 }  // namespace
+
+// A core reads back its own completed GM write under a visibility delay (the delay is to other cores): no
+// false E-MISMATCH on a one-core store -> load, with or without the V2C policies (oracle sweep, property 2).
+namespace {
+TEST(Visibility, ACoreReadsItsOwnWriteUnderADelay) {
+    int n = 0;
+    for (std::string target : {"a2a3", "a5"})
+        for (std::string policy : {"off", "fence", "syncall"}) {
+            Verdict v = check(own_kernel("own_write_read_back.py"), "--visibility-delay 50 --target " + target + " --v2c " + policy, "own" + std::to_string(n++));
+            SCOPED_TRACE(target + " " + policy);
+            EXPECT_EQ(v.exit_code, 0) << describe(v);
+            EXPECT_TRUE(v.codes().empty()) << describe(v);
+        }
+}
+}  // namespace

@@ -71,4 +71,40 @@ RC_GTEST_PROP(GlobalMemoryRows, ReadTouchAndWriteFollowTheRowDecomposition, ()) 
 }
 
 }  // namespace
+// A core reads its own completed write before the visibility delay has passed; another core reads the old
+// bytes until then (SPEC 4.5: the delay is to other cores). Overlapping own writes apply in issue order; an
+// atomic add is not read back early (it lands at the memory).
+TEST(GlobalMemoryVisibility, ACoreReadsItsOwnWriteBeforeOthersSeeIt) {
+    rt::TensorBuffer t;
+    t.name = "x";
+    t.dtype = DType::INT8;
+    t.shape = {2, 8};
+    t.bytes.assign(16, 1);
+    rt::TensorStore store;
+    store.add(t);
+    HwParams hw = load_params(Target::A2A3, {}, {});
+    GlobalMemory gm;
+    gm.load(store, hw);
+    rt::Window row0;
+    row0.offsets = {0, 0};
+    row0.extents = {1, 8};
+    rt::Window half;
+    half.offsets = {0, 4};
+    half.extents = {1, 4};
+    const std::vector<uint8_t> a(8, 7), b(4, 9);
+    gm.write(t, 0, row0, a.data(), /*visible_at=*/100, false, /*writer=*/1);
+    gm.write(t, 0, half, b.data(), /*visible_at=*/120, false, /*writer=*/1);
+    std::vector<uint8_t> got;
+    gm.read(t, 0, row0, 50, got, /*reader=*/1);
+    EXPECT_EQ(got, (std::vector<uint8_t>{7, 7, 7, 7, 9, 9, 9, 9}));
+    gm.read(t, 0, row0, 50, got, /*reader=*/2);
+    EXPECT_EQ(got, std::vector<uint8_t>(8, 1));
+    EXPECT_FALSE(gm.read_equals(t, 0, row0, 50, std::vector<uint8_t>(8, 1), 1));  // the writer has writes pending
+    EXPECT_TRUE(gm.read_equals(t, 0, row0, 50, std::vector<uint8_t>(8, 1), 2));
+    gm.read(t, 0, row0, 110, got, 2);
+    EXPECT_EQ(got, std::vector<uint8_t>(8, 7));
+    gm.read(t, 0, row0, 130, got, 2);
+    EXPECT_EQ(got, (std::vector<uint8_t>{7, 7, 7, 7, 9, 9, 9, 9}));
+}
+
 }  // namespace cvsim
