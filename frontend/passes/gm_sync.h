@@ -962,7 +962,9 @@ private:
             // publishes. (A token dropped later leaves a nested token or a barrier inside its interval.)
             const bool v2c = s.lane == Side::Vector;
             for (const Token& t : m_tokens) {
-                if (t.v2c != v2c) continue;
+                // Only a token with a publishing fence (a write-after-read token pushes a loaded tile, no fence).
+                const bool fenced = std::any_of(t.after.begin(), t.after.end(), [](const StmtPtr& st) { return is_call(*st, OpCode::Fence); });
+                if (t.v2c != v2c || !fenced) continue;
                 std::optional<size_t> js, jc;
                 for (auto& [blk, i] : s.path)
                     if (blk == t.b) js = i;

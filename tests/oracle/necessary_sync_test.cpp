@@ -212,4 +212,19 @@ TEST(NecessarySync, AStoreBeforeTheChainIsNotGatedByTheWait) {
         }
 }
 
+// A write-after-read token (it pushes a loaded tile, no fence) between a store and its consumer publishes
+// nothing: the store keeps its own publishing fence (war_token_does_not_publish.py; without the rule's fence
+// test the fence expansion raced under a delay, E-RACE-WAW).
+TEST(NecessarySync, AWarTokenDoesNotPublishAStore) {
+    std::string text = kernel_with("war_token_does_not_publish.py");
+    for (Target t : kTargets)
+        for (auto pol : kOrdering) {
+            auto s = race_free(text, t, pol, 50, config(t, pol));
+            if (pol == passes::V2CPolicy::Syncall) continue;  // there the write-after-read's barrier publishes it
+            std::string log;
+            for (const auto& l : s->compiled().stats.log) log += l + "\n";
+            EXPECT_NE(log.find("k.py:23: store published with system.fence()"), std::string::npos) << config(t, pol) << "\n" << log;
+        }
+}
+
 }  // namespace
