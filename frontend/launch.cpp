@@ -342,6 +342,9 @@ void collect_launches(const Program& p, const Function& f, std::vector<KernelLau
             KernelLaunch k;
             k.name = name;
             if (auto n = launch_core_num(*v)) k.blocks = static_cast<int>(*n);
+            else if (const Expr* d = v->attrs.get(); d && d->kind == ExprKind::Dict)
+                for (size_t i = 0; i < d->args.size() && i < d->args2.size(); ++i)
+                    if (d->args[i] && d->args[i]->sval == "core_num") k.runtime_core_num = true;
             for (size_t i = 0; i < callee->params.size(); ++i) {
                 const Var& pv = *callee->params[i].var;
                 if (pv.type.kind != TypeKind::Scalar) continue;
@@ -672,7 +675,8 @@ std::vector<KernelLaunch> kernel_launches(const Program& program, const std::str
     // The host walk gives each launch's scalar arguments (loop variables, computed scalars).
     const HostWalk walk = walk_host(program, *pick_entry(program, entry), in);
     // One launch of one kernel with constant scalars runs as the entry itself (one launch plan).
-    bool one = launches.size() == 1 && !host && launches[0].computed.empty();
+    // (A core_num computed at run time goes the per-kernel way too, so the walk's value is the launch width.)
+    bool one = launches.size() == 1 && !host && launches[0].computed.empty() && !launches[0].runtime_core_num;
     for (const auto& w : walk.kernels) one &= w.launches <= 1;
     if (one) return {};
     for (auto& k : launches)

@@ -63,6 +63,7 @@ struct KernelLaunch {
     std::vector<std::pair<std::string, std::string>> scalars;  // scalar parameters given constants at the first launch
     std::vector<std::string> computed;                         // scalar parameters the orchestration computes
     int blocks = 0;                                            // its attrs={"core_num": N} (0: not given)
+    bool runtime_core_num = false;  // core_num is given but not a constant (the host walk may evaluate it)
     bool unread = false;       // it reaches a function cvsim could not read (compile() raises that diagnostic)
     bool distributed = false;  // it reaches a distributed function (compile() refuses it: E-UNSUPPORTED, not E-UNCHECKED)
     // The host walk (frontend/host_eval.h) of the entry: the distinct scalar bindings its launches of this kernel

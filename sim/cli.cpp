@@ -440,11 +440,32 @@ struct CheckEntry {
 };
 // attrs={"core_num": X} at a launch where X is computed at run time (docs/DECISIONS.md): cvsim launches
 // --blocks; say so, naming the launch and the expression.
-void note_runtime_core_num(const ir::Program& p, int blocks) {
+// `launches`: the host walk's launches; a kernel whose every binding has an evaluated core_num is launched with
+// that width (LaunchBinding::blocks), so it gets no note.
+void note_runtime_core_num(const ir::Program& p, int blocks, const std::vector<KernelLaunch>& launches) {
+    // The widths the walk evaluated for `name` ("" when some binding has none).
+    auto evaluated = [&](const std::string& name) {
+        std::set<int> widths;
+        for (const auto& k : launches)
+            if (k.name == name && !k.bindings.empty())
+                for (const auto& b : k.bindings) {
+                    if (b.blocks <= 0) return std::string();
+                    widths.insert(b.blocks);
+                }
+        std::string w;
+        for (int x : widths) w += (w.empty() ? "" : ", ") + std::to_string(x);
+        return w;
+    };
     for (const auto& f : p.functions)
         passes::walk(f->body, [&](const ir::StmtPtr& s) {
             const ir::ExprPtr& v = s->value;
             if (!v || v->kind != ir::ExprKind::FuncCall || !v->attrs) return;
+            if (std::string w = evaluated(v->sval); !w.empty()) {
+                std::cerr << fmt::format("note: {}:{}: the launch of '{}' sets core_num at run time; the host walk evaluates it to {} "
+                                         "block(s), which cvsim launches\n",
+                                         f->name, s->loc.line, v->sval, w);
+                return;
+            }
             for (size_t i = 0; i < v->attrs->args.size() && i < v->attrs->args2.size(); ++i) {
                 const ir::ExprPtr& val = v->attrs->args2[i];
                 if (v->attrs->args[i]->sval != "core_num" || val->kind == ir::ExprKind::Int) continue;
@@ -464,7 +485,6 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
     auto program = load_program(file, sema);
     if (!c.quiet) {
         for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
-        note_runtime_core_num(*program, c.blocks);
         note_unread(*program, kernel, c.entry);
     }
     HostInputs host;
@@ -473,6 +493,7 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
     host.defaulted_dims = defaulted;
     host.default_dim = kDefaultDim;
     auto launches = kernel_launches(*program, c.entry, host);
+    if (!c.quiet) note_runtime_core_num(*program, c.blocks, launches);
     if (launches.empty()) return {CheckEntry{c, "", "", "", {}, nullptr}};
     if (!c.quiet)
         std::cerr << fmt::format("note: {}: the entry launches {} kernel(s) in program order; each is checked on its own (--entry NAME)\n",

@@ -144,6 +144,26 @@ TEST(FalseAlarms, ACoreNumAttrIsTheLaunchBlockCount) {
     EXPECT_NE(unwrapped(r.out).find("8192 B written"), std::string::npos) << r.out;
 }
 
+// A core_num the orchestration computes (cores = 2 + 2) is the width the host walk evaluates: the racy
+// single launch is checked on 4 blocks and the race found; before, it ran as the entry on --blocks 1 (a note
+// said so) and the race was missed.
+TEST(FalseAlarms, AComputedCoreNumIsTheWidthTheHostWalkEvaluates) {
+    std::string text = read_file(kernel("fa_core_num.py"));
+    auto replace = [&](const std::string& from, const std::string& to) {
+        auto at = text.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        text.replace(at, from.size(), to);
+    };
+    replace("mid = pl.store(s, [b * 16, 0], mid)", "mid = pl.store(s, [0, 0], mid)");
+    replace("        m = self.double_spmd(a, mid, attrs={\"core_num\": 4})\n        o = self.scale_spmd(m, out, attrs={\"core_num\": 4})\n        return o\n",
+            "        cores: pl.Scalar[pl.INDEX] = 2 + 2\n        m = self.double_spmd(a, mid, attrs={\"core_num\": cores})\n        return m\n");
+    RunResult r = check(write_text("fa_core_num_computed.py", text));
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(unwrapped(r.out).find("error[E-RACE-WAW]: WAW on GM mid[0:16, 0:32]"), std::string::npos) << r.out;
+    EXPECT_NE(unwrapped(r.err).find("the host walk evaluates it to 4 block(s), which cvsim launches"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("cvsim launches --blocks 1"), std::string::npos) << r.err;
+}
+
 TEST(FalseAlarms, BothLanesOfASplitZeroGatherOnA5DoNotRaceWithEachOther) {
     // Upstream's own a5 expansion of its dual-dispatch V2C board tests has both AIV lanes push one split-0 slot;
     // the cube's pop waits for both. Their two writes of one slot generation are a gather, not a WAW (SPEC 4.3).
