@@ -176,6 +176,7 @@ private:
     // (i, to] whose tile is computed from the load's result (gm_sync_trace.cpp).
     bool load_drained_by_mte3(size_t i, size_t to, const Access& load) const;
     bool load_drained_by_fixp(size_t i, size_t to, const Access& load) const;
+    bool fixp_op_from(size_t from, size_t to, const Stmt* load) const;
     bool wait_gates_fixp(size_t w, size_t j, Pipe p, const Access& cons) const;
     bool derives_from(const Var* v, const Stmt* load, int depth) const;  // v's value is computed from load's result
     mutable std::map<const Var*, std::vector<const Stmt*>> m_defs;      // variable -> the statements assigning it
@@ -219,12 +220,15 @@ private:
         std::string what;            // the pair, for the log
     };
     std::vector<Token> m_tokens;
+    // Has the token a publishing fence (a write-after-read token pushes a loaded tile and has none)?
+    static bool token_fenced(const Token& t) {
+        return std::any_of(t.after.begin(), t.after.end(), [](const StmtPtr& st) { return is_call(*st, OpCode::Fence); });
+    }
     struct PubFence {
         Block* b;
         size_t idx;     // planned at (b, idx)
         StmtPtr fence;
-        std::string store;  // the store it publishes, for the log
-        std::optional<Access> s;   // the store (copies: callers' accesses need not outlive the pass's plan)
+        Access s;                  // the store (copies: callers' accesses need not outlive the pass's plan)
         std::vector<Access> cons;  // the accesses it publishes the store for
         bool keep = false;                // asked for without a consumer (a pair across clusters): never dropped
     };
@@ -234,6 +238,7 @@ private:
     std::set<const Stmt*> m_pub_removed;
     bool planned_fence_between(size_t from, size_t to, int lane) const;
     bool planned_barrier_between(size_t from, size_t to) const;
+    bool planned_between(size_t from, size_t to, const std::function<bool(const Block*, size_t)>& at) const;
     std::vector<PubFence> m_pub_fences;  // publishing fences publish_after planned
     struct DeferredWar {
         Block* b;
@@ -809,9 +814,6 @@ private:
     // (a loaded tile) has none, so this store's fence stays then (oracle sweep: a RAW around a WAR raced
     // under a visibility delay). C2V tokens stay as upstream places them.
     void drop_nested_tokens() {
-        auto fenced = [](const Token& t) {
-            return std::any_of(t.after.begin(), t.after.end(), [](const StmtPtr& st) { return is_call(*st, OpCode::Fence); });
-        };
         std::vector<int> drop(m_tokens.size(), 0);  // 0 keep, 1 drop, 2 drop but keep the publishing fence
         for (size_t a = 0; a < m_tokens.size(); ++a)
             for (size_t c = 0; c < m_tokens.size() && drop[a] != 1; ++c) {
@@ -821,7 +823,7 @@ private:
                 // same statement to an earlier consumer (two cube stores after one vector load), or the same
                 // interval twice (the later token goes).
                 const bool nested = tc.is > ta.is ? tc.il <= ta.il : tc.is == ta.is && (tc.il < ta.il || (tc.il == ta.il && c < a));
-                if (c != a && ta.v2c && tc.v2c && tc.b == ta.b && nested) drop[a] = fenced(tc) || !fenced(ta) ? 1 : 2;
+                if (c != a && ta.v2c && tc.v2c && tc.b == ta.b && nested) drop[a] = token_fenced(tc) || !token_fenced(ta) ? 1 : 2;
             }
         std::vector<Token> kept;
         for (size_t a = 0; a < m_tokens.size(); ++a) {
@@ -962,9 +964,7 @@ private:
             // publishes. (A token dropped later leaves a nested token or a barrier inside its interval.)
             const bool v2c = s.lane == Side::Vector;
             for (const Token& t : m_tokens) {
-                // Only a token with a publishing fence (a write-after-read token pushes a loaded tile, no fence).
-                const bool fenced = std::any_of(t.after.begin(), t.after.end(), [](const StmtPtr& st) { return is_call(*st, OpCode::Fence); });
-                if (t.v2c != v2c || !fenced) continue;
+                if (t.v2c != v2c || !token_fenced(t)) continue;  // only a token with a publishing fence
                 std::optional<size_t> js, jc;
                 for (auto& [blk, i] : s.path)
                     if (blk == t.b) js = i;
@@ -975,7 +975,7 @@ private:
         }
         if (!m_published.insert({sb, si}).second) {
             for (PubFence& pf : m_pub_fences)
-                if (pf.s && pf.s->stmt == s.stmt && pf.b == sb && pf.idx == si + 1) {
+                if (pf.s.stmt == s.stmt && pf.b == sb && pf.idx == si + 1) {
                     if (cons) pf.cons.push_back(*cons);
                     else pf.keep = true;
                 }
@@ -985,7 +985,7 @@ private:
         StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
         fence->pinned_lane = s.lane == Side::Cube ? 1 : 2;
         plan(sb, si + 1, fence);
-        m_pub_fences.push_back({sb, si + 1, fence, where(s), s, {}, cons == nullptr});
+        m_pub_fences.push_back({sb, si + 1, fence, s, {}, cons == nullptr});
         if (cons) m_pub_fences.back().cons.push_back(*cons);
         m_stats.log.push_back(fmt::format("{}: store published with system.fence() (the ordering it relies on covers its completion only, or, a flag set on another pipe, only after a fence)", where(s)));
     }
@@ -1504,14 +1504,10 @@ private:
             case V2CPolicy::Syncall:
                 place_barrier(b, il, l.stmt->loc);
                 if (m_opt.v2c == V2CPolicy::Syncall) m_stats.log.push_back(what + " ordered with fence + syncall");
-                if (war && std::all_of(war_loads.begin(), war_loads.end(), [&](const Access* c) { return trace_planned_orders(*c, s); })) {
-                    // Over the unrolled function a planned barrier (this one, in a later iteration of an inner
-                    // loop, or another pair's) runs between each WAR load and the next overlapping store.
-                    war_done = war_loads;
-                    m_stats.log.push_back(what + " loop-carried WAR ordered by the barriers planned (unrolled)");
-                } else if (war && trace()) {
-                    // Decided once every read-after-write is placed (place_deferred_war_barriers): a barrier
-                    // planned for a later pair may order it (property 4).
+                if (war && trace()) {
+                    // Decided once every read-after-write is placed (place_deferred_war_barriers): a planned
+                    // barrier (this one, in a later iteration of an inner loop, or a later pair's) may order it
+                    // over the unrolled function (property 4).
                     m_deferred_war.push_back({b, il_last + 1, l.stmt->loc, &s, war_loads, what});
                     war_done = war_loads;
                 } else if (war) {
@@ -1558,7 +1554,7 @@ private:
             }
             if (r != 1) continue;
             list.erase(pos);
-            m_stats.log.push_back(fmt::format("{}: publishing fence dropped, a later fence of the lane publishes the store first", pf.store));
+            m_stats.log.push_back(fmt::format("{}: publishing fence dropped, a later fence of the lane publishes the store first", where(pf.s)));
         }
     }
 
@@ -1572,11 +1568,11 @@ private:
         std::vector<const PubFence*> dropped;
         auto holds = [&](const PubFence& pf) {
             for (const Access& c : pf.cons)
-                if (!trace_published(*pf.s, c)) return false;
+                if (!trace_published(pf.s, c)) return false;
             return true;
         };
         for (const PubFence& pf : m_pub_fences) {
-            if (pf.keep || pf.cons.empty() || !pf.s) continue;
+            if (pf.keep || pf.cons.empty()) continue;
             auto lit = m_insert.find({pf.b, pf.idx});
             if (lit == m_insert.end() || std::find(lit->second.begin(), lit->second.end(), pf.fence) == lit->second.end()) continue;
             m_pub_removed.insert(pf.fence.get());
@@ -1592,7 +1588,7 @@ private:
         for (const PubFence* d : dropped) {
             auto& list = m_insert[{d->b, d->idx}];
             list.erase(std::find(list.begin(), list.end(), d->fence));
-            m_stats.log.push_back(fmt::format("{}: publishing fence dropped, another fence publishes the store before each release that orders it", d->store));
+            m_stats.log.push_back(fmt::format("{}: publishing fence dropped, another fence publishes the store before each release that orders it", where(d->s)));
         }
         m_pub_removed.clear();
     }

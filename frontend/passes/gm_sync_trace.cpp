@@ -265,50 +265,45 @@ bool GmSync::derives_from(const Var* v, const Stmt* load, int depth) const {
     return false;
 }
 
+// A FIXP op (a cube store, a C2V push or boundary move) at a definite trace event in [from, to] whose tile is
+// computed from the result of `load` (a statement): it runs after that load completed (MTE2 -> MTE1 -> M -> FIXP
+// data dependencies), and the in-order FIXP pipe runs every later FIXP op after it.
+bool GmSync::fixp_op_from(size_t from, size_t to, const Stmt* load) const {
+    const std::vector<TraceEv>& tr = m_trace;
+    for (size_t y = from; y <= to && y < tr.size(); ++y) {
+        if (!tr[y].definite) continue;
+        const Expr* f = stmt_call(*tr[y].s);
+        if (!f) continue;
+        const OpCode code = f->op->code;
+        const bool fixp = (code == OpCode::Store && call_side(*f) == Side::Cube && call_pipe(*f) == Pipe::Fixp) || code == OpCode::TpushToAiv ||
+                          call_side(*f) == Side::BoundaryC2V;
+        if (!fixp) continue;
+        const ExprPtr& t = code == OpCode::Store || code == OpCode::TpushToAiv ? arg(*f, "tile") : (f->args.empty() ? nullptr : f->args[0]);
+        if (t && t->kind == ExprKind::Var && derives_from(t->var.get(), load, 0)) return true;
+    }
+    return false;
+}
+
 // Does the wait at trace event w, on the cube's pipe `p`, hold back the cube's FIXP access cons (event j)? When
-// an op of pipe p after the wait (a cube load) feeds a FIXP op (a cube store, a C2V push or boundary move)
-// that runs before cons: that FIXP op waits for the load (data dependency), the load for the wait (in-order
-// pipe p), and the in-order FIXP pipe runs cons after it.
+// an op of pipe p after the wait (a cube load) feeds a FIXP op that runs before cons: that FIXP op waits for the
+// load, the load for the wait (in-order pipe p), and the in-order FIXP pipe runs cons after it.
 bool GmSync::wait_gates_fixp(size_t w, size_t j, Pipe p, const Access& cons) const {
-    if (cons.lane != Side::Cube || prod_pipe(cons) != Pipe::Fixp) return false;
+    if (cons.lane != Side::Cube || prod_pipe(cons) != Pipe::Fixp || j == 0) return false;
     const std::vector<TraceEv>& tr = m_trace;
     for (size_t x = w + 1; x < j && x < tr.size(); ++x) {
         if (!tr[x].definite) continue;
         const Expr* e = stmt_call(*tr[x].s);
         if (!e || e->op->code != OpCode::Load || call_side(*e) != Side::Cube || call_pipe(*e) != p || tr[x].s->targets.empty()) continue;
-        for (size_t y = x + 1; y < j && y < tr.size(); ++y) {
-            if (!tr[y].definite) continue;
-            const Expr* f = stmt_call(*tr[y].s);
-            if (!f) continue;
-            const OpCode code = f->op->code;
-            const bool fixp = (code == OpCode::Store && call_side(*f) == Side::Cube && call_pipe(*f) == Pipe::Fixp) || code == OpCode::TpushToAiv ||
-                              call_side(*f) == Side::BoundaryC2V;
-            if (!fixp) continue;
-            const ExprPtr& t = code == OpCode::Store || code == OpCode::TpushToAiv ? arg(*f, "tile") : (f->args.empty() ? nullptr : f->args[0]);
-            if (t && t->kind == ExprKind::Var && derives_from(t->var.get(), tr[x].s, 0)) return true;
-        }
+        if (fixp_op_from(x + 1, j - 1, tr[x].s)) return true;
     }
     return false;
 }
 
-// The cube's twin: a FIXP op (a cube store, a C2V push or boundary move) computed from the loaded tile runs
-// after the load completed (MTE2 -> MTE1 -> M -> FIXP data dependencies), and the in-order FIXP pipe runs a
-// later FIXP release (a C2V push, a set on FIX) after it.
+// The cube's twin of load_drained_by_mte3: a FIXP op computed from the loaded tile in (i, to] runs after the
+// load completed, and the in-order FIXP pipe runs a later FIXP release (a C2V push, a set on FIX) after it.
 bool GmSync::load_drained_by_fixp(size_t i, size_t to, const Access& load) const {
     if (load.store || load.lane != Side::Cube || load.stmt->targets.empty()) return false;
-    const std::vector<TraceEv>& tr = m_trace;
-    for (size_t x = i + 1; x <= to && x < tr.size(); ++x) {
-        if (!tr[x].definite) continue;
-        const Expr* e = stmt_call(*tr[x].s);
-        if (!e) continue;
-        const OpCode code = e->op->code;
-        const bool fixp = (code == OpCode::Store && call_side(*e) == Side::Cube && call_pipe(*e) == Pipe::Fixp) || code == OpCode::TpushToAiv ||
-                          call_side(*e) == Side::BoundaryC2V;
-        if (!fixp) continue;
-        const ExprPtr& t = code == OpCode::Store || code == OpCode::TpushToAiv ? arg(*e, "tile") : (e->args.empty() ? nullptr : e->args[0]);
-        if (t && t->kind == ExprKind::Var && derives_from(t->var.get(), load.stmt.get(), 0)) return true;
-    }
-    return false;
+    return fixp_op_from(i + 1, to, load.stmt.get());
 }
 
 bool GmSync::load_drained_by_mte3(size_t i, size_t to, const Access& load) const {
@@ -441,10 +436,7 @@ bool GmSync::trace_published(const Access& prod, const Access& cons) const {
 
 // A barrier this pass plans that surely runs after trace event `from` and before event `to`.
 bool GmSync::planned_barrier_between(size_t from, size_t to) const {
-    auto lo = std::upper_bound(m_marks.begin(), m_marks.end(), from, [](size_t v, const Mark& m) { return v < m.pos; });
-    for (auto it = lo; it != m_marks.end() && it->pos <= to; ++it)
-        if (it->definite && m_barrier_at.count({it->b, it->idx})) return true;
-    return false;
+    return planned_between(from, to, [&](const Block* b, size_t idx) { return m_barrier_at.count({b, idx}) > 0; });
 }
 
 // Is every instance of cons ordered after every earlier instance of prod it may conflict with? Checking the
@@ -474,15 +466,21 @@ bool GmSync::trace_planned_orders(const Access& first, const Access& then) const
 // A fence of `lane` this pass plans (and has not dropped) that surely runs after trace event `from` and before
 // event `to`: planned at a position the trace reaches in between (Mark), outside undecided branches.
 bool GmSync::planned_fence_between(size_t from, size_t to, int lane) const {
+    return planned_between(from, to, [&](const Block* b, size_t idx) {
+        auto li = m_insert.find({const_cast<Block*>(b), idx});
+        if (li == m_insert.end()) return false;
+        return std::any_of(li->second.begin(), li->second.end(), [&](const StmtPtr& x) {
+            return x->kind == StmtKind::Eval && is_call(*x, OpCode::Fence) && (x->pinned_lane == 0 || x->pinned_lane == lane) && !m_pub_removed.count(x.get());
+        });
+    });
+}
+
+// Is some definite statement position (Mark) the trace reaches after event `from` and before event `to` one
+// that `at` accepts?
+bool GmSync::planned_between(size_t from, size_t to, const std::function<bool(const Block*, size_t)>& at) const {
     auto lo = std::upper_bound(m_marks.begin(), m_marks.end(), from, [](size_t v, const Mark& m) { return v < m.pos; });
-    for (auto it = lo; it != m_marks.end() && it->pos <= to; ++it) {
-        if (!it->definite) continue;
-        auto li = m_insert.find({const_cast<Block*>(it->b), it->idx});
-        if (li == m_insert.end()) continue;
-        for (const StmtPtr& x : li->second)
-            if (x->kind == StmtKind::Eval && is_call(*x, OpCode::Fence) && (x->pinned_lane == 0 || x->pinned_lane == lane) && !m_pub_removed.count(x.get()))
-                return true;
-    }
+    for (auto it = lo; it != m_marks.end() && it->pos <= to; ++it)
+        if (it->definite && at(it->b, it->idx)) return true;
     return false;
 }
 
