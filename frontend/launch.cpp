@@ -19,6 +19,14 @@ namespace cvsim {
 
 using namespace ir;
 
+const ExprPtr* core_num_attr(const Expr& call) {
+    const Expr* d = call.attrs.get();
+    if (!d || d->kind != ExprKind::Dict) return nullptr;
+    for (size_t i = 0; i < d->args.size() && i < d->args2.size(); ++i)
+        if (d->args[i] && d->args[i]->sval == "core_num" && d->args2[i]) return &d->args2[i];
+    return nullptr;
+}
+
 namespace {
 
 std::shared_ptr<Function> pick_entry(const Program& p, const std::string& name) {
@@ -49,15 +57,12 @@ std::shared_ptr<Function> pick_entry(const Program& p, const std::string& name) 
 // attrs={"core_num": N} on a launch: N SPMD blocks (the runtime's block_num; an AIV-only kernel has one AIV
 // lane per block, which cvsim runs as one cluster per block). nullopt: not given or not a constant.
 std::optional<int64_t> launch_core_num(const Expr& call) {
-    const Expr* d = call.attrs.get();
-    if (!d || d->kind != ExprKind::Dict) return std::nullopt;
-    for (size_t i = 0; i < d->args.size() && i < d->args2.size(); ++i)
-        if (d->args[i] && d->args[i]->sval == "core_num")
-            if (auto n = const_int(d->args2[i])) {
-                if (*n < 1 || *n > 4096) raise("E-UNSUPPORTED", d->args2[i]->loc, fmt::format("core_num {}: cvsim launches 1..4096 blocks", *n));
-                return *n;
-            }
-    return std::nullopt;
+    const ExprPtr* v = core_num_attr(call);
+    if (!v) return std::nullopt;
+    auto n = const_int(*v);
+    if (!n) return std::nullopt;
+    if (*n < 1 || *n > 4096) raise("E-UNSUPPORTED", (*v)->loc, fmt::format("core_num {}: cvsim launches 1..4096 blocks", *n));
+    return *n;
 }
 
 // Launch arguments that may name the same GM bytes (issue 10, adversarial kernels: a missed race). cvsim binds each
@@ -342,9 +347,7 @@ void collect_launches(const Program& p, const Function& f, std::vector<KernelLau
             KernelLaunch k;
             k.name = name;
             if (auto n = launch_core_num(*v)) k.blocks = static_cast<int>(*n);
-            else if (const Expr* d = v->attrs.get(); d && d->kind == ExprKind::Dict)
-                for (size_t i = 0; i < d->args.size() && i < d->args2.size(); ++i)
-                    if (d->args[i] && d->args[i]->sval == "core_num") k.runtime_core_num = true;
+            else k.runtime_core_num = core_num_attr(*v) != nullptr;
             for (size_t i = 0; i < callee->params.size(); ++i) {
                 const Var& pv = *callee->params[i].var;
                 if (pv.type.kind != TypeKind::Scalar) continue;

@@ -74,6 +74,8 @@ struct KernelLaunch {
     std::string walk_incomplete;
 };
 std::vector<KernelLaunch> kernel_launches(const ir::Program& program, const std::string& entry, const HostInputs& host = {});
+// The value of a launch call's attrs={"core_num": ...} (constant or not); nullptr when it gives none.
+const ir::ExprPtr* core_num_attr(const ir::Expr& call);
 // The core_num every launch of ENTRY that gives one agrees on (attrs={"core_num": N}); nullopt when none gives
 // one, when they differ, or when the entry is no orchestration.
 std::optional<int> launch_width(const ir::Program& program, const std::string& entry);

@@ -459,20 +459,18 @@ void note_runtime_core_num(const ir::Program& p, int blocks, const std::vector<K
     for (const auto& f : p.functions)
         passes::walk(f->body, [&](const ir::StmtPtr& s) {
             const ir::ExprPtr& v = s->value;
-            if (!v || v->kind != ir::ExprKind::FuncCall || !v->attrs) return;
+            if (!v || v->kind != ir::ExprKind::FuncCall) return;
+            const ir::ExprPtr* val = core_num_attr(*v);
+            if (!val || (*val)->kind == ir::ExprKind::Int) return;
             if (std::string w = evaluated(v->sval); !w.empty()) {
                 std::cerr << fmt::format("note: {}:{}: the launch of '{}' sets core_num at run time; the host walk evaluates it to {} "
                                          "block(s), which cvsim launches\n",
                                          f->name, s->loc.line, v->sval, w);
                 return;
             }
-            for (size_t i = 0; i < v->attrs->args.size() && i < v->attrs->args2.size(); ++i) {
-                const ir::ExprPtr& val = v->attrs->args2[i];
-                if (v->attrs->args[i]->sval != "core_num" || val->kind == ir::ExprKind::Int) continue;
-                std::cerr << fmt::format("note: {}:{}: the launch of '{}' sets core_num to the run-time value {}; cvsim "
-                                         "launches --blocks {} block(s) (pass --blocks N to check N)\n",
-                                         f->name, s->loc.line, v->sval, print_expr(val), blocks);
-            }
+            std::cerr << fmt::format("note: {}:{}: the launch of '{}' sets core_num to the run-time value {}; cvsim "
+                                     "launches --blocks {} block(s) (pass --blocks N to check N)\n",
+                                     f->name, s->loc.line, v->sval, print_expr(*val), blocks);
         });
 }
 

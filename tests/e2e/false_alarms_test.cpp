@@ -133,6 +133,7 @@ TEST(FalseAlarms, ACoreNumAttrIsTheLaunchBlockCount) {
     EXPECT_NE(unwrapped(bad.out).find("error[E-RACE-WAW]: WAW on GM mid[0:16, 0:32]"), std::string::npos) << bad.out;
     RunResult good = check(kernel("fa_core_num.py"));
     EXPECT_EQ(good.exit_code, 0) << good.out << good.err;
+    EXPECT_EQ(good.err.find("core_num at run time"), std::string::npos) << good.err;  // a constant core_num
     // One launch: the plan itself takes the width (4 blocks x 16 rows x 32 FP32 written).
     std::string one = text;
     const std::string second = "        o = self.scale_spmd(m, out, attrs={\"core_num\": 4})\n        return o\n";
