@@ -283,11 +283,10 @@ uint64_t CoreRunner::begin(Instr& in) {
             const auto& t = m_st.tensors->tensors[a.tensor];
             // Compared in place with the recorded bytes: copied only when they differ (or are recorded).
             // A core reads its own completed writes before other cores see them (SPEC 4.5: the delay is theirs).
-            const int self = static_cast<int>(m_cluster) * kCoresPerCluster + static_cast<int>(m_core_id);
-            if (MemoEntry* e = memo_find(in); e && e->has_out && gm.read_equals(t, a.tensor, a.window, m_core->now(), e->gm_bytes, self)) {
+            if (MemoEntry* e = memo_find(in); e && e->has_out && gm.read_equals(t, a.tensor, a.window, m_core->now(), e->gm_bytes, m_core_index)) {
                 p.memo_hit = true;
             } else {
-                gm.read(t, a.tensor, a.window, m_core->now(), p.bytes, self);
+                gm.read(t, a.tensor, a.window, m_core->now(), p.bytes, m_core_index);
                 if (MemoEntry* r = memo_record(in)) r->gm_bytes = p.bytes;
             }
             L2Result l2 = gm.touch(t, a.tensor, a.window);
@@ -754,8 +753,7 @@ void CoreRunner::end(Instr& in) {
                 gm.transfer_end();
                 const GmAccess& a = p.gm[0];
                 uint64_t visible = m_core->now() + write_visibility_delay(a, m_st.visibility_delay);
-                gm.write(m_st.tensors->tensors[a.tensor], a.tensor, a.window, p.store_src ? p.store_src->data() : p.bytes.data(), visible, a.atomic,
-                         static_cast<int>(m_cluster) * kCoresPerCluster + static_cast<int>(m_core_id));
+                gm.write(m_st.tensors->tensors[a.tensor], a.tensor, a.window, p.store_src ? p.store_src->data() : p.bytes.data(), visible, a.atomic, m_core_index);
                 m_max_visible = std::max(m_max_visible, visible);
             } else if (code == OpCode::TpushToAiv || code == OpCode::TpushToAic) {
                 end_push(in);
