@@ -444,6 +444,7 @@ void print_expand_stats(std::ostream& os, const passes::ExpandStats& st) {
                       st.functions_expanded, st.boundaries, st.c2v_fences, st.v2c_fences, st.war_orders, st.fallbacks, st.barriers,
                       st.already_ordered, st.unfenced);
     if (st.c2v_complete) os << fmt::format("  --c2v complete: {} C2V ordering(s) added beyond upstream\n", st.c2v_orders);
+    if (st.pruned) os << fmt::format("  final re-check: {} insertion(s) removed, the others order every pair without them\n", st.pruned);
     for (const auto& l : st.log) os << "  " << l << "\n";
 }
 
@@ -451,7 +452,7 @@ nlohmann::json stats_json(const passes::ExpandStats& st) {
     return {{"functions_expanded", st.functions_expanded}, {"boundaries", st.boundaries}, {"c2v_fences", st.c2v_fences},
             {"v2c_fences", st.v2c_fences}, {"war_orders", st.war_orders}, {"fallbacks", st.fallbacks},
             {"barriers", st.barriers}, {"already_ordered", st.already_ordered}, {"unfenced", st.unfenced},
-            {"c2v_orders", st.c2v_orders}, {"log", st.log}};
+            {"c2v_orders", st.c2v_orders}, {"pruned", st.pruned}, {"log", st.log}};
 }
 
 VerdictScope verdict_scope(const passes::TimingScope& statics, const ExploreSummary& sum, const sim::Schedule& strategy,

@@ -61,6 +61,7 @@ struct ExpandStats {
     int unfenced = 0;            // dependencies left unfenced (policy off, or C2V without a unique producer)
     bool c2v_complete = false;   // --c2v complete was in force
     int c2v_orders = 0;          // C2V (and cross-lane WAW) orderings --c2v complete added beyond upstream
+    int pruned = 0;              // insertions the final re-check removed (the others order every pair without them)
     std::vector<std::string> log;  // one line per decision, "k.py:28 -> k.py:33 q_rot: V2C fence"
 };
 

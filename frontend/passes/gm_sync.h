@@ -23,6 +23,9 @@
 // its consumer (and before the pop of a token pushed after it). (5) When the pair sits in a loop and the
 // windows may overlap across iterations, the next iteration's store must also wait for this iteration's
 // load (loop-carried WAR): a reverse sync_set/sync_wait pair for fences, a second barrier for barriers.
+// (6) Under fence / syncall, once the plan is applied, each insertion is taken out in turn and kept out when
+// the pass itself, re-run in reject mode under a visibility delay, accepts the function without it
+// (prune_inserted: the final re-check, property 4).
 // The inserted statements carry declared sides (tpush_to_aic is VECTOR, ...), so the split that follows
 // puts each on its lane.
 //
@@ -111,7 +114,9 @@ public:
         place_token_pops();
         merge_publishing_fences();
         drop_unneeded_publishing_fences();
+        if (m_dry) return;  // a re-check (recheck_plans_nothing): the plan is looked at, never applied
         apply();
+        prune_inserted();
     }
 
 private:
@@ -158,7 +163,17 @@ private:
         const Stmt* s;               // a statement with a call
         bool definite;               // runs whenever the loops around it reach it (no undecided branch)
         std::vector<std::pair<const Var*, int64_t>> vals;  // the value of each For loop's variable around it
+        // a5 with both AIV lanes (1:1 flags): 1, a flag op that stands for both lanes (the AIC's op on id X
+        // followed by its twin on X + stride, or an AIV lane branch of X / X + stride: lane_pair_flag); 2, the
+        // AIC's twin itself (the counters skip it). 0 otherwise.
+        uint8_t pair = 0;
     };
+    // a5 lane pairs of flag ops (what place_war_flags emits when both AIV lanes run): `x` an If on
+    // `get_subblock_idx() == 0` whose arms are one flag op each, id X < stride and X + stride, same op, pipe
+    // and core; returns the then-arm's op. Or (`next` given) x an AIC flag op on X < stride with `next` the
+    // same op on X + stride. Both AIVs then see the same flag protocol, with AIV1's ids shifted, as on a2a3.
+    const Stmt* lane_pair_flag(const Stmt& x, const Stmt* next) const;
+    bool is_subblock_idx(const Expr& e) const;
     struct Counters;
     // The function's statement instances in program order (nullptr: a loop without a constant trip count, a
     // split_aiv / spmd loop, an early return, or too many instances).
@@ -553,7 +568,7 @@ private:
     // PIPE_ALL). Textual order between the set and the wait does not matter: they run on different cores.
     // On a5 an AIC flag pairs with one AIV only, so a split function (both AIVs) is never ordered this way.
     bool flags_order(const Block& b, size_t is, size_t il, const Access& prod, const Access& cons) const {
-        if (m_opt.target == Target::A5 && m_split) return false;
+        if (m_opt.target == Target::A5 && (m_split || a5_two_lanes())) return false;
         // Statements of b, and those nested in b[i] through loops of a constant trip count (each runs trips
         // times per execution of b, all of it at b[i]'s position): stmt -> (index in b, runs per execution).
         std::map<const Stmt*, std::pair<size_t, int64_t>> direct;
@@ -590,11 +605,13 @@ private:
                 for (int64_t k = 0; k < it->second.second; ++k) (set ? sets : waits)[*id].push_back({it->second.first, c});
         });
         if (nonconst) return false;
-        auto fenced = [&](size_t from, size_t to) {
+        const int lane = prod.lane == Side::Cube ? 1 : 2;
+        auto fenced = [&](size_t from, size_t to) {  // a fence of the producer's lane, or a barrier it takes part in
             for (size_t i = from; i < to; ++i)
-                if (const Expr* c = stmt_call(*b[i]))
-                    if (c->op->code == OpCode::Fence || (c->op->code == OpCode::Syncall && call_side(*c) != (prod.lane == Side::Cube ? Side::Vector : Side::Cube)))
-                        return true;
+                if (const Expr* c = stmt_call(*b[i])) {
+                    if (c->op->code == OpCode::Fence && b[i]->kind == StmtKind::Eval && (b[i]->pinned_lane == 0 || b[i]->pinned_lane == lane)) return true;
+                    if (c->op->code == OpCode::Syncall && call_side(*c) != (prod.lane == Side::Cube ? Side::Vector : Side::Cube)) return true;
+                }
             return false;
         };
         for (auto& [id, ss] : sets) {
@@ -1017,9 +1034,12 @@ private:
                               "the blocks run in waves, so a barrier over all of them never completes (it hangs on hardware)",
                               m_opt.blocks, m_opt.chip_clusters),
                   fmt::format("launch at most {} blocks (loop over the work inside a block), or order the accesses within a cluster", m_opt.chip_clusters));
-        plan(b, il, make_eval(make_call(OpCode::Fence, {}, loc), loc));
-        plan(b, il, make_eval(syncall_call(loc), loc));
+        StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, loc), loc);
+        StmtPtr sync = make_eval(syncall_call(loc), loc);
+        plan(b, il, fence);
+        plan(b, il, sync);
         ++m_stats.barriers;
+        m_barrier_units.push_back({"barrier", {fence, sync}, &m_stats.barriers, nullptr, fmt::format("{} barrier", loc.short_str())});
     }
 
     ExprPtr syncall_call(const SourceLoc& loc) {
@@ -1041,6 +1061,7 @@ private:
         Type t = Type::tensor({64}, DType::INT32);
         VarPtr v = m_f.new_var(kName, t, m_f.loc);
         m_f.params.push_back({v, ParamDir::InOut});
+        m_made_workspace = true;
         return v;
     }
 
@@ -1102,6 +1123,12 @@ private:
         const bool two = a5_two_lanes();
         const int ev = free_event(two);
         const int stride = m_opt.flag_lane_stride;
+        Unit unit{"write-after-read flag pair", {}, &m_stats.war_orders, nullptr,
+                  fmt::format("{} -> {} write-after-read flags (event {})", where(l), where(s), ev)};
+        auto plan = [&](Block* blk, size_t at, StmtPtr st) {
+            unit.stmts.push_back(st);
+            this->plan(blk, at, std::move(st));
+        };
         // The statements of one flag op on side `lane`: one per AIV lane on the cube, a lane branch on the vector.
         auto flag_op = [&](OpCode op, Side lane, PipeType pipe, const SourceLoc& loc, Block* blk, size_t at) {
             const char* core = lane == Side::Cube ? "aic" : "aiv";
@@ -1140,6 +1167,7 @@ private:
         flag_op(OpCode::SyncSet, l.lane, pipe_of(l), l.stmt->loc, parent, loop_index);
         flag_op(OpCode::SyncWait, s.lane, pipe_of(s), s.stmt->loc, parent, loop_index + 1);
         ++m_stats.war_orders;
+        m_flag_units.push_back(std::move(unit));
     }
 
     bool opposite(const Access& s, const Access& c) const {
@@ -1606,6 +1634,161 @@ private:
             m_stats.log.push_back(w.what + " loop-carried WAR ordered with a second barrier");
         }
         m_deferred_war.clear();
+    }
+
+    // ---- the final re-check (property 4: every inserted synchronisation is necessary) ----
+    // The rules above decide pair by pair on a plan that is not final: a barrier planned for one pair may
+    // order another pair judged before it, an author's flag may cover a pair only through a fence planned
+    // later, and a greedy order may leave an earlier insertion covered by later ones. So, once the plan is
+    // applied, each inserted ordering (barriers first, then V2C tokens, write-after-read flag pairs and lone
+    // publishing fences, in the order they were planned) is taken out in turn and the pass itself re-checks
+    // the function in `reject` mode under a GM visibility delay (recheck_plans_nothing): when it raises no
+    // error and plans nothing (no C2V token, no --c2v complete ordering, no publishing fence), every
+    // dependency is still ordered and published without it, and it stays out. Otherwise it goes back (a
+    // token then tries once more without its publishing fence, a barrier without its fence: the fence stays
+    // alone). Sound as reject is: a removal stands only where reject would accept the program as written.
+    // Removing more never orders more, so one pass leaves each remaining insertion necessary for the
+    // re-check. C2V tokens are upstream's and stay. Bounded: at most kMaxPruneUnits insertions per function,
+    // each one re-check (one run of this pass); beyond that nothing is re-checked (a -v line says so).
+    struct Unit {
+        const char* kind;
+        std::vector<StmtPtr> stmts;  // the statements planned for it
+        int* counter;                // the statistic it counted in (nullptr: none)
+        int* counter2;
+        std::string what;
+    };
+    std::vector<Unit> m_barrier_units, m_flag_units;
+    bool m_dry = false;            // a re-check: run() plans and stops before apply()
+    bool m_made_workspace = false; // workspace() added the soft barrier's parameter
+    static constexpr size_t kMaxPruneUnits = 48;
+
+    bool plans_nothing() const {
+        for (const auto& [at, list] : m_insert)
+            if (!list.empty()) return false;
+        return true;
+    }
+
+    // The pass in reject mode on the function as it now stands: no error, nothing to add. `why` (optional):
+    // what the re-check objects to (for -v).
+    bool recheck_plans_nothing(std::string* why = nullptr) {
+        ExpandOptions o = m_opt;
+        o.v2c = V2CPolicy::Reject;
+        o.visibility_delay = std::max<uint64_t>(o.visibility_delay, 1);
+        ExpandStats scratch;
+        const size_t vars = m_f.vars.size(), params = m_f.params.size();
+        bool ok = false;
+        try {
+            GmSync g(m_f, o, scratch, m_live, m_live_reads);
+            g.m_dry = true;
+            g.run();
+            ok = g.plans_nothing();
+            if (!ok && why) *why = "it would add an ordering" + (scratch.log.empty() ? std::string() : " (" + scratch.log.back() + ")");
+        } catch (const CompileError& e) {
+            ok = false;
+            if (why) *why = fmt::format("{}: {}", e.diag().loc.short_str(), e.what());
+        }
+        m_f.vars.resize(vars);  // what the re-check made for its plan (a token's variable, ...) goes
+        m_f.params.resize(params);
+        return ok;
+    }
+
+    static void walk_blocks(Block& b, const std::function<void(Block&)>& f) {
+        f(b);
+        for (auto& st : b) {
+            walk_blocks(st->body, f);
+            walk_blocks(st->orelse, f);
+        }
+    }
+
+    void prune_inserted() {
+        if (m_opt.v2c != V2CPolicy::Fence && m_opt.v2c != V2CPolicy::Syncall) return;
+        std::set<const Stmt*> inserted;
+        for (const auto& [at, list] : m_insert)
+            for (const auto& st : list) inserted.insert(st.get());
+        std::vector<Unit> units;
+        std::set<const Stmt*> claimed;
+        auto add = [&](Unit u) {
+            std::vector<StmtPtr> keep;
+            for (auto& st : u.stmts)
+                if (inserted.count(st.get()) && claimed.insert(st.get()).second) keep.push_back(st);
+            if (keep.empty()) return;
+            u.stmts = std::move(keep);
+            units.push_back(std::move(u));
+        };
+        for (const Unit& u : m_barrier_units) add(u);
+        for (const Token& t : m_tokens) {
+            std::vector<StmtPtr> st = t.after;
+            st.push_back(t.pop);
+            if (!t.v2c) {
+                for (auto& x : st) claimed.insert(x.get());  // upstream's C2V token stays as placed
+                continue;
+            }
+            add({"V2C token", std::move(st), &m_stats.v2c_fences, nullptr, t.what});
+        }
+        for (const Unit& u : m_flag_units) add(u);
+        // Publishing fences placed alone, in program order (the function's statements as now applied).
+        walk(m_f.body, [&](const StmtPtr& st) {
+            if (inserted.count(st.get()) && !claimed.count(st.get()) && is_call(*st, OpCode::Fence))
+                add({"publishing fence", {st}, nullptr, nullptr, fmt::format("{} publishing fence", st->loc.short_str())});
+        });
+        if (units.empty()) return;
+        if (units.size() > kMaxPruneUnits) {
+            m_stats.log.push_back(fmt::format("final re-check skipped: {} insertions (at most {} are re-checked one by one)", units.size(), kMaxPruneUnits));
+            return;
+        }
+        if (std::string why; !recheck_plans_nothing(&why)) {
+            m_stats.log.push_back("final re-check: nothing removed, the re-check does not accept the expanded function as it is: " + why);
+            return;
+        }
+        std::set<const Stmt*> removed;
+        auto try_without = [&](const std::vector<StmtPtr>& out) {
+            std::vector<Stmt> saved;
+            for (auto& st : out) {
+                saved.push_back(*st);
+                *st = Stmt{};  // a Pass while the re-check runs
+            }
+            if (recheck_plans_nothing()) {
+                for (auto& st : out) removed.insert(st.get());
+                return true;
+            }
+            for (size_t k = 0; k < out.size(); ++k) *out[k] = std::move(saved[k]);
+            return false;
+        };
+        for (const Unit& u : units) {
+            bool whole = try_without(u.stmts), part = false;
+            if (!whole) {
+                std::vector<StmtPtr> no_fence;
+                for (auto& st : u.stmts)
+                    if (!is_call(*st, OpCode::Fence)) no_fence.push_back(st);
+                part = no_fence.size() != u.stmts.size() && !no_fence.empty() && try_without(no_fence);
+            }
+            if (!whole && !part) continue;
+            // A barrier's fence left alone runs on both lanes; the lane whose accesses it orders keeps it.
+            for (auto& st : u.stmts)
+                if (part && is_call(*st, OpCode::Fence) && st->pinned_lane == 0)
+                    for (uint8_t lane : {uint8_t{2}, uint8_t{1}}) {
+                        st->pinned_lane = lane;
+                        if (recheck_plans_nothing()) break;
+                        st->pinned_lane = 0;
+                    }
+            if (u.counter) --*u.counter;
+            if (u.counter2) --*u.counter2;
+            ++m_stats.pruned;
+            m_stats.log.push_back(fmt::format("{}: {} removed{} by the final re-check (every pair stays ordered and published without it)", u.what, u.kind,
+                                              part ? " (its system.fence() stays)" : ""));
+        }
+        if (removed.empty()) return;
+        walk_blocks(m_f.body, [&](Block& b) {
+            b.erase(std::remove_if(b.begin(), b.end(), [&](const StmtPtr& st) { return removed.count(st.get()) > 0; }), b.end());
+        });
+        // The soft barrier's parameter goes with the last barrier that used it.
+        if (m_made_workspace) {
+            bool used = false;
+            walk(m_f.body, [&](const StmtPtr& st) { used |= is_call(*st, OpCode::Syncall); });
+            VarPtr w = m_f.find_var("__syncall_workspace");
+            if (!used && w)
+                m_f.params.erase(std::remove_if(m_f.params.begin(), m_f.params.end(), [&](const Param& p) { return p.var == w; }), m_f.params.end());
+        }
     }
 
     void apply() {

@@ -28,7 +28,10 @@ namespace cvsim::passes::gmsync {
 void GmSync::c2v_order_at(Block* b, size_t index, const SourceLoc& loc, const std::string& what) {
     int before = m_stats.barriers;
     place_barrier(b, index, loc);
-    if (m_stats.barriers != before) ++m_stats.c2v_orders;
+    if (m_stats.barriers != before) {
+        ++m_stats.c2v_orders;
+        m_barrier_units.back().counter2 = &m_stats.c2v_orders;
+    }
     m_stats.log.push_back(what);
 }
 

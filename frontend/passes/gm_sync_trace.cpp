@@ -92,6 +92,10 @@ bool GmSync::trace_block(const Block& b, std::map<const Var*, int64_t>& env, boo
                 break;
             }
             case StmtKind::If: {
+                if (const Stmt* op = m_opt.target == Target::A5 ? lane_pair_flag(*x, nullptr) : nullptr) {
+                    out.push_back({op, definite, vals, 1});  // one lane's op stands for both lanes
+                    break;
+                }
                 std::optional<int64_t> t = x->value ? eval_int(*x->value, env) : std::nullopt;
                 if (t) {
                     if (!trace_block(*t ? x->body : x->orelse, env, definite, vals, out)) return false;
@@ -105,11 +109,54 @@ bool GmSync::trace_block(const Block& b, std::map<const Var*, int64_t>& env, boo
                 if (&b != &m_f.body || &x != &b.back()) return false;  // an early return: not followed
                 break;
             default:
-                if (stmt_call(*x)) out.push_back({x.get(), definite, vals});
+                if (stmt_call(*x)) {
+                    uint8_t pair = 0;
+                    if (m_opt.target == Target::A5) {
+                        if (xi + 1 < b.size() && lane_pair_flag(*x, b[xi + 1].get())) pair = 1;
+                        else if (xi > 0 && lane_pair_flag(*b[xi - 1], x.get())) pair = 2;
+                    }
+                    out.push_back({x.get(), definite, vals, pair});
+                }
                 break;
         }
     }
     return true;
+}
+
+bool GmSync::is_subblock_idx(const Expr& e) const {
+    if (e.kind == ExprKind::Call) return e.op->code == OpCode::GetSubblockIdx;
+    if (e.kind != ExprKind::Var || !e.var) return false;
+    derives_from(nullptr, nullptr, 0);  // builds m_defs
+    auto it = m_defs.find(e.var.get());
+    if (it == m_defs.end() || it->second.size() != 1 || !it->second[0]) return false;
+    const Expr* c = stmt_call(*it->second[0]);
+    return it->second[0]->kind == StmtKind::Assign && c && c->op->code == OpCode::GetSubblockIdx;
+}
+
+const Stmt* GmSync::lane_pair_flag(const Stmt& x, const Stmt* next) const {
+    const int64_t stride = m_opt.flag_lane_stride;
+    // Two flag ops: the same op, pipe and core, ids X < stride and X + stride.
+    auto twins = [&](const Stmt& a, const Stmt& b) {
+        const Expr* ca = stmt_call(a);
+        const Expr* cb = stmt_call(b);
+        if (!ca || !cb || a.kind != StmtKind::Eval || b.kind != StmtKind::Eval || ca->op->code != cb->op->code) return false;
+        if (ca->op->code != OpCode::SyncSet && ca->op->code != OpCode::SyncWait) return false;
+        auto ia = const_int(arg(*ca, "event_id")), ib = const_int(arg(*cb, "event_id"));
+        if (!ia || !ib || *ia < 0 || *ia >= stride || *ib != *ia + stride || call_side(*ca) != call_side(*cb)) return false;
+        auto pa = sync_pipe(*ca, call_side(*ca)), pb = sync_pipe(*cb, call_side(*cb));
+        return pa == pb;
+    };
+    if (next) {
+        const Expr* c = stmt_call(x);
+        return c && call_side(*c) == Side::Cube && twins(x, *next) ? &x : nullptr;
+    }
+    if (x.kind != StmtKind::If || !x.value || x.body.size() != 1 || x.orelse.size() != 1) return nullptr;
+    const Expr& cond = *x.value;
+    if (cond.kind != ExprKind::Compare || cond.sval != "==" || cond.args.size() != 2 || !cond.args[0] || !cond.args[1]) return nullptr;
+    const bool lhs_lane = is_subblock_idx(*cond.args[0]) && cond.args[1]->kind == ExprKind::Int && cond.args[1]->ival == 0;
+    if (!lhs_lane) return nullptr;
+    const Expr* c = stmt_call(*x.body[0]);
+    return c && call_side(*c) == Side::Vector && twins(*x.body[0], *x.orelse[0]) ? x.body[0].get() : nullptr;
 }
 
 const std::vector<GmSync::TraceEv>* GmSync::trace() const {
@@ -203,8 +250,12 @@ GmSync::Counters GmSync::counters(const Access& prod, const Access& cons) const 
                 flag_nonconst = true;
                 continue;
             }
+            // a5 with both AIV lanes: a lane pair (lane_pair_flag) is AIV0's protocol, AIV1's the same shifted
+            // by the stride; the AIC's twin op is AIV1's side of it. Any other flag of the two-lane function
+            // pairs the AIC with one lane only: uncertain.
+            if (!flags_ok && tr[i].pair == 2) continue;
             std::pair<int, int64_t> key{0, *id};
-            if (!flags_ok || (m_opt.target == Target::A5 && *id >= m_opt.flag_lane_stride)) c.bad.insert(key);
+            if ((!flags_ok && tr[i].pair != 1) || (m_opt.target == Target::A5 && *id >= m_opt.flag_lane_stride)) c.bad.insert(key);
             add(set ? c.sets : c.waits, key);
             continue;
         }
@@ -354,11 +405,15 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
         const Expr* e = stmt_call(*tr[x].s);
         if (e && e->op->code == OpCode::Syncall && call_side(*e) == Side::Shared && (!publish || pub_fenced(i, x))) return true;
     }
+    // A fence of the producer's lane (SPEC 4.1: it waits for every outstanding instruction of its core, loads
+    // included), or a barrier that lane takes part in, between the access and the release.
     auto fenced = [&](size_t from, size_t to) {
         for (size_t x = from + 1; x < to; ++x) {
             if (!tr[x].definite) continue;
             const Expr* e = stmt_call(*tr[x].s);
-            if (e && (e->op->code == OpCode::Fence || (e->op->code == OpCode::Syncall && call_side(*e) != opposite_of_prod))) return true;
+            if (e && e->op->code == OpCode::Fence && tr[x].s->kind == StmtKind::Eval && (tr[x].s->pinned_lane == 0 || tr[x].s->pinned_lane == lane))
+                return true;
+            if (e && e->op->code == OpCode::Syncall && call_side(*e) != opposite_of_prod) return true;
         }
         return false;
     };
@@ -383,7 +438,9 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
                 // A push runs on the store's pipe (V2C: MTE3, C2V: FIXP) after it; a pop blocks the scalar unit.
                 // A vector load: the push's MTE3 queue follows an MTE3 op computed from the loaded tile (the push
                 // itself, or an earlier store / push of the lane), which waits for the load.
-                covers = pp == (prod.lane == Side::Vector ? Pipe::Mte3 : Pipe::Fixp) || load_drained_by_mte3(i, ss[k], prod) || load_drained_by_fixp(i, ss[k], prod);
+                // A fence of the lane between the access and the push drains the access (a load too).
+                covers = pp == (prod.lane == Side::Vector ? Pipe::Mte3 : Pipe::Fixp) || fenced(i, ss[k]) || load_drained_by_mte3(i, ss[k], prod) ||
+                         load_drained_by_fixp(i, ss[k], prod);
                 blocks = true;
             }
             if (publish) covers = pub_fenced(i, ss[k]);

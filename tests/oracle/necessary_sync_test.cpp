@@ -16,6 +16,8 @@ struct Case {
     const char* kernel;
     Target target;
     passes::V2CPolicy v2c;
+    int blocks = 1;
+    uint64_t vis = 0;
 };
 
 class NecessarySync : public ::testing::TestWithParam<Case> {};
@@ -25,6 +27,8 @@ TEST_P(NecessarySync, EveryInsertedSynchronisationIsNecessary) {
     Opts o;
     o.target = c.target;
     o.v2c = c.v2c;
+    o.blocks = c.blocks;
+    o.vis = c.vis;
     std::string text = read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + c.kernel);
     auto s = session_of(c.kernel, text, o);
     auto v = oracle_of(*s);
@@ -94,7 +98,22 @@ INSTANTIATE_TEST_SUITE_P(
         // a publishing fence that a barrier planned later for another pair makes redundant
         Case{"published_by_later_barrier.py", Target::A2A3, passes::V2CPolicy::Fence},
         Case{"published_by_later_barrier.py", Target::A5, passes::V2CPolicy::Fence},
-        Case{"published_by_later_barrier.py", Target::A2A3, passes::V2CPolicy::Syncall}));
+        Case{"published_by_later_barrier.py", Target::A2A3, passes::V2CPolicy::Syncall},
+        // the final re-check (applied plan, reject mode): a5 lane-pair WAR flags read as one protocol per lane
+        Case{"final_recheck_lane_pair_flags.py", Target::A5, passes::V2CPolicy::Fence, 1, 50},
+        Case{"final_recheck_lane_pair_flags.py", Target::A5, passes::V2CPolicy::Fence, 1, 0},
+        Case{"final_recheck_lane_pair_flags.py", Target::A2A3, passes::V2CPolicy::Fence, 1, 50},
+        // the final re-check: a barrier the other insertions cover
+        Case{"final_recheck_barrier.py", Target::A5, passes::V2CPolicy::Fence, 2, 0},
+        Case{"final_recheck_barrier.py", Target::A5, passes::V2CPolicy::Syncall, 2, 0},
+        Case{"final_recheck_barrier.py", Target::A2A3, passes::V2CPolicy::Fence, 2, 0},
+        // the final re-check: a barrier whose fence alone (on the vector lane) is enough
+        Case{"final_recheck_fence_stays.py", Target::A2A3, passes::V2CPolicy::Syncall, 2, 0},
+        Case{"final_recheck_fence_stays.py", Target::A2A3, passes::V2CPolicy::Syncall, 2, 50},
+        // a token's fence drains an earlier vector load before its push (SPEC 4.1)
+        Case{"fence_drains_load_before_push.py", Target::A2A3, passes::V2CPolicy::Fence, 2, 0},
+        Case{"fence_drains_load_before_push.py", Target::A5, passes::V2CPolicy::Fence, 2, 0},
+        Case{"fence_drains_load_before_push.py", Target::A2A3, passes::V2CPolicy::Syncall, 2, 0}));
 
 // The shared kernel `name` of tests/oracle/kernels, with `from` replaced by `to` (once; `from` must be there).
 std::string kernel_with(const char* name, const std::string& from = "", const std::string& to = "") {
@@ -225,6 +244,62 @@ TEST(NecessarySync, AWarTokenDoesNotPublishAStore) {
             for (const auto& l : s->compiled().stats.log) log += l + "\n";
             EXPECT_NE(log.find("k.py:23: store published with system.fence()"), std::string::npos) << config(t, pol) << "\n" << log;
         }
+}
+
+// The fence rule's adversary (final_recheck_fence_stays.py as written, --v2c reject, 2 blocks): an author's
+// fence before the loop drains the vector load before the loop's boundary pushes, so reject accepts and the
+// oracle finds no race; the same fence inside the loop, after the push and before the cube store, drains
+// nothing the first iteration's pop waits for: still E-V2C-UNFENCED on a2a3, and the oracle races there.
+TEST(NecessarySync, AFenceOrdersALoadOnlyBeforeThePush) {
+    const std::string loop = "        for i6 in pl.range(3):\n";
+    const std::string store = "            sw1 = pl.store(acc0, [bi * 32 + 0, 0], sw1)\n";
+    const std::string before = kernel_with("final_recheck_fence_stays.py", loop, "        pl.system.fence()\n" + loop);
+    const std::string after = kernel_with("final_recheck_fence_stays.py", store, "            pl.system.fence()\n" + store);
+    for (Target t : kTargets) {
+        auto rejected = [&](const std::string& text) {
+            Opts o;
+            o.target = t;
+            o.v2c = passes::V2CPolicy::Reject;
+            o.blocks = 2;
+            try {
+                session_of("k.py", text, o);
+            } catch (const CompileError& e) {
+                return e.diag().code == "E-V2C-UNFENCED";
+            }
+            return false;
+        };
+        auto races = [&](const std::string& text) {
+            Opts o;
+            o.target = t;
+            o.v2c = passes::V2CPolicy::Off;
+            o.blocks = 2;
+            auto s = session_of("k.py", text, o);
+            return !oracle_of(*s).races.empty();
+        };
+        const std::string tn(target_name(t));
+        EXPECT_FALSE(rejected(before)) << tn;
+        EXPECT_FALSE(races(before)) << tn;
+        // a2a3: racy; a5 orders it otherwise (nothing is inserted there): reject and the oracle agree.
+        EXPECT_EQ(rejected(after), races(after)) << tn;
+        if (t == Target::A2A3) {
+            EXPECT_TRUE(races(after)) << tn;
+        }
+    }
+}
+
+// What the final re-check removes is reported: -v's log names the insertion, and the statistics count it.
+TEST(NecessarySync, TheFinalRecheckReportsWhatItRemoves) {
+    Opts o;
+    o.target = Target::A2A3;
+    o.v2c = passes::V2CPolicy::Syncall;
+    o.blocks = 2;
+    auto s = session_of("k.py", kernel_with("final_recheck_fence_stays.py"), o);
+    const auto& st = s->compiled().stats;
+    EXPECT_EQ(st.pruned, 1);
+    EXPECT_EQ(st.barriers, 0);
+    std::string log;
+    for (const auto& l : st.log) log += l + "\n";
+    EXPECT_NE(log.find("barrier removed (its system.fence() stays) by the final re-check"), std::string::npos) << log;
 }
 
 }  // namespace
