@@ -102,6 +102,7 @@ struct BlockOrder {
                 g.m_stats.log.push_back(what + " left unfenced (--v2c off)");
                 return;
             case V2CPolicy::Reject:
+                if (g.dry_reject(y.stmt->loc)) return;
                 raise("E-V2C-UNFENCED", y.stmt->loc,
                       fmt::format("{} of '{}' in one cluster {} GM that the {} at {} {} in another cluster{}, with nothing ordering them: the "
                                   "dependency crosses clusters, so a tpush/tpop, a flag pair or a tile transport (which order the cores of "

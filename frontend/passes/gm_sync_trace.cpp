@@ -224,6 +224,11 @@ struct GmSync::Counters {
     // key -> positions in the trace (in order); a key with an uncertain statement is in `bad`.
     std::map<std::pair<int, int64_t>, std::vector<size_t>> sets, waits;  // key (0 flag / 1 ring, id)
     std::set<std::pair<int, int64_t>> bad;
+    // The ring of the other direction (the consumer's lane pushes, the producer's lane pops), by id, for
+    // back-pressure (trace_between); an id with an uncertain statement is in `rbad`.
+    std::map<int64_t, std::vector<size_t>> rpushes, rpops;
+    std::set<int64_t> rbad;
+    bool rbad_all = false;  // some push or pop of that direction has a ring id that is not a constant
 };
 
 GmSync::Counters GmSync::counters(const Access& prod, const Access& cons) const {
@@ -262,6 +267,27 @@ GmSync::Counters GmSync::counters(const Access& prod, const Access& cons) const 
         bool push = v2c ? code == OpCode::TpushToAic : code == OpCode::TpushToAiv;
         bool pop = v2c ? code == OpCode::TpopFromAiv : code == OpCode::TpopFromAic;
         bool boundary = v2c ? sd == Side::BoundaryV2C : sd == Side::BoundaryC2V;
+        bool rpush = v2c ? code == OpCode::TpushToAiv : code == OpCode::TpushToAic;
+        bool rpop = v2c ? code == OpCode::TpopFromAic : code == OpCode::TpopFromAiv;
+        bool rboundary = v2c ? sd == Side::BoundaryC2V : sd == Side::BoundaryV2C;
+        if (rpush || rpop || rboundary) {
+            int64_t id = 0;
+            bool known = true;
+            if (!rboundary)
+                if (const ExprPtr& ia = arg(*e, "id"); ia) {
+                    auto v = const_int(ia);
+                    known = v.has_value();
+                    id = v.value_or(0);
+                }
+            if (!known) {
+                c.rbad_all = true;
+                continue;
+            }
+            if (!tr[i].definite) c.rbad.insert(id);
+            if (rpush || rboundary) c.rpushes[id].push_back(i);
+            if (rpop || rboundary) c.rpops[id].push_back(i);
+            continue;
+        }
         if (!push && !pop && !boundary) continue;
         int64_t id = 0;
         if (!boundary)
@@ -447,7 +473,63 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
             if (covers && blocks) return true;
         }
     }
+    // Ring back-pressure (SPEC 6, free -> reuse): the (k + n)-th push of the ring the consumer's lane feeds
+    // (n slots) waits for its slot, which the producer's lane frees after its k-th pop of that ring. A fence
+    // (or a barrier) of the producer's lane between the access and that pop drains the access before the
+    // free (the free is a scalar instruction after the pop, and a fence blocks the scalar unit); the push runs
+    // on the consumer's data pipe (cube FIXP, vector MTE3), so an access of the consumer on that pipe after
+    // it, or one after a fence or barrier of the consumer's lane after it, follows.
+    if (const int64_t n = back_pressure_slots(); n > 0 && !c.rbad_all) {
+        const int cons_lane_no = cons.lane == Side::Cube ? 1 : 2;
+        const Side opposite_of_cons = cons.lane == Side::Cube ? Side::Vector : Side::Cube;
+        const Pipe push_pipe = cons.lane == Side::Cube ? Pipe::Fixp : Pipe::Mte3;
+        auto cons_fenced = [&](size_t from, size_t to) {
+            for (size_t x = from + 1; x < to; ++x) {
+                if (!tr[x].definite) continue;
+                const Expr* e = stmt_call(*tr[x].s);
+                if (e && e->op->code == OpCode::Fence && tr[x].s->kind == StmtKind::Eval &&
+                    (tr[x].s->pinned_lane == 0 || tr[x].s->pinned_lane == cons_lane_no))
+                    return true;
+                if (e && e->op->code == OpCode::Syncall && call_side(*e) != opposite_of_cons) return true;
+            }
+            return false;
+        };
+        for (const auto& [id, pops] : c.rpops) {
+            if (c.rbad.count(id)) continue;
+            auto pit = c.rpushes.find(id);
+            if (pit == c.rpushes.end()) continue;
+            const std::vector<size_t>& pushes = pit->second;
+            for (size_t k = 0; k < pops.size(); ++k) {
+                if (pops[k] <= i || !(publish ? pub_fenced(i, pops[k]) : fenced(i, pops[k]))) continue;
+                const size_t m = k + static_cast<size_t>(n);  // the first drained free; later ones give later pushes
+                if (m < pushes.size() && pushes[m] < j && (prod_pipe(cons) == push_pipe || cons_fenced(pushes[m], j))) {
+                    if (id == 0) m_bp_ring0_used[cons.lane == Side::Cube ? 0 : 1] = true;  // see bp_conflict
+                    return true;
+                }
+                break;
+            }
+        }
+    }
     return false;
+}
+
+// The slots of each ring when the back-pressure rule of trace_between applies, 0 otherwise: the rings are
+// the ones the expander sets up (no hand-written pipe setup: their slot_num is the function's or
+// sync.auto_slot_num). Every AIV lane pops each cube push and frees its pop (a split only changes which
+// half a lane takes), and a cube push waits for every lane's free, so the rule holds for either lane of a
+// split or two-lane function; a transport inside a lane's own branch is uncertain in the trace (rbad).
+int64_t GmSync::back_pressure_slots() const {
+    if (m_bp_off) return 0;
+    if (m_bp_slots) return *m_bp_slots;
+    int64_t n = m_f.slot_num().value_or(m_opt.auto_slot_num);
+    walk(m_f.body, [&](const StmtPtr& st) {
+        const Expr* e = stmt_call(*st);
+        if (e && (e->op->code == OpCode::AicInitializePipe || e->op->code == OpCode::AivInitializePipe || e->op->code == OpCode::ReserveBuffer ||
+                  e->op->code == OpCode::ImportPeerBuffer))
+            n = 0;
+    });
+    m_bp_slots = std::max<int64_t>(n, 0);
+    return *m_bp_slots;
 }
 
 // Calls f(i, j) for each instance j of `then` (trace index) that may conflict with an earlier instance of

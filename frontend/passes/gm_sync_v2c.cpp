@@ -30,6 +30,7 @@ void GmSync::v2c_order_first(const Access& p, const Access& c, Block* b, size_t 
             m_stats.log.push_back(what + " left unfenced (--v2c off)");
             return;
         case V2CPolicy::Reject:
+            if (dry_reject(c.stmt->loc)) return;
             raise("E-V2C-UNFENCED", c.stmt->loc,
                   fmt::format("cube store of '{}' overwrites GM that the vector store at {} wrote{}, with nothing ordering them", name_of(p.origins),
                               p.stmt->loc.str(), kind),
@@ -121,6 +122,7 @@ static const char* read_name(const Access& a) { return a.call && a.call->op->cod
 
 void GmSync::reject_vector_pair(const Access& x, const Access& y, const std::string& when) const {
     if (m_opt.v2c != V2CPolicy::Reject) return;
+    if (dry_reject(y.stmt->loc)) return;  // a re-check: recorded, and place_barrier then plans nothing
     raise("E-V2C-UNFENCED", y.stmt->loc,
           fmt::format("vector {} of '{}' {} GM that the vector {} at {} {}{} on the other AIV lane ({}), with nothing ordering them",
                       y.store ? "store" : read_name(y), name_of(x.origins), y.store ? "overwrites" : "reads", x.store ? "store" : read_name(x),

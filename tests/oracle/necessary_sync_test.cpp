@@ -113,7 +113,15 @@ INSTANTIATE_TEST_SUITE_P(
         // a token's fence drains an earlier vector load before its push (SPEC 4.1)
         Case{"fence_drains_load_before_push.py", Target::A2A3, passes::V2CPolicy::Fence, 2, 0},
         Case{"fence_drains_load_before_push.py", Target::A5, passes::V2CPolicy::Fence, 2, 0},
-        Case{"fence_drains_load_before_push.py", Target::A2A3, passes::V2CPolicy::Syncall, 2, 0}));
+        Case{"fence_drains_load_before_push.py", Target::A2A3, passes::V2CPolicy::Syncall, 2, 0},
+        // ring back-pressure: a push that waits for the slot a fenced pop frees orders the cube's store
+        Case{"ring_back_pressure.py", Target::A2A3, passes::V2CPolicy::Fence, 1, 0},
+        Case{"ring_back_pressure.py", Target::A5, passes::V2CPolicy::Fence, 1, 0},
+        Case{"ring_back_pressure.py", Target::A2A3, passes::V2CPolicy::Fence, 2, 50},
+        Case{"ring_back_pressure.py", Target::A5, passes::V2CPolicy::Fence, 2, 50},
+        // (syncall's barrier sits before the cube store, after the pops: under a delay it is what publishes the
+        // store; at delay 0 the oracle needs none, see DECISIONS "Ring back-pressure orders")
+        Case{"ring_back_pressure.py", Target::A2A3, passes::V2CPolicy::Syncall, 2, 50}));
 
 // The shared kernel `name` of tests/oracle/kernels, with `from` replaced by `to` (once; `from` must be there).
 std::string kernel_with(const char* name, const std::string& from = "", const std::string& to = "") {
@@ -283,6 +291,96 @@ TEST(NecessarySync, AFenceOrdersALoadOnlyBeforeThePush) {
         EXPECT_EQ(rejected(after), races(after)) << tn;
         if (t == Target::A2A3) {
             EXPECT_TRUE(races(after)) << tn;
+        }
+    }
+}
+
+// Ring back-pressure (ring_back_pressure.py): with 2 slots the cube's third C2V push waits for the free of
+// the vector's first pop, which follows the vector's fenced store of t, and the cube's FIXP store of t follows
+// that push: the V2C token goes, its fence stays. Each adversary breaks one premise and keeps the token, and
+// every expansion is race-free (oracle, visibility delay): two pushes (no push waits for a slot), the cube's
+// access an MTE2 load (not held back by the FIXP push), four slots (slot_num attr: the third push never waits).
+TEST(NecessarySync, RingBackPressureOrdersOnlyAPushThatWaitsForAFencedFree) {
+    auto with = [](std::vector<std::pair<std::string, std::string>> edits) {
+        std::string text = kernel_with("ring_back_pressure.py");
+        for (const auto& [from, to] : edits) {
+            size_t p = text.find(from);
+            EXPECT_NE(p, std::string::npos) << from;
+            if (p != std::string::npos) text.replace(p, from.size(), to);
+        }
+        return text;
+    };
+    const std::string cube_store = "        t = pl.store(acc, [bi * 16, 0], t)\n";
+    struct Variant {
+        const char* what;
+        std::string text;
+        int tokens;
+    };
+    const Variant variants[] = {
+        {"as written", with({}), 0},
+        {"two pushes", with({{"pl.range(3)", "pl.range(2)"}}), 1},
+        {"cube MTE2 load",
+         with({{"        vout: pl.Out[pl.Tensor[[96, 32], pl.FP32]],\n",
+                "        vout: pl.Out[pl.Tensor[[96, 32], pl.FP32]],\n        h: pl.InOut[pl.Tensor[[16, 32], pl.FP16]],\n"},
+               {"t = pl.store(w, [bi * 16, 0], t)", "h = pl.store(vin, [0, 0], h)"},
+               {cube_store,
+                "        h_l = pl.load(h, [0, 0], [16, 32], target_memory=pl.MemorySpace.Mat)\n"
+                "        l2 = pl.move(h_l, target_memory=pl.MemorySpace.Left)\n"
+                "        acc2 = pl.matmul(l2, rhs)\n"
+                "        t = pl.store(acc2, [bi * 16, 0], t)\n"}}),
+         1},
+        {"four slots", with({{"type=pl.FunctionType.InCore)", "type=pl.FunctionType.InCore, attrs={\"slot_num\": 4})"}}), 1},
+    };
+    for (Target t : kTargets)
+        for (const Variant& v : variants) {
+            const std::string what = config(t, passes::V2CPolicy::Fence) + " " + v.what;
+            auto s = race_free(v.text, t, passes::V2CPolicy::Fence, 50, what);
+            const auto& st = s->compiled().stats;
+            EXPECT_EQ(st.v2c_fences, v.tokens) << what;
+            EXPECT_EQ(st.pruned, 1 - v.tokens) << what;
+            EXPECT_EQ(try_removals(*s, v.text).redundant, 0) << what;
+        }
+}
+
+// Ring back-pressure's adversary (ring_back_pressure_token_shift.py): a token the pass puts on the ring the
+// rule counted shifts its pushes and pops. The pass plans again without the rule (its -v log says so): the
+// write-after-write on t is ordered under fence and syncall (the oracle finds no race on t, with and without a
+// delay; u's race is upstream's C2V token and stays) and reject raises E-V2C-UNFENCED at the cube store.
+// Before the fix fence and syncall added nothing for t and reject accepted the kernel. (syncall's barrier
+// for t deadlocks here: the cube's third push waits for a pop the vector runs after the barrier; a known
+// limit, DECISIONS "Ring back-pressure orders". Its plan is checked from the log.)
+TEST(NecessarySync, ATokenOnTheCountedRingTurnsBackPressureOff) {
+    const std::string text = kernel_with("ring_back_pressure_token_shift.py");
+    for (Target t : kTargets) {
+        for (auto pol : kOrdering)
+            for (uint64_t vis : {uint64_t{0}, uint64_t{50}}) {
+                const std::string what = config(t, pol) + " delay " + std::to_string(vis);
+                Opts o;
+                o.target = t;
+                o.v2c = pol;
+                o.vis = vis;
+                auto s = session_of("k.py", text, o);
+                std::string log;
+                for (const auto& l : s->compiled().stats.log) log += l + "\n";
+                EXPECT_NE(log.find("ring back-pressure not used"), std::string::npos) << what << "\n" << log;
+                if (pol == passes::V2CPolicy::Syncall) {
+                    EXPECT_NE(log.find("k.py:32 -> k.py:33 t: V2C write-after-write (same iteration) ordered with fence + syncall"), std::string::npos)
+                        << what << "\n" << log;
+                    continue;
+                }
+                auto v = oracle_of(*s);
+                EXPECT_FALSE(v.deadlock) << what << format_verdict(v);
+                for (const auto& r : v.races) EXPECT_NE(r.key.tensor, "t") << what << format_verdict(v);
+            }
+        Opts o;
+        o.target = t;
+        o.v2c = passes::V2CPolicy::Reject;
+        try {
+            session_of("k.py", text, o);
+            ADD_FAILURE() << target_name(t) << ": reject accepted the kernel";
+        } catch (const CompileError& e) {
+            EXPECT_EQ(e.diag().code, "E-V2C-UNFENCED") << target_name(t);
+            EXPECT_EQ(e.diag().loc.line, 33u) << target_name(t);
         }
     }
 }
