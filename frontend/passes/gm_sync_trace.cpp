@@ -270,36 +270,29 @@ GmSync::Counters GmSync::counters(const Access& prod, const Access& cons) const 
         bool rpush = v2c ? code == OpCode::TpushToAiv : code == OpCode::TpushToAic;
         bool rpop = v2c ? code == OpCode::TpopFromAic : code == OpCode::TpopFromAiv;
         bool rboundary = v2c ? sd == Side::BoundaryC2V : sd == Side::BoundaryV2C;
+        // The ring id of a transport (a boundary move's ring is 0); nullopt: not a constant.
+        auto ring_id = [&](bool is_boundary) -> std::optional<int64_t> {
+            const ExprPtr* ia = is_boundary ? nullptr : &arg(*e, "id");
+            return ia && *ia ? const_int(*ia) : std::optional<int64_t>(0);
+        };
         if (rpush || rpop || rboundary) {
-            int64_t id = 0;
-            bool known = true;
-            if (!rboundary)
-                if (const ExprPtr& ia = arg(*e, "id"); ia) {
-                    auto v = const_int(ia);
-                    known = v.has_value();
-                    id = v.value_or(0);
-                }
-            if (!known) {
+            const std::optional<int64_t> id = ring_id(rboundary);
+            if (!id) {
                 c.rbad_all = true;
                 continue;
             }
-            if (!tr[i].definite) c.rbad.insert(id);
-            if (rpush || rboundary) c.rpushes[id].push_back(i);
-            if (rpop || rboundary) c.rpops[id].push_back(i);
+            if (!tr[i].definite) c.rbad.insert(*id);
+            if (rpush || rboundary) c.rpushes[*id].push_back(i);
+            if (rpop || rboundary) c.rpops[*id].push_back(i);
             continue;
         }
         if (!push && !pop && !boundary) continue;
-        int64_t id = 0;
-        if (!boundary)
-            if (const ExprPtr& ia = arg(*e, "id"); ia) {
-                auto v = const_int(ia);
-                if (!v) {
-                    ring_nonconst = true;
-                    continue;
-                }
-                id = *v;
-            }
-        std::pair<int, int64_t> key{1, id};
+        const std::optional<int64_t> id = ring_id(boundary);
+        if (!id) {
+            ring_nonconst = true;
+            continue;
+        }
+        std::pair<int, int64_t> key{1, *id};
         if (push || boundary) add(c.sets, key);
         if (pop || boundary) add(c.waits, key);
     }
@@ -413,7 +406,6 @@ bool GmSync::load_drained_by_mte3(size_t i, size_t to, const Access& load) const
 // Is the producer's access at trace position i ordered before the consumer's at position j (i < j)?
 bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c, bool publish) const {
     const std::vector<TraceEv>& tr = m_trace;
-    const Side opposite_of_prod = prod.lane == Side::Cube ? Side::Vector : Side::Cube;
     // publish: the release must also follow a system.fence() of the producer's lane after the access (SPEC
     // 4.5/6: a flag, barrier or transport publishes a write only through a fence between the two).
     const int lane = prod.lane == Side::Cube ? 1 : 2;
@@ -431,18 +423,22 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
         const Expr* e = stmt_call(*tr[x].s);
         if (e && e->op->code == OpCode::Syncall && call_side(*e) == Side::Shared && (!publish || pub_fenced(i, x))) return true;
     }
-    // A fence of the producer's lane (SPEC 4.1: it waits for every outstanding instruction of its core, loads
-    // included), or a barrier that lane takes part in, between the access and the release.
-    auto fenced = [&](size_t from, size_t to) {
+    // A fence of lane `side` (SPEC 4.1: it waits for every outstanding instruction of its core, loads
+    // included), or a barrier that lane takes part in, in trace positions (from, to).
+    auto lane_fenced = [&](size_t from, size_t to, Side side) {
+        const int no = side == Side::Cube ? 1 : 2;
+        const Side opposite = side == Side::Cube ? Side::Vector : Side::Cube;
         for (size_t x = from + 1; x < to; ++x) {
             if (!tr[x].definite) continue;
             const Expr* e = stmt_call(*tr[x].s);
-            if (e && e->op->code == OpCode::Fence && tr[x].s->kind == StmtKind::Eval && (tr[x].s->pinned_lane == 0 || tr[x].s->pinned_lane == lane))
+            if (e && e->op->code == OpCode::Fence && tr[x].s->kind == StmtKind::Eval && (tr[x].s->pinned_lane == 0 || tr[x].s->pinned_lane == no))
                 return true;
-            if (e && e->op->code == OpCode::Syncall && call_side(*e) != opposite_of_prod) return true;
+            if (e && e->op->code == OpCode::Syncall && call_side(*e) != opposite) return true;
         }
         return false;
     };
+    // ... of the producer's lane, between the access and the release.
+    auto fenced = [&](size_t from, size_t to) { return lane_fenced(from, to, prod.lane); };
     const Pipe pp = prod_pipe(prod);
     for (const auto& [key, ss] : c.sets) {
         if (c.bad.count(key)) continue;
@@ -480,20 +476,7 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
     // on the consumer's data pipe (cube FIXP, vector MTE3), so an access of the consumer on that pipe after
     // it, or one after a fence or barrier of the consumer's lane after it, follows.
     if (const int64_t n = back_pressure_slots(); n > 0 && !c.rbad_all) {
-        const int cons_lane_no = cons.lane == Side::Cube ? 1 : 2;
-        const Side opposite_of_cons = cons.lane == Side::Cube ? Side::Vector : Side::Cube;
         const Pipe push_pipe = cons.lane == Side::Cube ? Pipe::Fixp : Pipe::Mte3;
-        auto cons_fenced = [&](size_t from, size_t to) {
-            for (size_t x = from + 1; x < to; ++x) {
-                if (!tr[x].definite) continue;
-                const Expr* e = stmt_call(*tr[x].s);
-                if (e && e->op->code == OpCode::Fence && tr[x].s->kind == StmtKind::Eval &&
-                    (tr[x].s->pinned_lane == 0 || tr[x].s->pinned_lane == cons_lane_no))
-                    return true;
-                if (e && e->op->code == OpCode::Syncall && call_side(*e) != opposite_of_cons) return true;
-            }
-            return false;
-        };
         for (const auto& [id, pops] : c.rpops) {
             if (c.rbad.count(id)) continue;
             auto pit = c.rpushes.find(id);
@@ -502,7 +485,7 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
             for (size_t k = 0; k < pops.size(); ++k) {
                 if (pops[k] <= i || !(publish ? pub_fenced(i, pops[k]) : fenced(i, pops[k]))) continue;
                 const size_t m = k + static_cast<size_t>(n);  // the first drained free; later ones give later pushes
-                if (m < pushes.size() && pushes[m] < j && (prod_pipe(cons) == push_pipe || cons_fenced(pushes[m], j))) {
+                if (m < pushes.size() && pushes[m] < j && (prod_pipe(cons) == push_pipe || lane_fenced(pushes[m], j, cons.lane))) {
                     if (id == 0) m_bp_ring0_used[cons.lane == Side::Cube ? 0 : 1] = true;  // see bp_conflict
                     return true;
                 }
