@@ -108,7 +108,7 @@ std::optional<size_t> returned_param(const Program* prog, const Function& fn, si
                 if (it == defs.end()) return i;
                 // Rebound only by stores into itself (`y = pl.store(t, offs, y)`): still the parameter's bytes.
                 for (const auto& [dv, k] : it->second) {
-                    const ExprPtr* out = dv && dv->kind == ExprKind::Call && dv->op && dv->op->code == OpCode::Store ? &arg(*dv, "output_tensor") : nullptr;
+                    const ExprPtr* out = dv && dv->kind == ExprKind::Call && dv->op && (dv->op->code == OpCode::Store || dv->op->code == OpCode::Mscatter) ? &arg(*dv, "output_tensor") : nullptr;
                     if (!out || !*out || (*out)->kind != ExprKind::Var || (*out)->var.get() != v) return std::nullopt;
                 }
                 return i;
@@ -117,7 +117,7 @@ std::optional<size_t> returned_param(const Program* prog, const Function& fn, si
         const Expr* d = it->second[0].first;
         if (d->kind == ExprKind::Var) {
             e = d;
-        } else if (d->kind == ExprKind::Call && d->op && d->op->code == OpCode::Store) {
+        } else if (d->kind == ExprKind::Call && d->op && (d->op->code == OpCode::Store || d->op->code == OpCode::Mscatter)) {
             e = arg(*d, "output_tensor").get();
         } else if (d->kind == ExprKind::FuncCall && d->ival != kFuncRef && prog) {
             auto callee = prog->find(d->sval);
@@ -692,6 +692,48 @@ std::vector<KernelLaunch> kernel_launches(const Program& program, const std::str
     return launches;
 }
 
+// PyPTO's a2a3 codegen of pl.tile.mgather (src/backend/common/pto_ops_memory.cpp): no 8-bit float table, a
+// [1, R] index in row mode, 32-byte aligned destination rows. A kernel it refuses is refused here too.
+static void check_mgather_targets(const Program& program, Target target) {
+    if (target != Target::A2A3) return;
+    for (auto& f : program.functions)
+        passes::walk(f->body, [&](const StmtPtr& s) {
+            const Expr* c = passes::stmt_call(*s);
+            if (!c || c->op->code != OpCode::Mgather) return;
+            const ExprPtr& mem = arg(*c, "mem");
+            const DType dt = mem->type.dtype;
+            if (dt == DType::FP8E4M3FN || dt == DType::FP8E5M2 || dt == DType::HF8)
+                raise("E-UNSUPPORTED", mem->loc, fmt::format("pl.tile.mgather: dtype {} is not supported on a2a3 (PyPTO's a2a3 codegen refuses it)", dtype_name(dt)),
+                      "use --target a5");
+            const ExprPtr& idx = arg(*c, "idx");
+            if (mgather_coalesce(*c) == 0 && idx->type.shape[0] != 1)
+                raise("E-TYPE", idx->loc, fmt::format("pl.tile.mgather: row mode on a2a3 requires an idx shape [1, R], got {}", shape_str(idx->type.shape)));
+            if ((c->type.cols() * static_cast<int64_t>(dtype_bytes(dt))) % 32 != 0)
+                raise("E-TYPE", c->loc, fmt::format("pl.tile.mgather: on a2a3 each destination row must be 32-byte aligned ({} columns of {} are {} bytes)",
+                                                    c->type.cols(), dtype_name(dt), c->type.cols() * static_cast<int64_t>(dtype_bytes(dt))));
+        });
+}
+
+// pto-isa TGATHER compare form on a2a3 (include/pto/npu/a2a3/TGather.hpp): src FP16 / FP32, or INT32 with EQ only;
+// its a5 form also takes INT16.
+static void check_gather_compare_targets(const Program& program, Target target) {
+    if (target != Target::A2A3) return;
+    for (auto& f : program.functions)
+        passes::walk(f->body, [&](const StmtPtr& s) {
+            const Expr* c = passes::stmt_call(*s);
+            if (!c || c->op->code != OpCode::GatherCompareDst) return;
+            const ExprPtr& src = arg(*c, "src");
+            const DType dt = src->type.dtype;
+            const ExprPtr& m = arg(*c, "cmp_mode");
+            const bool gt = m && (const_str(m).value_or("") == "gt" || const_int(m).value_or(-1) == 4);
+            if (dt == DType::INT16 || (dt == DType::INT32 && gt))
+                raise("E-UNSUPPORTED", src->loc,
+                      fmt::format("pl.tile.gather_compare: {} src{} is not supported on a2a3 (pto-isa's a2a3 TGATHER compare form takes FP16/FP32, "
+                                  "or INT32 with cmp_mode eq)", dtype_name(dt), dt == DType::INT32 ? " with cmp_mode gt" : ""),
+                      "use --target a5");
+        });
+}
+
 // The a5 store path has no bf16 atomic add (PyPTO: an fp32 accumulator plus a cast is required there).
 static void check_atomic_targets(const Program& program, Target target) {
     if (target != Target::A5) return;
@@ -744,6 +786,8 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     refuse_unread(*program, opt.entry);  // before inlining, which would hide a call of an unread function
     program = inline_kernel_calls(program);  // the lanes and the reference run a callee's statements in place
     check_atomic_targets(*program, opt.expand.target);
+    check_mgather_targets(*program, opt.expand.target);
+    check_gather_compare_targets(*program, opt.expand.target);
     Compiled c;
     c.original = program;
     auto entry = pick_entry(*program, opt.entry);

@@ -286,6 +286,7 @@ std::vector<OpDef> build_ops() {
     add_catalogue(add);
     add_sort_ops(v);
     add_more_ops(v);
+    add_gm_index_ops(v);
     return v;
 }
 
@@ -392,7 +393,8 @@ bool is_inplace_safe(OpCode c) {
         case O::Prelu: case O::Recip: case O::FillpadExpand: case O::Gather: case O::GatherMask:
         case O::RowSum: case O::RowMax: case O::RowMin: case O::RowProd:
         case O::RowArgmax: case O::RowArgmin: case O::ColArgmax: case O::ColArgmin:
-        case O::Sort32: case O::MrgSort1: case O::MrgSort2: case O::Concat: case O::Transpose: case O::Gatherb: case O::ScatterUpdate: return false;
+        case O::Sort32: case O::MrgSort1: case O::MrgSort2: case O::Concat: case O::Transpose: case O::Gatherb: case O::ScatterUpdate:
+        case O::GatherCompareDst: case O::GatherCompareCdst: return false;
         default: return true;
     }
 }

@@ -105,6 +105,12 @@ enum class OpCode : uint8_t {
     ColArgmin,
     // partial-region binaries, views, byte gathers, row scatters, launch queries (frontend/ops_more.cpp)
     PartAdd, PartMul, PartMax, PartMin, ReinterpretView, Gatherb, ScatterUpdate, GetBlockNum,
+    // GM gather / scatter by a UB index tile (frontend/ops_gm_index.cpp; pto-isa MGATHER / MSCATTER)
+    Mgather,
+    Mscatter,
+    // the two results of pl.tile.gather_compare (pto-isa TGATHER compare form), lowered by sema (frontend/ops_sort.cpp)
+    GatherCompareDst,
+    GatherCompareCdst,
 };
 
 // Which lane the expander puts a statement on (OPS.md side rules).
@@ -231,6 +237,12 @@ bool is_matmul(OpCode c);        // matmul/gemv family
 // A vector compute op whose result may be written over a dying operand's buffer (PyPTO's MemoryReuse);
 // false for the ops PyPTO registers not_inplace_safe (they need distinct source and destination buffers).
 bool is_inplace_safe(OpCode c);
+// pl.tile.mgather's mode as sema validated it: coalesce 0 = row, 1 = elem; gather_oob 0 = undefined, 1 = clamp,
+// 2 = wrap, 3 = zero (PyPTO's integers; the DSL's strings map to them).
+int mgather_coalesce(const Expr& call);
+int mgather_oob(const Expr& call);
+// A GM access whose elements an index tile picks at run time (mgather reads, mscatter writes).
+inline bool is_indexed_gm(OpCode c) { return c == OpCode::Mgather || c == OpCode::Mscatter; }
 // A tile.store with atomic=pl.AtomicType.Add (sema admits only None_ = 0 and Add = 1).
 bool is_atomic_add_store(const Expr& call);
 

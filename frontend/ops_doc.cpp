@@ -77,15 +77,6 @@ const std::vector<UnsupportedOp>& unsupported_ops() {
                      "storage itself");
         add("random", "counter-based (Philox) generator: its bit-exact output sequence (key/counter schedule, rounds) is not specified "
                       "by PyPTO or pto-isa, so no reference can equal the hardware");
-        add("gather_compare", "returns two tiles (PyPTO's TupleType: the [rows, out_cols] INT32 matching indices and the [1, rows] "
-                              "per-row match counts of pto.tgather's compare form): cvsim's ops have one result tile each (the "
-                              "simulator's lane executor, its data memo and the expander carry one output buffer per instruction)");
-        add("mgather", "per-element GM gather by an index tile (pto.mgather): its only sound GM window is the whole tensor, which "
-                       "cvsim's GM window analysis, lane executor and hazard checker do not model yet (they take the window an "
-                       "access computes from its offsets and shapes)");
-        add("mscatter", "per-element GM scatter by an index tile (pto.mscatter): its only sound GM window is the whole tensor, "
-                        "while the bytes it writes are the indexed elements only; cvsim's GM window analysis, lane executor and "
-                        "hazard checker do not model such an access yet (one computed window per access, written whole)");
         return v;
     }();
     return ops;
@@ -107,6 +98,11 @@ const std::vector<LoweredOp>& lowered_ops() {
          "`pl.tile.assemble(dst, _load, dst_offset)` (dst with those elements replaced; same GM window, MTE2 DMA plus one "
          "vector copy). UB (Vec) dst only; transpose=True (an L1 B-operand placement), a Mat dst and a run-time valid_shape "
          "are E-UNSUPPORTED"},
+        {"tile.gather_compare",
+         "src, kvalue, tmp, cmp_mode=, offset=0, out_cols=, count_dtype=INT32 -> (dst, cdst), pto-isa TGATHER's compare form: "
+         "`d, c = ...` (or the printed `t = ...; d = t[0]; c = t[1]`) becomes `d = pl.tile.gather_compare_dst(...)` then "
+         "`c = pl.tile.gather_compare_cdst(...)` on the same operands. cmp_mode eq / gt only (the ISA has no other compare "
+         "form); a2a3: INT32 with eq only, no INT16"},
     };
     return f;
 }

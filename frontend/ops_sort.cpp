@@ -62,9 +62,50 @@ TileData n_arg(const OpOperands& o) {
     }
 }
 
+// gather_compare's mode: "eq"/"gt" (the DSL) or PyPTO's resolved integer 0/4 (printed IR); the type rule has
+// refused the other four.
+GatherCmp gather_cmp_mode(const Expr& call) {
+    const ExprPtr& m = arg(call, "cmp_mode");
+    if (!m) return GatherCmp::EQ;
+    if (auto s = const_str(m)) return *s == "gt" ? GatherCmp::GT : GatherCmp::EQ;
+    return const_int(m).value_or(0) == 4 ? GatherCmp::GT : GatherCmp::EQ;
+}
+TileData n_gather_compare(const OpOperands& o) {
+    const TileData& s = tile_at(o, 0);
+    if (o.scalars.empty()) throw std::invalid_argument("gather_compare: missing kvalue");
+    if (!o.call) throw std::invalid_argument("gather_compare: no call");
+    auto [vr, vc] = o.valid.empty() ? std::pair<int64_t, int64_t>{s.m.rows(), s.m.cols()} : o.valid[0];
+    if (vr < 0) vr = s.m.rows();
+    if (vc < 0) vc = s.m.cols();
+    const double k = round_to(s.dtype, o.scalars[0]);
+    const GatherCmp mode = gather_cmp_mode(*o.call);
+    if (o.op->code == OpCode::GatherCompareDst) return gather_compare_dst(s, vr, vc, k, mode, call_int(o, "offset", 0), o.out_cols);
+    return gather_compare_cdst(s, vr, vc, k, mode, o.out_dtype);
+}
+
+}  // namespace
+
+std::optional<std::string> gather_compare_overflow_error(const OpOperands& o) {
+    if (!o.op || o.op->code != OpCode::GatherCompareDst || !o.call || o.tiles.empty() || o.scalars.empty()) return std::nullopt;
+    const TileData& s = o.tiles[0];
+    auto [vr, vc] = o.valid.empty() ? std::pair<int64_t, int64_t>{s.m.rows(), s.m.cols()} : o.valid[0];
+    if (vr < 0) vr = s.m.rows();
+    if (vc < 0) vc = s.m.cols();
+    auto over = gather_compare_overflow(s, vr, vc, round_to(s.dtype, o.scalars[0]), gather_cmp_mode(*o.call), o.out_cols);
+    if (!over) return std::nullopt;
+    return fmt::format("pl.tile.gather_compare: row {} of src has {} matches but out_cols is {}: the hardware writes the indices past "
+                       "the row of dst (into the next row, or past the tile)", over->first, over->second, o.out_cols);
+}
+
+namespace {
+
 // ---- type rules ----
 
-std::string label(const Expr& call) { return "pl." + call.op->name(); }
+// gather_compare's two result ops speak as the op the user wrote.
+std::string label(const Expr& call) {
+    if (call.op->code == OpCode::GatherCompareDst || call.op->code == OpCode::GatherCompareCdst) return "pl.tile.gather_compare";
+    return "pl." + call.op->name();
+}
 
 [[noreturn]] void fail(const Expr& call, const ExprPtr& at, const std::string& msg, const char* code = "E-TYPE") {
     raise(code, at ? at->loc : call.loc, msg);
@@ -148,6 +189,15 @@ void add_sort_ops(std::vector<OpDef>& ops) {
         "dst.flat[indexes[i, j]] = src[i, j] (row-major; the last write wins; outside dst: dropped)");
     add(O::ScatterMask, "scatter_mask", {req("dst"), req("src"), req("mask_pattern")}, n_scatter_mask, 0, V::Inherit, OpCost::VecUnary,
         "row r of src into the columns of dst row r that mask_pattern selects");
+    // pl.tile.gather_compare returns (dst, cdst); sema lowers it to these two ops on the same operands (one TGATHER
+    // on the hardware: dst carries its cost, cdst one issue slot for the per-row count stores).
+    const std::vector<ParamSpec> gc = {req("src"), ParamSpec{"kvalue", true, true, true}, req("tmp"), kw("cmp_mode"), kw("offset"),
+                                       ParamSpec{"out_cols", true, false, false}, kw("count_dtype")};
+    add(O::GatherCompareDst, "gather_compare_dst", gc, n_gather_compare, 0, V::Full, OpCost::VecGather,
+        "result 0 of pl.tile.gather_compare: [R, out_cols] INT32, row r = offset + the columns c of src row r with src[r, c] == kvalue "
+        "(cmp_mode eq) or > kvalue (gt), ascending, then 0; more than out_cols matches in a row is E-OOB");
+    add(O::GatherCompareCdst, "gather_compare_cdst", gc, n_gather_compare, 1, V::Full, OpCost::Scalar,
+        "result 1 of pl.tile.gather_compare: [1, R] of count_dtype (INT32 default, UINT32), the match count of each src row");
     const char* arg_names[] = {"row_argmax", "row_argmin", "col_argmax", "col_argmin"};
     const char* arg_docs[] = {"[R, C] -> [R, 1] INT32: column of each row's first maximum", "[R, C] -> [R, 1] INT32: column of each row's first minimum",
                               "[R, C] -> [1, C] INT32: row of each column's first maximum", "[R, C] -> [1, C] INT32: row of each column's first minimum"};
@@ -268,6 +318,52 @@ Type sort_op_type(const Expr& call) {
             }
             Type r = d;
             return r;
+        }
+        case O::GatherCompareDst: case O::GatherCompareCdst: {
+            // PyPTO's DeduceTileGatherCompareType (src/ir/op/tile_ops/gather.cpp) plus pto-isa TGATHER's static
+            // constraint that the compare form has only the EQ and GT modes.
+            const std::string gc = "pl.tile.gather_compare";
+            const Type& s = vec_tile(call, "src");
+            dtype_in(call, "src", s.dtype, {DType::FP16, DType::FP32, DType::INT16, DType::INT32}, "FP16, FP32, INT16, or INT32");
+            const ExprPtr& k = arg(call, "kvalue");
+            if (k->type.kind != TypeKind::Scalar)
+                fail(call, k, fmt::format("{}: requires kvalue to be a scalar, but got {}", gc, type_str(k->type)));
+            // A literal takes src's dtype (rounded to it); a typed scalar must have it (PyPTO's check).
+            const bool literal = k->kind == ExprKind::Int || k->kind == ExprKind::Float;
+            if (!literal && k->type.dtype != s.dtype)
+                fail(call, k, fmt::format("{}: requires kvalue dtype equal to src dtype {}, but got {}", gc, dtype_name(s.dtype), dtype_name(k->type.dtype)));
+            if (const ExprPtr& t = arg(call, "tmp"); !t || t->type.kind != TypeKind::Tile)
+                fail(call, t, fmt::format("{}: requires tmp to be a tile, but got {}", gc, t ? type_str(t->type) : "nothing"));
+            int64_t mode = 0;
+            if (const ExprPtr& m = arg(call, "cmp_mode")) {
+                static const char* names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+                if (auto str = const_str(m)) {
+                    mode = -1;
+                    for (int i = 0; i < 6; ++i)
+                        if (*str == names[i]) mode = i;
+                    if (mode < 0) fail(call, m, fmt::format("{}: invalid cmp_mode '{}': expected one of eq, ne, lt, le, gt, ge or int 0-5", gc, *str));
+                } else if (auto v = const_int(m)) {
+                    mode = *v;
+                    if (mode < 0 || mode > 5) fail(call, m, fmt::format("{}: requires cmp_mode in [0, 5] (eq/ne/lt/le/gt/ge), but got {}", gc, mode));
+                } else {
+                    fail(call, m, fmt::format("{}: cmp_mode must be a constant ('eq', 'gt', ... or 0-5)", gc));
+                }
+                if (mode != 0 && mode != 4)
+                    fail(call, m, fmt::format("{}: cmp_mode '{}' is not supported: pto-isa's TGATHER compare form has only EQ and GT", gc, names[mode]),
+                         "E-UNSUPPORTED");
+            }
+            if (const ExprPtr& off = arg(call, "offset"); off && !const_int(off)) fail(call, off, fmt::format("{}: offset must be a constant integer", gc));
+            const int64_t oc = const_or_fail(call, "out_cols", "a constant positive integer");
+            if (oc <= 0) fail(call, arg(call, "out_cols"), fmt::format("{}: requires out_cols > 0, but got {}", gc, oc));
+            DType cd = DType::INT32;
+            if (const ExprPtr& d = arg(call, "count_dtype")) {
+                if (d->kind != ExprKind::DTypeLit) fail(call, d, fmt::format("{}: count_dtype must be pl.INT32 or pl.UINT32", gc));
+                cd = d->dtype;
+                if (cd != DType::INT32 && cd != DType::UINT32)
+                    fail(call, d, fmt::format("{}: requires count_dtype to be INT32 or UINT32, but got {}", gc, dtype_name(cd)));
+            }
+            if (call.op->code == O::GatherCompareDst) return vec_result({s.shape[0], oc}, DType::INT32);
+            return vec_result({1, s.shape[0]}, cd);
         }
         case O::RowArgmax: case O::RowArgmin: case O::ColArgmax: case O::ColArgmin: {
             const Type& x = vec_tile(call, "tile");

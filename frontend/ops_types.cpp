@@ -18,7 +18,10 @@ namespace {
     raise("E-TYPE", call.loc, msg, hint);
 }
 
-std::string op_label(const Expr& call) { return "pl." + call.op->name(); }
+std::string op_label(const Expr& call) {
+    if (call.op->code == OpCode::GatherCompareDst || call.op->code == OpCode::GatherCompareCdst) return "pl.tile.gather_compare";
+    return "pl." + call.op->name();
+}
 
 const Type& tile_arg(const Expr& call, const std::string& name) {
     const ExprPtr& a = arg(call, name);
@@ -301,6 +304,7 @@ Type infer_call_type_of(const Expr& call, int region_split) {
             type_error(call, fmt::format("{}: missing required argument '{}'", op_label(call), call.op->params[i].name));
     if (auto t = infer_catalogue_type(call)) return *t;
     if (auto t = more_op_type(call)) return *t;
+    if (auto t = gm_index_type(call)) return *t;
     switch (c) {
         case O::Load: {
             const ExprPtr& t = arg(call, "tensor");
@@ -647,7 +651,8 @@ Type infer_call_type_of(const Expr& call, int region_split) {
         }
         case O::Fence: return Type::none();
         case O::Sort32: case O::MrgSort1: case O::MrgSort2: case O::Gather: case O::GatherMask: case O::Scatter: case O::ScatterMask:
-        case O::RowArgmax: case O::RowArgmin: case O::ColArgmax: case O::ColArgmin: return sort_op_type(call);
+        case O::RowArgmax: case O::RowArgmin: case O::ColArgmax: case O::ColArgmin: case O::GatherCompareDst: case O::GatherCompareCdst:
+            return sort_op_type(call);
         default: break;
     }
     return Type::none();

@@ -14,6 +14,7 @@
 #include "frontend/coop.h"
 #include "frontend/diag.h"
 #include "frontend/ops.h"
+#include "frontend/ops_sort.h"
 #include "models/datapath.h"
 
 namespace cvsim::ref {
@@ -429,6 +430,72 @@ private:
         return Value{v};
     }
 
+    // pl.tile.mgather (Vec form): row r of the result = table row idx[r] (row mode), or element (i, j) =
+    // table.flat[idx[i, j]] (elem mode); a zero-mode out-of-range index gives 0, an undefined-mode one is E-OOB.
+    Value mgather(const Expr& c) {
+        gm_turn();
+        TView v = view(arg(c, "mem"));
+        TileP idx = tile(arg(c, "idx"));
+        const auto& t = m_m.gm.tensors[v.id];
+        const bool row = mgather_coalesce(c) == 0;
+        const int oob = mgather_oob(c);
+        const int64_t cap = rt::indexed_capacity(v.shape, row);
+        TileData d{t.dtype, Matrix::Zero(c.type.rows(), c.type.cols())};
+        auto read = [&](int64_t k, double raw) -> std::optional<int64_t> {
+            rt::IndexPick p = rt::pick_index(raw, cap, oob);
+            if (p.oob)
+                fail("E-OOB", c.loc, fmt::format("pl.tile.mgather: index {} is outside the {} {} of tensor {} (gather_oob undefined)",
+                                                 static_cast<int64_t>(raw), cap, row ? "rows" : "elements", t.name));
+            if (p.zero) return std::nullopt;
+            auto w = rt::indexed_window(v.id, v.off, v.shape, v.reshape, t.shape, p.index, row);
+            if (!w || rt::check_window(t, *w))
+                fail("E-UNSUPPORTED", c.loc, fmt::format("pl.tile.mgather: transfer {} of a pl.tensor.view is not one box of tensor {}", k, t.name));
+            return rt::window_row_start(t, *w, 0);
+        };
+        int64_t vr = 0, vc = 0;
+        if (row) {
+            const bool row_vector = arg(c, "idx")->type.shape[0] == 1;
+            vr = std::min<int64_t>(row_vector ? idx->vc : idx->vr, d.m.rows());
+            vc = d.m.cols();
+            for (int64_t r = 0; r < vr; ++r)
+                if (auto base = read(r, row_vector ? idx->d.m(0, r) : idx->d.m(r, 0)))
+                    for (int64_t col = 0; col < vc; ++col) d.m(r, col) = get_element(t.dtype, t.bytes.data(), *base + col);
+        } else {
+            vr = std::min<int64_t>(idx->vr, d.m.rows());
+            vc = std::min<int64_t>(idx->vc, d.m.cols());
+            for (int64_t i = 0; i < vr; ++i)
+                for (int64_t j = 0; j < vc; ++j)
+                    if (auto k = read(i * vc + j, idx->d.m(i, j))) d.m(i, j) = get_element(t.dtype, t.bytes.data(), *k);
+        }
+        return Value{make_tile(std::move(d), Mem::Vec, vr, vc)};
+    }
+
+    // pl.tile.mscatter: output.flat[idx[i, j]] = src[i, j] over src's valid region in row-major order (the last
+    // write wins); an index outside the tensor is E-OOB.
+    Value mscatter(const Expr& c) {
+        gm_turn();
+        TileP src = tile(arg(c, "src"));
+        TileP idx = tile(arg(c, "idx"));
+        TView v = view(arg(c, "output_tensor"));
+        auto& t = m_m.gm.tensors[v.id];
+        if (t.written.size() != static_cast<size_t>(t.numel())) t.written.assign(static_cast<size_t>(t.numel()), 0);
+        const int64_t cap = rt::indexed_capacity(v.shape, false);
+        const size_t eb = dtype_bytes(t.dtype);
+        for (int64_t i = 0; i < src->vr; ++i)
+            for (int64_t j = 0; j < src->vc; ++j) {
+                const double raw = i < idx->d.m.rows() && j < idx->d.m.cols() ? idx->d.m(i, j) : 0.0;
+                rt::IndexPick p = rt::pick_index(raw, cap, 0);
+                auto w = p.oob ? std::nullopt : rt::indexed_window(v.id, v.off, v.shape, v.reshape, t.shape, p.index, false);
+                if (p.oob || !w || rt::check_window(t, *w))
+                    fail("E-OOB", c.loc, fmt::format("pl.tile.mscatter: index {} at ({}, {}) is outside the {} elements of tensor {}",
+                                                     static_cast<int64_t>(raw), i, j, cap, t.name));
+                const auto k = static_cast<size_t>(rt::window_row_start(t, *w, 0));
+                encode_element(t.dtype, round_to(t.dtype, src->d.m(i, j)), t.bytes.data() + k * eb);
+                t.written[k] = 1;
+            }
+        return Value{v};
+    }
+
     // Split code of an aiv_shard / aic_gather: an explicit split= (in a region only the odd variant of its
     // mode passes sema), else the enclosing region's mode.
     int shard_split(const Expr& c) {
@@ -594,6 +661,8 @@ private:
                 return Value{dtype_is_int(dt) ? Scalar::of_int(static_cast<int64_t>(x), dt) : Scalar::of_float(x, dt)};
             }
             case O::Store: return store(c);
+            case O::Mgather: return mgather(c);
+            case O::Mscatter: return mscatter(c);
             case O::Slice:
                 if (arg(c, "tile")->type.kind == TypeKind::Tensor) {
                     TView v = view(arg(c, "tile"));
@@ -705,6 +774,7 @@ private:
             if (!rt::range_inside(r0, o.out_rows, s->d.m.rows()) || !rt::range_inside(c0, o.out_cols, s->d.m.cols()))
                 fail("E-OOB", c.loc, "tile slice is outside the tile");
         }
+        if (auto err = gather_compare_overflow_error(o)) fail("E-OOB", c.loc, *err);
         TileData res;
         try {
             res = eval_numerics(o);

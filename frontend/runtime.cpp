@@ -79,6 +79,50 @@ bool range_as_box(int64_t lo, int64_t len, const std::vector<int64_t>& s, std::v
 
 }  // namespace
 
+int64_t indexed_capacity(const std::vector<int64_t>& shape, bool row) {
+    int64_t n = 1;
+    for (size_t d = 0; d + (row ? 1 : 0) < shape.size(); ++d) n = shape[d] > 0 && n > INT64_MAX / shape[d] ? INT64_MAX : n * shape[d];
+    return n;
+}
+
+std::optional<Window> indexed_window(uint32_t tensor, const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
+                                     const std::vector<int64_t>& reshape, const std::vector<int64_t>& tensor_shape, int64_t k, bool row) {
+    if (shape.empty() || off.size() != shape.size()) return std::nullopt;
+    Window w;
+    w.tensor = tensor;
+    w.offsets.assign(shape.size(), 0);
+    w.extents.assign(shape.size(), 1);
+    // Unravel k over the view's dimensions (row mode: all but the last, which the row spans whole).
+    size_t last = shape.size() - (row ? 1 : 0);
+    for (size_t d = last; d-- > 0;) {
+        if (shape[d] <= 0) return std::nullopt;
+        w.offsets[d] = k % shape[d];
+        k /= shape[d];
+    }
+    if (row) w.extents.back() = shape.back();
+    for (size_t d = 0; d < shape.size(); ++d) w.offsets[d] = sat_add(w.offsets[d], off[d]);
+    if (!reshape.empty()) return reshape_window(reshape, w, tensor_shape);
+    return w;
+}
+
+IndexPick pick_index(double raw, int64_t capacity, int oob_mode) {
+    IndexPick p;
+    // The kernels read the INT32 element and index with it unsigned: a negative index is a huge one.
+    const auto u = static_cast<uint32_t>(static_cast<int32_t>(std::isnan(raw) ? 0.0 : std::clamp(raw, -2147483648.0, 2147483647.0)));
+    const auto cap = static_cast<uint64_t>(std::max<int64_t>(capacity, 1));
+    uint64_t i = u;
+    if (i >= cap) {
+        switch (oob_mode) {
+            case 1: i = cap - 1; break;
+            case 2: i %= cap; break;
+            case 3: p.zero = true; break;
+            default: p.oob = true; break;
+        }
+    }
+    p.index = static_cast<int64_t>(i);
+    return p;
+}
+
 std::optional<Window> reshape_window(const std::vector<int64_t>& from, const Window& w, const std::vector<int64_t>& to) {
     if (w.offsets.size() != from.size() || w.extents.size() != from.size()) return std::nullopt;
     Window r;

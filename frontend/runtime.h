@@ -125,6 +125,23 @@ std::optional<std::string> check_window(const TensorBuffer& t, const Window& w);
 // is the window's (their rows would not be the window's rows).
 std::optional<Window> reshape_window(const std::vector<int64_t>& from, const Window& w, const std::vector<int64_t>& to);
 
+// mgather / mscatter addressing (pto-isa MGATHER / MSCATTER), shared by the reference interpreter and the
+// simulator. A view (the tensor `tensor` seen at `off` with shape `shape`, row-major in `reshape` when that is
+// given: pl.tensor.view) is a table of capacity prod(shape) elements (elem mode) or prod(shape[:-1]) rows of
+// shape.back() elements (row mode); transfer `k` is that element or row, as a box of the tensor.
+int64_t indexed_capacity(const std::vector<int64_t>& shape, bool row);
+std::optional<Window> indexed_window(uint32_t tensor, const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
+                                     const std::vector<int64_t>& reshape, const std::vector<int64_t>& tensor_shape, int64_t k, bool row);
+// One index value (an INT32 element, read as pto-isa's kernels do: cast to uint32) against the capacity under
+// gather_oob mode 0 undefined / 1 clamp / 2 wrap / 3 zero (mscatter: 0). `zero`: the transfer reads nothing and
+// yields 0; `oob`: an out-of-range index under mode 0 (the hardware accesses memory outside the table).
+struct IndexPick {
+    int64_t index = 0;
+    bool zero = false;
+    bool oob = false;
+};
+IndexPick pick_index(double raw, int64_t capacity, int oob_mode);
+
 // Every GM tensor of one run.
 struct TensorStore {
     std::vector<TensorBuffer> tensors;

@@ -98,6 +98,9 @@ ExprPtr FunctionLowering::lower_expr(const ast::Expr& e, bool top, const Type* a
                 r->type = it->second->type;
                 return r;
             }
+            if (m_vars.count(tuple_part_name(e.name, 0)))
+                raise("E-TYPE", e.loc, fmt::format("'{}' is the pair of tiles pl.tile.gather_compare returns; cvsim reads it by index only", e.name),
+                      fmt::format("{0}[0] is dst (the indices), {0}[1] is cdst (the counts)", e.name), static_cast<uint32_t>(e.name.size()));
             if (m_ctx.consts.dynamic.count(e.name))
                 raise("E-UNSUPPORTED", e.loc, fmt::format("dynamic dimension '{}' is not bound", e.name),
                       fmt::format("bind it with --dim {}=VALUE", e.name), static_cast<uint32_t>(e.name.size()));
@@ -190,6 +193,22 @@ std::string FunctionLowering::suggest_name(const std::string& n) const {
 }
 
 ExprPtr FunctionLowering::lower_subscript(const ast::Expr& e) {
+    // t[0] / t[1] of a `t = pl.tile.gather_compare(...)` binding: its hidden element variables.
+    if (const ast::Expr& b = *e.children[0]; b.kind == ast::ExprKind::Name && !m_vars.count(b.name) && m_vars.count(tuple_part_name(b.name, 0)) &&
+                                            e.args.size() == 1) {
+        auto idx = fold_const(m_ctx.consts, *e.args[0], &m_vars);
+        if (!idx || !std::holds_alternative<int64_t>(idx->v)) raise("E-TYPE", e.args[0]->loc, "a tuple index must be a constant integer");
+        int64_t i = std::get<int64_t>(idx->v);
+        if (i < 0) i += 2;
+        if (i < 0 || i > 1) raise("E-TYPE", e.args[0]->loc, fmt::format("tuple index {} out of range (size 2)", std::get<int64_t>(idx->v)));
+        const VarPtr& v = m_vars.at(tuple_part_name(b.name, static_cast<size_t>(i)));
+        auto r = std::make_shared<Expr>();
+        r->kind = ExprKind::Var;
+        r->loc = e.loc;
+        r->var = v;
+        r->type = v->type;
+        return r;
+    }
     ExprPtr base = lower_expr(*e.children[0], false, nullptr);
     if (base->type.kind == TypeKind::Tuple && e.args.size() == 1) {
         auto idx = fold_const(m_ctx.consts, *e.args[0], &m_vars);
@@ -271,6 +290,11 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
         raise("E-UNSUPPORTED", e.loc, fmt::format("call of '{}' is not supported (only pl ops and self.<function>)", name), "", static_cast<uint32_t>(name.size()));
     }
     if (name == "pl.tile.gather_row") return lower_gather_row(e);
+    if (name == "pl.tile.gather_compare")
+        raise("E-TYPE", e.loc, "pl.tile.gather_compare returns two tiles (dst, cdst); it cannot be used as one value",
+              "unpack it (dst, cdst = pl.tile.gather_compare(...)) or bind it to a name and index it (t = ...; dst = t[0]; cdst = t[1])",
+              static_cast<uint32_t>(name.size()));
+    (void)ann;
     auto cands = lookup_ops(name.substr(3));
     if (cands.empty()) {
         if (name.rfind("pl.tensor.", 0) == 0 || name.rfind("pl.array.", 0) == 0)
@@ -283,6 +307,10 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
         raise("E-UNSUPPORTED", callee.loc, fmt::format("unknown op '{}'", name), "see OPS.md for the supported ops",
               static_cast<uint32_t>(name.size()));
     }
+    return lower_op_call(e, name, cands);
+}
+
+ExprPtr FunctionLowering::lower_op_call(const ast::Expr& e, const std::string& name, const std::vector<const ir::OpDef*>& cands) {
     // Lower positional args first (needed for unified dispatch).
     std::vector<ExprPtr> pos;
     for (auto& a : e.args) pos.push_back(lower_expr(*a, false, nullptr));
@@ -350,7 +378,6 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
             raise("E-NAME", peer->loc, fmt::format("pl.system.import_peer_buffer: the program has no function '{}'", peer->sval),
                   "peer_func names the function that reserves the buffer");
     }
-    (void)ann;
     return call;
 }
 

@@ -76,12 +76,19 @@ class FunctionLowering {
     std::string suggest_name(const std::string& n) const;
     ExprPtr lower_subscript(const ast::Expr& e);
     ExprPtr lower_call(const ast::Expr& e, const Type* ann);
+    // A registry op call of `e` (arguments, keywords, memory moves, type) once its candidates are known.
+    ExprPtr lower_op_call(const ast::Expr& e, const std::string& name, const std::vector<const ir::OpDef*>& cands);
     ExprPtr lower_dict(const ast::Expr& d);
     ExprPtr lower_typed_const(const ast::Expr& e);
     ExprPtr lower_scalar_func(const ast::Expr& e, const std::string& name);  // nullptr when `e` is not one
     ExprPtr lower_func_call(const ast::Expr& e, const std::string& fname);
     // pl.tile.gather_row as pl.tile.load + pl.tile.assemble (sema_gather_row.cpp).
     ExprPtr lower_gather_row(const ast::Expr& e);
+    // `d, c = pl.tile.gather_compare(...)` / `t = pl.tile.gather_compare(...)` (then t[0], t[1]) as the two registry
+    // ops of its results (sema_gather_compare.cpp). `t`'s elements are the hidden variables t__dst / t__cdst.
+    static bool is_gather_compare(const ast::Expr& value);
+    void lower_gather_compare_assign(const ast::Stmt& s, const Type* ann);
+    static std::string tuple_part_name(const std::string& name, size_t i) { return name + (i == 0 ? "__dst" : "__cdst"); }
     // A host statement of an Orchestration function (sema_host.cpp); nullptr when NAME is a catalogue op.
     // A distributed op (pld.*) is read the same way, in any function (the function is then not simulated).
     ExprPtr lower_host_op(const ast::Expr& e, const std::string& name, const Type* ann);

@@ -129,6 +129,10 @@ void FunctionLowering::lower_assign(const ast::Stmt& s) {
     const ast::Expr& target = *s.targets[0];
     std::optional<Type> ann;
     if (s.annotation) ann = lower_type(m_ctx.consts, *s.annotation, &m_fn);
+    if (s.value && is_gather_compare(*s.value)) {
+        lower_gather_compare_assign(s, ann ? &*ann : nullptr);
+        return;
+    }
     if (target.kind == ast::ExprKind::Name) {
         ExprPtr value = lower_expr(*s.value, /*top=*/true, ann ? &*ann : nullptr);
         Type t = value->type;

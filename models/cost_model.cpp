@@ -192,7 +192,11 @@ std::span<const OpCostInfo> op_cost_table() {
         {OpCost::VecMerge, "vec_merge", "vector.head + ceil(bytes/repeat_bytes) * 2 * vector.reduce_cycles_per_repeat + vector.tail (bytes: the widest operand)",
          "estimate: vmrgsort4 emits one tuple per compare of the list heads (pto-isa TMRGSORT; no device anchor)", 'L'},
         {OpCost::VecGather, "vec_gather", "vector.head + ceil(bytes/repeat_bytes) * 2 * vector.binary_cycles + vector.tail (bytes: the widest operand)",
-         "estimate: vgather/vscatter = index-to-address pass + element move (pto-isa TGATHER/TSCATTER; no device anchor)", 'L'},
+         "estimate: vgather/vscatter = index-to-address pass + element move; gather_compare = vcmpvs compare + vreducev2 compaction "
+         "(pto-isa TGATHER/TSCATTER; no device anchor)", 'L'},
+        {OpCost::GmIndexed, "gm_indexed", "gm_dma with one run per transfer: gm.latency_hit (+latency_miss_extra) + runs * charged_bytes(run) / mte.<path>_bw "
+                                          "(row mode: a run per indexed row; elem mode: a run per element)",
+         "pto-isa MGATHER/MSCATTER a2a3 (one DMA per row, one scalar copy per element); a5's SIMT coalescing not modelled", 'L'},
     };
     return table;
 }

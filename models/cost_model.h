@@ -79,6 +79,7 @@ enum class OpCost : uint8_t {
     VecSort,        // sort32 (VBS32 on the SFU): 5 compare-exchange rounds per repeat
     VecMerge,       // mrgsort (vmrgsort4): 2 steps per repeat of the output
     VecGather,      // gather / scatter by index: address generation + element move per repeat
+    GmIndexed,      // mgather / mscatter: one GM DMA run per indexed row (row mode) or element (elem mode)
 };
 struct OpCostInfo {
     OpCost kind;

@@ -258,4 +258,52 @@ TileData row_argmin(const TileData& x) { return arg_reduce(x, true, false); }
 TileData col_argmax(const TileData& x) { return arg_reduce(x, false, true); }
 TileData col_argmin(const TileData& x) { return arg_reduce(x, false, false); }
 
+namespace {
+
+bool gather_cmp_match(GatherCmp mode, double v, double k) { return mode == GatherCmp::EQ ? v == k : v > k; }
+
+// The matching columns of row r (NaN compares false either way).
+template <typename F>
+int64_t for_each_match(const TileData& src, int64_t r, int64_t valid_cols, double k, GatherCmp mode, F&& f) {
+    int64_t n = 0;
+    for (int64_t c = 0; c < valid_cols; ++c)
+        if (gather_cmp_match(mode, src.m(r, c), k)) f(n++, c);
+    return n;
+}
+
+void check_gather_compare(const TileData& src, int64_t valid_rows, int64_t valid_cols) {
+    require(valid_rows >= 0 && valid_rows <= src.m.rows() && valid_cols >= 0 && valid_cols <= src.m.cols(), "gather_compare",
+            "valid region outside the source tile");
+}
+
+}  // namespace
+
+TileData gather_compare_dst(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k, GatherCmp mode, int64_t offset,
+                            int64_t out_cols) {
+    check_gather_compare(src, valid_rows, valid_cols);
+    require(out_cols > 0, "gather_compare", "out_cols must be positive");
+    TileData out{DType::INT32, Matrix::Zero(src.m.rows(), out_cols)};
+    for (int64_t r = 0; r < valid_rows; ++r)
+        for_each_match(src, r, valid_cols, k, mode, [&](int64_t n, int64_t c) {
+            if (n < out_cols) out.m(r, n) = round_to(DType::INT32, static_cast<double>(offset + c));
+        });
+    return out;
+}
+
+TileData gather_compare_cdst(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k, GatherCmp mode, DType count_dtype) {
+    check_gather_compare(src, valid_rows, valid_cols);
+    require(count_dtype == DType::INT32 || count_dtype == DType::UINT32, "gather_compare", "count_dtype must be INT32 or UINT32");
+    TileData out{count_dtype, Matrix::Zero(1, src.m.rows())};
+    for (int64_t r = 0; r < valid_rows; ++r) out.m(0, r) = static_cast<double>(for_each_match(src, r, valid_cols, k, mode, [](int64_t, int64_t) {}));
+    return out;
+}
+
+std::optional<std::pair<int64_t, int64_t>> gather_compare_overflow(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k,
+                                                                    GatherCmp mode, int64_t out_cols) {
+    check_gather_compare(src, valid_rows, valid_cols);
+    for (int64_t r = 0; r < valid_rows; ++r)
+        if (int64_t n = for_each_match(src, r, valid_cols, k, mode, [](int64_t, int64_t) {}); n > out_cols) return std::make_pair(r, n);
+    return std::nullopt;
+}
+
 }  // namespace cvsim

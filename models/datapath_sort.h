@@ -14,6 +14,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "models/datapath.h"
@@ -55,6 +57,21 @@ TileData gather_mask(const TileData& src, int pattern, DType out_dtype);
 TileData scatter(const TileData& dst, const TileData& src, const TileData& indexes);
 // Inverse of gather_mask: row r's src elements go, in order, to the selected columns of dst row r.
 TileData scatter_mask(const TileData& dst, const TileData& src, int pattern);
+
+// pto-isa TGATHER compare form (pl.tile.gather_compare). For each valid row r of src (valid_rows x valid_cols of
+// the [R, C] tile), the matches are the valid columns c with src[r, c] == k (EQ) or > k (GT), k already rounded to
+// src's dtype; a NaN matches nothing. dst [R, out_cols] INT32: row r holds offset + c of its matches in increasing c
+// (the column within the row, as PyPTO's on-board test of the op expects), then zeros (the hardware leaves those
+// elements unwritten; cvsim defines them as 0). cdst [1, R] of count_dtype: the number of matches of row r (rows
+// past the valid rows: 0). A row with more than out_cols matches overflows the hardware's dst row:
+// gather_compare_overflow names the first such row; gather_compare_dst keeps its first out_cols indices.
+enum class GatherCmp : uint8_t { EQ, GT };
+TileData gather_compare_dst(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k, GatherCmp mode, int64_t offset,
+                            int64_t out_cols);
+TileData gather_compare_cdst(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k, GatherCmp mode, DType count_dtype);
+// The first row with more than out_cols matches, and its count; nullopt when every row fits.
+std::optional<std::pair<int64_t, int64_t>> gather_compare_overflow(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k,
+                                                                    GatherCmp mode, int64_t out_cols);
 
 // Column index of each row's first maximum (minimum): [R, 1] INT32. A NaN is never replaced by a later element
 // and never replaces the running best (strict comparisons, as the ISA's reference model).

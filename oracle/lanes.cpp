@@ -375,6 +375,29 @@ private:
                 emit(std::move(in));
                 return view;
             }
+            case O::Mgather: case O::Mscatter: {
+                // The index tile's values pick the elements (data the oracle does not compute): the whole view,
+                // a superset of what the simulator records.
+                const bool gather = code == O::Mgather;
+                Val view = tile_of(c, gather ? "mem" : "output_tensor");
+                Val out = gather ? tile_val(c.type, new_storage()) : view;
+                if (m_lane.replay || view.k != Val::Tensor) return out;
+                Access w;
+                w.res = view.tensor;
+                for (size_t d = 0; d < view.shape.size(); ++d) {
+                    w.lo.push_back(view.off[d]);
+                    w.hi.push_back(view.off[d] + view.shape[d]);
+                }
+                w.write = !gather;
+                in.kind = Kind::Gm;
+                in.pipe = gather ? kMte2 : kMte3;
+                read(in, idx, tile_of(c, "idx").storage);
+                if (!gather) read(in, idx, tile_of(c, "src").storage);
+                in.acc.push_back(w);
+                if (gather) write(in, idx, out.storage);
+                emit(std::move(in));
+                return out;
+            }
             case O::TensorRead: case O::TensorWrite: {
                 // One element at `indices`: a read on MTE2 the scalar unit waits for, a write on MTE3 it does not.
                 // A replay lane (a2a3 unsplit lane 1) reads too (its control flow may depend on the value), as the

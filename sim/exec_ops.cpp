@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "frontend/ops.h"
+#include "frontend/ops_sort.h"
 #include "models/cost_model.h"
 #include "models/layout.h"
 #include "sim/lane_executor.h"
@@ -335,6 +336,7 @@ uint64_t CoreRunner::begin(Instr& in) {
                              : dma_latency(static_cast<int>(DmaPath::UbToGm), static_cast<uint64_t>(R), row_bytes, l2.hits, l2.misses);
         }
         case OpCode::TpushToAiv: case OpCode::TpushToAic: return begin_push(in);
+        case OpCode::Mgather: case OpCode::Mscatter: return begin_indexed(in);
         case OpCode::SyncSet: {
             pct_point();
             return hw.sync.issue_cost;
@@ -449,7 +451,86 @@ void CoreRunner::compute_data(Instr& in) {
     o.out_dtype = out.dtype;
     o.out_rows = out.rows;
     o.out_cols = out.cols;
+    if (auto err = gather_compare_overflow_error(o)) runtime_finding("E-OOB", *in.stmt, *err);
     p.data = eval_numerics(o);
+}
+
+uint64_t CoreRunner::begin_indexed(Instr& in) {
+    // pl.tile.mgather / mscatter (pto-isa MGATHER / MSCATTER): the index tile is ready now, so the transfers are
+    // known: one GM access per picked row (row mode) or element, replacing the whole-view access of issue.
+    pct_point();
+    Payload& p = pl(in);
+    auto& gm = m_st.machine->gm();
+    const Expr& c = *in.call;
+    const bool gather = c.op->code == OpCode::Mgather;
+    const uint32_t tid = p.gm.at(0).tensor;
+    const auto& t = m_st.tensors->tensors[tid];
+    const auto rank = static_cast<size_t>(in.ints.at(0));
+    const std::vector<int64_t> off(in.ints.begin() + 1, in.ints.begin() + 1 + static_cast<std::ptrdiff_t>(rank));
+    const std::vector<int64_t> shape(in.ints.begin() + 1 + static_cast<std::ptrdiff_t>(rank), in.ints.begin() + 1 + static_cast<std::ptrdiff_t>(2 * rank));
+    const std::vector<int64_t> reshape(in.ints.begin() + 2 + static_cast<std::ptrdiff_t>(2 * rank), in.ints.end());
+    const bool row = gather && mgather_coalesce(c) == 0;
+    const int oob = gather ? mgather_oob(c) : 0;
+    const int64_t cap = rt::indexed_capacity(shape, row);
+    const TileBuf& ib = *in.in[0];
+    const Matrix ix = read_tile(ib).m;
+    const bool row_vector = arg(c, "idx")->type.shape[0] == 1;
+    Matrix vals;
+    if (!gather) vals = read_tile(*in.in[1]).m;
+    else p.data = TileData{t.dtype, Matrix::Zero(in.out->rows, in.out->cols)};
+    // Transfers in row-major order of the index tile: (destination row, column) and the index value.
+    const int64_t R = gather ? in.out->vr : in.in[1]->vr;
+    const int64_t C = gather ? (row ? 1 : in.out->vc) : in.in[1]->vc;
+    std::vector<GmAccess> acc;
+    std::vector<uint8_t> buf;
+    const size_t eb = storage_bytes(t.dtype, 1);
+    uint32_t hits = 0, misses = 0;
+    bool reported = false;
+    for (int64_t i = 0; i < R; ++i)
+        for (int64_t j = 0; j < C; ++j) {
+            const int64_t ir = row && row_vector ? 0 : i, ic = row ? (row_vector ? i : 0) : j;
+            const double raw = ir < ix.rows() && ic < ix.cols() ? ix(ir, ic) : 0.0;
+            rt::IndexPick pk = rt::pick_index(raw, cap, oob);
+            if (pk.zero) continue;
+            auto w = pk.oob ? std::nullopt : rt::indexed_window(tid, off, shape, reshape, t.shape, pk.index, row);
+            if (!w || rt::check_window(t, *w)) {
+                if (!reported)
+                    runtime_finding(pk.oob ? "E-OOB" : "E-UNSUPPORTED", *in.stmt,
+                                    pk.oob ? fmt::format("{} {}: index {} is outside the {} {} of tensor {}{}", core_name(m_core_id), c.op->name(),
+                                                         static_cast<int64_t>(raw), cap, row ? "rows" : "elements", t.name,
+                                                         gather ? " (gather_oob undefined)" : "")
+                                           : fmt::format("{} {}: transfer {} of a pl.tensor.view is not one box of tensor {}", core_name(m_core_id),
+                                                         c.op->name(), pk.index, t.name));
+                reported = true;
+                continue;
+            }
+            GmAccess a;
+            a.tensor = tid;
+            a.window = *w;
+            a.write = !gather;
+            L2Result l2 = gm.touch(t, tid, a.window);
+            hits += l2.hits;
+            misses += l2.misses;
+            if (gather) {
+                gm.read(t, tid, a.window, m_core->now(), buf, m_core_index);
+                const Matrix m = decode(buf.data(), buf.size(), t.dtype, Layout::ND, false, 1, a.window.cols());
+                if (row)
+                    for (int64_t k = 0; k < m.cols() && k < p.data.m.cols(); ++k) p.data.m(i, k) = m(0, k);
+                else
+                    p.data.m(i, j) = m(0, 0);
+            } else {
+                const double v = i < vals.rows() && j < vals.cols() ? vals(i, j) : 0.0;
+                p.bytes.resize(p.bytes.size() + eb, 0);
+                put_element(t.dtype, round_to(t.dtype, v), p.bytes.data() + (p.bytes.size() - eb), 0);
+            }
+            acc.push_back(std::move(a));
+        }
+    p.gm = std::move(acc);
+    gm.transfer_begin();
+    const uint64_t run_bytes = row ? storage_bytes(t.dtype, shape.back()) : eb;
+    const uint64_t runs = std::max<uint64_t>(p.gm.size(), 1);
+    p.bytes_moved = p.gm.size() * run_bytes;
+    return dma_latency(static_cast<int>(gather ? DmaPath::GmToUb : DmaPath::UbToGm), runs, run_bytes, hits, misses);
 }
 
 uint64_t CoreRunner::begin_push(Instr& in) {
@@ -755,6 +836,21 @@ void CoreRunner::end(Instr& in) {
                 uint64_t visible = m_core->now() + write_visibility_delay(a, m_st.visibility_delay);
                 gm.write(m_st.tensors->tensors[a.tensor], a.tensor, a.window, p.store_src ? p.store_src->data() : p.bytes.data(), visible, a.atomic, m_core_index);
                 m_max_visible = std::max(m_max_visible, visible);
+            } else if (code == OpCode::Mgather) {
+                // Never memoised: the picked addresses (and what other cores wrote there) differ by schedule.
+                gm.transfer_end();
+                write_tile(*in.out, p.data.m);
+                in.out->clean = false;
+            } else if (code == OpCode::Mscatter) {
+                gm.transfer_end();
+                const auto& t = m_st.tensors->tensors[p.gm.empty() ? 0 : p.gm[0].tensor];
+                const size_t eb = storage_bytes(t.dtype, 1);
+                for (size_t k = 0; k < p.gm.size(); ++k) {
+                    const GmAccess& a = p.gm[k];
+                    uint64_t visible = m_core->now() + write_visibility_delay(a, m_st.visibility_delay);
+                    gm.write(t, a.tensor, a.window, p.bytes.data() + k * eb, visible, false, m_core_index);
+                    m_max_visible = std::max(m_max_visible, visible);
+                }
             } else if (code == OpCode::TpushToAiv || code == OpCode::TpushToAic) {
                 end_push(in);
             } else if (code == OpCode::SyncSet) {

@@ -496,6 +496,49 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             m_core->issue(std::move(in));
             return LValue{v};
         }
+        case O::Mgather: case O::Mscatter: {
+            // GM elements an index tile picks (pl.tile.mgather / mscatter): the addresses are data, so the
+            // same-core GM ordering takes the whole view; begin() replaces it by the transfers the index values
+            // name (what the checker sees). in.ints carries the view: rank, offsets, shape, reshape rank, reshape.
+            const bool gather = code == O::Mgather;
+            TView v = view(arg(c, gather ? "mem" : "output_tensor"));
+            TileRef idx = tile(arg(c, "idx"));
+            TileRef src = gather ? nullptr : tile(arg(c, "src"));
+            TileRef out = gather ? result_tile(c.type) : nullptr;
+            if (out) {
+                // The run-time valid region follows the index tile's (PyPTO's type rule).
+                const bool row = mgather_coalesce(c) == 0;
+                const bool row_vector = arg(c, "idx")->type.shape[0] == 1;
+                out->vr = std::min(out->rows, row ? (row_vector ? idx->vc : idx->vr) : idx->vr);
+                out->vc = row ? out->cols : std::min(out->cols, idx->vc);
+            }
+            rt::Window whole;
+            whole.tensor = v.tensor;
+            const auto& tshape = m_st.tensors->tensors[v.tensor].shape;
+            whole.offsets = v.reshape.empty() ? v.off : std::vector<int64_t>(tshape.size(), 0);
+            whole.extents = v.reshape.empty() ? v.shape : tshape;
+            bool empty = false;
+            for (int64_t e : whole.extents) empty |= e <= 0;
+            if (empty || !idx || (!gather && !src)) return gather ? LValue{out} : LValue{v};
+            auto in = make(gather ? Pipe::Mte2 : Pipe::Mte3, s, &c);
+            in->in[0] = idx;
+            in->in[1] = src;
+            dep_read(*in, idx);
+            if (src) dep_read(*in, src);
+            dep_gm(*in, v.tensor, whole, !gather);
+            pl(*in).order = order_key(s);
+            in->ints.push_back(static_cast<int64_t>(v.shape.size()));
+            in->ints.insert(in->ints.end(), v.off.begin(), v.off.end());
+            in->ints.insert(in->ints.end(), v.shape.begin(), v.shape.end());
+            in->ints.push_back(static_cast<int64_t>(v.reshape.size()));
+            in->ints.insert(in->ints.end(), v.reshape.begin(), v.reshape.end());
+            if (out) {
+                dep_write(*in, out);
+                in->out = out;
+            }
+            m_core->issue(std::move(in));
+            return gather ? LValue{out} : LValue{v};
+        }
         case O::Slice: {
             const ExprPtr& x = arg(c, "tile");
             std::vector<int64_t> shape, off;

@@ -109,6 +109,7 @@ private:
     uint64_t dma_latency(int path, uint64_t rows, uint64_t row_bytes, uint32_t hits, uint32_t misses);
     void pct_point();
     uint64_t begin_push(Instr& in);
+    uint64_t begin_indexed(Instr& in);  // pl.tile.mgather / mscatter: the transfers the index tile names
     void end_push(Instr& in);
     void refresh_slot_tile(TileBuf& t, CrossCorePipe::Slot& sl);
     void slot_reads(Instr& in);

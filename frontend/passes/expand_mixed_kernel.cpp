@@ -114,7 +114,7 @@ public:
         dce();
         std::set<const Var*> kept, kept_reads;
         walk(m_out->body, [&](const StmtPtr& s) {
-            if (s->kind == StmtKind::Assign && is_call(*s, OpCode::Load))
+            if (s->kind == StmtKind::Assign && (is_call(*s, OpCode::Load) || is_call(*s, OpCode::Mgather)))
                 for (const auto& t : s->targets) kept.insert(t.get());
             if (s->kind == StmtKind::Assign && is_call(*s, OpCode::TensorRead))
                 for (const auto& t : s->targets) kept_reads.insert(t.get());
@@ -182,7 +182,7 @@ private:
         if (m_lane == Lane::Aiv && is_call(s, OpCode::TpushToAic) && s.kind == StmtKind::Eval) return hand_push(s, out);
         if (mine(side)) {
             out.push_back(clone_stmt(std::make_shared<Stmt>(s), &m_map));
-        } else if (is_call(s, OpCode::Store) && s.kind == StmtKind::Assign && s.targets.size() == 1) {
+        } else if ((is_call(s, OpCode::Store) || is_call(s, OpCode::Mscatter)) && s.kind == StmtKind::Assign && s.targets.size() == 1) {
             // The other lane's store still names the tensor's next SSA version, which this lane may read (a
             // value a loop carries, a later load): here it is the same tensor (dce() drops it when unused).
             const ExprPtr& t = arg(*stmt_call(s), "output_tensor");

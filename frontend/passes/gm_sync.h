@@ -317,7 +317,7 @@ private:
                 if (s->kind == StmtKind::Assign && s->targets.size() == 1 && s->targets[0]->type.kind == TypeKind::Tensor) {
                     const Var* t = s->targets[0].get();
                     if (const Expr* c = stmt_call(*s)) {
-                        if (c->op->code == OpCode::Store) add(t, origin_of(arg(*c, "output_tensor")));
+                        if (c->op->code == OpCode::Store || c->op->code == OpCode::Mscatter) add(t, origin_of(arg(*c, "output_tensor")));
                         else if (c->op->code == OpCode::Slice) add(t, origin_of(arg(*c, "tile")));
                         // A reshaped view: its accesses have no window here (they may overlap anything of it).
                         else if (c->op->code == OpCode::TensorView) add(t, origin_of(arg(*c, "tensor")));
@@ -452,6 +452,22 @@ private:
                         a.origins = origin_of(arg(*c, "tensor"));
                     }
                     m_acc.push_back(std::move(a));
+                } else if (is_indexed_gm(c->op->code)) {
+                    // pl.tile.mgather (MTE2) / mscatter (MTE3) on the vector lane: the index tile's values pick the
+                    // elements, so the access's window is unknown (may overlap anything of its tensor).
+                    const bool scatter = c->op->code == OpCode::Mscatter;
+                    const bool unused = !scatter && m_live && !s->targets.empty() && !m_live->count(s->targets[0].get());
+                    if (!unused) {
+                        Access a;
+                        a.stmt = s;
+                        a.path = here;
+                        a.store = scatter;
+                        a.call = c;
+                        a.win = GmWindow{};
+                        a.lane = Side::Vector;
+                        a.origins = origin_of(arg(*c, scatter ? "output_tensor" : "mem"));
+                        m_acc.push_back(std::move(a));
+                    }
                 } else if (c->op->code == OpCode::TensorWrite) {
                     // A scalar GM write of one element, on the lane pin_scalar_writes gave it (MTE3).
                     Access a;

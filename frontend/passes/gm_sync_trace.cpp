@@ -389,7 +389,7 @@ bool GmSync::load_drained_by_mte3(size_t i, size_t to, const Access& load) const
         if (!e) continue;
         const OpCode code = e->op->code;
         if (!v_read && call_side(*e) == Side::Vector && e->type.is_tile() && e->type.mem == Mem::Vec && code != OpCode::Load &&
-            code != OpCode::TpopFromAic)
+            code != OpCode::TpopFromAic && code != OpCode::Mgather)
             for (const auto& a : e->args)
                 if (a && a->kind == ExprKind::Var && a->type.is_tile() && derives_from(a->var.get(), load.stmt.get(), 0)) v_read = true;
         const bool mte3 = (code == OpCode::Store && call_side(*e) == Side::Vector) || code == OpCode::TpushToAic || call_side(*e) == Side::BoundaryV2C;

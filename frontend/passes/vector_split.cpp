@@ -166,6 +166,12 @@ private:
                           "read the element from GM with pl.tensor.read, or outside the split function");
                 return;
             }
+            case O::Mgather: case O::Mscatter:
+                // Which rows or elements each lane's half of the index tile names is not defined by a split.
+                raise("E-UNSUPPORTED", c.loc,
+                      fmt::format("pl.{} in a {} split function is not modelled by cvsim (each AIV lane would hold half the index tile)",
+                                  c.op->name(), split_mode_name(m_mode)),
+                      "gather or scatter outside the split function, or in a function with split=NONE");
             case O::TpopFromAic:
                 c.args[0] = int_lit(m_code, c.loc);  // (split, id, shape, dtype)
                 halve(c.type, c.loc, "the popped tile", false);

@@ -1,0 +1,150 @@
+// pl.tile.mgather / pl.tile.mscatter (frontend/ops_gm_index.cpp): GM accesses whose elements an index tile picks
+// at run time. Row and elem gathers (gather_oob zero / wrap) and an element scatter with a repeated index run
+// bit-exact to the reference on both targets with hand-computed values; a V2C hand-over through a scatter is
+// ordered by the pass (fence, syncall) and a race without it; misuse gets a diagnostic at a caret.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "frontend/runtime.h"
+#include "test_support.h"
+
+using namespace cvsim;
+using namespace cvsim::test;
+
+namespace {
+
+std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+
+rt::TensorBuffer buffer(const std::string& name, DType t, std::vector<int64_t> shape, const std::vector<double>& v) {
+    rt::TensorBuffer b;
+    b.name = name;
+    b.dtype = t;
+    b.shape = std::move(shape);
+    b.bytes.assign(storage_bytes(t, static_cast<int64_t>(v.size())), 0);
+    for (size_t i = 0; i < v.size(); ++i) put_element(t, v[i], b.bytes.data(), static_cast<int64_t>(i));
+    return b;
+}
+
+rt::TensorBuffer output(const std::string& dir, const std::string& name, DType t, std::vector<int64_t> shape) {
+    rt::TensorBuffer out;
+    out.name = name;
+    out.dtype = t;
+    out.shape = std::move(shape);
+    rt::read_npy(out, dir + "/" + name + ".npy");
+    return out;
+}
+
+void write_kernel(const std::string& path, const std::string& text) {
+    FILE* f = std::fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+}
+
+}  // namespace
+
+TEST(GmIndex, GathersAndAScatterEqualTheReferenceAndTheHandComputedValues) {
+    std::vector<double> table(16 * 32), ridx = {5, 0, 15, 9, 2, 2, 7, 11}, eidx(32), sidx(32);
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 32; ++c) table[static_cast<size_t>(r * 32 + c)] = r * 100 + c;
+    for (int k = 0; k < 32; ++k) {
+        eidx[static_cast<size_t>(k)] = (k * 37) % 512;
+        sidx[static_cast<size_t>(k)] = (k * 5 + 3) % 512;
+    }
+    eidx[31] = 600;  // outside the 512 elements: zero mode reads 0, wrap mode element 88
+    sidx[31] = 3;    // the first scatter's index again: the later write wins
+    auto at = [&](double flat) { const int e = static_cast<int>(flat); return (e / 32) * 100.0 + e % 32; };
+    for (const char* target : {"a2a3", "a5"}) {
+        SCOPED_TRACE(target);
+        const std::string dir = ::testing::TempDir() + "/gm_index_" + target;
+        std::filesystem::create_directories(dir);
+        rt::write_npy(buffer("table", DType::FP32, {16, 32}, table), dir + "/table.npy");
+        rt::write_npy(buffer("ridx", DType::INT32, {1, 8}, ridx), dir + "/ridx.npy");
+        rt::write_npy(buffer("eidx", DType::INT32, {4, 8}, eidx), dir + "/eidx.npy");
+        rt::write_npy(buffer("sidx", DType::INT32, {4, 8}, sidx), dir + "/sidx.npy");
+        RunResult r = run_cvsim({"run", kernel("mgather_mscatter.py"), "--target", target, "--input", "table=" + dir + "/table.npy", "--input",
+                                 "ridx=" + dir + "/ridx.npy", "--input", "eidx=" + dir + "/eidx.npy", "--input", "sidx=" + dir + "/sidx.npy",
+                                 "--output-dir", dir});
+        ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+        EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference (4 tensors, bit-exact)"), std::string::npos) << r.out;
+        rt::TensorBuffer rows = output(dir, "rows", DType::FP32, {8, 32}), elems = output(dir, "elems", DType::FP32, {4, 8}),
+                         wrapped = output(dir, "wrapped", DType::FP32, {4, 8}), scat = output(dir, "scat", DType::FP32, {16, 32});
+        for (int i = 0; i < 8; ++i)
+            for (int c = 0; c < 32; ++c) {
+                EXPECT_EQ(get_element(DType::FP32, rows.bytes.data(), i * 32 + c), ridx[static_cast<size_t>(i)] * 100 + c);
+            }
+        for (int k = 0; k < 32; ++k) {
+            const double e = k == 31 ? 0.0 : at(eidx[static_cast<size_t>(k)]);
+            EXPECT_EQ(get_element(DType::FP32, elems.bytes.data(), k), e) << k;
+            EXPECT_EQ(get_element(DType::FP32, wrapped.bytes.data(), k), k == 31 ? at(88) : e) << k;
+            if (k > 0) {
+                EXPECT_EQ(get_element(DType::FP32, scat.bytes.data(), static_cast<int64_t>(sidx[static_cast<size_t>(k)])), e + 1000) << k;
+            }
+        }
+        EXPECT_EQ(get_element(DType::FP32, scat.bytes.data(), 3), 1000.0);  // element 31 (0 + 1000) overwrote element 0's
+    }
+}
+
+TEST(GmIndex, AV2CHandOverThroughAScatterIsOrderedByThePassAndARaceWithoutIt) {
+    const std::string dir = ::testing::TempDir() + "/gm_index_v2c";
+    std::filesystem::create_directories(dir);
+    std::vector<double> sidx(256);
+    for (int k = 0; k < 256; ++k) sidx[static_cast<size_t>(k)] = (k * 7) % 256;  // a permutation of the scratch
+    rt::write_npy(buffer("sidx", DType::INT32, {16, 16}, sidx), dir + "/sidx.npy");
+    for (const char* target : {"a2a3", "a5"}) {
+        SCOPED_TRACE(target);
+        RunResult off = run_cvsim({"check", kernel("mscatter_v2c.py"), "--target", target, "--v2c", "off", "--schedules", "20", "--jobs", "1",
+                                   "--input", "sidx=" + dir + "/sidx.npy"});
+        EXPECT_NE(off.exit_code, 0) << off.out << off.err;
+        EXPECT_NE(unwrapped(off.out).find("E-RACE-"), std::string::npos) << off.out;
+        for (const char* policy : {"fence", "syncall"}) {
+            RunResult ok = run_cvsim({"check", kernel("mscatter_v2c.py"), "--target", target, "--v2c", policy, "--schedules", "20", "--jobs", "1",
+                                      "--input", "sidx=" + dir + "/sidx.npy"});
+            EXPECT_EQ(ok.exit_code, 0) << policy << "\n" << ok.out << ok.err;
+        }
+        RunResult rej = run_cvsim({"check", kernel("mscatter_v2c.py"), "--target", target, "--v2c", "reject", "--input", "sidx=" + dir + "/sidx.npy"});
+        EXPECT_NE(rej.exit_code, 0) << rej.out << rej.err;
+        EXPECT_NE((rej.out + rej.err).find("error[E-V2C-UNFENCED]"), std::string::npos) << rej.out << rej.err;
+    }
+}
+
+TEST(GmIndex, MisusesGetADiagnosticAtACaret) {
+    struct Bad {
+        std::string from, to, code, text, target;
+    };
+    const Bad cases[] = {
+        {"pl.tile.mgather(table, ri)", "pl.tile.mgather(table, ri, target_memory=pl.MemorySpace.Mat)", "E-UNSUPPORTED", "target_memory=pl.Mem.Mat", "a5"},
+        {"ei = pl.load(eidx, [0, 0], [4, 8])", "ei = pl.cast(pl.load(eidx, [0, 0], [4, 8]), pl.FP32)", "E-TYPE", "idx dtype to be INT32", "a5"},
+        {"\"elem\", gather_oob=\"zero\"", "\"elem\", gather_oob=\"skip\"", "E-TYPE", "gather_oob must be one of", "a5"},
+        {"pl.tile.mscatter(v, si, scat)", "pl.tile.mscatter(v, ri, scat)", "E-TYPE", "idx shape to match src shape", "a5"},
+        {"ri = pl.load(ridx, [0, 0], [1, 8])", "ri = pl.reshape(pl.load(ridx, [0, 0], [1, 8]), [8, 1])", "E-TYPE", "requires an idx shape [1, R]", "a2a3"},
+    };
+    const std::string src = read_file(kernel("mgather_mscatter.py"));
+    int i = 0;
+    for (const Bad& b : cases) {
+        std::string text = src;
+        const size_t p = text.find(b.from);
+        ASSERT_NE(p, std::string::npos) << b.from;
+        text.replace(p, b.from.size(), b.to);
+        const std::string path = ::testing::TempDir() + "/gm_index_bad" + std::to_string(i++) + ".py";
+        write_kernel(path, text);
+        RunResult r = run_cvsim({"run", path, "--target", b.target});
+        EXPECT_EQ(r.exit_code, 2) << b.to << "\n" << r.err;
+        EXPECT_NE(r.err.find("error[" + b.code + "]"), std::string::npos) << b.to << "\n" << r.err;
+        EXPECT_NE(r.err.find(b.text), std::string::npos) << b.to << "\n" << r.err;
+        EXPECT_NE(r.err.find("^"), std::string::npos) << "no caret: " << r.err;
+    }
+}
+
+TEST(GmIndex, AnIndexOutsideTheTableIsOutOfBoundsUnderGatherOobUndefined) {
+    const std::string dir = ::testing::TempDir() + "/gm_index_oob";
+    std::filesystem::create_directories(dir);
+    std::vector<double> ridx = {5, 0, 16, 9, 2, 2, 7, 11};  // row 16 of a 16-row table
+    rt::write_npy(buffer("ridx", DType::INT32, {1, 8}, ridx), dir + "/ridx.npy");
+    RunResult r = run_cvsim({"run", kernel("mgather_mscatter.py"), "--input", "ridx=" + dir + "/ridx.npy"});
+    EXPECT_NE(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE((r.out + r.err).find("E-OOB"), std::string::npos) << r.out << r.err;
+    EXPECT_NE((r.out + r.err).find("index 16 is outside the 16 rows"), std::string::npos) << r.out << r.err;
+}
