@@ -694,14 +694,26 @@ std::vector<KernelLaunch> kernel_launches(const Program& program, const std::str
 
 // PyPTO's a2a3 codegen of pl.tile.mgather (src/backend/common/pto_ops_memory.cpp): no 8-bit float table, a
 // [1, R] index in row mode, 32-byte aligned destination rows. A kernel it refuses is refused here too.
+// On a5, row mode's table rows are the second-to-last dimension alone (pto-isa a5 MGather.hpp, GetShape(DIM_3)),
+// where cvsim (and a2a3) take the product of all leading dimensions: a table with more leading rows is refused.
 static void check_mgather_targets(const Program& program, Target target) {
-    if (target != Target::A2A3) return;
     for (auto& f : program.functions)
         passes::walk(f->body, [&](const StmtPtr& s) {
             const Expr* c = passes::stmt_call(*s);
             if (!c || c->op->code != OpCode::Mgather) return;
             const ExprPtr& mem = arg(*c, "mem");
             const DType dt = mem->type.dtype;
+            if (target == Target::A5) {
+                const auto& sh = mem->type.shape;
+                bool leading = false;
+                for (size_t d = 0; d + 2 < sh.size(); ++d) leading |= sh[d] != 1;
+                if (mgather_coalesce(*c) == 0 && leading)
+                    raise("E-UNSUPPORTED", mem->loc,
+                          fmt::format("pl.tile.mgather: row mode on a5 over a table of shape {}: a5's MGATHER counts only the second-to-last "
+                                      "dimension as table rows, cvsim all leading dimensions", shape_str(sh)),
+                          "reshape the table to 2-D (pl.tensor.view) or use --target a2a3");
+                return;
+            }
             if (dt == DType::FP8E4M3FN || dt == DType::FP8E5M2 || dt == DType::HF8)
                 raise("E-UNSUPPORTED", mem->loc, fmt::format("pl.tile.mgather: dtype {} is not supported on a2a3 (PyPTO's a2a3 codegen refuses it)", dtype_name(dt)),
                       "use --target a5");
@@ -732,6 +744,25 @@ static void check_gather_compare_targets(const Program& program, Target target) 
                                   "or INT32 with cmp_mode eq)", dtype_name(dt), dt == DType::INT32 ? " with cmp_mode gt" : ""),
                       "use --target a5");
         });
+}
+
+// A hand-written AIC function runs on the cube core, an AIV function on a vector core: a statement of the other
+// side (a UB tile op in an AIC function, a cube op in an AIV one) has no unit to run on there.
+static void check_lane_sides(const Program& program) {
+    for (auto& f : program.functions) {
+        if (f->is_unread() || (f->type != FuncType::AIC && f->type != FuncType::AIV)) continue;
+        const bool aic = f->type == FuncType::AIC;
+        passes::walk(f->body, [&](const StmtPtr& s) {
+            const Expr* c = passes::stmt_call(*s);
+            if (!c || !c->op) return;
+            const Side side = call_side(*c);
+            if ((aic && side == Side::Vector) || (!aic && side == Side::Cube))
+                raise("E-TYPE", c->loc,
+                      fmt::format("pl.{} runs on the {} core, but '{}' is an {} function (it runs on the {} core)", c->op->name(),
+                                  aic ? "vector" : "cube", f->name, aic ? "AIC" : "AIV", aic ? "cube" : "vector"),
+                      "move the statement to the other lane's function, or write one InCore function and let the expansion split it");
+        });
+    }
 }
 
 // The a5 store path has no bf16 atomic add (PyPTO: an fp32 accumulator plus a cast is required there).
@@ -788,6 +819,7 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     check_atomic_targets(*program, opt.expand.target);
     check_mgather_targets(*program, opt.expand.target);
     check_gather_compare_targets(*program, opt.expand.target);
+    check_lane_sides(*program);
     Compiled c;
     c.original = program;
     auto entry = pick_entry(*program, opt.entry);
@@ -803,6 +835,12 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
         c.stats = {};
         c.mixed = false;
         c.expanded = any_mixed ? passes::expand_mixed_kernel(*program, eo, c.stats) : program;
+        bool regions = false;
+        for (auto& f : c.expanded->functions) regions |= passes::flatten_vector_split_regions(*f, false);
+        if (regions) {
+            if (c.expanded == program) c.expanded = clone_program(*program);  // the original stays as parsed
+            for (auto& f : c.expanded->functions) passes::flatten_vector_split_regions(*f);
+        }
         if (passes::split_hand_written_lanes(*c.expanded, false)) {
             if (c.expanded == program) c.expanded = clone_program(*program);  // the original stays as parsed
             passes::split_hand_written_lanes(*c.expanded, true);

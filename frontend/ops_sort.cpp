@@ -86,15 +86,15 @@ TileData n_gather_compare(const OpOperands& o) {
 }  // namespace
 
 std::optional<std::string> gather_compare_overflow_error(const OpOperands& o) {
-    if (!o.op || o.op->code != OpCode::GatherCompareDst || !o.call || o.tiles.empty() || o.scalars.empty()) return std::nullopt;
+    if (!o.op || (o.op->code != OpCode::GatherCompareDst && o.op->code != OpCode::GatherCompareCdst) || !o.call || o.tiles.empty() || o.scalars.empty()) return std::nullopt;
     const TileData& s = o.tiles[0];
     auto [vr, vc] = o.valid.empty() ? std::pair<int64_t, int64_t>{s.m.rows(), s.m.cols()} : o.valid[0];
     if (vr < 0) vr = s.m.rows();
     if (vc < 0) vc = s.m.cols();
-    auto over = gather_compare_overflow(s, vr, vc, round_to(s.dtype, o.scalars[0]), gather_cmp_mode(*o.call), o.out_cols);
+    auto over = gather_compare_overflow(s, vr, vc, round_to(s.dtype, o.scalars[0]), gather_cmp_mode(*o.call), call_int(o, "out_cols", o.out_cols));
     if (!over) return std::nullopt;
     return fmt::format("pl.tile.gather_compare: row {} of src has {} matches but out_cols is {}: the hardware writes the indices past "
-                       "the row of dst (into the next row, or past the tile)", over->first, over->second, o.out_cols);
+                       "the row of dst (into the next row, or past the tile)", over->first, over->second, call_int(o, "out_cols", o.out_cols));
 }
 
 namespace {

@@ -440,6 +440,10 @@ private:
         const bool row = mgather_coalesce(c) == 0;
         const int oob = mgather_oob(c);
         const int64_t cap = rt::indexed_capacity(v.shape, row);
+        if (!row && !rt::box_contiguous(v.shape, v.reshape.empty() ? t.shape : v.reshape))
+            fail("E-UNSUPPORTED", c.loc, fmt::format("pl.tile.mgather in elem mode on a view of {} that is not contiguous: pto-isa indexes the "
+                                                     "view's memory linearly from its first element, which cvsim does not model (gather from the whole tensor "
+                                                     "or a contiguous slice and offset the indices)", t.name));
         TileData d{t.dtype, Matrix::Zero(c.type.rows(), c.type.cols())};
         auto read = [&](int64_t k, double raw) -> std::optional<int64_t> {
             rt::IndexPick p = rt::pick_index(raw, cap, oob);
@@ -480,6 +484,10 @@ private:
         auto& t = m_m.gm.tensors[v.id];
         if (t.written.size() != static_cast<size_t>(t.numel())) t.written.assign(static_cast<size_t>(t.numel()), 0);
         const int64_t cap = rt::indexed_capacity(v.shape, false);
+        if (!rt::box_contiguous(v.shape, v.reshape.empty() ? t.shape : v.reshape))
+            fail("E-UNSUPPORTED", c.loc, fmt::format("pl.tile.mscatter into a view of {} that is not contiguous: pto-isa indexes the view's "
+                                                     "memory linearly from its first element, which cvsim does not model (scatter into the whole tensor or a "
+                                                     "contiguous slice and offset the indices)", t.name));
         const size_t eb = dtype_bytes(t.dtype);
         for (int64_t i = 0; i < src->vr; ++i)
             for (int64_t j = 0; j < src->vc; ++j) {

@@ -85,6 +85,16 @@ int64_t indexed_capacity(const std::vector<int64_t>& shape, bool row) {
     return n;
 }
 
+bool box_contiguous(const std::vector<int64_t>& shape, const std::vector<int64_t>& base) {
+    if (shape.size() != base.size()) return false;
+    size_t d = shape.size();
+    while (d > 0 && shape[d - 1] == base[d - 1]) --d;  // whole trailing dimensions
+    if (d == 0) return true;
+    for (size_t k = 0; k + 1 < d; ++k)  // before the one partial dimension: extent 1 only
+        if (shape[k] != 1) return false;
+    return true;
+}
+
 std::optional<Window> indexed_window(uint32_t tensor, const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
                                      const std::vector<int64_t>& reshape, const std::vector<int64_t>& tensor_shape, int64_t k, bool row) {
     if (shape.empty() || off.size() != shape.size()) return std::nullopt;

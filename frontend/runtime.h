@@ -130,6 +130,10 @@ std::optional<Window> reshape_window(const std::vector<int64_t>& from, const Win
 // given: pl.tensor.view) is a table of capacity prod(shape) elements (elem mode) or prod(shape[:-1]) rows of
 // shape.back() elements (row mode); transfer `k` is that element or row, as a box of the tensor.
 int64_t indexed_capacity(const std::vector<int64_t>& shape, bool row);
+// Whether a box of `shape` inside a base of shape `base` (a tensor, or the reshape a pl.tensor.view gives it)
+// covers consecutive elements of the base: pto-isa's MGATHER elem mode / MSCATTER (and a5's row mode) address
+// the view linearly from its first element, which equals cvsim's logical flattening only then.
+bool box_contiguous(const std::vector<int64_t>& shape, const std::vector<int64_t>& base);
 std::optional<Window> indexed_window(uint32_t tensor, const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
                                      const std::vector<int64_t>& reshape, const std::vector<int64_t>& tensor_shape, int64_t k, bool row);
 // One index value (an INT32 element, read as pto-isa's kernels do: cast to uint32) against the capacity under

@@ -48,7 +48,15 @@ void FunctionLowering::lower_gather_compare_assign(const ast::Stmt& s, const Typ
                   fmt::format("'{}' is re-bound with a different type: the pair of tiles of pl.tile.gather_compare (first bound at line {} as {})",
                               target.name, m_vars.at(target.name)->loc.line, type_str(m_vars.at(target.name)->type)),
                   "use a new name for a value of a different type");
-        for (size_t i = 0; i < 2; ++i) names.emplace_back(tuple_part_name(target.name, i), target.loc);
+        for (size_t i = 0; i < 2; ++i) {
+            const std::string h = tuple_part_name(target.name, i);
+            if (m_vars.count(h) && !m_hidden.count(h))
+                raise("E-TYPE", target.loc,
+                      fmt::format("cvsim reads {0}[{1}] as the variable '{2}', and this function already has a '{2}' (line {3})", target.name, i, h,
+                                  m_vars.at(h)->loc.line),
+                      "rename one of them");
+            names.emplace_back(h, target.loc);
+        }
     } else {
         raise("E-UNSUPPORTED", target.loc, "assignment to this kind of target is not supported (only names and tuples of names)");
     }
@@ -70,7 +78,11 @@ void FunctionLowering::lower_gather_compare_assign(const ast::Stmt& s, const Typ
         st->loc = s.loc;
         st->annotated = ann != nullptr;
         st->value = parts[i];
+        const bool hidden = target.kind == ast::ExprKind::Name;
+        if (hidden) m_hidden.insert(names[i].first);
+        m_binding_hidden = hidden;
         st->targets.push_back(bind(names[i].first, t, names[i].second));
+        m_binding_hidden = false;
         emit(st);
     }
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -48,6 +49,8 @@ class FunctionLowering {
     ProgramCtx& m_ctx;                               // program-wide state
     ir::Function& m_fn;                              // function being lowered
     std::unordered_map<std::string, VarPtr> m_vars;  // name -> variable slot
+    std::set<std::string> m_hidden;                  // t__dst / t__cdst of `t = pl.tile.gather_compare(...)`
+    bool m_binding_hidden = false;                   // lower_gather_compare_assign is binding one of them
     Block* m_out = nullptr;                          // block receiving hoisted statements
     const ir::Stmt* m_region = nullptr;              // enclosing pl.split_aiv region (shard/gather take its mode)
 

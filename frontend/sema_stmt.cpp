@@ -110,6 +110,11 @@ void FunctionLowering::lower_stmt(const ast::Stmt& s) {
 
 VarPtr FunctionLowering::bind(const std::string& name, const Type& type, const SourceLoc& loc) {
     if (name == "self" || name == "pl") raise("E-TYPE", loc, fmt::format("cannot assign to '{}'", name));
+    if (m_hidden.count(name) && !m_binding_hidden) {
+        const std::string t = name.substr(0, name.rfind("__"));
+        raise("E-TYPE", loc, fmt::format("'{}' names an element of '{}' = pl.tile.gather_compare(...) in cvsim; it cannot be assigned", name, t),
+              fmt::format("use another name (cvsim reads {0}[0] and {0}[1] as {0}__dst and {0}__cdst)", t));
+    }
     auto it = m_vars.find(name);
     if (it != m_vars.end()) {
         if (!same_slot_type(it->second->type, type))

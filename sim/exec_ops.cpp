@@ -472,6 +472,13 @@ uint64_t CoreRunner::begin_indexed(Instr& in) {
     const bool row = gather && mgather_coalesce(c) == 0;
     const int oob = gather ? mgather_oob(c) : 0;
     const int64_t cap = rt::indexed_capacity(shape, row);
+    // A view that is not one run of its base: pto-isa addresses it linearly from its first element (elem mode,
+    // mscatter; a5's row mode steps rows by the row length), which cvsim's box model does not reproduce.
+    if (!rt::box_contiguous(shape, reshape.empty() ? t.shape : reshape) && (!row || m_st.cfg->hw.target == Target::A5))
+        runtime_finding("E-UNSUPPORTED", *in.stmt,
+                        fmt::format("{} {}{} on a view of {} that is not contiguous: pto-isa addresses the view linearly from its first "
+                                    "element{}, which cvsim does not model", core_name(m_core_id), c.op->name(), row ? " (row mode, a5)" : "", t.name,
+                                    row ? " (rows a row length apart)" : ""));
     const TileBuf& ib = *in.in[0];
     const Matrix ix = read_tile(ib).m;
     const bool row_vector = arg(c, "idx")->type.shape[0] == 1;

@@ -602,6 +602,54 @@ std::shared_ptr<Function> make_group(const Function& src, const Function& aic, c
 
 }  // namespace
 
+static bool flatten_split_regions(Block& b);
+
+bool flatten_vector_split_regions(Function& f, bool apply) {
+    if (f.type == FuncType::InCore) {
+        bool cube = false;
+        walk(f.body, [&](const StmtPtr& s) { cube |= stmt_side(*s) == Side::Cube; });
+        if (cube) return false;
+    } else if (f.type != FuncType::AIV) {
+        return false;
+    }
+    if (!apply) {
+        bool any = false;
+        walk(f.body, [&](const StmtPtr& s) { any |= s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv && s->iter_args.empty(); });
+        return any;
+    }
+    if (!flatten_split_regions(f.body)) return false;
+    for (const char* key : {"split_aiv", "dual_aiv_dispatch"})
+        if (!f.attr(key)) {
+            Attr a;
+            a.key = key;
+            a.value = std::make_shared<Expr>();
+            a.value->kind = ExprKind::Bool;
+            a.value->ival = 1;
+            f.attrs.push_back(a);
+        }
+    return true;
+}
+
+// Replaces each pl.split_aiv region of an AIV function's block (nested ones included) by
+// `region_var = pl.tile.get_subblock_idx()` and its body; true when there was one.
+static bool flatten_split_regions(Block& b) {
+    bool any = false;
+    Block out;
+    for (auto& s : b) {
+        any |= flatten_split_regions(s->body);
+        any |= flatten_split_regions(s->orelse);
+        if (s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv && s->iter_args.empty()) {
+            out.push_back(make_assign(s->loop_var, make_call(OpCode::GetSubblockIdx, {}, s->loc), s->loc));
+            for (auto& x : s->body) out.push_back(x);
+            any = true;
+            continue;
+        }
+        out.push_back(s);
+    }
+    b = std::move(out);
+    return any;
+}
+
 std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptions& opt, ExpandStats& stats) {
     auto out = std::make_shared<Program>();
     out->name = p.name;
@@ -636,6 +684,10 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
                 c->type = cube ? FuncType::AIC : FuncType::AIV;
                 std::erase_if(c->attrs, [](const Attr& a) { return a.key == "split"; });
             }
+            // A pl.split_aiv region of a vector function: each AIV lane runs the body once with the region's
+            // variable = its subblock index, as in a mixed kernel's AIV lane (left a loop, both lanes ran both
+            // halves: a false WAW between them).
+            flatten_vector_split_regions(*c);
             out->functions.push_back(c);
             continue;
         }

@@ -88,5 +88,10 @@ void split_cube_lane(ir::Function& aic, ir::SplitMode mode);
 // split, and then the split AIC functions' transports that carry split 0 get the function's code. Returns
 // whether `p` has such an AIV function (changing nothing when `apply` is false).
 bool split_hand_written_lanes(ir::Program& p, bool apply);
+// A pl.split_aiv region of a vector-only function (AIV, or an InCore function without cube statements, which
+// ExpandMixedKernel leaves unsplit) becomes `region_var = pl.tile.get_subblock_idx()` and its body, and the
+// function is marked split_aiv / dual_aiv_dispatch: each AIV lane runs its own half, as in a mixed kernel's
+// AIV lane. apply=false only tells whether there is such a region. A region with loop-carried values stays.
+bool flatten_vector_split_regions(ir::Function& f, bool apply = true);
 
 }  // namespace cvsim::passes

@@ -1532,6 +1532,14 @@ private:
             return d;
         }
         if (!v2c) {
+            // Upstream's pairing (expand_mixed_kernel_pass.cpp) collects tile.store -> tile.load only: a vector
+            // consumer of another kind (pl.tensor.read, pl.tile.mgather) is left unfenced under --c2v upstream.
+            if (!complete() && l.call->op->code != OpCode::Load) {
+                ++m_stats.unfenced;
+                m_stats.log.push_back(what + " left unfenced as upstream does (upstream pairs a cube tile.store with a vector tile.load only, not pl." +
+                                      l.call->op->name() + ")");
+                return std::nullopt;
+            }
             if (direct && unique && (token_ring_free(false) || !complete())) {
                 place_fence(s, l, b, is, il, false);
                 ++m_stats.c2v_fences;
@@ -1567,7 +1575,7 @@ private:
                 }
                 ++m_stats.fallbacks;
                 m_stats.log.push_back(what + " has no balanced fence placement (" +
-                                      (s.call->op->code != OpCode::Store ? "a scalar write has no tile to pass"
+                                      (s.call->op->code != OpCode::Store ? (s.call->op->code == OpCode::Mscatter ? "a scatter is not a plain store" : "a scalar write has no tile to pass")
                                       : !token_ring_free(true)         ? "hand-written transports share the token's ring"
                                       : unique ? "the store is nested deeper than the load" : "several producer stores") + "), barrier instead");
                 [[fallthrough]];

@@ -6,6 +6,7 @@
 // assignments, loop-carried values and branch results, to a fixpoint). Loop variables, block and subblock
 // indices, scalar parameters (fixed per run) and constants are not. A data-derived scalar is harmless as the
 // value operand of a tile-scalar op (`muls(x, s)`, `full(..., value=s)`): that is data, not an address.
+// pl.tile.mgather / mscatter take their GM addresses from an index tile: always data-dependent.
 #include "frontend/passes/timing_scope.h"
 
 #include <fmt/format.h>
@@ -138,6 +139,12 @@ private:
     void check_expr(const ExprPtr& e, const SourceLoc& loc) {
         if (!e) return;
         if (e->kind == ExprKind::Call && e->op) {
+            // mgather / mscatter: the GM elements they touch are the values of their index tile (data).
+            if (is_indexed_gm(e->op->code)) {
+                m_out.data_independent = false;
+                m_out.reasons.push_back(fmt::format("{}: the GM addresses of pl.{} are the values of its index tile 'idx' (tile data) in {}",
+                                                    loc.short_str(), e->op->name(), m_f->name));
+            }
             for (size_t i = 0; i < e->args.size(); ++i) {
                 const ExprPtr& a = e->args[i];
                 if (!a || a->type.kind == TypeKind::Tile || a->type.kind == TypeKind::Tensor) {

@@ -229,7 +229,8 @@ private:
                                             c.op->code == O::FillpadInplace;
                     if (!same_shape)
                         raise("E-UNSUPPORTED", c.loc, fmt::format("pl.{} in a {} split function is not supported (its operands and result do not halve alike)",
-                                                                  c.op->name(), split_mode_name(m_mode)));
+                                                                  c.op->code == O::GatherCompareDst || c.op->code == O::GatherCompareCdst ? "tile.gather_compare" : c.op->name(),
+                                                                  split_mode_name(m_mode)));
                 }
                 if (c.op->code == O::Slice || c.op->code == O::Reshape || c.op->code == O::Transpose || c.op->code == O::TransposeView)
                     if (c.type.mem == Mem::Vec) raise("E-UNSUPPORTED", c.loc, fmt::format("pl.{} in a {} split function is not supported", c.op->name(), split_mode_name(m_mode)));

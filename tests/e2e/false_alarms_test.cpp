@@ -1,7 +1,8 @@
 // False alarms on correct kernels (issues 10 and 11), each from a kernel written for cvsim with the construct
 // that upstream's printed programs use: an unsplit AIV function marked dual_aiv_dispatch (a2a3: lane 1 is a
 // replay), a split_aiv region's expansion, a mixed function already in per-lane form (the reference runs both
-// lanes), set_validshape in a hand-written split function, and pl.dynamic dims sized by --input files.
+// lanes), set_validshape in a hand-written split function, pl.dynamic dims sized by --input files, and a
+// split_aiv region in a vector-only function. Hand-written AIC/AIV functions hold only their own side's ops.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -192,4 +193,48 @@ TEST(FalseAlarms, InProcessCheckOfLaunchesOfDifferentWidthsGivesEachItsVerdict) 
     size_t passes = 0;
     for (size_t at = out.find("PASS"); at != std::string::npos; at = out.find("PASS", at + 1)) ++passes;
     EXPECT_EQ(passes, 2u) << "one verdict per launch:\n" << r.out;
+}
+
+TEST(FalseAlarms, ASplitAivRegionOfAVectorOnlyFunctionGivesEachLaneItsHalf) {
+    // Each lane used to run both iterations of the region (both wrote both halves: E-RACE-WAW on every run).
+    for (const char* target : {"a2a3", "a5"}) {
+        SCOPED_TRACE(target);
+        RunResult r = run_cvsim({"check", kernel("split_region_vector_only.py"), "--target", target, "--schedules", "20", "--jobs", "1"});
+        EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+        RunResult e = run_cvsim({"expand", kernel("split_region_vector_only.py"), "--target", target});
+        ASSERT_EQ(e.exit_code, 0) << e.err;
+        EXPECT_NE(e.out.find("lane: pl.Scalar[pl.INDEX] = pl.tile.get_subblock_idx()"), std::string::npos) << e.out;
+    }
+    // The adversary: both lanes write rows 0-7 (the store ignores the lane) -- a real WAW between the lanes.
+    std::string src = read_file(kernel("split_region_vector_only.py"));
+    const std::string from = "out = pl.store(v, [lane * 8, 0], out)";
+    src.replace(src.find(from), from.size(), "out = pl.store(v, [0, 0], out)");
+    RunResult bad = run_cvsim({"check", write_text("split_region_vector_only_waw.py", src), "--schedules", "20", "--jobs", "1"});
+    EXPECT_EQ(bad.exit_code, 1) << bad.out << bad.err;
+    EXPECT_NE(unwrapped(bad.out).find("error[E-RACE-WAW]: WAW on GM out[0:8, 0:16]: AIV"), std::string::npos) << bad.out;
+}
+
+TEST(LaneSides, AVectorOpInAnAicFunctionAndACubeOpInAnAivFunctionAreTypeErrors) {
+    const std::string head = "import pypto.language as pl\n\n\n@pl.program\nclass P:\n";
+    const std::string aic = head +
+        "    @pl.function(type=pl.FunctionType.AIC)\n"
+        "    def k(self, t: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
+        "        g = pl.tile.adds(pl.load(t, [0, 0], [16, 16]), 1.0)\n"
+        "        out_1 = pl.store(g, [0, 0], out)\n"
+        "        return out_1\n";
+    RunResult r = run_cvsim({"run", write_text("lane_sides_aic.py", aic), "--entry", "k"});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("lane_sides_aic.py:8:26: error[E-TYPE]: pl.tile.load runs on the vector core, but 'k' is an AIC function"),
+              std::string::npos) << r.err;
+    const std::string aiv = head +
+        "    @pl.function(type=pl.FunctionType.AIV)\n"
+        "    def k(self, a: pl.Tensor[[16, 16], pl.FP16], out: pl.Out[pl.Tensor[[16, 16], pl.FP16]]) -> pl.Tensor[[16, 16], pl.FP16]:\n"
+        "        a_l = pl.load(a, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)\n"
+        "        v = pl.load(a, [0, 0], [16, 16])\n"
+        "        out_1 = pl.store(v, [0, 0], out)\n"
+        "        return out_1\n";
+    RunResult v = run_cvsim({"run", write_text("lane_sides_aiv.py", aiv), "--entry", "k"});
+    EXPECT_EQ(v.exit_code, 2) << v.out << v.err;
+    EXPECT_NE(v.err.find("error[E-TYPE]: pl.tile.load runs on the cube core, but 'k' is an AIV function"), std::string::npos) << v.err;
+    EXPECT_NE(v.err.find("^"), std::string::npos) << v.err;
 }

@@ -150,6 +150,10 @@ TEST(GatherCompare, MisusesGetADiagnosticAtACaret) {
                                               "        w = pl.tile.add(bad, bad)", "E-TYPE", "pair of tiles pl.tile.gather_compare returns", "a5"},
         {first, "pl.tile.add(" + first + ", s)", "E-TYPE", "returns two tiles (dst, cdst)", "a5"},
         {"offset=100,", "ofset=100,", "E-TYPE", "unexpected keyword argument 'ofset'", "a5"},
+        {"d2_1 = pl.store(e, [0, 0], d2)", "t__cdst = pl.tile.full([1, 8], dtype=pl.UINT32, value=7)\n        d2_1 = pl.store(e, [0, 0], d2)", "E-TYPE",
+         "'t__cdst' names an element of 't'", "a5"},
+        {"        v = pl.load(y, [0, 0], [8, 64])\n", "        t__dst = pl.tile.full([8, 8], dtype=pl.INT32, value=7)\n        v = pl.load(y, [0, 0], [8, 64])\n", "E-TYPE",
+         "already has a 't__dst'", "a5"},
     };
     std::string src = read_file(kernel("gather_compare.py"));
     // A FP32 tile for the kvalue-dtype case.
@@ -187,4 +191,16 @@ TEST(GatherCompare, Int16IsAnA5FormOnly) {
     RunResult no = run_cvsim({"run", path, "--target", "a2a3"});
     EXPECT_EQ(no.exit_code, 2) << no.out << no.err;
     EXPECT_NE(no.err.find("INT16 src is not supported on a2a3"), std::string::npos) << no.err;
+}
+
+TEST(GatherCompare, TheCountsAloneStillCheckTheRowOverflowInAMixedKernel) {
+    RunResult r = run_cvsim({"run", kernel("gather_compare_mixed.py")});
+    EXPECT_NE(r.exit_code, 0) << r.out << r.err;
+    // Found by the simulator's counts op (the indices op is dead after the expansion), not only by the reference.
+    EXPECT_NE(unwrapped(r.out).find("error[E-OOB]: gather_compare_mixed.py:19: pl.tile.gather_compare: row 0 of src has 16 matches"),
+              std::string::npos) << r.out;
+    RunResult e = run_cvsim({"expand", kernel("gather_compare_mixed.py")});
+    ASSERT_EQ(e.exit_code, 0) << e.err;
+    EXPECT_EQ(e.out.find("gather_compare_dst"), std::string::npos) << e.out;
+    EXPECT_NE(e.out.find("gather_compare_cdst"), std::string::npos) << e.out;
 }

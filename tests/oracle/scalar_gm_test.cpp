@@ -39,7 +39,8 @@ bool oracle_v2c_race(const oracle::Verdict& v) {
 struct Case {
     const char* kernel;
     int row;
-    bool racy;  // the program as written (--v2c off) races
+    bool racy;              // the program as written (--v2c off) races
+    bool complete = false;  // run with --c2v complete (upstream leaves a C2V pair into a scalar read unfenced)
 };
 
 class ScalarGm : public ::testing::TestWithParam<Case> {};
@@ -51,12 +52,14 @@ TEST_P(ScalarGm, FenceAndSyncallOrderItRejectIsExact) {
     for (Target t : {Target::A2A3, Target::A5}) {
         Opts o;
         o.target = t;
+        if (c.complete) o.c2v = passes::C2VPolicy::Complete;
         EXPECT_EQ(reject_code(text, o), c.racy ? "E-V2C-UNFENCED" : "") << c.kernel << " row " << c.row << " " << target_name(t);
     }
     for (Target t : {Target::A2A3, Target::A5}) {
         std::string what = std::string(c.kernel) + " row " + std::to_string(c.row) + " " + std::string(target_name(t));
         Opts o;
         o.target = t;
+        if (c.complete) o.c2v = passes::C2VPolicy::Complete;
         o.v2c = passes::V2CPolicy::Off;
         auto off = session_of("k.py", text, o);
         CheckerView cv = checker_of(*off, 5);
@@ -82,8 +85,9 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"scalar_write_v2c_carried.py", 3, true}, Case{"scalar_write_v2c_carried.py", 12, false},
         // the write and the load in sibling arms of a branch in a loop
         Case{"scalar_write_v2c_arms.py", 3, true}, Case{"scalar_write_v2c_arms.py", 12, false},
-        // a cube store, then a vector pl.tensor.read of it (C2V: the upstream token orders it)
-        Case{"scalar_read_c2v.py", 3, false}, Case{"scalar_read_c2v.py", 12, false}));
+        // a cube store, then a vector pl.tensor.read of it (C2V: --c2v complete orders it; upstream's pairing
+        // takes tile.load consumers only, tests/e2e/adversarial_test.cpp checks that race)
+        Case{"scalar_read_c2v.py", 3, false, true}, Case{"scalar_read_c2v.py", 12, false, true}));
 
 // Both AIV lanes run a split function: a scalar write of a vector value would be issued by each (E-UNSUPPORTED,
 // never two silent writes); a write of no lane's value goes to the cube, which runs once.

@@ -1,6 +1,7 @@
 # A cube store, then pl.tensor.read (a scalar GM read) of one element of it whose value the vector lane
-# uses (issue 10): a C2V read-after-write; the token upstream places (unique producer store, consumer in
-# its block) orders it under every --v2c policy. ROW: the read element's row (the cube writes rows 0..7).
+# uses (issue 10): a C2V read-after-write. Upstream's ExpandMixedKernel pairs a cube store with a vector
+# tile.load only, so --c2v upstream leaves this read unordered (a race); --c2v complete orders it under every
+# --v2c policy. ROW: the read element's row (the cube writes rows 0..7).
 import pypto.language as pl
 
 

@@ -1,5 +1,6 @@
 # C2V RAW through a scalar GM read: the cube stores a matmul result, the vector lane reads one element
-# of it (pl.tensor.read) as a scale. Upstream fences this unique C2V store; it was left unordered.
+# of it (pl.tensor.read) as a scale. Upstream's pass pairs a cube tile.store with a vector tile.load only, so
+# this read stays unordered under --c2v upstream (a race); --c2v complete orders it.
 import pypto.language as pl
 
 
