@@ -5,11 +5,9 @@
 // out_cols is an E-OOB finding; misuse gets a diagnostic at a caret, with the a2a3 form's narrower dtype list.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <filesystem>
 
-#include "frontend/runtime.h"
-#include "test_support.h"
+#include "npy_support.h"
 
 using namespace cvsim;
 using namespace cvsim::test;
@@ -17,34 +15,6 @@ using namespace cvsim::test;
 namespace {
 
 std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
-
-rt::TensorBuffer buffer(const std::string& name, DType t, std::vector<int64_t> shape, const std::vector<double>& v) {
-    rt::TensorBuffer b;
-    b.name = name;
-    b.dtype = t;
-    b.shape = std::move(shape);
-    b.bytes.assign(storage_bytes(t, static_cast<int64_t>(v.size())), 0);
-    for (size_t i = 0; i < v.size(); ++i) put_element(t, v[i], b.bytes.data(), static_cast<int64_t>(i));
-    return b;
-}
-
-std::vector<double> output(const std::string& dir, const std::string& name, DType t, std::vector<int64_t> shape) {
-    rt::TensorBuffer out;
-    out.name = name;
-    out.dtype = t;
-    out.shape = shape;
-    rt::read_npy(out, dir + "/" + name + ".npy");
-    std::vector<double> v(static_cast<size_t>(shape[0] * shape[1]));
-    for (size_t i = 0; i < v.size(); ++i) v[i] = get_element(t, out.bytes.data(), static_cast<int64_t>(i));
-    return v;
-}
-
-void write_kernel(const std::string& path, const std::string& text) {
-    FILE* f = std::fopen(path.c_str(), "w");
-    ASSERT_NE(f, nullptr);
-    std::fputs(text.c_str(), f);
-    std::fclose(f);
-}
 
 // x[r, c] in -5..5; y has 7 at the columns c = r (mod 16) of row r, 100 + c elsewhere (y[0, 0] = 7 is the key).
 std::vector<double> x_values() {
@@ -68,15 +38,15 @@ struct Inputs {
 Inputs write_inputs(const std::string& tag, int extra_in_row1 = 0) {
     Inputs in{::testing::TempDir() + "/gather_compare_" + tag};
     std::filesystem::create_directories(in.dir);
-    rt::write_npy(buffer("x", DType::FP32, {8, 64}, x_values()), in.dir + "/x.npy");
-    rt::write_npy(buffer("y", DType::INT32, {8, 64}, y_values(extra_in_row1)), in.dir + "/y.npy");
+    rt::write_npy(npy_buffer("x", DType::FP32, {8, 64}, x_values()), in.dir + "/x.npy");
+    rt::write_npy(npy_buffer("y", DType::INT32, {8, 64}, y_values(extra_in_row1)), in.dir + "/y.npy");
     return in;
 }
 
 void expect_hand_computed(const std::string& dir) {
     const std::vector<double> x = x_values();
-    const auto d1 = output(dir, "d1", DType::INT32, {8, 16}), c1 = output(dir, "c1", DType::INT32, {1, 8});
-    const auto d2 = output(dir, "d2", DType::INT32, {8, 8}), c2 = output(dir, "c2", DType::UINT32, {1, 8});
+    const auto d1 = npy_values(dir, "d1", DType::INT32, {8, 16}), c1 = npy_values(dir, "c1", DType::INT32, {1, 8});
+    const auto d2 = npy_values(dir, "d2", DType::INT32, {8, 8}), c2 = npy_values(dir, "c2", DType::UINT32, {1, 8});
     for (int r = 0; r < 8; ++r) {
         SCOPED_TRACE(r);
         // gt 2.0 over the 6 x 50 valid region, offset 100; rows 6 and 7 have no valid element.
@@ -133,11 +103,8 @@ TEST(GatherCompare, ARowWithMoreMatchesThanOutColsIsOutOfBounds) {
 }
 
 TEST(GatherCompare, MisusesGetADiagnosticAtACaret) {
-    struct Bad {
-        std::string from, to, code, text, target;
-    };
     const std::string first = "pl.tile.gather_compare(s, 2.0, tmp, cmp_mode=\"gt\", offset=100, out_cols=16)";
-    const Bad cases[] = {
+    const std::vector<Misuse> cases = {
         {"cmp_mode=\"gt\"", "cmp_mode=\"ne\"", "E-UNSUPPORTED", "TGATHER compare form has only EQ and GT", "a5"},
         {"cmp_mode=\"gt\"", "cmp_mode=\"gte\"", "E-TYPE", "invalid cmp_mode 'gte'", "a5"},
         {"cmp_mode=0", "cmp_mode=4", "E-UNSUPPORTED", "INT32 src with cmp_mode gt is not supported on a2a3", "a2a3"},
@@ -158,20 +125,7 @@ TEST(GatherCompare, MisusesGetADiagnosticAtACaret) {
     std::string src = read_file(kernel("gather_compare.py"));
     // A FP32 tile for the kvalue-dtype case.
     src.replace(src.find("        v = pl.load("), 0, "        x1 = pl.load(x, [0, 0], [8, 64])\n");
-    int i = 0;
-    for (const Bad& b : cases) {
-        std::string text = src;
-        const size_t p = text.find(b.from);
-        ASSERT_NE(p, std::string::npos) << b.from;
-        text.replace(p, b.from.size(), b.to);
-        const std::string path = ::testing::TempDir() + "/gather_compare_bad" + std::to_string(i++) + ".py";
-        write_kernel(path, text);
-        RunResult r = run_cvsim({"run", path, "--target", b.target});
-        EXPECT_EQ(r.exit_code, 2) << b.to << "\n" << r.err;
-        EXPECT_NE(r.err.find("error[" + b.code + "]"), std::string::npos) << b.to << "\n" << r.err;
-        EXPECT_NE(r.err.find(b.text), std::string::npos) << b.to << "\n" << r.err;
-        EXPECT_NE(r.err.find("^"), std::string::npos) << "no caret: " << r.err;
-    }
+    expect_misuses(src, cases, "gather_compare");
 }
 
 TEST(GatherCompare, Int16IsAnA5FormOnly) {
@@ -181,7 +135,7 @@ TEST(GatherCompare, Int16IsAnA5FormOnly) {
     src.replace(src.find(from), from.size(), "        v = pl.cast(pl.load(y, [0, 0], [8, 64]), pl.INT16)\n");
     src.replace(src.find("pl.Scalar[pl.INT32]"), 19, "pl.Scalar[pl.INT16]");
     const std::string path = ::testing::TempDir() + "/gather_compare_int16.py";
-    write_kernel(path, src);
+    ASSERT_TRUE(write_text_file(path, src));
     Inputs in = write_inputs("int16");
     std::vector<std::string> cmd = {"run", path, "--target", "a5"};
     for (auto& a : in.args()) cmd.push_back(a);

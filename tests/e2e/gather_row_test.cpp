@@ -7,8 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "frontend/runtime.h"
-#include "test_support.h"
+#include "npy_support.h"
 
 using namespace cvsim;
 using namespace cvsim::test;
@@ -16,16 +15,6 @@ using namespace cvsim::test;
 namespace {
 
 std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
-
-rt::TensorBuffer buffer(const std::string& name, DType t, std::vector<int64_t> shape, const std::vector<double>& v) {
-    rt::TensorBuffer b;
-    b.name = name;
-    b.dtype = t;
-    b.shape = std::move(shape);
-    b.bytes.assign(storage_bytes(t, static_cast<int64_t>(v.size())), 0);
-    for (size_t i = 0; i < v.size(); ++i) put_element(t, v[i], b.bytes.data(), static_cast<int64_t>(i));
-    return b;
-}
 
 }  // namespace
 
@@ -40,24 +29,20 @@ TEST(GatherRow, PagedGatherEqualsTheReferenceAndTheHandComputedRows) {
         SCOPED_TRACE(target);
         const std::string dir = ::testing::TempDir() + "/gather_row_" + target;
         std::filesystem::create_directories(dir);
-        rt::write_npy(buffer("pool", DType::FP32, {16, 32}, pool), dir + "/pool.npy");
-        rt::write_npy(buffer("table", DType::INT32, {2, 4}, table), dir + "/table.npy");
+        rt::write_npy(npy_buffer("pool", DType::FP32, {16, 32}, pool), dir + "/pool.npy");
+        rt::write_npy(npy_buffer("table", DType::INT32, {2, 4}, table), dir + "/table.npy");
         RunResult r = run_cvsim({"run", kernel("gather_row_paged.py"), "--target", target, "--blocks", "2", "--input", "pool=" + dir + "/pool.npy",
                                  "--input", "table=" + dir + "/table.npy", "--output-dir", dir});
         ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
         EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference (1 tensor, bit-exact)"), std::string::npos) << r.out;
-        rt::TensorBuffer out;
-        out.name = "out";
-        out.dtype = DType::FP32;
-        out.shape = {8, 32};
-        rt::read_npy(out, dir + "/out.npy");
+        const auto out = npy_values(dir, "out", DType::FP32, {8, 32});
         for (int b = 0; b < 2; ++b)
             for (int k = 0; k < 4; ++k)
                 for (int c = 0; c < 32; ++c) {
                     const double src = table[static_cast<size_t>(b * 4 + k)] * 100 + (k == 3 ? c - 16 : c);
                     // Row 3 takes 16 elements at column 16 (valid_shape [1, 16]); its first 16 keep the fill -1.
                     const double want = k == 3 && c < 16 ? -1.0 : src;
-                    EXPECT_EQ(get_element(DType::FP32, out.bytes.data(), (b * 4 + k) * 32 + c), want) << b << "," << k << "," << c;
+                    EXPECT_EQ(out[static_cast<size_t>((b * 4 + k) * 32 + c)], want) << b << "," << k << "," << c;
                 }
     }
     // The block table must name pool rows: the check runs on the same inputs (generated ones would leave the pool).

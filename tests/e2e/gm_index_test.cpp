@@ -7,11 +7,9 @@
 // Views pto-isa addresses linearly (not contiguous) and a5's 2-D row table are refused.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <filesystem>
 
-#include "frontend/runtime.h"
-#include "test_support.h"
+#include "npy_support.h"
 
 using namespace cvsim;
 using namespace cvsim::test;
@@ -19,32 +17,6 @@ using namespace cvsim::test;
 namespace {
 
 std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
-
-rt::TensorBuffer buffer(const std::string& name, DType t, std::vector<int64_t> shape, const std::vector<double>& v) {
-    rt::TensorBuffer b;
-    b.name = name;
-    b.dtype = t;
-    b.shape = std::move(shape);
-    b.bytes.assign(storage_bytes(t, static_cast<int64_t>(v.size())), 0);
-    for (size_t i = 0; i < v.size(); ++i) put_element(t, v[i], b.bytes.data(), static_cast<int64_t>(i));
-    return b;
-}
-
-rt::TensorBuffer output(const std::string& dir, const std::string& name, DType t, std::vector<int64_t> shape) {
-    rt::TensorBuffer out;
-    out.name = name;
-    out.dtype = t;
-    out.shape = std::move(shape);
-    rt::read_npy(out, dir + "/" + name + ".npy");
-    return out;
-}
-
-void write_kernel(const std::string& path, const std::string& text) {
-    FILE* f = std::fopen(path.c_str(), "w");
-    ASSERT_NE(f, nullptr);
-    std::fputs(text.c_str(), f);
-    std::fclose(f);
-}
 
 }  // namespace
 
@@ -63,30 +35,30 @@ TEST(GmIndex, GathersAndAScatterEqualTheReferenceAndTheHandComputedValues) {
         SCOPED_TRACE(target);
         const std::string dir = ::testing::TempDir() + "/gm_index_" + target;
         std::filesystem::create_directories(dir);
-        rt::write_npy(buffer("table", DType::FP32, {16, 32}, table), dir + "/table.npy");
-        rt::write_npy(buffer("ridx", DType::INT32, {1, 8}, ridx), dir + "/ridx.npy");
-        rt::write_npy(buffer("eidx", DType::INT32, {4, 8}, eidx), dir + "/eidx.npy");
-        rt::write_npy(buffer("sidx", DType::INT32, {4, 8}, sidx), dir + "/sidx.npy");
+        rt::write_npy(npy_buffer("table", DType::FP32, {16, 32}, table), dir + "/table.npy");
+        rt::write_npy(npy_buffer("ridx", DType::INT32, {1, 8}, ridx), dir + "/ridx.npy");
+        rt::write_npy(npy_buffer("eidx", DType::INT32, {4, 8}, eidx), dir + "/eidx.npy");
+        rt::write_npy(npy_buffer("sidx", DType::INT32, {4, 8}, sidx), dir + "/sidx.npy");
         RunResult r = run_cvsim({"run", kernel("mgather_mscatter.py"), "--target", target, "--input", "table=" + dir + "/table.npy", "--input",
                                  "ridx=" + dir + "/ridx.npy", "--input", "eidx=" + dir + "/eidx.npy", "--input", "sidx=" + dir + "/sidx.npy",
                                  "--output-dir", dir});
         ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
         EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference (4 tensors, bit-exact)"), std::string::npos) << r.out;
-        rt::TensorBuffer rows = output(dir, "rows", DType::FP32, {8, 32}), elems = output(dir, "elems", DType::FP32, {4, 8}),
-                         wrapped = output(dir, "wrapped", DType::FP32, {4, 8}), scat = output(dir, "scat", DType::FP32, {16, 32});
+        const auto rows = npy_values(dir, "rows", DType::FP32, {8, 32}), elems = npy_values(dir, "elems", DType::FP32, {4, 8}),
+                   wrapped = npy_values(dir, "wrapped", DType::FP32, {4, 8}), scat = npy_values(dir, "scat", DType::FP32, {16, 32});
         for (int i = 0; i < 8; ++i)
             for (int c = 0; c < 32; ++c) {
-                EXPECT_EQ(get_element(DType::FP32, rows.bytes.data(), i * 32 + c), ridx[static_cast<size_t>(i)] * 100 + c);
+                EXPECT_EQ(rows[static_cast<size_t>(i * 32 + c)], ridx[static_cast<size_t>(i)] * 100 + c);
             }
         for (int k = 0; k < 32; ++k) {
             const double e = k == 31 ? 0.0 : at(eidx[static_cast<size_t>(k)]);
-            EXPECT_EQ(get_element(DType::FP32, elems.bytes.data(), k), e) << k;
-            EXPECT_EQ(get_element(DType::FP32, wrapped.bytes.data(), k), k == 31 ? at(88) : e) << k;
+            EXPECT_EQ(elems[static_cast<size_t>(k)], e) << k;
+            EXPECT_EQ(wrapped[static_cast<size_t>(k)], k == 31 ? at(88) : e) << k;
             if (k > 0) {
-                EXPECT_EQ(get_element(DType::FP32, scat.bytes.data(), static_cast<int64_t>(sidx[static_cast<size_t>(k)])), e + 1000) << k;
+                EXPECT_EQ(scat[static_cast<size_t>(sidx[static_cast<size_t>(k)])], e + 1000) << k;
             }
         }
-        EXPECT_EQ(get_element(DType::FP32, scat.bytes.data(), 3), 1000.0);  // element 31 (0 + 1000) overwrote element 0's
+        EXPECT_EQ(scat[3], 1000.0);  // element 31 (0 + 1000) overwrote element 0's
     }
 }
 
@@ -95,7 +67,7 @@ TEST(GmIndex, AV2CHandOverThroughAScatterIsOrderedByThePassAndARaceWithoutIt) {
     std::filesystem::create_directories(dir);
     std::vector<double> sidx(256);
     for (int k = 0; k < 256; ++k) sidx[static_cast<size_t>(k)] = (k * 7) % 256;  // a permutation of the scratch
-    rt::write_npy(buffer("sidx", DType::INT32, {16, 16}, sidx), dir + "/sidx.npy");
+    rt::write_npy(npy_buffer("sidx", DType::INT32, {16, 16}, sidx), dir + "/sidx.npy");
     for (const char* target : {"a2a3", "a5"}) {
         SCOPED_TRACE(target);
         RunResult off = run_cvsim({"check", kernel("mscatter_v2c.py"), "--target", target, "--v2c", "off", "--schedules", "20", "--jobs", "1",
@@ -118,10 +90,7 @@ TEST(GmIndex, AV2CHandOverThroughAScatterIsOrderedByThePassAndARaceWithoutIt) {
 }
 
 TEST(GmIndex, MisusesGetADiagnosticAtACaret) {
-    struct Bad {
-        std::string from, to, code, text, target;
-    };
-    const Bad cases[] = {
+    const std::vector<Misuse> cases = {
         {"pl.tile.mgather(table, ri)", "pl.tile.mgather(table, ri, target_memory=pl.MemorySpace.Mat)", "E-UNSUPPORTED", "target_memory=pl.Mem.Mat", "a5"},
         {"ei = pl.load(eidx, [0, 0], [4, 8])", "ei = pl.cast(pl.load(eidx, [0, 0], [4, 8]), pl.FP32)", "E-TYPE", "idx dtype to be INT32", "a5"},
         {"\"elem\", gather_oob=\"zero\"", "\"elem\", gather_oob=\"skip\"", "E-TYPE", "gather_oob must be one of", "a5"},
@@ -131,27 +100,14 @@ TEST(GmIndex, MisusesGetADiagnosticAtACaret) {
          "a5's MGATHER counts only the second-to-last dimension", "a5"},
     };
     const std::string src = read_file(kernel("mgather_mscatter.py"));
-    int i = 0;
-    for (const Bad& b : cases) {
-        std::string text = src;
-        const size_t p = text.find(b.from);
-        ASSERT_NE(p, std::string::npos) << b.from;
-        text.replace(p, b.from.size(), b.to);
-        const std::string path = ::testing::TempDir() + "/gm_index_bad" + std::to_string(i++) + ".py";
-        write_kernel(path, text);
-        RunResult r = run_cvsim({"run", path, "--target", b.target});
-        EXPECT_EQ(r.exit_code, 2) << b.to << "\n" << r.err;
-        EXPECT_NE(r.err.find("error[" + b.code + "]"), std::string::npos) << b.to << "\n" << r.err;
-        EXPECT_NE(r.err.find(b.text), std::string::npos) << b.to << "\n" << r.err;
-        EXPECT_NE(r.err.find("^"), std::string::npos) << "no caret: " << r.err;
-    }
+    expect_misuses(src, cases, "gm_index");
 }
 
 TEST(GmIndex, AnIndexOutsideTheTableIsOutOfBoundsUnderGatherOobUndefined) {
     const std::string dir = ::testing::TempDir() + "/gm_index_oob";
     std::filesystem::create_directories(dir);
     std::vector<double> ridx = {5, 0, 16, 9, 2, 2, 7, 11};  // row 16 of a 16-row table
-    rt::write_npy(buffer("ridx", DType::INT32, {1, 8}, ridx), dir + "/ridx.npy");
+    rt::write_npy(npy_buffer("ridx", DType::INT32, {1, 8}, ridx), dir + "/ridx.npy");
     RunResult r = run_cvsim({"run", kernel("mgather_mscatter.py"), "--input", "ridx=" + dir + "/ridx.npy"});
     EXPECT_NE(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE((r.out + r.err).find("E-OOB"), std::string::npos) << r.out << r.err;
@@ -163,7 +119,7 @@ TEST(GmIndex, AC2VPairIntoAGatherIsLeftUnfencedAsUpstreamDoesAndOrderedUnderComp
     std::filesystem::create_directories(dir);
     std::vector<double> gidx(256);
     for (int k = 0; k < 256; ++k) gidx[static_cast<size_t>(k)] = (k * 7) % 256;
-    rt::write_npy(buffer("gidx", DType::INT32, {16, 16}, gidx), dir + "/gidx.npy");
+    rt::write_npy(npy_buffer("gidx", DType::INT32, {16, 16}, gidx), dir + "/gidx.npy");
     for (const char* target : {"a2a3", "a5"}) {
         SCOPED_TRACE(target);
         RunResult up = run_cvsim({"check", kernel("mgather_c2v.py"), "--target", target, "--schedules", "10", "--jobs", "1", "--input",
@@ -183,9 +139,9 @@ TEST(GmIndex, AViewThatIsNotContiguousIsRefusedWherePtoIsaAddressesItLinearly) {
     std::filesystem::create_directories(dir);
     std::vector<double> eidx(32, 3.0), ridx = {5, 0, 15, 9, 2, 2, 7, 11}, sidx(32);
     for (int k = 0; k < 32; ++k) sidx[static_cast<size_t>(k)] = k;
-    rt::write_npy(buffer("eidx", DType::INT32, {4, 8}, eidx), dir + "/eidx.npy");
-    rt::write_npy(buffer("ridx", DType::INT32, {1, 8}, ridx), dir + "/ridx.npy");
-    rt::write_npy(buffer("sidx", DType::INT32, {4, 8}, sidx), dir + "/sidx.npy");
+    rt::write_npy(npy_buffer("eidx", DType::INT32, {4, 8}, eidx), dir + "/eidx.npy");
+    rt::write_npy(npy_buffer("ridx", DType::INT32, {1, 8}, ridx), dir + "/ridx.npy");
+    rt::write_npy(npy_buffer("sidx", DType::INT32, {4, 8}, sidx), dir + "/sidx.npy");
     const std::vector<std::string> inputs = {"--input", "eidx=" + dir + "/eidx.npy", "--input", "ridx=" + dir + "/ridx.npy",
                                              "--input", "sidx=" + dir + "/sidx.npy"};
     std::string src = read_file(kernel("mgather_mscatter.py"));
@@ -193,7 +149,7 @@ TEST(GmIndex, AViewThatIsNotContiguousIsRefusedWherePtoIsaAddressesItLinearly) {
     ASSERT_NE(src.find(from), std::string::npos);
     src.replace(src.find(from), from.size(), "e = pl.tile.mgather(table[4:12, 8:16], ei, \"elem\", gather_oob=\"zero\")");
     const std::string path = ::testing::TempDir() + "/gm_index_strided.py";
-    write_kernel(path, src);
+    ASSERT_TRUE(write_text_file(path, src));
     for (const char* target : {"a2a3", "a5"}) {
         SCOPED_TRACE(target);
         std::vector<std::string> cmd = {"run", path, "--target", target};
@@ -206,7 +162,7 @@ TEST(GmIndex, AViewThatIsNotContiguousIsRefusedWherePtoIsaAddressesItLinearly) {
     // Whole rows of the table are one run: read as before.
     src = read_file(kernel("mgather_mscatter.py"));
     src.replace(src.find(from), from.size(), "e = pl.tile.mgather(table[4:12, 0:32], ei, \"elem\", gather_oob=\"zero\")");
-    write_kernel(path, src);
+    ASSERT_TRUE(write_text_file(path, src));
     std::vector<std::string> cmd = {"run", path};
     cmd.insert(cmd.end(), inputs.begin(), inputs.end());
     RunResult ok = run_cvsim(cmd);
