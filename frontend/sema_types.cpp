@@ -483,6 +483,8 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
     if (e.kind == ast::ExprKind::Attribute) {
         std::string bare = e.dotted();
         if (bare == "pld.CommCtxType" || bare == "pld.WindowBufferType" || bare == "pl.Ptr") return Type::opaque(bare);
+        // PyPTO prints pl.UnknownType for a value whose type it did not deduce (pld.system.notify's result).
+        if (bare == "pl.UnknownType") return Type::opaque(bare);
     }
     if (e.kind != ast::ExprKind::Subscript)
         raise("E-TYPE", e.loc, fmt::format("expected a type (pl.Tensor[...], pl.Tile[...], pl.Scalar[...]), got '{}'", e.dotted().empty() ? "this expression" : e.dotted()));

@@ -1,7 +1,7 @@
 # A whole-model file in the printed style (after ExpandMixedKernel) holding a distributed kernel: the
 # orchestration launches a mixed kernel with a V2C race through GM (relay), a clean C2V kernel (scores) and an
 # AIV kernel that pushes rows to a peer rank (pld.DistributedTensor, pld.tile.remote_store,
-# pld.system.notify). check gives each single-device kernel its verdict and reports the distributed one as
+# pld.system.notify, its result annotated pl.UnknownType as PyPTO prints it). check gives each single-device kernel its verdict and reports the distributed one as
 # not checked (E-UNSUPPORTED at its first pld use); the race makes the exit code 1.
 # RUN: check --schedules 10
 # EXIT: 1
@@ -71,7 +71,7 @@ class DistModel:
         for peer in pl.range(2):
             if peer != pl.cast(my_rank, pl.INDEX):
                 pld.tile.remote_store(rows, recv, peer, [pl.cast(my_rank, pl.INDEX) * 16, 0])
-                pld.system.notify(arrived, peer, [my_rank, 0], pl.const(1, pl.INT32), op=0)
+                ack: pl.UnknownType = pld.system.notify(arrived, peer, [my_rank, 0], pl.const(1, pl.INT32), op=0)
         return
 
     @pl.function(type=pl.FunctionType.Orchestration, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
