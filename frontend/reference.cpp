@@ -298,6 +298,8 @@ private:
         size_t rank = v.shape.size();
         std::vector<int64_t> ext = extents;
         if (ext.size() < rank) ext.insert(ext.begin(), rank - ext.size(), 1);
+        while (ext.size() > rank && ext.front() == 1) ext.erase(ext.begin());  // a 1-D tile's row (as the lane executor)
+        if (ext.size() != rank || !offsets || offsets->args.size() != rank) fail("E-OOB", loc, "window rank does not match the tensor");
         w.extents = ext;
         for (size_t d = 0; d < rank; ++d) {
             int64_t o = scalar(offsets->args[d]).as_int();

@@ -263,6 +263,8 @@ std::optional<rt::Window> CoreRunner::window(const TView& v, const ExprPtr& offs
     size_t rank = v.shape.size();
     std::vector<int64_t> ext = extents;
     if (ext.size() < rank) ext.insert(ext.begin(), rank - ext.size(), 1);
+    // A 1-D tile is held as one row: its leading extent 1 has no tensor dimension (a store into a 1-D tensor).
+    while (ext.size() > rank && ext.front() == 1) ext.erase(ext.begin());
     if (!offsets || offsets->args.size() != rank || ext.size() != rank) {
         runtime_finding("E-OOB", s, "window rank does not match the tensor");
         return std::nullopt;
