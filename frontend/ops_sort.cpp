@@ -70,31 +70,39 @@ GatherCmp gather_cmp_mode(const Expr& call) {
     if (auto s = const_str(m)) return *s == "gt" ? GatherCmp::GT : GatherCmp::EQ;
     return const_int(m).value_or(0) == 4 ? GatherCmp::GT : GatherCmp::EQ;
 }
-TileData n_gather_compare(const OpOperands& o) {
+// The operands both gather_compare ops and the overflow check read: src, its valid region, kvalue rounded to
+// src's dtype, the mode.
+struct GatherCompareArgs {
+    const TileData& src;
+    int64_t vr, vc;
+    double k;
+    GatherCmp mode;
+};
+GatherCompareArgs gather_compare_args(const OpOperands& o) {
     const TileData& s = tile_at(o, 0);
     if (o.scalars.empty()) throw std::invalid_argument("gather_compare: missing kvalue");
     if (!o.call) throw std::invalid_argument("gather_compare: no call");
     auto [vr, vc] = o.valid.empty() ? std::pair<int64_t, int64_t>{s.m.rows(), s.m.cols()} : o.valid[0];
     if (vr < 0) vr = s.m.rows();
     if (vc < 0) vc = s.m.cols();
-    const double k = round_to(s.dtype, o.scalars[0]);
-    const GatherCmp mode = gather_cmp_mode(*o.call);
-    if (o.op->code == OpCode::GatherCompareDst) return gather_compare_dst(s, vr, vc, k, mode, call_int(o, "offset", 0), o.out_cols);
-    return gather_compare_cdst(s, vr, vc, k, mode, o.out_dtype);
+    return {s, vr, vc, round_to(s.dtype, o.scalars[0]), gather_cmp_mode(*o.call)};
+}
+TileData n_gather_compare(const OpOperands& o) {
+    const GatherCompareArgs a = gather_compare_args(o);
+    if (o.op->code == OpCode::GatherCompareDst) return gather_compare_dst(a.src, a.vr, a.vc, a.k, a.mode, call_int(o, "offset", 0), o.out_cols);
+    return gather_compare_cdst(a.src, a.vr, a.vc, a.k, a.mode, o.out_dtype);
 }
 
 }  // namespace
 
 std::optional<std::string> gather_compare_overflow_error(const OpOperands& o) {
     if (!o.op || (o.op->code != OpCode::GatherCompareDst && o.op->code != OpCode::GatherCompareCdst) || !o.call || o.tiles.empty() || o.scalars.empty()) return std::nullopt;
-    const TileData& s = o.tiles[0];
-    auto [vr, vc] = o.valid.empty() ? std::pair<int64_t, int64_t>{s.m.rows(), s.m.cols()} : o.valid[0];
-    if (vr < 0) vr = s.m.rows();
-    if (vc < 0) vc = s.m.cols();
-    auto over = gather_compare_overflow(s, vr, vc, round_to(s.dtype, o.scalars[0]), gather_cmp_mode(*o.call), call_int(o, "out_cols", o.out_cols));
+    const GatherCompareArgs a = gather_compare_args(o);
+    const int64_t out_cols = call_int(o, "out_cols", o.out_cols);
+    auto over = gather_compare_overflow(a.src, a.vr, a.vc, a.k, a.mode, out_cols);
     if (!over) return std::nullopt;
     return fmt::format("pl.tile.gather_compare: row {} of src has {} matches but out_cols is {}: the hardware writes the indices past "
-                       "the row of dst (into the next row, or past the tile)", over->first, over->second, call_int(o, "out_cols", o.out_cols));
+                       "the row of dst (into the next row, or past the tile)", over->first, over->second, out_cols);
 }
 
 namespace {

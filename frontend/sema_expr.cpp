@@ -192,16 +192,20 @@ std::string FunctionLowering::suggest_name(const std::string& n) const {
     return best.empty() ? "" : fmt::format("did you mean '{}'?", best);
 }
 
+size_t FunctionLowering::tuple_index(const ast::Expr& index, size_t size) {
+    auto idx = fold_const(m_ctx.consts, index, &m_vars);
+    if (!idx || !std::holds_alternative<int64_t>(idx->v)) raise("E-TYPE", index.loc, "a tuple index must be a constant integer");
+    int64_t i = std::get<int64_t>(idx->v);
+    if (i < 0) i += static_cast<int64_t>(size);
+    if (i < 0 || i >= static_cast<int64_t>(size)) raise("E-TYPE", index.loc, fmt::format("tuple index {} out of range (size {})", i, size));
+    return static_cast<size_t>(i);
+}
+
 ExprPtr FunctionLowering::lower_subscript(const ast::Expr& e) {
     // t[0] / t[1] of a `t = pl.tile.gather_compare(...)` binding: its hidden element variables.
     if (const ast::Expr& b = *e.children[0]; b.kind == ast::ExprKind::Name && !m_vars.count(b.name) && m_vars.count(tuple_part_name(b.name, 0)) &&
                                             e.args.size() == 1) {
-        auto idx = fold_const(m_ctx.consts, *e.args[0], &m_vars);
-        if (!idx || !std::holds_alternative<int64_t>(idx->v)) raise("E-TYPE", e.args[0]->loc, "a tuple index must be a constant integer");
-        int64_t i = std::get<int64_t>(idx->v);
-        if (i < 0) i += 2;
-        if (i < 0 || i > 1) raise("E-TYPE", e.args[0]->loc, fmt::format("tuple index {} out of range (size 2)", std::get<int64_t>(idx->v)));
-        const VarPtr& v = m_vars.at(tuple_part_name(b.name, static_cast<size_t>(i)));
+        const VarPtr& v = m_vars.at(tuple_part_name(b.name, tuple_index(*e.args[0], 2)));
         auto r = std::make_shared<Expr>();
         r->kind = ExprKind::Var;
         r->loc = e.loc;
@@ -211,12 +215,7 @@ ExprPtr FunctionLowering::lower_subscript(const ast::Expr& e) {
     }
     ExprPtr base = lower_expr(*e.children[0], false, nullptr);
     if (base->type.kind == TypeKind::Tuple && e.args.size() == 1) {
-        auto idx = fold_const(m_ctx.consts, *e.args[0], &m_vars);
-        if (!idx || !std::holds_alternative<int64_t>(idx->v)) raise("E-TYPE", e.args[0]->loc, "a tuple index must be a constant integer");
-        int64_t i = std::get<int64_t>(idx->v);
-        if (i < 0) i += static_cast<int64_t>(base->type.elems.size());
-        if (i < 0 || i >= static_cast<int64_t>(base->type.elems.size()))
-            raise("E-TYPE", e.args[0]->loc, fmt::format("tuple index {} out of range (size {})", i, base->type.elems.size()));
+        const size_t i = tuple_index(*e.args[0], base->type.elems.size());
         auto r = std::make_shared<Expr>();
         r->kind = ExprKind::Index;
         r->loc = e.loc;

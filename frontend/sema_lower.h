@@ -78,6 +78,7 @@ class FunctionLowering {
     ExprPtr lower_expr(const ast::Expr& e, bool top, const Type* ann);
     std::string suggest_name(const std::string& n) const;
     ExprPtr lower_subscript(const ast::Expr& e);
+    size_t tuple_index(const ast::Expr& index, size_t size);  // a constant index into a tuple of `size` (negative from the end)
     ExprPtr lower_call(const ast::Expr& e, const Type* ann);
     // A registry op call of `e` (arguments, keywords, memory moves, type) once its candidates are known.
     ExprPtr lower_op_call(const ast::Expr& e, const std::string& name, const std::vector<const ir::OpDef*>& cands);

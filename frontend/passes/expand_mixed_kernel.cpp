@@ -25,6 +25,20 @@ namespace cvsim::passes {
 
 using namespace ir;
 
+// Marks an AIV function whose lanes each run their own part (a flattened split_aiv region): split_aiv, as PyPTO
+// stamps it, and dual_aiv_dispatch (both lanes are dispatched).
+static void mark_dual_aiv(Function& f) {
+    for (const char* key : {"split_aiv", "dual_aiv_dispatch"})
+        if (!f.attr(key)) {
+            Attr a;
+            a.key = key;
+            a.value = std::make_shared<Expr>();
+            a.value->kind = ExprKind::Bool;
+            a.value->ival = 1;
+            f.attrs.push_back(a);
+        }
+}
+
 std::string_view policy_name(V2CPolicy p) {
     switch (p) {
         case V2CPolicy::Off: return "off";
@@ -93,15 +107,7 @@ public:
         insert_tfree(m_out->body);
         // A flattened split_aiv region: both lanes run the function (split_aiv, as PyPTO stamps it, also tells
         // the a2a3 launch that lane 1 is not a replay of an unsplit function) and both are dispatched.
-        for (const char* key : {"split_aiv", "dual_aiv_dispatch"})
-            if (m_dual && !m_out->attr(key)) {
-                Attr a;
-                a.key = key;
-                a.value = std::make_shared<Expr>();
-                a.value->kind = ExprKind::Bool;
-                a.value->ival = 1;
-                m_out->attrs.push_back(a);
-            }
+        if (m_dual) mark_dual_aiv(*m_out);
         return m_out;
     }
 
@@ -604,6 +610,9 @@ std::shared_ptr<Function> make_group(const Function& src, const Function& aic, c
 
 static bool flatten_split_regions(Block& b);
 
+// A pl.split_aiv region cvsim flattens into one lane's statements (one with loop-carried values stays a loop).
+static bool flattened_region(const Stmt& s) { return s.kind == StmtKind::For && s.loop_kind == LoopKind::SplitAiv && s.iter_args.empty(); }
+
 bool flatten_vector_split_regions(Function& f, bool apply) {
     if (f.type == FuncType::InCore) {
         bool cube = false;
@@ -614,19 +623,11 @@ bool flatten_vector_split_regions(Function& f, bool apply) {
     }
     if (!apply) {
         bool any = false;
-        walk(f.body, [&](const StmtPtr& s) { any |= s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv && s->iter_args.empty(); });
+        walk(f.body, [&](const StmtPtr& s) { any |= flattened_region(*s); });
         return any;
     }
     if (!flatten_split_regions(f.body)) return false;
-    for (const char* key : {"split_aiv", "dual_aiv_dispatch"})
-        if (!f.attr(key)) {
-            Attr a;
-            a.key = key;
-            a.value = std::make_shared<Expr>();
-            a.value->kind = ExprKind::Bool;
-            a.value->ival = 1;
-            f.attrs.push_back(a);
-        }
+    mark_dual_aiv(f);
     return true;
 }
 
@@ -638,7 +639,7 @@ static bool flatten_split_regions(Block& b) {
     for (auto& s : b) {
         any |= flatten_split_regions(s->body);
         any |= flatten_split_regions(s->orelse);
-        if (s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv && s->iter_args.empty()) {
+        if (flattened_region(*s)) {
             out.push_back(make_assign(s->loop_var, make_call(OpCode::GetSubblockIdx, {}, s->loc), s->loc));
             for (auto& x : s->body) out.push_back(x);
             any = true;
