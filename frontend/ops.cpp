@@ -124,8 +124,9 @@ void add_catalogue(Add& add) {
         {Side::Vector, SideRule::TileMem, Pipe::Scalar, PipeRule::Fixed, Effect::Compute, N::write, 0, V::Inherit, "indices", OpCost::Scalar,
          "the tile with one element set by the scalar unit"});
     add(O::Assemble, "tile", "assemble", {req("target"), req("source"), req("offset")},
-        {Side::Vector, SideRule::Fixed, Pipe::Vector, PipeRule::Fixed, Effect::Compute, N::assemble, 0, V::Inherit, "offset", OpCost::VecUnary,
-         "target with source written at offset"});
+        {Side::Vector, SideRule::ResultMem, Pipe::Vector, PipeRule::Assemble, Effect::Compute, N::assemble, 0, V::Inherit, "offset", OpCost::Assemble,
+         "target with the source's valid region written at offset (UB: a vector copy; L1: L0C->L1 by FIXPIPE, or "
+         "L1->L1 in place, free: a gather_row's DMA wrote the rows)"});
 }
 
 std::vector<OpDef> build_ops() {
@@ -178,7 +179,7 @@ std::vector<OpDef> build_ops() {
     add(O::TensorCreate, "tensor", "create", {req("shape"), req("dtype")},
         scalar_op(S::Shared, "GM tensor allocation (orchestration; rejected inside a kernel run)"));
     // creation and indices
-    add(O::Create, "tile", "create", {req("shape"), req_kw("dtype"), opt("target_memory")},
+    add(O::Create, "tile", "create", {req("shape"), req_kw("dtype"), opt("target_memory"), opt("transpose"), opt("flat_layout")},
         {S::Shared, SideRule::ResultMem, Pipe::Scalar, PipeRule::Fixed, E::Compute, N::fill, 0, V::Full, nullptr, OpCost::None,
          "allocate a tile (zero-initialised in cvsim)"});
     add(O::Full, "tile", "full", {req("shape"), req_kw("dtype"), val_kw("value")},
@@ -283,6 +284,14 @@ std::vector<OpDef> build_ops() {
     add(O::SetFfts, "system", "set_ffts", {req("workspace")}, scalar_op(S::Shared, "set the FFTS workspace address", E::Sync));
     add(O::Fence, "system", "fence", {}, scalar_op(S::Shared, "wait until this core's GM writes are visible", E::Sync));
     add(O::CacheInvalid, "system", "cacheinvalid", {opt("tensor")}, scalar_op(S::Shared, "invalidate cached GM lines", E::Sync));
+    // pl.prefetch.*: PyPTO gives them VECTOR affinity (TPREFETCH_ASYNC's SDMA scratch is a UB tile). They change
+    // no tensor value, so they record no GM access; the L2 warm-up is not modelled (docs/DECISIONS.md).
+    add(O::PrefetchMakeContext, "prefetch", "make_context", {}, scalar_op(S::Vector, "an async-prefetch context (pl.PrefetchAsyncContext)"));
+    add(O::PrefetchAsync, "prefetch", "async_prefetch", {req("src"), req("ctx")},
+        scalar_op(S::Vector, "start an SDMA GM->L2 prefetch of a flat GM tensor (a cache hint: no value changes; L2 effect not modelled)"));
+    add(O::PrefetchSession, "prefetch", "session", {req("ctx")}, scalar_op(S::Vector, "the async session of a prefetch context"));
+    add(O::PrefetchWait, "prefetch", "wait", {req("event"), req("session")},
+        scalar_op(S::Vector, "wait for a prefetch event: True (the prefetch is modelled as complete at once)"));
     add_catalogue(add);
     add_sort_ops(v);
     add_more_ops(v);
@@ -460,6 +469,11 @@ Pipe call_pipe(const Expr& call) {
     switch (d.pipe_rule) {
         case PipeRule::Fixed: return d.pipe;
         case PipeRule::Store: return arg(call, "tile")->type.mem == Mem::Acc ? Pipe::Fixp : Pipe::Mte3;
+        case PipeRule::Assemble: {  // into UB: the vector unit; into L1: FIXPIPE from L0C, else in MTE2 order
+            const ExprPtr& src = arg(call, "source");
+            if (call.type.mem != Mem::Mat) return Pipe::Vector;
+            return src && src->type.mem == Mem::Acc ? Pipe::Fixp : Pipe::Mte2;
+        }
         case PipeRule::Move: {
             const ExprPtr& a0 = call.args.empty() ? arg(call, "tile") : call.args[0];  // move's 'tile', extract's 'src'
             if (!a0) return d.pipe;

@@ -83,6 +83,8 @@ enum class OpCode : uint8_t {
     SetFfts,
     Fence,
     CacheInvalid,
+    // asynchronous GM->L2 prefetch (pl.prefetch.*): a cache hint, no tensor value changes
+    PrefetchMakeContext, PrefetchAsync, PrefetchSession, PrefetchWait,
     // vector catalogue (issue 12): reductions, broadcasts, tile-scalar, bitwise, ternary, predicates, fills, transforms
     RowMin, RowProd, ColSum, ColMax, ColMin, ColProd,
     RowExpand, RowExpandDiv, RowExpandMax, RowExpandMin, RowExpandExpdif,
@@ -143,6 +145,7 @@ enum class PipeRule : uint8_t {
     Fixed,  // OpDef::pipe
     Store,  // FIXP from L0C, else MTE3
     Move,   // by source and destination memories
+    Assemble,  // tile.assemble: Vector into UB; into L1, FIXP from L0C, else MTE2
 };
 // What an op does to data, i.e. who implements its effect. Compute and View ops have a numerics entry shared
 // by the reference interpreter and the simulator; the others are data movement/synchronisation that the two

@@ -24,6 +24,7 @@ std::string pipe_text(const OpDef& d) {
             if (d.effect == Effect::View) return "none (view)";
             return std::string(pipe_name(d.pipe));
         case PipeRule::Store: return "MTE3 / FIXP (from L0C)";
+        case PipeRule::Assemble: return "VEC (UB) / FIXP (L0C->L1) / MTE2 (L1)";
         case PipeRule::Move: return "by src/dst memory";
     }
     return "?";
@@ -95,9 +96,10 @@ const std::vector<LoweredOp>& lowered_ops() {
         {"tile.gather_row",
          "dst, src, dst_offset, src_offset, shapes, transpose=?, valid_shape=?: PyPTO's per-row paged-gather DMA (GM window -> a "
          "sub-region of dst, in place) in SSA form: `_load = pl.tile.load(src, src_offset, valid_shape or shapes)` then "
-         "`pl.tile.assemble(dst, _load, dst_offset)` (dst with those elements replaced; same GM window, MTE2 DMA plus one "
-         "vector copy). UB (Vec) dst only; transpose=True (an L1 B-operand placement), a Mat dst and a run-time valid_shape "
-         "are E-UNSUPPORTED"},
+         "`pl.tile.assemble(dst, _load, dst_offset)` (dst with those elements replaced; same GM window). A UB (Vec) dst costs "
+         "the MTE2 DMA plus one vector copy; an L1 (Mat) dst the MTE2 DMA only (the rows land in place). A run-time "
+         "valid_shape loads only its valid window and assemble writes only that. transpose=True (an L1 B-operand "
+         "placement) is E-UNSUPPORTED"},
         {"tile.gather_compare",
          "src, kvalue, tmp, cmp_mode=, offset=0, out_cols=, count_dtype=INT32 -> (dst, cdst), pto-isa TGATHER's compare form: "
          "`d, c = ...` (or the printed `t = ...; d = t[0]; c = t[1]`) becomes `d = pl.tile.gather_compare_dst(...)` then "

@@ -110,8 +110,17 @@ TileData write(const OpOperands& o) {
 
 TileData assemble(const OpOperands& o) {
     auto [r, c] = rc(o.ints);
-    return cvsim::assemble(tile(o, 0), tile(o, 1), r, c);
+    // Only the source's valid region is written (a gather_row's run of rows; TINSERT's valid extent): the rest of
+    // the target passes through. assemble_outside_error reports a region that leaves the target.
+    const TileData& src = tile(o, 1);
+    if (o.valid.size() >= 2 && (o.valid[1].first < src.m.rows() || o.valid[1].second < src.m.cols())) {
+        const int64_t vr = std::clamp<int64_t>(o.valid[1].first, 0, src.m.rows()), vc = std::clamp<int64_t>(o.valid[1].second, 0, src.m.cols());
+        TileData part{src.dtype, Matrix(src.m.topLeftCorner(vr, vc))};
+        return cvsim::assemble(tile(o, 0), part, r, c);
+    }
+    return cvsim::assemble(tile(o, 0), src, r, c);
 }
+
 
 TileData move(const OpOperands& o) { return tile(o, 0); }
 

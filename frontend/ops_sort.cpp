@@ -95,6 +95,18 @@ TileData n_gather_compare(const OpOperands& o) {
 
 }  // namespace
 
+std::optional<std::string> assemble_outside_error(const OpOperands& o) {
+    if (!o.op || o.op->code != OpCode::Assemble || o.tiles.size() < 2) return std::nullopt;
+    const int64_t r = o.ints.size() >= 2 ? o.ints[o.ints.size() - 2] : 0, c = o.ints.empty() ? 0 : o.ints.back();
+    const TileData &t = o.tiles[0], &s = o.tiles[1];
+    int64_t vr = s.m.rows(), vc = s.m.cols();
+    if (o.valid.size() >= 2) vr = std::min(vr, o.valid[1].first), vc = std::min(vc, o.valid[1].second);
+    if (vr <= 0 || vc <= 0) return std::nullopt;  // nothing is written
+    if (r >= 0 && c >= 0 && r <= t.m.rows() - vr && c <= t.m.cols() - vc) return std::nullopt;
+    return fmt::format("pl.tile.assemble: the source's region [{}, {}] at offset [{}, {}] leaves the target of shape [{}, {}]", vr, vc, r, c,
+                       t.m.rows(), t.m.cols());
+}
+
 std::optional<std::string> gather_compare_overflow_error(const OpOperands& o) {
     if (!o.op || (o.op->code != OpCode::GatherCompareDst && o.op->code != OpCode::GatherCompareCdst) || !o.call || o.tiles.empty() || o.scalars.empty()) return std::nullopt;
     const GatherCompareArgs a = gather_compare_args(o);

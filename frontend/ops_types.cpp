@@ -82,13 +82,16 @@ void check_index_list(const Expr& call, const std::string& name, size_t rank) {
             raise("E-TYPE", e->loc, fmt::format("{}: offsets must be integer scalars, got {}", op_label(call), type_str(e->type)));
 }
 
-// The 2-D tile shape of a window: the tensor window's trailing two extents, leading extents must be 1.
+// The 2-D tile shape of a window: [product of all extents but the last, last], as PyPTO's FlattenTileNdTo2D
+// merges an N-D tile (a [4, 1, 4096] window of a [T, 4, 4096] tensor is a [4, 4096] tile). The tile's rows are
+// the window's rows in row-major order (rt::window_row_start), in the simulator and the reference alike.
 std::vector<int64_t> window_tile_shape(const Expr& call, const std::vector<int64_t>& shapes) {
     if (shapes.size() <= 2) return shapes;
-    for (size_t i = 0; i + 2 < shapes.size(); ++i)
-        if (shapes[i] != 1)
-            raise("E-UNSUPPORTED", call.loc, fmt::format("{}: a tile window must be 2-D (leading extents 1), got {}", op_label(call), shape_str(shapes)));
-    return {shapes[shapes.size() - 2], shapes.back()};
+    int64_t rows = 1;
+    for (size_t i = 0; i + 1 < shapes.size(); ++i)
+        if (__builtin_mul_overflow(rows, shapes[i], &rows) || rows > (int64_t(1) << 31))
+            raise("E-TYPE", call.loc, fmt::format("{}: window {} has too many rows for one tile", op_label(call), shape_str(shapes)));
+    return {rows, shapes.back()};
 }
 
 // E-OOB when every offset is constant and the window leaves the tensor.
@@ -329,11 +332,17 @@ Type infer_call_type_of(const Expr& call, int region_split) {
                 type_error(call, fmt::format("pl.tile.load: target_memory must be pl.Mem.Vec or pl.Mem.Mat, got pl.Mem.{}", mem_name(m)));
             Type r = Type::tile(window_tile_shape(call, shapes), t->type.dtype, m);
             if (auto vs = const_int_list(arg(call, "valid_shape"))) {
-                // A valid_shape of the window's rank (PyPTO prints [1, R, C] for a 3-D window) names the 2-D tile's
-                // region by its last two extents; the leading ones are the window's 1s.
-                if (vs->size() == shapes.size() && vs->size() > 2) vs = std::vector<int64_t>(vs->end() - 2, vs->end());
+                // A valid_shape of the window's rank names the 2-D tile's region as PyPTO merges it: [product of
+                // all but the last, last] (only the valid window is read, its rows packed from the tile's top).
+                if (vs->size() == shapes.size() && vs->size() > 2) {
+                    int64_t vr = 1;
+                    for (size_t d = 0; d + 1 < vs->size(); ++d) vr *= (*vs)[d];
+                    vs = std::vector<int64_t>{vr, vs->back()};
+                }
                 if (vs->size() != r.shape.size()) type_error(call, "pl.tile.load: valid_shape rank differs from the tile's");
                 if (*vs != r.shape) r.valid = *vs;
+            } else if (vsa) {
+                r.valid_dynamic = true;  // a scalar valid_shape: the region is the run time's
             }
             return r;
         }
@@ -344,13 +353,25 @@ Type infer_call_type_of(const Expr& call, int region_split) {
             if (out->type.kind != TypeKind::Tensor)
                 raise("E-TYPE", out->loc, fmt::format("pl.tile.store: 'output_tensor' must be a tensor, got {}", type_str(out->type)));
             check_index_list(call, "offsets", out->type.shape.size());
-            // What is written is the tile's valid region.
+            // What is written is the tile's valid region. A run-time region (valid_dynamic) is no larger than the
+            // tile and is checked against the tensor when the store runs: only its rank is checked here.
             std::vector<int64_t> ext = tile.valid.empty() ? tile.shape : tile.valid;
-            if (auto s = const_int_list(arg(call, "shapes"))) ext = *s;
+            const auto shapes = const_int_list(arg(call, "shapes"));
+            if (shapes) {
+                // An N-D window (PyPTO's FlattenTileNdTo2D gives its partition shape) covers the tile's rows in
+                // row-major order: it must not hold more rows or columns than the tile has.
+                int64_t rows = 1;
+                for (size_t d = 0; d + 1 < shapes->size(); ++d) rows *= (*shapes)[d];
+                const int64_t cols = shapes->empty() ? 1 : shapes->back();
+                if (shapes->empty() || rows > tile.rows() || cols > tile.cols())
+                    type_error(call, fmt::format("pl.tile.store: window {} is larger than the tile {}", shape_str(*shapes), type_str(tile)));
+                ext = *shapes;
+            }
             if (ext.size() < out->type.shape.size()) ext.insert(ext.begin(), out->type.shape.size() - ext.size(), 1);
+            while (!shapes && ext.size() > out->type.shape.size() && ext.front() == 1) ext.erase(ext.begin());
             if (ext.size() != out->type.shape.size())
                 type_error(call, fmt::format("pl.tile.store: tile of rank {} into tensor of rank {}", ext.size(), out->type.shape.size()));
-            check_window(call, arg(call, "offsets"), ext, out->type, var_label(out));
+            if (!tile.valid_dynamic || shapes) check_window(call, arg(call, "offsets"), ext, out->type, var_label(out));
             bool dtype_ok = tile.dtype == out->type.dtype ||
                             (tile.mem == Mem::Acc && dtype_is_float(tile.dtype) && dtype_is_float(out->type.dtype));
             if (!dtype_ok)
@@ -380,6 +401,7 @@ Type infer_call_type_of(const Expr& call, int region_split) {
                 Type r = Type::tile(shape, x->type.dtype, x->type.mem);
                 r.view = x->type.view;
                 if (auto vs = const_int_list(arg(call, "valid_shape")); vs && *vs != shape) r.valid = *vs;
+                else if (!vs && arg(call, "valid_shape")) r.valid_dynamic = true;
                 return r;
             }
             if (x->type.kind == TypeKind::Tensor) {
@@ -398,6 +420,7 @@ Type infer_call_type_of(const Expr& call, int region_split) {
             Type r = x->type;
             r.shape = shape;
             r.valid.clear();
+            r.valid_dynamic = false;
             return r;
         }
         case O::Transpose: {
@@ -441,6 +464,10 @@ Type infer_call_type_of(const Expr& call, int region_split) {
                     type_error(call, fmt::format("pl.tile.set_validshape: valid shape [{}, {}] exceeds tile {}", *rows, *cols, shape_str(r.shape)));
                 r.valid = {*rows, *cols};
                 if (r.valid == r.shape) r.valid.clear();
+                r.valid_dynamic = false;
+            } else {
+                r.valid.clear();
+                r.valid_dynamic = true;  // scalar rows/cols: the region is the run time's
             }
             return r;
         }
@@ -456,7 +483,30 @@ Type infer_call_type_of(const Expr& call, int region_split) {
             if (d->kind != ExprKind::DTypeLit) raise("E-TYPE", d->loc, fmt::format("{}: dtype must be a pl dtype", op_label(call)));
             if (c == O::Full && !const_number(arg(call, "value")) && arg(call, "value")->type.kind != TypeKind::Scalar)
                 type_error(call, "pl.tile.full: value must be a number or a scalar");
-            return Type::tile(shape, d->dtype, c == O::Full ? Mem::Vec : enum_mem(call, "target_memory", Mem::Vec));
+            Type r = Type::tile(shape, d->dtype, c == O::Full ? Mem::Vec : enum_mem(call, "target_memory", Mem::Vec));
+            if (c == O::Create) {
+                // transpose=True allocates the transposed Mat fractal (ZN, a b_trans operand's layout);
+                // flat_layout=True a flat (ND, none_box) Mat staging buffer. None / False keep the default.
+                auto flag = [&](const char* n) {
+                    const ExprPtr& a = arg(call, n);
+                    if (!a || a->kind == ExprKind::NoneLit) return false;
+                    if (a->kind != ExprKind::Bool && !(a->kind == ExprKind::Int && (a->ival == 0 || a->ival == 1)))
+                        raise("E-TYPE", a->loc, fmt::format("pl.tile.create: {} must be True, False or None", n));
+                    return a->ival != 0;
+                };
+                const bool tr = flag("transpose"), flat = flag("flat_layout");
+                if ((tr || flat) && r.mem != Mem::Mat)
+                    type_error(call, fmt::format("pl.tile.create: {}=True needs target_memory=pl.Mem.Mat", tr ? "transpose" : "flat_layout"));
+                if (tr && flat) type_error(call, "pl.tile.create: transpose and flat_layout are mutually exclusive");
+                if (tr || flat) {
+                    TileLayout b, sl;
+                    view_from_layout(tr ? Layout::ZN : Layout::ND, b, sl);
+                    r.view.blayout = b;
+                    r.view.slayout = sl;
+                    r.view.written = true;
+                }
+            }
+            return r;
         }
         case O::GetBlockIdx: case O::GetSubblockIdx: return Type::scalar(DType::INDEX);
         case O::TensorRead: {
@@ -643,6 +693,29 @@ Type infer_call_type_of(const Expr& call, int region_split) {
             if (const ExprPtr& t = arg(call, "tensor"); t && t->type.kind != TypeKind::Tensor)
                 raise("E-TYPE", t->loc, fmt::format("pl.system.cacheinvalid: expects a tensor, got {}", type_str(t->type)));
             return Type::none();
+        case O::PrefetchMakeContext: return Type::opaque("pl.PrefetchAsyncContext");
+        case O::PrefetchSession:
+            if (const ExprPtr& x = arg(call, "ctx"); x->type.kind != TypeKind::Opaque || x->type.name != "pl.PrefetchAsyncContext")
+                raise("E-TYPE", x->loc, fmt::format("pl.prefetch.session: ctx must be a pl.PrefetchAsyncContext (pl.prefetch.make_context()), got {}", type_str(x->type)));
+            return Type::opaque("pl.AsyncSession");
+        case O::PrefetchAsync: {
+            const ExprPtr& src = arg(call, "src");
+            if (src->type.kind != TypeKind::Tensor)
+                raise("E-TYPE", src->loc, fmt::format("pl.prefetch.async_prefetch: src must be a GM tensor, got {}", type_str(src->type)));
+            for (size_t d = 0; d + 1 < src->type.shape.size(); ++d)
+                if (src->type.shape[d] != 1)
+                    raise("E-TYPE", src->loc, fmt::format("pl.prefetch.async_prefetch: src must be a flat contiguous 1-D GM region (every dimension but the last 1), got {}",
+                                                          type_str(src->type)));
+            if (const ExprPtr& x = arg(call, "ctx"); x->type.kind != TypeKind::Opaque || x->type.name != "pl.PrefetchAsyncContext")
+                raise("E-TYPE", x->loc, fmt::format("pl.prefetch.async_prefetch: ctx must be a pl.PrefetchAsyncContext, got {}", type_str(x->type)));
+            return Type::opaque("pl.AsyncEvent");
+        }
+        case O::PrefetchWait:
+            if (const ExprPtr& x = arg(call, "event"); x->type.kind != TypeKind::Opaque || x->type.name != "pl.AsyncEvent")
+                raise("E-TYPE", x->loc, fmt::format("pl.prefetch.wait: event must be a pl.AsyncEvent (pl.prefetch.async_prefetch), got {}", type_str(x->type)));
+            if (const ExprPtr& x = arg(call, "session"); x->type.kind != TypeKind::Opaque || x->type.name != "pl.AsyncSession")
+                raise("E-TYPE", x->loc, fmt::format("pl.prefetch.wait: session must be a pl.AsyncSession (pl.prefetch.session), got {}", type_str(x->type)));
+            return Type::scalar(DType::BOOL);
         case O::SetFfts: {
             const ExprPtr& w = arg(call, "workspace");
             if (w->type.kind != TypeKind::Tensor && w->type.kind != TypeKind::Scalar)

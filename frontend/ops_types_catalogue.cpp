@@ -68,6 +68,7 @@ void int_dtype(const Expr& c, size_t i) {
 Type like(const Type& t) {
     Type r = Type::tile(t.shape, t.dtype, Mem::Vec);
     r.valid = t.valid;
+    r.valid_dynamic = t.valid_dynamic;
     r.view = t.view;
     return r;
 }
@@ -346,11 +347,28 @@ std::optional<Type> infer_catalogue_type(const Expr& c) {
             return r;
         }
         case O::Assemble: {
+            // Into UB (a vector copy), or into L1 (Mat): from L0C (the FIXPIPE insert, with the store's dtype
+            // conversion) or from L1 (gather_row's rows, already DMA'd in place).
+            const ExprPtr& tg = nth(c, 0);
+            if (tg && tg->type.kind == TypeKind::Tile && tg->type.mem == Mem::Mat) {
+                const ExprPtr& sa = nth(c, 1);
+                if (!sa || sa->type.kind != TypeKind::Tile || (sa->type.mem != Mem::Mat && sa->type.mem != Mem::Acc))
+                    raise("E-TYPE", loc_of(c, sa), fmt::format("{}: into an L1 (pl.Mem.Mat) tile the source must be in pl.Mem.Mat or pl.Mem.Acc, got {}",
+                                                               label(c), sa ? type_str(sa->type) : "nothing"));
+                const Type &t = tg->type, &s = sa->type;
+                if (t.shape.size() != 2 || s.shape.size() != 2) raise("E-TYPE", tg->loc, fmt::format("{}: tiles must be 2-D", label(c)));
+                const bool conv = s.mem == Mem::Acc && dtype_is_float(s.dtype) && dtype_is_float(t.dtype);
+                if (s.dtype != t.dtype && !conv) same_dtype(c, 0, 1);
+                index_list(c, "offset", 2);
+                if (!s.valid_dynamic) index_inside(c, "offset", t.shape, s.valid.empty() ? s.shape : s.valid);
+                Type r = t;
+                return r;
+            }
             Type r = like(vec_tile(c, 0));
             const Type& s = vec_tile(c, 1);
             same_dtype(c, 0, 1);
             index_list(c, "offset", 2);
-            index_inside(c, "offset", r.shape, s.shape);
+            if (!s.valid_dynamic) index_inside(c, "offset", r.shape, s.valid.empty() ? s.shape : s.valid);
             return r;
         }
         default: return std::nullopt;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <functional>
+#include <map>
 #include <set>
 
 #include "frontend/ops.h"
@@ -194,8 +195,58 @@ public:
         for (const auto& s : b) stmt(*s, indent);
     }
 
-    static std::string targets_with_types(const std::vector<VarPtr>& ts) {
-        if (ts.size() == 1) return ts[0]->name + ": " + type_str(ts[0]->type);
+    // The printed valid_shape of each tile whose region is set at run time (Type::valid_dynamic), so the printed
+    // program reads back with the same region: the scalar valid_shape of the op that sets it, else the region of
+    // the value it comes from (an op's first tile operand, an alias, a loop's initial value, a branch's yield).
+    std::map<const Var*, std::string> m_dyn_valid;
+
+    void collect_dyn_valid(const Block& b) {
+        auto from = [&](const ExprPtr& e) -> const std::string* {
+            if (!e || e->kind != ExprKind::Var) return nullptr;
+            auto it = m_dyn_valid.find(e->var.get());
+            return it == m_dyn_valid.end() ? nullptr : &it->second;
+        };
+        auto give = [&](const VarPtr& v, const std::string* text) {
+            if (v && v->type.valid_dynamic && text && !m_dyn_valid.count(v.get())) m_dyn_valid[v.get()] = *text;
+        };
+        for (const auto& sp : b) {
+            const Stmt& s = *sp;
+            if (s.kind == StmtKind::Assign && s.targets.size() == 1 && s.value && s.targets[0]->type.valid_dynamic) {
+                const Expr& v = *s.value;
+                std::string text;
+                if (v.kind == ExprKind::Call) {
+                    if (const ExprPtr& vs = arg(v, "valid_shape")) text = expr_str(vs);
+                    else if (v.op->code == OpCode::SetValidShape) text = "[" + expr_str(arg(v, "rows")) + ", " + expr_str(arg(v, "cols")) + "]";
+                    else
+                        for (const auto& a : v.args)
+                            if (const std::string* t = from(a)) {
+                                text = *t;
+                                break;
+                            }
+                } else if (const std::string* t = from(s.value)) {
+                    text = *t;
+                }
+                if (!text.empty()) give(s.targets[0], &text);
+            }
+            if (s.kind == StmtKind::Yield)
+                for (size_t k = 0; k < s.targets.size() && k < s.values.size(); ++k) give(s.targets[k], from(s.values[k]));
+            if (s.kind == StmtKind::For)
+                for (size_t k = 0; k < s.iter_args.size() && k < s.init_values.size(); ++k) give(s.iter_args[k], from(s.init_values[k]));
+            collect_dyn_valid(s.body);
+            collect_dyn_valid(s.orelse);
+            if (s.kind == StmtKind::For)
+                for (size_t k = 0; k < s.iter_args.size() && k < s.targets.size(); ++k)
+                    if (auto it = m_dyn_valid.find(s.iter_args[k].get()); it != m_dyn_valid.end()) give(s.targets[k], &it->second);
+        }
+    }
+
+    std::string typed(const Var& v) const {
+        auto it = m_dyn_valid.find(&v);
+        return type_str(v.type, it == m_dyn_valid.end() ? nullptr : &it->second);
+    }
+
+    std::string targets_with_types(const std::vector<VarPtr>& ts) const {
+        if (ts.size() == 1) return ts[0]->name + ": " + typed(*ts[0]);
         std::vector<std::string> n;
         for (auto& v : ts) n.push_back(v->name);
         return fmt::format("{}", fmt::join(n, ", "));
@@ -294,6 +345,8 @@ public:
                 ret = " -> " + type_str(f.ret_types[0]);
             }
         }
+        m_dyn_valid.clear();
+        collect_dyn_valid(f.body);
         line(1, fmt::format("def {}({}){}:", f.name, fmt::join(params, ", "), ret));
         if (!f.attrs.empty()) {
             std::vector<std::string> kv;

@@ -360,8 +360,8 @@ private:
         int64_t vr = R, vc = C;
         if (auto& vs = arg(c, "valid_shape")) {
             auto vv = ints(vs);
-            vr = vv.size() >= 2 ? vv[vv.size() - 2] : 1;
-            vc = vv.back();
+            vr = rt::valid_rows(vv);  // the valid window's rows, as PyPTO merges an N-D valid_shape
+            vc = vv.empty() ? 1 : vv.back();
             // A run-time valid region larger than the tile (or negative) names memory the tile does not have.
             if (auto err = rt::valid_shape_error(vv, ext)) fail("E-OOB", c.loc, *err);
             // Only the valid region is read from GM (pl.tile.load).
@@ -385,10 +385,7 @@ private:
         TileP src = tile(arg(c, "tile"));
         TView v = view(arg(c, "output_tensor"));
         std::vector<int64_t> ext = {src->vr, src->vc};
-        if (auto& sh = arg(c, "shapes")) {
-            auto s = ints(sh);
-            ext = {s.size() >= 2 ? s[s.size() - 2] : 1, s.back()};
-        }
+        if (auto& sh = arg(c, "shapes")) ext = ints(sh);  // an N-D window over the tile's rows (as the lane executor)
         rt::Window w = window(v, arg(c, "offsets"), ext, c.loc);
         auto& t = m_m.gm.tensors[v.id];
         const size_t eb = dtype_bytes(t.dtype);
@@ -754,6 +751,8 @@ private:
                 return {};
             }
             case O::SetFfts: case O::Fence: case O::CacheInvalid: return {};
+            case O::PrefetchMakeContext: case O::PrefetchAsync: case O::PrefetchSession: return {};
+            case O::PrefetchWait: return Value{rt::Scalar::of_int(1, DType::BOOL)};
             default: break;
         }
         if (c.op->effect == Effect::Compute || c.op->effect == Effect::View) return compute(c);
@@ -785,6 +784,7 @@ private:
                 fail("E-OOB", c.loc, "tile slice is outside the tile");
         }
         if (auto err = gather_compare_overflow_error(o)) fail("E-OOB", c.loc, *err);
+        if (auto err = assemble_outside_error(o)) fail("E-OOB", c.loc, *err);
         TileData res;
         try {
             res = eval_numerics(o);

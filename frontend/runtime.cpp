@@ -39,6 +39,15 @@ std::string window_str(const Window& w) {
     return s + "]";
 }
 
+int64_t valid_rows(const std::vector<int64_t>& valid) {
+    int64_t r = 1;
+    for (size_t d = 0; d + 1 < valid.size(); ++d) {
+        if (valid[d] <= 0) return 0;
+        if (__builtin_mul_overflow(r, valid[d], &r)) return INT64_MAX;
+    }
+    return r;
+}
+
 int64_t window_row_start(const TensorBuffer& t, const Window& w, int64_t r) {
     // Decompose r over the leading extents (row-major), then add the window offsets.
     // The tensor's row-major strides are accumulated on the way (no allocation: this runs per GM row).

@@ -112,6 +112,9 @@ inline bool window_covers(const Window& big, const Window& small) {
 
 // A pl.tile.load's run-time valid_shape against the loaded extents: a message when some extent is negative or
 // larger than the load's (the tile has no such rows), else nullopt.
+// The rows of a valid region given per window dimension: the product of all extents but the last (1 for a 1-D
+// region; a negative extent gives 0 rows, valid_shape_error reports it).
+int64_t valid_rows(const std::vector<int64_t>& valid);
 std::optional<std::string> valid_shape_error(const std::vector<int64_t>& valid, const std::vector<int64_t>& shape);
 
 // "[0:16, 0:128]"

@@ -3,10 +3,10 @@
 // written in place and the result aliases it). cvsim models it in SSA form as the two registry ops it amounts
 // to: `_load = pl.tile.load(src, src_offset, shapes)` — the same GM window read by MTE2, which the GM window
 // analysis, the expander and the hazard checker already know — then `pl.tile.assemble(dst, _load, dst_offset)`,
-// dst with those elements replaced (docs/DECISIONS.md). A constant valid_shape narrows the transfer (only
-// valid_shape elements are read and written, the rest of dst passes through). The forms with no such model are
-// E-UNSUPPORTED at the argument: transpose=True (places the GM row as an L1 column for a matmul B operand), a
-// dst outside UB (assemble is a UB op), a run-time valid_shape (the transfer extent would change the tile shape).
+// dst with those elements replaced (docs/DECISIONS.md). dst is a UB (Vec) or L1 (Mat) tile. A valid_shape narrows
+// the transfer (only its elements are read and written, the rest of dst passes through): a constant one is the
+// load's window, a run-time one the load's valid_shape (assemble writes the source's valid region only).
+// transpose=True (places the GM row as an L1 column for a matmul B operand) is E-UNSUPPORTED at the argument.
 #include <fmt/format.h>
 
 #include <array>
@@ -62,17 +62,15 @@ ExprPtr FunctionLowering::lower_gather_row(const ast::Expr& e) {
                   "pl.tile.gather_row(transpose=True) places the GM row as an L1 column (a matmul B operand): cvsim models "
                   "gather_row as pl.tile.load + pl.tile.assemble, which has no transposing form");
     }
-    if (dst->type.mem != Mem::Vec)
+    if (dst->type.mem != Mem::Vec && dst->type.mem != Mem::Mat)
         raise("E-UNSUPPORTED", dst->loc,
-              fmt::format("pl.tile.gather_row into a tile in pl.Mem.{}: cvsim models gather_row as pl.tile.load + pl.tile.assemble, "
-                          "and assemble writes UB (pl.Mem.Vec) tiles only", mem_name(dst->type.mem)));
+              fmt::format("pl.tile.gather_row into a tile in pl.Mem.{}: gather_row DMAs GM rows into UB (pl.Mem.Vec) or L1 (pl.Mem.Mat)",
+                          mem_name(dst->type.mem)));
     ExprPtr shapes = a[kShapes];
+    ExprPtr runtime_valid;
     if (const ExprPtr& vs = a[kValid]) {
-        auto v = const_int_list(vs);
-        if (!v)
-            raise("E-UNSUPPORTED", vs->loc,
-                  "pl.tile.gather_row: a run-time valid_shape: cvsim's load + assemble model needs the transfer extent constant");
-        shapes = vs;  // only the valid part is transferred; the rest of dst passes through
+        if (const_int_list(vs)) shapes = vs;  // only the valid part is transferred; the rest of dst passes through
+        else runtime_valid = vs;  // a run-time extent: the load reads only its valid window, assemble writes only that
     }
     if (const ExprPtr& vs = a[kValid]) {
         auto v = const_int_list(vs), s = const_int_list(a[kShapes]);
@@ -81,7 +79,10 @@ ExprPtr FunctionLowering::lower_gather_row(const ast::Expr& e) {
                 if ((*v)[d] > (*s)[d])
                     raise("E-TYPE", vs->loc, fmt::format("pl.tile.gather_row: valid_shape {} is larger than shapes {}", shape_str(*v), shape_str(*s)));
     }
-    ExprPtr ld = passes::make_call(OpCode::Load, {{"tensor", src}, {"offsets", a[kSrcOff]}, {"shapes", shapes}}, e.loc);
+    std::vector<std::pair<std::string, ExprPtr>> la = {{"tensor", src}, {"offsets", a[kSrcOff]}, {"shapes", shapes}};
+    if (runtime_valid) la.emplace_back("valid_shape", runtime_valid);
+    if (dst->type.mem == Mem::Mat) la.emplace_back("target_memory", passes::mem_lit(Mem::Mat, e.loc));
+    ExprPtr ld = passes::make_call(OpCode::Load, la, e.loc);
     ExprPtr rows = hoist(ld);
     return passes::make_call(OpCode::Assemble, {{"target", dst}, {"source", rows}, {"offset", a[kDstOff]}}, e.loc);
 }

@@ -194,7 +194,11 @@ Type FunctionLowering::merge_annotation(const Type& ann, const Type& inferred, c
         Type t = inferred;  // memory space and view from the annotation win
         t.mem = ann.mem;
         t.view = ann.view;
-        if (!ann.valid.empty() || ann.view.written) t.valid = ann.valid;
+        // A run-time region in the annotation (or a static one) replaces the op's; an annotation that names none
+        // keeps a run-time region the op gives (the static checks then leave the extents to the run time).
+        if (!ann.valid.empty() || ann.valid_dynamic || ann.view.written) t.valid = ann.valid;
+        if (!ann.valid.empty()) t.valid_dynamic = false;
+        else if (ann.valid_dynamic) t.valid_dynamic = true;
         return t;
     }
     return ann;

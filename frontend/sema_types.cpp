@@ -454,8 +454,13 @@ void lower_tileview(const ConstTable& consts, const ast::Expr& e, Type& t) {
             bool dynamic = false;
             if (kw.value->kind == ast::ExprKind::List || kw.value->kind == ast::ExprKind::Tuple)
                 for (auto& d : kw.value->args) dynamic |= !fold_const(consts, *d).has_value();
-            if (dynamic) continue;
+            if (dynamic) {
+                t.valid.clear();
+                t.valid_dynamic = true;
+                continue;
+            }
             t.valid = lower_shape(consts, *kw.value);
+            t.valid_dynamic = false;
         } else if (kw.name == "blayout" || kw.name == "slayout") {
             ExprPtr l = lower_enum_ref(*kw.value);
             if (!l || l->kind != ExprKind::Enum || l->enum_kind != EnumKind::TileLayout)
@@ -485,6 +490,8 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
         if (bare == "pld.CommCtxType" || bare == "pld.WindowBufferType" || bare == "pl.Ptr") return Type::opaque(bare);
         // PyPTO prints pl.UnknownType for a value whose type it did not deduce (pld.system.notify's result).
         if (bare == "pl.UnknownType") return Type::opaque(bare);
+        // The async-prefetch handles (pl.prefetch.*): values the prefetch ops pass along, nothing else reads them.
+        if (bare == "pl.PrefetchAsyncContext" || bare == "pl.AsyncEvent" || bare == "pl.AsyncSession") return Type::opaque(bare);
     }
     if (e.kind != ast::ExprKind::Subscript)
         raise("E-TYPE", e.loc, fmt::format("expected a type (pl.Tensor[...], pl.Tile[...], pl.Scalar[...]), got '{}'", e.dotted().empty() ? "this expression" : e.dotted()));

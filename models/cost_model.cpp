@@ -197,6 +197,9 @@ std::span<const OpCostInfo> op_cost_table() {
         {OpCost::GmIndexed, "gm_indexed", "gm_dma with one run per transfer: gm.latency_hit (+latency_miss_extra) + runs * charged_bytes(run) / mte.<path>_bw "
                                           "(row mode: a run per indexed row; elem mode: a run per element)",
          "pto-isa MGATHER/MSCATTER a2a3 (one DMA per row, one scalar copy per element); a5's SIMT coalescing not modelled", 'L'},
+        {OpCost::Assemble, "assemble", "into UB: vec_unary; into L1 from L0C: bytes / mte.l0c_to_l1_bw (FIXPIPE insert); into L1 from L1: 0 "
+                                       "(a gather_row: its load's DMA wrote the rows in place)",
+         "pto-isa TINSERT / TLOAD into a sub-tile; no device anchor", 'L'},
     };
     return table;
 }

@@ -80,6 +80,7 @@ enum class OpCost : uint8_t {
     VecMerge,       // mrgsort (vmrgsort4): 2 steps per repeat of the output
     VecGather,      // gather / scatter by index: address generation + element move per repeat
     GmIndexed,      // mgather / mscatter: one GM DMA run per indexed row (row mode) or element (elem mode)
+    Assemble,       // tile.assemble: vec_unary into UB; L0C->L1 on_chip_dma into L1; 0 for L1->L1 (in place)
 };
 struct OpCostInfo {
     OpCost kind;

@@ -427,6 +427,15 @@ uint64_t CoreRunner::compute_latency(const Instr& in) {
             return jitter(vector_kind_cycles(hw.vector, d.cost, bytes, 0));
         }
         case OpCost::Scalar: return hw.sync.issue_cost;
+        case OpCost::Assemble: {
+            const TileBuf& src = *in.in[1];
+            if (out.mem == Mem::Mat) {
+                if (src.mem != Mem::Acc) return 0;  // gather_row into L1: the load's DMA wrote the rows in place
+                return jitter(dma_cycles(hw, DmaPath::L0cToL1, 1, src.bytes.size(), 0, 0));
+            }
+            uint64_t bytes = std::max<uint64_t>(out.bytes.size(), src.bytes.size());
+            return jitter(vector_kind_cycles(hw.vector, OpCost::VecUnary, bytes, 0));
+        }
         default:
             return 0;  // views (slice, reshape, set_validshape, transpose_view) move no data
     }
@@ -452,6 +461,7 @@ void CoreRunner::compute_data(Instr& in) {
     o.out_rows = out.rows;
     o.out_cols = out.cols;
     if (auto err = gather_compare_overflow_error(o)) runtime_finding("E-OOB", *in.stmt, *err);
+    if (auto err = assemble_outside_error(o)) runtime_finding("E-OOB", *in.stmt, *err);
     p.data = eval_numerics(o);
 }
 

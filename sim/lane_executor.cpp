@@ -450,6 +450,8 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
         }
         case O::ReserveBuffer: case O::ImportPeerBuffer: return LValue{Scalar::of_int(0, DType::INT32)};
         case O::SetFfts: case O::CacheInvalid: return {};
+        case O::PrefetchMakeContext: case O::PrefetchAsync: case O::PrefetchSession: return {};
+        case O::PrefetchWait: return LValue{rt::Scalar::of_int(1, DType::BOOL)};
         case O::Create: return LValue{result_tile(c.type)};
         case O::Load: {
             TView v = view(arg(c, "tensor"));
@@ -457,10 +459,12 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             for (auto& a : arg(c, "shapes")->args) ext.push_back(scalar(a).as_int());
             TileRef out = result_tile(c.type);
             if (auto& vs = arg(c, "valid_shape")) {
-                out->vr = vs->args.size() >= 2 ? scalar(vs->args[vs->args.size() - 2]).as_int() : 1;
-                out->vc = scalar(vs->args.back()).as_int();
                 std::vector<int64_t> vv;
                 for (auto& a : vs->args) vv.push_back(scalar(a).as_int());
+                // The tile's region is the valid window's rows (the product of all but the last extent, as
+                // PyPTO merges an N-D valid_shape) by its last extent.
+                out->vr = rt::valid_rows(vv);
+                out->vc = vv.empty() ? 1 : vv.back();
                 if (auto err = rt::valid_shape_error(vv, ext)) {
                     runtime_finding("E-OOB", s, fmt::format("{} {}", core_name(m_core_id), *err));
                     out->vr = std::clamp<int64_t>(out->vr, 0, out->rows);

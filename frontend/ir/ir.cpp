@@ -58,7 +58,7 @@ std::string shape_str(const std::vector<int64_t>& s) {
     return out + "]";
 }
 
-std::string type_str(const Type& t) {
+std::string type_str(const Type& t, const std::string* dynamic_valid) {
     switch (t.kind) {
         case TypeKind::Unknown: return "<unknown>";
         case TypeKind::None: return "None";
@@ -68,10 +68,12 @@ std::string type_str(const Type& t) {
         case TypeKind::Opaque: return t.name;
         case TypeKind::Tile: {
             std::string s = fmt::format("pl.Tile[{}, pl.{}, pl.Mem.{}", shape_str(t.shape), dtype_name(t.dtype), mem_name(t.mem));
-            bool view = t.view.written || !t.valid.empty();
+            const bool dyn = t.valid_dynamic && dynamic_valid && !dynamic_valid->empty();
+            bool view = t.view.written || !t.valid.empty() || dyn;
             if (view) {
                 std::vector<std::string> parts;
                 if (!t.valid.empty()) parts.push_back("valid_shape=" + shape_str(t.valid));
+                else if (dyn) parts.push_back("valid_shape=" + *dynamic_valid);
                 if (t.view.blayout) parts.push_back(fmt::format("blayout=pl.TileLayout.{}", tile_layout_name(*t.view.blayout)));
                 if (t.view.slayout) parts.push_back(fmt::format("slayout=pl.TileLayout.{}", tile_layout_name(*t.view.slayout)));
                 if (t.view.fractal) parts.push_back(fmt::format("fractal={}", *t.view.fractal));

@@ -49,6 +49,10 @@ struct Type {
     Mem mem = Mem::DDR;              // Tile memory space (Tensor: DDR)
     TileView view;                   // Tile view as written
     std::vector<int64_t> valid;      // Tile valid shape when it differs from shape (static), else empty
+    // Tile: the valid region is set at run time (a load's scalar valid_shape, a printed
+    // pl.TileView(valid_shape=[rows, 4])): `valid` is empty, the static type is the full shape, and checks that
+    // need the region's extents (a store's window) are left to the run time, which knows them.
+    bool valid_dynamic = false;
     std::vector<Type> elems;         // Tuple element types
     bool distributed = false;        // Tensor: a pld.DistributedTensor (a window-bound tensor of a distributed program)
     std::string name;                // Opaque: the printed type ("pld.CommCtxType", "pl.Ptr")
@@ -77,8 +81,9 @@ struct Type {
     bool operator==(const Type&) const = default;
 };
 
-// "pl.Tile[[16, 128], pl.FP16, pl.Mem.Vec]" (the printed style).
-std::string type_str(const Type& t);
+// "pl.Tile[[16, 128], pl.FP16, pl.Mem.Vec]" (the printed style). `dynamic_valid`: the printed expression list of a
+// run-time valid region (valid_dynamic), printed as the TileView's valid_shape.
+std::string type_str(const Type& t, const std::string* dynamic_valid = nullptr);
 // Shapes as "[16, 128]".
 std::string shape_str(const std::vector<int64_t>& s);
 

@@ -101,6 +101,13 @@ void check_function(const Function& f, const HwParams& hw) {
         if (const Expr* c = stmt_call(s); c && (c->op->code == OpCode::MatmulAcc || c->op->code == OpCode::GemvAcc) && !s.targets.empty())
             unite(s.targets[0].get(), var_of(arg(*c, "acc")));
         if (s.kind == StmtKind::Assign && s.value && s.value->kind == ExprKind::Var && s.targets.size() == 1) unite(s.targets[0].get(), s.value->var.get());
+        // A view op (slice, reshape, transpose_view, set_validshape) names bytes of its operand's buffer: PyPTO's
+        // allocator gives the view its source's MemRef (allocate_memory_addr_pass: "every view physically aliases").
+        if (const Expr* c = stmt_call(s); c && c->op->effect == Effect::View && s.targets.size() == 1 && !c->args.empty()) {
+            const Var* src = var_of(c->args[0]);
+            if (src && src->type.kind == TypeKind::Tile && s.targets[0]->type.kind == TypeKind::Tile && src->type.mem == s.targets[0]->type.mem)
+                unite(s.targets[0].get(), src);
+        }
         if (s.kind == StmtKind::Yield)
             for (size_t k = 0; k < s.targets.size() && k < s.values.size(); ++k) unite(s.targets[k].get(), var_of(s.values[k]));
         if (s.kind == StmtKind::For)

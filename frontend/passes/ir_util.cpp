@@ -178,7 +178,9 @@ bool has_effect(const Stmt& s) {
         case OpCode::TpopFromAiv: case OpCode::TfreeToAic: case OpCode::TfreeToAiv: case OpCode::ReserveBuffer:
         case OpCode::ImportPeerBuffer: case OpCode::AicInitializePipe: case OpCode::AivInitializePipe:
         case OpCode::Syncall: case OpCode::SyncSet: case OpCode::SyncWait: case OpCode::SetFfts: case OpCode::Fence:
-        case OpCode::CacheInvalid: case OpCode::AivShard: case OpCode::AicGather: case OpCode::TensorWrite: case OpCode::Mscatter: return true;
+        case OpCode::CacheInvalid: case OpCode::AivShard: case OpCode::AicGather: case OpCode::TensorWrite: case OpCode::Mscatter:
+        case OpCode::PrefetchAsync: case OpCode::PrefetchWait:  // kept as upstream keeps them (a cache hint the AIV issues)
+            return true;
         default: return false;
     }
 }
