@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "frontend/diag.h"
@@ -451,9 +452,20 @@ void lower_tileview(const ConstTable& consts, const ast::Expr& e, Type& t) {
             // A run-time valid shape in a type (PyPTO prints the valid_shape=[rows, cols] of a tpop or load whose
             // region is a scalar): the static type keeps the full shape; the region itself comes from the op that
             // produces the tile at run time (docs/DECISIONS.md, Frontend).
+            // A dimension that folds only through a dynamic symbol cvsim gave its default is not a constant either
+            // (PyPTO may print a local scalar's name also as a module pl.dynamic: pypto-lib's `proj_rows`).
+            std::function<bool(const ast::Expr&)> defaulted = [&](const ast::Expr& x) {
+                if (x.kind == ast::ExprKind::Name)
+                    return std::find(consts.defaulted.begin(), consts.defaulted.end(), x.name) != consts.defaulted.end();
+                for (auto& c : x.children)
+                    if (c && defaulted(*c)) return true;
+                for (auto& a : x.args)
+                    if (a && defaulted(*a)) return true;
+                return false;
+            };
             bool dynamic = false;
             if (kw.value->kind == ast::ExprKind::List || kw.value->kind == ast::ExprKind::Tuple)
-                for (auto& d : kw.value->args) dynamic |= !fold_const(consts, *d).has_value();
+                for (auto& d : kw.value->args) dynamic |= !fold_const(consts, *d).has_value() || defaulted(*d);
             if (dynamic) {
                 t.valid.clear();
                 t.valid_dynamic = true;
