@@ -385,7 +385,11 @@ private:
         TileP src = tile(arg(c, "tile"));
         TView v = view(arg(c, "output_tensor"));
         std::vector<int64_t> ext = {src->vr, src->vc};
-        if (auto& sh = arg(c, "shapes")) ext = ints(sh);  // an N-D window over the tile's rows (as the lane executor)
+        if (auto& sh = arg(c, "shapes")) {
+            ext = ints(sh);  // an N-D window over the tile's rows (as the lane executor)
+            if (rt::valid_rows(ext) > src->d.m.rows() || (ext.empty() ? 1 : ext.back()) > src->d.m.cols())
+                fail("E-OOB", c.loc, fmt::format("pl.tile.store: window {} is larger than the tile [{}, {}]", shape_str(ext), src->d.m.rows(), src->d.m.cols()));
+        }
         rt::Window w = window(v, arg(c, "offsets"), ext, c.loc);
         auto& t = m_m.gm.tensors[v.id];
         const size_t eb = dtype_bytes(t.dtype);
@@ -803,7 +807,12 @@ private:
             case ValidRule::Swap: if (x) vr = x->vc, vc = x->vr; break;
             case ValidRule::RowReduce: if (x) vr = x->vr, vc = 1; break;
             case ValidRule::ColReduce: break;  // the static [1, N] (as the lane executor)
-            case ValidRule::Scalars: vr = static_cast<int64_t>(o.scalars.at(0)), vc = static_cast<int64_t>(o.scalars.at(1)); break;
+            case ValidRule::Scalars:
+                vr = static_cast<int64_t>(o.scalars.at(0)), vc = static_cast<int64_t>(o.scalars.at(1));
+                if (vr < 0 || vc < 0 || vr > res.m.rows() || vc > res.m.cols())
+                    fail("E-OOB", c.loc, fmt::format("pl.tile.set_validshape: valid shape [{}, {}] is outside the tile [{}, {}]", vr, vc,
+                                                     res.m.rows(), res.m.cols()));
+                break;
         }
         return Value{make_tile(std::move(res), c.type.mem, vr, vc)};
     }

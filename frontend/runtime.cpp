@@ -456,7 +456,17 @@ void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string
 }
 
 std::optional<std::string> valid_shape_error(const std::vector<int64_t>& valid, const std::vector<int64_t>& shape) {
-    if (valid.size() != shape.size()) return std::nullopt;  // rank rules are the type checker's
+    if (valid.size() != shape.size()) {
+        // A 2-D region of an N-D window's tile: compare the merged forms ([rows, last]).
+        if (valid.empty() || shape.empty()) return std::nullopt;  // rank rules are the type checker's
+        const int64_t sr = valid_rows(shape), vr = valid_rows(valid);
+        for (int64_t v : valid)
+            if (v < 0) return fmt::format("pl.tile.load: valid_shape {} is negative", ir::shape_str(valid));
+        if (vr > sr || valid.back() > shape.back())
+            return fmt::format("pl.tile.load: valid_shape {} is outside the loaded shape {} (its tile is [{}, {}])", ir::shape_str(valid),
+                               ir::shape_str(shape), sr, shape.back());
+        return std::nullopt;
+    }
     for (size_t d = 0; d < valid.size(); ++d)
         if (valid[d] < 0 || valid[d] > shape[d])
             return fmt::format("pl.tile.load: valid_shape {} is outside the loaded shape {} (dimension {})", ir::shape_str(valid),

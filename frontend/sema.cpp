@@ -231,6 +231,7 @@ std::shared_ptr<Program> analyze(const ast::Module& module, const SemaOptions& o
     }
     (void)imported;
     if (opt.defaulted) opt.defaulted->insert(opt.defaulted->end(), ctx.consts.defaulted.begin(), ctx.consts.defaulted.end());
+    if (opt.inferred) opt.inferred->insert(opt.inferred->end(), ctx.consts.inferred.begin(), ctx.consts.inferred.end());
     ctx.program->name = program_class->name;
     for (const auto& s : program_class->body) collect_function(ctx, *s);
     if (ctx.program->functions.empty()) raise("E-PARSE", program_class->loc, fmt::format("program '{}' has no functions", program_class->name));
@@ -269,6 +270,12 @@ std::shared_ptr<Program> analyze(const ast::Module& module, const SemaOptions& o
 std::string defaulted_dim_note(const std::string& name) {
     return fmt::format("note: pl.dynamic symbol '{}' is not bound: cvsim uses {}={} (bind it with --dim {}=VALUE)\n", name, name,
                        kDefaultDim, name);
+}
+
+std::string inferred_dim_note(const std::string& name, int64_t value) {
+    return fmt::format("note: pl.dynamic symbol '{}' is not bound: cvsim uses {}={}, the size the program's own shapes give it "
+                       "(bind it with --dim {}=VALUE)\n",
+                       name, name, value, name);
 }
 
 std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file) { return load_program(std::move(file), SemaOptions{}); }

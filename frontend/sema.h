@@ -29,6 +29,9 @@ struct SemaOptions {
     // `defaulted` when given, so the commands can say which sizes a verdict is about.
     std::optional<int64_t> dim_default;
     std::vector<std::string>* defaulted = nullptr;
+    // The pl.dynamic symbols --dim does not bind and the program's own shapes do (an actual argument, a
+    // returned tensor, an alias), with the value: appended when given (the commands print a note for each).
+    std::vector<std::pair<std::string, int64_t>>* inferred = nullptr;
     // An E-UNSUPPORTED while reading one function's body or signature is kept on that function
     // (ir::Function::unread) instead of thrown: the commands set it (frontend/launch.h refuse_unread raises it
     // for a launch that reaches the function). Unset: the first one is thrown, as any other error.
@@ -39,6 +42,7 @@ struct SemaOptions {
 constexpr int64_t kDefaultDim = 128;
 // The note the commands print for each defaulted symbol.
 std::string defaulted_dim_note(const std::string& name);
+std::string inferred_dim_note(const std::string& name, int64_t value);
 
 std::shared_ptr<ir::Program> analyze(const ast::Module& module, const SemaOptions& opt);
 

@@ -229,10 +229,10 @@ void define_constant(ConstTable& consts, const ast::Stmt& s) {
             consts.dynamic.erase(name);
             return;
         }
-        if (consts.dim_default) {  // the documented default (SemaOptions::dim_default)
-            consts.values[name] = ConstValue{*consts.dim_default};
+        if (consts.dim_default) {  // the program's own shapes, else the documented default (bind_implicit_dims)
+            consts.values.erase(name);
             consts.dynamic.erase(name);
-            if (std::find(consts.defaulted.begin(), consts.defaulted.end(), name) == consts.defaulted.end()) consts.defaulted.push_back(name);
+            consts.pending_dynamic.insert(name);
             return;
         }
         consts.dynamic.insert(name);
@@ -240,6 +240,21 @@ void define_constant(ConstTable& consts, const ast::Stmt& s) {
         return;
     }
     auto c = fold_const(consts, v);
+    if (!c && !consts.pending_dynamic.empty()) {
+        // A module constant over a pending pl.dynamic symbol (`M = N * 2`): the symbol takes its default now.
+        std::function<void(const ast::Expr&)> settle = [&](const ast::Expr& x) {
+            if (x.kind == ast::ExprKind::Name && consts.pending_dynamic.erase(x.name)) {
+                consts.values[x.name] = ConstValue{*consts.dim_default};
+                consts.defaulted.push_back(x.name);
+            }
+            for (auto& ch : x.children)
+                if (ch) settle(*ch);
+            for (auto& a : x.args)
+                if (a) settle(*a);
+        };
+        settle(v);
+        c = fold_const(consts, v);
+    }
     if (!c) {
         if (v.kind == ast::ExprKind::Name) raise("E-NAME", v.loc, fmt::format("name '{}' is not defined", v.name));
         raise("E-UNSUPPORTED", v.loc, fmt::format("module constant '{}' must be a constant expression", name));

@@ -26,6 +26,10 @@ struct ConstTable {
     std::set<std::string> bound_used;          // the --dim names that matched a pl.dynamic symbol
     std::optional<int64_t> dim_default;        // value of a symbol --dim does not bind (SemaOptions)
     std::vector<std::string> defaulted;        // the symbols that took dim_default, in definition order
+    // pl.dynamic symbols --dim does not bind, waiting for the program's own shapes (bind_implicit_dims) before
+    // the default; those the program binds, with their values.
+    std::set<std::string> pending_dynamic;
+    std::vector<std::pair<std::string, int64_t>> inferred;
 };
 
 // Folds `e` when every name in it is a module constant (Python semantics for //, %, /, **, <<, >>, &, |, ^).

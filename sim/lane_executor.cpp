@@ -492,6 +492,16 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
                 ext.clear();
                 for (auto& a : sh->args) ext.push_back(scalar(a).as_int());
             }
+            if (src && arg(c, "shapes")) {
+                // The window covers the tile's rows in row-major order: more rows or columns than the tile has
+                // would store bytes the tile does not hold.
+                const int64_t wr = rt::valid_rows(ext), wc = ext.empty() ? 1 : ext.back();
+                if (wr > src->rows || wc > src->cols) {
+                    runtime_finding("E-OOB", s, fmt::format("{} pl.tile.store: window {} is larger than the tile [{}, {}]", core_name(m_core_id),
+                                                            shape_str(ext), src->rows, src->cols));
+                    return LValue{v};
+                }
+            }
             auto w = window(v, arg(c, "offsets"), ext, s);
             if (!w || !src) return LValue{v};
             auto in = make(src->mem == Mem::Acc ? Pipe::Fixp : Pipe::Mte3, s, &c);
@@ -764,6 +774,13 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
     if (code == O::SetValidShape) {
         out->vr = scalar(arg(c, "rows")).as_int();
         out->vc = scalar(arg(c, "cols")).as_int();
+        // A run-time region outside the tile names memory the tile does not have (as a load's valid_shape).
+        if (out->vr < 0 || out->vc < 0 || out->vr > out->rows || out->vc > out->cols) {
+            runtime_finding("E-OOB", s, fmt::format("{} pl.tile.set_validshape: valid shape [{}, {}] is outside the tile [{}, {}]", core_name(m_core_id),
+                                                    out->vr, out->vc, out->rows, out->cols));
+            out->vr = std::clamp<int64_t>(out->vr, 0, out->rows);
+            out->vc = std::clamp<int64_t>(out->vc, 0, out->cols);
+        }
     }
     if (c.op->int_list_param)  // slice offsets, reshape shape, write indices, assemble offset
         for (auto& a : arg(c, c.op->int_list_param)->args) in->ints.push_back(scalar(a).as_int());

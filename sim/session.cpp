@@ -35,8 +35,11 @@ std::map<std::string, int64_t> dims_from_inputs(const std::shared_ptr<SourceFile
     std::map<int64_t, std::string> symbol_of;
     try {
         SemaOptions sema{dims, kDefaultDim, &unbound};
+        std::vector<std::pair<std::string, int64_t>> inferred;  // an --input shape wins over the program's own
+        sema.inferred = &inferred;
         sema.keep_unread = true;
         load_program(file, sema);
+        for (const auto& [n, v] : inferred) unbound.push_back(n);
         if (unbound.empty()) return dims;
         auto marked = dims;
         int64_t mark = 999'983;  // odd values no kernel writes as a size
