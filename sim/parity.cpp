@@ -75,6 +75,29 @@ std::string rhs_of(const std::string& s) {
 
 bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
 
+// `(expr)` -> `expr` while the outer parentheses enclose the whole value (the formatter wraps a long call as
+// `x: T = (\n self.f(...)\n)`).
+std::string unparen(std::string s) {
+    auto trim = [](std::string& t) {
+        size_t a = t.find_first_not_of(" \t"), b = t.find_last_not_of(" \t");
+        t = a == std::string::npos ? std::string() : t.substr(a, b - a + 1);
+    };
+    for (trim(s); s.size() >= 2 && s.front() == '(' && s.back() == ')'; trim(s)) {
+        int depth = 0;
+        size_t close = std::string::npos;
+        for (size_t i = 0; i < s.size(); ++i) {
+            if (s[i] == '(') ++depth;
+            else if (s[i] == ')' && --depth == 0) {
+                close = i;
+                break;
+            }
+        }
+        if (close != s.size() - 1) break;  // `(a)(b)` or `(a), (b)`: not one parenthesised value
+        s = s.substr(1, s.size() - 2);
+    }
+    return s;
+}
+
 }  // namespace
 
 std::map<std::string, OpSequence> op_sequences(const std::string& printed) {
@@ -116,7 +139,7 @@ std::map<std::string, OpSequence> op_sequences(const std::string& printed) {
             else if (starts_with(t, "with ") || starts_with(t, "pass") || starts_with(t, "pl.func_attr(")) continue;
             else if (starts_with(t, "return")) f.tokens.push_back("return");
             else {
-                std::string rhs = rhs_of(t);
+                std::string rhs = unparen(rhs_of(t));
                 if (std::regex_search(rhs, m, op_re)) {
                     std::string op = m[1].str();
                     f.tokens.push_back(op == "yield_" ? "yield" : op);

@@ -92,4 +92,25 @@ TEST(ParityOps, AFunctionTypeDifferenceIsReported) {
     EXPECT_NE(report.find("type AIV (cvsim) vs AIC (upstream)"), std::string::npos) << report;
 }
 
+TEST(ParityOps, ACallTheFormatterWrapsInParenthesesIsStillACall) {
+    // PyPTO's printer wraps a long call as `x: T = (\n self.f(...)\n)` (the paged attention example): it is the
+    // same `call` token as the one-line form; a parenthesised non-call is not one.
+    const char* wrapped = R"(@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def o(self, x: pl.Tensor[[16, 64], pl.FP32]) -> pl.Tensor[[16, 64], pl.FP32]:
+        t: pl.Tuple[pl.Tensor[[16, 64], pl.FP32], pl.Tensor[[16, 64], pl.FP32]] = (
+            self.k(
+                x, x
+            )
+        )
+        n: pl.Scalar[pl.INDEX] = (1 + 2)
+        u: pl.Tensor[[16, 64], pl.FP32] = (pl.tensor.create([16, 64], dtype=pl.FP32))
+        return x
+)";
+    auto seq = op_sequences(wrapped);
+    std::vector<std::string> want = {"call", "tensor.create", "return"};
+    EXPECT_EQ(seq["o"].tokens, want);
+}
+
 }  // namespace
