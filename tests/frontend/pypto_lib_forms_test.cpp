@@ -10,30 +10,16 @@
 #include "frontend/launch.h"
 #include "frontend/printer.h"
 #include "frontend/reference.h"
-#include "frontend_util.h"
+#include "reference_util.h"
 
 using namespace cvsim;
 using namespace cvsim::test;
 
 namespace {
 
-struct RefRun {
-    rt::TensorStore in;
-    ref::Result out;
-};
+RefRun run(const std::string& text, uint64_t seed = 11) { return run_reference(text, seed); }
 
-RefRun run(const std::string& text, uint64_t seed = 11) {
-    CompileOptions co;
-    Compiled c = compile(parse_text(text), co);
-    RefRun r;
-    rt::bind_entry(c.plan, r.in, {});
-    rt::fill_inputs(r.in, seed);
-    rt::poison_outputs(r.in);
-    r.out = ref::interpret(c.plan, r.in);
-    return r;
-}
-
-double at(const rt::TensorBuffer& t, int64_t i) { return decode_element(t.dtype, t.bytes.data() + i * dtype_bytes(t.dtype)); }
+double at(const rt::TensorBuffer& t, int64_t i) { return element_at(t, i); }
 
 // ---- N-D windows: one 2-D tile of [product of all but the last extent, last] ----
 
