@@ -857,7 +857,9 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
         if (*lane && (*lane)->fn) check_numerics(*(*lane)->fn);
     if (plan.aiv) {
         plan.aiv_split = aiv_splits(*plan.aiv->fn, opt.expand.target);
-        plan.aiv_lane1_replay = !plan.aiv_split;
+        // The a2a3 lane-1 replay is PyPTO's dual dispatch of a mixed kernel (ExpandMixedKernel marks every unsplit
+        // mixed kernel dual_aiv_dispatch on 910B). A vector-only kernel is a single-AIV task: lane 1 does not run.
+        plan.aiv_lane1_replay = !plan.aiv_split && (plan.aic || attr_true(*plan.aiv->fn, "dual_aiv_dispatch"));
         plan.aiv_lane1_launched = plan.aiv_split;
     }
     check_soft_barrier_counts(plan);

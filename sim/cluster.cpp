@@ -130,7 +130,7 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     bool a2a3 = cfg.hw.target == Target::A2A3;
     int aiv_launched = !plan.aiv ? 0 : (plan.aiv_split || (a2a3 && plan.aiv_lane1_replay) || plan.aiv_lane1_launched) ? 2 : 1;
     if (plan.aiv && !plan.aiv_split && !a2a3) aiv_launched = plan.aiv_lane1_launched ? 2 : 1;
-    if (plan.aiv && !plan.aiv_split && a2a3) aiv_launched = 2;
+    if (plan.aiv && !plan.aiv_split && a2a3) aiv_launched = plan.aiv_lane1_replay || plan.aiv_lane1_launched ? 2 : 1;
     st.aiv_lanes = std::max(aiv_launched, 1);
     st.blocks = plan.blocks;
     st.aic_per_cluster = plan.aic ? 1 : 0;
