@@ -179,8 +179,46 @@ void read_signature(ProgramCtx& ctx, const ast::Stmt& s, Function& f) {
 
 std::shared_ptr<Program> analyze(const ast::Module& module) { return analyze(module, SemaOptions{}); }
 
+namespace {
+
+// A shape error in a program whose dimensions cvsim chose (inferred from the program's own shapes, the
+// documented default, or --dim) names those choices: the size a window or a signature disagrees with may be
+// one of them, and --dim is how a user gives the launch's real one.
+[[noreturn]] void rethrow_with_dims(const CompileError& e, const ConstTable& consts) {
+    const Diagnostic& d = e.diag();
+    const bool shape = d.code == "E-OOB" || (d.code == "E-TYPE" && d.message.find("pl.Tensor[[") != std::string::npos);
+    std::vector<std::string> chosen;
+    for (const auto& [n, v] : consts.inferred) chosen.push_back(fmt::format("{}={} (inferred)", n, v));
+    for (const auto& n : consts.defaulted)
+        if (auto it = consts.values.find(n); it != consts.values.end())
+            if (auto* v = std::get_if<int64_t>(&it->second.v)) chosen.push_back(fmt::format("{}={} (default)", n, *v));
+    for (const auto& n : consts.bound_used)
+        if (auto it = consts.bound.find(n); it != consts.bound.end()) chosen.push_back(fmt::format("{}={} (--dim)", n, it->second));
+    if (!shape || chosen.empty()) throw e;
+    constexpr size_t kShown = 4;
+    std::string list;
+    for (size_t i = 0; i < chosen.size() && i < kShown; ++i) list += (i ? ", " : "") + chosen[i];
+    if (chosen.size() > kShown) list += fmt::format(" and {} more", chosen.size() - kShown);
+    Diagnostic out = d;
+    out.hint = (d.hint.empty() ? std::string() : d.hint + "; ") +
+               fmt::format("the program's dynamic dimensions are {}: give the launch's sizes with --dim NAME=V", list);
+    throw CompileError(std::move(out));
+}
+
+}  // namespace
+
+static std::shared_ptr<Program> analyze_program(const ast::Module& module, const SemaOptions& opt, ProgramCtx& ctx);
+
 std::shared_ptr<Program> analyze(const ast::Module& module, const SemaOptions& opt) {
     ProgramCtx ctx;
+    try {
+        return analyze_program(module, opt, ctx);
+    } catch (const CompileError& e) {
+        rethrow_with_dims(e, ctx.consts);
+    }
+}
+
+static std::shared_ptr<Program> analyze_program(const ast::Module& module, const SemaOptions& opt, ProgramCtx& ctx) {
     ctx.consts.bound = opt.dims;
     ctx.consts.dim_default = opt.dim_default;
     ctx.program = std::make_shared<Program>();

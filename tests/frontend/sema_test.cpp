@@ -3,6 +3,10 @@
 
 #include "frontend/ops.h"
 #include "frontend/printer.h"
+#include "frontend/sema.h"
+#include "frontend/diag.h"
+#include <map>
+#include <optional>
 #include "frontend_util.h"
 
 using namespace cvsim;
@@ -241,6 +245,44 @@ TEST(Sema, TileSliceOutsideTheTileIsOob) {
     ASSERT_TRUE(d);
     EXPECT_EQ(d->code, "E-OOB");
     EXPECT_EQ(d->loc.line, 9u);
+}
+
+// A shape error in a program whose dynamic dimensions cvsim chose names the choices (inferred, default, --dim)
+// and how to give the launch's real sizes; an error that is not about shapes does not.
+std::optional<Diagnostic> dims_diag(const std::string& body, std::map<std::string, int64_t> dims = {}) {
+    const std::string text = "import pypto.language as pl\nT_DYN = pl.dynamic(\"T_DYN\")\nR = pl.dynamic(\"R\")\n\n@pl.program\nclass P:\n"
+                             "    @pl.function(type=pl.FunctionType.InCore)\n"
+                             "    def k(x: pl.Tensor[[T_DYN, 4], pl.FP32], y: pl.Tensor[[R, 4], pl.FP32], o: pl.Out[pl.Tensor[[8, 4], pl.FP32]]) -> pl.Tensor[[T_DYN, 4], pl.FP32]:\n" +
+                             body + "        return o\n";
+    SemaOptions opt{dims, kDefaultDim};
+    try {
+        load_program(std::make_shared<SourceFile>("dims.py", text), opt);
+    } catch (const CompileError& e) {
+        return e.diag();
+    }
+    return std::nullopt;
+}
+
+TEST(Sema, AShapeErrorNamesTheDimensionsCvsimChose) {
+    // T_DYN = 8: the return annotation [T_DYN, 4] against the returned [8, 4]; R: the default.
+    auto d = dims_diag("        a: pl.Tile[[16, 4], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 4], [16, 4], target_memory=pl.Mem.Vec)\n");
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-OOB");
+    EXPECT_NE(d->hint.find("T_DYN=8 (inferred)"), std::string::npos) << d->hint;
+    EXPECT_NE(d->hint.find("R=128 (default)"), std::string::npos) << d->hint;
+    EXPECT_NE(d->hint.find("--dim NAME=V"), std::string::npos) << d->hint;
+    auto b = dims_diag("        a: pl.Tile[[16, 4], pl.FP32, pl.Mem.Vec] = pl.tile.load(y, [0, 0], [16, 4], [16, 4], target_memory=pl.Mem.Vec)\n",
+                       {{"R", 8}});
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->code, "E-OOB");
+    EXPECT_NE(b->hint.find("R=8 (--dim)"), std::string::npos) << b->hint;
+    // Not a shape error: no list.
+    auto n = dims_diag("        a: pl.Tile[[8, 4], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 4], [8, 4], target_memory=pl.Mem.Vec)\n"
+                       "        b = pl.tile.add(a, 1.0, 2.0)\n");
+    ASSERT_TRUE(n);
+    EXPECT_EQ(n->hint.find("dynamic dimensions"), std::string::npos) << n->hint;
+    // No error at the sizes that fit.
+    EXPECT_FALSE(dims_diag("        a: pl.Tile[[8, 4], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 4], [8, 4], target_memory=pl.Mem.Vec)\n"));
 }
 
 }  // namespace
