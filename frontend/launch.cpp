@@ -46,7 +46,7 @@ std::shared_ptr<Function> pick_entry(const Program& p, const std::string& name) 
     for (FuncType t : {FuncType::Orchestration, FuncType::Spmd, FuncType::Group, FuncType::InCore}) {
         std::vector<std::shared_ptr<Function>> of;
         for (auto& f : p.functions)
-            if (f->type == t) of.push_back(f);
+            if (f->type == t && f->specialised_from.empty()) of.push_back(f);  // a per-call copy is a callee
         if (of.size() == 1) return of[0];
         if (of.size() > 1)
             raise("E-ENTRY", of[1]->loc, fmt::format("the program has several {} functions; choose one with --entry NAME", func_type_name(t)));

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -71,6 +72,7 @@ void collect_function(ProgramCtx& ctx, const ast::Stmt& s) {
     auto fn = std::make_shared<Function>();
     fn->name = s.name;
     fn->loc = s.loc;
+    if (auto c = ctx.consts.copy_of.find(s.name); c != ctx.consts.copy_of.end()) fn->specialised_from = c->second;
     note_distributed(s, fn->distributed);
     try {
         read_signature(ctx, s, *fn);
@@ -195,6 +197,52 @@ namespace {
     for (const auto& n : consts.bound_used)
         if (auto it = consts.bound.find(n); it != consts.bound.end()) chosen.push_back(fmt::format("{}={} (--dim)", n, it->second));
     if (!shape || chosen.empty()) throw e;
+    // The dimensions of the tensor the message names come first: its annotation in the file (`NAME:
+    // pl.Tensor[[A, B], ...]`, also in pl.Out / pl.InOut), the symbols written there, with their values.
+    std::vector<std::string> first;
+    if (size_t q = d.message.find("tensor '"); q != std::string::npos && d.loc.file) {
+        const size_t b = q + 8, end = d.message.find('\'', b);
+        const std::string tensor = end == std::string::npos ? std::string() : d.message.substr(b, end - b);
+        const std::string& text = d.loc.file->text();
+        for (const std::string lead : {": pl.Tensor[[", ": pl.Out[pl.Tensor[[", ": pl.InOut[pl.Tensor[["}) {
+            if (tensor.empty() || !first.empty()) break;
+            for (size_t at = text.find(tensor + lead); at != std::string::npos; at = text.find(tensor + lead, at + 1)) {
+                if (at > 0 && (std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_')) continue;
+                const size_t dims = at + tensor.size() + lead.size(), close = text.find(']', dims);
+                if (close == std::string::npos) break;
+                const std::string list = text.substr(dims, close - dims);
+                for (size_t i = 0; i < list.size();) {
+                    if (!(std::isalpha(static_cast<unsigned char>(list[i])) || list[i] == '_')) {
+                        ++i;
+                        continue;
+                    }
+                    size_t j = i;
+                    while (j < list.size() && (std::isalnum(static_cast<unsigned char>(list[j])) || list[j] == '_')) ++j;
+                    const std::string name = list.substr(i, j - i);
+                    i = j;
+                    auto v = consts.values.find(name);
+                    auto* iv = v == consts.values.end() ? nullptr : std::get_if<int64_t>(&v->second.v);
+                    if (!iv) continue;
+                    std::string how = "from the program's shapes";
+                    if (consts.bound_used.count(name)) how = "--dim";
+                    else if (std::find(consts.defaulted.begin(), consts.defaulted.end(), name) != consts.defaulted.end()) how = "default";
+                    else if (std::any_of(consts.inferred.begin(), consts.inferred.end(), [&](const auto& p) { return p.first == name; }))
+                        how = "inferred";
+                    const std::string item = fmt::format("{}={} ({})", name, *iv, how);
+                    if (std::find(first.begin(), first.end(), item) == first.end()) first.push_back(item);
+                }
+                break;
+            }
+        }
+    }
+    if (!first.empty()) {
+        std::vector<std::string> rest;
+        for (const auto& c : chosen)
+            if (std::none_of(first.begin(), first.end(), [&](const std::string& f) { return c.rfind(f.substr(0, f.find('=') + 1), 0) == 0; }))
+                rest.push_back(c);
+        first.insert(first.end(), rest.begin(), rest.end());
+        chosen = std::move(first);
+    }
     constexpr size_t kShown = 4;
     std::string list;
     for (size_t i = 0; i < chosen.size() && i < kShown; ++i) list += (i ? ", " : "") + chosen[i];
@@ -202,6 +250,8 @@ namespace {
     Diagnostic out = d;
     out.hint = (d.hint.empty() ? std::string() : d.hint + "; ") +
                fmt::format("the program's dynamic dimensions are {}: give the launch's sizes with --dim NAME=V", list);
+    for (size_t i = 0; i < consts.specialised.size() && i < 2; ++i) out.hint += "; " + consts.specialised[i];
+    if (consts.specialised.size() > 2) out.hint += fmt::format(" and {} more per-call copies", consts.specialised.size() - 2);
     throw CompileError(std::move(out));
 }
 
@@ -258,7 +308,8 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
         SourceLoc loc{module.source.get(), 1, 1};
         raise("E-PARSE", loc, "no @pl.program class in this file");
     }
-    bind_implicit_dims(ctx.consts, *program_class);
+    std::unique_ptr<ast::Stmt> specialised = bind_implicit_dims(ctx.consts, *program_class);
+    if (specialised) program_class = specialised.get();
     for (const auto& [name, value] : opt.dims) {
         (void)value;
         if (ctx.consts.bound_used.count(name)) continue;
@@ -270,6 +321,7 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
     (void)imported;
     if (opt.defaulted) opt.defaulted->insert(opt.defaulted->end(), ctx.consts.defaulted.begin(), ctx.consts.defaulted.end());
     if (opt.inferred) opt.inferred->insert(opt.inferred->end(), ctx.consts.inferred.begin(), ctx.consts.inferred.end());
+    if (opt.specialised) opt.specialised->insert(opt.specialised->end(), ctx.consts.specialised.begin(), ctx.consts.specialised.end());
     ctx.program->name = program_class->name;
     for (const auto& s : program_class->body) collect_function(ctx, *s);
     if (ctx.program->functions.empty()) raise("E-PARSE", program_class->loc, fmt::format("program '{}' has no functions", program_class->name));
@@ -295,12 +347,24 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
         }
         if (!fn->is_unread()) continue;
         // Its text: up to the next definition of the class, else up to what follows the class.
+        // (A per-call copy, appended to the class, has its original's lines: the next definition is the next one
+        // in the file.)
         uint32_t last = module.source->line_count();
-        if (i + 1 < cls.size()) last = first_line(*cls[i + 1]) - 1;
-        else
+        bool next_in_class = false;
+        for (size_t j = i + 1; j < cls.size(); ++j)
+            if (first_line(*cls[j]) > first_line(s) && first_line(*cls[j]) - 1 < last) {
+                last = first_line(*cls[j]) - 1;
+                next_in_class = true;
+            }
+        if (!next_in_class)
             for (const auto& m : module.body)
                 if (m->loc.line > program_class->loc.line && first_line(*m) - 1 < last) last = first_line(*m) - 1;
         fn->unread.text = function_text(*module.source, first_line(s), last);
+        if (size_t d = fn->unread.text.find("def "); d != std::string::npos) {  // a copy prints under its own name
+            size_t e = fn->unread.text.find('(', d);
+            if (e != std::string::npos && fn->unread.text.compare(d + 4, e - d - 4, s.name) != 0)
+                fn->unread.text.replace(d + 4, e - d - 4, s.name);
+        }
     }
     return ctx.program;
 }

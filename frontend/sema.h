@@ -32,6 +32,9 @@ struct SemaOptions {
     // The pl.dynamic symbols --dim does not bind and the program's own shapes do (an actual argument, a
     // returned tensor, an alias), with the value: appended when given (the commands print a note for each).
     std::vector<std::pair<std::string, int64_t>>* inferred = nullptr;
+    // The per-call copies of a kernel called at other sizes than the program's binding (sema_dims.cpp), one
+    // line each: appended when given (the commands print a note for each).
+    std::vector<std::string>* specialised = nullptr;
     // An E-UNSUPPORTED while reading one function's body or signature is kept on that function
     // (ir::Function::unread) instead of thrown: the commands set it (frontend/launch.h refuse_unread raises it
     // for a launch that reaches the function). Unset: the first one is thrown, as any other error.

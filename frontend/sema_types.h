@@ -30,6 +30,9 @@ struct ConstTable {
     // the default; those the program binds, with their values.
     std::set<std::string> pending_dynamic;
     std::vector<std::pair<std::string, int64_t>> inferred;
+    // The per-call copies bind_implicit_dims made, one line each ("'f__N_16' is 'f' specialised for ...").
+    std::vector<std::string> specialised;
+    std::map<std::string, std::string> copy_of;  // per-call copy -> the function it copies
 };
 
 // Folds `e` when every name in it is a module constant (Python semantics for //, %, /, **, <<, >>, &, |, ^).
@@ -47,7 +50,9 @@ void define_constant(ConstTable& consts, const ast::Stmt& s);
 // Tensor dimensions over names that are neither module constants nor pl.dynamic symbols (a caller's variable
 // PyPTO prints after inlining) become dynamic symbols of the launch: bound by --dim, by an actual argument's
 // shape or `NAME = pl.tensor.dim(t, k)`, else dim_default (listed in `defaulted`), else left dynamic (sema_dims.cpp).
-void bind_implicit_dims(ConstTable& consts, const ast::Stmt& program_class);
+// A call passing other sizes than the program's binding gets its own copy of the callee: the returned class
+// (nullptr when no call needs one) replaces program_class for the rest of the analysis.
+std::unique_ptr<ast::Stmt> bind_implicit_dims(ConstTable& consts, const ast::Stmt& program_class);
 
 // pl.Tensor[...], pl.Tile[...], pl.Scalar[...], tuple[...]; `fn` may be null.
 ir::Type lower_type(const ConstTable& consts, const ast::Expr& e, const ir::Function* fn);

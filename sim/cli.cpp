@@ -340,11 +340,14 @@ std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const st
     std::vector<std::pair<std::string, int64_t>> inferred;
     SemaOptions sema{so.dims, kDefaultDim, &defaulted};
     sema.inferred = &inferred;
+    std::vector<std::string> specialised;
+    sema.specialised = &specialised;
     sema.keep_unread = true;  // a function no launch of the entry reaches may be one cvsim cannot read
     auto program = load_program(SourceFile::read(kernel), sema);
     refuse_unread(*program, c.entry);  // the entry reaches a function cvsim could not read: its diagnostic
     if (notes && !c.quiet) {
         for (const auto& [n, v] : inferred) std::cerr << inferred_dim_note(n, v);
+        for (const auto& sp : specialised) std::cerr << "note: " << sp << "\n";
         for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
         note_unread(*program, kernel, c.entry);
     }
@@ -484,10 +487,13 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
     std::vector<std::pair<std::string, int64_t>> inferred;
     SemaOptions sema{sim::dims_from_inputs(file, so.dims, so.input_files), kDefaultDim, &defaulted};
     sema.inferred = &inferred;
+    std::vector<std::string> specialised;
+    sema.specialised = &specialised;
     sema.keep_unread = true;  // the launches that reach a function cvsim cannot read are reported not checked
     auto program = load_program(file, sema);
     if (!c.quiet) {
         for (const auto& [n, v] : inferred) std::cerr << inferred_dim_note(n, v);
+        for (const auto& sp : specialised) std::cerr << "note: " << sp << "\n";
         for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
         note_unread(*program, kernel, c.entry);
     }

@@ -200,6 +200,9 @@ struct Function {
     std::vector<VarPtr> vars;           // every variable of the function (params first)
     SourceLoc loc;
     std::string origin;                 // mixed function this one was expanded from ("" if written by hand)
+    // The function this one is a per-call copy of (sema_dims.cpp: a call at other sizes), "" otherwise; a copy
+    // is never picked as the entry.
+    std::string specialised_from;
     // The first use of distributed state (a pld.* type or op, pl.Ptr) in the signature or body: cvsim reads
     // such a function and prints it back but does not simulate it (frontend/launch.cpp raises E-UNSUPPORTED
     // when a launch reaches it). `what` is empty for a single-device function.

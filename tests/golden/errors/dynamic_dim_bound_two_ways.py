@@ -1,8 +1,9 @@
 # The program's own shapes bind a pl.dynamic symbol only where they agree: here a kernel returns an [8, 4]
 # tensor as `[T_DYN, 4]` (T_DYN = 8) and another call passes a [16, 4] tensor where `[T_DYN, 4]` is declared.
-# One value per launch: the second is E-TYPE at that call, never a silent pick.
+# That call gets its own copy of the kernel with T_DYN = 16 (per-call specialisation), whose return of the
+# [8, 4] `post__ssa_v0` as `[T_DYN, 4]` = [16, 4] is E-TYPE at the return, never a silent pick.
 # RUN: check --schedules 3 --jobs 1
-# ERROR: E-TYPE 25:70 argument 'x__ssa_v0' of 'post_incore' is pl.Tensor[[8, 4], pl.FP32] but pl.Tensor[[16, 4], pl.FP32] was passed
+# ERROR: E-TYPE 19:16 return value is pl.Tensor[[8, 4], pl.FP32] but the signature declares pl.Tensor[[16, 4], pl.FP32]
 import pypto.language as pl
 
 T_DYN = pl.dynamic("T_DYN")
