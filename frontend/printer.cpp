@@ -324,6 +324,8 @@ public:
             out += f.unread.text;
             return;
         }
+        if (!f.specialised_from.empty())  // parity compares it with upstream's function of that name (sim/parity.cpp)
+            line(1, fmt::format("# cvsim: '{}' is a per-call copy of '{}'", f.name, f.specialised_from));
         std::vector<std::string> deco;
         deco.push_back(fmt::format("type=pl.FunctionType.{}", func_type_name(f.type)));
         for (size_t i = 0; i < f.deco_extra.size(); ++i) deco.push_back(f.deco_extra_keys[i] + "=" + expr_str(f.deco_extra[i]));

@@ -15,6 +15,7 @@ namespace cvsim::sim {
 struct OpSequence {
     std::string type;
     std::vector<std::string> tokens;
+    std::string copy_of;  // cvsim's per-call copy of this upstream function ("# cvsim: 'f__N_24' is a per-call copy of 'f'")
 };
 std::map<std::string, OpSequence> op_sequences(const std::string& printed);
 

@@ -91,6 +91,7 @@ public:
         m_out->deco_extra_keys = src.deco_extra_keys;
         m_out->loc = src.loc;
         m_out->origin = src.name;
+        if (!src.specialised_from.empty()) m_out->specialised_from = src.specialised_from + (lane == Lane::Aic ? "_aic" : "_aiv");
         m_map.by_id.resize(src.vars.size());
         for (const auto& v : src.vars) m_map.by_id[v->id] = m_out->new_var(v->name, v->type, v->loc);
         for (const auto& p : src.params) m_out->params.push_back({m_map.get(p.var), p.dir});
@@ -570,6 +571,7 @@ std::shared_ptr<Function> make_group(const Function& src, const Function& aic, c
     g->attrs_in_body = src.attrs_in_body;
     g->loc = src.loc;
     g->origin = src.name;
+    g->specialised_from = src.specialised_from;
     g->ret_types = src.ret_types;
     g->ret_is_tuple = src.ret_is_tuple;
     for (const auto& p : src.params) g->params.push_back({g->new_var(p.var->name, p.var->type, p.var->loc), p.dir});

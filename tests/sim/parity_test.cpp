@@ -113,4 +113,28 @@ class P:
     EXPECT_EQ(seq["o"].tokens, want);
 }
 
+TEST(ParityOps, APerCallCopyIsComparedWithTheFunctionItCopies) {
+    // cvsim's expansion of a kernel called at two sizes has `f__N_24`, marked as a copy of `f`: it matches
+    // upstream's `f` when its ops do, and differs when they do not; an unmarked extra function is still "only in".
+    const std::string head = "@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.AIV)\n    def f(self, x: pl.Tensor[[8, 64], pl.FP32]):\n"
+                             "        t: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 64])\n        return x\n";
+    const std::string copy = "    # cvsim: 'f__N_24' is a per-call copy of 'f'\n    @pl.function(type=pl.FunctionType.AIV)\n"
+                             "    def f__N_24(self, x: pl.Tensor[[24, 64], pl.FP32]):\n";
+    auto theirs = op_sequences(head);
+    std::string report;
+    EXPECT_TRUE(compare_op_sequences(op_sequences(head + copy + "        t: pl.Tile[[24, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [24, 64])\n        return x\n"),
+                                     theirs, report))
+        << report;
+    EXPECT_NE(report.find("f__N_24: per-call copy of f: same ops"), std::string::npos) << report;
+    report.clear();
+    EXPECT_FALSE(compare_op_sequences(op_sequences(head + copy + "        t: pl.Tile[[24, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(x)\n        return x\n"),
+                                      theirs, report));
+    EXPECT_NE(report.find("differs from upstream's f"), std::string::npos) << report;
+    report.clear();
+    const std::string unmarked = "    @pl.function(type=pl.FunctionType.AIV)\n    def f__N_24(self, x: pl.Tensor[[24, 64], pl.FP32]):\n"
+                                 "        t: pl.Tile[[24, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [24, 64])\n        return x\n";
+    EXPECT_FALSE(compare_op_sequences(op_sequences(head + unmarked), theirs, report));
+    EXPECT_NE(report.find("only in cvsim's expansion"), std::string::npos) << report;
+}
+
 }  // namespace

@@ -5,7 +5,9 @@
 # RUN: expand --v2c off
 # CHECK: def scale(self, x: pl.Tensor[[8, 64], pl.FP32]
 # CHECK: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 64]
-# CHECK: def scale__N_24(self, x: pl.Tensor[[24, 64], pl.FP32]
+# CHECK: # cvsim: 'scale__N_24' is a per-call copy of 'scale'
+# CHECK-NEXT: @pl.function(type=pl.FunctionType.AIV)
+# CHECK-NEXT: def scale__N_24(self, x: pl.Tensor[[24, 64], pl.FP32]
 # CHECK: pl.Tile[[24, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [24, 64]
 # CHECK: def scale_spmd__N_24(self, x: pl.Tensor[[24, 64], pl.FP32]
 # CHECK-NEXT: self.scale__N_24(x, out)
