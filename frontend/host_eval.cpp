@@ -336,10 +336,13 @@ private:
                 int64_t d = *a < 0 ? *a + rank : *a;
                 if (d >= 0 && d < rank) {
                     const int64_t extent = t->type.shape[static_cast<size_t>(d)];
-                    if (!m_in.defaulted_dims.empty() && extent == m_in.default_dim)
-                        return HVal::unknown(fmt::format("pl.tensor.dim ({}) may be the dynamic dim {} that cvsim gave its default {}; bind it with "
-                                                         "--dim NAME=VALUE or an --input .npy",
-                                                         where(e.loc), fmt::join(m_in.defaulted_dims, " / "), extent));
+                    std::vector<std::string> same;
+                    for (const auto& [dn, dv] : m_in.defaulted_dims)
+                        if (dv == extent) same.push_back(dn);
+                    if (!same.empty())
+                        return HVal::unknown(fmt::format("pl.tensor.dim ({}) may be the dynamic dim {} that cvsim gave the made-up size {}; bind "
+                                                         "it with --dim NAME=VALUE or an --input .npy",
+                                                         where(e.loc), fmt::join(same, " / "), extent));
                     return HVal::scalar(rt::Scalar::of_int(extent, e.type.dtype));
                 }
             }

@@ -43,10 +43,10 @@ struct HostInputs {
     std::map<std::string, rt::Scalar> scalars;   // the entry's scalar parameters: NAME -> value (--input NAME=V)
     std::map<std::string, std::string> files;    // the entry's tensor parameters: NAME -> FILE.npy
     int64_t step_budget = 2'000'000;             // statements the walk may execute
-    // Dynamic dims sema gave its default value (no --dim / --input shape): a pl.tensor.dim extent equal to
-    // `default_dim` may be one of them, a made-up value, so it is unknown (0 / empty: none was defaulted).
-    std::vector<std::string> defaulted_dims;
-    int64_t default_dim = 0;
+    // Dynamic dims sema gave a made-up value (the default, or the size the program's windows need; no --dim /
+    // --input shape), with that value: a pl.tensor.dim extent equal to one of the values may be one of them,
+    // so it is unknown (empty: none was defaulted).
+    std::vector<std::pair<std::string, int64_t>> defaulted_dims;
 };
 
 // Runs ORCH's host program (an Orchestration function of PROGRAM). Throws nothing for what it cannot evaluate

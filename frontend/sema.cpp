@@ -319,7 +319,10 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
               names.empty() ? "it declares no pl.dynamic symbol" : "its unbound pl.dynamic symbols: " + names);
     }
     (void)imported;
-    if (opt.defaulted) opt.defaulted->insert(opt.defaulted->end(), ctx.consts.defaulted.begin(), ctx.consts.defaulted.end());
+    if (opt.defaulted)
+        for (const auto& n : ctx.consts.defaulted)
+            if (auto it = ctx.consts.values.find(n); it != ctx.consts.values.end())
+                if (auto* v = std::get_if<int64_t>(&it->second.v)) opt.defaulted->emplace_back(n, *v);
     if (opt.inferred) opt.inferred->insert(opt.inferred->end(), ctx.consts.inferred.begin(), ctx.consts.inferred.end());
     if (opt.specialised) opt.specialised->insert(opt.specialised->end(), ctx.consts.specialised.begin(), ctx.consts.specialised.end());
     ctx.program->name = program_class->name;
@@ -369,9 +372,13 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
     return ctx.program;
 }
 
-std::string defaulted_dim_note(const std::string& name) {
-    return fmt::format("note: pl.dynamic symbol '{}' is not bound: cvsim uses {}={} (bind it with --dim {}=VALUE)\n", name, name,
-                       kDefaultDim, name);
+std::string defaulted_dim_note(const std::string& name, int64_t value) {
+    if (value != kDefaultDim)
+        return fmt::format("note: pl.dynamic symbol '{}' is not bound: cvsim uses {}={}, the smallest size the program's windows along it "
+                           "need (the default is {}; bind it with --dim {}=VALUE)\n",
+                           name, name, value, kDefaultDim, name);
+    return fmt::format("note: pl.dynamic symbol '{}' is not bound: cvsim uses {}={} (bind it with --dim {}=VALUE)\n", name, name, value,
+                       name);
 }
 
 std::string inferred_dim_note(const std::string& name, int64_t value) {

@@ -26,9 +26,11 @@ struct SemaOptions {
     std::map<std::string, int64_t> dims;
     // A symbol --dim does not bind takes this value (kDefaultDim for the commands; unset: it stays symbolic
     // and a use where a number is needed is E-UNSUPPORTED). The names that took it are appended to
-    // `defaulted` when given, so the commands can say which sizes a verdict is about.
+    // `defaulted` when given, with the value each took, so the commands can say which sizes a verdict is about.
+    // A symbol along which the program reads or writes a window larger than dim_default takes the smallest
+    // size those windows need instead (sema_dims.cpp): a made-up size that makes the program invalid helps nobody.
     std::optional<int64_t> dim_default;
-    std::vector<std::string>* defaulted = nullptr;
+    std::vector<std::pair<std::string, int64_t>>* defaulted = nullptr;
     // The pl.dynamic symbols --dim does not bind and the program's own shapes do (an actual argument, a
     // returned tensor, an alias), with the value: appended when given (the commands print a note for each).
     std::vector<std::pair<std::string, int64_t>>* inferred = nullptr;
@@ -44,7 +46,7 @@ struct SemaOptions {
 // The size cvsim gives a pl.dynamic symbol that no --dim binds (docs/DECISIONS.md, Frontend).
 constexpr int64_t kDefaultDim = 128;
 // The note the commands print for each defaulted symbol.
-std::string defaulted_dim_note(const std::string& name);
+std::string defaulted_dim_note(const std::string& name, int64_t value);
 std::string inferred_dim_note(const std::string& name, int64_t value);
 
 std::shared_ptr<ir::Program> analyze(const ast::Module& module, const SemaOptions& opt);

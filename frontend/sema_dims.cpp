@@ -60,10 +60,18 @@ void each_tensor_shape(const Expr* e, const std::function<void(const Expr&)>& f)
         for (auto& a : e->args) each_tensor_shape(a.get(), f);
 }
 
+// The shape list of a pl.Tile[[...], ...] annotation, nullptr otherwise.
+const Expr* tile_shape(const Expr* e) {
+    if (!e || e->kind != ExprKind::Subscript || e->args.empty() || e->children[0]->dotted() != "pl.Tile") return nullptr;
+    const Expr* s = e->args[0].get();
+    return s->kind == ExprKind::List || s->kind == ExprKind::Tuple ? s : nullptr;
+}
+
 struct FnInfo {
     const Stmt* def = nullptr;
     std::vector<std::string> params;               // without self
     std::map<std::string, const Expr*> annotated;  // variable -> its tensor shape list
+    std::map<std::string, const Expr*> tiles;      // variable -> its tile shape list (pl.Tile[[...], ...])
     const Expr* ret = nullptr;                     // the return annotation (tensor or tuple of them)
 };
 
@@ -90,8 +98,10 @@ void scan_body(const std::vector<ast::StmtPtr>& body, FnInfo& fi, std::vector<co
         if (s->kind == StmtKind::Assign) {
             if (s->annotation) {
                 annotations.push_back(s->annotation.get());
-                if (s->targets.size() == 1 && s->targets[0]->kind == ExprKind::Name)
+                if (s->targets.size() == 1 && s->targets[0]->kind == ExprKind::Name) {
                     if (const Expr* sh = tensor_shape(s->annotation.get())) fi.annotated.emplace(s->targets[0]->name, sh);
+                    if (const Expr* sh = tile_shape(s->annotation.get())) fi.tiles.emplace(s->targets[0]->name, sh);
+                }
             }
             assigns.emplace_back(s.get(), &fi);
         }
@@ -129,6 +139,66 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
         fi.ret = s->annotation.get();
         scan_body(s->body, fi, annotations, assigns);
     }
+    // The smallest size each dimension symbol needs: a pl.tile.load window (or a pl.tile.store of a tile) along
+    // a tensor dimension written as that bare symbol needs it at least as large as the window's extent, plus
+    // its offset when that is a constant. A symbol cvsim makes up a size for takes at least that (a default
+    // smaller than the program's own windows would only make the program invalid: docs/DECISIONS.md, Frontend).
+    std::map<std::string, int64_t> floor;
+    {
+        auto need = [&](const Expr* tensor, const Expr* offsets, const Expr* extents) {
+            if (!tensor || !extents || (extents->kind != ExprKind::List && extents->kind != ExprKind::Tuple)) return;
+            if (tensor->args.size() != extents->args.size()) return;
+            for (size_t i = 0; i < tensor->args.size(); ++i) {
+                const Expr& d = *tensor->args[i];
+                if (d.kind != ExprKind::Name || consts.values.count(d.name)) continue;
+                auto ext = fold_const(consts, *extents->args[i], nullptr, true);
+                auto* e = ext ? std::get_if<int64_t>(&ext->v) : nullptr;
+                if (!e || *e <= 0) continue;
+                int64_t off = 0;
+                if (offsets && (offsets->kind == ExprKind::List || offsets->kind == ExprKind::Tuple) && i < offsets->args.size())
+                    if (auto o = fold_const(consts, *offsets->args[i], nullptr, true))
+                        if (auto* oi = std::get_if<int64_t>(&o->v); oi && *oi > 0) off = *oi;
+                int64_t& f = floor[d.name];
+                f = std::max(f, off + *e);
+            }
+        };
+        for (auto& entry : fns) {
+            FnInfo& fi = entry.second;
+            auto arg = [](const Expr& c, size_t i, const char* kw) -> const Expr* {
+                if (i < c.args.size()) return c.args[i].get();
+                for (const auto& k : c.keywords)
+                    if (k.name == kw) return k.value.get();
+                return nullptr;
+            };
+            auto shape_of = [](const std::map<std::string, const Expr*>& m, const Expr* v) -> const Expr* {
+                if (!v || v->kind != ExprKind::Name) return nullptr;
+                auto it = m.find(v->name);
+                return it == m.end() ? nullptr : it->second;
+            };
+            std::function<void(const Expr&)> on_call = [&](const Expr& c) {
+                const std::string callee = c.children[0]->dotted();
+                if (callee == "pl.tile.load" || callee == "pl.load")
+                    need(shape_of(fi.annotated, arg(c, 0, "tensor")), arg(c, 1, "offsets"), arg(c, 2, "shapes"));
+                else if (callee == "pl.tile.store" || callee == "pl.store") {
+                    const Expr* shapes = arg(c, 3, "shapes");
+                    need(shape_of(fi.annotated, arg(c, 2, "output_tensor")), arg(c, 1, "offsets"),
+                         shapes ? shapes : shape_of(fi.tiles, arg(c, 0, "tile")));
+                }
+            };
+            std::function<void(const std::vector<ast::StmtPtr>&)> walk = [&](const std::vector<ast::StmtPtr>& body) {
+                for (const auto& st : body) {
+                    if (st->value) visit_calls(*st->value, on_call);
+                    walk(st->body);
+                    walk(st->orelse);
+                }
+            };
+            walk(fi.def->body);
+        }
+    }
+    auto made_up = [&](const std::string& n) {
+        auto f = floor.find(n);
+        return f == floor.end() ? *consts.dim_default : std::max(*consts.dim_default, f->second);
+    };
     // pl.dynamic symbols no --dim binds are found like the implicit names: the program's own shapes bind them
     // first (docs/DECISIONS.md, Frontend), the default only when nothing does.
     std::set<std::string> pending = consts.pending_dynamic;
@@ -140,7 +210,7 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
                 consts.inferred.emplace_back(n, std::get<int64_t>(consts.values[n].v));
                 continue;
             }
-            consts.values[n] = ConstValue{*consts.dim_default};
+            consts.values[n] = ConstValue{made_up(n)};
             consts.defaulted.push_back(n);
         }
     };
@@ -290,7 +360,7 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
     bool defaulted_any = false;
     for (const auto& n : pending)
         if (!consts.values.count(n)) {
-            consts.values[n] = ConstValue{*consts.dim_default};
+            consts.values[n] = ConstValue{made_up(n)};
             consts.defaulted.push_back(n);
             defaulted_any = true;
         }
@@ -298,7 +368,7 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
     for (const auto& n : symbols) {
         if (consts.values.count(n) || pending.count(n)) continue;
         if (consts.dim_default) {
-            consts.values[n] = ConstValue{*consts.dim_default};
+            consts.values[n] = ConstValue{made_up(n)};
             consts.defaulted.push_back(n);
         } else {
             consts.dynamic.insert(n);

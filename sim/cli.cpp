@@ -336,7 +336,7 @@ void note_unread(const ir::Program& p, const std::string& kernel, const std::str
 std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const std::string& kernel, passes::ExpandStats& stats,
                                                 bool notes = false) {
     sim::SessionOptions so = session_options(c);
-    std::vector<std::string> defaulted;
+    std::vector<std::pair<std::string, int64_t>> defaulted;
     std::vector<std::pair<std::string, int64_t>> inferred;
     SemaOptions sema{so.dims, kDefaultDim, &defaulted};
     sema.inferred = &inferred;
@@ -348,7 +348,7 @@ std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const st
     if (notes && !c.quiet) {
         for (const auto& [n, v] : inferred) std::cerr << inferred_dim_note(n, v);
         for (const auto& sp : specialised) std::cerr << "note: " << sp << "\n";
-        for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
+        for (const auto& [d, v] : defaulted) std::cerr << defaulted_dim_note(d, v);
         note_unread(*program, kernel, c.entry);
     }
     const HwParams hw = load_params(so.target, so.config_files, so.param_sets);
@@ -482,7 +482,7 @@ void note_runtime_core_num(const ir::Program& p, int blocks, const std::vector<K
 
 std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& kernel) {
     sim::SessionOptions so = session_options(c);
-    std::vector<std::string> defaulted;
+    std::vector<std::pair<std::string, int64_t>> defaulted;
     auto file = SourceFile::read(kernel);
     std::vector<std::pair<std::string, int64_t>> inferred;
     SemaOptions sema{sim::dims_from_inputs(file, so.dims, so.input_files), kDefaultDim, &defaulted};
@@ -494,14 +494,13 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
     if (!c.quiet) {
         for (const auto& [n, v] : inferred) std::cerr << inferred_dim_note(n, v);
         for (const auto& sp : specialised) std::cerr << "note: " << sp << "\n";
-        for (const auto& d : defaulted) std::cerr << defaulted_dim_note(d);
+        for (const auto& [d, v] : defaulted) std::cerr << defaulted_dim_note(d, v);
         note_unread(*program, kernel, c.entry);
     }
     HostInputs host;
     host.scalars = so.scalars;
     host.files = so.input_files;
     host.defaulted_dims = defaulted;
-    host.default_dim = kDefaultDim;
     auto launches = kernel_launches(*program, c.entry, host);
     if (!c.quiet) note_runtime_core_num(*program, c.blocks, launches);
     if (launches.empty()) return {CheckEntry{c, "", "", "", {}, nullptr}};

@@ -31,14 +31,16 @@ std::map<std::string, int64_t> dims_from_inputs(const std::shared_ptr<SourceFile
     // Which symbols are unbound, then a probe with each at a value of its own, to see where each one lands in
     // the parameter types (a program the probe cannot analyse binds nothing; the real analysis reports it).
     std::vector<std::string> unbound;
+    std::vector<std::pair<std::string, int64_t>> defaulted;
     std::shared_ptr<ir::Program> probe;
     std::map<int64_t, std::string> symbol_of;
     try {
-        SemaOptions sema{dims, kDefaultDim, &unbound};
+        SemaOptions sema{dims, kDefaultDim, &defaulted};
         std::vector<std::pair<std::string, int64_t>> inferred;  // an --input shape wins over the program's own
         sema.inferred = &inferred;
         sema.keep_unread = true;
         load_program(file, sema);
+        for (const auto& [n, v] : defaulted) unbound.push_back(n);
         for (const auto& [n, v] : inferred) unbound.push_back(n);
         if (unbound.empty()) return dims;
         auto marked = dims;

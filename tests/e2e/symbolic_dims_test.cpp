@@ -98,3 +98,25 @@ TEST(SymbolicDims, AnUnboundNameInADimIsNeverZero) {
         EXPECT_NE(e.diag().message.find("dynamic dimension 'n__ssa_v0' is not bound"), std::string::npos) << e.diag().message;
     }
 }
+
+TEST(SymbolicDims, AMadeUpSizeIsAtLeastWhatTheProgramsWindowsNeed) {
+    // N carries a 256-row load window, K a 64-row store at row 96: the plain default 128 would make the program
+    // invalid, so the made-up sizes are 256 and 160, and the notes say so.
+    RunResult c = run_cvsim({"check", kernel("symdim_window_floor.py"), "--schedules", "3", "--no-progress"});
+    ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
+    const std::string err = unwrapped(c.err);
+    EXPECT_NE(err.find("cvsim uses N=256, the smallest size the program's windows along it need"), std::string::npos) << c.err;
+    EXPECT_NE(err.find("cvsim uses K=160, the smallest size"), std::string::npos) << c.err;
+    RunResult r = run_cvsim({"run", kernel("symdim_window_floor.py")});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("outputs: equal to the reference"), std::string::npos) << r.out;
+    // --dim still wins, and a size that does not fit is the program's own E-OOB, naming the choices.
+    RunResult d = run_cvsim({"check", kernel("symdim_window_floor.py"), "--dim", "N=128", "--no-progress"});
+    EXPECT_EQ(d.exit_code, 2) << d.out << d.err;
+    EXPECT_NE(d.err.find("error[E-OOB]"), std::string::npos) << d.err;
+    EXPECT_NE(unwrapped(d.err).find("N=128 (--dim), K=160 (default)"), std::string::npos) << d.err;
+    // A symbol whose windows fit the default keeps it (the floor only raises).
+    RunResult k = run_cvsim({"expand", kernel("symdim_window_floor.py"), "--dim", "N=512"});
+    EXPECT_EQ(k.exit_code, 0) << k.err;
+    EXPECT_EQ(unwrapped(k.err).find("'N' is not bound"), std::string::npos) << k.err;
+}

@@ -76,8 +76,7 @@ TEST(HostWalk, ComputedScalarsDimsMinMaxAndCasts) {
 TEST(HostWalk, AnExtentThatMayBeADefaultedDynamicDimIsUnknown) {
     // A dynamic dim sema defaulted (no --dim) is made up: a scalar derived from it must not feed a check.
     HostInputs in;
-    in.defaulted_dims = {"T"};
-    in.default_dim = 64;
+    in.defaulted_dims = {{"T", 64}};
     auto w = walk("        d: pl.Scalar[pl.INDEX] = pl.tensor.dim(x, 0)\n        out = self.k(x, d - 16, 0, out)\n", in);
     EXPECT_EQ(bindings(w), "b=0 ?a");
     EXPECT_NE(w.kernels[0].distinct[0].why.find("--dim"), std::string::npos) << w.kernels[0].distinct[0].why;
