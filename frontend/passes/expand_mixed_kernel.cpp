@@ -383,8 +383,79 @@ private:
             changed = false;
             std::set<const Var*> used;
             for (const auto& s : m_out->body) collect_reads(*s, used);
-            changed = prune(m_out->body, used);
+            changed = strip_dead_carried(m_out->body, used);
+            if (!changed) changed = prune(m_out->body, used);
         }
+    }
+
+    // A value a loop carries that this lane neither reads in the body (other than to yield it on, directly or
+    // through copies of it) nor after the loop is dropped from the loop: iter_arg, init value, result and
+    // yield value (upstream's StripDeadIterArgs, loop_state_repair.cpp, run on each lane after the split: the
+    // AIC lane of a loop whose tensor only the AIV lane stores carries nothing; upstream's lane has no
+    // statement for the dropped store, cvsim's has the copy `t = input` that keeps the tensor's SSA chain,
+    // so copies are not reads here). A branch's results are kept as they are (upstream strips only the ones
+    // whose value the lane no longer defines: see docs/DECISIONS.md, parity). The copies that fed a dropped
+    // value are then dead and pruned.
+    static bool strip_dead_carried(Block& b, const std::set<const Var*>& used) {
+        bool changed = false;
+        for (auto& sp : b) {
+            Stmt& s = *sp;
+            changed |= strip_dead_carried(s.body, used);
+            changed |= strip_dead_carried(s.orelse, used);
+            if (s.kind != StmtKind::For || s.iter_args.empty()) continue;
+            Stmt* y = !s.body.empty() && s.body.back()->kind == StmtKind::Yield ? s.body.back().get() : nullptr;
+            if (!y || y->values.size() != s.iter_args.size()) continue;  // not the shape this pass knows: kept
+            bool stripped = false;
+            for (size_t i = s.iter_args.size(); i-- > 0;) {
+                if (i < s.targets.size() && used.count(s.targets[i].get())) continue;
+                std::set<const Var*> chain{s.iter_args[i].get()};  // the carried value and its copies
+                auto is_copy = [&](const Stmt& x) {
+                    return x.kind == StmtKind::Assign && x.targets.size() == 1 && x.value && x.value->kind == ExprKind::Var &&
+                           chain.count(x.value->var.get());
+                };
+                for (bool grew = true; grew;) {
+                    grew = false;
+                    walk(s.body, [&](const StmtPtr& x) {
+                        if (is_copy(*x) && chain.insert(x->targets[0].get()).second) grew = true;
+                    });
+                }
+                bool read = false;
+                walk(s.body, [&](const StmtPtr& x) {
+                    if (read || is_copy(*x)) return;
+                    std::set<const Var*> r;
+                    if (x.get() == y) {
+                        for (size_t k = 0; k < y->values.size(); ++k)
+                            if (k != i) expr_reads_of(y->values[k], r);
+                    } else {
+                        Stmt shallow = *x;
+                        shallow.body.clear();
+                        shallow.orelse.clear();
+                        collect_reads(shallow, r);
+                    }
+                    for (const Var* v : chain)
+                        if (r.count(v)) read = true;
+                });
+                if (read) continue;
+                auto erase_at = [](auto& v, size_t k) {
+                    if (k < v.size()) v.erase(v.begin() + static_cast<std::ptrdiff_t>(k));
+                };
+                erase_at(s.iter_args, i);
+                erase_at(s.init_values, i);
+                erase_at(s.targets, i);
+                erase_at(y->values, i);
+                erase_at(y->targets, i);
+                stripped = changed = true;
+            }
+            if (stripped && y->values.empty()) s.body.pop_back();
+        }
+        return changed;
+    }
+
+    static void expr_reads_of(const ExprPtr& e, std::set<const Var*>& out) {
+        Stmt tmp;
+        tmp.kind = StmtKind::Eval;
+        tmp.value = e;
+        collect_reads(tmp, out);
     }
 
     // A loop or if without yields still defines the names its body binds (visible after it, DSL.md 4.1/4.3).
@@ -662,17 +733,20 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
             out->functions.push_back(clone_function(*f));
             continue;
         }
-        if (is_mixed(*f) && !f->distributed.what.empty()) {
-            if (!opt.keep_distributed)
-                raise("E-UNSUPPORTED", f->distributed.loc,
-                      fmt::format("'{}' is a mixed distributed function ('{}'): cvsim does not expand distributed state (PyPTO "
-                                  "places pld.* ops by core affinity in its own ExpandMixedKernel)",
-                                  f->name, f->distributed.what),
-                      "give cvsim the program PyPTO prints after ExpandMixedKernel; check reports a distributed kernel as not checked",
-                      f->distributed.span);
+        if (is_mixed(*f) && !f->distributed.what.empty() && opt.keep_distributed) {  // run/check: refused at its launch
             out->functions.push_back(clone_function(*f));
             continue;
         }
+        // `expand` splits a mixed distributed function like any other (its pld.* ops go where upstream's core
+        // affinity puts them: passes::distributed_op_side), so its expansion can be compared with upstream's;
+        // run/check never simulate it (one device).
+        if (is_mixed(*f) && !f->distributed.what.empty() && opt.v2c != V2CPolicy::Off)
+            raise("E-UNSUPPORTED", f->distributed.loc,
+                  fmt::format("'{}' is a mixed distributed function ('{}'): cvsim expands it for comparison only (--v2c off); it does "
+                              "not analyse the GM accesses of pld.* ops, so it cannot insert V2C synchronisation for them",
+                              f->name, f->distributed.what),
+                  "expand it with --v2c off (upstream's expansion, no V2C addition); check reports a distributed kernel as not checked",
+                  f->distributed.span);
         if (is_mixed(*f) && !opt.only.empty() && !opt.only.count(f->name)) {  // no launch of the entry reaches it
             out->functions.push_back(clone_function(*f));
             continue;

@@ -40,8 +40,9 @@ struct ExpandOptions {
     // gm.visibility_delay (or the bound --max-visibility-delay draws from): > 0, a flag, barrier or transport
     // orders a V2C store's completion only, and `reject` errors on a store the program does not publish.
     uint64_t visibility_delay = 0;
-    // A mixed distributed function (pld.* state, ir::Function::distributed): false (`expand`) refuses it with
-    // E-UNSUPPORTED; true (run/check: compile()) keeps it as written, and a launch that reaches it is refused.
+    // A mixed distributed function (pld.* state, ir::Function::distributed): false (`expand`) splits it (pld.*
+    // ops placed as upstream's core affinity places them); true (run/check: compile()) keeps it as written, and
+    // a launch that reaches it is refused (one device).
     bool keep_distributed = false;
     // Non-empty: only these mixed functions are expanded (the ones a checked launch reaches); any other is kept
     // as written, so one launch's check does not report another kernel's expansion errors.

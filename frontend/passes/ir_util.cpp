@@ -270,7 +270,31 @@ Side stmt_side(const Stmt& s) {
         default: break;
     }
     if (const Expr* c = stmt_call(s)) return call_side(*c);
+    if ((s.kind == StmtKind::Assign || s.kind == StmtKind::Eval) && s.value && s.value->kind == ExprKind::FuncCall &&
+        s.value->sval.rfind("pld.", 0) == 0)
+        return distributed_op_side(*s.value);
     if (s.value && s.value->type.kind == TypeKind::Tile) return is_cube_mem(s.value->type.mem) ? Side::Cube : Side::Vector;
+    return Side::Shared;
+}
+
+// A distributed op (pld.*) in a mixed kernel goes where upstream's core-affinity analysis puts it
+// (core_affinity.cpp): an `attrs={"core_placement": "aiv"|"aic"}` the author (or LowerAutoVectorSplit) wrote
+// decides; else a pld.tile.* op runs on the side of the tile it moves (pld.tile.put / remote_store of a Vec
+// tile: the vector lane); else it is shared (both lanes, as upstream duplicates a SHARED statement).
+Side distributed_op_side(const Expr& call) {
+    if (call.attrs && call.attrs->kind == ExprKind::Dict)
+        for (size_t i = 0; i < call.attrs->args.size() && i < call.attrs->args2.size(); ++i) {
+            if (call.attrs->args[i]->sval != "attrs" || !call.attrs->args2[i] || call.attrs->args2[i]->kind != ExprKind::Dict) continue;
+            const Expr& d = *call.attrs->args2[i];
+            for (size_t k = 0; k < d.args.size() && k < d.args2.size(); ++k)
+                if (d.args[k]->sval == "core_placement" && d.args2[k] && d.args2[k]->kind == ExprKind::Str) {
+                    if (d.args2[k]->sval == "aiv") return Side::Vector;
+                    if (d.args2[k]->sval == "aic") return Side::Cube;
+                }
+        }
+    if (call.sval.rfind("pld.tile.", 0) == 0)
+        for (const auto& a : call.args)
+            if (a && a->type.kind == TypeKind::Tile) return is_cube_mem(a->type.mem) ? Side::Cube : Side::Vector;
     return Side::Shared;
 }
 

@@ -46,5 +46,6 @@ std::set<const ir::Var*> storage_aliases(const ir::Block& body, const ir::Var* v
 
 // The lane side of one statement (OPS.md rules): Mixed for loops/branches holding both sides.
 ir::Side stmt_side(const ir::Stmt& s);
+ir::Side distributed_op_side(const ir::Expr& call);  // a pld.* FuncCall in a mixed kernel (ir_util.cpp)
 
 }  // namespace cvsim::passes

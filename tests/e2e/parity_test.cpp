@@ -99,3 +99,41 @@ TEST(Parity, AFunctionPyptoAlreadySplitPerLaneIsNotHalvedTwice) {
 }
 
 }  // namespace
+
+TEST(Parity, AMixedDistributedKernelIsExpandedLikeUpstreamAndNeverSimulated) {
+    const std::string k = source_dir() + "/tests/e2e/kernels/dist_mixed.py";
+    RunResult e = run_cvsim({"expand", k, "--v2c", "off"});
+    ASSERT_EQ(e.exit_code, 0) << e.err;
+    const size_t aic = e.out.find("def mm_send_aic("), aiv = e.out.find("def mm_send_aiv("), grp = e.out.find("def mm_send(");
+    ASSERT_TRUE(aic != std::string::npos && aiv != std::string::npos && grp != std::string::npos) << e.out;
+    const std::string aic_body = e.out.substr(aic, aiv - aic), aiv_body = e.out.substr(aiv, grp - aiv);
+    // The pld.* ops go where upstream's core affinity puts them: remote_store of a Vec tile and the notify
+    // placed on "aiv" on the AIV lane only; the popped tile is freed after the remote_store reads it.
+    EXPECT_EQ(aic_body.find("pld.tile."), std::string::npos) << aic_body;
+    EXPECT_EQ(aic_body.find("pld.system."), std::string::npos) << aic_body;
+    const size_t rs = aiv_body.find("pld.tile.remote_store(v"), fr = aiv_body.find("pl.system.tfree_to_aic(v)");
+    EXPECT_NE(rs, std::string::npos) << aiv_body;
+    EXPECT_NE(aiv_body.find("pld.system.notify(done"), std::string::npos) << aiv_body;
+    EXPECT_TRUE(rs != std::string::npos && fr != std::string::npos && rs < fr) << aiv_body;
+    // No V2C addition for pld.* accesses (not analysed), and no simulation (one device).
+    RunResult f = run_cvsim({"expand", k});
+    EXPECT_EQ(f.exit_code, 2) << f.out;
+    EXPECT_NE(f.err.find("error[E-UNSUPPORTED]"), std::string::npos) << f.err;
+    EXPECT_NE(unwrapped(f.err).find("for comparison only (--v2c off)"), std::string::npos) << f.err;
+    RunResult c = run_cvsim({"check", k, "--no-progress"});
+    EXPECT_EQ(c.exit_code, 2) << c.out;
+    EXPECT_NE(unwrapped(c.err).find("which cvsim does not simulate"), std::string::npos) << c.err;
+}
+
+TEST(Parity, ALaneDropsALoopCarryItNeitherReadsNorUpdates) {
+    // loop_c2v: the AIV lane stores the carried tensor, so the AIC lane's loop carries nothing (upstream's
+    // StripDeadIterArgs); the AIV lane keeps its carry.
+    RunResult e = run_cvsim({"expand", source_dir() + kDir + "loop_c2v.before.py", "--v2c", "off"});
+    ASSERT_EQ(e.exit_code, 0) << e.err;
+    const size_t aic = e.out.find("_aic("), aiv = e.out.find("_aiv(");
+    ASSERT_TRUE(aic != std::string::npos && aiv != std::string::npos && aic < aiv) << e.out;
+    const std::string aic_body = e.out.substr(aic, aiv - aic), aiv_body = e.out.substr(aiv);
+    EXPECT_EQ(aic_body.find("init_values"), std::string::npos) << aic_body;
+    EXPECT_EQ(aic_body.find("pl.yield_"), std::string::npos) << aic_body;
+    EXPECT_NE(aiv_body.find("init_values"), std::string::npos) << aiv_body;
+}
