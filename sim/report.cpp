@@ -455,6 +455,16 @@ nlohmann::json stats_json(const passes::ExpandStats& st) {
             {"c2v_orders", st.c2v_orders}, {"pruned", st.pruned}, {"log", st.log}};
 }
 
+nlohmann::json passes_json(const std::vector<PassRecord>& records) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& r : records) {
+        nlohmann::json stats = nlohmann::json::object();
+        for (const auto& [k, v] : r.stats) stats[k] = v;
+        out.push_back({{"name", r.name}, {"scope", r.scope}, {"stats", stats}});
+    }
+    return out;
+}
+
 VerdictScope verdict_scope(const passes::TimingScope& statics, const ExploreSummary& sum, const sim::Schedule& strategy,
                            uint64_t visibility, uint64_t max_visibility) {
     VerdictScope v;
