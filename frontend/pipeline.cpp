@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/ir/ir.h"
 #include "frontend/passes/capacity.h"
@@ -38,14 +39,14 @@ void verify_block(const Block& b, const Function& f, std::string_view after);
 void verify_expr(const ExprPtr& e, const Function& f, std::string_view after, const SourceLoc& at) {
     if (!e) return;  // absent optional operand
     if (e->kind == ExprKind::Call && !e->op)
-        raise("E-INTERNAL", e->loc.valid() ? e->loc : at, fmt::format("IR verify after pass '{}': an op call without its op in '{}'", after, f.name));
+        raise(codes::kInternal, e->loc.valid() ? e->loc : at, fmt::format("IR verify after pass '{}': an op call without its op in '{}'", after, f.name));
     for (const auto& a : e->args) verify_expr(a, f, after, at);
     for (const auto& a : e->args2) verify_expr(a, f, after, at);
 }
 
 void verify_block(const Block& b, const Function& f, std::string_view after) {
     for (const auto& s : b) {
-        if (!s) raise("E-INTERNAL", f.loc, fmt::format("IR verify after pass '{}': a null statement in '{}'", after, f.name));
+        if (!s) raise(codes::kInternal, f.loc, fmt::format("IR verify after pass '{}': a null statement in '{}'", after, f.name));
         verify_expr(s->value, f, after, s->loc);
         for (const auto& v : s->values) verify_expr(v, f, after, s->loc);
         verify_block(s->body, f, after);
@@ -70,11 +71,11 @@ int64_t count_stmts(const Program& p) {
 void verify_program(const Program& p, std::string_view after) {
     std::set<std::string> names;
     for (const auto& f : p.functions) {
-        if (!f) raise("E-INTERNAL", SourceLoc{}, fmt::format("IR verify after pass '{}': a null function", after));
+        if (!f) raise(codes::kInternal, SourceLoc{}, fmt::format("IR verify after pass '{}': a null function", after));
         if (f->name.empty() || !names.insert(f->name).second)
-            raise("E-INTERNAL", f->loc, fmt::format("IR verify after pass '{}': function name '{}' is empty or not unique", after, f->name));
+            raise(codes::kInternal, f->loc, fmt::format("IR verify after pass '{}': function name '{}' is empty or not unique", after, f->name));
         for (const auto& prm : f->params)
-            if (!prm.var) raise("E-INTERNAL", f->loc, fmt::format("IR verify after pass '{}': a parameter without its variable in '{}'", after, f->name));
+            if (!prm.var) raise(codes::kInternal, f->loc, fmt::format("IR verify after pass '{}': a parameter without its variable in '{}'", after, f->name));
         verify_block(f->body, *f, after);
     }
 }
@@ -158,8 +159,8 @@ PipelineResult run_pipeline(const std::shared_ptr<SourceFile>& file, const Pipel
         } catch (const CompileError& e) {
             // E-ENTRY: no entry to choose, expand prints every function and nothing is launched; E-UNSUPPORTED:
             // launches cvsim does not simulate (aliased launch arguments), printed all the same.
-            if (e.diag().code != "E-ENTRY" && e.diag().code != "E-UNSUPPORTED") throw;
-            if (e.diag().code == "E-UNSUPPORTED") record("compile", opt.entry.empty() ? "entry" : opt.entry, {{"not_simulated", 1}});
+            if (e.diag().code != codes::kEntry && e.diag().code != codes::kUnsupported) throw;
+            if (e.diag().code == codes::kUnsupported) record("compile", opt.entry.empty() ? "entry" : opt.entry, {{"not_simulated", 1}});
             entry_ok = false;
         }
         for (const auto& k : ks)
@@ -178,8 +179,8 @@ PipelineResult run_pipeline(const std::shared_ptr<SourceFile>& file, const Pipel
             // expand: a file without an entry to choose (several kernels and no orchestration) has no launch; a
             // launch cvsim does not simulate (E-UNSUPPORTED: distributed state, no numeric dtype, aliased launch
             // arguments, a partial soft barrier, ...) is printed all the same, as PyPTO's pass would.
-            if (opt.every_launch && (e.diag().code == "E-ENTRY" || e.diag().code == "E-UNSUPPORTED")) {
-                if (e.diag().code == "E-UNSUPPORTED") record("compile", entry.empty() ? "entry" : entry, {{"not_simulated", 1}});
+            if (opt.every_launch && (e.diag().code == codes::kEntry || e.diag().code == codes::kUnsupported)) {
+                if (e.diag().code == codes::kUnsupported) record("compile", entry.empty() ? "entry" : entry, {{"not_simulated", 1}});
                 continue;
             }
             throw;

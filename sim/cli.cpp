@@ -17,6 +17,7 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/launch.h"
 #include "frontend/ops.h"
@@ -211,7 +212,7 @@ void save_failures(const std::string& dir, const CommonOptions& c, const std::st
         out << "# " << d.finding.code << " in " << d.count << " of " << sum.schedules << " schedules\n";
         out << d.replay << "\n\n" << sim::format_finding(d.finding);
         out.close();
-        if (d.finding.code == "E-CRASH") continue;  // replaying a crash would crash again; the .txt says how
+        if (d.finding.code == cvsim::codes::kCrash) continue;  // replaying a crash would crash again; the .txt says how
         if (!replayed.insert(stem).second) continue;  // another finding of the same schedule
         auto args = replay_args(c, kernel, d.first);
         args.insert(args.end(), {"-q", "--trace", stem + ".json", "--vcd", stem + ".vcd", "--html", stem + ".html"});
@@ -228,8 +229,8 @@ namespace {
 bool only_unsupported(const std::vector<std::string>& codes) {
     bool unsupported = false;
     for (const std::string& code : codes) {
-        if (code == "E-UNSUPPORTED") unsupported = true;
-        else if (code != "E-UNCHECKED") return false;
+        if (code == cvsim::codes::kUnsupported) unsupported = true;
+        else if (code != cvsim::codes::kUnchecked) return false;
     }
     return unsupported;
 }
@@ -298,7 +299,7 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
     if (vcd) vcd->close();
     for (const std::string* err : {chrome ? &chrome->error() : nullptr, html ? &html->error() : nullptr})
         if (err && !err->empty()) {
-            std::cerr << "error[E-IO]: " << *err << "\n";  // no exception after SystemC (see try_write_text_file)
+            std::cerr << "error[" << cvsim::codes::kIo << "]: " << *err << "\n";  // no exception after SystemC (see try_write_text_file)
             return kExitBadInput;
         }
     const ref::Result& want = session.reference();
@@ -312,7 +313,7 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
         // No exception once SystemC has run: ASan cannot follow QuickThreads' stack switches and reports a
         // false stack-buffer-overflow when a throw unwinds (docs/DECISIONS.md); the error is reported here.
         if (std::string err = try_write_text_file(c.json, run_json(session, res, want).dump(2) + "\n"); !err.empty()) {
-            std::cerr << "error[E-IO]: " << err << "\n";
+            std::cerr << "error[" << cvsim::codes::kIo << "]: " << err << "\n";
             return kExitBadInput;
         }
     }
@@ -627,7 +628,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         std::unique_ptr<sim::Session> session;
         try {
             if (!ent.unbound.empty())
-                raise("E-UNCHECKED", ent.loc,
+                raise(cvsim::codes::kUnchecked, ent.loc,
                       ent.why.empty() ? fmt::format("kernel '{}' is not checked: its scalar '{}' is computed by the orchestration, which cvsim "
                                                     "does not run, and a value cvsim picked could make the verdict vacuous",
                                                     entry, ent.unbound)
@@ -651,7 +652,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             nlohmann::json item = {{"kernel", kernel}, {"diagnostic", to_json(err.diag())}};
             if (per_launch) item["entry"] = entry;
             if (!ent.binding.empty()) item["launch"] = ent.binding;
-            if (err.diag().code == "E-V2C-UNFENCED") {
+            if (err.diag().code == cvsim::codes::kV2cUnfenced) {
                 std::cerr << render_text(err.diag());
                 any_findings = true;
                 report.push_back(item);

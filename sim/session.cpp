@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/pipeline.h"
 #include "frontend/sema.h"
@@ -203,12 +204,12 @@ ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventS
         } else {
             // No reference, no comparison: the outputs are unchecked, which is never a pass.
             Finding f;
-            f.code = "E-UNCHECKED";
+            f.code = codes::kUnchecked;
             f.message = fmt::format("outputs not compared: the reference interpreter could not run this kernel ({}: {})",
                                     want.error->code, want.error->message);
             f.loc = want.error->loc;
             if (want.error->loc.valid()) f.details.push_back("reference stopped at " + want.error->loc.short_str());
-            f.key = "E-UNCHECKED";
+            f.key = codes::kUnchecked;
             r.findings.push_back(f);
         }
         if (sched.strategy == Strategy::Nominal && sched.seed == 0) {
@@ -216,7 +217,7 @@ ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventS
             m_nominal_events = r.outcome.sync_events;
         } else if (m_nominal_out) {
             const ref::Result& want = reference();
-            for (auto& f : compare_outputs(r.outcome.gm_final, *m_nominal_out, m_opt.compare, "E-NONDET", want.error ? nullptr : &want.gm))
+            for (auto& f : compare_outputs(r.outcome.gm_final, *m_nominal_out, m_opt.compare, codes::kNondet, want.error ? nullptr : &want.gm))
                 r.findings.push_back(f);
         }
     }
