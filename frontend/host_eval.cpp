@@ -7,6 +7,7 @@
 #include <cmath>
 #include <optional>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/ops.h"
 #include "frontend/runtime.h"
@@ -240,7 +241,7 @@ private:
         int64_t flat = 0;
         for (size_t d = 0; d < idx.size(); ++d) {
             if (idx[d] < 0 || idx[d] >= c.t.shape[d])
-                raise("E-OOB", loc,
+                raise(codes::kOob, loc,
                       fmt::format("pl.tensor.read of '{}' at index {} of dimension {} (extent {}): outside the tensor --input {} gives", param,
                                   idx[d], d, c.t.shape[d], param));
             flat = flat * c.t.shape[d] + idx[d];

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/ops.h"
 #include "frontend/passes/capacity.h"
@@ -35,7 +36,7 @@ std::shared_ptr<Function> pick_entry(const Program& p, const std::string& name) 
         if (!f) {
             std::string names;
             for (auto& g : p.functions) names += (names.empty() ? "" : ", ") + g->name;
-            raise("E-ENTRY", p.functions.empty() ? SourceLoc{} : p.functions[0]->loc,
+            raise(codes::kEntry, p.functions.empty() ? SourceLoc{} : p.functions[0]->loc,
                   fmt::format("--entry {}: the program has no such function", name), "functions: " + names);
         }
         return f;
@@ -49,9 +50,9 @@ std::shared_ptr<Function> pick_entry(const Program& p, const std::string& name) 
             if (f->type == t && f->specialised_from.empty()) of.push_back(f);  // a per-call copy is a callee
         if (of.size() == 1) return of[0];
         if (of.size() > 1)
-            raise("E-ENTRY", of[1]->loc, fmt::format("the program has several {} functions; choose one with --entry NAME", func_type_name(t)));
+            raise(codes::kEntry, of[1]->loc, fmt::format("the program has several {} functions; choose one with --entry NAME", func_type_name(t)));
     }
-    raise("E-ENTRY", loc, "the program has no Orchestration, Spmd, Group or InCore function to launch", "give the entry with --entry NAME");
+    raise(codes::kEntry, loc, "the program has no Orchestration, Spmd, Group or InCore function to launch", "give the entry with --entry NAME");
 }
 
 // attrs={"core_num": N} on a launch: N SPMD blocks (the runtime's block_num; an AIV-only kernel has one AIV
@@ -61,7 +62,7 @@ std::optional<int64_t> launch_core_num(const Expr& call) {
     if (!v) return std::nullopt;
     auto n = const_int(*v);
     if (!n) return std::nullopt;
-    if (*n < 1 || *n > 4096) raise("E-UNSUPPORTED", (*v)->loc, fmt::format("core_num {}: cvsim launches 1..4096 blocks", *n));
+    if (*n < 1 || *n > 4096) raise(codes::kUnsupported, (*v)->loc, fmt::format("core_num {}: cvsim launches 1..4096 blocks", *n));
     return *n;
 }
 
@@ -156,7 +157,7 @@ public:
         // Bounded: a chain too deep or too many paths to follow is refused, never cut short (a cut-off alias
         // would be a missed race).
         if (depth > 64 || ++m_visits > 200000)
-            raise("E-UNSUPPORTED", e->loc, fmt::format("the tensors '{}' may alias are too many definitions deep to follow", v->name),
+            raise(codes::kUnsupported, e->loc, fmt::format("the tensors '{}' may alias are too many definitions deep to follow", v->name),
                   "bind each launch argument once (a fresh name per launch result)");
         if (!m_active.insert(v).second) return out;  // a cycle (`out = self.k(a, out)` in a loop): its other definitions cover it
         if (m_params.count(v)) out.push_back(GmAlias{v, {}, {}});  // a reassigned parameter: its value on entry too
@@ -264,7 +265,7 @@ void refuse_aliased_arguments(const Program* prog, const Function& caller, const
             for (const GmAlias& a : roots.of(args[i].get()))
                 for (const GmAlias& b : roots.of(args[j].get()))
                     if (may_share(a, b))
-                        raise("E-UNSUPPORTED", args[j] ? args[j]->loc : at,
+                        raise(codes::kUnsupported, args[j] ? args[j]->loc : at,
                               fmt::format("'{}' gets '{}' and '{}' as parameters '{}' and '{}', which may share GM bytes of '{}'; cvsim "
                                           "checks each tensor parameter as a GM tensor of its own, so a race between them would go unseen",
                                           callee.name, args[i] ? args[i]->var->name : "?", args[j]->var->name, p.var->name, q.var->name,
@@ -473,7 +474,7 @@ private:
                         // A parameter the expander added (the soft-syncall workspace, __x) that the caller's own
                         // launcher does not pass: one zeroed GM tensor of the launch, as an orchestration creates.
                         if (v->name.rfind("__", 0) != 0 || v->type.kind != TypeKind::Tensor)
-                            raise("E-UNSUPPORTED", a->loc, fmt::format("'{}' is a parameter of '{}' that its launch does not pass", v->name, caller.name));
+                            raise(codes::kUnsupported, a->loc, fmt::format("'{}' is a parameter of '{}' that its launch does not pass", v->name, caller.name));
                         if (!m_created.count(v)) {
                             rt::CreatedTensor t;
                             t.name = v->name;
@@ -490,12 +491,12 @@ private:
                 };
                 const Var* v = a->var.get();
                 for (int hop = 0; v && !bind(v); ++hop) v = hop < 16 ? launch_result_source(caller, v) : nullptr;
-                if (!v) raise("E-UNSUPPORTED", a->loc, fmt::format("'{}' is neither a parameter nor a tensor created with pl.create_tensor", a->var->name));
+                if (!v) raise(codes::kUnsupported, a->loc, fmt::format("'{}' is neither a parameter nor a tensor created with pl.create_tensor", a->var->name));
             } else {
                 b.kind = rt::ArgBinding::Kind::Scalar;
                 if (auto v = const_int(a)) b.scalar = rt::Scalar::of_int(*v);
                 else if (auto d = const_number(a)) b.scalar = rt::Scalar::of_float(*d);
-                else raise("E-UNSUPPORTED", a ? a->loc : call.loc, "a launcher may only pass parameters, created tensors or constants to its kernels");
+                else raise(codes::kUnsupported, a ? a->loc : call.loc, "a launcher may only pass parameters, created tensors or constants to its kernels");
             }
             s.from.push_back(from);
             s.consts.push_back(b);
@@ -504,7 +505,7 @@ private:
     }
 
     void launch(const std::shared_ptr<Function>& fn, const Sources& src, int depth) {
-        if (depth > 8) raise("E-UNSUPPORTED", fn->loc, "launchers nested more than 8 deep");
+        if (depth > 8) raise(codes::kUnsupported, fn->loc, "launchers nested more than 8 deep");
         const Function& f = *fn;
         refuse_distributed(f);
         // A mixed InCore kernel was expanded into a Group of the same name: the reference runs the original.
@@ -523,9 +524,9 @@ private:
                     Sources cs = map_call(f, *v, src);
                     if (callee->type == FuncType::AIC) m_plan.aic = program_of(callee, cs);
                     else if (callee->type == FuncType::AIV) m_plan.aiv = program_of(callee, cs);
-                    else raise("E-UNSUPPORTED", v->loc, fmt::format("a Group function launches AIC and AIV functions; '{}' is {}", callee->name, func_type_name(callee->type)));
+                    else raise(codes::kUnsupported, v->loc, fmt::format("a Group function launches AIC and AIV functions; '{}' is {}", callee->name, func_type_name(callee->type)));
                 });
-                if (!m_plan.aic && !m_plan.aiv) raise("E-ENTRY", f.loc, fmt::format("Group function '{}' launches no AIC or AIV function", f.name));
+                if (!m_plan.aic && !m_plan.aiv) raise(codes::kEntry, f.loc, fmt::format("Group function '{}' launches no AIC or AIV function", f.name));
                 return;
             case FuncType::AIC: m_plan.aic = program_of(fn, src); return;
             case FuncType::AIV: m_plan.aiv = program_of(fn, src); return;
@@ -554,16 +555,16 @@ private:
                         }
                         if (s->value && s->value->kind == ExprKind::FuncCall) {
                             if (is_host_op_call(*s->value))
-                                raise("E-UNSUPPORTED", s->loc,
+                                raise(codes::kUnsupported, s->loc,
                                       fmt::format("'{}' runs the host op '{}', which cvsim reads but does not execute", f.name, s->value->sval),
                                       "check and explore take each kernel it launches in turn; run one with --entry NAME");
-                            if (call && call->sval != s->value->sval) raise("E-ENTRY", s->loc, several_launches(m_c.expanded ? *m_c.expanded : *m_c.original, f));
+                            if (call && call->sval != s->value->sval) raise(codes::kEntry, s->loc, several_launches(m_c.expanded ? *m_c.expanded : *m_c.original, f));
                             call = s->value.get();
                             if (auto n = launch_core_num(*call)) blocks = static_cast<int>(*n);
                         }
                         if (s->kind == StmtKind::For && s->loop_kind == LoopKind::Spmd) {
                             auto n = const_int(s->stop);
-                            if (!n || *n < 1) raise("E-UNSUPPORTED", s->loc, "pl.spmd needs a constant block count");
+                            if (!n || *n < 1) raise(codes::kUnsupported, s->loc, "pl.spmd needs a constant block count");
                             blocks = static_cast<int>(*n);
                         }
                         scan(s->body);
@@ -571,15 +572,15 @@ private:
                     }
                 };
                 scan(f.body);
-                if (!call) raise("E-ENTRY", f.loc, fmt::format("{} function '{}' launches no kernel", func_type_name(f.type), f.name));
+                if (!call) raise(codes::kEntry, f.loc, fmt::format("{} function '{}' launches no kernel", func_type_name(f.type), f.name));
                 if (blocks > 0) m_plan.blocks = blocks;
                 auto callee = m_c.expanded->find(call->sval);
-                if (!callee) raise("E-NAME", call->loc, fmt::format("the program has no function '{}'", call->sval));
+                if (!callee) raise(codes::kName, call->loc, fmt::format("the program has no function '{}'", call->sval));
                 if (auto orig = m_c.original->find(call->sval)) refuse_aliased_arguments(m_c.original.get(), f, *orig, call->args, call->loc);
                 return launch(callee, map_call(f, *call, src), depth + 1);
             }
             default:
-                raise("E-UNSUPPORTED", f.loc, fmt::format("launching a {} function is not supported", func_type_name(f.type)));
+                raise(codes::kUnsupported, f.loc, fmt::format("launching a {} function is not supported", func_type_name(f.type)));
         }
     }
 };
@@ -599,7 +600,7 @@ const ir::Type* without_numerics(const Type& t) {
 void check_numerics(const Function& f) {
     for (const auto& v : f.vars)
         if (const Type* bad = without_numerics(v->type))
-            raise("E-UNSUPPORTED", v->loc,
+            raise(codes::kUnsupported, v->loc,
                   fmt::format("'{}' has dtype pl.{}, an orchestration task handle that a lane program cannot compute with",
                               v->name, dtype_name(bad->dtype)),
                   "cvsim expand still works on this program; run and check need a numeric dtype (floats, FP8, integers)",
@@ -610,7 +611,7 @@ void check_numerics(const Function& f) {
 
 void refuse_distributed(const Function& f) {
     if (f.distributed.what.empty()) return;
-    raise("E-UNSUPPORTED", f.distributed.loc,
+    raise(codes::kUnsupported, f.distributed.loc,
           fmt::format("'{}' is a distributed function ('{}'), which cvsim does not simulate: it models one device, and PyPTO lowers "
                       "pld.* after ExpandMixedKernel (LowerHostTensorCollectives, MaterializeDistTensorCtx, then PTO codegen to "
                       "TPUT/TGET/TNOTIFY/TWAIT)",
@@ -708,20 +709,20 @@ static void check_mgather_targets(const Program& program, Target target) {
                 bool leading = false;
                 for (size_t d = 0; d + 2 < sh.size(); ++d) leading |= sh[d] != 1;
                 if (mgather_coalesce(*c) == 0 && leading)
-                    raise("E-UNSUPPORTED", mem->loc,
+                    raise(codes::kUnsupported, mem->loc,
                           fmt::format("pl.tile.mgather: row mode on a5 over a table of shape {}: a5's MGATHER counts only the second-to-last "
                                       "dimension as table rows, cvsim all leading dimensions", shape_str(sh)),
                           "reshape the table to 2-D (pl.tensor.view) or use --target a2a3");
                 return;
             }
             if (dt == DType::FP8E4M3FN || dt == DType::FP8E5M2 || dt == DType::HF8)
-                raise("E-UNSUPPORTED", mem->loc, fmt::format("pl.tile.mgather: dtype {} is not supported on a2a3 (PyPTO's a2a3 codegen refuses it)", dtype_name(dt)),
+                raise(codes::kUnsupported, mem->loc, fmt::format("pl.tile.mgather: dtype {} is not supported on a2a3 (PyPTO's a2a3 codegen refuses it)", dtype_name(dt)),
                       "use --target a5");
             const ExprPtr& idx = arg(*c, "idx");
             if (mgather_coalesce(*c) == 0 && idx->type.shape[0] != 1)
-                raise("E-TYPE", idx->loc, fmt::format("pl.tile.mgather: row mode on a2a3 requires an idx shape [1, R], got {}", shape_str(idx->type.shape)));
+                raise(codes::kType, idx->loc, fmt::format("pl.tile.mgather: row mode on a2a3 requires an idx shape [1, R], got {}", shape_str(idx->type.shape)));
             if ((c->type.cols() * static_cast<int64_t>(dtype_bytes(dt))) % 32 != 0)
-                raise("E-TYPE", c->loc, fmt::format("pl.tile.mgather: on a2a3 each destination row must be 32-byte aligned ({} columns of {} are {} bytes)",
+                raise(codes::kType, c->loc, fmt::format("pl.tile.mgather: on a2a3 each destination row must be 32-byte aligned ({} columns of {} are {} bytes)",
                                                     c->type.cols(), dtype_name(dt), c->type.cols() * static_cast<int64_t>(dtype_bytes(dt))));
         });
 }
@@ -739,7 +740,7 @@ static void check_gather_compare_targets(const Program& program, Target target) 
             const ExprPtr& m = arg(*c, "cmp_mode");
             const bool gt = m && (const_str(m).value_or("") == "gt" || const_int(m).value_or(-1) == 4);
             if (dt == DType::INT16 || (dt == DType::INT32 && gt))
-                raise("E-UNSUPPORTED", src->loc,
+                raise(codes::kUnsupported, src->loc,
                       fmt::format("pl.tile.gather_compare: {} src{} is not supported on a2a3 (pto-isa's a2a3 TGATHER compare form takes FP16/FP32, "
                                   "or INT32 with cmp_mode eq)", dtype_name(dt), dt == DType::INT32 ? " with cmp_mode gt" : ""),
                       "use --target a5");
@@ -757,7 +758,7 @@ static void check_lane_sides(const Program& program) {
             if (!c || !c->op) return;
             const Side side = call_side(*c);
             if ((aic && side == Side::Vector) || (!aic && side == Side::Cube))
-                raise("E-TYPE", c->loc,
+                raise(codes::kType, c->loc,
                       fmt::format("pl.{} runs on the {} core, but '{}' is an {} function (it runs on the {} core)", c->op->name(),
                                   aic ? "vector" : "cube", f->name, aic ? "AIC" : "AIV", aic ? "cube" : "vector"),
                       "move the statement to the other lane's function, or write one InCore function and let the expansion split it");
@@ -774,7 +775,7 @@ static void check_atomic_targets(const Program& program, Target target) {
             if (!c || !is_atomic_add_store(*c)) return;
             const ExprPtr& out = arg(*c, "output_tensor");
             if (out && out->type.dtype == DType::BF16)
-                raise("E-UNSUPPORTED", arg(*c, "atomic")->loc,
+                raise(codes::kUnsupported, arg(*c, "atomic")->loc,
                       "pl.tile.store: a BF16 atomic add is not available on a5 (accumulate in FP32 and cast)");
         });
 }
@@ -796,7 +797,7 @@ void check_soft_barrier_counts(const rt::LaunchPlan& plan) {
             auto n = const_int(u);
             if (n && *n == 0) return;
             if (!n)
-                raise("E-UNSUPPORTED", u->loc, "pl.system.syncall: a used_cores computed at run time is not modelled",
+                raise(codes::kUnsupported, u->loc, "pl.system.syncall: a used_cores computed at run time is not modelled",
                       "give the participant count as a constant (or 0: every launched core)");
             const std::string ct = const_str(arg(*c, "core_type")).value_or("mix");
             const int aics = plan.aic ? 1 : 0;
@@ -804,7 +805,7 @@ void check_soft_barrier_counts(const rt::LaunchPlan& plan) {
             const int per_block = ct == "mix" ? aics + (plan.aiv ? 2 : 0) : ct == "aic_only" ? aics : aivs;
             const int64_t launched = static_cast<int64_t>(per_block) * plan.blocks;
             if (*n != launched)
-                raise("E-UNSUPPORTED", u->loc,
+                raise(codes::kUnsupported, u->loc,
                       fmt::format("pl.system.syncall: used_cores={} but the launch has {} '{}' participant(s) ({} block(s)); a "
                                   "partial soft barrier (released before every launched core arrived) is not modelled",
                                   *n, launched, ct, plan.blocks),
@@ -881,7 +882,7 @@ void check_sync_pipes(const Program& p) {
             const auto pt = static_cast<PipeType>(pa->ival);
             const bool missing = aic ? pt == PipeType::V : (pt == PipeType::M || pt == PipeType::MTE1 || pt == PipeType::FIX);
             if (missing)
-                raise("E-TYPE", pa->loc,
+                raise(codes::kType, pa->loc,
                       fmt::format("{} on pipe {}: the {} has no such pipe ({})", c->op->code == OpCode::SyncSet ? "sync_set" : "sync_wait",
                                   pipe_type_name(pt), aic ? "AIC" : "AIV", aic ? "S, MTE1, MTE2, MTE3, M, FIX" : "S, MTE2, MTE3, V"),
                       "name the pipe of the access the flag orders (a vector store: MTE3; a cube load: MTE2), or PIPE_ALL / S");
@@ -905,7 +906,7 @@ void check_store_layouts(const Program& p) {
             if (l == Layout::ND || t->type.rows() == 1 || t->type.cols() == 1) return;
             const ExprPtr& dst = arg(*c, "output_tensor");
             std::string name = dst && dst->kind == ExprKind::Var && dst->var ? fmt::format(" '{}'", dst->var->name) : std::string();
-            raise("E-TYPE", t->loc,
+            raise(codes::kType, t->loc,
                   fmt::format("pl.tile.store of a Vec tile in {} layout (blayout={}, slayout={}) into the ND tensor{}: pto-isa's TSTORE "
                               "needs the GM layout to match the tile's (ND: row_major/none_box, DN: col_major/none_box, NZ: "
                               "col_major/row_major), so the kernel does not compile for the board",

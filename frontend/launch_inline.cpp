@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/passes/ir_util.h"
 
@@ -48,7 +49,7 @@ class Inliner {
     void expand(Function& f, const Stmt& call_stmt, const Function& g, Block& out, int depth) {
         const Expr& call = *call_stmt.value;
         if (depth >= 8 || g.name == f.name)
-            raise("E-UNSUPPORTED", call.loc, fmt::format("'{}' calls '{}' recursively or more than 8 deep; cvsim inlines kernel calls", f.name, g.name));
+            raise(codes::kUnsupported, call.loc, fmt::format("'{}' calls '{}' recursively or more than 8 deep; cvsim inlines kernel calls", f.name, g.name));
         VarMap map;
         map.by_id.assign(g.vars.size(), nullptr);
         for (size_t i = 0; i < g.params.size(); ++i) {
@@ -77,12 +78,12 @@ class Inliner {
         }
         passes::walk(body, [&](const StmtPtr& s) {
             if (s->kind == StmtKind::Return)
-                raise("E-UNSUPPORTED", s->loc, fmt::format("'{}' returns before its end; cvsim inlines it into '{}' and needs one return at the end", g.name, f.name));
+                raise(codes::kUnsupported, s->loc, fmt::format("'{}' returns before its end; cvsim inlines it into '{}' and needs one return at the end", g.name, f.name));
         });
         for (auto& s : block(f, body, depth + 1)) out.push_back(s);
         if (call_stmt.kind != StmtKind::Assign) return;
         if (call_stmt.targets.size() != rets.size())
-            raise("E-UNSUPPORTED", call_stmt.loc,
+            raise(codes::kUnsupported, call_stmt.loc,
                   fmt::format("the {} result(s) of '{}' bound to {} name(s); unpack them (a, b = self.{}(...)) to inline the call", rets.size(),
                               g.name, call_stmt.targets.size(), g.name));
         for (size_t i = 0; i < rets.size(); ++i) {

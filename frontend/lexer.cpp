@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 
 namespace cvsim {
@@ -276,7 +277,7 @@ void Lexer::scan() {
                 fail(loc_at(m_pos), "unexpected end of file after line continuation character '\\'");
             } else {
                 fail(loc_at(m_pos + 1), "unexpected character after line continuation character '\\'", 1,
-                     "E-PARSE", "a '\\' continues the line only when it is the last character");
+                     codes::kParse, "a '\\' continues the line only when it is the last character");
             }
         } else if (c == '\n') {
             if (m_brackets.empty()) {
@@ -320,7 +321,7 @@ bool Lexer::scan_indentation() {
             return false;
         }
         if (first_tab != std::string_view::npos) {
-            fail(loc_at(first_tab), "tabs are not allowed in indentation", 1, "E-PARSE",
+            fail(loc_at(first_tab), "tabs are not allowed in indentation", 1, codes::kParse,
                  "indent with spaces");
         }
         m_pos = p;
@@ -340,7 +341,7 @@ bool Lexer::scan_indentation() {
         }
         if (width != m_indents.back()) {
             m_pending.clear();
-            fail(loc, "unindent does not match any outer indentation level", 1, "E-PARSE",
+            fail(loc, "unindent does not match any outer indentation level", 1, codes::kParse,
                  "indent to the same column as the enclosing block");
         }
         return true;
@@ -352,7 +353,7 @@ void Lexer::scan_end_of_file() {
         m_unclosed_at_eof = true;
         const OpenBracket& b = m_brackets.back();
         char close = b.ch == '(' ? ')' : b.ch == '[' ? ']' : '}';
-        fail(b.loc, std::string("'") + b.ch + "' was never closed", 1, "E-PARSE",
+        fail(b.loc, std::string("'") + b.ch + "' was never closed", 1, codes::kParse,
              std::string("add the matching '") + close + "'");
     }
     if (m_last != TokenKind::Newline) push_layout(TokenKind::Newline, m_last_end);
@@ -380,7 +381,7 @@ void Lexer::scan_token() {
             return;
         }
         if ((unsigned char)at(p) >= 0x80) {
-            fail(loc_at(p), "non-ASCII characters are not allowed in names", 1, "E-UNSUPPORTED");
+            fail(loc_at(p), "non-ASCII characters are not allowed in names", 1, codes::kUnsupported);
         }
         m_pos = p;
         push(is_python_keyword(word) ? TokenKind::Keyword : TokenKind::Name, start, loc_at(start), p);
@@ -413,7 +414,7 @@ void Lexer::scan_operator(size_t start) {
     if (len == 0 && c != '\0' && kOps1.find(c) != std::string_view::npos) len = 1;
     if (len == 0) {
         auto uc = (unsigned char)c;
-        if (uc >= 0x80) fail(loc, "non-ASCII character outside a string or comment", 1, "E-UNSUPPORTED");
+        if (uc >= 0x80) fail(loc, "non-ASCII character outside a string or comment", 1, codes::kUnsupported);
         if (c == '!') fail(loc, "invalid character '!' (did you mean '!=' or 'not'?)");
         fail(loc, std::string("invalid character '") + c + "'");
     }
@@ -429,7 +430,7 @@ void Lexer::scan_operator(size_t start) {
             fail(loc,
                  std::string("closing bracket '") + c + "' does not match opening bracket '" + open.ch + "'" +
                      where,
-                 1, "E-PARSE", std::string("expected '") + want + "'");
+                 1, codes::kParse, std::string("expected '") + want + "'");
         }
         m_brackets.pop_back();
     }
@@ -473,7 +474,7 @@ void Lexer::scan_number(size_t start) {
         uint64_t value = 0;
         for (char d : digits) {
             if (value > (uint64_t(std::numeric_limits<int64_t>::max()) - digit_value(d)) / base) {
-                fail(loc, "integer literal does not fit in 64 bits", uint32_t(p - start), "E-UNSUPPORTED");
+                fail(loc, "integer literal does not fit in 64 bits", uint32_t(p - start), codes::kUnsupported);
             }
             value = value * base + digit_value(d);
         }
@@ -501,7 +502,7 @@ void Lexer::scan_number(size_t start) {
         is_float = true;
     }
     if (at(p) == 'j' || at(p) == 'J') {
-        fail(loc, "complex number literals are not supported", uint32_t(p - start + 1), "E-UNSUPPORTED");
+        fail(loc, "complex number literals are not supported", uint32_t(p - start + 1), codes::kUnsupported);
     }
     if (is_ident_char(at(p))) invalid("decimal");
     m_pos = p;
@@ -511,7 +512,7 @@ void Lexer::scan_number(size_t start) {
         auto res = std::from_chars(text.data(), text.data() + text.size(), value);
         if (res.ec == std::errc::result_out_of_range) {
             if (exponent.size() < 2 || exponent[1] != '-') {
-                fail(loc, "float literal is too large", uint32_t(p - start), "E-UNSUPPORTED");
+                fail(loc, "float literal is too large", uint32_t(p - start), codes::kUnsupported);
             }
             value = 0;
         }
@@ -521,12 +522,12 @@ void Lexer::scan_number(size_t start) {
     }
     if (int_part.size() > 1 && int_part[0] == '0' && int_part.find_first_not_of('0') != std::string::npos) {
         fail(loc, "leading zeros in decimal integer literals are not permitted", uint32_t(p - start),
-             "E-PARSE", "use an 0o prefix for octal integers");
+             codes::kParse, "use an 0o prefix for octal integers");
     }
     int64_t value = 0;
     for (char d : int_part) {
         if (value > (std::numeric_limits<int64_t>::max() - (d - '0')) / 10) {
-            fail(loc, "integer literal does not fit in 64 bits", uint32_t(p - start), "E-UNSUPPORTED");
+            fail(loc, "integer literal does not fit in 64 bits", uint32_t(p - start), codes::kUnsupported);
         }
         value = value * 10 + (d - '0');
     }
@@ -553,11 +554,11 @@ void Lexer::scan_string(size_t start, size_t prefix_len) {
     std::string_view prefix = m_text.substr(start, prefix_len);
     bool raw = prefix.find_first_of("rR") != std::string_view::npos;
     if (prefix.find_first_of("fF") != std::string_view::npos) {
-        fail(loc, "f-strings are not supported", uint32_t(prefix_len + 1), "E-UNSUPPORTED",
+        fail(loc, "f-strings are not supported", uint32_t(prefix_len + 1), codes::kUnsupported,
              "build the value without string formatting");
     }
     if (prefix.find_first_of("bB") != std::string_view::npos) {
-        fail(loc, "bytes literals are not supported", uint32_t(prefix_len + 1), "E-UNSUPPORTED");
+        fail(loc, "bytes literals are not supported", uint32_t(prefix_len + 1), codes::kUnsupported);
     }
     size_t p = start + prefix_len;
     char quote = at(p);
@@ -566,7 +567,7 @@ void Lexer::scan_string(size_t start, size_t prefix_len) {
     std::string value;
     auto unterminated = [&] {
         fail(loc, triple ? "unterminated triple-quoted string literal" : "unterminated string literal",
-             uint32_t(prefix_len + (triple ? 3 : 1)), "E-PARSE",
+             uint32_t(prefix_len + (triple ? 3 : 1)), codes::kParse,
              triple ? "close it with " + std::string(3, quote)
                     : "close it with " + std::string(1, quote) + " on the same line");
     };
@@ -653,7 +654,7 @@ void Lexer::scan_string(size_t start, size_t prefix_len) {
                 }
                 case 'N':
                     fail(loc_at(backslash), "named unicode escapes (\\N{...}) are not supported", 2,
-                         "E-UNSUPPORTED");
+                         codes::kUnsupported);
                 default:
                     if (e >= '0' && e <= '7') {
                         uint32_t cp = uint32_t(e - '0');

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "frontend/codes.h"
 #include "frontend/source.h"
 
 namespace cvsim {
@@ -73,7 +74,7 @@ class Lexer {
     void validate_line();
     SourceLoc loc_at(size_t pos) const;  // pos must be on the current line
     [[noreturn]] void fail(const SourceLoc& loc, const std::string& message, uint32_t span = 1,
-                           const std::string& code = "E-PARSE", const std::string& hint = "");
+                           const std::string& code = codes::kParse, const std::string& hint = "");
 
     void scan();              // appends at least one token to m_pending
     bool scan_indentation();  // at the start of a logical line; true when it queued tokens

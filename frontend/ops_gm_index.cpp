@@ -11,6 +11,7 @@
 
 #include <algorithm>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/ops_more.h"
 
@@ -20,7 +21,7 @@ namespace {
 
 std::string label(const Expr& c) { return "pl." + c.op->name(); }
 
-[[noreturn]] void fail(const Expr& c, const ExprPtr& at, const std::string& msg, const char* code = "E-TYPE") {
+[[noreturn]] void fail(const Expr& c, const ExprPtr& at, const std::string& msg, const char* code = codes::kType) {
     raise(code, at ? at->loc : c.loc, msg);
 }
 
@@ -73,7 +74,7 @@ Type mgather_type(const Expr& c) {
              fmt::format("{}: target_memory=pl.Mem.{} (the GM -> L1 gather through a GM index tensor and scratch) is not modelled by "
                          "cvsim; the Vec form (a UB index tile) is",
                          label(c), tm->sval),
-             "E-UNSUPPORTED");
+             codes::kUnsupported);
     if (arg(c, "scratch") || arg(c, "valid_shape"))
         fail(c, arg(c, "scratch") ? arg(c, "scratch") : arg(c, "valid_shape"),
              fmt::format("{}: scratch and valid_shape belong to the Mat (L1) form; the Vec form derives its region from the index tile", label(c)));

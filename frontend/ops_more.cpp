@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 
 namespace cvsim::ir {
@@ -101,7 +102,7 @@ TileData n_scatter_update(const OpOperands& o) {
 
 std::string label(const Expr& c) { return "pl." + c.op->name(); }
 
-[[noreturn]] void fail(const Expr& c, const ExprPtr& at, const std::string& msg, const char* code = "E-TYPE") {
+[[noreturn]] void fail(const Expr& c, const ExprPtr& at, const std::string& msg, const char* code = codes::kType) {
     raise(code, at ? at->loc : c.loc, msg);
 }
 
@@ -163,7 +164,7 @@ Type reinterpret_type(const Expr& c) {
                  fmt::format("{}: {} dtype {} is not supported{}", label(c), what, dtype_name(t),
                              wide ? " by cvsim: tile values are doubles, so 64-bit bit patterns beyond 2^53 would not survive"
                                   : " (INT8/16/32, UINT8/16/32, FP16, BF16, FP32)"),
-                 wide ? "E-UNSUPPORTED" : "E-TYPE");
+                 wide ? codes::kUnsupported : codes::kType);
         }
     if (to == x.dtype) fail(c, d, fmt::format("{}: target dtype must differ from the source dtype {}", label(c), dtype_name(x.dtype)));
     const int64_t sb = static_cast<int64_t>(dtype_bytes(x.dtype)), db = static_cast<int64_t>(dtype_bytes(to));
@@ -183,7 +184,7 @@ Type reinterpret_type(const Expr& c) {
                                    (*v)[0] * (*v)[1] * db, type_str(x), x.shape[0] * x.shape[1] * sb));
         if (!x.valid.empty())
             fail(c, s, fmt::format("{}: shape= of a partly valid source ({}) is not supported by cvsim: the valid region has no byte-equivalent "
-                                   "in a new shape", label(c), shape_str(x.valid)), "E-UNSUPPORTED");
+                                   "in a new shape", label(c), shape_str(x.valid)), codes::kUnsupported);
         shape = *v;
     } else {
         shape[axis] = scale(shape[axis], arg(c, "data"), "source");

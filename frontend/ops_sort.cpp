@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "models/datapath_sort.h"
 
@@ -127,7 +128,7 @@ std::string label(const Expr& call) {
     return "pl." + call.op->name();
 }
 
-[[noreturn]] void fail(const Expr& call, const ExprPtr& at, const std::string& msg, const char* code = "E-TYPE") {
+[[noreturn]] void fail(const Expr& call, const ExprPtr& at, const std::string& msg, const char* code = codes::kType) {
     raise(code, at ? at->loc : call.loc, msg);
 }
 
@@ -235,7 +236,7 @@ Type sort_op_type(const Expr& call) {
             sortable(call, "src", s.dtype);
             if (s.dtype == DType::FP16)
                 fail(call, arg(call, "src"), fmt::format("{}: FP16 is not supported: PyPTO types the result [R, 2C] but TSORT32 writes 8-byte "
-                                                         "tuples (4C halves), so the tile would overflow; sort FP32", op), "E-UNSUPPORTED");
+                                                         "tuples (4C halves), so the tile would overflow; sort FP32", op), codes::kUnsupported);
             const Type& i = vec_tile(call, "idx");
             dtype_in(call, "idx", i.dtype, {DType::UINT32, DType::INT32}, "UINT32 (TSORT32 index)");
             if (i.shape[1] != s.shape[1] || (i.shape[0] != s.shape[0] && i.shape[0] != 1))
@@ -370,7 +371,7 @@ Type sort_op_type(const Expr& call) {
                 }
                 if (mode != 0 && mode != 4)
                     fail(call, m, fmt::format("{}: cmp_mode '{}' is not supported: pto-isa's TGATHER compare form has only EQ and GT", gc, names[mode]),
-                         "E-UNSUPPORTED");
+                         codes::kUnsupported);
             }
             if (const ExprPtr& off = arg(call, "offset"); off && !const_int(off)) fail(call, off, fmt::format("{}: offset must be a constant integer", gc));
             const int64_t oc = const_or_fail(call, "out_cols", "a constant positive integer");

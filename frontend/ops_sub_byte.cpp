@@ -4,6 +4,7 @@
 // 4-bit tiles in UB through load, store, cast, create and full; any other op on one is E-UNSUPPORTED naming it.
 #include <fmt/format.h>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/ops.h"
 #include "frontend/ops_more.h"
@@ -27,13 +28,13 @@ const Expr* sub_byte_operand(const Expr& call, const Type& result) {
 void check_bytes_whole(const Expr& call, const ExprPtr& offsets, int64_t cols, DType t) {
     const std::string op = "pl." + call.op->name();
     if (cols % 2)
-        raise("E-TYPE", call.loc,
+        raise(codes::kType, call.loc,
               fmt::format("{}: a {} window of {} columns splits a byte (two 4-bit elements per byte): the column extent must be even",
                           op, dtype_name(t), cols));
     if (!offsets || (offsets->kind != ExprKind::List && offsets->kind != ExprKind::Tuple) || offsets->args.empty()) return;
     const ExprPtr& last = offsets->args.back();
     if (auto o = const_int(last); o && *o % 2)
-        raise("E-TYPE", last->loc,
+        raise(codes::kType, last->loc,
               fmt::format("{}: column offset {} of a {} window starts in the middle of a byte (two 4-bit elements per byte): it "
                           "must be even", op, *o, dtype_name(t)));
 }
@@ -47,22 +48,22 @@ void check_sub_byte_call(const Expr& call, const Type& result) {
     const OpCode c = call.op->code;
     const std::string op = "pl." + call.op->name();
     if (!takes_sub_byte(c))
-        raise("E-UNSUPPORTED", at->loc,
+        raise(codes::kUnsupported, at->loc,
               fmt::format("{} on {} data: cvsim models 4-bit tiles only through pl.tile.load, store, cast, create and full (PyPTO "
                           "lowers 4-bit data to packed loads/stores and TCVT; its other consumer, the MX-scaled matmul, is not "
                           "defined in cvsim)", op, dtype_name(t)),
               "cast to FP16 / FP32 / INT8 first (pl.tile.cast)");
     if (result.kind == TypeKind::Tile && is_sub_byte(result.dtype)) {
         if (result.mem != Mem::Vec)
-            raise("E-UNSUPPORTED", call.loc,
+            raise(codes::kUnsupported, call.loc,
                   fmt::format("{}: a {} tile in pl.Mem.{}: cvsim keeps 4-bit tiles in UB (pl.Mem.Vec) only", op, dtype_name(t),
                               mem_name(result.mem)));
         if (!result.shape.empty() && result.shape.back() % 2)
-            raise("E-TYPE", call.loc,
+            raise(codes::kType, call.loc,
                   fmt::format("{}: a {} tile of shape {} has an odd number of columns; 4-bit rows are whole bytes (two elements "
                               "per byte)", op, dtype_name(t), shape_str(result.shape)));
         if (!result.valid.empty() && result.valid.back() % 2)
-            raise("E-TYPE", call.loc,
+            raise(codes::kType, call.loc,
                   fmt::format("{}: a {} tile's valid region {} has an odd number of columns (two 4-bit elements per byte)", op,
                               dtype_name(t), shape_str(result.valid)));
     }

@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/ops.h"
 #include "frontend/ops_more.h"
@@ -15,7 +16,7 @@ namespace cvsim::ir {
 namespace {
 
 [[noreturn]] void type_error(const Expr& call, const std::string& msg, const std::string& hint = "") {
-    raise("E-TYPE", call.loc, msg, hint);
+    raise(codes::kType, call.loc, msg, hint);
 }
 
 std::string op_label(const Expr& call) {
@@ -26,7 +27,7 @@ std::string op_label(const Expr& call) {
 const Type& tile_arg(const Expr& call, const std::string& name) {
     const ExprPtr& a = arg(call, name);
     if (!a || a->type.kind != TypeKind::Tile) {
-        raise("E-TYPE", a ? a->loc : call.loc,
+        raise(codes::kType, a ? a->loc : call.loc,
               fmt::format("{}: argument '{}' must be a tile, got {}", op_label(call), name,
                           a ? type_str(a->type) : "nothing"));
     }
@@ -39,7 +40,7 @@ void expect_mem(const Expr& call, const std::string& name, std::initializer_list
         if (t.mem == m) return;
     std::string want;
     for (Mem m : mems) want += (want.empty() ? "" : " or ") + std::string("pl.Mem.") + std::string(mem_name(m));
-    raise("E-TYPE", arg(call, name)->loc,
+    raise(codes::kType, arg(call, name)->loc,
           fmt::format("{}: argument '{}' must be in {}, got {}", op_label(call), name, want, type_str(t)));
 }
 
@@ -47,14 +48,14 @@ Mem enum_mem(const Expr& call, const std::string& name, Mem dflt) {
     const ExprPtr& a = arg(call, name);
     if (!a) return dflt;
     if (a->kind != ExprKind::Enum || a->enum_kind != EnumKind::Mem)
-        raise("E-TYPE", a->loc, fmt::format("{}: '{}' must be a pl.Mem member", op_label(call), name));
+        raise(codes::kType, a->loc, fmt::format("{}: '{}' must be a pl.Mem member", op_label(call), name));
     return static_cast<Mem>(a->ival);
 }
 
 std::vector<int64_t> int_list(const Expr& call, const std::string& name) {
     const ExprPtr& a = arg(call, name);
     auto v = const_int_list(a);
-    if (!v) raise("E-TYPE", a ? a->loc : call.loc, fmt::format("{}: '{}' must be a list of constant integers", op_label(call), name));
+    if (!v) raise(codes::kType, a ? a->loc : call.loc, fmt::format("{}: '{}' must be a list of constant integers", op_label(call), name));
     return *v;
 }
 
@@ -65,7 +66,7 @@ std::vector<int64_t> shape_list(const Expr& call, const std::string& name) {
     const ExprPtr& a = arg(call, name);
     for (size_t i = 0; i < v.size(); ++i)
         if (v[i] <= 0 || v[i] > (int64_t(1) << 31))
-            raise("E-TYPE", a->kind == ExprKind::List || a->kind == ExprKind::Tuple ? a->args[i]->loc : a->loc,
+            raise(codes::kType, a->kind == ExprKind::List || a->kind == ExprKind::Tuple ? a->args[i]->loc : a->loc,
                   fmt::format("{}: dimension {} of '{}' is {}, out of range (1..2^31)", op_label(call), i, name, v[i]));
     return v;
 }
@@ -74,12 +75,12 @@ std::vector<int64_t> shape_list(const Expr& call, const std::string& name) {
 void check_index_list(const Expr& call, const std::string& name, size_t rank) {
     const ExprPtr& a = arg(call, name);
     if (!a || (a->kind != ExprKind::List && a->kind != ExprKind::Tuple))
-        raise("E-TYPE", a ? a->loc : call.loc, fmt::format("{}: '{}' must be a list", op_label(call), name));
+        raise(codes::kType, a ? a->loc : call.loc, fmt::format("{}: '{}' must be a list", op_label(call), name));
     if (a->args.size() != rank)
-        raise("E-TYPE", a->loc, fmt::format("{}: '{}' has {} entries, the tensor has rank {}", op_label(call), name, a->args.size(), rank));
+        raise(codes::kType, a->loc, fmt::format("{}: '{}' has {} entries, the tensor has rank {}", op_label(call), name, a->args.size(), rank));
     for (auto& e : a->args)
         if (e->type.kind != TypeKind::Scalar || !dtype_is_int(e->type.dtype))
-            raise("E-TYPE", e->loc, fmt::format("{}: offsets must be integer scalars, got {}", op_label(call), type_str(e->type)));
+            raise(codes::kType, e->loc, fmt::format("{}: offsets must be integer scalars, got {}", op_label(call), type_str(e->type)));
 }
 
 // The 2-D tile shape of a window: [product of all extents but the last, last], as PyPTO's FlattenTileNdTo2D
@@ -90,7 +91,7 @@ std::vector<int64_t> window_tile_shape(const Expr& call, const std::vector<int64
     int64_t rows = 1;
     for (size_t i = 0; i + 1 < shapes.size(); ++i)
         if (__builtin_mul_overflow(rows, shapes[i], &rows) || rows > (int64_t(1) << 31))
-            raise("E-TYPE", call.loc, fmt::format("{}: window {} has too many rows for one tile", op_label(call), shape_str(shapes)));
+            raise(codes::kType, call.loc, fmt::format("{}: window {} has too many rows for one tile", op_label(call), shape_str(shapes)));
     return {rows, shapes.back()};
 }
 
@@ -101,11 +102,11 @@ void check_window(const Expr& call, const ExprPtr& offsets, const std::vector<in
     const char* what = tensor.kind == TypeKind::Tile ? "tile" : "tensor";
     auto off = const_int_list(offsets);
     if (offsets && (offsets->kind == ExprKind::List || offsets->kind == ExprKind::Tuple) && offsets->args.size() != extents.size())
-        raise("E-TYPE", offsets->loc, fmt::format("{}: {} offsets for a window of rank {}", op_label(call), offsets->args.size(), extents.size()));
+        raise(codes::kType, offsets->loc, fmt::format("{}: {} offsets for a window of rank {}", op_label(call), offsets->args.size(), extents.size()));
     for (size_t i = 0; i < extents.size(); ++i) {
         if (extents[i] <= 0) type_error(call, fmt::format("{}: window extent {} is not positive", op_label(call), extents[i]));
         if (extents[i] > tensor.shape[i])
-            raise("E-OOB", call.loc, fmt::format("{}: window {} does not fit {} {} of shape {}", op_label(call),
+            raise(codes::kOob, call.loc, fmt::format("{}: window {} does not fit {} {} of shape {}", op_label(call),
                                                  shape_str(extents), what, tensor_name, shape_str(tensor.shape)));
         if (!off) continue;
         int64_t o = (*off)[i];
@@ -113,7 +114,7 @@ void check_window(const Expr& call, const ExprPtr& offsets, const std::vector<in
             std::string win;
             for (size_t d = 0; d < extents.size(); ++d)
                 win += fmt::format("{}{}:{}", d ? ", " : "", (*off)[d], rt::sat_add((*off)[d], extents[d]));
-            raise("E-OOB", call.loc,
+            raise(codes::kOob, call.loc,
                   fmt::format("{}: window [{}] is outside {} {} of shape {} (dimension {})", op_label(call), win, what,
                               tensor_name, shape_str(tensor.shape), i),
                   "offsets + shape must stay within the tensor");
@@ -200,7 +201,7 @@ Type move_type(const Expr& call) {
         const ExprPtr& a = arg(call, n);
         if (!a) return std::nullopt;
         if (a->kind != ExprKind::Enum || a->enum_kind != EnumKind::TileLayout)
-            raise("E-TYPE", a->loc, fmt::format("pl.tile.move: '{}' must be a pl.TileLayout member", n));
+            raise(codes::kType, a->loc, fmt::format("pl.tile.move: '{}' must be a pl.TileLayout member", n));
         return static_cast<TileLayout>(a->ival);
     };
     auto b = layout_arg("blayout");
@@ -227,7 +228,7 @@ Type shard_gather_type(const Expr& call, int region_split) {
     const ExprPtr& sa = arg(call, "split");
     std::optional<int64_t> given = sa ? const_int(sa) : std::nullopt;
     if (sa && (!given || *given < 0 || *given > 4))
-        raise("E-TYPE", sa->loc,
+        raise(codes::kType, sa->loc,
               fmt::format("{}: split must be a constant 0..4 (0 none, 1 up-down, 2 left-right, 3 up-down-odd, 4 left-right-odd), got {}",
                           op_label(call), given ? std::to_string(*given) : "a non-constant"));
     int split = 0;
@@ -236,7 +237,7 @@ Type shard_gather_type(const Expr& call, int region_split) {
         // contradict it: it is how an odd extent is split there.
         bool odd_variant = given && region_split > 0 && *given == region_split + 2;
         if (given && *given != region_split && !odd_variant)
-            raise("E-TYPE", sa->loc,
+            raise(codes::kType, sa->loc,
                   fmt::format("{}: split={} contradicts the enclosing pl.split_aiv region (split {})", op_label(call), *given, region_split),
                   region_split > 0 ? fmt::format("inside a split_aiv region the op takes the region's mode; drop split= (or use split={} "
                                                  "for an odd extent)", region_split + 2)
@@ -274,14 +275,14 @@ void check_split(const Expr& call, bool optional) {
     if (!sa && optional) return;
     auto v = const_int(sa);
     if (!v || *v < 0 || *v > 4)
-        raise("E-TYPE", sa ? sa->loc : call.loc,
+        raise(codes::kType, sa ? sa->loc : call.loc,
               fmt::format("{}: split must be a constant 0..4 (0 none, 1 up-down, 2 left-right, 3 up-down-odd, 4 left-right-odd)", op_label(call)));
 }
 
 void expect_str(const Expr& call, const std::string& name) {
     const ExprPtr& a = arg(call, name);
     if (!a || a->kind != ExprKind::Str)
-        raise("E-TYPE", a ? a->loc : call.loc, fmt::format("{}: '{}' must be a string, got {}", op_label(call), name, a ? type_str(a->type) : "nothing"));
+        raise(codes::kType, a ? a->loc : call.loc, fmt::format("{}: '{}' must be a string, got {}", op_label(call), name, a ? type_str(a->type) : "nothing"));
 }
 
 }  // namespace
@@ -312,7 +313,7 @@ Type infer_call_type_of(const Expr& call, int region_split) {
         case O::Load: {
             const ExprPtr& t = arg(call, "tensor");
             if (t->type.kind != TypeKind::Tensor)
-                raise("E-TYPE", t->loc, fmt::format("pl.tile.load: 'tensor' must be a tensor, got {}", type_str(t->type)));
+                raise(codes::kType, t->loc, fmt::format("pl.tile.load: 'tensor' must be a tensor, got {}", type_str(t->type)));
             check_index_list(call, "offsets", t->type.shape.size());
             auto shapes = shape_list(call, "shapes");
             if (shapes.size() != t->type.shape.size())
@@ -351,7 +352,7 @@ Type infer_call_type_of(const Expr& call, int region_split) {
             expect_mem(call, "tile", {Mem::Vec, Mem::Acc});
             const ExprPtr& out = arg(call, "output_tensor");
             if (out->type.kind != TypeKind::Tensor)
-                raise("E-TYPE", out->loc, fmt::format("pl.tile.store: 'output_tensor' must be a tensor, got {}", type_str(out->type)));
+                raise(codes::kType, out->loc, fmt::format("pl.tile.store: 'output_tensor' must be a tensor, got {}", type_str(out->type)));
             check_index_list(call, "offsets", out->type.shape.size());
             // What is written is the tile's valid region. A run-time region (valid_dynamic) is no larger than the
             // tile and is checked against the tensor when the store runs: only its rank is checked here.
@@ -380,11 +381,11 @@ Type infer_call_type_of(const Expr& call, int region_split) {
             if (const ExprPtr& at = arg(call, "atomic")) {
                 // pl.AtomicType.None_ / Add, or their integer values (as PyPTO stores the kwarg).
                 bool ok = (at->kind == ExprKind::Enum && at->enum_kind == EnumKind::AtomicType) || at->kind == ExprKind::Int;
-                if (!ok) raise("E-TYPE", at->loc, "pl.tile.store: 'atomic' must be a pl.AtomicType member (None_ or Add)");
+                if (!ok) raise(codes::kType, at->loc, "pl.tile.store: 'atomic' must be a pl.AtomicType member (None_ or Add)");
                 if (at->ival != 0 && at->ival != 1)
-                    raise("E-UNSUPPORTED", at->loc, fmt::format("pl.tile.store: atomic mode {} is not modelled (cvsim models None_ = 0 and Add = 1)", at->ival));
+                    raise(codes::kUnsupported, at->loc, fmt::format("pl.tile.store: atomic mode {} is not modelled (cvsim models None_ = 0 and Add = 1)", at->ival));
                 if (at->ival == 1 && !atomic_add_dtype(out->type.dtype))
-                    raise("E-TYPE", at->loc, fmt::format("pl.tile.store with atomic=pl.AtomicType.Add needs an FP32/BF16/FP16/INT32/INT16/INT8 tensor (hardware atomic-add dtypes), got {}",
+                    raise(codes::kType, at->loc, fmt::format("pl.tile.store with atomic=pl.AtomicType.Add needs an FP32/BF16/FP16/INT32/INT16/INT8 tensor (hardware atomic-add dtypes), got {}",
                                                          dtype_name(out->type.dtype)));
             }
             return out->type;
@@ -430,11 +431,11 @@ Type infer_call_type_of(const Expr& call, int region_split) {
             if (a1 && *a1 < 0) *a1 += 2;
             if (a2 && *a2 < 0) *a2 += 2;
             if (!a1 || !a2 || *a1 == *a2 || *a1 < 0 || *a2 < 0 || *a1 > 1 || *a2 > 1)
-                raise("E-TYPE", arg(call, "axis1")->loc, "pl.tile.transpose: axes must be the constants 0 and 1 (or -2 and -1) of a 2-D tile");
+                raise(codes::kType, arg(call, "axis1")->loc, "pl.tile.transpose: axes must be the constants 0 and 1 (or -2 and -1) of a 2-D tile");
             if (arg(call, "tmp_tile")) {
                 const Type& t = tile_arg(call, "tmp_tile");
                 if (t.dtype != arg(call, "tile")->type.dtype)
-                    raise("E-TYPE", arg(call, "tmp_tile")->loc, fmt::format("pl.tile.transpose: tmp_tile must have the tile's dtype, got {}", type_str(t)));
+                    raise(codes::kType, arg(call, "tmp_tile")->loc, fmt::format("pl.tile.transpose: tmp_tile must have the tile's dtype, got {}", type_str(t)));
             }
             Type r = vec_unary_type(call);
             if (r.shape.size() != 2) type_error(call, "pl.tile.transpose: tile must be 2-D");
@@ -474,13 +475,13 @@ Type infer_call_type_of(const Expr& call, int region_split) {
         case O::TensorCreate: {
             auto shape = shape_list(call, "shape");
             const ExprPtr& d = arg(call, "dtype");
-            if (d->kind != ExprKind::DTypeLit) raise("E-TYPE", d->loc, "pl.tensor.create: dtype must be a pl dtype");
+            if (d->kind != ExprKind::DTypeLit) raise(codes::kType, d->loc, "pl.tensor.create: dtype must be a pl dtype");
             return Type::tensor(shape, d->dtype);
         }
         case O::Create: case O::Full: {
             auto shape = shape_list(call, "shape");
             const ExprPtr& d = arg(call, "dtype");
-            if (d->kind != ExprKind::DTypeLit) raise("E-TYPE", d->loc, fmt::format("{}: dtype must be a pl dtype", op_label(call)));
+            if (d->kind != ExprKind::DTypeLit) raise(codes::kType, d->loc, fmt::format("{}: dtype must be a pl dtype", op_label(call)));
             if (c == O::Full && !const_number(arg(call, "value")) && arg(call, "value")->type.kind != TypeKind::Scalar)
                 type_error(call, "pl.tile.full: value must be a number or a scalar");
             Type r = Type::tile(shape, d->dtype, c == O::Full ? Mem::Vec : enum_mem(call, "target_memory", Mem::Vec));
@@ -491,7 +492,7 @@ Type infer_call_type_of(const Expr& call, int region_split) {
                     const ExprPtr& a = arg(call, n);
                     if (!a || a->kind == ExprKind::NoneLit) return false;
                     if (a->kind != ExprKind::Bool && !(a->kind == ExprKind::Int && (a->ival == 0 || a->ival == 1)))
-                        raise("E-TYPE", a->loc, fmt::format("pl.tile.create: {} must be True, False or None", n));
+                        raise(codes::kType, a->loc, fmt::format("pl.tile.create: {} must be True, False or None", n));
                     return a->ival != 0;
                 };
                 const bool tr = flag("transpose"), flat = flag("flat_layout");
@@ -564,7 +565,7 @@ Type infer_call_type_of(const Expr& call, int region_split) {
             expect_mem(call, "lhs", {Mem::Vec});
             const ExprPtr& s = arg(call, "rhs");
             if (s->type.kind != TypeKind::Scalar)
-                raise("E-TYPE", s->loc, fmt::format("{}: 'rhs' must be a scalar, got {}", op_label(call), type_str(s->type)));
+                raise(codes::kType, s->loc, fmt::format("{}: 'rhs' must be a scalar, got {}", op_label(call), type_str(s->type)));
             Type r = Type::tile(a.shape, a.dtype, Mem::Vec);
             r.valid = a.valid;
             return r;
@@ -576,7 +577,7 @@ Type infer_call_type_of(const Expr& call, int region_split) {
                 const Type& t = tile_arg(call, "tmp");
                 expect_mem(call, "tmp", {Mem::Vec});
                 if (t.dtype != r.dtype || t.shape != arg(call, "tile")->type.shape)
-                    raise("E-TYPE", arg(call, "tmp")->loc,
+                    raise(codes::kType, arg(call, "tmp")->loc,
                           fmt::format("{}: tmp must have the tile's shape and dtype ({}), got {}", op_label(call), type_str(arg(call, "tile")->type), type_str(t)));
             }
             return r;
@@ -585,10 +586,10 @@ Type infer_call_type_of(const Expr& call, int region_split) {
         case O::Cast: {
             Type r = vec_unary_type(call);
             const ExprPtr& d = arg(call, "target_type");
-            if (d->kind != ExprKind::DTypeLit) raise("E-TYPE", d->loc, "pl.tile.cast: target_type must be a pl dtype");
+            if (d->kind != ExprKind::DTypeLit) raise(codes::kType, d->loc, "pl.tile.cast: target_type must be a pl dtype");
             r.dtype = d->dtype;
             if (auto m = const_str(arg(call, "mode")); m && !cast_mode_from_name(*m))
-                raise("E-TYPE", arg(call, "mode")->loc, fmt::format("pl.tile.cast: unknown mode '{}' (round, rint, none, floor, ceil, trunc, odd)", *m));
+                raise(codes::kType, arg(call, "mode")->loc, fmt::format("pl.tile.cast: unknown mode '{}' (round, rint, none, floor, ceil, trunc, odd)", *m));
             return r;
         }
         case O::RowSum: case O::RowMax: {
@@ -597,7 +598,7 @@ Type infer_call_type_of(const Expr& call, int region_split) {
                 const Type& t = tile_arg(call, "tmp_tile");
                 expect_mem(call, "tmp_tile", {Mem::Vec});
                 if (t.dtype != r.dtype || t.shape.size() != arg(call, "tile")->type.shape.size())
-                    raise("E-TYPE", arg(call, "tmp_tile")->loc,
+                    raise(codes::kType, arg(call, "tmp_tile")->loc,
                           fmt::format("{}: tmp_tile must have the tile's dtype and rank, got {}", op_label(call), type_str(t)));
             }
             if (r.shape.size() != 2) type_error(call, fmt::format("{}: tile must be 2-D", op_label(call)));
@@ -626,100 +627,100 @@ Type infer_call_type_of(const Expr& call, int region_split) {
             auto shape = const_int_list(arg(call, "shape"));
             const ExprPtr& d = arg(call, "dtype");
             if (!shape || !d) return Type::unknown();
-            if (d->kind != ExprKind::DTypeLit) raise("E-TYPE", d->loc, fmt::format("{}: dtype must be a pl dtype", op_label(call)));
+            if (d->kind != ExprKind::DTypeLit) raise(codes::kType, d->loc, fmt::format("{}: dtype must be a pl dtype", op_label(call)));
             return Type::tile(*shape, d->dtype, c == O::TpopFromAic ? Mem::Vec : Mem::Mat);
         }
         case O::TfreeToAic: case O::TfreeToAiv: {
             tile_arg(call, "tile");
             // split= is ignored (the pop's split code applies, as upstream's StampTfreeSplit does).
             if (const ExprPtr& sp = arg(call, "split"); sp && (!const_int(sp) || *const_int(sp) < 0 || *const_int(sp) > 2))
-                raise("E-TYPE", sp->loc, fmt::format("{}: split must be 0, 1 or 2", op_label(call)));
+                raise(codes::kType, sp->loc, fmt::format("{}: split must be 0, 1 or 2", op_label(call)));
             return Type::none();
         }
         case O::ReserveBuffer: {
             expect_str(call, "name");
             auto size = const_int(arg(call, "size"));
             if (!size || *size <= 0)
-                raise("E-TYPE", arg(call, "size")->loc, "pl.system.reserve_buffer: size must be a positive constant (bytes)");
+                raise(codes::kType, arg(call, "size")->loc, "pl.system.reserve_buffer: size must be a positive constant (bytes)");
             if (const ExprPtr& b = arg(call, "base"); b && !const_int(b))
-                raise("E-TYPE", b->loc, "pl.system.reserve_buffer: base must be a constant address or pl.AUTO");
+                raise(codes::kType, b->loc, "pl.system.reserve_buffer: base must be a constant address or pl.AUTO");
             return Type::scalar(DType::INT32);
         }
         case O::ImportPeerBuffer: expect_str(call, "name"); expect_str(call, "peer_func"); return Type::scalar(DType::INT32);
         case O::AicInitializePipe: case O::AivInitializePipe: {
             auto dm = const_int(arg(call, "dir_mask"));
-            if (!dm || *dm < 1 || *dm > 3) raise("E-TYPE", arg(call, "dir_mask")->loc, fmt::format("{}: dir_mask must be 1 (C2V), 2 (V2C) or 3 (both)", op_label(call)));
+            if (!dm || *dm < 1 || *dm > 3) raise(codes::kType, arg(call, "dir_mask")->loc, fmt::format("{}: dir_mask must be 1 (C2V), 2 (V2C) or 3 (both)", op_label(call)));
             auto ss = const_int(arg(call, "slot_size"));
-            if (!ss || *ss <= 0) raise("E-TYPE", arg(call, "slot_size")->loc, fmt::format("{}: slot_size must be a positive constant", op_label(call)));
+            if (!ss || *ss <= 0) raise(codes::kType, arg(call, "slot_size")->loc, fmt::format("{}: slot_size must be a positive constant", op_label(call)));
             int64_t slots = *dm == 3 ? 4 : 8;  // PTOAS's default depth when slot_num is omitted
             if (auto sn = arg(call, "slot_num")) {
                 auto v = const_int(sn);
-                if (!v || *v <= 0 || *v > 64) raise("E-TYPE", sn->loc, fmt::format("{}: slot_num must be a constant in 1..64", op_label(call)));
+                if (!v || *v <= 0 || *v > 64) raise(codes::kType, sn->loc, fmt::format("{}: slot_num must be a constant in 1..64", op_label(call)));
                 slots = *v;
             }
             // a2a3's local resident window (<= slot_num); the ring keeps slot_num slots (docs/DECISIONS.md).
             if (auto ln = arg(call, "local_slot_num")) {
                 auto v = const_int(ln);
                 if (!v || *v <= 0 || *v > slots)
-                    raise("E-TYPE", ln->loc, fmt::format("{}: local_slot_num must be a constant in 1..slot_num ({})", op_label(call), slots));
+                    raise(codes::kType, ln->loc, fmt::format("{}: local_slot_num must be a constant in 1..slot_num ({})", op_label(call), slots));
             }
             return Type::none();
         }
         case O::AivShard: case O::AicGather: return shard_gather_type(call, region_split);
         case O::Syncall: {
             if (auto ct = const_str(arg(call, "core_type")); ct && *ct != "mix" && *ct != "aiv_only" && *ct != "aic_only")
-                raise("E-TYPE", arg(call, "core_type")->loc, fmt::format("pl.system.syncall: core_type must be 'mix', 'aiv_only' or 'aic_only', got '{}'", *ct));
+                raise(codes::kType, arg(call, "core_type")->loc, fmt::format("pl.system.syncall: core_type must be 'mix', 'aiv_only' or 'aic_only', got '{}'", *ct));
             if (auto m = const_str(arg(call, "mode")); m && *m != "hard" && *m != "soft")
-                raise("E-TYPE", arg(call, "mode")->loc, fmt::format("pl.system.syncall: mode must be 'hard' or 'soft', got '{}'", *m));
+                raise(codes::kType, arg(call, "mode")->loc, fmt::format("pl.system.syncall: mode must be 'hard' or 'soft', got '{}'", *m));
             // used_cores (a soft barrier's participant count) is checked against the launch: compile() in
             // frontend/launch.cpp (check_soft_barrier_counts).
             return Type::none();
         }
         case O::SyncSet: case O::SyncWait: {
             if (const ExprPtr& p = arg(call, "pipe"); p && (p->kind != ExprKind::Enum || p->enum_kind != EnumKind::PipeType))
-                raise("E-TYPE", p->loc, fmt::format("{}: pipe must be a pl.PipeType member, got {}", op_label(call), type_str(p->type)));
+                raise(codes::kType, p->loc, fmt::format("{}: pipe must be a pl.PipeType member, got {}", op_label(call), type_str(p->type)));
             auto id = const_int(arg(call, "event_id"));
-            if (!id || *id < 0 || *id > 31) raise("E-TYPE", arg(call, "event_id")->loc, fmt::format("{}: event_id must be a constant in 0..31", op_label(call)));
+            if (!id || *id < 0 || *id > 31) raise(codes::kType, arg(call, "event_id")->loc, fmt::format("{}: event_id must be a constant in 0..31", op_label(call)));
             if (auto ct = const_str(arg(call, "core_type")); ct && *ct != "aic" && *ct != "aiv")
-                raise("E-TYPE", arg(call, "core_type")->loc, fmt::format("{}: core_type must be 'aic' or 'aiv'", op_label(call)));
+                raise(codes::kType, arg(call, "core_type")->loc, fmt::format("{}: core_type must be 'aic' or 'aiv'", op_label(call)));
             // cvsim models the cluster-local AIC <-> AIV flag (FFTS mode 2); the chip-wide (0) and AIV-group (1)
             // modes order other cores, so they are refused, never run as mode 2.
             if (const ExprPtr& m = arg(call, "ffts_mode"); m && m->kind != ExprKind::NoneLit && const_int(m).value_or(-1) != 2)
-                raise("E-UNSUPPORTED", m->loc, fmt::format("{}: ffts_mode other than 2 (the cluster's AIC <-> AIV flag) is not modelled", op_label(call)),
+                raise(codes::kUnsupported, m->loc, fmt::format("{}: ffts_mode other than 2 (the cluster's AIC <-> AIV flag) is not modelled", op_label(call)),
                       "omit ffts_mode: cvsim's flags are the cluster-local AIC <-> AIV ones");
             return Type::none();
         }
         case O::CacheInvalid:
             if (const ExprPtr& t = arg(call, "tensor"); t && t->type.kind != TypeKind::Tensor)
-                raise("E-TYPE", t->loc, fmt::format("pl.system.cacheinvalid: expects a tensor, got {}", type_str(t->type)));
+                raise(codes::kType, t->loc, fmt::format("pl.system.cacheinvalid: expects a tensor, got {}", type_str(t->type)));
             return Type::none();
         case O::PrefetchMakeContext: return Type::opaque("pl.PrefetchAsyncContext");
         case O::PrefetchSession:
             if (const ExprPtr& x = arg(call, "ctx"); x->type.kind != TypeKind::Opaque || x->type.name != "pl.PrefetchAsyncContext")
-                raise("E-TYPE", x->loc, fmt::format("pl.prefetch.session: ctx must be a pl.PrefetchAsyncContext (pl.prefetch.make_context()), got {}", type_str(x->type)));
+                raise(codes::kType, x->loc, fmt::format("pl.prefetch.session: ctx must be a pl.PrefetchAsyncContext (pl.prefetch.make_context()), got {}", type_str(x->type)));
             return Type::opaque("pl.AsyncSession");
         case O::PrefetchAsync: {
             const ExprPtr& src = arg(call, "src");
             if (src->type.kind != TypeKind::Tensor)
-                raise("E-TYPE", src->loc, fmt::format("pl.prefetch.async_prefetch: src must be a GM tensor, got {}", type_str(src->type)));
+                raise(codes::kType, src->loc, fmt::format("pl.prefetch.async_prefetch: src must be a GM tensor, got {}", type_str(src->type)));
             for (size_t d = 0; d + 1 < src->type.shape.size(); ++d)
                 if (src->type.shape[d] != 1)
-                    raise("E-TYPE", src->loc, fmt::format("pl.prefetch.async_prefetch: src must be a flat contiguous 1-D GM region (every dimension but the last 1), got {}",
+                    raise(codes::kType, src->loc, fmt::format("pl.prefetch.async_prefetch: src must be a flat contiguous 1-D GM region (every dimension but the last 1), got {}",
                                                           type_str(src->type)));
             if (const ExprPtr& x = arg(call, "ctx"); x->type.kind != TypeKind::Opaque || x->type.name != "pl.PrefetchAsyncContext")
-                raise("E-TYPE", x->loc, fmt::format("pl.prefetch.async_prefetch: ctx must be a pl.PrefetchAsyncContext, got {}", type_str(x->type)));
+                raise(codes::kType, x->loc, fmt::format("pl.prefetch.async_prefetch: ctx must be a pl.PrefetchAsyncContext, got {}", type_str(x->type)));
             return Type::opaque("pl.AsyncEvent");
         }
         case O::PrefetchWait:
             if (const ExprPtr& x = arg(call, "event"); x->type.kind != TypeKind::Opaque || x->type.name != "pl.AsyncEvent")
-                raise("E-TYPE", x->loc, fmt::format("pl.prefetch.wait: event must be a pl.AsyncEvent (pl.prefetch.async_prefetch), got {}", type_str(x->type)));
+                raise(codes::kType, x->loc, fmt::format("pl.prefetch.wait: event must be a pl.AsyncEvent (pl.prefetch.async_prefetch), got {}", type_str(x->type)));
             if (const ExprPtr& x = arg(call, "session"); x->type.kind != TypeKind::Opaque || x->type.name != "pl.AsyncSession")
-                raise("E-TYPE", x->loc, fmt::format("pl.prefetch.wait: session must be a pl.AsyncSession (pl.prefetch.session), got {}", type_str(x->type)));
+                raise(codes::kType, x->loc, fmt::format("pl.prefetch.wait: session must be a pl.AsyncSession (pl.prefetch.session), got {}", type_str(x->type)));
             return Type::scalar(DType::BOOL);
         case O::SetFfts: {
             const ExprPtr& w = arg(call, "workspace");
             if (w->type.kind != TypeKind::Tensor && w->type.kind != TypeKind::Scalar)
-                raise("E-TYPE", w->loc, fmt::format("pl.system.set_ffts: expects a workspace tensor or address, got {}", type_str(w->type)));
+                raise(codes::kType, w->loc, fmt::format("pl.system.set_ffts: expects a workspace tensor or address, got {}", type_str(w->type)));
             return Type::none();
         }
         case O::Fence: return Type::none();

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/parser_impl.h"
 
@@ -19,11 +20,11 @@ namespace parse_detail {
 
 [[noreturn]] void syntax_error(const SourceLoc& loc, const std::string& message, uint32_t span,
                                const std::string& hint) {
-    raise("E-PARSE", loc, message, hint, span);
+    raise(codes::kParse, loc, message, hint, span);
 }
 [[noreturn]] void unsupported(const SourceLoc& loc, const std::string& message, uint32_t span,
                               const std::string& hint) {
-    raise("E-UNSUPPORTED", loc, message, hint, span);
+    raise(codes::kUnsupported, loc, message, hint, span);
 }
 [[noreturn]] void unsupported(const Token& t, const std::string& message, const std::string& hint) {
     unsupported(t.loc, message, t.span, hint);

@@ -11,6 +11,7 @@
 #include <map>
 #include <variant>
 
+#include "frontend/codes.h"
 #include "frontend/coop.h"
 #include "frontend/diag.h"
 #include "frontend/ops.h"
@@ -153,21 +154,21 @@ private:
     Scalar scalar(const ExprPtr& e) {
         return rt::eval_scalar(*e, [&](const Var& v) -> Scalar {
             if (auto* s = std::get_if<Scalar>(&m_env[v.id].v)) return *s;
-            fail("E-INTERNAL", e->loc, fmt::format("'{}' has no scalar value", v.name));
+            fail(codes::kInternal, e->loc, fmt::format("'{}' has no scalar value", v.name));
         });
     }
 
     TileP tile(const ExprPtr& e) {
-        if (e->kind != ExprKind::Var) fail("E-INTERNAL", e->loc, "tile operand is not a variable");
+        if (e->kind != ExprKind::Var) fail(codes::kInternal, e->loc, "tile operand is not a variable");
         auto* t = std::get_if<TileP>(&m_env[e->var->id].v);
-        if (!t || !*t) fail("E-UNWRITTEN", e->loc, fmt::format("tile '{}' is used before it has a value", e->var->name));
+        if (!t || !*t) fail(codes::kUnwritten, e->loc, fmt::format("tile '{}' is used before it has a value", e->var->name));
         return *t;
     }
 
     TView view(const ExprPtr& e) {
-        if (e->kind != ExprKind::Var) fail("E-INTERNAL", e->loc, "tensor operand is not a variable");
+        if (e->kind != ExprKind::Var) fail(codes::kInternal, e->loc, "tensor operand is not a variable");
         auto* t = std::get_if<TView>(&m_env[e->var->id].v);
-        if (!t) fail("E-INTERNAL", e->loc, fmt::format("'{}' has no tensor value", e->var->name));
+        if (!t) fail(codes::kInternal, e->loc, fmt::format("'{}' has no tensor value", e->var->name));
         return *t;
     }
 
@@ -175,11 +176,11 @@ private:
         switch (e->kind) {
             case ExprKind::Var: return m_env[e->var->id];
             case ExprKind::Call: return call(*e);
-            case ExprKind::FuncCall: fail("E-UNSUPPORTED", e->loc, "calls between kernel functions inside a lane are not supported");
+            case ExprKind::FuncCall: fail(codes::kUnsupported, e->loc, "calls between kernel functions inside a lane are not supported");
             case ExprKind::Index: {
                 Value t = eval(e->args[0]);
                 auto* tp = std::get_if<std::shared_ptr<Tuple>>(&t.v);
-                if (!tp) fail("E-INTERNAL", e->loc, "index of a non-tuple");
+                if (!tp) fail(codes::kInternal, e->loc, "index of a non-tuple");
                 return (**tp)[e->ival];
             }
             case ExprKind::List: case ExprKind::Tuple: {
@@ -193,10 +194,10 @@ private:
 
     void count(const SourceLoc& loc) {
         if (++m_m.statements > m_m.max_statements)
-            fail("E-TIMEOUT", loc, fmt::format("the reference run exceeded {} statements", m_m.max_statements));
+            fail(codes::kTimeout, loc, fmt::format("the reference run exceeded {} statements", m_m.max_statements));
         if ((m_m.statements & 4095) == 0 && m_m.max_wall_seconds > 0 &&
             std::chrono::duration<double>(std::chrono::steady_clock::now() - m_m.wall_start).count() > m_m.max_wall_seconds)
-            fail("E-TIMEOUT", loc, fmt::format("the reference run exceeded the wall-time bound of {} s", m_m.max_wall_seconds));
+            fail(codes::kTimeout, loc, fmt::format("the reference run exceeded the wall-time bound of {} s", m_m.max_wall_seconds));
     }
 
     void exec_block(const Block& b) {
@@ -267,7 +268,7 @@ private:
         int64_t start = s.start ? scalar(s.start).as_int() : 0;
         int64_t stop = scalar(s.stop).as_int();
         int64_t step = s.step ? scalar(s.step).as_int() : 1;
-        if (step == 0) fail("E-TYPE", s.loc, "loop step is zero");
+        if (step == 0) fail(codes::kType, s.loc, "loop step is zero");
         for (size_t i = 0; i < s.iter_args.size(); ++i) m_env[s.iter_args[i]->id] = eval(s.init_values[i]);
         int saved_lane = m_region_lane;
         SplitMode saved_mode = m_region_mode;
@@ -299,23 +300,23 @@ private:
         std::vector<int64_t> ext = extents;
         if (ext.size() < rank) ext.insert(ext.begin(), rank - ext.size(), 1);
         while (ext.size() > rank && ext.front() == 1) ext.erase(ext.begin());  // a 1-D tile's row (as the lane executor)
-        if (ext.size() != rank || !offsets || offsets->args.size() != rank) fail("E-OOB", loc, "window rank does not match the tensor");
+        if (ext.size() != rank || !offsets || offsets->args.size() != rank) fail(codes::kOob, loc, "window rank does not match the tensor");
         w.extents = ext;
         for (size_t d = 0; d < rank; ++d) {
             int64_t o = scalar(offsets->args[d]).as_int();
             if (!rt::window_inside(o, ext[d], v.shape[d]))
-                fail("E-OOB", loc, fmt::format("window offset {} + extent {} is outside dimension {} (size {}) of tensor {}", o, ext[d], d, v.shape[d], m_m.gm.tensors[v.id].name));
+                fail(codes::kOob, loc, fmt::format("window offset {} + extent {} is outside dimension {} (size {}) of tensor {}", o, ext[d], d, v.shape[d], m_m.gm.tensors[v.id].name));
             w.offsets.push_back(rt::sat_add(v.off[d], o));
         }
         if (!v.reshape.empty()) {
             const auto& t = m_m.gm.tensors[v.id];
             auto r = rt::reshape_window(v.reshape, w, t.shape);
             if (!r)
-                fail("E-UNSUPPORTED", loc, fmt::format("window {} of a pl.tensor.view {} is not one box of tensor {} of shape {}", rt::window_str(w),
+                fail(codes::kUnsupported, loc, fmt::format("window {} of a pl.tensor.view {} is not one box of tensor {} of shape {}", rt::window_str(w),
                                                        shape_str(v.reshape), t.name, shape_str(t.shape)));
             w = *r;
         }
-        if (auto err = rt::check_window(m_m.gm.tensors[v.id], w)) fail("E-OOB", loc, *err);
+        if (auto err = rt::check_window(m_m.gm.tensors[v.id], w)) fail(codes::kOob, loc, *err);
         return w;
     }
 
@@ -363,7 +364,7 @@ private:
             vr = rt::valid_rows(vv);  // the valid window's rows, as PyPTO merges an N-D valid_shape
             vc = vv.empty() ? 1 : vv.back();
             // A run-time valid region larger than the tile (or negative) names memory the tile does not have.
-            if (auto err = rt::valid_shape_error(vv, ext)) fail("E-OOB", c.loc, *err);
+            if (auto err = rt::valid_shape_error(vv, ext)) fail(codes::kOob, c.loc, *err);
             // Only the valid region is read from GM (pl.tile.load).
             if (vv.size() == ext.size())
                 for (size_t d = 0; d < ext.size(); ++d) ext[d] = std::min(ext[d], vv[d]);
@@ -388,7 +389,7 @@ private:
         if (auto& sh = arg(c, "shapes")) {
             ext = ints(sh);  // an N-D window over the tile's rows (as the lane executor)
             if (rt::valid_rows(ext) > src->d.m.rows() || (ext.empty() ? 1 : ext.back()) > src->d.m.cols())
-                fail("E-OOB", c.loc, fmt::format("pl.tile.store: window {} is larger than the tile [{}, {}]", shape_str(ext), src->d.m.rows(), src->d.m.cols()));
+                fail(codes::kOob, c.loc, fmt::format("pl.tile.store: window {} is larger than the tile [{}, {}]", shape_str(ext), src->d.m.rows(), src->d.m.cols()));
         }
         rt::Window w = window(v, arg(c, "offsets"), ext, c.loc);
         auto& t = m_m.gm.tensors[v.id];
@@ -444,19 +445,19 @@ private:
         const int oob = mgather_oob(c);
         const int64_t cap = rt::indexed_capacity(v.shape, row);
         if (!row && !rt::box_contiguous(v.shape, v.reshape.empty() ? t.shape : v.reshape))
-            fail("E-UNSUPPORTED", c.loc, fmt::format("pl.tile.mgather in elem mode on a view of {} that is not contiguous: pto-isa indexes the "
+            fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather in elem mode on a view of {} that is not contiguous: pto-isa indexes the "
                                                      "view's memory linearly from its first element, which cvsim does not model (gather from the whole tensor "
                                                      "or a contiguous slice and offset the indices)", t.name));
         TileData d{t.dtype, Matrix::Zero(c.type.rows(), c.type.cols())};
         auto read = [&](int64_t k, double raw) -> std::optional<int64_t> {
             rt::IndexPick p = rt::pick_index(raw, cap, oob);
             if (p.oob)
-                fail("E-OOB", c.loc, fmt::format("pl.tile.mgather: index {} is outside the {} {} of tensor {} (gather_oob undefined)",
+                fail(codes::kOob, c.loc, fmt::format("pl.tile.mgather: index {} is outside the {} {} of tensor {} (gather_oob undefined)",
                                                  static_cast<int64_t>(raw), cap, row ? "rows" : "elements", t.name));
             if (p.zero) return std::nullopt;
             auto w = rt::indexed_window(v.id, v.off, v.shape, v.reshape, t.shape, p.index, row);
             if (!w || rt::check_window(t, *w))
-                fail("E-UNSUPPORTED", c.loc, fmt::format("pl.tile.mgather: transfer {} of a pl.tensor.view is not one box of tensor {}", k, t.name));
+                fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather: transfer {} of a pl.tensor.view is not one box of tensor {}", k, t.name));
             return rt::window_row_start(t, *w, 0);
         };
         int64_t vr = 0, vc = 0;
@@ -488,7 +489,7 @@ private:
         if (t.written.size() != static_cast<size_t>(t.numel())) t.written.assign(static_cast<size_t>(t.numel()), 0);
         const int64_t cap = rt::indexed_capacity(v.shape, false);
         if (!rt::box_contiguous(v.shape, v.reshape.empty() ? t.shape : v.reshape))
-            fail("E-UNSUPPORTED", c.loc, fmt::format("pl.tile.mscatter into a view of {} that is not contiguous: pto-isa indexes the view's "
+            fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mscatter into a view of {} that is not contiguous: pto-isa indexes the view's "
                                                      "memory linearly from its first element, which cvsim does not model (scatter into the whole tensor or a "
                                                      "contiguous slice and offset the indices)", t.name));
         const size_t eb = dtype_bytes(t.dtype);
@@ -498,7 +499,7 @@ private:
                 rt::IndexPick p = rt::pick_index(raw, cap, 0);
                 auto w = p.oob ? std::nullopt : rt::indexed_window(v.id, v.off, v.shape, v.reshape, t.shape, p.index, false);
                 if (p.oob || !w || rt::check_window(t, *w))
-                    fail("E-OOB", c.loc, fmt::format("pl.tile.mscatter: index {} at ({}, {}) is outside the {} elements of tensor {}",
+                    fail(codes::kOob, c.loc, fmt::format("pl.tile.mscatter: index {} at ({}, {}) is outside the {} elements of tensor {}",
                                                      static_cast<int64_t>(raw), i, j, cap, t.name));
                 const auto k = static_cast<size_t>(rt::window_row_start(t, *w, 0));
                 encode_element(t.dtype, round_to(t.dtype, src->d.m(i, j)), t.bytes.data() + k * eb);
@@ -617,7 +618,7 @@ private:
                 m_popped.erase(it);
                 return;
             }
-        fail("E-PIPE-FREE", c.loc, fmt::format("tfree of '{}', a tile that was not popped (or was freed already)", arg(c, "tile")->var->name));
+        fail(codes::kPipeFree, c.loc, fmt::format("tfree of '{}', a tile that was not popped (or was freed already)", arg(c, "tile")->var->name));
     }
 
     void barrier(const std::string& group, const SourceLoc& loc) {
@@ -656,7 +657,7 @@ private:
                 const auto& t = m_m.gm.tensors[v.id];
                 bool whole = v.shape == (v.reshape.empty() ? t.shape : v.reshape);
                 for (int64_t o : v.off) whole &= o == 0;
-                if (!whole) fail("E-UNSUPPORTED", c.loc, "pl.tensor.view of a part of a tensor (a slice) is not modelled by cvsim");
+                if (!whole) fail(codes::kUnsupported, c.loc, "pl.tensor.view of a part of a tensor (a slice) is not modelled by cvsim");
                 v.shape = c.type.shape;
                 v.off.assign(v.shape.size(), 0);
                 v.reshape = v.shape == t.shape ? std::vector<int64_t>{} : v.shape;
@@ -683,7 +684,7 @@ private:
                     return Value{v};
                 }
                 break;
-            case O::TensorCreate: fail("E-UNSUPPORTED", c.loc, "pl.tensor.create inside a kernel is not supported");
+            case O::TensorCreate: fail(codes::kUnsupported, c.loc, "pl.tensor.create inside a kernel is not supported");
             case O::GetBlockIdx: return Value{Scalar::of_int(m_block)};
             case O::GetBlockNum: return Value{Scalar::of_int(m_m.blocks)};
             case O::GetSubblockIdx: return Value{Scalar::of_int(m_region_lane >= 0 ? m_region_lane : m_lane)};
@@ -691,7 +692,7 @@ private:
                 TileP t = tile(arg(c, "tile"));
                 auto idx = ints(arg(c, "indices"));
                 int64_t r = idx.size() >= 2 ? idx[idx.size() - 2] : 0, col = idx.empty() ? 0 : idx.back();
-                if (r < 0 || col < 0 || r >= t->d.m.rows() || col >= t->d.m.cols()) fail("E-OOB", c.loc, "pl.tile.read: index outside the tile");
+                if (r < 0 || col < 0 || r >= t->d.m.rows() || col >= t->d.m.cols()) fail(codes::kOob, c.loc, "pl.tile.read: index outside the tile");
                 double v = t->d.m(r, col);
                 return Value{dtype_is_int(t->d.dtype) ? Scalar::of_int(static_cast<int64_t>(v), t->d.dtype) : Scalar::of_float(v, t->d.dtype)};
             }
@@ -785,15 +786,15 @@ private:
             const TileP& s = tiles.at(0);
             int64_t r0 = o.ints.size() >= 2 ? o.ints[o.ints.size() - 2] : 0, c0 = o.ints.empty() ? 0 : o.ints.back();
             if (!rt::range_inside(r0, o.out_rows, s->d.m.rows()) || !rt::range_inside(c0, o.out_cols, s->d.m.cols()))
-                fail("E-OOB", c.loc, "tile slice is outside the tile");
+                fail(codes::kOob, c.loc, "tile slice is outside the tile");
         }
-        if (auto err = gather_compare_overflow_error(o)) fail("E-OOB", c.loc, *err);
-        if (auto err = assemble_outside_error(o)) fail("E-OOB", c.loc, *err);
+        if (auto err = gather_compare_overflow_error(o)) fail(codes::kOob, c.loc, *err);
+        if (auto err = assemble_outside_error(o)) fail(codes::kOob, c.loc, *err);
         TileData res;
         try {
             res = eval_numerics(o);
         } catch (const std::invalid_argument& e) {
-            fail("E-INTERNAL", c.loc, e.what());
+            fail(codes::kInternal, c.loc, e.what());
         }
         int64_t vr = -1, vc = -1;
         const RTile* x = tiles.empty() ? nullptr : tiles[0].get();
@@ -810,7 +811,7 @@ private:
             case ValidRule::Scalars:
                 vr = static_cast<int64_t>(o.scalars.at(0)), vc = static_cast<int64_t>(o.scalars.at(1));
                 if (vr < 0 || vc < 0 || vr > res.m.rows() || vc > res.m.cols())
-                    fail("E-OOB", c.loc, fmt::format("pl.tile.set_validshape: valid shape [{}, {}] is outside the tile [{}, {}]", vr, vc,
+                    fail(codes::kOob, c.loc, fmt::format("pl.tile.set_validshape: valid shape [{}, {}] is outside the tile [{}, {}]", vr, vc,
                                                      res.m.rows(), res.m.cols()));
                 break;
         }
@@ -821,7 +822,7 @@ private:
 Result finish(Machine& m, bool ok) {
     Result r;
     r.statements = m.statements;
-    if (!ok) r.error = rt::RuntimeError{"E-DEADLOCK", "the reference run deadlocked: every lane is blocked", {}};
+    if (!ok) r.error = rt::RuntimeError{codes::kDeadlock, "the reference run deadlocked: every lane is blocked", {}};
     // Float atomic adds from several cores land in an order the schedule decides. Two nonzero terms give the
     // same rounded sum in either order; k > 2 terms in two orders differ by at most 2 * gamma(k-1) * sum|x|
     // (gamma(n) = n*u / (1 - n*u), u the dtype's unit roundoff): that is the comparison's tolerance there.

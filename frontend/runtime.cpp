@@ -10,6 +10,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 
 namespace cvsim::rt {
@@ -381,7 +382,7 @@ void charge_gm(int64_t& used, int64_t bytes, const std::string& what, const Sour
         used += bytes;
         return;
     }
-    raise("E-CAPACITY", loc,
+    raise(codes::kCapacity, loc,
           fmt::format("GM for {}: {} bytes; cvsim simulates at most {} MiB of GM per run (all tensors together; {} bytes "
                       "before this one)", what, bytes < 0 ? std::string("more than 2^63") : std::to_string(bytes), kMaxGmBytes >> 20, used),
           "simulate a smaller problem size: the hazards of a kernel do not depend on its tensor sizes beyond a few tiles");
@@ -424,7 +425,7 @@ void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string
             b.scalar.dtype = t.dtype;
             if (dtype_is_float(t.dtype) && it != scalars.end() && !it->second.is_float()) b.scalar.f = static_cast<double>(it->second.i);
         } else {
-            raise("E-UNSUPPORTED", p.var->loc, fmt::format("entry parameter '{}' of type {} cannot be bound", p.var->name, ir::type_str(t)));
+            raise(codes::kUnsupported, p.var->loc, fmt::format("entry parameter '{}' of type {} cannot be bound", p.var->name, ir::type_str(t)));
         }
         plan.entry_args.push_back(b);
     }

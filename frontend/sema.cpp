@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <variant>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/ops.h"
 #include "frontend/parser.h"
@@ -67,7 +68,7 @@ void collect_function(ProgramCtx& ctx, const ast::Stmt& s) {
             (s.value->kind == ast::ExprKind::Str || s.value->kind == ast::ExprKind::Ellipsis))
             return;  // docstring or `...`
         if (s.kind == ast::StmtKind::Pass) return;
-        raise("E-UNSUPPORTED", s.loc, "only @pl.function methods are supported in a @pl.program class");
+        raise(codes::kUnsupported, s.loc, "only @pl.function methods are supported in a @pl.program class");
     }
     auto fn = std::make_shared<Function>();
     fn->name = s.name;
@@ -77,7 +78,7 @@ void collect_function(ProgramCtx& ctx, const ast::Stmt& s) {
     try {
         read_signature(ctx, s, *fn);
     } catch (const CompileError& e) {
-        if (e.diag().code != "E-UNSUPPORTED" || !ctx.keep_unread) throw;
+        if (e.diag().code != codes::kUnsupported || !ctx.keep_unread) throw;
         // Read as unread: callers that reach it get this diagnostic (docs/DECISIONS.md).
         fn->params.clear();
         fn->vars.clear();
@@ -85,7 +86,7 @@ void collect_function(ProgramCtx& ctx, const ast::Stmt& s) {
         fn->unread.diag = std::make_shared<const Diagnostic>(e.diag());
         fn->unread.signature = true;
     }
-    if (ctx.by_name.count(fn->name)) raise("E-NAME", s.loc, fmt::format("function '{}' is defined twice", fn->name));
+    if (ctx.by_name.count(fn->name)) raise(codes::kName, s.loc, fmt::format("function '{}' is defined twice", fn->name));
     ctx.by_name[fn->name] = fn;
     ctx.program->functions.push_back(fn);
 }
@@ -124,38 +125,38 @@ void read_signature(ProgramCtx& ctx, const ast::Stmt& s, Function& f) {
     bool decorated = false;
     for (auto& d : s.decorators) {
         std::string dn = d->kind == ast::ExprKind::Call ? d->children[0]->dotted() : d->dotted();
-        if (dn != "pl.function") raise("E-UNSUPPORTED", d->loc, fmt::format("decorator '{}' is not supported (use @pl.function)", dn.empty() ? "?" : dn));
+        if (dn != "pl.function") raise(codes::kUnsupported, d->loc, fmt::format("decorator '{}' is not supported (use @pl.function)", dn.empty() ? "?" : dn));
         decorated = true;
         if (d->kind != ast::ExprKind::Call) continue;
-        if (!d->args.empty()) raise("E-TYPE", d->args[0]->loc, "@pl.function takes keyword arguments only");
+        if (!d->args.empty()) raise(codes::kType, d->args[0]->loc, "@pl.function takes keyword arguments only");
         for (auto& kw : d->keywords) {
             if (kw.name == "type") {
                 ExprPtr t = lower_enum_ref(*kw.value);
                 if (!t || t->kind != ExprKind::Enum || t->enum_kind != EnumKind::FuncType)
-                    raise("E-TYPE", kw.value->loc, "type= must be a pl.FunctionType member");
+                    raise(codes::kType, kw.value->loc, "type= must be a pl.FunctionType member");
                 fn->type = static_cast<FuncType>(t->ival);
             } else if (kw.name == "attrs") {
-                if (kw.value->kind != ast::ExprKind::Dict) raise("E-TYPE", kw.value->loc, "attrs= must be a dict");
+                if (kw.value->kind != ast::ExprKind::Dict) raise(codes::kType, kw.value->loc, "attrs= must be a dict");
                 fn->attrs = lower_attrs(ctx.consts, *kw.value);
             } else if (kw.name == "level" || kw.name == "role" || kw.name == "strict_ssa" || kw.name == "name" ||
                        kw.name == "auto_scope" || kw.name == "external_source") {
                 fn->deco_extra_keys.push_back(kw.name);
                 fn->deco_extra.push_back(lower_attr_value(ctx.consts, *kw.value));
             } else {
-                raise("E-TYPE", kw.loc, fmt::format("@pl.function() got an unexpected keyword argument '{}'", kw.name),
+                raise(codes::kType, kw.loc, fmt::format("@pl.function() got an unexpected keyword argument '{}'", kw.name),
                       "its keywords are: type, level, role, attrs, auto_scope, external_source, strict_ssa, name");
             }
         }
     }
-    if (!decorated) raise("E-UNSUPPORTED", s.loc, fmt::format("method '{}' needs the @pl.function decorator", s.name));
+    if (!decorated) raise(codes::kUnsupported, s.loc, fmt::format("method '{}' needs the @pl.function decorator", s.name));
     // PyPTO prints some functions without `self` (e.g. InCore/AIC/AIV beside Orchestration methods): a
     // leading unannotated `self` is the method receiver, every other parameter is a kernel parameter.
     size_t first_param = !s.params.empty() && s.params[0].name == "self" && !s.params[0].annotation ? 1 : 0;
     for (size_t i = first_param; i < s.params.size(); ++i) {
         const ast::Param& p = s.params[i];
-        if (!p.annotation) raise("E-TYPE", p.loc, fmt::format("parameter '{}' needs a type annotation", p.name));
-        if (p.default_value) raise("E-UNSUPPORTED", p.default_value->loc, "parameter default values are not supported");
-        if (fn->find_var(p.name)) raise("E-NAME", p.loc, fmt::format("duplicate parameter '{}'", p.name));
+        if (!p.annotation) raise(codes::kType, p.loc, fmt::format("parameter '{}' needs a type annotation", p.name));
+        if (p.default_value) raise(codes::kUnsupported, p.default_value->loc, "parameter default values are not supported");
+        if (fn->find_var(p.name)) raise(codes::kName, p.loc, fmt::format("duplicate parameter '{}'", p.name));
         ParamDir dir = ParamDir::In;
         Type t = lower_param_type(ctx.consts, *p.annotation, dir);
         Param param;
@@ -188,7 +189,7 @@ namespace {
 // one of them, and --dim is how a user gives the launch's real one.
 [[noreturn]] void rethrow_with_dims(const CompileError& e, const ConstTable& consts) {
     const Diagnostic& d = e.diag();
-    const bool shape = d.code == "E-OOB" || (d.code == "E-TYPE" && d.message.find("pl.Tensor[[") != std::string::npos);
+    const bool shape = d.code == codes::kOob || (d.code == codes::kType && d.message.find("pl.Tensor[[") != std::string::npos);
     std::vector<std::string> chosen;
     for (const auto& [n, v] : consts.inferred) chosen.push_back(fmt::format("{}={} (inferred)", n, v));
     for (const auto& n : consts.defaulted)
@@ -284,29 +285,29 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
                     imported = true;
                     break;
                 }
-                raise("E-UNSUPPORTED", s.loc, fmt::format("import of '{}' is not supported", s.name), "kernels import pypto.language as pl");
+                raise(codes::kUnsupported, s.loc, fmt::format("import of '{}' is not supported", s.name), "kernels import pypto.language as pl");
             case ast::StmtKind::Assign: define_constant(ctx.consts, s); break;
             case ast::StmtKind::ClassDef: {
                 bool is_prog = false;
                 for (auto& d : s.decorators) is_prog |= d->dotted() == "pl.program";
-                if (!is_prog) raise("E-UNSUPPORTED", s.loc, fmt::format("class '{}' needs the @pl.program decorator", s.name));
-                if (program_class) raise("E-UNSUPPORTED", s.loc, "only one @pl.program class per file is supported");
+                if (!is_prog) raise(codes::kUnsupported, s.loc, fmt::format("class '{}' needs the @pl.program decorator", s.name));
+                if (program_class) raise(codes::kUnsupported, s.loc, "only one @pl.program class per file is supported");
                 program_class = &s;
                 break;
             }
             case ast::StmtKind::Expr:
                 if (s.value->kind == ast::ExprKind::Str) break;  // module docstring
-                raise("E-UNSUPPORTED", s.loc, "only constants and one @pl.program class are allowed at module level");
+                raise(codes::kUnsupported, s.loc, "only constants and one @pl.program class are allowed at module level");
             case ast::StmtKind::Pass: break;
             case ast::StmtKind::FunctionDef:
-                raise("E-UNSUPPORTED", s.loc, "functions must be methods of the @pl.program class");
+                raise(codes::kUnsupported, s.loc, "functions must be methods of the @pl.program class");
             default:
-                raise("E-UNSUPPORTED", s.loc, "only constants and one @pl.program class are allowed at module level");
+                raise(codes::kUnsupported, s.loc, "only constants and one @pl.program class are allowed at module level");
         }
     }
     if (!program_class) {
         SourceLoc loc{module.source.get(), 1, 1};
-        raise("E-PARSE", loc, "no @pl.program class in this file");
+        raise(codes::kParse, loc, "no @pl.program class in this file");
     }
     std::unique_ptr<ast::Stmt> specialised = bind_implicit_dims(ctx.consts, *program_class);
     if (specialised) program_class = specialised.get();
@@ -315,7 +316,7 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
         if (ctx.consts.bound_used.count(name)) continue;
         std::string names;
         for (const auto& d : ctx.consts.dynamic) names += (names.empty() ? "" : ", ") + d;
-        raise("E-NAME", SourceLoc{module.source.get(), 1, 1}, fmt::format("--dim {}: the program has no pl.dynamic symbol '{}'", name, name),
+        raise(codes::kName, SourceLoc{module.source.get(), 1, 1}, fmt::format("--dim {}: the program has no pl.dynamic symbol '{}'", name, name),
               names.empty() ? "it declares no pl.dynamic symbol" : "its unbound pl.dynamic symbols: " + names);
     }
     (void)imported;
@@ -327,7 +328,7 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
     if (opt.specialised) opt.specialised->insert(opt.specialised->end(), ctx.consts.specialised.begin(), ctx.consts.specialised.end());
     ctx.program->name = program_class->name;
     for (const auto& s : program_class->body) collect_function(ctx, *s);
-    if (ctx.program->functions.empty()) raise("E-PARSE", program_class->loc, fmt::format("program '{}' has no functions", program_class->name));
+    if (ctx.program->functions.empty()) raise(codes::kParse, program_class->loc, fmt::format("program '{}' has no functions", program_class->name));
     // Bodies: each function is lowered against the complete set of signatures.
     // An E-UNSUPPORTED in one body is kept on that function (Function::unread) instead of rejecting the
     // file: the launches that do not reach it still run and get verdicts. Other codes reject the file.
@@ -342,7 +343,7 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
                 FunctionLowering lower(ctx, *fn);
                 lower.lower_body(s.body);
             } catch (const CompileError& e) {
-                if (e.diag().code != "E-UNSUPPORTED" || !opt.keep_unread) throw;
+                if (e.diag().code != codes::kUnsupported || !opt.keep_unread) throw;
                 fn->body.clear();
                 fn->vars.resize(fn->params.size());
                 fn->unread.diag = std::make_shared<const Diagnostic>(e.diag());

@@ -5,6 +5,7 @@
 
 #include <variant>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/ops.h"
 #include "frontend/passes/ir_util.h"
@@ -99,24 +100,24 @@ ExprPtr FunctionLowering::lower_expr(const ast::Expr& e, bool top, const Type* a
                 return r;
             }
             if (m_vars.count(tuple_part_name(e.name, 0)))
-                raise("E-TYPE", e.loc, fmt::format("'{}' is the pair of tiles pl.tile.gather_compare returns; cvsim reads it by index only", e.name),
+                raise(codes::kType, e.loc, fmt::format("'{}' is the pair of tiles pl.tile.gather_compare returns; cvsim reads it by index only", e.name),
                       fmt::format("{0}[0] is dst (the indices), {0}[1] is cdst (the counts)", e.name), static_cast<uint32_t>(e.name.size()));
             if (m_ctx.consts.dynamic.count(e.name))
-                raise("E-UNSUPPORTED", e.loc, fmt::format("dynamic dimension '{}' is not bound", e.name),
+                raise(codes::kUnsupported, e.loc, fmt::format("dynamic dimension '{}' is not bound", e.name),
                       fmt::format("bind it with --dim {}=VALUE", e.name), static_cast<uint32_t>(e.name.size()));
-            raise("E-NAME", e.loc, fmt::format("name '{}' is not defined", e.name), suggest_name(e.name), static_cast<uint32_t>(e.name.size()));
+            raise(codes::kName, e.loc, fmt::format("name '{}' is not defined", e.name), suggest_name(e.name), static_cast<uint32_t>(e.name.size()));
         }
         case ast::ExprKind::Attribute: {
             if (auto en = lower_enum_ref(e)) return en;
             std::string d = e.dotted();
-            if (d.rfind("pl.", 0) == 0) raise("E-UNSUPPORTED", e.loc, fmt::format("'{}' is not part of the supported DSL", d));
-            raise("E-UNSUPPORTED", e.loc, "attribute access is only supported on pl (pl.Mem.Vec, pl.FP16, ...)");
+            if (d.rfind("pl.", 0) == 0) raise(codes::kUnsupported, e.loc, fmt::format("'{}' is not part of the supported DSL", d));
+            raise(codes::kUnsupported, e.loc, "attribute access is only supported on pl (pl.Mem.Vec, pl.FP16, ...)");
         }
         case ast::ExprKind::Call: {
             ExprPtr c = lower_call(e, ann);
             bool is_op = c->kind == ExprKind::Call || c->kind == ExprKind::FuncCall;
             if (is_op && !top && c->type.kind != TypeKind::None) return hoist(c);
-            if (is_op && !top) raise("E-TYPE", e.loc, "this call returns nothing; it cannot be used as a value");
+            if (is_op && !top) raise(codes::kType, e.loc, "this call returns nothing; it cannot be used as a value");
             return c;
         }
         case ast::ExprKind::List:
@@ -139,7 +140,7 @@ ExprPtr FunctionLowering::lower_expr(const ast::Expr& e, bool top, const Type* a
             ExprPtr rr = lower_expr(*e.children[1], false, nullptr);
             for (auto* x : {&l, &rr})
                 if ((*x)->type.kind != TypeKind::Scalar)
-                    raise("E-TYPE", (*x)->loc,
+                    raise(codes::kType, (*x)->loc,
                           fmt::format("operator '{}' needs scalar operands, got {}", e.op, type_str((*x)->type)),
                           (*x)->type.kind == TypeKind::Tile ? "use the tile ops (pl.add, pl.mul, ...) for tiles" : "");
             auto r = std::make_shared<Expr>();
@@ -149,35 +150,35 @@ ExprPtr FunctionLowering::lower_expr(const ast::Expr& e, bool top, const Type* a
             r->args = {l, rr};
             if (r->kind == ExprKind::Binary) {
                 if (e.op == "**" || e.op == "&" || e.op == "|" || e.op == "^" || e.op == "@")
-                    raise("E-UNSUPPORTED", e.loc, fmt::format("operator '{}' is only supported when it folds to a constant", e.op));
+                    raise(codes::kUnsupported, e.loc, fmt::format("operator '{}' is only supported when it folds to a constant", e.op));
                 bool fl = dtype_is_float(l->type.dtype) || dtype_is_float(rr->type.dtype) || e.op == "/";
                 r->type = Type::scalar(fl ? DType::FP32 : (l->type.dtype == DType::INDEX || rr->type.dtype == DType::INDEX ? DType::INDEX : l->type.dtype));
             } else {
                 if (e.op == "is" || e.op == "is not" || e.op == "in" || e.op == "not in")
-                    raise("E-UNSUPPORTED", e.loc, fmt::format("operator '{}' is not supported", e.op));
+                    raise(codes::kUnsupported, e.loc, fmt::format("operator '{}' is not supported", e.op));
                 r->type = Type::scalar(DType::BOOL);
             }
             return r;
         }
         case ast::ExprKind::UnaryOp: {
             ExprPtr x = lower_expr(*e.children[0], false, nullptr);
-            if (x->type.kind != TypeKind::Scalar) raise("E-TYPE", x->loc, fmt::format("operator '{}' needs a scalar operand", e.op));
+            if (x->type.kind != TypeKind::Scalar) raise(codes::kType, x->loc, fmt::format("operator '{}' needs a scalar operand", e.op));
             auto r = std::make_shared<Expr>();
             r->kind = ExprKind::Unary;
             r->loc = e.loc;
             r->sval = e.op;
             r->args = {x};
             r->type = e.op == "not" ? Type::scalar(DType::BOOL) : x->type;
-            if (e.op == "~") raise("E-UNSUPPORTED", e.loc, "operator '~' is only supported when it folds to a constant");
+            if (e.op == "~") raise(codes::kUnsupported, e.loc, "operator '~' is only supported when it folds to a constant");
             return r;
         }
         case ast::ExprKind::Subscript: return lower_subscript(e);
-        case ast::ExprKind::Dict: raise("E-UNSUPPORTED", e.loc, "a dict literal is only allowed as attrs={...}");
-        case ast::ExprKind::Slice: raise("E-PARSE", e.loc, "a slice is only allowed inside a subscript");
-        case ast::ExprKind::Ellipsis: raise("E-UNSUPPORTED", e.loc, "'...' is not supported here");
+        case ast::ExprKind::Dict: raise(codes::kUnsupported, e.loc, "a dict literal is only allowed as attrs={...}");
+        case ast::ExprKind::Slice: raise(codes::kParse, e.loc, "a slice is only allowed inside a subscript");
+        case ast::ExprKind::Ellipsis: raise(codes::kUnsupported, e.loc, "'...' is not supported here");
         default: break;
     }
-    raise("E-UNSUPPORTED", e.loc, "this expression is not supported here");
+    raise(codes::kUnsupported, e.loc, "this expression is not supported here");
 }
 
 std::string FunctionLowering::suggest_name(const std::string& n) const {
@@ -194,10 +195,10 @@ std::string FunctionLowering::suggest_name(const std::string& n) const {
 
 size_t FunctionLowering::tuple_index(const ast::Expr& index, size_t size) {
     auto idx = fold_const(m_ctx.consts, index, &m_vars);
-    if (!idx || !std::holds_alternative<int64_t>(idx->v)) raise("E-TYPE", index.loc, "a tuple index must be a constant integer");
+    if (!idx || !std::holds_alternative<int64_t>(idx->v)) raise(codes::kType, index.loc, "a tuple index must be a constant integer");
     int64_t i = std::get<int64_t>(idx->v);
     if (i < 0) i += static_cast<int64_t>(size);
-    if (i < 0 || i >= static_cast<int64_t>(size)) raise("E-TYPE", index.loc, fmt::format("tuple index {} out of range (size {})", i, size));
+    if (i < 0 || i >= static_cast<int64_t>(size)) raise(codes::kType, index.loc, fmt::format("tuple index {} out of range (size {})", i, size));
     return static_cast<size_t>(i);
 }
 
@@ -228,7 +229,7 @@ ExprPtr FunctionLowering::lower_subscript(const ast::Expr& e) {
         // x[a:b, c:d] -> pl.tile.slice(x, shape, offset)
         const auto& shape = base->type.shape;
         if (e.args.size() != shape.size())
-            raise("E-TYPE", e.loc, fmt::format("subscript has {} indices, the value has rank {}", e.args.size(), shape.size()));
+            raise(codes::kType, e.loc, fmt::format("subscript has {} indices, the value has rank {}", e.args.size(), shape.size()));
         auto off = std::make_shared<Expr>();
         off->kind = ExprKind::List;
         off->loc = e.loc;
@@ -240,19 +241,19 @@ ExprPtr FunctionLowering::lower_subscript(const ast::Expr& e) {
                 auto get = [&](const ast::ExprPtr& p, int64_t dflt) {
                     if (!p) return dflt;
                     auto c = fold_const(m_ctx.consts, *p, &m_vars);
-                    if (!c || !std::holds_alternative<int64_t>(c->v)) raise("E-UNSUPPORTED", p->loc, "slice bounds must be constant integers");
+                    if (!c || !std::holds_alternative<int64_t>(c->v)) raise(codes::kUnsupported, p->loc, "slice bounds must be constant integers");
                     return std::get<int64_t>(c->v);
                 };
                 lo = get(ix.children[0], 0);
                 hi = get(ix.children[1], shape[d]);
             } else {
                 auto c = fold_const(m_ctx.consts, ix, &m_vars);
-                if (!c || !std::holds_alternative<int64_t>(c->v)) raise("E-UNSUPPORTED", ix.loc, "indices must be constant integers or slices");
+                if (!c || !std::holds_alternative<int64_t>(c->v)) raise(codes::kUnsupported, ix.loc, "indices must be constant integers or slices");
                 lo = std::get<int64_t>(c->v);
                 hi = lo + 1;
             }
             if (lo < 0 || hi > shape[d] || lo >= hi)
-                raise("E-OOB", ix.loc, fmt::format("slice {}:{} is outside dimension {} of size {}", lo, hi, d, shape[d]));
+                raise(codes::kOob, ix.loc, fmt::format("slice {}:{} is outside dimension {} of size {}", lo, hi, d, shape[d]));
             off->args.push_back(make_int(lo, ix.loc));
             ext.push_back(hi - lo);
         }
@@ -268,7 +269,7 @@ ExprPtr FunctionLowering::lower_subscript(const ast::Expr& e) {
         call->type = infer_call_type(*call);
         return hoist(call);
     }
-    raise("E-TYPE", e.loc, fmt::format("{} cannot be subscripted", type_str(base->type)));
+    raise(codes::kType, e.loc, fmt::format("{} cannot be subscripted", type_str(base->type)));
 }
 
 ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
@@ -278,32 +279,32 @@ ExprPtr FunctionLowering::lower_call(const ast::Expr& e, const Type* ann) {
         return lower_func_call(e, callee.name);
     if (name == "pl.const") return lower_typed_const(e);
     if (ExprPtr sc = lower_scalar_func(e, name)) return sc;
-    if (name == "pl.yield_") raise("E-PARSE", e.loc, "pl.yield_ must be a statement of its own at the end of a loop or branch body");
+    if (name == "pl.yield_") raise(codes::kParse, e.loc, "pl.yield_ must be a statement of its own at the end of a loop or branch body");
     if (name == "pl.range" || name == "pl.parallel" || name == "pl.unroll" || name == "pl.split_aiv" || name == "pl.spmd" ||
         name == "pl.pipeline")
-        raise("E-PARSE", e.loc, fmt::format("{} is only allowed as the iterable of a for loop", name));
-    if (name == "pl.func_attr") raise("E-PARSE", e.loc, "pl.func_attr must be the first statement of a function");
+        raise(codes::kParse, e.loc, fmt::format("{} is only allowed as the iterable of a for loop", name));
+    if (name == "pl.func_attr") raise(codes::kParse, e.loc, "pl.func_attr must be the first statement of a function");
     if (ExprPtr host = lower_host_op(e, name, ann)) return host;
     if (name.rfind("pl.", 0) != 0) {
-        if (name.empty()) raise("E-UNSUPPORTED", e.loc, "calling this expression is not supported");
-        raise("E-UNSUPPORTED", e.loc, fmt::format("call of '{}' is not supported (only pl ops and self.<function>)", name), "", static_cast<uint32_t>(name.size()));
+        if (name.empty()) raise(codes::kUnsupported, e.loc, "calling this expression is not supported");
+        raise(codes::kUnsupported, e.loc, fmt::format("call of '{}' is not supported (only pl ops and self.<function>)", name), "", static_cast<uint32_t>(name.size()));
     }
     if (name == "pl.tile.gather_row") return lower_gather_row(e);
     if (name == "pl.tile.gather_compare")
-        raise("E-TYPE", e.loc, "pl.tile.gather_compare returns two tiles (dst, cdst); it cannot be used as one value",
+        raise(codes::kType, e.loc, "pl.tile.gather_compare returns two tiles (dst, cdst); it cannot be used as one value",
               "unpack it (dst, cdst = pl.tile.gather_compare(...)) or bind it to a name and index it (t = ...; dst = t[0]; cdst = t[1])",
               static_cast<uint32_t>(name.size()));
     (void)ann;
     auto cands = lookup_ops(name.substr(3));
     if (cands.empty()) {
         if (name.rfind("pl.tensor.", 0) == 0 || name.rfind("pl.array.", 0) == 0)
-            raise("E-UNSUPPORTED", callee.loc,
+            raise(codes::kUnsupported, callee.loc,
                   fmt::format("{} op '{}' is not modelled by cvsim yet", name.rfind("pl.tensor.", 0) == 0 ? "orchestration tensor" : "array", name),
                   "see OPS.md for the ops cvsim simulates", static_cast<uint32_t>(name.size()));
         if (const UnsupportedOp* u = find_unsupported(name.substr(3)))
-            raise("E-UNSUPPORTED", callee.loc, fmt::format("pl.{} is not supported by cvsim: {}", u->name, u->reason),
+            raise(codes::kUnsupported, callee.loc, fmt::format("pl.{} is not supported by cvsim: {}", u->name, u->reason),
                   "docs/OPS_TABLE.md lists the supported ops", static_cast<uint32_t>(name.size()));
-        raise("E-UNSUPPORTED", callee.loc, fmt::format("unknown op '{}'", name), "see OPS.md for the supported ops",
+        raise(codes::kUnsupported, callee.loc, fmt::format("unknown op '{}'", name), "see OPS.md for the supported ops",
               static_cast<uint32_t>(name.size()));
     }
     return lower_op_call(e, name, cands);
@@ -328,7 +329,7 @@ ExprPtr FunctionLowering::lower_op_call(const ast::Expr& e, const std::string& n
     call->op = op;
     call->args.assign(op->params.size(), nullptr);
     if (pos.size() > op->params.size())
-        raise("E-TYPE", e.args[op->params.size()]->loc,
+        raise(codes::kType, e.args[op->params.size()]->loc,
               fmt::format("pl.{}() takes {} argument(s), got {}", op->name(), op->params.size(), pos.size()));
     for (size_t i = 0; i < pos.size(); ++i) call->args[i] = pos[i];
     for (auto& kw : e.keywords) {
@@ -350,13 +351,13 @@ ExprPtr FunctionLowering::lower_op_call(const ast::Expr& e, const std::string& n
             // A near miss of a parameter is a typo (E-TYPE); any other keyword is one PyPTO's op has and cvsim's
             // catalogue does not model (atomic=, clamp=, ...): ignoring it could change the result, so refuse it.
             if (best.empty())
-                raise("E-UNSUPPORTED", kw.loc, fmt::format("pl.{}(): keyword argument '{}' is not modelled by cvsim", op->name(), kw.name),
+                raise(codes::kUnsupported, kw.loc, fmt::format("pl.{}(): keyword argument '{}' is not modelled by cvsim", op->name(), kw.name),
                       hint, static_cast<uint32_t>(kw.name.size()));
             hint = "did you mean '" + best + "'? " + hint;
-            raise("E-TYPE", kw.loc, fmt::format("pl.{}() got an unexpected keyword argument '{}'", op->name(), kw.name),
+            raise(codes::kType, kw.loc, fmt::format("pl.{}() got an unexpected keyword argument '{}'", op->name(), kw.name),
                   hint, static_cast<uint32_t>(kw.name.size()));
         }
-        if (call->args[idx]) raise("E-TYPE", kw.loc, fmt::format("pl.{}() got multiple values for argument '{}'", op->name(), kw.name));
+        if (call->args[idx]) raise(codes::kType, kw.loc, fmt::format("pl.{}() got multiple values for argument '{}'", op->name(), kw.name));
         call->args[idx] = lower_expr(*kw.value, false, nullptr);
     }
     // A compute op on GM tensors is tensor-level code (pl.add(tensor, 1.0) in a kernel source): PyPTO lowers it
@@ -364,7 +365,7 @@ ExprPtr FunctionLowering::lower_op_call(const ast::Expr& e, const std::string& n
     if (is_tile_compute(op->code) || is_matmul(op->code))
         for (const auto& a : call->args)
             if (a && a->type.kind == TypeKind::Tensor)
-                raise("E-UNSUPPORTED", a->loc,
+                raise(codes::kUnsupported, a->loc,
                       fmt::format("tensor-level op: {}() on the tensor {} is lowered to tile ops by PyPTO's "
                                   "ConvertTensorToTileOps pass, which cvsim does not re-implement",
                                   name, type_str(a->type)),
@@ -374,7 +375,7 @@ ExprPtr FunctionLowering::lower_op_call(const ast::Expr& e, const std::string& n
     if (op->code == OpCode::ImportPeerBuffer) {
         const ExprPtr& peer = arg(*call, "peer_func");
         if (!m_ctx.by_name.count(peer->sval))
-            raise("E-NAME", peer->loc, fmt::format("pl.system.import_peer_buffer: the program has no function '{}'", peer->sval),
+            raise(codes::kName, peer->loc, fmt::format("pl.system.import_peer_buffer: the program has no function '{}'", peer->sval),
                   "peer_func names the function that reserves the buffer");
     }
     return call;
@@ -407,13 +408,13 @@ ExprPtr FunctionLowering::lower_scalar_func(const ast::Expr& e, const std::strin
     }
     std::vector<ExprPtr> a;
     for (auto& x : e.args) a.push_back(lower_expr(*x, false, nullptr));
-    if (!e.keywords.empty()) raise("E-TYPE", e.keywords[0].loc, fmt::format("{}() takes no keyword arguments", name));
+    if (!e.keywords.empty()) raise(codes::kType, e.keywords[0].loc, fmt::format("{}() takes no keyword arguments", name));
     auto r = std::make_shared<Expr>();
     r->loc = e.loc;
     if (cast) {
-        if (a.size() != 2) raise("E-TYPE", e.loc, "pl.cast of a scalar takes (value, dtype)");
+        if (a.size() != 2) raise(codes::kType, e.loc, "pl.cast of a scalar takes (value, dtype)");
         ExprPtr d = lower_enum_ref(*e.args[1]);
-        if (!d || d->kind != ExprKind::DTypeLit) raise("E-TYPE", e.args[1]->loc, "pl.cast needs a dtype (pl.INT32, pl.FP32, ...)");
+        if (!d || d->kind != ExprKind::DTypeLit) raise(codes::kType, e.args[1]->loc, "pl.cast needs a dtype (pl.INT32, pl.FP32, ...)");
         r->kind = ExprKind::Unary;
         r->sval = "cast";
         r->dtype = d->dtype;
@@ -422,10 +423,10 @@ ExprPtr FunctionLowering::lower_scalar_func(const ast::Expr& e, const std::strin
         return r;
     }
     size_t want = absf ? 1 : 2;
-    if (a.size() != want) raise("E-TYPE", e.loc, fmt::format("{}() of scalars takes {} argument(s), got {}", name, want, a.size()));
+    if (a.size() != want) raise(codes::kType, e.loc, fmt::format("{}() of scalars takes {} argument(s), got {}", name, want, a.size()));
     for (auto& x : a)
         if (x->type.kind != TypeKind::Scalar)
-            raise("E-TYPE", x->loc, fmt::format("{}() needs scalar operands, got {}", name, type_str(x->type)),
+            raise(codes::kType, x->loc, fmt::format("{}() needs scalar operands, got {}", name, type_str(x->type)),
                   minmax ? "for tiles use pl.tile.minimum / pl.tile.maximum" : "");
     if (absf) {
         r->kind = ExprKind::Unary;
@@ -459,7 +460,7 @@ ExprPtr FunctionLowering::lower_dict(const ast::Expr& d) {
         if (runtime) {
             ExprPtr x = lower_expr(v, false, nullptr);
             if (x->type.kind != TypeKind::Scalar)
-                raise("E-TYPE", v.loc, fmt::format("attribute values must be constants, pl enum members or scalars; got {}", type_str(x->type)));
+                raise(codes::kType, v.loc, fmt::format("attribute values must be constants, pl enum members or scalars; got {}", type_str(x->type)));
             r->args2.push_back(x);
             continue;
         }
@@ -469,11 +470,11 @@ ExprPtr FunctionLowering::lower_dict(const ast::Expr& d) {
 }
 
 ExprPtr FunctionLowering::lower_typed_const(const ast::Expr& e) {
-    if (e.args.size() != 2 || !e.keywords.empty()) raise("E-TYPE", e.loc, "pl.const takes (value, dtype)");
+    if (e.args.size() != 2 || !e.keywords.empty()) raise(codes::kType, e.loc, "pl.const takes (value, dtype)");
     auto v = fold_const(m_ctx.consts, *e.args[0], &m_vars);
-    if (!v || std::holds_alternative<std::string>(v->v)) raise("E-TYPE", e.args[0]->loc, "pl.const needs a constant number");
+    if (!v || std::holds_alternative<std::string>(v->v)) raise(codes::kType, e.args[0]->loc, "pl.const needs a constant number");
     ExprPtr d = lower_enum_ref(*e.args[1]);
-    if (!d || d->kind != ExprKind::DTypeLit) raise("E-TYPE", e.args[1]->loc, "pl.const needs a dtype (pl.INT32, pl.FP32, ...)");
+    if (!d || d->kind != ExprKind::DTypeLit) raise(codes::kType, e.args[1]->loc, "pl.const needs a dtype (pl.INT32, pl.FP32, ...)");
     auto r = std::make_shared<Expr>();
     r->kind = ExprKind::Const;
     r->loc = e.loc;
@@ -486,7 +487,7 @@ ExprPtr FunctionLowering::lower_typed_const(const ast::Expr& e) {
 ExprPtr FunctionLowering::lower_func_call(const ast::Expr& e, const std::string& fname) {
     auto it = m_ctx.by_name.find(fname);
     if (it == m_ctx.by_name.end())
-        raise("E-NAME", e.children[0]->loc, fmt::format("the program has no function '{}'", fname));
+        raise(codes::kName, e.children[0]->loc, fmt::format("the program has no function '{}'", fname));
     const Function& callee = *it->second;
     // A callee whose signature cvsim could not read: its diagnostic (the caller is then not read either).
     if (callee.unread.signature) throw CompileError(*callee.unread.diag);
@@ -496,7 +497,7 @@ ExprPtr FunctionLowering::lower_func_call(const ast::Expr& e, const std::string&
     r->sval = fname;
     r->args.assign(callee.params.size(), nullptr);
     if (e.args.size() > callee.params.size())
-        raise("E-TYPE", e.loc, fmt::format("'{}' takes {} argument(s), got {}", fname, callee.params.size(), e.args.size()));
+        raise(codes::kType, e.loc, fmt::format("'{}' takes {} argument(s), got {}", fname, callee.params.size(), e.args.size()));
     for (size_t i = 0; i < e.args.size(); ++i) r->args[i] = lower_expr(*e.args[i], false, nullptr);
     for (auto& kw : e.keywords) {
         if (kw.name == "attrs" && kw.value->kind == ast::ExprKind::Dict) {
@@ -512,12 +513,12 @@ ExprPtr FunctionLowering::lower_func_call(const ast::Expr& e, const std::string&
         size_t idx = callee.params.size();
         for (size_t i = 0; i < callee.params.size(); ++i)
             if (callee.params[i].var->name == kw.name) idx = i;
-        if (idx == callee.params.size()) raise("E-TYPE", kw.loc, fmt::format("'{}' has no parameter '{}'", fname, kw.name));
-        if (r->args[idx]) raise("E-TYPE", kw.loc, fmt::format("'{}' got multiple values for '{}'", fname, kw.name));
+        if (idx == callee.params.size()) raise(codes::kType, kw.loc, fmt::format("'{}' has no parameter '{}'", fname, kw.name));
+        if (r->args[idx]) raise(codes::kType, kw.loc, fmt::format("'{}' got multiple values for '{}'", fname, kw.name));
         r->args[idx] = lower_expr(*kw.value, false, nullptr);
     }
     for (size_t i = 0; i < callee.params.size(); ++i) {
-        if (!r->args[i]) raise("E-TYPE", e.loc, fmt::format("'{}' is missing argument '{}'", fname, callee.params[i].var->name));
+        if (!r->args[i]) raise(codes::kType, e.loc, fmt::format("'{}' is missing argument '{}'", fname, callee.params[i].var->name));
         const Type& want = callee.params[i].var->type;
         // A distributed caller (a host orchestrator dispatching per rank) is never run: a tensor of another shape
         // (a pl.dynamic extent bound per dispatch) is accepted there.
@@ -526,7 +527,7 @@ ExprPtr FunctionLowering::lower_func_call(const ast::Expr& e, const std::string&
                                   want.dtype == have.dtype && want.shape.size() == have.shape.size();
         if (!same_slot_type(r->args[i]->type, want) && !per_dispatch &&
             !(want.kind == TypeKind::Scalar && r->args[i]->type.kind == TypeKind::Scalar))
-            raise("E-TYPE", r->args[i]->loc, fmt::format("argument '{}' of '{}' is {} but {} was passed", callee.params[i].var->name, fname, type_str(want), type_str(r->args[i]->type)));
+            raise(codes::kType, r->args[i]->loc, fmt::format("argument '{}' of '{}' is {} but {} was passed", callee.params[i].var->name, fname, type_str(want), type_str(r->args[i]->type)));
     }
     if (callee.ret_types.empty()) r->type = Type::none();
     else if (callee.ret_types.size() == 1 && !callee.ret_is_tuple) r->type = callee.ret_types[0];

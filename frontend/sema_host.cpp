@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/ops.h"
 #include "frontend/sema_lower.h"
@@ -75,14 +76,14 @@ ExprPtr FunctionLowering::lower_host_op(const ast::Expr& e, const std::string& n
     // A distributed function is read and printed, never run: its host and tensor-level ops are kept as written.
     if (m_fn.type != FuncType::Orchestration && !is_host_orchestrator(m_fn) && m_fn.distributed.what.empty()) {
         if (starts_with(name, "pl.tensor."))
-            raise("E-UNSUPPORTED", callee.loc,
+            raise(codes::kUnsupported, callee.loc,
                   fmt::format("tensor-level op '{}' in an {} function is lowered to tile ops by PyPTO's ConvertTensorToTileOps "
                               "pass, which cvsim does not re-implement",
                               name, func_type_name(m_fn.type)),
                   "give cvsim the program PyPTO prints at the ExpandMixedKernel boundary (orchestration tensor ops belong "
                   "in an Orchestration function)",
                   span);
-        raise("E-UNSUPPORTED", callee.loc,
+        raise(codes::kUnsupported, callee.loc,
               fmt::format("'{}' is a host (orchestration) op; a {} function cannot run it", name, func_type_name(m_fn.type)), "", span);
     }
     return lower_host_call(e, name, ann);
@@ -104,7 +105,7 @@ ExprPtr FunctionLowering::lower_host_call(const ast::Expr& e, const std::string&
         // pl.submit(self.kernel, ...): a reference to the kernel it launches (printed back as self.NAME).
         if (x.kind == ast::ExprKind::Attribute && x.children[0]->kind == ast::ExprKind::Name && x.children[0]->name == "self") {
             if (!m_ctx.by_name.count(x.name))
-                raise("E-NAME", x.loc, fmt::format("the program has no function '{}'", x.name));
+                raise(codes::kName, x.loc, fmt::format("the program has no function '{}'", x.name));
             auto ref = std::make_shared<Expr>();
             ref->kind = ExprKind::FuncCall;
             ref->loc = x.loc;
@@ -117,7 +118,7 @@ ExprPtr FunctionLowering::lower_host_call(const ast::Expr& e, const std::string&
         r->args.push_back(host_value(x));
     }
     if ((name == "pl.submit" || name == "pl.spmd_submit") && (r->args.empty() || r->args[0]->ival != kFuncRef))
-        raise("E-TYPE", e.loc, fmt::format("{} takes the kernel to launch first (self.NAME)", name));
+        raise(codes::kType, e.loc, fmt::format("{} takes the kernel to launch first (self.NAME)", name));
     // Keywords in order, as a dict of names to values (printed back as name=value).
     if (!e.keywords.empty()) {
         auto d = std::make_shared<Expr>();
@@ -184,7 +185,7 @@ ExprPtr FunctionLowering::lower_host_call(const ast::Expr& e, const std::string&
     }
     if (ann) t = *ann;
     if (t.kind == TypeKind::Unknown)
-        raise("E-TYPE", e.loc, fmt::format("cannot infer the type of '{}' here", name), "annotate the target (x: pl.Tensor[[...], pl.FP32] = ...)");
+        raise(codes::kType, e.loc, fmt::format("cannot infer the type of '{}' here", name), "annotate the target (x: pl.Tensor[[...], pl.FP32] = ...)");
     r->type = t;
     return r;
 }

@@ -7,6 +7,7 @@
 #include <functional>
 #include <variant>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/ops.h"
 #include "frontend/sema_lower.h"
@@ -22,7 +23,7 @@ void FunctionLowering::lower_body(const std::vector<ast::StmtPtr>& body) {
         body[0]->value->children[0]->dotted() == "pl.func_attr") {
         const ast::Expr& call = *body[0]->value;
         if (call.args.size() != 1 || !call.keywords.empty() || call.args[0]->kind != ast::ExprKind::Dict)
-            raise("E-TYPE", call.loc, "pl.func_attr takes one dict of attributes");
+            raise(codes::kType, call.loc, "pl.func_attr takes one dict of attributes");
         m_fn.attrs = lower_attrs(m_ctx.consts, *call.args[0]);
         m_fn.attrs_in_body = true;
         start = 1;
@@ -64,19 +65,19 @@ Block FunctionLowering::lower_block(const std::vector<ast::StmtPtr>& body, size_
         bool last = i + 1 == stmts.size();
         if (is_yield(s)) {
             if (kind != BlockKind::LoopWithInit && kind != BlockKind::Branch)
-                raise("E-PARSE", s.loc, "pl.yield_ outside a loop with init_values or an if-branch",
+                raise(codes::kParse, s.loc, "pl.yield_ outside a loop with init_values or an if-branch",
                       "pl.yield_ ends the body of `for ... in pl.range(..., init_values=...)` or of an if/else that produces values");
-            if (!last) raise("E-PARSE", s.loc, "pl.yield_ must be the last statement of its block");
+            if (!last) raise(codes::kParse, s.loc, "pl.yield_ must be the last statement of its block");
             lower_yield(s, yield_targets, yield_types);
             continue;
         }
         if (last && kind == BlockKind::LoopWithInit)
-            raise("E-PARSE", s.loc, "the body of a loop with init_values must end with pl.yield_(...)",
+            raise(codes::kParse, s.loc, "the body of a loop with init_values must end with pl.yield_(...)",
                   "add `x = pl.yield_(value)` as the last statement of the loop body");
         lower_stmt(s);
     }
     if (stmts.size() == start && kind == BlockKind::LoopWithInit)
-        raise("E-PARSE", m_fn.loc, "loop with init_values has an empty body");
+        raise(codes::kParse, m_fn.loc, "loop with init_values has an empty body");
     m_out = saved;
     return out;
 }
@@ -101,24 +102,24 @@ void FunctionLowering::lower_stmt(const ast::Stmt& s) {
             emit(p);
             return;
         }
-        case ast::StmtKind::FunctionDef: raise("E-UNSUPPORTED", s.loc, "nested function definition is not supported");
-        case ast::StmtKind::ClassDef: raise("E-UNSUPPORTED", s.loc, "class definition inside a function is not supported");
-        case ast::StmtKind::Import: raise("E-UNSUPPORTED", s.loc, "import inside a function is not supported");
+        case ast::StmtKind::FunctionDef: raise(codes::kUnsupported, s.loc, "nested function definition is not supported");
+        case ast::StmtKind::ClassDef: raise(codes::kUnsupported, s.loc, "class definition inside a function is not supported");
+        case ast::StmtKind::Import: raise(codes::kUnsupported, s.loc, "import inside a function is not supported");
         case ast::StmtKind::With: lower_with(s); return;
     }
 }
 
 VarPtr FunctionLowering::bind(const std::string& name, const Type& type, const SourceLoc& loc) {
-    if (name == "self" || name == "pl") raise("E-TYPE", loc, fmt::format("cannot assign to '{}'", name));
+    if (name == "self" || name == "pl") raise(codes::kType, loc, fmt::format("cannot assign to '{}'", name));
     if (m_hidden.count(name) && !m_binding_hidden) {
         const std::string t = name.substr(0, name.rfind("__"));
-        raise("E-TYPE", loc, fmt::format("'{}' names an element of '{}' = pl.tile.gather_compare(...) in cvsim; it cannot be assigned", name, t),
+        raise(codes::kType, loc, fmt::format("'{}' names an element of '{}' = pl.tile.gather_compare(...) in cvsim; it cannot be assigned", name, t),
               fmt::format("use another name (cvsim reads {0}[0] and {0}[1] as {0}__dst and {0}__cdst)", t));
     }
     auto it = m_vars.find(name);
     if (it != m_vars.end()) {
         if (!same_slot_type(it->second->type, type))
-            raise("E-TYPE", loc,
+            raise(codes::kType, loc,
                   fmt::format("'{}' is re-bound with a different type: {} (first bound at line {} as {})", name,
                               type_str(type), it->second->loc.line, type_str(it->second->type)),
                   "use a new name for a value of a different type");
@@ -130,7 +131,7 @@ VarPtr FunctionLowering::bind(const std::string& name, const Type& type, const S
 }
 
 void FunctionLowering::lower_assign(const ast::Stmt& s) {
-    if (s.targets.size() != 1) raise("E-UNSUPPORTED", s.loc, "chained assignment (a = b = c) is not supported");
+    if (s.targets.size() != 1) raise(codes::kUnsupported, s.loc, "chained assignment (a = b = c) is not supported");
     const ast::Expr& target = *s.targets[0];
     std::optional<Type> ann;
     if (s.annotation) ann = lower_type(m_ctx.consts, *s.annotation, &m_fn);
@@ -143,11 +144,11 @@ void FunctionLowering::lower_assign(const ast::Stmt& s) {
         Type t = value->type;
         if (ann) t = merge_annotation(*ann, t, s.loc, *s.value);
         if (t.kind == TypeKind::Unknown)
-            raise("E-TYPE", s.value->loc, "cannot infer the type of this value",
+            raise(codes::kType, s.value->loc, "cannot infer the type of this value",
                   "annotate the target (x: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = ...) or pass shape= and dtype=");
-        if (t.kind == TypeKind::None) raise("E-TYPE", s.value->loc, "this call returns nothing; it cannot be assigned");
+        if (t.kind == TypeKind::None) raise(codes::kType, s.value->loc, "this call returns nothing; it cannot be assigned");
         if (t.kind == TypeKind::Tuple && value->kind != ExprKind::FuncCall)
-            raise("E-TYPE", s.value->loc, fmt::format("a tuple of {} values cannot be bound to one name; unpack it (a, b = ...)", t.elems.size()));
+            raise(codes::kType, s.value->loc, fmt::format("a tuple of {} values cannot be bound to one name; unpack it (a, b = ...)", t.elems.size()));
         value->type = t;
         auto st = std::make_shared<Stmt>();
         st->kind = StmtKind::Assign;
@@ -159,25 +160,25 @@ void FunctionLowering::lower_assign(const ast::Stmt& s) {
         return;
     }
     if (target.kind == ast::ExprKind::Tuple || target.kind == ast::ExprKind::List) {
-        if (ann) raise("E-PARSE", s.annotation->loc, "a tuple target cannot be annotated");
+        if (ann) raise(codes::kParse, s.annotation->loc, "a tuple target cannot be annotated");
         ExprPtr value = lower_expr(*s.value, true, nullptr);
         if (value->type.kind != TypeKind::Tuple)
-            raise("E-TYPE", s.value->loc, fmt::format("cannot unpack {} into {} names", type_str(value->type), target.args.size()));
+            raise(codes::kType, s.value->loc, fmt::format("cannot unpack {} into {} names", type_str(value->type), target.args.size()));
         if (value->type.elems.size() != target.args.size())
-            raise("E-TYPE", s.loc, fmt::format("cannot unpack {} values into {} names", value->type.elems.size(), target.args.size()));
+            raise(codes::kType, s.loc, fmt::format("cannot unpack {} values into {} names", value->type.elems.size(), target.args.size()));
         auto st = std::make_shared<Stmt>();
         st->kind = StmtKind::Assign;
         st->loc = s.loc;
         st->value = value;
         for (size_t i = 0; i < target.args.size(); ++i) {
             const ast::Expr& n = *target.args[i];
-            if (n.kind != ast::ExprKind::Name) raise("E-UNSUPPORTED", n.loc, "only plain names can be unpacked into");
+            if (n.kind != ast::ExprKind::Name) raise(codes::kUnsupported, n.loc, "only plain names can be unpacked into");
             st->targets.push_back(bind(n.name, value->type.elems[i], n.loc));
         }
         emit(st);
         return;
     }
-    raise("E-UNSUPPORTED", target.loc, "assignment to this kind of target is not supported (only names and tuples of names)");
+    raise(codes::kUnsupported, target.loc, "assignment to this kind of target is not supported (only names and tuples of names)");
 }
 
 Type FunctionLowering::merge_annotation(const Type& ann, const Type& inferred, const SourceLoc& loc, const ast::Expr& value) {
@@ -188,7 +189,7 @@ Type FunctionLowering::merge_annotation(const Type& ann, const Type& inferred, c
             return ann;
         if (ann.kind == TypeKind::Scalar && inferred.kind == TypeKind::Scalar && dtype_is_int(ann.dtype) && dtype_is_int(inferred.dtype))
             return ann;
-        raise("E-TYPE", loc, fmt::format("annotation says {} but the value is {}", type_str(ann), type_str(inferred)));
+        raise(codes::kType, loc, fmt::format("annotation says {} but the value is {}", type_str(ann), type_str(inferred)));
     }
     if (ann.kind == TypeKind::Tile) {
         Type t = inferred;  // memory space and view from the annotation win
@@ -215,8 +216,8 @@ void FunctionLowering::lower_expr_stmt(const ast::Stmt& s) {
         return;
     }
     if (e.kind != ast::ExprKind::Call)
-        raise("E-UNSUPPORTED", e.loc, "an expression statement must be a call (this statement has no effect)");
-    if (e.children[0]->dotted() == "pl.func_attr") raise("E-PARSE", e.loc, "pl.func_attr must be the first statement of a function");
+        raise(codes::kUnsupported, e.loc, "an expression statement must be a call (this statement has no effect)");
+    if (e.children[0]->dotted() == "pl.func_attr") raise(codes::kParse, e.loc, "pl.func_attr must be the first statement of a function");
     ExprPtr value = lower_expr(e, true, nullptr);
     auto st = std::make_shared<Stmt>();
     st->kind = StmtKind::Eval;
@@ -235,7 +236,7 @@ void FunctionLowering::lower_expr_stmt(const ast::Stmt& s) {
     if (dst) {
         const ExprPtr& t = arg(*value, dst);
         if (!t || t->kind != ExprKind::Var)
-            raise("E-UNSUPPORTED", value->loc, fmt::format("{} as a statement writes its tile in place; cvsim needs that tile as a variable", value->op->name()),
+            raise(codes::kUnsupported, value->loc, fmt::format("{} as a statement writes its tile in place; cvsim needs that tile as a variable", value->op->name()),
                   "write into a named tile (t = ...; pl.tile.write(t, [i, j], v))");
         st->kind = StmtKind::Assign;
         st->targets.push_back(bind(t->var->name, value->type, value->loc));
@@ -271,27 +272,27 @@ void FunctionLowering::lower_return(const ast::Stmt& s) {
     }
     if (!m_fn.ret_types.empty()) {
         if (st->values.size() != m_fn.ret_types.size())
-            raise("E-TYPE", s.loc, fmt::format("'{}' returns {} value(s) but the signature declares {}", m_fn.name, st->values.size(), m_fn.ret_types.size()));
+            raise(codes::kType, s.loc, fmt::format("'{}' returns {} value(s) but the signature declares {}", m_fn.name, st->values.size(), m_fn.ret_types.size()));
         for (size_t i = 0; i < st->values.size(); ++i)
             if (!same_slot_type(st->values[i]->type, m_fn.ret_types[i]))
-                raise("E-TYPE", st->values[i]->loc, fmt::format("return value is {} but the signature declares {}", type_str(st->values[i]->type), type_str(m_fn.ret_types[i])));
+                raise(codes::kType, st->values[i]->loc, fmt::format("return value is {} but the signature declares {}", type_str(st->values[i]->type), type_str(m_fn.ret_types[i])));
     }
     emit(st);
 }
 
 void FunctionLowering::lower_yield(const ast::Stmt& s, std::vector<VarPtr>* targets, const std::vector<Type>* types) {
     const ast::Expr& call = *s.value;
-    if (!call.keywords.empty()) raise("E-TYPE", call.keywords[0].loc, "pl.yield_ takes no keyword arguments");
+    if (!call.keywords.empty()) raise(codes::kType, call.keywords[0].loc, "pl.yield_ takes no keyword arguments");
     auto st = std::make_shared<Stmt>();
     st->kind = StmtKind::Yield;
     st->loc = s.loc;
     for (auto& a : call.args) st->values.push_back(lower_expr(*a, false, nullptr));
     if (types && types->size() != st->values.size())
-        raise("E-TYPE", s.loc, fmt::format("pl.yield_ gives {} value(s), the loop carries {}", st->values.size(), types->size()));
+        raise(codes::kType, s.loc, fmt::format("pl.yield_ gives {} value(s), the loop carries {}", st->values.size(), types->size()));
     if (types)
         for (size_t i = 0; i < st->values.size(); ++i)
             if (!same_slot_type(st->values[i]->type, (*types)[i]))
-                raise("E-TYPE", st->values[i]->loc, fmt::format("yielded value is {} but the loop carries {}", type_str(st->values[i]->type), type_str((*types)[i])));
+                raise(codes::kType, st->values[i]->loc, fmt::format("yielded value is {} but the loop carries {}", type_str(st->values[i]->type), type_str((*types)[i])));
     // Targets (names on the left) become the loop/branch results.
     std::vector<std::pair<std::string, SourceLoc>> names;
     if (s.kind == ast::StmtKind::Assign) {
@@ -299,17 +300,17 @@ void FunctionLowering::lower_yield(const ast::Stmt& s, std::vector<VarPtr>* targ
         if (t.kind == ast::ExprKind::Name) names.push_back({t.name, t.loc});
         else if (t.kind == ast::ExprKind::Tuple || t.kind == ast::ExprKind::List)
             for (auto& n : t.args) {
-                if (n->kind != ast::ExprKind::Name) raise("E-PARSE", n->loc, "pl.yield_ results must be names");
+                if (n->kind != ast::ExprKind::Name) raise(codes::kParse, n->loc, "pl.yield_ results must be names");
                 names.push_back({n->name, n->loc});
             }
     }
     if (names.size() != st->values.size())
-        raise("E-TYPE", s.loc, fmt::format("pl.yield_ gives {} value(s) but {} name(s) receive them", st->values.size(), names.size()));
+        raise(codes::kType, s.loc, fmt::format("pl.yield_ gives {} value(s) but {} name(s) receive them", st->values.size(), names.size()));
     if (targets && !targets->empty()) {
         // The else-branch of an if must yield into the same names as the then-branch.
         for (size_t i = 0; i < names.size(); ++i)
             if ((*targets)[i]->name != names[i].first)
-                raise("E-TYPE", names[i].second, fmt::format("this branch yields into '{}' but the other branch into '{}'", names[i].first, (*targets)[i]->name));
+                raise(codes::kType, names[i].second, fmt::format("this branch yields into '{}' but the other branch into '{}'", names[i].first, (*targets)[i]->name));
         st->targets = *targets;
     } else {
         for (size_t i = 0; i < names.size(); ++i) st->targets.push_back(bind(names[i].first, st->values[i]->type, names[i].second));
@@ -321,7 +322,7 @@ void FunctionLowering::lower_yield(const ast::Stmt& s, std::vector<VarPtr>* targ
 FunctionLowering::RangeCall FunctionLowering::lower_range(const ast::Expr& it) {
     RangeCall r;
     if (it.kind != ast::ExprKind::Call)
-        raise("E-UNSUPPORTED", it.loc, "a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.split_aiv or pl.spmd");
+        raise(codes::kUnsupported, it.loc, "a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.split_aiv or pl.spmd");
     std::string callee = it.children[0]->dotted();
     if (callee == "pl.range") r.kind = LoopKind::Range;
     else if (callee == "pl.parallel") r.kind = LoopKind::Parallel;
@@ -329,29 +330,29 @@ FunctionLowering::RangeCall FunctionLowering::lower_range(const ast::Expr& it) {
     else if (callee == "pl.split_aiv") r.kind = LoopKind::SplitAiv;
     else if (callee == "pl.spmd") r.kind = LoopKind::Spmd;
     else if (callee == "pl.pipeline") r.kind = LoopKind::Pipeline;
-    else if (callee == "range") raise("E-UNSUPPORTED", it.loc, "Python range() is not supported; use pl.range");
-    else raise("E-UNSUPPORTED", it.loc, fmt::format("a for loop over '{}' is not supported (pl.range, pl.parallel, pl.unroll, pl.split_aiv, pl.spmd)", callee.empty() ? "this expression" : callee));
+    else if (callee == "range") raise(codes::kUnsupported, it.loc, "Python range() is not supported; use pl.range");
+    else raise(codes::kUnsupported, it.loc, fmt::format("a for loop over '{}' is not supported (pl.range, pl.parallel, pl.unroll, pl.split_aiv, pl.spmd)", callee.empty() ? "this expression" : callee));
     for (auto& a : it.args) {
         ExprPtr e = lower_expr(*a, false, nullptr);
         if (e->type.kind != TypeKind::Scalar || !dtype_is_int(e->type.dtype))
-            raise("E-TYPE", a->loc, fmt::format("loop bounds must be integer scalars, got {}", type_str(e->type)));
+            raise(codes::kType, a->loc, fmt::format("loop bounds must be integer scalars, got {}", type_str(e->type)));
         r.bounds.push_back(e);
     }
     if (r.bounds.empty() || r.bounds.size() > 3)
-        raise("E-TYPE", it.loc, fmt::format("{} takes 1 to 3 bounds, got {}", callee, r.bounds.size()));
+        raise(codes::kType, it.loc, fmt::format("{} takes 1 to 3 bounds, got {}", callee, r.bounds.size()));
     if (r.kind == LoopKind::SplitAiv && (r.bounds.size() != 1 || const_int(r.bounds[0]) != 2))
-        raise("E-TYPE", it.loc, "pl.split_aiv takes the lane count 2");
-    if (r.bounds.size() == 3 && const_int(r.bounds[2]) == 0) raise("E-TYPE", it.args[2]->loc, "loop step must not be zero");
+        raise(codes::kType, it.loc, "pl.split_aiv takes the lane count 2");
+    if (r.bounds.size() == 3 && const_int(r.bounds[2]) == 0) raise(codes::kType, it.args[2]->loc, "loop step must not be zero");
     for (auto& kw : it.keywords) {
         bool counted = r.kind == LoopKind::Range || r.kind == LoopKind::Parallel || r.kind == LoopKind::Pipeline;
         if (kw.name == "init_values" && counted) {
             if (kw.value->kind != ast::ExprKind::Tuple && kw.value->kind != ast::ExprKind::List)
-                raise("E-TYPE", kw.value->loc, "init_values must be a tuple or list of values");
+                raise(codes::kType, kw.value->loc, "init_values must be a tuple or list of values");
             r.init = kw.value.get();
         } else if (kw.name == "mode" && r.kind == LoopKind::SplitAiv) {
             ExprPtr m = lower_expr(*kw.value, false, nullptr);
             if (m->kind != ExprKind::Enum || m->enum_kind != EnumKind::SplitMode)
-                raise("E-TYPE", kw.value->loc, "mode must be a pl.SplitMode member");
+                raise(codes::kType, kw.value->loc, "mode must be a pl.SplitMode member");
             r.mode = static_cast<SplitMode>(m->ival);
         } else if ((kw.name == "stage" && r.kind == LoopKind::Pipeline) ||
                    (kw.name == "attrs" && kw.value->kind == ast::ExprKind::Dict && r.kind != LoopKind::SplitAiv)) {
@@ -368,7 +369,7 @@ FunctionLowering::RangeCall FunctionLowering::lower_range(const ast::Expr& it) {
                                 : counted                      ? "init_values, attrs"
                                 : r.kind == LoopKind::SplitAiv ? "mode"
                                                                : "attrs";
-            raise("E-TYPE", kw.loc, fmt::format("{}() got an unexpected keyword argument '{}'", callee, kw.name),
+            raise(codes::kType, kw.loc, fmt::format("{}() got an unexpected keyword argument '{}'", callee, kw.name),
                   "its keywords are: " + valid, static_cast<uint32_t>(kw.name.size()));
         }
     }
@@ -385,7 +386,7 @@ void FunctionLowering::lower_for(const ast::Stmt& s) {
     st->loop_extra = r.extra;
     st->loop_extra_keys = r.extra_keys;
     if (r.kind == LoopKind::SplitAiv && m_region)
-        raise("E-UNSUPPORTED", s.loc, fmt::format("nested pl.split_aiv regions are not supported (the enclosing region starts at line {})",
+        raise(codes::kUnsupported, s.loc, fmt::format("nested pl.split_aiv regions are not supported (the enclosing region starts at line {})",
                                                   m_region->loc.line));
     if (r.bounds.size() == 1) st->stop = r.bounds[0];
     else {
@@ -399,19 +400,19 @@ void FunctionLowering::lower_for(const ast::Stmt& s) {
     if (target.kind == ast::ExprKind::Tuple) {
         if (target.args.size() != 2 || target.args[0]->kind != ast::ExprKind::Name ||
             (target.args[1]->kind != ast::ExprKind::Tuple && target.args[1]->kind != ast::ExprKind::List))
-            raise("E-PARSE", target.loc, "a loop with init_values is written `for i, (a, b) in pl.range(..., init_values=(x, y))`");
+            raise(codes::kParse, target.loc, "a loop with init_values is written `for i, (a, b) in pl.range(..., init_values=(x, y))`");
         loop_name = target.args[0].get();
         carried = target.args[1].get();
     } else if (target.kind != ast::ExprKind::Name) {
-        raise("E-PARSE", target.loc, "the loop target must be a name");
+        raise(codes::kParse, target.loc, "the loop target must be a name");
     }
     if ((carried != nullptr) != (r.init != nullptr))
-        raise("E-PARSE", target.loc, carried ? "the loop unpacks carried values but pl.range has no init_values"
+        raise(codes::kParse, target.loc, carried ? "the loop unpacks carried values but pl.range has no init_values"
                                              : "pl.range has init_values; write the target as `i, (a, b)`");
     std::vector<Type> carried_types;
     if (r.init) {
         if (r.init->args.size() != carried->args.size())
-            raise("E-TYPE", r.init->loc, fmt::format("init_values has {} value(s) but the target names {}", r.init->args.size(), carried->args.size()));
+            raise(codes::kType, r.init->loc, fmt::format("init_values has {} value(s) but the target names {}", r.init->args.size(), carried->args.size()));
         for (auto& v : r.init->args) {
             st->init_values.push_back(lower_expr(*v, false, nullptr));
             carried_types.push_back(st->init_values.back()->type);
@@ -421,7 +422,7 @@ void FunctionLowering::lower_for(const ast::Stmt& s) {
     if (carried)
         for (size_t i = 0; i < carried->args.size(); ++i) {
             const ast::Expr& n = *carried->args[i];
-            if (n.kind != ast::ExprKind::Name) raise("E-PARSE", n.loc, "carried values must be names");
+            if (n.kind != ast::ExprKind::Name) raise(codes::kParse, n.loc, "carried values must be names");
             st->iter_args.push_back(bind(n.name, carried_types[i], n.loc));
         }
     std::vector<VarPtr> results;
@@ -436,7 +437,7 @@ void FunctionLowering::lower_for(const ast::Stmt& s) {
 void FunctionLowering::lower_if(const ast::Stmt& s) {
     ExprPtr cond = lower_expr(*s.value, false, nullptr);
     if (cond->type.kind != TypeKind::Scalar)
-        raise("E-TYPE", s.value->loc, fmt::format("an if condition must be a scalar, got {}", type_str(cond->type)));
+        raise(codes::kType, s.value->loc, fmt::format("an if condition must be a scalar, got {}", type_str(cond->type)));
     auto st = std::make_shared<Stmt>();
     st->kind = StmtKind::If;
     st->loc = s.loc;
@@ -451,7 +452,7 @@ void FunctionLowering::lower_if(const ast::Stmt& s) {
     bool yields_then = last(s.body) && is_yield(*last(s.body));
     bool yields_else = last(s.orelse) && is_yield(*last(s.orelse));
     if (yields_then != yields_else && (yields_then || yields_else))
-        raise("E-TYPE", s.loc, "with pl.yield_, both branches of the if must yield the same names",
+        raise(codes::kType, s.loc, "with pl.yield_, both branches of the if must yield the same names",
               "add an else branch ending with pl.yield_(...)");
     BlockKind kind = yields_then ? BlockKind::Branch : BlockKind::Loop;
     st->body = lower_block(s.body, 0, kind, &results);
@@ -469,16 +470,16 @@ void FunctionLowering::check_scope(const ast::Stmt& s) {
     // orders every launch the scope could order, so the scope is transparent: its body is lowered in place
     // (and printed without the `with`; print -> parse -> print stays the identity).
     const ast::Expr& ctx = *s.value;
-    if (!ctx.args.empty()) raise("E-TYPE", ctx.args[0]->loc, "pl.scope takes keyword arguments only (mode=pl.ScopeMode.X)");
+    if (!ctx.args.empty()) raise(codes::kType, ctx.args[0]->loc, "pl.scope takes keyword arguments only (mode=pl.ScopeMode.X)");
     for (auto& kw : ctx.keywords) {
         std::string v = kw.value->dotted();
         if (kw.name != "mode")
-            raise("E-TYPE", kw.loc, fmt::format("pl.scope() got an unexpected keyword argument '{}'", kw.name), "its keyword is: mode",
+            raise(codes::kType, kw.loc, fmt::format("pl.scope() got an unexpected keyword argument '{}'", kw.name), "its keyword is: mode",
                   static_cast<uint32_t>(kw.name.size()));
         if (v != "pl.ScopeMode.AUTO" && v != "pl.ScopeMode.MANUAL")
-            raise("E-TYPE", kw.value->loc, "mode must be pl.ScopeMode.AUTO or pl.ScopeMode.MANUAL");
+            raise(codes::kType, kw.value->loc, "mode must be pl.ScopeMode.AUTO or pl.ScopeMode.MANUAL");
     }
-    if (!s.targets.empty()) raise("E-UNSUPPORTED", s.targets[0]->loc, "'with pl.scope() as NAME' is not supported");
+    if (!s.targets.empty()) raise(codes::kUnsupported, s.targets[0]->loc, "'with pl.scope() as NAME' is not supported");
 }
 
 void FunctionLowering::lower_with(const ast::Stmt& s) {
@@ -487,18 +488,18 @@ void FunctionLowering::lower_with(const ast::Stmt& s) {
     uint32_t span = static_cast<uint32_t>(std::max<size_t>(name.size(), 1));
     if (name == "pl.scope") {
         // Reached only for a scope lower_block did not flatten (it flattens every pl.scope() call).
-        if (ctx.kind != ast::ExprKind::Call) raise("E-TYPE", ctx.loc, "pl.scope must be called: with pl.scope():", "", span);
+        if (ctx.kind != ast::ExprKind::Call) raise(codes::kType, ctx.loc, "pl.scope must be called: with pl.scope():", "", span);
         check_scope(s);
         for (const auto& b : s.body) lower_stmt(*b);
         return;
     }
     if (name == "pl.at" || name == "pl.cluster" || name == "pl.spmd" || name == "pl.incore" || name == "pl.auto_incore")
-        raise("E-UNSUPPORTED", ctx.loc,
+        raise(codes::kUnsupported, ctx.loc,
               fmt::format("tensor-level scope '{}' is not supported: PyPTO outlines it (OutlineIncoreScopes / "
                           "OutlineClusterScopes) before ExpandMixedKernel",
                           name),
               "give cvsim the program PyPTO prints at the ExpandMixedKernel boundary", span);
-    raise("E-UNSUPPORTED", ctx.loc,
+    raise(codes::kUnsupported, ctx.loc,
           fmt::format("'with {}' is not supported (only 'with pl.scope()' inside a function)", name.empty() ? "..." : name), "", span);
 }
 

@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 
 namespace cvsim {
@@ -39,7 +40,7 @@ bool truthy(const ConstValue& c) {
     return const_as_double(c) != 0;
 }
 
-[[noreturn]] void const_error(const ast::Expr& e, const std::string& msg) { raise("E-TYPE", e.loc, msg); }
+[[noreturn]] void const_error(const ast::Expr& e, const std::string& msg) { raise(codes::kType, e.loc, msg); }
 
 // Checked int64 arithmetic: overflow is a user error, never UB.
 int64_t checked(const ast::Expr& e, bool overflow, int64_t r) {
@@ -216,11 +217,11 @@ ExprPtr const_to_expr(const ConstValue& c, const SourceLoc& loc) {
 
 void define_constant(ConstTable& consts, const ast::Stmt& s) {
     if (s.targets.size() != 1 || s.targets[0]->kind != ast::ExprKind::Name)
-        raise("E-UNSUPPORTED", s.loc, "a module-level assignment must bind one name to a constant");
+        raise(codes::kUnsupported, s.loc, "a module-level assignment must bind one name to a constant");
     const std::string& name = s.targets[0]->name;
     const ast::Expr& v = *s.value;
     if (v.kind == ast::ExprKind::Call && v.children[0]->dotted() == "pl.dynamic") {
-        if (v.args.size() != 1 || v.args[0]->kind != ast::ExprKind::Str) raise("E-TYPE", v.loc, "pl.dynamic takes the symbol name as a string");
+        if (v.args.size() != 1 || v.args[0]->kind != ast::ExprKind::Str) raise(codes::kType, v.loc, "pl.dynamic takes the symbol name as a string");
         for (const std::string& key : {name, v.args[0]->str_value}) {
             auto b = consts.bound.find(key);
             if (b == consts.bound.end()) continue;
@@ -256,8 +257,8 @@ void define_constant(ConstTable& consts, const ast::Stmt& s) {
         c = fold_const(consts, v);
     }
     if (!c) {
-        if (v.kind == ast::ExprKind::Name) raise("E-NAME", v.loc, fmt::format("name '{}' is not defined", v.name));
-        raise("E-UNSUPPORTED", v.loc, fmt::format("module constant '{}' must be a constant expression", name));
+        if (v.kind == ast::ExprKind::Name) raise(codes::kName, v.loc, fmt::format("name '{}' is not defined", v.name));
+        raise(codes::kUnsupported, v.loc, fmt::format("module constant '{}' must be a constant expression", name));
     }
     consts.values[name] = *c;
     consts.dynamic.erase(name);
@@ -278,7 +279,7 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
     // HF4 (PyPTO's 4-bit HiSilicon float): its encoding is published nowhere PyPTO or pto-isa points to, and
     // PyPTO's in-core codegen rejects it on every backend; INT4 / UINT4 / FP4 are modelled (models/dtype_sub_byte.cpp).
     if (rest == "HF4")
-        raise("E-UNSUPPORTED", e.loc,
+        raise(codes::kUnsupported, e.loc,
               "dtype pl.HF4 is not supported by cvsim: the 4-bit HiSilicon float's encoding is not published (PyPTO's in-core "
               "codegen rejects HF4 on every backend), so no reference can define its values",
               "docs/DECISIONS.md (Dtypes)", static_cast<uint32_t>(d.size()));
@@ -298,7 +299,7 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
                     m->sval = d;
                     return m;
                 }
-            raise("E-TYPE", e.loc, fmt::format("'{}' is not a member of pl.tile.MaskPattern (members: P0101, P1010, P0001, P0010, P0100, P1000, P1111)",
+            raise(codes::kType, e.loc, fmt::format("'{}' is not a member of pl.tile.MaskPattern (members: P0101, P1010, P0001, P0010, P0100, P1000, P1111)",
                                                rest.substr(std::string_view(prefix).size())), "", static_cast<uint32_t>(d.size()));
         }
     auto dot = rest.find('.');
@@ -308,7 +309,7 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
     r->sval = member;
     r->type = Type::none();
     auto bad = [&](const char* what, const std::string& members) -> ExprPtr {
-        raise("E-TYPE", e.loc, fmt::format("'{}' is not a member of pl.{} ", member, what) + "(members: " + members + ")", "",
+        raise(codes::kType, e.loc, fmt::format("'{}' is not a member of pl.{} ", member, what) + "(members: " + members + ")", "",
               static_cast<uint32_t>(d.size()));
     };
     if (kind == "Mem" || kind == "MemorySpace") {
@@ -352,7 +353,7 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
         if (member == "None_") { r->ival = 0; return r; }
         if (member == "Add") { r->ival = 1; return r; }
         if (member == "Max" || member == "Min" || member == "Sub" || member == "Mul")
-            raise("E-UNSUPPORTED", e.loc, fmt::format("atomic mode pl.AtomicType.{} is not modelled (cvsim models None_ and Add)", member), "",
+            raise(codes::kUnsupported, e.loc, fmt::format("atomic mode pl.AtomicType.{} is not modelled (cvsim models None_ and Add)", member), "",
                   static_cast<uint32_t>(d.size()));
         bad("AtomicType", "None_, Add");
     }
@@ -394,24 +395,24 @@ ExprPtr lower_attr_value(const ConstTable& consts, const ast::Expr& e) {
         r->loc = e.loc;
         return r;
     }
-    raise("E-TYPE", e.loc, "attribute values must be constants or pl enum members");
+    raise(codes::kType, e.loc, "attribute values must be constants or pl enum members");
 }
 
 std::vector<Attr> lower_attrs(const ConstTable& consts, const ast::Expr& dict) {
     std::vector<Attr> out;
     for (size_t i = 0; i < dict.args.size(); ++i) {
-        if (dict.args[i]->kind != ast::ExprKind::Str) raise("E-TYPE", dict.args[i]->loc, "attribute keys must be strings");
+        if (dict.args[i]->kind != ast::ExprKind::Str) raise(codes::kType, dict.args[i]->loc, "attribute keys must be strings");
         Attr a;
         a.key = dict.args[i]->str_value;
         a.value = lower_attr_value(consts, *dict.values[i]);
         if (a.key == "split" && (a.value->kind != ExprKind::Enum || a.value->enum_kind != EnumKind::SplitMode))
-            raise("E-TYPE", dict.values[i]->loc, "attr 'split' must be a pl.SplitMode member");
+            raise(codes::kType, dict.values[i]->loc, "attr 'split' must be a pl.SplitMode member");
         if (a.key == "slot_num" && (a.value->kind != ExprKind::Int || a.value->ival < 1 || a.value->ival > 64))
-            raise("E-TYPE", dict.values[i]->loc, "attr 'slot_num' must be an integer in 1..64");
+            raise(codes::kType, dict.values[i]->loc, "attr 'slot_num' must be an integer in 1..64");
         if ((a.key == "split_aiv" || a.key == "dual_aiv_dispatch") && a.value->kind != ExprKind::Bool)
-            raise("E-TYPE", dict.values[i]->loc, fmt::format("attr '{}' must be True or False", a.key));
+            raise(codes::kType, dict.values[i]->loc, fmt::format("attr '{}' must be True or False", a.key));
         for (auto& prev : out)
-            if (prev.key == a.key) raise("E-TYPE", dict.args[i]->loc, fmt::format("attribute '{}' given twice", a.key));
+            if (prev.key == a.key) raise(codes::kType, dict.args[i]->loc, fmt::format("attribute '{}' given twice", a.key));
         out.push_back(std::move(a));
     }
     return out;
@@ -430,38 +431,38 @@ const ast::Expr* dynamic_name_in(const ConstTable& consts, const ast::Expr& d) {
 
 std::vector<int64_t> lower_shape(const ConstTable& consts, const ast::Expr& e) {
     if (e.kind != ast::ExprKind::List && e.kind != ast::ExprKind::Tuple)
-        raise("E-TYPE", e.loc, "a shape must be a list of dimensions, e.g. [16, 128]");
-    if (e.args.empty()) raise("E-TYPE", e.loc, "a shape needs at least one dimension");
+        raise(codes::kType, e.loc, "a shape must be a list of dimensions, e.g. [16, 128]");
+    if (e.args.empty()) raise(codes::kType, e.loc, "a shape needs at least one dimension");
     std::vector<int64_t> shape;
     for (auto& d : e.args) {
         if (auto sym = dynamic_name_in(consts, *d))
-            raise("E-UNSUPPORTED", sym->loc, fmt::format("dynamic dimension '{}' is not bound", sym->name),
+            raise(codes::kUnsupported, sym->loc, fmt::format("dynamic dimension '{}' is not bound", sym->name),
                   fmt::format("bind it with --dim {}=VALUE", sym->name), static_cast<uint32_t>(sym->name.size()));
         auto c = fold_const(consts, *d, nullptr, true);
         if (!c || !is_intlike(*c)) {
-            if (d->kind == ast::ExprKind::Name && !c) raise("E-NAME", d->loc, fmt::format("name '{}' is not defined", d->name));
-            raise("E-TYPE", d->loc, "a dimension must be a constant integer");
+            if (d->kind == ast::ExprKind::Name && !c) raise(codes::kName, d->loc, fmt::format("name '{}' is not defined", d->name));
+            raise(codes::kType, d->loc, "a dimension must be a constant integer");
         }
         int64_t v = as_int(*c);
-        if (v <= 0 || v > (int64_t(1) << 31)) raise("E-TYPE", d->loc, fmt::format("dimension {} is out of range (1..2^31)", v));
+        if (v <= 0 || v > (int64_t(1) << 31)) raise(codes::kType, d->loc, fmt::format("dimension {} is out of range (1..2^31)", v));
         shape.push_back(v);
     }
     int64_t n = 1;
     for (auto v : shape)
-        if (__builtin_mul_overflow(n, v, &n) || n > (int64_t(1) << 40)) raise("E-TYPE", e.loc, "shape has too many elements");
+        if (__builtin_mul_overflow(n, v, &n) || n > (int64_t(1) << 40)) raise(codes::kType, e.loc, "shape has too many elements");
     return shape;
 }
 
 DType lower_dtype(const ast::Expr& e) {
     ExprPtr d = lower_enum_ref(e);
     if (!d || d->kind != ExprKind::DTypeLit)
-        raise("E-TYPE", e.loc, fmt::format("expected a dtype (pl.FP32, pl.FP16, pl.BF16, pl.INT8, ...), got '{}'", e.dotted().empty() ? "this expression" : e.dotted()));
+        raise(codes::kType, e.loc, fmt::format("expected a dtype (pl.FP32, pl.FP16, pl.BF16, pl.INT8, ...), got '{}'", e.dotted().empty() ? "this expression" : e.dotted()));
     return d->dtype;
 }
 
 void lower_tileview(const ConstTable& consts, const ast::Expr& e, Type& t) {
     t.view.written = true;
-    if (!e.args.empty()) raise("E-TYPE", e.args[0]->loc, "pl.TileView takes keyword arguments only");
+    if (!e.args.empty()) raise(codes::kType, e.args[0]->loc, "pl.TileView takes keyword arguments only");
     for (auto& kw : e.keywords) {
         if (kw.name == "valid_shape") {
             // A run-time valid shape in a type (PyPTO prints the valid_shape=[rows, cols] of a tpop or load whose
@@ -491,16 +492,16 @@ void lower_tileview(const ConstTable& consts, const ast::Expr& e, Type& t) {
         } else if (kw.name == "blayout" || kw.name == "slayout") {
             ExprPtr l = lower_enum_ref(*kw.value);
             if (!l || l->kind != ExprKind::Enum || l->enum_kind != EnumKind::TileLayout)
-                raise("E-TYPE", kw.value->loc, fmt::format("{} must be a pl.TileLayout member", kw.name));
+                raise(codes::kType, kw.value->loc, fmt::format("{} must be a pl.TileLayout member", kw.name));
             (kw.name == "blayout" ? t.view.blayout : t.view.slayout) = static_cast<TileLayout>(l->ival);
         } else if (kw.name == "fractal") {
             auto c = fold_const(consts, *kw.value);
-            if (!c || !is_intlike(*c)) raise("E-TYPE", kw.value->loc, "fractal must be a constant integer");
+            if (!c || !is_intlike(*c)) raise(codes::kType, kw.value->loc, "fractal must be a constant integer");
             t.view.fractal = as_int(*c);
         } else if (kw.name == "pad" || kw.name == "stride" || kw.name == "start_offset" || kw.name == "compact") {
             // Accepted and ignored: they do not change the data cvsim models.
         } else {
-            raise("E-TYPE", kw.loc, fmt::format("pl.TileView() got an unexpected keyword argument '{}'", kw.name),
+            raise(codes::kType, kw.loc, fmt::format("pl.TileView() got an unexpected keyword argument '{}'", kw.name),
                   "its keywords are: valid_shape, blayout, slayout, fractal, pad, stride, start_offset, compact");
         }
     }
@@ -521,19 +522,19 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
         if (bare == "pl.PrefetchAsyncContext" || bare == "pl.AsyncEvent" || bare == "pl.AsyncSession") return Type::opaque(bare);
     }
     if (e.kind != ast::ExprKind::Subscript)
-        raise("E-TYPE", e.loc, fmt::format("expected a type (pl.Tensor[...], pl.Tile[...], pl.Scalar[...]), got '{}'", e.dotted().empty() ? "this expression" : e.dotted()));
+        raise(codes::kType, e.loc, fmt::format("expected a type (pl.Tensor[...], pl.Tile[...], pl.Scalar[...]), got '{}'", e.dotted().empty() ? "this expression" : e.dotted()));
     std::string head = e.children[0]->dotted();
     if (head == "pl.Tensor") {
-        if (e.args.size() < 2) raise("E-TYPE", e.loc, "pl.Tensor takes [shape, dtype]");
+        if (e.args.size() < 2) raise(codes::kType, e.loc, "pl.Tensor takes [shape, dtype]");
         Type t = Type::tensor(lower_shape(consts, *e.args[0]), lower_dtype(*e.args[1]));
         if (is_sub_byte(t.dtype) && !t.shape.empty() && t.shape.back() > 0 && t.shape.back() % 2 != 0)
-            raise("E-TYPE", e.args[0]->loc,
+            raise(codes::kType, e.args[0]->loc,
                   fmt::format("a {} tensor's last dimension must be even (two 4-bit elements per byte), got {}", dtype_name(t.dtype),
                               shape_str(t.shape)));
         return t;  // further extras (tensor layouts) are accepted and ignored
     }
     if (head == "pl.Tile") {
-        if (e.args.size() < 2) raise("E-TYPE", e.loc, "pl.Tile takes [shape, dtype, memory, view]");
+        if (e.args.size() < 2) raise(codes::kType, e.loc, "pl.Tile takes [shape, dtype, memory, view]");
         Type t = Type::tile(lower_shape(consts, *e.args[0]), lower_dtype(*e.args[1]), Mem::Vec);
         bool mem_given = false;
         for (size_t i = 2; i < e.args.size(); ++i) {
@@ -552,35 +553,35 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
                 mem_given = true;
                 continue;
             }
-            raise("E-TYPE", x.loc, "a pl.Tile extra must be a memory space (pl.Mem.X) or a pl.TileView(...)");
+            raise(codes::kType, x.loc, "a pl.Tile extra must be a memory space (pl.Mem.X) or a pl.TileView(...)");
         }
         (void)mem_given;
         if (!t.valid.empty()) {
-            if (t.valid.size() != t.shape.size()) raise("E-TYPE", e.loc, "valid_shape rank differs from the tile's");
+            if (t.valid.size() != t.shape.size()) raise(codes::kType, e.loc, "valid_shape rank differs from the tile's");
             for (size_t i = 0; i < t.valid.size(); ++i)
-                if (t.valid[i] > t.shape[i]) raise("E-TYPE", e.loc, "valid_shape exceeds the tile shape");
+                if (t.valid[i] > t.shape[i]) raise(codes::kType, e.loc, "valid_shape exceeds the tile shape");
             if (t.valid == t.shape) t.valid.clear();
         }
         if ((t.view.blayout || t.view.slayout) &&
             !layout_from_view(t.view.blayout.value_or(TileLayout::row_major), t.view.slayout.value_or(TileLayout::none_box)))
-            raise("E-TYPE", e.loc, "blayout/slayout do not name a layout (ND, DN, NZ or ZN)");
-        if (t.shape.size() > 2) raise("E-UNSUPPORTED", e.loc, "tiles of rank above 2 are not supported");
+            raise(codes::kType, e.loc, "blayout/slayout do not name a layout (ND, DN, NZ or ZN)");
+        if (t.shape.size() > 2) raise(codes::kUnsupported, e.loc, "tiles of rank above 2 are not supported");
         return t;
     }
     if (head == "pl.Array") {  // pl.Array[N, dtype] of an Orchestration function: read as a 1-D tensor
-        if (e.args.size() != 2) raise("E-TYPE", e.loc, "pl.Array takes [extent, dtype]");
+        if (e.args.size() != 2) raise(codes::kType, e.loc, "pl.Array takes [extent, dtype]");
         auto c = fold_const(consts, *e.args[0]);
         if (!c || !is_intlike(*c)) {
             if (e.args[0]->kind == ast::ExprKind::List) return Type::tensor(lower_shape(consts, *e.args[0]), lower_dtype(*e.args[1]));
-            raise("E-TYPE", e.args[0]->loc, "an array extent must be a constant integer");
+            raise(codes::kType, e.args[0]->loc, "an array extent must be a constant integer");
         }
         return Type::tensor({as_int(*c)}, lower_dtype(*e.args[1]));
     }
     if (head == "pl.Scalar") {
-        if (e.args.size() != 1) raise("E-TYPE", e.loc, "pl.Scalar takes [dtype]");
+        if (e.args.size() != 1) raise(codes::kType, e.loc, "pl.Scalar takes [dtype]");
         Type t = Type::scalar(lower_dtype(*e.args[0]));
         if (is_sub_byte(t.dtype))
-            raise("E-UNSUPPORTED", e.loc, fmt::format("pl.Scalar[pl.{}]: cvsim models 4-bit dtypes as packed tensor and tile data only", dtype_name(t.dtype)));
+            raise(codes::kUnsupported, e.loc, fmt::format("pl.Scalar[pl.{}]: cvsim models 4-bit dtypes as packed tensor and tile data only", dtype_name(t.dtype)));
         return t;
     }
     if (head == "tuple" || head == "pl.Tuple") {
@@ -591,21 +592,21 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
         }
         return Type::tuple(elems);
     }
-    if (head == "pl.Out" || head == "pl.InOut") raise("E-TYPE", e.loc, fmt::format("{} is only allowed on a parameter", head));
+    if (head == "pl.Out" || head == "pl.InOut") raise(codes::kType, e.loc, fmt::format("{} is only allowed on a parameter", head));
     if (head == "pld.DistributedTensor") {
         // [shape, dtype, extras...]: a tensor view, a MemRef or the "window_buffer=NAME" marker of a fully
         // resolved dump are accepted and dropped, as for pl.Tensor.
-        if (e.args.size() < 2) raise("E-TYPE", e.loc, "pld.DistributedTensor takes [shape, dtype]");
+        if (e.args.size() < 2) raise(codes::kType, e.loc, "pld.DistributedTensor takes [shape, dtype]");
         Type t = Type::tensor(lower_shape(consts, *e.args[0]), lower_dtype(*e.args[1]));
         t.distributed = true;
         return t;
     }
     if (head.rfind("pld.", 0) == 0)
-        raise("E-UNSUPPORTED", e.children[0]->loc,
+        raise(codes::kUnsupported, e.children[0]->loc,
               fmt::format("distributed type '{}' is not supported: cvsim reads pld.DistributedTensor, pld.CommCtxType and "
                           "pld.WindowBufferType only", head),
               "", static_cast<uint32_t>(head.size()));
-    raise("E-TYPE", e.loc, fmt::format("unknown type '{}'", head.empty() ? "?" : head));
+    raise(codes::kType, e.loc, fmt::format("unknown type '{}'", head.empty() ? "?" : head));
 }
 
 Type lower_param_type(const ConstTable& consts, const ast::Expr& e, ParamDir& dir) {
@@ -613,10 +614,10 @@ Type lower_param_type(const ConstTable& consts, const ast::Expr& e, ParamDir& di
     if (e.kind == ast::ExprKind::Subscript) {
         std::string head = e.children[0]->dotted();
         if (head == "pl.Out" || head == "pl.InOut") {
-            if (e.args.size() != 1) raise("E-TYPE", e.loc, fmt::format("{} takes one type", head));
+            if (e.args.size() != 1) raise(codes::kType, e.loc, fmt::format("{} takes one type", head));
             dir = head == "pl.Out" ? ParamDir::Out : ParamDir::InOut;
             Type t = lower_type(consts, *e.args[0], nullptr);
-            if (t.kind != TypeKind::Tensor) raise("E-TYPE", e.loc, fmt::format("{} needs a tensor type", head));
+            if (t.kind != TypeKind::Tensor) raise(codes::kType, e.loc, fmt::format("{} needs a tensor type", head));
             return t;
         }
     }

@@ -1,5 +1,6 @@
 // The PyPTO bridge (sim/bridge.h): detect a PyPTO kernel source, run scripts/pypto_bridge.py on it.
 #include "sim/bridge.h"
+#include "frontend/codes.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -107,7 +108,7 @@ std::string resolve_kernel(const std::string& path, const BridgeOptions& opt) {
     if (!why) return path;
     std::string script = bridge_script();
     if (script.empty())
-        throw BridgeError("E-PYPTO", fmt::format("{} is a PyPTO kernel source ({}), but cvsim's bridge pypto_bridge.py is not "
+        throw BridgeError(codes::kPypto, fmt::format("{} is a PyPTO kernel source ({}), but cvsim's bridge pypto_bridge.py is not "
                                                  "installed beside the cvsim binary (or named by $CVSIM_PYPTO_BRIDGE)",
                                                  path, *why));
     const char* py = std::getenv("CVSIM_PYTHON");
@@ -115,7 +116,7 @@ std::string resolve_kernel(const std::string& path, const BridgeOptions& opt) {
     std::string tmpl = (fs::temp_directory_path(ec) / "cvsim-pypto-XXXXXX").string();
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
-    if (!mkdtemp(buf.data())) throw BridgeError("E-IO", fmt::format("cannot create a temporary folder for the bridge: {}", std::strerror(errno)));
+    if (!mkdtemp(buf.data())) throw BridgeError(codes::kIo, fmt::format("cannot create a temporary folder for the bridge: {}", std::strerror(errno)));
     fs::path dir(buf.data());
     std::string out = (dir / (fs::path(path).stem().string() + ".before_ExpandMixedKernel.py")).string();
     std::string log = (dir / "bridge.log").string();
@@ -129,9 +130,9 @@ std::string resolve_kernel(const std::string& path, const BridgeOptions& opt) {
         return out;
     }
     if (rc == 3 || rc == 127 || rc < 0)
-        throw BridgeError("E-NEEDS-PYPTO", fmt::format("{} is a PyPTO kernel source ({}); {}{}", path, *why, kNeeds,
+        throw BridgeError(codes::kNeedsPypto, fmt::format("{} is a PyPTO kernel source ({}); {}{}", path, *why, kNeeds,
                                                        msg.empty() ? "" : "\n  (" + (rc == 127 ? python + ": not found" : msg) + ")"));
-    throw BridgeError("E-PYPTO", fmt::format("{} is a PyPTO kernel source ({}); PyPTO could not compile it up to ExpandMixedKernel "
+    throw BridgeError(codes::kPypto, fmt::format("{} is a PyPTO kernel source ({}); PyPTO could not compile it up to ExpandMixedKernel "
                                              "(exit {}):\n{}",
                                              path, *why, rc, msg));
 }

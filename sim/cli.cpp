@@ -17,11 +17,12 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/launch.h"
 #include "frontend/ops.h"
-#include "frontend/passes/capacity.h"
 #include "frontend/passes/ir_util.h"
+#include "frontend/pipeline.h"
 #include "frontend/printer.h"
 #include "frontend/sema.h"
 #include "sim/report.h"
@@ -211,7 +212,7 @@ void save_failures(const std::string& dir, const CommonOptions& c, const std::st
         out << "# " << d.finding.code << " in " << d.count << " of " << sum.schedules << " schedules\n";
         out << d.replay << "\n\n" << sim::format_finding(d.finding);
         out.close();
-        if (d.finding.code == "E-CRASH") continue;  // replaying a crash would crash again; the .txt says how
+        if (d.finding.code == cvsim::codes::kCrash) continue;  // replaying a crash would crash again; the .txt says how
         if (!replayed.insert(stem).second) continue;  // another finding of the same schedule
         auto args = replay_args(c, kernel, d.first);
         args.insert(args.end(), {"-q", "--trace", stem + ".json", "--vcd", stem + ".vcd", "--html", stem + ".html"});
@@ -228,8 +229,8 @@ namespace {
 bool only_unsupported(const std::vector<std::string>& codes) {
     bool unsupported = false;
     for (const std::string& code : codes) {
-        if (code == "E-UNSUPPORTED") unsupported = true;
-        else if (code != "E-UNCHECKED") return false;
+        if (code == cvsim::codes::kUnsupported) unsupported = true;
+        else if (code != cvsim::codes::kUnchecked) return false;
     }
     return unsupported;
 }
@@ -298,7 +299,7 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
     if (vcd) vcd->close();
     for (const std::string* err : {chrome ? &chrome->error() : nullptr, html ? &html->error() : nullptr})
         if (err && !err->empty()) {
-            std::cerr << "error[E-IO]: " << *err << "\n";  // no exception after SystemC (see try_write_text_file)
+            std::cerr << "error[" << cvsim::codes::kIo << "]: " << *err << "\n";  // no exception after SystemC (see try_write_text_file)
             return kExitBadInput;
         }
     const ref::Result& want = session.reference();
@@ -312,7 +313,7 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
         // No exception once SystemC has run: ASan cannot follow QuickThreads' stack switches and reports a
         // false stack-buffer-overflow when a throw unwinds (docs/DECISIONS.md); the error is reported here.
         if (std::string err = try_write_text_file(c.json, run_json(session, res, want).dump(2) + "\n"); !err.empty()) {
-            std::cerr << "error[E-IO]: " << err << "\n";
+            std::cerr << "error[" << cvsim::codes::kIo << "]: " << err << "\n";
             return kExitBadInput;
         }
     }
@@ -331,41 +332,41 @@ void note_unread(const ir::Program& p, const std::string& kernel, const std::str
                                  kernel, f->name, f->unread.diag->code, f->unread.diag->loc.line, f->unread.diag->message);
 }
 
-// The kernel file parsed and expanded with the command line's options (the expansion `run` and `check` use).
-// Unbound pl.dynamic symbols take kDefaultDim; NOTES prints which on stderr (unless --quiet).
-std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const std::string& kernel, passes::ExpandStats& stats,
-                                                bool notes = false) {
+// The kernel file through the pass pipeline (frontend/pipeline.h) with the command line's options: the
+// whole-program expansion `expand` prints, and the launch passes `run` and `check` run, so expand accepts
+// nothing run rejects. LAUNCHES false: only the printed expansion (check's timing scope, after its sessions
+// ran the launch passes). Unbound pl.dynamic symbols take kDefaultDim; NOTES prints which on stderr (unless
+// --quiet).
+PipelineResult expand_kernel_file(const CommonOptions& c, const std::string& kernel, bool notes = false, bool launches = true) {
     sim::SessionOptions so = session_options(c);
+    auto file = SourceFile::read(kernel);
     std::vector<std::pair<std::string, int64_t>> defaulted;
     std::vector<std::pair<std::string, int64_t>> inferred;
-    SemaOptions sema{so.dims, kDefaultDim, &defaulted};
-    sema.inferred = &inferred;
     std::vector<std::string> specialised;
-    sema.specialised = &specialised;
-    sema.keep_unread = true;  // a function no launch of the entry reaches may be one cvsim cannot read
-    auto program = load_program(SourceFile::read(kernel), sema);
-    refuse_unread(*program, c.entry);  // the entry reaches a function cvsim could not read: its diagnostic
-    if (notes && !c.quiet) {
+    PipelineOptions po;
+    po.sema = SemaOptions{sim::dims_from_inputs(file, so.dims, so.input_files), kDefaultDim, &defaulted};
+    po.sema.inferred = &inferred;
+    po.sema.specialised = &specialised;
+    po.sema.keep_unread = true;  // a function no launch of the entry reaches may be one cvsim cannot read
+    po.entry = c.entry;
+    po.after_sema = [&](const ir::Program& program) {
+        if (!notes || c.quiet) return;
         for (const auto& [n, v] : inferred) std::cerr << inferred_dim_note(n, v);
         for (const auto& sp : specialised) std::cerr << "note: " << sp << "\n";
         for (const auto& [d, v] : defaulted) std::cerr << defaulted_dim_note(d, v);
-        note_unread(*program, kernel, c.entry);
-    }
-    const HwParams hw = load_params(so.target, so.config_files, so.param_sets);
-    // The launch's own width when the orchestration gives one: run and check launch (and expand) with it.
-    int blocks = so.blocks;
-    if (auto w = launch_width(*program, c.entry); w && *w != blocks) {
-        blocks = *w;
-        if (notes && !c.quiet) std::cerr << fmt::format("note: {}: the launch sets core_num {}; expanded for {} block(s)\n", kernel, *w, *w);
-    }
-    passes::ExpandOptions eo = sim::expand_options(so.target, so.v2c, blocks, hw);
-    eo.c2v = so.c2v;
-    passes::check_capacity(*program, hw);  // as `run` does: expand accepts nothing run rejects
-    auto expanded = passes::expand_mixed_kernel(*program, eo, stats);
-    // The store-layout rule is the board toolchain's, not the pass's: expand prints what PyPTO's pass would
-    // (parity), run and check refuse it (sim/session.cpp).
-    check_expanded_for_hardware(*expanded, hw, /*store_layouts=*/false);
-    return expanded;
+        note_unread(program, kernel, c.entry);
+        // The launch's own width when the orchestration gives one: run and check launch (and expand) with it.
+        if (auto w = launch_width(program, c.entry); w && *w != so.blocks)
+            std::cerr << fmt::format("note: {}: the launch sets core_num {}; expanded for {} block(s)\n", kernel, *w, *w);
+    };
+    po.hw = sim::session_params(so);
+    po.expand = sim::session_expand_options(so, po.hw);
+    po.printed = true;
+    po.every_launch = launches;
+    po.host.scalars = so.scalars;  // the launches check checks (entries_of)
+    po.host.files = so.input_files;
+    po.store_layouts = false;  // the board toolchain's rule, not the pass's (check_expanded_for_hardware)
+    return run_pipeline(file, po);
 }
 
 }  // namespace
@@ -373,15 +374,17 @@ std::shared_ptr<ir::Program> expand_kernel_file(const CommonOptions& c, const st
 int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::string& out) {
     if (c.json == "-" && out.empty())
         throw std::invalid_argument("--json -: standard output already carries the expanded program; give -o FILE");
-    passes::ExpandStats stats;
-    auto expanded = expand_kernel_file(c, kernel, stats, true);
-    std::string text = print_program(*expanded);
+    PipelineResult piped = expand_kernel_file(c, kernel, true);
+    std::string text = print_program(*piped.printed);
     if (out.empty()) std::cout << text;
     else {
         write_text_file(out, text);
     }
-    if (c.verbose) print_expand_stats(std::cerr, stats);
-    if (!c.json.empty()) write_json(c.json, {{"expand", stats_json(stats)}});
+    if (c.verbose) {
+        print_expand_stats(std::cerr, piped.printed_stats);
+        std::cerr << format_pass_records(piped.passes);
+    }
+    if (!c.json.empty()) write_json(c.json, {{"expand", stats_json(piped.printed_stats)}, {"passes", passes_json(piped.passes)}});
     return kExitClean;
 }
 
@@ -414,8 +417,7 @@ namespace {
 
 // The static half of the verdict's scope, over the lane programs the exploration ran.
 passes::TimingScope timing_scope_of(const CommonOptions& c, const std::string& kernel) {
-    passes::ExpandStats stats;
-    auto program = expand_kernel_file(c, kernel, stats);
+    auto program = expand_kernel_file(c, kernel, false, /*launches=*/false).printed;
     // A kernel an orchestration launches is checked on its launch's scalars, which the host walk computed: the
     // orchestration's own control flow is not part of that check's scope.
     if (auto e = c.entry.empty() ? nullptr : program->find(c.entry); e && e->type != ir::FuncType::Orchestration) {
@@ -624,7 +626,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         std::unique_ptr<sim::Session> session;
         try {
             if (!ent.unbound.empty())
-                raise("E-UNCHECKED", ent.loc,
+                raise(cvsim::codes::kUnchecked, ent.loc,
                       ent.why.empty() ? fmt::format("kernel '{}' is not checked: its scalar '{}' is computed by the orchestration, which cvsim "
                                                     "does not run, and a value cvsim picked could make the verdict vacuous",
                                                     entry, ent.unbound)
@@ -648,7 +650,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             nlohmann::json item = {{"kernel", kernel}, {"diagnostic", to_json(err.diag())}};
             if (per_launch) item["entry"] = entry;
             if (!ent.binding.empty()) item["launch"] = ent.binding;
-            if (err.diag().code == "E-V2C-UNFENCED") {
+            if (err.diag().code == cvsim::codes::kV2cUnfenced) {
                 std::cerr << render_text(err.diag());
                 any_findings = true;
                 report.push_back(item);

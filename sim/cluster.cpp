@@ -1,5 +1,6 @@
 // Machine: elaboration once per process, then one schedule per run() with a full model reset in between.
 #include "sim/cluster.h"
+#include "frontend/codes.h"
 
 #include <fmt/format.h>
 
@@ -215,10 +216,10 @@ RunOutcome Machine::run(const RunConfig& cfg) {
                 else if (r->blocked_in_syncall() && plan.blocks > chip) waves = true;
             }
         if (out.deadlock) {
-            f.code = "E-DEADLOCK";
+            f.code = codes::kDeadlock;
             f.message = fmt::format("deadlock at cycle {}: every unfinished core is blocked and nothing is in flight", out.end_cycle);
         } else {
-            f.code = "E-TIMEOUT";
+            f.code = codes::kTimeout;
             f.message = m_ctl.timed_out ? fmt::format("the schedule exceeded the wall-time bound of {} s", cfg.max_wall_seconds)
                                         : fmt::format("the schedule exceeded the simulated-time bound of {} cycles", cfg.max_cycles);
         }
@@ -245,10 +246,10 @@ RunOutcome Machine::run(const RunConfig& cfg) {
         f.key = f.code;
         auto occupancy_finding = [&](std::string message, std::string hint) {
             Finding o;
-            o.code = "E-OCCUPANCY";
+            o.code = codes::kOccupancy;
             o.message = std::move(message);
             o.details.push_back(std::move(hint));
-            o.key = "E-OCCUPANCY";
+            o.key = codes::kOccupancy;
             o.cycle = out.end_cycle;
             st.add_finding(o);
         };

@@ -10,6 +10,7 @@
 
 #include <cmath>
 
+#include "frontend/codes.h"
 #include "frontend/ops.h"
 #include "frontend/ops_sort.h"
 #include "models/cost_model.h"
@@ -178,7 +179,7 @@ uint64_t CoreRunner::begin(Instr& in) {
                 const Matrix& b = sl.parts.size() > 1 ? values(sl.parts[1]) : values(nullptr);
                 if (written > 1 && sl.parts.size() > 1 && sl.parts[0] != sl.parts[1] && (a.rows() != b.rows() || a.cols() != b.cols() || a != b)) {
                     last_writer_matters = true;
-                    runtime_finding("W-NONUNIFORM-GATHER", *in.stmt,
+                    runtime_finding(codes::kNonuniformGather, *in.stmt,
                                     "both AIV lanes pushed different data into the same V2C slot with split 0; the cube receives whichever landed last");
                 }
             }
@@ -214,7 +215,7 @@ uint64_t CoreRunner::begin(Instr& in) {
             TileRef t = in.in[0];
             p.detail = p.ring_dir == 0 ? "C2V" : "V2C";
             if (!t || t->ring < 0 || t->slot < 0)
-                runtime_finding("E-PIPE-FREE", *in.stmt, fmt::format("{} of a tile that was not popped from a ring", in.call->op->name()));
+                runtime_finding(codes::kPipeFree, *in.stmt, fmt::format("{} of a tile that was not popped from a ring", in.call->op->name()));
             return hw.sync.issue_cost;  // the release itself happens in end(), where its event is emitted
         }
         case PayloadKind::Fence: {
@@ -460,8 +461,8 @@ void CoreRunner::compute_data(Instr& in) {
     o.out_dtype = out.dtype;
     o.out_rows = out.rows;
     o.out_cols = out.cols;
-    if (auto err = gather_compare_overflow_error(o)) runtime_finding("E-OOB", *in.stmt, *err);
-    if (auto err = assemble_outside_error(o)) runtime_finding("E-OOB", *in.stmt, *err);
+    if (auto err = gather_compare_overflow_error(o)) runtime_finding(codes::kOob, *in.stmt, *err);
+    if (auto err = assemble_outside_error(o)) runtime_finding(codes::kOob, *in.stmt, *err);
     p.data = eval_numerics(o);
 }
 
@@ -485,7 +486,7 @@ uint64_t CoreRunner::begin_indexed(Instr& in) {
     // A view that is not one run of its base: pto-isa addresses it linearly from its first element (elem mode,
     // mscatter; a5's row mode steps rows by the row length), which cvsim's box model does not reproduce.
     if (!rt::box_contiguous(shape, reshape.empty() ? t.shape : reshape) && (!row || m_st.cfg->hw.target == Target::A5))
-        runtime_finding("E-UNSUPPORTED", *in.stmt,
+        runtime_finding(codes::kUnsupported, *in.stmt,
                         fmt::format("{} {}{} on a view of {} that is not contiguous: pto-isa addresses the view linearly from its first "
                                     "element{}, which cvsim does not model", core_name(m_core_id), c.op->name(), row ? " (row mode, a5)" : "", t.name,
                                     row ? " (rows a row length apart)" : ""));
@@ -512,7 +513,7 @@ uint64_t CoreRunner::begin_indexed(Instr& in) {
             auto w = pk.oob ? std::nullopt : rt::indexed_window(tid, off, shape, reshape, t.shape, pk.index, row);
             if (!w || rt::check_window(t, *w)) {
                 if (!reported)
-                    runtime_finding(pk.oob ? "E-OOB" : "E-UNSUPPORTED", *in.stmt,
+                    runtime_finding(pk.oob ? codes::kOob : codes::kUnsupported, *in.stmt,
                                     pk.oob ? fmt::format("{} {}: index {} is outside the {} {} of tensor {}{}", core_name(m_core_id), c.op->name(),
                                                          static_cast<int64_t>(raw), cap, row ? "rows" : "elements", t.name,
                                                          gather ? " (gather_oob undefined)" : "")
@@ -586,7 +587,7 @@ uint64_t CoreRunner::begin_push(Instr& in) {
     if (hit && hit->data) {
         shared = hit->data;
         if (p.ring_dir == 1 && src.layout != (hw.target == Target::A5 ? Layout::NZ : Layout::ND))
-            runtime_finding("W-V2C-LAYOUT", *in.stmt,
+            runtime_finding(codes::kV2cLayout, *in.stmt,
                             fmt::format("tpush_to_aic of a {} tile on {}: the V2C transport delivers {} data, so the cube reads it scrambled",
                                         layout_name(src.layout), target_name(hw.target), layout_name(hw.target == Target::A5 ? Layout::NZ : Layout::ND)));
     } else if (p.ring_dir == 0) {
@@ -595,7 +596,7 @@ uint64_t CoreRunner::begin_push(Instr& in) {
         Layout seen = hw.target == Target::A5 ? Layout::NZ : Layout::ND;
         m = decode(src.bytes.data(), src.bytes.size(), src.dtype, seen, false, src.rows, src.cols);
         if (src.layout != seen)
-            runtime_finding("W-V2C-LAYOUT", *in.stmt,
+            runtime_finding(codes::kV2cLayout, *in.stmt,
                             fmt::format("tpush_to_aic of a {} tile on {}: the V2C transport delivers {} data, so the cube reads it scrambled",
                                         layout_name(src.layout), target_name(hw.target), layout_name(seen)));
     }
@@ -620,7 +621,7 @@ uint64_t CoreRunner::begin_push(Instr& in) {
     const Matrix& pushed = *p.xfer;
     p.bytes_moved = bytes;
     if (static_cast<int64_t>(bytes) > r.slot_size())
-        runtime_finding("E-PIPE-SLOT", *in.stmt, fmt::format("pushes {} bytes into slots of {} bytes", bytes, r.slot_size()));
+        runtime_finding(codes::kPipeSlot, *in.stmt, fmt::format("pushes {} bytes into slots of {} bytes", bytes, r.slot_size()));
     // The slot write as the checker sees it: on a2a3 the slot lives in the hidden GM ring tensor, on a5 in the
     // consumer's SRAM (named by the same ring tensor; no GM traffic). Lane 1 writes after lane 0's part, whose
     // size is the static tile's (lane 0's is the larger part of an odd split; lane 1's may be one row or column
@@ -803,9 +804,9 @@ void CoreRunner::end(Instr& in) {
             if (!t || t->ring < 0 || t->slot < 0) break;
             auto res = p.ring->ring().free(t->lane, t->slot);
             if (res == RingBuffer::FreeResult::AlreadyFreed)
-                runtime_finding("E-PIPE-FREE", *in.stmt, fmt::format("{} frees a slot twice (double tfree)", in.call->op->name()));
+                runtime_finding(codes::kPipeFree, *in.stmt, fmt::format("{} frees a slot twice (double tfree)", in.call->op->name()));
             else if (res == RingBuffer::FreeResult::NotPopped)
-                runtime_finding("E-PIPE-FREE", *in.stmt, fmt::format("{} of a slot this lane did not pop", in.call->op->name()));
+                runtime_finding(codes::kPipeFree, *in.stmt, fmt::format("{} of a slot this lane did not pop", in.call->op->name()));
             else {
                 uint64_t tok = m_st.token();
                 p.releases.push_back(tok);
@@ -888,7 +889,7 @@ void CoreRunner::end(Instr& in) {
                     size_t pending = ctr.tokens.size();
                     if (rcv == 0 && m_aiv_lanes > 0) pending = (pending + m_aiv_lanes - 1) / m_aiv_lanes;
                     if (pending > hw.chip.flag_counter_max)
-                        runtime_finding("E-FLAG-OVERFLOW", *in.stmt, fmt::format("sync_set({}) leaves {} pending sets; the 4-bit counter holds {}", p.event_id, pending, hw.chip.flag_counter_max));
+                        runtime_finding(codes::kFlagOverflow, *in.stmt, fmt::format("sync_set({}) leaves {} pending sets; the 4-bit counter holds {}", p.event_id, pending, hw.chip.flag_counter_max));
                 }
                 fb.changed.notify(sc_core::sc_time(static_cast<double>(hw.sync.flag_latency), sc_core::SC_NS));
             } else if (in.out && p.memo_hit) {

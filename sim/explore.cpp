@@ -37,6 +37,7 @@
 #include <tuple>
 #include <thread>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "sim/journal.h"
 
@@ -119,8 +120,8 @@ void SummaryBuilder::add(const ScheduleRecord& r) {
     ++s.failing;
     bool wrong = false, race = false;
     for (const auto& c : r.codes) {
-        wrong |= c == "E-MISMATCH" || c == "E-UNWRITTEN";
-        race |= c.rfind("E-RACE-", 0) == 0;
+        wrong |= c == codes::kMismatch || c == codes::kUnwritten;
+        race |= is_race_code(c);
     }
     s.wrong_outputs += wrong;
     s.hazards += race;
@@ -156,10 +157,10 @@ ExploreSummary SummaryBuilder::finish(const CommonOptions& c, const std::string&
     ExploreSummary s = m_sum;
     // By first seed; within a schedule, causes before symptoms (a race before the wrong output it causes).
     auto rank = [](const std::string& code) {
-        if (code.rfind("E-RACE-", 0) == 0) return 0;
-        if (code == "E-OCCUPANCY" || code == "E-DEADLOCK") return 1;
-        if (code == "E-MISMATCH" || code == "E-UNWRITTEN" || code == "E-NONDET") return 4;
-        if (code.rfind("W-", 0) == 0) return 3;
+        if (is_race_code(code)) return 0;
+        if (code == codes::kOccupancy || code == codes::kDeadlock) return 1;
+        if (code == codes::kMismatch || code == codes::kUnwritten || code == codes::kNondet) return 4;
+        if (const CodeInfo* ci = find_code(code); ci && ci->severity == CodeSeverity::Warning) return 3;
         return 2;
     };
     std::vector<std::tuple<uint64_t, int, std::string>> order;
@@ -556,9 +557,9 @@ private:
             r.schedule = schedule_for(m_base, m_e, seed);
             r.verdict = "crash";
             Finding f;
-            f.code = "E-CRASH";
+            f.code = codes::kCrash;
             f.message = fmt::format("the simulator's worker died in this schedule ({}); the rest of the exploration went on", why);
-            f.key = "E-CRASH";
+            f.key = codes::kCrash;
             r.codes = {f.code};
             r.keys = {f.key};
             r.full = {f};

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "frontend/codes.h"
 #include "frontend/ops.h"
 #include "models/layout.h"
 #include "sim/payload.h"
@@ -266,7 +267,7 @@ std::optional<rt::Window> CoreRunner::window(const TView& v, const ExprPtr& offs
     // A 1-D tile is held as one row: its leading extent 1 has no tensor dimension (a store into a 1-D tensor).
     while (ext.size() > rank && ext.front() == 1) ext.erase(ext.begin());
     if (!offsets || offsets->args.size() != rank || ext.size() != rank) {
-        runtime_finding("E-OOB", s, "window rank does not match the tensor");
+        runtime_finding(codes::kOob, s, "window rank does not match the tensor");
         return std::nullopt;
     }
     w.extents = ext;
@@ -276,7 +277,7 @@ std::optional<rt::Window> CoreRunner::window(const TView& v, const ExprPtr& offs
             const auto& t = m_st.tensors->tensors[v.tensor];
             std::string win;
             for (size_t k = 0; k < rank; ++k) win += fmt::format("{}{}:{}", k ? ", " : "", k == d ? o : scalar(offsets->args[k]).as_int(), rt::sat_add(k == d ? o : scalar(offsets->args[k]).as_int(), ext[k]));
-            runtime_finding("E-OOB", s, fmt::format("{} window [{}] is outside tensor {} of shape {} (dimension {})",
+            runtime_finding(codes::kOob, s, fmt::format("{} window [{}] is outside tensor {} of shape {} (dimension {})",
                                                     core_name(m_core_id), win, t.name, shape_str(v.shape), d));
             return std::nullopt;
         }
@@ -285,7 +286,7 @@ std::optional<rt::Window> CoreRunner::window(const TView& v, const ExprPtr& offs
     if (!v.reshape.empty()) {
         auto r = rt::reshape_window(v.reshape, w, m_st.tensors->tensors[v.tensor].shape);
         if (!r) {
-            runtime_finding("E-UNSUPPORTED", s, fmt::format("{} window {} of a pl.tensor.view {} is not one box of tensor {} of shape {}", core_name(m_core_id),
+            runtime_finding(codes::kUnsupported, s, fmt::format("{} window {} of a pl.tensor.view {} is not one box of tensor {} of shape {}", core_name(m_core_id),
                                                             rt::window_str(w), shape_str(v.reshape), m_st.tensors->tensors[v.tensor].name,
                                                             shape_str(m_st.tensors->tensors[v.tensor].shape)));
             return std::nullopt;
@@ -295,7 +296,7 @@ std::optional<rt::Window> CoreRunner::window(const TView& v, const ExprPtr& offs
     // A view's own offset plus this one must still lie in the tensor (overflow-checked): E-OOB, never a
     // write outside the tensor's bytes.
     if (auto err = rt::check_window(m_st.tensors->tensors[v.tensor], w)) {
-        runtime_finding("E-OOB", s, fmt::format("{} {}", core_name(m_core_id), *err));
+        runtime_finding(codes::kOob, s, fmt::format("{} {}", core_name(m_core_id), *err));
         return std::nullopt;
     }
     // An empty window (inside the tensor) moves nothing: no instruction is issued for it.
@@ -388,7 +389,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             for (auto& a : arg(c, "indices")->args) idx.push_back(scalar(a).as_int());
             int64_t r = idx.size() >= 2 ? idx[idx.size() - 2] : 0, col = idx.empty() ? 0 : idx.back();
             double v = 0;
-            if (r < 0 || col < 0 || r >= t->rows || col >= t->cols) runtime_finding("E-OOB", s, "pl.tile.read: index outside the tile");
+            if (r < 0 || col < 0 || r >= t->rows || col >= t->cols) runtime_finding(codes::kOob, s, "pl.tile.read: index outside the tile");
             else if (!t->bytes.empty()) v = decode(t->bytes.data(), t->bytes.size(), t->dtype, t->layout, t->acc, t->rows, t->cols)(r, col);
             return LValue{dtype_is_int(t->dtype) ? Scalar::of_int(static_cast<int64_t>(v), t->dtype) : Scalar::of_float(v, t->dtype)};
         }
@@ -440,7 +441,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             for (int64_t o : v.off) whole &= o == 0;
             whole &= v.shape == (v.reshape.empty() ? t.shape : v.reshape);
             if (!whole) {
-                runtime_finding("E-UNSUPPORTED", s, "pl.tensor.view of a part of a tensor (a slice) is not modelled by cvsim");
+                runtime_finding(codes::kUnsupported, s, "pl.tensor.view of a part of a tensor (a slice) is not modelled by cvsim");
                 return LValue{v};
             }
             v.shape = c.type.shape;
@@ -466,7 +467,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
                 out->vr = rt::valid_rows(vv);
                 out->vc = vv.empty() ? 1 : vv.back();
                 if (auto err = rt::valid_shape_error(vv, ext)) {
-                    runtime_finding("E-OOB", s, fmt::format("{} {}", core_name(m_core_id), *err));
+                    runtime_finding(codes::kOob, s, fmt::format("{} {}", core_name(m_core_id), *err));
                     out->vr = std::clamp<int64_t>(out->vr, 0, out->rows);
                     out->vc = std::clamp<int64_t>(out->vc, 0, out->cols);
                 }
@@ -497,7 +498,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
                 // would store bytes the tile does not hold.
                 const int64_t wr = rt::valid_rows(ext), wc = ext.empty() ? 1 : ext.back();
                 if (wr > src->rows || wc > src->cols) {
-                    runtime_finding("E-OOB", s, fmt::format("{} pl.tile.store: window {} is larger than the tile [{}, {}]", core_name(m_core_id),
+                    runtime_finding(codes::kOob, s, fmt::format("{} pl.tile.store: window {} is larger than the tile [{}, {}]", core_name(m_core_id),
                                                             shape_str(ext), src->rows, src->cols));
                     return LValue{v};
                 }
@@ -587,7 +588,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
                     bool c2v = dir == 0;
                     r.configure(c2v, static_cast<int>(slot_num), slot_size, c2v ? 1 : m_aiv_lanes, c2v ? m_aiv_lanes : 1);
                 } else if (r.slot_num() != slot_num || r.slot_size() != slot_size) {
-                    runtime_finding("E-PIPE-SETUP", s, fmt::format("the {} ring is initialised with {} slots of {} bytes here but {} slots of {} bytes by the peer",
+                    runtime_finding(codes::kPipeSetup, s, fmt::format("the {} ring is initialised with {} slots of {} bytes here but {} slots of {} bytes by the peer",
                                                                   dir == 0 ? "C2V" : "V2C", slot_num, slot_size, r.slot_num(), r.slot_size()));
                 }
             }
@@ -776,7 +777,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
         out->vc = scalar(arg(c, "cols")).as_int();
         // A run-time region outside the tile names memory the tile does not have (as a load's valid_shape).
         if (out->vr < 0 || out->vc < 0 || out->vr > out->rows || out->vc > out->cols) {
-            runtime_finding("E-OOB", s, fmt::format("{} pl.tile.set_validshape: valid shape [{}, {}] is outside the tile [{}, {}]", core_name(m_core_id),
+            runtime_finding(codes::kOob, s, fmt::format("{} pl.tile.set_validshape: valid shape [{}, {}] is outside the tile [{}, {}]", core_name(m_core_id),
                                                     out->vr, out->vc, out->rows, out->cols));
             out->vr = std::clamp<int64_t>(out->vr, 0, out->rows);
             out->vc = std::clamp<int64_t>(out->vc, 0, out->cols);

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cvsim_version.h"
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "sim/bridge.h"
 #include "sim/cli.h"
@@ -54,11 +55,11 @@ int report_diag(const Diagnostic& d, const std::string& json_path) {
         try {
             write_text_file(json_path, nlohmann::json{{"diagnostics", {to_json(d)}}}.dump(2) + "\n");
         } catch (const std::runtime_error& e) {
-            std::cerr << "error[E-IO]: " << e.what() << "\n";
+            std::cerr << "error[" << cvsim::codes::kIo << "]: " << e.what() << "\n";
             return kExitBadInput;
         }
     }
-    return d.code == "E-V2C-UNFENCED" ? kExitFindings : kExitBadInput;
+    return d.code == cvsim::codes::kV2cUnfenced ? kExitFindings : kExitBadInput;
 }
 
 }  // namespace
@@ -148,7 +149,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::cerr << "error[E-USAGE]: " << e.what() << "\n" << "run 'cvsim --help' for usage\n";
+        std::cerr << "error[" << cvsim::codes::kUsage << "]: " << e.what() << "\n" << "run 'cvsim --help' for usage\n";
         return kExitBadInput;
     }
 
@@ -187,7 +188,7 @@ int main(int argc, char** argv) {
         // The report is the product: stdout that could not take it (a full disk) is an I/O error.
         std::cout.flush();
         if (!std::cout) {
-            std::cerr << "error[E-IO]: writing the report to standard output failed\n";
+            std::cerr << "error[" << cvsim::codes::kIo << "]: writing the report to standard output failed\n";
             return kExitBadInput;
         }
         return rc;
@@ -197,19 +198,19 @@ int main(int argc, char** argv) {
     } catch (const CompileError& e) {
         return report_diag(e.diag(), common.json);
     } catch (const ParamError& e) {
-        std::cerr << "error[E-CONFIG]: " << e.what() << "\n";
+        std::cerr << "error[" << cvsim::codes::kConfig << "]: " << e.what() << "\n";
         return kExitBadInput;
     } catch (const JournalError& e) {
-        std::cerr << "error[E-JOURNAL]: " << e.what() << "\n";
+        std::cerr << "error[" << cvsim::codes::kJournal << "]: " << e.what() << "\n";
         return kExitBadInput;
     } catch (const std::invalid_argument& e) {
-        std::cerr << "error[E-USAGE]: " << e.what() << "\n";
+        std::cerr << "error[" << cvsim::codes::kUsage << "]: " << e.what() << "\n";
         return kExitBadInput;
     } catch (const std::runtime_error& e) {
-        std::cerr << "error[E-IO]: " << e.what() << "\n";
+        std::cerr << "error[" << cvsim::codes::kIo << "]: " << e.what() << "\n";
         return kExitBadInput;
     } catch (const std::bad_alloc&) {
-        std::cerr << "error[E-CAPACITY]: out of memory (the kernel needs more memory than this machine gives cvsim)\n";
+        std::cerr << "error[" << cvsim::codes::kCapacity << "]: out of memory (the kernel needs more memory than this machine gives cvsim)\n";
         return kExitBadInput;
     } catch (const std::exception& e) {
         std::cerr << "internal error: " << e.what() << "\n";

@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "frontend/codes.h"
 #include "sim/verdict.h"
 
 namespace cvsim::cli {
@@ -366,7 +367,7 @@ void print_run_report(std::ostream& out, const sim::Session& s, const sim::Sched
         os << fmt::format("reference: could not run ({}: {})\n", want.error->code, want.error->message);
     } else if (o.completed) {
         bool mismatch = false;
-        for (const auto& f : r.findings) mismatch |= f.code == "E-MISMATCH" || f.code == "E-UNWRITTEN";
+        for (const auto& f : r.findings) mismatch |= f.code == codes::kMismatch || f.code == codes::kUnwritten;
         int outputs = 0;
         bool atomic_tol = false;
         for (const auto& t : want.gm.tensors) {
@@ -430,7 +431,7 @@ nlohmann::json run_json(const sim::Session& s, const sim::ScheduleResult& r, con
     j["gm"] = {{"bytes_read", o.gm_bytes_read}, {"bytes_written", o.gm_bytes_written}, {"l2_hit_rate", o.l2_hit_rate}};
     j["outputs_match_reference"] = o.completed && !want.error;
     for (const auto& f : r.findings) {
-        if (f.code == "E-MISMATCH" || f.code == "E-UNWRITTEN") j["outputs_match_reference"] = false;
+        if (f.code == codes::kMismatch || f.code == codes::kUnwritten) j["outputs_match_reference"] = false;
         j["findings"].push_back(sim::finding_json(f));
     }
     if (!j.contains("findings")) j["findings"] = nlohmann::json::array();
@@ -455,15 +456,25 @@ nlohmann::json stats_json(const passes::ExpandStats& st) {
             {"c2v_orders", st.c2v_orders}, {"pruned", st.pruned}, {"log", st.log}};
 }
 
+nlohmann::json passes_json(const std::vector<PassRecord>& records) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& r : records) {
+        nlohmann::json stats = nlohmann::json::object();
+        for (const auto& [k, v] : r.stats) stats[k] = v;
+        out.push_back({{"name", r.name}, {"scope", r.scope}, {"stats", stats}});
+    }
+    return out;
+}
+
 VerdictScope verdict_scope(const passes::TimingScope& statics, const ExploreSummary& sum, const sim::Schedule& strategy,
                            uint64_t visibility, uint64_t max_visibility) {
     VerdictScope v;
     v.reasons = statics.reasons;
     for (const auto& d : sum.distinct) {
         const std::string& code = d.finding.code;
-        if (code == "W-NONUNIFORM-GATHER")
+        if (code == codes::kNonuniformGather)
             v.reasons.push_back("W-NONUNIFORM-GATHER: the cube's data depends on which AIV lane's push landed last");
-        else if (code == "E-TIMEOUT" || code == "E-CRASH")
+        else if (code == codes::kTimeout || code == codes::kCrash)
             v.reasons.push_back(code + ": some schedules did not run to the end");
     }
     if (sum.crashes > 0 && v.reasons.empty()) v.reasons.push_back("E-CRASH: some schedules did not run to the end");

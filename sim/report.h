@@ -45,6 +45,8 @@ nlohmann::json run_json(const sim::Session& s, const sim::ScheduleResult& r, con
 
 void print_expand_stats(std::ostream& os, const passes::ExpandStats& st);
 nlohmann::json stats_json(const passes::ExpandStats& st);
+// The pipeline's passes as they ran: [{"name", "scope", "stats": {...}}] (frontend/pipeline.h).
+nlohmann::json passes_json(const std::vector<PassRecord>& records);
 
 // What a verdict proves (SPEC 6): every schedule, or the explored ones with the PCT bound when one applies.
 struct VerdictScope {

@@ -3,9 +3,9 @@
 
 #include <fmt/format.h>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
-#include "frontend/passes/capacity.h"
-#include "frontend/passes/ring_buffers.h"
+#include "frontend/pipeline.h"
 #include "frontend/sema.h"
 #include "sim/check/hazard_checker.h"
 
@@ -22,6 +22,23 @@ passes::ExpandOptions expand_options(Target target, passes::V2CPolicy v2c, int b
     eo.flag_lane_stride = static_cast<int>(hw.chip.flag_counters / kAivsPerCluster);
     eo.auto_slot_num = static_cast<int>(hw.sync.auto_slot_num);
     eo.visibility_delay = hw.gm.visibility_delay;
+    return eo;
+}
+
+HwParams session_params(const SessionOptions& o) {
+    HwParams hw = load_params(o.target, o.config_files, o.param_sets);
+    if (o.visibility_delay) {
+        // --visibility-delay is the gm.visibility_delay parameter, given on the command line.
+        set_param(hw, "gm.visibility_delay", std::to_string(*o.visibility_delay), "--visibility-delay");
+        validate(hw);
+    }
+    return hw;
+}
+
+passes::ExpandOptions session_expand_options(const SessionOptions& o, const HwParams& hw) {
+    passes::ExpandOptions eo = expand_options(o.target, o.v2c, o.blocks, hw);
+    eo.c2v = o.c2v;
+    eo.visibility_delay = std::max(eo.visibility_delay, o.max_visibility_delay);
     return eo;
 }
 
@@ -78,23 +95,17 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     m_opt.dims = dims_from_inputs(m_file, m_opt.dims, m_opt.input_files);
     static uint64_t next_image_id = 0;
     m_gm_image_id = ++next_image_id;
-    m_hw = load_params(m_opt.target, m_opt.config_files, m_opt.param_sets);
-    if (m_opt.visibility_delay) {
-        // --visibility-delay is the gm.visibility_delay parameter, given on the command line.
-        set_param(m_hw, "gm.visibility_delay", std::to_string(*m_opt.visibility_delay), "--visibility-delay");
-        validate(m_hw);
-    }
-    SemaOptions sema{m_opt.dims, kDefaultDim};  // unbound pl.dynamic: the documented default
-    sema.keep_unread = true;                    // compile() refuses a launch that reaches an unread function
-    auto program = load_program(m_file, sema);
-    CompileOptions co;
-    co.entry = m_opt.entry;
-    co.expand = expand_options(m_opt.target, m_opt.v2c, m_opt.blocks, m_hw);
-    co.expand.c2v = m_opt.c2v;
-    co.expand.visibility_delay = std::max(co.expand.visibility_delay, m_opt.max_visibility_delay);
-    passes::check_capacity(*program, m_hw);  // before expanding: the author's own tiles, at their lines
-    m_compiled = compile(program, co);
-    check_expanded_for_hardware(*m_compiled.expanded, m_hw);
+    m_hw = session_params(m_opt);
+    // The one pass pipeline (frontend/pipeline.h), on the entry's launch: `expand` runs the same passes.
+    PipelineOptions po;
+    po.sema = SemaOptions{m_opt.dims, kDefaultDim};  // unbound pl.dynamic: the documented default
+    po.sema.keep_unread = true;                      // a launch that reaches an unread function is refused
+    po.entry = m_opt.entry;
+    po.hw = m_hw;
+    po.expand = session_expand_options(m_opt, m_hw);
+    PipelineResult piped = run_pipeline(m_file, po);
+    m_compiled = std::move(piped.launches.at(0));
+    m_passes = std::move(piped.passes);
 
     // GM: the entry's tensors (inputs generated or read, outputs poisoned), then hidden ring tensors.
     // --input NAME=VALUE must name a scalar parameter of the entry (a typo is not silently a default 0).
@@ -121,14 +132,10 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     rt::poison_outputs(m_gm);
     // One hidden ring tensor per cluster: on a2a3 the rings' GM buffer; on a5 it only names the rings'
     // consumer-SRAM slots for the hazard checker (no GM traffic goes to it).
-    RingLayout layout = ring_layout(m_compiled.plan);
+    // The pipeline's gm-budget pass charged them (E-CAPACITY before anything is allocated).
+    const RingLayout& layout = piped.rings.at(0);
     m_ring_bases = layout.base;
-    int64_t ring_bytes = layout.bytes;
-    int64_t used = 0;
-    for (const auto& t : m_gm.tensors) used += static_cast<int64_t>(t.bytes.size());
-    for (int b = 0; b < m_compiled.plan.blocks && ring_bytes != 0; ++b)
-        rt::charge_gm(used, ring_bytes, fmt::format("the ring buffers of cluster {} (slot_size x slot_num, both directions)", b),
-                      m_compiled.plan.entry->loc);
+    const int64_t ring_bytes = layout.bytes;
     if (ring_bytes > 0) {
         for (int b = 0; b < m_compiled.plan.blocks; ++b) {
             rt::TensorBuffer t;
@@ -199,12 +206,12 @@ ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventS
         } else {
             // No reference, no comparison: the outputs are unchecked, which is never a pass.
             Finding f;
-            f.code = "E-UNCHECKED";
+            f.code = codes::kUnchecked;
             f.message = fmt::format("outputs not compared: the reference interpreter could not run this kernel ({}: {})",
                                     want.error->code, want.error->message);
             f.loc = want.error->loc;
             if (want.error->loc.valid()) f.details.push_back("reference stopped at " + want.error->loc.short_str());
-            f.key = "E-UNCHECKED";
+            f.key = codes::kUnchecked;
             r.findings.push_back(f);
         }
         if (sched.strategy == Strategy::Nominal && sched.seed == 0) {
@@ -212,7 +219,7 @@ ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventS
             m_nominal_events = r.outcome.sync_events;
         } else if (m_nominal_out) {
             const ref::Result& want = reference();
-            for (auto& f : compare_outputs(r.outcome.gm_final, *m_nominal_out, m_opt.compare, "E-NONDET", want.error ? nullptr : &want.gm))
+            for (auto& f : compare_outputs(r.outcome.gm_final, *m_nominal_out, m_opt.compare, codes::kNondet, want.error ? nullptr : &want.gm))
                 r.findings.push_back(f);
         }
     }

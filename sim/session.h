@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "frontend/launch.h"
+#include "frontend/pipeline.h"
 #include "frontend/reference.h"
 #include "models/params.h"
 #include "sim/cluster.h"
@@ -46,6 +47,12 @@ struct SessionOptions {
 // (chip clusters: hard vs soft barriers; flag counters per AIV lane; the slots of the pipes it adds).
 passes::ExpandOptions expand_options(Target target, passes::V2CPolicy v2c, int blocks, const HwParams& hw);
 
+// The session's hardware parameters (--config, --set, then --visibility-delay) and expander options (policy,
+// --c2v, --blocks; the visibility delay the expander's reject sees: the larger of the parameter and
+// --max-visibility-delay). `expand` builds its pipeline options with these too.
+HwParams session_params(const SessionOptions& o);
+passes::ExpandOptions session_expand_options(const SessionOptions& o, const HwParams& hw);
+
 // `dims` plus the pl.dynamic symbols that --input NAME=FILE.npy gives a size: a tensor parameter NAME whose
 // declared extent is a symbol (not bound by --dim) binds it to the file's extent there. A symbol used only
 // in an expression (M // 16) is not bound this way.
@@ -66,6 +73,7 @@ public:
     Session(std::shared_ptr<SourceFile> file, SessionOptions opt);
 
     const Compiled& compiled() const { return m_compiled; }
+    const std::vector<PassRecord>& passes() const { return m_passes; }  // the pipeline's passes as they ran
     const HwParams& hw() const { return m_hw; }
     const SessionOptions& options() const { return m_opt; }
     const rt::TensorStore& initial_gm() const { return m_gm; }
@@ -88,6 +96,7 @@ private:
     std::shared_ptr<SourceFile> m_file;
     HwParams m_hw;
     Compiled m_compiled;
+    std::vector<PassRecord> m_passes;  // the pipeline's record of this session's compile
     rt::TensorStore m_gm;                     // initial GM: kernel tensors, then hidden tensors
     std::vector<uint32_t> m_ring_tensors;     // hidden ring tensor per cluster
     std::map<std::pair<int, int64_t>, int64_t> m_ring_bases;  // (dir, id) -> byte offset in it

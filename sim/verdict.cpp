@@ -1,5 +1,6 @@
 // Findings, output comparison.
 #include "sim/verdict.h"
+#include "frontend/codes.h"
 
 #include <fmt/format.h>
 
@@ -64,7 +65,7 @@ std::vector<Finding> compare_outputs(const rt::TensorStore& got, const rt::Tenso
             // Unwritten: the reference stored this element but no store of the run did (poison remains).
             bool want_written = w.written.empty() ? !is_poison_element(w.dtype, w.bytes.data(), k) : w.written[static_cast<size_t>(k)] != 0;
             bool got_written = g.written.empty() ? !is_poison_element(w.dtype, g.bytes.data(), k) : g.written[static_cast<size_t>(k)] != 0;
-            if (want_written && !got_written && mismatch_code == "E-MISMATCH") {
+            if (want_written && !got_written && mismatch_code == codes::kMismatch) {
                 if (unwritten++ == 0) first_unw = k;
                 continue;
             }
@@ -89,7 +90,7 @@ std::vector<Finding> compare_outputs(const rt::TensorStore& got, const rt::Tenso
         }
         if (unwritten > 0) {
             Finding f;
-            f.code = "E-UNWRITTEN";
+            f.code = codes::kUnwritten;
             f.message = fmt::format("output {}: {} of {} elements were never written (first at {}), but the reference writes them",
                                     w.name, unwritten, n, index_str(w, first_unw));
             f.key = "E-UNWRITTEN:" + w.name;
@@ -98,7 +99,7 @@ std::vector<Finding> compare_outputs(const rt::TensorStore& got, const rt::Tenso
         if (mismatches > 0) {
             Finding f;
             f.code = mismatch_code;
-            const char* against = mismatch_code == "E-MISMATCH" ? "the reference" : "the nominal schedule";
+            const char* against = mismatch_code == codes::kMismatch ? "the reference" : "the nominal schedule";
             f.message = fmt::format("output {}: {} of {} elements differ from {} (first at {}: got {} want {}; max abs diff {})",
                                     w.name, mismatches, n, against, index_str(w, first_mis), first_got, first_want, max_diff);
             f.key = mismatch_code + ":" + w.name;

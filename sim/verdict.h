@@ -8,6 +8,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "frontend/codes.h"
 #include "frontend/ops.h"
 #include "frontend/runtime.h"
 #include "frontend/source.h"
@@ -49,6 +50,6 @@ struct CompareOptions {
 // `code` lets E-NONDET reuse the comparison against the nominal schedule. Elements float atomic adds
 // produced may differ by their order tolerance (TensorBuffer::atomic_tol of `tol`, default `want`).
 std::vector<Finding> compare_outputs(const rt::TensorStore& got, const rt::TensorStore& want, const CompareOptions& opt,
-                                     const std::string& mismatch_code = "E-MISMATCH", const rt::TensorStore* tol = nullptr);
+                                     const std::string& mismatch_code = codes::kMismatch, const rt::TensorStore* tol = nullptr);
 
 }  // namespace cvsim::sim

@@ -17,6 +17,7 @@
 #include <map>
 #include <tuple>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/passes/ir_util.h"
 #include "models/layout.h"
@@ -206,7 +207,7 @@ void check_function(const Function& f, const HwParams& hw) {
             });
             std::string list;
             for (auto& [sz, first, n] : tiles) list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", n, bytes_str(sz));
-            raise("E-CAPACITY", flat[i].stmt->loc,
+            raise(codes::kCapacity, flat[i].stmt->loc,
                   fmt::format("{} in '{}' needs {} here but holds {} on {}; live tiles: {}", buffer_name(m), f.name, bytes_str(b),
                               bytes_str(cap), target_name(hw.target), list),
                   "split the work into smaller tiles (loop over blocks) or end a tile's use earlier");
@@ -225,7 +226,7 @@ void check_capacity(const Program& p, const HwParams& hw) {
             if (!c || (c->op->code != OpCode::SyncSet && c->op->code != OpCode::SyncWait)) return;
             auto id = const_int(arg(*c, "event_id"));
             if (id && *id >= static_cast<int64_t>(hw.chip.flag_counters))
-                raise("E-CAPACITY", arg(*c, "event_id")->loc,
+                raise(codes::kCapacity, arg(*c, "event_id")->loc,
                       fmt::format("{}: event_id {} names no flag counter: a {} cluster has {} (chip.flag_counters)",
                                   c->op->code == OpCode::SyncSet ? "sync_set" : "sync_wait", *id, target_name(hw.target), hw.chip.flag_counters));
         });

@@ -18,6 +18,7 @@
 #include <map>
 #include <set>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/passes/ir_util.h"
 
@@ -367,7 +368,7 @@ private:
                 auto it = source_def.find(v);
                 if (defined.count(v) || it == source_def.end()) continue;
                 const bool aic = m_lane == Lane::Aic;
-                raise("E-UNSUPPORTED", st->loc,
+                raise(codes::kUnsupported, st->loc,
                       fmt::format("the {} lane needs '{}', which only the {} side computes (at {}): a scalar does not cross between the cores "
                                   "(tpush/tpop carry tiles), so this statement cannot run on the {}",
                                   aic ? "AIC" : "AIV", v->name, aic ? "vector" : "cube", it->second->loc.short_str(), aic ? "cube" : "vector"),
@@ -559,7 +560,7 @@ private:
                 if (!inside.count(x.get()) || own_yield || x->kind == StmtKind::Return) escape = x.get();
             });
             if (escape)
-                raise("E-UNSUPPORTED", s.loc,
+                raise(codes::kUnsupported, s.loc,
                       fmt::format("the tile '{}' popped here (or a view of it) {} at line {}; cvsim cannot place its {}, which "
                                   "must run exactly once, after the tile's last use",
                                   v->name, escape->kind == StmtKind::Yield ? "leaves the block it was popped in through a yield" : "is used after the block it was popped in ends",
@@ -741,7 +742,7 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
         // affinity puts them: passes::distributed_op_side), so its expansion can be compared with upstream's;
         // run/check never simulate it (one device).
         if (is_mixed(*f) && !f->distributed.what.empty() && opt.v2c != V2CPolicy::Off)
-            raise("E-UNSUPPORTED", f->distributed.loc,
+            raise(codes::kUnsupported, f->distributed.loc,
                   fmt::format("'{}' is a mixed distributed function ('{}'): cvsim expands it for comparison only (--v2c off); it does "
                               "not analyse the GM accesses of pld.* ops, so it cannot insert V2C synchronisation for them",
                               f->name, f->distributed.what),
@@ -774,7 +775,7 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
         // it would be taken as live. Refused, never expanded into a hang.
         walk(f->body, [&](const StmtPtr& s) {
             if (s->kind == StmtKind::Return && (f->body.empty() || s.get() != f->body.back().get()))
-                raise("E-UNSUPPORTED", s->loc,
+                raise(codes::kUnsupported, s->loc,
                       fmt::format("an early return in the mixed kernel '{}': cvsim splits a mixed kernel only with its return as the "
                                   "last statement",
                                   f->name),

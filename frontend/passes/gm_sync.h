@@ -40,6 +40,7 @@
 #include <optional>
 #include <set>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/passes/expand_mixed_kernel.h"
 #include "frontend/passes/gm_windows.h"
@@ -415,10 +416,10 @@ private:
             collect_reads(*s, r);
             int m = uses(r);
             if (m == 3)
-                raise("E-UNSUPPORTED", s->loc, "pl.tensor.write in a mixed kernel whose index or value uses values of both the cube and the vector lane",
+                raise(codes::kUnsupported, s->loc, "pl.tensor.write in a mixed kernel whose index or value uses values of both the cube and the vector lane",
                       "compute the element's value and indices on one lane");
             if (m == 2 && two_aivs)
-                raise("E-UNSUPPORTED", s->loc,
+                raise(codes::kUnsupported, s->loc,
                       "pl.tensor.write of a vector value in a function both AIV lanes run (split, split_aiv or dual dispatch): each lane "
                       "would write the element",
                       "write the element with pl.tile.store of a [1, 1] tile from one lane's half, or compute it on the cube");
@@ -1054,7 +1055,7 @@ private:
         if (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall) return publish_after(s, same_cluster ? &cons : nullptr);
         if (m_opt.v2c != V2CPolicy::Reject || m_opt.visibility_delay == 0 || published(s) || (same_cluster && trace_published(s, cons))) return;
         if (dry_reject(cons.stmt->loc)) return;
-        raise("E-V2C-UNFENCED", cons.stmt->loc,
+        raise(codes::kV2cUnfenced, cons.stmt->loc,
               fmt::format("{} {} of '{}' is ordered after the vector store at {} only on the store's completion: with a GM visibility delay "
                           "({} cycles) a flag, barrier or tile transport publishes a write only through a system.fence() of the writing core "
                           "between the write and the release, and none follows the store",
@@ -1068,7 +1069,7 @@ private:
         if (!m_barrier_at.insert({b, il}).second) return;  // one barrier covers every pair ordered there
         // A launch wider than the chip runs in waves: a barrier over all its blocks never completes.
         if (m_opt.chip_clusters > 0 && m_opt.blocks > m_opt.chip_clusters)
-            raise("E-OCCUPANCY", loc,
+            raise(codes::kOccupancy, loc,
                   fmt::format("this dependency needs a barrier (pl.system.syncall), but the launch's {} blocks exceed the chip's {} clusters: "
                               "the blocks run in waves, so a barrier over all of them never completes (it hangs on hardware)",
                               m_opt.blocks, m_opt.chip_clusters),
@@ -1117,7 +1118,7 @@ private:
         int ev = 0;
         while (used.count(ev) || (lane_pair && used.count(ev + stride))) ++ev;
         if (lane_pair && ev >= stride)
-            raise("E-UNSUPPORTED", m_f.loc, fmt::format("no free pair of flag ids (id, id + {}) is left for a loop-carried WAR order", stride));
+            raise(codes::kUnsupported, m_f.loc, fmt::format("no free pair of flag ids (id, id + {}) is left for a loop-carried WAR order", stride));
         m_planned_events.insert(ev);
         if (lane_pair) m_planned_events.insert(ev + stride);
         return ev;
@@ -1325,7 +1326,7 @@ private:
                     return;
                 case V2CPolicy::Reject:
                     if (dry_reject(c.stmt->loc)) return;
-                    raise("E-V2C-UNFENCED", c.stmt->loc,
+                    raise(codes::kV2cUnfenced, c.stmt->loc,
                           fmt::format("cube load of '{}' reads GM written by the vector store at {} in an earlier iteration of the loop at line {}, "
                                       "with nothing ordering them",
                                       tensor, s.stmt->loc.str(), carry->loop->loc.line),
@@ -1416,11 +1417,11 @@ private:
                 case V2CPolicy::Reject:
                     if (dry_reject(s.stmt->loc)) return;
                     if (v2c)
-                        raise("E-V2C-UNFENCED", s.stmt->loc,
+                        raise(codes::kV2cUnfenced, s.stmt->loc,
                               fmt::format("cube store of '{}' overwrites GM that the vector load at {} reads{}, with nothing ordering them", tensor,
                                           c.stmt->loc.str(), carry && !same ? " in an earlier iteration" : ""),
                               "insert pl.system.syncall between the vector load and the cube store (or compile with --v2c fence)");
-                    raise("E-V2C-UNFENCED", s.stmt->loc,
+                    raise(codes::kV2cUnfenced, s.stmt->loc,
                           fmt::format("vector store of '{}' overwrites GM that the cube load at {} reads{}, with nothing ordering them", tensor, c.stmt->loc.str(),
                                       carry ? " in an earlier iteration" : ""),
                           "insert pl.system.syncall before the vector store (or compile with --v2c fence)");
@@ -1558,7 +1559,7 @@ private:
                 return std::nullopt;
             case V2CPolicy::Reject:
                 if (dry_reject(l.stmt->loc)) return std::nullopt;
-                raise("E-V2C-UNFENCED", l.stmt->loc,
+                raise(codes::kV2cUnfenced, l.stmt->loc,
                       fmt::format("cube load of '{}' reads GM written by the vector store at {} with nothing ordering them", tensor, s.stmt->loc.str()),
                       "insert pl.system.syncall between the producing region and the cube consumer (or compile with --v2c fence)");
             case V2CPolicy::Fence:

@@ -21,6 +21,8 @@
 // instead of adding a token as well.
 #include "frontend/passes/gm_sync.h"
 
+#include "frontend/codes.h"
+
 namespace cvsim::passes::gmsync {
 
 struct BlockOrder {
@@ -103,7 +105,7 @@ struct BlockOrder {
                 return;
             case V2CPolicy::Reject:
                 if (g.dry_reject(y.stmt->loc)) return;
-                raise("E-V2C-UNFENCED", y.stmt->loc,
+                raise(codes::kV2cUnfenced, y.stmt->loc,
                       fmt::format("{} of '{}' in one cluster {} GM that the {} at {} {} in another cluster{}, with nothing ordering them: the "
                                   "dependency crosses clusters, so a tpush/tpop, a flag pair or a tile transport (which order the cores of "
                                   "one cluster) cannot order it",

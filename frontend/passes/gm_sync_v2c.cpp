@@ -12,6 +12,8 @@
 // --c2v complete (gm_sync_c2v.cpp).
 #include "frontend/passes/gm_sync.h"
 
+#include "frontend/codes.h"
+
 namespace cvsim::passes::gmsync {
 
 int GmSync::vector_accesses(const Access& a) const {
@@ -31,7 +33,7 @@ void GmSync::v2c_order_first(const Access& p, const Access& c, Block* b, size_t 
             return;
         case V2CPolicy::Reject:
             if (dry_reject(c.stmt->loc)) return;
-            raise("E-V2C-UNFENCED", c.stmt->loc,
+            raise(codes::kV2cUnfenced, c.stmt->loc,
                   fmt::format("cube store of '{}' overwrites GM that the vector store at {} wrote{}, with nothing ordering them", name_of(p.origins),
                               p.stmt->loc.str(), kind),
                   "insert pl.system.fence() + pl.system.syncall between the vector store and the cube store (or compile with --v2c fence)");
@@ -123,7 +125,7 @@ static const char* read_name(const Access& a) { return a.call && a.call->op->cod
 void GmSync::reject_vector_pair(const Access& x, const Access& y, const std::string& when) const {
     if (m_opt.v2c != V2CPolicy::Reject) return;
     if (dry_reject(y.stmt->loc)) return;  // a re-check: recorded, and place_barrier then plans nothing
-    raise("E-V2C-UNFENCED", y.stmt->loc,
+    raise(codes::kV2cUnfenced, y.stmt->loc,
           fmt::format("vector {} of '{}' {} GM that the vector {} at {} {}{} on the other AIV lane ({}), with nothing ordering them",
                       y.store ? "store" : read_name(y), name_of(x.origins), y.store ? "overwrites" : "reads", x.store ? "store" : read_name(x),
                       x.stmt->loc.str(), x.store ? "wrote" : "reads", when,

@@ -14,6 +14,7 @@
 
 #include <set>
 
+#include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/passes/expand_mixed_kernel.h"
 #include "frontend/passes/ir_util.h"
@@ -54,7 +55,7 @@ private:
         size_t ax = axis(t.shape.size());
         if (whole_ok && unsplit(t.shape, ax)) return false;
         if (t.shape[ax] % 2 != 0)
-            raise("E-UNSUPPORTED", loc,
+            raise(codes::kUnsupported, loc,
                   fmt::format("'{}' has {} {} ({}): a {} split needs an even extent", what, t.shape[ax],
                               m_mode == SplitMode::UP_DOWN ? "rows" : "columns", shape_str(t.shape), split_mode_name(m_mode)));
         t.shape[ax] /= 2;
@@ -114,7 +115,7 @@ private:
                 size_t ax = axis(shapes->args.size());
                 auto ext = const_int(shapes->args[ax]);
                 if (shapes->args.size() < 2 || (ext && *ext == 1)) return;  // whole on both lanes
-                if (!ext || *ext % 2) raise("E-UNSUPPORTED", c.loc, fmt::format("a {} split needs an even constant extent on the split axis", split_mode_name(m_mode)));
+                if (!ext || *ext % 2) raise(codes::kUnsupported, c.loc, fmt::format("a {} split needs an even constant extent on the split axis", split_mode_name(m_mode)));
                 int64_t half = *ext / 2;
                 shapes->args[ax] = int_lit(half, c.loc);
                 offs->args[ax] = shifted(offs->args[ax], half, c.loc);
@@ -140,7 +141,7 @@ private:
                 size_t tax = axis(tshape.size());
                 int64_t half = tshape[tax];  // already halved
                 offs->args[ax] = shifted(offs->args[ax], half, c.loc);
-                if (c.args[3]) raise("E-UNSUPPORTED", c.loc, "a store with shapes= in a split function is not supported");
+                if (c.args[3]) raise(codes::kUnsupported, c.loc, "a store with shapes= in a split function is not supported");
                 return;
             }
             case O::TpushToAic: {
@@ -148,7 +149,7 @@ private:
                 // lane would write its whole tile at its half's offset, past the slot.
                 const ExprPtr& tile = c.args[0];
                 if (tile && tile->type.kind == TypeKind::Tile && tile->type.mem == Mem::Vec && tile->kind == ExprKind::Var && !m_halved.count(tile->var.get()))
-                    raise("E-UNSUPPORTED", c.loc,
+                    raise(codes::kUnsupported, c.loc,
                           fmt::format("'{}' ({}) is not split between the lanes (extent 1 on the split axis) but crosses to the cube from a {} split "
                                       "function, whose pushes each carry one lane's half",
                                       tile->var->name, shape_str(tile->type.shape), split_mode_name(m_mode)),
@@ -160,7 +161,7 @@ private:
                 // One element of a halved tile lives on one lane only; the other lane has no copy to read or write.
                 const ExprPtr& tile = c.args[0];
                 if (tile && tile->kind == ExprKind::Var && m_halved.count(tile->var.get()))
-                    raise("E-UNSUPPORTED", c.loc,
+                    raise(codes::kUnsupported, c.loc,
                           fmt::format("pl.{} of '{}' in a {} split function: the element lives on one AIV lane only (each holds half the tile)",
                                       c.op->name(), tile->var->name, split_mode_name(m_mode)),
                           "read the element from GM with pl.tensor.read, or outside the split function");
@@ -168,7 +169,7 @@ private:
             }
             case O::Mgather: case O::Mscatter:
                 // Which rows or elements each lane's half of the index tile names is not defined by a split.
-                raise("E-UNSUPPORTED", c.loc,
+                raise(codes::kUnsupported, c.loc,
                       fmt::format("pl.{} in a {} split function is not modelled by cvsim (each AIV lane would hold half the index tile)",
                                   c.op->name(), split_mode_name(m_mode)),
                       "gather or scatter outside the split function, or in a function with split=NONE");
@@ -219,7 +220,7 @@ private:
             }
             case O::RowSum: case O::RowMax:
                 if (m_mode == SplitMode::LEFT_RIGHT)
-                    raise("E-UNSUPPORTED", c.loc, "a row reduction across a LEFT_RIGHT split would reduce only half of each row");
+                    raise(codes::kUnsupported, c.loc, "a row reduction across a LEFT_RIGHT split would reduce only half of each row");
                 [[fallthrough]];
             default:
                 // Of the catalogue ops (issue 12) only those whose operands and result share one shape halve with the
@@ -228,12 +229,12 @@ private:
                     const bool same_shape = (c.op->code >= O::Expands && c.op->code <= O::Lrelu) || c.op->code == O::Fillpad ||
                                             c.op->code == O::FillpadInplace;
                     if (!same_shape)
-                        raise("E-UNSUPPORTED", c.loc, fmt::format("pl.{} in a {} split function is not supported (its operands and result do not halve alike)",
+                        raise(codes::kUnsupported, c.loc, fmt::format("pl.{} in a {} split function is not supported (its operands and result do not halve alike)",
                                                                   c.op->code == O::GatherCompareDst || c.op->code == O::GatherCompareCdst ? "tile.gather_compare" : c.op->name(),
                                                                   split_mode_name(m_mode)));
                 }
                 if (c.op->code == O::Slice || c.op->code == O::Reshape || c.op->code == O::Transpose || c.op->code == O::TransposeView)
-                    if (c.type.mem == Mem::Vec) raise("E-UNSUPPORTED", c.loc, fmt::format("pl.{} in a {} split function is not supported", c.op->name(), split_mode_name(m_mode)));
+                    if (c.type.mem == Mem::Vec) raise(codes::kUnsupported, c.loc, fmt::format("pl.{} in a {} split function is not supported", c.op->name(), split_mode_name(m_mode)));
                 if (c.type.kind == TypeKind::Tile && c.type.mem == Mem::Vec) {
                     // Shape-preserving vector ops: the result has the halved operand shape.
                     for (auto& a : c.args)

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "frontend/codes.h"
+
 namespace cvsim::sim {
 
 HazardChecker::HazardChecker(int clusters, const rt::TensorStore* tensors, uint64_t visibility_delay)
@@ -95,7 +97,7 @@ void HazardChecker::report(const Access& earlier, const rt::Window& ew, const Ac
     std::string key = fmt::format("{}|{}|{}:{}|{}:{}", kind, fw.tensor, first.loc.str(), first.core, second.loc.str(), second.core);
     if (!m_reported.insert(key).second) return;
     Finding f;
-    f.code = "E-RACE-" + kind;
+    f.code = first.write && second.write ? codes::kRaceWaw : first.write ? codes::kRaceRaw : codes::kRaceWar;
     std::string where = (first.ring || second.ring ? "ring slot memory " : "GM ") + tensor_label(fw.tensor, intersect(fw, sw));
     f.message = fmt::format("{} on {}: {} {} {} at {} (cycle {}) is not ordered before {} {} {} at {} (cycle {})", kind, where, who(first), ir::pipe_name(first.pipe),
                             first.write ? "write" : "read", first.loc.short_str(), first.cycle, who(second), ir::pipe_name(second.pipe),
