@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "frontend/ir/ir.h"
-#include "models/cost_model.h"
-#include "models/datapath.h"
+#include "core/cost_model.h"
+#include "core/datapath.h"
 
 namespace cvsim::ir {
 

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "frontend/diag.h"
-#include "models/datapath_sort.h"
+#include "core/datapath_sort.h"
 
 namespace cvsim::ir {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "models/instr.h"
-#include "models/params.h"
+#include "sim/instr.h"
+#include "core/params.h"
 
 namespace cvsim {
 

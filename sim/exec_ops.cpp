@@ -12,8 +12,8 @@
 
 #include "frontend/ops.h"
 #include "frontend/ops_sort.h"
-#include "models/cost_model.h"
-#include "models/layout.h"
+#include "core/cost_model.h"
+#include "core/layout.h"
 #include "sim/lane_executor.h"
 #include "sim/data_memo.h"
 #include "sim/payload.h"

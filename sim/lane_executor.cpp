@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "frontend/ops.h"
-#include "models/layout.h"
+#include "core/layout.h"
 #include "sim/payload.h"
 
 namespace cvsim::sim {

@@ -12,7 +12,7 @@
 
 #include "frontend/runtime.h"
 #include "models/core_base.h"
-#include "models/datapath.h"
+#include "core/datapath.h"
 #include "sim/cluster.h"
 #include "sim/data_memo.h"
 #include "sim/payload.h"

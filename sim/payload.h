@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "models/cross_core_pipe.h"
-#include "models/datapath.h"
+#include "core/datapath.h"
 #include "sim/event.h"
 
 namespace cvsim::sim {

@@ -10,7 +10,7 @@
 
 #include "frontend/launch.h"
 #include "frontend/reference.h"
-#include "models/params.h"
+#include "core/params.h"
 #include "sim/cluster.h"
 #include "sim/data_memo.h"
 #include "sim/schedule.h"

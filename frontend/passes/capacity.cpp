@@ -19,7 +19,7 @@
 
 #include "frontend/diag.h"
 #include "frontend/passes/ir_util.h"
-#include "models/layout.h"
+#include "core/layout.h"
 
 namespace cvsim::passes {
 
