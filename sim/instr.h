@@ -1,5 +1,5 @@
-// Instructions as the core models see them: a pipe, dependencies, timing, and an engine that performs the
-// data effect. Tile storage lives here too: tiles are bytes in their physical layout.
+// Instructions as the simulator sees them: the core model's PipeInstr (models/pipe_instr.h) plus the operands
+// the engine interprets. Tile storage lives here too: tiles are bytes in their physical layout.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +10,7 @@
 
 #include "frontend/ops.h"
 #include "core/dtype.h"
+#include "models/pipe_instr.h"
 
 namespace cvsim {
 
@@ -83,33 +84,12 @@ inline TileBuf* slot_root(TileBuf* t) {
     return t;
 }
 
-struct Instr;
-
-// Performs the data effect of instructions; implemented by the simulator (sim/exec_engine).
-class InstrEngine {
-public:
-    virtual ~InstrEngine() = default;
-    // Called by the pipe when the instruction's dependencies are met. May block (SystemC wait) on
-    // cross-core conditions (a flag). Returns the instruction's latency in cycles.
-    virtual uint64_t begin(Instr& in) = 0;
-    // Called when the latency has elapsed: commit writes, raise flags, emit the event.
-    virtual void end(Instr& in) = 0;
-};
-
-// One instruction issued by a core's scalar unit to one of its pipes. The engine derives its own
-// instruction type with a typed payload (sim/payload.h), so an instruction is one allocation.
-struct Instr {
-    virtual ~Instr() = default;
-    uint32_t seq = 0;                 // per-core issue number
-    ir::Pipe pipe = ir::Pipe::Scalar;
-    uint32_t pipe_seq = 0;            // position in its pipe
+// One instruction issued by a core's scalar unit to one of its pipes: the core model's part (seq, pipe,
+// dependencies, timing) and the operands. The engine derives its own instruction type with a typed payload
+// (sim/payload.h), so an instruction is one allocation; every instruction a core runs is one of these.
+struct Instr : PipeInstr {
     const ir::Expr* call = nullptr;   // the op call (nullptr for synthetic instructions)
     const ir::Stmt* stmt = nullptr;   // the statement
-    std::vector<uint32_t> deps;       // same-core instructions (seq) it must wait for
-    int64_t scalar_before = -1;       // last scalar-executed instruction before issue
-    uint64_t issue_time = 0;          // cycle the scalar unit issued it
-    uint64_t start = 0, end = 0;      // execution interval (cycles)
-    bool done = false;
     // Operands resolved at issue time (the engine interprets them by op):
     TileRef in[5];                    // tile operands in argument order (a 4-list mrgsort has 5)
     TileRef out;

@@ -622,7 +622,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             p.split = arg(c, "split") ? static_cast<int>(scalar(arg(c, "split")).as_int()) : 0;
             p.type = c.type;
             wait->out = out;
-            Instr* w = m_core->issue(std::move(wait));
+            PipeInstr* w = m_core->issue(std::move(wait));
             out->ring = dir;
             out->slot = pl(*w).slot;
             out->lane = dir == 0 ? m_lane : 0;
@@ -691,7 +691,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             pa.group = ct;
             pa.hard = hard;
             for (uint32_t i = 0; i < m_core->issued(); ++i) arrive->deps.push_back(i);
-            Instr* a = m_core->issue(std::move(arrive));
+            PipeInstr* a = m_core->issue(std::move(arrive));
             auto depart = make(Pipe::Scalar, s, &c);
             Payload& pd = pl(*depart);
             pd.kind = PayloadKind::SyncDepart;
