@@ -7,7 +7,7 @@
 #include "frontend/parser.h"
 #include "frontend/passes/capacity.h"
 #include "frontend/sema.h"
-#include "models/params.h"
+#include "core/params.h"
 #include "tests/kernel_gen.h"
 
 namespace {

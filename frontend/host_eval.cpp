@@ -11,7 +11,7 @@
 #include "frontend/diag.h"
 #include "frontend/ops.h"
 #include "frontend/runtime.h"
-#include "models/dtype.h"
+#include "core/dtype.h"
 
 namespace cvsim {
 

@@ -11,7 +11,7 @@
 #include "frontend/ir/ir.h"
 #include "frontend/passes/expand_mixed_kernel.h"
 #include "frontend/runtime.h"
-#include "models/params.h"
+#include "core/params.h"
 
 namespace cvsim {
 

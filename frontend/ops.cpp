@@ -352,11 +352,6 @@ std::string_view side_name(Side s) {
     return "?";
 }
 
-std::string_view pipe_name(Pipe p) {
-    static constexpr std::string_view names[] = {"SCALAR", "MTE1", "MTE2", "MTE3", "CUBE", "FIXP", "VECTOR"};
-    return names[static_cast<int>(p)];
-}
-
 const std::vector<OpDef>& all_ops() {
     static const std::vector<OpDef> ops = build_ops();
     return ops;

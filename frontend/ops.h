@@ -7,8 +7,9 @@
 #include <vector>
 
 #include "frontend/ir/ir.h"
-#include "models/cost_model.h"
-#include "models/datapath.h"
+#include "core/cost_model.h"
+#include "core/datapath.h"
+#include "core/pipe.h"
 
 namespace cvsim::ir {
 
@@ -118,11 +119,6 @@ enum class OpCode : uint8_t {
 // Which lane the expander puts a statement on (OPS.md side rules).
 enum class Side : uint8_t { Shared, Cube, Vector, Mixed, BoundaryC2V, BoundaryV2C };
 std::string_view side_name(Side s);
-
-// Hardware pipe that executes an instruction (SPEC 4.1).
-enum class Pipe : uint8_t { Scalar, Mte1, Mte2, Mte3, Cube, Fixp, Vector };
-constexpr int kNumPipes = 7;
-std::string_view pipe_name(Pipe p);  // "SCALAR", "MTE2", ...
 
 struct ParamSpec {
     std::string name;

@@ -8,7 +8,7 @@
 
 #include "frontend/codes.h"
 #include "frontend/diag.h"
-#include "models/datapath_sort.h"
+#include "core/datapath_sort.h"
 
 namespace cvsim::ir {
 

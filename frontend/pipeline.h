@@ -14,7 +14,7 @@
 #include "frontend/launch.h"
 #include "frontend/sema.h"
 #include "frontend/source.h"
-#include "models/params.h"
+#include "core/params.h"
 
 namespace cvsim {
 

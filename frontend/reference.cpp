@@ -16,7 +16,7 @@
 #include "frontend/diag.h"
 #include "frontend/ops.h"
 #include "frontend/ops_sort.h"
-#include "models/datapath.h"
+#include "core/datapath.h"
 
 namespace cvsim::ref {
 

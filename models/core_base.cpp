@@ -140,13 +140,13 @@ void CoreBase::scalar_thread() {
     }
 }
 
-bool CoreBase::deps_met(const Instr& in) const {
+bool CoreBase::deps_met(const PipeInstr& in) const {
     for (uint32_t d : in.deps)
         if (!instr_done(d)) return false;
     return true;
 }
 
-void CoreBase::run_instr(Instr& in, PipeState* ps) {
+void CoreBase::run_instr(PipeInstr& in, PipeState* ps) {
     // Dependencies through tile buffers and GM bytes (the set_flag/wait_flag pairs of the backend).
     if (!deps_met(in)) {
         uint64_t t = now();
@@ -185,7 +185,7 @@ void CoreBase::pipe_thread(int index) {
     while (true) {
         try {
             while (ps.queue.empty()) wait_event(ps.nonempty);
-            Instr* in = ps.queue.front();
+            PipeInstr* in = ps.queue.front();
             ps.current = in;
             ps.queue.pop_front();
             ps.space.notify(SC_ZERO_TIME);
@@ -199,7 +199,7 @@ void CoreBase::pipe_thread(int index) {
     }
 }
 
-Instr* CoreBase::issue(std::unique_ptr<Instr> in) {
+PipeInstr* CoreBase::issue(std::unique_ptr<PipeInstr> in) {
     retire_scalar();
     sync_scalar();
     in->seq = static_cast<uint32_t>(m_instrs.size());
@@ -217,7 +217,7 @@ Instr* CoreBase::issue(std::unique_ptr<Instr> in) {
         account_stall(StallCause::QueueFull, now() - t, ir::Pipe::Scalar);
     }
     in->pipe_seq = ps.next_pipe_seq++;
-    Instr* raw = in.get();
+    PipeInstr* raw = in.get();
     m_instrs.push_back(std::move(in));
     m_done.push_back(0);
     ps.queue.push_back(raw);
@@ -225,7 +225,7 @@ Instr* CoreBase::issue(std::unique_ptr<Instr> in) {
     return raw;
 }
 
-Instr* CoreBase::exec_scalar(std::unique_ptr<Instr> in) {
+PipeInstr* CoreBase::exec_scalar(std::unique_ptr<PipeInstr> in) {
     retire_scalar();
     sync_scalar();
     in->seq = static_cast<uint32_t>(m_instrs.size());
@@ -233,7 +233,7 @@ Instr* CoreBase::exec_scalar(std::unique_ptr<Instr> in) {
     in->issue_time = now();
     in->pipe = ir::Pipe::Scalar;
     in->pipe_seq = m_scalar_pipe_seq++;
-    Instr* raw = in.get();
+    PipeInstr* raw = in.get();
     m_instrs.push_back(std::move(in));
     m_done.push_back(0);
     m_last_scalar = raw->seq;

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "models/instr.h"
-#include "models/params.h"
+#include "models/pipe_instr.h"
+#include "core/params.h"
 
 namespace cvsim {
 
@@ -52,9 +52,9 @@ public:
 
     // ---- used by the lane executor on the scalar thread ----
     // Issue an instruction to its pipe; blocks while the pipe's queue is full. Assigns seq/pipe_seq.
-    Instr* issue(std::unique_ptr<Instr> in);
+    PipeInstr* issue(std::unique_ptr<PipeInstr> in);
     // Run a scalar-pipe instruction inline on the scalar unit (waits for its deps, then the engine).
-    Instr* exec_scalar(std::unique_ptr<Instr> in);
+    PipeInstr* exec_scalar(std::unique_ptr<PipeInstr> in);
     // Scalar statements cost cycles; they are accounted lazily (synchronised at the next interaction).
     void advance(uint64_t cycles) { m_scalar_debt += cycles; }
     // Every 4096 statements: the wall-time bound (a scalar-only loop issues no instruction to check it) and
@@ -92,7 +92,7 @@ public:
     uint64_t now() const;                  // cycles since the schedule start
     bool instr_done(uint32_t seq) const { return seq < m_done.size() && m_done[seq]; }
     // An instruction not yet completed (a completed one is retired: its object and operands are freed).
-    const Instr& instr(uint32_t seq) const { return *m_instrs[seq]; }
+    const PipeInstr& instr(uint32_t seq) const { return *m_instrs[seq]; }
     uint32_t issued() const { return static_cast<uint32_t>(m_instrs.size()); }
     int64_t last_scalar() const { return m_last_scalar; }
     void set_engine(InstrEngine* e) { m_engine = e; }
@@ -119,18 +119,18 @@ public:
 private:
     struct PipeState {
         ir::Pipe pipe = ir::Pipe::Scalar;
-        std::deque<Instr*> queue;        // issued, not yet started
+        std::deque<PipeInstr*> queue;        // issued, not yet started
         sc_core::sc_event nonempty;      // an instruction was queued
         sc_core::sc_event space;         // an instruction left the queue
         uint32_t next_pipe_seq = 0;      // pipe_seq of the next instruction issued to this pipe
-        Instr* current = nullptr;        // instruction executing or waiting for dependencies
+        PipeInstr* current = nullptr;        // instruction executing or waiting for dependencies
     };
 
     void scalar_thread();
     void pipe_thread(int index);
     void sync_scalar();                  // pay the accumulated scalar cycles
-    void run_instr(Instr& in, PipeState* ps);
-    bool deps_met(const Instr& in) const;
+    void run_instr(PipeInstr& in, PipeState* ps);
+    bool deps_met(const PipeInstr& in) const;
     void check_bounds();
     void notify_state();
 
@@ -143,7 +143,7 @@ private:
     InstrEngine* m_engine = nullptr;                   // performs data effects
     sc_core::sc_event m_start_ev;                      // starts the scalar thread for a schedule
     sc_core::sc_event m_any_done;                      // any instruction of this core completed
-    std::vector<std::unique_ptr<Instr>> m_instrs;      // this schedule's instructions by seq; null once retired
+    std::vector<std::unique_ptr<PipeInstr>> m_instrs;      // this schedule's instructions by seq; null once retired
     std::vector<uint8_t> m_done;                       // instruction `seq` completed
     uint32_t m_ndone = 0;                              // instructions completed
     std::vector<uint32_t> m_retire;                    // completed scalar instructions, freed at the next issue

@@ -9,8 +9,8 @@
 #include <optional>
 #include <vector>
 
-#include "models/datapath.h"
-#include "models/ring_buffer.h"
+#include "core/datapath.h"
+#include "core/ring_buffer.h"
 
 namespace cvsim {
 

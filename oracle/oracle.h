@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "frontend/runtime.h"
-#include "models/params.h"
+#include "core/params.h"
 
 namespace cvsim::oracle {
 

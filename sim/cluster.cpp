@@ -236,8 +236,8 @@ RunOutcome Machine::run(const RunConfig& cfg) {
             if (f.loc.line == 0) {
                 // Primary location: the first blocked core's oldest unfinished statement.
                 for (uint32_t q = 0; q < c.issued(); ++q)
-                    if (!c.instr_done(q) && c.instr(q).stmt) {
-                        f.loc = c.instr(q).stmt->loc;
+                    if (!c.instr_done(q) && static_cast<const Instr&>(c.instr(q)).stmt) {
+                        f.loc = static_cast<const Instr&>(c.instr(q)).stmt->loc;
                         break;
                     }
             }

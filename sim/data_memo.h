@@ -12,9 +12,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/datapath.h"
-#include "models/instr.h"
-#include "models/layout.h"
+#include "core/datapath.h"
+#include "sim/instr.h"
+#include "core/layout.h"
 
 namespace cvsim::sim {
 

@@ -14,7 +14,7 @@
 
 #include "frontend/codes.h"
 #include "frontend/ops.h"
-#include "models/layout.h"
+#include "core/layout.h"
 #include "sim/payload.h"
 
 namespace cvsim::sim {
@@ -623,7 +623,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             p.split = arg(c, "split") ? static_cast<int>(scalar(arg(c, "split")).as_int()) : 0;
             p.type = c.type;
             wait->out = out;
-            Instr* w = m_core->issue(std::move(wait));
+            PipeInstr* w = m_core->issue(std::move(wait));
             out->ring = dir;
             out->slot = pl(*w).slot;
             out->lane = dir == 0 ? m_lane : 0;
@@ -692,7 +692,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             pa.group = ct;
             pa.hard = hard;
             for (uint32_t i = 0; i < m_core->issued(); ++i) arrive->deps.push_back(i);
-            Instr* a = m_core->issue(std::move(arrive));
+            PipeInstr* a = m_core->issue(std::move(arrive));
             auto depart = make(Pipe::Scalar, s, &c);
             Payload& pd = pl(*depart);
             pd.kind = PayloadKind::SyncDepart;

@@ -12,7 +12,7 @@
 
 #include "frontend/runtime.h"
 #include "models/core_base.h"
-#include "models/datapath.h"
+#include "core/datapath.h"
 #include "sim/cluster.h"
 #include "sim/data_memo.h"
 #include "sim/payload.h"
@@ -68,9 +68,11 @@ public:
 
     void run();  // the lane program (called on the core's scalar thread)
 
-    // InstrEngine
-    uint64_t begin(Instr& in) override;
-    void end(Instr& in) override;
+    // InstrEngine (every instruction a core runs is one of this runner's: an Instr)
+    uint64_t begin(PipeInstr& in) override { return begin(static_cast<Instr&>(in)); }
+    void end(PipeInstr& in) override { end(static_cast<Instr&>(in)); }
+    uint64_t begin(Instr& in);
+    void end(Instr& in);
 
     CoreBase& model() { return *m_core; }
     bool replay() const { return m_replay; }

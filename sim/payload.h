@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "models/cross_core_pipe.h"
-#include "models/datapath.h"
+#include "core/datapath.h"
 #include "sim/event.h"
 
 namespace cvsim::sim {
@@ -55,7 +55,7 @@ struct Payload {
 struct SimInstr final : Instr {
     Payload p;
 };
-inline Payload& pl(Instr& in) { return static_cast<SimInstr&>(in).p; }
-inline const Payload& pl(const Instr& in) { return static_cast<const SimInstr&>(in).p; }
+inline Payload& pl(PipeInstr& in) { return static_cast<SimInstr&>(in).p; }
+inline const Payload& pl(const PipeInstr& in) { return static_cast<const SimInstr&>(in).p; }
 
 }  // namespace cvsim::sim

@@ -11,7 +11,7 @@
 #include "frontend/launch.h"
 #include "frontend/pipeline.h"
 #include "frontend/reference.h"
-#include "models/params.h"
+#include "core/params.h"
 #include "sim/cluster.h"
 #include "sim/data_memo.h"
 #include "sim/schedule.h"

@@ -14,7 +14,7 @@
 
 #include "frontend/diag.h"
 #include "frontend/source.h"
-#include "models/dtype.h"
+#include "core/dtype.h"
 
 namespace cvsim::ir {
 

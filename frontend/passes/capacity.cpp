@@ -20,7 +20,7 @@
 #include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/passes/ir_util.h"
-#include "models/layout.h"
+#include "core/layout.h"
 
 namespace cvsim::passes {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "frontend/ir/ir.h"
-#include "models/params.h"
+#include "core/params.h"
 
 namespace cvsim::passes {
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "frontend/ir/ir.h"
-#include "models/params.h"
+#include "core/params.h"
 
 namespace cvsim::passes {
 

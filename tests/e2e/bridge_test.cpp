@@ -1,6 +1,6 @@
 // The PyPTO bridge (sim/bridge.cpp, scripts/pypto_bridge.py): a kernel source is compiled by PyPTO up to
 // ExpandMixedKernel where PyPTO is importable, and gets one clear exit-2 diagnostic where it is not.
-#include "sim/bridge.h"
+#include "app/bridge.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 
 #include <iostream>
 
-#include "models/cost_model.h"
+#include "core/cost_model.h"
 #include "sim/session.h"
 #include "test_support.h"
 

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "cluster_under_test.h"
-#include "models/cost_model.h"
+#include "core/cost_model.h"
 #include "test_support.h"
 
 using namespace cvsim;

@@ -1,5 +1,5 @@
 // The parity comparison's op sequences (sim/parity.cpp): what counts as an op, what is a printing detail.
-#include "sim/parity.h"
+#include "app/parity.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 
-#include "sim/report.h"
+#include "app/report.h"
 #include "test_support.h"
 
 using namespace cvsim;

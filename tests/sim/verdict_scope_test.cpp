@@ -9,7 +9,7 @@
 #include "frontend/passes/ir_util.h"
 #include "frontend/passes/timing_scope.h"
 #include "frontend/sema.h"
-#include "sim/report.h"
+#include "app/report.h"
 #include "test_support.h"
 
 using namespace cvsim;

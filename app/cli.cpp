@@ -1,0 +1,690 @@
+// The sub-commands: run, expand, explore/check, params (the demo is in demo.cpp).
+#include "app/cli.h"
+
+#include <fmt/format.h>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <nlohmann/json.hpp>
+
+#include "frontend/codes.h"
+#include "frontend/diag.h"
+#include "frontend/launch.h"
+#include "frontend/ops.h"
+#include "frontend/passes/ir_util.h"
+#include "frontend/pipeline.h"
+#include "frontend/printer.h"
+#include "frontend/sema.h"
+#include "app/report.h"
+#include "traces/chrome_trace.h"
+#include "traces/html.h"
+#include "traces/vcd.h"
+
+namespace cvsim::cli {
+
+using sim::Finding;
+
+namespace {
+
+void write_json(const std::string& path, const nlohmann::json& j) {
+    if (path.empty()) return;
+    write_text_file(path, j.dump(2) + "\n");
+}
+
+}  // namespace
+
+std::string try_write_text_file(const std::string& path, const std::string& text) {
+    // Plain POSIX calls: this runs after SystemC too, where nothing on the error path may throw or call a
+    // noreturn function (ASan loses track of the stack after QuickThreads' switches).
+    // "-" is standard output (the text report is then off: main sets --quiet for `--json -`).
+    const bool to_stdout = path == "-";
+    if (to_stdout) std::cout.flush();
+    int fd = to_stdout ? STDOUT_FILENO : ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return "cannot write '" + path + "': " + std::strerror(errno);
+    size_t done = 0;
+    while (done < text.size()) {
+        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            std::string err = "writing '" + path + "' failed: " + std::strerror(n < 0 ? errno : ENOSPC);
+            if (!to_stdout) ::close(fd);
+            return err;
+        }
+        done += static_cast<size_t>(n);
+    }
+    if (to_stdout) return "";
+    if (::close(fd) != 0) return "writing '" + path + "' failed: " + std::strerror(errno);
+    return "";
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+    if (std::string err = try_write_text_file(path, text); !err.empty()) throw std::runtime_error(err);
+}
+
+sim::SessionOptions session_options(const CommonOptions& c) {
+    sim::SessionOptions o;
+    auto t = target_from_name(c.target);
+    if (!t) throw std::invalid_argument(fmt::format("--target {}: expected a2a3 or a5", c.target));
+    o.target = *t;
+    for (const auto& f : c.configs) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(f, ec)) throw std::invalid_argument(fmt::format("--config {}: is a folder, expected a TOML file", f));
+    }
+    o.config_files = c.configs;
+    o.param_sets = c.sets;
+    auto p = passes::policy_from_name(c.v2c);
+    if (!p) throw std::invalid_argument(fmt::format("--v2c {}: expected fence, syncall, reject or off", c.v2c));
+    o.v2c = *p;
+    auto c2 = passes::c2v_policy_from_name(c.c2v);
+    if (!c2) throw std::invalid_argument(fmt::format("--c2v {}: expected upstream or complete", c.c2v));
+    o.c2v = *c2;
+    if (c.blocks < 1 || c.blocks > 4096) throw std::invalid_argument(fmt::format("--blocks {}: expected 1..4096", c.blocks));
+    o.blocks = c.blocks;
+    o.entry = c.entry;
+    for (const auto& d : c.dims) {
+        auto eq = d.find('=');
+        size_t used = 0;
+        long long v = 0;
+        try {
+            if (eq == std::string::npos || eq == 0) throw std::invalid_argument("");
+            v = std::stoll(d.substr(eq + 1), &used, 0);
+            if (used != d.size() - eq - 1 || v < 1) throw std::invalid_argument("");
+        } catch (const std::exception&) {
+            throw std::invalid_argument(fmt::format("--dim {}: expected NAME=VALUE with a positive integer VALUE", d));
+        }
+        o.dims[d.substr(0, eq)] = v;
+    }
+    o.visibility_delay = c.visibility_delay;
+    if (!(c.timeout > 0) || !std::isfinite(c.timeout))
+        throw std::invalid_argument(fmt::format("--timeout {}: expected a positive number of seconds", c.timeout));
+    if (!(c.rtol >= 0) || !std::isfinite(c.rtol)) throw std::invalid_argument(fmt::format("--rtol {}: expected a finite number >= 0", c.rtol));
+    if (!(c.atol >= 0) || !std::isfinite(c.atol)) throw std::invalid_argument(fmt::format("--atol {}: expected a finite number >= 0", c.atol));
+    if (c.max_cycles == 0) throw std::invalid_argument("--max-cycles 0: expected a positive number of cycles");
+    o.compare.rtol = c.rtol;
+    o.compare.atol = c.atol;
+    o.max_cycles = c.max_cycles;
+    o.max_wall_seconds = c.timeout;
+    for (const auto& in : c.inputs) {
+        auto eq = in.find('=');
+        if (eq == std::string::npos || eq == 0) throw std::invalid_argument(fmt::format("--input {}: expected NAME=FILE.npy or NAME=VALUE", in));
+        std::string name = in.substr(0, eq), value = in.substr(eq + 1);
+        if (value.size() > 4 && value.substr(value.size() - 4) == ".npy") {
+            o.input_files[name] = value;
+            continue;
+        }
+        try {
+            size_t used = 0;
+            if (value.find_first_of(".eE") != std::string::npos) {
+                double d = std::stod(value, &used);
+                if (used != value.size()) throw std::invalid_argument("");
+                o.scalars[name] = rt::Scalar::of_float(d);
+            } else {
+                long long v = std::stoll(value, &used, 0);
+                if (used != value.size()) throw std::invalid_argument("");
+                o.scalars[name] = rt::Scalar::of_int(v);
+            }
+        } catch (const std::exception&) {
+            throw std::invalid_argument(fmt::format("--input {}: '{}' is neither a number nor an .npy file", in, value));
+        }
+    }
+    return o;
+}
+
+std::vector<std::string> replay_args(const CommonOptions& c, const std::string& kernel, const sim::Schedule& s) {
+    std::vector<std::string> a = {"run", kernel};
+    auto opt = [&](const char* name, const std::string& v) {
+        a.push_back(name);
+        a.push_back(v);
+    };
+    if (c.target != "a2a3") opt("--target", c.target);
+    if (c.v2c != "fence") opt("--v2c", c.v2c);
+    if (c.c2v != "upstream") opt("--c2v", c.c2v);
+    if (c.blocks != 1) opt("--blocks", std::to_string(c.blocks));
+    // The schedule's resolved delay (drawn or fixed) replaces the option: the replay needs no draw.
+    if (s.resolved ? (s.visibility_delay > 0 || s.max_visibility > 0 || c.visibility_delay) : c.visibility_delay.has_value())
+        opt("--visibility-delay", std::to_string(s.resolved ? s.visibility_delay : *c.visibility_delay));
+    else if (!s.resolved && s.max_visibility > 0)
+        opt("--max-visibility-delay", std::to_string(s.max_visibility));
+    if (!c.entry.empty()) opt("--entry", c.entry);
+    for (auto& d : c.dims) opt("--dim", d);
+    for (auto& f : c.configs) opt("--config", f);
+    for (auto& s2 : c.sets) opt("--set", s2);
+    for (auto& i : c.inputs) opt("--input", i);
+    opt("--schedule", s.str());
+    opt("--seed", std::to_string(s.seed));
+    return a;
+}
+
+std::string replay_command(const CommonOptions& c, const std::string& kernel, const sim::Schedule& s) {
+    std::string cmd = "cvsim";
+    for (const auto& a : replay_args(c, kernel, s)) cmd += " " + a;
+    return cmd;
+}
+
+namespace {
+
+// Runs this very binary with ARGS (no shell) and waits; returns its exit code, or -1 if it did not exit.
+int run_self(const std::vector<std::string>& args) {
+    std::vector<char*> argv;
+    std::string self = "/proc/self/exe";
+    argv.push_back(self.data());
+    std::vector<std::string> copy = args;
+    for (auto& a : copy) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::cout.flush();
+    std::cerr.flush();
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        execv("/proc/self/exe", argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+// Per distinct finding: DIR/<kernel>_<schedule>_seed<N>.txt (the finding and its replay command) and the
+// three views of that schedule (.json Chrome trace, .vcd, .html), written by replaying it with `cvsim run`
+// in a child process (a fresh SystemC elaboration; the replay is byte-identical to the explored schedule).
+void save_failures(const std::string& dir, const CommonOptions& c, const std::string& kernel, const ExploreSummary& sum) {
+    std::filesystem::create_directories(dir);
+    std::string base = std::filesystem::path(kernel).stem().string();
+    std::set<std::string> replayed;
+    for (const auto& d : sum.distinct) {
+        std::string stem = fmt::format("{}/{}_{}_seed{}", dir, base, d.first.str(), d.first.seed);
+        for (auto& ch : stem)
+            if (ch == ':') ch = '_';
+        std::ofstream out(stem + ".txt", std::ios::app);
+        out << "# " << d.finding.code << " in " << d.count << " of " << sum.schedules << " schedules\n";
+        out << d.replay << "\n\n" << sim::format_finding(d.finding);
+        out.close();
+        if (d.finding.code == cvsim::codes::kCrash) continue;  // replaying a crash would crash again; the .txt says how
+        if (!replayed.insert(stem).second) continue;  // another finding of the same schedule
+        auto args = replay_args(c, kernel, d.first);
+        args.insert(args.end(), {"-q", "--trace", stem + ".json", "--vcd", stem + ".vcd", "--html", stem + ".html"});
+        int rc = run_self(args);
+        if (rc != kExitClean && rc != kExitFindings)
+            std::cerr << fmt::format("warning: writing the traces of {} failed (exit {})\n", stem, rc);
+    }
+}
+
+namespace {
+// A run whose only findings are a construct cvsim does not model at run time (E-UNSUPPORTED, e.g. a
+// pl.tensor.view window that is no single box of the tensor) and the E-UNCHECKED outputs it causes has no
+// verdict: exit 2 as for any unsupported construct (SPEC 3), not 1. With any other finding it stays 1.
+bool only_unsupported(const std::vector<std::string>& codes) {
+    bool unsupported = false;
+    for (const std::string& code : codes) {
+        if (code == cvsim::codes::kUnsupported) unsupported = true;
+        else if (code != cvsim::codes::kUnchecked) return false;
+    }
+    return unsupported;
+}
+}  // namespace
+
+int cmd_run(const CommonOptions& c, const RunOptions& r) {
+    sim::SessionOptions so = session_options(c);
+    so.memo = false;  // one schedule: nothing reuses recorded results
+    auto sched = sim::parse_schedule(r.schedule);
+    if (!sched) throw std::invalid_argument(fmt::format("--schedule {}: expected nominal, random, pct:D or sweep", r.schedule));
+    sched->seed = r.seed;
+    if (r.max_visibility > 0) {
+        if (sched->strategy != sim::Strategy::Random)
+            throw std::invalid_argument("--max-visibility-delay: the delay is drawn by --schedule random only");
+        sched->max_visibility = r.max_visibility;
+    }
+    sim::Session session(SourceFile::read(r.kernel), so);
+    if (!c.quiet && c.verbose) print_expand_stats(std::cerr, session.compiled().stats);
+    // Trace views (SPEC 9). The VCD registers its signals with SystemC before the machine elaborates.
+    std::vector<std::pair<std::string, std::string>> trace_meta = {
+        {"kernel", std::filesystem::path(r.kernel).filename().string()}, {"target", c.target},
+        {"v2c", std::string(passes::policy_name(so.v2c))}, {"schedule", r.schedule}, {"seed", std::to_string(r.seed)}};
+    std::vector<std::string> tensor_names;
+    for (const auto& t : session.initial_gm().tensors) tensor_names.push_back(t.name);
+    std::unique_ptr<traces::VcdTrace> vcd;
+    std::unique_ptr<traces::ChromeTrace> chrome;
+    std::unique_ptr<traces::HtmlTimeline> html;
+    std::vector<sim::EventSink*> sinks;
+    if (!r.vcd.empty()) {
+        sim::init_systemc();
+        vcd = std::make_unique<traces::VcdTrace>(
+            r.vcd, traces::VcdLayout{session.clusters_needed(), traces::flag_event_ids(*session.compiled().expanded)});
+        vcd->attach(sim::Machine::instance(session.clusters_needed()));
+        sinks.push_back(vcd.get());
+    }
+    if (!r.trace.empty()) {
+        traces::ChromeTraceOptions to;
+        to.clock_ghz = session.hw().chip.clock_ghz;
+        to.metadata = trace_meta;
+        to.tensor_names = tensor_names;
+        chrome = std::make_unique<traces::ChromeTrace>(r.trace, to);
+        sinks.push_back(chrome.get());
+    }
+    if (!r.html.empty()) {
+        traces::HtmlOptions ho;
+        ho.title = "cvsim: " + trace_meta[0].second;
+        ho.metadata = trace_meta;
+        ho.clock_ghz = session.hw().chip.clock_ghz;
+        ho.tensor_names = tensor_names;
+        html = std::make_unique<traces::HtmlTimeline>(r.html, ho);
+        sinks.push_back(html.get());
+    }
+    sim::ScheduleResult res = session.run(*sched, sinks);
+    if (chrome) {
+        chrome->add_findings(res.findings);
+        chrome->finish();
+    }
+    if (html) {
+        html->add_findings(res.findings);
+        std::vector<std::tuple<uint32_t, sim::CoreId, sim::CoreId>> replays;
+        for (const auto& core : res.outcome.cores)
+            if (core.replay) replays.emplace_back(static_cast<uint32_t>(core.cluster), core.core, sim::CoreId::Aiv0);  // lane 1 replays lane 0
+        html->set_replays(std::move(replays));
+        html->finish();
+    }
+    if (vcd) vcd->close();
+    for (const std::string* err : {chrome ? &chrome->error() : nullptr, html ? &html->error() : nullptr})
+        if (err && !err->empty()) {
+            std::cerr << "error[" << cvsim::codes::kIo << "]: " << *err << "\n";  // no exception after SystemC (see try_write_text_file)
+            return kExitBadInput;
+        }
+    const ref::Result& want = session.reference();
+    if (!c.quiet) print_run_report(std::cout, session, res, want, c.verbose, output_width());
+    if (!r.output_dir.empty()) {
+        std::filesystem::create_directories(r.output_dir);
+        for (const auto& t : res.outcome.gm_final.tensors)
+            if (t.is_output()) rt::write_npy(t, r.output_dir + "/" + t.name + ".npy");
+    }
+    if (!c.json.empty()) {
+        // No exception once SystemC has run: ASan cannot follow QuickThreads' stack switches and reports a
+        // false stack-buffer-overflow when a throw unwinds (docs/DECISIONS.md); the error is reported here.
+        if (std::string err = try_write_text_file(c.json, run_json(session, res, want).dump(2) + "\n"); !err.empty()) {
+            std::cerr << "error[" << cvsim::codes::kIo << "]: " << err << "\n";
+            return kExitBadInput;
+        }
+    }
+    std::vector<std::string> codes;
+    for (const auto& f : res.findings) codes.push_back(f.code);
+    return res.clean() ? kExitClean : only_unsupported(codes) ? kExitBadInput : kExitFindings;
+}
+
+namespace {
+
+// A function cvsim could not read (ir::Function::unread) that the entry's launches do not reach: say so, and why.
+void note_unread(const ir::Program& p, const std::string& kernel, const std::string& entry) {
+    for (const ir::Function* f : unread_unreached(p, entry))
+        std::cerr << fmt::format("note: {}: function '{}' is not read ({} at line {}: {}); the entry does not reach it (a launch "
+                                 "that does is not checked)\n",
+                                 kernel, f->name, f->unread.diag->code, f->unread.diag->loc.line, f->unread.diag->message);
+}
+
+// The kernel file through the pass pipeline (frontend/pipeline.h) with the command line's options: the
+// whole-program expansion `expand` prints, and the launch passes `run` and `check` run, so expand accepts
+// nothing run rejects. LAUNCHES false: only the printed expansion (check's timing scope, after its sessions
+// ran the launch passes). Unbound pl.dynamic symbols take kDefaultDim; NOTES prints which on stderr (unless
+// --quiet).
+PipelineResult expand_kernel_file(const CommonOptions& c, const std::string& kernel, bool notes = false, bool launches = true) {
+    sim::SessionOptions so = session_options(c);
+    auto file = SourceFile::read(kernel);
+    std::vector<std::pair<std::string, int64_t>> defaulted;
+    std::vector<std::pair<std::string, int64_t>> inferred;
+    std::vector<std::string> specialised;
+    PipelineOptions po;
+    po.sema = SemaOptions{sim::dims_from_inputs(file, so.dims, so.input_files), kDefaultDim, &defaulted};
+    po.sema.inferred = &inferred;
+    po.sema.specialised = &specialised;
+    po.sema.keep_unread = true;  // a function no launch of the entry reaches may be one cvsim cannot read
+    po.entry = c.entry;
+    po.after_sema = [&](const ir::Program& program) {
+        if (!notes || c.quiet) return;
+        for (const auto& [n, v] : inferred) std::cerr << inferred_dim_note(n, v);
+        for (const auto& sp : specialised) std::cerr << "note: " << sp << "\n";
+        for (const auto& [d, v] : defaulted) std::cerr << defaulted_dim_note(d, v);
+        note_unread(program, kernel, c.entry);
+        // The launch's own width when the orchestration gives one: run and check launch (and expand) with it.
+        if (auto w = launch_width(program, c.entry); w && *w != so.blocks)
+            std::cerr << fmt::format("note: {}: the launch sets core_num {}; expanded for {} block(s)\n", kernel, *w, *w);
+    };
+    po.hw = sim::session_params(so);
+    po.expand = sim::session_expand_options(so, po.hw);
+    po.printed = true;
+    po.every_launch = launches;
+    po.host.scalars = so.scalars;  // the launches check checks (entries_of)
+    po.host.files = so.input_files;
+    po.store_layouts = false;  // the board toolchain's rule, not the pass's (check_expanded_for_hardware)
+    return run_pipeline(file, po);
+}
+
+}  // namespace
+
+int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::string& out) {
+    if (c.json == "-" && out.empty())
+        throw std::invalid_argument("--json -: standard output already carries the expanded program; give -o FILE");
+    PipelineResult piped = expand_kernel_file(c, kernel, true);
+    std::string text = print_program(*piped.printed);
+    if (out.empty()) std::cout << text;
+    else {
+        write_text_file(out, text);
+    }
+    if (c.verbose) {
+        print_expand_stats(std::cerr, piped.printed_stats);
+        std::cerr << format_pass_records(piped.passes);
+    }
+    if (!c.json.empty()) write_json(c.json, {{"expand", stats_json(piped.printed_stats)}, {"passes", passes_json(piped.passes)}});
+    return kExitClean;
+}
+
+int cmd_params(const CommonOptions& c) {
+    sim::SessionOptions so = session_options(c);
+    HwParams hw = load_params(so.target, so.config_files, so.param_sets);
+    auto rows = param_rows(hw);
+    if (!c.quiet) {
+        std::cout << (c.verbose ? format_param_table(rows) : format_params_text(rows, output_width()));
+        // The op registry's cost entries: which formula prices each op, with its source and confidence.
+        std::string costs = "\nop cost formulas (per op: cvsim ops)\n";
+        for (const auto& f : op_cost_table())
+            costs += fmt::format("  {:<16} conf {}  {}  [source: {}]\n", f.name, f.confidence, f.formula, f.source);
+        std::cout << (c.verbose ? costs : fit_width(costs, output_width()));
+    }
+    nlohmann::json j = params_json(hw, rows);
+    j["op_costs"] = nlohmann::json::array();
+    for (const auto& f : op_cost_table())
+        j["op_costs"].push_back({{"name", f.name}, {"formula", f.formula}, {"confidence", std::string(1, f.confidence)}, {"source", f.source}});
+    write_json(c.json, j);
+    return kExitClean;
+}
+
+int cmd_ops() {
+    std::cout << ir::ops_table_markdown();
+    return kExitClean;
+}
+
+namespace {
+
+// The static half of the verdict's scope, over the lane programs the exploration ran.
+passes::TimingScope timing_scope_of(const CommonOptions& c, const std::string& kernel) {
+    auto program = expand_kernel_file(c, kernel, false, /*launches=*/false).printed;
+    // A kernel an orchestration launches is checked on its launch's scalars, which the host walk computed: the
+    // orchestration's own control flow is not part of that check's scope.
+    if (auto e = c.entry.empty() ? nullptr : program->find(c.entry); e && e->type != ir::FuncType::Orchestration) {
+        auto only = std::make_shared<ir::Program>(*program);
+        std::erase_if(only->functions, [](const auto& f) { return f->type == ir::FuncType::Orchestration; });
+        return passes::analyse_timing_scope(*only);
+    }
+    return passes::analyse_timing_scope(*program);
+}
+
+// The entries check/explore take from one kernel file: the kernels an Orchestration entry launches when it is
+// not one launch (frontend/launch.h kernel_launches), else the entry as given ("": compile() chooses).
+// Each kernel's options: --entry NAME, and its scalar parameters given the constants of its launch site (an
+// --input of the user wins). A scalar the orchestration computes (cvsim does not run host scalar code) and the
+// user does not give makes that kernel unchecked: any value cvsim picked could make the verdict vacuous (a
+// valid region of 0 rows accesses nothing), so the kernel gets E-UNCHECKED at the parameter, never a pass.
+// A kernel the orchestration launches with many scalar bindings (a loop over launches) is checked on at most
+// this many of them (docs/DECISIONS.md, "The host walk").
+constexpr size_t kMaxBindings = 8;
+
+struct CheckEntry {
+    CommonOptions opts;
+    std::string unbound;  // a computed scalar parameter without --input ("": every scalar is bound)
+    std::string why;      // why the host walk does not know it ("": the walk did not reach the launch)
+    std::string binding;  // "NAME=V, ..." of this launch when the kernel is launched with several bindings
+    SourceLoc loc;        // that parameter's declaration
+    std::shared_ptr<const ir::Program> program;  // keeps the source file `loc` points into alive
+};
+// attrs={"core_num": X} at a launch where X is computed at run time (docs/DECISIONS.md): cvsim launches
+// --blocks; say so, naming the launch and the expression.
+// `launches`: the host walk's launches; a kernel whose every binding has an evaluated core_num is launched with
+// that width (LaunchBinding::blocks), so it gets no note.
+void note_runtime_core_num(const ir::Program& p, int blocks, const std::vector<KernelLaunch>& launches) {
+    // The widths the walk evaluated for `name` ("" when some binding has none).
+    auto evaluated = [&](const std::string& name) {
+        std::set<int> widths;
+        for (const auto& k : launches)
+            if (k.name == name && !k.bindings.empty())
+                for (const auto& b : k.bindings) {
+                    if (b.blocks <= 0) return std::string();
+                    widths.insert(b.blocks);
+                }
+        std::string w;
+        for (int x : widths) w += (w.empty() ? "" : ", ") + std::to_string(x);
+        return w;
+    };
+    for (const auto& f : p.functions)
+        passes::walk(f->body, [&](const ir::StmtPtr& s) {
+            const ir::ExprPtr& v = s->value;
+            if (!v || v->kind != ir::ExprKind::FuncCall) return;
+            const ir::ExprPtr* val = core_num_attr(*v);
+            if (!val || (*val)->kind == ir::ExprKind::Int) return;
+            if (std::string w = evaluated(v->sval); !w.empty()) {
+                std::cerr << fmt::format("note: {}:{}: the launch of '{}' sets core_num at run time; the host walk evaluates it to {} "
+                                         "block(s), which cvsim launches\n",
+                                         f->name, s->loc.line, v->sval, w);
+                return;
+            }
+            std::cerr << fmt::format("note: {}:{}: the launch of '{}' sets core_num to the run-time value {}; cvsim "
+                                     "launches --blocks {} block(s) (pass --blocks N to check N)\n",
+                                     f->name, s->loc.line, v->sval, print_expr(*val), blocks);
+        });
+}
+
+std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& kernel) {
+    sim::SessionOptions so = session_options(c);
+    std::vector<std::pair<std::string, int64_t>> defaulted;
+    auto file = SourceFile::read(kernel);
+    std::vector<std::pair<std::string, int64_t>> inferred;
+    SemaOptions sema{sim::dims_from_inputs(file, so.dims, so.input_files), kDefaultDim, &defaulted};
+    sema.inferred = &inferred;
+    std::vector<std::string> specialised;
+    sema.specialised = &specialised;
+    sema.keep_unread = true;  // the launches that reach a function cvsim cannot read are reported not checked
+    auto program = load_program(file, sema);
+    if (!c.quiet) {
+        for (const auto& [n, v] : inferred) std::cerr << inferred_dim_note(n, v);
+        for (const auto& sp : specialised) std::cerr << "note: " << sp << "\n";
+        for (const auto& [d, v] : defaulted) std::cerr << defaulted_dim_note(d, v);
+        note_unread(*program, kernel, c.entry);
+    }
+    HostInputs host;
+    host.scalars = so.scalars;
+    host.files = so.input_files;
+    host.defaulted_dims = defaulted;
+    auto launches = kernel_launches(*program, c.entry, host);
+    if (!c.quiet) note_runtime_core_num(*program, c.blocks, launches);
+    if (launches.empty()) return {CheckEntry{c, "", "", "", {}, nullptr}};
+    if (!c.quiet)
+        std::cerr << fmt::format("note: {}: the entry launches {} kernel(s) in program order; each is checked on its own (--entry NAME)\n",
+                                 kernel, launches.size());
+    std::vector<CheckEntry> out;
+    for (const auto& k : launches) {
+      // The launches to check: one per distinct scalar binding the host walk found (at most kMaxBindings of
+      // them: the first, the last and evenly spaced ones), else the first launch site's constants.
+      // A launch with a scalar the walk does not know is always reported (E-UNCHECKED), never left out.
+      std::vector<const LaunchBinding*> known, unknown, picked;
+      for (const auto& b : k.bindings) (b.unknown.empty() ? known : unknown).push_back(&b);
+      const size_t nb = k.bindings.size(), nk = known.size();
+      for (size_t j = 0; j < std::min(nk, kMaxBindings); ++j)
+          picked.push_back(known[nk <= kMaxBindings ? j : (j * (nk - 1) + (kMaxBindings - 1) / 2) / (kMaxBindings - 1)]);
+      picked.insert(picked.end(), unknown.begin(), unknown.end());
+      if (!c.quiet && !k.walk_incomplete.empty())
+          std::cerr << fmt::format("note: {}: {}\n", kernel, k.walk_incomplete);
+      if (!c.quiet && nk > kMaxBindings)
+          std::cerr << fmt::format("note: {}: kernel '{}' is launched {} times with {} distinct scalar bindings; cvsim checks {} of them (the "
+                                   "first, the last and evenly spaced ones; --input NAME=V checks one)\n",
+                                   kernel, k.name, k.launch_count, nk, kMaxBindings);
+      if (picked.empty()) picked.push_back(nullptr);
+      for (const LaunchBinding* b : picked) {
+        CheckEntry entry{c, "", "", "", {}, nullptr};
+        CommonOptions& ck = entry.opts;
+        ck.entry = k.name;
+        if (k.blocks > 0) ck.blocks = k.blocks;  // the launch's core_num, as a whole-program launch uses it
+        ck.inputs.clear();
+        auto given = [&](const std::string& name) {
+            for (const auto& in : c.inputs)
+                if (in.rfind(name + "=", 0) == 0) return true;
+            return false;
+        };
+        // Another kernel's --input is not this kernel's (a name it does not have would be E-USAGE).
+        for (const auto& in : c.inputs) {
+            const auto* fn = program->find(k.name).get();
+            std::string name = in.substr(0, in.find('='));
+            bool has = false;
+            for (const auto& p : fn->params) has |= p.var->name == name;
+            if (has) ck.inputs.push_back(in);
+        }
+        auto unbound = [&](const std::string& name, const std::string& why) {
+            if (given(name) || !entry.unbound.empty() || k.distributed || k.unread) return;  // its own E-UNSUPPORTED
+            entry.unbound = name;
+            entry.why = why;
+            for (const auto& p : program->find(k.name)->params)
+                if (p.var->name == name) entry.loc = p.var->loc;
+            entry.program = program;
+        };
+        if (b) {
+            std::vector<std::string> shown;
+            for (const auto& [name, value] : b->scalars) {
+                if (!given(name)) ck.inputs.push_back(name + "=" + value);
+                shown.push_back(name + "=" + value);
+            }
+            if (b->blocks > 0) ck.blocks = b->blocks;
+            if (!b->unknown.empty()) unbound(b->unknown, b->why);
+            if (nb > 1) entry.binding = fmt::format("{}", fmt::join(shown, ", "));
+        } else {
+            for (const auto& [name, value] : k.scalars)
+                if (!given(name)) ck.inputs.push_back(name + "=" + value);
+            for (const auto& name : k.computed) unbound(name, "");
+        }
+        // A user's --input can make two bindings one launch: check it once. Launches not checked for the same
+        // reason are reported once.
+        if (!entry.unbound.empty()) entry.binding.clear();
+        bool dup = false;
+        for (const auto& o : out)
+            if (o.opts.entry == ck.entry)
+                dup |= entry.unbound.empty() ? o.unbound.empty() && o.opts.inputs == ck.inputs && o.opts.blocks == ck.blocks
+                                             : o.unbound == entry.unbound && o.why == entry.why;
+        if (!dup) out.push_back(std::move(entry));
+      }
+    }
+    return out;
+}
+
+}  // namespace
+
+int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) {
+    sim::SessionOptions so = session_options(c);
+    auto base = sim::parse_schedule(e.strategy);
+    if (!base || base->strategy == sim::Strategy::Nominal)
+        throw std::invalid_argument(fmt::format("--strategy {}: expected random, pct:D or sweep", e.strategy));
+    if (e.max_visibility > 0 && base->strategy != sim::Strategy::Random)
+        throw std::invalid_argument(fmt::format("--max-visibility-delay: the delay is drawn by --strategy random only, not {}", e.strategy));
+    if (e.shard_count < 1 || e.shard_index < 0 || e.shard_index >= e.shard_count)
+        throw std::invalid_argument(fmt::format("--shard {}/{}: expected I/N with 0 <= I < N", e.shard_index, e.shard_count));
+    // The in-process loop (--jobs 0) keeps no journal and runs the whole range: refuse what it would ignore.
+    if (e.jobs == 0 && e.merge.empty() && (!e.jsonl.empty() || e.shard_count != 1))
+        throw std::invalid_argument("--jobs 0 runs in this process without --jsonl or --shard; use --jobs 1 or more");
+    // Seeds base..base+N-1 must not wrap around 2^64 (a wrapped range would never end); the last seed stays
+    // below 2^64 - 1 so that seed + 1 is never 0.
+    if (e.schedules > UINT64_MAX - 1 - e.seed)
+        throw std::invalid_argument(fmt::format("--seed {} --schedules {}: the seed range passes 2^64 - 1; use a smaller base seed or budget",
+                                                e.seed, e.schedules));
+    bool any_findings = false;
+    // The fixed visibility delay of every schedule that draws none: the option, else the parameter.
+    const uint64_t fixed_visibility = c.visibility_delay ? *c.visibility_delay : load_params(so.target, so.config_files, so.param_sets).gm.visibility_delay;
+    nlohmann::json report = nlohmann::json::array();
+    bool any_unread = false;  // a kernel of a multi-launch file that gave a diagnostic instead of a verdict
+    for (const auto& kernel : e.kernels) {
+      const std::vector<CheckEntry> entries = e.merge.empty() ? entries_of(c, kernel) : std::vector<CheckEntry>{{c, "", "", "", {}, nullptr}};
+      const bool per_launch = entries.size() > 1 || entries[0].opts.entry != c.entry;
+      if (e.jobs == 0 && e.merge.empty() && entries.size() > 1) {
+          // In-process: SystemC elaborates once per process, so the machine is built for the widest launch
+          // (a narrower one leaves clusters idle); each launch elaborating its own failed from the second on.
+          int widest = 1;
+          for (const auto& ent : entries) widest = std::max(widest, ent.opts.blocks);
+          sim::Machine::instance(widest);
+      }
+      for (const auto& ent : entries) {
+        const CommonOptions& ck = ent.opts;
+        const std::string& entry = ck.entry;
+        const std::string label = per_launch ? kernel + " [" + entry + (ent.binding.empty() ? "" : " " + ent.binding) + "]" : kernel;
+        ExploreSummary sum;
+        // In-process: the findings' source locations point into the session's source file, so the session
+        // lives until the summary is printed and reported.
+        std::unique_ptr<sim::Session> session;
+        try {
+            if (!ent.unbound.empty())
+                raise(cvsim::codes::kUnchecked, ent.loc,
+                      ent.why.empty() ? fmt::format("kernel '{}' is not checked: its scalar '{}' is computed by the orchestration, which cvsim "
+                                                    "does not run, and a value cvsim picked could make the verdict vacuous",
+                                                    entry, ent.unbound)
+                                      : fmt::format("kernel '{}' is not checked: the orchestration computes its scalar '{}' from a value cvsim "
+                                                    "does not know ({}), and a value cvsim picked could make the verdict vacuous",
+                                                    entry, ent.unbound, ent.why),
+                      fmt::format("give the value the orchestration computes: --input {}=VALUE", ent.unbound));
+            if (!e.merge.empty()) {
+                sum = merge_jsonl(c, kernel, e, *base);
+            } else if (e.jobs == 0) {
+                sim::SessionOptions kso = session_options(ck);
+                kso.max_visibility_delay = e.max_visibility;  // reject: a drawn delay needs published stores too
+                session = std::make_unique<sim::Session>(SourceFile::read(kernel), kso);
+                sum = explore_kernel(*session, ck, kernel, e, *base);
+            } else {
+                sum = explore_parallel(ck, kernel, e, *base);
+            }
+        } catch (const CompileError& err) {
+            // A reject diagnostic is a finding (exit 1); other diagnostics are bad input (exit 2). One kernel of
+            // a multi-launch file that cannot be checked does not hide the verdicts of the others.
+            nlohmann::json item = {{"kernel", kernel}, {"diagnostic", to_json(err.diag())}};
+            if (per_launch) item["entry"] = entry;
+            if (!ent.binding.empty()) item["launch"] = ent.binding;
+            if (err.diag().code == cvsim::codes::kV2cUnfenced) {
+                std::cerr << render_text(err.diag());
+                any_findings = true;
+                report.push_back(item);
+                continue;
+            }
+            if (!per_launch) throw;
+            std::cerr << render_text(err.diag());
+            any_unread = true;
+            report.push_back(item);
+            continue;
+        }
+        VerdictScope scope = verdict_scope(timing_scope_of(ck, kernel), sum, *base, fixed_visibility, e.max_visibility);
+        if (!c.quiet) print_explore_summary(std::cout, label, sum, is_check, &scope, output_width());
+        if (!e.save_failures.empty()) save_failures(e.save_failures, ck, kernel, sum);
+        nlohmann::json item = explore_json(kernel, sum, &scope);
+        if (per_launch) item["entry"] = entry;
+        if (!ent.binding.empty()) item["launch"] = ent.binding;
+        report.push_back(item);
+        std::vector<std::string> codes;
+        for (const auto& d : sum.distinct) codes.push_back(d.finding.code);
+        if (only_unsupported(codes)) {
+            any_unread = true;
+            if (!c.quiet) std::cout << "NO VERDICT: a construct of this kernel is not modelled at run time (E-UNSUPPORTED above); exit 2\n";
+        } else if (!sum.distinct.empty()) {
+            any_findings = true;
+        }
+        if (sum.interrupted) {
+            if (!c.json.empty()) write_json(c.json, {{"kernels", report}, {"interrupted", true}});
+            return kExitInterrupted;
+        }
+      }
+    }
+    if (!c.json.empty()) write_json(c.json, {{"kernels", report}});
+    return any_findings ? kExitFindings : any_unread ? kExitBadInput : kExitClean;
+}
+
+}  // namespace cvsim::cli

@@ -1,0 +1,105 @@
+// Set-associative LRU L2 cache: per-set tag rows in recency order, generation-stamped sets for O(1) reset.
+#include "core/l2_cache.h"
+
+#include <bit>
+#include <stdexcept>
+#include <string>
+
+namespace cvsim {
+
+namespace {
+
+uint64_t checked_sets(uint64_t size_bytes, uint64_t line_bytes, uint32_t ways) {
+    if (line_bytes == 0 || !std::has_single_bit(line_bytes)) {
+        throw std::invalid_argument("L2Cache: line size " + std::to_string(line_bytes) +
+                                    " is not a power of two");
+    }
+    if (ways == 0) throw std::invalid_argument("L2Cache: ways must be >= 1");
+    if (size_bytes == 0 || size_bytes % (line_bytes * ways) != 0) {
+        throw std::invalid_argument("L2Cache: size " + std::to_string(size_bytes) +
+                                    " is not a positive multiple of line * ways");
+    }
+    return size_bytes / (line_bytes * ways);
+}
+
+}  // namespace
+
+L2Cache::L2Cache(uint64_t size_bytes, uint64_t line_bytes, uint32_t ways)
+    : m_line_shift(0), m_ways(ways), m_sets(checked_sets(size_bytes, line_bytes, ways)) {
+    m_line_shift = static_cast<uint32_t>(std::countr_zero(line_bytes));
+    m_sets_pow2 = std::has_single_bit(m_sets);
+    // Uninitialised on purpose: a stale or empty set never reads its tags, and the pages of a large
+    // tag array are only mapped when a schedule first touches them.
+    m_tags = std::make_unique_for_overwrite<uint64_t[]>(m_sets * m_ways);
+    m_set = std::make_unique<SetState[]>(m_sets);
+}
+
+L2Cache::L2Cache(const L2Params& p) : L2Cache(p.size_bytes, p.line_bytes, static_cast<uint32_t>(p.ways)) {}
+
+bool L2Cache::lookup_line(uint64_t line) {
+    if (m_have_last && line == m_last_line) return true;
+    m_last_line = line;
+    m_have_last = true;
+    const uint64_t set = set_of(line);
+    uint64_t* tags = &m_tags[set * m_ways];
+    const uint32_t fill = live_fill(set);
+    for (uint32_t i = 0; i < fill; ++i) {
+        if (tags[i] == line) {
+            for (uint32_t j = i; j > 0; --j) tags[j] = tags[j - 1];
+            tags[0] = line;
+            return true;
+        }
+    }
+    // Miss: shift the set down one place (dropping the LRU tag when the set is full) and insert in front.
+    const uint32_t keep = fill < m_ways ? fill : m_ways - 1;
+    for (uint32_t j = keep; j > 0; --j) tags[j] = tags[j - 1];
+    tags[0] = line;
+    m_set[set] = SetState{m_gen, keep + 1};
+    return false;
+}
+
+L2Result L2Cache::access(uint64_t addr, uint64_t bytes) {
+    L2Result r;
+    if (bytes == 0) return r;
+    const uint64_t first = addr >> m_line_shift;
+    const uint64_t last = (addr + bytes - 1) >> m_line_shift;
+    for (uint64_t line = first; line <= last; ++line) {
+        if (lookup_line(line)) {
+            ++r.hits;
+        } else {
+            ++r.misses;
+        }
+    }
+    m_total_hits += r.hits;
+    m_total_misses += r.misses;
+    return r;
+}
+
+bool L2Cache::contains(uint64_t addr) const {
+    const uint64_t line = addr >> m_line_shift;
+    const uint64_t set = set_of(line);
+    const uint64_t* tags = &m_tags[set * m_ways];
+    const uint32_t fill = live_fill(set);
+    for (uint32_t i = 0; i < fill; ++i) {
+        if (tags[i] == line) return true;
+    }
+    return false;
+}
+
+void L2Cache::reset() {
+    if (++m_gen == 0) {
+        // After 2^32 resets the stamps wrap: clear them once so no old set looks current.
+        for (uint64_t s = 0; s < m_sets; ++s) m_set[s] = SetState{};
+        m_gen = 1;
+    }
+    m_total_hits = 0;
+    m_total_misses = 0;
+    m_have_last = false;
+}
+
+double L2Cache::hit_rate() const {
+    const uint64_t total = m_total_hits + m_total_misses;
+    return total == 0 ? 0.0 : static_cast<double>(m_total_hits) / static_cast<double>(total);
+}
+
+}  // namespace cvsim

@@ -1,0 +1,267 @@
+// GM image, placement, L2 tags, visibility.
+#include "sim/global_memory.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace cvsim {
+
+namespace {
+
+// The element offsets of a window's rows in its tensor, row after row: rt::window_row_start's result for
+// r = 0, 1, ... without decomposing each row index again (an odometer over the leading extents).
+class RowWalk {
+public:
+    RowWalk(const rt::TensorBuffer& t, const rt::Window& w) : m_t(t), m_w(w) {
+        const size_t n = w.extents.size();
+        m_general = n > kMaxRank + 1;
+        if (m_general || n < 2) {
+            m_idx = rt::window_row_start(t, w, 0);
+            return;
+        }
+        m_lead = n - 1;
+        int64_t ts = t.shape[n - 1];
+        m_idx = w.offsets[n - 1];
+        for (size_t d = n - 1; d-- > 0;) {
+            m_stride[d] = ts;
+            m_coord[d] = 0;
+            m_idx += w.offsets[d] * ts;
+            ts *= t.shape[d];
+        }
+    }
+    int64_t start() const { return m_idx; }
+    void next() {
+        ++m_row;
+        if (m_general) {
+            m_idx = rt::window_row_start(m_t, m_w, m_row);
+            return;
+        }
+        if (m_lead == 0) return;
+        size_t d = m_lead - 1;
+        ++m_coord[d];
+        m_idx += m_stride[d];
+        while (d > 0 && m_coord[d] == m_w.extents[d]) {
+            m_idx -= m_coord[d] * m_stride[d];
+            m_coord[d] = 0;
+            --d;
+            ++m_coord[d];
+            m_idx += m_stride[d];
+        }
+    }
+
+private:
+    static constexpr size_t kMaxRank = 8;
+    const rt::TensorBuffer& m_t;
+    const rt::Window& m_w;
+    bool m_general = false;            // rank beyond kMaxRank + 1: rt::window_row_start per row
+    size_t m_lead = 0;                 // leading (row) dimensions
+    int64_t m_row = 0;
+    int64_t m_idx = 0;                 // element offset of the current row's first element
+    std::array<int64_t, kMaxRank> m_coord{};
+    std::array<int64_t, kMaxRank> m_stride{};  // tensor stride of each leading dimension
+};
+
+}  // namespace
+
+GlobalMemory::GlobalMemory() : m_l2(192ull << 20, 512, 16) {}
+
+void GlobalMemory::load(const rt::TensorStore& store, const HwParams& hw, uint64_t image_id) {
+    uint64_t align = std::max<uint64_t>(hw.gm.tensor_alignment, 1);
+    uint64_t guard = hw.gm.guard_gap;
+    std::vector<uint64_t> base, size;
+    uint64_t addr = align;  // keep address 0 unused: a zero base is never a valid tensor
+    for (const auto& t : store.tensors) {
+        addr = (addr + align - 1) / align * align;
+        base.push_back(addr);
+        size.push_back(t.bytes.size());
+        addr += t.bytes.size() + guard;
+    }
+    if (image_id != 0 && image_id == m_image_id && base == m_base && size == m_size && addr == m_bytes.size()) {
+        // The same image again: undo the last schedule's writes only.
+        for (auto [a, n] : m_dirty) {
+            std::memcpy(m_bytes.data() + a, m_image.data() + a, n);
+            std::memset(m_written.data() + a, 0, n);
+            std::memset(m_landed.data() + a, 0, n);
+        }
+    } else {
+        m_base = std::move(base);
+        m_size = std::move(size);
+        m_dtype.clear();
+        m_zero_init.clear();
+        for (const auto& t : store.tensors) {
+            m_dtype.push_back(t.dtype);
+            m_zero_init.push_back(!t.hidden && t.dir == ir::ParamDir::Out);
+        }
+        m_bytes.assign(addr, 0);
+        m_written.assign(addr, 0);
+        m_landed.assign(addr, 0);
+        for (size_t i = 0; i < store.tensors.size(); ++i)
+            if (!store.tensors[i].bytes.empty())
+                std::memcpy(m_bytes.data() + m_base[i], store.tensors[i].bytes.data(), store.tensors[i].bytes.size());
+        m_image_id = image_id;
+        if (image_id != 0) m_image = m_bytes;
+        else m_image.clear();
+    }
+    m_dirty.clear();
+    m_pending.clear();
+    m_pending_bytes.clear();
+    if (m_l2.size_bytes() != hw.l2.size_bytes || m_l2.line_bytes() != hw.l2.line_bytes || m_l2.ways() != hw.l2.ways)
+        m_l2 = L2Cache(hw.l2.size_bytes, hw.l2.line_bytes, hw.l2.ways);
+    m_l2.reset();
+    m_active = 0;
+    m_bytes_read = m_bytes_written = 0;
+}
+
+void GlobalMemory::store_back(rt::TensorStore& store, uint64_t now) {
+    apply_visible(now);
+    for (size_t i = 0; i < store.tensors.size() && i < m_base.size(); ++i) {
+        auto& t = store.tensors[i];
+        if (!t.is_output()) continue;  // callers read outputs only
+        t.bytes.assign(m_bytes.begin() + static_cast<std::ptrdiff_t>(m_base[i]),
+                       m_bytes.begin() + static_cast<std::ptrdiff_t>(m_base[i] + m_size[i]));
+        if (!t.is_output()) continue;
+        // An element counts as written when every one of its bytes was.
+        const size_t eb = dtype_bytes(t.dtype);
+        const uint8_t* w = m_written.data() + m_base[i];
+        const size_t n = static_cast<size_t>(t.numel());
+        const size_t nb = storage_bytes(t.dtype, t.numel());
+        if (nb <= m_size[i] && std::memchr(w, 0, nb) == nullptr) {  // the common case: all written
+            t.written.assign(n, 1);
+            continue;
+        }
+        t.written.assign(n, 0);
+        if (is_sub_byte(t.dtype)) {  // two elements per byte (windows are byte-aligned: a byte is written whole)
+            for (size_t k = 0; k < n; ++k) t.written[k] = m_written[m_base[i] + k / 2] != 0;
+            continue;
+        }
+        for (size_t k = 0; k < t.written.size(); ++k) {
+            bool all = true;
+            for (size_t b = 0; b < eb; ++b) all &= m_written[m_base[i] + k * eb + b] != 0;
+            t.written[k] = all;
+        }
+    }
+}
+
+void GlobalMemory::apply_visible(uint64_t now) {
+    if (m_pending.empty()) return;
+    // Apply in visibility order (stable: same cycle keeps issue order), drop what was applied.
+    std::stable_sort(m_pending.begin(), m_pending.end(), [](const Pending& a, const Pending& b) { return a.visible_at < b.visible_at; });
+    size_t n = 0;
+    while (n < m_pending.size() && m_pending[n].visible_at <= now) {
+        apply(m_pending[n]);
+        ++n;
+    }
+    m_pending.erase(m_pending.begin(), m_pending.begin() + static_cast<std::ptrdiff_t>(n));
+    if (m_pending.empty()) m_pending_bytes.clear();
+}
+
+void GlobalMemory::apply(const Pending& p) {
+    const uint8_t* src = m_pending_bytes.data() + p.data;
+    if (p.atomic_tensor < 0) {
+        std::memcpy(m_bytes.data() + p.addr, src, p.size);
+    } else {
+        const DType dt = m_dtype[static_cast<size_t>(p.atomic_tensor)];
+        const bool zero_init = m_zero_init[static_cast<size_t>(p.atomic_tensor)] != 0;
+        const size_t eb = dtype_bytes(dt);
+        for (uint64_t k = 0; k + eb <= p.size; k += eb)
+            atomic_add_element(dt, m_bytes.data() + p.addr + k, src + k, zero_init && !m_landed[p.addr + k]);
+    }
+    std::fill_n(m_landed.begin() + static_cast<std::ptrdiff_t>(p.addr), p.size, uint8_t{1});
+    m_dirty.push_back({p.addr, p.size});
+}
+
+void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor, int writer) {
+    uint64_t off = m_pending_bytes.size();
+    m_pending_bytes.insert(m_pending_bytes.end(), data, data + n);
+    m_pending.push_back({visible_at, addr, off, n, atomic_tensor, writer});
+}
+bool GlobalMemory::has_own_pending(int reader) const {
+    if (reader < 0) return false;
+    for (const Pending& p : m_pending)
+        if (p.writer == reader) return true;
+    return false;
+}
+void GlobalMemory::overlay_own(int reader, uint64_t addr, uint64_t n, uint8_t* out) const {
+    if (reader < 0) return;
+    for (const Pending& p : m_pending) {  // issue order: a later write of the core wins
+        if (p.writer != reader || p.atomic_tensor >= 0) continue;  // an atomic add lands at the memory only
+        const uint64_t lo = std::max(addr, p.addr), hi = std::min(addr + n, p.addr + p.size);
+        if (lo < hi) std::memcpy(out + (lo - addr), m_pending_bytes.data() + p.data + (lo - p.addr), hi - lo);
+    }
+}
+
+void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, std::vector<uint8_t>& out, int reader) {
+    apply_visible(now);
+    // Byte math by element bits: a 4-bit window row is cols / 2 whole bytes (rows start on a byte: check_window).
+    const int64_t rows = w.rows(), cols = w.cols();
+    const size_t row_bytes = storage_bytes(t.dtype, cols);
+    out.resize(static_cast<size_t>(rows) * row_bytes);
+    RowWalk walk(t, w);
+    for (int64_t r = 0; r < rows; ++r, walk.next()) {
+        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, walk.start());
+        std::memcpy(out.data() + static_cast<size_t>(r) * row_bytes, m_bytes.data() + addr, row_bytes);
+        overlay_own(reader, addr, row_bytes, out.data() + static_cast<size_t>(r) * row_bytes);
+    }
+    m_bytes_read += out.size();
+}
+
+bool GlobalMemory::read_equals(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, const std::vector<uint8_t>& expect,
+                               int reader) {
+    apply_visible(now);
+    if (has_own_pending(reader)) return false;  // read() overlays them
+    const int64_t rows = w.rows(), cols = w.cols();
+    const size_t row_bytes = storage_bytes(t.dtype, cols);
+    if (expect.size() != static_cast<size_t>(rows) * row_bytes) return false;
+    RowWalk walk(t, w);
+    for (int64_t r = 0; r < rows; ++r, walk.next()) {
+        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, walk.start());
+        if (std::memcmp(expect.data() + static_cast<size_t>(r) * row_bytes, m_bytes.data() + addr, row_bytes) != 0) return false;
+    }
+    m_bytes_read += expect.size();
+    return true;
+}
+
+void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at,
+                         bool atomic, int writer) {
+    const int64_t rows = w.rows(), cols = w.cols();
+    const size_t row_bytes = storage_bytes(t.dtype, cols);
+    RowWalk walk(t, w);
+    for (int64_t r = 0; r < rows; ++r, walk.next()) {
+        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, walk.start());
+        const uint8_t* src = data + static_cast<size_t>(r) * row_bytes;
+        add_pending(visible_at, addr, src, row_bytes, atomic ? static_cast<int32_t>(tensor) : -1, writer);
+        std::fill_n(m_written.begin() + static_cast<std::ptrdiff_t>(addr), row_bytes, uint8_t{1});
+        m_dirty.push_back({addr, static_cast<uint64_t>(row_bytes)});
+    }
+    m_bytes_written += static_cast<uint64_t>(rows) * row_bytes;
+}
+
+void GlobalMemory::read_raw(uint32_t tensor, uint64_t offset, uint64_t n, uint64_t now, uint8_t* out) {
+    apply_visible(now);
+    std::memcpy(out, m_bytes.data() + m_base[tensor] + offset, n);
+    m_bytes_read += n;
+}
+
+void GlobalMemory::write_raw(uint32_t tensor, uint64_t offset, const uint8_t* data, uint64_t n, uint64_t visible_at) {
+    add_pending(visible_at, m_base[tensor] + offset, data, n);
+    m_bytes_written += n;
+}
+
+L2Result GlobalMemory::touch(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w) {
+    L2Result total;
+    const int64_t rows = w.rows();
+    const uint64_t row_bytes = storage_bytes(t.dtype, w.cols());
+    RowWalk walk(t, w);
+    for (int64_t r = 0; r < rows; ++r, walk.next()) {
+        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, walk.start());
+        L2Result x = m_l2.access(addr, row_bytes);
+        total.hits += x.hits;
+        total.misses += x.misses;
+    }
+    return total;
+}
+
+L2Result GlobalMemory::touch_raw(uint32_t tensor, uint64_t offset, uint64_t n) { return m_l2.access(m_base[tensor] + offset, n); }
+
+}  // namespace cvsim
