@@ -248,6 +248,8 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
         sched->max_visibility = r.max_visibility;
     }
     sim::Session session(SourceFile::read(r.kernel), so);
+    if (!c.quiet)
+        for (const auto& n : session.dim_notes()) std::cerr << n;
     if (!c.quiet && c.verbose) print_expand_stats(std::cerr, session.compiled().stats);
     // Trace views (SPEC 9). The VCD registers its signals with SystemC before the machine elaborates.
     std::vector<std::pair<std::string, std::string>> trace_meta = {

@@ -98,14 +98,22 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     m_hw = session_params(m_opt);
     // The one pass pipeline (frontend/pipeline.h), on the entry's launch: `expand` runs the same passes.
     PipelineOptions po;
-    po.sema = SemaOptions{m_opt.dims, kDefaultDim};  // unbound pl.dynamic: the documented default
-    po.sema.keep_unread = true;                      // a launch that reaches an unread function is refused
+    std::vector<std::pair<std::string, int64_t>> defaulted, inferred;
+    std::vector<std::string> specialised;
+    po.sema = SemaOptions{m_opt.dims, kDefaultDim, &defaulted};  // unbound pl.dynamic: the documented default
+    po.sema.inferred = &inferred;
+    po.sema.specialised = &specialised;
+    po.sema.keep_unread = true;  // a launch that reaches an unread function is refused
     po.entry = m_opt.entry;
     po.hw = m_hw;
     po.expand = session_expand_options(m_opt, m_hw);
     PipelineResult piped = run_pipeline(m_file, po);
     m_compiled = std::move(piped.launches.at(0));
     m_passes = std::move(piped.passes);
+    // The sizes cvsim chose, as the commands print them (the verdict is about these sizes).
+    for (const auto& [n, v] : inferred) m_dim_notes.push_back(inferred_dim_note(n, v));
+    for (const auto& sp : specialised) m_dim_notes.push_back("note: " + sp + "\n");
+    for (const auto& [n, v] : defaulted) m_dim_notes.push_back(defaulted_dim_note(n, v));
 
     // GM: the entry's tensors (inputs generated or read, outputs poisoned), then hidden ring tensors.
     // --input NAME=VALUE must name a scalar parameter of the entry (a typo is not silently a default 0).

@@ -73,6 +73,9 @@ public:
     Session(std::shared_ptr<SourceFile> file, SessionOptions opt);
 
     const Compiled& compiled() const { return m_compiled; }
+    // One `note:` line per dynamic dimension cvsim bound itself (inferred, per-call copy, default), as `check`
+    // and `expand` print them.
+    const std::vector<std::string>& dim_notes() const { return m_dim_notes; }
     const std::vector<PassRecord>& passes() const { return m_passes; }  // the pipeline's passes as they ran
     const HwParams& hw() const { return m_hw; }
     const SessionOptions& options() const { return m_opt; }
@@ -95,6 +98,7 @@ private:
     SessionOptions m_opt;
     std::shared_ptr<SourceFile> m_file;
     HwParams m_hw;
+    std::vector<std::string> m_dim_notes;
     Compiled m_compiled;
     std::vector<PassRecord> m_passes;  // the pipeline's record of this session's compile
     rt::TensorStore m_gm;                     // initial GM: kernel tensors, then hidden tensors

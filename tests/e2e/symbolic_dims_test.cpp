@@ -109,6 +109,7 @@ TEST(SymbolicDims, AMadeUpSizeIsAtLeastWhatTheProgramsWindowsNeed) {
     EXPECT_NE(err.find("cvsim uses K=160, the smallest size"), std::string::npos) << c.err;
     RunResult r = run_cvsim({"run", kernel("symdim_window_floor.py")});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(unwrapped(r.err).find("cvsim uses N=256, the smallest size"), std::string::npos) << r.err;  // run says so too
     EXPECT_NE(r.out.find("outputs: equal to the reference"), std::string::npos) << r.out;
     // --dim still wins, and a size that does not fit is the program's own E-OOB, naming the choices.
     RunResult d = run_cvsim({"check", kernel("symdim_window_floor.py"), "--dim", "N=128", "--no-progress"});
