@@ -368,6 +368,7 @@ PipelineResult expand_kernel_file(const CommonOptions& c, const std::string& ker
     po.host.scalars = so.scalars;  // the launches check checks (entries_of)
     po.host.files = so.input_files;
     po.store_layouts = false;  // the board toolchain's rule, not the pass's (check_expanded_for_hardware)
+    po.gm_budget = false;      // cvsim's own GM bound is the simulator's limit: expand allocates no GM
     return run_pipeline(file, po);
 }
 

@@ -194,8 +194,16 @@ PipelineResult run_pipeline(const std::shared_ptr<SourceFile>& file, const Pipel
         record("verify-launch", scope);
         RingLayout rings = ring_layout(c.plan);
         record("ring-layout", scope, {{"bytes", rings.bytes}, {"rings", static_cast<int64_t>(rings.base.size())}});
-        const int64_t gm = check_gm_budget(c.plan, rings);
-        record("gm-budget", scope, {{"bytes", gm}});
+        if (opt.gm_budget) {
+            const int64_t gm = check_gm_budget(c.plan, rings);
+            record("gm-budget", scope, {{"bytes", gm}});
+        } else {  // expand: the figure only, never the simulator's bound (PipelineOptions::gm_budget)
+            try {
+                record("gm-budget", scope, {{"bytes", check_gm_budget(c.plan, rings)}});
+            } catch (const CompileError&) {
+                record("gm-budget", scope, {{"over_bound", 1}});
+            }
+        }
         res.launches.push_back(std::move(c));
         res.rings.push_back(std::move(rings));
     }

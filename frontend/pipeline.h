@@ -49,6 +49,10 @@ struct PipelineOptions {
     HostInputs host;  // every_launch: the host walk's inputs, as check's (defaulted_dims: filled from sema)
     // The board toolchain's store-layout rule (check_expanded_for_hardware): expand leaves it out.
     bool store_layouts = true;
+    // gm-budget: the GM a launch allocates against cvsim's bound (a limit of the simulator, not of the
+    // program): run/check/explore, which allocate it; `expand` allocates nothing and prints real models whose
+    // weights are gigabytes (the pass records the bytes, or `over_bound`).
+    bool gm_budget = true;
     // Called after `entry` with the program as read (the commands print their notes there).
     std::function<void(const ir::Program&)> after_sema;
 };

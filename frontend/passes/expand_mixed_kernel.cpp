@@ -384,7 +384,7 @@ private:
             changed = false;
             std::set<const Var*> used;
             for (const auto& s : m_out->body) collect_reads(*s, used);
-            changed = strip_dead_carried(m_out->body, used);
+            changed = strip_dead_carried(m_out->body, used, m_out->body);
             if (!changed) changed = prune(m_out->body, used);
         }
     }
@@ -397,12 +397,25 @@ private:
     // so copies are not reads here). A branch's results are kept as they are (upstream strips only the ones
     // whose value the lane no longer defines: see docs/DECISIONS.md, parity). The copies that fed a dropped
     // value are then dead and pruned.
-    static bool strip_dead_carried(Block& b, const std::set<const Var*>& used) {
+    // The reads of every statement of ROOT outside LOOP's body (LOOP's own header and init values included).
+    static void reads_outside(const Block& root, const Stmt* loop, std::set<const Var*>& out) {
+        for (const auto& x : root) {
+            Stmt shallow = *x;
+            shallow.body.clear();
+            shallow.orelse.clear();
+            collect_reads(shallow, out);
+            if (x.get() == loop) continue;
+            reads_outside(x->body, loop, out);
+            reads_outside(x->orelse, loop, out);
+        }
+    }
+
+    static bool strip_dead_carried(Block& b, const std::set<const Var*>& used, const Block& root) {
         bool changed = false;
         for (auto& sp : b) {
             Stmt& s = *sp;
-            changed |= strip_dead_carried(s.body, used);
-            changed |= strip_dead_carried(s.orelse, used);
+            changed |= strip_dead_carried(s.body, used, root);
+            changed |= strip_dead_carried(s.orelse, used, root);
             if (s.kind != StmtKind::For || s.iter_args.empty()) continue;
             Stmt* y = !s.body.empty() && s.body.back()->kind == StmtKind::Yield ? s.body.back().get() : nullptr;
             if (!y || y->values.size() != s.iter_args.size()) continue;  // not the shape this pass knows: kept
@@ -436,6 +449,15 @@ private:
                     for (const Var* v : chain)
                         if (r.count(v)) read = true;
                 });
+                if (read) continue;
+                // A copy is a read when something after the loop reads it: a name the body binds is visible
+                // after the loop (DSL 4.1), so `sc2 = store(t, .., sc)` dropped to `sc2 = sc` and a later
+                // `pl.load(sc2, ...)` still needs the carried `sc` (found by review: dropped, the lane read an
+                // undefined tensor and the V2C race became a wrong E-UNSUPPORTED).
+                std::set<const Var*> after;
+                reads_outside(root, &s, after);
+                for (const Var* v : chain)
+                    if (after.count(v)) read = true;
                 if (read) continue;
                 auto erase_at = [](auto& v, size_t k) {
                     if (k < v.size()) v.erase(v.begin() + static_cast<std::ptrdiff_t>(k));

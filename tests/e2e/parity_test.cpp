@@ -137,3 +137,13 @@ TEST(Parity, ALaneDropsALoopCarryItNeitherReadsNorUpdates) {
     EXPECT_EQ(aic_body.find("pl.yield_"), std::string::npos) << aic_body;
     EXPECT_NE(aiv_body.find("init_values"), std::string::npos) << aiv_body;
 }
+
+TEST(Parity, ALoopCarryReadAfterTheLoopThroughABodyNameIsKept) {
+    const std::string k = source_dir() + "/tests/e2e/kernels/carry_read_after_loop.py";
+    RunResult off = run_cvsim({"check", k, "--v2c", "off", "--schedules", "5", "--no-progress"});
+    EXPECT_EQ(off.exit_code, 1) << off.out << off.err;
+    EXPECT_NE((off.out + off.err).find("E-RACE-RAW"), std::string::npos) << off.out << off.err;
+    EXPECT_EQ(off.err.find("E-UNSUPPORTED"), std::string::npos) << off.err;
+    RunResult fence = run_cvsim({"check", k, "--v2c", "fence", "--schedules", "5", "--no-progress"});
+    EXPECT_EQ(fence.exit_code, 0) << fence.out << fence.err;
+}
