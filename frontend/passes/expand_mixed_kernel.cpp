@@ -389,14 +389,6 @@ private:
         }
     }
 
-    // A value a loop carries that this lane neither reads in the body (other than to yield it on, directly or
-    // through copies of it) nor after the loop is dropped from the loop: iter_arg, init value, result and
-    // yield value (upstream's StripDeadIterArgs, loop_state_repair.cpp, run on each lane after the split: the
-    // AIC lane of a loop whose tensor only the AIV lane stores carries nothing; upstream's lane has no
-    // statement for the dropped store, cvsim's has the copy `t = input` that keeps the tensor's SSA chain,
-    // so copies are not reads here). A branch's results are kept as they are (upstream strips only the ones
-    // whose value the lane no longer defines: see docs/DECISIONS.md, parity). The copies that fed a dropped
-    // value are then dead and pruned.
     // The reads of every statement of ROOT outside LOOP's body (LOOP's own header and init values included).
     static void reads_outside(const Block& root, const Stmt* loop, std::set<const Var*>& out) {
         for (const auto& x : root) {
@@ -410,6 +402,15 @@ private:
         }
     }
 
+
+    // A value a loop carries that this lane neither reads in the body (other than to yield it on, directly or
+    // through copies of it) nor after the loop is dropped from the loop: iter_arg, init value, result and
+    // yield value (upstream's StripDeadIterArgs, loop_state_repair.cpp, run on each lane after the split: the
+    // AIC lane of a loop whose tensor only the AIV lane stores carries nothing; upstream's lane has no
+    // statement for the dropped store, cvsim's has the copy `t = input` that keeps the tensor's SSA chain,
+    // so copies are not reads here). A branch's results are kept as they are (upstream strips only the ones
+    // whose value the lane no longer defines: see docs/DECISIONS.md, parity). The copies that fed a dropped
+    // value are then dead and pruned.
     static bool strip_dead_carried(Block& b, const std::set<const Var*>& used, const Block& root) {
         bool changed = false;
         for (auto& sp : b) {
