@@ -160,6 +160,12 @@ std::map<std::string, OpSequence> op_sequences(const std::string& printed) {
             f.tokens.push_back("}");
             blocks.pop_back();
         }
+        // An `else:` holding only `pass` is no statement (upstream prints one where its lane emptied the arm,
+        // cvsim's printer omits an empty arm): printing, not an op.
+        for (size_t k = 0; k + 1 < f.tokens.size();) {
+            if (f.tokens[k] == "else" && f.tokens[k + 1] == "}") f.tokens.erase(f.tokens.begin() + static_cast<std::ptrdiff_t>(k), f.tokens.begin() + static_cast<std::ptrdiff_t>(k) + 2);
+            else ++k;
+        }
         i = j - 1;
     }
     return out;

@@ -20,6 +20,7 @@
 
 #include "frontend/codes.h"
 #include "frontend/diag.h"
+#include "frontend/passes/branch_results.h"
 #include "frontend/passes/ir_util.h"
 
 namespace cvsim::passes {
@@ -105,6 +106,14 @@ public:
     std::shared_ptr<Function> build() {
         m_out->body = filter(m_src.body);
         dce();
+        // Branch results of GM-tensor type follow upstream's lane finalisation (docs/DECISIONS.md, "Branch
+        // tensor results follow upstream"); the copies and yields that leaves unused go in a second DCE.
+        // The other side's loop or branch kept for SHARED statements that all turned out dead, carrying GM
+        // tensors only: upstream's lane does not have it (its versions are repointed to their parameters).
+        drop_emptied(m_out->body);
+        GmOrigins origins;
+        for (const auto& [v, prm] : gm_origins(m_src)) origins[m_map.get(m_src.vars[v->id]).get()] = m_map.get(prm);
+        if (strip_dangling_branch_results(*m_out, m_copy_defs, origins)) dce();
         refuse_other_lanes_values();
         insert_tfree(m_out->body);
         // A flattened split_aiv region: both lanes run the function (split_aiv, as PyPTO stamps it, also tells
@@ -142,6 +151,8 @@ private:
     VarMap m_map;                     // source variable -> lane variable
     int m_region_split = -1;          // split code of the enclosing split_aiv region, -1 outside
     bool m_dual = false;              // a split_aiv region was flattened (both lanes run it)
+    std::set<const Var*> m_copy_defs; // lane variables bound by a copy standing for the other lane's store
+    std::set<const Stmt*> m_shared_only;  // the other side's loops/branches, kept for their SHARED statements
 
     bool mine(Side s) const {
         return s == Side::Shared || (s == Side::Cube && m_lane == Lane::Aic) || (s == Side::Vector && m_lane == Lane::Aiv);
@@ -182,7 +193,10 @@ private:
                 // The other lane's loop or branch may hold SHARED statements this lane needs too (a barrier of
                 // every core, a scalar it reads later): keep its control flow with only those (dead ones and an
                 // emptied loop go in dce()).
-                else if (holds_shared(s)) structured(s, out);
+                else if (holds_shared(s)) {
+                    structured(s, out);
+                    m_shared_only.insert(out.back().get());
+                }
                 return;
             default: break;
         }
@@ -194,16 +208,20 @@ private:
             // The other lane's store still names the tensor's next SSA version, which this lane may read (a
             // value a loop carries, a later load): here it is the same tensor (dce() drops it when unused).
             const ExprPtr& t = arg(*stmt_call(s), "output_tensor");
-            if (t && t->kind == ExprKind::Var && t->var != s.targets[0])
+            if (t && t->kind == ExprKind::Var && t->var != s.targets[0]) {
                 out.push_back(make_assign(m_map.get(s.targets[0]), clone_expr(t, &m_map), s.loc));
+                m_copy_defs.insert(m_map.get(s.targets[0]).get());
+            }
         }
     }
 
     // A SHARED statement (scalar work, barriers, fences, flags of both sides) anywhere inside a loop or branch,
-    // or a carried value / result that is not a tile (a scalar the other lane may read after it).
+    // or a carried value / result that is a scalar (the other lane may read it after the loop or branch).
     static bool holds_shared(const Stmt& s) {
+        // A GM tensor is not: the lane names the version's parameter instead (upstream drops such a loop or
+        // branch from the lane and repoints the version: strip_dangling_branch_results).
         for (const auto& v : s.kind == StmtKind::For ? s.iter_args : s.targets)
-            if (v->type.kind != TypeKind::Tile) return true;
+            if (v->type.kind != TypeKind::Tile && v->type.kind != TypeKind::Tensor) return true;
         for (const Block* b : {&s.body, &s.orelse})
             for (const auto& x : *b) {
                 if (x->kind == StmtKind::Yield || x->kind == StmtKind::Pass || x->kind == StmtKind::Return) continue;
@@ -375,6 +393,32 @@ private:
                       "compute the value on both sides from GM or parameters, or move it through a tile");
             }
         });
+    }
+
+    void drop_emptied(Block& b) {
+        for (size_t i = 0; i < b.size();) {
+            Stmt& s = *b[i];
+            drop_emptied(s.body);
+            drop_emptied(s.orelse);
+            // Tensors only: its carries and results, and what its body still binds (a scalar the body binds and
+            // something after it reads keeps it, DSL 4.1).
+            bool tensors_only = true;
+            for (const auto& v : s.kind == StmtKind::For ? s.iter_args : s.targets)
+                if (v->type.kind != TypeKind::Tensor) tensors_only = false;
+            for (const Block* arm : {&s.body, &s.orelse})
+                walk(*arm, [&](const StmtPtr& x) {
+                    if (x->kind == StmtKind::Yield) return;
+                    for (const auto& t : x->targets)
+                        if (t->type.kind != TypeKind::Tensor) tensors_only = false;
+                    for (const auto& t : x->iter_args)
+                        if (t->type.kind != TypeKind::Tensor) tensors_only = false;
+                });
+            if (m_shared_only.count(&s) && tensors_only && !effect_besides_yields(s.body) && !effect_besides_yields(s.orelse)) {
+                b.erase(b.begin() + static_cast<std::ptrdiff_t>(i));
+                continue;
+            }
+            ++i;
+        }
     }
 
     // Remove statements without effect whose results nothing reads, until nothing changes.

@@ -147,3 +147,29 @@ TEST(Parity, ALoopCarryReadAfterTheLoopThroughABodyNameIsKept) {
     RunResult fence = run_cvsim({"check", k, "--v2c", "fence", "--schedules", "5", "--no-progress"});
     EXPECT_EQ(fence.exit_code, 0) << fence.out << fence.err;
 }
+
+TEST(Parity, ABranchsTensorResultIsStrippedLikeUpstreamAndItsRaceStays) {
+    // The AIC lane of a branch whose vector arm stores a GM scratch: upstream strips the branch's result (its
+    // yield names a version the lane does not define) and the cube load reads the parameter; inside a loop the
+    // dangling yield takes the carried value instead; a vector-side branch kept only for its (dead) scalar
+    // statements is dropped from the AIC lane. The rewrite names the same tensor, so the V2C race is still
+    // found and fence still orders it.
+    for (const char* name : {"branch_result_v2c.py", "branch_result_in_loop_v2c.py", "branch_result_other_side_v2c.py"}) {
+        const std::string k = source_dir() + "/tests/e2e/kernels/" + name;
+        RunResult e = run_cvsim({"expand", k, "--v2c", "off"});
+        ASSERT_EQ(e.exit_code, 0) << e.err;
+        const size_t aic = e.out.find("def k_aic("), aiv = e.out.find("def k_aiv(");
+        ASSERT_TRUE(aic != std::string::npos && aiv != std::string::npos && aic < aiv) << e.out;
+        const std::string aic_body = e.out.substr(aic, aiv - aic);
+        EXPECT_EQ(aic_body.find("sc2"), std::string::npos) << name << ": the AIC lane still names the AIV lane's version\n" << aic_body;
+        RunResult off = run_cvsim({"check", k, "--v2c", "off", "--input", "flag=3", "--schedules", "10", "--no-progress"});
+        EXPECT_EQ(off.exit_code, 1) << name << off.out << off.err;
+        EXPECT_NE((off.out + off.err).find("E-RACE-RAW"), std::string::npos) << name << off.out << off.err;
+        RunResult fence = run_cvsim({"check", k, "--v2c", "fence", "--input", "flag=3", "--schedules", "10", "--no-progress"});
+        EXPECT_EQ(fence.exit_code, 0) << name << fence.out << fence.err;
+    }
+    // Without the branch's store the same kernels are clean under every policy (flag = 0: the else arm).
+    RunResult none = run_cvsim({"check", source_dir() + "/tests/e2e/kernels/branch_result_v2c.py", "--v2c", "off", "--input", "flag=0",
+                                "--schedules", "10", "--no-progress"});
+    EXPECT_EQ(none.exit_code, 0) << none.out << none.err;
+}
