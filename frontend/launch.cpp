@@ -821,14 +821,26 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     check_mgather_targets(*program, opt.expand.target);
     check_gather_compare_targets(*program, opt.expand.target);
     check_lane_sides(*program);
+    auto entry = pick_entry(*program, opt.entry);
+    // The launch is what its entry reaches: the expansion, the hardware checks and the verify steps run on
+    // those functions only (a whole-model file holds hundreds of kernels; cloning every one per launch made
+    // `expand` of pypto-lib's deepseek_v4_pro decode_fwd take 18 GB). The checks above saw every function.
+    const std::set<const Function*> reached = reached_from(*program, *entry);
+    if (reached.size() < program->functions.size()) {
+        auto sub = std::make_shared<Program>();
+        sub->name = program->name;
+        sub->sources = program->sources;
+        for (const auto& f : program->functions)
+            if (reached.count(f.get())) sub->functions.push_back(f);
+        program = sub;
+    }
     Compiled c;
     c.original = program;
-    auto entry = pick_entry(*program, opt.entry);
     bool any_mixed = false;
     for (auto& f : program->functions) any_mixed |= passes::is_mixed(*f);
     passes::ExpandOptions eo = opt.expand;
     eo.keep_distributed = true;  // the Planner refuses a launch that reaches one (refuse_distributed)
-    for (const Function* f : reached_from(*program, *entry)) eo.only.insert(f->name);
+    for (const Function* f : reached) eo.only.insert(f->name);
     auto& plan = c.plan;
     // The expansion needs the launch's cluster count (cross-cluster pairs, per-block windows, hard barriers); a
     // launch that sets its own core_num is known only once the Planner walked it: then expand again with it.

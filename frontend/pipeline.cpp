@@ -167,7 +167,10 @@ PipelineResult run_pipeline(const std::shared_ptr<SourceFile>& file, const Pipel
             if (!k.distributed) launches.emplace_back(k.name, k.blocks > 0 ? k.blocks : opt.expand.blocks);
         if (ks.empty() && entry_ok) launches.emplace_back(opt.entry, opt.expand.blocks);
     }
+    // A kernel launched many times at one width (a loop over layers or heads) compiles to the same launch.
+    std::set<std::pair<std::string, int>> seen;
     for (const auto& [entry, blocks] : launches) {
+        if (!seen.insert({entry, blocks}).second) continue;
         CompileOptions co;
         co.entry = entry;
         co.expand = opt.expand;
@@ -204,6 +207,9 @@ PipelineResult run_pipeline(const std::shared_ptr<SourceFile>& file, const Pipel
                 record("gm-budget", scope, {{"over_bound", 1}});
             }
         }
+        // `expand` (every launch) keeps only the records: a whole-model file has hundreds of launches, and each
+        // compiled launch holds its own expanded program (18 GB for pypto-lib's deepseek_v4_pro decode_fwd).
+        if (opt.every_launch) continue;
         res.launches.push_back(std::move(c));
         res.rings.push_back(std::move(rings));
     }

@@ -62,7 +62,7 @@ struct PipelineResult {
     std::shared_ptr<ir::Program> printed;  // PipelineOptions::printed: the whole-program expansion
     passes::ExpandStats printed_stats;
     int printed_blocks = 1;
-    std::vector<Compiled> launches;        // one per launch the launch passes ran on
+    std::vector<Compiled> launches;        // one per launch the launch passes ran on (none kept with every_launch)
     std::vector<RingLayout> rings;         // each launch's ring tensor layout (ring-layout)
     std::vector<PassRecord> passes;        // in the order they ran
 };
