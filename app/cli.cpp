@@ -17,7 +17,9 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
+#include "app/sampling.h"
 #include "frontend/codes.h"
+#include "frontend/control_scalars.h"
 #include "frontend/diag.h"
 #include "frontend/launch.h"
 #include "frontend/ops.h"
@@ -250,6 +252,18 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
     sim::Session session(SourceFile::read(r.kernel), so);
     if (!c.quiet)
         for (const auto& n : session.dim_notes()) std::cerr << n;
+    if (!c.quiet && session.compiled().original) {
+        // SPEC 2: an unbound pl.Scalar is 0 in `run`; say so when it decides what runs (check samples it).
+        const auto entry = session.compiled().original->find(session.compiled().plan.entry ? session.compiled().plan.entry->name : "");
+        std::vector<std::string> unset;
+        if (entry && entry->type != ir::FuncType::Orchestration)
+            for (const auto& n : control_scalar_params(*session.compiled().original, *entry))
+                if (!so.scalars.count(n)) unset.push_back(n);
+        if (!unset.empty())
+            std::cerr << fmt::format("note: the scalar parameter(s) {} decide what '{}' runs and no --input gives them: this run uses 0 "
+                                     "(check runs them at 1, 2 and 0)\n",
+                                     fmt::join(unset, ", "), entry->name);
+    }
     if (!c.quiet && c.verbose) print_expand_stats(std::cerr, session.compiled().stats);
     // Trace views (SPEC 9). The VCD registers its signals with SystemC before the machine elaborates.
     std::vector<std::pair<std::string, std::string>> trace_meta = {
@@ -448,6 +462,10 @@ struct CheckEntry {
     std::string binding;  // "NAME=V, ..." of this launch when the kernel is launched with several bindings
     SourceLoc loc;        // that parameter's declaration
     std::shared_ptr<const ir::Program> program;  // keeps the source file `loc` points into alive
+    // Unbound control scalars checked at values cvsim chose (app/sampling.h): "n=1, flag=1" ("" otherwise);
+    // the entries of one kernel's sampling share `sample_group` (-1: none).
+    std::string sampled;
+    int sample_group = -1;
 };
 // attrs={"core_num": X} at a launch where X is computed at run time (docs/DECISIONS.md): cvsim launches
 // --blocks; say so, naming the launch and the expression.
@@ -485,6 +503,48 @@ void note_runtime_core_num(const ir::Program& p, int blocks, const std::vector<K
         });
 }
 
+// The entry kernel checked as given, or, when scalar parameters that decide what it runs are not given, once
+// per sampled assignment of them (docs/DECISIONS.md, "Unbound control scalars are sampled").
+std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::string& kernel, const std::shared_ptr<ir::Program>& program) {
+    std::shared_ptr<ir::Function> fn;
+    try {
+        fn = pick_entry(*program, c.entry);
+    } catch (const CompileError&) {
+        return {CheckEntry{c, "", "", "", {}, nullptr, "", -1}};  // the session reports E-ENTRY
+    }
+    std::vector<std::string> names;
+    for (const auto& n : control_scalar_params(*program, *fn)) {
+        bool given = false;
+        for (const auto& in : c.inputs) given |= in.rfind(n + "=", 0) == 0;
+        if (!given) names.push_back(n);
+    }
+    if (names.empty() || fn->type == ir::FuncType::Orchestration) return {CheckEntry{c, "", "", "", {}, nullptr, "", -1}};
+    const auto samples = sample_assignments(*fn, names);
+    if (!c.quiet) {
+        std::vector<std::string> at;
+        for (const auto& a : samples) at.push_back(a.front().second);
+        std::cerr << fmt::format("note: {}: '{}' takes the scalar parameter(s) {} that decide what it runs, and no --input gives them: "
+                                 "cvsim checks it with each set to {} (a verdict each; --input NAME=V checks the values you use)\n",
+                                 kernel, fn->name, fmt::join(names, ", "), fmt::join(at, ", then "));
+    }
+    std::vector<CheckEntry> out;
+    for (const auto& a : samples) {
+        CheckEntry e{c, "", "", "", {}, nullptr, "", -1};
+        e.opts.entry = fn->name;
+        for (const auto& [n, v] : a) e.opts.inputs.push_back(n + "=" + v);
+        e.sampled = assignment_text(a);
+        e.binding = e.sampled + " (sampled)";
+        e.sample_group = 0;
+        e.program = program;
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+void add_launch_entries(const CommonOptions& c, const std::string& kernel, const std::shared_ptr<ir::Program>& program,
+                        const std::vector<KernelLaunch>& launches, const std::string& sampled, std::optional<int> sample_value,
+                        const std::set<std::string>* only, std::vector<CheckEntry>& out);
+
 std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& kernel) {
     sim::SessionOptions so = session_options(c);
     std::vector<std::pair<std::string, int64_t>> defaulted;
@@ -508,12 +568,62 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
     host.defaulted_dims = defaulted;
     auto launches = kernel_launches(*program, c.entry, host);
     if (!c.quiet) note_runtime_core_num(*program, c.blocks, launches);
-    if (launches.empty()) return {CheckEntry{c, "", "", "", {}, nullptr}};
+    if (launches.empty()) return sampled_entries(c, kernel, program);
     if (!c.quiet)
         std::cerr << fmt::format("note: {}: the entry launches {} kernel(s) in program order; each is checked on its own (--entry NAME)\n",
                                  kernel, launches.size());
-    std::vector<CheckEntry> out;
+    // A launch whose scalars the walk could not know because nobody gave the entry's scalars or the data it
+    // reads them from: the walk runs again with those set to each sampled value (docs/DECISIONS.md, "Unbound
+    // control scalars are sampled"); what it still cannot know stays E-UNCHECKED.
+    std::set<std::string> known, unknown;  // kernels whose every launch the walk knows / does not
     for (const auto& k : launches) {
+        bool u = k.bindings.empty() && !k.computed.empty();
+        for (const auto& b : k.bindings) u |= !b.unknown.empty();
+        u &= !k.distributed && !k.unread;  // their own E-UNSUPPORTED, whatever the values
+        (u ? unknown : known).insert(k.name);
+    }
+    std::vector<CheckEntry> out;
+    add_launch_entries(c, kernel, program, launches, "", std::nullopt, &known, out);
+    if (unknown.empty()) return out;
+    bool noted = false;
+    std::set<std::string> sampled_kernels;  // kernels some sample launches with known scalars
+    for (int v : {1, 2, 0}) {
+        std::vector<std::string> sampled;
+        HostInputs hs = host;
+        hs.sample = v;
+        hs.sampled = &sampled;
+        // Under a sample, only what the walk then knows: a kernel it does not launch (a zero trip count) or
+        // launches with a scalar it still cannot know (a sampled read past its tensor) gets no verdict from it.
+        std::vector<KernelLaunch> ls;
+        for (auto k : kernel_launches(*program, c.entry, hs)) {
+            std::erase_if(k.bindings, [](const LaunchBinding& b) { return !b.unknown.empty(); });
+            if (k.bindings.empty()) continue;
+            sampled_kernels.insert(k.name);
+            ls.push_back(std::move(k));
+        }
+        if (!c.quiet && !noted && !sampled.empty()) {
+            noted = true;
+            std::cerr << fmt::format("note: {}: the orchestration's launches depend on values no --input gives ({}): cvsim checks them with "
+                                     "each set to 1, then 2, then 0 (a verdict each; --input gives the real ones)\n",
+                                     kernel, fmt::join(sampled, ", "));
+        }
+        add_launch_entries(c, kernel, program, ls, sampled.empty() ? "" : fmt::format("{}={}", fmt::join(sampled, ", "), v), v, &unknown, out);
+    }
+    // What no sample makes known is reported as before (E-UNCHECKED with the walk's reason).
+    std::set<std::string> still;
+    for (const auto& n : unknown)
+        if (!sampled_kernels.count(n)) still.insert(n);
+    add_launch_entries(c, kernel, program, launches, "", std::nullopt, &still, out);
+    return out;
+}
+
+// The entries of LAUNCHES (the host walk's, under SAMPLED: "" or the walk's sampled values) appended to OUT,
+// each distinct launch once.
+void add_launch_entries(const CommonOptions& c, const std::string& kernel, const std::shared_ptr<ir::Program>& program,
+                        const std::vector<KernelLaunch>& launches, const std::string& sampled, std::optional<int> sample_value,
+                        const std::set<std::string>* only, std::vector<CheckEntry>& out) {
+    for (const auto& k : launches) {
+      if (only && !only->count(k.name)) continue;
       // The launches to check: one per distinct scalar binding the host walk found (at most kMaxBindings of
       // them: the first, the last and evenly spaced ones), else the first launch site's constants.
       // A launch with a scalar the walk does not know is always reported (E-UNCHECKED), never left out.
@@ -531,7 +641,12 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
                                    kernel, k.name, k.launch_count, nk, kMaxBindings);
       if (picked.empty()) picked.push_back(nullptr);
       for (const LaunchBinding* b : picked) {
-        CheckEntry entry{c, "", "", "", {}, nullptr};
+        CheckEntry entry{c, "", "", "", {}, nullptr, "", -1};
+        if (!sampled.empty()) {
+            entry.sampled = sampled;
+            entry.sample_group = static_cast<int>(std::hash<std::string>{}(k.name) & 0x3fffffff);
+            entry.program = program;
+        }
         CommonOptions& ck = entry.opts;
         ck.entry = k.name;
         if (k.blocks > 0) ck.blocks = k.blocks;  // the launch's core_num, as a whole-program launch uses it
@@ -565,7 +680,7 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
             }
             if (b->blocks > 0) ck.blocks = b->blocks;
             if (!b->unknown.empty()) unbound(b->unknown, b->why);
-            if (nb > 1) entry.binding = fmt::format("{}", fmt::join(shown, ", "));
+            if (nb > 1 || !sampled.empty()) entry.binding = fmt::format("{}", fmt::join(shown, ", "));
         } else {
             for (const auto& [name, value] : k.scalars)
                 if (!given(name)) ck.inputs.push_back(name + "=" + value);
@@ -574,15 +689,44 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
         // A user's --input can make two bindings one launch: check it once. Launches not checked for the same
         // reason are reported once.
         if (!entry.unbound.empty()) entry.binding.clear();
-        bool dup = false;
-        for (const auto& o : out)
-            if (o.opts.entry == ck.entry)
-                dup |= entry.unbound.empty() ? o.unbound.empty() && o.opts.inputs == ck.inputs && o.opts.blocks == ck.blocks
-                                             : o.unbound == entry.unbound && o.why == entry.why;
-        if (!dup) out.push_back(std::move(entry));
+        if (!sampled.empty()) entry.binding += (entry.binding.empty() ? "" : ", ") + std::string("sampled ") + sampled;
+        // The kernel's own control data (an entry tensor whose elements it reads into loop bounds or addresses)
+        // no --input gives: the orchestration's sample when it has one, else sampled like an entry's scalars.
+        std::vector<CheckEntry> variants;
+        std::vector<std::string> data;
+        if (entry.unbound.empty())
+            for (const auto& n : control_scalar_params(*program, *program->find(k.name)))
+                for (const auto& p : program->find(k.name)->params)
+                    if (p.var->name == n && p.var->type.kind == ir::TypeKind::Tensor && !given(n)) data.push_back(n);
+        if (data.empty()) {
+            variants.push_back(std::move(entry));
+        } else {
+            for (int v : sample_value ? std::vector<int>{*sample_value} : std::vector<int>{1, 2, 0}) {
+                CheckEntry x = entry;
+                std::vector<std::string> what;
+                for (const auto& n : data) {
+                    x.opts.inputs.push_back(fmt::format("{}={}", n, v));
+                    what.push_back("data of " + n);
+                }
+                if (!sample_value) {
+                    x.sampled = fmt::format("{}={}", fmt::join(what, ", "), v);
+                    x.binding += (x.binding.empty() ? "" : ", ") + std::string("sampled ") + x.sampled;
+                    x.sample_group = static_cast<int>(std::hash<std::string>{}(k.name) & 0x3fffffff);
+                }
+                x.program = program;
+                variants.push_back(std::move(x));
+            }
+        }
+        for (auto& x : variants) {
+            bool dup = false;
+            for (const auto& o : out)
+                if (o.opts.entry == x.opts.entry)
+                    dup |= x.unbound.empty() ? o.unbound.empty() && o.opts.inputs == x.opts.inputs && o.opts.blocks == x.opts.blocks
+                                             : o.unbound == x.unbound && o.why == x.why;
+            if (!dup) out.push_back(std::move(x));
+        }
       }
     }
-    return out;
 }
 
 }  // namespace
@@ -610,7 +754,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
     nlohmann::json report = nlohmann::json::array();
     bool any_unread = false;  // a kernel of a multi-launch file that gave a diagnostic instead of a verdict
     for (const auto& kernel : e.kernels) {
-      const std::vector<CheckEntry> entries = e.merge.empty() ? entries_of(c, kernel) : std::vector<CheckEntry>{{c, "", "", "", {}, nullptr}};
+      const std::vector<CheckEntry> entries = e.merge.empty() ? entries_of(c, kernel) : std::vector<CheckEntry>{{c, "", "", "", {}, nullptr, "", -1}};
       const bool per_launch = entries.size() > 1 || entries[0].opts.entry != c.entry;
       if (e.jobs == 0 && e.merge.empty() && entries.size() > 1) {
           // In-process: SystemC elaborates once per process, so the machine is built for the widest launch
@@ -619,7 +763,23 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
           for (const auto& ent : entries) widest = std::max(widest, ent.opts.blocks);
           sim::Machine::instance(widest);
       }
+      // Sampled scalars (app/sampling.h): a value the kernel does not take (E-OOB at compile time or in the
+      // nominal schedule) is no verdict value; a kernel none of whose samples it takes gets E-UNCHECKED.
+      std::map<int, int> sample_taken, sample_count, sample_rejected;
+      std::map<int, std::string> sample_why;
+      std::map<int, const CheckEntry*> sample_first;
+      auto reject_sample = [&](const CheckEntry& ent, const std::string& why) {
+          if (!sample_why.count(ent.sample_group)) sample_why[ent.sample_group] = why;
+          ++sample_rejected[ent.sample_group];
+          if (!c.quiet)
+              std::cerr << fmt::format("note: {} [{}]: {} is not a value it takes ({}); no verdict with it\n", kernel, ent.opts.entry, ent.sampled, why);
+      };
       for (const auto& ent : entries) {
+        if (ent.sample_group >= 0) {
+            sample_taken.emplace(ent.sample_group, 0);
+            sample_first.emplace(ent.sample_group, &ent);
+            ++sample_count[ent.sample_group];
+        }
         const CommonOptions& ck = ent.opts;
         const std::string& entry = ck.entry;
         const std::string label = per_launch ? kernel + " [" + entry + (ent.binding.empty() ? "" : " " + ent.binding) + "]" : kernel;
@@ -659,11 +819,25 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 report.push_back(item);
                 continue;
             }
+            if (ent.sample_group >= 0 && err.diag().code == cvsim::codes::kOob) {
+                reject_sample(ent, err.diag().loc.valid() ? fmt::format("{}: {}", err.diag().loc.short_str(), err.diag().message) : err.diag().message);
+                continue;
+            }
             if (!per_launch) throw;
             std::cerr << render_text(err.diag());
             any_unread = true;
             report.push_back(item);
             continue;
+        }
+        if (ent.sample_group >= 0) {
+            const DistinctFinding* oob = nullptr;
+            for (const auto& d : sum.distinct)
+                if (!oob && d.finding.code == cvsim::codes::kOob && d.first.strategy == sim::Strategy::Nominal) oob = &d;
+            if (oob) {
+                reject_sample(ent, oob->finding.message);
+                continue;
+            }
+            ++sample_taken[ent.sample_group];
         }
         VerdictScope scope = verdict_scope(timing_scope_of(ck, kernel), sum, *base, fixed_visibility, e.max_visibility);
         if (!c.quiet) print_explore_summary(std::cout, label, sum, is_check, &scope, output_width());
@@ -684,6 +858,20 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             if (!c.json.empty()) write_json(c.json, {{"kernels", report}, {"interrupted", true}});
             return kExitInterrupted;
         }
+      }
+      for (const auto& [g, taken] : sample_taken) {
+          if (taken > 0 || sample_rejected[g] < sample_count[g]) continue;  // a verdict, or another diagnostic said why not
+          const CheckEntry& ent = *sample_first[g];
+          Diagnostic d;
+          d.code = cvsim::codes::kUnchecked;
+          d.loc = ent.program ? ent.program->find(ent.opts.entry)->loc : SourceLoc{};
+          d.message = fmt::format("kernel '{}' is not checked: it takes none of the values cvsim sampled for its unbound scalar "
+                                  "parameter(s) (the first: {})",
+                                  ent.opts.entry, sample_why[g]);
+          d.hint = "give the values your program uses: --input NAME=VALUE";
+          std::cerr << render_text(d);
+          report.push_back({{"kernel", kernel}, {"entry", ent.opts.entry}, {"diagnostic", to_json(d)}});
+          any_unread = true;
       }
     }
     if (!c.json.empty()) write_json(c.json, {{"kernels", report}});

@@ -70,6 +70,11 @@ public:
                 frame[v] = t;
             } else if (v->type.kind == TypeKind::Scalar) {
                 auto it = m_in.scalars.find(v->name);
+                if (it == m_in.scalars.end() && m_in.sample) {
+                    note_sampled(v->name);
+                    frame[v] = HVal::scalar(as_dtype(rt::Scalar::of_int(*m_in.sample), v->type.dtype));
+                    continue;
+                }
                 frame[v] = it != m_in.scalars.end()
                                ? HVal::scalar(as_dtype(it->second, v->type.dtype))
                                : HVal::unknown(fmt::format("the entry's scalar parameter '{}' (give it with --input {}=VALUE)", v->name, v->name));
@@ -111,6 +116,10 @@ private:
             if (returned) return;
             exec_stmt(*s, fr, depth, ret, returned, yield);
         }
+    }
+
+    void note_sampled(const std::string& what) {
+        if (m_in.sampled && std::find(m_in.sampled->begin(), m_in.sampled->end(), what) == m_in.sampled->end()) m_in.sampled->push_back(what);
     }
 
     void step() {
@@ -212,6 +221,22 @@ private:
     std::optional<rt::Scalar> read_input(const std::string& param, const Type& type, const std::vector<int64_t>& idx, DType dt,
                                          const SourceLoc& loc, std::string& why) {
         auto f = m_in.files.find(param);
+        if (f == m_in.files.end()) {
+            // --input T=VALUE fills the tensor (sim/session.cpp does the same for the kernel's GM).
+            if (auto fill = m_in.scalars.find(param); fill != m_in.scalars.end()) {
+                const double x = fill->second.is_float() ? fill->second.f : static_cast<double>(fill->second.i);
+                return dtype_is_int(dt) ? rt::Scalar::of_int(rt::Scalar::float_to_int(x), dt) : rt::Scalar::of_float(x, dt);
+            }
+        }
+        if (f == m_in.files.end() && m_in.sample) {
+            // Sampled data: in bounds of the parameter's shape, every element is the sample.
+            bool inside = idx.size() == type.shape.size();
+            for (size_t d = 0; inside && d < idx.size(); ++d) inside = idx[d] >= 0 && idx[d] < type.shape[d];
+            if (inside) {
+                note_sampled("data of " + param);
+                return dtype_is_int(dt) ? rt::Scalar::of_int(*m_in.sample, dt) : rt::Scalar::of_float(static_cast<double>(*m_in.sample), dt);
+            }
+        }
         if (f == m_in.files.end()) {
             why = fmt::format("it is read from the data of '{}' ({}: pl.tensor.read); give that data with --input {}=FILE.npy", param,
                               where(loc), param);
@@ -340,7 +365,7 @@ private:
                     std::vector<std::string> same;
                     for (const auto& [dn, dv] : m_in.defaulted_dims)
                         if (dv == extent) same.push_back(dn);
-                    if (!same.empty())
+                    if (!same.empty() && !m_in.sample)
                         return HVal::unknown(fmt::format("pl.tensor.dim ({}) may be the dynamic dim {} that cvsim gave the made-up size {}; bind "
                                                          "it with --dim NAME=VALUE or an --input .npy",
                                                          where(e.loc), fmt::join(same, " / "), extent));

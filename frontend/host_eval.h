@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +48,12 @@ struct HostInputs {
     // --input shape), with that value: a pl.tensor.dim extent equal to one of the values may be one of them,
     // so it is unknown (empty: none was defaulted).
     std::vector<std::pair<std::string, int64_t>> defaulted_dims;
+    // Sampling (check, docs/DECISIONS.md "Unbound control scalars are sampled"): an entry scalar parameter no
+    // --input gives, and every pl.tensor.read of an entry tensor no --input file gives, take this value; a
+    // pl.tensor.dim of a made-up dim is its made-up size (the shapes the kernels are checked at). `sampled`
+    // collects what took the value ("n", "data of cfg"), once each. nullopt: unknown, as without sampling.
+    std::optional<int64_t> sample;
+    std::vector<std::string>* sampled = nullptr;
 };
 
 // Runs ORCH's host program (an Orchestration function of PROGRAM). Throws nothing for what it cannot evaluate

@@ -28,8 +28,6 @@ const ExprPtr* core_num_attr(const Expr& call) {
     return nullptr;
 }
 
-namespace {
-
 std::shared_ptr<Function> pick_entry(const Program& p, const std::string& name) {
     if (!name.empty()) {
         auto f = p.find(name);
@@ -54,6 +52,8 @@ std::shared_ptr<Function> pick_entry(const Program& p, const std::string& name) 
     }
     raise(codes::kEntry, loc, "the program has no Orchestration, Spmd, Group or InCore function to launch", "give the entry with --entry NAME");
 }
+
+namespace {
 
 // attrs={"core_num": N} on a launch: N SPMD blocks (the runtime's block_num; an AIV-only kernel has one AIV
 // lane per block, which cvsim runs as one cluster per block). nullopt: not given or not a constant.

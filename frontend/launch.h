@@ -44,6 +44,10 @@ void refuse_unread(const ir::Program& program, const std::string& entry);
 // The unread functions no launch of ENTRY reaches (empty when no entry can be chosen).
 std::vector<const ir::Function*> unread_unreached(const ir::Program& program, const std::string& entry);
 
+// The function a launch of NAME runs ("": the outermost launcher: the only Orchestration, else the only Spmd,
+// Group or InCore function); E-ENTRY when there is none to choose.
+std::shared_ptr<ir::Function> pick_entry(const ir::Program& p, const std::string& name);
+
 // Throws CompileError (E-ENTRY when no entry can be chosen; the expander's diagnostics otherwise).
 Compiled compile(std::shared_ptr<ir::Program> program, const CompileOptions& opt);
 

@@ -127,11 +127,25 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
         if (!found)
             throw std::invalid_argument(fmt::format("--input {}=...: {} has no parameter '{}' (scalar parameters: {})", name,
                                                     m_compiled.plan.entry->name, name, names.empty() ? "none" : names));
-        if (found->var->type.kind != ir::TypeKind::Scalar)
-            throw std::invalid_argument(fmt::format("--input {}=...: '{}' is a tensor parameter; give it as {}=FILE.npy", name, name, name));
     }
-    rt::bind_entry(m_compiled.plan, m_gm, m_opt.scalars);
+    // --input T=VALUE of a tensor parameter fills every element with VALUE (what check's sampling of control
+    // data gives: docs/DECISIONS.md, "Unbound control scalars are sampled").
+    std::map<std::string, rt::Scalar> scalars, fills;
+    for (const auto& [name, value] : m_opt.scalars) {
+        bool tensor = false;
+        for (const auto& p : m_compiled.plan.entry->params)
+            if (p.var->name == name) tensor = p.var->type.kind == ir::TypeKind::Tensor;
+        (tensor ? fills : scalars)[name] = value;
+    }
+    rt::bind_entry(m_compiled.plan, m_gm, scalars);
     rt::fill_inputs(m_gm, m_opt.input_seed);
+    for (const auto& [name, value] : fills) {
+        auto idx = m_gm.find(name);
+        if (!idx) continue;
+        rt::TensorBuffer& t = m_gm.tensors[*idx];
+        const double v = value.is_float() ? value.f : static_cast<double>(value.i);
+        for (int64_t i = 0, n = t.numel(); i < n; ++i) put_element(t.dtype, v, t.bytes.data(), i);
+    }
     for (auto& [name, path] : m_opt.input_files) {
         auto idx = m_gm.find(name);
         if (!idx) throw std::runtime_error(fmt::format("--input {}: the kernel has no tensor parameter '{}'", name, name));

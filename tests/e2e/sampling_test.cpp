@@ -1,0 +1,72 @@
+// Unbound control scalars are sampled (docs/DECISIONS.md): `check` runs a kernel whose loop bounds, branch
+// conditions or windows depend on a scalar parameter (or on an entry tensor's data) that no --input gives
+// at 1, 2 and 0 (a verdict each) instead of only at SPEC's default 0, where a race behind `if flag > 0` or a
+// loop over `n` was a vacuous clean.
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+using namespace cvsim::test;
+
+namespace {
+
+std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+
+TEST(Sampling, ARaceBehindAnUnboundFlagIsFoundWithoutInput) {
+    // branch_result_v2c.py races only when flag > 0; SPEC's default 0 alone gave "PASS ... holds for every schedule".
+    RunResult r = run_cvsim({"check", kernel("branch_result_v2c.py"), "--v2c", "off", "--schedules", "10", "--no-progress"});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("E-RACE-RAW"), std::string::npos) << r.out;
+    EXPECT_NE(unwrapped(r.out).find("[k flag=1 (sampled)]"), std::string::npos) << r.out;
+    EXPECT_NE(unwrapped(r.out).find("[k flag=0 (sampled)]"), std::string::npos) << r.out;
+    EXPECT_NE(unwrapped(r.err).find("cvsim checks it with each set to 1, then 2, then 0"), std::string::npos) << r.err;
+    // A value given is not sampled: flag=0 is the clean branch.
+    RunResult given = run_cvsim({"check", kernel("branch_result_v2c.py"), "--v2c", "off", "--input", "flag=0", "--schedules", "10", "--no-progress"});
+    EXPECT_EQ(given.exit_code, 0) << given.out << given.err;
+    EXPECT_EQ(given.out.find("sampled"), std::string::npos) << given.out;
+    // fence orders it at every sampled value.
+    RunResult fence = run_cvsim({"check", kernel("branch_result_v2c.py"), "--v2c", "fence", "--schedules", "10", "--no-progress"});
+    EXPECT_EQ(fence.exit_code, 0) << fence.out << fence.err;
+}
+
+TEST(Sampling, ANumericOperandIsNotSampledAndAnOutOfBoundsSampleIsNoVerdictValue) {
+    // sampled_scalars.py: `row` moves a window (2 does not fit), `scale` only multiplies data.
+    RunResult r = run_cvsim({"check", kernel("sampled_scalars.py"), "--v2c", "off", "--schedules", "10", "--no-progress"});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    const std::string out = unwrapped(r.out), err = unwrapped(r.err);
+    EXPECT_NE(out.find("[k row=1 (sampled)]"), std::string::npos) << out;
+    EXPECT_NE(out.find("[k row=0 (sampled)]"), std::string::npos) << out;
+    EXPECT_EQ(out.find("scale="), std::string::npos) << out;
+    EXPECT_EQ(out.find("row=2 (sampled)"), std::string::npos) << out;
+    EXPECT_NE(err.find("row=2 is not a value it takes"), std::string::npos) << err;
+    EXPECT_EQ(out.find("E-OOB"), std::string::npos) << out;  // a made-up value's window is no finding
+}
+
+TEST(Sampling, AKernelTakingNoSampledValueHasNoVerdict) {
+    RunResult r = run_cvsim({"check", kernel("sampled_all_oob.py"), "--schedules", "3", "--no-progress"});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("error[E-UNCHECKED]"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("PASS"), std::string::npos) << r.out;
+    RunResult given = run_cvsim({"check", kernel("sampled_all_oob.py"), "--input", "row=-1", "--schedules", "3", "--no-progress"});
+    EXPECT_EQ(given.exit_code, 0) << given.out << given.err;
+}
+
+TEST(Sampling, RunSaysWhichUnboundScalarsItLeftAtZero) {
+    RunResult r = run_cvsim({"run", kernel("branch_result_v2c.py")});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(unwrapped(r.err).find("the scalar parameter(s) flag decide what 'k' runs and no --input gives them: this run uses 0"),
+              std::string::npos)
+        << r.err;
+}
+
+TEST(Sampling, AnEntryTensorFilledFromTheCommandLineIsReadAsThatValue) {
+    // --input T=V of a tensor fills it (what sampling of control data uses); the orchestration reads it too.
+    const std::string k = source_dir() + "/tests/golden/printed/multi_launch_computed_scalar.py";
+    RunResult r = run_cvsim({"check", k, "--input", "nums=1", "--schedules", "5", "--no-progress"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    const std::string out = unwrapped(r.out);
+    EXPECT_NE(out.find("[partial]"), std::string::npos) << out;
+    EXPECT_EQ(out.find("sampled"), std::string::npos) << out;
+}
+
+}  // namespace
