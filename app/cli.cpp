@@ -124,6 +124,22 @@ sim::SessionOptions session_options(const CommonOptions& c) {
             o.input_files[name] = value;
             continue;
         }
+        // NAME=iota / NAME=iota+K: tensor element i (row-major) is K + i (what check's sampling of control data uses).
+        if (value.rfind("iota", 0) == 0) {
+            int64_t base = 0;
+            bool ok = value.size() == 4;
+            if (!ok && value[4] == '+') {
+                try {
+                    size_t used = 0;
+                    base = std::stoll(value.substr(5), &used, 10);
+                    ok = used == value.size() - 5;
+                } catch (const std::exception&) {
+                }
+            }
+            if (!ok) throw std::invalid_argument(fmt::format("--input {}: expected iota or iota+K for a tensor filled with K, K+1, ...", in));
+            o.iotas[name] = base;
+            continue;
+        }
         try {
             size_t used = 0;
             if (value.find_first_of(".eE") != std::string::npos) {
@@ -380,6 +396,7 @@ PipelineResult expand_kernel_file(const CommonOptions& c, const std::string& ker
     po.printed = true;
     po.every_launch = launches;
     po.host.scalars = so.scalars;  // the launches check checks (entries_of)
+    po.host.iotas = so.iotas;
     po.host.files = so.input_files;
     po.store_layouts = false;  // the board toolchain's rule, not the pass's (check_expanded_for_hardware)
     po.gm_budget = false;      // cvsim's own GM bound is the simulator's limit: expand allocates no GM
@@ -542,7 +559,7 @@ std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::strin
 }
 
 void add_launch_entries(const CommonOptions& c, const std::string& kernel, const std::shared_ptr<ir::Program>& program,
-                        const std::vector<KernelLaunch>& launches, const std::string& sampled, std::optional<int> sample_value,
+                        const std::vector<KernelLaunch>& launches, const std::string& sampled, std::optional<SampleKind> sample_kind,
                         const std::set<std::string>* only, std::vector<CheckEntry>& out);
 
 std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& kernel) {
@@ -564,6 +581,7 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
     }
     HostInputs host;
     host.scalars = so.scalars;
+    host.iotas = so.iotas;
     host.files = so.input_files;
     host.defaulted_dims = defaulted;
     auto launches = kernel_launches(*program, c.entry, host);
@@ -578,7 +596,7 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
     std::set<std::string> known, unknown;  // kernels whose every launch the walk knows / does not
     for (const auto& k : launches) {
         bool u = k.bindings.empty() && !k.computed.empty();
-        for (const auto& b : k.bindings) u |= !b.unknown.empty();
+        for (const auto& b : k.bindings) u |= !b.unknown.empty() || (k.runtime_core_num && b.blocks <= 0);
         u &= !k.distributed && !k.unread;  // their own E-UNSUPPORTED, whatever the values
         (u ? unknown : known).insert(k.name);
     }
@@ -587,10 +605,11 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
     if (unknown.empty()) return out;
     bool noted = false;
     std::set<std::string> sampled_kernels;  // kernels some sample launches with known scalars
-    for (int v : {1, 2, 0}) {
+    for (const SampleKind& kind : sample_kinds()) {
         std::vector<std::string> sampled;
         HostInputs hs = host;
-        hs.sample = v;
+        hs.sample = kind.value;
+        hs.sample_iota = kind.iota;
         hs.sampled = &sampled;
         // Under a sample, only what the walk then knows: a kernel it does not launch (a zero trip count) or
         // launches with a scalar it still cannot know (a sampled read past its tensor) gets no verdict from it.
@@ -604,10 +623,12 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
         if (!c.quiet && !noted && !sampled.empty()) {
             noted = true;
             std::cerr << fmt::format("note: {}: the orchestration's launches depend on values no --input gives ({}): cvsim checks them with "
-                                     "each set to 1, then 2, then 0 (a verdict each; --input gives the real ones)\n",
+                                     "each set to 1, then 2, then 0, then ascending from 0 and from 1 (a verdict each; --input gives the "
+                                     "real ones)\n",
                                      kernel, fmt::join(sampled, ", "));
         }
-        add_launch_entries(c, kernel, program, ls, sampled.empty() ? "" : fmt::format("{}={}", fmt::join(sampled, ", "), v), v, &unknown, out);
+        const std::string what = kind.iota ? fmt::format("ascending from {}", kind.value) : std::to_string(kind.value);
+        add_launch_entries(c, kernel, program, ls, sampled.empty() ? "" : fmt::format("{}={}", fmt::join(sampled, ", "), what), kind, &unknown, out);
     }
     // What no sample makes known is reported as before (E-UNCHECKED with the walk's reason).
     std::set<std::string> still;
@@ -620,7 +641,7 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
 // The entries of LAUNCHES (the host walk's, under SAMPLED: "" or the walk's sampled values) appended to OUT,
 // each distinct launch once.
 void add_launch_entries(const CommonOptions& c, const std::string& kernel, const std::shared_ptr<ir::Program>& program,
-                        const std::vector<KernelLaunch>& launches, const std::string& sampled, std::optional<int> sample_value,
+                        const std::vector<KernelLaunch>& launches, const std::string& sampled, std::optional<SampleKind> sample_kind,
                         const std::set<std::string>* only, std::vector<CheckEntry>& out) {
     for (const auto& k : launches) {
       if (only && !only->count(k.name)) continue;
@@ -694,22 +715,23 @@ void add_launch_entries(const CommonOptions& c, const std::string& kernel, const
         // no --input gives: the orchestration's sample when it has one, else sampled like an entry's scalars.
         std::vector<CheckEntry> variants;
         std::vector<std::string> data;
-        if (entry.unbound.empty())
+        if (entry.unbound.empty() && !k.distributed && !k.unread)  // those get their own E-UNSUPPORTED, whatever the data
             for (const auto& n : control_scalar_params(*program, *program->find(k.name)))
                 for (const auto& p : program->find(k.name)->params)
                     if (p.var->name == n && p.var->type.kind == ir::TypeKind::Tensor && !given(n)) data.push_back(n);
         if (data.empty()) {
             variants.push_back(std::move(entry));
         } else {
-            for (int v : sample_value ? std::vector<int>{*sample_value} : std::vector<int>{1, 2, 0}) {
+            for (const SampleKind& kind : sample_kind ? std::vector<SampleKind>{*sample_kind} : sample_kinds()) {
                 CheckEntry x = entry;
                 std::vector<std::string> what;
+                const std::string fill = kind.iota ? (kind.value == 0 ? std::string("iota") : fmt::format("iota+{}", kind.value)) : std::to_string(kind.value);
                 for (const auto& n : data) {
-                    x.opts.inputs.push_back(fmt::format("{}={}", n, v));
+                    x.opts.inputs.push_back(fmt::format("{}={}", n, fill));
                     what.push_back("data of " + n);
                 }
-                if (!sample_value) {
-                    x.sampled = fmt::format("{}={}", fmt::join(what, ", "), v);
+                if (!sample_kind) {
+                    x.sampled = fmt::format("{}={}", fmt::join(what, ", "), fill);
                     x.binding += (x.binding.empty() ? "" : ", ") + std::string("sampled ") + x.sampled;
                     x.sample_group = static_cast<int>(std::hash<std::string>{}(k.name) & 0x3fffffff);
                 }
@@ -830,10 +852,15 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             continue;
         }
         if (ent.sample_group >= 0) {
+            // Not when the same run races: a race can be what put the window out of bounds (a stale read of a
+            // sampled index; found by review), and the race is a verdict of its own.
             const DistinctFinding* oob = nullptr;
-            for (const auto& d : sum.distinct)
+            bool race = false;
+            for (const auto& d : sum.distinct) {
                 if (!oob && d.finding.code == cvsim::codes::kOob && d.first.strategy == sim::Strategy::Nominal) oob = &d;
-            if (oob) {
+                race |= cvsim::is_race_code(d.finding.code);
+            }
+            if (oob && !race) {
                 reject_sample(ent, oob->finding.message);
                 continue;
             }
@@ -841,6 +868,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         }
         VerdictScope scope = verdict_scope(timing_scope_of(ck, kernel), sum, *base, fixed_visibility, e.max_visibility);
         if (!c.quiet) print_explore_summary(std::cout, label, sum, is_check, &scope, output_width());
+        if (!c.quiet && !ent.sampled.empty() && !sum.distinct.empty())
+            std::cout << fmt::format("note: found with values cvsim sampled ({}), not given: values your program never takes can break its "
+                                     "preconditions; --input NAME=VALUE checks the ones it does\n",
+                                     ent.sampled);
         if (!e.save_failures.empty()) save_failures(e.save_failures, ck, kernel, sum);
         nlohmann::json item = explore_json(kernel, sum, &scope);
         if (per_launch) item["entry"] = entry;

@@ -1,5 +1,5 @@
-// Values `check` gives the scalars that decide what a kernel runs when nobody gave them (docs/DECISIONS.md,
-// "Unbound control scalars are sampled").
+// Values `check` gives the scalars (and the control data) that decide what a kernel runs when nobody gave
+// them (docs/DECISIONS.md, "Unbound control scalars are sampled").
 #pragma once
 
 #include <string>
@@ -13,10 +13,19 @@ namespace cvsim::cli {
 // One assignment: (parameter name, value as --input takes it) per sampled parameter.
 using Assignment = std::vector<std::pair<std::string, std::string>>;
 
-// The values each of NAMES (control scalar parameters of F nobody bound) is checked at, in the order they are
-// tried: every one at 1, then every one at 2, then every one at 0 (SPEC's default). 1 runs each loop and
-// enables each `x > 0` branch once; 2 runs loop-carried pairs (iteration i against i + 1); 0 is what `run`
-// uses. Floats take 1.0, 2.0, 0.0.
+// One way of choosing the values: every sampled name at `value` (tensors filled with it), or ascending
+// (`iota`): the k-th sampled scalar at value + k, every tensor filled with value + its element's flat index.
+struct SampleKind {
+    int64_t value = 0;
+    bool iota = false;
+};
+// The kinds in the order they are tried: all 1 (runs each loop and enables each `x > 0` branch once), all 2
+// (loop-carried pairs), all 0 (SPEC's default), ascending from 0 and from 1 (two scalars bounding one loop,
+// `range(lo, hi)`, and offset tables such as CSR row starts or block tables, which a constant fill makes empty).
+const std::vector<SampleKind>& sample_kinds();
+
+// The assignments of NAMES (control parameters of F nobody bound: scalars and control-data tensors), one per
+// sample kind, duplicates dropped (a single scalar has three).
 std::vector<Assignment> sample_assignments(const ir::Function& f, const std::vector<std::string>& names);
 
 // "n=1, flag=1"

@@ -13,19 +13,21 @@ using namespace ir;
 
 namespace {
 
-// Every parameter each scalar variable of F depends on (transitively), and which parameters reach a control
-// use.
+// Every parameter each variable of F depends on (transitively, through scalars, tiles and GM tensors alike),
+// and which parameters reach a control use. A parameter's taint flows through data too (a scalar written to
+// GM with pl.tensor.write, or into a tile with pl.tile.full, and read back into a loop bound: found by
+// review), but only a scalar operand that decides what runs or where is a control use, never a tile or
+// tensor operand (its data), so a scale factor multiplied into tiles is not sampled.
 class Taint {
 public:
     Taint(const Program* p, const Function& f, std::set<const Function*>& active) : m_p(p), m_f(f), m_active(active) {}
 
     std::vector<std::string> run() {
-        for (const auto& p : m_f.params) {
-            if (p.var->type.kind == TypeKind::Scalar) m_dep[p.var.get()].insert(p.var.get());
-            if (p.var->type.kind == TypeKind::Tensor) m_tensor_params.insert(p.var.get());
-        }
+        for (const auto& p : m_f.params)
+            if (p.var->type.kind == TypeKind::Scalar || p.var->type.kind == TypeKind::Tensor) m_dep[p.var.get()].insert(p.var.get());
         if (m_f.type == FuncType::Orchestration) {
-            for (const auto& [v, d] : m_dep) m_control.insert(d.begin(), d.end());
+            for (const auto& p : m_f.params)
+                if (p.var->type.kind == TypeKind::Scalar) m_control.insert(p.var.get());
         } else {
             // Dataflow to a fixpoint (loop carries flow backwards), then the control uses.
             for (bool changed = true; changed;) {
@@ -44,9 +46,8 @@ private:
     const Program* m_p;                    // for the callees of self.f(...) calls (nullptr: every argument counts)
     const Function& m_f;
     std::set<const Function*>& m_active;   // functions being analysed (a recursive call: every argument counts)
-    std::map<const Var*, std::set<const Var*>> m_dep;  // variable -> the scalar parameters it depends on
+    std::map<const Var*, std::set<const Var*>> m_dep;  // variable -> the parameters it depends on
     std::set<const Var*> m_control;                     // parameters that reach a control use
-    std::set<const Var*> m_tensor_params;               // tensor parameters (their pl.tensor.read results)
 
     // The parameters an expression's value depends on (every variable it reads).
     std::set<const Var*> deps(const ExprPtr& e) const {
@@ -57,26 +58,39 @@ private:
         return out;
     }
 
-    // Only scalars carry it on: a tile's or tensor's value is data (a scalar that shapes a tile, as
-    // set_validshape's extents, is a control use where it is passed).
-    bool add(const VarPtr& v, const std::set<const Var*>& d) {
-        if (!v || d.empty() || v->type.kind != TypeKind::Scalar) return false;
-        auto& cur = m_dep[v.get()];
+    bool add(const Var* v, const std::set<const Var*>& d) {
+        if (!v || d.empty()) return false;
+        auto& cur = m_dep[v];
         const size_t before = cur.size();
         cur.insert(d.begin(), d.end());
         return cur.size() != before;
+    }
+    bool add(const VarPtr& v, const std::set<const Var*>& d) { return add(v.get(), d); }
+
+    // An op that writes one of its operands in place (a GM tensor or a tile): that operand takes the deps.
+    static const Expr* written_operand(const Expr& call) {
+        if (!call.op) return nullptr;
+        const char* name = nullptr;
+        switch (call.op->code) {
+            case OpCode::TensorWrite: name = "tensor"; break;
+            case OpCode::Write: name = "tile"; break;
+            case OpCode::Store:
+            case OpCode::Mscatter: name = "output_tensor"; break;
+            default: return nullptr;
+        }
+        const ExprPtr& a = arg(call, name);
+        return a && a->kind == ExprKind::Var ? a.get() : nullptr;
     }
 
     bool flow(const Stmt& s) {
         bool changed = false;
         switch (s.kind) {
-            case StmtKind::Assign: {
-                std::set<const Var*> d = deps(s.value);
-                // A scalar read from an entry tensor's data depends on that tensor (control data).
-                if (s.value && s.value->kind == ExprKind::Call && s.value->op && s.value->op->code == OpCode::TensorRead && !s.value->args.empty() &&
-                    s.value->args[0] && s.value->args[0]->kind == ExprKind::Var && m_tensor_params.count(s.value->args[0]->var.get()))
-                    d.insert(s.value->args[0]->var.get());
+            case StmtKind::Assign:
+            case StmtKind::Eval: {
+                const std::set<const Var*> d = deps(s.value);
                 for (const auto& t : s.targets) changed |= add(t, d);
+                if (s.value && s.value->kind == ExprKind::Call)
+                    if (const Expr* w = written_operand(*s.value)) changed |= add(w->var, d);
                 break;
             }
             case StmtKind::Yield: {
@@ -113,19 +127,28 @@ private:
 
     void control(const std::set<const Var*>& d) { m_control.insert(d.begin(), d.end()); }
 
-    // Control uses in an expression: op arguments other than numeric operands, and calls of other functions.
+    // A tile or tensor operand is data; anything else an op takes (an offset, a shape, an index, a valid
+    // region, an event id) decides what runs or where.
+    static bool data_operand(const ExprPtr& e) {
+        if (!e) return true;
+        const Type& t = e->kind == ExprKind::Var && e->var ? e->var->type : e->type;
+        return t.kind == TypeKind::Tile || t.kind == TypeKind::Tensor;
+    }
+
+    // Control uses in an expression: op arguments other than numeric operands and tile/tensor operands, and
+    // calls of other functions.
     void expr_uses(const ExprPtr& e) {
         if (!e) return;
         if (e->kind == ExprKind::Call && e->op) {
             for (size_t i = 0; i < e->args.size(); ++i) {
                 const bool numeric = i < e->op->params.size() && e->op->params[i].value;
-                if (!numeric) control(deps(e->args[i]));
+                if (!numeric && !data_operand(e->args[i])) control(deps(e->args[i]));
                 expr_uses(e->args[i]);
             }
             return;
         }
         if (e->kind == ExprKind::FuncCall) {
-            // A kernel or helper called with the scalar: what the callee does with its parameter decides.
+            // A kernel or helper called with the value: what the callee does with its parameter decides.
             std::shared_ptr<Function> callee = m_p ? m_p->find(e->sval) : nullptr;
             if (callee && !m_active.count(callee.get()) && e->args.size() <= callee->params.size()) {
                 m_active.insert(callee.get());

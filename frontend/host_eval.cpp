@@ -72,7 +72,7 @@ public:
                 auto it = m_in.scalars.find(v->name);
                 if (it == m_in.scalars.end() && m_in.sample) {
                     note_sampled(v->name);
-                    frame[v] = HVal::scalar(as_dtype(rt::Scalar::of_int(*m_in.sample), v->type.dtype));
+                    frame[v] = HVal::scalar(as_dtype(rt::Scalar::of_int(*m_in.sample + (m_in.sample_iota ? m_sampled_scalars++ : 0)), v->type.dtype));
                     continue;
                 }
                 frame[v] = it != m_in.scalars.end()
@@ -117,6 +117,8 @@ private:
             exec_stmt(*s, fr, depth, ret, returned, yield);
         }
     }
+
+    int64_t m_sampled_scalars = 0;  // entry scalars given an ascending sample so far
 
     void note_sampled(const std::string& what) {
         if (m_in.sampled && std::find(m_in.sampled->begin(), m_in.sampled->end(), what) == m_in.sampled->end()) m_in.sampled->push_back(what);
@@ -221,7 +223,19 @@ private:
     std::optional<rt::Scalar> read_input(const std::string& param, const Type& type, const std::vector<int64_t>& idx, DType dt,
                                          const SourceLoc& loc, std::string& why) {
         auto f = m_in.files.find(param);
+        auto flat_index = [&]() -> std::optional<int64_t> {
+            if (idx.size() != type.shape.size()) return std::nullopt;
+            int64_t flat = 0;
+            for (size_t d = 0; d < idx.size(); ++d) {
+                if (idx[d] < 0 || idx[d] >= type.shape[d]) return std::nullopt;
+                flat = flat * type.shape[d] + idx[d];
+            }
+            return flat;
+        };
+        auto value_of = [&](double x) { return dtype_is_int(dt) ? rt::Scalar::of_int(rt::Scalar::float_to_int(x), dt) : rt::Scalar::of_float(x, dt); };
         if (f == m_in.files.end()) {
+            if (auto io = m_in.iotas.find(param); io != m_in.iotas.end())
+                if (auto flat = flat_index()) return value_of(static_cast<double>(io->second + *flat));
             // --input T=VALUE fills the tensor (sim/session.cpp does the same for the kernel's GM).
             if (auto fill = m_in.scalars.find(param); fill != m_in.scalars.end()) {
                 const double x = fill->second.is_float() ? fill->second.f : static_cast<double>(fill->second.i);
@@ -229,12 +243,11 @@ private:
             }
         }
         if (f == m_in.files.end() && m_in.sample) {
-            // Sampled data: in bounds of the parameter's shape, every element is the sample.
-            bool inside = idx.size() == type.shape.size();
-            for (size_t d = 0; inside && d < idx.size(); ++d) inside = idx[d] >= 0 && idx[d] < type.shape[d];
-            if (inside) {
+            // Sampled data: in bounds of the parameter's shape, every element is the sample (ascending: the
+            // sample plus the element's flat index).
+            if (auto flat = flat_index()) {
                 note_sampled("data of " + param);
-                return dtype_is_int(dt) ? rt::Scalar::of_int(*m_in.sample, dt) : rt::Scalar::of_float(static_cast<double>(*m_in.sample), dt);
+                return value_of(static_cast<double>(*m_in.sample + (m_in.sample_iota ? *flat : 0)));
             }
         }
         if (f == m_in.files.end()) {

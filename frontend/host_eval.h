@@ -41,7 +41,7 @@ struct HostWalk {
 };
 
 struct HostInputs {
-    std::map<std::string, rt::Scalar> scalars;   // the entry's scalar parameters: NAME -> value (--input NAME=V)
+    std::map<std::string, rt::Scalar> scalars;   // the entry's scalar parameters: NAME -> value (--input NAME=V; a tensor: its fill)
     std::map<std::string, std::string> files;    // the entry's tensor parameters: NAME -> FILE.npy
     int64_t step_budget = 2'000'000;             // statements the walk may execute
     // Dynamic dims sema gave a made-up value (the default, or the size the program's windows need; no --dim /
@@ -53,7 +53,9 @@ struct HostInputs {
     // pl.tensor.dim of a made-up dim is its made-up size (the shapes the kernels are checked at). `sampled`
     // collects what took the value ("n", "data of cfg"), once each. nullopt: unknown, as without sampling.
     std::optional<int64_t> sample;
+    bool sample_iota = false;  // ascending: the k-th sampled scalar is sample + k, a read at flat index i is sample + i
     std::vector<std::string>* sampled = nullptr;
+    std::map<std::string, int64_t> iotas;  // --input T=iota+K: a read of T at flat index i is K + i
 };
 
 // Runs ORCH's host program (an Orchestration function of PROGRAM). Throws nothing for what it cannot evaluate

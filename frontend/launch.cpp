@@ -817,6 +817,7 @@ void check_soft_barrier_counts(const rt::LaunchPlan& plan) {
 Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     refuse_unread(*program, opt.entry);  // before inlining, which would hide a call of an unread function
     program = inline_kernel_calls(program);  // the lanes and the reference run a callee's statements in place
+    refuse_kernel_calls(*program);
     check_atomic_targets(*program, opt.expand.target);
     check_mgather_targets(*program, opt.expand.target);
     check_gather_compare_targets(*program, opt.expand.target);

@@ -31,6 +31,9 @@ struct Compiled {
 // The program with every call between kernel functions (self.helper(...) inside an InCore/AIC/AIV function)
 // inlined, as PyPTO's InlineFunctions does (frontend/launch_inline.cpp); PROGRAM itself when there is none.
 std::shared_ptr<ir::Program> inline_kernel_calls(const std::shared_ptr<ir::Program>& program);
+// A call left in a kernel function after inlining (of an Orchestration/Group function, or inside an
+// expression) is E-UNSUPPORTED, never run as a no-op.
+void refuse_kernel_calls(const ir::Program& program);
 
 // A function that uses distributed state (ir::Function::distributed: a pld.* type or op) is read and printed
 // but not simulated: E-UNSUPPORTED at its first pld use, naming it (a no-op for a single-device function).

@@ -22,7 +22,9 @@ const Function* kernel_callee(const Program& p, const Stmt& s) {
         is_host_op_call(*s.value) || s.value->ival == kFuncRef)
         return nullptr;
     auto g = p.find(s.value->sval);
-    return g && is_kernel(g->type) && !g->is_unread() ? g.get() : nullptr;  // an unread one: refuse_unread
+    // An untyped (Opaque) helper is inlined too: a kernel's helper is one even without type= (found by review:
+    // the lane ran such a call as a no-op).
+    return g && (is_kernel(g->type) || g->type == FuncType::Opaque) && !g->is_unread() ? g.get() : nullptr;  // an unread one: refuse_unread
 }
 
 class Inliner {
@@ -110,6 +112,28 @@ std::shared_ptr<Program> inline_kernel_calls(const std::shared_ptr<Program>& pro
     for (const auto& f : p->functions)
         if (is_kernel(f->type)) f->body = in.block(*f, f->body, 0);
     return p;
+}
+
+void refuse_kernel_calls(const Program& program) {
+    for (const auto& f : program.functions) {
+        if (!is_kernel(f->type)) continue;
+        passes::walk(f->body, [&](const StmtPtr& s) {
+            std::function<void(const ExprPtr&)> visit = [&](const ExprPtr& e) {
+                if (!e) return;
+                auto callee = e->kind == ExprKind::FuncCall ? program.find(e->sval) : nullptr;
+                if (e->kind == ExprKind::FuncCall && !is_host_op_call(*e) && e->ival != kFuncRef && !(callee && callee->is_unread()))  // unread: refuse_unread
+                    raise(codes::kUnsupported, e->loc,
+                          fmt::format("the call of '{}' inside the kernel function '{}' is not modelled: only calls of InCore/AIC/AIV or "
+                                      "untyped helper functions as a statement of their own are inlined",
+                                      e->sval, f->name),
+                          "call the helper as its own statement (x = self.helper(...)) or inline it by hand");
+                for (const auto& a : e->args) visit(a);
+            };
+            for (const ExprPtr* e : {&s->value, &s->start, &s->stop, &s->step}) visit(*e);
+            for (const auto& v : s->values) visit(v);
+            for (const auto& v : s->init_values) visit(v);
+        });
+    }
 }
 
 }  // namespace cvsim

@@ -146,6 +146,12 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
         const double v = value.is_float() ? value.f : static_cast<double>(value.i);
         for (int64_t i = 0, n = t.numel(); i < n; ++i) put_element(t.dtype, v, t.bytes.data(), i);
     }
+    for (const auto& [name, base] : m_opt.iotas) {
+        auto idx = m_gm.find(name);
+        if (!idx) throw std::invalid_argument(fmt::format("--input {}=iota: the kernel has no tensor parameter '{}'", name, name));
+        rt::TensorBuffer& t = m_gm.tensors[*idx];
+        for (int64_t i = 0, n = t.numel(); i < n; ++i) put_element(t.dtype, static_cast<double>(base + i), t.bytes.data(), i);
+    }
     for (auto& [name, path] : m_opt.input_files) {
         auto idx = m_gm.find(name);
         if (!idx) throw std::runtime_error(fmt::format("--input {}: the kernel has no tensor parameter '{}'", name, name));

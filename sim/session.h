@@ -32,7 +32,8 @@ struct SessionOptions {
     std::map<std::string, int64_t> dims;          // --dim NAME=V: values of pl.dynamic symbols
     uint64_t input_seed = 1;                      // seeds the generated inputs (not the schedule)
     std::map<std::string, std::string> input_files;  // NAME -> FILE.npy
-    std::map<std::string, rt::Scalar> scalars;    // NAME -> VALUE for pl.Scalar parameters
+    std::map<std::string, rt::Scalar> scalars;    // NAME -> VALUE for pl.Scalar parameters (a tensor: every element)
+    std::map<std::string, int64_t> iotas;         // NAME=iota+K: tensor element i (row-major) is K + i
     std::optional<uint64_t> visibility_delay;     // --visibility-delay; unset: the gm.visibility_delay parameter
     uint64_t max_visibility_delay = 0;            // --max-visibility-delay (explore/check): the expander's reject sees it
     CompareOptions compare;

@@ -70,3 +70,47 @@ TEST(Sampling, AnEntryTensorFilledFromTheCommandLineIsReadAsThatValue) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string sampling_kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/sampling/" + name; }
+
+// Review round on sampling (each kernel races for the values shown and passed before): the race is found
+// without --input.
+TEST(Sampling, RacesBehindSamplesReviewFoundVacuous) {
+    struct Case {
+        const char* file;
+        std::vector<std::string> extra;
+        const char* code;
+    };
+    const std::vector<Case> cases = {
+        {"s_range_lohi_c2v.py", {}, "E-RACE-RAW"},           // two scalars bounding one loop: ascending sample
+        {"csr_offsets_c2v.py", {}, "E-RACE-RAW"},            // control data read into a loop's bounds: ascending fill
+        {"launder_c2v.py", {}, "E-RACE-RAW"},                // a scalar through a GM write and read back
+        {"launder_full.py", {"--v2c", "off"}, "E-RACE-RAW"}, // a scalar through a tile
+        {"oob_from_race_c2v.py", {}, "E-RACE-RAW"},          // the race itself put a sampled load out of bounds
+        {"s_tuple_callee2.py", {"--v2c", "off"}, "E-RACE"},  // an untyped helper's results (inlined)
+        {"corenum_scalar.py", {}, "E-RACE-WAW"},             // a launch width from an unbound orchestration scalar
+    };
+    for (const auto& c : cases) {
+        std::vector<std::string> args = {"check", sampling_kernel(c.file), "--schedules", "40", "--no-progress"};
+        args.insert(args.end(), c.extra.begin(), c.extra.end());
+        RunResult r = run_cvsim(args);
+        EXPECT_EQ(r.exit_code, 1) << c.file << "\n" << r.out << r.err;
+        EXPECT_NE(r.out.find(c.code), std::string::npos) << c.file << "\n" << r.out;
+        EXPECT_NE(unwrapped(r.out).find("note: found with values cvsim sampled"), std::string::npos) << c.file << "\n" << r.out;
+    }
+}
+
+TEST(Sampling, AnIotaInputFillsATensorWithAscendingValues) {
+    // --input offs=iota: offs = 0, 1, ...: the range offs[0] .. offs[1] runs once and races; a constant fill is empty.
+    RunResult iota = run_cvsim({"check", sampling_kernel("csr_offsets_c2v.py"), "--input", "offs=iota", "--schedules", "20", "--no-progress"});
+    EXPECT_EQ(iota.exit_code, 1) << iota.out << iota.err;
+    EXPECT_EQ(iota.out.find("sampled"), std::string::npos) << iota.out;
+    RunResult ones = run_cvsim({"check", sampling_kernel("csr_offsets_c2v.py"), "--input", "offs=1", "--schedules", "20", "--no-progress"});
+    EXPECT_EQ(ones.exit_code, 0) << ones.out << ones.err;
+    RunResult bad = run_cvsim({"check", sampling_kernel("csr_offsets_c2v.py"), "--input", "offs=iota+x", "--no-progress"});
+    EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
+}
+
+}  // namespace

@@ -49,3 +49,32 @@ TEST(ControlScalars, AnEntryTensorReadIntoAnAddressIsControlData) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ControlScalars, AScalarWrittenToGmOrIntoATileAndReadBackIntoALoopBoundIsControl) {
+    const std::string params = "cell: pl.InOut[pl.Tensor[[8], pl.INT32]], n: pl.Scalar[pl.INT32], m: pl.Scalar[pl.INT32]";
+    const std::string body =
+        "        pl.tensor.write(cell, [0], n)\n"
+        "        r = pl.tensor.read(cell, [0])\n"
+        "        for i in pl.range(r):\n"
+        "            t = pl.load(x, [0, 0], [16, 64])\n"
+        "            out = pl.store(t, [0, 0], out)\n"
+        "        f = pl.full([16, 64], dtype=pl.INT32, value=m)\n"
+        "        q = pl.tile.read(f, [0, 0])\n"
+        "        for j in pl.range(q):\n"
+        "            u = pl.load(x, [0, 0], [16, 64])\n"
+        "            out = pl.store(u, [0, 0], out)\n";
+    EXPECT_EQ(control(body, params), (std::vector<std::string>{"cell", "n", "m"}));
+}
+
+TEST(ControlScalars, DataLoadedAndStoredIsNotControl) {
+    // x's data flows through tiles into out, never into a bound or a window.
+    const std::string body =
+        "        t = pl.load(x, [0, 0], [16, 64])\n"
+        "        u = pl.exp(t)\n"
+        "        out = pl.store(u, [0, 0], out)\n";
+    EXPECT_EQ(control(body, "s: pl.Scalar[pl.FP32]"), std::vector<std::string>{});
+}
+
+}  // namespace
