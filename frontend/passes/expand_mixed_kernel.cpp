@@ -94,6 +94,7 @@ public:
         m_out->loc = src.loc;
         m_out->origin = src.name;
         if (!src.specialised_from.empty()) m_out->specialised_from = src.specialised_from + (lane == Lane::Aic ? "_aic" : "_aiv");
+        m_src_origins = gm_origins(src);
         m_map.by_id.resize(src.vars.size());
         for (const auto& v : src.vars) m_map.by_id[v->id] = m_out->new_var(v->name, v->type, v->loc);
         for (const auto& p : src.params) m_out->params.push_back({m_map.get(p.var), p.dir});
@@ -110,9 +111,9 @@ public:
         // tensor results follow upstream"); the copies and yields that leaves unused go in a second DCE.
         // The other side's loop or branch kept for SHARED statements that all turned out dead, carrying GM
         // tensors only: upstream's lane does not have it (its versions are repointed to their parameters).
-        drop_emptied(m_out->body);
         GmOrigins origins;
-        for (const auto& [v, prm] : gm_origins(m_src)) origins[m_map.get(m_src.vars[v->id]).get()] = m_map.get(prm);
+        for (const auto& [v, prm] : m_src_origins) origins[m_map.get(m_src.vars[v->id]).get()] = m_map.get(prm);
+        drop_emptied(m_out->body, origins);
         if (strip_dangling_branch_results(*m_out, m_copy_defs, origins)) dce();
         refuse_other_lanes_values();
         insert_tfree(m_out->body);
@@ -153,6 +154,7 @@ private:
     bool m_dual = false;              // a split_aiv region was flattened (both lanes run it)
     std::set<const Var*> m_copy_defs; // lane variables bound by a copy standing for the other lane's store
     std::set<const Stmt*> m_shared_only;  // the other side's loops/branches, kept for their SHARED statements
+    GmOrigins m_src_origins;          // the source function's GM-tensor versions -> their parameter
 
     bool mine(Side s) const {
         return s == Side::Shared || (s == Side::Cube && m_lane == Lane::Aic) || (s == Side::Vector && m_lane == Lane::Aiv);
@@ -217,11 +219,16 @@ private:
 
     // A SHARED statement (scalar work, barriers, fences, flags of both sides) anywhere inside a loop or branch,
     // or a carried value / result that is a scalar (the other lane may read it after the loop or branch).
-    static bool holds_shared(const Stmt& s) {
-        // A GM tensor is not: the lane names the version's parameter instead (upstream drops such a loop or
-        // branch from the lane and repoints the version: strip_dangling_branch_results).
-        for (const auto& v : s.kind == StmtKind::For ? s.iter_args : s.targets)
-            if (v->type.kind != TypeKind::Tile && v->type.kind != TypeKind::Tensor) return true;
+    bool holds_shared(const Stmt& s) const {
+        // A GM tensor that is a version of one parameter is not: the lane names that parameter instead (upstream
+        // drops such a loop or branch from the lane and repoints the version: strip_dangling_branch_results). A
+        // result that picks between tensors (arms yielding versions of different parameters) is (found by
+        // review: dropping the branch left the lane without the choice).
+        for (const auto& v : s.kind == StmtKind::For ? s.iter_args : s.targets) {
+            if (v->type.kind == TypeKind::Tile) continue;
+            if (v->type.kind == TypeKind::Tensor && m_src_origins.count(v.get())) continue;
+            return true;
+        }
         for (const Block* b : {&s.body, &s.orelse})
             for (const auto& x : *b) {
                 if (x->kind == StmtKind::Yield || x->kind == StmtKind::Pass || x->kind == StmtKind::Return) continue;
@@ -395,16 +402,16 @@ private:
         });
     }
 
-    void drop_emptied(Block& b) {
+    void drop_emptied(Block& b, const GmOrigins& origins) {
         for (size_t i = 0; i < b.size();) {
             Stmt& s = *b[i];
-            drop_emptied(s.body);
-            drop_emptied(s.orelse);
+            drop_emptied(s.body, origins);
+            drop_emptied(s.orelse, origins);
             // Tensors only: its carries and results, and what its body still binds (a scalar the body binds and
             // something after it reads keeps it, DSL 4.1).
             bool tensors_only = true;
             for (const auto& v : s.kind == StmtKind::For ? s.iter_args : s.targets)
-                if (v->type.kind != TypeKind::Tensor) tensors_only = false;
+                if (v->type.kind != TypeKind::Tensor || !origins.count(v.get())) tensors_only = false;  // a pick between tensors stays
             for (const Block* arm : {&s.body, &s.orelse})
                 walk(*arm, [&](const StmtPtr& x) {
                     if (x->kind == StmtKind::Yield) return;

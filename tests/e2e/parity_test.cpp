@@ -168,6 +168,16 @@ TEST(Parity, ABranchsTensorResultIsStrippedLikeUpstreamAndItsRaceStays) {
         RunResult fence = run_cvsim({"check", k, "--v2c", "fence", "--input", "flag=3", "--schedules", "10", "--no-progress"});
         EXPECT_EQ(fence.exit_code, 0) << name << fence.out << fence.err;
     }
+    // A branch or carry that picks between tensors stays on the lane that does not define them.
+    for (const char* name : {"branch_picks_tensor_v2c.py", "swap_carry_v2c.py"}) {
+        const std::string k = source_dir() + "/tests/e2e/kernels/" + name;
+        RunResult off = run_cvsim({"check", k, "--v2c", "off", "--schedules", "20", "--no-progress"});
+        EXPECT_EQ(off.exit_code, 1) << name << off.out << off.err;
+        EXPECT_NE(off.out.find("E-RACE-RAW"), std::string::npos) << name << off.out << off.err;
+        EXPECT_EQ(off.err.find("E-UNSUPPORTED"), std::string::npos) << name << off.err;
+        RunResult fence = run_cvsim({"check", k, "--v2c", "fence", "--schedules", "20", "--no-progress"});
+        EXPECT_EQ(fence.exit_code, 0) << name << fence.out << fence.err;
+    }
     // Without the branch's store the same kernels are clean under every policy (flag = 0: the else arm).
     RunResult none = run_cvsim({"check", source_dir() + "/tests/e2e/kernels/branch_result_v2c.py", "--v2c", "off", "--input", "flag=0",
                                 "--schedules", "10", "--no-progress"});
