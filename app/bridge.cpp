@@ -1,5 +1,7 @@
 // The PyPTO bridge (sim/bridge.h): detect a PyPTO kernel source, run scripts/pypto_bridge.py on it.
 #include "app/bridge.h"
+
+#include <algorithm>
 #include "frontend/codes.h"
 
 #include <fcntl.h>
@@ -101,11 +103,13 @@ std::string bridge_script() {
     return "";
 }
 
-std::string resolve_kernel(const std::string& path, const BridgeOptions& opt) {
+std::string resolve_kernel(const std::string& path, const BridgeOptions& opt) { return resolve_kernels(path, opt, false).front(); }
+
+std::vector<std::string> resolve_kernels(const std::string& path, const BridgeOptions& opt, bool all) {
     std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) return path;  // SourceFile::read reports it
+    if (!fs::is_regular_file(path, ec)) return {path};  // SourceFile::read reports it
     std::optional<std::string> why = opt.force ? std::optional<std::string>("--pypto") : pypto_source_reason(slurp(path));
-    if (!why) return path;
+    if (!why) return {path};
     std::string script = bridge_script();
     if (script.empty())
         throw BridgeError(codes::kPypto, fmt::format("{} is a PyPTO kernel source ({}), but cvsim's bridge pypto_bridge.py is not "
@@ -120,14 +124,32 @@ std::string resolve_kernel(const std::string& path, const BridgeOptions& opt) {
     fs::path dir(buf.data());
     std::string out = (dir / (fs::path(path).stem().string() + ".before_ExpandMixedKernel.py")).string();
     std::string log = (dir / "bridge.log").string();
-    std::vector<std::string> argv = {python, script, path, "--out", out, "--platform", opt.target};
+    // check/explore: every kernel of the file (unless --pypto-kernel names one), one printed program each.
+    const bool every = all && opt.kernel_name.empty();
+    std::vector<std::string> argv = {python, script, path, "--platform", opt.target};
+    if (every) argv.insert(argv.end(), {"--out-dir", dir.string()});
+    else argv.insert(argv.end(), {"--out", out});
     if (!opt.kernel_name.empty()) argv.insert(argv.end(), {"--kernel", opt.kernel_name});
     int rc = run_child(argv, log);
     std::string msg = trim(slurp(log));
-    if (rc == 0 && fs::is_regular_file(out, ec)) {
+    if (rc == 0 && every) {
+        std::vector<std::string> outs;
+        for (const auto& e : fs::directory_iterator(dir, ec))
+            if (e.path().filename().string().find(".before_ExpandMixedKernel.py") != std::string::npos) outs.push_back(e.path().string());
+        std::sort(outs.begin(), outs.end());
+        if (!outs.empty()) {
+            for (const auto& o : outs)
+                std::cerr << fmt::format("note: {} is a PyPTO kernel source ({}); compiled by PyPTO ({}) up to ExpandMixedKernel: {}\n", path,
+                                         *why, opt.target, o);
+            // Kernels PyPTO could not compile (the others are checked): said, not hidden.
+            if (!msg.empty()) std::cerr << fmt::format("note: {}: PyPTO did not compile every kernel of it:\n{}\n", path, msg);
+            return outs;
+        }
+    }
+    if (rc == 0 && !every && fs::is_regular_file(out, ec)) {
         std::cerr << fmt::format("note: {} is a PyPTO kernel source ({}); compiled by PyPTO ({}) up to ExpandMixedKernel: {}\n", path,
                                  *why, opt.target, out);
-        return out;
+        return {out};
     }
     if (rc == 3 || rc == 127 || rc < 0)
         throw BridgeError(codes::kNeedsPypto, fmt::format("{} is a PyPTO kernel source ({}); {}{}", path, *why, kNeeds,

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace cvsim::sim {
 
@@ -32,6 +33,9 @@ class BridgeError : public std::runtime_error {
 // `path` itself when cvsim reads it directly, else the path of the program PyPTO printed before
 // ExpandMixedKernel (in a fresh temporary folder, named on stderr). Throws BridgeError.
 std::string resolve_kernel(const std::string& path, const BridgeOptions& opt);
+// The same for check/explore with ALL: every kernel a PyPTO source defines (one printed program each; a kernel
+// PyPTO cannot compile is named in a note, the others are checked), else as resolve_kernel.
+std::vector<std::string> resolve_kernels(const std::string& path, const BridgeOptions& opt, bool all);
 
 // Where the bridge script is: $CVSIM_PYPTO_BRIDGE, else pypto_bridge.py beside the executable, else
 // ../share/cvsim/pypto_bridge.py from it; empty when none exists.

@@ -160,8 +160,12 @@ int main(int argc, char** argv) {
             bridge.target = common.target.empty() ? "a2a3" : common.target;
             if (*run_cmd) run.kernel = sim::resolve_kernel(run.kernel, bridge);
             if (*expand_cmd) expand_kernel = sim::resolve_kernel(expand_kernel, bridge);
-            if ((*explore_cmd || *check_cmd) && explore.merge.empty())
-                for (auto& k : explore.kernels) k = sim::resolve_kernel(k, bridge);
+            if ((*explore_cmd || *check_cmd) && explore.merge.empty()) {
+                std::vector<std::string> resolved;
+                for (const auto& k : explore.kernels)
+                    for (auto& r : sim::resolve_kernels(k, bridge, true)) resolved.push_back(std::move(r));
+                explore.kernels = std::move(resolved);
+            }
         }
         if (*run_cmd) return cmd_run(common, run);
         if (*expand_cmd) return expand_compare.empty() ? cmd_expand(common, expand_kernel, expand_out) : cmd_parity(common, expand_kernel, expand_compare);

@@ -91,3 +91,25 @@ TEST(Bridge, AJitSourceIsCompiledByPyptoAndChecked) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Bridge, AUsersJitFileWithBareTensorsAndSeveralKernelsIsCheckedKernelByKernel) {
+    if (!pypto_importable())
+        GTEST_SKIP() << "SKIPPED: PyPTO is not importable (set PYPTO_WORK to a PyPTO build, e.g. one made by "
+                        "build_pypto.sh): the bridge cannot be exercised here";
+    // Bare pl.Tensor annotations: the shapes come from the tensors __main__ passes (its asserts compiled out).
+    RunResult c = run_cvsim({"check", kernel("bridge_jit_bare.py"), "--schedules", "10", "--jobs", "0", "--no-progress"});
+    EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
+    EXPECT_NE(c.err.find("add_rows.before_ExpandMixedKernel.py"), std::string::npos) << c.err;
+    EXPECT_NE(c.err.find("scale_rows.before_ExpandMixedKernel.py"), std::string::npos) << c.err;
+    EXPECT_EQ(c.err.find("did not compile every kernel"), std::string::npos) << c.err;
+    // run / expand take one: --pypto-kernel names it.
+    RunResult r = run_cvsim({"run", kernel("bridge_jit_bare.py"), "--pypto-kernel", "scale_rows"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    RunResult several = run_cvsim({"run", kernel("bridge_jit_bare.py")});
+    EXPECT_EQ(several.exit_code, 2) << several.out << several.err;
+    EXPECT_NE(several.err.find("pick one with --pypto-kernel NAME"), std::string::npos) << several.err;
+}
+
+}  // namespace
