@@ -86,6 +86,7 @@ RunResult run_cvsim(const std::vector<std::string>& args, int timeout_seconds, c
         }
         std::vector<char*> argv;
         std::string bin = cvsim_binary();
+        if (!limits.workdir.empty() && chdir(limits.workdir.c_str()) != 0) _exit(126);
         argv.push_back(bin.data());
         std::vector<std::string> copy = args;
         for (auto& a : copy) argv.push_back(a.data());

@@ -41,6 +41,7 @@ std::string unwrapped(const std::string& text);
 struct RunLimits {
     uint64_t address_space_bytes = 0;  // RLIMIT_AS in the child, as `ulimit -v` (0: none)
     size_t capture_bytes = SIZE_MAX;   // keep at most this much of stdout / stderr each
+    std::string workdir;               // the child's working directory ("": the test's)
 };
 // Runs `cvsim <args>` (args split on spaces, no shell) with a wall-clock limit; kills it on timeout.
 RunResult run_cvsim(const std::vector<std::string>& args, int timeout_seconds = 120, const RunLimits& limits = {});

@@ -29,7 +29,7 @@ namespace {
 // Runs cvsim ARGS with an address-space limit (as `ulimit -v`; none under ASan, which reserves terabytes of
 // address space) and a wall limit, keeping at most 1 MiB of each stream.
 RunResult run_limited(const std::vector<std::string>& args, int wall_seconds, rlim_t mem_bytes) {
-    return run_cvsim(args, wall_seconds, RunLimits{kSanitized ? 0 : static_cast<uint64_t>(mem_bytes), size_t{1} << 20});
+    return run_cvsim(args, wall_seconds, RunLimits{kSanitized ? 0 : static_cast<uint64_t>(mem_bytes), size_t{1} << 20, ""});
 }
 
 std::vector<std::string> sample_kernels() {

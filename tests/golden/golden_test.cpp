@@ -182,11 +182,18 @@ Outcome run_golden(const Golden& g) {
         return o;
     }
     fs::path json = fs::temp_directory_path() / ("cvsim_golden_" + g.name + "_" + std::to_string(::getpid()) + ".json");
-    std::vector<std::string> args = {g.command, g.input};
+    // Run from the source root with the kernel's path relative to it: reports print the path and wrap at a
+    // fixed width, so an absolute path would make the output depend on where the tree is checked out.
+    const fs::path src = fs::path(source_dir());
+    std::string input = g.input;
+    if (std::string rel = fs::relative(g.input, src).string(); !rel.empty() && rel.rfind("..", 0) != 0) input = rel;
+    std::vector<std::string> args = {g.command, input};
     args.insert(args.end(), g.args.begin(), g.args.end());
     args.push_back("--json");
     args.push_back(json.string());
-    RunResult r = run_cvsim(args, 300);
+    RunLimits limits;
+    limits.workdir = src.string();
+    RunResult r = run_cvsim(args, 300, limits);
     o.exit_code = r.exit_code;
     o.out = r.out;
     o.err = r.err;
