@@ -151,6 +151,39 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     m_blocks_done = 0;
     m_dispatch_ev.cancel();
     m_cores_left.assign(static_cast<size_t>(plan.blocks), 0);
+    // The lanes each block runs: (core, program, a2a3 lane-1 replay, lane).
+    auto for_each_lane = [&](auto&& f) {
+        if (plan.aic) f(CoreId::Aic, *plan.aic, false, 0);
+        if (plan.aiv) {
+            f(CoreId::Aiv0, *plan.aiv, false, 0);
+            if (aiv_launched == 2) f(CoreId::Aiv1, *plan.aiv, !plan.aiv_split && a2a3 && plan.aiv_lane1_replay, 1);
+        }
+    };
+    // A session's first schedule records every lane's instruction stream (sim/lane_stream.h); when each lane
+    // can be recorded, every schedule replays them in method mode, else every schedule walks live.
+    StreamCache* streams = cfg.streams;
+    if (streams && streams->state == StreamCache::State::Unknown) {
+        streams->state = StreamCache::State::Ready;
+        for (int b = 0; b < plan.blocks && streams->state == StreamCache::State::Ready; ++b)
+            for_each_lane([&](CoreId id, const rt::LaneProgram& prog, bool replay, int lane) {
+                if (streams->state != StreamCache::State::Ready) return;
+                WalkContext cx;
+                cx.cfg = &cfg;
+                cx.machine = this;
+                cx.tensors = cfg.gm;
+                cx.blocks = plan.blocks;
+                cx.cluster = b;
+                cx.core = id;
+                cx.lane = lane;
+                cx.aiv_lanes = st.aiv_lanes;
+                cx.replay = replay;
+                if (!record_stream(cx, prog, *m_clusters[b]->cores[static_cast<int>(id)], streams->lanes[{b, static_cast<int>(id)}], streams->why)) {
+                    streams->state = StreamCache::State::Unsupported;
+                    streams->lanes.clear();
+                }
+            });
+    }
+    const bool replaying = streams && streams->state == StreamCache::State::Ready;
     for (int b = 0; b < plan.blocks; ++b) {
         ClusterModel& cm = *m_clusters[b];
         for (auto& [key, r] : cm.rings) r->has_region = false;
@@ -162,19 +195,15 @@ RunOutcome Machine::run(const RunConfig& cfg) {
                 r.has_region = true;
             }
         auto add = [&](CoreId id, const rt::LaneProgram& prog, bool replay, int lane) {
-            auto runner = std::make_unique<CoreRunner>(st, b, id, prog, replay, lane, st.aiv_lanes);
+            LaneStream* stream = replaying ? &streams->lanes.at({b, static_cast<int>(id)}) : nullptr;
+            auto runner = std::make_unique<CoreRunner>(st, b, id, prog, replay, lane, st.aiv_lanes, stream);
             runner->set_runner_index(static_cast<int>(runners.size()));
             CoreBase& core = *cm.cores[static_cast<int>(id)];
-            core.set_engine(runner.get());
             core.set_queue_depth(cfg.hw.core.pipe_queue_depth);
             core.set_scalar_cost(cfg.hw.core.scalar_cycles_per_stmt);
-            CoreRunner* raw = runner.get();
             ++m_cores_left[static_cast<size_t>(b)];
             const int after = b >= chip && chip > 0 ? b - chip + 1 : 0;  // blocks that must finish first
-            core.set_program([raw, after, chip] {
-                if (after > 0) raw->await_dispatch(after, chip);
-                raw->run();
-            });
+            runner->install(after, chip);
             core.set_on_finish([this, b] {
                 if (--m_cores_left[static_cast<size_t>(b)] == 0) {
                     ++m_blocks_done;
@@ -187,11 +216,7 @@ RunOutcome Machine::run(const RunConfig& cfg) {
             core.launch(delay);
             runners.push_back(std::move(runner));
         };
-        if (plan.aic) add(CoreId::Aic, *plan.aic, false, 0);
-        if (plan.aiv) {
-            add(CoreId::Aiv0, *plan.aiv, false, 0);
-            if (aiv_launched == 2) add(CoreId::Aiv1, *plan.aiv, !plan.aiv_split && a2a3 && plan.aiv_lane1_replay, 1);
-        }
+        for_each_lane(add);
     }
     st.launched_cores = static_cast<int>(runners.size());
     // Run until every core finished, nothing can move (deadlock), or a bound is hit.
@@ -323,9 +348,13 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     out.gm_bytes_written = m_gm.bytes_written();
     for (EventSink* s : cfg.sinks) s->on_end(out.end_cycle);
     m_ctl.aborted = false;
+    for (auto& r : runners) r->model().retire_all();
     runners.clear();
     for (auto& cm : m_clusters)
-        for (auto& c : cm->cores) c->set_engine(nullptr), c->set_program(nullptr);
+        for (auto& c : cm->cores) {
+            c->set_engine(nullptr);
+            c->clear_program();
+        }
     return out;
 }
 
