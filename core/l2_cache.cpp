@@ -2,6 +2,7 @@
 #include "core/l2_cache.h"
 
 #include <bit>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -28,10 +29,10 @@ L2Cache::L2Cache(uint64_t size_bytes, uint64_t line_bytes, uint32_t ways)
     : m_line_shift(0), m_ways(ways), m_sets(checked_sets(size_bytes, line_bytes, ways)) {
     m_line_shift = static_cast<uint32_t>(std::countr_zero(line_bytes));
     m_sets_pow2 = std::has_single_bit(m_sets);
-    // Uninitialised on purpose: a stale or empty set never reads its tags, and the pages of a large
-    // tag array are only mapped when a schedule first touches them.
-    m_tags = std::make_unique_for_overwrite<uint64_t[]>(m_sets * m_ways);
-    m_set = std::make_unique<SetState[]>(m_sets);
+    // Zeroed (generation 0: every set empty) by calloc, whose large blocks are pages the OS maps on first
+    // touch; a stale or empty set never reads its tags.
+    m_rows.reset(static_cast<uint64_t*>(std::calloc(m_sets * (uint64_t{m_ways} + 1), sizeof(uint64_t))));
+    if (!m_rows) throw std::bad_alloc();
 }
 
 L2Cache::L2Cache(const L2Params& p) : L2Cache(p.size_bytes, p.line_bytes, static_cast<uint32_t>(p.ways)) {}
@@ -40,9 +41,9 @@ bool L2Cache::lookup_line(uint64_t line) {
     if (m_have_last && line == m_last_line) return true;
     m_last_line = line;
     m_have_last = true;
-    const uint64_t set = set_of(line);
-    uint64_t* tags = &m_tags[set * m_ways];
-    const uint32_t fill = live_fill(set);
+    uint64_t* r = row(set_of(line));
+    uint64_t* tags = r + 1;
+    const uint32_t fill = live_fill(r);
     for (uint32_t i = 0; i < fill; ++i) {
         if (tags[i] == line) {
             for (uint32_t j = i; j > 0; --j) tags[j] = tags[j - 1];
@@ -54,7 +55,7 @@ bool L2Cache::lookup_line(uint64_t line) {
     const uint32_t keep = fill < m_ways ? fill : m_ways - 1;
     for (uint32_t j = keep; j > 0; --j) tags[j] = tags[j - 1];
     tags[0] = line;
-    m_set[set] = SetState{m_gen, keep + 1};
+    r[0] = (uint64_t{m_gen} << 32) | (keep + 1);
     return false;
 }
 
@@ -77,9 +78,9 @@ L2Result L2Cache::access(uint64_t addr, uint64_t bytes) {
 
 bool L2Cache::contains(uint64_t addr) const {
     const uint64_t line = addr >> m_line_shift;
-    const uint64_t set = set_of(line);
-    const uint64_t* tags = &m_tags[set * m_ways];
-    const uint32_t fill = live_fill(set);
+    const uint64_t* r = row(set_of(line));
+    const uint64_t* tags = r + 1;
+    const uint32_t fill = live_fill(r);
     for (uint32_t i = 0; i < fill; ++i) {
         if (tags[i] == line) return true;
     }
@@ -89,7 +90,7 @@ bool L2Cache::contains(uint64_t addr) const {
 void L2Cache::reset() {
     if (++m_gen == 0) {
         // After 2^32 resets the stamps wrap: clear them once so no old set looks current.
-        for (uint64_t s = 0; s < m_sets; ++s) m_set[s] = SetState{};
+        for (uint64_t s = 0; s < m_sets; ++s) row(s)[0] = 0;
         m_gen = 1;
     }
     m_total_hits = 0;

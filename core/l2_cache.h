@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 
 #include "core/params.h"
@@ -44,22 +45,22 @@ class L2Cache {
     uint64_t sets() const { return m_sets; }
 
   private:
-    // Per-set bookkeeping; a set whose generation is not the cache's counts as empty.
-    struct SetState {
-        uint32_t gen = 0;   // generation in which the set was last written
-        uint32_t fill = 0;  // valid tags at the front of the set's tag row
-    };
-
+    // A set's row in m_rows: one header word (the generation in which the set was last written, high half; the
+    // valid tags at the front of the row, low half), then `ways` tags. A set whose generation is not the
+    // cache's counts as empty. Header and tags share cache lines: a lookup touches one row.
     uint64_t set_of(uint64_t line) const { return m_sets_pow2 ? (line & (m_sets - 1)) : line % m_sets; }
-    uint32_t live_fill(uint64_t set) const { return m_set[set].gen == m_gen ? m_set[set].fill : 0; }
+    uint64_t* row(uint64_t set) const { return &m_rows[set * (uint64_t{m_ways} + 1)]; }
+    uint32_t live_fill(const uint64_t* r) const { return static_cast<uint32_t>(r[0] >> 32) == m_gen ? static_cast<uint32_t>(r[0]) : 0; }
     bool lookup_line(uint64_t line);  // true on hit; fills on miss
 
     uint32_t m_line_shift;               // log2(line size): address -> line number
     uint32_t m_ways;                     // associativity
     uint64_t m_sets;                     // number of sets; line number % sets picks the set
     bool m_sets_pow2;                    // sets is a power of two: use a mask instead of a modulo
-    std::unique_ptr<uint64_t[]> m_tags;  // sets * ways line numbers, each set most-recent first
-    std::unique_ptr<SetState[]> m_set;   // generation and fill of each set
+    struct Free {
+        void operator()(uint64_t* p) const { std::free(p); }
+    };
+    std::unique_ptr<uint64_t[], Free> m_rows;  // sets * (1 + ways): per set its header, then its tags most-recent first
     uint32_t m_gen = 1;                  // current generation; reset() advances it
     uint64_t m_total_hits = 0;           // lines that hit since the last reset
     uint64_t m_total_misses = 0;         // lines that missed since the last reset

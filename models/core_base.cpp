@@ -16,6 +16,7 @@ std::string_view stall_cause_name(StallCause c) {
 }
 
 CoreBase::CoreBase(sc_module_name name, std::vector<ir::Pipe> pipes, RunControl& ctl) : sc_module(name), m_ctl(ctl), m_pipes(std::move(pipes)) {
+    m_ticks_per_cycle = sc_time(1, SC_NS).value();
     m_pipe_index.fill(-1);
     m_pipe_index[static_cast<int>(ir::Pipe::Scalar)] = -2;  // present, executed inline
     for (ir::Pipe p : m_pipes) {
@@ -50,8 +51,8 @@ sc_time cycles_time(uint64_t cycles) { return sc_time::from_value(cycles * ticks
 }  // namespace
 
 uint64_t CoreBase::now() const {
-    uint64_t abs = static_cast<uint64_t>(sc_time_stamp().value() / ticks_per_cycle());
-    return abs - m_ctl.t0;
+    const uint64_t t = sc_time_stamp().value();
+    return (m_ticks_per_cycle == 1 ? t : t / m_ticks_per_cycle) - m_ctl.t0;
 }
 
 void CoreBase::launch(uint64_t delay) {

@@ -202,6 +202,7 @@ private:
     void retire_scalar();                      // retire the completed scalar instructions
 
     RunControl& m_ctl;                                 // shared abort/bounds state
+    uint64_t m_ticks_per_cycle = 1;                    // SystemC time units per cycle
     std::vector<ir::Pipe> m_pipes;                     // pipes this core has (SCALAR is the scalar unit)
     std::array<int, ir::kNumPipes> m_pipe_index{};     // pipe -> index into m_ps, -1 if absent
     std::vector<std::unique_ptr<PipeState>> m_ps;      // queues and events per pipe (not SCALAR)

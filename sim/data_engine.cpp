@@ -213,13 +213,22 @@ uint64_t DataEngine::begin_load(SimInstr& in) {
     GlobalMemory& gm = m_st.machine->gm();
     const GmAccess& a = p.gm[0];
     const auto& t = m_st.tensors->tensors[a.tensor];
-    // Compared in place with the recorded bytes: copied only when they differ (or are recorded).
+    // The recorded bytes again: certainly when the recorded read and this one both see the session's image (no
+    // write reached the tensor), else compared in place; copied only when they differ (or are recorded).
     // A core reads its own completed writes before other cores see them (SPEC 4.5: the delay is theirs).
-    if (MemoEntry* e = memo_find(in); e && e->has_out && gm.read_equals(t, a.tensor, a.window, m_core->now(), e->gm_bytes, m_core_index)) {
+    MemoEntry* e = memo_find(in);
+    if (e && e->has_out && e->image_read && !gm.written(a.tensor)) {
+        gm.read_image(m_core->now(), e->gm_bytes.size());
+        p.memo_hit = true;
+    } else if (e && e->has_out && gm.read_equals(t, a.tensor, a.window, m_core->now(), e->gm_bytes, m_core_index)) {
         p.memo_hit = true;
     } else {
+        const bool image = !gm.written(a.tensor);
         gm.read(t, a.tensor, a.window, m_core->now(), p.bytes, m_core_index);
-        if (MemoEntry* r = memo_record(in)) r->gm_bytes = p.bytes;
+        if (MemoEntry* r = memo_record(in)) {
+            r->gm_bytes = p.bytes;
+            r->image_read = image;
+        }
     }
     L2Result l2 = gm.touch(t, a.tensor, a.window);
     gm.transfer_begin();

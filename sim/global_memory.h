@@ -33,6 +33,14 @@ public:
     // nothing done otherwise (the caller then reads; also whenever `reader` has a write still pending).
     bool read_equals(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, const std::vector<uint8_t>& expect,
                      int reader = -1);
+    // Whether any write to `tensor` was issued since the load: until one is, its visible bytes are the image's.
+    bool written(uint32_t tensor) const { return m_tensor_written[tensor] != 0; }
+    // A read of a tensor no write reached (written() is false): its bytes are the image's, so a reader that
+    // knows them copies nothing; accounted as read() accounts `bytes`.
+    void read_image(uint64_t now, uint64_t bytes) {
+        apply_visible(now);
+        m_bytes_read += bytes;
+    }
     // Write `data` (the window's rows, row-major) becoming visible at `visible_at`. `atomic`: an atomic add
     // (store(..., atomic=Add)): each element is added into GM's visible contents when it becomes visible
     // (read-modify-write at the memory, rounding as atomic_add_element); an Out tensor's element that no
@@ -87,6 +95,7 @@ private:
     std::vector<uint8_t> m_image;     // the GM as loaded (restores what a schedule wrote)
     std::vector<std::pair<uint64_t, uint64_t>> m_dirty;  // (address, bytes) written or landed since the load
     std::vector<uint64_t> m_base;     // byte address of each tensor
+    std::vector<uint8_t> m_tensor_written;  // per tensor: a write was issued since the load
     std::vector<uint64_t> m_size;     // bytes of each tensor
     std::vector<Pending> m_pending;   // writes not yet visible, in issue order
     std::vector<uint8_t> m_pending_bytes;  // their data, appended (emptied whenever nothing is pending)

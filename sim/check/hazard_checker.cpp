@@ -25,6 +25,7 @@ void HazardChecker::reset(uint64_t visibility_delay) {
         c.fences = 0;
     }
     m_tokens.clear();
+    std::fill(m_token_set.begin(), m_token_set.end(), uint8_t{0});
     for (auto& cells : m_shadow) cells.clear();
     m_findings.clear();
     m_reported.clear();
@@ -38,6 +39,27 @@ size_t HazardChecker::shared_read_cells() const {
     for (const auto& cells : m_shadow)
         for (const auto& c : cells) n += !c.read_vc.empty();
     return n;
+}
+
+const uint32_t* HazardChecker::token_clock(uint64_t t) const {
+    if (t < m_token_set.size()) return m_token_set[t] ? m_token_clock.data() + t * static_cast<uint64_t>(m_ncomp) : nullptr;
+    auto it = m_tokens.find(t);
+    return it == m_tokens.end() ? nullptr : it->second.data();
+}
+
+void HazardChecker::set_token_clock(uint64_t t, const VC& clock) {
+    if (t >= kDenseTokens) {
+        m_tokens[t] = clock;
+        return;
+    }
+    const size_t width = static_cast<size_t>(m_ncomp);
+    if (t >= m_token_set.size()) {
+        const size_t n = std::min<size_t>(std::max<size_t>(static_cast<size_t>(t) + 1, m_token_set.size() * 2), kDenseTokens);
+        m_token_set.resize(n, 0);
+        m_token_clock.resize(n * width, 0);
+    }
+    m_token_set[t] = 1;
+    std::copy(clock.begin(), clock.end(), m_token_clock.begin() + static_cast<std::ptrdiff_t>(t * width));
 }
 
 void HazardChecker::join(VC& a, const uint32_t* b) const {
@@ -228,8 +250,7 @@ void HazardChecker::on_event(const Event& e) {
         if (const uint32_t* v = end_clock(cs, d)) join(start, v);
     join(start, cs.last_on_pipe[static_cast<int>(e.pipe)].data());
     for (uint64_t t : e.acquires) {
-        auto it = m_tokens.find(t);
-        if (it != m_tokens.end()) join(start, it->second.data());
+        if (const uint32_t* v = token_clock(t)) join(start, v);
     }
     const uint32_t c = static_cast<uint32_t>(comp(core, e.pipe));
     const uint32_t epoch = e.pipe_seq + 1;
@@ -263,7 +284,7 @@ void HazardChecker::on_event(const Event& e) {
         ++cs.fences;
         end[static_cast<size_t>(fence_comp(core))] = cs.fences;
     }
-    for (uint64_t t : e.releases) m_tokens[t] = end;
+    for (uint64_t t : e.releases) set_token_clock(t, end);
     cs.last_on_pipe[static_cast<int>(e.pipe)] = end;
     const size_t width = static_cast<size_t>(m_ncomp);
     if (e.seq >= cs.has_end.size()) {

@@ -106,7 +106,14 @@ private:
         uint32_t fences = 0;                               // fences completed
     };
     std::vector<CoreState> m_cores;
-    std::unordered_map<uint64_t, VC> m_tokens;             // released sync tokens -> clock of the release
+    // Released sync tokens -> clock of the release. The simulator numbers tokens 1, 2, ... per schedule: those
+    // below kDenseTokens have a row of m_token_clock (m_token_set says which), any other an entry of the map.
+    static constexpr uint64_t kDenseTokens = uint64_t{1} << 20;
+    std::vector<uint32_t> m_token_clock;
+    std::vector<uint8_t> m_token_set;
+    std::unordered_map<uint64_t, VC> m_tokens;
+    const uint32_t* token_clock(uint64_t t) const;
+    void set_token_clock(uint64_t t, const VC& clock);
     std::vector<std::vector<Cell>> m_shadow;               // per tensor: one cell per window
     std::vector<Finding> m_findings;
     std::set<std::string> m_reported;                      // (kind, tensor, pair) already reported
