@@ -44,7 +44,8 @@ bool L2Cache::lookup_line(uint64_t line) {
     uint64_t* r = row(set_of(line));
     uint64_t* tags = r + 1;
     const uint32_t fill = live_fill(r);
-    for (uint32_t i = 0; i < fill; ++i) {
+    if (fill > 0 && tags[0] == line) return true;  // the set's most recent line: nothing moves
+    for (uint32_t i = 1; i < fill; ++i) {
         if (tags[i] == line) {
             for (uint32_t j = i; j > 0; --j) tags[j] = tags[j - 1];
             tags[0] = line;

@@ -99,6 +99,10 @@ void CoreBase::wait_event(sc_event& e) {
 
 void CoreBase::abort_waits() {
     for (sc_event* e : m_waiting) e->notify(SC_ZERO_TIME);
+    // Method-mode processes keep their pending event wait themselves (timed waits end on abort_ev).
+    if (m_scalar_wait.kind == Step::Kind::Event) m_scalar_wait.ev->notify(SC_ZERO_TIME);
+    for (auto& ps : m_ps)
+        if (ps->wait.kind == Step::Kind::Event) ps->wait.ev->notify(SC_ZERO_TIME);
 }
 
 void CoreBase::wait_cycles(uint64_t cycles) {

@@ -121,15 +121,13 @@ public:
 
     // Abort: wake every thread of this core blocked in wait_event (with RunControl::aborted set).
     void abort_waits();
-    // Blocked-state reporting: set while waiting on something outside the core.
-    void set_blocked(StallCause cause, std::string what) {
+    // Blocked-state reporting: set while waiting on something outside the core (the engine words it).
+    void set_blocked(StallCause cause) {
         m_blocked_cause = cause;
-        m_blocked_what = std::move(what);
         notify_state();
     }
     void clear_blocked() {
         m_blocked_cause = StallCause::None;
-        m_blocked_what.clear();
         notify_state();
     }
     // Observer of the core's state (for waveforms): called on start, on every stall begin/end, on finish.
@@ -153,7 +151,6 @@ public:
     uint64_t start_cycle() const { return m_start_cycle; }
     uint64_t end_cycle() const { return m_end_cycle; }
     StallCause blocked_cause() const { return m_blocked_cause; }
-    const std::string& blocked_what() const { return m_blocked_what; }
     bool has_pipe(ir::Pipe p) const { return m_pipe_index[static_cast<int>(p)] >= 0; }
     const std::vector<ir::Pipe>& pipes() const { return m_pipes; }
     struct PipeStats {
@@ -186,7 +183,7 @@ private:
     void pipe_method(int index);
     void block(const Step& w);                 // thread mode: perform a step's wait
     void suspend(Step& slot, const Step& w);   // method mode: register a step's wait (next_trigger)
-    void resumed(const Step& w);               // method mode: back from a wait (unregister, abort check)
+    void resumed(Step& w);                     // method mode: back from a wait (forget it, abort check)
     bool sync_step(Step& w);                   // pay the accumulated scalar cycles
     void sync_scalar();
     bool run_step(InstrRun& r, PipeState* ps, Step& w);
@@ -226,7 +223,6 @@ private:
     bool m_finished = false;
     uint64_t m_start_cycle = 0, m_end_cycle = 0;       // program start/end (relative cycles)
     StallCause m_blocked_cause = StallCause::None;     // what the scalar unit waits for now
-    std::string m_blocked_what;                        // description for deadlock reports
     std::array<PipeStats, ir::kNumPipes> m_stats{};    // per pipe
     uint64_t m_instr_count = 0;                        // for periodic wall-clock checks
     uint64_t m_stmt_count = 0;                         // statements walked (periodic bound checks)

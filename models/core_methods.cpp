@@ -48,20 +48,17 @@ sc_time cycles_time(uint64_t cycles) {
 }  // namespace
 
 void CoreBase::suspend(Step& slot, const Step& w) {
-    // As wait_event / wait_cycles before their wait.
+    // As wait_event / wait_cycles before their wait. A method's pending event wait stays in `slot` (where
+    // abort_waits finds it) instead of the threads' registry.
     if (m_ctl.aborted) throw AbortRun{};
     slot = w;
-    if (w.kind == Step::Kind::Event) {
-        m_waiting.push_back(w.ev);
-        next_trigger(*w.ev);
-    } else {
-        next_trigger(cycles_time(w.n), m_ctl.abort_ev);
-    }
+    if (w.kind == Step::Kind::Event) next_trigger(*w.ev);
+    else next_trigger(cycles_time(w.n), m_ctl.abort_ev);
 }
 
-void CoreBase::resumed(const Step& w) {
+void CoreBase::resumed(Step& w) {
     // As wait_event / wait_cycles after their wait.
-    if (w.kind == Step::Kind::Event) m_waiting.erase(std::find(m_waiting.begin(), m_waiting.end(), w.ev));
+    w = Step::done();
     if (m_ctl.aborted) throw AbortRun{};
 }
 

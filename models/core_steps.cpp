@@ -122,7 +122,7 @@ bool CoreBase::issue_step(IssueOp& op, Step& w) {
             PipeState& ps = *m_ps[static_cast<size_t>(idx)];
             if (ps.queue.size() >= m_queue_depth) {
                 op.t = now();
-                set_blocked(StallCause::QueueFull, fmt::format("{} queue is full", ir::pipe_name(in.pipe)));
+                set_blocked(StallCause::QueueFull);
                 op.phase = 2;
                 w = Step::event(ps.space);
                 return false;

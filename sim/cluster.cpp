@@ -302,9 +302,8 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     for (auto& r : runners) {
         CoreReport cr;
         CoreBase& c = r->model();
-        std::string n = c.basename();
-        cr.cluster = std::stoi(n.substr(7, n.find('_') - 7));
-        cr.core = n.find("aic") != std::string::npos ? CoreId::Aic : n.find("aiv0") != std::string::npos ? CoreId::Aiv0 : CoreId::Aiv1;
+        cr.cluster = r->engine().cluster();
+        cr.core = r->engine().core_id();
         cr.launched = true;
         cr.replay = r->replay();
         cr.finished = c.finished();

@@ -34,9 +34,9 @@ DataEngine::DataEngine(RunState& st, int cluster, CoreId core, bool replay, int 
 
 std::vector<std::string> DataEngine::blocked() const {
     std::vector<std::string> out;
-    if (!m_scalar_wait.empty()) out.push_back(m_scalar_wait);
+    if (!m_scalar_wait.empty()) out.push_back(describe(m_scalar_wait));
     for (int p = 0; p < kNumPipes; ++p)
-        if (!m_pipe_wait[p].empty()) out.push_back(m_pipe_wait[p]);
+        if (!m_pipe_wait[p].empty()) out.push_back(describe(m_pipe_wait[p]));
     if (out.empty())
         for (auto& w : m_core->pipe_waits()) out.push_back(w);
     return out;
@@ -107,24 +107,56 @@ void DataEngine::configure_ring(int dir, int64_t id, int64_t slot_num, int64_t s
 
 bool DataEngine::ring_ready(CrossCorePipe& r, const Expr& c, const Stmt& s, int dir) {
     if (r.configured()) return true;
-    m_scalar_wait = fmt::format("{} at {} waits for the {} pipe to be initialised (no *_initialize_pipe ran)", c.op->name(), s.loc.short_str(),
-                                dir == 0 ? "C2V" : "V2C");
+    m_scalar_wait = WaitNote{WaitNote::Kind::Ring, nullptr, &c, &s, dir};
     return false;
 }
 
 bool DataEngine::dispatch_ready(int after, int chip) {
     Machine& m = *m_st.machine;
     if (m.blocks_done() >= after) return true;
-    m_scalar_wait = fmt::format("block {} not dispatched: the chip's {} clusters are busy (a launch of {} blocks runs in waves; it starts "
-                                "once {} block(s) finished)",
-                                m_cluster, chip, m_st.blocks, after);
-    m_core->set_blocked(StallCause::Barrier, m_scalar_wait);
+    m_scalar_wait = WaitNote{WaitNote::Kind::Dispatch, nullptr, nullptr, nullptr, after, chip};
+    m_core->set_blocked(StallCause::Barrier);
     return false;
 }
 
 void DataEngine::dispatch_wait_done() {
     m_core->clear_blocked();
-    m_scalar_wait.clear();
+    m_scalar_wait = {};
+}
+
+std::string DataEngine::describe(const WaitNote& n) const {
+    using K = WaitNote::Kind;
+    const SimInstr* in = n.in;
+    switch (n.kind) {
+        case K::None: return {};
+        case K::Pop:
+            return fmt::format("{} at {} waits for data in the {} ring (slot {} of {})", in->call->op->name(), in->stmt->loc.short_str(),
+                               in->p.ring_dir == 0 ? "C2V" : "V2C", n.a, n.b);
+        case K::Push:
+            return fmt::format("{} at {} waits for a free slot in the {} ring (slot {} of {}: {} popped, {} freed)", in->call->op->name(),
+                               in->stmt->loc.short_str(), in->p.ring_dir == 0 ? "C2V" : "V2C", n.a, n.b, n.c ? "data" : "no data",
+                               n.d ? "partly" : "not");
+        case K::Flag: return fmt::format("system.sync_wait({}) at {} waits for a sync_set", in->p.event_id, in->stmt->loc.short_str());
+        case K::Fence: return fmt::format("system.fence at {} waits for GM writes to become visible", in->stmt->loc.short_str());
+        case K::Syncall: {
+            const Payload& p = in->p;
+            const int64_t launched_clusters = m_st.cfg->plan->blocks;
+            return fmt::format("system.syncall({}, {}) at {} waits for {} participants ({} arrived{})", p.group, p.hard ? "hard" : "soft",
+                               in->stmt->loc.short_str(), n.a, n.b,
+                               p.hard && n.a > n.c * launched_clusters
+                                   ? fmt::format("; a hard barrier waits for every core of the chip's {} clusters, {} launched",
+                                                 m_st.cfg->hw.chip.clusters, launched_clusters)
+                                   : "");
+        }
+        case K::Ring:
+            return fmt::format("{} at {} waits for the {} pipe to be initialised (no *_initialize_pipe ran)", n.call->op->name(),
+                               n.stmt->loc.short_str(), n.a == 0 ? "C2V" : "V2C");
+        case K::Dispatch:
+            return fmt::format("block {} not dispatched: the chip's {} clusters are busy (a launch of {} blocks runs in waves; it starts "
+                               "once {} block(s) finished)",
+                               m_cluster, n.b, m_st.blocks, n.a);
+    }
+    return {};
 }
 
 // ---------------------------------------------------------------- begin

@@ -38,7 +38,7 @@ public:
     void configure_ring(int dir, int64_t id, int64_t slot_num, int64_t slot_size, const ir::Stmt& s);
     // The ring op waits until its ring is configured: the wait, or nothing (ring_wait_done after it).
     bool ring_ready(CrossCorePipe& r, const ir::Expr& c, const ir::Stmt& s, int dir);
-    void ring_wait_done() { m_scalar_wait.clear(); }
+    void ring_wait_done() { m_scalar_wait = {}; }
     // A block beyond the chip's clusters waits (before its program) until `after` blocks finished.
     bool dispatch_ready(int after, int chip);
     void dispatch_wait_done();
@@ -103,8 +103,20 @@ private:
     int m_aiv_lanes;                  // AIV lanes taking part in rings (replay lane included)
     bool m_owns;                      // instructions are deleted at retire
     uint64_t m_max_visible = 0;       // latest visibility time of this core's GM writes (fence)
-    std::string m_scalar_wait;        // what the scalar unit waits for (deadlock report)
-    std::array<std::string, ir::kNumPipes> m_pipe_wait;  // what each pipe waits for
+    // What the scalar unit / each pipe waits for, for a deadlock report: the facts at the time the wait began,
+    // put into words only when a report asks (describe).
+    struct WaitNote {
+        enum class Kind : uint8_t { None, Pop, Push, Flag, Fence, Syncall, Ring, Dispatch };
+        Kind kind = Kind::None;
+        const SimInstr* in = nullptr;
+        const ir::Expr* call = nullptr;
+        const ir::Stmt* stmt = nullptr;
+        int64_t a = 0, b = 0, c = 0, d = 0;
+        bool empty() const { return kind == Kind::None; }
+    };
+    std::string describe(const WaitNote& n) const;
+    WaitNote m_scalar_wait;
+    std::array<WaitNote, ir::kNumPipes> m_pipe_wait;
     bool m_in_hard_syncall = false;
     bool m_in_syncall = false;        // waiting in a syncall's departure (hard or soft)
     uint64_t m_sync_count = 0;        // this core's sync/GM events (sweep)

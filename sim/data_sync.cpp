@@ -68,16 +68,15 @@ Step DataEngine::begin_pop(SimInstr& in) {
         in.phase = 4;
         if (!r.ring().can_pop(lane)) {
             in.wait_from = m_core->now();
-            m_scalar_wait = fmt::format("{} at {} waits for data in the {} ring (slot {} of {})", in.call->op->name(), in.stmt->loc.short_str(),
-                                        p.ring_dir == 0 ? "C2V" : "V2C", r.ring().next_pop_slot(lane), r.slot_num());
-            m_core->set_blocked(StallCause::Ring, m_scalar_wait);
+            m_scalar_wait = WaitNote{WaitNote::Kind::Pop, &in, nullptr, nullptr, r.ring().next_pop_slot(lane), r.slot_num()};
+            m_core->set_blocked(StallCause::Ring);
             in.phase = 3;
         }
     }
     if (in.phase == 3) {
         if (!r.ring().can_pop(lane)) return Step::event(r.changed());
         m_core->clear_blocked();
-        m_scalar_wait.clear();
+        m_scalar_wait = {};
         const uint64_t t = in.wait_from;
         r.consumer_stall_cycles += m_core->now() - t;
         m_core->account_stall(StallCause::Ring, m_core->now() - t, Pipe::Scalar);
@@ -195,18 +194,16 @@ Step DataEngine::begin_push(SimInstr& in) {
         if (!r.ring().can_push(lane)) {
             in.wait_from = m_core->now();
             const auto& st = r.ring().slot(r.ring().next_push_slot(lane));
-            std::string& w = m_pipe_wait[static_cast<int>(in.pipe)];
-            w = fmt::format("{} at {} waits for a free slot in the {} ring (slot {} of {}: {} popped, {} freed)", in.call->op->name(),
-                            in.stmt->loc.short_str(), p.ring_dir == 0 ? "C2V" : "V2C", r.ring().next_push_slot(lane), r.slot_num(),
-                            st.popped ? "data" : "no data", st.freed ? "partly" : "not");
-            m_core->set_blocked(StallCause::Ring, w);
+            m_pipe_wait[static_cast<int>(in.pipe)] =
+                WaitNote{WaitNote::Kind::Push, &in, nullptr, nullptr, r.ring().next_push_slot(lane), r.slot_num(), st.popped ? 1 : 0, st.freed ? 1 : 0};
+            m_core->set_blocked(StallCause::Ring);
             in.phase = 3;
         }
     }
     if (in.phase == 3) {
         if (!r.ring().can_push(lane)) return Step::event(r.changed());
         m_core->clear_blocked();
-        m_pipe_wait[static_cast<int>(in.pipe)].clear();
+        m_pipe_wait[static_cast<int>(in.pipe)] = {};
         const uint64_t t = in.wait_from;
         r.producer_stall_cycles += m_core->now() - t;
         m_core->account_stall(StallCause::Ring, m_core->now() - t, in.pipe);
@@ -401,16 +398,15 @@ Step DataEngine::wait_flag(SimInstr& in) {
         in.phase = 4;
         if (!ready()) {
             in.wait_from = m_core->now();
-            std::string& w = m_pipe_wait[static_cast<int>(in.pipe)];
-            w = fmt::format("system.sync_wait({}) at {} waits for a sync_set", p.event_id, in.stmt->loc.short_str());
-            m_core->set_blocked(StallCause::Flag, w);
+            m_pipe_wait[static_cast<int>(in.pipe)] = WaitNote{WaitNote::Kind::Flag, &in};
+            m_core->set_blocked(StallCause::Flag);
             in.phase = 3;
         }
     }
     if (in.phase == 3) {
         if (!ready()) return Step::event(fb.changed);
         m_core->clear_blocked();
-        m_pipe_wait[static_cast<int>(in.pipe)].clear();
+        m_pipe_wait[static_cast<int>(in.pipe)] = {};
         m_core->account_stall(StallCause::Flag, m_core->now() - in.wait_from, in.pipe);
     }
     auto& ctr = fb.counters[key];
@@ -467,13 +463,13 @@ Step DataEngine::begin_fence(SimInstr& in) {
     if (in.phase == 2) {
         const uint64_t now = m_core->now();
         if (m_max_visible <= now) return Step::done(cost);
-        m_scalar_wait = fmt::format("system.fence at {} waits for GM writes to become visible", in.stmt->loc.short_str());
+        m_scalar_wait = WaitNote{WaitNote::Kind::Fence, &in};
         in.wait_from = m_max_visible - now;
         in.phase = 3;
         return Step::cycles(in.wait_from);
     }
     m_core->account_stall(StallCause::Fence, in.wait_from, Pipe::Scalar);
-    m_scalar_wait.clear();
+    m_scalar_wait = {};
     return Step::done(cost);
 }
 
@@ -510,16 +506,10 @@ Step DataEngine::begin_depart(SimInstr& in) {
         in.phase = 7;
         if (b.generation == gen || m_core->now() < b.release_cycle) {
             int per_cluster = p.group == "mix" ? m_st.participants_per_cluster : p.group == "aic_only" ? m_st.aic_per_cluster : m_st.aiv_per_cluster;
-            int launched_clusters = m_st.cfg->plan->blocks;
             m_in_hard_syncall = p.hard;
             m_in_syncall = true;
-            m_scalar_wait = fmt::format("system.syncall({}, {}) at {} waits for {} participants ({} arrived{})", p.group, p.hard ? "hard" : "soft",
-                                        in.stmt->loc.short_str(), b.expected, b.arrived,
-                                        p.hard && b.expected > per_cluster * launched_clusters
-                                            ? fmt::format("; a hard barrier waits for every core of the chip's {} clusters, {} launched",
-                                                          hw.chip.clusters, launched_clusters)
-                                            : "");
-            m_core->set_blocked(StallCause::Barrier, m_scalar_wait);
+            m_scalar_wait = WaitNote{WaitNote::Kind::Syncall, &in, nullptr, nullptr, b.expected, b.arrived, per_cluster};
+            m_core->set_blocked(StallCause::Barrier);
             in.phase = 3;
         }
     }
@@ -540,7 +530,7 @@ Step DataEngine::begin_depart(SimInstr& in) {
     if (in.phase == 5) {
         if (!p.hard) m_st.machine->gm().account(4 * ((m_core->now() - t) / poll + 1), 0);
         m_core->clear_blocked();
-        m_scalar_wait.clear();
+        m_scalar_wait = {};
         m_in_hard_syncall = false;
         m_in_syncall = false;
         m_core->account_stall(StallCause::Barrier, m_core->now() - t, Pipe::Scalar);

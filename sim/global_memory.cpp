@@ -179,8 +179,7 @@ void GlobalMemory::apply(const Pending& p) {
         for (uint64_t k = 0; k + eb <= p.size; k += eb)
             atomic_add_element(dt, m_bytes.data() + p.addr + k, src + k, zero_init && !m_landed[p.addr + k]);
     }
-    std::fill_n(m_landed.begin() + static_cast<std::ptrdiff_t>(p.addr), p.size, uint8_t{1});
-    m_dirty.push_back({p.addr, p.size});
+    std::fill_n(m_landed.begin() + static_cast<std::ptrdiff_t>(p.addr), p.size, uint8_t{1});  // in m_dirty since its write
 }
 
 void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor, int writer) {
@@ -274,6 +273,7 @@ void GlobalMemory::read_raw(uint32_t tensor, uint64_t offset, uint64_t n, uint64
 
 void GlobalMemory::write_raw(uint32_t tensor, uint64_t offset, const uint8_t* data, uint64_t n, uint64_t visible_at) {
     m_tensor_written[tensor] = 1;
+    m_dirty.push_back({m_base[tensor] + offset, n});
     add_pending(visible_at, m_base[tensor] + offset, data, n);
     m_bytes_written += n;
 }

@@ -93,7 +93,7 @@ private:
     std::vector<uint8_t> m_zero_init; // per tensor: an Out tensor (an atomic add onto an unwritten element adds to 0)
     uint64_t m_image_id = 0;          // the image in m_image (0: none)
     std::vector<uint8_t> m_image;     // the GM as loaded (restores what a schedule wrote)
-    std::vector<std::pair<uint64_t, uint64_t>> m_dirty;  // (address, bytes) written or landed since the load
+    std::vector<std::pair<uint64_t, uint64_t>> m_dirty;  // (address, bytes) written since the load (each pending write's range)
     std::vector<uint64_t> m_base;     // byte address of each tensor
     std::vector<uint8_t> m_tensor_written;  // per tensor: a write was issued since the load
     std::vector<uint64_t> m_size;     // bytes of each tensor

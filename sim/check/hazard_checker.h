@@ -88,6 +88,9 @@ private:
     int fence_comp(int core) const { return core * kComps + 7; }
     void join(VC& a, const uint32_t* b) const;
     const uint32_t* end_clock(const CoreState& cs, uint32_t seq) const;
+    void join_seq(VC& start, const CoreState& cs, uint32_t seq) const {
+        if (const uint32_t* v = end_clock(cs, seq)) join_end(start, v, cs.own_end[seq]);
+    }
     bool ordered_before(const Access& first, const VC& second_start) const;
     void check(Access a, const rt::Window& w, const VC& start);
     void add_read(Cell& cell, Access a);
@@ -102,6 +105,7 @@ private:
     struct CoreState {
         std::vector<uint32_t> vc_end;                      // clock at the end of each instruction: [seq * width]
         std::vector<uint8_t> has_end;                      // instruction `seq` completed
+        std::vector<uint64_t> own_end;                     // its own component << 32 | its epoch there
         std::array<VC, 7> last_on_pipe;                    // clock at the end of each pipe's last instruction
         uint32_t fences = 0;                               // fences completed
     };
@@ -111,9 +115,17 @@ private:
     static constexpr uint64_t kDenseTokens = uint64_t{1} << 20;
     std::vector<uint32_t> m_token_clock;
     std::vector<uint8_t> m_token_set;
+    std::vector<uint64_t> m_token_own;                     // the releaser's component << 32 | its epoch
     std::unordered_map<uint64_t, VC> m_tokens;
-    const uint32_t* token_clock(uint64_t t) const;
-    void set_token_clock(uint64_t t, const VC& clock);
+    const uint32_t* token_clock(uint64_t t, uint64_t& own) const;
+    void set_token_clock(uint64_t t, const VC& clock, uint64_t own);
+    // Joins a completed instruction's end clock into `start` unless `start` already covers it: a clock whose
+    // component c holds e or more includes the end clock of the instruction with epoch e on c (clocks grow only
+    // by joins, and each instruction's start joins the previous one of its pipe), so the join would change nothing.
+    void join_end(VC& start, const uint32_t* clock, uint64_t own) const {
+        if (start[static_cast<size_t>(own >> 32)] >= static_cast<uint32_t>(own)) return;
+        join(start, clock);
+    }
     std::vector<std::vector<Cell>> m_shadow;               // per tensor: one cell per window
     std::vector<Finding> m_findings;
     std::set<std::string> m_reported;                      // (kind, tensor, pair) already reported
