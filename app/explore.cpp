@@ -26,6 +26,8 @@
 
 #include <fmt/format.h>
 
+#include <sstream>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -202,6 +204,36 @@ ScheduleRecord to_record(const sim::ScheduleResult& r, std::set<std::string>* re
     return rec;
 }
 
+// A worker's record for its supervisor: a clean schedule (most of them) as one line of numbers, "C strategy
+// seed visibility_delay|- max_visibility cycles events cores", which the supervisor turns into the record
+// record_from_json would give for its JSON; any other as "R" and its JSON.
+std::string record_line(const ScheduleRecord& r, const std::string& kernel) {
+    if (r.verdict == "clean" && r.codes.empty() && r.keys.empty() && r.full.empty())
+        return fmt::format("C {} {} {} {} {} {} {}\n", r.schedule.str(), r.schedule.seed,
+                           r.schedule.resolved ? std::to_string(r.schedule.visibility_delay) : std::string("-"), r.schedule.max_visibility, r.cycles,
+                           r.events, r.cores);
+    return "R " + record_json(r, kernel).dump() + "\n";
+}
+
+ScheduleRecord clean_record_from_line(const std::string& line) {
+    std::istringstream in(line.substr(2));
+    std::string strategy, vis;
+    ScheduleRecord r;
+    in >> strategy >> r.schedule.seed >> vis >> r.schedule.max_visibility >> r.cycles >> r.events >> r.cores;
+    if (!in) throw std::runtime_error("worker: a malformed record: " + line);
+    const uint64_t seed = r.schedule.seed, max_visibility = r.schedule.max_visibility;
+    auto sc = sim::parse_schedule(strategy);
+    r.schedule = sc ? *sc : Schedule{};
+    r.schedule.seed = seed;
+    r.schedule.max_visibility = max_visibility;
+    if (vis != "-") {
+        r.schedule.visibility_delay = std::stoull(vis);
+        r.schedule.resolved = true;
+    }
+    r.verdict = "clean";
+    return r;
+}
+
 sim::Schedule schedule_for(const Schedule& base, const ExploreOptions& e, uint64_t seed) {
     Schedule s = base;
     s.seed = seed;
@@ -351,7 +383,7 @@ static_assert(RunningSlot::is_always_lock_free, "the running-seed slots are shar
             int fault = static_cast<int64_t>(seed) == e.fault_abort_seed ? 5 : -1;
             auto r = session.run(schedule_for(base, e, seed), {}, fault);
             ScheduleRecord rec = to_record(r, &reported);
-            out += "R " + record_json(rec, kernel).dump() + "\n";
+            out += record_line(rec, kernel);
             if (!rec.codes.empty() || out.size() >= 16384 || std::chrono::steady_clock::now() - last_flush > std::chrono::milliseconds(50))
                 flush();
         }
@@ -529,8 +561,8 @@ private:
 
     void on_line(Worker& w, const std::string& line) {
         w.last_heard = std::chrono::steady_clock::now();
-        if (line.rfind("R ", 0) == 0) {
-            ScheduleRecord r = record_from_json(nlohmann::json::parse(line.substr(2)));
+        if (line.rfind("R ", 0) == 0 || line.rfind("C ", 0) == 0) {
+            ScheduleRecord r = line[0] == 'C' ? clean_record_from_line(line) : record_from_json(nlohmann::json::parse(line.substr(2)));
             if (r.schedule.strategy != sim::Strategy::Nominal) {
                 Chunk& ch = m_chunks[static_cast<size_t>(w.chunk)];
                 ch.next = r.schedule.seed + 1;  // a worker reports its seeds in increasing order

@@ -48,8 +48,8 @@ void CoreRunner::install(int after, int chip) {
     CoreBase& core = m_engine.core();
     core.set_engine(&m_engine);
     if (m_stream) {
-        m_exec = std::make_unique<StreamExecutor>(*m_stream, m_engine, after, chip);
-        core.set_program(m_exec.get());
+        m_exec.emplace(*m_stream, m_engine, after, chip);
+        core.set_program(&*m_exec);
     } else {
         core.set_program([this, after, chip] { run_live(after, chip); });
     }

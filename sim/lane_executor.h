@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,11 +37,11 @@ private:
     class LiveSink;
     void run_live(int after, int chip);
 
-    rt::LaneProgram m_prog;
+    const rt::LaneProgram& m_prog;    // the plan's (it outlives the schedule)
     WalkContext m_cx;
     DataEngine m_engine;
     LaneStream* m_stream;
-    std::unique_ptr<StreamExecutor> m_exec;
+    std::optional<StreamExecutor> m_exec;
 };
 
 }  // namespace cvsim::sim
