@@ -149,15 +149,15 @@ uint64_t DataEngine::begin_pop_copy(SimInstr& in) {
     CrossCorePipe& r = *p.ring;
     CrossCorePipe::Slot& sl = r.slot(p.slot);
     if (r.has_region) {
-        GmAccess a;
+        GmAccess& a = p.add_gm();
         a.tensor = r.gm_tensor;
         a.window.tensor = r.gm_tensor;
-        a.window.offsets = {static_cast<int64_t>(sl.gm_offset)};
-        a.window.extents = {static_cast<int64_t>(std::max<uint64_t>(bytes, 1))};
+        a.window.offsets.assign({static_cast<int64_t>(sl.gm_offset)});
+        a.window.extents.assign({static_cast<int64_t>(std::max<uint64_t>(bytes, 1))});
         a.write = false;
+        a.atomic = false;
         a.ring = true;
         a.ring_gen = static_cast<int64_t>(r.ring().slot(p.slot).generation);
-        p.gm.push_back(std::move(a));
     }
     L2Result l2 = gm.touch_raw(r.gm_tensor, sl.gm_offset, bytes);
     p.bytes_moved = bytes;
@@ -275,15 +275,15 @@ uint64_t DataEngine::push_data(SimInstr& in) {
     uint64_t part_off = 0;
     if (p.ring_dir == 1 && p.split != 0 && m_lane == 1) part_off = static_cast<uint64_t>(src.rows * src.cols) * dtype_bytes(src.dtype);
     if (r.has_region) {
-        GmAccess a;
+        GmAccess& a = p.add_gm();
         a.tensor = r.gm_tensor;
         a.window.tensor = r.gm_tensor;
-        a.window.offsets = {static_cast<int64_t>(sl.gm_offset + part_off)};
-        a.window.extents = {static_cast<int64_t>(std::max<uint64_t>(bytes, 1))};
+        a.window.offsets.assign({static_cast<int64_t>(sl.gm_offset + part_off)});
+        a.window.extents.assign({static_cast<int64_t>(std::max<uint64_t>(bytes, 1))});
         a.write = true;
+        a.atomic = false;
         a.ring = true;
         a.ring_gen = static_cast<int64_t>(r.ring().slot(slot).generation);
-        p.gm.push_back(std::move(a));
     }
     if (hw.target == Target::A2A3) {
         L2Result l2 = m_st.machine->gm().touch_raw(r.gm_tensor, sl.gm_offset + part_off, bytes);
@@ -362,15 +362,15 @@ void DataEngine::slot_reads(SimInstr& in) {
         // A view made now reflects the slot as it is now.
         if (in.out && in.out->view_src == t) in.out->slot_writes = sl.writes;
         if (!r.has_region) continue;
-        GmAccess a;
+        GmAccess& a = p.add_gm();
         a.tensor = r.gm_tensor;
         a.window.tensor = r.gm_tensor;
-        a.window.offsets = {static_cast<int64_t>(r.slot(root->slot).gm_offset)};
-        a.window.extents = {std::max<int64_t>(r.slot_size(), 1)};
+        a.window.offsets.assign({static_cast<int64_t>(r.slot(root->slot).gm_offset)});
+        a.window.extents.assign({std::max<int64_t>(r.slot_size(), 1)});
         a.write = false;
+        a.atomic = false;
         a.ring = true;
         a.ring_gen = root->slot_gen;
-        p.gm.push_back(std::move(a));
     }
 }
 

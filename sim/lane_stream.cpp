@@ -72,8 +72,8 @@ private:
         m_pending = 0;
     }
     void add(LaneStream::Op op, uint32_t index) {
-        flush();
-        m_s.actions.push_back({op, index, 0});
+        m_s.actions.push_back({op, index, m_pending});
+        m_pending = 0;
     }
 
     LaneStream& m_s;
@@ -124,49 +124,47 @@ StreamExecutor::StreamExecutor(LaneStream& s, DataEngine& engine, int after, int
 bool StreamExecutor::step(Step& w) {
     if (!m_dispatched) {
         // Waves: a block beyond the chip's clusters waits until enough blocks finished.
-        if (m_after > 0 && !m_started) {
-            m_started = true;
-            if (m_engine.dispatch_ready(m_after, m_chip)) m_started = false;
-        }
-        if (m_started) {
+        if (m_after > 0 && !m_waiting && !m_engine.dispatch_ready(m_after, m_chip)) m_waiting = true;
+        if (m_waiting) {
             if (m_engine.state().machine->blocks_done() < m_after) {
                 w = Step::event(m_engine.state().machine->dispatch_event());
                 return false;
             }
             m_engine.dispatch_wait_done();
-            m_started = false;
+            m_waiting = false;
         }
         m_dispatched = true;
     }
-    while (m_pc < m_s.actions.size()) {
+    const size_t n = m_s.actions.size();
+    while (m_pc < n) {
         const LaneStream::Action& a = m_s.actions[m_pc];
+        if (!m_started) {
+            m_started = true;
+            m_left = a.statements;
+        }
+        if (m_left > 0 && !m_core.statements_step(m_left, w)) return false;
         switch (a.op) {
-            case LaneStream::Op::Statements:
-                if (!m_started) {
-                    m_started = true;
-                    m_left = a.count;
-                }
-                if (!m_core.statements_step(m_left, w)) return false;
-                break;
+            case LaneStream::Op::Statements: break;
             case LaneStream::Op::Issue:
-                if (!m_started) {
-                    m_started = true;
+                if (!m_issue.in) {
                     m_issue = CoreBase::IssueOp{};
                     m_issue.in = m_s.instrs[a.index].get();
                 }
                 if (!m_core.issue_step(m_issue, w)) return false;
+                m_issue.in = nullptr;
                 break;
             case LaneStream::Op::AwaitRing: {
                 const LaneStream::RingWait& rw = m_s.ring_waits[a.index];
-                if (!m_started) {
-                    m_started = true;
+                if (!m_waiting) {
                     if (m_engine.ring_ready(*rw.ring, *rw.call, *rw.stmt, rw.dir)) break;
+                    m_waiting = true;
                 }
                 if (!rw.ring->configured()) {
                     w = Step::event(rw.ring->changed());
                     return false;
                 }
                 m_engine.ring_wait_done();
+                m_waiting = false;
                 break;
             }
             case LaneStream::Op::ConfigureRing: {
@@ -175,8 +173,8 @@ bool StreamExecutor::step(Step& w) {
                 break;
             }
             case LaneStream::Op::Finding: {
-                const LaneStream::Note& n = m_s.notes[a.index];
-                m_engine.runtime_finding(n.code, *n.stmt, n.message);
+                const LaneStream::Note& note = m_s.notes[a.index];
+                m_engine.runtime_finding(note.code, *note.stmt, note.message);
                 break;
             }
         }

@@ -25,10 +25,11 @@ namespace cvsim::sim {
 
 struct LaneStream {
     enum class Op : uint8_t { Statements, Issue, AwaitRing, ConfigureRing, Finding };
+    // Walk `statements` statements (their scalar cost), then do `op` (Statements: nothing more).
     struct Action {
         Op op = Op::Statements;
         uint32_t index = 0;            // Issue: instrs; AwaitRing: ring_waits; ConfigureRing: ring_setups; Finding: notes
-        uint64_t count = 0;            // Statements: how many
+        uint64_t statements = 0;
     };
     struct RingWait {
         CrossCorePipe* ring = nullptr;
@@ -89,9 +90,10 @@ private:
     int m_after, m_chip;               // waves: blocks that must finish before this one starts
     bool m_dispatched = false;
     size_t m_pc = 0;                   // the action being run
-    bool m_started = false;            // it began (and waits)
-    uint64_t m_left = 0;               // Statements: still to walk
-    CoreBase::IssueOp m_issue;         // Issue: its progress
+    bool m_started = false;            // it began (its statements are counted in m_left)
+    bool m_waiting = false;            // AwaitRing / dispatch: the wait began
+    uint64_t m_left = 0;               // statements still to walk before the op
+    CoreBase::IssueOp m_issue;         // Issue: its progress (in: null before it began)
 };
 
 }  // namespace cvsim::sim

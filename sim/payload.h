@@ -51,11 +51,23 @@ struct Payload {
     bool memo_hit = false;               // the result is taken from the memo (inputs identical)
     bool data_clean = false;             // p.data equals the memo's (pushes, pops)
     uint32_t gm_static = 0;              // gm[0, gm_static) are the windows (the rest: run time)
+    std::vector<GmAccess> gm_spare;      // run-time windows of earlier schedules, kept for their storage
     uint32_t indexed_tensor = 0;         // mgather / mscatter: the GM tensor the index tile picks from
 
+    // A run-time GM access (a ring slot's), every field to be set by the caller; its window's vectors reuse
+    // the storage of an earlier schedule's.
+    GmAccess& add_gm() {
+        if (gm_spare.empty()) return gm.emplace_back();
+        gm.push_back(std::move(gm_spare.back()));
+        gm_spare.pop_back();
+        return gm.back();
+    }
     // Forget what one schedule computed (a recorded instruction runs again in the next schedule).
     void reset_runtime() {
-        gm.resize(gm_static);
+        while (gm.size() > gm_static) {
+            gm_spare.push_back(std::move(gm.back()));
+            gm.pop_back();
+        }
         slot = -1;
         acquires.clear();
         releases.clear();
