@@ -137,15 +137,20 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     st.aic_per_cluster = plan.aic ? 1 : 0;
     st.aiv_per_cluster = aiv_launched;
     st.participants_per_cluster = st.aic_per_cluster + st.aiv_per_cluster;
-    if (cfg.schedule.strategy == Strategy::Pct) {
-        // D-1 change points among the k synchronisation/GM events of a run (k measured on the nominal run).
-        uint64_t k = std::max<uint64_t>(cfg.schedule.pct_events, 1);
-        for (int i = 1; i < cfg.schedule.pct_depth; ++i) st.pct_points.push_back(st.rng.uniform(0, k - 1));
-    }
+    // The strategy's decisions drawn up front (PCT's change points), then each core's start delay (below).
+    st.policy = &schedule_policy(cfg.schedule.strategy);
+    st.pct_points = st.policy->change_points(cfg.schedule, st.rng);
 
     // Ring tensors: every (direction, id) ring of a cluster has its own region of that cluster's hidden ring
     // tensor (set before the rings are configured, which places the slots).
     std::vector<std::unique_ptr<CoreRunner>> runners;
+    // However the run ends (an exception out of a live walk included), every instruction goes back to its engine.
+    struct RetireAll {
+        std::vector<std::unique_ptr<CoreRunner>>& runners;
+        ~RetireAll() {
+            for (auto& r : runners) r->model().retire_all();
+        }
+    } retire_guard{runners};
     // Waves: a launch wider than the chip runs its first C blocks, then one more each time a block finishes.
     const int chip = static_cast<int>(cfg.hw.chip.clusters);
     m_blocks_done = 0;
@@ -210,10 +215,7 @@ RunOutcome Machine::run(const RunConfig& cfg) {
                     m_dispatch_ev.notify(SC_ZERO_TIME);
                 }
             });
-            uint64_t delay = 0;
-            if (cfg.schedule.strategy == Strategy::Random || cfg.schedule.strategy == Strategy::Pct)
-                delay = st.rng.uniform(0, cfg.schedule.start_skew);
-            core.launch(delay);
+            core.launch(st.policy->start_delay(cfg.schedule, st.rng));
             runners.push_back(std::move(runner));
         };
         for_each_lane(add);

@@ -364,8 +364,9 @@ void DataEngine::end_op(SimInstr& in) {
         gm.transfer_end();
         const GmAccess& a = p.gm[0];
         uint64_t visible = m_core->now() + write_visibility_delay(a, m_st.visibility_delay);
+        // The memo's bytes stay put for the session: the pending write refers to them.
         gm.write(m_st.tensors->tensors[a.tensor], a.tensor, a.window, p.store_src ? p.store_src->data() : p.bytes.data(), visible, a.atomic,
-                 m_core_index);
+                 m_core_index, p.store_src != nullptr);
         m_max_visible = std::max(m_max_visible, visible);
     } else if (code == OpCode::Mgather) {
         // Never memoised: the picked addresses (and what other cores wrote there) differ by schedule.

@@ -169,7 +169,7 @@ void GlobalMemory::apply_visible(uint64_t now) {
 }
 
 void GlobalMemory::apply(const Pending& p) {
-    const uint8_t* src = m_pending_bytes.data() + p.data;
+    const uint8_t* src = pending_data(p);
     if (p.atomic_tensor < 0) {
         std::memcpy(m_bytes.data() + p.addr, src, p.size);
     } else {
@@ -182,10 +182,15 @@ void GlobalMemory::apply(const Pending& p) {
     std::fill_n(m_landed.begin() + static_cast<std::ptrdiff_t>(p.addr), p.size, uint8_t{1});  // in m_dirty since its write
 }
 
-void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor, int writer) {
+void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor, int writer,
+                               bool stable) {
+    if (stable) {
+        m_pending.push_back({visible_at, addr, 0, n, atomic_tensor, writer, data});
+        return;
+    }
     uint64_t off = m_pending_bytes.size();
     m_pending_bytes.insert(m_pending_bytes.end(), data, data + n);
-    m_pending.push_back({visible_at, addr, off, n, atomic_tensor, writer});
+    m_pending.push_back({visible_at, addr, off, n, atomic_tensor, writer, nullptr});
 }
 bool GlobalMemory::has_own_pending(int reader) const {
     if (reader < 0) return false;
@@ -198,7 +203,7 @@ void GlobalMemory::overlay_own(int reader, uint64_t addr, uint64_t n, uint8_t* o
     for (const Pending& p : m_pending) {  // issue order: a later write of the core wins
         if (p.writer != reader || p.atomic_tensor >= 0) continue;  // an atomic add lands at the memory only
         const uint64_t lo = std::max(addr, p.addr), hi = std::min(addr + n, p.addr + p.size);
-        if (lo < hi) std::memcpy(out + (lo - addr), m_pending_bytes.data() + p.data + (lo - p.addr), hi - lo);
+        if (lo < hi) std::memcpy(out + (lo - addr), pending_data(p) + (lo - p.addr), hi - lo);
     }
 }
 
@@ -236,7 +241,7 @@ bool GlobalMemory::read_equals(const rt::TensorBuffer& t, uint32_t tensor, const
 }
 
 void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at,
-                         bool atomic, int writer) {
+                         bool atomic, int writer, bool stable) {
     m_tensor_written[tensor] = 1;
     const int64_t rows = w.rows(), cols = w.cols();
     const size_t row_bytes = storage_bytes(t.dtype, cols);
@@ -246,7 +251,7 @@ void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::W
     size_t run_src = 0;
     auto flush = [&] {
         if (run_bytes == 0) return;
-        add_pending(visible_at, run_addr, data + run_src, run_bytes, atomic ? static_cast<int32_t>(tensor) : -1, writer);
+        add_pending(visible_at, run_addr, data + run_src, run_bytes, atomic ? static_cast<int32_t>(tensor) : -1, writer, stable);
         std::fill_n(m_written.begin() + static_cast<std::ptrdiff_t>(run_addr), run_bytes, uint8_t{1});
         m_dirty.push_back({run_addr, run_bytes});
         run_bytes = 0;

@@ -46,8 +46,10 @@ public:
     // (read-modify-write at the memory, rounding as atomic_add_element); an Out tensor's element that no
     // write has reached yet counts as 0 (the host zeroes an atomic destination).
     // `writer`: the writing core (-1: none), which reads the write back before it is visible to others.
+    // `stable`: `data` stays valid and unchanged until the next load() (the memo's recorded bytes), so the pending
+    // write refers to it instead of copying it.
     void write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at,
-               bool atomic = false, int writer = -1);
+               bool atomic = false, int writer = -1, bool stable = false);
     // Raw byte access to a tensor region (ring slots): offset in bytes from the tensor start.
     void read_raw(uint32_t tensor, uint64_t offset, uint64_t n, uint64_t now, uint8_t* out);
     void write_raw(uint32_t tensor, uint64_t offset, const uint8_t* data, uint64_t n, uint64_t visible_at);
@@ -74,16 +76,19 @@ private:
     struct Pending {
         uint64_t visible_at;   // cycle the write becomes visible
         uint64_t addr;         // byte address
-        uint64_t data;         // offset of its bytes in m_pending_bytes
+        uint64_t data;         // offset of its bytes in m_pending_bytes (when `ext` is null)
         uint64_t size;         // bytes
         int32_t atomic_tensor = -1;  // >= 0: an atomic add into this tensor
         int writer = -1;             // the writing core (reads its own write before it is visible)
+        const uint8_t* ext = nullptr;  // its bytes elsewhere (a stable source)
     };
     // Overlays `reader`'s own pending plain writes onto bytes [addr, addr + n) copied into `out`.
     void overlay_own(int reader, uint64_t addr, uint64_t n, uint8_t* out) const;
     bool has_own_pending(int reader) const;
     void apply_visible(uint64_t now);
-    void add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor = -1, int writer = -1);
+    void add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor = -1, int writer = -1,
+                     bool stable = false);
+    const uint8_t* pending_data(const Pending& p) const { return p.ext ? p.ext : m_pending_bytes.data() + p.data; }
     void apply(const Pending& p);
 
     std::vector<uint8_t> m_bytes;     // the flat GM image (visible contents)

@@ -18,6 +18,7 @@ struct RunState {
     Machine* machine = nullptr;
     const rt::TensorStore* tensors = nullptr;  // tensor metadata (the bytes live in GM)
     ScheduleRng rng{0};               // the schedule's generator
+    const SchedulePolicy* policy = nullptr;  // what the schedule's strategy decides (draws from rng)
     uint64_t next_token = 1;          // sync token ids
     uint64_t visibility_delay = 0;    // GM completion -> visible for this schedule
     std::vector<Finding> findings;    // run-time findings

@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cvsim::sim {
 
@@ -29,7 +30,7 @@ struct Schedule {
     std::string str() const;       // "nominal", "random", "pct:2", "sweep"
 };
 
-// Parses "nominal", "random", "pct:D", "sweep".
+// Parses a registered policy's name: "nominal", "random", "pct:D", "sweep".
 std::optional<Schedule> parse_schedule(std::string_view s);
 
 // The schedule with its visibility delay resolved: a random schedule with max_visibility > 0 draws it
@@ -112,5 +113,49 @@ public:
 private:
     LazyMt64 m_gen;  // seeded by the schedule's seed only (the values of std::mt19937_64)
 };
+
+class ScheduleRng;
+
+// What a strategy decides in a schedule: its visibility delay (resolved once, into the schedule record the
+// model, the checker, the report and the replay line read), and, drawn from the schedule's generator in
+// simulation order, PCT's change points, each core's start delay, each latency and the stalls at the
+// scheduling points (every synchronisation or GM event). One registered object per strategy.
+class SchedulePolicy {
+public:
+    virtual ~SchedulePolicy() = default;
+    virtual Strategy strategy() const = 0;
+    virtual std::string name(const Schedule& s) const = 0;                   // "pct:2"
+    virtual std::optional<Schedule> parse(std::string_view text) const = 0;  // one of its names
+    // The visibility delay the schedule runs with (`fixed_delay`: the session's gm.visibility_delay).
+    virtual uint64_t visibility_delay(const Schedule& s, uint64_t fixed_delay) const {
+        (void)s;
+        return fixed_delay;
+    }
+    // Drawn once, before any core starts: the change points among the run's scheduling points.
+    virtual std::vector<uint64_t> change_points(const Schedule& s, ScheduleRng& rng) const {
+        (void)s, (void)rng;
+        return {};
+    }
+    // Each launched core's start delay, drawn in launch order.
+    virtual uint64_t start_delay(const Schedule& s, ScheduleRng& rng) const {
+        (void)s, (void)rng;
+        return 0;
+    }
+    // An instruction's latency from its cost-model cycles.
+    virtual uint64_t latency(const Schedule& s, ScheduleRng& rng, uint64_t cycles) const {
+        (void)s, (void)rng;
+        return cycles;
+    }
+    // The stalls (of pct_delay cycles each) a core takes at a scheduling point: the run's `global`-th, the
+    // core's `mine`-th; `runner` is the core's position among the `runners` launched.
+    virtual uint8_t stalls(const Schedule& s, const std::vector<uint64_t>& points, uint64_t global, uint64_t mine, int runner, int runners) const {
+        (void)s, (void)points, (void)global, (void)mine, (void)runner, (void)runners;
+        return 0;
+    }
+};
+
+// The registered policies (nominal, random, pct, sweep), and the one of a strategy.
+const std::vector<const SchedulePolicy*>& schedule_policies();
+const SchedulePolicy& schedule_policy(Strategy s);
 
 }  // namespace cvsim::sim

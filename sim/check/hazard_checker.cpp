@@ -253,10 +253,10 @@ void HazardChecker::on_event(const Event& e) {
     const int core = e.cluster * kCoresPerCluster + static_cast<int>(e.core);
     if (core >= static_cast<int>(m_cores.size())) return;
     CoreState& cs = m_cores[static_cast<size_t>(core)];
+    // The joins commute: the start is the pipe's previous end clock joined with the rest, each one it already
+    // covers skipped (join_end).
     VC& start = m_start;
-    start.assign(static_cast<size_t>(m_ncomp), 0);
-    // The joins commute: each one start already covers is skipped (join_end).
-    join(start, cs.last_on_pipe[static_cast<int>(e.pipe)].data());
+    start = cs.last_on_pipe[static_cast<int>(e.pipe)];
     if (e.scalar_before >= 0) join_seq(start, cs, static_cast<uint32_t>(e.scalar_before));
     for (uint32_t d : e.deps) join_seq(start, cs, d);
     for (uint64_t t : e.acquires) {
