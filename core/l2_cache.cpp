@@ -43,7 +43,8 @@ L2Cache::L2Cache(uint64_t size_bytes, uint64_t line_bytes, uint32_t ways)
     m_line_shift = static_cast<uint32_t>(std::countr_zero(line_bytes));
     m_sets_pow2 = std::has_single_bit(m_sets);
     if (!m_sets_pow2) m_mod_magic = ~uint64_t{0} / m_sets + 1;
-    m_head.reset(allocate<uint32_t>(m_sets, true));  // generation 0: every set empty
+    m_touched.reset(allocate<uint64_t>((m_sets + 63) / 64, true));  // every set empty
+    m_fill.reset(allocate<uint16_t>(m_sets, false));
     // Uninitialised on purpose: a stale or empty set never reads its tags.
     m_tags.reset(allocate<uint32_t>(m_sets * m_ways, false));
 }
@@ -56,8 +57,17 @@ bool L2Cache::lookup_line(uint32_t line) {
     m_have_last = true;
     const uint32_t set = set_of(line);
     uint32_t* tags = row(set);
-    const uint32_t fill = live_fill(set);
-    if (fill > 0 && tags[0] == line) return true;  // the set's most recent line: nothing moves
+    uint64_t& word = m_touched[set >> 6];
+    const uint64_t bit = uint64_t{1} << (set & 63);
+    if (!(word & bit)) {
+        // The first line of an empty set: a miss, its only tag.
+        word |= bit;
+        m_fill[set] = 1;
+        tags[0] = line;
+        return false;
+    }
+    const uint32_t fill = m_fill[set];
+    if (tags[0] == line) return true;  // the set's most recent line: nothing moves
     for (uint32_t i = 1; i < fill; ++i) {
         if (tags[i] == line) {
             for (uint32_t j = i; j > 0; --j) tags[j] = tags[j - 1];
@@ -69,7 +79,7 @@ bool L2Cache::lookup_line(uint32_t line) {
     const uint32_t keep = fill < m_ways ? fill : m_ways - 1;
     for (uint32_t j = keep; j > 0; --j) tags[j] = tags[j - 1];
     tags[0] = line;
-    m_head[set] = (m_gen << 16) | (keep + 1);
+    m_fill[set] = static_cast<uint16_t>(keep + 1);
     return false;
 }
 
@@ -105,11 +115,7 @@ bool L2Cache::contains(uint64_t addr) const {
 }
 
 void L2Cache::reset() {
-    if (++m_gen == (uint32_t{1} << 16)) {
-        // After 2^16 resets the stamps wrap: clear them once so no old set looks current.
-        std::memset(m_head.get(), 0, m_sets * sizeof(uint32_t));
-        m_gen = 1;
-    }
+    std::memset(m_touched.get(), 0, (m_sets + 63) / 64 * sizeof(uint64_t));
     m_total_hits = 0;
     m_total_misses = 0;
     m_have_last = false;
