@@ -25,7 +25,7 @@ void HazardChecker::reset(uint64_t visibility_delay) {
     }
     m_tokens.clear();
     std::fill(m_token_set.begin(), m_token_set.end(), uint8_t{0});
-    for (auto& cells : m_shadow) cells.clear();
+    for (auto& cells : m_shadow) cells.n = 0;
     m_findings.clear();
     m_reported.clear();
     m_checked = 0;
@@ -180,7 +180,7 @@ void HazardChecker::add_read(Cell& cell, Access a) {
 
 void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
     if (w.tensor >= m_shadow.size()) m_shadow.resize(w.tensor + 1);
-    std::vector<Cell>& cells = m_shadow[w.tensor];
+    Cells& cells = m_shadow[w.tensor];
     ++m_checked;
     a.id = m_next_id++;
     // 1. Races: the cell's write epoch(s) against any access; its read epoch / read vector clock against a
@@ -238,13 +238,11 @@ void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
         if (a.write) own->writes.push_back(std::move(a));
         else add_read(*own, std::move(a));
     }
-    if (emptied) std::erase_if(cells, [](const Cell& c) { return c.empty(); });  // `own` is not empty now
+    if (emptied) cells.drop_empty();  // `own` is not empty now
     if (!own) {
-        Cell c;
-        c.w = w;
+        Cell& c = cells.add(w);
         if (a.write) c.writes.push_back(std::move(a));
         else add_read(c, std::move(a));
-        cells.push_back(std::move(c));
     }
 }
 

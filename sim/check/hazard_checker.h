@@ -126,7 +126,38 @@ private:
         if (start[static_cast<size_t>(own >> 32)] >= static_cast<uint32_t>(own)) return;
         join(start, clock);
     }
-    std::vector<std::vector<Cell>> m_shadow;               // per tensor: one cell per window
+    // The cells of one tensor: [0, n) are live; the rest keep their storage for the next schedule's cells.
+    struct Cells {
+        std::vector<Cell> store;
+        size_t n = 0;
+        Cell* begin() { return store.data(); }
+        Cell* end() { return store.data() + n; }
+        const Cell* begin() const { return store.data(); }
+        const Cell* end() const { return store.data() + n; }
+        Cell& add(const rt::Window& w) {
+            if (n == store.size()) store.emplace_back();
+            Cell& c = store[n++];
+            c.w.tensor = w.tensor;
+            c.w.offsets.assign(w.offsets.begin(), w.offsets.end());
+            c.w.extents.assign(w.extents.begin(), w.extents.end());
+            c.writes.clear();
+            c.has_read = false;
+            c.read = Access{};
+            c.read_vc.clear();
+            return c;
+        }
+        // Drops the empty cells, keeping the order of the others (their storage moves to the tail).
+        void drop_empty() {
+            size_t k = 0;
+            for (size_t i = 0; i < n; ++i)
+                if (!store[i].empty()) {
+                    if (i != k) std::swap(store[k], store[i]);
+                    ++k;
+                }
+            n = k;
+        }
+    };
+    std::vector<Cells> m_shadow;                           // per tensor: one cell per window
     std::vector<Finding> m_findings;
     std::set<std::string> m_reported;                      // (kind, tensor, pair) already reported
     uint64_t m_checked = 0;
