@@ -56,6 +56,7 @@ public:
                 if (x->uses++ == 0) {
                     m_s.tiles.push_back(x);
                     m_s.tile_start.push_back({x->bytes, x->vr, x->vc});
+                    std::vector<uint32_t>().swap(x->readers);  // the walk's dependency bookkeeping, done with
                 }
             }
         };
