@@ -23,17 +23,18 @@ for b in d["benchmarks"]:
         if k in b: best[(n, k)] = max(best.get((n, k), 0), b[k])
 for (n, k), v in sorted(best.items()): print(f"{n} {k} {v:.0f} (best of 3)")
 PY
-ex() {  # kernel, schedules, extra args
-    local best=0
+ex() {  # kernel, schedules, jobs, extra args
+    local best=0 cpu=""
     for r in 1 2 3; do
-        "$build/cvsim" explore "$shared/kernels/$1" --schedules "$2" --jobs 1 --no-progress -q --json "$tmp/e.json" "${@:3}" >/dev/null 2>&1
+        /usr/bin/time -f "%U %S" -o "$tmp/et" "$build/cvsim" explore "$shared/kernels/$1" --schedules "$2" --jobs "$3" --no-progress -q --json "$tmp/e.json" "${@:4}" >/dev/null 2>&1
         local v; v=$(jget "$tmp/e.json" schedules_per_s)
-        best=$(awk -v a="$best" -v b="$v" 'BEGIN{print (b>a)?b:a}')
+        if awk -v a="$best" -v b="$v" 'BEGIN{exit !(b>a)}'; then best=$v; cpu=$(awk '{printf "%.2f", $1 + $2}' "$tmp/et"); fi
     done
-    echo "explore $1 ${*:3} --jobs 1 --schedules $2: $best schedules/s (best of 3), worker peak $(jget "$tmp/e.json" workers_peak_rss_kb) KiB"
+    echo "explore $1 ${*:4} --jobs $3 --schedules $2: $best schedules/s (best of 3; that run's CPU $cpu s), worker peak $(jget "$tmp/e.json" workers_peak_rss_kb) KiB"
 }
-ex flash_block.py 2000
-ex v2c_rope_attn.py 20000 --v2c fence
+ex flash_block.py 2000 1
+ex v2c_rope_attn.py 20000 1 --v2c fence
+ex v2c_rope_attn.py 20000 2 --v2c fence
 for spec in "${iters[@]}"; do
     n=${spec%%:*}; tile=128; [[ $spec == *:* ]] && tile=${spec#*:}
     python3 bench/gen_big_kernel.py --iters "$n" --tile "$tile" > "$tmp/big.py"

@@ -2,6 +2,8 @@
 #include "core/l2_cache.h"
 
 #include <bit>
+#include <cstring>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -14,12 +16,24 @@ uint64_t checked_sets(uint64_t size_bytes, uint64_t line_bytes, uint32_t ways) {
         throw std::invalid_argument("L2Cache: line size " + std::to_string(line_bytes) +
                                     " is not a power of two");
     }
-    if (ways == 0) throw std::invalid_argument("L2Cache: ways must be >= 1");
+    if (ways == 0 || ways > 65535) throw std::invalid_argument("L2Cache: ways must be in [1, 65535]");
     if (size_bytes == 0 || size_bytes % (line_bytes * ways) != 0) {
         throw std::invalid_argument("L2Cache: size " + std::to_string(size_bytes) +
                                     " is not a positive multiple of line * ways");
     }
-    return size_bytes / (line_bytes * ways);
+    const uint64_t sets = size_bytes / (line_bytes * ways);
+    if (sets > (uint64_t{1} << 32)) throw std::invalid_argument("L2Cache: more than 2^32 sets");
+    return sets;
+}
+
+template <typename T>
+T* allocate(uint64_t n, bool zero) {
+    // 64-byte aligned (a 16-way set's tags are one cache line); large blocks are pages mapped on first touch.
+    const uint64_t bytes = (n * sizeof(T) + 63) / 64 * 64;
+    void* p = std::aligned_alloc(64, bytes == 0 ? 64 : bytes);
+    if (!p) throw std::bad_alloc();
+    if (zero) std::memset(p, 0, bytes);
+    return static_cast<T*>(p);
 }
 
 }  // namespace
@@ -28,22 +42,33 @@ L2Cache::L2Cache(uint64_t size_bytes, uint64_t line_bytes, uint32_t ways)
     : m_line_shift(0), m_ways(ways), m_sets(checked_sets(size_bytes, line_bytes, ways)) {
     m_line_shift = static_cast<uint32_t>(std::countr_zero(line_bytes));
     m_sets_pow2 = std::has_single_bit(m_sets);
-    // Uninitialised on purpose: a stale or empty set never reads its tags, and the pages of a large
-    // tag array are only mapped when a schedule first touches them.
-    m_tags = std::make_unique_for_overwrite<uint64_t[]>(m_sets * m_ways);
-    m_set = std::make_unique<SetState[]>(m_sets);
+    if (!m_sets_pow2) m_mod_magic = ~uint64_t{0} / m_sets + 1;
+    m_touched.reset(allocate<uint64_t>((m_sets + 63) / 64, true));  // every set empty
+    m_fill.reset(allocate<uint16_t>(m_sets, false));
+    // Uninitialised on purpose: a stale or empty set never reads its tags.
+    m_tags.reset(allocate<uint32_t>(m_sets * m_ways, false));
 }
 
 L2Cache::L2Cache(const L2Params& p) : L2Cache(p.size_bytes, p.line_bytes, static_cast<uint32_t>(p.ways)) {}
 
-bool L2Cache::lookup_line(uint64_t line) {
+bool L2Cache::lookup_line(uint32_t line) {
     if (m_have_last && line == m_last_line) return true;
     m_last_line = line;
     m_have_last = true;
-    const uint64_t set = set_of(line);
-    uint64_t* tags = &m_tags[set * m_ways];
-    const uint32_t fill = live_fill(set);
-    for (uint32_t i = 0; i < fill; ++i) {
+    const uint32_t set = set_of(line);
+    uint32_t* tags = row(set);
+    uint64_t& word = m_touched[set >> 6];
+    const uint64_t bit = uint64_t{1} << (set & 63);
+    if (!(word & bit)) {
+        // The first line of an empty set: a miss, its only tag.
+        word |= bit;
+        m_fill[set] = 1;
+        tags[0] = line;
+        return false;
+    }
+    const uint32_t fill = m_fill[set];
+    if (tags[0] == line) return true;  // the set's most recent line: nothing moves
+    for (uint32_t i = 1; i < fill; ++i) {
         if (tags[i] == line) {
             for (uint32_t j = i; j > 0; --j) tags[j] = tags[j - 1];
             tags[0] = line;
@@ -54,7 +79,7 @@ bool L2Cache::lookup_line(uint64_t line) {
     const uint32_t keep = fill < m_ways ? fill : m_ways - 1;
     for (uint32_t j = keep; j > 0; --j) tags[j] = tags[j - 1];
     tags[0] = line;
-    m_set[set] = SetState{m_gen, keep + 1};
+    m_fill[set] = static_cast<uint16_t>(keep + 1);
     return false;
 }
 
@@ -63,8 +88,9 @@ L2Result L2Cache::access(uint64_t addr, uint64_t bytes) {
     if (bytes == 0) return r;
     const uint64_t first = addr >> m_line_shift;
     const uint64_t last = (addr + bytes - 1) >> m_line_shift;
+    if (last > UINT32_MAX) throw std::out_of_range("L2Cache: an address beyond 2^32 lines");
     for (uint64_t line = first; line <= last; ++line) {
-        if (lookup_line(line)) {
+        if (lookup_line(static_cast<uint32_t>(line))) {
             ++r.hits;
         } else {
             ++r.misses;
@@ -76,9 +102,11 @@ L2Result L2Cache::access(uint64_t addr, uint64_t bytes) {
 }
 
 bool L2Cache::contains(uint64_t addr) const {
-    const uint64_t line = addr >> m_line_shift;
-    const uint64_t set = set_of(line);
-    const uint64_t* tags = &m_tags[set * m_ways];
+    const uint64_t line64 = addr >> m_line_shift;
+    if (line64 > UINT32_MAX) return false;
+    const uint32_t line = static_cast<uint32_t>(line64);
+    const uint32_t set = set_of(line);
+    const uint32_t* tags = row(set);
     const uint32_t fill = live_fill(set);
     for (uint32_t i = 0; i < fill; ++i) {
         if (tags[i] == line) return true;
@@ -87,11 +115,7 @@ bool L2Cache::contains(uint64_t addr) const {
 }
 
 void L2Cache::reset() {
-    if (++m_gen == 0) {
-        // After 2^32 resets the stamps wrap: clear them once so no old set looks current.
-        for (uint64_t s = 0; s < m_sets; ++s) m_set[s] = SetState{};
-        m_gen = 1;
-    }
+    std::memset(m_touched.get(), 0, (m_sets + 63) / 64 * sizeof(uint64_t));
     m_total_hits = 0;
     m_total_misses = 0;
     m_have_last = false;

@@ -31,7 +31,8 @@ void RingBuffer::reset() {
     for (SlotState& s : m_slots) s = SlotState{};
     m_push_head.assign(static_cast<size_t>(m_producers), 0);
     m_pop_head.assign(static_cast<size_t>(m_consumers), 0);
-    m_last_free_gen.assign(m_slots.size(), std::vector<int64_t>(static_cast<size_t>(m_consumers), -1));
+    m_last_free_gen.resize(m_slots.size());
+    for (auto& gens : m_last_free_gen) gens.assign(static_cast<size_t>(m_consumers), -1);
     m_max_occupancy = 0;
     m_push_count = m_pop_count = m_free_count = 0;
 }

@@ -1,4 +1,5 @@
-// Core model: scalar unit + in-order pipes with bounded queues and intra-core dependencies.
+// Core model: construction, the thread-mode drivers and blocking API, abort handling, reports. The step
+// machines are in core_steps.cpp, the method-mode drivers in core_methods.cpp.
 #include "models/core_base.h"
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@ std::string_view stall_cause_name(StallCause c) {
 }
 
 CoreBase::CoreBase(sc_module_name name, std::vector<ir::Pipe> pipes, RunControl& ctl) : sc_module(name), m_ctl(ctl), m_pipes(std::move(pipes)) {
+    m_ticks_per_cycle = sc_time(1, SC_NS).value();
     m_pipe_index.fill(-1);
     m_pipe_index[static_cast<int>(ir::Pipe::Scalar)] = -2;  // present, executed inline
     for (ir::Pipe p : m_pipes) {
@@ -29,6 +31,14 @@ CoreBase::CoreBase(sc_module_name name, std::vector<ir::Pipe> pipes, RunControl&
         sc_spawn_options opt;
         sc_spawn([this, i] { pipe_thread(static_cast<int>(i)); }, sc_gen_unique_name("pipe"), &opt);
     }
+    // The method-mode processes: they run once at initialisation (to register their first wait), as the
+    // threads do.
+    SC_METHOD(scalar_method);
+    for (size_t i = 0; i < m_ps.size(); ++i) {
+        sc_spawn_options opt;
+        opt.spawn_method();
+        sc_spawn([this, i] { pipe_method(static_cast<int>(i)); }, sc_gen_unique_name("pipe_m"), &opt);
+    }
 }
 
 namespace {
@@ -41,13 +51,13 @@ sc_time cycles_time(uint64_t cycles) { return sc_time::from_value(cycles * ticks
 }  // namespace
 
 uint64_t CoreBase::now() const {
-    uint64_t abs = static_cast<uint64_t>(sc_time_stamp().value() / ticks_per_cycle());
-    return abs - m_ctl.t0;
+    const uint64_t t = sc_time_stamp().value();
+    return (m_ticks_per_cycle == 1 ? t : t / m_ticks_per_cycle) - m_ctl.t0;
 }
 
 void CoreBase::launch(uint64_t delay) {
     m_launched = true;
-    m_start_ev.notify(cycles_time(delay));
+    m_start_ev[m_methods ? 1 : 0].notify(cycles_time(delay));
 }
 
 void CoreBase::reset() {
@@ -89,6 +99,10 @@ void CoreBase::wait_event(sc_event& e) {
 
 void CoreBase::abort_waits() {
     for (sc_event* e : m_waiting) e->notify(SC_ZERO_TIME);
+    // Method-mode processes keep their pending event wait themselves (timed waits end on abort_ev).
+    if (m_scalar_wait.kind == Step::Kind::Event) m_scalar_wait.ev->notify(SC_ZERO_TIME);
+    for (auto& ps : m_ps)
+        if (ps->wait.kind == Step::Kind::Event) ps->wait.ev->notify(SC_ZERO_TIME);
 }
 
 void CoreBase::wait_cycles(uint64_t cycles) {
@@ -98,11 +112,14 @@ void CoreBase::wait_cycles(uint64_t cycles) {
     if (m_ctl.aborted) throw AbortRun{};
 }
 
+void CoreBase::block(const Step& w) {
+    if (w.kind == Step::Kind::Event) wait_event(*w.ev);
+    else if (w.kind == Step::Kind::Cycles) wait_cycles(w.n);
+}
+
 void CoreBase::sync_scalar() {
-    if (m_scalar_debt == 0) return;
-    uint64_t d = m_scalar_debt;
-    m_scalar_debt = 0;
-    wait_cycles(d);
+    Step w;
+    if (!sync_step(w)) block(w);
 }
 
 void CoreBase::check_bounds() {
@@ -121,124 +138,62 @@ void CoreBase::check_statement_bounds() {
     if (m_scalar_debt >= 65536) sync_scalar();
 }
 
+void CoreBase::begin_program() {
+    m_start_cycle = now();
+    notify_state();
+}
+
+void CoreBase::finish_program() {
+    m_end_cycle = now();
+    m_finished = true;
+    notify_state();
+    if (m_on_finish) m_on_finish();
+}
+
 void CoreBase::scalar_thread() {
     while (true) {
-        wait(m_start_ev);
+        wait(m_start_ev[0]);
         if (m_ctl.aborted) continue;
-        m_start_cycle = now();
-        notify_state();
+        begin_program();
         try {
             if (m_program) m_program();
             sync_scalar();
             drain(StallCause::None);
-            m_end_cycle = now();
-            m_finished = true;
-            notify_state();
-            if (m_on_finish) m_on_finish();
+            finish_program();
         } catch (const AbortRun&) {
         }
     }
 }
 
-bool CoreBase::deps_met(const PipeInstr& in) const {
-    for (uint32_t d : in.deps)
-        if (!instr_done(d)) return false;
-    return true;
-}
-
-void CoreBase::run_instr(PipeInstr& in, PipeState* ps) {
-    // Dependencies through tile buffers and GM bytes (the set_flag/wait_flag pairs of the backend).
-    if (!deps_met(in)) {
-        uint64_t t = now();
-        while (!deps_met(in)) wait_event(m_any_done);
-        account_stall(StallCause::Dependency, now() - t, in.pipe);
-    }
-    uint64_t ready = now();
-    uint64_t lat = m_engine->begin(in);  // may block on a cross-core condition (it accounts that stall)
-    in.start = now();
-    (void)ready;
-    wait_cycles(lat);
-    in.end = now();
-    m_stats[static_cast<int>(in.pipe)].busy += in.end - in.start;
-    m_stats[static_cast<int>(in.pipe)].instrs += 1;
-    m_engine->end(in);
-    in.done = true;
-    m_done[in.seq] = 1;
-    ++m_ndone;
-    m_any_done.notify(SC_ZERO_TIME);
-    // A pipe's instruction is referenced by nobody once done; a scalar one is returned by issue() to the
-    // lane executor, which reads its results (a popped slot), so it is freed at the next issue.
-    if (ps) retire(in.seq);
-    else m_retire.push_back(in.seq);
-    check_bounds();
-}
-
-void CoreBase::retire(uint32_t seq) { m_instrs[seq].reset(); }
-
-void CoreBase::retire_scalar() {
-    for (uint32_t s : m_retire) retire(s);
-    m_retire.clear();
-}
-
 void CoreBase::pipe_thread(int index) {
-    PipeState& ps = *m_ps[index];
+    PipeState& ps = *m_ps[static_cast<size_t>(index)];
     while (true) {
         try {
-            while (ps.queue.empty()) wait_event(ps.nonempty);
-            PipeInstr* in = ps.queue.front();
-            ps.current = in;
-            ps.queue.pop_front();
-            ps.space.notify(SC_ZERO_TIME);
-            run_instr(*in, &ps);  // frees `in` when it completes
+            InstrRun run;
+            while (!take_queued(ps, run)) wait_event(ps.nonempty[0]);
+            Step w;
+            while (!run_step(run, &ps, w)) block(w);  // retires the instruction when it completes
             ps.current = nullptr;
         } catch (const AbortRun&) {
             ps.current = nullptr;
             // Wait for the next schedule: the queue is cleared by reset().
-            while (m_ctl.aborted) wait(m_ctl.abort_ev | ps.nonempty);
+            while (m_ctl.aborted) wait(m_ctl.abort_ev | ps.nonempty[0]);
         }
     }
 }
 
-PipeInstr* CoreBase::issue(std::unique_ptr<PipeInstr> in) {
-    retire_scalar();
-    sync_scalar();
-    in->seq = static_cast<uint32_t>(m_instrs.size());
-    in->scalar_before = m_last_scalar;
-    in->issue_time = now();
-    int idx = m_pipe_index[static_cast<int>(in->pipe)];
-    if (idx == -2) return exec_scalar(std::move(in));
-    if (idx < 0) throw std::logic_error(fmt::format("{} has no {} pipe", name(), ir::pipe_name(in->pipe)));
-    PipeState& ps = *m_ps[idx];
-    if (ps.queue.size() >= m_queue_depth) {
-        uint64_t t = now();
-        set_blocked(StallCause::QueueFull, fmt::format("{} queue is full", ir::pipe_name(in->pipe)));
-        while (ps.queue.size() >= m_queue_depth) wait_event(ps.space);
-        clear_blocked();
-        account_stall(StallCause::QueueFull, now() - t, ir::Pipe::Scalar);
+PipeInstr* CoreBase::issue(PipeInstr* in) {
+    IssueOp op;
+    op.in = in;
+    Step w;
+    try {
+        while (!issue_step(op, w)) block(w);
+    } catch (...) {
+        // Unwound before the core took it (an abort while paying the debt or waiting for queue space).
+        if (op.phase < 3 && m_engine) m_engine->retire(*in);
+        throw;
     }
-    in->pipe_seq = ps.next_pipe_seq++;
-    PipeInstr* raw = in.get();
-    m_instrs.push_back(std::move(in));
-    m_done.push_back(0);
-    ps.queue.push_back(raw);
-    ps.nonempty.notify(SC_ZERO_TIME);
-    return raw;
-}
-
-PipeInstr* CoreBase::exec_scalar(std::unique_ptr<PipeInstr> in) {
-    retire_scalar();
-    sync_scalar();
-    in->seq = static_cast<uint32_t>(m_instrs.size());
-    in->scalar_before = m_last_scalar;
-    in->issue_time = now();
-    in->pipe = ir::Pipe::Scalar;
-    in->pipe_seq = m_scalar_pipe_seq++;
-    PipeInstr* raw = in.get();
-    m_instrs.push_back(std::move(in));
-    m_done.push_back(0);
-    m_last_scalar = raw->seq;
-    run_instr(*raw, nullptr);
-    return raw;
+    return in;
 }
 
 void CoreBase::wait_instrs(const std::vector<uint32_t>& seqs, StallCause cause) {
@@ -256,10 +211,9 @@ void CoreBase::wait_instrs(const std::vector<uint32_t>& seqs, StallCause cause) 
 
 void CoreBase::drain(StallCause cause) {
     sync_scalar();
-    auto all = [&] { return m_ndone == m_instrs.size(); };
-    if (all()) return;
+    if (all_done()) return;
     uint64_t t = now();
-    while (!all()) wait_event(m_any_done);
+    while (!all_done()) wait_event(m_any_done);
     if (cause != StallCause::None) account_stall(cause, now() - t, ir::Pipe::Scalar);
 }
 

@@ -19,10 +19,10 @@ public:
     // Bind the ring (aic/aiv_initialize_pipe): slot geometry and participating lanes. Every slot free.
     void configure(bool c2v, int slot_num, int64_t slot_size, int producers, int consumers);
     void reset();  // unconfigured, every slot free, statistics cleared
-    bool configured() const { return m_ring.has_value(); }
+    bool configured() const { return m_configured; }
 
     bool c2v() const { return m_c2v; }
-    int slot_num() const { return m_ring ? m_ring->slot_num() : 0; }
+    int slot_num() const { return m_configured ? m_ring->slot_num() : 0; }
     int64_t slot_size() const { return m_slot_size; }
     RingBuffer& ring() { return *m_ring; }
     const RingBuffer& ring() const { return *m_ring; }
@@ -54,7 +54,8 @@ public:
 private:
     bool m_c2v = true;                      // direction
     int64_t m_slot_size = 0;                // bytes per slot
-    std::optional<RingBuffer> m_ring;       // protocol state (slots, heads, ready/free)
+    std::optional<RingBuffer> m_ring;       // protocol state (slots, heads, ready/free); kept across schedules
+    bool m_configured = false;              // configured in this schedule
     std::vector<Slot> m_slots;              // slot contents and tokens
     sc_core::sc_event m_changed;            // notified on every state change
 };

@@ -137,20 +137,58 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     st.aic_per_cluster = plan.aic ? 1 : 0;
     st.aiv_per_cluster = aiv_launched;
     st.participants_per_cluster = st.aic_per_cluster + st.aiv_per_cluster;
-    if (cfg.schedule.strategy == Strategy::Pct) {
-        // D-1 change points among the k synchronisation/GM events of a run (k measured on the nominal run).
-        uint64_t k = std::max<uint64_t>(cfg.schedule.pct_events, 1);
-        for (int i = 1; i < cfg.schedule.pct_depth; ++i) st.pct_points.push_back(st.rng.uniform(0, k - 1));
-    }
+    // The strategy's decisions drawn up front (PCT's change points), then each core's start delay (below).
+    st.policy = &schedule_policy(cfg.schedule.strategy);
+    st.pct_points = st.policy->change_points(cfg.schedule, st.rng);
 
     // Ring tensors: every (direction, id) ring of a cluster has its own region of that cluster's hidden ring
     // tensor (set before the rings are configured, which places the slots).
     std::vector<std::unique_ptr<CoreRunner>> runners;
+    // However the run ends (an exception out of a live walk included), every instruction goes back to its engine.
+    struct RetireAll {
+        std::vector<std::unique_ptr<CoreRunner>>& runners;
+        ~RetireAll() {
+            for (auto& r : runners) r->model().retire_all();
+        }
+    } retire_guard{runners};
     // Waves: a launch wider than the chip runs its first C blocks, then one more each time a block finishes.
     const int chip = static_cast<int>(cfg.hw.chip.clusters);
     m_blocks_done = 0;
     m_dispatch_ev.cancel();
     m_cores_left.assign(static_cast<size_t>(plan.blocks), 0);
+    // The lanes each block runs: (core, program, a2a3 lane-1 replay, lane).
+    auto for_each_lane = [&](auto&& f) {
+        if (plan.aic) f(CoreId::Aic, *plan.aic, false, 0);
+        if (plan.aiv) {
+            f(CoreId::Aiv0, *plan.aiv, false, 0);
+            if (aiv_launched == 2) f(CoreId::Aiv1, *plan.aiv, !plan.aiv_split && a2a3 && plan.aiv_lane1_replay, 1);
+        }
+    };
+    // A session's first schedule records every lane's instruction stream (sim/lane_stream.h); when each lane
+    // can be recorded, every schedule replays them in method mode, else every schedule walks live.
+    StreamCache* streams = cfg.streams;
+    if (streams && streams->state == StreamCache::State::Unknown) {
+        streams->state = StreamCache::State::Ready;
+        for (int b = 0; b < plan.blocks && streams->state == StreamCache::State::Ready; ++b)
+            for_each_lane([&](CoreId id, const rt::LaneProgram& prog, bool replay, int lane) {
+                if (streams->state != StreamCache::State::Ready) return;
+                WalkContext cx;
+                cx.cfg = &cfg;
+                cx.machine = this;
+                cx.tensors = cfg.gm;
+                cx.blocks = plan.blocks;
+                cx.cluster = b;
+                cx.core = id;
+                cx.lane = lane;
+                cx.aiv_lanes = st.aiv_lanes;
+                cx.replay = replay;
+                if (!record_stream(cx, prog, *m_clusters[b]->cores[static_cast<int>(id)], streams->lanes[{b, static_cast<int>(id)}], streams->why)) {
+                    streams->state = StreamCache::State::Unsupported;
+                    streams->lanes.clear();
+                }
+            });
+    }
+    const bool replaying = streams && streams->state == StreamCache::State::Ready;
     for (int b = 0; b < plan.blocks; ++b) {
         ClusterModel& cm = *m_clusters[b];
         for (auto& [key, r] : cm.rings) r->has_region = false;
@@ -162,36 +200,25 @@ RunOutcome Machine::run(const RunConfig& cfg) {
                 r.has_region = true;
             }
         auto add = [&](CoreId id, const rt::LaneProgram& prog, bool replay, int lane) {
-            auto runner = std::make_unique<CoreRunner>(st, b, id, prog, replay, lane, st.aiv_lanes);
+            LaneStream* stream = replaying ? &streams->lanes.at({b, static_cast<int>(id)}) : nullptr;
+            auto runner = std::make_unique<CoreRunner>(st, b, id, prog, replay, lane, st.aiv_lanes, stream);
             runner->set_runner_index(static_cast<int>(runners.size()));
             CoreBase& core = *cm.cores[static_cast<int>(id)];
-            core.set_engine(runner.get());
             core.set_queue_depth(cfg.hw.core.pipe_queue_depth);
             core.set_scalar_cost(cfg.hw.core.scalar_cycles_per_stmt);
-            CoreRunner* raw = runner.get();
             ++m_cores_left[static_cast<size_t>(b)];
             const int after = b >= chip && chip > 0 ? b - chip + 1 : 0;  // blocks that must finish first
-            core.set_program([raw, after, chip] {
-                if (after > 0) raw->await_dispatch(after, chip);
-                raw->run();
-            });
+            runner->install(after, chip);
             core.set_on_finish([this, b] {
                 if (--m_cores_left[static_cast<size_t>(b)] == 0) {
                     ++m_blocks_done;
                     m_dispatch_ev.notify(SC_ZERO_TIME);
                 }
             });
-            uint64_t delay = 0;
-            if (cfg.schedule.strategy == Strategy::Random || cfg.schedule.strategy == Strategy::Pct)
-                delay = st.rng.uniform(0, cfg.schedule.start_skew);
-            core.launch(delay);
+            core.launch(st.policy->start_delay(cfg.schedule, st.rng));
             runners.push_back(std::move(runner));
         };
-        if (plan.aic) add(CoreId::Aic, *plan.aic, false, 0);
-        if (plan.aiv) {
-            add(CoreId::Aiv0, *plan.aiv, false, 0);
-            if (aiv_launched == 2) add(CoreId::Aiv1, *plan.aiv, !plan.aiv_split && a2a3 && plan.aiv_lane1_replay, 1);
-        }
+        for_each_lane(add);
     }
     st.launched_cores = static_cast<int>(runners.size());
     // Run until every core finished, nothing can move (deadlock), or a bound is hit.
@@ -277,9 +304,8 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     for (auto& r : runners) {
         CoreReport cr;
         CoreBase& c = r->model();
-        std::string n = c.basename();
-        cr.cluster = std::stoi(n.substr(7, n.find('_') - 7));
-        cr.core = n.find("aic") != std::string::npos ? CoreId::Aic : n.find("aiv0") != std::string::npos ? CoreId::Aiv0 : CoreId::Aiv1;
+        cr.cluster = r->engine().cluster();
+        cr.core = r->engine().core_id();
         cr.launched = true;
         cr.replay = r->replay();
         cr.finished = c.finished();
@@ -323,9 +349,13 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     out.gm_bytes_written = m_gm.bytes_written();
     for (EventSink* s : cfg.sinks) s->on_end(out.end_cycle);
     m_ctl.aborted = false;
+    for (auto& r : runners) r->model().retire_all();
     runners.clear();
     for (auto& cm : m_clusters)
-        for (auto& c : cm->cores) c->set_engine(nullptr), c->set_program(nullptr);
+        for (auto& c : cm->cores) {
+            c->set_engine(nullptr);
+            c->clear_program();
+        }
     return out;
 }
 

@@ -38,6 +38,7 @@ struct RunConfig {
     int fault_abort_at = -1;               // testing: abort the process at this instruction count (crash isolation)
     class DataMemo* memo = nullptr;        // results reused across the session's schedules (optional)
     uint64_t gm_image_id = 0;              // names `gm`'s contents (0: unnamed): the same image is restored, not rebuilt
+    struct StreamCache* streams = nullptr; // the session's recorded instruction streams (nullptr: walk live)
 };
 
 struct CoreReport {

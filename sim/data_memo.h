@@ -24,6 +24,7 @@ struct MemoEntry {
     bool has_out = false;             // out_bytes was recorded
     TileBytes out_bytes;              // the output tile's physical bytes (shared with the tiles that hold them)
     std::vector<uint8_t> gm_bytes;    // loads: the GM bytes read; stores: the GM bytes written
+    bool image_read = false;          // loads: no write had reached the tensor (the bytes are the session's GM image)
     SharedMatrix data;                // pushes: the values the slot receives (shared with the slots)
 };
 

@@ -62,6 +62,17 @@ private:
     std::array<int64_t, kMaxRank> m_stride{};  // tensor stride of each leading dimension
 };
 
+// storage_bytes(dtype, n) with the dtype's facts looked up once (it runs per row of every access).
+struct ElemBytes {
+    bool sub;
+    size_t eb;
+    explicit ElemBytes(DType t) : sub(is_sub_byte(t)), eb(dtype_bytes(t)) {}
+    size_t operator()(int64_t n) const {
+        if (n <= 0) return 0;
+        return sub ? static_cast<size_t>((n + 1) / 2) : static_cast<size_t>(n) * eb;
+    }
+};
+
 }  // namespace
 
 GlobalMemory::GlobalMemory() : m_l2(192ull << 20, 512, 16) {}
@@ -104,6 +115,7 @@ void GlobalMemory::load(const rt::TensorStore& store, const HwParams& hw, uint64
         else m_image.clear();
     }
     m_dirty.clear();
+    m_tensor_written.assign(store.tensors.size(), 0);
     m_pending.clear();
     m_pending_bytes.clear();
     if (m_l2.size_bytes() != hw.l2.size_bytes || m_l2.line_bytes() != hw.l2.line_bytes || m_l2.ways() != hw.l2.ways)
@@ -157,7 +169,7 @@ void GlobalMemory::apply_visible(uint64_t now) {
 }
 
 void GlobalMemory::apply(const Pending& p) {
-    const uint8_t* src = m_pending_bytes.data() + p.data;
+    const uint8_t* src = pending_data(p);
     if (p.atomic_tensor < 0) {
         std::memcpy(m_bytes.data() + p.addr, src, p.size);
     } else {
@@ -167,14 +179,18 @@ void GlobalMemory::apply(const Pending& p) {
         for (uint64_t k = 0; k + eb <= p.size; k += eb)
             atomic_add_element(dt, m_bytes.data() + p.addr + k, src + k, zero_init && !m_landed[p.addr + k]);
     }
-    std::fill_n(m_landed.begin() + static_cast<std::ptrdiff_t>(p.addr), p.size, uint8_t{1});
-    m_dirty.push_back({p.addr, p.size});
+    std::fill_n(m_landed.begin() + static_cast<std::ptrdiff_t>(p.addr), p.size, uint8_t{1});  // in m_dirty since its write
 }
 
-void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor, int writer) {
+void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor, int writer,
+                               bool stable) {
+    if (stable) {
+        m_pending.push_back({visible_at, addr, 0, n, atomic_tensor, writer, data});
+        return;
+    }
     uint64_t off = m_pending_bytes.size();
     m_pending_bytes.insert(m_pending_bytes.end(), data, data + n);
-    m_pending.push_back({visible_at, addr, off, n, atomic_tensor, writer});
+    m_pending.push_back({visible_at, addr, off, n, atomic_tensor, writer, nullptr});
 }
 bool GlobalMemory::has_own_pending(int reader) const {
     if (reader < 0) return false;
@@ -187,7 +203,7 @@ void GlobalMemory::overlay_own(int reader, uint64_t addr, uint64_t n, uint8_t* o
     for (const Pending& p : m_pending) {  // issue order: a later write of the core wins
         if (p.writer != reader || p.atomic_tensor >= 0) continue;  // an atomic add lands at the memory only
         const uint64_t lo = std::max(addr, p.addr), hi = std::min(addr + n, p.addr + p.size);
-        if (lo < hi) std::memcpy(out + (lo - addr), m_pending_bytes.data() + p.data + (lo - p.addr), hi - lo);
+        if (lo < hi) std::memcpy(out + (lo - addr), pending_data(p) + (lo - p.addr), hi - lo);
     }
 }
 
@@ -197,9 +213,10 @@ void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Wi
     const int64_t rows = w.rows(), cols = w.cols();
     const size_t row_bytes = storage_bytes(t.dtype, cols);
     out.resize(static_cast<size_t>(rows) * row_bytes);
+    const ElemBytes bytes_of(t.dtype);
     RowWalk walk(t, w);
     for (int64_t r = 0; r < rows; ++r, walk.next()) {
-        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, walk.start());
+        uint64_t addr = m_base[tensor] + bytes_of(walk.start());
         std::memcpy(out.data() + static_cast<size_t>(r) * row_bytes, m_bytes.data() + addr, row_bytes);
         overlay_own(reader, addr, row_bytes, out.data() + static_cast<size_t>(r) * row_bytes);
     }
@@ -213,9 +230,10 @@ bool GlobalMemory::read_equals(const rt::TensorBuffer& t, uint32_t tensor, const
     const int64_t rows = w.rows(), cols = w.cols();
     const size_t row_bytes = storage_bytes(t.dtype, cols);
     if (expect.size() != static_cast<size_t>(rows) * row_bytes) return false;
+    const ElemBytes bytes_of(t.dtype);
     RowWalk walk(t, w);
     for (int64_t r = 0; r < rows; ++r, walk.next()) {
-        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, walk.start());
+        uint64_t addr = m_base[tensor] + bytes_of(walk.start());
         if (std::memcmp(expect.data() + static_cast<size_t>(r) * row_bytes, m_bytes.data() + addr, row_bytes) != 0) return false;
     }
     m_bytes_read += expect.size();
@@ -223,17 +241,32 @@ bool GlobalMemory::read_equals(const rt::TensorBuffer& t, uint32_t tensor, const
 }
 
 void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at,
-                         bool atomic, int writer) {
+                         bool atomic, int writer, bool stable) {
+    m_tensor_written[tensor] = 1;
     const int64_t rows = w.rows(), cols = w.cols();
     const size_t row_bytes = storage_bytes(t.dtype, cols);
+    const ElemBytes bytes_of(t.dtype);
+    // Rows that follow each other in GM go as one run (the same bytes, applied in the same order).
+    uint64_t run_addr = 0, run_bytes = 0;
+    size_t run_src = 0;
+    auto flush = [&] {
+        if (run_bytes == 0) return;
+        add_pending(visible_at, run_addr, data + run_src, run_bytes, atomic ? static_cast<int32_t>(tensor) : -1, writer, stable);
+        std::fill_n(m_written.begin() + static_cast<std::ptrdiff_t>(run_addr), run_bytes, uint8_t{1});
+        m_dirty.push_back({run_addr, run_bytes});
+        run_bytes = 0;
+    };
     RowWalk walk(t, w);
     for (int64_t r = 0; r < rows; ++r, walk.next()) {
-        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, walk.start());
-        const uint8_t* src = data + static_cast<size_t>(r) * row_bytes;
-        add_pending(visible_at, addr, src, row_bytes, atomic ? static_cast<int32_t>(tensor) : -1, writer);
-        std::fill_n(m_written.begin() + static_cast<std::ptrdiff_t>(addr), row_bytes, uint8_t{1});
-        m_dirty.push_back({addr, static_cast<uint64_t>(row_bytes)});
+        uint64_t addr = m_base[tensor] + bytes_of(walk.start());
+        if (run_bytes > 0 && addr != run_addr + run_bytes) flush();
+        if (run_bytes == 0) {
+            run_addr = addr;
+            run_src = static_cast<size_t>(r) * row_bytes;
+        }
+        run_bytes += row_bytes;
     }
+    flush();
     m_bytes_written += static_cast<uint64_t>(rows) * row_bytes;
 }
 
@@ -244,6 +277,8 @@ void GlobalMemory::read_raw(uint32_t tensor, uint64_t offset, uint64_t n, uint64
 }
 
 void GlobalMemory::write_raw(uint32_t tensor, uint64_t offset, const uint8_t* data, uint64_t n, uint64_t visible_at) {
+    m_tensor_written[tensor] = 1;
+    m_dirty.push_back({m_base[tensor] + offset, n});
     add_pending(visible_at, m_base[tensor] + offset, data, n);
     m_bytes_written += n;
 }
@@ -252,9 +287,10 @@ L2Result GlobalMemory::touch(const rt::TensorBuffer& t, uint32_t tensor, const r
     L2Result total;
     const int64_t rows = w.rows();
     const uint64_t row_bytes = storage_bytes(t.dtype, w.cols());
+    const ElemBytes bytes_of(t.dtype);
     RowWalk walk(t, w);
     for (int64_t r = 0; r < rows; ++r, walk.next()) {
-        uint64_t addr = m_base[tensor] + storage_bytes(t.dtype, walk.start());
+        uint64_t addr = m_base[tensor] + bytes_of(walk.start());
         L2Result x = m_l2.access(addr, row_bytes);
         total.hits += x.hits;
         total.misses += x.misses;

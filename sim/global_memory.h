@@ -33,13 +33,23 @@ public:
     // nothing done otherwise (the caller then reads; also whenever `reader` has a write still pending).
     bool read_equals(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, const std::vector<uint8_t>& expect,
                      int reader = -1);
+    // Whether any write to `tensor` was issued since the load: until one is, its visible bytes are the image's.
+    bool written(uint32_t tensor) const { return m_tensor_written[tensor] != 0; }
+    // A read of a tensor no write reached (written() is false): its bytes are the image's, so a reader that
+    // knows them copies nothing; accounted as read() accounts `bytes`.
+    void read_image(uint64_t now, uint64_t bytes) {
+        apply_visible(now);
+        m_bytes_read += bytes;
+    }
     // Write `data` (the window's rows, row-major) becoming visible at `visible_at`. `atomic`: an atomic add
     // (store(..., atomic=Add)): each element is added into GM's visible contents when it becomes visible
     // (read-modify-write at the memory, rounding as atomic_add_element); an Out tensor's element that no
     // write has reached yet counts as 0 (the host zeroes an atomic destination).
     // `writer`: the writing core (-1: none), which reads the write back before it is visible to others.
+    // `stable`: `data` stays valid and unchanged until the next load() (the memo's recorded bytes), so the pending
+    // write refers to it instead of copying it.
     void write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at,
-               bool atomic = false, int writer = -1);
+               bool atomic = false, int writer = -1, bool stable = false);
     // Raw byte access to a tensor region (ring slots): offset in bytes from the tensor start.
     void read_raw(uint32_t tensor, uint64_t offset, uint64_t n, uint64_t now, uint8_t* out);
     void write_raw(uint32_t tensor, uint64_t offset, const uint8_t* data, uint64_t n, uint64_t visible_at);
@@ -66,16 +76,19 @@ private:
     struct Pending {
         uint64_t visible_at;   // cycle the write becomes visible
         uint64_t addr;         // byte address
-        uint64_t data;         // offset of its bytes in m_pending_bytes
+        uint64_t data;         // offset of its bytes in m_pending_bytes (when `ext` is null)
         uint64_t size;         // bytes
         int32_t atomic_tensor = -1;  // >= 0: an atomic add into this tensor
         int writer = -1;             // the writing core (reads its own write before it is visible)
+        const uint8_t* ext = nullptr;  // its bytes elsewhere (a stable source)
     };
     // Overlays `reader`'s own pending plain writes onto bytes [addr, addr + n) copied into `out`.
     void overlay_own(int reader, uint64_t addr, uint64_t n, uint8_t* out) const;
     bool has_own_pending(int reader) const;
     void apply_visible(uint64_t now);
-    void add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor = -1, int writer = -1);
+    void add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor = -1, int writer = -1,
+                     bool stable = false);
+    const uint8_t* pending_data(const Pending& p) const { return p.ext ? p.ext : m_pending_bytes.data() + p.data; }
     void apply(const Pending& p);
 
     std::vector<uint8_t> m_bytes;     // the flat GM image (visible contents)
@@ -85,8 +98,9 @@ private:
     std::vector<uint8_t> m_zero_init; // per tensor: an Out tensor (an atomic add onto an unwritten element adds to 0)
     uint64_t m_image_id = 0;          // the image in m_image (0: none)
     std::vector<uint8_t> m_image;     // the GM as loaded (restores what a schedule wrote)
-    std::vector<std::pair<uint64_t, uint64_t>> m_dirty;  // (address, bytes) written or landed since the load
+    std::vector<std::pair<uint64_t, uint64_t>> m_dirty;  // (address, bytes) written since the load (each pending write's range)
     std::vector<uint64_t> m_base;     // byte address of each tensor
+    std::vector<uint8_t> m_tensor_written;  // per tensor: a write was issued since the load
     std::vector<uint64_t> m_size;     // bytes of each tensor
     std::vector<Pending> m_pending;   // writes not yet visible, in issue order
     std::vector<uint8_t> m_pending_bytes;  // their data, appended (emptied whenever nothing is pending)

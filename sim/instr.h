@@ -75,6 +75,10 @@ struct TileBuf {
     ir::OpCode view_code = ir::OpCode::Slice;
     std::vector<int64_t> view_ints;   // the view's offsets (slice) or shape (reshape)
     uint64_t slot_writes = 0;         // the slot's push count its bytes reflect (CrossCorePipe::Slot::writes)
+    // A recorded stream's tile (sim/lane_stream.h): the instructions of the stream using it (directly or through
+    // a view of it), and how many of them have not completed in this schedule (its bytes are dropped at 0).
+    uint32_t uses = 0;
+    uint32_t uses_left = 0;
 };
 using TileRef = std::shared_ptr<TileBuf>;
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/instr.h"
+
 #include "models/cross_core_pipe.h"
 #include "core/datapath.h"
 #include "sim/event.h"
@@ -46,9 +48,48 @@ struct Payload {
     int64_t event_id = -1;               // sync_set / sync_wait
     uint64_t bytes_moved = 0;            // for events/traces
     std::string detail;                  // words for traces and reports
-    ir::Type type;                       // result type (pops)
     bool memo_hit = false;               // the result is taken from the memo (inputs identical)
     bool data_clean = false;             // p.data equals the memo's (pushes, pops)
+    uint32_t gm_static = 0;              // gm[0, gm_static) are the windows (the rest: run time)
+    std::vector<GmAccess> gm_spare;      // run-time windows of earlier schedules, kept for their storage
+    uint32_t indexed_tensor = 0;         // mgather / mscatter: the GM tensor the index tile picks from
+
+    // A run-time GM access (a ring slot's), every field to be set by the caller; its window's vectors reuse
+    // the storage of an earlier schedule's.
+    GmAccess& add_gm() {
+        if (gm_spare.empty()) return gm.emplace_back();
+        gm.push_back(std::move(gm_spare.back()));
+        gm_spare.pop_back();
+        return gm.back();
+    }
+    // Forget what one schedule computed (a recorded instruction runs again in the next schedule).
+    void reset_runtime() {
+        while (gm.size() > gm_static) {
+            gm_spare.push_back(std::move(gm.back()));
+            gm.pop_back();
+        }
+        slot = -1;
+        acquires.clear();
+        releases.clear();
+        bytes.clear();
+        store_src = nullptr;
+        data = TileData{};
+        xfer = nullptr;
+        xfer_dtype = DType::FP32;
+        bytes_moved = 0;
+        detail.clear();
+        memo_hit = false;
+        data_clean = false;
+        if (kind == PayloadKind::SyncArrive) event_id = -1;
+        if (kind == PayloadKind::SyncDepart) ring_id = 0;
+    }
+    // Free the data a completed instruction holds (its static description stays).
+    void release_data() {
+        std::vector<uint8_t>().swap(bytes);
+        data = TileData{};
+        xfer = nullptr;
+        store_src = nullptr;
+    }
 };
 
 // The engine's instruction: the core model's Instr plus its payload, allocated together.

@@ -3,11 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/pipeline.h"
 #include "frontend/sema.h"
 #include "sim/check/hazard_checker.h"
+#include "sim/lane_stream.h"
 
 namespace cvsim::sim {
 
@@ -93,6 +96,7 @@ std::map<std::string, int64_t> dims_from_inputs(const std::shared_ptr<SourceFile
 
 Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(std::move(opt)), m_file(std::move(file)) {
     m_opt.dims = dims_from_inputs(m_file, m_opt.dims, m_opt.input_files);
+    if (const char* live = std::getenv("CVSIM_LIVE_WALK"); live && *live && std::string_view(live) != "0") m_opt.streams = false;
     static uint64_t next_image_id = 0;
     m_gm_image_id = ++next_image_id;
     m_hw = session_params(m_opt);
@@ -177,6 +181,16 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     }
 }
 
+Session::~Session() = default;
+
+bool Session::replays_streams() const { return m_streams && m_streams->state == StreamCache::State::Ready; }
+
+std::string Session::streams_off_reason() const {
+    if (!m_opt.streams) return "off";
+    if (!m_streams || m_streams->state == StreamCache::State::Unknown) return "no schedule ran yet";
+    return m_streams->why;
+}
+
 ref::Options Session::ref_options() const {
     ref::Options o;
     o.max_wall_seconds = m_opt.max_wall_seconds;  // the reference is a phase of its own, bounded like a schedule
@@ -221,6 +235,11 @@ ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventS
     cfg.fault_abort_at = fault_abort_at;
     cfg.memo = m_opt.memo ? &m_memo : nullptr;
     cfg.gm_image_id = m_gm_image_id;
+    // Streams pay off over many schedules (a session that records the memo); one schedule walks live.
+    if (m_opt.streams && m_opt.memo) {
+        if (!m_streams) m_streams = std::make_unique<StreamCache>();
+        cfg.streams = m_streams.get();
+    }
     ScheduleResult r;
     r.schedule = sched;
     r.outcome = m.run(cfg);

@@ -20,6 +20,7 @@
 namespace cvsim::sim {
 
 class HazardChecker;
+struct StreamCache;
 
 struct SessionOptions {
     Target target = Target::A2A3;
@@ -42,6 +43,10 @@ struct SessionOptions {
     // Record instruction results for reuse by later schedules (sim/data_memo.h). Off for a session that runs
     // one schedule (`run`): the memo would only hold a copy of every result until the end.
     bool memo = true;
+    // Record each lane's instruction stream once and replay it (method mode, sim/lane_stream.h) when the lanes
+    // allow it and the session records the memo (many schedules); off: every schedule walks the lanes live on
+    // SystemC threads (the same schedule, cycle for cycle; CVSIM_LIVE_WALK=1 turns it off too, for comparisons).
+    bool streams = true;
 };
 
 // The expander's options for a session's target, policy and launch, with what the hardware parameters decide
@@ -72,6 +77,12 @@ class Session {
 public:
     // Loads and compiles; throws CompileError (bad input) or ParamError / std::runtime_error.
     Session(std::shared_ptr<SourceFile> file, SessionOptions opt);
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+    // Whether the schedules replay recorded instruction streams (known after the first schedule ran), and why not.
+    bool replays_streams() const;
+    std::string streams_off_reason() const;
 
     const Compiled& compiled() const { return m_compiled; }
     // One `note:` line per dynamic dimension cvsim bound itself (inferred, per-call copy, default), as `check`
@@ -109,6 +120,7 @@ private:
     std::optional<ref::Result> m_ref_expanded;
     std::optional<rt::TensorStore> m_nominal_out;  // nominal schedule's outputs (E-NONDET)
     DataMemo m_memo;                          // instruction results reused across schedules
+    std::unique_ptr<StreamCache> m_streams;   // the lanes' recorded instruction streams
     std::shared_ptr<HazardChecker> m_checker; // reset for each schedule (keeps its storage)
     uint64_t m_gm_image_id = 0;               // unique per session: names m_gm for the machine's GM restore
     uint64_t m_nominal_events = 0;            // synchronisation/GM events of the nominal schedule (PCT's k)

@@ -19,13 +19,13 @@ void HazardChecker::reset(uint64_t visibility_delay) {
     // Emptied in place: a checker reused by the next schedule keeps its storage.
     m_cores.resize(static_cast<size_t>(m_ncomp / kComps));
     for (auto& c : m_cores) {
-        c.vc_end.clear();
-        c.has_end.clear();
+        std::fill(c.has_end.begin(), c.has_end.end(), uint8_t{0});  // the clock rows stay allocated
         for (auto& v : c.last_on_pipe) v.assign(static_cast<size_t>(m_ncomp), 0);
         c.fences = 0;
     }
     m_tokens.clear();
-    for (auto& cells : m_shadow) cells.clear();
+    std::fill(m_token_set.begin(), m_token_set.end(), uint8_t{0});
+    for (auto& cells : m_shadow) cells.n = 0;
     m_findings.clear();
     m_reported.clear();
     m_checked = 0;
@@ -40,8 +40,41 @@ size_t HazardChecker::shared_read_cells() const {
     return n;
 }
 
+const uint32_t* HazardChecker::token_clock(uint64_t t, uint64_t& own) const {
+    if (t < m_token_set.size()) {
+        if (!m_token_set[t]) return nullptr;
+        own = m_token_own[t];
+        return m_token_clock.data() + t * static_cast<uint64_t>(m_ncomp);
+    }
+    auto it = m_tokens.find(t);
+    if (it == m_tokens.end()) return nullptr;
+    own = 0xFFFFFFFFu;  // no epoch reaches this: always joined
+    return it->second.data();
+}
+
+void HazardChecker::set_token_clock(uint64_t t, const VC& clock, uint64_t own) {
+    if (t >= kDenseTokens) {
+        m_tokens[t] = clock;
+        return;
+    }
+    const size_t width = static_cast<size_t>(m_ncomp);
+    if (t >= m_token_set.size()) {
+        const size_t n = std::min<size_t>(std::max<size_t>(static_cast<size_t>(t) + 1, m_token_set.size() * 2), kDenseTokens);
+        m_token_set.resize(n, 0);
+        m_token_own.resize(n, 0);
+        m_token_clock.resize(n * width, 0);
+    }
+    m_token_set[t] = 1;
+    m_token_own[t] = own;
+    std::copy(clock.begin(), clock.end(), m_token_clock.begin() + static_cast<std::ptrdiff_t>(t * width));
+}
+
 void HazardChecker::join(VC& a, const uint32_t* b) const {
-    for (size_t i = 0; i < a.size(); ++i) a[i] = std::max(a[i], b[i]);
+    // The width is a multiple of kComps: whole blocks of eight the compiler vectorises.
+    uint32_t* x = a.data();
+    const size_t n = a.size();
+    for (size_t i = 0; i < n; i += kComps)
+        for (size_t j = 0; j < static_cast<size_t>(kComps); ++j) x[i + j] = std::max(x[i + j], b[i + j]);
 }
 
 const uint32_t* HazardChecker::end_clock(const CoreState& cs, uint32_t seq) const {
@@ -147,7 +180,7 @@ void HazardChecker::add_read(Cell& cell, Access a) {
 
 void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
     if (w.tensor >= m_shadow.size()) m_shadow.resize(w.tensor + 1);
-    std::vector<Cell>& cells = m_shadow[w.tensor];
+    Cells& cells = m_shadow[w.tensor];
     ++m_checked;
     a.id = m_next_id++;
     // 1. Races: the cell's write epoch(s) against any access; its read epoch / read vector clock against a
@@ -205,13 +238,11 @@ void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
         if (a.write) own->writes.push_back(std::move(a));
         else add_read(*own, std::move(a));
     }
-    if (emptied) std::erase_if(cells, [](const Cell& c) { return c.empty(); });  // `own` is not empty now
+    if (emptied) cells.drop_empty();  // `own` is not empty now
     if (!own) {
-        Cell c;
-        c.w = w;
+        Cell& c = cells.add(w);
         if (a.write) c.writes.push_back(std::move(a));
         else add_read(c, std::move(a));
-        cells.push_back(std::move(c));
     }
 }
 
@@ -220,16 +251,15 @@ void HazardChecker::on_event(const Event& e) {
     const int core = e.cluster * kCoresPerCluster + static_cast<int>(e.core);
     if (core >= static_cast<int>(m_cores.size())) return;
     CoreState& cs = m_cores[static_cast<size_t>(core)];
+    // The joins commute: the start is the pipe's previous end clock joined with the rest, each one it already
+    // covers skipped (join_end).
     VC& start = m_start;
-    start.assign(static_cast<size_t>(m_ncomp), 0);
-    if (e.scalar_before >= 0)
-        if (const uint32_t* v = end_clock(cs, static_cast<uint32_t>(e.scalar_before))) join(start, v);
-    for (uint32_t d : e.deps)
-        if (const uint32_t* v = end_clock(cs, d)) join(start, v);
-    join(start, cs.last_on_pipe[static_cast<int>(e.pipe)].data());
+    start = cs.last_on_pipe[static_cast<int>(e.pipe)];
+    if (e.scalar_before >= 0) join_seq(start, cs, static_cast<uint32_t>(e.scalar_before));
+    for (uint32_t d : e.deps) join_seq(start, cs, d);
     for (uint64_t t : e.acquires) {
-        auto it = m_tokens.find(t);
-        if (it != m_tokens.end()) join(start, it->second.data());
+        uint64_t own = 0;
+        if (const uint32_t* v = token_clock(t, own)) join_end(start, v, own);
     }
     const uint32_t c = static_cast<uint32_t>(comp(core, e.pipe));
     const uint32_t epoch = e.pipe_seq + 1;
@@ -263,15 +293,18 @@ void HazardChecker::on_event(const Event& e) {
         ++cs.fences;
         end[static_cast<size_t>(fence_comp(core))] = cs.fences;
     }
-    for (uint64_t t : e.releases) m_tokens[t] = end;
+    const uint64_t own = (uint64_t{c} << 32) | epoch;
+    for (uint64_t t : e.releases) set_token_clock(t, end, own);
     cs.last_on_pipe[static_cast<int>(e.pipe)] = end;
     const size_t width = static_cast<size_t>(m_ncomp);
     if (e.seq >= cs.has_end.size()) {
         size_t n = std::max<size_t>(static_cast<size_t>(e.seq) + 1, cs.has_end.size() * 2);
         cs.has_end.resize(n, 0);
+        cs.own_end.resize(n, 0);
         cs.vc_end.resize(n * width, 0);
     }
     cs.has_end[e.seq] = 1;
+    cs.own_end[e.seq] = own;
     std::copy(end.begin(), end.end(), cs.vc_end.begin() + static_cast<std::ptrdiff_t>(e.seq * width));
 }
 

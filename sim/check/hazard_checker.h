@@ -88,6 +88,9 @@ private:
     int fence_comp(int core) const { return core * kComps + 7; }
     void join(VC& a, const uint32_t* b) const;
     const uint32_t* end_clock(const CoreState& cs, uint32_t seq) const;
+    void join_seq(VC& start, const CoreState& cs, uint32_t seq) const {
+        if (const uint32_t* v = end_clock(cs, seq)) join_end(start, v, cs.own_end[seq]);
+    }
     bool ordered_before(const Access& first, const VC& second_start) const;
     void check(Access a, const rt::Window& w, const VC& start);
     void add_read(Cell& cell, Access a);
@@ -102,12 +105,59 @@ private:
     struct CoreState {
         std::vector<uint32_t> vc_end;                      // clock at the end of each instruction: [seq * width]
         std::vector<uint8_t> has_end;                      // instruction `seq` completed
+        std::vector<uint64_t> own_end;                     // its own component << 32 | its epoch there
         std::array<VC, 7> last_on_pipe;                    // clock at the end of each pipe's last instruction
         uint32_t fences = 0;                               // fences completed
     };
     std::vector<CoreState> m_cores;
-    std::unordered_map<uint64_t, VC> m_tokens;             // released sync tokens -> clock of the release
-    std::vector<std::vector<Cell>> m_shadow;               // per tensor: one cell per window
+    // Released sync tokens -> clock of the release. The simulator numbers tokens 1, 2, ... per schedule: those
+    // below kDenseTokens have a row of m_token_clock (m_token_set says which), any other an entry of the map.
+    static constexpr uint64_t kDenseTokens = uint64_t{1} << 20;
+    std::vector<uint32_t> m_token_clock;
+    std::vector<uint8_t> m_token_set;
+    std::vector<uint64_t> m_token_own;                     // the releaser's component << 32 | its epoch
+    std::unordered_map<uint64_t, VC> m_tokens;
+    const uint32_t* token_clock(uint64_t t, uint64_t& own) const;
+    void set_token_clock(uint64_t t, const VC& clock, uint64_t own);
+    // Joins a completed instruction's end clock into `start` unless `start` already covers it: a clock whose
+    // component c holds e or more includes the end clock of the instruction with epoch e on c (clocks grow only
+    // by joins, and each instruction's start joins the previous one of its pipe), so the join would change nothing.
+    void join_end(VC& start, const uint32_t* clock, uint64_t own) const {
+        if (start[static_cast<size_t>(own >> 32)] >= static_cast<uint32_t>(own)) return;
+        join(start, clock);
+    }
+    // The cells of one tensor: [0, n) are live; the rest keep their storage for the next schedule's cells.
+    struct Cells {
+        std::vector<Cell> store;
+        size_t n = 0;
+        Cell* begin() { return store.data(); }
+        Cell* end() { return store.data() + n; }
+        const Cell* begin() const { return store.data(); }
+        const Cell* end() const { return store.data() + n; }
+        Cell& add(const rt::Window& w) {
+            if (n == store.size()) store.emplace_back();
+            Cell& c = store[n++];
+            c.w.tensor = w.tensor;
+            c.w.offsets.assign(w.offsets.begin(), w.offsets.end());
+            c.w.extents.assign(w.extents.begin(), w.extents.end());
+            c.writes.clear();
+            c.has_read = false;
+            c.read = Access{};
+            c.read_vc.clear();
+            return c;
+        }
+        // Drops the empty cells, keeping the order of the others (their storage moves to the tail).
+        void drop_empty() {
+            size_t k = 0;
+            for (size_t i = 0; i < n; ++i)
+                if (!store[i].empty()) {
+                    if (i != k) std::swap(store[k], store[i]);
+                    ++k;
+                }
+            n = k;
+        }
+    };
+    std::vector<Cells> m_shadow;                           // per tensor: one cell per window
     std::vector<Finding> m_findings;
     std::set<std::string> m_reported;                      // (kind, tensor, pair) already reported
     uint64_t m_checked = 0;

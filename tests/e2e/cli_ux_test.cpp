@@ -169,10 +169,10 @@ TEST(Terminal, CtrlCDuringExploreGivesThePartialSummaryExit130AndAResumableJourn
 }
 
 // In a log (stderr not a terminal): plain progress lines, no carriage returns or escapes; none with
-// --no-progress.
+// --no-progress. (Enough schedules and a short interval that even a fast engine prints a line.)
 TEST(Progress, ALogGetsPlainLinesEveryIntervalAndNoBar) {
-    std::vector<std::string> args = {"explore", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--schedules", "4000", "--jobs", "1",
-                                     "--progress-interval", "0.2"};
+    std::vector<std::string> args = {"explore", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--schedules", "20000", "--jobs", "1",
+                                     "--progress-interval", "0.05"};
     RunResult r = run_cvsim(args);
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_EQ(r.err.find('\r'), std::string::npos);
@@ -181,7 +181,7 @@ TEST(Progress, ALogGetsPlainLinesEveryIntervalAndNoBar) {
     for (const auto& l : lines_of(r.err)) {
         if (l.rfind("progress: ", 0) != 0) continue;
         ++progress;
-        EXPECT_NE(l.find("/4001 schedules"), std::string::npos) << l;
+        EXPECT_NE(l.find("/20001 schedules"), std::string::npos) << l;
         EXPECT_NE(l.find(" ETA "), std::string::npos) << l;
         EXPECT_NE(l.find("distinct finding"), std::string::npos) << l;
     }

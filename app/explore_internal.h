@@ -1,0 +1,22 @@
+// Exploration internals shared by explore.cpp (records, the in-process loop) and explore_workers.cpp (the
+// worker processes and their supervisor).
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "app/explore.h"
+
+namespace cvsim::cli {
+
+// One schedule's result as a record; `reported`: keys this worker reported already (their full finding is
+// not repeated), nullptr: report every finding in full.
+ScheduleRecord to_record(const sim::ScheduleResult& r, std::set<std::string>* reported);
+// A worker's record for its supervisor: a clean schedule as "C ..." numbers, any other as "R" and its JSON.
+std::string record_line(const ScheduleRecord& r, const std::string& kernel);
+// The record a "C ..." line stands for (the one record_from_json gives for its JSON).
+ScheduleRecord clean_record_from_line(const std::string& line);
+// The schedule of `seed` in an exploration from `base`.
+sim::Schedule schedule_for(const sim::Schedule& base, const ExploreOptions& e, uint64_t seed);
+
+}  // namespace cvsim::cli
