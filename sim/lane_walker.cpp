@@ -140,7 +140,10 @@ void LaneWalker::exec_for(const Stmt& s) {
     int64_t start = s.start ? scalar(s.start).as_int() : 0;
     int64_t stop = scalar(s.stop).as_int();
     int64_t step = s.step ? scalar(s.step).as_int() : 1;
-    if (step == 0) return;
+    if (step == 0) {  // an endless loop on the device (Python's range raises): never a silent skip
+        m_sink.finding(codes::kUnsupported, s, "the loop's step is 0 at run time: the loop never ends on the device (cvsim does not run it)");
+        return;
+    }
     for (size_t i = 0; i < s.iter_args.size(); ++i) m_env[s.iter_args[i]->id] = eval(s.init_values[i], s);
     uint64_t key = (uint64_t(s.loc.line) << 20) | s.loc.col;
     m_loops.push_back({key, -1});
