@@ -140,11 +140,15 @@ private:
     void expr_uses(const ExprPtr& e) {
         if (!e) return;
         if (e->kind == ExprKind::Call && e->op) {
+            // A run-time valid region (set_validshape's rows/cols, a tpop's annotated region: Expr::args2) bounds
+            // the GM windows of the stores that follow: a control use although its operands are values.
+            const bool region = e->op->code == OpCode::SetValidShape;
             for (size_t i = 0; i < e->args.size(); ++i) {
-                const bool numeric = i < e->op->params.size() && e->op->params[i].value;
+                const bool numeric = i < e->op->params.size() && e->op->params[i].value && !region;
                 if (!numeric && !data_operand(e->args[i])) control(deps(e->args[i]));
                 expr_uses(e->args[i]);
             }
+            for (const auto& a : e->args2) control(deps(a));
             return;
         }
         if (e->kind == ExprKind::FuncCall) {

@@ -607,8 +607,18 @@ private:
         for (int64_t i = 0; i < rr; ++i)
             for (int64_t j = 0; j < cc; ++j) out.m(i, j) = round_to(type.dtype, d.m(i, j));
         TileP t = make_tile(std::move(out), type.mem);
+        annotated_region(c, *t);
         m_popped.push_back(t.get());
         return Value{t};
+    }
+
+    // A tpop's annotated run-time valid region (Expr::args2), clamped to the tile, as the simulator's.
+    void annotated_region(const Expr& c, RTile& t) {
+        if (c.args2.empty()) return;
+        std::vector<int64_t> vv;
+        for (const auto& a : c.args2) vv.push_back(scalar(a).as_int());
+        t.vr = std::clamp<int64_t>(rt::valid_rows(vv), 0, t.d.m.rows());
+        t.vc = std::clamp<int64_t>(vv.back(), 0, t.d.m.cols());
     }
 
     void tfree(const Expr& c) {

@@ -61,6 +61,7 @@ class FunctionLowering {
     VarPtr bind(const std::string& name, const Type& type, const SourceLoc& loc);
     void lower_assign(const ast::Stmt& s);
     Type merge_annotation(const Type& ann, const Type& inferred, const SourceLoc& loc, const ast::Expr& value);
+    void annotated_valid_region(const ast::Expr& annotation, const ir::Type& ann, ir::Expr& value);
     void lower_expr_stmt(const ast::Stmt& s);
     void lower_return(const ast::Stmt& s);
     void lower_yield(const ast::Stmt& s, std::vector<VarPtr>* targets, const std::vector<Type>* types);

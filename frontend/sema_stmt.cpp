@@ -150,6 +150,7 @@ void FunctionLowering::lower_assign(const ast::Stmt& s) {
         if (t.kind == TypeKind::Tuple && value->kind != ExprKind::FuncCall)
             raise(codes::kType, s.value->loc, fmt::format("a tuple of {} values cannot be bound to one name; unpack it (a, b = ...)", t.elems.size()));
         value->type = t;
+        if (ann) annotated_valid_region(*s.annotation, *ann, *value);
         auto st = std::make_shared<Stmt>();
         st->kind = StmtKind::Assign;
         st->loc = s.loc;
@@ -179,6 +180,32 @@ void FunctionLowering::lower_assign(const ast::Stmt& s) {
         return;
     }
     raise(codes::kUnsupported, target.loc, "assignment to this kind of target is not supported (only names and tuples of names)");
+}
+
+// A tpop whose annotation declares a run-time valid region (PyPTO prints the type a hand-written consumer gives
+// the popped tile, e.g. pl.TileView(valid_shape=[valid_rows, valid_cols]) of scalar parameters): the codegen
+// allocates the tile with that region, so the run time bounds the popped tile by it (kept as the call's args2,
+// which cloning and variable remapping visit like its operands).
+void FunctionLowering::annotated_valid_region(const ast::Expr& annotation, const Type& ann, Expr& value) {
+    if (ann.kind != TypeKind::Tile || !ann.valid_dynamic || value.kind != ExprKind::Call || !value.op) return;
+    if (value.op->code != OpCode::TpopFromAic && value.op->code != OpCode::TpopFromAiv) return;
+    if (annotation.kind != ast::ExprKind::Subscript) return;
+    for (size_t i = 2; i < annotation.args.size(); ++i) {
+        const ast::Expr& x = *annotation.args[i];
+        if (x.kind != ast::ExprKind::Call || x.children.empty() || x.children[0]->dotted() != "pl.TileView") continue;
+        for (const auto& kw : x.keywords) {
+            if (kw.name != "valid_shape" || (kw.value->kind != ast::ExprKind::List && kw.value->kind != ast::ExprKind::Tuple)) continue;
+            if (kw.value->args.size() != ann.shape.size()) return;
+            std::vector<ExprPtr> dims;
+            for (const auto& d : kw.value->args) {
+                ExprPtr e = lower_expr(*d, false, nullptr);
+                if (e->type.kind != TypeKind::Scalar || !dtype_is_int(e->type.dtype))
+                    raise(codes::kType, d->loc, "a valid_shape extent must be an integer scalar");
+                dims.push_back(e);
+            }
+            value.args2 = std::move(dims);
+        }
+    }
 }
 
 Type FunctionLowering::merge_annotation(const Type& ann, const Type& inferred, const SourceLoc& loc, const ast::Expr& value) {

@@ -1,6 +1,7 @@
 // Lane walker: the op calls (see lane_walker.h). Data movement and compute ops become instructions; the
 // cross-core and synchronisation ops become their handshakes (ring pushes and pops, frees, barriers, fences,
 // flags); a replay lane issues the handshakes only.
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "core/layout.h"
@@ -288,6 +289,12 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             int dir = code == O::TpopFromAic ? 0 : 1;
             CrossCorePipe* r = ring_for(c, dir, s);
             TileRef out = result_tile(c.type);
+            if (!c.args2.empty()) {  // the annotation's run-time valid region (the codegen allocates the tile so)
+                std::vector<int64_t> vv;
+                for (const auto& a : c.args2) vv.push_back(scalar(a).as_int());
+                out->vr = std::clamp<int64_t>(rt::valid_rows(vv), 0, out->rows);
+                out->vc = std::clamp<int64_t>(vv.back(), 0, out->cols);
+            }
             auto wait = make(Pipe::Scalar, s, &c);
             Payload& p = wait->p;
             p.kind = PayloadKind::PopWait;

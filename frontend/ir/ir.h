@@ -111,7 +111,7 @@ enum class ExprKind : uint8_t {
     Unary,    // -a, not a, ~a
     Compare,  // a OP b; op = "<", "<=", ">", ">=", "==", "!="
     BoolOp,   // a and b / a or b
-    Call,     // op call: op + args (parameter order) + attrs
+    Call,     // op call: op + args (parameter order) + attrs (+ args2: a tpop's annotated run-time valid region)
     FuncCall, // self.f(args): callee + args
     Index,    // tuple element: args[0][ival]
 };
@@ -131,7 +131,10 @@ struct Expr {
     VarPtr var;                  // Var
     const OpDef* op = nullptr;   // Call
     std::vector<ExprPtr> args;   // operands (see ExprKind); Call: one entry per op parameter, nullptr = absent
-    std::vector<ExprPtr> args2;  // Dict values
+    // Dict values; FuncCall: device=; Call (pl.tile.tpop_*): the run-time valid region its annotation declares
+    // (pl.TileView(valid_shape=[rows, cols]) with scalar extents, as the codegen allocates the popped tile),
+    // one expression per dimension: the simulator and the reference bound the popped tile by it.
+    std::vector<ExprPtr> args2;
     ExprPtr attrs;               // Call: trailing attrs={...} (a Dict), kept and printed back
 };
 
