@@ -10,6 +10,7 @@
 #include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/ops.h"
+#include "frontend/passes/ir_util.h"
 #include "frontend/sema_lower.h"
 
 namespace cvsim::sema {
@@ -141,6 +142,22 @@ void FunctionLowering::lower_assign(const ast::Stmt& s) {
     }
     if (target.kind == ast::ExprKind::Name) {
         ExprPtr value = lower_expr(*s.value, /*top=*/true, ann ? &*ann : nullptr);
+        // `x: pl.Tensor[...] = pl.tensor.write(t, idx, v)` (PyPTO's tensor.write returns the tensor it writes, in
+        // place): the write as a statement, then x an alias of t (cvsim's op returns nothing).
+        if (value->kind == ExprKind::Call && value->op && value->op->code == OpCode::TensorWrite) {
+            emit(passes::make_eval(value, s.loc));
+            ExprPtr dst = std::make_shared<Expr>(*arg(*value, "tensor"));  // a copy: the two statements share no node
+            Type dt = dst->type;
+            if (ann) dt = merge_annotation(*ann, dt, s.loc, *s.value);
+            auto st = std::make_shared<Stmt>();
+            st->kind = StmtKind::Assign;
+            st->loc = s.loc;
+            st->annotated = ann.has_value();
+            st->value = dst;
+            st->targets.push_back(bind(target.name, dt, target.loc));
+            emit(st);
+            return;
+        }
         Type t = value->type;
         if (ann) t = merge_annotation(*ann, t, s.loc, *s.value);
         if (t.kind == TypeKind::Unknown)
