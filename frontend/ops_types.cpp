@@ -399,7 +399,17 @@ Type infer_call_type_of(const Expr& call, int region_split) {
             while (!shapes && ext.size() > out->type.shape.size() && ext.front() == 1) ext.erase(ext.begin());
             if (ext.size() != out->type.shape.size())
                 type_error(call, fmt::format("pl.tile.store: tile of rank {} into tensor of rank {}", ext.size(), out->type.shape.size()));
-            if (!tile.valid_dynamic || shapes) check_window(call, arg(call, "offsets"), ext, out->type, var_label(out));
+            // A `shapes` partition that runs past a tensor dimension (FlattenTileNdTo2D's collapsed leading extent)
+            // addresses the tensor's rows linearly: fine when they are one box of it (rt::partition_window). With
+            // run-time offsets the run time decides.
+            bool partition = false;
+            if (shapes && ext.size() == out->type.shape.size())
+                for (size_t d = 0; d < ext.size(); ++d) partition |= ext[d] > out->type.shape[d];
+            if (partition) {
+                if (auto off = const_int_list(arg(call, "offsets")); !off || rt::partition_window(0, out->type.shape, *off, ext)) partition = true;
+                else partition = false;
+            }
+            if ((!tile.valid_dynamic || shapes) && !partition) check_window(call, arg(call, "offsets"), ext, out->type, var_label(out));
             bool dtype_ok = tile.dtype == out->type.dtype ||
                             (tile.mem == Mem::Acc && dtype_is_float(tile.dtype) && dtype_is_float(out->type.dtype));
             if (!dtype_ok)

@@ -293,7 +293,16 @@ private:
         for (size_t k = 0; k < s.targets.size() && k < s.iter_args.size(); ++k) m_env[s.targets[k]->id] = m_env[s.iter_args[k]->id];
     }
 
-    rt::Window window(const TView& v, const ExprPtr& offsets, const std::vector<int64_t>& extents, const SourceLoc& loc) {
+    // The view is its whole tensor (no slice offset, no pl.tensor.view reshape).
+    bool whole_tensor(const TView& v) const {
+        bool whole = v.reshape.empty() && v.shape == m_m.gm.tensors[v.id].shape;
+        for (int64_t o : v.off) whole &= o == 0;
+        return whole;
+    }
+
+    // partition: a store's `shapes` window, which may run past a tensor dimension when its rows are one box of
+    // the whole tensor (rt::partition_window).
+    rt::Window window(const TView& v, const ExprPtr& offsets, const std::vector<int64_t>& extents, const SourceLoc& loc, bool partition = false) {
         rt::Window w;
         w.tensor = v.id;
         size_t rank = v.shape.size();
@@ -301,6 +310,19 @@ private:
         if (ext.size() < rank) ext.insert(ext.begin(), rank - ext.size(), 1);
         while (ext.size() > rank && ext.front() == 1) ext.erase(ext.begin());  // a 1-D tile's row (as the lane executor)
         if (ext.size() != rank || !offsets || offsets->args.size() != rank) fail(codes::kOob, loc, "window rank does not match the tensor");
+        if (partition && whole_tensor(v)) {
+            std::vector<int64_t> off;
+            bool inside = true;
+            for (size_t d = 0; d < rank; ++d) {
+                off.push_back(scalar(offsets->args[d]).as_int());
+                inside &= rt::window_inside(off[d], ext[d], v.shape[d]);
+            }
+            if (!inside)
+                if (auto p = rt::partition_window(v.id, m_m.gm.tensors[v.id].shape, off, ext)) {
+                    if (auto err = rt::check_window(m_m.gm.tensors[v.id], *p)) fail(codes::kOob, loc, *err);  // a 4-bit byte split
+                    return *p;
+                }
+        }
         w.extents = ext;
         for (size_t d = 0; d < rank; ++d) {
             int64_t o = scalar(offsets->args[d]).as_int();
@@ -391,7 +413,7 @@ private:
             if (rt::valid_rows(ext) > src->d.m.rows() || (ext.empty() ? 1 : ext.back()) > src->d.m.cols())
                 fail(codes::kOob, c.loc, fmt::format("pl.tile.store: window {} is larger than the tile [{}, {}]", shape_str(ext), src->d.m.rows(), src->d.m.cols()));
         }
-        rt::Window w = window(v, arg(c, "offsets"), ext, c.loc);
+        rt::Window w = window(v, arg(c, "offsets"), ext, c.loc, arg(c, "shapes") != nullptr);
         auto& t = m_m.gm.tensors[v.id];
         const size_t eb = dtype_bytes(t.dtype);
         if (t.written.size() != static_cast<size_t>(t.numel())) t.written.assign(static_cast<size_t>(t.numel()), 0);

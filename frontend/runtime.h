@@ -128,6 +128,16 @@ std::optional<std::string> check_window(const TensorBuffer& t, const Window& w);
 // is the window's (their rows would not be the window's rows).
 std::optional<Window> reshape_window(const std::vector<int64_t>& from, const Window& w, const std::vector<int64_t>& to);
 
+// A store's `shapes` partition (PyPTO's FlattenTileNdTo2D: leading 1s, then the tile's pre-flatten shape, whose
+// leading extent may span several tensor dimensions: a [2, 3, 8] result stored as [1, 6, 8]). Codegen's
+// pto.partition_view addresses partition element (i_0, ..., i_n-1) at the tensor's row-major address
+// sum((off_d + i_d) * stride_d). When that runs past a tensor dimension but the partition's rows are consecutive
+// rows of the tensor (within its last dimension), the same elements in the same row order are one box of the
+// tensor: that box (offsets and extents of the tensor's rank); else nullopt. The caller tries it only when the
+// plain box does not fit.
+std::optional<Window> partition_window(uint32_t tensor, const std::vector<int64_t>& shape, const std::vector<int64_t>& off,
+                                       const std::vector<int64_t>& ext);
+
 // mgather / mscatter addressing (pto-isa MGATHER / MSCATTER), shared by the reference interpreter and the
 // simulator. A view (the tensor `tensor` seen at `off` with shape `shape`, row-major in `reshape` when that is
 // given: pl.tensor.view) is a table of capacity prod(shape) elements (elem mode) or prod(shape[:-1]) rows of

@@ -102,7 +102,9 @@ private:
     void dep_write(Instr& in, const TileRef& t);
     void dep_gm(Instr& in, uint32_t tensor, const rt::Window& w, bool write, bool atomic = false);
     TileRef new_tile(const ir::Type& t);
-    std::optional<rt::Window> window(const TView& v, const ir::ExprPtr& offsets, const std::vector<int64_t>& ext, const ir::Stmt& s);
+    // partition: a store's `shapes` window (may run past a dimension when its rows are one box: rt::partition_window)
+    std::optional<rt::Window> window(const TView& v, const ir::ExprPtr& offsets, const std::vector<int64_t>& ext, const ir::Stmt& s,
+                                     bool partition = false);
     OrderKeyPtr order_key(const ir::Stmt& s);
     CrossCorePipe* ring_for(const ir::Expr& c, int dir, const ir::Stmt& s);
 
