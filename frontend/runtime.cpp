@@ -125,6 +125,17 @@ std::optional<Window> indexed_window(uint32_t tensor, const std::vector<int64_t>
     return w;
 }
 
+std::optional<Window> view_range_window(uint32_t tensor, const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
+                                        const std::vector<int64_t>& reshape, const std::vector<int64_t>& tensor_shape, int64_t lo, int64_t len) {
+    if (shape.empty() || off.size() != shape.size() || lo < 0 || len <= 0) return std::nullopt;
+    Window w;
+    w.tensor = tensor;
+    if (!range_as_box(lo, len, shape, w.offsets, w.extents)) return std::nullopt;
+    for (size_t d = 0; d < shape.size(); ++d) w.offsets[d] = sat_add(w.offsets[d], off[d]);
+    if (!reshape.empty()) return reshape_window(reshape, w, tensor_shape);
+    return w;
+}
+
 IndexPick pick_index(double raw, int64_t capacity, int oob_mode) {
     IndexPick p;
     // The kernels read the INT32 element and index with it unsigned: a negative index is a huge one.

@@ -149,6 +149,13 @@ int64_t indexed_capacity(const std::vector<int64_t>& shape, bool row);
 bool box_contiguous(const std::vector<int64_t>& shape, const std::vector<int64_t>& base);
 std::optional<Window> indexed_window(uint32_t tensor, const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
                                      const std::vector<int64_t>& reshape, const std::vector<int64_t>& tensor_shape, int64_t k, bool row);
+// The linear range [lo, lo + len) of a view (row-major from its first element; the caller checks box_contiguous)
+// as one box of its tensor, or nullopt: mgather's Mat elem-mode GM scratch, written whole.
+std::optional<Window> view_range_window(uint32_t tensor, const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
+                                        const std::vector<int64_t>& reshape, const std::vector<int64_t>& tensor_shape, int64_t lo, int64_t len);
+// Element (r, c) of a Mat tile of `rows` rows in NZ order (32-byte column blocks of c0 elements, each block's rows
+// contiguous): pto-isa's MGatherGm2L1ElemImpl scratch offset (c / c0) * rows * c0 + r * c0 + c % c0.
+inline int64_t nz_offset(int64_t r, int64_t c, int64_t rows, int64_t c0) { return (c / c0) * rows * c0 + r * c0 + c % c0; }
 // One index value (an INT32 element, read as pto-isa's kernels do: cast to uint32) against the capacity under
 // gather_oob mode 0 undefined / 1 clamp / 2 wrap / 3 zero (mscatter: 0). `zero`: the transfer reads nothing and
 // yields 0; `oob`: an out-of-range index under mode 0 (the hardware accesses memory outside the table).

@@ -337,7 +337,7 @@ uint64_t CoreRunner::begin(Instr& in) {
                              : dma_latency(static_cast<int>(DmaPath::UbToGm), static_cast<uint64_t>(R), row_bytes, l2.hits, l2.misses);
         }
         case OpCode::TpushToAiv: case OpCode::TpushToAic: return begin_push(in);
-        case OpCode::Mgather: case OpCode::Mscatter: return begin_indexed(in);
+        case OpCode::Mgather: case OpCode::Mscatter: return in.out && in.out->mem == Mem::Mat ? begin_mgather_mat(in) : begin_indexed(in);
         case OpCode::SyncSet: {
             pct_point();
             return hw.sync.issue_cost;
@@ -859,6 +859,7 @@ void CoreRunner::end(Instr& in) {
                 gm.transfer_end();
                 write_tile(*in.out, p.data.m);
                 in.out->clean = false;
+                if (in.out->mem == Mem::Mat) end_mgather_mat(in);  // elem mode: the GM scratch write
             } else if (code == OpCode::Mscatter) {
                 gm.transfer_end();
                 const auto& t = m_st.tensors->tensors[p.gm.empty() ? 0 : p.gm[0].tensor];

@@ -536,6 +536,7 @@ LValue CoreRunner::issue_call(const Stmt& s, const Expr& c) {
             return LValue{v};
         }
         case O::Mgather: case O::Mscatter: {
+            if (code == O::Mgather && c.type.mem == Mem::Mat) return issue_mgather_mat(s, c);  // exec_mgather_mat.cpp
             // GM elements an index tile picks (pl.tile.mgather / mscatter): the addresses are data, so the
             // same-core GM ordering takes the whole view; begin() replaces it by the transfers the index values
             // name (what the checker sees). in.ints carries the view: rank, offsets, shape, reshape rank, reshape.

@@ -114,6 +114,11 @@ private:
     void pct_point();
     uint64_t begin_push(Instr& in);
     uint64_t begin_indexed(Instr& in);  // pl.tile.mgather / mscatter: the transfers the index tile names
+    // pl.tile.mgather's Mat form on the cube (exec_mgather_mat.cpp): issue, the transfers the GM index names, the
+    // elem mode's scratch write.
+    LValue issue_mgather_mat(const ir::Stmt& s, const ir::Expr& c);
+    uint64_t begin_mgather_mat(Instr& in);
+    void end_mgather_mat(Instr& in);
     void end_push(Instr& in);
     void refresh_slot_tile(TileBuf& t, CrossCorePipe::Slot& sl);
     void slot_reads(Instr& in);
