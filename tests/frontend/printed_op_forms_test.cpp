@@ -226,3 +226,15 @@ TEST(PrintedOpForms, ALaunchsDumpVarsListIsKeptVerbatim) {
     auto d = diag_of(text.substr(0, text.find("[a, o]")) + "[a, nope]})\n        return r\n");
     ASSERT_TRUE(d);
 }
+
+TEST(PrintedOpForms, AnOnCoreArrayInAKernelIsRefusedNamingWhatItIs) {
+    // PyPTO's pl.array.* in a kernel is PTOAS's stack array of the scalar unit, written in place: not modelled.
+    auto d = diag_of(kernel_with("x: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]", "",
+                                 "        arr: pl.Array[4, pl.INT32] = pl.array.create(4, dtype=pl.INT32)\n"
+                                 "        t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 16])\n"
+                                 "        out = pl.tile.store(t, [0, 0], out)\n"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-UNSUPPORTED");
+    EXPECT_NE(d->message.find("on-core scalar array (PTOAS pto.declare_local_array, updated in place) is not modelled"), std::string::npos)
+        << d->message;
+}
