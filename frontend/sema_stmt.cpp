@@ -164,7 +164,9 @@ void FunctionLowering::lower_assign(const ast::Stmt& s) {
             raise(codes::kType, s.value->loc, "cannot infer the type of this value",
                   "annotate the target (x: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = ...) or pass shape= and dtype=");
         if (t.kind == TypeKind::None) raise(codes::kType, s.value->loc, "this call returns nothing; it cannot be assigned");
-        if (t.kind == TypeKind::Tuple && value->kind != ExprKind::FuncCall)
+        // A tuple bound to a name: a call's result, or an element of a tuple that is itself a tuple (PyPTO's nested
+        // `pl.Tuple[pl.Tuple[...], ...]` results: `inner = ret[0]`). A tuple literal is not.
+        if (t.kind == TypeKind::Tuple && value->kind != ExprKind::FuncCall && value->kind != ExprKind::Index)
             raise(codes::kType, s.value->loc, fmt::format("a tuple of {} values cannot be bound to one name; unpack it (a, b = ...)", t.elems.size()));
         value->type = t;
         auto st = std::make_shared<Stmt>();
