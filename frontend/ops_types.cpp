@@ -457,6 +457,15 @@ Type infer_call_type_of(const Expr& call, int region_split) {
                 type_error(call, fmt::format("pl.tile.reshape: {} has {} elements, {} has {}", type_str(x->type), x->type.numel(), shape_str(shape), n));
             Type r = x->type;
             r.shape = shape;
+            r.nd_shape.clear();
+            if (shape.size() > 2) {
+                // Rank above 2: the merged 2-D tile of the same row-major elements (Type::nd_shape); it may only be
+                // reshaped again (sema_expr.cpp).
+                r.nd_shape = shape;
+                int64_t lead = 1;
+                for (size_t i = 0; i + 1 < shape.size(); ++i) lead *= shape[i];
+                r.shape = {lead, shape.back()};
+            }
             r.valid.clear();
             r.valid_dynamic = false;
             return r;

@@ -371,6 +371,14 @@ ExprPtr FunctionLowering::lower_op_call(const ast::Expr& e, const std::string& n
                                   "ConvertTensorToTileOps pass, which cvsim does not re-implement",
                                   name, type_str(a->type)),
                       "give cvsim the program PyPTO prints at the ExpandMixedKernel boundary, or load the tensor into a tile first");
+    // A tile of rank above 2 is the merged 2-D tile of a reshape: only another reshape reads it the same way
+    // (an op with axes, a reduction or a window would see the merged shape, not the written one).
+    for (const auto& a : call->args)
+        if (a && a->type.kind == TypeKind::Tile && !a->type.nd_shape.empty() && op->code != OpCode::Reshape)
+            raise(codes::kUnsupported, a->loc,
+                  fmt::format("pl.{} of the rank-{} tile {}: cvsim holds a tile of rank above 2 as its merged 2-D rows and lets only "
+                              "pl.tile.reshape read it", op->name(), a->type.nd_shape.size(), shape_str(a->type.nd_shape)),
+                  "reshape it to 2-D first (PyPTO's FlattenTileNdTo2D does)");
     insert_memory_moves(*call);
     lower_load_clamp(*call);
     call->type = infer_call_type(*call, region_split());

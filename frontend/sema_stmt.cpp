@@ -158,6 +158,10 @@ void FunctionLowering::lower_assign(const ast::Stmt& s) {
             emit(st);
             return;
         }
+        // A rank-N tile annotation names a reshape's result (held as its merged rows, Type::nd_shape) only.
+        if (ann && !ann->nd_shape.empty() && value->type.nd_shape != ann->nd_shape)
+            raise(codes::kUnsupported, s.annotation->loc,
+                  "tiles of rank above 2 are supported only as the result of pl.tile.reshape (held as their merged 2-D rows)");
         Type t = value->type;
         if (ann) t = merge_annotation(*ann, t, s.loc, *s.value);
         if (t.kind == TypeKind::Unknown)

@@ -238,3 +238,27 @@ TEST(PrintedOpForms, AnOnCoreArrayInAKernelIsRefusedNamingWhatItIs) {
     EXPECT_NE(d->message.find("on-core scalar array (PTOAS pto.declare_local_array, updated in place) is not modelled"), std::string::npos)
         << d->message;
 }
+
+TEST(PrintedOpForms, ATileOfRankThreeBetweenTwoReshapesIsItsMergedRows) {
+    // PyPTO's test_trans deinterleave: [128, 64] -> [128, 32, 2] -> [4096, 2]; the rank-3 tile is held as its merged
+    // [4096, 2] rows (the same row-major elements) and printed as written.
+    const std::string params = "x: pl.Tensor[[16, 8], pl.FP32], out: pl.Out[pl.Tensor[[64, 2], pl.FP32]]";
+    auto prog = [&](const std::string& mid) {
+        return kernel_with(params, "",
+                           "        t: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 8])\n"
+                           "        t3: pl.Tile[[16, 4, 2], pl.FP32, pl.Mem.Vec] = pl.tile.reshape(t, [16, 4, 2])\n" + mid +
+                               "        out = pl.tile.store(u, [0, 0], out)\n");
+    };
+    const std::string ok = prog("        u: pl.Tile[[64, 2], pl.FP32, pl.Mem.Vec] = pl.tile.reshape(t3, [64, 2])\n");
+    RefRun r = run_reference(ok, 2);
+    ASSERT_FALSE(r.out.error) << r.out.error->message;
+    for (int64_t i = 0; i < 128; ++i) ASSERT_EQ(at(r.out.gm.tensors[1], i), at(r.in.tensors[0], i)) << i;
+    std::string p = print_program(*parse_text(ok));
+    EXPECT_NE(p.find("t3: pl.Tile[[16, 4, 2], pl.FP32, pl.Mem.Vec] = pl.tile.reshape(t, [16, 4, 2])"), std::string::npos) << p;
+    EXPECT_EQ(print_program(*parse_text(p)), p);
+    // Any other reader would see the merged rows, not the written axes: refused.
+    auto d = diag_of(prog("        v = pl.tile.exp(t3)\n        u: pl.Tile[[64, 2], pl.FP32, pl.Mem.Vec] = pl.tile.reshape(v, [64, 2])\n"));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->code, "E-UNSUPPORTED");
+    EXPECT_NE(d->message.find("rank-3 tile [16, 4, 2]"), std::string::npos) << d->message;
+}
