@@ -125,9 +125,15 @@ std::map<std::string, OpSequence> op_sequences(const std::string& printed) {
         f.type = pending_type.empty() ? "?" : pending_type;
         pending_type.clear();
         std::vector<size_t> blocks;  // indents of the open blocks' headers
+        // cvsim prints pl.tile.gather_compare as its two registry ops on the same operands (gather_compare_dst, then
+        // gather_compare_cdst; docs/DECISIONS.md), upstream as one call returning the tuple: a printing detail. Each
+        // is the token tile.gather_compare; a cdst right after the dst of the same operands is the same call.
+        std::string gc_dst_args;  // the operands of the token just pushed when it was a gather_compare_dst
         size_t j = i + 1;
         for (; j < lines.size() && lines[j].indent > l.indent; ++j) {
             const Line& s = lines[j];
+            const std::string prev_gc = std::move(gc_dst_args);  // only the line right before counts
+            gc_dst_args.clear();
             while (!blocks.empty() && s.indent <= blocks.back()) {
                 f.tokens.push_back("}");
                 blocks.pop_back();
@@ -150,6 +156,12 @@ std::map<std::string, OpSequence> op_sequences(const std::string& printed) {
                     // A shape query: cvsim folds pl.tensor.dim of a static dimension to its value, upstream prints
                     // the op (docs/DECISIONS.md, parity); neither side's count includes it.
                     if (op == "tensor.dim") continue;
+                    if (op == "tile.gather_compare_dst" || op == "tile.gather_compare_cdst") {
+                        std::string args = m.suffix().str();
+                        if (op == "tile.gather_compare_cdst" && !prev_gc.empty() && prev_gc == args) continue;  // the dst's call
+                        if (op == "tile.gather_compare_dst") gc_dst_args = args;
+                        op = "tile.gather_compare";
+                    }
                     f.tokens.push_back(op == "yield_" ? "yield" : op);
                 } else if (std::regex_search(rhs, m, call_re)) {
                     f.tokens.push_back("call");

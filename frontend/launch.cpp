@@ -704,6 +704,14 @@ static void check_mgather_targets(const Program& program, Target target) {
             if (!c || c->op->code != OpCode::Mgather) return;
             const ExprPtr& mem = arg(*c, "mem");
             const DType dt = mem->type.dtype;
+            // The Mat (L1) form: a5's GM -> L1 row mode takes the product of the leading dimensions as a2a3 does
+            // (MGatherGm2L1RowImpl); a2a3 has no 8-bit float GM -> L1 gather (MGatherCheckGm2L1).
+            if (c->type.mem == Mem::Mat) {
+                if (target == Target::A2A3 && (dt == DType::FP8E4M3FN || dt == DType::FP8E5M2 || dt == DType::HF8))
+                    raise(codes::kUnsupported, mem->loc, fmt::format("pl.tile.mgather: dtype {} is not supported on a2a3 (PyPTO's a2a3 codegen refuses it)", dtype_name(dt)),
+                          "use --target a5");
+                return;
+            }
             if (target == Target::A5) {
                 const auto& sh = mem->type.shape;
                 bool leading = false;

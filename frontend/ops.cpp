@@ -156,7 +156,9 @@ std::vector<OpDef> build_ops() {
     using E = Effect;
     using V = ValidRule;
     // memory movement
-    add(O::Load, "tile", "load", {req("tensor"), req("offsets"), req("shapes"), opt("valid_shape"), opt("target_memory")},
+    // clamp=True narrows the read to the source's edge: sema writes the clamped region into valid_shape
+    // (sema_load_clamp.cpp) and keeps the keyword.
+    add(O::Load, "tile", "load", {req("tensor"), req("offsets"), req("shapes"), opt("valid_shape"), opt("target_memory"), opt("clamp")},
         {S::Shared, SideRule::ResultMem, Pipe::Mte2, PipeRule::Fixed, E::GmLoad, nullptr, 0, V::Full, nullptr, OpCost::GmDma,
          "GM window -> UB (Vec) or L1 (Mat, ND->NZ repack); valid_shape zero-fills the rest"});
     add(O::Store, "tile", "store", {req("tile"), req("offsets"), req("output_tensor"), opt("shapes"), opt("atomic")},
@@ -209,18 +211,29 @@ std::vector<OpDef> build_ops() {
             {S::Cube, SideRule::Fixed, Pipe::Cube, PipeRule::Fixed, E::Compute, N::matmul, bits, V::Full, nullptr, OpCost::Mad, doc});
     };
     mm(O::Matmul, "matmul", {req("lhs"), req("rhs")}, 0, "L0C = L0A @ L0B (FP32 for float, INT32 for INT8 operands)");
-    mm(O::MatmulAcc, "matmul_acc", {req("acc"), req("lhs"), req("rhs")}, 1, "L0C = acc + L0A @ L0B");
+    // init_cond (PyPTO's optional 4th operand, a BOOL scalar): where it holds, acc is overwritten with lhs @ rhs
+    // (PyPTO's codegen branches between pto.tmatmul and pto.tmatmul.acc on it).
+    mm(O::MatmulAcc, "matmul_acc", {req("acc"), req("lhs"), req("rhs"), ParamSpec{"init_cond", false, true, true}}, 1,
+       "L0C = acc + L0A @ L0B (init_cond true: L0C = L0A @ L0B)");
     mm(O::MatmulBias, "matmul_bias", {req("lhs"), req("rhs"), req("bias")}, 2, "L0C = L0A @ L0B + bias row");
-    mm(O::Gemv, "gemv", {req("lhs"), req("rhs")}, 4, "1 x K @ K x N into a 16 x N L0C tile (valid row 0)");
-    mm(O::GemvAcc, "gemv_acc", {req("acc"), req("lhs"), req("rhs")}, 5, "gemv accumulating into acc's row 0");
-    mm(O::GemvBias, "gemv_bias", {req("lhs"), req("rhs"), req("bias")}, 6, "gemv plus bias row");
+    // acc_phase (unspecified / partial / final): pto-isa's AccPhase, the MAD's unit flag that lets FIXPIPE start on
+    // a finished accumulation without a pipe flag. It orders the cube's own pipes, which cvsim orders by data
+    // dependences anyway: checked and kept, no effect on values or GM accesses.
+    mm(O::Gemv, "gemv", {req("lhs"), req("rhs"), opt("acc_phase")}, 4, "1 x K @ K x N into a 16 x N L0C tile (valid row 0)");
+    mm(O::GemvAcc, "gemv_acc", {req("acc"), req("lhs"), req("rhs"), opt("acc_phase")}, 5, "gemv accumulating into acc's row 0");
+    mm(O::GemvBias, "gemv_bias", {req("lhs"), req("rhs"), req("bias"), opt("acc_phase")}, 6, "gemv plus bias row");
     // vector
     const char* bin[] = {"add", "sub", "mul", "div", "maximum", "minimum"};
     const char* bin_doc[] = {"elementwise lhs + rhs", "elementwise lhs - rhs", "elementwise lhs * rhs",
                              "elementwise lhs / rhs (integers truncate, x/0 = 0)", "elementwise max (NaN propagates)",
                              "elementwise min (NaN propagates)"};
+    // div's high_precision: PyPTO's keyword selecting PTOAS's high-precision TDIV (A5; ignored on A2/A3). cvsim's
+    // numerics are the correctly rounded quotient either way (read and checked, not a different value).
     for (int i = 0; i < 6; ++i)
-        add(static_cast<O>(int(O::Add) + i), "tile", bin[i], {req("lhs"), req("rhs")}, vec(N::binary, i, OpCost::VecBinary, bin_doc[i]));
+        add(static_cast<O>(int(O::Add) + i), "tile", bin[i],
+            static_cast<O>(int(O::Add) + i) == O::Div ? std::vector<ParamSpec>{req("lhs"), req("rhs"), opt("high_precision")}
+                                                      : std::vector<ParamSpec>{req("lhs"), req("rhs")},
+            vec(N::binary, i, OpCost::VecBinary, bin_doc[i]));
     const char* sc[] = {"adds", "subs", "muls", "divs"};
     const char* sc_doc[] = {"tile + scalar", "tile - scalar", "tile * scalar", "tile / scalar"};
     for (int i = 0; i < 4; ++i)
@@ -228,10 +241,15 @@ std::vector<OpDef> build_ops() {
     const char* un[] = {"exp", "log", "sqrt", "rsqrt", "recip", "abs", "neg", "relu"};
     const char* un_doc[] = {"e^x", "natural log", "square root", "1/sqrt(x)", "1/x", "|x|", "-x", "max(x, 0)"};
     // rsqrt's optional tmp: PyPTO's scratch tile selecting the high-precision lowering (read; the numerics
-    // compute 1/sqrt(x) in double either way).
+    // compute 1/sqrt(x) in double either way). log's and recip's high_precision keyword likewise selects PTOAS's
+    // high-precision TLOG / TRECIP (A5; ignored on A2/A3): the numerics are the correctly rounded value either way.
+    auto unary_params = [](O c) {
+        if (c == O::Rsqrt) return std::vector<ParamSpec>{req("tile"), opt("tmp")};
+        if (c == O::Log || c == O::Recip) return std::vector<ParamSpec>{req("tile"), opt("high_precision")};
+        return std::vector<ParamSpec>{req("tile")};
+    };
     for (int i = 0; i < 8; ++i)
-        add(static_cast<O>(int(O::Exp) + i), "tile", un[i],
-            static_cast<O>(int(O::Exp) + i) == O::Rsqrt ? std::vector<ParamSpec>{req("tile"), opt("tmp")} : std::vector<ParamSpec>{req("tile")},
+        add(static_cast<O>(int(O::Exp) + i), "tile", un[i], unary_params(static_cast<O>(int(O::Exp) + i)),
             vec(N::unary, i, i == 0 ? OpCost::VecExp : OpCost::VecUnary, un_doc[i]));
     add(O::Cast, "tile", "cast", {req("tile"), req("target_type"), opt("mode")},
         vec(N::cast, 0, OpCost::VecUnary, "dtype conversion (float->int by mode round/floor/ceil/trunc, saturating)"));
@@ -240,8 +258,12 @@ std::vector<OpDef> build_ops() {
     add(O::RowMax, "tile", "row_max", {req("tile"), opt("tmp_tile")}, vec(N::reduce, 1, OpCost::VecReduce, "[M, N] -> [M, 1] maxima", V::RowReduce));
     const char* rex[] = {"row_expand_mul", "row_expand_add", "row_expand_sub"};
     const char* rex_doc[] = {"x[i, j] * row_vec[i, 0]", "x[i, j] + row_vec[i, 0]", "x[i, j] - row_vec[i, 0]"};
+    // row_expand_add's optional tmp: PyPTO's PTOAS scratch tile (a2a3's TROWEXPANDADD writes it while it writes dst;
+    // a5 ignores it). Read and checked; the numerics do not need it.
     for (int i = 0; i < 3; ++i)
-        add(static_cast<O>(int(O::RowExpandMul) + i), "tile", rex[i], {req("tile"), req("row_vec")},
+        add(static_cast<O>(int(O::RowExpandMul) + i), "tile", rex[i],
+            static_cast<O>(int(O::RowExpandMul) + i) == O::RowExpandAdd ? std::vector<ParamSpec>{req("tile"), req("row_vec"), ParamSpec{"tmp", false, true, false}}
+                                                                      : std::vector<ParamSpec>{req("tile"), req("row_vec")},
             vec(N::row_expand, i, OpCost::VecBinary, rex_doc[i]));
     // cross-core transport
     auto tr = [&](O c, const char* ns, const char* n, std::vector<ParamSpec> p, S side, Pipe pipe, const char* doc) {

@@ -125,10 +125,13 @@ TileData assemble(const OpOperands& o) {
 TileData move(const OpOperands& o) { return tile(o, 0); }
 
 TileData matmul(const OpOperands& o) {
-    const bool acc = o.variant_bits(1), bias = o.variant_bits(2), gemv = o.variant_bits(4);
+    const bool bias = o.variant_bits(2), gemv = o.variant_bits(4);
+    // matmul_acc's init_cond (its only value operand): true overwrites the accumulator instead of adding to it.
+    const bool init = o.variant_bits(1) && !o.scalars.empty() && o.scalars[0] != 0;
+    const bool acc = o.variant_bits(1) && !init;
     size_t k = 0;
     TileData a;
-    if (acc) a = tile(o, k++);
+    if (o.variant_bits(1)) a = tile(o, k++);
     const TileData& l = tile(o, k++);
     const TileData& r = tile(o, k++);
     const TileData* b = bias ? &tile(o, k) : nullptr;

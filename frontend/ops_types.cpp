@@ -122,6 +122,24 @@ void check_window(const Expr& call, const ExprPtr& offsets, const std::vector<in
     }
 }
 
+// A constant boolean keyword (True / False / None, or 0 / 1 as the printer may write it); absent is false.
+bool const_flag(const Expr& call, const char* name) {
+    const ExprPtr& a = arg(call, name);
+    if (!a || a->kind == ExprKind::NoneLit) return false;
+    if (a->kind != ExprKind::Bool && !(a->kind == ExprKind::Int && (a->ival == 0 || a->ival == 1)))
+        raise(codes::kType, a->loc, fmt::format("{}: {} must be True or False", op_label(call), name));
+    return a->ival != 0;
+}
+
+// PyPTO's high_precision keyword (tile.div / tile.log / tile.recip): the PTOAS high-precision templates exist
+// for FP16 and FP32 only (tile.div and tile.recip refuse other dtypes with it; tile.log takes no other dtype).
+void check_high_precision(const Expr& call, DType dt) {
+    if (const_flag(call, "high_precision") && dt != DType::FP16 && dt != DType::FP32)
+        raise(codes::kType, arg(call, "high_precision")->loc,
+              fmt::format("{}: high_precision=True needs an FP16 or FP32 tile (PTOAS's high-precision template), got {}", op_label(call),
+                          dtype_name(dt)));
+}
+
 std::string var_label(const ExprPtr& e) { return e && e->kind == ExprKind::Var ? "'" + e->var->name + "'" : "operand"; }
 
 Type binary_type(const Expr& call) {
@@ -160,6 +178,11 @@ Type matmul_type(const Expr& call, bool gemv, bool has_acc, bool has_bias) {
                                      shape_str(l.shape), shape_str(r.shape), l.shape[1], r.shape[0]),
                    "lhs is M x K and rhs is K x N");
     if (gemv && l.shape[0] != 1) type_error(call, fmt::format("{}: lhs must be 1 x K, got {}", op_label(call), shape_str(l.shape)));
+    if (const ExprPtr& ph = arg(call, "acc_phase")) {
+        auto v = const_str(ph);
+        if (!v || (*v != "unspecified" && *v != "partial" && *v != "final"))
+            raise(codes::kType, ph->loc, fmt::format("{}: acc_phase must be one of 'unspecified', 'partial', 'final'", op_label(call)));
+    }
     DType out = l.dtype == DType::INT8 ? DType::INT32 : DType::FP32;
     if (!dtype_is_float(l.dtype) && l.dtype != DType::INT8)
         type_error(call, fmt::format("{}: unsupported operand dtype {}", op_label(call), dtype_name(l.dtype)));
@@ -171,6 +194,10 @@ Type matmul_type(const Expr& call, bool gemv, bool has_acc, bool has_bias) {
         const Type& a = tile_arg(call, "acc");
         if (a.shape != res.shape || a.dtype != out)
             type_error(call, fmt::format("{}: accumulator is {}, the product is {}", op_label(call), type_str(a), type_str(res)));
+        // PyPTO's CheckMatmulInitCond: a BOOL scalar (a comparison, a bool variable or a literal).
+        if (const ExprPtr& ic = arg(call, "init_cond");
+            ic && ic->kind != ExprKind::Bool && !(ic->type.kind == TypeKind::Scalar && ic->type.dtype == DType::BOOL))
+            raise(codes::kType, ic->loc, fmt::format("{}: init_cond must be a BOOL scalar, got {}", op_label(call), type_str(ic->type)));
     }
     if (has_bias) {
         expect_mem(call, "bias", {Mem::Bias});
@@ -372,7 +399,17 @@ Type infer_call_type_of(const Expr& call, int region_split) {
             while (!shapes && ext.size() > out->type.shape.size() && ext.front() == 1) ext.erase(ext.begin());
             if (ext.size() != out->type.shape.size())
                 type_error(call, fmt::format("pl.tile.store: tile of rank {} into tensor of rank {}", ext.size(), out->type.shape.size()));
-            if (!tile.valid_dynamic || shapes) check_window(call, arg(call, "offsets"), ext, out->type, var_label(out));
+            // A `shapes` partition that runs past a tensor dimension (FlattenTileNdTo2D's collapsed leading extent)
+            // addresses the tensor's rows linearly: fine when they are one box of it (rt::partition_window). With
+            // run-time offsets the run time decides.
+            bool partition = false;
+            if (shapes && ext.size() == out->type.shape.size())
+                for (size_t d = 0; d < ext.size(); ++d) partition |= ext[d] > out->type.shape[d];
+            if (partition) {
+                if (auto off = const_int_list(arg(call, "offsets")); !off || rt::partition_window(0, out->type.shape, *off, ext)) partition = true;
+                else partition = false;
+            }
+            if ((!tile.valid_dynamic || shapes) && !partition) check_window(call, arg(call, "offsets"), ext, out->type, var_label(out));
             bool dtype_ok = tile.dtype == out->type.dtype ||
                             (tile.mem == Mem::Acc && dtype_is_float(tile.dtype) && dtype_is_float(out->type.dtype));
             if (!dtype_ok)
@@ -420,6 +457,15 @@ Type infer_call_type_of(const Expr& call, int region_split) {
                 type_error(call, fmt::format("pl.tile.reshape: {} has {} elements, {} has {}", type_str(x->type), x->type.numel(), shape_str(shape), n));
             Type r = x->type;
             r.shape = shape;
+            r.nd_shape.clear();
+            if (shape.size() > 2) {
+                // Rank above 2: the merged 2-D tile of the same row-major elements (Type::nd_shape); it may only be
+                // reshaped again (sema_expr.cpp).
+                r.nd_shape = shape;
+                int64_t lead = 1;
+                for (size_t i = 0; i + 1 < shape.size(); ++i) lead *= shape[i];
+                r.shape = {lead, shape.back()};
+            }
             r.valid.clear();
             r.valid_dynamic = false;
             return r;
@@ -559,7 +605,12 @@ Type infer_call_type_of(const Expr& call, int region_split) {
         case O::Gemv: return matmul_type(call, true, false, false);
         case O::GemvAcc: return matmul_type(call, true, true, false);
         case O::GemvBias: return matmul_type(call, true, false, true);
-        case O::Add: case O::Sub: case O::Mul: case O::Div: case O::Maximum: case O::Minimum: return binary_type(call);
+        case O::Add: case O::Sub: case O::Mul: case O::Maximum: case O::Minimum: return binary_type(call);
+        case O::Div: {
+            Type r = binary_type(call);
+            check_high_precision(call, r.dtype);
+            return r;
+        }
         case O::Adds: case O::Subs: case O::Muls: case O::Divs: {
             const Type& a = tile_arg(call, "lhs");
             expect_mem(call, "lhs", {Mem::Vec});
@@ -573,6 +624,7 @@ Type infer_call_type_of(const Expr& call, int region_split) {
         case O::Exp: case O::Log: case O::Sqrt: case O::Rsqrt: case O::Recip: {
             Type r = vec_unary_type(call);
             if (!dtype_is_float(r.dtype)) type_error(call, fmt::format("{}: needs a float tile, got {}", op_label(call), dtype_name(r.dtype)));
+            if (c == O::Log || c == O::Recip) check_high_precision(call, r.dtype);
             if (c == O::Rsqrt && arg(call, "tmp")) {
                 const Type& t = tile_arg(call, "tmp");
                 expect_mem(call, "tmp", {Mem::Vec});
@@ -613,6 +665,10 @@ Type infer_call_type_of(const Expr& call, int region_split) {
             if (r.shape.size() != 2 || v.shape.size() != 2 || v.shape[0] != r.shape[0] || v.shape[1] != 1)
                 type_error(call, fmt::format("{}: row vector must be [{}, 1], got {}", op_label(call), r.shape.empty() ? 0 : r.shape[0], shape_str(v.shape)));
             if (v.dtype != r.dtype) type_error(call, fmt::format("{}: operand dtypes differ", op_label(call)));
+            if (c == O::RowExpandAdd && arg(call, "tmp")) {
+                tile_arg(call, "tmp");  // PyPTO asks a tile only; a Vec one (the op's input memories)
+                expect_mem(call, "tmp", {Mem::Vec});
+            }
             return r;
         }
         case O::TpushToAiv: {

@@ -293,7 +293,16 @@ private:
         for (size_t k = 0; k < s.targets.size() && k < s.iter_args.size(); ++k) m_env[s.targets[k]->id] = m_env[s.iter_args[k]->id];
     }
 
-    rt::Window window(const TView& v, const ExprPtr& offsets, const std::vector<int64_t>& extents, const SourceLoc& loc) {
+    // The view is its whole tensor (no slice offset, no pl.tensor.view reshape).
+    bool whole_tensor(const TView& v) const {
+        bool whole = v.reshape.empty() && v.shape == m_m.gm.tensors[v.id].shape;
+        for (int64_t o : v.off) whole &= o == 0;
+        return whole;
+    }
+
+    // partition: a store's `shapes` window, which may run past a tensor dimension when its rows are one box of
+    // the whole tensor (rt::partition_window).
+    rt::Window window(const TView& v, const ExprPtr& offsets, const std::vector<int64_t>& extents, const SourceLoc& loc, bool partition = false) {
         rt::Window w;
         w.tensor = v.id;
         size_t rank = v.shape.size();
@@ -301,6 +310,19 @@ private:
         if (ext.size() < rank) ext.insert(ext.begin(), rank - ext.size(), 1);
         while (ext.size() > rank && ext.front() == 1) ext.erase(ext.begin());  // a 1-D tile's row (as the lane executor)
         if (ext.size() != rank || !offsets || offsets->args.size() != rank) fail(codes::kOob, loc, "window rank does not match the tensor");
+        if (partition && whole_tensor(v)) {
+            std::vector<int64_t> off;
+            bool inside = true;
+            for (size_t d = 0; d < rank; ++d) {
+                off.push_back(scalar(offsets->args[d]).as_int());
+                inside &= rt::window_inside(off[d], ext[d], v.shape[d]);
+            }
+            if (!inside)
+                if (auto p = rt::partition_window(v.id, m_m.gm.tensors[v.id].shape, off, ext)) {
+                    if (auto err = rt::check_window(m_m.gm.tensors[v.id], *p)) fail(codes::kOob, loc, *err);  // a 4-bit byte split
+                    return *p;
+                }
+        }
         w.extents = ext;
         for (size_t d = 0; d < rank; ++d) {
             int64_t o = scalar(offsets->args[d]).as_int();
@@ -391,7 +413,7 @@ private:
             if (rt::valid_rows(ext) > src->d.m.rows() || (ext.empty() ? 1 : ext.back()) > src->d.m.cols())
                 fail(codes::kOob, c.loc, fmt::format("pl.tile.store: window {} is larger than the tile [{}, {}]", shape_str(ext), src->d.m.rows(), src->d.m.cols()));
         }
-        rt::Window w = window(v, arg(c, "offsets"), ext, c.loc);
+        rt::Window w = window(v, arg(c, "offsets"), ext, c.loc, arg(c, "shapes") != nullptr);
         auto& t = m_m.gm.tensors[v.id];
         const size_t eb = dtype_bytes(t.dtype);
         if (t.written.size() != static_cast<size_t>(t.numel())) t.written.assign(static_cast<size_t>(t.numel()), 0);
@@ -437,6 +459,7 @@ private:
     // pl.tile.mgather (Vec form): row r of the result = table row idx[r] (row mode), or element (i, j) =
     // table.flat[idx[i, j]] (elem mode); a zero-mode out-of-range index gives 0, an undefined-mode one is E-OOB.
     Value mgather(const Expr& c) {
+        if (c.type.mem == Mem::Mat) return mgather_mat(c);
         gm_turn();
         TView v = view(arg(c, "mem"));
         TileP idx = tile(arg(c, "idx"));
@@ -476,6 +499,85 @@ private:
                     if (auto k = read(i * vc + j, idx->d.m(i, j))) d.m(i, j) = get_element(t.dtype, t.bytes.data(), *k);
         }
         return Value{make_tile(std::move(d), Mem::Vec, vr, vc)};
+    }
+
+    // pl.tile.mgather's Mat form (pto-isa MGatherGm2L1RowImpl / MGatherGm2L1ElemImpl, a2a3 and a5 alike): the cube's
+    // scalar reads the GM index tensor; row mode copies valid_cols elements of table row idx.flat[r] into row r of
+    // the NZ tile for each valid row r; elem mode writes table.flat[idx[r, c]] of each valid (r, c) into the GM
+    // scratch at its NZ offset (the whole Rows x Cols scratch zeroed first) and copies the scratch into L1. Elements
+    // nothing wrote are 0 (row mode: the hardware leaves them as they were; zero mode pre-zeroes the tile).
+    Value mgather_mat(const Expr& c) {
+        gm_turn();
+        TView v = view(arg(c, "mem")), iv = view(arg(c, "idx"));
+        const auto& t = m_m.gm.tensors[v.id];
+        const auto& it = m_m.gm.tensors[iv.id];
+        const bool row = mgather_coalesce(c) == 0;
+        const int oob = mgather_oob(c);
+        const int64_t rows = c.type.rows(), cols = c.type.cols();
+        const int64_t vr = c.type.valid.empty() ? rows : c.type.valid[0], vc = c.type.valid.empty() ? cols : c.type.valid[1];
+        auto lead = [](std::vector<int64_t> x) { if (!x.empty()) x.pop_back(); return x; };
+        const std::vector<int64_t>& vbase = v.reshape.empty() ? t.shape : v.reshape;
+        if (row ? !rt::box_contiguous(lead(v.shape), lead(vbase)) : !rt::box_contiguous(v.shape, vbase))
+            fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather (Mat) on a view of {} that is not contiguous: pto-isa addresses the table "
+                                                     "linearly from its first element, which cvsim does not model", t.name));
+        if (!rt::box_contiguous(iv.shape, iv.reshape.empty() ? it.shape : iv.reshape))
+            fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather (Mat): the index tensor view of {} is not contiguous (pto-isa reads it "
+                                                     "linearly)", it.name));
+        const int64_t cap = rt::indexed_capacity(v.shape, row);
+        auto element = [&](const TView& x, const rt::TensorBuffer& xt, int64_t k) {
+            auto w = rt::indexed_window(x.id, x.off, x.shape, x.reshape, xt.shape, k, false);
+            if (!w || rt::check_window(xt, *w))
+                fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather: element {} of a pl.tensor.view is not one box of tensor {}", k, xt.name));
+            return rt::window_row_start(xt, *w, 0);
+        };
+        auto pick = [&](double raw) -> std::optional<int64_t> {
+            rt::IndexPick p = rt::pick_index(raw, cap, oob);
+            if (p.oob)
+                fail(codes::kOob, c.loc, fmt::format("pl.tile.mgather: index {} is outside the {} {} of tensor {} (gather_oob undefined)",
+                                                 static_cast<int64_t>(raw), cap, row ? "rows" : "elements", t.name));
+            if (p.zero) return std::nullopt;
+            return p.index;
+        };
+        const int64_t idx_cols = iv.shape.back();
+        TileData d{t.dtype, Matrix::Zero(rows, cols)};
+        for (int64_t r = 0; r < vr; ++r)
+            for (int64_t col = 0; col < (row ? 1 : vc); ++col) {
+                const double raw = get_element(it.dtype, it.bytes.data(), element(iv, it, row ? r : r * idx_cols + col));
+                auto k = pick(raw);
+                if (!k) continue;
+                if (row) {
+                    auto w = rt::indexed_window(v.id, v.off, v.shape, v.reshape, t.shape, *k, true);
+                    if (!w || rt::check_window(t, *w))
+                        fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather: row {} of a pl.tensor.view is not one box of tensor {}", *k, t.name));
+                    const int64_t base = rt::window_row_start(t, *w, 0);
+                    for (int64_t j = 0; j < vc; ++j) d.m(r, j) = get_element(t.dtype, t.bytes.data(), base + j);
+                } else {
+                    d.m(r, col) = get_element(t.dtype, t.bytes.data(), element(v, t, *k));
+                }
+            }
+        if (!row) {
+            // The scratch: Rows x Cols elements from its first, NZ order, zero where nothing was gathered.
+            TView sv = view(arg(c, "scratch"));
+            auto& st = m_m.gm.tensors[sv.id];
+            if (!rt::box_contiguous(sv.shape, sv.reshape.empty() ? st.shape : sv.reshape))
+                fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather (Mat): the scratch view of {} is not contiguous", st.name));
+            auto w = rt::view_range_window(sv.id, sv.off, sv.shape, sv.reshape, st.shape, 0, rows * cols);
+            if (!w || rt::check_window(st, *w))
+                fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather (Mat): the scratch's first {} elements are not one box of tensor {}", rows * cols, st.name));
+            if (st.written.size() != static_cast<size_t>(st.numel())) st.written.assign(static_cast<size_t>(st.numel()), 0);
+            const int64_t c0 = 32 / static_cast<int64_t>(dtype_bytes(t.dtype));
+            std::vector<double> lin(static_cast<size_t>(rows * cols), 0.0);
+            for (int64_t r = 0; r < rows; ++r)
+                for (int64_t col = 0; col < cols; ++col) lin[static_cast<size_t>(rt::nz_offset(r, col, rows, c0))] = d.m(r, col);
+            for (int64_t r = 0, i = 0; r < w->rows(); ++r) {
+                const int64_t base = rt::window_row_start(st, *w, r);
+                for (int64_t j = 0; j < w->cols(); ++j, ++i) {
+                    put_element(st.dtype, round_to(st.dtype, lin[static_cast<size_t>(i)]), st.bytes.data(), base + j);
+                    st.written[static_cast<size_t>(base + j)] = 1;
+                }
+            }
+        }
+        return Value{make_tile(std::move(d), Mem::Mat, vr, vc)};
     }
 
     // pl.tile.mscatter: output.flat[idx[i, j]] = src[i, j] over src's valid region in row-major order (the last

@@ -125,6 +125,17 @@ std::optional<Window> indexed_window(uint32_t tensor, const std::vector<int64_t>
     return w;
 }
 
+std::optional<Window> view_range_window(uint32_t tensor, const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
+                                        const std::vector<int64_t>& reshape, const std::vector<int64_t>& tensor_shape, int64_t lo, int64_t len) {
+    if (shape.empty() || off.size() != shape.size() || lo < 0 || len <= 0) return std::nullopt;
+    Window w;
+    w.tensor = tensor;
+    if (!range_as_box(lo, len, shape, w.offsets, w.extents)) return std::nullopt;
+    for (size_t d = 0; d < shape.size(); ++d) w.offsets[d] = sat_add(w.offsets[d], off[d]);
+    if (!reshape.empty()) return reshape_window(reshape, w, tensor_shape);
+    return w;
+}
+
 IndexPick pick_index(double raw, int64_t capacity, int oob_mode) {
     IndexPick p;
     // The kernels read the INT32 element and index with it unsigned: a negative index is a huge one.
@@ -178,6 +189,39 @@ std::optional<Window> reshape_window(const std::vector<int64_t>& from, const Win
         if (!range_as_box(lo, len, sizes, r.offsets, r.extents)) return std::nullopt;
     }
     if (r.cols() != w.cols() || r.rows() != w.rows()) return std::nullopt;
+    return r;
+}
+
+std::optional<Window> partition_window(uint32_t tensor, const std::vector<int64_t>& shape, const std::vector<int64_t>& off,
+                                       const std::vector<int64_t>& ext) {
+    const size_t n = shape.size();
+    if (n < 2 || off.size() != n || ext.size() != n) return std::nullopt;
+    for (size_t d = 0; d < n; ++d)
+        if (off[d] < 0 || ext[d] <= 0 || shape[d] <= 0) return std::nullopt;
+    if (!range_inside(off[n - 1], ext[n - 1], shape[n - 1])) return std::nullopt;  // a row would spill into the next one
+    // The tensor's rows (all dimensions but the last, row-major): partition row i starts at tensor row
+    // sum((off_d + i_d) * w_d), w_d the product of the tensor's extents between d and the last dimension.
+    std::vector<int64_t> lead(shape.begin(), shape.end() - 1);
+    int64_t total = 1, r0 = 0, w = 1, expect = 1;
+    for (int64_t s : lead) {
+        if (total > INT64_MAX / s) return std::nullopt;
+        total *= s;
+    }
+    for (size_t d = n - 1; d-- > 0;) {
+        if (off[d] > INT64_MAX / w) return std::nullopt;
+        r0 = sat_add(r0, off[d] * w);
+        // The rows are consecutive when each dimension with more than one index steps by the rows inside it.
+        if (ext[d] > 1 && w != expect) return std::nullopt;
+        if (expect > INT64_MAX / ext[d]) return std::nullopt;
+        expect *= ext[d];
+        w *= shape[d];
+    }
+    if (!range_inside(r0, expect, total)) return std::nullopt;
+    Window r;
+    r.tensor = tensor;
+    if (!range_as_box(r0, expect, lead, r.offsets, r.extents)) return std::nullopt;
+    r.offsets.push_back(off[n - 1]);
+    r.extents.push_back(ext[n - 1]);
     return r;
 }
 

@@ -128,6 +128,16 @@ std::optional<std::string> check_window(const TensorBuffer& t, const Window& w);
 // is the window's (their rows would not be the window's rows).
 std::optional<Window> reshape_window(const std::vector<int64_t>& from, const Window& w, const std::vector<int64_t>& to);
 
+// A store's `shapes` partition (PyPTO's FlattenTileNdTo2D: leading 1s, then the tile's pre-flatten shape, whose
+// leading extent may span several tensor dimensions: a [2, 3, 8] result stored as [1, 6, 8]). Codegen's
+// pto.partition_view addresses partition element (i_0, ..., i_n-1) at the tensor's row-major address
+// sum((off_d + i_d) * stride_d). When that runs past a tensor dimension but the partition's rows are consecutive
+// rows of the tensor (within its last dimension), the same elements in the same row order are one box of the
+// tensor: that box (offsets and extents of the tensor's rank); else nullopt. The caller tries it only when the
+// plain box does not fit.
+std::optional<Window> partition_window(uint32_t tensor, const std::vector<int64_t>& shape, const std::vector<int64_t>& off,
+                                       const std::vector<int64_t>& ext);
+
 // mgather / mscatter addressing (pto-isa MGATHER / MSCATTER), shared by the reference interpreter and the
 // simulator. A view (the tensor `tensor` seen at `off` with shape `shape`, row-major in `reshape` when that is
 // given: pl.tensor.view) is a table of capacity prod(shape) elements (elem mode) or prod(shape[:-1]) rows of
@@ -139,6 +149,13 @@ int64_t indexed_capacity(const std::vector<int64_t>& shape, bool row);
 bool box_contiguous(const std::vector<int64_t>& shape, const std::vector<int64_t>& base);
 std::optional<Window> indexed_window(uint32_t tensor, const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
                                      const std::vector<int64_t>& reshape, const std::vector<int64_t>& tensor_shape, int64_t k, bool row);
+// The linear range [lo, lo + len) of a view (row-major from its first element; the caller checks box_contiguous)
+// as one box of its tensor, or nullopt: mgather's Mat elem-mode GM scratch, written whole.
+std::optional<Window> view_range_window(uint32_t tensor, const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
+                                        const std::vector<int64_t>& reshape, const std::vector<int64_t>& tensor_shape, int64_t lo, int64_t len);
+// Element (r, c) of a Mat tile of `rows` rows in NZ order (32-byte column blocks of c0 elements, each block's rows
+// contiguous): pto-isa's MGatherGm2L1ElemImpl scratch offset (c / c0) * rows * c0 + r * c0 + c % c0.
+inline int64_t nz_offset(int64_t r, int64_t c, int64_t rows, int64_t c0) { return (c / c0) * rows * c0 + r * c0 + c % c0; }
 // One index value (an INT32 element, read as pto-isa's kernels do: cast to uint32) against the capacity under
 // gather_oob mode 0 undefined / 1 clamp / 2 wrap / 3 zero (mscatter: 0). `zero`: the transfer reads nothing and
 // yields 0; `oob`: an out-of-range index under mode 0 (the hardware accesses memory outside the table).

@@ -342,6 +342,7 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
             try {
                 FunctionLowering lower(ctx, *fn);
                 lower.lower_body(s.body);
+                sema::check_view_writes(*fn);
             } catch (const CompileError& e) {
                 if (e.diag().code != codes::kUnsupported || !opt.keep_unread) throw;
                 fn->body.clear();

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <variant>
 
 #include "frontend/codes.h"
@@ -370,7 +371,16 @@ ExprPtr FunctionLowering::lower_op_call(const ast::Expr& e, const std::string& n
                                   "ConvertTensorToTileOps pass, which cvsim does not re-implement",
                                   name, type_str(a->type)),
                       "give cvsim the program PyPTO prints at the ExpandMixedKernel boundary, or load the tensor into a tile first");
+    // A tile of rank above 2 is the merged 2-D tile of a reshape: only another reshape reads it the same way
+    // (an op with axes, a reduction or a window would see the merged shape, not the written one).
+    for (const auto& a : call->args)
+        if (a && a->type.kind == TypeKind::Tile && !a->type.nd_shape.empty() && op->code != OpCode::Reshape)
+            raise(codes::kUnsupported, a->loc,
+                  fmt::format("pl.{} of the rank-{} tile {}: cvsim holds a tile of rank above 2 as its merged 2-D rows and lets only "
+                              "pl.tile.reshape read it", op->name(), a->type.nd_shape.size(), shape_str(a->type.nd_shape)),
+                  "reshape it to 2-D first (PyPTO's FlattenTileNdTo2D does)");
     insert_memory_moves(*call);
+    lower_load_clamp(*call);
     call->type = infer_call_type(*call, region_split());
     if (op->code == OpCode::ImportPeerBuffer) {
         const ExprPtr& peer = arg(*call, "peer_func");
@@ -457,6 +467,17 @@ ExprPtr FunctionLowering::lower_dict(const ast::Expr& d) {
                        (v.kind == ast::ExprKind::Name || v.kind == ast::ExprKind::BinOp || v.kind == ast::ExprKind::UnaryOp ||
                         v.kind == ast::ExprKind::Call);
         if (runtime && v.kind == ast::ExprKind::Name && !m_vars.count(v.name)) runtime = false;  // E-NAME below
+        // A list of the function's variables (PyPTO's "dump_vars": the tensors the runtime dumps for debugging
+        // around a launch, a host-side copy that changes no value): kept and printed back, not interpreted.
+        if (v.kind == ast::ExprKind::List && !v.args.empty() &&
+            std::all_of(v.args.begin(), v.args.end(), [&](const ast::ExprPtr& x) { return x->kind == ast::ExprKind::Name && m_vars.count(x->name); })) {
+            auto l = std::make_shared<ir::Expr>();
+            l->kind = ir::ExprKind::List;
+            l->loc = v.loc;
+            for (const auto& x : v.args) l->args.push_back(lower_expr(*x, false, nullptr));
+            r->args2.push_back(l);
+            continue;
+        }
         if (runtime) {
             ExprPtr x = lower_expr(v, false, nullptr);
             if (x->type.kind != TypeKind::Scalar)

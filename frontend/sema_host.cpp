@@ -83,6 +83,15 @@ ExprPtr FunctionLowering::lower_host_op(const ast::Expr& e, const std::string& n
                   "give cvsim the program PyPTO prints at the ExpandMixedKernel boundary (orchestration tensor ops belong "
                   "in an Orchestration function)",
                   span);
+        // PyPTO allows pl.array.* in a kernel: an on-core scalar array (PTOAS pto.declare_local_array on the scalar
+        // unit's stack, uninitialised, each update_element writing the one buffer in place whatever SSA name it
+        // is given). cvsim's kernels have no such value: refused, naming it, rather than run as something else.
+        if (starts_with(name, "pl.array."))
+            raise(codes::kUnsupported, callee.loc,
+                  fmt::format("'{}' in an {} function: PyPTO's on-core scalar array (PTOAS pto.declare_local_array, updated in place) is "
+                              "not modelled by cvsim in kernels (only in an Orchestration function)",
+                              name, func_type_name(m_fn.type)),
+                  "keep the values in scalars (or a tile: pl.tile.write / pl.tile.read)", span);
         raise(codes::kUnsupported, callee.loc,
               fmt::format("'{}' is a host (orchestration) op; a {} function cannot run it", name, func_type_name(m_fn.type)), "", span);
     }

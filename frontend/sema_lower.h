@@ -100,4 +100,11 @@ class FunctionLowering {
     ExprPtr lower_host_call(const ast::Expr& e, const std::string& name, const Type* ann);
 };
 
+// pl.tile.load(..., clamp=True): the valid_shape argument becomes the region clamped to the source's edge
+// (sema_load_clamp.cpp); no-op for any other call.
+void lower_load_clamp(ir::Expr& call);
+// E-UNSUPPORTED when an in-place op (matmul_acc, gemv_acc, ...) writes into a view of a tile that is read elsewhere:
+// the device's shared buffer changes, cvsim's value semantics would not show it (sema_view_writes.cpp).
+void check_view_writes(const ir::Function& f);
+
 }  // namespace cvsim::sema

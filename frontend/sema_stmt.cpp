@@ -10,6 +10,7 @@
 #include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/ops.h"
+#include "frontend/passes/ir_util.h"
 #include "frontend/sema_lower.h"
 
 namespace cvsim::sema {
@@ -141,13 +142,35 @@ void FunctionLowering::lower_assign(const ast::Stmt& s) {
     }
     if (target.kind == ast::ExprKind::Name) {
         ExprPtr value = lower_expr(*s.value, /*top=*/true, ann ? &*ann : nullptr);
+        // `x: pl.Tensor[...] = pl.tensor.write(t, idx, v)` (PyPTO's tensor.write returns the tensor it writes, in
+        // place): the write as a statement, then x an alias of t (cvsim's op returns nothing).
+        if (value->kind == ExprKind::Call && value->op && value->op->code == OpCode::TensorWrite) {
+            emit(passes::make_eval(value, s.loc));
+            ExprPtr dst = std::make_shared<Expr>(*arg(*value, "tensor"));  // a copy: the two statements share no node
+            Type dt = dst->type;
+            if (ann) dt = merge_annotation(*ann, dt, s.loc, *s.value);
+            auto st = std::make_shared<Stmt>();
+            st->kind = StmtKind::Assign;
+            st->loc = s.loc;
+            st->annotated = ann.has_value();
+            st->value = dst;
+            st->targets.push_back(bind(target.name, dt, target.loc));
+            emit(st);
+            return;
+        }
+        // A rank-N tile annotation names a reshape's result (held as its merged rows, Type::nd_shape) only.
+        if (ann && !ann->nd_shape.empty() && value->type.nd_shape != ann->nd_shape)
+            raise(codes::kUnsupported, s.annotation->loc,
+                  "tiles of rank above 2 are supported only as the result of pl.tile.reshape (held as their merged 2-D rows)");
         Type t = value->type;
         if (ann) t = merge_annotation(*ann, t, s.loc, *s.value);
         if (t.kind == TypeKind::Unknown)
             raise(codes::kType, s.value->loc, "cannot infer the type of this value",
                   "annotate the target (x: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = ...) or pass shape= and dtype=");
         if (t.kind == TypeKind::None) raise(codes::kType, s.value->loc, "this call returns nothing; it cannot be assigned");
-        if (t.kind == TypeKind::Tuple && value->kind != ExprKind::FuncCall)
+        // A tuple bound to a name: a call's result, or an element of a tuple that is itself a tuple (PyPTO's nested
+        // `pl.Tuple[pl.Tuple[...], ...]` results: `inner = ret[0]`). A tuple literal is not.
+        if (t.kind == TypeKind::Tuple && value->kind != ExprKind::FuncCall && value->kind != ExprKind::Index)
             raise(codes::kType, s.value->loc, fmt::format("a tuple of {} values cannot be bound to one name; unpack it (a, b = ...)", t.elems.size()));
         value->type = t;
         if (ann) annotated_valid_region(*s.annotation, *ann, *value);

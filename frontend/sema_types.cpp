@@ -565,7 +565,16 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
         if ((t.view.blayout || t.view.slayout) &&
             !layout_from_view(t.view.blayout.value_or(TileLayout::row_major), t.view.slayout.value_or(TileLayout::none_box)))
             raise(codes::kType, e.loc, "blayout/slayout do not name a layout (ND, DN, NZ or ZN)");
-        if (t.shape.size() > 2) raise(codes::kUnsupported, e.loc, "tiles of rank above 2 are not supported");
+        if (t.shape.size() > 2) {
+            // A rank-N tile (a reshape's result that is only reshaped again): the merged 2-D tile of the same
+            // row-major elements, its written shape kept (Type::nd_shape). A valid region of it is not modelled.
+            if (!t.valid.empty() || t.valid_dynamic)
+                raise(codes::kUnsupported, e.loc, "a valid_shape on a tile of rank above 2 is not supported");
+            t.nd_shape = t.shape;
+            int64_t lead = 1;
+            for (size_t i = 0; i + 1 < t.shape.size(); ++i) lead *= t.shape[i];
+            t.shape = {lead, t.nd_shape.back()};
+        }
         return t;
     }
     if (head == "pl.Array") {  // pl.Array[N, dtype] of an Orchestration function: read as a 1-D tensor

@@ -382,6 +382,28 @@ private:
                 Val view = tile_of(c, gather ? "mem" : "output_tensor");
                 Val out = gather ? tile_val(c.type, new_storage()) : view;
                 if (m_lane.replay || view.k != Val::Tensor) return out;
+                auto whole = [](const Val& v, bool write) {
+                    Access a;
+                    a.res = v.tensor;
+                    for (size_t d = 0; d < v.shape.size(); ++d) {
+                        a.lo.push_back(v.off[d]);
+                        a.hi.push_back(v.off[d] + v.shape[d]);
+                    }
+                    a.write = write;
+                    return a;
+                };
+                if (gather && c.type.mem == Mem::Mat) {
+                    // The Mat form (cube): the GM index tensor and the table are read, the elem mode's GM scratch
+                    // written, each whole.
+                    in.kind = Kind::Gm;
+                    in.pipe = kMte2;
+                    in.acc.push_back(whole(view, false));
+                    if (Val ix = tile_of(c, "idx"); ix.k == Val::Tensor) in.acc.push_back(whole(ix, false));
+                    if (Val sc = tile_of(c, "scratch"); sc.k == Val::Tensor) in.acc.push_back(whole(sc, true));
+                    write(in, idx, out.storage);
+                    emit(std::move(in));
+                    return out;
+                }
                 Access w;
                 w.res = view.tensor;
                 for (size_t d = 0; d < view.shape.size(); ++d) {

@@ -222,7 +222,8 @@ Step DataEngine::begin_op(SimInstr& in) {
         case OpCode::Load: case OpCode::TensorRead: return Step::done(begin_load(in));
         case OpCode::Store: case OpCode::TensorWrite: return Step::done(begin_store(in));
         case OpCode::TpushToAiv: case OpCode::TpushToAic: return begin_push(in);
-        case OpCode::Mgather: case OpCode::Mscatter: return Step::done(begin_indexed(in));
+        case OpCode::Mgather: case OpCode::Mscatter:
+            return Step::done(in.out && in.out->mem == Mem::Mat ? begin_mgather_mat(in) : begin_indexed(in));
         case OpCode::SyncSet: return Step::done(hw.sync.issue_cost);
         case OpCode::SyncWait: {
             Step w = wait_flag(in);
@@ -373,6 +374,7 @@ void DataEngine::end_op(SimInstr& in) {
         gm.transfer_end();
         write_tile(*in.out, p.data.m);
         in.out->clean = false;
+        if (in.out->mem == Mem::Mat) end_mgather_mat(in);  // elem mode: the GM scratch write
     } else if (code == OpCode::Mscatter) {
         gm.transfer_end();
         const auto& t = m_st.tensors->tensors[p.gm.empty() ? 0 : p.gm[0].tensor];

@@ -6,7 +6,8 @@
 // commits GM writes (visible after the visibility delay), raises flags and emits the event.
 //
 // Files: data_engine.cpp (the dispatch, loads, stores, compute, end), data_sync.cpp (rings, flags,
-// barriers, fences, scheduling points), data_compute.cpp (latencies, numerics, the memo, indexed transfers).
+// barriers, fences, scheduling points), data_compute.cpp (latencies, numerics, the memo, indexed transfers),
+// data_mgather_mat.cpp (pl.tile.mgather into L1 on the cube).
 #pragma once
 
 #include <array>
@@ -85,6 +86,10 @@ private:
     void slot_reads(SimInstr& in);
     // ---- data_compute.cpp ----
     uint64_t begin_indexed(SimInstr& in);  // pl.tile.mgather / mscatter: the transfers the index tile names
+    // ---- data_mgather_mat.cpp ----
+    // pl.tile.mgather's Mat form on the cube: the transfers the GM index names; elem mode's scratch write.
+    uint64_t begin_mgather_mat(SimInstr& in);
+    void end_mgather_mat(SimInstr& in);
     uint64_t compute_latency(const SimInstr& in);
     void compute_data(SimInstr& in);
     bool inputs_clean(const SimInstr& in) const;

@@ -184,7 +184,7 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
                     return LValue{v};
                 }
             }
-            auto w = window(v, arg(c, "offsets"), ext, s);
+            auto w = window(v, arg(c, "offsets"), ext, s, arg(c, "shapes") != nullptr);
             if (!w || !src) return LValue{v};
             auto in = make(src->mem == Mem::Acc ? Pipe::Fixp : Pipe::Mte3, s, &c);
             dep_read(*in, src);
@@ -195,6 +195,7 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             return LValue{v};
         }
         case O::Mgather: case O::Mscatter: {
+            if (code == O::Mgather && c.type.mem == Mem::Mat) return issue_mgather_mat(s, c);  // lane_mgather_mat.cpp
             // GM elements an index tile picks (pl.tile.mgather / mscatter): the addresses are data, so the
             // same-core GM ordering takes the whole view; begin() replaces it by the transfers the index values
             // name (what the checker sees). in.ints carries the view: rank, offsets, shape, reshape rank, reshape.

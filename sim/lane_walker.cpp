@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/layout.h"
 #include "frontend/codes.h"
 #include "frontend/ops.h"
@@ -225,7 +227,8 @@ TileRef LaneWalker::new_tile(const Type& t) {
     return b;
 }
 
-std::optional<rt::Window> LaneWalker::window(const TView& v, const ExprPtr& offsets, const std::vector<int64_t>& extents, const Stmt& s) {
+std::optional<rt::Window> LaneWalker::window(const TView& v, const ExprPtr& offsets, const std::vector<int64_t>& extents, const Stmt& s,
+                                             bool partition) {
     rt::Window w;
     w.tensor = v.tensor;
     size_t rank = v.shape.size();
@@ -236,6 +239,25 @@ std::optional<rt::Window> LaneWalker::window(const TView& v, const ExprPtr& offs
     if (!offsets || offsets->args.size() != rank || ext.size() != rank) {
         m_sink.finding(codes::kOob, s, "window rank does not match the tensor");
         return std::nullopt;
+    }
+    // A store's `shapes` partition that runs past a dimension of its whole tensor: its rows as one box of the
+    // tensor when they are (rt::partition_window, as the reference interpreter).
+    if (const auto& tb = m_cx.tensors->tensors[v.tensor]; partition && v.reshape.empty() && v.shape == tb.shape &&
+                                                          std::all_of(v.off.begin(), v.off.end(), [](int64_t o) { return o == 0; })) {
+        std::vector<int64_t> off;
+        bool inside = true;
+        for (size_t d = 0; d < rank; ++d) {
+            off.push_back(scalar(offsets->args[d]).as_int());
+            inside &= rt::window_inside(off[d], ext[d], v.shape[d]);
+        }
+        if (!inside)
+            if (auto p = rt::partition_window(v.tensor, tb.shape, off, ext)) {
+                if (auto err = rt::check_window(tb, *p)) {  // a 4-bit byte split
+                    m_sink.finding(codes::kOob, s, fmt::format("{} {}", core_name(m_cx.core), *err));
+                    return std::nullopt;
+                }
+                return *p;
+            }
     }
     w.extents = ext;
     for (size_t d = 0; d < rank; ++d) {

@@ -88,12 +88,16 @@ private:
     void dep_write(Instr& in, const TileRef& t);
     void dep_gm(SimInstr& in, uint32_t tensor, const rt::Window& w, bool write, bool atomic = false);
     TileRef new_tile(const ir::Type& t);
-    std::optional<rt::Window> window(const TView& v, const ir::ExprPtr& offsets, const std::vector<int64_t>& ext, const ir::Stmt& s);
+    // partition: a store's `shapes` window (may run past a dimension when its rows are one box: rt::partition_window)
+    std::optional<rt::Window> window(const TView& v, const ir::ExprPtr& offsets, const std::vector<int64_t>& ext, const ir::Stmt& s,
+                                     bool partition = false);
     OrderKeyPtr order_key(const ir::Stmt& s);
     CrossCorePipe* ring_for(const ir::Expr& c, int dir, const ir::Stmt& s);
     void issue(std::unique_ptr<SimInstr> in) { m_sink.issue(std::move(in)); }
     // ---- op calls (lane_ops.cpp) ----
     LValue issue_call(const ir::Stmt& s, const ir::Expr& c);
+    // pl.tile.mgather's Mat form on the cube (lane_mgather_mat.cpp; its data: DataEngine::begin_mgather_mat).
+    LValue issue_mgather_mat(const ir::Stmt& s, const ir::Expr& c);
 
     WalkContext m_cx;
     rt::LaneProgram m_prog;

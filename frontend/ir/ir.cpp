@@ -67,7 +67,8 @@ std::string type_str(const Type& t, const std::string* dynamic_valid) {
             return fmt::format("{}[{}, pl.{}]", t.distributed ? "pld.DistributedTensor" : "pl.Tensor", shape_str(t.shape), dtype_name(t.dtype));
         case TypeKind::Opaque: return t.name;
         case TypeKind::Tile: {
-            std::string s = fmt::format("pl.Tile[{}, pl.{}, pl.Mem.{}", shape_str(t.shape), dtype_name(t.dtype), mem_name(t.mem));
+            std::string s = fmt::format("pl.Tile[{}, pl.{}, pl.Mem.{}", shape_str(t.nd_shape.empty() ? t.shape : t.nd_shape), dtype_name(t.dtype),
+                                        mem_name(t.mem));
             const bool dyn = t.valid_dynamic && dynamic_valid && !dynamic_valid->empty();
             bool view = t.view.written || !t.valid.empty() || dyn;
             if (view) {

@@ -56,6 +56,10 @@ struct Type {
     std::vector<Type> elems;         // Tuple element types
     bool distributed = false;        // Tensor: a pld.DistributedTensor (a window-bound tensor of a distributed program)
     std::string name;                // Opaque: the printed type ("pld.CommCtxType", "pl.Ptr")
+    // Tile of rank above 2 (a pl.tile.reshape's result, PyPTO's [128, 32, 2] between two reshapes): its shape as
+    // written; `shape` is the merged 2-D [product of all but the last, last] (the same row-major elements). Such a
+    // tile may only be reshaped again (sema refuses any other use).
+    std::vector<int64_t> nd_shape;
 
     static Type unknown() { return {}; }
     static Type none() { Type t; t.kind = TypeKind::None; return t; }

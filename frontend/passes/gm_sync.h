@@ -455,18 +455,25 @@ private:
                     m_acc.push_back(std::move(a));
                 } else if (is_indexed_gm(c->op->code)) {
                     // pl.tile.mgather (MTE2) / mscatter (MTE3) on the vector lane: the index tile's values pick the
-                    // elements, so the access's window is unknown (may overlap anything of its tensor).
+                    // elements, so the access's window is unknown (may overlap anything of its tensor). mgather's
+                    // Mat form runs on the cube: it reads the table and the GM index tensor and (elem mode) writes
+                    // the GM scratch, each of unknown window here.
                     const bool scatter = c->op->code == OpCode::Mscatter;
+                    const bool mat = !scatter && c->type.kind == TypeKind::Tile && c->type.mem == Mem::Mat;
                     const bool unused = !scatter && m_live && !s->targets.empty() && !m_live->count(s->targets[0].get());
-                    if (!unused) {
+                    std::vector<std::pair<const char*, bool>> parts = {{scatter ? "output_tensor" : "mem", scatter}};
+                    if (mat) parts.push_back({"idx", false});
+                    if (mat && arg(*c, "scratch") && arg(*c, "scratch")->kind == ExprKind::Var) parts.push_back({"scratch", true});
+                    for (const auto& [param, store] : parts) {
+                        if (unused) break;
                         Access a;
                         a.stmt = s;
                         a.path = here;
-                        a.store = scatter;
+                        a.store = store;
                         a.call = c;
                         a.win = GmWindow{};
-                        a.lane = Side::Vector;
-                        a.origins = origin_of(arg(*c, scatter ? "output_tensor" : "mem"));
+                        a.lane = mat ? Side::Cube : Side::Vector;
+                        a.origins = origin_of(arg(*c, param));
                         m_acc.push_back(std::move(a));
                     }
                 } else if (c->op->code == OpCode::TensorWrite) {

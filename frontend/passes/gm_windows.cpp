@@ -353,7 +353,13 @@ GmWindow WindowAnalysis::window(const Expr& call, const StmtPath& path) const {
         const auto& valid = tile->type.valid;
         if (valid.size() == w.ext.size() && std::all_of(valid.begin(), valid.end(), [](int64_t v) { return v > 0; }))
             for (size_t d = 0; d < valid.size(); ++d) w.ext[d] = std::min(w.ext[d], valid[d]);
-        if (auto sh = const_int_list(arg(call, "shapes"))) w.ext = *sh;
+        if (auto sh = const_int_list(arg(call, "shapes"))) {
+            // A partition that runs past a tensor dimension (FlattenTileNdTo2D's collapsed leading extent) addresses
+            // the tensor's rows linearly (rt::partition_window): no box here, so it may overlap anything.
+            for (size_t d = 0; d < sh->size() && d < t->type.shape.size(); ++d)
+                if ((*sh)[d] > t->type.shape[d]) return w;
+            w.ext = *sh;
+        }
         size_t rank = t->type.shape.size();
         if (w.ext.size() < rank) w.ext.insert(w.ext.begin(), rank - w.ext.size(), 1);
     } else {

@@ -168,6 +168,7 @@ private:
                 return;
             }
             case O::Mgather: case O::Mscatter:
+                if (c.type.kind == TypeKind::Tile && c.type.mem == Mem::Mat) return;  // the Mat form runs on the cube, whole
                 // Which rows or elements each lane's half of the index tile names is not defined by a split.
                 raise(codes::kUnsupported, c.loc,
                       fmt::format("pl.{} in a {} split function is not modelled by cvsim (each AIV lane would hold half the index tile)",

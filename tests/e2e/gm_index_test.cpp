@@ -91,7 +91,7 @@ TEST(GmIndex, AV2CHandOverThroughAScatterIsOrderedByThePassAndARaceWithoutIt) {
 
 TEST(GmIndex, MisusesGetADiagnosticAtACaret) {
     const std::vector<Misuse> cases = {
-        {"pl.tile.mgather(table, ri)", "pl.tile.mgather(table, ri, target_memory=pl.MemorySpace.Mat)", "E-UNSUPPORTED", "target_memory=pl.Mem.Mat", "a5"},
+        {"pl.tile.mgather(table, ri)", "pl.tile.mgather(table, ri, target_memory=pl.MemorySpace.Mat)", "E-TYPE", "argument 'idx' must be a GM tensor", "a5"},
         {"ei = pl.load(eidx, [0, 0], [4, 8])", "ei = pl.cast(pl.load(eidx, [0, 0], [4, 8]), pl.FP32)", "E-TYPE", "idx dtype to be INT32", "a5"},
         {"\"elem\", gather_oob=\"zero\"", "\"elem\", gather_oob=\"skip\"", "E-TYPE", "gather_oob must be one of", "a5"},
         {"pl.tile.mscatter(v, si, scat)", "pl.tile.mscatter(v, ri, scat)", "E-TYPE", "idx shape to match src shape", "a5"},

@@ -138,3 +138,30 @@ TEST(ParityOps, APerCallCopyIsComparedWithTheFunctionItCopies) {
 }
 
 }  // namespace
+
+TEST(ParityOps, CvsimsGatherComparePairIsUpstreamsOneCall) {
+    // cvsim prints pl.tile.gather_compare as gather_compare_dst + gather_compare_cdst on the same operands;
+    // upstream prints one call returning the tuple (PyPTO's GatherCompareEqProgram): the same op.
+    const std::string head = "@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.AIV)\n    def f(self, x: pl.Tensor[[16, 64], pl.FP32]):\n"
+                             "        s: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64])\n";
+    const std::string ours = head +
+                             "        d: pl.Tile[[16, 8], pl.INT32, pl.Mem.Vec] = pl.tile.gather_compare_dst(s, k, t, cmp_mode=0, offset=0, out_cols=8)\n"
+                             "        c: pl.Tile[[1, 16], pl.INT32, pl.Mem.Vec] = pl.tile.gather_compare_cdst(s, k, t, cmp_mode=0, offset=0, out_cols=8)\n"
+                             "        return x\n";
+    const std::string theirs = head +
+                               "        r: pl.Tuple[pl.Tile[[16, 8], pl.INT32, pl.Mem.Vec], pl.Tile[[1, 16], pl.INT32, pl.Mem.Vec]] = pl.tile.gather_compare(\n"
+                               "            s, k, t, cmp_mode=0, offset=0, out_cols=8\n        )\n        d = r[0]\n        c = r[1]\n        return x\n";
+    std::vector<std::string> want = {"tile.load", "tile.gather_compare", "return"};
+    EXPECT_EQ(op_sequences(ours)["f"].tokens, want);
+    std::string report;
+    EXPECT_TRUE(compare_op_sequences(op_sequences(ours), op_sequences(theirs), report)) << report;
+    // Two calls stay two (the cdst of other operands is another call), and one call is not two.
+    const std::string two = head +
+                            "        d: pl.Tile[[16, 8], pl.INT32, pl.Mem.Vec] = pl.tile.gather_compare_dst(s, k, t, cmp_mode=0, offset=0, out_cols=8)\n"
+                            "        c: pl.Tile[[1, 16], pl.INT32, pl.Mem.Vec] = pl.tile.gather_compare_cdst(s, k2, t, cmp_mode=0, offset=0, out_cols=8)\n"
+                            "        return x\n";
+    want = {"tile.load", "tile.gather_compare", "tile.gather_compare", "return"};
+    EXPECT_EQ(op_sequences(two)["f"].tokens, want);
+    report.clear();
+    EXPECT_FALSE(compare_op_sequences(op_sequences(two), op_sequences(theirs), report));
+}
