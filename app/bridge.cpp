@@ -87,7 +87,8 @@ std::optional<std::string> pypto_source_reason(const std::string& text) {
         }
         if (std::regex_search(line, jit)) return fmt::format("a @pl.jit function at line {}", n);
         std::smatch m;
-        if (std::regex_search(line, m, scope)) return fmt::format("tensor-level code (with pl.{}(...)) at line {}", m[1].str(), n);
+        if (std::regex_search(line, m, scope))
+            return fmt::format("tensor-level code (with pl.{}(...)) at line {}", m[1].str(), n);
     }
     return std::nullopt;
 }
@@ -96,67 +97,83 @@ std::string bridge_script() {
     if (const char* e = std::getenv("CVSIM_PYPTO_BRIDGE"); e && *e) return e;
     std::string dir = self_dir();
     if (dir.empty()) return "";
-    for (const fs::path& p : {fs::path(dir) / "pypto_bridge.py", fs::path(dir) / ".." / "share" / "cvsim" / "pypto_bridge.py"}) {
+    for (const fs::path& p :
+         {fs::path(dir) / "pypto_bridge.py", fs::path(dir) / ".." / "share" / "cvsim" / "pypto_bridge.py"}) {
         std::error_code ec;
         if (fs::is_regular_file(p, ec)) return p.string();
     }
     return "";
 }
 
-std::string resolve_kernel(const std::string& path, const BridgeOptions& opt) { return resolve_kernels(path, opt, false).front(); }
+std::string resolve_kernel(const std::string& path, const BridgeOptions& opt) {
+    return resolve_kernels(path, opt, false).front();
+}
 
 std::vector<std::string> resolve_kernels(const std::string& path, const BridgeOptions& opt, bool all) {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec)) return {path};  // SourceFile::read reports it
-    std::optional<std::string> why = opt.force ? std::optional<std::string>("--pypto") : pypto_source_reason(slurp(path));
+    std::optional<std::string> why =
+        opt.force ? std::optional<std::string>("--pypto") : pypto_source_reason(slurp(path));
     if (!why) return {path};
     std::string script = bridge_script();
     if (script.empty())
-        throw BridgeError(codes::kPypto, fmt::format("{} is a PyPTO kernel source ({}), but cvsim's bridge pypto_bridge.py is not "
-                                                 "installed beside the cvsim binary (or named by $CVSIM_PYPTO_BRIDGE)",
-                                                 path, *why));
+        throw BridgeError(codes::kPypto,
+                          fmt::format("{} is a PyPTO kernel source ({}), but cvsim's bridge pypto_bridge.py is not "
+                                      "installed beside the cvsim binary (or named by $CVSIM_PYPTO_BRIDGE)",
+                                      path, *why));
     const char* py = std::getenv("CVSIM_PYTHON");
     std::string python = py && *py ? py : "python3";
     std::string tmpl = (fs::temp_directory_path(ec) / "cvsim-pypto-XXXXXX").string();
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
-    if (!mkdtemp(buf.data())) throw BridgeError(codes::kIo, fmt::format("cannot create a temporary folder for the bridge: {}", std::strerror(errno)));
+    if (!mkdtemp(buf.data()))
+        throw BridgeError(codes::kIo,
+                          fmt::format("cannot create a temporary folder for the bridge: {}", std::strerror(errno)));
     fs::path dir(buf.data());
     std::string out = (dir / (fs::path(path).stem().string() + ".before_ExpandMixedKernel.py")).string();
     std::string log = (dir / "bridge.log").string();
     // check/explore: every kernel of the file (unless --pypto-kernel names one), one printed program each.
     const bool every = all && opt.kernel_name.empty();
     std::vector<std::string> argv = {python, script, path, "--platform", opt.target};
-    if (every) argv.insert(argv.end(), {"--out-dir", dir.string()});
-    else argv.insert(argv.end(), {"--out", out});
+    if (every)
+        argv.insert(argv.end(), {"--out-dir", dir.string()});
+    else
+        argv.insert(argv.end(), {"--out", out});
     if (!opt.kernel_name.empty()) argv.insert(argv.end(), {"--kernel", opt.kernel_name});
     int rc = run_child(argv, log);
     std::string msg = trim(slurp(log));
     if (rc == 0 && every) {
         std::vector<std::string> outs;
         for (const auto& e : fs::directory_iterator(dir, ec))
-            if (e.path().filename().string().find(".before_ExpandMixedKernel.py") != std::string::npos) outs.push_back(e.path().string());
+            if (e.path().filename().string().find(".before_ExpandMixedKernel.py") != std::string::npos)
+                outs.push_back(e.path().string());
         std::sort(outs.begin(), outs.end());
         if (!outs.empty()) {
             for (const auto& o : outs)
-                std::cerr << fmt::format("note: {} is a PyPTO kernel source ({}); compiled by PyPTO ({}) up to ExpandMixedKernel: {}\n", path,
-                                         *why, opt.target, o);
+                std::cerr << fmt::format(
+                    "note: {} is a PyPTO kernel source ({}); compiled by PyPTO ({}) up to ExpandMixedKernel: {}\n",
+                    path, *why, opt.target, o);
             // Kernels PyPTO could not compile (the others are checked): said, not hidden.
-            if (!msg.empty()) std::cerr << fmt::format("note: {}: PyPTO did not compile every kernel of it:\n{}\n", path, msg);
+            if (!msg.empty())
+                std::cerr << fmt::format("note: {}: PyPTO did not compile every kernel of it:\n{}\n", path, msg);
             return outs;
         }
     }
     if (rc == 0 && !every && fs::is_regular_file(out, ec)) {
-        std::cerr << fmt::format("note: {} is a PyPTO kernel source ({}); compiled by PyPTO ({}) up to ExpandMixedKernel: {}\n", path,
-                                 *why, opt.target, out);
+        std::cerr << fmt::format(
+            "note: {} is a PyPTO kernel source ({}); compiled by PyPTO ({}) up to ExpandMixedKernel: {}\n", path, *why,
+            opt.target, out);
         return {out};
     }
     if (rc == 3 || rc == 127 || rc < 0)
-        throw BridgeError(codes::kNeedsPypto, fmt::format("{} is a PyPTO kernel source ({}); {}{}", path, *why, kNeeds,
-                                                       msg.empty() ? "" : "\n  (" + (rc == 127 ? python + ": not found" : msg) + ")"));
-    throw BridgeError(codes::kPypto, fmt::format("{} is a PyPTO kernel source ({}); PyPTO could not compile it up to ExpandMixedKernel "
-                                             "(exit {}):\n{}",
-                                             path, *why, rc, msg));
+        throw BridgeError(codes::kNeedsPypto,
+                          fmt::format("{} is a PyPTO kernel source ({}); {}{}", path, *why, kNeeds,
+                                      msg.empty() ? "" : "\n  (" + (rc == 127 ? python + ": not found" : msg) + ")"));
+    throw BridgeError(
+        codes::kPypto,
+        fmt::format("{} is a PyPTO kernel source ({}); PyPTO could not compile it up to ExpandMixedKernel "
+                    "(exit {}):\n{}",
+                    path, *why, rc, msg));
 }
 
 }  // namespace cvsim::sim

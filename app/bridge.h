@@ -15,9 +15,9 @@ namespace cvsim::sim {
 std::optional<std::string> pypto_source_reason(const std::string& text);
 
 struct BridgeOptions {
-    bool force = false;         // --pypto: compile with PyPTO whatever the file looks like
+    bool force = false;  // --pypto: compile with PyPTO whatever the file looks like
     std::string target = "a2a3";
-    std::string kernel_name;    // --pypto-kernel: the kernel of a file defining several
+    std::string kernel_name;  // --pypto-kernel: the kernel of a file defining several
 };
 
 // A bridge failure (PyPTO missing, PyPTO rejected the kernel): exit 2 with `code` and the message.

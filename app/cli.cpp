@@ -14,9 +14,10 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 
+#include "app/report.h"
 #include "app/sampling.h"
 #include "frontend/codes.h"
 #include "frontend/control_scalars.h"
@@ -27,7 +28,6 @@
 #include "frontend/pipeline.h"
 #include "frontend/printer.h"
 #include "frontend/sema.h"
-#include "app/report.h"
 #include "traces/chrome_trace.h"
 #include "traces/html.h"
 #include "traces/vcd.h"
@@ -80,7 +80,8 @@ sim::SessionOptions session_options(const CommonOptions& c) {
     o.target = *t;
     for (const auto& f : c.configs) {
         std::error_code ec;
-        if (std::filesystem::is_directory(f, ec)) throw std::invalid_argument(fmt::format("--config {}: is a folder, expected a TOML file", f));
+        if (std::filesystem::is_directory(f, ec))
+            throw std::invalid_argument(fmt::format("--config {}: is a folder, expected a TOML file", f));
     }
     o.config_files = c.configs;
     o.param_sets = c.sets;
@@ -90,7 +91,8 @@ sim::SessionOptions session_options(const CommonOptions& c) {
     auto c2 = passes::c2v_policy_from_name(c.c2v);
     if (!c2) throw std::invalid_argument(fmt::format("--c2v {}: expected upstream or complete", c.c2v));
     o.c2v = *c2;
-    if (c.blocks < 1 || c.blocks > 4096) throw std::invalid_argument(fmt::format("--blocks {}: expected 1..4096", c.blocks));
+    if (c.blocks < 1 || c.blocks > 4096)
+        throw std::invalid_argument(fmt::format("--blocks {}: expected 1..4096", c.blocks));
     o.blocks = c.blocks;
     o.entry = c.entry;
     for (const auto& d : c.dims) {
@@ -109,8 +111,10 @@ sim::SessionOptions session_options(const CommonOptions& c) {
     o.visibility_delay = c.visibility_delay;
     if (!(c.timeout > 0) || !std::isfinite(c.timeout))
         throw std::invalid_argument(fmt::format("--timeout {}: expected a positive number of seconds", c.timeout));
-    if (!(c.rtol >= 0) || !std::isfinite(c.rtol)) throw std::invalid_argument(fmt::format("--rtol {}: expected a finite number >= 0", c.rtol));
-    if (!(c.atol >= 0) || !std::isfinite(c.atol)) throw std::invalid_argument(fmt::format("--atol {}: expected a finite number >= 0", c.atol));
+    if (!(c.rtol >= 0) || !std::isfinite(c.rtol))
+        throw std::invalid_argument(fmt::format("--rtol {}: expected a finite number >= 0", c.rtol));
+    if (!(c.atol >= 0) || !std::isfinite(c.atol))
+        throw std::invalid_argument(fmt::format("--atol {}: expected a finite number >= 0", c.atol));
     if (c.max_cycles == 0) throw std::invalid_argument("--max-cycles 0: expected a positive number of cycles");
     o.compare.rtol = c.rtol;
     o.compare.atol = c.atol;
@@ -118,7 +122,8 @@ sim::SessionOptions session_options(const CommonOptions& c) {
     o.max_wall_seconds = c.timeout;
     for (const auto& in : c.inputs) {
         auto eq = in.find('=');
-        if (eq == std::string::npos || eq == 0) throw std::invalid_argument(fmt::format("--input {}: expected NAME=FILE.npy or NAME=VALUE", in));
+        if (eq == std::string::npos || eq == 0)
+            throw std::invalid_argument(fmt::format("--input {}: expected NAME=FILE.npy or NAME=VALUE", in));
         std::string name = in.substr(0, eq), value = in.substr(eq + 1);
         if (value.size() > 4 && value.substr(value.size() - 4) == ".npy") {
             o.input_files[name] = value;
@@ -136,7 +141,9 @@ sim::SessionOptions session_options(const CommonOptions& c) {
                 } catch (const std::exception&) {
                 }
             }
-            if (!ok) throw std::invalid_argument(fmt::format("--input {}: expected iota or iota+K for a tensor filled with K, K+1, ...", in));
+            if (!ok)
+                throw std::invalid_argument(
+                    fmt::format("--input {}: expected iota or iota+K for a tensor filled with K, K+1, ...", in));
             o.iotas[name] = base;
             continue;
         }
@@ -152,7 +159,8 @@ sim::SessionOptions session_options(const CommonOptions& c) {
                 o.scalars[name] = rt::Scalar::of_int(v);
             }
         } catch (const std::exception&) {
-            throw std::invalid_argument(fmt::format("--input {}: '{}' is neither a number nor an .npy file", in, value));
+            throw std::invalid_argument(
+                fmt::format("--input {}: '{}' is neither a number nor an .npy file", in, value));
         }
     }
     return o;
@@ -169,7 +177,8 @@ std::vector<std::string> replay_args(const CommonOptions& c, const std::string& 
     if (c.c2v != "upstream") opt("--c2v", c.c2v);
     if (c.blocks != 1) opt("--blocks", std::to_string(c.blocks));
     // The schedule's resolved delay (drawn or fixed) replaces the option: the replay needs no draw.
-    if (s.resolved ? (s.visibility_delay > 0 || s.max_visibility > 0 || c.visibility_delay) : c.visibility_delay.has_value())
+    if (s.resolved ? (s.visibility_delay > 0 || s.max_visibility > 0 || c.visibility_delay)
+                   : c.visibility_delay.has_value())
         opt("--visibility-delay", std::to_string(s.resolved ? s.visibility_delay : *c.visibility_delay));
     else if (!s.resolved && s.max_visibility > 0)
         opt("--max-visibility-delay", std::to_string(s.max_visibility));
@@ -218,7 +227,8 @@ int run_self(const std::vector<std::string>& args) {
 // Per distinct finding: DIR/<kernel>_<schedule>_seed<N>.txt (the finding and its replay command) and the
 // three views of that schedule (.json Chrome trace, .vcd, .html), written by replaying it with `cvsim run`
 // in a child process (a fresh SystemC elaboration; the replay is byte-identical to the explored schedule).
-void save_failures(const std::string& dir, const CommonOptions& c, const std::string& kernel, const ExploreSummary& sum) {
+void save_failures(const std::string& dir, const CommonOptions& c, const std::string& kernel,
+                   const ExploreSummary& sum) {
     std::filesystem::create_directories(dir);
     std::string base = std::filesystem::path(kernel).stem().string();
     std::set<std::string> replayed;
@@ -231,7 +241,7 @@ void save_failures(const std::string& dir, const CommonOptions& c, const std::st
         out << d.replay << "\n\n" << sim::format_finding(d.finding);
         out.close();
         if (d.finding.code == cvsim::codes::kCrash) continue;  // replaying a crash would crash again; the .txt says how
-        if (!replayed.insert(stem).second) continue;  // another finding of the same schedule
+        if (!replayed.insert(stem).second) continue;           // another finding of the same schedule
         auto args = replay_args(c, kernel, d.first);
         args.insert(args.end(), {"-q", "--trace", stem + ".json", "--vcd", stem + ".vcd", "--html", stem + ".html"});
         int rc = run_self(args);
@@ -247,8 +257,10 @@ namespace {
 bool only_unsupported(const std::vector<std::string>& codes) {
     bool unsupported = false;
     for (const std::string& code : codes) {
-        if (code == cvsim::codes::kUnsupported) unsupported = true;
-        else if (code != cvsim::codes::kUnchecked) return false;
+        if (code == cvsim::codes::kUnsupported)
+            unsupported = true;
+        else if (code != cvsim::codes::kUnchecked)
+            return false;
     }
     return unsupported;
 }
@@ -258,7 +270,8 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
     sim::SessionOptions so = session_options(c);
     so.memo = false;  // one schedule: nothing reuses recorded results
     auto sched = sim::parse_schedule(r.schedule);
-    if (!sched) throw std::invalid_argument(fmt::format("--schedule {}: expected nominal, random, pct:D or sweep", r.schedule));
+    if (!sched)
+        throw std::invalid_argument(fmt::format("--schedule {}: expected nominal, random, pct:D or sweep", r.schedule));
     sched->seed = r.seed;
     if (r.max_visibility > 0) {
         if (sched->strategy != sim::Strategy::Random)
@@ -270,21 +283,26 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
         for (const auto& n : session.dim_notes()) std::cerr << n;
     if (!c.quiet && session.compiled().original) {
         // SPEC 2: an unbound pl.Scalar is 0 in `run`; say so when it decides what runs (check samples it).
-        const auto entry = session.compiled().original->find(session.compiled().plan.entry ? session.compiled().plan.entry->name : "");
+        const auto entry =
+            session.compiled().original->find(session.compiled().plan.entry ? session.compiled().plan.entry->name : "");
         std::vector<std::string> unset;
         if (entry && entry->type != ir::FuncType::Orchestration)
             for (const auto& n : control_scalar_params(*session.compiled().original, *entry))
                 if (!so.scalars.count(n)) unset.push_back(n);
         if (!unset.empty())
-            std::cerr << fmt::format("note: the scalar parameter(s) {} decide what '{}' runs and no --input gives them: this run uses 0 "
-                                     "(check runs them at 1, 2 and 0)\n",
-                                     fmt::join(unset, ", "), entry->name);
+            std::cerr << fmt::format(
+                "note: the scalar parameter(s) {} decide what '{}' runs and no --input gives them: this run uses 0 "
+                "(check runs them at 1, 2 and 0)\n",
+                fmt::join(unset, ", "), entry->name);
     }
     if (!c.quiet && c.verbose) print_expand_stats(std::cerr, session.compiled().stats);
     // Trace views (SPEC 9). The VCD registers its signals with SystemC before the machine elaborates.
     std::vector<std::pair<std::string, std::string>> trace_meta = {
-        {"kernel", std::filesystem::path(r.kernel).filename().string()}, {"target", c.target},
-        {"v2c", std::string(passes::policy_name(so.v2c))}, {"schedule", r.schedule}, {"seed", std::to_string(r.seed)}};
+        {"kernel", std::filesystem::path(r.kernel).filename().string()},
+        {"target", c.target},
+        {"v2c", std::string(passes::policy_name(so.v2c))},
+        {"schedule", r.schedule},
+        {"seed", std::to_string(r.seed)}};
     std::vector<std::string> tensor_names;
     for (const auto& t : session.initial_gm().tensors) tensor_names.push_back(t.name);
     std::unique_ptr<traces::VcdTrace> vcd;
@@ -324,14 +342,17 @@ int cmd_run(const CommonOptions& c, const RunOptions& r) {
         html->add_findings(res.findings);
         std::vector<std::tuple<uint32_t, sim::CoreId, sim::CoreId>> replays;
         for (const auto& core : res.outcome.cores)
-            if (core.replay) replays.emplace_back(static_cast<uint32_t>(core.cluster), core.core, sim::CoreId::Aiv0);  // lane 1 replays lane 0
+            if (core.replay)
+                replays.emplace_back(static_cast<uint32_t>(core.cluster), core.core,
+                                     sim::CoreId::Aiv0);  // lane 1 replays lane 0
         html->set_replays(std::move(replays));
         html->finish();
     }
     if (vcd) vcd->close();
     for (const std::string* err : {chrome ? &chrome->error() : nullptr, html ? &html->error() : nullptr})
         if (err && !err->empty()) {
-            std::cerr << "error[" << cvsim::codes::kIo << "]: " << *err << "\n";  // no exception after SystemC (see try_write_text_file)
+            std::cerr << "error[" << cvsim::codes::kIo << "]: " << *err
+                      << "\n";  // no exception after SystemC (see try_write_text_file)
             return kExitBadInput;
         }
     const ref::Result& want = session.reference();
@@ -359,9 +380,10 @@ namespace {
 // A function cvsim could not read (ir::Function::unread) that the entry's launches do not reach: say so, and why.
 void note_unread(const ir::Program& p, const std::string& kernel, const std::string& entry) {
     for (const ir::Function* f : unread_unreached(p, entry))
-        std::cerr << fmt::format("note: {}: function '{}' is not read ({} at line {}: {}); the entry does not reach it (a launch "
-                                 "that does is not checked)\n",
-                                 kernel, f->name, f->unread.diag->code, f->unread.diag->loc.line, f->unread.diag->message);
+        std::cerr << fmt::format(
+            "note: {}: function '{}' is not read ({} at line {}: {}); the entry does not reach it (a launch "
+            "that does is not checked)\n",
+            kernel, f->name, f->unread.diag->code, f->unread.diag->loc.line, f->unread.diag->message);
 }
 
 // The kernel file through the pass pipeline (frontend/pipeline.h) with the command line's options: the
@@ -369,7 +391,8 @@ void note_unread(const ir::Program& p, const std::string& kernel, const std::str
 // nothing run rejects. LAUNCHES false: only the printed expansion (check's timing scope, after its sessions
 // ran the launch passes). Unbound pl.dynamic symbols take kDefaultDim; NOTES prints which on stderr (unless
 // --quiet).
-PipelineResult expand_kernel_file(const CommonOptions& c, const std::string& kernel, bool notes = false, bool launches = true) {
+PipelineResult expand_kernel_file(const CommonOptions& c, const std::string& kernel, bool notes = false,
+                                  bool launches = true) {
     sim::SessionOptions so = session_options(c);
     auto file = SourceFile::read(kernel);
     std::vector<std::pair<std::string, int64_t>> defaulted;
@@ -389,7 +412,8 @@ PipelineResult expand_kernel_file(const CommonOptions& c, const std::string& ker
         note_unread(program, kernel, c.entry);
         // The launch's own width when the orchestration gives one: run and check launch (and expand) with it.
         if (auto w = launch_width(program, c.entry); w && *w != so.blocks)
-            std::cerr << fmt::format("note: {}: the launch sets core_num {}; expanded for {} block(s)\n", kernel, *w, *w);
+            std::cerr << fmt::format("note: {}: the launch sets core_num {}; expanded for {} block(s)\n", kernel, *w,
+                                     *w);
     };
     po.hw = sim::session_params(so);
     po.expand = sim::session_expand_options(so, po.hw);
@@ -410,7 +434,8 @@ int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::str
         throw std::invalid_argument("--json -: standard output already carries the expanded program; give -o FILE");
     PipelineResult piped = expand_kernel_file(c, kernel, true);
     std::string text = print_program(*piped.printed);
-    if (out.empty()) std::cout << text;
+    if (out.empty())
+        std::cout << text;
     else {
         write_text_file(out, text);
     }
@@ -418,7 +443,8 @@ int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::str
         print_expand_stats(std::cerr, piped.printed_stats);
         std::cerr << format_pass_records(piped.passes);
     }
-    if (!c.json.empty()) write_json(c.json, {{"expand", stats_json(piped.printed_stats)}, {"passes", passes_json(piped.passes)}});
+    if (!c.json.empty())
+        write_json(c.json, {{"expand", stats_json(piped.printed_stats)}, {"passes", passes_json(piped.passes)}});
     return kExitClean;
 }
 
@@ -437,7 +463,10 @@ int cmd_params(const CommonOptions& c) {
     nlohmann::json j = params_json(hw, rows);
     j["op_costs"] = nlohmann::json::array();
     for (const auto& f : op_cost_table())
-        j["op_costs"].push_back({{"name", f.name}, {"formula", f.formula}, {"confidence", std::string(1, f.confidence)}, {"source", f.source}});
+        j["op_costs"].push_back({{"name", f.name},
+                                 {"formula", f.formula},
+                                 {"confidence", std::string(1, f.confidence)},
+                                 {"source", f.source}});
     write_json(c.json, j);
     return kExitClean;
 }
@@ -509,20 +538,23 @@ void note_runtime_core_num(const ir::Program& p, int blocks, const std::vector<K
             const ir::ExprPtr* val = core_num_attr(*v);
             if (!val || (*val)->kind == ir::ExprKind::Int) return;
             if (std::string w = evaluated(v->sval); !w.empty()) {
-                std::cerr << fmt::format("note: {}:{}: the launch of '{}' sets core_num at run time; the host walk evaluates it to {} "
-                                         "block(s), which cvsim launches\n",
-                                         f->name, s->loc.line, v->sval, w);
+                std::cerr << fmt::format(
+                    "note: {}:{}: the launch of '{}' sets core_num at run time; the host walk evaluates it to {} "
+                    "block(s), which cvsim launches\n",
+                    f->name, s->loc.line, v->sval, w);
                 return;
             }
-            std::cerr << fmt::format("note: {}:{}: the launch of '{}' sets core_num to the run-time value {}; cvsim "
-                                     "launches --blocks {} block(s) (pass --blocks N to check N)\n",
-                                     f->name, s->loc.line, v->sval, print_expr(*val), blocks);
+            std::cerr << fmt::format(
+                "note: {}:{}: the launch of '{}' sets core_num to the run-time value {}; cvsim "
+                "launches --blocks {} block(s) (pass --blocks N to check N)\n",
+                f->name, s->loc.line, v->sval, print_expr(*val), blocks);
         });
 }
 
 // The entry kernel checked as given, or, when scalar parameters that decide what it runs are not given, once
 // per sampled assignment of them (docs/DECISIONS.md, "Unbound control scalars are sampled").
-std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::string& kernel, const std::shared_ptr<ir::Program>& program) {
+std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::string& kernel,
+                                        const std::shared_ptr<ir::Program>& program) {
     std::shared_ptr<ir::Function> fn;
     try {
         fn = pick_entry(*program, c.entry);
@@ -535,14 +567,16 @@ std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::strin
         for (const auto& in : c.inputs) given |= in.rfind(n + "=", 0) == 0;
         if (!given) names.push_back(n);
     }
-    if (names.empty() || fn->type == ir::FuncType::Orchestration) return {CheckEntry{c, "", "", "", {}, nullptr, "", -1}};
+    if (names.empty() || fn->type == ir::FuncType::Orchestration)
+        return {CheckEntry{c, "", "", "", {}, nullptr, "", -1}};
     const auto samples = sample_assignments(*fn, names);
     if (!c.quiet) {
         std::vector<std::string> at;
         for (const auto& a : samples) at.push_back(a.front().second);
-        std::cerr << fmt::format("note: {}: '{}' takes the scalar parameter(s) {} that decide what it runs, and no --input gives them: "
-                                 "cvsim checks it with each set to {} (a verdict each; --input NAME=V checks the values you use)\n",
-                                 kernel, fn->name, fmt::join(names, ", "), fmt::join(at, ", then "));
+        std::cerr << fmt::format(
+            "note: {}: '{}' takes the scalar parameter(s) {} that decide what it runs, and no --input gives them: "
+            "cvsim checks it with each set to {} (a verdict each; --input NAME=V checks the values you use)\n",
+            kernel, fn->name, fmt::join(names, ", "), fmt::join(at, ", then "));
     }
     std::vector<CheckEntry> out;
     for (const auto& a : samples) {
@@ -559,8 +593,9 @@ std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::strin
 }
 
 void add_launch_entries(const CommonOptions& c, const std::string& kernel, const std::shared_ptr<ir::Program>& program,
-                        const std::vector<KernelLaunch>& launches, const std::string& sampled, std::optional<SampleKind> sample_kind,
-                        const std::set<std::string>* only, std::vector<CheckEntry>& out);
+                        const std::vector<KernelLaunch>& launches, const std::string& sampled,
+                        std::optional<SampleKind> sample_kind, const std::set<std::string>* only,
+                        std::vector<CheckEntry>& out);
 
 std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& kernel) {
     sim::SessionOptions so = session_options(c);
@@ -588,8 +623,9 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
     if (!c.quiet) note_runtime_core_num(*program, c.blocks, launches);
     if (launches.empty()) return sampled_entries(c, kernel, program);
     if (!c.quiet)
-        std::cerr << fmt::format("note: {}: the entry launches {} kernel(s) in program order; each is checked on its own (--entry NAME)\n",
-                                 kernel, launches.size());
+        std::cerr << fmt::format(
+            "note: {}: the entry launches {} kernel(s) in program order; each is checked on its own (--entry NAME)\n",
+            kernel, launches.size());
     // A launch whose scalars the walk could not know because nobody gave the entry's scalars or the data it
     // reads them from: the walk runs again with those set to each sampled value (docs/DECISIONS.md, "Unbound
     // control scalars are sampled"); what it still cannot know stays E-UNCHECKED.
@@ -622,13 +658,16 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
         }
         if (!c.quiet && !noted && !sampled.empty()) {
             noted = true;
-            std::cerr << fmt::format("note: {}: the orchestration's launches depend on values no --input gives ({}): cvsim checks them with "
-                                     "each set to 1, then 2, then 0, then ascending from 0 and from 1 (a verdict each; --input gives the "
-                                     "real ones)\n",
-                                     kernel, fmt::join(sampled, ", "));
+            std::cerr << fmt::format(
+                "note: {}: the orchestration's launches depend on values no --input gives ({}): cvsim checks them with "
+                "each set to 1, then 2, then 0, then ascending from 0 and from 1 (a verdict each; --input gives the "
+                "real ones)\n",
+                kernel, fmt::join(sampled, ", "));
         }
         const std::string what = kind.iota ? fmt::format("ascending from {}", kind.value) : std::to_string(kind.value);
-        add_launch_entries(c, kernel, program, ls, sampled.empty() ? "" : fmt::format("{}={}", fmt::join(sampled, ", "), what), kind, &unknown, out);
+        add_launch_entries(c, kernel, program, ls,
+                           sampled.empty() ? "" : fmt::format("{}={}", fmt::join(sampled, ", "), what), kind, &unknown,
+                           out);
     }
     // What no sample makes known is reported as before (E-UNCHECKED with the walk's reason).
     std::set<std::string> still;
@@ -641,113 +680,124 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
 // The entries of LAUNCHES (the host walk's, under SAMPLED: "" or the walk's sampled values) appended to OUT,
 // each distinct launch once.
 void add_launch_entries(const CommonOptions& c, const std::string& kernel, const std::shared_ptr<ir::Program>& program,
-                        const std::vector<KernelLaunch>& launches, const std::string& sampled, std::optional<SampleKind> sample_kind,
-                        const std::set<std::string>* only, std::vector<CheckEntry>& out) {
+                        const std::vector<KernelLaunch>& launches, const std::string& sampled,
+                        std::optional<SampleKind> sample_kind, const std::set<std::string>* only,
+                        std::vector<CheckEntry>& out) {
     for (const auto& k : launches) {
-      if (only && !only->count(k.name)) continue;
-      // The launches to check: one per distinct scalar binding the host walk found (at most kMaxBindings of
-      // them: the first, the last and evenly spaced ones), else the first launch site's constants.
-      // A launch with a scalar the walk does not know is always reported (E-UNCHECKED), never left out.
-      std::vector<const LaunchBinding*> known, unknown, picked;
-      for (const auto& b : k.bindings) (b.unknown.empty() ? known : unknown).push_back(&b);
-      const size_t nb = k.bindings.size(), nk = known.size();
-      for (size_t j = 0; j < std::min(nk, kMaxBindings); ++j)
-          picked.push_back(known[nk <= kMaxBindings ? j : (j * (nk - 1) + (kMaxBindings - 1) / 2) / (kMaxBindings - 1)]);
-      picked.insert(picked.end(), unknown.begin(), unknown.end());
-      if (!c.quiet && !k.walk_incomplete.empty())
-          std::cerr << fmt::format("note: {}: {}\n", kernel, k.walk_incomplete);
-      if (!c.quiet && nk > kMaxBindings)
-          std::cerr << fmt::format("note: {}: kernel '{}' is launched {} times with {} distinct scalar bindings; cvsim checks {} of them (the "
-                                   "first, the last and evenly spaced ones; --input NAME=V checks one)\n",
-                                   kernel, k.name, k.launch_count, nk, kMaxBindings);
-      if (picked.empty()) picked.push_back(nullptr);
-      for (const LaunchBinding* b : picked) {
-        CheckEntry entry{c, "", "", "", {}, nullptr, "", -1};
-        if (!sampled.empty()) {
-            entry.sampled = sampled;
-            entry.sample_group = static_cast<int>(std::hash<std::string>{}(k.name) & 0x3fffffff);
-            entry.program = program;
-        }
-        CommonOptions& ck = entry.opts;
-        ck.entry = k.name;
-        if (k.blocks > 0) ck.blocks = k.blocks;  // the launch's core_num, as a whole-program launch uses it
-        ck.inputs.clear();
-        auto given = [&](const std::string& name) {
-            for (const auto& in : c.inputs)
-                if (in.rfind(name + "=", 0) == 0) return true;
-            return false;
-        };
-        // Another kernel's --input is not this kernel's (a name it does not have would be E-USAGE).
-        for (const auto& in : c.inputs) {
-            const auto* fn = program->find(k.name).get();
-            std::string name = in.substr(0, in.find('='));
-            bool has = false;
-            for (const auto& p : fn->params) has |= p.var->name == name;
-            if (has) ck.inputs.push_back(in);
-        }
-        auto unbound = [&](const std::string& name, const std::string& why) {
-            if (given(name) || !entry.unbound.empty() || k.distributed || k.unread) return;  // its own E-UNSUPPORTED
-            entry.unbound = name;
-            entry.why = why;
-            for (const auto& p : program->find(k.name)->params)
-                if (p.var->name == name) entry.loc = p.var->loc;
-            entry.program = program;
-        };
-        if (b) {
-            std::vector<std::string> shown;
-            for (const auto& [name, value] : b->scalars) {
-                if (!given(name)) ck.inputs.push_back(name + "=" + value);
-                shown.push_back(name + "=" + value);
+        if (only && !only->count(k.name)) continue;
+        // The launches to check: one per distinct scalar binding the host walk found (at most kMaxBindings of
+        // them: the first, the last and evenly spaced ones), else the first launch site's constants.
+        // A launch with a scalar the walk does not know is always reported (E-UNCHECKED), never left out.
+        std::vector<const LaunchBinding*> known, unknown, picked;
+        for (const auto& b : k.bindings) (b.unknown.empty() ? known : unknown).push_back(&b);
+        const size_t nb = k.bindings.size(), nk = known.size();
+        for (size_t j = 0; j < std::min(nk, kMaxBindings); ++j)
+            picked.push_back(
+                known[nk <= kMaxBindings ? j : (j * (nk - 1) + (kMaxBindings - 1) / 2) / (kMaxBindings - 1)]);
+        picked.insert(picked.end(), unknown.begin(), unknown.end());
+        if (!c.quiet && !k.walk_incomplete.empty())
+            std::cerr << fmt::format("note: {}: {}\n", kernel, k.walk_incomplete);
+        if (!c.quiet && nk > kMaxBindings)
+            std::cerr << fmt::format(
+                "note: {}: kernel '{}' is launched {} times with {} distinct scalar bindings; cvsim checks {} of them "
+                "(the "
+                "first, the last and evenly spaced ones; --input NAME=V checks one)\n",
+                kernel, k.name, k.launch_count, nk, kMaxBindings);
+        if (picked.empty()) picked.push_back(nullptr);
+        for (const LaunchBinding* b : picked) {
+            CheckEntry entry{c, "", "", "", {}, nullptr, "", -1};
+            if (!sampled.empty()) {
+                entry.sampled = sampled;
+                entry.sample_group = static_cast<int>(std::hash<std::string>{}(k.name) & 0x3fffffff);
+                entry.program = program;
             }
-            if (b->blocks > 0) ck.blocks = b->blocks;
-            if (!b->unknown.empty()) unbound(b->unknown, b->why);
-            if (nb > 1 || !sampled.empty()) entry.binding = fmt::format("{}", fmt::join(shown, ", "));
-        } else {
-            for (const auto& [name, value] : k.scalars)
-                if (!given(name)) ck.inputs.push_back(name + "=" + value);
-            for (const auto& name : k.computed) unbound(name, "");
-        }
-        // A user's --input can make two bindings one launch: check it once. Launches not checked for the same
-        // reason are reported once.
-        if (!entry.unbound.empty()) entry.binding.clear();
-        if (!sampled.empty()) entry.binding += (entry.binding.empty() ? "" : ", ") + std::string("sampled ") + sampled;
-        // The kernel's own control data (an entry tensor whose elements it reads into loop bounds or addresses)
-        // no --input gives: the orchestration's sample when it has one, else sampled like an entry's scalars.
-        std::vector<CheckEntry> variants;
-        std::vector<std::string> data;
-        if (entry.unbound.empty() && !k.distributed && !k.unread)  // those get their own E-UNSUPPORTED, whatever the data
-            for (const auto& n : control_scalar_params(*program, *program->find(k.name)))
+            CommonOptions& ck = entry.opts;
+            ck.entry = k.name;
+            if (k.blocks > 0) ck.blocks = k.blocks;  // the launch's core_num, as a whole-program launch uses it
+            ck.inputs.clear();
+            auto given = [&](const std::string& name) {
+                for (const auto& in : c.inputs)
+                    if (in.rfind(name + "=", 0) == 0) return true;
+                return false;
+            };
+            // Another kernel's --input is not this kernel's (a name it does not have would be E-USAGE).
+            for (const auto& in : c.inputs) {
+                const auto* fn = program->find(k.name).get();
+                std::string name = in.substr(0, in.find('='));
+                bool has = false;
+                for (const auto& p : fn->params) has |= p.var->name == name;
+                if (has) ck.inputs.push_back(in);
+            }
+            auto unbound = [&](const std::string& name, const std::string& why) {
+                if (given(name) || !entry.unbound.empty() || k.distributed || k.unread)
+                    return;  // its own E-UNSUPPORTED
+                entry.unbound = name;
+                entry.why = why;
                 for (const auto& p : program->find(k.name)->params)
-                    if (p.var->name == n && p.var->type.kind == ir::TypeKind::Tensor && !given(n)) data.push_back(n);
-        if (data.empty()) {
-            variants.push_back(std::move(entry));
-        } else {
-            for (const SampleKind& kind : sample_kind ? std::vector<SampleKind>{*sample_kind} : sample_kinds()) {
-                CheckEntry x = entry;
-                std::vector<std::string> what;
-                const std::string fill = kind.iota ? (kind.value == 0 ? std::string("iota") : fmt::format("iota+{}", kind.value)) : std::to_string(kind.value);
-                for (const auto& n : data) {
-                    x.opts.inputs.push_back(fmt::format("{}={}", n, fill));
-                    what.push_back("data of " + n);
+                    if (p.var->name == name) entry.loc = p.var->loc;
+                entry.program = program;
+            };
+            if (b) {
+                std::vector<std::string> shown;
+                for (const auto& [name, value] : b->scalars) {
+                    if (!given(name)) ck.inputs.push_back(name + "=" + value);
+                    shown.push_back(name + "=" + value);
                 }
-                if (!sample_kind) {
-                    x.sampled = fmt::format("{}={}", fmt::join(what, ", "), fill);
-                    x.binding += (x.binding.empty() ? "" : ", ") + std::string("sampled ") + x.sampled;
-                    x.sample_group = static_cast<int>(std::hash<std::string>{}(k.name) & 0x3fffffff);
+                if (b->blocks > 0) ck.blocks = b->blocks;
+                if (!b->unknown.empty()) unbound(b->unknown, b->why);
+                if (nb > 1 || !sampled.empty()) entry.binding = fmt::format("{}", fmt::join(shown, ", "));
+            } else {
+                for (const auto& [name, value] : k.scalars)
+                    if (!given(name)) ck.inputs.push_back(name + "=" + value);
+                for (const auto& name : k.computed) unbound(name, "");
+            }
+            // A user's --input can make two bindings one launch: check it once. Launches not checked for the same
+            // reason are reported once.
+            if (!entry.unbound.empty()) entry.binding.clear();
+            if (!sampled.empty())
+                entry.binding += (entry.binding.empty() ? "" : ", ") + std::string("sampled ") + sampled;
+            // The kernel's own control data (an entry tensor whose elements it reads into loop bounds or addresses)
+            // no --input gives: the orchestration's sample when it has one, else sampled like an entry's scalars.
+            std::vector<CheckEntry> variants;
+            std::vector<std::string> data;
+            if (entry.unbound.empty() && !k.distributed &&
+                !k.unread)  // those get their own E-UNSUPPORTED, whatever the data
+                for (const auto& n : control_scalar_params(*program, *program->find(k.name)))
+                    for (const auto& p : program->find(k.name)->params)
+                        if (p.var->name == n && p.var->type.kind == ir::TypeKind::Tensor && !given(n))
+                            data.push_back(n);
+            if (data.empty()) {
+                variants.push_back(std::move(entry));
+            } else {
+                for (const SampleKind& kind : sample_kind ? std::vector<SampleKind>{*sample_kind} : sample_kinds()) {
+                    CheckEntry x = entry;
+                    std::vector<std::string> what;
+                    const std::string fill =
+                        kind.iota ? (kind.value == 0 ? std::string("iota") : fmt::format("iota+{}", kind.value))
+                                  : std::to_string(kind.value);
+                    for (const auto& n : data) {
+                        x.opts.inputs.push_back(fmt::format("{}={}", n, fill));
+                        what.push_back("data of " + n);
+                    }
+                    if (!sample_kind) {
+                        x.sampled = fmt::format("{}={}", fmt::join(what, ", "), fill);
+                        x.binding += (x.binding.empty() ? "" : ", ") + std::string("sampled ") + x.sampled;
+                        x.sample_group = static_cast<int>(std::hash<std::string>{}(k.name) & 0x3fffffff);
+                    }
+                    x.program = program;
+                    variants.push_back(std::move(x));
                 }
-                x.program = program;
-                variants.push_back(std::move(x));
+            }
+            for (auto& x : variants) {
+                bool dup = false;
+                for (const auto& o : out)
+                    if (o.opts.entry == x.opts.entry)
+                        dup |= x.unbound.empty() ? o.unbound.empty() && o.opts.inputs == x.opts.inputs &&
+                                                       o.opts.blocks == x.opts.blocks
+                                                 : o.unbound == x.unbound && o.why == x.why;
+                if (!dup) out.push_back(std::move(x));
             }
         }
-        for (auto& x : variants) {
-            bool dup = false;
-            for (const auto& o : out)
-                if (o.opts.entry == x.opts.entry)
-                    dup |= x.unbound.empty() ? o.unbound.empty() && o.opts.inputs == x.opts.inputs && o.opts.blocks == x.opts.blocks
-                                             : o.unbound == x.unbound && o.why == x.why;
-            if (!dup) out.push_back(std::move(x));
-        }
-      }
     }
 }
 
@@ -759,151 +809,173 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
     if (!base || base->strategy == sim::Strategy::Nominal)
         throw std::invalid_argument(fmt::format("--strategy {}: expected random, pct:D or sweep", e.strategy));
     if (e.max_visibility > 0 && base->strategy != sim::Strategy::Random)
-        throw std::invalid_argument(fmt::format("--max-visibility-delay: the delay is drawn by --strategy random only, not {}", e.strategy));
+        throw std::invalid_argument(
+            fmt::format("--max-visibility-delay: the delay is drawn by --strategy random only, not {}", e.strategy));
     if (e.shard_count < 1 || e.shard_index < 0 || e.shard_index >= e.shard_count)
-        throw std::invalid_argument(fmt::format("--shard {}/{}: expected I/N with 0 <= I < N", e.shard_index, e.shard_count));
+        throw std::invalid_argument(
+            fmt::format("--shard {}/{}: expected I/N with 0 <= I < N", e.shard_index, e.shard_count));
     // The in-process loop (--jobs 0) keeps no journal and runs the whole range: refuse what it would ignore.
     if (e.jobs == 0 && e.merge.empty() && (!e.jsonl.empty() || e.shard_count != 1))
         throw std::invalid_argument("--jobs 0 runs in this process without --jsonl or --shard; use --jobs 1 or more");
     // Seeds base..base+N-1 must not wrap around 2^64 (a wrapped range would never end); the last seed stays
     // below 2^64 - 1 so that seed + 1 is never 0.
     if (e.schedules > UINT64_MAX - 1 - e.seed)
-        throw std::invalid_argument(fmt::format("--seed {} --schedules {}: the seed range passes 2^64 - 1; use a smaller base seed or budget",
-                                                e.seed, e.schedules));
+        throw std::invalid_argument(
+            fmt::format("--seed {} --schedules {}: the seed range passes 2^64 - 1; use a smaller base seed or budget",
+                        e.seed, e.schedules));
     bool any_findings = false;
     // The fixed visibility delay of every schedule that draws none: the option, else the parameter.
-    const uint64_t fixed_visibility = c.visibility_delay ? *c.visibility_delay : load_params(so.target, so.config_files, so.param_sets).gm.visibility_delay;
+    const uint64_t fixed_visibility = c.visibility_delay
+                                          ? *c.visibility_delay
+                                          : load_params(so.target, so.config_files, so.param_sets).gm.visibility_delay;
     nlohmann::json report = nlohmann::json::array();
     bool any_unread = false;  // a kernel of a multi-launch file that gave a diagnostic instead of a verdict
     for (const auto& kernel : e.kernels) {
-      const std::vector<CheckEntry> entries = e.merge.empty() ? entries_of(c, kernel) : std::vector<CheckEntry>{{c, "", "", "", {}, nullptr, "", -1}};
-      const bool per_launch = entries.size() > 1 || entries[0].opts.entry != c.entry;
-      if (e.jobs == 0 && e.merge.empty() && entries.size() > 1) {
-          // In-process: SystemC elaborates once per process, so the machine is built for the widest launch
-          // (a narrower one leaves clusters idle); each launch elaborating its own failed from the second on.
-          int widest = 1;
-          for (const auto& ent : entries) widest = std::max(widest, ent.opts.blocks);
-          sim::Machine::instance(widest);
-      }
-      // Sampled scalars (app/sampling.h): a value the kernel does not take (E-OOB at compile time or in the
-      // nominal schedule) is no verdict value; a kernel none of whose samples it takes gets E-UNCHECKED.
-      std::map<int, int> sample_taken, sample_count, sample_rejected;
-      std::map<int, std::string> sample_why;
-      std::map<int, const CheckEntry*> sample_first;
-      auto reject_sample = [&](const CheckEntry& ent, const std::string& why) {
-          if (!sample_why.count(ent.sample_group)) sample_why[ent.sample_group] = why;
-          ++sample_rejected[ent.sample_group];
-          if (!c.quiet)
-              std::cerr << fmt::format("note: {} [{}]: {} is not a value it takes ({}); no verdict with it\n", kernel, ent.opts.entry, ent.sampled, why);
-      };
-      for (const auto& ent : entries) {
-        if (ent.sample_group >= 0) {
-            sample_taken.emplace(ent.sample_group, 0);
-            sample_first.emplace(ent.sample_group, &ent);
-            ++sample_count[ent.sample_group];
+        const std::vector<CheckEntry> entries =
+            e.merge.empty() ? entries_of(c, kernel) : std::vector<CheckEntry>{{c, "", "", "", {}, nullptr, "", -1}};
+        const bool per_launch = entries.size() > 1 || entries[0].opts.entry != c.entry;
+        if (e.jobs == 0 && e.merge.empty() && entries.size() > 1) {
+            // In-process: SystemC elaborates once per process, so the machine is built for the widest launch
+            // (a narrower one leaves clusters idle); each launch elaborating its own failed from the second on.
+            int widest = 1;
+            for (const auto& ent : entries) widest = std::max(widest, ent.opts.blocks);
+            sim::Machine::instance(widest);
         }
-        const CommonOptions& ck = ent.opts;
-        const std::string& entry = ck.entry;
-        const std::string label = per_launch ? kernel + " [" + entry + (ent.binding.empty() ? "" : " " + ent.binding) + "]" : kernel;
-        ExploreSummary sum;
-        // In-process: the findings' source locations point into the session's source file, so the session
-        // lives until the summary is printed and reported.
-        std::unique_ptr<sim::Session> session;
-        try {
-            if (!ent.unbound.empty())
-                raise(cvsim::codes::kUnchecked, ent.loc,
-                      ent.why.empty() ? fmt::format("kernel '{}' is not checked: its scalar '{}' is computed by the orchestration, which cvsim "
-                                                    "does not run, and a value cvsim picked could make the verdict vacuous",
-                                                    entry, ent.unbound)
-                                      : fmt::format("kernel '{}' is not checked: the orchestration computes its scalar '{}' from a value cvsim "
-                                                    "does not know ({}), and a value cvsim picked could make the verdict vacuous",
-                                                    entry, ent.unbound, ent.why),
-                      fmt::format("give the value the orchestration computes: --input {}=VALUE", ent.unbound));
-            if (!e.merge.empty()) {
-                sum = merge_jsonl(c, kernel, e, *base);
-            } else if (e.jobs == 0) {
-                sim::SessionOptions kso = session_options(ck);
-                kso.max_visibility_delay = e.max_visibility;  // reject: a drawn delay needs published stores too
-                session = std::make_unique<sim::Session>(SourceFile::read(kernel), kso);
-                sum = explore_kernel(*session, ck, kernel, e, *base);
-            } else {
-                sum = explore_parallel(ck, kernel, e, *base);
+        // Sampled scalars (app/sampling.h): a value the kernel does not take (E-OOB at compile time or in the
+        // nominal schedule) is no verdict value; a kernel none of whose samples it takes gets E-UNCHECKED.
+        std::map<int, int> sample_taken, sample_count, sample_rejected;
+        std::map<int, std::string> sample_why;
+        std::map<int, const CheckEntry*> sample_first;
+        auto reject_sample = [&](const CheckEntry& ent, const std::string& why) {
+            if (!sample_why.count(ent.sample_group)) sample_why[ent.sample_group] = why;
+            ++sample_rejected[ent.sample_group];
+            if (!c.quiet)
+                std::cerr << fmt::format("note: {} [{}]: {} is not a value it takes ({}); no verdict with it\n", kernel,
+                                         ent.opts.entry, ent.sampled, why);
+        };
+        for (const auto& ent : entries) {
+            if (ent.sample_group >= 0) {
+                sample_taken.emplace(ent.sample_group, 0);
+                sample_first.emplace(ent.sample_group, &ent);
+                ++sample_count[ent.sample_group];
             }
-        } catch (const CompileError& err) {
-            // A reject diagnostic is a finding (exit 1); other diagnostics are bad input (exit 2). One kernel of
-            // a multi-launch file that cannot be checked does not hide the verdicts of the others.
-            nlohmann::json item = {{"kernel", kernel}, {"diagnostic", to_json(err.diag())}};
-            if (per_launch) item["entry"] = entry;
-            if (!ent.binding.empty()) item["launch"] = ent.binding;
-            if (err.diag().code == cvsim::codes::kV2cUnfenced) {
+            const CommonOptions& ck = ent.opts;
+            const std::string& entry = ck.entry;
+            const std::string label =
+                per_launch ? kernel + " [" + entry + (ent.binding.empty() ? "" : " " + ent.binding) + "]" : kernel;
+            ExploreSummary sum;
+            // In-process: the findings' source locations point into the session's source file, so the session
+            // lives until the summary is printed and reported.
+            std::unique_ptr<sim::Session> session;
+            try {
+                if (!ent.unbound.empty())
+                    raise(
+                        cvsim::codes::kUnchecked, ent.loc,
+                        ent.why.empty()
+                            ? fmt::format("kernel '{}' is not checked: its scalar '{}' is computed by the "
+                                          "orchestration, which cvsim "
+                                          "does not run, and a value cvsim picked could make the verdict vacuous",
+                                          entry, ent.unbound)
+                            : fmt::format("kernel '{}' is not checked: the orchestration computes its scalar '{}' from "
+                                          "a value cvsim "
+                                          "does not know ({}), and a value cvsim picked could make the verdict vacuous",
+                                          entry, ent.unbound, ent.why),
+                        fmt::format("give the value the orchestration computes: --input {}=VALUE", ent.unbound));
+                if (!e.merge.empty()) {
+                    sum = merge_jsonl(c, kernel, e, *base);
+                } else if (e.jobs == 0) {
+                    sim::SessionOptions kso = session_options(ck);
+                    kso.max_visibility_delay = e.max_visibility;  // reject: a drawn delay needs published stores too
+                    session = std::make_unique<sim::Session>(SourceFile::read(kernel), kso);
+                    sum = explore_kernel(*session, ck, kernel, e, *base);
+                } else {
+                    sum = explore_parallel(ck, kernel, e, *base);
+                }
+            } catch (const CompileError& err) {
+                // A reject diagnostic is a finding (exit 1); other diagnostics are bad input (exit 2). One kernel of
+                // a multi-launch file that cannot be checked does not hide the verdicts of the others.
+                nlohmann::json item = {{"kernel", kernel}, {"diagnostic", to_json(err.diag())}};
+                if (per_launch) item["entry"] = entry;
+                if (!ent.binding.empty()) item["launch"] = ent.binding;
+                if (err.diag().code == cvsim::codes::kV2cUnfenced) {
+                    std::cerr << render_text(err.diag());
+                    any_findings = true;
+                    report.push_back(item);
+                    continue;
+                }
+                if (ent.sample_group >= 0 && err.diag().code == cvsim::codes::kOob) {
+                    reject_sample(ent, err.diag().loc.valid()
+                                           ? fmt::format("{}: {}", err.diag().loc.short_str(), err.diag().message)
+                                           : err.diag().message);
+                    continue;
+                }
+                if (!per_launch) throw;
                 std::cerr << render_text(err.diag());
-                any_findings = true;
+                any_unread = true;
                 report.push_back(item);
                 continue;
             }
-            if (ent.sample_group >= 0 && err.diag().code == cvsim::codes::kOob) {
-                reject_sample(ent, err.diag().loc.valid() ? fmt::format("{}: {}", err.diag().loc.short_str(), err.diag().message) : err.diag().message);
-                continue;
+            if (ent.sample_group >= 0) {
+                // Not when the same run races: a race can be what put the window out of bounds (a stale read of a
+                // sampled index; found by review), and the race is a verdict of its own.
+                const DistinctFinding* oob = nullptr;
+                bool race = false;
+                for (const auto& d : sum.distinct) {
+                    if (!oob && d.finding.code == cvsim::codes::kOob && d.first.strategy == sim::Strategy::Nominal)
+                        oob = &d;
+                    race |= cvsim::is_race_code(d.finding.code);
+                }
+                if (oob && !race) {
+                    reject_sample(ent, oob->finding.message);
+                    continue;
+                }
+                ++sample_taken[ent.sample_group];
             }
-            if (!per_launch) throw;
-            std::cerr << render_text(err.diag());
-            any_unread = true;
+            VerdictScope scope =
+                verdict_scope(timing_scope_of(ck, kernel), sum, *base, fixed_visibility, e.max_visibility);
+            if (!c.quiet) print_explore_summary(std::cout, label, sum, is_check, &scope, output_width());
+            if (!c.quiet && !ent.sampled.empty() && !sum.distinct.empty())
+                std::cout << fmt::format(
+                    "note: found with values cvsim sampled ({}), not given: values your program never takes can break "
+                    "its "
+                    "preconditions; --input NAME=VALUE checks the ones it does\n",
+                    ent.sampled);
+            if (!e.save_failures.empty()) save_failures(e.save_failures, ck, kernel, sum);
+            nlohmann::json item = explore_json(kernel, sum, &scope);
+            if (per_launch) item["entry"] = entry;
+            if (!ent.binding.empty()) item["launch"] = ent.binding;
             report.push_back(item);
-            continue;
-        }
-        if (ent.sample_group >= 0) {
-            // Not when the same run races: a race can be what put the window out of bounds (a stale read of a
-            // sampled index; found by review), and the race is a verdict of its own.
-            const DistinctFinding* oob = nullptr;
-            bool race = false;
-            for (const auto& d : sum.distinct) {
-                if (!oob && d.finding.code == cvsim::codes::kOob && d.first.strategy == sim::Strategy::Nominal) oob = &d;
-                race |= cvsim::is_race_code(d.finding.code);
+            std::vector<std::string> codes;
+            for (const auto& d : sum.distinct) codes.push_back(d.finding.code);
+            if (only_unsupported(codes)) {
+                any_unread = true;
+                if (!c.quiet)
+                    std::cout << "NO VERDICT: a construct of this kernel is not modelled at run time (E-UNSUPPORTED "
+                                 "above); exit 2\n";
+            } else if (!sum.distinct.empty()) {
+                any_findings = true;
             }
-            if (oob && !race) {
-                reject_sample(ent, oob->finding.message);
-                continue;
+            if (sum.interrupted) {
+                if (!c.json.empty()) write_json(c.json, {{"kernels", report}, {"interrupted", true}});
+                return kExitInterrupted;
             }
-            ++sample_taken[ent.sample_group];
         }
-        VerdictScope scope = verdict_scope(timing_scope_of(ck, kernel), sum, *base, fixed_visibility, e.max_visibility);
-        if (!c.quiet) print_explore_summary(std::cout, label, sum, is_check, &scope, output_width());
-        if (!c.quiet && !ent.sampled.empty() && !sum.distinct.empty())
-            std::cout << fmt::format("note: found with values cvsim sampled ({}), not given: values your program never takes can break its "
-                                     "preconditions; --input NAME=VALUE checks the ones it does\n",
-                                     ent.sampled);
-        if (!e.save_failures.empty()) save_failures(e.save_failures, ck, kernel, sum);
-        nlohmann::json item = explore_json(kernel, sum, &scope);
-        if (per_launch) item["entry"] = entry;
-        if (!ent.binding.empty()) item["launch"] = ent.binding;
-        report.push_back(item);
-        std::vector<std::string> codes;
-        for (const auto& d : sum.distinct) codes.push_back(d.finding.code);
-        if (only_unsupported(codes)) {
+        for (const auto& [g, taken] : sample_taken) {
+            if (taken > 0 || sample_rejected[g] < sample_count[g])
+                continue;  // a verdict, or another diagnostic said why not
+            const CheckEntry& ent = *sample_first[g];
+            Diagnostic d;
+            d.code = cvsim::codes::kUnchecked;
+            d.loc = ent.program ? ent.program->find(ent.opts.entry)->loc : SourceLoc{};
+            d.message = fmt::format(
+                "kernel '{}' is not checked: it takes none of the values cvsim sampled for its unbound scalar "
+                "parameter(s) (the first: {})",
+                ent.opts.entry, sample_why[g]);
+            d.hint = "give the values your program uses: --input NAME=VALUE";
+            std::cerr << render_text(d);
+            report.push_back({{"kernel", kernel}, {"entry", ent.opts.entry}, {"diagnostic", to_json(d)}});
             any_unread = true;
-            if (!c.quiet) std::cout << "NO VERDICT: a construct of this kernel is not modelled at run time (E-UNSUPPORTED above); exit 2\n";
-        } else if (!sum.distinct.empty()) {
-            any_findings = true;
         }
-        if (sum.interrupted) {
-            if (!c.json.empty()) write_json(c.json, {{"kernels", report}, {"interrupted", true}});
-            return kExitInterrupted;
-        }
-      }
-      for (const auto& [g, taken] : sample_taken) {
-          if (taken > 0 || sample_rejected[g] < sample_count[g]) continue;  // a verdict, or another diagnostic said why not
-          const CheckEntry& ent = *sample_first[g];
-          Diagnostic d;
-          d.code = cvsim::codes::kUnchecked;
-          d.loc = ent.program ? ent.program->find(ent.opts.entry)->loc : SourceLoc{};
-          d.message = fmt::format("kernel '{}' is not checked: it takes none of the values cvsim sampled for its unbound scalar "
-                                  "parameter(s) (the first: {})",
-                                  ent.opts.entry, sample_why[g]);
-          d.hint = "give the values your program uses: --input NAME=VALUE";
-          std::cerr << render_text(d);
-          report.push_back({{"kernel", kernel}, {"entry", ent.opts.entry}, {"diagnostic", to_json(d)}});
-          any_unread = true;
-      }
     }
     if (!c.json.empty()) write_json(c.json, {{"kernels", report}});
     return any_findings ? kExitFindings : any_unread ? kExitBadInput : kExitClean;

@@ -22,16 +22,16 @@ struct CommonOptions {
     std::string target = "a2a3";
     std::vector<std::string> configs;
     std::vector<std::string> sets;
-    std::string json;            // --json FILE
+    std::string json;  // --json FILE
     bool quiet = false;
     bool verbose = false;
     std::string v2c = "fence";
     std::string c2v = "upstream";
     int blocks = 1;
     std::string entry;
-    std::vector<std::string> dims;     // --dim NAME=V (pl.dynamic symbols)
+    std::vector<std::string> dims;             // --dim NAME=V (pl.dynamic symbols)
     std::optional<uint64_t> visibility_delay;  // --visibility-delay (unset: the gm.visibility_delay parameter)
-    std::vector<std::string> inputs;   // NAME=FILE.npy or NAME=VALUE
+    std::vector<std::string> inputs;           // NAME=FILE.npy or NAME=VALUE
     double rtol = 0, atol = 0;
     uint64_t max_cycles = 200'000'000;
     double timeout = 60;
@@ -43,7 +43,7 @@ struct RunOptions {
     std::string schedule = "nominal";
     std::string output_dir;
     std::string trace, vcd, html;
-    uint64_t max_visibility = 0;   // --max-visibility-delay: random: draw the GM visibility delay from [0, this]
+    uint64_t max_visibility = 0;  // --max-visibility-delay: random: draw the GM visibility delay from [0, this]
 };
 
 struct ExploreOptions {
@@ -51,16 +51,16 @@ struct ExploreOptions {
     uint64_t schedules = 200;
     uint64_t seed = 1;
     std::string strategy = "random";
-    int jobs = -1;                 // worker processes (-1: the number of cores; 0: in this process)
-    int shard_index = 0;           // --shard I/N: run the I-th of N slices of the seed range
+    int jobs = -1;        // worker processes (-1: the number of cores; 0: in this process)
+    int shard_index = 0;  // --shard I/N: run the I-th of N slices of the seed range
     int shard_count = 1;
     bool stop_on_first = false;
-    std::string jsonl;             // one JSON line per schedule; seeds already in the file are skipped
-    std::string save_failures;     // directory: replay command (+ trace) per failing schedule
-    uint64_t max_visibility = 0;   // random: draw the GM visibility delay from [0, this]
-    int64_t fault_abort_seed = -1; // testing: the schedule with this seed aborts its worker
-    bool progress = true;          // a progress bar when stderr is a terminal, else a plain line every few seconds
-    double progress_interval = 5;  // seconds between the plain progress lines (not a terminal)
+    std::string jsonl;               // one JSON line per schedule; seeds already in the file are skipped
+    std::string save_failures;       // directory: replay command (+ trace) per failing schedule
+    uint64_t max_visibility = 0;     // random: draw the GM visibility delay from [0, this]
+    int64_t fault_abort_seed = -1;   // testing: the schedule with this seed aborts its worker
+    bool progress = true;            // a progress bar when stderr is a terminal, else a plain line every few seconds
+    double progress_interval = 5;    // seconds between the plain progress lines (not a terminal)
     std::vector<std::string> merge;  // --merge: summarise these JSON-lines files instead of running
 };
 
@@ -69,7 +69,8 @@ int cmd_expand(const CommonOptions& c, const std::string& kernel, const std::str
 int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check);
 struct ExploreSummary;
 // Writes DIR/<kernel>_<schedule>_seed<N>.{txt,json,vcd,html} for every distinct finding of SUM.
-void save_failures(const std::string& dir, const CommonOptions& c, const std::string& kernel, const ExploreSummary& sum);
+void save_failures(const std::string& dir, const CommonOptions& c, const std::string& kernel,
+                   const ExploreSummary& sum);
 int cmd_params(const CommonOptions& c);
 int cmd_ops();  // the op table generated from the registry (docs/OPS_TABLE.md)
 int cmd_demo(const CommonOptions& c, uint64_t schedules);

@@ -6,9 +6,9 @@
 #include <optional>
 #include <vector>
 
-#include "frontend/diag.h"
 #include "app/cli.h"
 #include "app/explore.h"
+#include "frontend/diag.h"
 
 namespace cvsim::cli {
 
@@ -59,11 +59,12 @@ class RopeAttn:
 
 int cmd_demo(const CommonOptions& c, uint64_t schedules) {
     auto file = std::make_shared<SourceFile>("demo/rope_attn.py", kDemoKernel);
-    std::cout << fmt::format("cvsim demo: V2C through a GM scratch (vector stores q_rot, cube loads it for q_rot @ k)\n"
-                             "target {}, nominal schedule + {} random schedules per policy\n\n",
-                             c.target, schedules);
-    std::cout << fmt::format("{:<8} {:<22} {:>14} {:>14} {:>10} {:>7} {:>9}\n", "policy", "verdict", "hazard sched.", "wrong outputs",
-                             "cycles", "fences", "barriers");
+    std::cout << fmt::format(
+        "cvsim demo: V2C through a GM scratch (vector stores q_rot, cube loads it for q_rot @ k)\n"
+        "target {}, nominal schedule + {} random schedules per policy\n\n",
+        c.target, schedules);
+    std::cout << fmt::format("{:<8} {:<22} {:>14} {:>14} {:>10} {:>7} {:>9}\n", "policy", "verdict", "hazard sched.",
+                             "wrong outputs", "cycles", "fences", "barriers");
     bool off_found = false, others_clean = true;
     // Compile every policy before simulating any: a diagnostic thrown on the main stack after SystemC's
     // coroutines ran trips a false stack-buffer-overflow in AddressSanitizer (it cannot see QuickThreads'
@@ -88,7 +89,8 @@ int cmd_demo(const CommonOptions& c, uint64_t schedules) {
         const std::string& policy = row.opts.v2c;
         if (row.rejected) {
             const Diagnostic& d = *row.rejected;
-            std::cout << fmt::format("{:<8} {:<22} {:>14} {:>14} {:>10} {:>7} {:>9}\n", policy, d.code, "-", "-", "-", "-", "-");
+            std::cout << fmt::format("{:<8} {:<22} {:>14} {:>14} {:>10} {:>7} {:>9}\n", policy, d.code, "-", "-", "-",
+                                     "-", "-");
             std::cout << fmt::format("         (at compile time: {} - {})\n", d.loc.short_str(), d.hint);
             continue;
         }
@@ -100,14 +102,18 @@ int cmd_demo(const CommonOptions& c, uint64_t schedules) {
         ExploreSummary sum = explore_kernel(*session, row.opts, "demo/rope_attn.py", eo, base);
         std::string verdict = "clean";
         if (!sum.distinct.empty()) verdict = sum.distinct.front().finding.code;
-        if (policy == "off") off_found = !sum.distinct.empty();
-        else if (!sum.distinct.empty()) others_clean = false;
+        if (policy == "off")
+            off_found = !sum.distinct.empty();
+        else if (!sum.distinct.empty())
+            others_clean = false;
         const auto& st = session->compiled().stats;
         std::cout << fmt::format("{:<8} {:<22} {:>14} {:>14} {:>10} {:>7} {:>9}\n", policy, verdict,
-                                 fmt::format("{}/{}", sum.hazards, sum.schedules), fmt::format("{}/{}", sum.wrong_outputs, sum.schedules),
-                                 sum.nominal_cycles, st.v2c_fences + st.c2v_fences, st.barriers);
+                                 fmt::format("{}/{}", sum.hazards, sum.schedules),
+                                 fmt::format("{}/{}", sum.wrong_outputs, sum.schedules), sum.nominal_cycles,
+                                 st.v2c_fences + st.c2v_fences, st.barriers);
     }
-    std::cout << "\nhazard sched. = schedules with a GM race between cores; wrong outputs = schedules whose outputs differ from\n"
+    std::cout << "\nhazard sched. = schedules with a GM race between cores; wrong outputs = schedules whose outputs "
+                 "differ from\n"
                  "the reference; cycles = nominal schedule; fences/barriers = synchronisation the expander inserted.\n"
                  "Try: cvsim check ../shared/kernels/v2c_rope_attn.py --v2c off\n";
     return off_found && others_clean ? kExitClean : kExitInternal;

@@ -5,11 +5,11 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,12 +27,12 @@
 #include <fstream>
 #include <iostream>
 #include <set>
-#include <tuple>
 #include <thread>
+#include <tuple>
 
+#include "app/journal.h"
 #include "frontend/codes.h"
 #include "frontend/diag.h"
-#include "app/journal.h"
 
 namespace cvsim::cli {
 
@@ -199,8 +199,8 @@ ScheduleRecord to_record(const sim::ScheduleResult& r, std::set<std::string>* re
 std::string record_line(const ScheduleRecord& r, const std::string& kernel) {
     if (r.verdict == "clean" && r.codes.empty() && r.keys.empty() && r.full.empty())
         return fmt::format("C {} {} {} {} {} {} {}\n", r.schedule.str(), r.schedule.seed,
-                           r.schedule.resolved ? std::to_string(r.schedule.visibility_delay) : std::string("-"), r.schedule.max_visibility, r.cycles,
-                           r.events, r.cores);
+                           r.schedule.resolved ? std::to_string(r.schedule.visibility_delay) : std::string("-"),
+                           r.schedule.max_visibility, r.cycles, r.events, r.cores);
     return "R " + record_json(r, kernel).dump() + "\n";
 }
 
@@ -263,13 +263,15 @@ long peak_rss_kb_children() {
     return ::getrusage(RUSAGE_CHILDREN, &ru) == 0 ? ru.ru_maxrss : 0;
 }
 
-ExploreSummary merge_jsonl(const CommonOptions& c, const std::string& kernel, const ExploreOptions& e, const Schedule& base) {
+ExploreSummary merge_jsonl(const CommonOptions& c, const std::string& kernel, const ExploreOptions& e,
+                           const Schedule& base) {
     SummaryBuilder b;
     std::set<std::pair<std::string, uint64_t>> seen;
     const nlohmann::json identity = journal_identity(c, e, kernel);
     for (const auto& path : e.merge) {
         JournalScan scan = scan_journal(path, kernel, identity, base.str(), false, [&](const nlohmann::json& j) {
-            if (seen.insert({j.value("strategy", std::string()), j.value("seed", uint64_t{0})}).second) b.add(record_from_json(j));
+            if (seen.insert({j.value("strategy", std::string()), j.value("seed", uint64_t{0})}).second)
+                b.add(record_from_json(j));
         });
         if (!scan.header) {
             std::string what = scan.other_kernels.empty() ? "it holds no journal header"
@@ -277,7 +279,8 @@ ExploreSummary merge_jsonl(const CommonOptions& c, const std::string& kernel, co
             throw JournalError(fmt::format("'{}' is not a journal of {}: {}", path, kernel, what));
         }
         if (scan.torn_bytes)
-            std::cerr << fmt::format("warning: '{}' ends in a torn line ({} bytes, a killed run); it was left out\n", path, scan.torn_bytes);
+            std::cerr << fmt::format("warning: '{}' ends in a torn line ({} bytes, a killed run); it was left out\n",
+                                     path, scan.torn_bytes);
     }
     ExploreSummary s = b.finish(c, kernel);
     s.jobs = 0;

@@ -16,28 +16,28 @@
 namespace cvsim::cli {
 
 struct DistinctFinding {
-    sim::Finding finding;      // as reported by the schedule with the smallest seed that shows it
-    sim::Schedule first;       // that schedule
-    uint64_t count = 0;        // schedules showing it
-    std::string replay;        // command line that replays `first`
+    sim::Finding finding;  // as reported by the schedule with the smallest seed that shows it
+    sim::Schedule first;   // that schedule
+    uint64_t count = 0;    // schedules showing it
+    std::string replay;    // command line that replays `first`
 };
 
 struct ExploreSummary {
-    uint64_t schedules = 0;              // schedules run (the nominal one included)
-    uint64_t failing = 0;                // schedules with at least one finding
-    uint64_t wrong_outputs = 0;          // schedules with E-MISMATCH / E-UNWRITTEN
-    uint64_t hazards = 0;                // schedules with a race
-    uint64_t crashes = 0;                // schedules that killed their worker (E-CRASH)
-    uint64_t skipped = 0;                // seeds already in the --jsonl file (resumed)
-    bool interrupted = false;            // SIGINT/SIGTERM stopped the run: a partial summary
-    uint64_t nominal_cycles = 0;         // cycles of the nominal schedule
-    uint64_t nominal_events = 0;         // synchronisation/GM events of the nominal schedule (PCT's k)
-    int nominal_cores = 0;               // cores launched (PCT's n)
+    uint64_t schedules = 0;       // schedules run (the nominal one included)
+    uint64_t failing = 0;         // schedules with at least one finding
+    uint64_t wrong_outputs = 0;   // schedules with E-MISMATCH / E-UNWRITTEN
+    uint64_t hazards = 0;         // schedules with a race
+    uint64_t crashes = 0;         // schedules that killed their worker (E-CRASH)
+    uint64_t skipped = 0;         // seeds already in the --jsonl file (resumed)
+    bool interrupted = false;     // SIGINT/SIGTERM stopped the run: a partial summary
+    uint64_t nominal_cycles = 0;  // cycles of the nominal schedule
+    uint64_t nominal_events = 0;  // synchronisation/GM events of the nominal schedule (PCT's k)
+    int nominal_cores = 0;        // cores launched (PCT's n)
     uint64_t min_cycles = 0, max_cycles = 0;
     double wall_seconds = 0;
-    int jobs = 1;                        // worker processes used
-    long peak_rss_kb = 0;                // peak resident memory of this process (getrusage RUSAGE_SELF)
-    long workers_peak_rss_kb = 0;        // of the largest worker process reaped (RUSAGE_CHILDREN)
+    int jobs = 1;                           // worker processes used
+    long peak_rss_kb = 0;                   // peak resident memory of this process (getrusage RUSAGE_SELF)
+    long workers_peak_rss_kb = 0;           // of the largest worker process reaped (RUSAGE_CHILDREN)
     std::vector<DistinctFinding> distinct;  // ordered by first seed (nominal first)
 };
 
@@ -45,25 +45,25 @@ struct ExploreSummary {
 // and the full finding for keys the producing worker had not reported before.
 struct ScheduleRecord {
     sim::Schedule schedule;
-    std::string verdict;                 // "clean", "findings", "crash"
+    std::string verdict;  // "clean", "findings", "crash"
     uint64_t cycles = 0;
-    uint64_t events = 0;                 // nominal schedule only: synchronisation/GM events (PCT's k)
-    int cores = 0;                       // nominal schedule only: cores launched (PCT's n)
-    std::vector<std::string> codes;      // per finding
-    std::vector<std::string> keys;       // per finding (de-duplication identity)
-    std::vector<sim::Finding> full;      // findings whose key this worker reports for the first time
+    uint64_t events = 0;             // nominal schedule only: synchronisation/GM events (PCT's k)
+    int cores = 0;                   // nominal schedule only: cores launched (PCT's n)
+    std::vector<std::string> codes;  // per finding
+    std::vector<std::string> keys;   // per finding (de-duplication identity)
+    std::vector<sim::Finding> full;  // findings whose key this worker reports for the first time
 };
 nlohmann::json record_json(const ScheduleRecord& r, const std::string& kernel);
 ScheduleRecord record_from_json(const nlohmann::json& j);
 
 // Folds records into a summary (order-independent: the same records in any order give the same summary).
 class SummaryBuilder {
-public:
+  public:
     void add(const ScheduleRecord& r);
     ExploreSummary finish(const CommonOptions& c, const std::string& kernel);
     size_t distinct_so_far() const { return m_keys.size(); }  // distinct findings folded so far (progress)
 
-private:
+  private:
     ExploreSummary m_sum;
     struct Key {
         uint64_t first_seed = UINT64_MAX;  // ordering: nominal first, then by seed
@@ -86,13 +86,15 @@ ExploreSummary explore_kernel(sim::Session& session, const CommonOptions& c, con
 // this process: a schedule that crashes its worker is reported with its seed (E-CRASH) and a fresh worker
 // resumes at the next seed. Honours --jobs, --shard, --jsonl (resumable), --stop-on-first and the
 // progress bar. Throws CompileError for bad input (compiled once here before forking).
-ExploreSummary explore_parallel(const CommonOptions& c, const std::string& kernel, const ExploreOptions& e, const sim::Schedule& base);
+ExploreSummary explore_parallel(const CommonOptions& c, const std::string& kernel, const ExploreOptions& e,
+                                const sim::Schedule& base);
 
 // `--merge`: the summary of JSON-lines files written by shards (or any runs) of one exploration, as the
 // single run over the same seeds would print it. Takes the lines of `kernel` with the nominal schedule or
 // `base`'s strategy; a (strategy, seed) present in several files counts once. Throws std::runtime_error on
 // an unreadable file and JournalError on a file that is not a journal of this kernel and these options.
-ExploreSummary merge_jsonl(const CommonOptions& c, const std::string& kernel, const ExploreOptions& e, const sim::Schedule& base);
+ExploreSummary merge_jsonl(const CommonOptions& c, const std::string& kernel, const ExploreOptions& e,
+                           const sim::Schedule& base);
 
 // Peak resident memory in KiB of this process and of its largest reaped child (getrusage).
 long peak_rss_kb_self();

@@ -8,18 +8,19 @@
 // every 50 ms, at once for a finding). The supervisor polls the pipes, folds records into the summary and
 // the JSONL file, draws the progress bar, and reaps workers: a worker that exits without finishing its
 // chunk crashed in the schedule its slot names; that seed is recorded as E-CRASH and a fresh worker takes
-// over the rest of the chunk, redoing the schedules the dead one finished but had not sent (deterministic). Schedules are bounded by the simulated- and wall-time limits inside the worker; a worker silent
-// for longer than twice the wall bound is killed and treated the same way.
+// over the rest of the chunk, redoing the schedules the dead one finished but had not sent (deterministic). Schedules
+// are bounded by the simulated- and wall-time limits inside the worker; a worker silent for longer than twice the wall
+// bound is killed and treated the same way.
 #include "app/explore.h"
 #include "app/explore_internal.h"
 
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,12 +36,12 @@
 #include <fstream>
 #include <iostream>
 #include <set>
-#include <tuple>
 #include <thread>
+#include <tuple>
 
+#include "app/journal.h"
 #include "frontend/codes.h"
 #include "frontend/diag.h"
-#include "app/journal.h"
 
 namespace cvsim::cli {
 
@@ -53,18 +54,18 @@ namespace {
 
 // A worker's slice of the seed range: seeds next..hi-1 minus the skipped ones (memory flat in the range).
 struct Chunk {
-    uint64_t next = 0;            // the first seed not yet finished
-    uint64_t hi = 0;              // one past the last seed
-    int fruitless = 0;            // workers of this chunk that died outside a schedule, since its last record
+    uint64_t next = 0;  // the first seed not yet finished
+    uint64_t hi = 0;    // one past the last seed
+    int fruitless = 0;  // workers of this chunk that died outside a schedule, since its last record
 };
 
 struct Worker {
     pid_t pid = -1;
-    int fd = -1;                  // read end of its pipe
+    int fd = -1;  // read end of its pipe
     int chunk = -1;
-    std::string buf;              // partial line
-    bool nominal = false;         // reports the nominal schedule first
-    bool hung = false;            // killed for being silent too long
+    std::string buf;       // partial line
+    bool nominal = false;  // reports the nominal schedule first
+    bool hung = false;     // killed for being silent too long
     std::chrono::steady_clock::time_point last_heard;
 };
 
@@ -80,11 +81,14 @@ void write_all(int fd, const std::string& s) {
 // Set by SIGINT/SIGTERM while the supervisor runs: it stops the workers and reports what it has.
 volatile std::sig_atomic_t g_interrupted = 0;
 
-void on_interrupt(int) { g_interrupted = 1; }
+void on_interrupt(int) {
+    g_interrupted = 1;
+}
 
 // Installs the handlers (no SA_RESTART: poll returns at once) for the supervisor's loop, then restores them.
 struct InterruptGuard {
-    struct sigaction old_int {}, old_term {};
+    struct sigaction old_int {
+    }, old_term{};
     InterruptGuard() {
         struct sigaction sa {};
         sa.sa_handler = on_interrupt;
@@ -134,7 +138,8 @@ static_assert(RunningSlot::is_always_lock_free, "the running-seed slots are shar
             auto r = session.run(schedule_for(base, e, seed), {}, fault);
             ScheduleRecord rec = to_record(r, &reported);
             out += record_line(rec, kernel);
-            if (!rec.codes.empty() || out.size() >= 16384 || std::chrono::steady_clock::now() - last_flush > std::chrono::milliseconds(50))
+            if (!rec.codes.empty() || out.size() >= 16384 ||
+                std::chrono::steady_clock::now() - last_flush > std::chrono::milliseconds(50))
                 flush();
         }
         running->store(0, std::memory_order_release);
@@ -149,7 +154,7 @@ static_assert(RunningSlot::is_always_lock_free, "the running-seed slots are shar
 }
 
 class Supervisor {
-public:
+  public:
     Supervisor(const CommonOptions& c, const std::string& kernel, const ExploreOptions& e, const Schedule& base)
         : m_c(c), m_kernel(kernel), m_e(e), m_base(base) {}
     ~Supervisor() {
@@ -184,7 +189,8 @@ public:
         const uint64_t to_run = hi - lo - m_skipped;
         bool nominal_needed = m_e.shard_index == 0 && !m_nominal_in_file;
         int jobs = m_e.jobs > 0 ? m_e.jobs : std::max(1u, std::thread::hardware_concurrency());
-        jobs = static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(static_cast<uint64_t>(jobs), std::max<uint64_t>(to_run, 1))));
+        jobs = static_cast<int>(
+            std::max<uint64_t>(1, std::min<uint64_t>(static_cast<uint64_t>(jobs), std::max<uint64_t>(to_run, 1))));
         m_total = to_run + (nominal_needed ? 1 : 0);
         for (int w = 0; w < jobs; ++w) {
             Chunk ch;
@@ -192,7 +198,8 @@ public:
             ch.hi = lo + slice(hi - lo, w + 1, jobs);
             m_chunks.push_back(ch);
         }
-        void* shared = ::mmap(nullptr, sizeof(RunningSlot) * static_cast<size_t>(jobs), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        void* shared = ::mmap(nullptr, sizeof(RunningSlot) * static_cast<size_t>(jobs), PROT_READ | PROT_WRITE,
+                              MAP_SHARED | MAP_ANONYMOUS, -1, 0);
         if (shared == MAP_FAILED) throw std::runtime_error("mmap failed");
         m_running = new (shared) RunningSlot[static_cast<size_t>(jobs)]();
         m_running_count = static_cast<size_t>(jobs);
@@ -207,7 +214,8 @@ public:
             loop();
         }
         if (m_jsonl.is_open()) m_jsonl.flush();
-        if (m_bar) std::cerr << "\r\033[K" << std::flush;  // the bar (and a ^C echoed after it) erased before the summary
+        if (m_bar)
+            std::cerr << "\r\033[K" << std::flush;  // the bar (and a ^C echoed after it) erased before the summary
         ExploreSummary s = m_builder.finish(m_c, m_kernel);
         s.jobs = jobs;
         s.skipped = m_skipped;
@@ -218,7 +226,7 @@ public:
         return s;
     }
 
-private:
+  private:
     const CommonOptions& m_c;
     std::string m_kernel;
     const ExploreOptions& m_e;
@@ -237,7 +245,7 @@ private:
     uint64_t m_total = 0, m_finished = 0, m_skipped = 0;
     bool m_nominal_in_file = false;
     bool m_stop = false;
-    bool m_bar = false;                                // a terminal bar line is on screen
+    bool m_bar = false;  // a terminal bar line is on screen
     std::chrono::steady_clock::time_point m_t0 = std::chrono::steady_clock::now();
     std::chrono::steady_clock::time_point m_last_bar = std::chrono::steady_clock::now();  // last progress output
 
@@ -253,22 +261,27 @@ private:
         std::error_code ec;
         // Nothing to resume from a file that does not exist yet or from a device (--jsonl /dev/full).
         auto st = std::filesystem::status(m_e.jsonl, ec);
-        if (!std::filesystem::exists(st) || std::filesystem::is_character_file(st) || std::filesystem::is_block_file(st)) return;
+        if (!std::filesystem::exists(st) || std::filesystem::is_character_file(st) ||
+            std::filesystem::is_block_file(st))
+            return;
         const nlohmann::json identity = journal_identity(m_c, m_e, m_kernel);
-        JournalScan scan = scan_journal(m_e.jsonl, m_kernel, identity, m_base.str(), true, [&](const nlohmann::json& j) {
-            ScheduleRecord r = record_from_json(j);
-            if (r.schedule.strategy == sim::Strategy::Nominal) {
-                if (m_nominal_in_file) return;
-                m_nominal_in_file = true;
-            } else if (!m_skip.insert(r.schedule.seed).second) {
-                return;  // recorded twice (two runs sharing the file): counts once
-            }
-            m_builder.add(r);
-        });
+        JournalScan scan =
+            scan_journal(m_e.jsonl, m_kernel, identity, m_base.str(), true, [&](const nlohmann::json& j) {
+                ScheduleRecord r = record_from_json(j);
+                if (r.schedule.strategy == sim::Strategy::Nominal) {
+                    if (m_nominal_in_file) return;
+                    m_nominal_in_file = true;
+                } else if (!m_skip.insert(r.schedule.seed).second) {
+                    return;  // recorded twice (two runs sharing the file): counts once
+                }
+                m_builder.add(r);
+            });
         m_header_in_file = scan.header;
         if (scan.torn_bytes)
-            std::cerr << fmt::format("note: '{}' ended in a torn line ({} bytes, left by a killed run); it was cut off and "
-                                     "that schedule runs again\n", m_e.jsonl, scan.torn_bytes);
+            std::cerr << fmt::format(
+                "note: '{}' ended in a torn line ({} bytes, left by a killed run); it was cut off and "
+                "that schedule runs again\n",
+                m_e.jsonl, scan.torn_bytes);
     }
 
     void spawn(int chunk, bool nominal) {
@@ -312,7 +325,8 @@ private:
     void on_line(Worker& w, const std::string& line) {
         w.last_heard = std::chrono::steady_clock::now();
         if (line.rfind("R ", 0) == 0 || line.rfind("C ", 0) == 0) {
-            ScheduleRecord r = line[0] == 'C' ? clean_record_from_line(line) : record_from_json(nlohmann::json::parse(line.substr(2)));
+            ScheduleRecord r =
+                line[0] == 'C' ? clean_record_from_line(line) : record_from_json(nlohmann::json::parse(line.substr(2)));
             if (r.schedule.strategy != sim::Strategy::Nominal) {
                 Chunk& ch = m_chunks[static_cast<size_t>(w.chunk)];
                 ch.next = r.schedule.seed + 1;  // a worker reports its seeds in increasing order
@@ -332,7 +346,8 @@ private:
         // not in one; no schedule is blamed and the fresh worker goes on from the next unfinished seed.
         if (slot != 0 && slot - 1 < ch.next) slot = 0;
         if (slot == 0 && ++ch.fruitless > 3)
-            throw std::runtime_error(fmt::format("explore workers keep dying outside any schedule ({}); giving up", why));
+            throw std::runtime_error(
+                fmt::format("explore workers keep dying outside any schedule ({}); giving up", why));
         if (slot != 0) {
             const uint64_t seed = slot - 1;
             ScheduleRecord r;
@@ -340,7 +355,8 @@ private:
             r.verdict = "crash";
             Finding f;
             f.code = codes::kCrash;
-            f.message = fmt::format("the simulator's worker died in this schedule ({}); the rest of the exploration went on", why);
+            f.message = fmt::format(
+                "the simulator's worker died in this schedule ({}); the rest of the exploration went on", why);
             f.key = codes::kCrash;
             r.codes = {f.code};
             r.keys = {f.key};
@@ -375,14 +391,17 @@ private:
         m_last_bar = now;
         const double secs = std::chrono::duration<double>(now - m_t0).count();
         const double rate = secs > 0 ? static_cast<double>(m_finished) / secs : 0.0;
-        const std::string eta = m_finished >= m_total ? "0s" : rate > 0 ? duration_text(static_cast<double>(m_total - m_finished) / rate) : "--";
+        const std::string eta = m_finished >= m_total ? "0s"
+                                : rate > 0            ? duration_text(static_cast<double>(m_total - m_finished) / rate)
+                                                      : "--";
         const size_t found = m_builder.distinct_so_far();
-        std::string text = fmt::format("{}/{} schedules  {:.0f}/s  ETA {}  {} finding{}", m_finished, m_total, rate, eta, found,
-                                       found == 1 ? "" : "s");
+        std::string text = fmt::format("{}/{} schedules  {:.0f}/s  ETA {}  {} finding{}", m_finished, m_total, rate,
+                                       eta, found, found == 1 ? "" : "s");
         if (!tty) {
-            std::cerr << fmt::format("progress: {}/{} schedules ({:.1f}%), {:.0f}/s, ETA {}, {} distinct finding{} so far\n", m_finished,
-                                     m_total, m_total ? 100.0 * static_cast<double>(m_finished) / static_cast<double>(m_total) : 100.0,
-                                     rate, eta, found, found == 1 ? "" : "s");
+            std::cerr << fmt::format(
+                "progress: {}/{} schedules ({:.1f}%), {:.0f}/s, ETA {}, {} distinct finding{} so far\n", m_finished,
+                m_total, m_total ? 100.0 * static_cast<double>(m_finished) / static_cast<double>(m_total) : 100.0, rate,
+                eta, found, found == 1 ? "" : "s");
             return;
         }
         m_bar = true;
@@ -394,15 +413,20 @@ private:
         const size_t width = std::min<size_t>(30, room);
         std::string bar;
         if (width >= 10) {
-            const size_t fill = m_total ? static_cast<size_t>(static_cast<double>(width) * static_cast<double>(m_finished) / static_cast<double>(m_total)) : width;
-            bar = "[" + std::string(std::min(fill, width), '=') + std::string(width - std::min(fill, width), ' ') + "] ";
+            const size_t fill = m_total
+                                    ? static_cast<size_t>(static_cast<double>(width) * static_cast<double>(m_finished) /
+                                                          static_cast<double>(m_total))
+                                    : width;
+            bar =
+                "[" + std::string(std::min(fill, width), '=') + std::string(width - std::min(fill, width), ' ') + "] ";
         }
         if (text.size() + 1 > cols) text.resize(cols > 1 ? cols - 1 : 0);
         std::cerr << "\r" << bar << text << "\033[K" << std::flush;
     }
 
     void loop() {
-        // A worker owes the supervisor nothing for the reference and the nominal schedule (one bound each) plus a schedule.
+        // A worker owes the supervisor nothing for the reference and the nominal schedule (one bound each) plus a
+        // schedule.
         const double silent_limit = std::max(10.0, 3 * m_c.timeout + 5);
         while (!m_workers.empty()) {
             if (g_interrupted) {
@@ -443,7 +467,7 @@ private:
                 m_workers.erase(m_workers.begin() + static_cast<std::ptrdiff_t>(i));
                 bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
                 if (!ok) {
-                    std::string why = dead.hung ? fmt::format("no progress for {:.0f} s", silent_limit)
+                    std::string why = dead.hung             ? fmt::format("no progress for {:.0f} s", silent_limit)
                                       : WIFSIGNALED(status) ? fmt::format("signal {}", WTERMSIG(status))
                                                             : fmt::format("exit {}", WEXITSTATUS(status));
                     crashed(dead, why);
@@ -467,7 +491,8 @@ private:
 
 }  // namespace
 
-ExploreSummary explore_parallel(const CommonOptions& c, const std::string& kernel, const ExploreOptions& e, const Schedule& base) {
+ExploreSummary explore_parallel(const CommonOptions& c, const std::string& kernel, const ExploreOptions& e,
+                                const Schedule& base) {
     return Supervisor(c, kernel, e, base).run();
 }
 

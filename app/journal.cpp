@@ -38,7 +38,8 @@ std::string file_hash(const std::string& path, bool kernel) {
     uint64_t h = 0xcbf29ce484222325ull;
     char buf[65536];
     while (in.read(buf, sizeof buf) || in.gcount() > 0)
-        for (std::streamsize i = 0; i < in.gcount(); ++i) h = (h ^ static_cast<unsigned char>(buf[i])) * 0x100000001b3ull;
+        for (std::streamsize i = 0; i < in.gcount(); ++i)
+            h = (h ^ static_cast<unsigned char>(buf[i])) * 0x100000001b3ull;
     return fmt::format("fnv1a64:{:016x}", h);
 }
 
@@ -53,7 +54,8 @@ nlohmann::json journal_identity(const CommonOptions& c, const ExploreOptions& e,
     if (c.c2v != "upstream") id["c2v"] = c.c2v;  // absent: upstream (journals of earlier versions stay valid)
     id["blocks"] = c.blocks;
     id["entry"] = c.entry;
-    id["visibility_delay"] = c.visibility_delay ? nlohmann::json(*c.visibility_delay) : nlohmann::json(nullptr);  // unset: the parameter (configs are hashed)
+    id["visibility_delay"] = c.visibility_delay ? nlohmann::json(*c.visibility_delay)
+                                                : nlohmann::json(nullptr);  // unset: the parameter (configs are hashed)
     id["max_visibility_delay"] = e.max_visibility;
     id["rtol"] = c.rtol;
     id["atol"] = c.atol;
@@ -76,7 +78,8 @@ nlohmann::json journal_identity(const CommonOptions& c, const ExploreOptions& e,
 }
 
 nlohmann::json journal_header(const CommonOptions& c, const ExploreOptions& e, const std::string& kernel) {
-    return {{"journal", "cvsim-explore"}, {"format", 1}, {"kernel", kernel}, {"identity", journal_identity(c, e, kernel)}};
+    return {
+        {"journal", "cvsim-explore"}, {"format", 1}, {"kernel", kernel}, {"identity", journal_identity(c, e, kernel)}};
 }
 
 namespace {
@@ -95,7 +98,8 @@ std::string identity_diff(const nlohmann::json& have, const nlohmann::json& want
 }  // namespace
 
 JournalScan scan_journal(const std::string& path, const std::string& kernel, const nlohmann::json& identity,
-                         const std::string& strategy, bool repair, const std::function<void(const nlohmann::json&)>& fn) {
+                         const std::string& strategy, bool repair,
+                         const std::function<void(const nlohmann::json&)>& fn) {
     std::error_code ec;
     auto st = std::filesystem::status(path, ec);
     if (std::filesystem::is_directory(st)) throw JournalError(fmt::format("'{}' is a folder, not a journal", path));
@@ -121,7 +125,8 @@ JournalScan scan_journal(const std::string& path, const std::string& kernel, con
                 if (repair) std::filesystem::resize_file(path, start);
                 break;
             }
-            throw JournalError(fmt::format("line {} of '{}' is not a JSON record: not a cvsim journal, or damaged", lineno, path));
+            throw JournalError(
+                fmt::format("line {} of '{}' is not a JSON record: not a cvsim journal, or damaged", lineno, path));
         }
         if (!complete && repair) {
             // Whole JSON, newline lost: give it back its newline so the next append starts a line.
@@ -130,21 +135,24 @@ JournalScan scan_journal(const std::string& path, const std::string& kernel, con
         }
         if (j.contains("journal")) {
             if (j.value("journal", std::string()) != "cvsim-explore")
-                throw JournalError(fmt::format("line {} of '{}' is not a cvsim exploration journal header", lineno, path));
+                throw JournalError(
+                    fmt::format("line {} of '{}' is not a cvsim exploration journal header", lineno, path));
             std::string k = j.value("kernel", std::string());
             if (k != kernel) {
                 scan.other_kernels.push_back(k);
                 continue;
             }
             if (j.value("format", 0) != 1 || !j.contains("identity") || j["identity"] != identity)
-                throw JournalError(fmt::format("'{}' is the journal of another exploration of {} ({}); "
-                                               "its records cannot be reused: use another --jsonl file or remove this one",
-                                               path, kernel, identity_diff(j.value("identity", nlohmann::json::object()), identity)));
+                throw JournalError(
+                    fmt::format("'{}' is the journal of another exploration of {} ({}); "
+                                "its records cannot be reused: use another --jsonl file or remove this one",
+                                path, kernel, identity_diff(j.value("identity", nlohmann::json::object()), identity)));
             scan.header = true;
             continue;
         }
         if (!j.contains("seed") || !j.contains("kernel") || !j.contains("strategy"))
-            throw JournalError(fmt::format("line {} of '{}' is not a schedule record: not a cvsim journal", lineno, path));
+            throw JournalError(
+                fmt::format("line {} of '{}' is not a schedule record: not a cvsim journal", lineno, path));
         if (j.value("kernel", std::string()) != kernel) continue;
         std::string st = j.value("strategy", std::string());
         if (st != "nominal" && st != strategy) continue;
@@ -152,9 +160,10 @@ JournalScan scan_journal(const std::string& path, const std::string& kernel, con
         fn(j);
     }
     if (scan.records > 0 && !scan.header)
-        throw JournalError(fmt::format("'{}' holds schedules of {} but no journal header saying what they are a journal of "
-                                       "(written by an older cvsim?); they cannot be reused: use another --jsonl file",
-                                       path, kernel));
+        throw JournalError(
+            fmt::format("'{}' holds schedules of {} but no journal header saying what they are a journal of "
+                        "(written by an older cvsim?); they cannot be reused: use another --jsonl file",
+                        path, kernel));
     return scan;
 }
 
@@ -173,7 +182,9 @@ void JournalWriter::flush() {
     while (off < m_pending.size()) {
         ssize_t n = ::write(m_fd, m_pending.data() + off, m_pending.size() - off);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw std::runtime_error(fmt::format("writing '{}' failed: {}", m_path, std::strerror(n < 0 ? errno : ENOSPC)));
+        if (n <= 0)
+            throw std::runtime_error(
+                fmt::format("writing '{}' failed: {}", m_path, std::strerror(n < 0 ? errno : ENOSPC)));
         off += static_cast<size_t>(n);
     }
     m_pending.clear();

@@ -26,9 +26,9 @@ nlohmann::json journal_identity(const CommonOptions& c, const ExploreOptions& e,
 nlohmann::json journal_header(const CommonOptions& c, const ExploreOptions& e, const std::string& kernel);
 
 struct JournalScan {
-    bool header = false;       // a header of this kernel (with the expected identity) was found
-    uint64_t records = 0;      // records of this kernel passed to the callback
-    uint64_t torn_bytes = 0;   // bytes of a torn last line (no newline, not JSON) that were dropped
+    bool header = false;                     // a header of this kernel (with the expected identity) was found
+    uint64_t records = 0;                    // records of this kernel passed to the callback
+    uint64_t torn_bytes = 0;                 // bytes of a torn last line (no newline, not JSON) that were dropped
     std::vector<std::string> other_kernels;  // kernels of the other headers in the file
 };
 
@@ -37,12 +37,13 @@ struct JournalScan {
 // another identity, or records of KERNEL without its header; std::runtime_error if PATH cannot be read.
 // With `repair`, a torn last line is cut off the file (a run killed while writing it).
 JournalScan scan_journal(const std::string& path, const std::string& kernel, const nlohmann::json& identity,
-                         const std::string& strategy, bool repair, const std::function<void(const nlohmann::json&)>& fn);
+                         const std::string& strategy, bool repair,
+                         const std::function<void(const nlohmann::json&)>& fn);
 
 // Appends whole lines to a journal: each flush is one write(2) of complete lines on an O_APPEND descriptor,
 // and a failed write (a full disk) throws std::runtime_error (E-IO).
 class JournalWriter {
-public:
+  public:
     JournalWriter() = default;
     ~JournalWriter();
     JournalWriter(const JournalWriter&) = delete;
@@ -52,7 +53,7 @@ public:
     void add(const std::string& line) { m_pending += line, m_pending += '\n'; }
     void flush();
 
-private:
+  private:
     int m_fd = -1;
     std::string m_path;
     std::string m_pending;

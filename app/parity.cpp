@@ -33,7 +33,11 @@ std::vector<Line> logical_lines(const std::string& src) {
         for (size_t i = 0; i < phys.size(); ++i) {
             char ch = phys[i];
             if (quote) {
-                if (ch == '\\') { cur += ch; if (i + 1 < phys.size()) cur += phys[++i]; continue; }
+                if (ch == '\\') {
+                    cur += ch;
+                    if (i + 1 < phys.size()) cur += phys[++i];
+                    continue;
+                }
                 if (ch == quote) quote = 0;
                 cur += ch;
                 continue;
@@ -60,12 +64,21 @@ std::string rhs_of(const std::string& s) {
     char quote = 0;
     for (size_t i = 0; i < s.size(); ++i) {
         char ch = s[i];
-        if (quote) { if (ch == quote) quote = 0; continue; }
-        if (ch == '\'' || ch == '"') { quote = ch; continue; }
-        if (ch == '(' || ch == '[' || ch == '{') ++depth;
-        else if (ch == ')' || ch == ']' || ch == '}') --depth;
+        if (quote) {
+            if (ch == quote) quote = 0;
+            continue;
+        }
+        if (ch == '\'' || ch == '"') {
+            quote = ch;
+            continue;
+        }
+        if (ch == '(' || ch == '[' || ch == '{')
+            ++depth;
+        else if (ch == ')' || ch == ']' || ch == '}')
+            --depth;
         else if (ch == '=' && depth == 0) {
-            bool cmp = (i + 1 < s.size() && s[i + 1] == '=') || (i > 0 && std::string("=!<>+-*/%&|^").find(s[i - 1]) != std::string::npos);
+            bool cmp = (i + 1 < s.size() && s[i + 1] == '=') ||
+                       (i > 0 && std::string("=!<>+-*/%&|^").find(s[i - 1]) != std::string::npos);
             if (!cmp) return s.substr(i + 1);
             if (i + 1 < s.size() && s[i + 1] == '=') ++i;
         }
@@ -73,7 +86,9 @@ std::string rhs_of(const std::string& s) {
     return s;
 }
 
-bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+bool starts_with(const std::string& s, const char* p) {
+    return s.rfind(p, 0) == 0;
+}
 
 // `(expr)` -> `expr` while the outer parentheses enclose the whole value (the formatter wraps a long call as
 // `x: T = (\n self.f(...)\n)`).
@@ -86,7 +101,8 @@ std::string unparen(std::string s) {
         int depth = 0;
         size_t close = std::string::npos;
         for (size_t i = 0; i < s.size(); ++i) {
-            if (s[i] == '(') ++depth;
+            if (s[i] == '(')
+                ++depth;
             else if (s[i] == ')' && --depth == 0) {
                 close = i;
                 break;
@@ -143,12 +159,18 @@ std::map<std::string, OpSequence> op_sequences(const std::string& printed) {
                 f.tokens.push_back(tok);
                 blocks.push_back(s.indent);
             };
-            if (starts_with(t, "for ")) opens("for");
-            else if (starts_with(t, "while ")) opens("while");
-            else if (starts_with(t, "if ") || starts_with(t, "elif ")) opens("if");
-            else if (starts_with(t, "else:")) opens("else");
-            else if (starts_with(t, "with ") || starts_with(t, "pass") || starts_with(t, "pl.func_attr(")) continue;
-            else if (starts_with(t, "return")) f.tokens.push_back("return");
+            if (starts_with(t, "for "))
+                opens("for");
+            else if (starts_with(t, "while "))
+                opens("while");
+            else if (starts_with(t, "if ") || starts_with(t, "elif "))
+                opens("if");
+            else if (starts_with(t, "else:"))
+                opens("else");
+            else if (starts_with(t, "with ") || starts_with(t, "pass") || starts_with(t, "pl.func_attr("))
+                continue;
+            else if (starts_with(t, "return"))
+                f.tokens.push_back("return");
             else {
                 std::string rhs = unparen(rhs_of(t));
                 if (std::regex_search(rhs, m, op_re)) {
@@ -158,7 +180,8 @@ std::map<std::string, OpSequence> op_sequences(const std::string& printed) {
                     if (op == "tensor.dim") continue;
                     if (op == "tile.gather_compare_dst" || op == "tile.gather_compare_cdst") {
                         std::string args = m.suffix().str();
-                        if (op == "tile.gather_compare_cdst" && !prev_gc.empty() && prev_gc == args) continue;  // the dst's call
+                        if (op == "tile.gather_compare_cdst" && !prev_gc.empty() && prev_gc == args)
+                            continue;  // the dst's call
                         if (op == "tile.gather_compare_dst") gc_dst_args = args;
                         op = "tile.gather_compare";
                     }
@@ -175,16 +198,19 @@ std::map<std::string, OpSequence> op_sequences(const std::string& printed) {
         // An `else:` holding only `pass` is no statement (upstream prints one where its lane emptied the arm,
         // cvsim's printer omits an empty arm): printing, not an op.
         for (size_t k = 0; k + 1 < f.tokens.size();) {
-            if (f.tokens[k] == "else" && f.tokens[k + 1] == "}") f.tokens.erase(f.tokens.begin() + static_cast<std::ptrdiff_t>(k), f.tokens.begin() + static_cast<std::ptrdiff_t>(k) + 2);
-            else ++k;
+            if (f.tokens[k] == "else" && f.tokens[k + 1] == "}")
+                f.tokens.erase(f.tokens.begin() + static_cast<std::ptrdiff_t>(k),
+                               f.tokens.begin() + static_cast<std::ptrdiff_t>(k) + 2);
+            else
+                ++k;
         }
         i = j - 1;
     }
     return out;
 }
 
-bool compare_op_sequences(const std::map<std::string, OpSequence>& ours, const std::map<std::string, OpSequence>& theirs,
-                          std::string& report) {
+bool compare_op_sequences(const std::map<std::string, OpSequence>& ours,
+                          const std::map<std::string, OpSequence>& theirs, std::string& report) {
     bool all = true;
     auto show = [](const std::vector<std::string>& v, size_t at) {
         std::string s;
@@ -213,14 +239,16 @@ bool compare_op_sequences(const std::map<std::string, OpSequence>& ours, const s
             continue;
         }
         all = false;
-        report += fmt::format("{}: differs at op {}:\n  cvsim:   {}\n  upstream:{}\n", name, k + 1, show(o.tokens, k), show(t.tokens, k));
+        report += fmt::format("{}: differs at op {}:\n  cvsim:   {}\n  upstream:{}\n", name, k + 1, show(o.tokens, k),
+                              show(t.tokens, k));
     }
     for (const auto& [name, o] : ours) {
         if (theirs.count(name)) continue;
         // A per-call copy (a kernel called at another size) has upstream's function's ops, at other sizes.
         auto t = o.copy_of.empty() ? theirs.end() : theirs.find(o.copy_of);
         if (t != theirs.end() && t->second.type == o.type && t->second.tokens == o.tokens) {
-            report += fmt::format("{}: per-call copy of {}: same ops as upstream's {} ({} ops)\n", name, o.copy_of, o.copy_of, o.tokens.size());
+            report += fmt::format("{}: per-call copy of {}: same ops as upstream's {} ({} ops)\n", name, o.copy_of,
+                                  o.copy_of, o.tokens.size());
             continue;
         }
         if (t != theirs.end())
@@ -254,7 +282,8 @@ int cmd_parity(const CommonOptions& c, const std::string& before, const std::str
     };
     std::string theirs = read(after);
     std::error_code ec;
-    std::string tmp = (std::filesystem::temp_directory_path(ec) / fmt::format("cvsim-parity-{}.py", ::getpid())).string();
+    std::string tmp =
+        (std::filesystem::temp_directory_path(ec) / fmt::format("cvsim-parity-{}.py", ::getpid())).string();
     cmd_expand(c, before, tmp);
     std::string ours = read(tmp);
     std::filesystem::remove(tmp, ec);

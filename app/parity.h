@@ -15,14 +15,15 @@ namespace cvsim::sim {
 struct OpSequence {
     std::string type;
     std::vector<std::string> tokens;
-    std::string copy_of;  // cvsim's per-call copy of this upstream function ("# cvsim: 'f__N_24' is a per-call copy of 'f'")
+    std::string
+        copy_of;  // cvsim's per-call copy of this upstream function ("# cvsim: 'f__N_24' is a per-call copy of 'f'")
 };
 std::map<std::string, OpSequence> op_sequences(const std::string& printed);
 
 // Compares `ours` (cvsim's expansion) with `theirs` (upstream's AFTER): one line per function ("same",
 // "differs" with the first divergence, "only in ..."). Returns whether every function is the same.
-bool compare_op_sequences(const std::map<std::string, OpSequence>& ours, const std::map<std::string, OpSequence>& theirs,
-                          std::string& report);
+bool compare_op_sequences(const std::map<std::string, OpSequence>& ours,
+                          const std::map<std::string, OpSequence>& theirs, std::string& report);
 
 }  // namespace cvsim::sim
 

@@ -68,7 +68,8 @@ void wrap_line(std::string& out, const std::string& line, size_t width) {
             return rest.compare(word, 2, "--") == 0;
         };
         size_t cut = rest.rfind(' ', room);
-        while (cut != std::string::npos && cut >= lo && splits_option(cut)) cut = cut == 0 ? std::string::npos : rest.rfind(' ', cut - 1);
+        while (cut != std::string::npos && cut >= lo && splits_option(cut))
+            cut = cut == 0 ? std::string::npos : rest.rfind(' ', cut - 1);
         if (cut == std::string::npos || cut < lo) {
             cut = rest.find(' ', room);
             while (cut != std::string::npos && splits_option(cut)) cut = rest.find(' ', cut + 1);
@@ -85,7 +86,9 @@ void wrap_line(std::string& out, const std::string& line, size_t width) {
     }
 }
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
 
 // The text of a finding without what differs between repeats of one mistake: "cluster N " prefixes, cycle
 // numbers and GM windows ("[0:16, 0:128]").
@@ -111,7 +114,8 @@ std::string finding_shape(const sim::Finding& f) {
         }
         if (in[i] == '[') {
             size_t j = i + 1;
-            while (j < in.size() && (is_digit(in[j]) || in[j] == ':' || in[j] == ',' || in[j] == ' ' || in[j] == '-')) ++j;
+            while (j < in.size() && (is_digit(in[j]) || in[j] == ':' || in[j] == ',' || in[j] == ' ' || in[j] == '-'))
+                ++j;
             if (j < in.size() && in[j] == ']' && j > i + 1) {
                 out += "[#]";
                 i = j + 1;
@@ -139,7 +143,8 @@ void finding_clusters(const sim::Finding& f, std::set<uint32_t>& out) {
         if (i >= 2 && is_digit(m[i - 2])) {
             size_t j = i - 2;
             while (j > 0 && is_digit(m[j - 1])) --j;
-            if (j >= 8 && m.compare(j - 8, 8, "cluster ") == 0) cluster = static_cast<uint32_t>(std::stoul(m.substr(j, i - 1 - j)));
+            if (j >= 8 && m.compare(j - 8, 8, "cluster ") == 0)
+                cluster = static_cast<uint32_t>(std::stoul(m.substr(j, i - 1 - j)));
         }
         out.insert(cluster);
     }
@@ -161,7 +166,8 @@ std::string fit_width(const std::string& text, size_t width) {
     return out;
 }
 
-std::vector<FindingGroup> group_findings(const std::vector<const sim::Finding*>& findings, const std::vector<uint64_t>& rank) {
+std::vector<FindingGroup> group_findings(const std::vector<const sim::Finding*>& findings,
+                                         const std::vector<uint64_t>& rank) {
     std::vector<FindingGroup> groups;
     std::map<std::string, size_t> by_shape;
     std::vector<std::set<uint32_t>> clusters;
@@ -214,8 +220,9 @@ std::string format_params_text(const std::vector<ParamRow>& rows, size_t width) 
         at = nl + 1;
     }
     if (widest <= width) return table;
-    std::string out = "parameter = value unit, then its doc (confidence H/M/L) and source\n"
-                      "(-v: the table, one line per parameter; --json FILE: every field)\n";
+    std::string out =
+        "parameter = value unit, then its doc (confidence H/M/L) and source\n"
+        "(-v: the table, one line per parameter; --json FILE: every field)\n";
     for (const ParamRow& r : rows) {
         out += fmt::format("{} = {}{}\n", r.name, r.value, r.unit.empty() ? "" : " " + r.unit);
         out += "    " + r.doc + "\n";
@@ -265,7 +272,8 @@ namespace {
 // representative (the exploration's frequency and replay command).
 constexpr size_t kMaxGroups = 12;
 
-void print_finding_groups(std::ostream& os, const std::vector<const sim::Finding*>& findings, const std::vector<uint64_t>& rank = {},
+void print_finding_groups(std::ostream& os, const std::vector<const sim::Finding*>& findings,
+                          const std::vector<uint64_t>& rank = {},
                           const std::function<std::string(size_t)>& after = {}) {
     std::vector<FindingGroup> groups = group_findings(findings, rank);
     for (size_t g = 0; g < groups.size() && g < kMaxGroups; ++g) {
@@ -273,14 +281,16 @@ void print_finding_groups(std::ostream& os, const std::vector<const sim::Finding
         os << sim::format_finding(*findings[grp.first]);
         if (after) os << after(grp.first);
         if (grp.count > 1) {
-            std::string where = grp.clusters.size() > 1 ? fmt::format(" on clusters {}", cluster_ranges(grp.clusters)) : "";
+            std::string where =
+                grp.clusters.size() > 1 ? fmt::format(" on clusters {}", cluster_ranges(grp.clusters)) : "";
             os << fmt::format("    ... and {} more like this{} (--json lists each)\n", grp.count - 1, where);
         }
     }
     if (groups.size() > kMaxGroups) {
         size_t rest = 0;
         for (size_t g = kMaxGroups; g < groups.size(); ++g) rest += groups[g].count;
-        os << fmt::format("... and {} more finding(s) of {} other kind(s) (--json lists each)\n", rest, groups.size() - kMaxGroups);
+        os << fmt::format("... and {} more finding(s) of {} other kind(s) (--json lists each)\n", rest,
+                          groups.size() - kMaxGroups);
     }
 }
 
@@ -293,28 +303,33 @@ std::vector<std::string> pipe_texts(const sim::CoreReport& c) {
         for (int k = 1; k < kNumStallCauses; ++k)
             if (st.stall[k]) {
                 stalled += st.stall[k];
-                causes += fmt::format("{}{} {}", causes.empty() ? "" : ", ", stall_cause_name(static_cast<StallCause>(k)), st.stall[k]);
+                causes += fmt::format("{}{} {}", causes.empty() ? "" : ", ",
+                                      stall_cause_name(static_cast<StallCause>(k)), st.stall[k]);
             }
         if (st.busy == 0 && stalled == 0) continue;
-        out.push_back(fmt::format("{} {}/{}{}", ir::pipe_name(p), st.busy, stalled, causes.empty() ? "" : " (" + causes + ")"));
+        out.push_back(
+            fmt::format("{} {}/{}{}", ir::pipe_name(p), st.busy, stalled, causes.empty() ? "" : " (" + causes + ")"));
     }
     return out;
 }
 
 }  // namespace
 
-void print_run_report(std::ostream& out, const sim::Session& s, const sim::ScheduleResult& r, const ref::Result& want, bool verbose,
-                      size_t width) {
+void print_run_report(std::ostream& out, const sim::Session& s, const sim::ScheduleResult& r, const ref::Result& want,
+                      bool verbose, size_t width) {
     std::ostringstream os;
     const auto& o = r.outcome;
     int blocks = s.compiled().plan.blocks;
     std::string vis;
     if (r.schedule.max_visibility > 0 && r.schedule.strategy == sim::Strategy::Random)
-        vis = fmt::format(", visibility delay {} (drawn from [0, {}])", r.schedule.visibility_delay, r.schedule.max_visibility);
+        vis = fmt::format(", visibility delay {} (drawn from [0, {}])", r.schedule.visibility_delay,
+                          r.schedule.max_visibility);
     else if (r.schedule.visibility_delay > 0)
         vis = fmt::format(", visibility delay {}", r.schedule.visibility_delay);
-    os << fmt::format("schedule {} seed {}{}: {} cycles ({:.2f} us at {} GHz), {} instructions\n", r.schedule.str(), r.schedule.seed, vis,
-                      o.end_cycle, static_cast<double>(o.end_cycle) / (s.hw().chip.clock_ghz * 1000.0), s.hw().chip.clock_ghz, o.instructions);
+    os << fmt::format("schedule {} seed {}{}: {} cycles ({:.2f} us at {} GHz), {} instructions\n", r.schedule.str(),
+                      r.schedule.seed, vis, o.end_cycle,
+                      static_cast<double>(o.end_cycle) / (s.hw().chip.clock_ghz * 1000.0), s.hw().chip.clock_ghz,
+                      o.instructions);
     // One line per core when it fits the width; else the pipes go on indented lines under the core.
     constexpr size_t kCoreCols = 16 + 1 + 8 + 1 + 8 + 1 + 8 + 2;
     std::vector<std::string> lines;
@@ -329,11 +344,16 @@ void print_run_report(std::ostream& out, const sim::Session& s, const sim::Sched
         lines.push_back(pipes);
         one_line = one_line && kCoreCols + pipes.size() <= width;
     }
-    if (one_line) os << fmt::format("{:<16} {:>8} {:>8} {:>8}  {}\n", "core", "start", "end", "cycles", "pipes: busy / stalled (cause)");
-    else os << fmt::format("{:<16} {:>8} {:>8} {:>8}\n    pipes: busy / stalled cycles (cause)\n", "core", "start", "end", "cycles");
+    if (one_line)
+        os << fmt::format("{:<16} {:>8} {:>8} {:>8}  {}\n", "core", "start", "end", "cycles",
+                          "pipes: busy / stalled (cause)");
+    else
+        os << fmt::format("{:<16} {:>8} {:>8} {:>8}\n    pipes: busy / stalled cycles (cause)\n", "core", "start",
+                          "end", "cycles");
     for (size_t i = 0; i < shown; ++i) {
         const auto& c = o.cores[i];
-        std::string head = fmt::format("{:<16} {:>8} {:>8} {:>8}", core_label(c, blocks), c.start, c.end, c.end - c.start);
+        std::string head =
+            fmt::format("{:<16} {:>8} {:>8} {:>8}", core_label(c, blocks), c.start, c.end, c.end - c.start);
         if (one_line) {
             os << head << "  " << lines[i] << "\n";
             continue;
@@ -352,17 +372,20 @@ void print_run_report(std::ostream& out, const sim::Session& s, const sim::Sched
         }
         if (!line.empty()) os << "    " << line << "\n";
     }
-    if (!verbose && blocks > 4 && o.cores.size() > shown) os << fmt::format("... {} more cores (-v shows all)\n", o.cores.size() - shown);
+    if (!verbose && blocks > 4 && o.cores.size() > shown)
+        os << fmt::format("... {} more cores (-v shows all)\n", o.cores.size() - shown);
     size_t rings_shown = 0;
     for (const auto& ring : o.rings) {
         if (!verbose && blocks > 4 && ring.cluster >= 2) continue;
         ++rings_shown;
         os << fmt::format("ring {}{} id {}: {} slots x {} B, {} pushes, max occupancy {}, producer stalled {} cycles\n",
-                          blocks > 1 ? fmt::format("c{} ", ring.cluster) : "", ring.c2v ? "C2V" : "V2C", ring.id, ring.slot_num,
-                          ring.slot_size, ring.pushes, ring.max_occupancy, ring.producer_stall_cycles);
+                          blocks > 1 ? fmt::format("c{} ", ring.cluster) : "", ring.c2v ? "C2V" : "V2C", ring.id,
+                          ring.slot_num, ring.slot_size, ring.pushes, ring.max_occupancy, ring.producer_stall_cycles);
     }
-    if (o.rings.size() > rings_shown) os << fmt::format("... {} more rings (-v shows all)\n", o.rings.size() - rings_shown);
-    os << fmt::format("GM: {} B read, {} B written; L2 hit rate {:.1f}%\n", o.gm_bytes_read, o.gm_bytes_written, 100.0 * o.l2_hit_rate);
+    if (o.rings.size() > rings_shown)
+        os << fmt::format("... {} more rings (-v shows all)\n", o.rings.size() - rings_shown);
+    os << fmt::format("GM: {} B read, {} B written; L2 hit rate {:.1f}%\n", o.gm_bytes_read, o.gm_bytes_written,
+                      100.0 * o.l2_hit_rate);
     if (want.error) {
         os << fmt::format("reference: could not run ({}: {})\n", want.error->code, want.error->message);
     } else if (o.completed) {
@@ -375,7 +398,8 @@ void print_run_report(std::ostream& out, const sim::Session& s, const sim::Sched
             for (double x : t.atomic_tol) atomic_tol |= x > 0;
         }
         os << (mismatch ? "outputs: DIFFER from the reference\n"
-                        : fmt::format("outputs: equal to the reference ({} tensor{}, {})\n", outputs, outputs == 1 ? "" : "s",
+                        : fmt::format("outputs: equal to the reference ({} tensor{}, {})\n", outputs,
+                                      outputs == 1 ? "" : "s",
                                       s.options().compare.rtol > 0 || s.options().compare.atol > 0 ? "within tolerance"
                                       : atomic_tol ? "bit-exact except float atomic sums, within their order bound"
                                                    : "bit-exact"));
@@ -387,7 +411,9 @@ void print_run_report(std::ostream& out, const sim::Session& s, const sim::Sched
         for (const auto& f : r.findings) fs.push_back(&f);
         size_t kinds = group_findings(fs).size();
         os << fmt::format("findings: {}{}\n", r.findings.size(),
-                          kinds < r.findings.size() ? fmt::format(" ({} distinct mistake{}; --json lists each finding)", kinds, kinds == 1 ? "" : "s") : "");
+                          kinds < r.findings.size() ? fmt::format(" ({} distinct mistake{}; --json lists each finding)",
+                                                                  kinds, kinds == 1 ? "" : "s")
+                                                    : "");
         print_finding_groups(os, fs);
     }
     out << fit_width(os.str(), width);
@@ -425,8 +451,12 @@ nlohmann::json run_json(const sim::Session& s, const sim::ScheduleResult& r, con
         j["cores"].push_back(cj);
     }
     for (const auto& ring : o.rings)
-        j["rings"].push_back({{"cluster", ring.cluster}, {"direction", ring.c2v ? "C2V" : "V2C"}, {"slots", ring.slot_num},
-                              {"slot_size", ring.slot_size}, {"pushes", ring.pushes}, {"max_occupancy", ring.max_occupancy},
+        j["rings"].push_back({{"cluster", ring.cluster},
+                              {"direction", ring.c2v ? "C2V" : "V2C"},
+                              {"slots", ring.slot_num},
+                              {"slot_size", ring.slot_size},
+                              {"pushes", ring.pushes},
+                              {"max_occupancy", ring.max_occupancy},
                               {"producer_stall_cycles", ring.producer_stall_cycles}});
     j["gm"] = {{"bytes_read", o.gm_bytes_read}, {"bytes_written", o.gm_bytes_written}, {"l2_hit_rate", o.l2_hit_rate}};
     j["outputs_match_reference"] = o.completed && !want.error;
@@ -440,20 +470,32 @@ nlohmann::json run_json(const sim::Session& s, const sim::ScheduleResult& r, con
 }
 
 void print_expand_stats(std::ostream& os, const passes::ExpandStats& st) {
-    os << fmt::format("expand: {} function(s) split, {} boundary move(s), C2V fences {}, V2C fences {}, WAR orderings {}, "
-                      "fallbacks {}, barriers {}, already ordered {}, left unfenced {}\n",
-                      st.functions_expanded, st.boundaries, st.c2v_fences, st.v2c_fences, st.war_orders, st.fallbacks, st.barriers,
-                      st.already_ordered, st.unfenced);
-    if (st.c2v_complete) os << fmt::format("  --c2v complete: {} C2V ordering(s) added beyond upstream\n", st.c2v_orders);
-    if (st.pruned) os << fmt::format("  final re-check: {} insertion(s) removed, the others order every pair without them\n", st.pruned);
+    os << fmt::format(
+        "expand: {} function(s) split, {} boundary move(s), C2V fences {}, V2C fences {}, WAR orderings {}, "
+        "fallbacks {}, barriers {}, already ordered {}, left unfenced {}\n",
+        st.functions_expanded, st.boundaries, st.c2v_fences, st.v2c_fences, st.war_orders, st.fallbacks, st.barriers,
+        st.already_ordered, st.unfenced);
+    if (st.c2v_complete)
+        os << fmt::format("  --c2v complete: {} C2V ordering(s) added beyond upstream\n", st.c2v_orders);
+    if (st.pruned)
+        os << fmt::format("  final re-check: {} insertion(s) removed, the others order every pair without them\n",
+                          st.pruned);
     for (const auto& l : st.log) os << "  " << l << "\n";
 }
 
 nlohmann::json stats_json(const passes::ExpandStats& st) {
-    return {{"functions_expanded", st.functions_expanded}, {"boundaries", st.boundaries}, {"c2v_fences", st.c2v_fences},
-            {"v2c_fences", st.v2c_fences}, {"war_orders", st.war_orders}, {"fallbacks", st.fallbacks},
-            {"barriers", st.barriers}, {"already_ordered", st.already_ordered}, {"unfenced", st.unfenced},
-            {"c2v_orders", st.c2v_orders}, {"pruned", st.pruned}, {"log", st.log}};
+    return {{"functions_expanded", st.functions_expanded},
+            {"boundaries", st.boundaries},
+            {"c2v_fences", st.c2v_fences},
+            {"v2c_fences", st.v2c_fences},
+            {"war_orders", st.war_orders},
+            {"fallbacks", st.fallbacks},
+            {"barriers", st.barriers},
+            {"already_ordered", st.already_ordered},
+            {"unfenced", st.unfenced},
+            {"c2v_orders", st.c2v_orders},
+            {"pruned", st.pruned},
+            {"log", st.log}};
 }
 
 nlohmann::json passes_json(const std::vector<PassRecord>& records) {
@@ -480,7 +522,8 @@ VerdictScope verdict_scope(const passes::TimingScope& statics, const ExploreSumm
     if (sum.crashes > 0 && v.reasons.empty()) v.reasons.push_back("E-CRASH: some schedules did not run to the end");
     v.all_schedules = v.reasons.empty();
     if (max_visibility > 0)
-        v.qualifier = fmt::format("GM writes visible up to {} cycles after completion, as drawn per schedule", max_visibility);
+        v.qualifier =
+            fmt::format("GM writes visible up to {} cycles after completion, as drawn per schedule", max_visibility);
     else if (visibility > 0)
         v.qualifier = fmt::format("GM writes visible {} cycles after completion", visibility);
     else
@@ -491,7 +534,8 @@ VerdictScope verdict_scope(const passes::TimingScope& statics, const ExploreSumm
         v.pct_events = sum.nominal_events;
         v.pct_cores = sum.nominal_cores;
         v.pct_schedules = sum.schedules > 0 ? sum.schedules - 1 : 0;  // the nominal schedule is not a PCT draw
-        v.pct_hit = 1.0 / (static_cast<double>(v.pct_cores) * std::pow(static_cast<double>(v.pct_events), v.pct_depth - 1));
+        v.pct_hit =
+            1.0 / (static_cast<double>(v.pct_cores) * std::pow(static_cast<double>(v.pct_events), v.pct_depth - 1));
         v.pct_miss = std::pow(1.0 - v.pct_hit, static_cast<double>(v.pct_schedules));
     }
     return v;
@@ -509,9 +553,10 @@ void print_scope(std::ostream& os, const VerdictScope& v) {
     os << "scope: holds for the explored schedules only:\n";
     for (const auto& r : v.reasons) os << "    " << r << "\n";
     if (v.has_pct_bound)
-        os << fmt::format("    PCT bound (n = {} cores, k = {} events, d = {}): a schedule finds a depth-{} bug with\n"
-                          "    probability >= {:.3g}; {} schedules miss it with probability <= {:.3g}\n",
-                          v.pct_cores, v.pct_events, v.pct_depth, v.pct_depth, v.pct_hit, v.pct_schedules, v.pct_miss);
+        os << fmt::format(
+            "    PCT bound (n = {} cores, k = {} events, d = {}): a schedule finds a depth-{} bug with\n"
+            "    probability >= {:.3g}; {} schedules miss it with probability <= {:.3g}\n",
+            v.pct_cores, v.pct_events, v.pct_depth, v.pct_depth, v.pct_hit, v.pct_schedules, v.pct_miss);
     else
         os << "    random schedules give no probabilistic bound; explore with --strategy pct:D for one\n";
 }
@@ -521,18 +566,23 @@ void print_scope(std::ostream& os, const VerdictScope& v) {
 void print_explore_summary(std::ostream& out, const std::string& kernel, const ExploreSummary& sum, bool is_check,
                            const VerdictScope* scope, size_t width) {
     std::ostringstream os;
-    os << fmt::format("{}: {} schedules ({:.0f}/s), {} with findings; cycles nominal {}, range {}..{}\n", kernel, sum.schedules,
-                      sum.wall_seconds > 0 ? static_cast<double>(sum.schedules) / sum.wall_seconds : 0.0, sum.failing,
-                      sum.nominal_cycles, sum.min_cycles, sum.max_cycles);
+    os << fmt::format("{}: {} schedules ({:.0f}/s), {} with findings; cycles nominal {}, range {}..{}\n", kernel,
+                      sum.schedules, sum.wall_seconds > 0 ? static_cast<double>(sum.schedules) / sum.wall_seconds : 0.0,
+                      sum.failing, sum.nominal_cycles, sum.min_cycles, sum.max_cycles);
     if (sum.peak_rss_kb > 0)
-        os << fmt::format("wall {:.2f} s, {} job{}; peak RSS {:.1f} MiB{}\n", sum.wall_seconds, sum.jobs, sum.jobs == 1 ? "" : "s",
-                          static_cast<double>(sum.peak_rss_kb) / 1024.0,
-                          sum.workers_peak_rss_kb > 0 ? fmt::format(" (largest worker {:.1f} MiB)", static_cast<double>(sum.workers_peak_rss_kb) / 1024.0) : "");
+        os << fmt::format(
+            "wall {:.2f} s, {} job{}; peak RSS {:.1f} MiB{}\n", sum.wall_seconds, sum.jobs, sum.jobs == 1 ? "" : "s",
+            static_cast<double>(sum.peak_rss_kb) / 1024.0,
+            sum.workers_peak_rss_kb > 0
+                ? fmt::format(" (largest worker {:.1f} MiB)", static_cast<double>(sum.workers_peak_rss_kb) / 1024.0)
+                : "");
     if (sum.interrupted)
         os << "INTERRUPTED: a partial summary of the schedules finished before the signal (no verdict; a run with "
               "--jsonl FILE resumes when rerun with the same file)\n";
     if (sum.distinct.empty()) {
-        os << (sum.interrupted ? "no findings so far\n" : is_check ? "PASS: no finding in any explored schedule\n" : "no findings\n");
+        os << (sum.interrupted ? "no findings so far\n"
+               : is_check      ? "PASS: no finding in any explored schedule\n"
+                               : "no findings\n");
         if (scope && !sum.interrupted) print_scope(os, *scope);
         out << fit_width(os.str(), width);
         return;
@@ -545,12 +595,14 @@ void print_explore_summary(std::ostream& out, const std::string& kernel, const E
     }
     size_t kinds = group_findings(fs, rank).size();
     os << fmt::format("{}: {} distinct finding(s){}{}\n", is_check ? "FAIL" : "findings", sum.distinct.size(),
-                      kinds < sum.distinct.size() ? fmt::format(", {} distinct mistake{}; --json lists each finding", kinds, kinds == 1 ? "" : "s") : "",
+                      kinds < sum.distinct.size() ? fmt::format(", {} distinct mistake{}; --json lists each finding",
+                                                                kinds, kinds == 1 ? "" : "s")
+                                                  : "",
                       sum.interrupted ? " so far" : "");
     print_finding_groups(os, fs, rank, [&](size_t i) {
         const DistinctFinding& d = sum.distinct[i];
-        return fmt::format("    seen in {} of {} schedules; first: {} seed {}\n    replay: {}\n", d.count, sum.schedules, d.first.str(),
-                           d.first.seed, d.replay);
+        return fmt::format("    seen in {} of {} schedules; first: {} seed {}\n    replay: {}\n", d.count,
+                           sum.schedules, d.first.str(), d.first.seed, d.replay);
     });
     out << fit_width(os.str(), width);
 }
@@ -587,8 +639,9 @@ nlohmann::json explore_json(const std::string& kernel, const ExploreSummary& sum
         sc["reasons"] = scope->reasons;
         sc["visibility"] = scope->qualifier;
         if (scope->has_pct_bound)
-            sc["pct"] = {{"cores", scope->pct_cores}, {"events", scope->pct_events}, {"depth", scope->pct_depth},
-                         {"schedules", scope->pct_schedules}, {"hit_per_schedule", scope->pct_hit}, {"miss_probability", scope->pct_miss}};
+            sc["pct"] = {{"cores", scope->pct_cores},          {"events", scope->pct_events},
+                         {"depth", scope->pct_depth},          {"schedules", scope->pct_schedules},
+                         {"hit_per_schedule", scope->pct_hit}, {"miss_probability", scope->pct_miss}};
         j["scope"] = sc;
     }
     return j;

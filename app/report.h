@@ -6,11 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/explore.h"
+#include "core/params.h"
 #include "frontend/passes/expand_mixed_kernel.h"
 #include "frontend/passes/timing_scope.h"
 #include "frontend/reference.h"
-#include "core/params.h"
-#include "app/explore.h"
 #include "sim/session.h"
 
 namespace cvsim::cli {
@@ -25,12 +25,13 @@ std::string fit_width(const std::string& text, size_t width);
 // Findings that are one mistake repeated (the same code, message and details but for the clusters, the
 // cycles and the GM windows they name): the text reports print one of them with a count and the clusters.
 struct FindingGroup {
-    size_t first = 0;                    // index of the representative (the first of the group)
-    size_t count = 0;                    // findings in the group
-    std::vector<uint32_t> clusters;      // clusters the group's findings name, ascending
+    size_t first = 0;                // index of the representative (the first of the group)
+    size_t count = 0;                // findings in the group
+    std::vector<uint32_t> clusters;  // clusters the group's findings name, ascending
 };
 // `rank` (optional, per finding): the representative is the lowest rank, then the lowest clusters.
-std::vector<FindingGroup> group_findings(const std::vector<const sim::Finding*>& findings, const std::vector<uint64_t>& rank = {});
+std::vector<FindingGroup> group_findings(const std::vector<const sim::Finding*>& findings,
+                                         const std::vector<uint64_t>& rank = {});
 // "0-23", "0-5, 7, 9-12" (at most a few ranges, then "...").
 std::string cluster_ranges(const std::vector<uint32_t>& clusters);
 
@@ -39,8 +40,8 @@ std::string cluster_ranges(const std::vector<uint32_t>& clusters);
 std::string format_params_text(const std::vector<ParamRow>& rows, size_t width);
 nlohmann::json params_json(const HwParams& hw, const std::vector<ParamRow>& rows);
 
-void print_run_report(std::ostream& os, const sim::Session& s, const sim::ScheduleResult& r, const ref::Result& want, bool verbose,
-                      size_t width = 100);
+void print_run_report(std::ostream& os, const sim::Session& s, const sim::ScheduleResult& r, const ref::Result& want,
+                      bool verbose, size_t width = 100);
 nlohmann::json run_json(const sim::Session& s, const sim::ScheduleResult& r, const ref::Result& want);
 
 void print_expand_stats(std::ostream& os, const passes::ExpandStats& st);
@@ -50,16 +51,16 @@ nlohmann::json passes_json(const std::vector<PassRecord>& records);
 
 // What a verdict proves (SPEC 6): every schedule, or the explored ones with the PCT bound when one applies.
 struct VerdictScope {
-    bool all_schedules = false;          // the verdict holds for every schedule
-    std::vector<std::string> reasons;    // why it does not (static: data-dependent control/addresses; run time)
-    std::string qualifier;               // the visibility model the claim is made in
+    bool all_schedules = false;        // the verdict holds for every schedule
+    std::vector<std::string> reasons;  // why it does not (static: data-dependent control/addresses; run time)
+    std::string qualifier;             // the visibility model the claim is made in
     bool has_pct_bound = false;
     int pct_depth = 0;
-    uint64_t pct_events = 0;             // k
-    int pct_cores = 0;                   // n
-    uint64_t pct_schedules = 0;          // PCT schedules explored
-    double pct_hit = 0;                  // per-schedule lower bound 1/(n k^(d-1)) of finding a depth-d bug
-    double pct_miss = 1;                 // (1 - hit)^schedules
+    uint64_t pct_events = 0;     // k
+    int pct_cores = 0;           // n
+    uint64_t pct_schedules = 0;  // PCT schedules explored
+    double pct_hit = 0;          // per-schedule lower bound 1/(n k^(d-1)) of finding a depth-d bug
+    double pct_miss = 1;         // (1 - hit)^schedules
 };
 // `statics` is the static analysis of the lane programs; `strategy` the explored strategy; `visibility`
 // the fixed delay (`--visibility-delay`) and `max_visibility` the drawn range.

@@ -24,7 +24,9 @@ std::vector<Assignment> sample_assignments(const ir::Function& f, const std::vec
             for (const auto& p : f.params)
                 if (p.var->name == n) var = p.var.get();
             if (var && var->type.kind == ir::TypeKind::Tensor) {
-                a.emplace_back(n, kind.iota ? (kind.value == 0 ? std::string("iota") : fmt::format("iota+{}", kind.value)) : std::to_string(kind.value));
+                a.emplace_back(n, kind.iota
+                                      ? (kind.value == 0 ? std::string("iota") : fmt::format("iota+{}", kind.value))
+                                      : std::to_string(kind.value));
                 continue;
             }
             const int64_t v = kind.value + (kind.iota ? k++ : 0);

@@ -4,10 +4,10 @@
 
 #include <string>
 
+#include "core/params.h"
 #include "frontend/parser.h"
 #include "frontend/passes/capacity.h"
 #include "frontend/sema.h"
-#include "core/params.h"
 #include "tests/kernel_gen.h"
 
 namespace {

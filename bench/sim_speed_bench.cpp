@@ -49,7 +49,8 @@ void BM_SystemcPingPong(benchmark::State& state) {
         sc_start();
     }
     // Two thread switches per round.
-    state.counters["switches_per_s"] = benchmark::Counter(static_cast<double>(2 * rounds) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["switches_per_s"] = benchmark::Counter(
+        static_cast<double>(2 * rounds) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
 void run_kernel(benchmark::State& state, const std::string& kernel, sim::Strategy strategy) {
@@ -69,8 +70,12 @@ void run_kernel(benchmark::State& state, const std::string& kernel, sim::Strateg
     state.counters["instructions_per_s"] = benchmark::Counter(static_cast<double>(instrs), benchmark::Counter::kIsRate);
 }
 
-void BM_RopeAttnFenceRandomSchedules(benchmark::State& state) { run_kernel(state, "v2c_rope_attn.py", sim::Strategy::Random); }
-void BM_FlashBlockNominal(benchmark::State& state) { run_kernel(state, "flash_block.py", sim::Strategy::Nominal); }
+void BM_RopeAttnFenceRandomSchedules(benchmark::State& state) {
+    run_kernel(state, "v2c_rope_attn.py", sim::Strategy::Random);
+}
+void BM_FlashBlockNominal(benchmark::State& state) {
+    run_kernel(state, "flash_block.py", sim::Strategy::Nominal);
+}
 
 }  // namespace
 

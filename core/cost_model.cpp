@@ -173,32 +173,55 @@ std::span<const OpCostInfo> op_cost_table() {
     static const OpCostInfo table[] = {
         {OpCost::None, "none", "0 (a view: no data moves)", "definition", 'H'},
         {OpCost::Scalar, "scalar", "sync.issue_cost", "pto-isa perf simulator placeholder", 'L'},
-        {OpCost::GmDma, "gm_dma", "gm.latency_hit (+latency_miss_extra) + charged_bytes / mte.<path>_bw; from L0C: fixp_head + M*max(fixp_min_row_cycles, bytes*N/fixp_row_bw)",
+        {OpCost::GmDma, "gm_dma",
+         "gm.latency_hit (+latency_miss_extra) + charged_bytes / mte.<path>_bw; from L0C: fixp_head + "
+         "M*max(fixp_min_row_cycles, bytes*N/fixp_row_bw)",
          "HARDWARE.md data movement (device-measured anchors)", 'M'},
-        {OpCost::OnChipDma, "on_chip_dma", "bytes / mte.<path>_bw (L1->L0A/L0B/Bias, L0C->L1/UB, UB->UB)", "HARDWARE.md data movement", 'M'},
+        {OpCost::OnChipDma, "on_chip_dma", "bytes / mte.<path>_bw (L1->L0A/L0B/Bias, L0C->L1/UB, UB->UB)",
+         "HARDWARE.md data movement", 'M'},
         {OpCost::Mad, "mad", "cube.mad_head + cycles_per_fractal * ceil(M/16) * ceil(K/k0) * ceil(N/16)",
          "PyPTO L0 cost model, pto-isa cube cost model", 'M'},
-        {OpCost::VecUnary, "vec_unary", "vector.head + ceil(bytes/repeat_bytes) * vector.unary_cycles + vector.tail", "pto-isa vector cost model", 'M'},
-        {OpCost::VecTileScalar, "vec_tile_scalar", "vector.head + ceil(bytes/repeat_bytes) * vector.tile_scalar_cycles + vector.tail",
+        {OpCost::VecUnary, "vec_unary", "vector.head + ceil(bytes/repeat_bytes) * vector.unary_cycles + vector.tail",
          "pto-isa vector cost model", 'M'},
-        {OpCost::VecBinary, "vec_binary", "vector.head + ceil(bytes/repeat_bytes) * vector.binary_cycles + vector.tail", "pto-isa vector cost model", 'M'},
-        {OpCost::VecExp, "vec_exp", "vector.head + ceil(bytes/repeat_bytes) * vector.exp_cycles + vector.tail", "pto-isa vector cost model", 'M'},
-        {OpCost::VecReduce, "vec_reduce", "vector.head + ceil(in_bytes/repeat_bytes) * vector.reduce_cycles_per_repeat + ceil(log2(n)) + vector.tail",
+        {OpCost::VecTileScalar, "vec_tile_scalar",
+         "vector.head + ceil(bytes/repeat_bytes) * vector.tile_scalar_cycles + vector.tail",
+         "pto-isa vector cost model", 'M'},
+        {OpCost::VecBinary, "vec_binary", "vector.head + ceil(bytes/repeat_bytes) * vector.binary_cycles + vector.tail",
+         "pto-isa vector cost model", 'M'},
+        {OpCost::VecExp, "vec_exp", "vector.head + ceil(bytes/repeat_bytes) * vector.exp_cycles + vector.tail",
+         "pto-isa vector cost model", 'M'},
+        {OpCost::VecReduce, "vec_reduce",
+         "vector.head + ceil(in_bytes/repeat_bytes) * vector.reduce_cycles_per_repeat + ceil(log2(n)) + vector.tail",
          "pto-isa vector cost model (combine steps: estimate)", 'L'},
-        {OpCost::Transport, "transport", "ring slot copy: fixp_to_gm / dma_cycles on the slot path; pops sync.issue_cost (+ GM->UB/L1 copy on a2a3)",
+        {OpCost::Transport, "transport",
+         "ring slot copy: fixp_to_gm / dma_cycles on the slot path; pops sync.issue_cost (+ GM->UB/L1 copy on a2a3)",
          "HARDWARE.md cross-core pipes", 'L'},
-        {OpCost::VecSort, "vec_sort", "vector.head + ceil(bytes/repeat_bytes) * 5 * vector.reduce_cycles_per_repeat + vector.tail (bytes: the widest operand)",
-         "estimate: VBS32 sorts 32 elements in log2(32) = 5 compare-exchange rounds (pto-isa TSORT32; no device anchor)", 'L'},
-        {OpCost::VecMerge, "vec_merge", "vector.head + ceil(bytes/repeat_bytes) * 2 * vector.reduce_cycles_per_repeat + vector.tail (bytes: the widest operand)",
+        {OpCost::VecSort, "vec_sort",
+         "vector.head + ceil(bytes/repeat_bytes) * 5 * vector.reduce_cycles_per_repeat + vector.tail (bytes: the "
+         "widest operand)",
+         "estimate: VBS32 sorts 32 elements in log2(32) = 5 compare-exchange rounds (pto-isa TSORT32; no device "
+         "anchor)",
+         'L'},
+        {OpCost::VecMerge, "vec_merge",
+         "vector.head + ceil(bytes/repeat_bytes) * 2 * vector.reduce_cycles_per_repeat + vector.tail (bytes: the "
+         "widest operand)",
          "estimate: vmrgsort4 emits one tuple per compare of the list heads (pto-isa TMRGSORT; no device anchor)", 'L'},
-        {OpCost::VecGather, "vec_gather", "vector.head + ceil(bytes/repeat_bytes) * 2 * vector.binary_cycles + vector.tail (bytes: the widest operand)",
-         "estimate: vgather/vscatter = index-to-address pass + element move; gather_compare = vcmpvs compare + vreducev2 compaction "
-         "(pto-isa TGATHER/TSCATTER; no device anchor)", 'L'},
-        {OpCost::GmIndexed, "gm_indexed", "gm_dma with one run per transfer: gm.latency_hit (+latency_miss_extra) + runs * charged_bytes(run) / mte.<path>_bw "
-                                          "(row mode: a run per indexed row; elem mode: a run per element)",
-         "pto-isa MGATHER/MSCATTER a2a3 (one DMA per row, one scalar copy per element); a5's SIMT coalescing not modelled", 'L'},
-        {OpCost::Assemble, "assemble", "into UB: vec_unary; into L1 from L0C: bytes / mte.l0c_to_l1_bw (FIXPIPE insert); into L1 from L1: 0 "
-                                       "(a gather_row: its load's DMA wrote the rows in place)",
+        {OpCost::VecGather, "vec_gather",
+         "vector.head + ceil(bytes/repeat_bytes) * 2 * vector.binary_cycles + vector.tail (bytes: the widest operand)",
+         "estimate: vgather/vscatter = index-to-address pass + element move; gather_compare = vcmpvs compare + "
+         "vreducev2 compaction "
+         "(pto-isa TGATHER/TSCATTER; no device anchor)",
+         'L'},
+        {OpCost::GmIndexed, "gm_indexed",
+         "gm_dma with one run per transfer: gm.latency_hit (+latency_miss_extra) + runs * charged_bytes(run) / "
+         "mte.<path>_bw "
+         "(row mode: a run per indexed row; elem mode: a run per element)",
+         "pto-isa MGATHER/MSCATTER a2a3 (one DMA per row, one scalar copy per element); a5's SIMT coalescing not "
+         "modelled",
+         'L'},
+        {OpCost::Assemble, "assemble",
+         "into UB: vec_unary; into L1 from L0C: bytes / mte.l0c_to_l1_bw (FIXPIPE insert); into L1 from L1: 0 "
+         "(a gather_row: its load's DMA wrote the rows in place)",
          "pto-isa TINSERT / TLOAD into a sub-tile; no device anchor", 'L'},
     };
     return table;
@@ -212,15 +235,24 @@ const OpCostInfo& op_cost_info(OpCost kind) {
 
 uint64_t vector_kind_cycles(const VectorParams& vec, OpCost kind, uint64_t bytes, uint64_t reduce_n) {
     switch (kind) {
-        case OpCost::VecUnary: return vector_op_cycles(vec, VectorOp::Unary, bytes);
-        case OpCost::VecTileScalar: return vector_op_cycles(vec, VectorOp::TileScalar, bytes);
-        case OpCost::VecBinary: return vector_op_cycles(vec, VectorOp::Binary, bytes);
-        case OpCost::VecExp: return vector_op_cycles(vec, VectorOp::Exp, bytes);
-        case OpCost::VecReduce: return vector_reduce_cycles(vec, bytes, reduce_n);
-        case OpCost::VecSort: return vec.head + vector_repeats(vec, bytes) * 5 * vec.reduce_cycles_per_repeat + vec.tail;
-        case OpCost::VecMerge: return vec.head + vector_repeats(vec, bytes) * 2 * vec.reduce_cycles_per_repeat + vec.tail;
-        case OpCost::VecGather: return vec.head + vector_repeats(vec, bytes) * 2 * vec.binary_cycles + vec.tail;
-        default: return 0;
+        case OpCost::VecUnary:
+            return vector_op_cycles(vec, VectorOp::Unary, bytes);
+        case OpCost::VecTileScalar:
+            return vector_op_cycles(vec, VectorOp::TileScalar, bytes);
+        case OpCost::VecBinary:
+            return vector_op_cycles(vec, VectorOp::Binary, bytes);
+        case OpCost::VecExp:
+            return vector_op_cycles(vec, VectorOp::Exp, bytes);
+        case OpCost::VecReduce:
+            return vector_reduce_cycles(vec, bytes, reduce_n);
+        case OpCost::VecSort:
+            return vec.head + vector_repeats(vec, bytes) * 5 * vec.reduce_cycles_per_repeat + vec.tail;
+        case OpCost::VecMerge:
+            return vec.head + vector_repeats(vec, bytes) * 2 * vec.reduce_cycles_per_repeat + vec.tail;
+        case OpCost::VecGather:
+            return vec.head + vector_repeats(vec, bytes) * 2 * vec.binary_cycles + vec.tail;
+        default:
+            return 0;
     }
 }
 

@@ -13,14 +13,16 @@ namespace cvsim {
 
 namespace {
 
-constexpr std::string_view kBinaryNames[] = {"add", "sub", "mul", "div", "maximum", "minimum", "rem",
-                                             "fmod", "and", "or", "xor", "shl", "shr"};
-constexpr std::string_view kScalarNames[] = {"adds", "subs", "muls", "divs", "maximums", "minimums", "rems",
-                                             "fmods", "ands", "ors", "xors", "shls", "shrs"};
-constexpr std::string_view kUnaryNames[] = {"exp", "log", "sqrt", "rsqrt", "recip", "abs", "neg", "relu", "sin", "cos", "not"};
+constexpr std::string_view kBinaryNames[] = {"add",  "sub", "mul", "div", "maximum", "minimum", "rem",
+                                             "fmod", "and", "or",  "xor", "shl",     "shr"};
+constexpr std::string_view kScalarNames[] = {"adds",  "subs", "muls", "divs", "maximums", "minimums", "rems",
+                                             "fmods", "ands", "ors",  "xors", "shls",     "shrs"};
+constexpr std::string_view kUnaryNames[] = {"exp", "log",  "sqrt", "rsqrt", "recip", "abs",
+                                            "neg", "relu", "sin",  "cos",   "not"};
 constexpr std::string_view kReduceNames[] = {"row_sum", "row_max", "row_min", "row_prod"};
-constexpr std::string_view kRowExpandNames[] = {"row_expand_mul", "row_expand_add", "row_expand_sub", "row_expand_div",
-                                                "row_expand_max", "row_expand_min", "row_expand_expdif", "row_expand"};
+constexpr std::string_view kRowExpandNames[] = {"row_expand_mul",    "row_expand_add", "row_expand_sub",
+                                                "row_expand_div",    "row_expand_max", "row_expand_min",
+                                                "row_expand_expdif", "row_expand"};
 constexpr std::string_view kCastModeNames[] = {"round", "floor", "ceil", "trunc", "rint", "none", "odd"};
 
 // Op names may carry the canonical "tile." prefix; cast modes are plain words.
@@ -61,16 +63,20 @@ double apply_bitwise(BinaryOp op, DType t, double a, double b) {
     const int64_t x = static_cast<int64_t>(a), y = static_cast<int64_t>(b);
     const int64_t bits = static_cast<int64_t>(dtype_bytes(t) * 8);
     switch (op) {
-        case BinaryOp::And: return wrap_int(t, x & y);
-        case BinaryOp::Or: return wrap_int(t, x | y);
-        case BinaryOp::Xor: return wrap_int(t, x ^ y);
+        case BinaryOp::And:
+            return wrap_int(t, x & y);
+        case BinaryOp::Or:
+            return wrap_int(t, x | y);
+        case BinaryOp::Xor:
+            return wrap_int(t, x ^ y);
         case BinaryOp::Shl:
             if (y < 0 || y >= bits) return 0;
             return wrap_int(t, static_cast<int64_t>(static_cast<uint64_t>(x) << y));
         case BinaryOp::Shr:
             if (y < 0 || y >= bits) return x < 0 ? -1 : 0;
             return wrap_int(t, x >> y);  // arithmetic for signed (unsigned values are non-negative here)
-        default: return 0;
+        default:
+            return 0;
     }
 }
 
@@ -82,7 +88,11 @@ double apply_binary(BinaryOp op, bool integer, double a, double b) {
         case BinaryOp::Fmod:
             if (integer && b == 0) return 0;
             return std::fmod(a, b);
-        case BinaryOp::And: case BinaryOp::Or: case BinaryOp::Xor: case BinaryOp::Shl: case BinaryOp::Shr:
+        case BinaryOp::And:
+        case BinaryOp::Or:
+        case BinaryOp::Xor:
+        case BinaryOp::Shl:
+        case BinaryOp::Shr:
             return 0;  // apply_binary_t handles them (they need the dtype)
         case BinaryOp::Add:
             return a + b;
@@ -167,32 +177,46 @@ double expand_element(RowExpandOp op, DType t, double a, double b) {
 
 double reduce_init(ReduceOp op) {
     switch (op) {
-        case ReduceOp::RowSum: return 0.0;
-        case ReduceOp::RowMax: return -std::numeric_limits<double>::infinity();
-        case ReduceOp::RowMin: return std::numeric_limits<double>::infinity();
-        case ReduceOp::RowProd: return 1.0;
+        case ReduceOp::RowSum:
+            return 0.0;
+        case ReduceOp::RowMax:
+            return -std::numeric_limits<double>::infinity();
+        case ReduceOp::RowMin:
+            return std::numeric_limits<double>::infinity();
+        case ReduceOp::RowProd:
+            return 1.0;
     }
     return 0;
 }
 
 double reduce_step(ReduceOp op, double acc, double v) {
     switch (op) {
-        case ReduceOp::RowSum: return acc + v;
-        case ReduceOp::RowMax: return apply_binary(BinaryOp::Maximum, false, acc, v);
-        case ReduceOp::RowMin: return apply_binary(BinaryOp::Minimum, false, acc, v);
-        case ReduceOp::RowProd: return acc * v;
+        case ReduceOp::RowSum:
+            return acc + v;
+        case ReduceOp::RowMax:
+            return apply_binary(BinaryOp::Maximum, false, acc, v);
+        case ReduceOp::RowMin:
+            return apply_binary(BinaryOp::Minimum, false, acc, v);
+        case ReduceOp::RowProd:
+            return acc * v;
     }
     return acc;
 }
 
 bool cmp_holds(CmpMode m, double a, double b) {
     switch (m) {
-        case CmpMode::EQ: return a == b;
-        case CmpMode::NE: return a != b;
-        case CmpMode::LT: return a < b;
-        case CmpMode::LE: return a <= b;
-        case CmpMode::GT: return a > b;
-        case CmpMode::GE: return a >= b;
+        case CmpMode::EQ:
+            return a == b;
+        case CmpMode::NE:
+            return a != b;
+        case CmpMode::LT:
+            return a < b;
+        case CmpMode::LE:
+            return a <= b;
+        case CmpMode::GT:
+            return a > b;
+        case CmpMode::GE:
+            return a >= b;
     }
     return false;
 }
@@ -296,7 +320,8 @@ TileData cast(const TileData& x, DType to, CastMode mode) {
                 case CastMode::None:
                     break;  // round_to rounds to nearest even (CAST_RINT; CAST_NONE's float -> int default)
                 case CastMode::Odd:
-                    if (std::isfinite(v) && std::trunc(v) != v) v = std::fmod(std::floor(v), 2.0) != 0 ? std::floor(v) : std::ceil(v);
+                    if (std::isfinite(v) && std::trunc(v) != v)
+                        v = std::fmod(std::floor(v), 2.0) != 0 ? std::floor(v) : std::ceil(v);
                     break;
                 case CastMode::Floor:
                     v = std::floor(v);
@@ -330,14 +355,12 @@ TileData reduce_rows(ReduceOp op, const TileData& x) {
 TileData row_expand(RowExpandOp op, const TileData& x, const TileData& row) {
     const Eigen::Index rows = x.m.rows(), cols = x.m.cols();
     if (row.m.rows() != rows || row.m.cols() != 1)
-        shape_error(row_expand_op_name(op), "row operand " + shape_str(row.m) + " does not match " +
-                                                shape_str(x.m) + " (expected [" + std::to_string(rows) +
-                                                ", 1])");
+        shape_error(row_expand_op_name(op), "row operand " + shape_str(row.m) + " does not match " + shape_str(x.m) +
+                                                " (expected [" + std::to_string(rows) + ", 1])");
     TileData out{x.dtype, Matrix(rows, cols)};
     for (Eigen::Index r = 0; r < rows; ++r) {
         const double b = row.m(r, 0);
-        for (Eigen::Index c = 0; c < cols; ++c)
-            out.m(r, c) = expand_element(op, x.dtype, x.m(r, c), b);
+        for (Eigen::Index c = 0; c < cols; ++c) out.m(r, c) = expand_element(op, x.dtype, x.m(r, c), b);
     }
     return out;
 }
@@ -345,8 +368,8 @@ TileData row_expand(RowExpandOp op, const TileData& x, const TileData& row) {
 TileData col_expand(RowExpandOp op, const TileData& x, const TileData& col) {
     const Eigen::Index rows = x.m.rows(), cols = x.m.cols();
     if (col.m.rows() != 1 || col.m.cols() != cols)
-        shape_error("col_expand", "column operand " + shape_str(col.m) + " does not match " + shape_str(x.m) + " (expected [1, " +
-                                      std::to_string(cols) + "])");
+        shape_error("col_expand", "column operand " + shape_str(col.m) + " does not match " + shape_str(x.m) +
+                                      " (expected [1, " + std::to_string(cols) + "])");
     TileData out{x.dtype, Matrix(rows, cols)};
     for (Eigen::Index r = 0; r < rows; ++r)
         for (Eigen::Index c = 0; c < cols; ++c) out.m(r, c) = expand_element(op, x.dtype, x.m(r, c), col.m(0, c));
@@ -396,12 +419,14 @@ TileData lrelu(const TileData& x, double slope) {
 TileData compare(CmpMode mode, const TileData& a, const TileData& b, int64_t mask_cols) {
     if (a.m.rows() != b.m.rows() || a.m.cols() != b.m.cols())
         shape_error("cmp", "shapes differ: " + shape_str(a.m) + " vs " + shape_str(b.m));
-    return pack_mask(mode, a, [&](Eigen::Index r, Eigen::Index c) { return b.m(r, c); }, mask_cols);
+    return pack_mask(
+        mode, a, [&](Eigen::Index r, Eigen::Index c) { return b.m(r, c); }, mask_cols);
 }
 
 TileData compare_scalar(CmpMode mode, const TileData& a, double s, int64_t mask_cols) {
     const double v = round_to(a.dtype, s);
-    return pack_mask(mode, a, [&](Eigen::Index, Eigen::Index) { return v; }, mask_cols);
+    return pack_mask(
+        mode, a, [&](Eigen::Index, Eigen::Index) { return v; }, mask_cols);
 }
 
 TileData select(const TileData& mask, const TileData& a, const TileData& b) {
@@ -409,7 +434,8 @@ TileData select(const TileData& mask, const TileData& a, const TileData& b) {
         shape_error("sel", "shapes differ: " + shape_str(a.m) + " vs " + shape_str(b.m));
     TileData out{a.dtype, Matrix(a.m.rows(), a.m.cols())};
     for (Eigen::Index r = 0; r < a.m.rows(); ++r)
-        for (Eigen::Index c = 0; c < a.m.cols(); ++c) out.m(r, c) = mask_bit(mask, r, c) ? a.m(r, c) : round_to(a.dtype, b.m(r, c));
+        for (Eigen::Index c = 0; c < a.m.cols(); ++c)
+            out.m(r, c) = mask_bit(mask, r, c) ? a.m(r, c) : round_to(a.dtype, b.m(r, c));
     return out;
 }
 
@@ -446,7 +472,8 @@ TileData tri(int64_t rows, int64_t cols, DType t, int64_t diagonal, bool upper, 
 }
 
 TileData concat_cols(const TileData& a, int64_t vc0, const TileData& b, int64_t vc1, int64_t cols) {
-    if (a.m.rows() != b.m.rows()) shape_error("concat", "row counts differ: " + shape_str(a.m) + " vs " + shape_str(b.m));
+    if (a.m.rows() != b.m.rows())
+        shape_error("concat", "row counts differ: " + shape_str(a.m) + " vs " + shape_str(b.m));
     TileData out{a.dtype, Matrix::Zero(a.m.rows(), cols)};
     vc0 = std::min<int64_t>({vc0, a.m.cols(), cols});
     vc1 = std::min<int64_t>({vc1, b.m.cols(), cols - vc0});
@@ -468,7 +495,8 @@ TileData window(const TileData& x, int64_t r0, int64_t c0, int64_t rows, int64_t
     TileData out{x.dtype, Matrix::Zero(rows, cols)};
     for (int64_t r = 0; r < rows; ++r)
         for (int64_t c = 0; c < cols; ++c)
-            if (r0 + r >= 0 && r0 + r < x.m.rows() && c0 + c >= 0 && c0 + c < x.m.cols()) out.m(r, c) = x.m(r0 + r, c0 + c);
+            if (r0 + r >= 0 && r0 + r < x.m.rows() && c0 + c >= 0 && c0 + c < x.m.cols())
+                out.m(r, c) = x.m(r0 + r, c0 + c);
     return out;
 }
 
@@ -489,8 +517,8 @@ TileData matmul(const TileData& lhs, const TileData& rhs, const TileData* acc, c
     if (rhs.m.rows() != K)
         shape_error("matmul", "lhs " + shape_str(lhs.m) + " and rhs " + shape_str(rhs.m) + " disagree on K");
     if (acc && (acc->m.rows() != M || acc->m.cols() != N))
-        shape_error("matmul", "acc " + shape_str(acc->m) + " is not [" + std::to_string(M) + ", " +
-                                  std::to_string(N) + "]");
+        shape_error("matmul",
+                    "acc " + shape_str(acc->m) + " is not [" + std::to_string(M) + ", " + std::to_string(N) + "]");
     if (bias && (bias->m.rows() != 1 || bias->m.cols() != N))
         shape_error("matmul", "bias " + shape_str(bias->m) + " is not [1, " + std::to_string(N) + "]");
     const DType t = matmul_result_dtype(lhs.dtype);
@@ -509,7 +537,8 @@ TileData matmul(const TileData& lhs, const TileData& rhs, const TileData* acc, c
         const double* a = lhs.m.data() + i * K;
         auto b = [&](Eigen::Index k) { return CRow(rhs.m.data() + k * N, N); };
         Eigen::Index k = 0;
-        for (; k + 4 <= K; k += 4) s = s + a[k] * b(k) + a[k + 1] * b(k + 1) + a[k + 2] * b(k + 2) + a[k + 3] * b(k + 3);
+        for (; k + 4 <= K; k += 4)
+            s = s + a[k] * b(k) + a[k + 1] * b(k + 1) + a[k + 2] * b(k + 2) + a[k + 3] * b(k + 3);
         for (; k < K; ++k) s = s + a[k] * b(k);
     }
     TileData out{t, std::move(sum)};

@@ -59,8 +59,9 @@ std::optional<BinaryOp> scalar_op_from_name(std::string_view name);  // "adds", 
 std::optional<UnaryOp> unary_op_from_name(std::string_view name);
 std::optional<ReduceOp> reduce_op_from_name(std::string_view name);
 std::optional<RowExpandOp> row_expand_op_from_name(std::string_view name);
-std::optional<CastMode> cast_mode_from_name(std::string_view name);  // "round", "floor", "ceil", "trunc", "rint", "none", "odd"
-std::string_view binary_op_name(BinaryOp op);                        // "add"
+std::optional<CastMode> cast_mode_from_name(
+    std::string_view name);                    // "round", "floor", "ceil", "trunc", "rint", "none", "odd"
+std::string_view binary_op_name(BinaryOp op);  // "add"
 std::string_view unary_op_name(UnaryOp op);
 std::string_view reduce_op_name(ReduceOp op);
 std::string_view row_expand_op_name(RowExpandOp op);  // "row_expand_mul"

@@ -102,7 +102,8 @@ double index_bits_as(DType t, uint32_t index, int half) {
 uint32_t tuple_index(const TileData& pairs, int64_t row, int64_t k) {
     const int64_t e = sort_tuple_elems(pairs.dtype), c = k * e;
     if (e == 2) return static_cast<uint32_t>(bits_of(DType::FP32, pairs.m(row, c + 1)));
-    return static_cast<uint32_t>(bits_of(DType::FP16, pairs.m(row, c + 2)) | (bits_of(DType::FP16, pairs.m(row, c + 3)) << 16));
+    return static_cast<uint32_t>(bits_of(DType::FP16, pairs.m(row, c + 2)) |
+                                 (bits_of(DType::FP16, pairs.m(row, c + 3)) << 16));
 }
 
 TileData sort32(const TileData& src, const TileData& idx) {
@@ -132,7 +133,8 @@ TileData sort32(const TileData& src, const TileData& idx) {
 TileData mrgsort1(const TileData& src, int64_t block_len) {
     require_sortable(src.dtype, "mrgsort");
     const int64_t e = sort_tuple_elems(src.dtype);
-    require(block_len > 0 && block_len % e == 0, "mrgsort", fmt::format("block_len {} is not a positive multiple of {}", block_len, e));
+    require(block_len > 0 && block_len % e == 0, "mrgsort",
+            fmt::format("block_len {} is not a positive multiple of {}", block_len, e));
     const int64_t R = src.m.rows(), C = src.m.cols(), per_block = block_len / e, group = 4 * block_len;
     TileData out{src.dtype, Matrix::Constant(R, C, kNaN)};
     for (int64_t r = 0; r < R; ++r)
@@ -154,7 +156,8 @@ TileData mrgsort1(const TileData& src, int64_t block_len) {
     return out;
 }
 
-TileData mrgsort2(const std::vector<const TileData*>& srcs, int64_t out_cols, bool exhausted, std::vector<int64_t>* executed) {
+TileData mrgsort2(const std::vector<const TileData*>& srcs, int64_t out_cols, bool exhausted,
+                  std::vector<int64_t>* executed) {
     require(srcs.size() >= 2 && srcs.size() <= 4, "mrgsort", "needs 2 to 4 source lists");
     const DType t = srcs[0]->dtype;
     require_sortable(t, "mrgsort");
@@ -192,21 +195,31 @@ TileData gather(const TileData& src, const TileData& indices) {
     TileData out{src.dtype, Matrix(indices.m.rows(), indices.m.cols())};
     for (int64_t i = 0; i < indices.m.size(); ++i) {
         const double raw = indices.m.data()[i];
-        out.m.data()[i] = raw >= 0 && raw < static_cast<double>(n) ? src.m(static_cast<int64_t>(raw) / C, static_cast<int64_t>(raw) % C) : 0.0;
+        out.m.data()[i] = raw >= 0 && raw < static_cast<double>(n)
+                              ? src.m(static_cast<int64_t>(raw) / C, static_cast<int64_t>(raw) % C)
+                              : 0.0;
     }
     return out;
 }
 
 bool mask_pattern_selects(int pattern, int64_t col) {
     switch (pattern) {
-        case 1: return col % 2 == 0;  // P0101
-        case 2: return col % 2 == 1;  // P1010
-        case 3: return col % 4 == 0;  // P0001
-        case 4: return col % 4 == 1;  // P0010
-        case 5: return col % 4 == 2;  // P0100
-        case 6: return col % 4 == 3;  // P1000
-        case 7: return true;          // P1111
-        default: throw std::invalid_argument(fmt::format("mask pattern {} is not 1..7", pattern));
+        case 1:
+            return col % 2 == 0;  // P0101
+        case 2:
+            return col % 2 == 1;  // P1010
+        case 3:
+            return col % 4 == 0;  // P0001
+        case 4:
+            return col % 4 == 1;  // P0010
+        case 5:
+            return col % 4 == 2;  // P0100
+        case 6:
+            return col % 4 == 3;  // P1000
+        case 7:
+            return true;  // P1111
+        default:
+            throw std::invalid_argument(fmt::format("mask pattern {} is not 1..7", pattern));
     }
 }
 
@@ -232,7 +245,8 @@ TileData gather_mask(const TileData& src, int pattern, DType out_dtype) {
 
 TileData scatter(const TileData& dst, const TileData& src, const TileData& indexes) {
     require(src.dtype == dst.dtype, "scatter", "src and dst dtypes differ");
-    require(indexes.m.rows() == src.m.rows() && indexes.m.cols() == src.m.cols(), "scatter", "indexes shape differs from src");
+    require(indexes.m.rows() == src.m.rows() && indexes.m.cols() == src.m.cols(), "scatter",
+            "indexes shape differs from src");
     TileData out = dst;
     const double n = static_cast<double>(dst.m.size());
     for (int64_t i = 0; i < src.m.size(); ++i) {
@@ -243,7 +257,8 @@ TileData scatter(const TileData& dst, const TileData& src, const TileData& index
 }
 
 TileData scatter_mask(const TileData& dst, const TileData& src, int pattern) {
-    require(src.dtype == dst.dtype && src.m.rows() == dst.m.rows(), "scatter_mask", "src and dst differ in dtype or rows");
+    require(src.dtype == dst.dtype && src.m.rows() == dst.m.rows(), "scatter_mask",
+            "src and dst differ in dtype or rows");
     TileData out = dst;
     for (int64_t r = 0; r < dst.m.rows(); ++r) {
         int64_t k = 0;
@@ -253,14 +268,24 @@ TileData scatter_mask(const TileData& dst, const TileData& src, int pattern) {
     return out;
 }
 
-TileData row_argmax(const TileData& x) { return arg_reduce(x, true, true); }
-TileData row_argmin(const TileData& x) { return arg_reduce(x, true, false); }
-TileData col_argmax(const TileData& x) { return arg_reduce(x, false, true); }
-TileData col_argmin(const TileData& x) { return arg_reduce(x, false, false); }
+TileData row_argmax(const TileData& x) {
+    return arg_reduce(x, true, true);
+}
+TileData row_argmin(const TileData& x) {
+    return arg_reduce(x, true, false);
+}
+TileData col_argmax(const TileData& x) {
+    return arg_reduce(x, false, true);
+}
+TileData col_argmin(const TileData& x) {
+    return arg_reduce(x, false, false);
+}
 
 namespace {
 
-bool gather_cmp_match(GatherCmp mode, double v, double k) { return mode == GatherCmp::EQ ? v == k : v > k; }
+bool gather_cmp_match(GatherCmp mode, double v, double k) {
+    return mode == GatherCmp::EQ ? v == k : v > k;
+}
 
 // The matching columns of row r (NaN compares false either way).
 template <typename F>
@@ -272,14 +297,14 @@ int64_t for_each_match(const TileData& src, int64_t r, int64_t valid_cols, doubl
 }
 
 void check_gather_compare(const TileData& src, int64_t valid_rows, int64_t valid_cols) {
-    require(valid_rows >= 0 && valid_rows <= src.m.rows() && valid_cols >= 0 && valid_cols <= src.m.cols(), "gather_compare",
-            "valid region outside the source tile");
+    require(valid_rows >= 0 && valid_rows <= src.m.rows() && valid_cols >= 0 && valid_cols <= src.m.cols(),
+            "gather_compare", "valid region outside the source tile");
 }
 
 }  // namespace
 
-TileData gather_compare_dst(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k, GatherCmp mode, int64_t offset,
-                            int64_t out_cols) {
+TileData gather_compare_dst(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k, GatherCmp mode,
+                            int64_t offset, int64_t out_cols) {
     check_gather_compare(src, valid_rows, valid_cols);
     require(out_cols > 0, "gather_compare", "out_cols must be positive");
     TileData out{DType::INT32, Matrix::Zero(src.m.rows(), out_cols)};
@@ -290,19 +315,24 @@ TileData gather_compare_dst(const TileData& src, int64_t valid_rows, int64_t val
     return out;
 }
 
-TileData gather_compare_cdst(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k, GatherCmp mode, DType count_dtype) {
+TileData gather_compare_cdst(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k, GatherCmp mode,
+                             DType count_dtype) {
     check_gather_compare(src, valid_rows, valid_cols);
-    require(count_dtype == DType::INT32 || count_dtype == DType::UINT32, "gather_compare", "count_dtype must be INT32 or UINT32");
+    require(count_dtype == DType::INT32 || count_dtype == DType::UINT32, "gather_compare",
+            "count_dtype must be INT32 or UINT32");
     TileData out{count_dtype, Matrix::Zero(1, src.m.rows())};
-    for (int64_t r = 0; r < valid_rows; ++r) out.m(0, r) = static_cast<double>(for_each_match(src, r, valid_cols, k, mode, [](int64_t, int64_t) {}));
+    for (int64_t r = 0; r < valid_rows; ++r)
+        out.m(0, r) = static_cast<double>(for_each_match(src, r, valid_cols, k, mode, [](int64_t, int64_t) {}));
     return out;
 }
 
-std::optional<std::pair<int64_t, int64_t>> gather_compare_overflow(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k,
-                                                                    GatherCmp mode, int64_t out_cols) {
+std::optional<std::pair<int64_t, int64_t>> gather_compare_overflow(const TileData& src, int64_t valid_rows,
+                                                                   int64_t valid_cols, double k, GatherCmp mode,
+                                                                   int64_t out_cols) {
     check_gather_compare(src, valid_rows, valid_cols);
     for (int64_t r = 0; r < valid_rows; ++r)
-        if (int64_t n = for_each_match(src, r, valid_cols, k, mode, [](int64_t, int64_t) {}); n > out_cols) return std::make_pair(r, n);
+        if (int64_t n = for_each_match(src, r, valid_cols, k, mode, [](int64_t, int64_t) {}); n > out_cols)
+            return std::make_pair(r, n);
     return std::nullopt;
 }
 

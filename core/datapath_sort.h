@@ -66,12 +66,14 @@ TileData scatter_mask(const TileData& dst, const TileData& src, int pattern);
 // past the valid rows: 0). A row with more than out_cols matches overflows the hardware's dst row:
 // gather_compare_overflow names the first such row; gather_compare_dst keeps its first out_cols indices.
 enum class GatherCmp : uint8_t { EQ, GT };
-TileData gather_compare_dst(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k, GatherCmp mode, int64_t offset,
-                            int64_t out_cols);
-TileData gather_compare_cdst(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k, GatherCmp mode, DType count_dtype);
+TileData gather_compare_dst(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k, GatherCmp mode,
+                            int64_t offset, int64_t out_cols);
+TileData gather_compare_cdst(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k, GatherCmp mode,
+                             DType count_dtype);
 // The first row with more than out_cols matches, and its count; nullopt when every row fits.
-std::optional<std::pair<int64_t, int64_t>> gather_compare_overflow(const TileData& src, int64_t valid_rows, int64_t valid_cols, double k,
-                                                                    GatherCmp mode, int64_t out_cols);
+std::optional<std::pair<int64_t, int64_t>> gather_compare_overflow(const TileData& src, int64_t valid_rows,
+                                                                   int64_t valid_cols, double k, GatherCmp mode,
+                                                                   int64_t out_cols);
 
 // Column index of each row's first maximum (minimum): [R, 1] INT32. A NaN is never replaced by a later element
 // and never replaces the running best (strict comparisons, as the ISA's reference model).

@@ -10,11 +10,27 @@
 namespace cvsim {
 
 enum class DType : uint8_t {
-    FP32, FP16, BF16, INT8, INT16, INT32, INT64, UINT8, BOOL, INDEX,
-    UINT16, UINT32, UINT64,
-    TASK_ID,                                 // PyPTO's opaque 64-bit runtime task handle (orchestration scalars)
-    FP8E4M3FN, FP8E5M2, FP8E8M0, HF8,        // 8-bit floats (models/dtype_fp8.cpp)
-    INT4, UINT4, FP4,                        // 4-bit, packed two per byte (models/dtype_sub_byte.cpp)
+    FP32,
+    FP16,
+    BF16,
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    UINT8,
+    BOOL,
+    INDEX,
+    UINT16,
+    UINT32,
+    UINT64,
+    TASK_ID,  // PyPTO's opaque 64-bit runtime task handle (orchestration scalars)
+    FP8E4M3FN,
+    FP8E5M2,
+    FP8E8M0,
+    HF8,  // 8-bit floats (models/dtype_fp8.cpp)
+    INT4,
+    UINT4,
+    FP4,  // 4-bit, packed two per byte (models/dtype_sub_byte.cpp)
 };
 inline constexpr int kNumDTypes = 21;
 
@@ -49,7 +65,7 @@ bool dtype_has_numerics(DType t);
 // The 8-bit float formats (rounding rules in models/dtype_fp8.cpp and docs/DECISIONS.md).
 bool is_float8(DType t);
 double float8_decode(DType t, uint8_t bits);
-double float8_round(DType t, double v);  // the nearest value of `t` by that format's rule (NaN when none)
+double float8_round(DType t, double v);    // the nearest value of `t` by that format's rule (NaN when none)
 uint8_t float8_encode(DType t, double v);  // float8_round then the bit pattern
 uint8_t float8_nan_bits(DType t);
 
@@ -87,7 +103,9 @@ enum class Mem : uint8_t { DDR, Vec, Mat, Left, Right, Acc, Bias };
 std::string_view mem_name(Mem m);
 std::optional<Mem> mem_from_name(std::string_view name);
 // Cube memory: Mat, Left, Right, Acc, Bias. Vector memory: Vec.
-inline bool is_cube_mem(Mem m) { return m == Mem::Mat || m == Mem::Left || m == Mem::Right || m == Mem::Acc || m == Mem::Bias; }
+inline bool is_cube_mem(Mem m) {
+    return m == Mem::Mat || m == Mem::Left || m == Mem::Right || m == Mem::Acc || m == Mem::Bias;
+}
 
 // pl.TileLayout members used for blayout / slayout.
 enum class TileLayout : uint8_t { none_box, row_major, col_major };

@@ -41,7 +41,9 @@ double decode_e5m2(uint8_t b) {
     return s * std::ldexp(4 + m, e - 15 - 2);
 }
 
-double decode_e8m0(uint8_t b) { return b == 0xFF ? kNaN : std::ldexp(1.0, static_cast<int>(b) - 127); }
+double decode_e8m0(uint8_t b) {
+    return b == 0xFF ? kNaN : std::ldexp(1.0, static_cast<int>(b) - 127);
+}
 
 double decode_hf8(uint8_t b) {
     const double s = (b & 0x80) ? -1.0 : 1.0;
@@ -52,11 +54,16 @@ double decode_hf8(uint8_t b) {
         return s * std::ldexp(1.0, m - 23);
     }
     int dbits = 0, rest = 0;  // exponent bits (the dot value) and the bits after the dot field
-    if ((p >> 5) == 3) dbits = 4, rest = p & 0x1F;
-    else if ((p >> 5) == 2) dbits = 3, rest = p & 0x1F;
-    else if ((p >> 5) == 1) dbits = 2, rest = p & 0x1F;
-    else if ((p >> 4) == 1) dbits = 1, rest = p & 0xF;
-    else dbits = 0, rest = p & 0x7;  // 0001mmm
+    if ((p >> 5) == 3)
+        dbits = 4, rest = p & 0x1F;
+    else if ((p >> 5) == 2)
+        dbits = 3, rest = p & 0x1F;
+    else if ((p >> 5) == 1)
+        dbits = 2, rest = p & 0x1F;
+    else if ((p >> 4) == 1)
+        dbits = 1, rest = p & 0xF;
+    else
+        dbits = 0, rest = p & 0x7;                     // 0001mmm
     const int mant_bits = dbits <= 2 ? 3 : 5 - dbits;  // D = 0, 1, 2, 3, 4: 3, 3, 3, 2, 1 mantissa bits
     const int raw_exp = rest >> mant_bits, raw_mant = rest & ((1 << mant_bits) - 1);
     int exp = 0;
@@ -95,10 +102,14 @@ const Fp8Table& table(DType t) {
     static const Fp8Table e8m0 = build(decode_e8m0);
     static const Fp8Table hf8 = build(decode_hf8);
     switch (t) {
-        case DType::FP8E4M3FN: return e4m3;
-        case DType::FP8E5M2: return e5m2;
-        case DType::FP8E8M0: return e8m0;
-        default: return hf8;
+        case DType::FP8E4M3FN:
+            return e4m3;
+        case DType::FP8E5M2:
+            return e5m2;
+        case DType::FP8E8M0:
+            return e8m0;
+        default:
+            return hf8;
     }
 }
 
@@ -142,7 +153,9 @@ bool is_float8(DType t) {
     return t == DType::FP8E4M3FN || t == DType::FP8E5M2 || t == DType::FP8E8M0 || t == DType::HF8;
 }
 
-double float8_decode(DType t, uint8_t bits) { return table(t).val[bits]; }
+double float8_decode(DType t, uint8_t bits) {
+    return table(t).val[bits];
+}
 
 double float8_round(DType t, double v) {
     switch (t) {
@@ -157,18 +170,25 @@ double float8_round(DType t, double v) {
             const double r = rne_grid(v, 2, -14);
             return std::fabs(r) > 57344.0 ? std::copysign(kInf, v) : r;
         }
-        case DType::FP8E8M0: return round_e8m0(v);
-        case DType::HF8: return round_hf8(v);
-        default: return v;
+        case DType::FP8E8M0:
+            return round_e8m0(v);
+        case DType::HF8:
+            return round_hf8(v);
+        default:
+            return v;
     }
 }
 
 uint8_t float8_nan_bits(DType t) {
     switch (t) {
-        case DType::FP8E4M3FN: return 0x7F;
-        case DType::FP8E5M2: return 0x7F;
-        case DType::FP8E8M0: return 0xFF;
-        default: return 0x80;  // HF8
+        case DType::FP8E4M3FN:
+            return 0x7F;
+        case DType::FP8E5M2:
+            return 0x7F;
+        case DType::FP8E8M0:
+            return 0xFF;
+        default:
+            return 0x80;  // HF8
     }
 }
 

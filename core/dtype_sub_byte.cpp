@@ -32,8 +32,12 @@ uint8_t fp4_encode(double v) {
 }
 }  // namespace
 
-int dtype_bits(DType t) { return is_sub_byte(t) ? 4 : static_cast<int>(8 * dtype_bytes(t)); }
-bool is_sub_byte(DType t) { return t == DType::INT4 || t == DType::UINT4 || t == DType::FP4; }
+int dtype_bits(DType t) {
+    return is_sub_byte(t) ? 4 : static_cast<int>(8 * dtype_bytes(t));
+}
+bool is_sub_byte(DType t) {
+    return t == DType::INT4 || t == DType::UINT4 || t == DType::FP4;
+}
 
 size_t storage_bytes(DType t, int64_t n) {
     if (n <= 0) return 0;
@@ -43,8 +47,10 @@ size_t storage_bytes(DType t, int64_t n) {
 double sub_byte_decode(DType t, uint8_t code) {
     code &= 0x0F;
     switch (t) {
-        case DType::INT4: return code >= 8 ? static_cast<double>(code) - 16.0 : static_cast<double>(code);
-        case DType::UINT4: return code;
+        case DType::INT4:
+            return code >= 8 ? static_cast<double>(code) - 16.0 : static_cast<double>(code);
+        case DType::UINT4:
+            return code;
         default: {
             const double m = kFp4Mag[code & 0x7];
             return (code & 0x8) ? -m : m;
@@ -61,11 +67,14 @@ uint8_t sub_byte_encode(DType t, double v) {
             r = r < lo ? lo : (r > hi ? hi : r);
             return static_cast<uint8_t>(static_cast<int>(r) & 0x0F);
         }
-        default: return fp4_encode(v);
+        default:
+            return fp4_encode(v);
     }
 }
 
-double sub_byte_round(DType t, double v) { return sub_byte_decode(t, sub_byte_encode(t, v)); }
+double sub_byte_round(DType t, double v) {
+    return sub_byte_decode(t, sub_byte_encode(t, v));
+}
 
 double get_element(DType t, const uint8_t* p, int64_t i) {
     if (!is_sub_byte(t)) return decode_element(t, p + static_cast<size_t>(i) * dtype_bytes(t));

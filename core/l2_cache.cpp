@@ -13,8 +13,7 @@ namespace {
 
 uint64_t checked_sets(uint64_t size_bytes, uint64_t line_bytes, uint32_t ways) {
     if (line_bytes == 0 || !std::has_single_bit(line_bytes)) {
-        throw std::invalid_argument("L2Cache: line size " + std::to_string(line_bytes) +
-                                    " is not a power of two");
+        throw std::invalid_argument("L2Cache: line size " + std::to_string(line_bytes) + " is not a power of two");
     }
     if (ways == 0 || ways > 65535) throw std::invalid_argument("L2Cache: ways must be in [1, 65535]");
     if (size_bytes == 0 || size_bytes % (line_bytes * ways) != 0) {

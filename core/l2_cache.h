@@ -61,16 +61,16 @@ class L2Cache {
     struct Free {
         void operator()(void* p) const { std::free(p); }
     };
-    uint32_t m_line_shift;               // log2(line size): address -> line number
-    uint32_t m_ways;                     // associativity
-    uint64_t m_sets;                     // number of sets; line number % sets picks the set
-    bool m_sets_pow2;                    // sets is a power of two: use a mask instead of a modulo
-    uint64_t m_mod_magic = 0;            // ~0 / sets + 1 (fastmod)
+    uint32_t m_line_shift;                        // log2(line size): address -> line number
+    uint32_t m_ways;                              // associativity
+    uint64_t m_sets;                              // number of sets; line number % sets picks the set
+    bool m_sets_pow2;                             // sets is a power of two: use a mask instead of a modulo
+    uint64_t m_mod_magic = 0;                     // ~0 / sets + 1 (fastmod)
     std::unique_ptr<uint64_t[], Free> m_touched;  // per set, one bit: written since the last reset (else empty)
     std::unique_ptr<uint16_t[], Free> m_fill;     // per touched set: the valid tags at the front of its row
-    std::unique_ptr<uint32_t[], Free> m_tags;  // sets * ways line numbers, each set most-recent first
-    uint64_t m_total_hits = 0;           // lines that hit since the last reset
-    uint64_t m_total_misses = 0;         // lines that missed since the last reset
+    std::unique_ptr<uint32_t[], Free> m_tags;     // sets * ways line numbers, each set most-recent first
+    uint64_t m_total_hits = 0;                    // lines that hit since the last reset
+    uint64_t m_total_misses = 0;                  // lines that missed since the last reset
     // The line looked up last: it is at the front of its set (no lookup since), so looking it up again is a
     // hit that changes nothing (consecutive rows of a window share their boundary line).
     uint32_t m_last_line = 0;

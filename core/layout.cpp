@@ -133,8 +133,8 @@ double load_partial(const Codec& codec, const uint8_t* bytes, size_t nbytes, siz
 
 // Copies one element of `eb` bytes; a fixed size lets the compiler emit a single load and store.
 template <size_t kBytes>
-void copy_elements(const uint8_t* src, size_t nbytes, uint8_t* dst, const OffsetTables& from,
-                   const OffsetTables& to, int64_t rows, int64_t cols) {
+void copy_elements(const uint8_t* src, size_t nbytes, uint8_t* dst, const OffsetTables& from, const OffsetTables& to,
+                   int64_t rows, int64_t cols) {
     for (int64_t r = 0; r < rows; ++r) {
         const int64_t fr = from.row[static_cast<size_t>(r)], tr = to.row[static_cast<size_t>(r)];
         const bool whole_row = static_cast<size_t>(fr + from.max_col + 1) * kBytes <= nbytes;
@@ -198,7 +198,8 @@ std::vector<uint8_t> encode(const Matrix& logical, DType t, Layout l, bool acc) 
     if (is_sub_byte(t)) {  // packed: two elements per byte, addressed by element index
         for (int64_t r = 0; r < rows; ++r)
             for (int64_t c = 0; c < cols; ++c)
-                put_element(t, logical(r, c), out.data(), tab.row[static_cast<size_t>(r)] + tab.col[static_cast<size_t>(c)]);
+                put_element(t, logical(r, c), out.data(),
+                            tab.row[static_cast<size_t>(r)] + tab.col[static_cast<size_t>(c)]);
         return out;
     }
     with_codec(t, [&](const auto codec) {
@@ -234,21 +235,19 @@ Matrix decode(const uint8_t* bytes, size_t nbytes, DType t, Layout l, bool acc, 
             if (static_cast<size_t>(base + tab.max_col + 1) * codec.bytes <= nbytes) {
                 const uint8_t* row = bytes + static_cast<size_t>(base) * codec.bytes;
                 for (int64_t c = 0; c < cols; ++c, ++dst)
-                    *dst =
-                        codec.load(row + static_cast<size_t>(tab.col[static_cast<size_t>(c)]) * codec.bytes);
+                    *dst = codec.load(row + static_cast<size_t>(tab.col[static_cast<size_t>(c)]) * codec.bytes);
             } else {
                 for (int64_t c = 0; c < cols; ++c, ++dst)
-                    *dst = load_partial(
-                        codec, bytes, nbytes,
-                        static_cast<size_t>(base + tab.col[static_cast<size_t>(c)]) * codec.bytes);
+                    *dst = load_partial(codec, bytes, nbytes,
+                                        static_cast<size_t>(base + tab.col[static_cast<size_t>(c)]) * codec.bytes);
             }
         }
     });
     return m;
 }
 
-std::vector<uint8_t> repack(const uint8_t* bytes, size_t nbytes, DType t, Layout from, bool from_acc,
-                            Layout to, bool to_acc, int64_t rows, int64_t cols) {
+std::vector<uint8_t> repack(const uint8_t* bytes, size_t nbytes, DType t, Layout from, bool from_acc, Layout to,
+                            bool to_acc, int64_t rows, int64_t cols) {
     rows = std::max<int64_t>(rows, 0);
     cols = std::max<int64_t>(cols, 0);
     const auto [fR, fC] = physical_shape(from, t, from_acc, rows, cols);
@@ -262,7 +261,8 @@ std::vector<uint8_t> repack(const uint8_t* bytes, size_t nbytes, DType t, Layout
             for (int64_t c = 0; c < cols; ++c) {
                 const int64_t k = ft.row[static_cast<size_t>(r)] + ft.col[static_cast<size_t>(c)];
                 if (static_cast<size_t>(k / 2) < nbytes)
-                    put_element(t, get_element(t, bytes, k), out.data(), tt.row[static_cast<size_t>(r)] + tt.col[static_cast<size_t>(c)]);
+                    put_element(t, get_element(t, bytes, k), out.data(),
+                                tt.row[static_cast<size_t>(r)] + tt.col[static_cast<size_t>(c)]);
             }
         return out;
     }
@@ -283,8 +283,7 @@ std::vector<uint8_t> repack(const uint8_t* bytes, size_t nbytes, DType t, Layout
     return out;
 }
 
-Matrix reinterpret(const Matrix& logical, DType t, Layout written_as, bool written_acc, Layout read_as,
-                   bool read_acc) {
+Matrix reinterpret(const Matrix& logical, DType t, Layout written_as, bool written_acc, Layout read_as, bool read_acc) {
     const std::vector<uint8_t> bytes = encode(logical, t, written_as, written_acc);
     return decode(bytes.data(), bytes.size(), t, read_as, read_acc, logical.rows(), logical.cols());
 }

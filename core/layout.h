@@ -40,11 +40,10 @@ Matrix decode(const uint8_t* bytes, size_t nbytes, DType t, Layout l, bool acc, 
 
 // A correct layout conversion (the GM->L1 ND->NZ, L1->L0B NZ->ZN and FIXP NZ->ND repacks): moves element
 // bytes unchanged, so NaN payloads and poison patterns survive. Missing source bytes read as zero.
-std::vector<uint8_t> repack(const uint8_t* bytes, size_t nbytes, DType t, Layout from, bool from_acc,
-                            Layout to, bool to_acc, int64_t rows, int64_t cols);
+std::vector<uint8_t> repack(const uint8_t* bytes, size_t nbytes, DType t, Layout from, bool from_acc, Layout to,
+                            bool to_acc, int64_t rows, int64_t cols);
 // A layout *mistake*: what a reader assuming `read_as` sees when the tile was written as `written_as` (e.g. a
 // vector tile pushed ND over the a5 V2C transport and read as NZ by the cube). Same as decode(encode(...)).
-Matrix reinterpret(const Matrix& logical, DType t, Layout written_as, bool written_acc, Layout read_as,
-                   bool read_acc);
+Matrix reinterpret(const Matrix& logical, DType t, Layout written_as, bool written_acc, Layout read_as, bool read_acc);
 
 }  // namespace cvsim

@@ -36,8 +36,7 @@ std::optional<Target> target_from_name(std::string_view name) {
 
 namespace {
 
-constexpr int64_t kMaxExact = int64_t{1}
-                              << 53;  // largest integer a double holds exactly (ParamInfo::max default)
+constexpr int64_t kMaxExact = int64_t{1} << 53;  // largest integer a double holds exactly (ParamInfo::max default)
 
 // Binds a table row to the field `(HwParams.*Group).*Member`.
 template <auto Group, auto Member>
@@ -56,8 +55,7 @@ void put_field(HwParams& p, double v) {
 template <auto Group, auto Member>
 ParamInfo field(ParamInfo info) {
     using T = FieldType<Group, Member>;
-    static_assert(std::is_same_v<T, uint64_t> || std::is_same_v<T, double>,
-                  "parameters are uint64_t or double");
+    static_assert(std::is_same_v<T, uint64_t> || std::is_same_v<T, double>, "parameters are uint64_t or double");
     info.kind = std::is_same_v<T, double> ? ParamKind::Real : ParamKind::Integer;
     info.get = &get_field<Group, Member>;
     info.put = &put_field<Group, Member>;
@@ -65,8 +63,7 @@ ParamInfo field(ParamInfo info) {
 }
 
 constexpr std::string_view kGeom = "HARDWARE.md Geometry: PyPTO SoC models, pto-isa buffer limits";
-constexpr std::string_view kCube =
-    "HARDWARE.md Cube: PyPTO L0 cost model, pto-isa cube cost model, HotChips 2019";
+constexpr std::string_view kCube = "HARDWARE.md Cube: PyPTO L0 cost model, pto-isa cube cost model, HotChips 2019";
 constexpr std::string_view kMove = "HARDWARE.md Data movement: PyPTO/pto-isa cost models (a2a3 table)";
 constexpr std::string_view kMoveA5 =
     "HARDWARE.md Data movement (a2a3 table; a5 has no figure, reuses a2a3 as a placeholder)";
@@ -359,8 +356,7 @@ std::string_view last_component(std::string_view key) {
 // True if `name` is a group prefix ("gm", "l2", ...) of some key.
 bool is_group(std::string_view name) {
     for (const ParamInfo& info : table()) {
-        if (info.key.size() > name.size() && info.key.starts_with(name) && info.key[name.size()] == '.')
-            return true;
+        if (info.key.size() > name.size() && info.key.starts_with(name) && info.key[name.size()] == '.') return true;
     }
     return false;
 }
@@ -376,12 +372,10 @@ std::string kind_text(const ParamInfo& info) {
 }
 
 // Checks `v` for `info` and stores it, or throws with `where` ("FILE:L:C" or "--set") in front.
-void check_and_put(HwParams& p, const ParamInfo& info, double v, std::string_view shown,
-                   const std::string& where) {
+void check_and_put(HwParams& p, const ParamInfo& info, double v, std::string_view shown, const std::string& where) {
     const std::string problem = range_problem(info, v);
     if (!problem.empty())
-        throw ParamError(
-            fmt::format("{}: parameter '{}' = {} is out of range: {}", where, info.key, shown, problem));
+        throw ParamError(fmt::format("{}: parameter '{}' = {} is out of range: {}", where, info.key, shown, problem));
     info.put(p, v);
 }
 
@@ -425,8 +419,8 @@ void apply_table(HwParams& p, const toml::table& tbl, const std::string& prefix,
             const auto t = name ? target_from_name(name->get()) : std::nullopt;
             if (!t) throw ParamError(fmt::format("{}: 'target' must be \"a2a3\" or \"a5\"", where));
             if (*t != p.target) {
-                throw ParamError(fmt::format("{}: this file describes target '{}' but the target is '{}'",
-                                             where, target_name(*t), target_name(p.target)));
+                throw ParamError(fmt::format("{}: this file describes target '{}' but the target is '{}'", where,
+                                             target_name(*t), target_name(p.target)));
             }
             continue;
         }
@@ -440,8 +434,8 @@ void apply_table(HwParams& p, const toml::table& tbl, const std::string& prefix,
         }
         if (!info) {
             if (is_group(key)) {
-                throw ParamError(fmt::format("{}: '{}' is a parameter group, not a parameter; write [{}]",
-                                             key_where, key, key));
+                throw ParamError(
+                    fmt::format("{}: '{}' is a parameter group, not a parameter; write [{}]", key_where, key, key));
             }
             throw ParamError(fmt::format("{}: {}", key_where, unknown_key_message(key)));
         }
@@ -453,8 +447,8 @@ void apply_table(HwParams& p, const toml::table& tbl, const std::string& prefix,
         } else if (const auto* f = node.as_floating_point(); f && info->kind == ParamKind::Real) {
             check_and_put(p, *info, f->get(), fmt::format("{}", f->get()), where);
         } else {
-            throw ParamError(fmt::format("{}: parameter '{}' expects {}, got {}", where, info->key,
-                                         kind_text(*info), node_type_name(node)));
+            throw ParamError(fmt::format("{}: parameter '{}' expects {}, got {}", where, info->key, kind_text(*info),
+                                         node_type_name(node)));
         }
     }
 }
@@ -503,15 +497,13 @@ void apply_toml_string(HwParams& p, std::string_view text, const std::string& so
     try {
         tbl = toml::parse(text, source_name);
     } catch (const toml::parse_error& e) {
-        throw ParamError(
-            fmt::format("{}: TOML syntax error: {}", location(source_name, e.source()), e.description()));
+        throw ParamError(fmt::format("{}: TOML syntax error: {}", location(source_name, e.source()), e.description()));
     }
 #else
     toml::parse_result result = toml::parse(text, source_name);
     if (!result) {
         const toml::parse_error& e = result.error();
-        throw ParamError(
-            fmt::format("{}: TOML syntax error: {}", location(source_name, e.source()), e.description()));
+        throw ParamError(fmt::format("{}: TOML syntax error: {}", location(source_name, e.source()), e.description()));
     }
     toml::table tbl = std::move(result).table();
 #endif
@@ -542,8 +534,8 @@ void set_param(HwParams& p, std::string_view key, std::string_view value, const 
         ok = r.ec == std::errc() && r.ptr == end;
     }
     if (!ok) {
-        throw ParamError(fmt::format("{}: parameter '{}' expects {}, got '{}'", source_name, key,
-                                     kind_text(*info), value));
+        throw ParamError(
+            fmt::format("{}: parameter '{}' expects {}, got '{}'", source_name, key, kind_text(*info), value));
     }
     check_and_put(p, *info, v, value, source_name);
 }
@@ -572,27 +564,27 @@ void validate(const HwParams& p) {
         const double v = info.get(p);
         const std::string problem = range_problem(info, v);
         if (!problem.empty()) {
-            throw ParamError(fmt::format("parameters: '{}' = {} is out of range: {}", info.key,
-                                         format_value(info, v), problem));
+            throw ParamError(
+                fmt::format("parameters: '{}' = {} is out of range: {}", info.key, format_value(info, v), problem));
         }
     }
     if (p.target == Target::A5 && p.chip.flag_counters % kAivsPerCluster != 0) {
-        throw ParamError(fmt::format("parameters: chip.flag_counters ({}) must split evenly over the {} AIVs of an a5 cluster (1:1 flags)",
-                                     p.chip.flag_counters, kAivsPerCluster));
+        throw ParamError(fmt::format(
+            "parameters: chip.flag_counters ({}) must split evenly over the {} AIVs of an a5 cluster (1:1 flags)",
+            p.chip.flag_counters, kAivsPerCluster));
     }
     if (p.chip.ub_usable_bytes > p.chip.ub_bytes) {
         throw ParamError(fmt::format("parameters: chip.ub_usable_bytes ({}) exceeds chip.ub_bytes ({})",
                                      p.chip.ub_usable_bytes, p.chip.ub_bytes));
     }
     if (p.l2.size_bytes % (p.l2.line_bytes * p.l2.ways) != 0) {
-        throw ParamError(fmt::format(
-            "parameters: l2.size_bytes ({}) is not a multiple of l2.line_bytes * l2.ways ({} * {} = {})",
-            p.l2.size_bytes, p.l2.line_bytes, p.l2.ways, p.l2.line_bytes * p.l2.ways));
+        throw ParamError(
+            fmt::format("parameters: l2.size_bytes ({}) is not a multiple of l2.line_bytes * l2.ways ({} * {} = {})",
+                        p.l2.size_bytes, p.l2.line_bytes, p.l2.ways, p.l2.line_bytes * p.l2.ways));
     }
 }
 
-HwParams load_params(Target t, std::span<const std::string> toml_files,
-                     std::span<const std::string> assignments) {
+HwParams load_params(Target t, std::span<const std::string> toml_files, std::span<const std::string> assignments) {
     HwParams p = preset(t);
     for (const std::string& f : toml_files) apply_toml_file(p, f);
     for (const std::string& a : assignments) set_param_assignment(p, a);
@@ -623,11 +615,11 @@ std::string format_param_table(const std::vector<ParamRow>& rows) {
         w_unit = std::max(w_unit, r.unit.size());
         w_doc = std::max(w_doc, r.doc.size());
     }
-    std::string out = fmt::format("{:<{}}  {:>{}}  {:<{}}  {:<{}}  {}\n", "parameter", w_name, "value",
-                                  w_value, "unit", w_unit, "doc", w_doc, "source");
+    std::string out = fmt::format("{:<{}}  {:>{}}  {:<{}}  {:<{}}  {}\n", "parameter", w_name, "value", w_value, "unit",
+                                  w_unit, "doc", w_doc, "source");
     for (const ParamRow& r : rows) {
-        out += fmt::format("{:<{}}  {:>{}}  {:<{}}  {:<{}}  {}\n", r.name, w_name, r.value, w_value, r.unit,
-                           w_unit, r.doc, w_doc, r.source);
+        out += fmt::format("{:<{}}  {:>{}}  {:<{}}  {:<{}}  {}\n", r.name, w_name, r.value, w_value, r.unit, w_unit,
+                           r.doc, w_doc, r.source);
     }
     return out;
 }
@@ -649,9 +641,8 @@ std::string format_param_toml(const HwParams& p) {
             out += fmt::format("\n[{}]\n", g);
             group = g;
         }
-        out += fmt::format("# {} (conf {})\n# unit: {}; source: {}\n{} = {}\n", info.doc,
-                           info.confidence(p.target), info.unit, info.source, info.key.substr(dot + 1),
-                           format_value(info, info.get(p)));
+        out += fmt::format("# {} (conf {})\n# unit: {}; source: {}\n{} = {}\n", info.doc, info.confidence(p.target),
+                           info.unit, info.source, info.key.substr(dot + 1), format_value(info, info.get(p)));
     }
     return out;
 }

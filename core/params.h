@@ -183,8 +183,7 @@ void apply_toml_file(HwParams& p, const std::string& path);
 void apply_toml_string(HwParams& p, std::string_view text, const std::string& source_name);
 // Command-line override: `value` is a plain decimal number ("60", "1.5"); integer parameters reject
 // fractions. `source_name` prefixes error messages (e.g. "--set").
-void set_param(HwParams& p, std::string_view key, std::string_view value,
-               const std::string& source_name = "--set");
+void set_param(HwParams& p, std::string_view key, std::string_view value, const std::string& source_name = "--set");
 // "key=value" form of set_param.
 void set_param_assignment(HwParams& p, std::string_view assignment, const std::string& source_name = "--set");
 // The current value of `key`; throws ParamError for an unknown key.
@@ -195,8 +194,7 @@ double get_param(const HwParams& p, std::string_view key);
 void validate(const HwParams& p);
 
 // preset(t) + each TOML file in order + each "key=value" assignment in order + validate.
-HwParams load_params(Target t, std::span<const std::string> toml_files,
-                     std::span<const std::string> assignments);
+HwParams load_params(Target t, std::span<const std::string> toml_files, std::span<const std::string> assignments);
 
 // `cvsim params --target T`: one row per parameter, in table order.
 struct ParamRow {

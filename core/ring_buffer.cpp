@@ -15,14 +15,12 @@ uint32_t all_lanes(int lanes) {
 }
 }  // namespace
 
-RingBuffer::RingBuffer(int slot_num, int producers, int consumers)
-    : m_producers(producers), m_consumers(consumers) {
-    if (slot_num < 1)
-        throw std::invalid_argument("RingBuffer: slot_num must be >= 1, got " + std::to_string(slot_num));
+RingBuffer::RingBuffer(int slot_num, int producers, int consumers) : m_producers(producers), m_consumers(consumers) {
+    if (slot_num < 1) throw std::invalid_argument("RingBuffer: slot_num must be >= 1, got " + std::to_string(slot_num));
     if (producers < 1 || producers > kMaxLanes || consumers < 1 || consumers > kMaxLanes)
-        throw std::invalid_argument("RingBuffer: lanes must be in 1.." + std::to_string(kMaxLanes) +
-                                    ", got " + std::to_string(producers) + " producers, " +
-                                    std::to_string(consumers) + " consumers");
+        throw std::invalid_argument("RingBuffer: lanes must be in 1.." + std::to_string(kMaxLanes) + ", got " +
+                                    std::to_string(producers) + " producers, " + std::to_string(consumers) +
+                                    " consumers");
     m_slots.resize(static_cast<size_t>(slot_num));
     reset();
 }

@@ -31,8 +31,8 @@ class RingBuffer {
     };
 
     enum class FreeResult {
-        Ok,         // the lane's release was recorded (the slot is free once every consumer lane released it)
-        NotPopped,  // the lane holds no popped data in this slot (never popped it, or slot out of range)
+        Ok,            // the lane's release was recorded (the slot is free once every consumer lane released it)
+        NotPopped,     // the lane holds no popped data in this slot (never popped it, or slot out of range)
         AlreadyFreed,  // the lane already released this slot's data: a double tfree
     };
 

@@ -91,14 +91,14 @@ struct Param {
 
 struct Stmt {
     StmtKind kind = StmtKind::Pass;
-    SourceLoc loc;                 // first character of the statement
-    std::string name;              // FunctionDef/ClassDef name, Import module
-    std::string alias;             // Import `as` name
-    std::vector<ExprPtr> targets;  // Assign targets (a Name, or a Tuple of Names); For target in targets[0]
-    ExprPtr annotation;            // Assign annotation; FunctionDef return annotation
-    ExprPtr value;                 // Assign value, Expr value, Return value, For iter, If test
-    std::vector<StmtPtr> body;     // For/If/FunctionDef/ClassDef body
-    std::vector<StmtPtr> orelse;   // If else-branch (an `elif` is a nested If here)
+    SourceLoc loc;                    // first character of the statement
+    std::string name;                 // FunctionDef/ClassDef name, Import module
+    std::string alias;                // Import `as` name
+    std::vector<ExprPtr> targets;     // Assign targets (a Name, or a Tuple of Names); For target in targets[0]
+    ExprPtr annotation;               // Assign annotation; FunctionDef return annotation
+    ExprPtr value;                    // Assign value, Expr value, Return value, For iter, If test
+    std::vector<StmtPtr> body;        // For/If/FunctionDef/ClassDef body
+    std::vector<StmtPtr> orelse;      // If else-branch (an `elif` is a nested If here)
     std::vector<ExprPtr> decorators;  // FunctionDef/ClassDef decorators (the expression after '@')
     std::vector<Param> params;        // FunctionDef parameters
 };

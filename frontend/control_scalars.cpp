@@ -19,12 +19,13 @@ namespace {
 // review), but only a scalar operand that decides what runs or where is a control use, never a tile or
 // tensor operand (its data), so a scale factor multiplied into tiles is not sampled.
 class Taint {
-public:
+  public:
     Taint(const Program* p, const Function& f, std::set<const Function*>& active) : m_p(p), m_f(f), m_active(active) {}
 
     std::vector<std::string> run() {
         for (const auto& p : m_f.params)
-            if (p.var->type.kind == TypeKind::Scalar || p.var->type.kind == TypeKind::Tensor) m_dep[p.var.get()].insert(p.var.get());
+            if (p.var->type.kind == TypeKind::Scalar || p.var->type.kind == TypeKind::Tensor)
+                m_dep[p.var.get()].insert(p.var.get());
         if (m_f.type == FuncType::Orchestration) {
             for (const auto& p : m_f.params)
                 if (p.var->type.kind == TypeKind::Scalar) m_control.insert(p.var.get());
@@ -42,12 +43,12 @@ public:
         return out;
     }
 
-private:
-    const Program* m_p;                    // for the callees of self.f(...) calls (nullptr: every argument counts)
+  private:
+    const Program* m_p;  // for the callees of self.f(...) calls (nullptr: every argument counts)
     const Function& m_f;
-    std::set<const Function*>& m_active;   // functions being analysed (a recursive call: every argument counts)
+    std::set<const Function*>& m_active;  // functions being analysed (a recursive call: every argument counts)
     std::map<const Var*, std::set<const Var*>> m_dep;  // variable -> the parameters it depends on
-    std::set<const Var*> m_control;                     // parameters that reach a control use
+    std::set<const Var*> m_control;                    // parameters that reach a control use
 
     // The parameters an expression's value depends on (every variable it reads).
     std::set<const Var*> deps(const ExprPtr& e) const {
@@ -72,11 +73,18 @@ private:
         if (!call.op) return nullptr;
         const char* name = nullptr;
         switch (call.op->code) {
-            case OpCode::TensorWrite: name = "tensor"; break;
-            case OpCode::Write: name = "tile"; break;
+            case OpCode::TensorWrite:
+                name = "tensor";
+                break;
+            case OpCode::Write:
+                name = "tile";
+                break;
             case OpCode::Store:
-            case OpCode::Mscatter: name = "output_tensor"; break;
-            default: return nullptr;
+            case OpCode::Mscatter:
+                name = "output_tensor";
+                break;
+            default:
+                return nullptr;
         }
         const ExprPtr& a = arg(call, name);
         return a && a->kind == ExprKind::Var ? a.get() : nullptr;
@@ -94,7 +102,8 @@ private:
                 break;
             }
             case StmtKind::Yield: {
-                for (size_t i = 0; i < s.values.size() && i < s.targets.size(); ++i) changed |= add(s.targets[i], deps(s.values[i]));
+                for (size_t i = 0; i < s.values.size() && i < s.targets.size(); ++i)
+                    changed |= add(s.targets[i], deps(s.values[i]));
                 break;
             }
             case StmtKind::For: {
@@ -104,14 +113,17 @@ private:
                     bounds.insert(d.begin(), d.end());
                 }
                 changed |= add(s.loop_var, bounds);
-                for (size_t i = 0; i < s.iter_args.size() && i < s.init_values.size(); ++i) changed |= add(s.iter_args[i], deps(s.init_values[i]));
+                for (size_t i = 0; i < s.iter_args.size() && i < s.init_values.size(); ++i)
+                    changed |= add(s.iter_args[i], deps(s.init_values[i]));
                 // A carried value also takes what the body yields back, and the loop's result its carry.
                 if (!s.body.empty() && s.body.back()->kind == StmtKind::Yield) {
                     const Stmt& y = *s.body.back();
-                    for (size_t i = 0; i < y.values.size() && i < s.iter_args.size(); ++i) changed |= add(s.iter_args[i], deps(y.values[i]));
+                    for (size_t i = 0; i < y.values.size() && i < s.iter_args.size(); ++i)
+                        changed |= add(s.iter_args[i], deps(y.values[i]));
                 }
                 for (size_t i = 0; i < s.targets.size() && i < s.iter_args.size(); ++i)
-                    if (auto it = m_dep.find(s.iter_args[i].get()); it != m_dep.end()) changed |= add(s.targets[i], std::set<const Var*>(it->second));
+                    if (auto it = m_dep.find(s.iter_args[i].get()); it != m_dep.end())
+                        changed |= add(s.targets[i], std::set<const Var*>(it->second));
                 break;
             }
             case StmtKind::If: {
@@ -120,7 +132,8 @@ private:
                 for (const auto& t : s.targets) changed |= add(t, cond);
                 break;
             }
-            default: break;
+            default:
+                break;
         }
         return changed;
     }
@@ -174,10 +187,15 @@ private:
             case StmtKind::For:
                 for (const ExprPtr* e : {&s.start, &s.stop, &s.step}) control(deps(*e));
                 break;
-            case StmtKind::If: control(deps(s.value)); break;
+            case StmtKind::If:
+                control(deps(s.value));
+                break;
             case StmtKind::Assign:
-            case StmtKind::Eval: expr_uses(s.value); break;
-            default: break;
+            case StmtKind::Eval:
+                expr_uses(s.value);
+                break;
+            default:
+                break;
         }
     }
 };

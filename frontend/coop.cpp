@@ -50,8 +50,10 @@ void CoopScheduler::hand_over(std::unique_lock<std::mutex>&, int from) {
         int j = (from + k) % m_n;
         if (!m_finished[j]) {
             m_current = j;
-            if (m_abort) wake_all();
-            else m_cvs[j].notify_one();
+            if (m_abort)
+                wake_all();
+            else
+                m_cvs[j].notify_one();
             return;
         }
     }

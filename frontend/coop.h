@@ -37,7 +37,7 @@ class CoopScheduler {
     void hand_over(std::unique_lock<std::mutex>& lock, int from);
     void wake_all();
 
-    std::mutex m_mu;                      // guards everything below
+    std::mutex m_mu;  // guards everything below
     // One per task: a hand-over wakes the next task only (one shared variable woke every task at each turn:
     // quadratic in the task count, 72 s on a 1,000-block reference).
     std::unique_ptr<std::condition_variable[]> m_cvs;

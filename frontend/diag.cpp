@@ -26,9 +26,12 @@ void raise(const std::string& code, const SourceLoc& loc, const std::string& mes
 
 const char* severity_name(Severity s) {
     switch (s) {
-        case Severity::Error: return "error";
-        case Severity::Warning: return "warning";
-        case Severity::Note: return "note";
+        case Severity::Error:
+            return "error";
+        case Severity::Warning:
+            return "warning";
+        case Severity::Note:
+            return "note";
     }
     return "error";
 }

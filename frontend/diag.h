@@ -15,11 +15,11 @@ enum class Severity { Error, Warning, Note };
 
 struct Diagnostic {
     Severity severity = Severity::Error;
-    std::string code;     // stable code, e.g. "E-PARSE", "E-TYPE", "W-V2C-LAYOUT"
-    SourceLoc loc;        // where the caret points
-    uint32_t span = 1;    // number of columns the caret underlines
-    std::string message;  // one line, no trailing period needed
-    std::string hint;      // optional "hint: ..." line
+    std::string code;                        // stable code, e.g. "E-PARSE", "E-TYPE", "W-V2C-LAYOUT"
+    SourceLoc loc;                           // where the caret points
+    uint32_t span = 1;                       // number of columns the caret underlines
+    std::string message;                     // one line, no trailing period needed
+    std::string hint;                        // optional "hint: ..." line
     std::shared_ptr<const SourceFile> keep;  // keeps loc.file alive after the parse that raised it unwinds
 };
 

@@ -7,11 +7,11 @@
 #include <cmath>
 #include <optional>
 
+#include "core/dtype.h"
 #include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/ops.h"
 #include "frontend/runtime.h"
-#include "core/dtype.h"
 
 namespace cvsim {
 
@@ -44,9 +44,13 @@ struct HVal {
 
 struct StopWalk {};  // the step budget ran out
 
-std::string where(const SourceLoc& loc) { return fmt::format("line {}", loc.line); }
+std::string where(const SourceLoc& loc) {
+    return fmt::format("line {}", loc.line);
+}
 
-std::string scalar_text(const rt::Scalar& s) { return s.is_float() ? fmt::format("{}", s.f) : std::to_string(s.i); }
+std::string scalar_text(const rt::Scalar& s) {
+    return s.is_float() ? fmt::format("{}", s.f) : std::to_string(s.i);
+}
 
 // S as a value of a parameter of dtype DT (an integer given to a float parameter, or the reverse).
 rt::Scalar as_dtype(rt::Scalar s, DType dt) {
@@ -56,7 +60,7 @@ rt::Scalar as_dtype(rt::Scalar s, DType dt) {
 }
 
 class Walker {
-public:
+  public:
     Walker(const Program& p, const HostInputs& in) : m_p(p), m_in(in) {}
 
     HostWalk run(const Function& orch) {
@@ -72,23 +76,29 @@ public:
                 auto it = m_in.scalars.find(v->name);
                 if (it == m_in.scalars.end() && m_in.sample) {
                     note_sampled(v->name);
-                    frame[v] = HVal::scalar(as_dtype(rt::Scalar::of_int(*m_in.sample + (m_in.sample_iota ? m_sampled_scalars++ : 0)), v->type.dtype));
+                    frame[v] = HVal::scalar(
+                        as_dtype(rt::Scalar::of_int(*m_in.sample + (m_in.sample_iota ? m_sampled_scalars++ : 0)),
+                                 v->type.dtype));
                     continue;
                 }
-                frame[v] = it != m_in.scalars.end()
-                               ? HVal::scalar(as_dtype(it->second, v->type.dtype))
-                               : HVal::unknown(fmt::format("the entry's scalar parameter '{}' (give it with --input {}=VALUE)", v->name, v->name));
+                frame[v] =
+                    it != m_in.scalars.end()
+                        ? HVal::scalar(as_dtype(it->second, v->type.dtype))
+                        : HVal::unknown(fmt::format("the entry's scalar parameter '{}' (give it with --input {}=VALUE)",
+                                                    v->name, v->name));
             }
         }
         try {
             exec_function(orch, frame, 0);
         } catch (const StopWalk&) {
-            m_out.incomplete = fmt::format("the host walk stopped after {} statements (its budget); later launches were not seen", m_in.step_budget);
+            m_out.incomplete =
+                fmt::format("the host walk stopped after {} statements (its budget); later launches were not seen",
+                            m_in.step_budget);
         }
         return std::move(m_out);
     }
 
-private:
+  private:
     using Frame = std::map<const Var*, HVal>;
     const Program& m_p;
     const HostInputs& m_in;
@@ -111,7 +121,8 @@ private:
         return ret;
     }
 
-    void exec_block(const Block& b, Frame& fr, int depth, std::vector<HVal>& ret, bool& returned, std::vector<HVal>& yield) {
+    void exec_block(const Block& b, Frame& fr, int depth, std::vector<HVal>& ret, bool& returned,
+                    std::vector<HVal>& yield) {
         for (const auto& s : b) {
             if (returned) return;
             exec_stmt(*s, fr, depth, ret, returned, yield);
@@ -121,7 +132,8 @@ private:
     int64_t m_sampled_scalars = 0;  // entry scalars given an ascending sample so far
 
     void note_sampled(const std::string& what) {
-        if (m_in.sampled && std::find(m_in.sampled->begin(), m_in.sampled->end(), what) == m_in.sampled->end()) m_in.sampled->push_back(what);
+        if (m_in.sampled && std::find(m_in.sampled->begin(), m_in.sampled->end(), what) == m_in.sampled->end())
+            m_in.sampled->push_back(what);
     }
 
     void step() {
@@ -138,7 +150,8 @@ private:
 
     // Runs BODY as a block that may or may not run (or run any number of times): launches inside are recorded
     // with the values the walk has; afterwards every variable it assigned is unknown for WHY.
-    void exec_maybe(const Block& body, Frame& fr, int depth, std::vector<HVal>& ret, std::vector<HVal>& y, const std::string& why) {
+    void exec_maybe(const Block& body, Frame& fr, int depth, std::vector<HVal>& ret, std::vector<HVal>& y,
+                    const std::string& why) {
         const size_t mark = m_log.size();
         bool r = false;
         exec_block(body, fr, depth, ret, r, y);
@@ -146,7 +159,8 @@ private:
             if (auto it = fr.find(m_log[i]); it != fr.end()) it->second = HVal::unknown(why);
     }
 
-    void exec_stmt(const Stmt& s, Frame& fr, int depth, std::vector<HVal>& ret, bool& returned, std::vector<HVal>& yield) {
+    void exec_stmt(const Stmt& s, Frame& fr, int depth, std::vector<HVal>& ret, bool& returned,
+                   std::vector<HVal>& yield) {
         step();
         switch (s.kind) {
             case StmtKind::Assign: {
@@ -159,13 +173,16 @@ private:
                 }
                 return;
             }
-            case StmtKind::Eval: eval(s.value, fr, depth); return;
+            case StmtKind::Eval:
+                eval(s.value, fr, depth);
+                return;
             case StmtKind::Return:
                 ret.clear();
                 for (const auto& v : s.values) ret.push_back(eval(v, fr, depth));
                 returned = true;
                 return;
-            case StmtKind::Pass: return;
+            case StmtKind::Pass:
+                return;
             case StmtKind::Yield:
                 yield.clear();
                 for (const auto& v : s.values) yield.push_back(eval(v, fr, depth));
@@ -175,18 +192,20 @@ private:
                 std::vector<HVal> y;
                 if (c.known()) {
                     exec_block(rt::truthy(c.s) ? s.body : s.orelse, fr, depth, ret, returned, y);
-                    for (size_t i = 0; i < s.targets.size(); ++i) set(fr, s.targets[i].get(), i < y.size() ? y[i] : HVal::unknown("a branch result"));
+                    for (size_t i = 0; i < s.targets.size(); ++i)
+                        set(fr, s.targets[i].get(), i < y.size() ? y[i] : HVal::unknown("a branch result"));
                     return;
                 }
                 // Unknown condition: either arm may run; both run, and what they assign is unknown after the if.
-                const std::string why =
-                    fmt::format("it depends on an `if` whose condition the host walk does not know ({}: {})", where(s.loc), c.why);
+                const std::string why = fmt::format(
+                    "it depends on an `if` whose condition the host walk does not know ({}: {})", where(s.loc), c.why);
                 exec_maybe(s.body, fr, depth, ret, y, why);
                 exec_maybe(s.orelse, fr, depth, ret, y, why);
                 for (const auto& t : s.targets) set(fr, t.get(), HVal::unknown(why));
                 return;
             }
-            case StmtKind::For: return exec_for(s, fr, depth, ret, returned);
+            case StmtKind::For:
+                return exec_for(s, fr, depth, ret, returned);
         }
     }
 
@@ -194,12 +213,14 @@ private:
         HVal start = s.start ? eval(s.start, fr, depth) : HVal::scalar(rt::Scalar::of_int(0));
         HVal stop = eval(s.stop, fr, depth);
         HVal stp = s.step ? eval(s.step, fr, depth) : HVal::scalar(rt::Scalar::of_int(1));
-        for (size_t i = 0; i < s.iter_args.size() && i < s.init_values.size(); ++i) set(fr, s.iter_args[i].get(), eval(s.init_values[i], fr, depth));
+        for (size_t i = 0; i < s.iter_args.size() && i < s.init_values.size(); ++i)
+            set(fr, s.iter_args[i].get(), eval(s.init_values[i], fr, depth));
         std::vector<HVal> y;
         if (!start.known() || !stop.known() || !stp.known() || stp.s.as_int() == 0) {
             const HVal& bad = !start.known() ? start : !stop.known() ? stop : stp;
-            const std::string why = fmt::format("it depends on a loop whose bounds the host walk does not know ({}: {})", where(s.loc),
-                                                bad.known() ? std::string("a zero step") : bad.why);
+            const std::string why =
+                fmt::format("it depends on a loop whose bounds the host walk does not know ({}: {})", where(s.loc),
+                            bad.known() ? std::string("a zero step") : bad.why);
             set(fr, s.loop_var.get(), HVal::unknown(why));
             for (const auto& a : s.iter_args) set(fr, a.get(), HVal::unknown(why));
             exec_maybe(s.body, fr, depth, ret, y, why);
@@ -216,12 +237,13 @@ private:
                 for (size_t k = 0; k < s.iter_args.size(); ++k) set(fr, s.iter_args[k].get(), y[k]);
             if (i == INT64_MAX || i == INT64_MIN) break;
         }
-        for (size_t k = 0; k < s.targets.size() && k < s.iter_args.size(); ++k) set(fr, s.targets[k].get(), fr[s.iter_args[k].get()]);
+        for (size_t k = 0; k < s.targets.size() && k < s.iter_args.size(); ++k)
+            set(fr, s.targets[k].get(), fr[s.iter_args[k].get()]);
     }
 
     // One element of an --input tensor (nullopt + why when it cannot be read).
-    std::optional<rt::Scalar> read_input(const std::string& param, const Type& type, const std::vector<int64_t>& idx, DType dt,
-                                         const SourceLoc& loc, std::string& why) {
+    std::optional<rt::Scalar> read_input(const std::string& param, const Type& type, const std::vector<int64_t>& idx,
+                                         DType dt, const SourceLoc& loc, std::string& why) {
         auto f = m_in.files.find(param);
         auto flat_index = [&]() -> std::optional<int64_t> {
             if (idx.size() != type.shape.size()) return std::nullopt;
@@ -232,14 +254,17 @@ private:
             }
             return flat;
         };
-        auto value_of = [&](double x) { return dtype_is_int(dt) ? rt::Scalar::of_int(rt::Scalar::float_to_int(x), dt) : rt::Scalar::of_float(x, dt); };
+        auto value_of = [&](double x) {
+            return dtype_is_int(dt) ? rt::Scalar::of_int(rt::Scalar::float_to_int(x), dt) : rt::Scalar::of_float(x, dt);
+        };
         if (f == m_in.files.end()) {
             if (auto io = m_in.iotas.find(param); io != m_in.iotas.end())
                 if (auto flat = flat_index()) return value_of(static_cast<double>(io->second + *flat));
             // --input T=VALUE fills the tensor (sim/session.cpp does the same for the kernel's GM).
             if (auto fill = m_in.scalars.find(param); fill != m_in.scalars.end()) {
                 const double x = fill->second.is_float() ? fill->second.f : static_cast<double>(fill->second.i);
-                return dtype_is_int(dt) ? rt::Scalar::of_int(rt::Scalar::float_to_int(x), dt) : rt::Scalar::of_float(x, dt);
+                return dtype_is_int(dt) ? rt::Scalar::of_int(rt::Scalar::float_to_int(x), dt)
+                                        : rt::Scalar::of_float(x, dt);
             }
         }
         if (f == m_in.files.end() && m_in.sample) {
@@ -251,8 +276,9 @@ private:
             }
         }
         if (f == m_in.files.end()) {
-            why = fmt::format("it is read from the data of '{}' ({}: pl.tensor.read); give that data with --input {}=FILE.npy", param,
-                              where(loc), param);
+            why = fmt::format(
+                "it is read from the data of '{}' ({}: pl.tensor.read); give that data with --input {}=FILE.npy", param,
+                where(loc), param);
             return std::nullopt;
         }
         TensorBufferCache& c = m_files[param];
@@ -273,18 +299,21 @@ private:
             return std::nullopt;
         }
         if (idx.size() != c.t.shape.size()) {
-            why = fmt::format("pl.tensor.read of '{}' ({}) has {} indices for a rank-{} tensor", param, where(loc), idx.size(), c.t.shape.size());
+            why = fmt::format("pl.tensor.read of '{}' ({}) has {} indices for a rank-{} tensor", param, where(loc),
+                              idx.size(), c.t.shape.size());
             return std::nullopt;
         }
         int64_t flat = 0;
         for (size_t d = 0; d < idx.size(); ++d) {
             if (idx[d] < 0 || idx[d] >= c.t.shape[d])
                 raise(codes::kOob, loc,
-                      fmt::format("pl.tensor.read of '{}' at index {} of dimension {} (extent {}): outside the tensor --input {} gives", param,
-                                  idx[d], d, c.t.shape[d], param));
+                      fmt::format("pl.tensor.read of '{}' at index {} of dimension {} (extent {}): outside the tensor "
+                                  "--input {} gives",
+                                  param, idx[d], d, c.t.shape[d], param));
             flat = flat * c.t.shape[d] + idx[d];
         }
-        const double x = decode_element(c.t.dtype, c.t.bytes.data() + static_cast<size_t>(flat) * dtype_bytes(c.t.dtype));
+        const double x =
+            decode_element(c.t.dtype, c.t.bytes.data() + static_cast<size_t>(flat) * dtype_bytes(c.t.dtype));
         return dtype_is_int(dt) ? rt::Scalar::of_int(rt::Scalar::float_to_int(x), dt) : rt::Scalar::of_float(x, dt);
     }
 
@@ -306,7 +335,8 @@ private:
             for (size_t i = 0; i < d->args.size() && i < d->args2.size(); ++i)
                 if (d->args[i] && d->args[i]->sval == "core_num") {
                     HVal n = eval(d->args2[i], fr, depth);
-                    if (n.known() && n.s.as_int() >= 1 && n.s.as_int() <= 4096) b.blocks = static_cast<int>(n.s.as_int());
+                    if (n.known() && n.s.as_int() >= 1 && n.s.as_int() <= 4096)
+                        b.blocks = static_cast<int>(n.s.as_int());
                 }
         HostKernelLaunches* k = nullptr;
         for (auto& e : m_out.kernels)
@@ -379,9 +409,10 @@ private:
                     for (const auto& [dn, dv] : m_in.defaulted_dims)
                         if (dv == extent) same.push_back(dn);
                     if (!same.empty() && !m_in.sample)
-                        return HVal::unknown(fmt::format("pl.tensor.dim ({}) may be the dynamic dim {} that cvsim gave the made-up size {}; bind "
-                                                         "it with --dim NAME=VALUE or an --input .npy",
-                                                         where(e.loc), fmt::join(same, " / "), extent));
+                        return HVal::unknown(fmt::format(
+                            "pl.tensor.dim ({}) may be the dynamic dim {} that cvsim gave the made-up size {}; bind "
+                            "it with --dim NAME=VALUE or an --input .npy",
+                            where(e.loc), fmt::join(same, " / "), extent));
                     return HVal::scalar(rt::Scalar::of_int(extent, e.type.dtype));
                 }
             }
@@ -390,10 +421,13 @@ private:
         if (n == "pl.array.create") {
             std::string why;
             auto len = known_int(operand(0), fr, depth, why);
-            if (!len || *len < 0 || *len > 65536) return HVal::unknown(fmt::format("an array of unknown length ({})", where(e.loc)));
+            if (!len || *len < 0 || *len > 65536)
+                return HVal::unknown(fmt::format("an array of unknown length ({})", where(e.loc)));
             HVal a;
             a.kind = HVal::Kind::Array;
-            a.arr.assign(static_cast<size_t>(*len), HVal::unknown(fmt::format("an element of the array created at {} that no update_element wrote", where(e.loc))));
+            a.arr.assign(static_cast<size_t>(*len),
+                         HVal::unknown(fmt::format("an element of the array created at {} that no update_element wrote",
+                                                   where(e.loc))));
             return a;
         }
         if (n == "pl.array.update_element" || n == "pl.array.get_element") {
@@ -405,7 +439,9 @@ private:
                     return HVal::unknown(fmt::format("an array element the walk does not know ({})", where(e.loc)));
                 // An update at an unknown index makes every element unknown.
                 if (a.kind == HVal::Kind::Array)
-                    for (auto& x : a.arr) x = HVal::unknown(fmt::format("the array was updated at an index the walk does not know ({})", where(e.loc)));
+                    for (auto& x : a.arr)
+                        x = HVal::unknown(
+                            fmt::format("the array was updated at an index the walk does not know ({})", where(e.loc)));
                 return a;
             }
             if (n == "pl.array.get_element") return a.arr[static_cast<size_t>(*i)];
@@ -421,15 +457,19 @@ private:
             if (ix && (ix->kind == ExprKind::List || ix->kind == ExprKind::Tuple))
                 for (const auto& x : ix->args) {
                     auto v = known_int(x, fr, depth, why);
-                    if (!v) return HVal::unknown(fmt::format("pl.tensor.read ({}) at an index the walk does not know: {}", where(e.loc), why));
+                    if (!v)
+                        return HVal::unknown(fmt::format("pl.tensor.read ({}) at an index the walk does not know: {}",
+                                                         where(e.loc), why));
                     idx.push_back(*v);
                 }
             else
-                return HVal::unknown(fmt::format("pl.tensor.read ({}) with indices the walk does not evaluate", where(e.loc)));
+                return HVal::unknown(
+                    fmt::format("pl.tensor.read ({}) with indices the walk does not evaluate", where(e.loc)));
             if (tv.kind != HVal::Kind::Tensor || tv.param.empty() || !t)
-                return HVal::unknown(fmt::format("it is read from GM ({}: pl.tensor.read of a tensor that is no parameter of the entry), which the "
-                                                 "host walk does not model",
-                                                 where(e.loc)));
+                return HVal::unknown(fmt::format(
+                    "it is read from GM ({}: pl.tensor.read of a tensor that is no parameter of the entry), which the "
+                    "host walk does not model",
+                    where(e.loc)));
             auto s = read_input(tv.param, t->type, idx, e.type.dtype, e.loc, why);
             return s ? HVal::scalar(*s) : HVal::unknown(why);
         }
@@ -440,19 +480,24 @@ private:
             t.kind = HVal::Kind::Tensor;
             return t;
         }
-        return HVal::unknown(fmt::format("the value of {} ({}), which the host walk does not evaluate", n, where(e.loc)));
+        return HVal::unknown(
+            fmt::format("the value of {} ({}), which the host walk does not evaluate", n, where(e.loc)));
     }
 
     HVal eval(const ExprPtr& ep, Frame& fr, int depth) {
         if (!ep) return HVal::unknown("no value");
         const Expr& e = *ep;
         switch (e.kind) {
-            case ExprKind::Int: return HVal::scalar(rt::Scalar::of_int(e.ival, DType::INDEX));
-            case ExprKind::Bool: return HVal::scalar(rt::Scalar::of_int(e.ival, DType::BOOL));
-            case ExprKind::Float: return HVal::scalar(rt::Scalar::of_float(e.fval, DType::FP32));
+            case ExprKind::Int:
+                return HVal::scalar(rt::Scalar::of_int(e.ival, DType::INDEX));
+            case ExprKind::Bool:
+                return HVal::scalar(rt::Scalar::of_int(e.ival, DType::BOOL));
+            case ExprKind::Float:
+                return HVal::scalar(rt::Scalar::of_float(e.fval, DType::FP32));
             case ExprKind::Const:
-                return HVal::scalar(dtype_is_float(e.dtype) ? rt::Scalar::of_float(e.fval, e.dtype)
-                                                            : rt::Scalar::of_int(static_cast<int64_t>(e.fval), e.dtype));
+                return HVal::scalar(dtype_is_float(e.dtype)
+                                        ? rt::Scalar::of_float(e.fval, e.dtype)
+                                        : rt::Scalar::of_int(static_cast<int64_t>(e.fval), e.dtype));
             case ExprKind::Var: {
                 auto it = fr.find(e.var.get());
                 if (it != fr.end()) return it->second;
@@ -466,15 +511,21 @@ private:
             case ExprKind::Compare:
             case ExprKind::BoolOp: {
                 static const std::vector<std::string> unary = {"not", "cast", "abs", "-", "+"};
-                static const std::vector<std::string> binary = {"+", "-", "*", "/", "//", "%", "<<", ">>", "min", "max"};
+                static const std::vector<std::string> binary = {"+", "-",  "*",  "/",   "//",
+                                                                "%", "<<", ">>", "min", "max"};
                 const auto& ok = e.kind == ExprKind::Unary ? unary : binary;
-                if ((e.kind == ExprKind::Unary || e.kind == ExprKind::Binary) && std::find(ok.begin(), ok.end(), e.sval) == ok.end())
-                    return HVal::unknown(fmt::format("the operator '{}' ({}), which the host walk does not evaluate", e.sval, where(e.loc)));
+                if ((e.kind == ExprKind::Unary || e.kind == ExprKind::Binary) &&
+                    std::find(ok.begin(), ok.end(), e.sval) == ok.end())
+                    return HVal::unknown(fmt::format("the operator '{}' ({}), which the host walk does not evaluate",
+                                                     e.sval, where(e.loc)));
                 // Operands first (each may be unknown); then the runtime's own scalar arithmetic on constants.
                 std::vector<ExprPtr> lits;
                 for (const auto& a : e.args) {
                     HVal v = eval(a, fr, depth);
-                    if (!v.known()) return v.kind == HVal::Kind::Unknown ? v : HVal::unknown(fmt::format("a non-scalar operand ({})", where(e.loc)));
+                    if (!v.known())
+                        return v.kind == HVal::Kind::Unknown
+                                   ? v
+                                   : HVal::unknown(fmt::format("a non-scalar operand ({})", where(e.loc)));
                     lits.push_back(literal(v.s));
                 }
                 Expr copy = e;
@@ -482,8 +533,10 @@ private:
                 return HVal::scalar(rt::eval_scalar(copy, [](const Var&) { return rt::Scalar::of_int(0); }));
             }
             case ExprKind::List:
-            case ExprKind::Tuple: return HVal::unknown(fmt::format("a list ({})", where(e.loc)));
-            default: return HVal::unknown(fmt::format("an expression the host walk does not evaluate ({})", where(e.loc)));
+            case ExprKind::Tuple:
+                return HVal::unknown(fmt::format("a list ({})", where(e.loc)));
+            default:
+                return HVal::unknown(fmt::format("an expression the host walk does not evaluate ({})", where(e.loc)));
         }
     }
 
@@ -502,6 +555,8 @@ private:
 
 }  // namespace
 
-HostWalk walk_host(const Program& program, const Function& orch, const HostInputs& in) { return Walker(program, in).run(orch); }
+HostWalk walk_host(const Program& program, const Function& orch, const HostInputs& in) {
+    return Walker(program, in).run(orch);
+}
 
 }  // namespace cvsim

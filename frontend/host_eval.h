@@ -22,11 +22,14 @@ namespace cvsim {
 
 // One launch's scalar arguments, as the kernel's parameters name them.
 struct LaunchBinding {
-    std::vector<std::pair<std::string, std::string>> scalars;  // known scalar parameters (NAME, value as --input takes it)
+    std::vector<std::pair<std::string, std::string>>
+        scalars;          // known scalar parameters (NAME, value as --input takes it)
     std::string unknown;  // the first scalar parameter whose value the walk could not know ("" = none)
     std::string why;      // why (names the statement or input that made it unknown)
     int blocks = 0;       // its core_num when the launch gives one (0: not given)
-    bool operator==(const LaunchBinding& o) const { return scalars == o.scalars && unknown == o.unknown && blocks == o.blocks; }
+    bool operator==(const LaunchBinding& o) const {
+        return scalars == o.scalars && unknown == o.unknown && blocks == o.blocks;
+    }
 };
 
 struct HostKernelLaunches {
@@ -41,9 +44,10 @@ struct HostWalk {
 };
 
 struct HostInputs {
-    std::map<std::string, rt::Scalar> scalars;   // the entry's scalar parameters: NAME -> value (--input NAME=V; a tensor: its fill)
-    std::map<std::string, std::string> files;    // the entry's tensor parameters: NAME -> FILE.npy
-    int64_t step_budget = 2'000'000;             // statements the walk may execute
+    std::map<std::string, rt::Scalar>
+        scalars;  // the entry's scalar parameters: NAME -> value (--input NAME=V; a tensor: its fill)
+    std::map<std::string, std::string> files;  // the entry's tensor parameters: NAME -> FILE.npy
+    int64_t step_budget = 2'000'000;           // statements the walk may execute
     // Dynamic dims sema gave a made-up value (the default, or the size the program's windows need; no --dim /
     // --input shape), with that value: a pl.tensor.dim extent equal to one of the values may be one of them,
     // so it is unknown (empty: none was defaulted).

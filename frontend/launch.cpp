@@ -48,9 +48,11 @@ std::shared_ptr<Function> pick_entry(const Program& p, const std::string& name) 
             if (f->type == t && f->specialised_from.empty()) of.push_back(f);  // a per-call copy is a callee
         if (of.size() == 1) return of[0];
         if (of.size() > 1)
-            raise(codes::kEntry, of[1]->loc, fmt::format("the program has several {} functions; choose one with --entry NAME", func_type_name(t)));
+            raise(codes::kEntry, of[1]->loc,
+                  fmt::format("the program has several {} functions; choose one with --entry NAME", func_type_name(t)));
     }
-    raise(codes::kEntry, loc, "the program has no Orchestration, Spmd, Group or InCore function to launch", "give the entry with --entry NAME");
+    raise(codes::kEntry, loc, "the program has no Orchestration, Spmd, Group or InCore function to launch",
+          "give the entry with --entry NAME");
 }
 
 namespace {
@@ -62,7 +64,8 @@ std::optional<int64_t> launch_core_num(const Expr& call) {
     if (!v) return std::nullopt;
     auto n = const_int(*v);
     if (!n) return std::nullopt;
-    if (*n < 1 || *n > 4096) raise(codes::kUnsupported, (*v)->loc, fmt::format("core_num {}: cvsim launches 1..4096 blocks", *n));
+    if (*n < 1 || *n > 4096)
+        raise(codes::kUnsupported, (*v)->loc, fmt::format("core_num {}: cvsim launches 1..4096 blocks", *n));
     return *n;
 }
 
@@ -96,7 +99,8 @@ std::optional<size_t> returned_param(const Program* prog, const Function& fn, si
             for (const auto& t : st->targets) defs[t.get()].push_back({nullptr, -1}), ++loops;
         if (st->kind == StmtKind::Assign && st->value)
             for (size_t k = 0; k < st->targets.size(); ++k)
-                defs[st->targets[k].get()].push_back({st->value.get(), st->targets.size() > 1 ? static_cast<int>(k) : -1});
+                defs[st->targets[k].get()].push_back(
+                    {st->value.get(), st->targets.size() > 1 ? static_cast<int>(k) : -1});
     });
     const Expr* e = index < ret->values.size() ? ret->values[index].get() : nullptr;
     if (ret->values.size() == 1 && index > 0) e = nullptr;
@@ -109,7 +113,10 @@ std::optional<size_t> returned_param(const Program* prog, const Function& fn, si
                 if (it == defs.end()) return i;
                 // Rebound only by stores into itself (`y = pl.store(t, offs, y)`): still the parameter's bytes.
                 for (const auto& [dv, k] : it->second) {
-                    const ExprPtr* out = dv && dv->kind == ExprKind::Call && dv->op && (dv->op->code == OpCode::Store || dv->op->code == OpCode::Mscatter) ? &arg(*dv, "output_tensor") : nullptr;
+                    const ExprPtr* out = dv && dv->kind == ExprKind::Call && dv->op &&
+                                                 (dv->op->code == OpCode::Store || dv->op->code == OpCode::Mscatter)
+                                             ? &arg(*dv, "output_tensor")
+                                             : nullptr;
                     if (!out || !*out || (*out)->kind != ExprKind::Var || (*out)->var.get() != v) return std::nullopt;
                 }
                 return i;
@@ -118,12 +125,14 @@ std::optional<size_t> returned_param(const Program* prog, const Function& fn, si
         const Expr* d = it->second[0].first;
         if (d->kind == ExprKind::Var) {
             e = d;
-        } else if (d->kind == ExprKind::Call && d->op && (d->op->code == OpCode::Store || d->op->code == OpCode::Mscatter)) {
+        } else if (d->kind == ExprKind::Call && d->op &&
+                   (d->op->code == OpCode::Store || d->op->code == OpCode::Mscatter)) {
             e = arg(*d, "output_tensor").get();
         } else if (d->kind == ExprKind::FuncCall && d->ival != kFuncRef && prog) {
             auto callee = prog->find(d->sval);
             if (!callee || callee.get() == &fn) return std::nullopt;
-            auto k = returned_param(prog, *callee, it->second[0].second < 0 ? 0 : static_cast<size_t>(it->second[0].second), depth + 1);
+            auto k = returned_param(
+                prog, *callee, it->second[0].second < 0 ? 0 : static_cast<size_t>(it->second[0].second), depth + 1);
             if (!k || *k >= d->args.size()) return std::nullopt;
             e = d->args[*k].get();
         } else {
@@ -133,9 +142,8 @@ std::optional<size_t> returned_param(const Program* prog, const Function& fn, si
     return std::nullopt;
 }
 
-
 class LaunchAliases {
-public:
+  public:
     explicit LaunchAliases(const Function& f, const Program* prog = nullptr) : m_prog(prog) {
         passes::walk(f.body, [&](const StmtPtr& s) {
             if (s->value && (s->kind == StmtKind::Assign))
@@ -157,9 +165,11 @@ public:
         // Bounded: a chain too deep or too many paths to follow is refused, never cut short (a cut-off alias
         // would be a missed race).
         if (depth > 64 || ++m_visits > 200000)
-            raise(codes::kUnsupported, e->loc, fmt::format("the tensors '{}' may alias are too many definitions deep to follow", v->name),
+            raise(codes::kUnsupported, e->loc,
+                  fmt::format("the tensors '{}' may alias are too many definitions deep to follow", v->name),
                   "bind each launch argument once (a fresh name per launch result)");
-        if (!m_active.insert(v).second) return out;  // a cycle (`out = self.k(a, out)` in a loop): its other definitions cover it
+        if (!m_active.insert(v).second)
+            return out;  // a cycle (`out = self.k(a, out)` in a loop): its other definitions cover it
         if (m_params.count(v)) out.push_back(GmAlias{v, {}, {}});  // a reassigned parameter: its value on entry too
         struct Pop {
             std::set<const Var*>& active;
@@ -172,7 +182,8 @@ public:
                 out.insert(out.end(), r.begin(), r.end());
             } else if (d->kind == ExprKind::FuncCall && is_host_op_call(*d) && d->sval == "pl.tensor.create") {
                 out.push_back(GmAlias{v, {}, {}});
-            } else if (d->kind == ExprKind::FuncCall && !d->args.empty() && (d->sval == "pl.tensor.slice" || d->sval == "pl.tensor.view")) {
+            } else if (d->kind == ExprKind::FuncCall && !d->args.empty() &&
+                       (d->sval == "pl.tensor.slice" || d->sval == "pl.tensor.view")) {
                 auto ints = [](const ExprPtr& l) -> std::optional<std::vector<int64_t>> {
                     if (!l || (l->kind != ExprKind::List && l->kind != ExprKind::Tuple)) return std::nullopt;
                     std::vector<int64_t> r;
@@ -186,7 +197,8 @@ public:
                 auto shape = d->args.size() > 1 ? ints(d->args[1]) : std::nullopt;
                 auto off = d->args.size() > 2 ? ints(d->args[2]) : std::nullopt;
                 for (GmAlias a : of(d->args[0].get(), depth + 1)) {
-                    bool known = shape && off && shape->size() == off->size() && (a.ext.empty() ? true : a.ext.size() == off->size());
+                    bool known = shape && off && shape->size() == off->size() &&
+                                 (a.ext.empty() ? true : a.ext.size() == off->size());
                     if (known && !a.ext.empty() && a.lo.size() == off->size()) {
                         for (size_t k = 0; k < off->size(); ++k) a.lo[k] += (*off)[k];
                         a.ext = *shape;
@@ -207,13 +219,16 @@ public:
                 std::shared_ptr<Function> fn = m_prog ? m_prog->find(d->sval) : nullptr;
                 bool writes = false;
                 if (fn)
-                    for (const auto& prm : fn->params) writes |= prm.var && prm.var->type.kind == TypeKind::Tensor && prm.dir != ParamDir::In;
+                    for (const auto& prm : fn->params)
+                        writes |= prm.var && prm.var->type.kind == TypeKind::Tensor && prm.dir != ParamDir::In;
                 // The one parameter the returned value is (followed through stores and nested launches): the
                 // result aliases that argument only (`y1 = self.k(a, w, ws, ybuf1)` is ybuf1, not ws).
                 int64_t from = -1;  // (an int, not an optional: g++ 12 warns maybe-uninitialized on the optional)
                 if (fn && writes) {
                     auto ix = m_index.find({v, d});
-                    if (auto r = returned_param(m_prog, *fn, ix == m_index.end() || ix->second < 0 ? 0 : static_cast<size_t>(ix->second), 0);
+                    if (auto r = returned_param(
+                            m_prog, *fn, ix == m_index.end() || ix->second < 0 ? 0 : static_cast<size_t>(ix->second),
+                            0);
                         r && *r < d->args.size() && fn->params[*r].dir != ParamDir::In)
                         from = static_cast<int64_t>(*r);
                 }
@@ -234,13 +249,15 @@ public:
         return out;
     }
 
-private:
-    std::map<std::pair<const Var*, const Expr*>, int> m_index;  // (target, value) -> its index in a tuple unpacking (-1: one target)
+  private:
+    std::map<std::pair<const Var*, const Expr*>, int>
+        m_index;  // (target, value) -> its index in a tuple unpacking (-1: one target)
     std::map<const Var*, std::vector<const Expr*>> m_def;
-    std::set<const Var*> m_params;               // the function's parameters (a reassigned one keeps its entry value)
-    mutable std::set<const Var*> m_active;       // variables being resolved (cycle guard)
-    mutable int64_t m_visits = 0;                // bound on the work of one launch's check
-    const Program* m_prog = nullptr;  // the kernels a result may come from (nullptr: every result aliases all arguments)
+    std::set<const Var*> m_params;          // the function's parameters (a reassigned one keeps its entry value)
+    mutable std::set<const Var*> m_active;  // variables being resolved (cycle guard)
+    mutable int64_t m_visits = 0;           // bound on the work of one launch's check
+    const Program* m_prog =
+        nullptr;  // the kernels a result may come from (nullptr: every result aliases all arguments)
 };
 
 bool may_share(const GmAlias& a, const GmAlias& b) {
@@ -252,8 +269,8 @@ bool may_share(const GmAlias& a, const GmAlias& b) {
 }
 
 // ARGS are CALLEE's arguments in parameter order, evaluated in CALLER.
-void refuse_aliased_arguments(const Program* prog, const Function& caller, const Function& callee, const std::vector<ExprPtr>& args,
-                              const SourceLoc& at) {
+void refuse_aliased_arguments(const Program* prog, const Function& caller, const Function& callee,
+                              const std::vector<ExprPtr>& args, const SourceLoc& at) {
     LaunchAliases roots(caller, prog);
     const size_t n = std::min(args.size(), callee.params.size());
     for (size_t i = 0; i < n; ++i)
@@ -266,10 +283,12 @@ void refuse_aliased_arguments(const Program* prog, const Function& caller, const
                 for (const GmAlias& b : roots.of(args[j].get()))
                     if (may_share(a, b))
                         raise(codes::kUnsupported, args[j] ? args[j]->loc : at,
-                              fmt::format("'{}' gets '{}' and '{}' as parameters '{}' and '{}', which may share GM bytes of '{}'; cvsim "
-                                          "checks each tensor parameter as a GM tensor of its own, so a race between them would go unseen",
-                                          callee.name, args[i] ? args[i]->var->name : "?", args[j]->var->name, p.var->name, q.var->name,
-                                          a.base->name),
+                              fmt::format("'{}' gets '{}' and '{}' as parameters '{}' and '{}', which may share GM "
+                                          "bytes of '{}'; cvsim "
+                                          "checks each tensor parameter as a GM tensor of its own, so a race between "
+                                          "them would go unseen",
+                                          callee.name, args[i] ? args[i]->var->name : "?", args[j]->var->name,
+                                          p.var->name, q.var->name, a.base->name),
                               "pass tensors that do not overlap (disjoint slices), or one tensor and offsets into it");
         }
 }
@@ -327,7 +346,9 @@ const Function* first_unread(const Range& fns) {
 }
 
 // The first function (in source order) that a launch of F reaches and cvsim could not read.
-const Function* unread_reached(const Program& p, const Function& f) { return first_unread(reached_from(p, f)); }
+const Function* unread_reached(const Program& p, const Function& f) {
+    return first_unread(reached_from(p, f));
+}
 
 // Kernels launched by an Orchestration function, in program order, each once (self.f(...) statements and the
 // kernels of pl.submit / pl.spmd_submit); `host` is set when it also runs host ops cvsim does not execute.
@@ -342,20 +363,26 @@ void collect_launches(const Program& p, const Function& f, std::vector<KernelLau
             if (!callee) return;
             if (args) refuse_aliased_arguments(&p, f, *callee, *args, v->loc);
             // An unread orchestration (no body) is a launch of its own: check reports it not checked.
-            if (callee->type == FuncType::Orchestration && !callee->is_unread()) return collect_launches(p, *callee, out, host, depth + 1);
+            if (callee->type == FuncType::Orchestration && !callee->is_unread())
+                return collect_launches(p, *callee, out, host, depth + 1);
             for (const auto& k : out)
                 if (k.name == name) return;  // the first launch site gives the scalar arguments
             KernelLaunch k;
             k.name = name;
-            if (auto n = launch_core_num(*v)) k.blocks = static_cast<int>(*n);
-            else k.runtime_core_num = core_num_attr(*v) != nullptr;
+            if (auto n = launch_core_num(*v))
+                k.blocks = static_cast<int>(*n);
+            else
+                k.runtime_core_num = core_num_attr(*v) != nullptr;
             for (size_t i = 0; i < callee->params.size(); ++i) {
                 const Var& pv = *callee->params[i].var;
                 if (pv.type.kind != TypeKind::Scalar) continue;
                 const ExprPtr a = args && i < args->size() ? (*args)[i] : nullptr;
-                if (auto c = const_int(a)) k.scalars.emplace_back(pv.name, std::to_string(*c));
-                else if (auto d = const_number(a)) k.scalars.emplace_back(pv.name, fmt::format("{}", *d));
-                else k.computed.push_back(pv.name);
+                if (auto c = const_int(a))
+                    k.scalars.emplace_back(pv.name, std::to_string(*c));
+                else if (auto d = const_number(a))
+                    k.scalars.emplace_back(pv.name, fmt::format("{}", *d));
+                else
+                    k.computed.push_back(pv.name);
             }
             k.distributed = distributed_reached(p, *callee, 0) != nullptr;
             k.unread = unread_reached(p, *callee) != nullptr;
@@ -377,13 +404,13 @@ std::string several_launches(const Program& p, const Function& f) {
     collect_launches(p, f, launches, host, 0);
     std::vector<std::string> names;
     for (const auto& k : launches) names.push_back(k.name);
-    return fmt::format("'{}' launches {} kernels ({}); check and explore take each in turn, run one with --entry NAME", f.name,
-                       names.size(), fmt::join(names, ", "));
+    return fmt::format("'{}' launches {} kernels ({}); check and explore take each in turn, run one with --entry NAME",
+                       f.name, names.size(), fmt::join(names, ", "));
 }
 
 // Where a function's parameters come from, relative to the launch (entry parameters, created tensors, constants).
 struct Sources {
-    std::vector<int> from;            // per parameter (rt::kConstArg / rt::kCreatedArg - k / entry index)
+    std::vector<int> from;  // per parameter (rt::kConstArg / rt::kCreatedArg - k / entry index)
     std::vector<rt::ArgBinding> consts;
 };
 
@@ -404,7 +431,7 @@ bool aiv_splits(const Function& f, Target target) {
 }
 
 class Planner {
-public:
+  public:
     Planner(Compiled& c) : m_c(c), m_plan(c.plan) {}
 
     void run(const std::shared_ptr<Function>& entry) {
@@ -416,7 +443,7 @@ public:
         launch(entry, src, 0);
     }
 
-private:
+  private:
     Compiled& m_c;
     rt::LaunchPlan& m_plan;
     std::map<const Var*, int> m_created;  // Orchestration-created tensor variables -> created index
@@ -445,7 +472,8 @@ private:
                     index = st->targets.size() > 1 ? k : 0;
                 }
         });
-        if (n != 1 || def->kind != StmtKind::Assign || !def->value || def->value->kind != ExprKind::FuncCall) return nullptr;
+        if (n != 1 || def->kind != StmtKind::Assign || !def->value || def->value->kind != ExprKind::FuncCall)
+            return nullptr;
         const Program* prog = m_c.original.get();
         auto callee = prog ? prog->find(def->value->sval) : nullptr;
         if (!callee) return nullptr;
@@ -474,7 +502,9 @@ private:
                         // A parameter the expander added (the soft-syncall workspace, __x) that the caller's own
                         // launcher does not pass: one zeroed GM tensor of the launch, as an orchestration creates.
                         if (v->name.rfind("__", 0) != 0 || v->type.kind != TypeKind::Tensor)
-                            raise(codes::kUnsupported, a->loc, fmt::format("'{}' is a parameter of '{}' that its launch does not pass", v->name, caller.name));
+                            raise(codes::kUnsupported, a->loc,
+                                  fmt::format("'{}' is a parameter of '{}' that its launch does not pass", v->name,
+                                              caller.name));
                         if (!m_created.count(v)) {
                             rt::CreatedTensor t;
                             t.name = v->name;
@@ -491,12 +521,19 @@ private:
                 };
                 const Var* v = a->var.get();
                 for (int hop = 0; v && !bind(v); ++hop) v = hop < 16 ? launch_result_source(caller, v) : nullptr;
-                if (!v) raise(codes::kUnsupported, a->loc, fmt::format("'{}' is neither a parameter nor a tensor created with pl.create_tensor", a->var->name));
+                if (!v)
+                    raise(codes::kUnsupported, a->loc,
+                          fmt::format("'{}' is neither a parameter nor a tensor created with pl.create_tensor",
+                                      a->var->name));
             } else {
                 b.kind = rt::ArgBinding::Kind::Scalar;
-                if (auto v = const_int(a)) b.scalar = rt::Scalar::of_int(*v);
-                else if (auto d = const_number(a)) b.scalar = rt::Scalar::of_float(*d);
-                else raise(codes::kUnsupported, a ? a->loc : call.loc, "a launcher may only pass parameters, created tensors or constants to its kernels");
+                if (auto v = const_int(a))
+                    b.scalar = rt::Scalar::of_int(*v);
+                else if (auto d = const_number(a))
+                    b.scalar = rt::Scalar::of_float(*d);
+                else
+                    raise(codes::kUnsupported, a ? a->loc : call.loc,
+                          "a launcher may only pass parameters, created tensors or constants to its kernels");
             }
             s.from.push_back(from);
             s.consts.push_back(b);
@@ -522,20 +559,33 @@ private:
                     auto callee = m_c.expanded->find(v->sval);
                     if (!callee) return;
                     Sources cs = map_call(f, *v, src);
-                    if (callee->type == FuncType::AIC) m_plan.aic = program_of(callee, cs);
-                    else if (callee->type == FuncType::AIV) m_plan.aiv = program_of(callee, cs);
-                    else raise(codes::kUnsupported, v->loc, fmt::format("a Group function launches AIC and AIV functions; '{}' is {}", callee->name, func_type_name(callee->type)));
+                    if (callee->type == FuncType::AIC)
+                        m_plan.aic = program_of(callee, cs);
+                    else if (callee->type == FuncType::AIV)
+                        m_plan.aiv = program_of(callee, cs);
+                    else
+                        raise(codes::kUnsupported, v->loc,
+                              fmt::format("a Group function launches AIC and AIV functions; '{}' is {}", callee->name,
+                                          func_type_name(callee->type)));
                 });
-                if (!m_plan.aic && !m_plan.aiv) raise(codes::kEntry, f.loc, fmt::format("Group function '{}' launches no AIC or AIV function", f.name));
+                if (!m_plan.aic && !m_plan.aiv)
+                    raise(codes::kEntry, f.loc,
+                          fmt::format("Group function '{}' launches no AIC or AIV function", f.name));
                 return;
-            case FuncType::AIC: m_plan.aic = program_of(fn, src); return;
-            case FuncType::AIV: m_plan.aiv = program_of(fn, src); return;
+            case FuncType::AIC:
+                m_plan.aic = program_of(fn, src);
+                return;
+            case FuncType::AIV:
+                m_plan.aiv = program_of(fn, src);
+                return;
             case FuncType::InCore: {
                 // A non-mixed InCore function runs on the core type its statements need.
                 bool cube = false;
                 passes::walk(f.body, [&](const StmtPtr& s) { cube |= passes::stmt_side(*s) == Side::Cube; });
-                if (cube) m_plan.aic = program_of(fn, src);
-                else m_plan.aiv = program_of(fn, src);
+                if (cube)
+                    m_plan.aic = program_of(fn, src);
+                else
+                    m_plan.aiv = program_of(fn, src);
                 return;
             }
             case FuncType::Spmd:
@@ -545,7 +595,8 @@ private:
                 int blocks = 0;
                 std::function<void(const Block&)> scan = [&](const Block& b) {
                     for (const auto& s : b) {
-                        if (const Expr* c = passes::stmt_call(*s); c && c->op->code == OpCode::TensorCreate && !s->targets.empty()) {
+                        if (const Expr* c = passes::stmt_call(*s);
+                            c && c->op->code == OpCode::TensorCreate && !s->targets.empty()) {
                             rt::CreatedTensor t;
                             t.name = s->targets[0]->name;
                             t.dtype = c->type.dtype;
@@ -556,15 +607,20 @@ private:
                         if (s->value && s->value->kind == ExprKind::FuncCall) {
                             if (is_host_op_call(*s->value))
                                 raise(codes::kUnsupported, s->loc,
-                                      fmt::format("'{}' runs the host op '{}', which cvsim reads but does not execute", f.name, s->value->sval),
-                                      "check and explore take each kernel it launches in turn; run one with --entry NAME");
-                            if (call && call->sval != s->value->sval) raise(codes::kEntry, s->loc, several_launches(m_c.expanded ? *m_c.expanded : *m_c.original, f));
+                                      fmt::format("'{}' runs the host op '{}', which cvsim reads but does not execute",
+                                                  f.name, s->value->sval),
+                                      "check and explore take each kernel it launches in turn; run one with --entry "
+                                      "NAME");
+                            if (call && call->sval != s->value->sval)
+                                raise(codes::kEntry, s->loc,
+                                      several_launches(m_c.expanded ? *m_c.expanded : *m_c.original, f));
                             call = s->value.get();
                             if (auto n = launch_core_num(*call)) blocks = static_cast<int>(*n);
                         }
                         if (s->kind == StmtKind::For && s->loop_kind == LoopKind::Spmd) {
                             auto n = const_int(s->stop);
-                            if (!n || *n < 1) raise(codes::kUnsupported, s->loc, "pl.spmd needs a constant block count");
+                            if (!n || *n < 1)
+                                raise(codes::kUnsupported, s->loc, "pl.spmd needs a constant block count");
                             blocks = static_cast<int>(*n);
                         }
                         scan(s->body);
@@ -572,15 +628,20 @@ private:
                     }
                 };
                 scan(f.body);
-                if (!call) raise(codes::kEntry, f.loc, fmt::format("{} function '{}' launches no kernel", func_type_name(f.type), f.name));
+                if (!call)
+                    raise(codes::kEntry, f.loc,
+                          fmt::format("{} function '{}' launches no kernel", func_type_name(f.type), f.name));
                 if (blocks > 0) m_plan.blocks = blocks;
                 auto callee = m_c.expanded->find(call->sval);
-                if (!callee) raise(codes::kName, call->loc, fmt::format("the program has no function '{}'", call->sval));
-                if (auto orig = m_c.original->find(call->sval)) refuse_aliased_arguments(m_c.original.get(), f, *orig, call->args, call->loc);
+                if (!callee)
+                    raise(codes::kName, call->loc, fmt::format("the program has no function '{}'", call->sval));
+                if (auto orig = m_c.original->find(call->sval))
+                    refuse_aliased_arguments(m_c.original.get(), f, *orig, call->args, call->loc);
                 return launch(callee, map_call(f, *call, src), depth + 1);
             }
             default:
-                raise(codes::kUnsupported, f.loc, fmt::format("launching a {} function is not supported", func_type_name(f.type)));
+                raise(codes::kUnsupported, f.loc,
+                      fmt::format("launching a {} function is not supported", func_type_name(f.type)));
         }
     }
 };
@@ -600,24 +661,30 @@ const ir::Type* without_numerics(const Type& t) {
 void check_numerics(const Function& f) {
     for (const auto& v : f.vars)
         if (const Type* bad = without_numerics(v->type))
-            raise(codes::kUnsupported, v->loc,
-                  fmt::format("'{}' has dtype pl.{}, an orchestration task handle that a lane program cannot compute with",
-                              v->name, dtype_name(bad->dtype)),
-                  "cvsim expand still works on this program; run and check need a numeric dtype (floats, FP8, integers)",
-                  static_cast<uint32_t>(std::max<size_t>(v->name.size(), 1)));
+            raise(
+                codes::kUnsupported, v->loc,
+                fmt::format(
+                    "'{}' has dtype pl.{}, an orchestration task handle that a lane program cannot compute with",
+                    v->name, dtype_name(bad->dtype)),
+                "cvsim expand still works on this program; run and check need a numeric dtype (floats, FP8, integers)",
+                static_cast<uint32_t>(std::max<size_t>(v->name.size(), 1)));
 }
 
 }  // namespace
 
 void refuse_distributed(const Function& f) {
     if (f.distributed.what.empty()) return;
-    raise(codes::kUnsupported, f.distributed.loc,
-          fmt::format("'{}' is a distributed function ('{}'), which cvsim does not simulate: it models one device, and PyPTO lowers "
-                      "pld.* after ExpandMixedKernel (LowerHostTensorCollectives, MaterializeDistTensorCtx, then PTO codegen to "
-                      "TPUT/TGET/TNOTIFY/TWAIT)",
-                      f.name, f.distributed.what),
-          "check reports this kernel as not checked and still checks the program's single-device kernels (--entry NAME picks one)",
-          f.distributed.span);
+    raise(
+        codes::kUnsupported, f.distributed.loc,
+        fmt::format(
+            "'{}' is a distributed function ('{}'), which cvsim does not simulate: it models one device, and PyPTO "
+            "lowers "
+            "pld.* after ExpandMixedKernel (LowerHostTensorCollectives, MaterializeDistTensorCtx, then PTO codegen to "
+            "TPUT/TGET/TNOTIFY/TWAIT)",
+            f.name, f.distributed.what),
+        "check reports this kernel as not checked and still checks the program's single-device kernels (--entry NAME "
+        "picks one)",
+        f.distributed.span);
 }
 
 void refuse_unread(const Program& program, const std::string& entry) {
@@ -708,7 +775,10 @@ static void check_mgather_targets(const Program& program, Target target) {
             // (MGatherGm2L1RowImpl); a2a3 has no 8-bit float GM -> L1 gather (MGatherCheckGm2L1).
             if (c->type.mem == Mem::Mat) {
                 if (target == Target::A2A3 && (dt == DType::FP8E4M3FN || dt == DType::FP8E5M2 || dt == DType::HF8))
-                    raise(codes::kUnsupported, mem->loc, fmt::format("pl.tile.mgather: dtype {} is not supported on a2a3 (PyPTO's a2a3 codegen refuses it)", dtype_name(dt)),
+                    raise(codes::kUnsupported, mem->loc,
+                          fmt::format(
+                              "pl.tile.mgather: dtype {} is not supported on a2a3 (PyPTO's a2a3 codegen refuses it)",
+                              dtype_name(dt)),
                           "use --target a5");
                 return;
             }
@@ -718,20 +788,30 @@ static void check_mgather_targets(const Program& program, Target target) {
                 for (size_t d = 0; d + 2 < sh.size(); ++d) leading |= sh[d] != 1;
                 if (mgather_coalesce(*c) == 0 && leading)
                     raise(codes::kUnsupported, mem->loc,
-                          fmt::format("pl.tile.mgather: row mode on a5 over a table of shape {}: a5's MGATHER counts only the second-to-last "
-                                      "dimension as table rows, cvsim all leading dimensions", shape_str(sh)),
+                          fmt::format("pl.tile.mgather: row mode on a5 over a table of shape {}: a5's MGATHER counts "
+                                      "only the second-to-last "
+                                      "dimension as table rows, cvsim all leading dimensions",
+                                      shape_str(sh)),
                           "reshape the table to 2-D (pl.tensor.view) or use --target a2a3");
                 return;
             }
             if (dt == DType::FP8E4M3FN || dt == DType::FP8E5M2 || dt == DType::HF8)
-                raise(codes::kUnsupported, mem->loc, fmt::format("pl.tile.mgather: dtype {} is not supported on a2a3 (PyPTO's a2a3 codegen refuses it)", dtype_name(dt)),
-                      "use --target a5");
+                raise(
+                    codes::kUnsupported, mem->loc,
+                    fmt::format("pl.tile.mgather: dtype {} is not supported on a2a3 (PyPTO's a2a3 codegen refuses it)",
+                                dtype_name(dt)),
+                    "use --target a5");
             const ExprPtr& idx = arg(*c, "idx");
             if (mgather_coalesce(*c) == 0 && idx->type.shape[0] != 1)
-                raise(codes::kType, idx->loc, fmt::format("pl.tile.mgather: row mode on a2a3 requires an idx shape [1, R], got {}", shape_str(idx->type.shape)));
+                raise(codes::kType, idx->loc,
+                      fmt::format("pl.tile.mgather: row mode on a2a3 requires an idx shape [1, R], got {}",
+                                  shape_str(idx->type.shape)));
             if ((c->type.cols() * static_cast<int64_t>(dtype_bytes(dt))) % 32 != 0)
-                raise(codes::kType, c->loc, fmt::format("pl.tile.mgather: on a2a3 each destination row must be 32-byte aligned ({} columns of {} are {} bytes)",
-                                                    c->type.cols(), dtype_name(dt), c->type.cols() * static_cast<int64_t>(dtype_bytes(dt))));
+                raise(codes::kType, c->loc,
+                      fmt::format("pl.tile.mgather: on a2a3 each destination row must be 32-byte aligned ({} columns "
+                                  "of {} are {} bytes)",
+                                  c->type.cols(), dtype_name(dt),
+                                  c->type.cols() * static_cast<int64_t>(dtype_bytes(dt))));
         });
 }
 
@@ -749,8 +829,10 @@ static void check_gather_compare_targets(const Program& program, Target target) 
             const bool gt = m && (const_str(m).value_or("") == "gt" || const_int(m).value_or(-1) == 4);
             if (dt == DType::INT16 || (dt == DType::INT32 && gt))
                 raise(codes::kUnsupported, src->loc,
-                      fmt::format("pl.tile.gather_compare: {} src{} is not supported on a2a3 (pto-isa's a2a3 TGATHER compare form takes FP16/FP32, "
-                                  "or INT32 with cmp_mode eq)", dtype_name(dt), dt == DType::INT32 ? " with cmp_mode gt" : ""),
+                      fmt::format("pl.tile.gather_compare: {} src{} is not supported on a2a3 (pto-isa's a2a3 TGATHER "
+                                  "compare form takes FP16/FP32, "
+                                  "or INT32 with cmp_mode eq)",
+                                  dtype_name(dt), dt == DType::INT32 ? " with cmp_mode gt" : ""),
                       "use --target a5");
         });
 }
@@ -767,9 +849,11 @@ static void check_lane_sides(const Program& program) {
             const Side side = call_side(*c);
             if ((aic && side == Side::Vector) || (!aic && side == Side::Cube))
                 raise(codes::kType, c->loc,
-                      fmt::format("pl.{} runs on the {} core, but '{}' is an {} function (it runs on the {} core)", c->op->name(),
-                                  aic ? "vector" : "cube", f->name, aic ? "AIC" : "AIV", aic ? "cube" : "vector"),
-                      "move the statement to the other lane's function, or write one InCore function and let the expansion split it");
+                      fmt::format("pl.{} runs on the {} core, but '{}' is an {} function (it runs on the {} core)",
+                                  c->op->name(), aic ? "vector" : "cube", f->name, aic ? "AIC" : "AIV",
+                                  aic ? "cube" : "vector"),
+                      "move the statement to the other lane's function, or write one InCore function and let the "
+                      "expansion split it");
         });
     }
 }
@@ -805,7 +889,8 @@ void check_soft_barrier_counts(const rt::LaunchPlan& plan) {
             auto n = const_int(u);
             if (n && *n == 0) return;
             if (!n)
-                raise(codes::kUnsupported, u->loc, "pl.system.syncall: a used_cores computed at run time is not modelled",
+                raise(codes::kUnsupported, u->loc,
+                      "pl.system.syncall: a used_cores computed at run time is not modelled",
                       "give the participant count as a constant (or 0: every launched core)");
             const std::string ct = const_str(arg(*c, "core_type")).value_or("mix");
             const int aics = plan.aic ? 1 : 0;
@@ -814,16 +899,17 @@ void check_soft_barrier_counts(const rt::LaunchPlan& plan) {
             const int64_t launched = static_cast<int64_t>(per_block) * plan.blocks;
             if (*n != launched)
                 raise(codes::kUnsupported, u->loc,
-                      fmt::format("pl.system.syncall: used_cores={} but the launch has {} '{}' participant(s) ({} block(s)); a "
-                                  "partial soft barrier (released before every launched core arrived) is not modelled",
-                                  *n, launched, ct, plan.blocks),
+                      fmt::format(
+                          "pl.system.syncall: used_cores={} but the launch has {} '{}' participant(s) ({} block(s)); a "
+                          "partial soft barrier (released before every launched core arrived) is not modelled",
+                          *n, launched, ct, plan.blocks),
                       fmt::format("give used_cores={} (or 0: every launched core)", launched));
         });
     }
 }
 
 Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
-    refuse_unread(*program, opt.entry);  // before inlining, which would hide a call of an unread function
+    refuse_unread(*program, opt.entry);      // before inlining, which would hide a call of an unread function
     program = inline_kernel_calls(program);  // the lanes and the reference run a callee's statements in place
     refuse_kernel_calls(*program);
     check_atomic_targets(*program, opt.expand.target);
@@ -901,12 +987,15 @@ void check_sync_pipes(const Program& p) {
             const ExprPtr& pa = arg(*c, "pipe");
             if (!pa || pa->kind != ExprKind::Enum || pa->enum_kind != EnumKind::PipeType) return;
             const auto pt = static_cast<PipeType>(pa->ival);
-            const bool missing = aic ? pt == PipeType::V : (pt == PipeType::M || pt == PipeType::MTE1 || pt == PipeType::FIX);
+            const bool missing =
+                aic ? pt == PipeType::V : (pt == PipeType::M || pt == PipeType::MTE1 || pt == PipeType::FIX);
             if (missing)
                 raise(codes::kType, pa->loc,
-                      fmt::format("{} on pipe {}: the {} has no such pipe ({})", c->op->code == OpCode::SyncSet ? "sync_set" : "sync_wait",
-                                  pipe_type_name(pt), aic ? "AIC" : "AIV", aic ? "S, MTE1, MTE2, MTE3, M, FIX" : "S, MTE2, MTE3, V"),
-                      "name the pipe of the access the flag orders (a vector store: MTE3; a cube load: MTE2), or PIPE_ALL / S");
+                      fmt::format("{} on pipe {}: the {} has no such pipe ({})",
+                                  c->op->code == OpCode::SyncSet ? "sync_set" : "sync_wait", pipe_type_name(pt),
+                                  aic ? "AIC" : "AIV", aic ? "S, MTE1, MTE2, MTE3, M, FIX" : "S, MTE2, MTE3, V"),
+                      "name the pipe of the access the flag orders (a vector store: MTE3; a cube load: MTE2), or "
+                      "PIPE_ALL / S");
         });
     }
 }
@@ -926,13 +1015,16 @@ void check_store_layouts(const Program& p) {
             const Layout l = t->type.layout();
             if (l == Layout::ND || t->type.rows() == 1 || t->type.cols() == 1) return;
             const ExprPtr& dst = arg(*c, "output_tensor");
-            std::string name = dst && dst->kind == ExprKind::Var && dst->var ? fmt::format(" '{}'", dst->var->name) : std::string();
+            std::string name =
+                dst && dst->kind == ExprKind::Var && dst->var ? fmt::format(" '{}'", dst->var->name) : std::string();
             raise(codes::kType, t->loc,
-                  fmt::format("pl.tile.store of a Vec tile in {} layout (blayout={}, slayout={}) into the ND tensor{}: pto-isa's TSTORE "
-                              "needs the GM layout to match the tile's (ND: row_major/none_box, DN: col_major/none_box, NZ: "
-                              "col_major/row_major), so the kernel does not compile for the board",
-                              layout_name(l), tile_layout_name(t->type.view.blayout.value_or(TileLayout::row_major)),
-                              tile_layout_name(t->type.view.slayout.value_or(TileLayout::none_box)), name),
+                  fmt::format(
+                      "pl.tile.store of a Vec tile in {} layout (blayout={}, slayout={}) into the ND tensor{}: "
+                      "pto-isa's TSTORE "
+                      "needs the GM layout to match the tile's (ND: row_major/none_box, DN: col_major/none_box, NZ: "
+                      "col_major/row_major), so the kernel does not compile for the board",
+                      layout_name(l), tile_layout_name(t->type.view.blayout.value_or(TileLayout::row_major)),
+                      tile_layout_name(t->type.view.slayout.value_or(TileLayout::none_box)), name),
                   "move the tile to row_major / none_box before the store (pl.tile.move(t, target_memory=pl.Mem.Vec, "
                   "blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box))");
         });
@@ -952,7 +1044,8 @@ RingLayout ring_layout(const rt::LaunchPlan& plan) {
         if (!*lane) continue;
         passes::walk((*lane)->fn->body, [&](const StmtPtr& s) {
             const Expr* call = passes::stmt_call(*s);
-            if (!call || (call->op->code != OpCode::AicInitializePipe && call->op->code != OpCode::AivInitializePipe)) return;
+            if (!call || (call->op->code != OpCode::AicInitializePipe && call->op->code != OpCode::AivInitializePipe))
+                return;
             auto bytes = const_int(arg(*call, "slot_size")).value_or(0);
             auto dm = const_int(arg(*call, "dir_mask")).value_or(1);
             auto num = const_int(arg(*call, "slot_num")).value_or(dm == 3 ? 4 : 8);
@@ -989,6 +1082,8 @@ RingLayout ring_layout(const rt::LaunchPlan& plan) {
     return out;
 }
 
-int64_t ring_tensor_bytes(const rt::LaunchPlan& plan) { return ring_layout(plan).bytes; }
+int64_t ring_tensor_bytes(const rt::LaunchPlan& plan) {
+    return ring_layout(plan).bytes;
+}
 
 }  // namespace cvsim

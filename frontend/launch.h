@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "core/params.h"
 #include "frontend/host_eval.h"
 #include "frontend/ir/ir.h"
 #include "frontend/passes/expand_mixed_kernel.h"
 #include "frontend/runtime.h"
-#include "core/params.h"
 
 namespace cvsim {
 
@@ -71,8 +71,9 @@ struct KernelLaunch {
     std::vector<std::string> computed;                         // scalar parameters the orchestration computes
     int blocks = 0;                                            // its attrs={"core_num": N} (0: not given)
     bool runtime_core_num = false;  // core_num is given but not a constant (the host walk may evaluate it)
-    bool unread = false;       // it reaches a function cvsim could not read (compile() raises that diagnostic)
-    bool distributed = false;  // it reaches a distributed function (compile() refuses it: E-UNSUPPORTED, not E-UNCHECKED)
+    bool unread = false;            // it reaches a function cvsim could not read (compile() raises that diagnostic)
+    bool distributed =
+        false;  // it reaches a distributed function (compile() refuses it: E-UNSUPPORTED, not E-UNCHECKED)
     // The host walk (frontend/host_eval.h) of the entry: the distinct scalar bindings its launches of this kernel
     // had, first-met order (empty: the walk did not launch it; `scalars`/`computed` above then apply), how many
     // launches it executed, and why the walk stopped early ("" = it ran to the end).
@@ -80,7 +81,8 @@ struct KernelLaunch {
     int64_t launch_count = 0;
     std::string walk_incomplete;
 };
-std::vector<KernelLaunch> kernel_launches(const ir::Program& program, const std::string& entry, const HostInputs& host = {});
+std::vector<KernelLaunch> kernel_launches(const ir::Program& program, const std::string& entry,
+                                          const HostInputs& host = {});
 // The value of a launch call's attrs={"core_num": ...} (constant or not); nullptr when it gives none.
 const ir::ExprPtr* core_num_attr(const ir::Expr& call);
 // The core_num every launch of ENTRY that gives one agrees on (attrs={"core_num": N}); nullopt when none gives
@@ -92,8 +94,8 @@ std::optional<int> launch_width(const ir::Program& program, const std::string& e
 // *_initialize_pipe calls. Ring id 0 keeps the compiler's layout: C2V at offset 0, V2C after it (each
 // half as large as the larger direction); every other (direction, id) gets its own region after those.
 struct RingLayout {
-    int64_t bytes = 0;                                  // tensor size (0: no ring is used)
-    std::map<std::pair<int, int64_t>, int64_t> base;    // (direction 0 = C2V / 1 = V2C, id) -> byte offset
+    int64_t bytes = 0;                                // tensor size (0: no ring is used)
+    std::map<std::pair<int, int64_t>, int64_t> base;  // (direction 0 = C2V / 1 = V2C, id) -> byte offset
 };
 // bytes == -1 (and no bases) when the sizes overflow int64.
 RingLayout ring_layout(const rt::LaunchPlan& plan);

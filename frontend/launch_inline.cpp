@@ -15,7 +15,9 @@ using namespace ir;
 
 namespace {
 
-bool is_kernel(FuncType t) { return t == FuncType::InCore || t == FuncType::AIC || t == FuncType::AIV; }
+bool is_kernel(FuncType t) {
+    return t == FuncType::InCore || t == FuncType::AIC || t == FuncType::AIV;
+}
 
 const Function* kernel_callee(const Program& p, const Stmt& s) {
     if ((s.kind != StmtKind::Assign && s.kind != StmtKind::Eval) || !s.value || s.value->kind != ExprKind::FuncCall ||
@@ -24,7 +26,9 @@ const Function* kernel_callee(const Program& p, const Stmt& s) {
     auto g = p.find(s.value->sval);
     // An untyped (Opaque) helper is inlined too: a kernel's helper is one even without type= (found by review:
     // the lane ran such a call as a no-op).
-    return g && (is_kernel(g->type) || g->type == FuncType::Opaque) && !g->is_unread() ? g.get() : nullptr;  // an unread one: refuse_unread
+    return g && (is_kernel(g->type) || g->type == FuncType::Opaque) && !g->is_unread()
+               ? g.get()
+               : nullptr;  // an unread one: refuse_unread
 }
 
 class Inliner {
@@ -51,7 +55,9 @@ class Inliner {
     void expand(Function& f, const Stmt& call_stmt, const Function& g, Block& out, int depth) {
         const Expr& call = *call_stmt.value;
         if (depth >= 8 || g.name == f.name)
-            raise(codes::kUnsupported, call.loc, fmt::format("'{}' calls '{}' recursively or more than 8 deep; cvsim inlines kernel calls", f.name, g.name));
+            raise(codes::kUnsupported, call.loc,
+                  fmt::format("'{}' calls '{}' recursively or more than 8 deep; cvsim inlines kernel calls", f.name,
+                              g.name));
         VarMap map;
         map.by_id.assign(g.vars.size(), nullptr);
         for (size_t i = 0; i < g.params.size(); ++i) {
@@ -80,14 +86,18 @@ class Inliner {
         }
         passes::walk(body, [&](const StmtPtr& s) {
             if (s->kind == StmtKind::Return)
-                raise(codes::kUnsupported, s->loc, fmt::format("'{}' returns before its end; cvsim inlines it into '{}' and needs one return at the end", g.name, f.name));
+                raise(codes::kUnsupported, s->loc,
+                      fmt::format(
+                          "'{}' returns before its end; cvsim inlines it into '{}' and needs one return at the end",
+                          g.name, f.name));
         });
         for (auto& s : block(f, body, depth + 1)) out.push_back(s);
         if (call_stmt.kind != StmtKind::Assign) return;
         if (call_stmt.targets.size() != rets.size())
             raise(codes::kUnsupported, call_stmt.loc,
-                  fmt::format("the {} result(s) of '{}' bound to {} name(s); unpack them (a, b = self.{}(...)) to inline the call", rets.size(),
-                              g.name, call_stmt.targets.size(), g.name));
+                  fmt::format("the {} result(s) of '{}' bound to {} name(s); unpack them (a, b = self.{}(...)) to "
+                              "inline the call",
+                              rets.size(), g.name, call_stmt.targets.size(), g.name));
         for (size_t i = 0; i < rets.size(); ++i) {
             auto st = std::make_shared<Stmt>();
             st->kind = StmtKind::Assign;
@@ -121,9 +131,11 @@ void refuse_kernel_calls(const Program& program) {
             std::function<void(const ExprPtr&)> visit = [&](const ExprPtr& e) {
                 if (!e) return;
                 auto callee = e->kind == ExprKind::FuncCall ? program.find(e->sval) : nullptr;
-                if (e->kind == ExprKind::FuncCall && !is_host_op_call(*e) && e->ival != kFuncRef && !(callee && callee->is_unread()))  // unread: refuse_unread
+                if (e->kind == ExprKind::FuncCall && !is_host_op_call(*e) && e->ival != kFuncRef &&
+                    !(callee && callee->is_unread()))  // unread: refuse_unread
                     raise(codes::kUnsupported, e->loc,
-                          fmt::format("the call of '{}' inside the kernel function '{}' is not modelled: only calls of InCore/AIC/AIV or "
+                          fmt::format("the call of '{}' inside the kernel function '{}' is not modelled: only calls of "
+                                      "InCore/AIC/AIV or "
                                       "untyped helper functions as a statement of their own are inlined",
                                       e->sval, f->name),
                           "call the helper as its own statement (x = self.helper(...)) or inline it by hand");

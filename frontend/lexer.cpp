@@ -27,8 +27,7 @@ constexpr std::array<std::string_view, 35> kKeywords = {
 
 constexpr std::array<std::string_view, 5> kOps3 = {"**=", "//=", ">>=", "<<=", "..."};
 constexpr std::array<std::string_view, 19> kOps2 = {
-    "**", "//", "->", "<<", ">>", "<=", ">=", "==", "!=", ":=",
-    "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@="};
+    "**", "//", "->", "<<", ">>", "<=", ">=", "==", "!=", ":=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@="};
 constexpr std::string_view kOps1 = "+-*/%@&|^~<>()[]{},:.;=";
 
 bool is_ident_start(char c) {
@@ -76,8 +75,7 @@ size_t utf8_length(std::string_view text, size_t i) {
         if ((b(k) & 0xC0) != 0x80) return 0;
     }
     unsigned c1 = b(1);
-    if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) || (c == 0xF0 && c1 < 0x90) ||
-        (c == 0xF4 && c1 > 0x8F)) {
+    if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) || (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 > 0x8F)) {
         return 0;  // overlong, surrogate or beyond U+10FFFF
     }
     return len;
@@ -276,8 +274,8 @@ void Lexer::scan() {
             } else if (p >= m_text.size()) {
                 fail(loc_at(m_pos), "unexpected end of file after line continuation character '\\'");
             } else {
-                fail(loc_at(m_pos + 1), "unexpected character after line continuation character '\\'", 1,
-                     codes::kParse, "a '\\' continues the line only when it is the last character");
+                fail(loc_at(m_pos + 1), "unexpected character after line continuation character '\\'", 1, codes::kParse,
+                     "a '\\' continues the line only when it is the last character");
             }
         } else if (c == '\n') {
             if (m_brackets.empty()) {
@@ -321,15 +319,13 @@ bool Lexer::scan_indentation() {
             return false;
         }
         if (first_tab != std::string_view::npos) {
-            fail(loc_at(first_tab), "tabs are not allowed in indentation", 1, codes::kParse,
-                 "indent with spaces");
+            fail(loc_at(first_tab), "tabs are not allowed in indentation", 1, codes::kParse, "indent with spaces");
         }
         m_pos = p;
         auto width = uint32_t(p - m_line_start);
         SourceLoc loc = loc_at(p);
         if (width > m_indents.back()) {
-            if (m_indents.size() > kMaxLexNesting)
-                fail(loc, "nesting too deep (more than 100 indented blocks)");
+            if (m_indents.size() > kMaxLexNesting) fail(loc, "nesting too deep (more than 100 indented blocks)");
             m_indents.push_back(width);
             push_layout(TokenKind::Indent, loc);
             return true;
@@ -374,8 +370,8 @@ void Lexer::scan_token() {
         std::string_view word = m_text.substr(start, p - start);
         std::string lower(word.size() <= 2 ? word : "");
         for (char& ch : lower) ch = char(ch | 0x20);
-        bool prefix = lower == "r" || lower == "u" || lower == "f" || lower == "b" || lower == "rb" ||
-                      lower == "br" || lower == "rf" || lower == "fr";
+        bool prefix = lower == "r" || lower == "u" || lower == "f" || lower == "b" || lower == "rb" || lower == "br" ||
+                      lower == "rf" || lower == "fr";
         if (prefix && (at(p) == '\'' || at(p) == '"')) {
             scan_string(start, p - start);
             return;
@@ -428,9 +424,8 @@ void Lexer::scan_operator(size_t start) {
         if (c != want) {
             std::string where = open.loc.line == loc.line ? "" : " on line " + std::to_string(open.loc.line);
             fail(loc,
-                 std::string("closing bracket '") + c + "' does not match opening bracket '" + open.ch + "'" +
-                     where,
-                 1, codes::kParse, std::string("expected '") + want + "'");
+                 std::string("closing bracket '") + c + "' does not match opening bracket '" + open.ch + "'" + where, 1,
+                 codes::kParse, std::string("expected '") + want + "'");
         }
         m_brackets.pop_back();
     }
@@ -445,8 +440,7 @@ std::string Lexer::scan_digits(size_t& pos, int base, bool allow_leading_undersc
         if (digit_value(c) < base) {
             digits += c;
             ++pos;
-        } else if (c == '_' && digit_value(at(pos + 1)) < base &&
-                   (allow_leading_underscore || !digits.empty())) {
+        } else if (c == '_' && digit_value(at(pos + 1)) < base && (allow_leading_underscore || !digits.empty())) {
             ++pos;
         } else {
             return digits;
@@ -458,9 +452,7 @@ std::string Lexer::scan_digits(size_t& pos, int base, bool allow_leading_undersc
 void Lexer::scan_number(size_t start) {
     SourceLoc loc = loc_at(start);
     size_t p = start;
-    auto invalid = [&](const std::string& what) {
-        fail(loc, "invalid " + what + " literal", uint32_t(p - start + 1));
-    };
+    auto invalid = [&](const std::string& what) { fail(loc, "invalid " + what + " literal", uint32_t(p - start + 1)); };
     char c1 = at(start + 1);
     if (at(start) == '0' && (c1 == 'x' || c1 == 'X' || c1 == 'o' || c1 == 'O' || c1 == 'b' || c1 == 'B')) {
         int base = (c1 == 'x' || c1 == 'X') ? 16 : (c1 == 'o' || c1 == 'O') ? 8 : 2;
@@ -521,8 +513,8 @@ void Lexer::scan_number(size_t start) {
         return;
     }
     if (int_part.size() > 1 && int_part[0] == '0' && int_part.find_first_not_of('0') != std::string::npos) {
-        fail(loc, "leading zeros in decimal integer literals are not permitted", uint32_t(p - start),
-             codes::kParse, "use an 0o prefix for octal integers");
+        fail(loc, "leading zeros in decimal integer literals are not permitted", uint32_t(p - start), codes::kParse,
+             "use an 0o prefix for octal integers");
     }
     int64_t value = 0;
     for (char d : int_part) {
@@ -540,8 +532,7 @@ uint32_t Lexer::scan_hex_escape(size_t& pos, int digits, size_t backslash) {
     for (int k = 0; k < digits; ++k) {
         int d = digit_value(at(pos));
         if (d >= 16) {
-            fail(loc_at(backslash),
-                 "truncated \\" + std::string(1, m_text[backslash + 1]) + " escape in string");
+            fail(loc_at(backslash), "truncated \\" + std::string(1, m_text[backslash + 1]) + " escape in string");
         }
         value = value * 16 + uint32_t(d);
         ++pos;

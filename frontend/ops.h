@@ -6,10 +6,10 @@
 #include <string_view>
 #include <vector>
 
-#include "frontend/ir/ir.h"
 #include "core/cost_model.h"
 #include "core/datapath.h"
 #include "core/pipe.h"
+#include "frontend/ir/ir.h"
 
 namespace cvsim::ir {
 
@@ -24,7 +24,7 @@ enum class OpCode : uint8_t {
     TransposeView,
     SetValidShape,
     TensorCreate,
-    TensorRead,  // pl.tensor.read(tensor, indices) in a kernel: one scalar read from GM
+    TensorRead,   // pl.tensor.read(tensor, indices) in a kernel: one scalar read from GM
     TensorWrite,  // pl.tensor.write(tensor, indices, value) in a kernel: one scalar write to GM
     TensorView,   // pl.tensor.view(tensor, shape) in a kernel: the same GM bytes under another row-major shape
     // creation and indices
@@ -85,15 +85,70 @@ enum class OpCode : uint8_t {
     Fence,
     CacheInvalid,
     // asynchronous GM->L2 prefetch (pl.prefetch.*): a cache hint, no tensor value changes
-    PrefetchMakeContext, PrefetchAsync, PrefetchSession, PrefetchWait,
+    PrefetchMakeContext,
+    PrefetchAsync,
+    PrefetchSession,
+    PrefetchWait,
     // vector catalogue (issue 12): reductions, broadcasts, tile-scalar, bitwise, ternary, predicates, fills, transforms
-    RowMin, RowProd, ColSum, ColMax, ColMin, ColProd,
-    RowExpand, RowExpandDiv, RowExpandMax, RowExpandMin, RowExpandExpdif,
-    ColExpand, ColExpandMul, ColExpandDiv, ColExpandSub, ColExpandAdd, ColExpandMax, ColExpandMin, ColExpandExpdif,
-    Expands, Maximums, Minimums,
-    Rem, Rems, Fmod, Fmods, And, Ands, Or, Ors, Xor, Xors, Shl, Shls, Shr, Shrs,
-    Sin, Cos, Not, Addc, Subc, Addsc, Subsc, Prelu, Lrelu, Cmp, Cmps, Sel, Sels,
-    Fillpad, FillpadInplace, FillpadExpand, Ci, Tri, Concat, Extract, Read, Write, Assemble,
+    RowMin,
+    RowProd,
+    ColSum,
+    ColMax,
+    ColMin,
+    ColProd,
+    RowExpand,
+    RowExpandDiv,
+    RowExpandMax,
+    RowExpandMin,
+    RowExpandExpdif,
+    ColExpand,
+    ColExpandMul,
+    ColExpandDiv,
+    ColExpandSub,
+    ColExpandAdd,
+    ColExpandMax,
+    ColExpandMin,
+    ColExpandExpdif,
+    Expands,
+    Maximums,
+    Minimums,
+    Rem,
+    Rems,
+    Fmod,
+    Fmods,
+    And,
+    Ands,
+    Or,
+    Ors,
+    Xor,
+    Xors,
+    Shl,
+    Shls,
+    Shr,
+    Shrs,
+    Sin,
+    Cos,
+    Not,
+    Addc,
+    Subc,
+    Addsc,
+    Subsc,
+    Prelu,
+    Lrelu,
+    Cmp,
+    Cmps,
+    Sel,
+    Sels,
+    Fillpad,
+    FillpadInplace,
+    FillpadExpand,
+    Ci,
+    Tri,
+    Concat,
+    Extract,
+    Read,
+    Write,
+    Assemble,
     // sort, gather, scatter and index ops (frontend/ops_sort.cpp)
     Sort32,
     MrgSort1,
@@ -107,7 +162,14 @@ enum class OpCode : uint8_t {
     ColArgmax,
     ColArgmin,
     // partial-region binaries, views, byte gathers, row scatters, launch queries (frontend/ops_more.cpp)
-    PartAdd, PartMul, PartMax, PartMin, ReinterpretView, Gatherb, ScatterUpdate, GetBlockNum,
+    PartAdd,
+    PartMul,
+    PartMax,
+    PartMin,
+    ReinterpretView,
+    Gatherb,
+    ScatterUpdate,
+    GetBlockNum,
     // GM gather / scatter by a UB index tile (frontend/ops_gm_index.cpp; pto-isa MGATHER / MSCATTER)
     Mgather,
     Mscatter,
@@ -138,9 +200,9 @@ enum class SideRule : uint8_t {
 };
 // How the executing pipe is decided.
 enum class PipeRule : uint8_t {
-    Fixed,  // OpDef::pipe
-    Store,  // FIXP from L0C, else MTE3
-    Move,   // by source and destination memories
+    Fixed,     // OpDef::pipe
+    Store,     // FIXP from L0C, else MTE3
+    Move,      // by source and destination memories
     Assemble,  // tile.assemble: Vector into UB; into L1, FIXP from L0C, else MTE2
 };
 // What an op does to data, i.e. who implements its effect. Compute and View ops have a numerics entry shared
@@ -230,7 +292,7 @@ std::vector<const OpDef*> lookup_ops(std::string_view spelling);
 
 // Helpers over a resolved Call expression.
 const ExprPtr& arg(const Expr& call, const std::string& name);  // nullptr when absent
-bool is_cross_core(OpCode c);    // tpush/tpop/tfree/initialize_pipe/shard/gather
+bool is_cross_core(OpCode c);                                   // tpush/tpop/tfree/initialize_pipe/shard/gather
 bool is_tile_compute(OpCode c);  // vector compute ops (effect Compute on the vector side)
 bool is_matmul(OpCode c);        // matmul/gemv family
 // A vector compute op whose result may be written over a dying operand's buffer (PyPTO's MemoryReuse);
@@ -241,7 +303,9 @@ bool is_inplace_safe(OpCode c);
 int mgather_coalesce(const Expr& call);
 int mgather_oob(const Expr& call);
 // A GM access whose elements an index tile picks at run time (mgather reads, mscatter writes).
-inline bool is_indexed_gm(OpCode c) { return c == OpCode::Mgather || c == OpCode::Mscatter; }
+inline bool is_indexed_gm(OpCode c) {
+    return c == OpCode::Mgather || c == OpCode::Mscatter;
+}
 // A tile.store with atomic=pl.AtomicType.Add (sema admits only None_ = 0 and Add = 1).
 bool is_atomic_add_store(const Expr& call);
 

@@ -20,7 +20,9 @@ namespace cvsim::ir {
 
 namespace {
 
-std::string label(const Expr& c) { return "pl." + c.op->name(); }
+std::string label(const Expr& c) {
+    return "pl." + c.op->name();
+}
 
 [[noreturn]] void fail(const Expr& c, const ExprPtr& at, const std::string& msg, const char* code = codes::kType) {
     raise(code, at ? at->loc : c.loc, msg);
@@ -43,7 +45,9 @@ int mode_attr(const Expr& c, const char* name, std::initializer_list<const char*
             all += fmt::format("{}'{}'", k ? ", " : "", n);
             ++k;
         }
-        fail(c, a, fmt::format("{}: {} must be one of {} (or 0..{}), got '{}'", label(c), name, all, names.size() - 1, a->sval));
+        fail(c, a,
+             fmt::format("{}: {} must be one of {} (or 0..{}), got '{}'", label(c), name, all, names.size() - 1,
+                         a->sval));
     }
     fail(c, a, fmt::format("{}: {} must be a string or an integer constant", label(c), name));
 }
@@ -51,18 +55,27 @@ int mode_attr(const Expr& c, const char* name, std::initializer_list<const char*
 const Type& vec_tile(const Expr& c, const char* name) {
     const ExprPtr& a = arg(c, name);
     if (!a || a->type.kind != TypeKind::Tile)
-        fail(c, a, fmt::format("{}: argument '{}' must be a tile, got {}", label(c), name, a ? type_str(a->type) : "nothing"));
-    if (a->type.mem != Mem::Vec) fail(c, a, fmt::format("{}: argument '{}' must be in pl.Mem.Vec, got {}", label(c), name, type_str(a->type)));
-    if (a->type.shape.size() != 2) fail(c, a, fmt::format("{}: argument '{}' must be a 2-D tile, got {}", label(c), name, type_str(a->type)));
+        fail(
+            c, a,
+            fmt::format("{}: argument '{}' must be a tile, got {}", label(c), name, a ? type_str(a->type) : "nothing"));
+    if (a->type.mem != Mem::Vec)
+        fail(c, a, fmt::format("{}: argument '{}' must be in pl.Mem.Vec, got {}", label(c), name, type_str(a->type)));
+    if (a->type.shape.size() != 2)
+        fail(c, a, fmt::format("{}: argument '{}' must be a 2-D tile, got {}", label(c), name, type_str(a->type)));
     const Layout l = a->type.layout();
-    if (l != Layout::ND) fail(c, a, fmt::format("{}: argument '{}' must be a row_major (ND) tile, got a {} tile", label(c), name, layout_name(l)));
+    if (l != Layout::ND)
+        fail(c, a,
+             fmt::format("{}: argument '{}' must be a row_major (ND) tile, got a {} tile", label(c), name,
+                         layout_name(l)));
     return a->type;
 }
 
 const Type& tensor_of(const Expr& c, const char* name) {
     const ExprPtr& a = arg(c, name);
     if (!a || a->type.kind != TypeKind::Tensor)
-        fail(c, a, fmt::format("{}: argument '{}' must be a GM tensor, got {}", label(c), name, a ? type_str(a->type) : "nothing"));
+        fail(c, a,
+             fmt::format("{}: argument '{}' must be a GM tensor, got {}", label(c), name,
+                         a ? type_str(a->type) : "nothing"));
     if (a->type.shape.empty()) fail(c, a, fmt::format("{}: '{}' needs at least one dimension", label(c), name));
     return a->type;
 }
@@ -70,24 +83,33 @@ const Type& tensor_of(const Expr& c, const char* name) {
 Type mgather_mat_type(const Expr& c);
 
 Type mgather_type(const Expr& c) {
-    if (const ExprPtr& tm = arg(c, "target_memory"); tm && !(tm->kind == ExprKind::Enum && tm->enum_kind == EnumKind::Mem))
+    if (const ExprPtr& tm = arg(c, "target_memory");
+        tm && !(tm->kind == ExprKind::Enum && tm->enum_kind == EnumKind::Mem))
         fail(c, tm, fmt::format("{}: target_memory must be pl.Mem.Vec or pl.Mem.Mat", label(c)));
     else if (tm && static_cast<Mem>(tm->ival) != Mem::Vec) {
-        if (static_cast<Mem>(tm->ival) != Mem::Mat) fail(c, tm, fmt::format("{}: target_memory must be pl.Mem.Vec or pl.Mem.Mat, got pl.Mem.{}", label(c), tm->sval));
+        if (static_cast<Mem>(tm->ival) != Mem::Mat)
+            fail(c, tm,
+                 fmt::format("{}: target_memory must be pl.Mem.Vec or pl.Mem.Mat, got pl.Mem.{}", label(c), tm->sval));
         return mgather_mat_type(c);
     }
     if (arg(c, "scratch") || arg(c, "valid_shape"))
         fail(c, arg(c, "scratch") ? arg(c, "scratch") : arg(c, "valid_shape"),
-             fmt::format("{}: scratch and valid_shape belong to the Mat (L1) form; the Vec form derives its region from the index tile", label(c)));
+             fmt::format("{}: scratch and valid_shape belong to the Mat (L1) form; the Vec form derives its region "
+                         "from the index tile",
+                         label(c)));
     const Type& mem = tensor_of(c, "mem");
-    static const auto ok = {DType::INT8, DType::UINT8, DType::INT16, DType::UINT16, DType::INT32, DType::UINT32, DType::FP16,
-                            DType::BF16, DType::FP32, DType::FP8E4M3FN, DType::FP8E5M2, DType::HF8};
+    static const auto ok = {DType::INT8, DType::UINT8, DType::INT16, DType::UINT16,    DType::INT32,   DType::UINT32,
+                            DType::FP16, DType::BF16,  DType::FP32,  DType::FP8E4M3FN, DType::FP8E5M2, DType::HF8};
     if (std::find(ok.begin(), ok.end(), mem.dtype) == ok.end())
-        fail(c, arg(c, "mem"), fmt::format("{}: requires mem dtype in {{I8, U8, I16, U16, I32, U32, FP16, BF16, FP32, FP8E4M3FN, FP8E5M2, HF8}}, "
-                                           "but got {}", label(c), dtype_name(mem.dtype)));
+        fail(c, arg(c, "mem"),
+             fmt::format(
+                 "{}: requires mem dtype in {{I8, U8, I16, U16, I32, U32, FP16, BF16, FP32, FP8E4M3FN, FP8E5M2, HF8}}, "
+                 "but got {}",
+                 label(c), dtype_name(mem.dtype)));
     const Type& idx = vec_tile(c, "idx");
     if (idx.dtype != DType::INT32)
-        fail(c, arg(c, "idx"), fmt::format("{}: requires idx dtype to be INT32, but got {}", label(c), dtype_name(idx.dtype)));
+        fail(c, arg(c, "idx"),
+             fmt::format("{}: requires idx dtype to be INT32, but got {}", label(c), dtype_name(idx.dtype)));
     mode_attr(c, "gather_oob", {"undefined", "clamp", "wrap", "zero"}, 0);
     const bool elem = mode_attr(c, "coalesce", {"row", "elem"}, 0) == 1;
     std::vector<int64_t> shape, valid;
@@ -98,10 +120,13 @@ Type mgather_type(const Expr& c) {
     } else {
         if (mem.shape.size() < 2)
             fail(c, arg(c, "mem"),
-                 fmt::format("{}: row mode requires mem rank >= 2 so rows have an element dimension, but got rank {}", label(c), mem.shape.size()));
+                 fmt::format("{}: row mode requires mem rank >= 2 so rows have an element dimension, but got rank {}",
+                             label(c), mem.shape.size()));
         const bool row_vector = idx.shape[0] == 1, column_vector = idx.shape[1] == 1;
         if (!row_vector && !column_vector)
-            fail(c, arg(c, "idx"), fmt::format("{}: row mode requires a [1, R] or [R, 1] idx shape, but got {}", label(c), shape_str(idx.shape)));
+            fail(c, arg(c, "idx"),
+                 fmt::format("{}: row mode requires a [1, R] or [R, 1] idx shape, but got {}", label(c),
+                             shape_str(idx.shape)));
         const size_t rd = row_vector ? 1 : 0;
         shape = {idx.shape[rd], mem.shape.back()};
         valid = {iv[rd], mem.shape.back()};
@@ -114,16 +139,21 @@ Type mgather_type(const Expr& c) {
 Type mgather_mat_type(const Expr& c) {
     // PyPTO's DeduceTileMgatherType, Mat branch (src/ir/op/tile_ops/memory.cpp).
     const Type& mem = tensor_of(c, "mem");
-    static const auto ok = {DType::INT8, DType::UINT8, DType::INT16, DType::UINT16, DType::INT32, DType::UINT32, DType::FP16,
-                            DType::BF16, DType::FP32, DType::FP8E4M3FN, DType::FP8E5M2, DType::HF8};
+    static const auto ok = {DType::INT8, DType::UINT8, DType::INT16, DType::UINT16,    DType::INT32,   DType::UINT32,
+                            DType::FP16, DType::BF16,  DType::FP32,  DType::FP8E4M3FN, DType::FP8E5M2, DType::HF8};
     if (std::find(ok.begin(), ok.end(), mem.dtype) == ok.end())
-        fail(c, arg(c, "mem"), fmt::format("{}: requires mem dtype in {{I8, U8, I16, U16, I32, U32, FP16, BF16, FP32, FP8E4M3FN, FP8E5M2, HF8}}, "
-                                           "but got {}", label(c), dtype_name(mem.dtype)));
+        fail(c, arg(c, "mem"),
+             fmt::format(
+                 "{}: requires mem dtype in {{I8, U8, I16, U16, I32, U32, FP16, BF16, FP32, FP8E4M3FN, FP8E5M2, HF8}}, "
+                 "but got {}",
+                 label(c), dtype_name(mem.dtype)));
     const Type& idx = tensor_of(c, "idx");
     if (idx.dtype != DType::INT32)
-        fail(c, arg(c, "idx"), fmt::format("{}: requires Mat idx dtype to be INT32, but got {}", label(c), dtype_name(idx.dtype)));
+        fail(c, arg(c, "idx"),
+             fmt::format("{}: requires Mat idx dtype to be INT32, but got {}", label(c), dtype_name(idx.dtype)));
     if (idx.shape.size() != 2)
-        fail(c, arg(c, "idx"), fmt::format("{}: requires a 2D Mat idx tensor, but got rank {}", label(c), idx.shape.size()));
+        fail(c, arg(c, "idx"),
+             fmt::format("{}: requires a 2D Mat idx tensor, but got rank {}", label(c), idx.shape.size()));
     mode_attr(c, "gather_oob", {"undefined", "clamp", "wrap", "zero"}, 0);
     const bool elem = mode_attr(c, "coalesce", {"row", "elem"}, 0) == 1;
     const ExprPtr& scratch = arg(c, "scratch");
@@ -134,35 +164,50 @@ Type mgather_mat_type(const Expr& c) {
         const Type& st = tensor_of(c, "scratch");
         const ExprPtr& m = arg(c, "mem");
         const ExprPtr& ix = arg(c, "idx");
-        if (scratch->kind == ExprKind::Var && ((m->kind == ExprKind::Var && m->var == scratch->var) || (ix->kind == ExprKind::Var && ix->var == scratch->var)))
-            fail(c, scratch, fmt::format("{}: Mat elem scratch must not alias mem or idx; use a distinct GM tensor", label(c)));
+        if (scratch->kind == ExprKind::Var && ((m->kind == ExprKind::Var && m->var == scratch->var) ||
+                                               (ix->kind == ExprKind::Var && ix->var == scratch->var)))
+            fail(c, scratch,
+                 fmt::format("{}: Mat elem scratch must not alias mem or idx; use a distinct GM tensor", label(c)));
         if (st.dtype != mem.dtype)
-            fail(c, scratch, fmt::format("{}: Mat elem scratch dtype must match mem dtype ({}), got {}", label(c), dtype_name(mem.dtype), dtype_name(st.dtype)));
+            fail(c, scratch,
+                 fmt::format("{}: Mat elem scratch dtype must match mem dtype ({}), got {}", label(c),
+                             dtype_name(mem.dtype), dtype_name(st.dtype)));
         shape = idx.shape;
         int64_t need = shape[0] * shape[1], have = 1;
         for (int64_t d : st.shape) have *= d;
         if (have < need)
-            fail(c, scratch, fmt::format("{}: Mat elem scratch requires at least {} elements, but got {}", label(c), need, have));
+            fail(c, scratch,
+                 fmt::format("{}: Mat elem scratch requires at least {} elements, but got {}", label(c), need, have));
     } else {
         if (scratch && scratch->kind != ExprKind::NoneLit)
-            fail(c, scratch, fmt::format("{}: Mat row mode accepts only an optional valid_shape (scratch belongs to elem mode)", label(c)));
+            fail(c, scratch,
+                 fmt::format("{}: Mat row mode accepts only an optional valid_shape (scratch belongs to elem mode)",
+                             label(c)));
         if (mem.shape.size() < 2)
-            fail(c, arg(c, "mem"), fmt::format("{}: Mat row mode requires mem rank >= 2, but got rank {}", label(c), mem.shape.size()));
+            fail(c, arg(c, "mem"),
+                 fmt::format("{}: Mat row mode requires mem rank >= 2, but got rank {}", label(c), mem.shape.size()));
         if (idx.shape[0] != 1)
-            fail(c, arg(c, "idx"), fmt::format("{}: Mat row mode requires a [1, R] GM idx tensor, but got {}", label(c), shape_str(idx.shape)));
+            fail(c, arg(c, "idx"),
+                 fmt::format("{}: Mat row mode requires a [1, R] GM idx tensor, but got {}", label(c),
+                             shape_str(idx.shape)));
         shape = {idx.shape[1], mem.shape.back()};
     }
     const int64_t c0 = 32 / std::max<int64_t>(1, static_cast<int64_t>(dtype_bytes(mem.dtype)));
-    if (shape[0] % 16 != 0) fail(c, nullptr, fmt::format("{}: Mat output rows must be a multiple of 16, got {}", label(c), shape[0]));
-    if (shape[1] % c0 != 0) fail(c, nullptr, fmt::format("{}: Mat output cols must be a multiple of {}, got {}", label(c), c0, shape[1]));
+    if (shape[0] % 16 != 0)
+        fail(c, nullptr, fmt::format("{}: Mat output rows must be a multiple of 16, got {}", label(c), shape[0]));
+    if (shape[1] % c0 != 0)
+        fail(c, nullptr, fmt::format("{}: Mat output cols must be a multiple of {}, got {}", label(c), c0, shape[1]));
     Type r = Type::tile(shape, mem.dtype, Mem::Mat);
     if (const ExprPtr& vs = arg(c, "valid_shape"); vs && vs->kind != ExprKind::NoneLit) {
         auto v = const_int_list(vs);
         if (!v) fail(c, vs, fmt::format("{}: Mat valid_shape must be a list of compile-time constants", label(c)));
-        if (v->size() != 2) fail(c, vs, fmt::format("{}: Mat valid_shape must have rank 2, but got {}", label(c), v->size()));
+        if (v->size() != 2)
+            fail(c, vs, fmt::format("{}: Mat valid_shape must have rank 2, but got {}", label(c), v->size()));
         for (size_t d = 0; d < 2; ++d)
             if ((*v)[d] <= 0 || (*v)[d] > shape[d])
-                fail(c, vs, fmt::format("{}: requires 0 < Mat valid_shape[{}] <= output_shape[{}], but got {} and {}", label(c), d, d, (*v)[d], shape[d]));
+                fail(c, vs,
+                     fmt::format("{}: requires 0 < Mat valid_shape[{}] <= output_shape[{}], but got {} and {}",
+                                 label(c), d, d, (*v)[d], shape[d]));
         if (*v != shape) r.valid = *v;
     }
     return r;
@@ -171,26 +216,37 @@ Type mgather_mat_type(const Expr& c) {
 Type mscatter_type(const Expr& c) {
     const Type& src = vec_tile(c, "src");
     if (src.dtype != DType::FP16 && src.dtype != DType::FP32 && src.dtype != DType::INT16 && src.dtype != DType::INT32)
-        fail(c, arg(c, "src"), fmt::format("{}: requires src dtype to be FP16, FP32, INT16, or INT32, but got {}", label(c), dtype_name(src.dtype)));
+        fail(c, arg(c, "src"),
+             fmt::format("{}: requires src dtype to be FP16, FP32, INT16, or INT32, but got {}", label(c),
+                         dtype_name(src.dtype)));
     const Type& idx = vec_tile(c, "idx");
     if (idx.dtype != DType::INT32)
-        fail(c, arg(c, "idx"), fmt::format("{}: requires idx dtype to be INT32, but got {}", label(c), dtype_name(idx.dtype)));
+        fail(c, arg(c, "idx"),
+             fmt::format("{}: requires idx dtype to be INT32, but got {}", label(c), dtype_name(idx.dtype)));
     if (idx.shape != src.shape)
-        fail(c, arg(c, "idx"), fmt::format("{}: requires idx shape to match src shape {}, but got {}", label(c), shape_str(src.shape), shape_str(idx.shape)));
+        fail(c, arg(c, "idx"),
+             fmt::format("{}: requires idx shape to match src shape {}, but got {}", label(c), shape_str(src.shape),
+                         shape_str(idx.shape)));
     const Type& out = tensor_of(c, "output_tensor");
     if (out.dtype != src.dtype)
         fail(c, arg(c, "output_tensor"),
-             fmt::format("{}: requires output_tensor dtype ({}) to match src dtype ({})", label(c), dtype_name(out.dtype), dtype_name(src.dtype)));
+             fmt::format("{}: requires output_tensor dtype ({}) to match src dtype ({})", label(c),
+                         dtype_name(out.dtype), dtype_name(src.dtype)));
     return out;
 }
 
 }  // namespace
 
-int mgather_coalesce(const Expr& c) { return mode_attr(c, "coalesce", {"row", "elem"}, 0); }
-int mgather_oob(const Expr& c) { return mode_attr(c, "gather_oob", {"undefined", "clamp", "wrap", "zero"}, 0); }
+int mgather_coalesce(const Expr& c) {
+    return mode_attr(c, "coalesce", {"row", "elem"}, 0);
+}
+int mgather_oob(const Expr& c) {
+    return mode_attr(c, "gather_oob", {"undefined", "clamp", "wrap", "zero"}, 0);
+}
 
 void add_gm_index_ops(std::vector<OpDef>& ops) {
-    auto def = [&](OpCode code, const char* n, std::vector<ParamSpec> params, Pipe pipe, Effect effect, const char* doc) {
+    auto def = [&](OpCode code, const char* n, std::vector<ParamSpec> params, Pipe pipe, Effect effect,
+                   const char* doc) {
         OpDef d;
         d.code = code;
         d.ns = "tile";
@@ -211,23 +267,31 @@ void add_gm_index_ops(std::vector<OpDef>& ops) {
     // mgather's side follows its result: the Mat form runs on the cube core (pto-isa's GM -> L1 path).
     const auto kw = [](const char* n) { return ParamSpec{n, false, false, false}; };
     def(OpCode::Mgather, "mgather",
-        {req("mem"), req("idx"), ParamSpec{"coalesce", false, true, false}, kw("gather_oob"), kw("target_memory"), kw("scratch"), kw("valid_shape")},
+        {req("mem"), req("idx"), ParamSpec{"coalesce", false, true, false}, kw("gather_oob"), kw("target_memory"),
+         kw("scratch"), kw("valid_shape")},
         Pipe::Mte2, Effect::GmLoad,
-        "GM -> UB by a UB INT32 index tile: row mode dst[r, :] = mem row idx[r]; elem mode dst[i, j] = mem.flat[idx[i, j]]; "
-        "gather_oob undefined (E-OOB) / clamp / wrap / zero. target_memory=Mat (on the cube): GM INT32 idx tensor, an NZ L1 tile of "
-        "valid_shape; row mode dst[r, :vc] = mem row idx.flat[r]; elem mode dst[r, c] = mem.flat[idx[r, c]] staged through GM "
+        "GM -> UB by a UB INT32 index tile: row mode dst[r, :] = mem row idx[r]; elem mode dst[i, j] = mem.flat[idx[i, "
+        "j]]; "
+        "gather_oob undefined (E-OOB) / clamp / wrap / zero. target_memory=Mat (on the cube): GM INT32 idx tensor, an "
+        "NZ L1 tile of "
+        "valid_shape; row mode dst[r, :vc] = mem row idx.flat[r]; elem mode dst[r, c] = mem.flat[idx[r, c]] staged "
+        "through GM "
         "scratch (all Rows x Cols elements written, NZ order, zeros where nothing is gathered)");
     ops.back().side_rule = SideRule::ResultMem;
     def(OpCode::Mscatter, "mscatter", {req("src"), req("idx"), req("output_tensor")}, Pipe::Mte3, Effect::GmStore,
-        "UB -> GM by a UB INT32 index tile of src's shape: output.flat[idx[i, j]] = src[i, j] (row-major order, the last write wins; "
+        "UB -> GM by a UB INT32 index tile of src's shape: output.flat[idx[i, j]] = src[i, j] (row-major order, the "
+        "last write wins; "
         "an index outside the tensor is E-OOB)");
 }
 
 std::optional<Type> gm_index_type(const Expr& c) {
     switch (c.op->code) {
-        case OpCode::Mgather: return mgather_type(c);
-        case OpCode::Mscatter: return mscatter_type(c);
-        default: return std::nullopt;
+        case OpCode::Mgather:
+            return mgather_type(c);
+        case OpCode::Mscatter:
+            return mscatter_type(c);
+        default:
+            return std::nullopt;
     }
 }
 

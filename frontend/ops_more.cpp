@@ -100,7 +100,9 @@ TileData n_scatter_update(const OpOperands& o) {
 
 // ---- type rules ----
 
-std::string label(const Expr& c) { return "pl." + c.op->name(); }
+std::string label(const Expr& c) {
+    return "pl." + c.op->name();
+}
 
 [[noreturn]] void fail(const Expr& c, const ExprPtr& at, const std::string& msg, const char* code = codes::kType) {
     raise(code, at ? at->loc : c.loc, msg);
@@ -109,29 +111,40 @@ std::string label(const Expr& c) { return "pl." + c.op->name(); }
 const Type& tile_of(const Expr& c, const char* name, bool vec = true) {
     const ExprPtr& a = arg(c, name);
     if (!a || a->type.kind != TypeKind::Tile)
-        fail(c, a, fmt::format("{}: argument '{}' must be a tile, got {}", label(c), name, a ? type_str(a->type) : "nothing"));
+        fail(
+            c, a,
+            fmt::format("{}: argument '{}' must be a tile, got {}", label(c), name, a ? type_str(a->type) : "nothing"));
     if (vec && a->type.mem != Mem::Vec)
         fail(c, a, fmt::format("{}: argument '{}' must be in pl.Mem.Vec, got {}", label(c), name, type_str(a->type)));
-    if (a->type.shape.size() != 2) fail(c, a, fmt::format("{}: argument '{}' must be a 2-D tile, got {}", label(c), name, type_str(a->type)));
+    if (a->type.shape.size() != 2)
+        fail(c, a, fmt::format("{}: argument '{}' must be a 2-D tile, got {}", label(c), name, type_str(a->type)));
     return a->type;
 }
 
 void dtype_one_of(const Expr& c, const char* name, DType t, std::initializer_list<DType> ok, const char* what) {
     if (std::find(ok.begin(), ok.end(), t) == ok.end())
-        fail(c, arg(c, name), fmt::format("{}: requires {} dtype to be {}, but got {}", label(c), name, what, dtype_name(t)));
+        fail(c, arg(c, name),
+             fmt::format("{}: requires {} dtype to be {}, but got {}", label(c), name, what, dtype_name(t)));
 }
 
-std::vector<int64_t> valid_or_shape(const Type& t) { return t.valid.empty() ? t.shape : t.valid; }
+std::vector<int64_t> valid_or_shape(const Type& t) {
+    return t.valid.empty() ? t.shape : t.valid;
+}
 
 Type part_type(const Expr& c) {
     const Type& a = tile_of(c, "src0");
     const Type& b = tile_of(c, "src1");
-    const auto ok = {DType::INT8, DType::UINT8, DType::INT16, DType::UINT16, DType::INT32, DType::UINT32, DType::FP16, DType::FP32, DType::BF16};
+    const auto ok = {DType::INT8,   DType::UINT8, DType::INT16, DType::UINT16, DType::INT32,
+                     DType::UINT32, DType::FP16,  DType::FP32,  DType::BF16};
     dtype_one_of(c, "src0", a.dtype, ok, "an 8/16/32-bit integer or FP16/BF16/FP32");
     if (b.dtype != a.dtype)
-        fail(c, arg(c, "src1"), fmt::format("{}: requires src0 and src1 to have the same dtype, got {} and {}", label(c), dtype_name(a.dtype), dtype_name(b.dtype)));
+        fail(c, arg(c, "src1"),
+             fmt::format("{}: requires src0 and src1 to have the same dtype, got {} and {}", label(c),
+                         dtype_name(a.dtype), dtype_name(b.dtype)));
     if (b.shape != a.shape)
-        fail(c, arg(c, "src1"), fmt::format("{}: 'src1' is {} but 'src0' is {} (cvsim needs equal shapes)", label(c), shape_str(b.shape), shape_str(a.shape)));
+        fail(c, arg(c, "src1"),
+             fmt::format("{}: 'src1' is {} but 'src0' is {} (cvsim needs equal shapes)", label(c), shape_str(b.shape),
+                         shape_str(a.shape)));
     Type r = Type::tile(a.shape, a.dtype, Mem::Vec);
     r.view = a.view;
     auto va = valid_or_shape(a), vb = valid_or_shape(b);
@@ -142,9 +155,18 @@ Type part_type(const Expr& c) {
 
 bool reinterpretable(DType t) {
     switch (t) {
-        case DType::INT8: case DType::UINT8: case DType::INT16: case DType::UINT16: case DType::INT32: case DType::UINT32:
-        case DType::FP16: case DType::BF16: case DType::FP32: return true;
-        default: return false;
+        case DType::INT8:
+        case DType::UINT8:
+        case DType::INT16:
+        case DType::UINT16:
+        case DType::INT32:
+        case DType::UINT32:
+        case DType::FP16:
+        case DType::BF16:
+        case DType::FP32:
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -155,23 +177,29 @@ Type reinterpret_type(const Expr& c) {
     const DType to = d->dtype;
     const Layout l = x.layout();
     if (l != Layout::ND && l != Layout::DN)
-        fail(c, arg(c, "data"), fmt::format("{}: only supports flat tiles with slayout=none_box (row_major or col_major blayout); got a {} tile",
-                                            label(c), layout_name(l)));
+        fail(c, arg(c, "data"),
+             fmt::format(
+                 "{}: only supports flat tiles with slayout=none_box (row_major or col_major blayout); got a {} tile",
+                 label(c), layout_name(l)));
     for (auto [t, what] : {std::pair{x.dtype, "source"}, std::pair{to, "target"}})
         if (!reinterpretable(t)) {
             const bool wide = t == DType::INT64 || t == DType::UINT64;
             fail(c, what[0] == 's' ? arg(c, "data") : d,
-                 fmt::format("{}: {} dtype {} is not supported{}", label(c), what, dtype_name(t),
-                             wide ? " by cvsim: tile values are doubles, so 64-bit bit patterns beyond 2^53 would not survive"
-                                  : " (INT8/16/32, UINT8/16/32, FP16, BF16, FP32)"),
+                 fmt::format(
+                     "{}: {} dtype {} is not supported{}", label(c), what, dtype_name(t),
+                     wide ? " by cvsim: tile values are doubles, so 64-bit bit patterns beyond 2^53 would not survive"
+                          : " (INT8/16/32, UINT8/16/32, FP16, BF16, FP32)"),
                  wide ? codes::kUnsupported : codes::kType);
         }
-    if (to == x.dtype) fail(c, d, fmt::format("{}: target dtype must differ from the source dtype {}", label(c), dtype_name(x.dtype)));
+    if (to == x.dtype)
+        fail(c, d, fmt::format("{}: target dtype must differ from the source dtype {}", label(c), dtype_name(x.dtype)));
     const int64_t sb = static_cast<int64_t>(dtype_bytes(x.dtype)), db = static_cast<int64_t>(dtype_bytes(to));
     const size_t axis = l == Layout::DN ? 0 : 1;  // the physically contiguous axis
     auto scale = [&](int64_t e, const ExprPtr& at, const char* what) {
         if ((e * sb) % db != 0)
-            fail(c, at, fmt::format("{}: {} dimension {} ({}) is not divisible by {} for the wider target dtype", label(c), what, axis, e, db / sb));
+            fail(c, at,
+                 fmt::format("{}: {} dimension {} ({}) is not divisible by {} for the wider target dtype", label(c),
+                             what, axis, e, db / sb));
         return e * sb / db;
     };
     std::vector<int64_t> shape = x.shape, valid = x.valid;
@@ -180,11 +208,16 @@ Type reinterpret_type(const Expr& c) {
         if (!v || v->size() != 2 || (*v)[0] <= 0 || (*v)[1] <= 0)
             fail(c, s, fmt::format("{}: 'shape' must be a 2-D list of positive constant integers", label(c)));
         if ((*v)[0] * (*v)[1] * db != x.shape[0] * x.shape[1] * sb)
-            fail(c, s, fmt::format("{}: shape {} of {} is {} bytes, the source {} is {} bytes", label(c), shape_str(*v), dtype_name(to),
-                                   (*v)[0] * (*v)[1] * db, type_str(x), x.shape[0] * x.shape[1] * sb));
+            fail(c, s,
+                 fmt::format("{}: shape {} of {} is {} bytes, the source {} is {} bytes", label(c), shape_str(*v),
+                             dtype_name(to), (*v)[0] * (*v)[1] * db, type_str(x), x.shape[0] * x.shape[1] * sb));
         if (!x.valid.empty())
-            fail(c, s, fmt::format("{}: shape= of a partly valid source ({}) is not supported by cvsim: the valid region has no byte-equivalent "
-                                   "in a new shape", label(c), shape_str(x.valid)), codes::kUnsupported);
+            fail(c, s,
+                 fmt::format("{}: shape= of a partly valid source ({}) is not supported by cvsim: the valid region has "
+                             "no byte-equivalent "
+                             "in a new shape",
+                             label(c), shape_str(x.valid)),
+                 codes::kUnsupported);
         shape = *v;
     } else {
         shape[axis] = scale(shape[axis], arg(c, "data"), "source");
@@ -198,7 +231,8 @@ Type reinterpret_type(const Expr& c) {
 
 Type gatherb_type(const Expr& c) {
     const Type& s = tile_of(c, "src");
-    const auto ok = {DType::INT8, DType::UINT8, DType::INT16, DType::UINT16, DType::INT32, DType::UINT32, DType::FP16, DType::BF16, DType::FP32};
+    const auto ok = {DType::INT8,   DType::UINT8, DType::INT16, DType::UINT16, DType::INT32,
+                     DType::UINT32, DType::FP16,  DType::BF16,  DType::FP32};
     const char* what = "an 8/16/32-bit int/uint or FP16/BF16/FP32";
     dtype_one_of(c, "src", s.dtype, ok, what);
     DType out = s.dtype;
@@ -209,10 +243,12 @@ Type gatherb_type(const Expr& c) {
     }
     const Type& off = tile_of(c, "offset");
     if (off.dtype != DType::UINT32)
-        fail(c, arg(c, "offset"), fmt::format("{}: requires offset dtype to be UINT32, but got {}", label(c), dtype_name(off.dtype)));
+        fail(c, arg(c, "offset"),
+             fmt::format("{}: requires offset dtype to be UINT32, but got {}", label(c), dtype_name(off.dtype)));
     if (off.shape[1] % 8 != 0)
-        fail(c, arg(c, "offset"), fmt::format("{}: requires offset columns to be a positive multiple of 8 (32-byte UINT32 row), but got {}", label(c),
-                                              off.shape[1]));
+        fail(c, arg(c, "offset"),
+             fmt::format("{}: requires offset columns to be a positive multiple of 8 (32-byte UINT32 row), but got {}",
+                         label(c), off.shape[1]));
     const int64_t per = 32 / static_cast<int64_t>(dtype_bytes(out));
     Type r = Type::tile({off.shape[0], off.shape[1] * per}, out, Mem::Vec);
     if (!off.valid.empty()) {
@@ -226,19 +262,25 @@ Type scatter_update_type(const Expr& c) {
     const Type& in = tile_of(c, "input");
     const ExprPtr& ia = arg(c, "index");
     if (ia && ia->type.kind != TypeKind::Tile)
-        fail(c, ia, fmt::format("{}: 'index' must be a tile, got {}; cvsim reads the printed form scatter_update(input, index, src, dim=-2)",
-                                label(c), type_str(ia->type)));
+        fail(c, ia,
+             fmt::format("{}: 'index' must be a tile, got {}; cvsim reads the printed form scatter_update(input, "
+                         "index, src, dim=-2)",
+                         label(c), type_str(ia->type)));
     const Type& idx = tile_of(c, "index");
     const Type& src = tile_of(c, "src");
     if (!dtype_is_int(idx.dtype) || idx.dtype == DType::BOOL)
         fail(c, ia, fmt::format("{}: index dtype must be integer, got {}", label(c), dtype_name(idx.dtype)));
     if (src.dtype != in.dtype)
-        fail(c, arg(c, "src"), fmt::format("{}: src dtype ({}) must match input dtype ({})", label(c), dtype_name(src.dtype), dtype_name(in.dtype)));
+        fail(c, arg(c, "src"),
+             fmt::format("{}: src dtype ({}) must match input dtype ({})", label(c), dtype_name(src.dtype),
+                         dtype_name(in.dtype)));
     if (src.shape[1] != in.shape[1])
-        fail(c, arg(c, "src"), fmt::format("{}: src rows have {} columns, input rows {}", label(c), src.shape[1], in.shape[1]));
+        fail(c, arg(c, "src"),
+             fmt::format("{}: src rows have {} columns, input rows {}", label(c), src.shape[1], in.shape[1]));
     if (src.shape[0] != idx.shape[0] * idx.shape[1])
-        fail(c, arg(c, "src"), fmt::format("{}: src must be [b * s, d] = [{}, {}] for index {}, got {}", label(c), idx.shape[0] * idx.shape[1],
-                                           in.shape[1], shape_str(idx.shape), shape_str(src.shape)));
+        fail(c, arg(c, "src"),
+             fmt::format("{}: src must be [b * s, d] = [{}, {}] for index {}, got {}", label(c),
+                         idx.shape[0] * idx.shape[1], in.shape[1], shape_str(idx.shape), shape_str(src.shape)));
     if (const ExprPtr& d = arg(c, "dim")) {
         auto v = const_int(d);
         if (!v && d->kind == ExprKind::Unary && d->sval == "-" && !d->args.empty())
@@ -253,8 +295,8 @@ Type scatter_update_type(const Expr& c) {
 }  // namespace
 
 void add_more_ops(std::vector<OpDef>& ops) {
-    auto add = [&](OpCode code, const char* n, std::vector<ParamSpec> p, Effect e, NumericsFn fn, int variant, ValidRule valid,
-                   OpCost cost, const char* doc) {
+    auto add = [&](OpCode code, const char* n, std::vector<ParamSpec> p, Effect e, NumericsFn fn, int variant,
+                   ValidRule valid, OpCost cost, const char* doc) {
         OpDef d;
         d.code = code;
         d.ns = "tile";
@@ -282,17 +324,21 @@ void add_more_ops(std::vector<OpDef>& ops) {
                           "max(src0, src1) where both are valid, else the one valid operand (TPARTMAX; neither: 0)",
                           "min(src0, src1) where both are valid, else the one valid operand (TPARTMIN; neither: 0)"};
     for (int i = 0; i < 4; ++i)
-        add(static_cast<O>(static_cast<int>(O::PartAdd) + i), names[i], {req("src0"), req("src1")}, Effect::Compute, n_part, static_cast<int>(bops[i]),
-            V::Full, OpCost::VecBinary, docs[i]);
-    add(O::ReinterpretView, "reinterpret_view", {req("data"), req("dtype"), opt("shape")}, Effect::View, n_reinterpret, 0, V::Full, OpCost::None,
-        "the same bytes (ND or DN tile) read as another dtype; the contiguous axis scales by the byte ratio, or shape=");
+        add(static_cast<O>(static_cast<int>(O::PartAdd) + i), names[i], {req("src0"), req("src1")}, Effect::Compute,
+            n_part, static_cast<int>(bops[i]), V::Full, OpCost::VecBinary, docs[i]);
+    add(O::ReinterpretView, "reinterpret_view", {req("data"), req("dtype"), opt("shape")}, Effect::View, n_reinterpret,
+        0, V::Full, OpCost::None,
+        "the same bytes (ND or DN tile) read as another dtype; the contiguous axis scales by the byte ratio, or "
+        "shape=");
     ops.back().side = Side::Shared;
     ops.back().side_rule = SideRule::TileMem;
     ops.back().pipe = Pipe::Scalar;
-    add(O::Gatherb, "gatherb", {req("src"), req("offset"), opt("output_dtype")}, Effect::Compute, n_gatherb, 0, V::Full, OpCost::VecGather,
+    add(O::Gatherb, "gatherb", {req("src"), req("offset"), opt("output_dtype")}, Effect::Compute, n_gatherb, 0, V::Full,
+        OpCost::VecGather,
         "row r, block k of 32 bytes = src's bytes from byte offset offset[r, k] (UINT32), read as output_dtype");
-    add(O::ScatterUpdate, "scatter_update", {req("input"), req("index"), req("src"), opt("dim")}, Effect::Compute, n_scatter_update, 0, V::Inherit,
-        OpCost::VecGather, "row index[i, j] of input = row i * s + j of src (dim=-2; last write wins; rows outside input dropped)");
+    add(O::ScatterUpdate, "scatter_update", {req("input"), req("index"), req("src"), opt("dim")}, Effect::Compute,
+        n_scatter_update, 0, V::Inherit, OpCost::VecGather,
+        "row index[i, j] of input = row i * s + j of src (dim=-2; last write wins; rows outside input dropped)");
     OpDef bn;
     bn.code = O::GetBlockNum;
     bn.ns = "tile";
@@ -310,12 +356,21 @@ void add_more_ops(std::vector<OpDef>& ops) {
 std::optional<Type> more_op_type(const Expr& c) {
     using O = OpCode;
     switch (c.op->code) {
-        case O::PartAdd: case O::PartMul: case O::PartMax: case O::PartMin: return part_type(c);
-        case O::ReinterpretView: return reinterpret_type(c);
-        case O::Gatherb: return gatherb_type(c);
-        case O::ScatterUpdate: return scatter_update_type(c);
-        case O::GetBlockNum: return Type::scalar(DType::INDEX);
-        default: return std::nullopt;
+        case O::PartAdd:
+        case O::PartMul:
+        case O::PartMax:
+        case O::PartMin:
+            return part_type(c);
+        case O::ReinterpretView:
+            return reinterpret_type(c);
+        case O::Gatherb:
+            return gatherb_type(c);
+        case O::ScatterUpdate:
+            return scatter_update_type(c);
+        case O::GetBlockNum:
+            return Type::scalar(DType::INDEX);
+        default:
+            return std::nullopt;
     }
 }
 

@@ -47,24 +47,30 @@ std::pair<int64_t, int64_t> rc(const std::vector<int64_t>& v) {
 
 }  // namespace
 
-TileData col_reduce(const OpOperands& o) { return reduce_cols(static_cast<ReduceOp>(o.op->variant), tile(o, 0)); }
+TileData col_reduce(const OpOperands& o) {
+    return reduce_cols(static_cast<ReduceOp>(o.op->variant), tile(o, 0));
+}
 
 TileData col_expand(const OpOperands& o) {
     return cvsim::col_expand(static_cast<RowExpandOp>(o.op->variant), tile(o, 0), tile(o, 1));
 }
 
 TileData ternary(const OpOperands& o) {
-    return cvsim::ternary(static_cast<BinaryOp>(o.op->variant / 16), static_cast<BinaryOp>(o.op->variant % 16), tile(o, 0), tile(o, 1),
-                          tile(o, 2));
+    return cvsim::ternary(static_cast<BinaryOp>(o.op->variant / 16), static_cast<BinaryOp>(o.op->variant % 16),
+                          tile(o, 0), tile(o, 1), tile(o, 2));
 }
 
 TileData ternary_scalar(const OpOperands& o) {
-    return cvsim::ternary_scalar(static_cast<BinaryOp>(o.op->variant / 16), static_cast<BinaryOp>(o.op->variant % 16), tile(o, 0),
-                                 num(o, 0), tile(o, 1));
+    return cvsim::ternary_scalar(static_cast<BinaryOp>(o.op->variant / 16), static_cast<BinaryOp>(o.op->variant % 16),
+                                 tile(o, 0), num(o, 0), tile(o, 1));
 }
 
-TileData prelu(const OpOperands& o) { return cvsim::prelu(tile(o, 0), tile(o, 1)); }
-TileData lrelu(const OpOperands& o) { return cvsim::lrelu(tile(o, 0), num(o, 0)); }
+TileData prelu(const OpOperands& o) {
+    return cvsim::prelu(tile(o, 0), tile(o, 1));
+}
+TileData lrelu(const OpOperands& o) {
+    return cvsim::lrelu(tile(o, 0), num(o, 0));
+}
 
 TileData cmp(const OpOperands& o) {
     const auto mode = static_cast<CmpMode>(attr_int(o, "cmp_type", 0));
@@ -82,13 +88,16 @@ TileData fillpad(const OpOperands& o) {
     return cvsim::fillpad(tile(o, 0), vr, vc, o.out_rows, o.out_cols, pad_value(o));
 }
 
-TileData ci(const OpOperands& o) { return iota(o.out_rows, o.out_cols, o.out_dtype, num(o, 0), attr_int(o, "descending", 0) != 0); }
+TileData ci(const OpOperands& o) {
+    return iota(o.out_rows, o.out_cols, o.out_dtype, num(o, 0), attr_int(o, "descending", 0) != 0);
+}
 
 TileData tri(const OpOperands& o) {
     int64_t vr = o.out_rows, vc = o.out_cols;
     if (o.call)
         if (auto vs = const_int_list(arg(*o.call, "valid_shape"))) std::tie(vr, vc) = rc(*vs);
-    return cvsim::tri(o.out_rows, o.out_cols, o.out_dtype, static_cast<int64_t>(num(o, 0)), attr_int(o, "upper", 0) != 0, vr, vc);
+    return cvsim::tri(o.out_rows, o.out_cols, o.out_dtype, static_cast<int64_t>(num(o, 0)),
+                      attr_int(o, "upper", 0) != 0, vr, vc);
 }
 
 TileData concat(const OpOperands& o) {
@@ -103,7 +112,8 @@ TileData write(const OpOperands& o) {
     TileData t = tile(o, 0);
     auto [r, c] = rc(o.ints);
     if (o.ints.size() == 1) r = 0, c = o.ints[0];
-    if (r < 0 || c < 0 || r >= t.m.rows() || c >= t.m.cols()) throw std::invalid_argument("tile.write: index outside the tile");
+    if (r < 0 || c < 0 || r >= t.m.rows() || c >= t.m.cols())
+        throw std::invalid_argument("tile.write: index outside the tile");
     t.m(r, c) = round_to(t.dtype, num(o, 0));
     return t;
 }
@@ -114,15 +124,17 @@ TileData assemble(const OpOperands& o) {
     // the target passes through. assemble_outside_error reports a region that leaves the target.
     const TileData& src = tile(o, 1);
     if (o.valid.size() >= 2 && (o.valid[1].first < src.m.rows() || o.valid[1].second < src.m.cols())) {
-        const int64_t vr = std::clamp<int64_t>(o.valid[1].first, 0, src.m.rows()), vc = std::clamp<int64_t>(o.valid[1].second, 0, src.m.cols());
+        const int64_t vr = std::clamp<int64_t>(o.valid[1].first, 0, src.m.rows()),
+                      vc = std::clamp<int64_t>(o.valid[1].second, 0, src.m.cols());
         TileData part{src.dtype, Matrix(src.m.topLeftCorner(vr, vc))};
         return cvsim::assemble(tile(o, 0), part, r, c);
     }
     return cvsim::assemble(tile(o, 0), src, r, c);
 }
 
-
-TileData move(const OpOperands& o) { return tile(o, 0); }
+TileData move(const OpOperands& o) {
+    return tile(o, 0);
+}
 
 TileData matmul(const OpOperands& o) {
     const bool bias = o.variant_bits(2), gemv = o.variant_bits(4);
@@ -145,13 +157,17 @@ TileData matmul(const OpOperands& o) {
     return res;
 }
 
-TileData binary(const OpOperands& o) { return cvsim::binary(static_cast<BinaryOp>(o.op->variant), tile(o, 0), tile(o, 1)); }
+TileData binary(const OpOperands& o) {
+    return cvsim::binary(static_cast<BinaryOp>(o.op->variant), tile(o, 0), tile(o, 1));
+}
 
 TileData scalar(const OpOperands& o) {
     return binary_scalar(static_cast<BinaryOp>(o.op->variant), tile(o, 0), num(o, 0));
 }
 
-TileData unary(const OpOperands& o) { return cvsim::unary(static_cast<UnaryOp>(o.op->variant), tile(o, 0)); }
+TileData unary(const OpOperands& o) {
+    return cvsim::unary(static_cast<UnaryOp>(o.op->variant), tile(o, 0));
+}
 
 TileData cast(const OpOperands& o) {
     CastMode mode = CastMode::Round;
@@ -160,13 +176,17 @@ TileData cast(const OpOperands& o) {
     return cvsim::cast(tile(o, 0), o.out_dtype, mode);
 }
 
-TileData reduce(const OpOperands& o) { return reduce_rows(static_cast<ReduceOp>(o.op->variant), tile(o, 0)); }
+TileData reduce(const OpOperands& o) {
+    return reduce_rows(static_cast<ReduceOp>(o.op->variant), tile(o, 0));
+}
 
 TileData row_expand(const OpOperands& o) {
     return cvsim::row_expand(static_cast<RowExpandOp>(o.op->variant), tile(o, 0), tile(o, 1));
 }
 
-TileData transpose(const OpOperands& o) { return cvsim::transpose(tile(o, 0)); }
+TileData transpose(const OpOperands& o) {
+    return cvsim::transpose(tile(o, 0));
+}
 
 TileData fill(const OpOperands& o) {
     return full(o.out_rows, o.out_cols, o.out_dtype, o.op->variant == 0 ? 0.0 : num(o, 0));
@@ -180,12 +200,16 @@ TileData view(const OpOperands& o) {
             int64_t r0 = ints.size() >= 2 ? ints[ints.size() - 2] : 0, c0 = ints.empty() ? 0 : ints.back();
             r0 = std::clamp<int64_t>(r0, 0, x.m.rows());
             c0 = std::clamp<int64_t>(c0, 0, x.m.cols());
-            int64_t R = std::min<int64_t>(o.out_rows, x.m.rows() - r0), C = std::min<int64_t>(o.out_cols, x.m.cols() - c0);
+            int64_t R = std::min<int64_t>(o.out_rows, x.m.rows() - r0),
+                    C = std::min<int64_t>(o.out_cols, x.m.cols() - c0);
             return TileData{x.dtype, Matrix(x.m.block(r0, c0, R, C))};
         }
-        case 1: return TileData{x.dtype, Eigen::Map<const Matrix>(x.m.data(), o.out_rows, o.out_cols)};
-        case 2: return cvsim::transpose(x);
-        default: return x;
+        case 1:
+            return TileData{x.dtype, Eigen::Map<const Matrix>(x.m.data(), o.out_rows, o.out_cols)};
+        case 2:
+            return cvsim::transpose(x);
+        default:
+            return x;
     }
 }
 

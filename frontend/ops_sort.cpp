@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
+#include "core/datapath_sort.h"
 #include "frontend/codes.h"
 #include "frontend/diag.h"
-#include "core/datapath_sort.h"
 
 namespace cvsim::ir {
 
@@ -27,7 +27,9 @@ int64_t call_int(const OpOperands& o, const char* name, int64_t dflt) {
     return v ? *v : dflt;
 }
 
-TileData n_sort32(const OpOperands& o) { return sort32(tile_at(o, 0), tile_at(o, 1)); }
+TileData n_sort32(const OpOperands& o) {
+    return sort32(tile_at(o, 0), tile_at(o, 1));
+}
 TileData n_mrgsort1(const OpOperands& o) {
     if (o.scalars.empty()) throw std::invalid_argument("mrgsort: missing block_len");
     return mrgsort1(tile_at(o, 0), static_cast<int64_t>(o.scalars[0]));
@@ -45,21 +47,29 @@ TileData n_mrgsort2(const OpOperands& o) {
     for (size_t i = 0; i < n; ++i) lists.push_back(&tile_at(o, i));
     return mrgsort2(lists, o.out_cols, call_int(o, "exhausted", 0) != 0);
 }
-TileData n_gather(const OpOperands& o) { return gather(tile_at(o, 0), tile_at(o, 1)); }
+TileData n_gather(const OpOperands& o) {
+    return gather(tile_at(o, 0), tile_at(o, 1));
+}
 TileData n_gather_mask(const OpOperands& o) {
     return gather_mask(tile_at(o, 0), static_cast<int>(call_int(o, "mask_pattern", 0)), o.out_dtype);
 }
-TileData n_scatter(const OpOperands& o) { return scatter(tile_at(o, 0), tile_at(o, 1), tile_at(o, 2)); }
+TileData n_scatter(const OpOperands& o) {
+    return scatter(tile_at(o, 0), tile_at(o, 1), tile_at(o, 2));
+}
 TileData n_scatter_mask(const OpOperands& o) {
     return scatter_mask(tile_at(o, 0), tile_at(o, 1), static_cast<int>(call_int(o, "mask_pattern", 0)));
 }
 TileData n_arg(const OpOperands& o) {
     const TileData& x = tile_at(o, 0);
     switch (o.op->variant) {
-        case 0: return row_argmax(x);
-        case 1: return row_argmin(x);
-        case 2: return col_argmax(x);
-        default: return col_argmin(x);
+        case 0:
+            return row_argmax(x);
+        case 1:
+            return row_argmin(x);
+        case 2:
+            return col_argmax(x);
+        default:
+            return col_argmin(x);
     }
 }
 
@@ -90,7 +100,8 @@ GatherCompareArgs gather_compare_args(const OpOperands& o) {
 }
 TileData n_gather_compare(const OpOperands& o) {
     const GatherCompareArgs a = gather_compare_args(o);
-    if (o.op->code == OpCode::GatherCompareDst) return gather_compare_dst(a.src, a.vr, a.vc, a.k, a.mode, call_int(o, "offset", 0), o.out_cols);
+    if (o.op->code == OpCode::GatherCompareDst)
+        return gather_compare_dst(a.src, a.vr, a.vc, a.k, a.mode, call_int(o, "offset", 0), o.out_cols);
     return gather_compare_cdst(a.src, a.vr, a.vc, a.k, a.mode, o.out_dtype);
 }
 
@@ -104,18 +115,23 @@ std::optional<std::string> assemble_outside_error(const OpOperands& o) {
     if (o.valid.size() >= 2) vr = std::min(vr, o.valid[1].first), vc = std::min(vc, o.valid[1].second);
     if (vr <= 0 || vc <= 0) return std::nullopt;  // nothing is written
     if (r >= 0 && c >= 0 && r <= t.m.rows() - vr && c <= t.m.cols() - vc) return std::nullopt;
-    return fmt::format("pl.tile.assemble: the source's region [{}, {}] at offset [{}, {}] leaves the target of shape [{}, {}]", vr, vc, r, c,
-                       t.m.rows(), t.m.cols());
+    return fmt::format(
+        "pl.tile.assemble: the source's region [{}, {}] at offset [{}, {}] leaves the target of shape [{}, {}]", vr, vc,
+        r, c, t.m.rows(), t.m.cols());
 }
 
 std::optional<std::string> gather_compare_overflow_error(const OpOperands& o) {
-    if (!o.op || (o.op->code != OpCode::GatherCompareDst && o.op->code != OpCode::GatherCompareCdst) || !o.call || o.tiles.empty() || o.scalars.empty()) return std::nullopt;
+    if (!o.op || (o.op->code != OpCode::GatherCompareDst && o.op->code != OpCode::GatherCompareCdst) || !o.call ||
+        o.tiles.empty() || o.scalars.empty())
+        return std::nullopt;
     const GatherCompareArgs a = gather_compare_args(o);
     const int64_t out_cols = call_int(o, "out_cols", o.out_cols);
     auto over = gather_compare_overflow(a.src, a.vr, a.vc, a.k, a.mode, out_cols);
     if (!over) return std::nullopt;
-    return fmt::format("pl.tile.gather_compare: row {} of src has {} matches but out_cols is {}: the hardware writes the indices past "
-                       "the row of dst (into the next row, or past the tile)", over->first, over->second, out_cols);
+    return fmt::format(
+        "pl.tile.gather_compare: row {} of src has {} matches but out_cols is {}: the hardware writes the indices past "
+        "the row of dst (into the next row, or past the tile)",
+        over->first, over->second, out_cols);
 }
 
 namespace {
@@ -124,7 +140,8 @@ namespace {
 
 // gather_compare's two result ops speak as the op the user wrote.
 std::string label(const Expr& call) {
-    if (call.op->code == OpCode::GatherCompareDst || call.op->code == OpCode::GatherCompareCdst) return "pl.tile.gather_compare";
+    if (call.op->code == OpCode::GatherCompareDst || call.op->code == OpCode::GatherCompareCdst)
+        return "pl.tile.gather_compare";
     return "pl." + call.op->name();
 }
 
@@ -135,17 +152,23 @@ std::string label(const Expr& call) {
 const Type& vec_tile(const Expr& call, const char* name) {
     const ExprPtr& a = arg(call, name);
     if (!a || a->type.kind != TypeKind::Tile)
-        fail(call, a, fmt::format("{}: argument '{}' must be a tile, got {}", label(call), name, a ? type_str(a->type) : "nothing"));
+        fail(call, a,
+             fmt::format("{}: argument '{}' must be a tile, got {}", label(call), name,
+                         a ? type_str(a->type) : "nothing"));
     if (a->type.mem != Mem::Vec)
-        fail(call, a, fmt::format("{}: argument '{}' must be in pl.Mem.Vec, got {}", label(call), name, type_str(a->type)));
-    if (a->type.shape.size() != 2) fail(call, a, fmt::format("{}: argument '{}' must be a 2-D tile, got {}", label(call), name, type_str(a->type)));
+        fail(call, a,
+             fmt::format("{}: argument '{}' must be in pl.Mem.Vec, got {}", label(call), name, type_str(a->type)));
+    if (a->type.shape.size() != 2)
+        fail(call, a,
+             fmt::format("{}: argument '{}' must be a 2-D tile, got {}", label(call), name, type_str(a->type)));
     return a->type;
 }
 
 void dtype_in(const Expr& call, const char* name, DType t, std::initializer_list<DType> ok, const char* what) {
     for (DType d : ok)
         if (d == t) return;
-    fail(call, arg(call, name), fmt::format("{}: requires {} dtype to be {}, but got {}", label(call), name, what, dtype_name(t)));
+    fail(call, arg(call, name),
+         fmt::format("{}: requires {} dtype to be {}, but got {}", label(call), name, what, dtype_name(t)));
 }
 
 int64_t const_or_fail(const Expr& call, const char* name, const char* what) {
@@ -166,14 +189,16 @@ void sortable(const Expr& call, const char* name, DType t) {
 
 void one_row(const Expr& call, const char* name, const Type& t) {
     if (t.shape[0] != 1)
-        fail(call, arg(call, name), fmt::format("{}: '{}' must have 1 row (TMRGSORT works on [1, N] tiles), got {}", label(call), name, type_str(t)));
+        fail(call, arg(call, name),
+             fmt::format("{}: '{}' must have 1 row (TMRGSORT works on [1, N] tiles), got {}", label(call), name,
+                         type_str(t)));
 }
 
 }  // namespace
 
 void add_sort_ops(std::vector<OpDef>& ops) {
-    auto add = [&](OpCode c, const char* n, std::vector<ParamSpec> p, NumericsFn fn, int variant, ValidRule valid, OpCost cost,
-                   const char* doc) {
+    auto add = [&](OpCode c, const char* n, std::vector<ParamSpec> p, NumericsFn fn, int variant, ValidRule valid,
+                   OpCost cost, const char* doc) {
         OpDef d;
         d.code = c;
         d.ns = "tile";
@@ -196,32 +221,42 @@ void add_sort_ops(std::vector<OpDef>& ops) {
     using O = OpCode;
     using V = ValidRule;
     add(O::Sort32, "sort32", {req("src"), req("idx")}, n_sort32, 0, V::Full, OpCost::VecSort,
-        "sort each 32-column block descending into [value, index] FP32 tuples ([R, C] -> [R, 2C]; ties: smaller index first)");
-    add(O::MrgSort1, "mrgsort_format1", {req("src"), ParamSpec{"block_len", true, false, true}}, n_mrgsort1, 0, V::Full, OpCost::VecMerge,
+        "sort each 32-column block descending into [value, index] FP32 tuples ([R, C] -> [R, 2C]; ties: smaller index "
+        "first)");
+    add(O::MrgSort1, "mrgsort_format1", {req("src"), ParamSpec{"block_len", true, false, true}}, n_mrgsort1, 0, V::Full,
+        OpCost::VecMerge,
         "pl.tile.mrgsort(src, block_len=): merge each group of 4 sorted runs of block_len columns (descending tuples)");
-    add(O::MrgSort2, "mrgsort_format2", {req("src0"), req("src1"), opt("tmp_or_src2"), opt("tmp_or_src3"), opt("tmp"), kw("exhausted")},
-        n_mrgsort2, 0, V::Full, OpCost::VecMerge,
-        "pl.tile.mrgsort(src0, src1[, src2[, src3]], tmp=): merge 2-4 sorted tuple lists into tmp's shape; exhausted= stops at the first used-up list");
+    add(O::MrgSort2, "mrgsort_format2",
+        {req("src0"), req("src1"), opt("tmp_or_src2"), opt("tmp_or_src3"), opt("tmp"), kw("exhausted")}, n_mrgsort2, 0,
+        V::Full, OpCost::VecMerge,
+        "pl.tile.mrgsort(src0, src1[, src2[, src3]], tmp=): merge 2-4 sorted tuple lists into tmp's shape; exhausted= "
+        "stops at the first used-up list");
     add(O::Gather, "gather", {req("src"), req("indices"), req("tmp")}, n_gather, 0, V::Full, OpCost::VecGather,
         "dst[i, j] = src.flat[indices[i, j]] (an index outside src gives 0)");
-    add(O::GatherMask, "gather_mask", {req("src"), req("mask_pattern"), kw("output_dtype")}, n_gather_mask, 0, V::Full, OpCost::VecUnary,
+    add(O::GatherMask, "gather_mask", {req("src"), req("mask_pattern"), kw("output_dtype")}, n_gather_mask, 0, V::Full,
+        OpCost::VecUnary,
         "each row's columns selected by mask_pattern (P0101 ... P1111), compacted; output_dtype reinterprets the bits");
     add(O::Scatter, "scatter", {req("dst"), req("src"), req("indexes")}, n_scatter, 0, V::Inherit, OpCost::VecGather,
         "dst.flat[indexes[i, j]] = src[i, j] (row-major; the last write wins; outside dst: dropped)");
-    add(O::ScatterMask, "scatter_mask", {req("dst"), req("src"), req("mask_pattern")}, n_scatter_mask, 0, V::Inherit, OpCost::VecUnary,
-        "row r of src into the columns of dst row r that mask_pattern selects");
+    add(O::ScatterMask, "scatter_mask", {req("dst"), req("src"), req("mask_pattern")}, n_scatter_mask, 0, V::Inherit,
+        OpCost::VecUnary, "row r of src into the columns of dst row r that mask_pattern selects");
     // pl.tile.gather_compare returns (dst, cdst); sema lowers it to these two ops on the same operands (one TGATHER
     // on the hardware: dst carries its cost, cdst one issue slot for the per-row count stores).
-    const std::vector<ParamSpec> gc = {req("src"), ParamSpec{"kvalue", true, true, true}, req("tmp"), kw("cmp_mode"), kw("offset"),
-                                       ParamSpec{"out_cols", true, false, false}, kw("count_dtype")};
+    const std::vector<ParamSpec> gc = {
+        req("src"),   ParamSpec{"kvalue", true, true, true},     req("tmp"),       kw("cmp_mode"),
+        kw("offset"), ParamSpec{"out_cols", true, false, false}, kw("count_dtype")};
     add(O::GatherCompareDst, "gather_compare_dst", gc, n_gather_compare, 0, V::Full, OpCost::VecGather,
-        "result 0 of pl.tile.gather_compare: [R, out_cols] INT32, row r = offset + the columns c of src row r with src[r, c] == kvalue "
+        "result 0 of pl.tile.gather_compare: [R, out_cols] INT32, row r = offset + the columns c of src row r with "
+        "src[r, c] == kvalue "
         "(cmp_mode eq) or > kvalue (gt), ascending, then 0; more than out_cols matches in a row is E-OOB");
     add(O::GatherCompareCdst, "gather_compare_cdst", gc, n_gather_compare, 1, V::Full, OpCost::Scalar,
-        "result 1 of pl.tile.gather_compare: [1, R] of count_dtype (INT32 default, UINT32), the match count of each src row");
+        "result 1 of pl.tile.gather_compare: [1, R] of count_dtype (INT32 default, UINT32), the match count of each "
+        "src row");
     const char* arg_names[] = {"row_argmax", "row_argmin", "col_argmax", "col_argmin"};
-    const char* arg_docs[] = {"[R, C] -> [R, 1] INT32: column of each row's first maximum", "[R, C] -> [R, 1] INT32: column of each row's first minimum",
-                              "[R, C] -> [1, C] INT32: row of each column's first maximum", "[R, C] -> [1, C] INT32: row of each column's first minimum"};
+    const char* arg_docs[] = {"[R, C] -> [R, 1] INT32: column of each row's first maximum",
+                              "[R, C] -> [R, 1] INT32: column of each row's first minimum",
+                              "[R, C] -> [1, C] INT32: row of each column's first maximum",
+                              "[R, C] -> [1, C] INT32: row of each column's first minimum"};
     for (int i = 0; i < 4; ++i)
         add(static_cast<O>(static_cast<int>(O::RowArgmax) + i), arg_names[i], {req("tile"), req("tmp_tile")}, n_arg, i,
             i < 2 ? V::RowReduce : V::ColReduce, OpCost::VecReduce, arg_docs[i]);
@@ -235,12 +270,17 @@ Type sort_op_type(const Expr& call) {
             const Type& s = vec_tile(call, "src");
             sortable(call, "src", s.dtype);
             if (s.dtype == DType::FP16)
-                fail(call, arg(call, "src"), fmt::format("{}: FP16 is not supported: PyPTO types the result [R, 2C] but TSORT32 writes 8-byte "
-                                                         "tuples (4C halves), so the tile would overflow; sort FP32", op), codes::kUnsupported);
+                fail(call, arg(call, "src"),
+                     fmt::format("{}: FP16 is not supported: PyPTO types the result [R, 2C] but TSORT32 writes 8-byte "
+                                 "tuples (4C halves), so the tile would overflow; sort FP32",
+                                 op),
+                     codes::kUnsupported);
             const Type& i = vec_tile(call, "idx");
             dtype_in(call, "idx", i.dtype, {DType::UINT32, DType::INT32}, "UINT32 (TSORT32 index)");
             if (i.shape[1] != s.shape[1] || (i.shape[0] != s.shape[0] && i.shape[0] != 1))
-                fail(call, arg(call, "idx"), fmt::format("{}: idx must be [{}, {}] or [1, {}], got {}", op, s.shape[0], s.shape[1], s.shape[1], type_str(i)));
+                fail(call, arg(call, "idx"),
+                     fmt::format("{}: idx must be [{}, {}] or [1, {}], got {}", op, s.shape[0], s.shape[1], s.shape[1],
+                                 type_str(i)));
             std::vector<int64_t> valid;
             if (!s.valid.empty()) valid = {s.valid[0], 2 * s.valid[1]};
             return vec_result({s.shape[0], 2 * s.shape[1]}, s.dtype, valid);
@@ -251,12 +291,17 @@ Type sort_op_type(const Expr& call) {
             one_row(call, "src", s);
             const ExprPtr& bl = arg(call, "block_len");
             if (bl->type.kind != TypeKind::Scalar || !dtype_is_int(bl->type.dtype))
-                fail(call, bl, fmt::format("{}: requires block_len to be an integer scalar, got {}", op, type_str(bl->type)));
+                fail(call, bl,
+                     fmt::format("{}: requires block_len to be an integer scalar, got {}", op, type_str(bl->type)));
             if (auto v = const_int(bl)) {
-                if (*v <= 0 || *v % 64 != 0) fail(call, bl, fmt::format("{}: requires block_len to be a positive multiple of 64, but got {}", op, *v));
+                if (*v <= 0 || *v % 64 != 0)
+                    fail(call, bl,
+                         fmt::format("{}: requires block_len to be a positive multiple of 64, but got {}", op, *v));
                 if (s.shape[1] % (4 * *v) != 0)
-                    fail(call, bl, fmt::format("{}: the source's {} columns must be a multiple of 4 * block_len = {} (TMRGSORT merges 4 runs)", op,
-                                               s.shape[1], 4 * *v));
+                    fail(call, bl,
+                         fmt::format("{}: the source's {} columns must be a multiple of 4 * block_len = {} (TMRGSORT "
+                                     "merges 4 runs)",
+                                     op, s.shape[1], 4 * *v));
             }
             return vec_result(s.shape, s.dtype);
         }
@@ -265,8 +310,10 @@ Type sort_op_type(const Expr& call) {
             for (const char* n : {"src0", "src1", "tmp_or_src2", "tmp_or_src3", "tmp"})
                 if (arg(call, n)) tiles.push_back(n);
             if (tiles.size() < 3)
-                fail(call, nullptr, fmt::format("{}: requires 3-5 arguments (2-4 sorted lists + tmp), but got {}; use mrgsort(src0, src1[, src2], tmp=<tile>)",
-                                                op, tiles.size()));
+                fail(call, nullptr,
+                     fmt::format("{}: requires 3-5 arguments (2-4 sorted lists + tmp), but got {}; use mrgsort(src0, "
+                                 "src1[, src2], tmp=<tile>)",
+                                 op, tiles.size()));
             const char* tmp_name = tiles.back();
             tiles.pop_back();
             const Type& s0 = vec_tile(call, "src0");
@@ -274,8 +321,11 @@ Type sort_op_type(const Expr& call) {
             for (const char* n : tiles) {
                 const Type& t = vec_tile(call, n);
                 if (t.dtype != s0.dtype)
-                    fail(call, arg(call, n), fmt::format("{}: requires all src tiles to have matching dtype, but argument '{}' has {} (expected {})", op, n,
-                                                         dtype_name(t.dtype), dtype_name(s0.dtype)));
+                    fail(
+                        call, arg(call, n),
+                        fmt::format(
+                            "{}: requires all src tiles to have matching dtype, but argument '{}' has {} (expected {})",
+                            op, n, dtype_name(t.dtype), dtype_name(s0.dtype)));
                 one_row(call, n, t);
             }
             const Type& tmp = vec_tile(call, tmp_name);
@@ -286,75 +336,101 @@ Type sort_op_type(const Expr& call) {
         }
         case O::Gather: {
             const Type& s = vec_tile(call, "src");
-            dtype_in(call, "src", s.dtype, {DType::FP16, DType::FP32, DType::INT16, DType::INT32}, "FP16, FP32, INT16, or INT32");
+            dtype_in(call, "src", s.dtype, {DType::FP16, DType::FP32, DType::INT16, DType::INT32},
+                     "FP16, FP32, INT16, or INT32");
             const Type& i = vec_tile(call, "indices");
             const bool src16 = s.dtype == DType::FP16 || s.dtype == DType::INT16;
             if (!(i.dtype == DType::INT32 || (i.dtype == DType::INT16 && src16)))
-                fail(call, arg(call, "indices"), fmt::format("{}: requires indices dtype INT32 (any src), or INT16 with a 16-bit src (FP16/INT16); got indices {} with src {}",
-                                                             op, dtype_name(i.dtype), dtype_name(s.dtype)));
+                fail(call, arg(call, "indices"),
+                     fmt::format("{}: requires indices dtype INT32 (any src), or INT16 with a 16-bit src (FP16/INT16); "
+                                 "got indices {} with src {}",
+                                 op, dtype_name(i.dtype), dtype_name(s.dtype)));
             vec_tile(call, "tmp");
             return vec_result(i.shape, s.dtype, i.valid);
         }
         case O::GatherMask: {
             const Type& s = vec_tile(call, "src");
-            dtype_in(call, "src", s.dtype, {DType::FP16, DType::FP32, DType::INT16, DType::INT32}, "FP16, FP32, INT16, or INT32");
+            dtype_in(call, "src", s.dtype, {DType::FP16, DType::FP32, DType::INT16, DType::INT32},
+                     "FP16, FP32, INT16, or INT32");
             const int64_t p = const_or_fail(call, "mask_pattern", "a constant 1..7 (pl.tile.MaskPattern member)");
-            if (p < 1 || p > 7) fail(call, arg(call, "mask_pattern"), fmt::format("{}: requires mask_pattern in range [1, 7], but got {}", op, p));
+            if (p < 1 || p > 7)
+                fail(call, arg(call, "mask_pattern"),
+                     fmt::format("{}: requires mask_pattern in range [1, 7], but got {}", op, p));
             const int64_t div = mask_pattern_stride(static_cast<int>(p));
             if (s.shape[1] % div != 0)
-                fail(call, arg(call, "src"), fmt::format("{} with mask_pattern={} requires src columns divisible by {}, got {}", op, p, div, s.shape[1]));
+                fail(call, arg(call, "src"),
+                     fmt::format("{} with mask_pattern={} requires src columns divisible by {}, got {}", op, p, div,
+                                 s.shape[1]));
             DType out = s.dtype;
             if (const ExprPtr& od = arg(call, "output_dtype")) {
-                if (od->kind != ExprKind::DTypeLit) fail(call, od, fmt::format("{}: output_dtype must be a pl dtype", op));
+                if (od->kind != ExprKind::DTypeLit)
+                    fail(call, od, fmt::format("{}: output_dtype must be a pl dtype", op));
                 if (dtype_bytes(od->dtype) != dtype_bytes(s.dtype))
-                    fail(call, od, fmt::format("{}: output_dtype must have the same bit width as src dtype ({} = {} bits), but got {} = {} bits", op,
-                                               dtype_name(s.dtype), 8 * dtype_bytes(s.dtype), dtype_name(od->dtype), 8 * dtype_bytes(od->dtype)));
+                    fail(call, od,
+                         fmt::format("{}: output_dtype must have the same bit width as src dtype ({} = {} bits), but "
+                                     "got {} = {} bits",
+                                     op, dtype_name(s.dtype), 8 * dtype_bytes(s.dtype), dtype_name(od->dtype),
+                                     8 * dtype_bytes(od->dtype)));
                 out = od->dtype;
             }
             return vec_result({s.shape[0], s.shape[1] / div}, out);
         }
-        case O::Scatter: case O::ScatterMask: {
+        case O::Scatter:
+        case O::ScatterMask: {
             const Type& d = vec_tile(call, "dst");
             const Type& s = vec_tile(call, "src");
             const auto elem = {DType::FP16, DType::FP32, DType::BF16, DType::INT8, DType::INT16, DType::INT32};
             dtype_in(call, "dst", d.dtype, elem, "FP16/FP32/BF16/INT8/INT16/INT32");
             dtype_in(call, "src", s.dtype, elem, "FP16/FP32/BF16/INT8/INT16/INT32");
             if (d.dtype != s.dtype)
-                fail(call, arg(call, "src"), fmt::format("{}: requires dst and src to have the same dtype, got {} and {}", op, dtype_name(d.dtype), dtype_name(s.dtype)));
+                fail(call, arg(call, "src"),
+                     fmt::format("{}: requires dst and src to have the same dtype, got {} and {}", op,
+                                 dtype_name(d.dtype), dtype_name(s.dtype)));
             if (call.op->code == O::Scatter) {
                 const Type& i = vec_tile(call, "indexes");
                 const DType want = dtype_bytes(d.dtype) == 4 ? DType::INT32 : DType::INT16;
                 if (i.dtype != want)
-                    fail(call, arg(call, "indexes"), fmt::format("{}: with dst dtype {} requires indexes of {} (the element width of dst), got {}", op,
-                                                                 dtype_name(d.dtype), dtype_name(want), dtype_name(i.dtype)));
+                    fail(call, arg(call, "indexes"),
+                         fmt::format("{}: with dst dtype {} requires indexes of {} (the element width of dst), got {}",
+                                     op, dtype_name(d.dtype), dtype_name(want), dtype_name(i.dtype)));
                 if (i.shape != s.shape)
-                    fail(call, arg(call, "indexes"), fmt::format("{}: indexes must have src's shape {}, got {}", op, shape_str(s.shape), shape_str(i.shape)));
+                    fail(call, arg(call, "indexes"),
+                         fmt::format("{}: indexes must have src's shape {}, got {}", op, shape_str(s.shape),
+                                     shape_str(i.shape)));
             } else {
                 const int64_t p = const_or_fail(call, "mask_pattern", "a constant 1..7 (pl.tile.MaskPattern member)");
-                if (p < 1 || p > 7) fail(call, arg(call, "mask_pattern"), fmt::format("{}: requires mask_pattern in range [1, 7], but got {}", op, p));
+                if (p < 1 || p > 7)
+                    fail(call, arg(call, "mask_pattern"),
+                         fmt::format("{}: requires mask_pattern in range [1, 7], but got {}", op, p));
                 const int64_t stride = mask_pattern_stride(static_cast<int>(p));
                 if (s.shape[0] != d.shape[0] || d.shape[1] != s.shape[1] * stride)
-                    fail(call, arg(call, "src"), fmt::format("{}: with mask_pattern={} requires dst [{}, {}] for src {}, got {}", op, p, s.shape[0],
-                                                             s.shape[1] * stride, shape_str(s.shape), shape_str(d.shape)));
+                    fail(call, arg(call, "src"),
+                         fmt::format("{}: with mask_pattern={} requires dst [{}, {}] for src {}, got {}", op, p,
+                                     s.shape[0], s.shape[1] * stride, shape_str(s.shape), shape_str(d.shape)));
             }
             Type r = d;
             return r;
         }
-        case O::GatherCompareDst: case O::GatherCompareCdst: {
+        case O::GatherCompareDst:
+        case O::GatherCompareCdst: {
             // PyPTO's DeduceTileGatherCompareType (src/ir/op/tile_ops/gather.cpp) plus pto-isa TGATHER's static
             // constraint that the compare form has only the EQ and GT modes.
             const std::string gc = "pl.tile.gather_compare";
             const Type& s = vec_tile(call, "src");
-            dtype_in(call, "src", s.dtype, {DType::FP16, DType::FP32, DType::INT16, DType::INT32}, "FP16, FP32, INT16, or INT32");
+            dtype_in(call, "src", s.dtype, {DType::FP16, DType::FP32, DType::INT16, DType::INT32},
+                     "FP16, FP32, INT16, or INT32");
             const ExprPtr& k = arg(call, "kvalue");
             if (k->type.kind != TypeKind::Scalar)
                 fail(call, k, fmt::format("{}: requires kvalue to be a scalar, but got {}", gc, type_str(k->type)));
             // A literal takes src's dtype (rounded to it); a typed scalar must have it (PyPTO's check).
             const bool literal = k->kind == ExprKind::Int || k->kind == ExprKind::Float;
             if (!literal && k->type.dtype != s.dtype)
-                fail(call, k, fmt::format("{}: requires kvalue dtype equal to src dtype {}, but got {}", gc, dtype_name(s.dtype), dtype_name(k->type.dtype)));
+                fail(call, k,
+                     fmt::format("{}: requires kvalue dtype equal to src dtype {}, but got {}", gc, dtype_name(s.dtype),
+                                 dtype_name(k->type.dtype)));
             if (const ExprPtr& t = arg(call, "tmp"); !t || t->type.kind != TypeKind::Tile)
-                fail(call, t, fmt::format("{}: requires tmp to be a tile, but got {}", gc, t ? type_str(t->type) : "nothing"));
+                fail(call, t,
+                     fmt::format("{}: requires tmp to be a tile, but got {}", gc, t ? type_str(t->type) : "nothing"));
             int64_t mode = 0;
             if (const ExprPtr& m = arg(call, "cmp_mode")) {
                 static const char* names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
@@ -362,43 +438,64 @@ Type sort_op_type(const Expr& call) {
                     mode = -1;
                     for (int i = 0; i < 6; ++i)
                         if (*str == names[i]) mode = i;
-                    if (mode < 0) fail(call, m, fmt::format("{}: invalid cmp_mode '{}': expected one of eq, ne, lt, le, gt, ge or int 0-5", gc, *str));
+                    if (mode < 0)
+                        fail(call, m,
+                             fmt::format("{}: invalid cmp_mode '{}': expected one of eq, ne, lt, le, gt, ge or int 0-5",
+                                         gc, *str));
                 } else if (auto v = const_int(m)) {
                     mode = *v;
-                    if (mode < 0 || mode > 5) fail(call, m, fmt::format("{}: requires cmp_mode in [0, 5] (eq/ne/lt/le/gt/ge), but got {}", gc, mode));
+                    if (mode < 0 || mode > 5)
+                        fail(call, m,
+                             fmt::format("{}: requires cmp_mode in [0, 5] (eq/ne/lt/le/gt/ge), but got {}", gc, mode));
                 } else {
                     fail(call, m, fmt::format("{}: cmp_mode must be a constant ('eq', 'gt', ... or 0-5)", gc));
                 }
                 if (mode != 0 && mode != 4)
-                    fail(call, m, fmt::format("{}: cmp_mode '{}' is not supported: pto-isa's TGATHER compare form has only EQ and GT", gc, names[mode]),
+                    fail(call, m,
+                         fmt::format(
+                             "{}: cmp_mode '{}' is not supported: pto-isa's TGATHER compare form has only EQ and GT",
+                             gc, names[mode]),
                          codes::kUnsupported);
             }
-            if (const ExprPtr& off = arg(call, "offset"); off && !const_int(off)) fail(call, off, fmt::format("{}: offset must be a constant integer", gc));
+            if (const ExprPtr& off = arg(call, "offset"); off && !const_int(off))
+                fail(call, off, fmt::format("{}: offset must be a constant integer", gc));
             const int64_t oc = const_or_fail(call, "out_cols", "a constant positive integer");
-            if (oc <= 0) fail(call, arg(call, "out_cols"), fmt::format("{}: requires out_cols > 0, but got {}", gc, oc));
+            if (oc <= 0)
+                fail(call, arg(call, "out_cols"), fmt::format("{}: requires out_cols > 0, but got {}", gc, oc));
             DType cd = DType::INT32;
             if (const ExprPtr& d = arg(call, "count_dtype")) {
-                if (d->kind != ExprKind::DTypeLit) fail(call, d, fmt::format("{}: count_dtype must be pl.INT32 or pl.UINT32", gc));
+                if (d->kind != ExprKind::DTypeLit)
+                    fail(call, d, fmt::format("{}: count_dtype must be pl.INT32 or pl.UINT32", gc));
                 cd = d->dtype;
                 if (cd != DType::INT32 && cd != DType::UINT32)
-                    fail(call, d, fmt::format("{}: requires count_dtype to be INT32 or UINT32, but got {}", gc, dtype_name(cd)));
+                    fail(call, d,
+                         fmt::format("{}: requires count_dtype to be INT32 or UINT32, but got {}", gc, dtype_name(cd)));
             }
             if (call.op->code == O::GatherCompareDst) return vec_result({s.shape[0], oc}, DType::INT32);
             return vec_result({1, s.shape[0]}, cd);
         }
-        case O::RowArgmax: case O::RowArgmin: case O::ColArgmax: case O::ColArgmin: {
+        case O::RowArgmax:
+        case O::RowArgmin:
+        case O::ColArgmax:
+        case O::ColArgmin: {
             const Type& x = vec_tile(call, "tile");
-            dtype_in(call, "tile", x.dtype, {DType::FP16, DType::BF16, DType::FP32, DType::INT16, DType::UINT16, DType::INT32, DType::UINT32},
+            dtype_in(call, "tile", x.dtype,
+                     {DType::FP16, DType::BF16, DType::FP32, DType::INT16, DType::UINT16, DType::INT32, DType::UINT32},
                      "a 2- or 4-byte number (FP16/BF16/FP32/INT16/UINT16/INT32/UINT32)");
             const Type& t = vec_tile(call, "tmp_tile");
             if (t.shape != x.shape || t.dtype != x.dtype)
-                fail(call, arg(call, "tmp_tile"), fmt::format("{}: tmp_tile must have exactly the same shape and dtype as tile ({}), got {}", op, type_str(x), type_str(t)));
+                fail(call, arg(call, "tmp_tile"),
+                     fmt::format("{}: tmp_tile must have exactly the same shape and dtype as tile ({}), got {}", op,
+                                 type_str(x), type_str(t)));
             const bool row = call.op->code == O::RowArgmax || call.op->code == O::RowArgmin;
             std::vector<int64_t> valid;
-            if (!x.valid.empty()) valid = row ? std::vector<int64_t>{x.valid[0], 1} : std::vector<int64_t>{1, x.valid[1]};
-            return vec_result(row ? std::vector<int64_t>{x.shape[0], 1} : std::vector<int64_t>{1, x.shape[1]}, DType::INT32, valid);
+            if (!x.valid.empty())
+                valid = row ? std::vector<int64_t>{x.valid[0], 1} : std::vector<int64_t>{1, x.valid[1]};
+            return vec_result(row ? std::vector<int64_t>{x.shape[0], 1} : std::vector<int64_t>{1, x.shape[1]},
+                              DType::INT32, valid);
         }
-        default: break;
+        default:
+            break;
     }
     return Type::none();
 }

@@ -44,8 +44,8 @@ ast::Module Parser::parse() {
         if (!open || !loc_before(open->loc, e.diag().loc)) throw;
         char close = open->ch == '(' ? ')' : open->ch == '[' ? ']' : '}';
         syntax_error(open->loc, std::string("'") + open->ch + "' was never closed", 1,
-                     std::string("add the matching '") + close +
-                         "'; the bracket was still open at line " + std::to_string(e.diag().loc.line));
+                     std::string("add the matching '") + close + "'; the bracket was still open at line " +
+                         std::to_string(e.diag().loc.line));
     }
     return module;
 }
@@ -94,8 +94,7 @@ Token Parser::expect_name(const std::string& what) {
 }
 
 void Parser::separator(std::string_view close, const std::string& where) {
-    if (!accept_op(",") && !at_op(close))
-        fail_expected("',' or '" + std::string(close) + "' in " + where, peek());
+    if (!accept_op(",") && !at_op(close)) fail_expected("',' or '" + std::string(close) + "' in " + where, peek());
 }
 
 uint32_t Parser::depth_of(const ExprPtr& e) const {
@@ -110,10 +109,9 @@ ExprPtr Parser::finish(ExprPtr e) {
     for (const auto& c : e->values) child = std::max(child, depth_of(c));
     for (const auto& k : e->keywords) child = std::max(child, depth_of(k.value));
     if (child + 1 > kMaxExprDepth) {
-        syntax_error(
-            e->loc,
-            "nesting too deep (expression tree deeper than " + std::to_string(kMaxExprDepth) + " levels)",
-            1, "split the expression with intermediate assignments");
+        syntax_error(e->loc,
+                     "nesting too deep (expression tree deeper than " + std::to_string(kMaxExprDepth) + " levels)", 1,
+                     "split the expression with intermediate assignments");
     }
     if (child > 0) m_expr_depth[e.get()] = child + 1;
     if (m_prev_end.line == e->loc.line && m_prev_end.col > e->loc.col) {
@@ -156,8 +154,7 @@ void Parser::parse_statement(std::vector<StmtPtr>& out) {
     if (t.is_keyword("with")) return out.push_back(parse_with());
     for (std::string_view kw : {"else", "elif", "except", "finally"}) {
         if (t.is_keyword(kw)) {
-            syntax_error(t.loc,
-                         "unexpected '" + t.text + "' (no matching block before it at this indentation)",
+            syntax_error(t.loc, "unexpected '" + t.text + "' (no matching block before it at this indentation)",
                          t.span);
         }
     }
@@ -191,13 +188,11 @@ StmtPtr Parser::parse_def(std::vector<ExprPtr> decorators) {
     expect_op("(", "'(' after the function name");
     while (!at_op(")")) {
         const Token& t = peek();
-        if (t.is_op("*") || t.is_op("**"))
-            unsupported(t, "star parameters ('*args', '**kwargs') are not supported");
+        if (t.is_op("*") || t.is_op("**")) unsupported(t, "star parameters ('*args', '**kwargs') are not supported");
         if (t.is_op("/")) unsupported(t, "positional-only parameter marker '/' is not supported");
         Token name = expect_name("a parameter name");
         for (const auto& p : s->params) {
-            if (p.name == name.text)
-                syntax_error(name.loc, "duplicate parameter '" + name.text + "'", name.span);
+            if (p.name == name.text) syntax_error(name.loc, "duplicate parameter '" + name.text + "'", name.span);
         }
         ast::Param param;
         param.name = name.text;
@@ -206,8 +201,7 @@ StmtPtr Parser::parse_def(std::vector<ExprPtr> decorators) {
         if (accept_op("=")) {
             param.default_value = parse_test();
         } else if (!s->params.empty() && s->params.back().default_value) {
-            syntax_error(name.loc, "parameter without a default follows a parameter with a default",
-                         name.span);
+            syntax_error(name.loc, "parameter without a default follows a parameter with a default", name.span);
         }
         s->params.push_back(std::move(param));
         separator(")", "the parameter list");
@@ -227,8 +221,7 @@ StmtPtr Parser::parse_class(std::vector<ExprPtr> decorators) {
     s->decorators = std::move(decorators);
     s->name = expect_name("a class name after 'class'").text;
     if (accept_op("(") && !accept_op(")")) {
-        unsupported(peek(), "class definitions with base classes are not supported",
-                    "write 'class " + s->name + ":'");
+        unsupported(peek(), "class definitions with base classes are not supported", "write 'class " + s->name + ":'");
     }
     s->body = parse_block("class definition", kw.loc.line);
     return s;
@@ -241,17 +234,14 @@ std::vector<StmtPtr> Parser::parse_block(const std::string& owner, uint32_t owne
     if (!accept_newline()) {
         const Token& t = peek();
         for (std::string_view kw : {"def", "class", "if", "for", "with"}) {
-            if (t.is_keyword(kw) || t.is_op("@"))
-                fail_expected("a simple statement or a line break after ':'", t);
+            if (t.is_keyword(kw) || t.is_op("@")) fail_expected("a simple statement or a line break after ':'", t);
         }
         parse_simple_line(body);
     } else {
         const Token& t = peek();
         if (t.kind != TokenKind::Indent) {
-            syntax_error(
-                t.loc,
-                "expected an indented block after " + owner + " on line " + std::to_string(owner_line),
-                t.span);
+            syntax_error(t.loc, "expected an indented block after " + owner + " on line " + std::to_string(owner_line),
+                         t.span);
         }
         first = t.loc;
         DepthGuard guard(m_depth, t.loc);
@@ -272,8 +262,7 @@ StmtPtr Parser::parse_if() {
     std::vector<Arm> arms;
     for (bool first = true; first || at_kw("elif"); first = false) {
         Token kw = take();
-        if (m_depth + int(arms.size()) >= kMaxDepth)
-            syntax_error(kw.loc, "nesting too deep (too many 'elif')");
+        if (m_depth + int(arms.size()) >= kMaxDepth) syntax_error(kw.loc, "nesting too deep (too many 'elif')");
         Arm arm{kw.loc, parse_test(), {}};
         arm.body = parse_block("'" + kw.text + "' statement", kw.loc.line);
         arms.push_back(std::move(arm));
@@ -323,7 +312,8 @@ StmtPtr Parser::parse_with() {
         check_target(*target);
         s->targets.push_back(std::move(target));
     }
-    if (at_op(",")) unsupported(peek(), "several context managers in one 'with' are not supported", "nest the 'with' statements");
+    if (at_op(","))
+        unsupported(peek(), "several context managers in one 'with' are not supported", "nest the 'with' statements");
     s->body = parse_block("'with' statement", kw.loc.line);
     return s;
 }
@@ -339,8 +329,7 @@ void Parser::check_target(const ast::Expr& e) {
         for (const auto& a : e.args) check_target(*a);
         return;
     }
-    if (e.kind == ExprKind::List)
-        unsupported(e, "list assignment targets are not supported", "use a tuple");
+    if (e.kind == ExprKind::List) unsupported(e, "list assignment targets are not supported", "use a tuple");
     if (e.kind == ExprKind::Attribute) unsupported(e, "assignment to an attribute is not supported");
     if (e.kind == ExprKind::Subscript) {
         unsupported(e, "assignment to a subscript is not supported", "tensors are written with pl.store");
@@ -356,8 +345,7 @@ void Parser::check_target(const ast::Expr& e) {
 void Parser::parse_simple_line(std::vector<StmtPtr>& out) {
     StmtPtr s = parse_simple();
     if (at_op(";")) {
-        unsupported(peek(), "several statements on one line (';') are not supported",
-                    "one statement per line");
+        unsupported(peek(), "several statements on one line (';') are not supported", "one statement per line");
     }
     if (!accept_newline()) fail_expected("end of line after the statement", peek());
     if (s) out.push_back(std::move(s));
@@ -427,8 +415,7 @@ StmtPtr Parser::parse_expression_statement() {
         if (annotated) {
             s->annotation = parse_test();
             if (!accept_op("=")) {
-                unsupported(*first, "annotations without a value ('x: T') are not supported",
-                            "write 'x: T = v'");
+                unsupported(*first, "annotations without a value ('x: T') are not supported", "write 'x: T = v'");
             }
         }
         s->targets.push_back(std::move(first));

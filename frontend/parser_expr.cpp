@@ -63,8 +63,7 @@ ExprPtr Parser::parse_comparison() {
     ExprPtr right = parse_binary(0);
     ExprPtr n = binary(ExprKind::Compare, op, std::move(left), std::move(right));
     if (!comparison_op().empty()) {
-        unsupported(*n, "chained comparisons ('a < b < c') are not supported",
-                    "write '(a < b) and (b < c)'");
+        unsupported(*n, "chained comparisons ('a < b < c') are not supported", "write '(a < b) and (b < c)'");
     }
     return n;
 }
@@ -75,8 +74,7 @@ ExprPtr Parser::parse_binary(size_t level) {
     const auto& ops = kBinaryLevels[level];
     for (;;) {
         const Token& t = peek();
-        if (!std::any_of(ops.begin(), ops.end(), [&](auto op) { return !op.empty() && t.is_op(op); }))
-            return e;
+        if (!std::any_of(ops.begin(), ops.end(), [&](auto op) { return !op.empty() && t.is_op(op); })) return e;
         std::string op = take().text;
         ExprPtr right = parse_binary(level + 1);
         e = binary(ExprKind::BinOp, op, std::move(e), std::move(right));
@@ -127,14 +125,12 @@ ExprPtr Parser::parse_call(ExprPtr callee) {
     call->children.push_back(std::move(callee));
     while (!at_op(")")) {
         const Token& t = peek();
-        if (t.is_op("*") || t.is_op("**"))
-            unsupported(t, "star-args ('*args' / '**kwargs') are not supported");
+        if (t.is_op("*") || t.is_op("**")) unsupported(t, "star-args ('*args' / '**kwargs') are not supported");
         if (t.kind == TokenKind::Name && at_op("=", 1)) {
             Token name = take();
             take();
             for (const auto& k : call->keywords) {
-                if (k.name == name.text)
-                    syntax_error(name.loc, "keyword argument repeated: '" + k.name + "'");
+                if (k.name == name.text) syntax_error(name.loc, "keyword argument repeated: '" + k.name + "'");
             }
             call->keywords.push_back(ast::Keyword{name.text, name.loc, parse_test()});
         } else {
@@ -176,8 +172,7 @@ ExprPtr Parser::parse_index() {
     if (!at_op(":") && !at_op(",") && !at_op("]")) hi = parse_test();
     if (at_op(":")) {
         Token second = take();
-        if (!at_op(",") && !at_op("]"))
-            unsupported(second, "slice steps ('lo:hi:step') are not supported");
+        if (!at_op(",") && !at_op("]")) unsupported(second, "slice steps ('lo:hi:step') are not supported");
     }
     slice->children.push_back(std::move(lo));
     slice->children.push_back(std::move(hi));

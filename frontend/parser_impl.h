@@ -52,8 +52,10 @@ inline constexpr std::array<RejectedKeyword, 13> kRejectedKeywords = {{
     {"await", "'await' expressions are not supported", ""},
 }};
 
-[[noreturn]] void syntax_error(const SourceLoc& loc, const std::string& message, uint32_t span = 1, const std::string& hint = "");
-[[noreturn]] void unsupported(const SourceLoc& loc, const std::string& message, uint32_t span = 1, const std::string& hint = "");
+[[noreturn]] void syntax_error(const SourceLoc& loc, const std::string& message, uint32_t span = 1,
+                               const std::string& hint = "");
+[[noreturn]] void unsupported(const SourceLoc& loc, const std::string& message, uint32_t span = 1,
+                              const std::string& hint = "");
 [[noreturn]] void unsupported(const Token& t, const std::string& message, const std::string& hint = "");
 [[noreturn]] void unsupported(const ast::Expr& e, const std::string& message, const std::string& hint = "");
 
@@ -67,8 +69,7 @@ class Parser {
     // Counts recursion while alive; "nesting too deep" beyond kMaxDepth.
     struct DepthGuard {
         DepthGuard(int& depth, const SourceLoc& loc) : m_depth(depth) {
-            if (++m_depth > kMaxDepth)
-                syntax_error(loc, "nesting too deep", 1, "split it into smaller parts");
+            if (++m_depth > kMaxDepth) syntax_error(loc, "nesting too deep", 1, "split it into smaller parts");
         }
         ~DepthGuard() { --m_depth; }
         int& m_depth;  // the parser's recursion counter

@@ -21,13 +21,18 @@ const std::vector<PassInfo>& pipeline_passes() {
         {"sema", "parse, names, types and lowering to the IR (per-call copies of kernels called at other sizes)"},
         {"entry", "a launch of the entry that reaches a function cvsim could not read raises its diagnostic"},
         {"capacity", "the tiles live at each statement fit their buffer, as written (E-CAPACITY)"},
-        {"expand-mixed-kernel", "expand only: ExpandMixedKernel of every mixed function, with GM sync insertion (what expand prints)"},
-        {"verify-hardware", "expand only: buffer capacity as expanded, ring buffers and flag pipes of the printed expansion"},
-        {"compile", "per launch: inline kernel calls, target checks, ExpandMixedKernel with V2C/C2V GM sync insertion of "
-                    "the functions the launch reaches, lane splits, the launch plan"},
-        {"verify-launch", "per launch: buffer capacity as expanded, ring buffers, flag pipes, store layouts (not expand)"},
+        {"expand-mixed-kernel",
+         "expand only: ExpandMixedKernel of every mixed function, with GM sync insertion (what expand prints)"},
+        {"verify-hardware",
+         "expand only: buffer capacity as expanded, ring buffers and flag pipes of the printed expansion"},
+        {"compile",
+         "per launch: inline kernel calls, target checks, ExpandMixedKernel with V2C/C2V GM sync insertion of "
+         "the functions the launch reaches, lane splits, the launch plan"},
+        {"verify-launch",
+         "per launch: buffer capacity as expanded, ring buffers, flag pipes, store layouts (not expand)"},
         {"ring-layout", "per launch: where each ring lives in the cluster's hidden ring tensor"},
-        {"gm-budget", "per launch: the GM of kernel tensors, created tensors and ring buffers fits cvsim's bound (E-CAPACITY)"},
+        {"gm-budget",
+         "per launch: the GM of kernel tensors, created tensors and ring buffers fits cvsim's bound (E-CAPACITY)"},
     };
     return passes;
 }
@@ -39,14 +44,17 @@ void verify_block(const Block& b, const Function& f, std::string_view after);
 void verify_expr(const ExprPtr& e, const Function& f, std::string_view after, const SourceLoc& at) {
     if (!e) return;  // absent optional operand
     if (e->kind == ExprKind::Call && !e->op)
-        raise(codes::kInternal, e->loc.valid() ? e->loc : at, fmt::format("IR verify after pass '{}': an op call without its op in '{}'", after, f.name));
+        raise(codes::kInternal, e->loc.valid() ? e->loc : at,
+              fmt::format("IR verify after pass '{}': an op call without its op in '{}'", after, f.name));
     for (const auto& a : e->args) verify_expr(a, f, after, at);
     for (const auto& a : e->args2) verify_expr(a, f, after, at);
 }
 
 void verify_block(const Block& b, const Function& f, std::string_view after) {
     for (const auto& s : b) {
-        if (!s) raise(codes::kInternal, f.loc, fmt::format("IR verify after pass '{}': a null statement in '{}'", after, f.name));
+        if (!s)
+            raise(codes::kInternal, f.loc,
+                  fmt::format("IR verify after pass '{}': a null statement in '{}'", after, f.name));
         verify_expr(s->value, f, after, s->loc);
         for (const auto& v : s->values) verify_expr(v, f, after, s->loc);
         verify_block(s->body, f, after);
@@ -55,8 +63,12 @@ void verify_block(const Block& b, const Function& f, std::string_view after) {
 }
 
 void add_expand_stats(PassRecord& r, const passes::ExpandStats& st) {
-    r.stats = {{"functions_split", st.functions_expanded}, {"boundaries", st.boundaries}, {"c2v_fences", st.c2v_fences},
-               {"v2c_fences", st.v2c_fences},           {"war_orders", st.war_orders}, {"barriers", st.barriers},
+    r.stats = {{"functions_split", st.functions_expanded},
+               {"boundaries", st.boundaries},
+               {"c2v_fences", st.c2v_fences},
+               {"v2c_fences", st.v2c_fences},
+               {"war_orders", st.war_orders},
+               {"barriers", st.barriers},
                {"unfenced", st.unfenced}};
 }
 
@@ -73,9 +85,13 @@ void verify_program(const Program& p, std::string_view after) {
     for (const auto& f : p.functions) {
         if (!f) raise(codes::kInternal, SourceLoc{}, fmt::format("IR verify after pass '{}': a null function", after));
         if (f->name.empty() || !names.insert(f->name).second)
-            raise(codes::kInternal, f->loc, fmt::format("IR verify after pass '{}': function name '{}' is empty or not unique", after, f->name));
+            raise(codes::kInternal, f->loc,
+                  fmt::format("IR verify after pass '{}': function name '{}' is empty or not unique", after, f->name));
         for (const auto& prm : f->params)
-            if (!prm.var) raise(codes::kInternal, f->loc, fmt::format("IR verify after pass '{}': a parameter without its variable in '{}'", after, f->name));
+            if (!prm.var)
+                raise(
+                    codes::kInternal, f->loc,
+                    fmt::format("IR verify after pass '{}': a parameter without its variable in '{}'", after, f->name));
         verify_block(f->body, *f, after);
     }
 }
@@ -86,12 +102,14 @@ int64_t check_gm_budget(const rt::LaunchPlan& plan, const RingLayout& rings) {
     for (const auto& p : plan.entry->params)
         if (p.var->type.kind == TypeKind::Tensor)
             rt::charge_gm(used, rt::tensor_bytes(p.var->type.shape, p.var->type.dtype),
-                          fmt::format("tensor '{}' of shape {}", p.var->name, shape_str(p.var->type.shape)), p.var->loc);
+                          fmt::format("tensor '{}' of shape {}", p.var->name, shape_str(p.var->type.shape)),
+                          p.var->loc);
     for (const auto& c : plan.created)
-        rt::charge_gm(used, rt::tensor_bytes(c.shape, c.dtype), fmt::format("created tensor '{}' of shape {}", c.name, shape_str(c.shape)),
-                      plan.entry->loc);
+        rt::charge_gm(used, rt::tensor_bytes(c.shape, c.dtype),
+                      fmt::format("created tensor '{}' of shape {}", c.name, shape_str(c.shape)), plan.entry->loc);
     for (int b = 0; b < plan.blocks && rings.bytes != 0; ++b)
-        rt::charge_gm(used, rings.bytes, fmt::format("the ring buffers of cluster {} (slot_size x slot_num, both directions)", b),
+        rt::charge_gm(used, rings.bytes,
+                      fmt::format("the ring buffers of cluster {} (slot_size x slot_num, both directions)", b),
                       plan.entry->loc);
     return used;
 }
@@ -102,7 +120,8 @@ std::string format_pass_records(const std::vector<PassRecord>& records) {
         out += "pass " + r.name;
         if (!r.scope.empty()) out += " [" + r.scope + "]";
         out += ":";
-        for (size_t i = 0; i < r.stats.size(); ++i) out += fmt::format("{} {} {}", i ? "," : "", r.stats[i].first, r.stats[i].second);
+        for (size_t i = 0; i < r.stats.size(); ++i)
+            out += fmt::format("{} {} {}", i ? "," : "", r.stats[i].first, r.stats[i].second);
         if (r.stats.empty()) out += " ok";
         out += "\n";
     }
@@ -111,7 +130,8 @@ std::string format_pass_records(const std::vector<PassRecord>& records) {
 
 PipelineResult run_pipeline(const std::shared_ptr<SourceFile>& file, const PipelineOptions& opt) {
     PipelineResult res;
-    auto record = [&](std::string name, std::string scope, std::vector<std::pair<std::string, int64_t>> stats = {}) -> PassRecord& {
+    auto record = [&](std::string name, std::string scope,
+                      std::vector<std::pair<std::string, int64_t>> stats = {}) -> PassRecord& {
         res.passes.push_back(PassRecord{std::move(name), std::move(scope), std::move(stats)});
         return res.passes.back();
     };
@@ -122,7 +142,10 @@ PipelineResult run_pipeline(const std::shared_ptr<SourceFile>& file, const Pipel
     verify_program(program, "sema");
     int64_t unread = 0;
     for (const auto& f : program.functions) unread += f->is_unread();
-    record("sema", "", {{"functions", static_cast<int64_t>(program.functions.size())}, {"statements", count_stmts(program)}, {"unread", unread}});
+    record("sema", "",
+           {{"functions", static_cast<int64_t>(program.functions.size())},
+            {"statements", count_stmts(program)},
+            {"unread", unread}});
 
     // entry
     refuse_unread(program, opt.entry);
@@ -160,7 +183,8 @@ PipelineResult run_pipeline(const std::shared_ptr<SourceFile>& file, const Pipel
             // E-ENTRY: no entry to choose, expand prints every function and nothing is launched; E-UNSUPPORTED:
             // launches cvsim does not simulate (aliased launch arguments), printed all the same.
             if (e.diag().code != codes::kEntry && e.diag().code != codes::kUnsupported) throw;
-            if (e.diag().code == codes::kUnsupported) record("compile", opt.entry.empty() ? "entry" : opt.entry, {{"not_simulated", 1}});
+            if (e.diag().code == codes::kUnsupported)
+                record("compile", opt.entry.empty() ? "entry" : opt.entry, {{"not_simulated", 1}});
             entry_ok = false;
         }
         for (const auto& k : ks)
@@ -183,7 +207,8 @@ PipelineResult run_pipeline(const std::shared_ptr<SourceFile>& file, const Pipel
             // launch cvsim does not simulate (E-UNSUPPORTED: distributed state, no numeric dtype, aliased launch
             // arguments, a partial soft barrier, ...) is printed all the same, as PyPTO's pass would.
             if (opt.every_launch && (e.diag().code == codes::kEntry || e.diag().code == codes::kUnsupported)) {
-                if (e.diag().code == codes::kUnsupported) record("compile", entry.empty() ? "entry" : entry, {{"not_simulated", 1}});
+                if (e.diag().code == codes::kUnsupported)
+                    record("compile", entry.empty() ? "entry" : entry, {{"not_simulated", 1}});
                 continue;
             }
             throw;

@@ -11,10 +11,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/params.h"
 #include "frontend/launch.h"
 #include "frontend/sema.h"
 #include "frontend/source.h"
-#include "core/params.h"
 
 namespace cvsim {
 
@@ -34,9 +34,9 @@ struct PassRecord {
 
 struct PipelineOptions {
     SemaOptions sema;
-    std::string entry;              // --entry ("": the default entry)
-    HwParams hw;                    // with --config, --set and --visibility-delay applied
-    passes::ExpandOptions expand;   // policy, target, --blocks (sim::expand_options)
+    std::string entry;             // --entry ("": the default entry)
+    HwParams hw;                   // with --config, --set and --visibility-delay applied
+    passes::ExpandOptions expand;  // policy, target, --blocks (sim::expand_options)
     // `expand`: also the whole program's expansion (every mixed function, as written: what it prints),
     // launched on the launch's own core_num when the entry's launches agree on one (launch_width).
     bool printed = false;
@@ -62,9 +62,9 @@ struct PipelineResult {
     std::shared_ptr<ir::Program> printed;  // PipelineOptions::printed: the whole-program expansion
     passes::ExpandStats printed_stats;
     int printed_blocks = 1;
-    std::vector<Compiled> launches;        // one per launch the launch passes ran on (none kept with every_launch)
-    std::vector<RingLayout> rings;         // each launch's ring tensor layout (ring-layout)
-    std::vector<PassRecord> passes;        // in the order they ran
+    std::vector<Compiled> launches;  // one per launch the launch passes ran on (none kept with every_launch)
+    std::vector<RingLayout> rings;   // each launch's ring tensor layout (ring-layout)
+    std::vector<PassRecord> passes;  // in the order they ran
 };
 
 // Throws CompileError at the first diagnostic (E-INTERNAL when a verify step fails).

@@ -43,13 +43,23 @@ std::string py_str(const std::string& s) {
             continue;
         }
         switch (c) {
-            case '\'': out += "\\'"; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
+            case '\'':
+                out += "\\'";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
             default:
-                if (c < 0x20 || c >= 0x7f) out += fmt::format("\\x{:02x}", c);
-                else out += static_cast<char>(c);
+                if (c < 0x20 || c >= 0x7f)
+                    out += fmt::format("\\x{:02x}", c);
+                else
+                    out += static_cast<char>(c);
         }
     }
     return out + "'";
@@ -63,9 +73,12 @@ std::string py_float(double v) {
 
 int precedence(const Expr& e) {
     switch (e.kind) {
-        case ExprKind::BoolOp: return e.sval == "or" ? 1 : 2;
-        case ExprKind::Unary: return e.sval == "not" ? 3 : (e.sval == "cast" || e.sval == "abs") ? 20 : 9;
-        case ExprKind::Compare: return 4;
+        case ExprKind::BoolOp:
+            return e.sval == "or" ? 1 : 2;
+        case ExprKind::Unary:
+            return e.sval == "not" ? 3 : (e.sval == "cast" || e.sval == "abs") ? 20 : 9;
+        case ExprKind::Compare:
+            return 4;
         case ExprKind::Binary:
             if (e.sval == "min" || e.sval == "max") return 20;
             if (e.sval == "|") return 5;
@@ -75,19 +88,27 @@ int precedence(const Expr& e) {
             if (e.sval == "+" || e.sval == "-") return 10;
             if (e.sval == "**") return 12;
             return 11;
-        default: return 20;
+        default:
+            return 20;
     }
 }
 
 std::string enum_str(const Expr& e) {
     switch (e.enum_kind) {
-        case EnumKind::Mem: return fmt::format("pl.Mem.{}", mem_name(static_cast<Mem>(e.ival)));
-        case EnumKind::SplitMode: return fmt::format("pl.SplitMode.{}", split_mode_name(static_cast<SplitMode>(e.ival)));
-        case EnumKind::TileLayout: return fmt::format("pl.TileLayout.{}", tile_layout_name(static_cast<TileLayout>(e.ival)));
-        case EnumKind::PipeType: return fmt::format("pl.PipeType.{}", pipe_type_name(static_cast<PipeType>(e.ival)));
-        case EnumKind::FuncType: return fmt::format("pl.FunctionType.{}", func_type_name(static_cast<FuncType>(e.ival)));
-        case EnumKind::Other: return "pl." + e.sval;
-        default: return fmt::format("pl.{}.{}", enum_kind_name(e.enum_kind), e.sval);
+        case EnumKind::Mem:
+            return fmt::format("pl.Mem.{}", mem_name(static_cast<Mem>(e.ival)));
+        case EnumKind::SplitMode:
+            return fmt::format("pl.SplitMode.{}", split_mode_name(static_cast<SplitMode>(e.ival)));
+        case EnumKind::TileLayout:
+            return fmt::format("pl.TileLayout.{}", tile_layout_name(static_cast<TileLayout>(e.ival)));
+        case EnumKind::PipeType:
+            return fmt::format("pl.PipeType.{}", pipe_type_name(static_cast<PipeType>(e.ival)));
+        case EnumKind::FuncType:
+            return fmt::format("pl.FunctionType.{}", func_type_name(static_cast<FuncType>(e.ival)));
+        case EnumKind::Other:
+            return "pl." + e.sval;
+        default:
+            return fmt::format("pl.{}.{}", enum_kind_name(e.enum_kind), e.sval);
     }
 }
 
@@ -110,7 +131,8 @@ std::string call_args(const Expr& e) {
             positional_ok = false;
             continue;
         }
-        if (positional_ok && ps[i].positional) parts.push_back(expr_str(a));
+        if (positional_ok && ps[i].positional)
+            parts.push_back(expr_str(a));
         else {
             positional_ok = false;
             parts.push_back(ps[i].name + "=" + expr_str(a));
@@ -124,21 +146,35 @@ std::string expr_str(const ExprPtr& ep, int parent_prec) {
     if (!ep) return "None";
     const Expr& e = *ep;
     switch (e.kind) {
-        case ExprKind::Int: return e.sval == "pl.AUTO" ? e.sval : std::to_string(e.ival);
-        case ExprKind::Float: return py_float(e.fval);
-        case ExprKind::Bool: return e.ival ? "True" : "False";
-        case ExprKind::Str: return py_str(e.sval);
-        case ExprKind::NoneLit: return "None";
+        case ExprKind::Int:
+            return e.sval == "pl.AUTO" ? e.sval : std::to_string(e.ival);
+        case ExprKind::Float:
+            return py_float(e.fval);
+        case ExprKind::Bool:
+            return e.ival ? "True" : "False";
+        case ExprKind::Str:
+            return py_str(e.sval);
+        case ExprKind::NoneLit:
+            return "None";
         case ExprKind::Const:
-            return fmt::format("pl.const({}, pl.{})", dtype_is_float(e.dtype) ? py_float(e.fval) : std::to_string(static_cast<int64_t>(e.fval)), dtype_name(e.dtype));
-        case ExprKind::DTypeLit: return fmt::format("pl.{}", dtype_name(e.dtype));
-        case ExprKind::Enum: return enum_str(e);
-        case ExprKind::Var: return e.var->name;
-        case ExprKind::List: return list_str(e.args, "[", "]", false);
-        case ExprKind::Tuple: return list_str(e.args, "(", ")", true);
+            return fmt::format(
+                "pl.const({}, pl.{})",
+                dtype_is_float(e.dtype) ? py_float(e.fval) : std::to_string(static_cast<int64_t>(e.fval)),
+                dtype_name(e.dtype));
+        case ExprKind::DTypeLit:
+            return fmt::format("pl.{}", dtype_name(e.dtype));
+        case ExprKind::Enum:
+            return enum_str(e);
+        case ExprKind::Var:
+            return e.var->name;
+        case ExprKind::List:
+            return list_str(e.args, "[", "]", false);
+        case ExprKind::Tuple:
+            return list_str(e.args, "(", ")", true);
         case ExprKind::Dict: {
             std::string s = "{";
-            for (size_t i = 0; i < e.args.size(); ++i) s += (i ? ", " : "") + expr_str(e.args[i]) + ": " + expr_str(e.args2[i]);
+            for (size_t i = 0; i < e.args.size(); ++i)
+                s += (i ? ", " : "") + expr_str(e.args[i]) + ": " + expr_str(e.args2[i]);
             return s + "}";
         }
         case ExprKind::Binary:
@@ -158,27 +194,31 @@ std::string expr_str(const ExprPtr& ep, int parent_prec) {
             std::string s = e.sval == "not" ? "not " + expr_str(e.args[0], p) : e.sval + expr_str(e.args[0], p);
             return p < parent_prec ? "(" + s + ")" : s;
         }
-        case ExprKind::Call: return fmt::format("pl.{}({})", e.op->name(), call_args(e));
+        case ExprKind::Call:
+            return fmt::format("pl.{}({})", e.op->name(), call_args(e));
         case ExprKind::FuncCall: {
             if (e.ival == kFuncRef) return "self." + e.sval;
             std::vector<std::string> a;
             for (auto& x : e.args) a.push_back(expr_str(x));
             if (is_host_op_call(e)) {  // orchestration host op: keywords kept in order as a dict
                 if (e.attrs)
-                    for (size_t i = 0; i < e.attrs->args.size(); ++i) a.push_back(e.attrs->args[i]->sval + "=" + expr_str(e.attrs->args2[i]));
+                    for (size_t i = 0; i < e.attrs->args.size(); ++i)
+                        a.push_back(e.attrs->args[i]->sval + "=" + expr_str(e.attrs->args2[i]));
                 return fmt::format("{}({})", e.sval, fmt::join(a, ", "));
             }
             if (e.attrs) a.push_back("attrs=" + expr_str(e.attrs));
-            if (!e.args2.empty()) a.push_back("device=" + expr_str(e.args2[0]));  // a host orchestrator's per-rank dispatch
+            if (!e.args2.empty())
+                a.push_back("device=" + expr_str(e.args2[0]));  // a host orchestrator's per-rank dispatch
             return fmt::format("self.{}({})", e.sval, fmt::join(a, ", "));
         }
-        case ExprKind::Index: return expr_str(e.args[0], 20) + "[" + std::to_string(e.ival) + "]";
+        case ExprKind::Index:
+            return expr_str(e.args[0], 20) + "[" + std::to_string(e.ival) + "]";
     }
     return "?";
 }
 
 class Printer {
-public:
+  public:
     std::string out;
 
     void line(int indent, const std::string& s) {
@@ -215,8 +255,10 @@ public:
                 const Expr& v = *s.value;
                 std::string text;
                 if (v.kind == ExprKind::Call) {
-                    if (const ExprPtr& vs = arg(v, "valid_shape")) text = expr_str(vs);
-                    else if (v.op->code == OpCode::SetValidShape) text = "[" + expr_str(arg(v, "rows")) + ", " + expr_str(arg(v, "cols")) + "]";
+                    if (const ExprPtr& vs = arg(v, "valid_shape"))
+                        text = expr_str(vs);
+                    else if (v.op->code == OpCode::SetValidShape)
+                        text = "[" + expr_str(arg(v, "rows")) + ", " + expr_str(arg(v, "cols")) + "]";
                     else
                         for (const auto& a : v.args)
                             if (const std::string* t = from(a)) {
@@ -229,14 +271,17 @@ public:
                 if (!text.empty()) give(s.targets[0], &text);
             }
             if (s.kind == StmtKind::Yield)
-                for (size_t k = 0; k < s.targets.size() && k < s.values.size(); ++k) give(s.targets[k], from(s.values[k]));
+                for (size_t k = 0; k < s.targets.size() && k < s.values.size(); ++k)
+                    give(s.targets[k], from(s.values[k]));
             if (s.kind == StmtKind::For)
-                for (size_t k = 0; k < s.iter_args.size() && k < s.init_values.size(); ++k) give(s.iter_args[k], from(s.init_values[k]));
+                for (size_t k = 0; k < s.iter_args.size() && k < s.init_values.size(); ++k)
+                    give(s.iter_args[k], from(s.init_values[k]));
             collect_dyn_valid(s.body);
             collect_dyn_valid(s.orelse);
             if (s.kind == StmtKind::For)
                 for (size_t k = 0; k < s.iter_args.size() && k < s.targets.size(); ++k)
-                    if (auto it = m_dyn_valid.find(s.iter_args[k].get()); it != m_dyn_valid.end()) give(s.targets[k], &it->second);
+                    if (auto it = m_dyn_valid.find(s.iter_args[k].get()); it != m_dyn_valid.end())
+                        give(s.targets[k], &it->second);
         }
     }
 
@@ -259,14 +304,27 @@ public:
         if (s.step) a.push_back(expr_str(s.step));
         const char* fn = "pl.range";
         switch (s.loop_kind) {
-            case LoopKind::Range: fn = "pl.range"; break;
-            case LoopKind::Parallel: fn = "pl.parallel"; break;
-            case LoopKind::Unroll: fn = "pl.unroll"; break;
-            case LoopKind::SplitAiv: fn = "pl.split_aiv"; break;
-            case LoopKind::Spmd: fn = "pl.spmd"; break;
-            case LoopKind::Pipeline: fn = "pl.pipeline"; break;
+            case LoopKind::Range:
+                fn = "pl.range";
+                break;
+            case LoopKind::Parallel:
+                fn = "pl.parallel";
+                break;
+            case LoopKind::Unroll:
+                fn = "pl.unroll";
+                break;
+            case LoopKind::SplitAiv:
+                fn = "pl.split_aiv";
+                break;
+            case LoopKind::Spmd:
+                fn = "pl.spmd";
+                break;
+            case LoopKind::Pipeline:
+                fn = "pl.pipeline";
+                break;
         }
-        if (s.loop_kind == LoopKind::SplitAiv) a.push_back(fmt::format("mode=pl.SplitMode.{}", split_mode_name(s.split_mode)));
+        if (s.loop_kind == LoopKind::SplitAiv)
+            a.push_back(fmt::format("mode=pl.SplitMode.{}", split_mode_name(s.split_mode)));
         for (size_t i = 0; i < s.loop_extra.size() && i < s.loop_extra_keys.size(); ++i)
             a.push_back(s.loop_extra_keys[i] + "=" + expr_str(s.loop_extra[i]));
         if (!s.init_values.empty()) a.push_back("init_values=" + list_str(s.init_values, "(", ")", true));
@@ -280,15 +338,21 @@ public:
                 std::string rhs = s.kind == StmtKind::Yield
                                       ? fmt::format("pl.yield_({})", fmt::join(values(s.values), ", "))
                                       : expr_str(s.value);
-                if (s.targets.empty()) line(indent, rhs);
-                else line(indent, targets_with_types(s.targets) + " = " + rhs);
+                if (s.targets.empty())
+                    line(indent, rhs);
+                else
+                    line(indent, targets_with_types(s.targets) + " = " + rhs);
                 return;
             }
-            case StmtKind::Eval: line(indent, expr_str(s.value)); return;
+            case StmtKind::Eval:
+                line(indent, expr_str(s.value));
+                return;
             case StmtKind::Return:
                 line(indent, s.values.empty() ? "return" : fmt::format("return {}", fmt::join(values(s.values), ", ")));
                 return;
-            case StmtKind::Pass: line(indent, "pass"); return;
+            case StmtKind::Pass:
+                line(indent, "pass");
+                return;
             case StmtKind::For: {
                 std::string target = s.loop_var->name;
                 if (!s.iter_args.empty()) {
@@ -328,7 +392,8 @@ public:
             line(1, fmt::format("# cvsim: '{}' is a per-call copy of '{}'", f.name, f.specialised_from));
         std::vector<std::string> deco;
         deco.push_back(fmt::format("type=pl.FunctionType.{}", func_type_name(f.type)));
-        for (size_t i = 0; i < f.deco_extra.size(); ++i) deco.push_back(f.deco_extra_keys[i] + "=" + expr_str(f.deco_extra[i]));
+        for (size_t i = 0; i < f.deco_extra.size(); ++i)
+            deco.push_back(f.deco_extra_keys[i] + "=" + expr_str(f.deco_extra[i]));
         line(1, fmt::format("@pl.function({})", fmt::join(deco, ", ")));
         std::vector<std::string> params = {"self"};
         for (const auto& p : f.params) {
@@ -392,7 +457,9 @@ std::vector<const Function*> print_order(const Program& p) {
 
 }  // namespace
 
-std::string print_expr(const ExprPtr& e) { return expr_str(e); }
+std::string print_expr(const ExprPtr& e) {
+    return expr_str(e);
+}
 
 std::string print_stmt(const Stmt& s) {
     Printer pr;
@@ -413,7 +480,8 @@ std::string print_function(const Function& f) {
 
 std::string print_program(const Program& p) {
     Printer pr;
-    pr.out = fmt::format("# pypto.program: {}\nimport pypto.language as pl\n\n\n@pl.program\nclass {}:\n", p.name, p.name);
+    pr.out =
+        fmt::format("# pypto.program: {}\nimport pypto.language as pl\n\n\n@pl.program\nclass {}:\n", p.name, p.name);
     bool first = true;
     for (const Function* f : print_order(p)) {
         if (!first) pr.out += "\n";

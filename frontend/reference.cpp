@@ -11,12 +11,12 @@
 #include <map>
 #include <variant>
 
+#include "core/datapath.h"
 #include "frontend/codes.h"
 #include "frontend/coop.h"
 #include "frontend/diag.h"
 #include "frontend/ops.h"
 #include "frontend/ops_sort.h"
-#include "core/datapath.h"
 
 namespace cvsim::ref {
 
@@ -26,18 +26,18 @@ using rt::Scalar;
 namespace {
 
 struct RTile {
-    TileData d;        // logical values (physical shape)
-    int64_t vr = 0;    // valid rows
-    int64_t vc = 0;    // valid cols
+    TileData d;      // logical values (physical shape)
+    int64_t vr = 0;  // valid rows
+    int64_t vc = 0;  // valid cols
     Mem mem = Mem::Vec;
 };
 using TileP = std::shared_ptr<RTile>;
 
 struct TView {
-    uint32_t id = 0;                // GM tensor
-    std::vector<int64_t> off;       // view origin in the tensor
-    std::vector<int64_t> shape;     // view shape
-    std::vector<int64_t> reshape;   // pl.tensor.view: off/shape are in this row-major shape of the tensor
+    uint32_t id = 0;               // GM tensor
+    std::vector<int64_t> off;      // view origin in the tensor
+    std::vector<int64_t> shape;    // view shape
+    std::vector<int64_t> reshape;  // pl.tensor.view: off/shape are in this row-major shape of the tensor
 };
 
 struct Value;
@@ -52,26 +52,26 @@ struct Value {
 
 // Rings and flags shared by the lanes of one cluster.
 struct RingEntry {
-    std::vector<TileP> parts;       // per producer lane (V2C) or [0] (C2V)
-    std::vector<bool> pushed;       // per producer lane
-    std::vector<bool> popped;       // per consumer lane
+    std::vector<TileP> parts;  // per producer lane (V2C) or [0] (C2V)
+    std::vector<bool> pushed;  // per producer lane
+    std::vector<bool> popped;  // per consumer lane
     int split = 0;
 };
 struct Ring {
     bool c2v = true;
     std::deque<RingEntry> entries;
-    std::vector<size_t> prod_idx;   // per producer lane: index of the next entry it writes (relative to base)
-    std::vector<size_t> cons_idx;   // per consumer lane
-    size_t base = 0;                // absolute index of entries.front()
+    std::vector<size_t> prod_idx;  // per producer lane: index of the next entry it writes (relative to base)
+    std::vector<size_t> cons_idx;  // per consumer lane
+    size_t base = 0;               // absolute index of entries.front()
 };
 
 struct Machine {
     rt::TensorStore gm;
     CoopScheduler coop;
-    std::map<std::tuple<int, int, int64_t>, Ring> rings;  // (block, dir 0=C2V 1=V2C, id)
-    std::map<std::tuple<int, int64_t, int>, int64_t> flags; // (block, event id, receiver lane index) -> count
-    int aiv_lanes = 1;                                      // real AIV lanes per cluster
-    int blocks = 1;                                         // the launch's block count (get_block_num)
+    std::map<std::tuple<int, int, int64_t>, Ring> rings;     // (block, dir 0=C2V 1=V2C, id)
+    std::map<std::tuple<int, int64_t, int>, int64_t> flags;  // (block, event id, receiver lane index) -> count
+    int aiv_lanes = 1;                                       // real AIV lanes per cluster
+    int blocks = 1;                                          // the launch's block count (get_block_num)
     // Barrier: arrivals per episode and group.
     std::map<std::string, std::pair<int64_t, int64_t>> barrier;  // group -> (generation, arrived)
     std::map<std::string, int> barrier_size;
@@ -101,10 +101,12 @@ int64_t half_extent(int64_t n, int split, int lane) {
     return n / 2;
 }
 
-bool split_rows(int split) { return split == 1 || split == 3; }
+bool split_rows(int split) {
+    return split == 1 || split == 3;
+}
 
 class Lane {
-public:
+  public:
     Lane(Machine& m, std::shared_ptr<Function> fn, Role role, int block, int lane, int task)
         : m_m(m), m_fn(std::move(fn)), m_role(role), m_block(block), m_lane(lane), m_task(task) {
         m_env.resize(m_fn->vars.size());
@@ -133,18 +135,18 @@ public:
         }
     }
 
-private:
+  private:
     Machine& m_m;
     std::shared_ptr<Function> m_fn;
     Role m_role;
     int m_block;
-    int m_lane;    // AIV lane (0/1), 0 otherwise
-    int m_task;    // coop task id
+    int m_lane;  // AIV lane (0/1), 0 otherwise
+    int m_task;  // coop task id
     // Program position: the statement index in each enclosing block and the iteration ordinal of each
     // enclosing loop, outermost first (compared lexicographically by the lockstep of an original launch).
     std::vector<int64_t> m_pos;
-    std::vector<Value> m_env;           // per variable id
-    std::vector<const RTile*> m_popped; // popped tiles not yet freed
+    std::vector<Value> m_env;            // per variable id
+    std::vector<const RTile*> m_popped;  // popped tiles not yet freed
     // split_aiv region (mixed mode): lane currently interpreted and its mode, -1 outside
     int m_region_lane = -1;
     SplitMode m_region_mode = SplitMode::NONE;
@@ -161,7 +163,8 @@ private:
     TileP tile(const ExprPtr& e) {
         if (e->kind != ExprKind::Var) fail(codes::kInternal, e->loc, "tile operand is not a variable");
         auto* t = std::get_if<TileP>(&m_env[e->var->id].v);
-        if (!t || !*t) fail(codes::kUnwritten, e->loc, fmt::format("tile '{}' is used before it has a value", e->var->name));
+        if (!t || !*t)
+            fail(codes::kUnwritten, e->loc, fmt::format("tile '{}' is used before it has a value", e->var->name));
         return *t;
     }
 
@@ -174,21 +177,26 @@ private:
 
     Value eval(const ExprPtr& e) {
         switch (e->kind) {
-            case ExprKind::Var: return m_env[e->var->id];
-            case ExprKind::Call: return call(*e);
-            case ExprKind::FuncCall: fail(codes::kUnsupported, e->loc, "calls between kernel functions inside a lane are not supported");
+            case ExprKind::Var:
+                return m_env[e->var->id];
+            case ExprKind::Call:
+                return call(*e);
+            case ExprKind::FuncCall:
+                fail(codes::kUnsupported, e->loc, "calls between kernel functions inside a lane are not supported");
             case ExprKind::Index: {
                 Value t = eval(e->args[0]);
                 auto* tp = std::get_if<std::shared_ptr<Tuple>>(&t.v);
                 if (!tp) fail(codes::kInternal, e->loc, "index of a non-tuple");
                 return (**tp)[e->ival];
             }
-            case ExprKind::List: case ExprKind::Tuple: {
+            case ExprKind::List:
+            case ExprKind::Tuple: {
                 auto tup = std::make_shared<Tuple>();
                 for (auto& a : e->args) tup->push_back(eval(a));
                 return Value{tup};
             }
-            default: return Value{scalar(e)};
+            default:
+                return Value{scalar(e)};
         }
     }
 
@@ -196,8 +204,10 @@ private:
         if (++m_m.statements > m_m.max_statements)
             fail(codes::kTimeout, loc, fmt::format("the reference run exceeded {} statements", m_m.max_statements));
         if ((m_m.statements & 4095) == 0 && m_m.max_wall_seconds > 0 &&
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - m_m.wall_start).count() > m_m.max_wall_seconds)
-            fail(codes::kTimeout, loc, fmt::format("the reference run exceeded the wall-time bound of {} s", m_m.max_wall_seconds));
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - m_m.wall_start).count() >
+                m_m.max_wall_seconds)
+            fail(codes::kTimeout, loc,
+                 fmt::format("the reference run exceeded the wall-time bound of {} s", m_m.max_wall_seconds));
     }
 
     void exec_block(const Block& b) {
@@ -229,9 +239,14 @@ private:
                 assign(s.targets, v);
                 return;
             }
-            case StmtKind::Eval: eval(s.value); return;
-            case StmtKind::Return: m_returned = true; return;
-            case StmtKind::Pass: return;
+            case StmtKind::Eval:
+                eval(s.value);
+                return;
+            case StmtKind::Return:
+                m_returned = true;
+                return;
+            case StmtKind::Pass:
+                return;
             case StmtKind::Yield: {
                 // Loop-carried values / branch results: the enclosing statement copies them.
                 m_yield.clear();
@@ -246,7 +261,9 @@ private:
                     for (size_t i = 0; i < s.targets.size(); ++i) m_env[s.targets[i]->id] = m_yield[i];
                 return;
             }
-            case StmtKind::For: exec_for(s); return;
+            case StmtKind::For:
+                exec_for(s);
+                return;
         }
     }
 
@@ -290,7 +307,8 @@ private:
         m_pos.pop_back();
         m_region_lane = saved_lane;
         m_region_mode = saved_mode;
-        for (size_t k = 0; k < s.targets.size() && k < s.iter_args.size(); ++k) m_env[s.targets[k]->id] = m_env[s.iter_args[k]->id];
+        for (size_t k = 0; k < s.targets.size() && k < s.iter_args.size(); ++k)
+            m_env[s.targets[k]->id] = m_env[s.iter_args[k]->id];
     }
 
     // The view is its whole tensor (no slice offset, no pl.tensor.view reshape).
@@ -302,14 +320,17 @@ private:
 
     // partition: a store's `shapes` window, which may run past a tensor dimension when its rows are one box of
     // the whole tensor (rt::partition_window).
-    rt::Window window(const TView& v, const ExprPtr& offsets, const std::vector<int64_t>& extents, const SourceLoc& loc, bool partition = false) {
+    rt::Window window(const TView& v, const ExprPtr& offsets, const std::vector<int64_t>& extents, const SourceLoc& loc,
+                      bool partition = false) {
         rt::Window w;
         w.tensor = v.id;
         size_t rank = v.shape.size();
         std::vector<int64_t> ext = extents;
         if (ext.size() < rank) ext.insert(ext.begin(), rank - ext.size(), 1);
-        while (ext.size() > rank && ext.front() == 1) ext.erase(ext.begin());  // a 1-D tile's row (as the lane executor)
-        if (ext.size() != rank || !offsets || offsets->args.size() != rank) fail(codes::kOob, loc, "window rank does not match the tensor");
+        while (ext.size() > rank && ext.front() == 1)
+            ext.erase(ext.begin());  // a 1-D tile's row (as the lane executor)
+        if (ext.size() != rank || !offsets || offsets->args.size() != rank)
+            fail(codes::kOob, loc, "window rank does not match the tensor");
         if (partition && whole_tensor(v)) {
             std::vector<int64_t> off;
             bool inside = true;
@@ -319,7 +340,8 @@ private:
             }
             if (!inside)
                 if (auto p = rt::partition_window(v.id, m_m.gm.tensors[v.id].shape, off, ext)) {
-                    if (auto err = rt::check_window(m_m.gm.tensors[v.id], *p)) fail(codes::kOob, loc, *err);  // a 4-bit byte split
+                    if (auto err = rt::check_window(m_m.gm.tensors[v.id], *p))
+                        fail(codes::kOob, loc, *err);  // a 4-bit byte split
                     return *p;
                 }
         }
@@ -327,15 +349,18 @@ private:
         for (size_t d = 0; d < rank; ++d) {
             int64_t o = scalar(offsets->args[d]).as_int();
             if (!rt::window_inside(o, ext[d], v.shape[d]))
-                fail(codes::kOob, loc, fmt::format("window offset {} + extent {} is outside dimension {} (size {}) of tensor {}", o, ext[d], d, v.shape[d], m_m.gm.tensors[v.id].name));
+                fail(codes::kOob, loc,
+                     fmt::format("window offset {} + extent {} is outside dimension {} (size {}) of tensor {}", o,
+                                 ext[d], d, v.shape[d], m_m.gm.tensors[v.id].name));
             w.offsets.push_back(rt::sat_add(v.off[d], o));
         }
         if (!v.reshape.empty()) {
             const auto& t = m_m.gm.tensors[v.id];
             auto r = rt::reshape_window(v.reshape, w, t.shape);
             if (!r)
-                fail(codes::kUnsupported, loc, fmt::format("window {} of a pl.tensor.view {} is not one box of tensor {} of shape {}", rt::window_str(w),
-                                                       shape_str(v.reshape), t.name, shape_str(t.shape)));
+                fail(codes::kUnsupported, loc,
+                     fmt::format("window {} of a pl.tensor.view {} is not one box of tensor {} of shape {}",
+                                 rt::window_str(w), shape_str(v.reshape), t.name, shape_str(t.shape)));
             w = *r;
         }
         if (auto err = rt::check_window(m_m.gm.tensors[v.id], w)) fail(codes::kOob, loc, *err);
@@ -398,7 +423,8 @@ private:
         vc = std::min(vc, w.cols());
         for (int64_t r = 0; r < std::min(R, vr); ++r) {
             int64_t base = rt::window_row_start(t, w, r);
-            for (int64_t col = 0; col < std::min(C, vc); ++col) d.m(r, col) = get_element(t.dtype, t.bytes.data(), base + col);
+            for (int64_t col = 0; col < std::min(C, vc); ++col)
+                d.m(r, col) = get_element(t.dtype, t.bytes.data(), base + col);
         }
         return Value{make_tile(std::move(d), c.type.mem, vr, vc)};
     }
@@ -411,7 +437,9 @@ private:
         if (auto& sh = arg(c, "shapes")) {
             ext = ints(sh);  // an N-D window over the tile's rows (as the lane executor)
             if (rt::valid_rows(ext) > src->d.m.rows() || (ext.empty() ? 1 : ext.back()) > src->d.m.cols())
-                fail(codes::kOob, c.loc, fmt::format("pl.tile.store: window {} is larger than the tile [{}, {}]", shape_str(ext), src->d.m.rows(), src->d.m.cols()));
+                fail(codes::kOob, c.loc,
+                     fmt::format("pl.tile.store: window {} is larger than the tile [{}, {}]", shape_str(ext),
+                                 src->d.m.rows(), src->d.m.cols()));
         }
         rt::Window w = window(v, arg(c, "offsets"), ext, c.loc, arg(c, "shapes") != nullptr);
         auto& t = m_m.gm.tensors[v.id];
@@ -468,19 +496,25 @@ private:
         const int oob = mgather_oob(c);
         const int64_t cap = rt::indexed_capacity(v.shape, row);
         if (!row && !rt::box_contiguous(v.shape, v.reshape.empty() ? t.shape : v.reshape))
-            fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather in elem mode on a view of {} that is not contiguous: pto-isa indexes the "
-                                                     "view's memory linearly from its first element, which cvsim does not model (gather from the whole tensor "
-                                                     "or a contiguous slice and offset the indices)", t.name));
+            fail(codes::kUnsupported, c.loc,
+                 fmt::format("pl.tile.mgather in elem mode on a view of {} that is not contiguous: pto-isa indexes the "
+                             "view's memory linearly from its first element, which cvsim does not model (gather from "
+                             "the whole tensor "
+                             "or a contiguous slice and offset the indices)",
+                             t.name));
         TileData d{t.dtype, Matrix::Zero(c.type.rows(), c.type.cols())};
         auto read = [&](int64_t k, double raw) -> std::optional<int64_t> {
             rt::IndexPick p = rt::pick_index(raw, cap, oob);
             if (p.oob)
-                fail(codes::kOob, c.loc, fmt::format("pl.tile.mgather: index {} is outside the {} {} of tensor {} (gather_oob undefined)",
-                                                 static_cast<int64_t>(raw), cap, row ? "rows" : "elements", t.name));
+                fail(codes::kOob, c.loc,
+                     fmt::format("pl.tile.mgather: index {} is outside the {} {} of tensor {} (gather_oob undefined)",
+                                 static_cast<int64_t>(raw), cap, row ? "rows" : "elements", t.name));
             if (p.zero) return std::nullopt;
             auto w = rt::indexed_window(v.id, v.off, v.shape, v.reshape, t.shape, p.index, row);
             if (!w || rt::check_window(t, *w))
-                fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather: transfer {} of a pl.tensor.view is not one box of tensor {}", k, t.name));
+                fail(codes::kUnsupported, c.loc,
+                     fmt::format("pl.tile.mgather: transfer {} of a pl.tensor.view is not one box of tensor {}", k,
+                                 t.name));
             return rt::window_row_start(t, *w, 0);
         };
         int64_t vr = 0, vc = 0;
@@ -490,7 +524,8 @@ private:
             vc = d.m.cols();
             for (int64_t r = 0; r < vr; ++r)
                 if (auto base = read(r, row_vector ? idx->d.m(0, r) : idx->d.m(r, 0)))
-                    for (int64_t col = 0; col < vc; ++col) d.m(r, col) = get_element(t.dtype, t.bytes.data(), *base + col);
+                    for (int64_t col = 0; col < vc; ++col)
+                        d.m(r, col) = get_element(t.dtype, t.bytes.data(), *base + col);
         } else {
             vr = std::min<int64_t>(idx->vr, d.m.rows());
             vc = std::min<int64_t>(idx->vc, d.m.cols());
@@ -514,27 +549,39 @@ private:
         const bool row = mgather_coalesce(c) == 0;
         const int oob = mgather_oob(c);
         const int64_t rows = c.type.rows(), cols = c.type.cols();
-        const int64_t vr = c.type.valid.empty() ? rows : c.type.valid[0], vc = c.type.valid.empty() ? cols : c.type.valid[1];
-        auto lead = [](std::vector<int64_t> x) { if (!x.empty()) x.pop_back(); return x; };
+        const int64_t vr = c.type.valid.empty() ? rows : c.type.valid[0],
+                      vc = c.type.valid.empty() ? cols : c.type.valid[1];
+        auto lead = [](std::vector<int64_t> x) {
+            if (!x.empty()) x.pop_back();
+            return x;
+        };
         const std::vector<int64_t>& vbase = v.reshape.empty() ? t.shape : v.reshape;
         if (row ? !rt::box_contiguous(lead(v.shape), lead(vbase)) : !rt::box_contiguous(v.shape, vbase))
-            fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather (Mat) on a view of {} that is not contiguous: pto-isa addresses the table "
-                                                     "linearly from its first element, which cvsim does not model", t.name));
+            fail(
+                codes::kUnsupported, c.loc,
+                fmt::format("pl.tile.mgather (Mat) on a view of {} that is not contiguous: pto-isa addresses the table "
+                            "linearly from its first element, which cvsim does not model",
+                            t.name));
         if (!rt::box_contiguous(iv.shape, iv.reshape.empty() ? it.shape : iv.reshape))
-            fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather (Mat): the index tensor view of {} is not contiguous (pto-isa reads it "
-                                                     "linearly)", it.name));
+            fail(codes::kUnsupported, c.loc,
+                 fmt::format("pl.tile.mgather (Mat): the index tensor view of {} is not contiguous (pto-isa reads it "
+                             "linearly)",
+                             it.name));
         const int64_t cap = rt::indexed_capacity(v.shape, row);
         auto element = [&](const TView& x, const rt::TensorBuffer& xt, int64_t k) {
             auto w = rt::indexed_window(x.id, x.off, x.shape, x.reshape, xt.shape, k, false);
             if (!w || rt::check_window(xt, *w))
-                fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather: element {} of a pl.tensor.view is not one box of tensor {}", k, xt.name));
+                fail(codes::kUnsupported, c.loc,
+                     fmt::format("pl.tile.mgather: element {} of a pl.tensor.view is not one box of tensor {}", k,
+                                 xt.name));
             return rt::window_row_start(xt, *w, 0);
         };
         auto pick = [&](double raw) -> std::optional<int64_t> {
             rt::IndexPick p = rt::pick_index(raw, cap, oob);
             if (p.oob)
-                fail(codes::kOob, c.loc, fmt::format("pl.tile.mgather: index {} is outside the {} {} of tensor {} (gather_oob undefined)",
-                                                 static_cast<int64_t>(raw), cap, row ? "rows" : "elements", t.name));
+                fail(codes::kOob, c.loc,
+                     fmt::format("pl.tile.mgather: index {} is outside the {} {} of tensor {} (gather_oob undefined)",
+                                 static_cast<int64_t>(raw), cap, row ? "rows" : "elements", t.name));
             if (p.zero) return std::nullopt;
             return p.index;
         };
@@ -542,13 +589,16 @@ private:
         TileData d{t.dtype, Matrix::Zero(rows, cols)};
         for (int64_t r = 0; r < vr; ++r)
             for (int64_t col = 0; col < (row ? 1 : vc); ++col) {
-                const double raw = get_element(it.dtype, it.bytes.data(), element(iv, it, row ? r : r * idx_cols + col));
+                const double raw =
+                    get_element(it.dtype, it.bytes.data(), element(iv, it, row ? r : r * idx_cols + col));
                 auto k = pick(raw);
                 if (!k) continue;
                 if (row) {
                     auto w = rt::indexed_window(v.id, v.off, v.shape, v.reshape, t.shape, *k, true);
                     if (!w || rt::check_window(t, *w))
-                        fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather: row {} of a pl.tensor.view is not one box of tensor {}", *k, t.name));
+                        fail(codes::kUnsupported, c.loc,
+                             fmt::format("pl.tile.mgather: row {} of a pl.tensor.view is not one box of tensor {}", *k,
+                                         t.name));
                     const int64_t base = rt::window_row_start(t, *w, 0);
                     for (int64_t j = 0; j < vc; ++j) d.m(r, j) = get_element(t.dtype, t.bytes.data(), base + j);
                 } else {
@@ -560,15 +610,20 @@ private:
             TView sv = view(arg(c, "scratch"));
             auto& st = m_m.gm.tensors[sv.id];
             if (!rt::box_contiguous(sv.shape, sv.reshape.empty() ? st.shape : sv.reshape))
-                fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather (Mat): the scratch view of {} is not contiguous", st.name));
+                fail(codes::kUnsupported, c.loc,
+                     fmt::format("pl.tile.mgather (Mat): the scratch view of {} is not contiguous", st.name));
             auto w = rt::view_range_window(sv.id, sv.off, sv.shape, sv.reshape, st.shape, 0, rows * cols);
             if (!w || rt::check_window(st, *w))
-                fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mgather (Mat): the scratch's first {} elements are not one box of tensor {}", rows * cols, st.name));
-            if (st.written.size() != static_cast<size_t>(st.numel())) st.written.assign(static_cast<size_t>(st.numel()), 0);
+                fail(codes::kUnsupported, c.loc,
+                     fmt::format("pl.tile.mgather (Mat): the scratch's first {} elements are not one box of tensor {}",
+                                 rows * cols, st.name));
+            if (st.written.size() != static_cast<size_t>(st.numel()))
+                st.written.assign(static_cast<size_t>(st.numel()), 0);
             const int64_t c0 = 32 / static_cast<int64_t>(dtype_bytes(t.dtype));
             std::vector<double> lin(static_cast<size_t>(rows * cols), 0.0);
             for (int64_t r = 0; r < rows; ++r)
-                for (int64_t col = 0; col < cols; ++col) lin[static_cast<size_t>(rt::nz_offset(r, col, rows, c0))] = d.m(r, col);
+                for (int64_t col = 0; col < cols; ++col)
+                    lin[static_cast<size_t>(rt::nz_offset(r, col, rows, c0))] = d.m(r, col);
             for (int64_t r = 0, i = 0; r < w->rows(); ++r) {
                 const int64_t base = rt::window_row_start(st, *w, r);
                 for (int64_t j = 0; j < w->cols(); ++j, ++i) {
@@ -591,18 +646,23 @@ private:
         if (t.written.size() != static_cast<size_t>(t.numel())) t.written.assign(static_cast<size_t>(t.numel()), 0);
         const int64_t cap = rt::indexed_capacity(v.shape, false);
         if (!rt::box_contiguous(v.shape, v.reshape.empty() ? t.shape : v.reshape))
-            fail(codes::kUnsupported, c.loc, fmt::format("pl.tile.mscatter into a view of {} that is not contiguous: pto-isa indexes the view's "
-                                                     "memory linearly from its first element, which cvsim does not model (scatter into the whole tensor or a "
-                                                     "contiguous slice and offset the indices)", t.name));
+            fail(codes::kUnsupported, c.loc,
+                 fmt::format("pl.tile.mscatter into a view of {} that is not contiguous: pto-isa indexes the view's "
+                             "memory linearly from its first element, which cvsim does not model (scatter into the "
+                             "whole tensor or a "
+                             "contiguous slice and offset the indices)",
+                             t.name));
         const size_t eb = dtype_bytes(t.dtype);
         for (int64_t i = 0; i < src->vr; ++i)
             for (int64_t j = 0; j < src->vc; ++j) {
                 const double raw = i < idx->d.m.rows() && j < idx->d.m.cols() ? idx->d.m(i, j) : 0.0;
                 rt::IndexPick p = rt::pick_index(raw, cap, 0);
-                auto w = p.oob ? std::nullopt : rt::indexed_window(v.id, v.off, v.shape, v.reshape, t.shape, p.index, false);
+                auto w =
+                    p.oob ? std::nullopt : rt::indexed_window(v.id, v.off, v.shape, v.reshape, t.shape, p.index, false);
                 if (p.oob || !w || rt::check_window(t, *w))
-                    fail(codes::kOob, c.loc, fmt::format("pl.tile.mscatter: index {} at ({}, {}) is outside the {} elements of tensor {}",
-                                                     static_cast<int64_t>(raw), i, j, cap, t.name));
+                    fail(codes::kOob, c.loc,
+                         fmt::format("pl.tile.mscatter: index {} at ({}, {}) is outside the {} elements of tensor {}",
+                                     static_cast<int64_t>(raw), i, j, cap, t.name));
                 const auto k = static_cast<size_t>(rt::window_row_start(t, *w, 0));
                 encode_element(t.dtype, round_to(t.dtype, src->d.m(i, j)), t.bytes.data() + k * eb);
                 t.written[k] = 1;
@@ -688,8 +748,13 @@ private:
             const Matrix& a = e.parts[0]->d.m;
             const Matrix& b = e.parts.size() > 1 ? e.parts[1]->d.m : Matrix();
             Matrix m(rows ? a.rows() + b.rows() : a.rows(), rows ? a.cols() : a.cols() + b.cols());
-            if (rows) { m.topRows(a.rows()) = a; if (b.size()) m.bottomRows(b.rows()) = b; }
-            else { m.leftCols(a.cols()) = a; if (b.size()) m.rightCols(b.cols()) = b; }
+            if (rows) {
+                m.topRows(a.rows()) = a;
+                if (b.size()) m.bottomRows(b.rows()) = b;
+            } else {
+                m.leftCols(a.cols()) = a;
+                if (b.size()) m.rightCols(b.cols()) = b;
+            }
             d = TileData{e.parts[0]->d.dtype, m};
         }
         e.popped[lane] = true;
@@ -730,7 +795,9 @@ private:
                 m_popped.erase(it);
                 return;
             }
-        fail(codes::kPipeFree, c.loc, fmt::format("tfree of '{}', a tile that was not popped (or was freed already)", arg(c, "tile")->var->name));
+        fail(
+            codes::kPipeFree, c.loc,
+            fmt::format("tfree of '{}', a tile that was not popped (or was freed already)", arg(c, "tile")->var->name));
     }
 
     void barrier(const std::string& group, const SourceLoc& loc) {
@@ -752,15 +819,18 @@ private:
         using O = OpCode;
         const O code = c.op->code;
         switch (code) {
-            case O::Load: return load(c);
+            case O::Load:
+                return load(c);
             case O::TensorWrite: {
                 gm_turn();
                 TView v = view(arg(c, "tensor"));
                 rt::Window w = window(v, arg(c, "indices"), std::vector<int64_t>(v.shape.size(), 1), c.loc);
                 auto& t = m_m.gm.tensors[v.id];
-                if (t.written.size() != static_cast<size_t>(t.numel())) t.written.assign(static_cast<size_t>(t.numel()), 0);
+                if (t.written.size() != static_cast<size_t>(t.numel()))
+                    t.written.assign(static_cast<size_t>(t.numel()), 0);
                 const auto k = static_cast<size_t>(rt::window_row_start(t, w, 0));
-                encode_element(t.dtype, round_to(t.dtype, scalar(arg(c, "value")).as_double()), t.bytes.data() + k * dtype_bytes(t.dtype));
+                encode_element(t.dtype, round_to(t.dtype, scalar(arg(c, "value")).as_double()),
+                               t.bytes.data() + k * dtype_bytes(t.dtype));
                 t.written[k] = 1;
                 return Value{};
             }
@@ -769,7 +839,9 @@ private:
                 const auto& t = m_m.gm.tensors[v.id];
                 bool whole = v.shape == (v.reshape.empty() ? t.shape : v.reshape);
                 for (int64_t o : v.off) whole &= o == 0;
-                if (!whole) fail(codes::kUnsupported, c.loc, "pl.tensor.view of a part of a tensor (a slice) is not modelled by cvsim");
+                if (!whole)
+                    fail(codes::kUnsupported, c.loc,
+                         "pl.tensor.view of a part of a tensor (a slice) is not modelled by cvsim");
                 v.shape = c.type.shape;
                 v.off.assign(v.shape.size(), 0);
                 v.reshape = v.shape == t.shape ? std::vector<int64_t>{} : v.shape;
@@ -780,41 +852,65 @@ private:
                 TView v = view(arg(c, "tensor"));
                 rt::Window w = window(v, arg(c, "indices"), std::vector<int64_t>(v.shape.size(), 1), c.loc);
                 const auto& t = m_m.gm.tensors[v.id];
-                double x = decode_element(t.dtype, t.bytes.data() + rt::window_row_start(t, w, 0) * dtype_bytes(t.dtype));
+                double x =
+                    decode_element(t.dtype, t.bytes.data() + rt::window_row_start(t, w, 0) * dtype_bytes(t.dtype));
                 const DType dt = c.type.dtype;
                 return Value{dtype_is_int(dt) ? Scalar::of_int(static_cast<int64_t>(x), dt) : Scalar::of_float(x, dt)};
             }
-            case O::Store: return store(c);
-            case O::Mgather: return mgather(c);
-            case O::Mscatter: return mscatter(c);
+            case O::Store:
+                return store(c);
+            case O::Mgather:
+                return mgather(c);
+            case O::Mscatter:
+                return mscatter(c);
             case O::Slice:
                 if (arg(c, "tile")->type.kind == TypeKind::Tensor) {
                     TView v = view(arg(c, "tile"));
                     auto off = ints(arg(c, "offset"));
-                    for (size_t d = 0; d < off.size() && d < v.off.size(); ++d) v.off[d] = rt::sat_add(v.off[d], off[d]);
+                    for (size_t d = 0; d < off.size() && d < v.off.size(); ++d)
+                        v.off[d] = rt::sat_add(v.off[d], off[d]);
                     v.shape = ints(arg(c, "shape"));
                     return Value{v};
                 }
                 break;
-            case O::TensorCreate: fail(codes::kUnsupported, c.loc, "pl.tensor.create inside a kernel is not supported");
-            case O::GetBlockIdx: return Value{Scalar::of_int(m_block)};
-            case O::GetBlockNum: return Value{Scalar::of_int(m_m.blocks)};
-            case O::GetSubblockIdx: return Value{Scalar::of_int(m_region_lane >= 0 ? m_region_lane : m_lane)};
+            case O::TensorCreate:
+                fail(codes::kUnsupported, c.loc, "pl.tensor.create inside a kernel is not supported");
+            case O::GetBlockIdx:
+                return Value{Scalar::of_int(m_block)};
+            case O::GetBlockNum:
+                return Value{Scalar::of_int(m_m.blocks)};
+            case O::GetSubblockIdx:
+                return Value{Scalar::of_int(m_region_lane >= 0 ? m_region_lane : m_lane)};
             case O::Read: {
                 TileP t = tile(arg(c, "tile"));
                 auto idx = ints(arg(c, "indices"));
                 int64_t r = idx.size() >= 2 ? idx[idx.size() - 2] : 0, col = idx.empty() ? 0 : idx.back();
-                if (r < 0 || col < 0 || r >= t->d.m.rows() || col >= t->d.m.cols()) fail(codes::kOob, c.loc, "pl.tile.read: index outside the tile");
+                if (r < 0 || col < 0 || r >= t->d.m.rows() || col >= t->d.m.cols())
+                    fail(codes::kOob, c.loc, "pl.tile.read: index outside the tile");
                 double v = t->d.m(r, col);
-                return Value{dtype_is_int(t->d.dtype) ? Scalar::of_int(static_cast<int64_t>(v), t->d.dtype) : Scalar::of_float(v, t->d.dtype)};
+                return Value{dtype_is_int(t->d.dtype) ? Scalar::of_int(static_cast<int64_t>(v), t->d.dtype)
+                                                      : Scalar::of_float(v, t->d.dtype)};
             }
-            case O::TpushToAiv: push(c, 0); return {};
-            case O::TpushToAic: push(c, 1); return {};
-            case O::TpopFromAic: return pop(c, 0, c.type);
-            case O::TpopFromAiv: return pop(c, 1, c.type);
-            case O::TfreeToAic: case O::TfreeToAiv: tfree(c); return {};
-            case O::ReserveBuffer: case O::ImportPeerBuffer: return Value{Scalar::of_int(0, DType::INT32)};
-            case O::AicInitializePipe: case O::AivInitializePipe: return {};
+            case O::TpushToAiv:
+                push(c, 0);
+                return {};
+            case O::TpushToAic:
+                push(c, 1);
+                return {};
+            case O::TpopFromAic:
+                return pop(c, 0, c.type);
+            case O::TpopFromAiv:
+                return pop(c, 1, c.type);
+            case O::TfreeToAic:
+            case O::TfreeToAiv:
+                tfree(c);
+                return {};
+            case O::ReserveBuffer:
+            case O::ImportPeerBuffer:
+                return Value{Scalar::of_int(0, DType::INT32)};
+            case O::AicInitializePipe:
+            case O::AivInitializePipe:
+                return {};
             case O::AivShard: {
                 TileP s = tile(arg(c, "tile"));
                 int split = shard_split(c);
@@ -838,8 +934,10 @@ private:
                 Matrix m = Matrix::Zero(rows ? a.rows() + b.rows() : std::max(a.rows(), b.rows()),
                                         rows ? std::max(a.cols(), b.cols()) : a.cols() + b.cols());
                 m.topLeftCorner(a.rows(), a.cols()) = a;
-                if (rows) m.bottomLeftCorner(b.rows(), b.cols()) = b;
-                else m.topRightCorner(b.rows(), b.cols()) = b;
+                if (rows)
+                    m.bottomLeftCorner(b.rows(), b.cols()) = b;
+                else
+                    m.topRightCorner(b.rows(), b.cols()) = b;
                 return Value{make_tile(TileData{first.dtype, m}, Mem::Mat)};
             }
             case O::Syncall: {
@@ -849,13 +947,15 @@ private:
                 barrier(group, c.loc);
                 return {};
             }
-            case O::SyncSet: case O::SyncWait: {
+            case O::SyncSet:
+            case O::SyncWait: {
                 int64_t id = scalar(arg(c, "event_id")).as_int();
                 if (m_role == Role::Mixed) return {};
                 if (code == O::SyncSet) {
                     if (m_role == Role::Aic)
                         for (int l = 0; l < m_m.aiv_lanes; ++l) ++m_m.flags[{m_block, id, 1 + l}];
-                    else ++m_m.flags[{m_block, id, 0}];
+                    else
+                        ++m_m.flags[{m_block, id, 0}];
                     m_m.coop.progress();
                 } else {
                     int need = m_role == Role::Aic ? m_m.aiv_lanes : 1;
@@ -867,10 +967,18 @@ private:
                 }
                 return {};
             }
-            case O::SetFfts: case O::Fence: case O::CacheInvalid: return {};
-            case O::PrefetchMakeContext: case O::PrefetchAsync: case O::PrefetchSession: return {};
-            case O::PrefetchWait: return Value{rt::Scalar::of_int(1, DType::BOOL)};
-            default: break;
+            case O::SetFfts:
+            case O::Fence:
+            case O::CacheInvalid:
+                return {};
+            case O::PrefetchMakeContext:
+            case O::PrefetchAsync:
+            case O::PrefetchSession:
+                return {};
+            case O::PrefetchWait:
+                return Value{rt::Scalar::of_int(1, DType::BOOL)};
+            default:
+                break;
         }
         if (c.op->effect == Effect::Compute || c.op->effect == Effect::View) return compute(c);
         return {};
@@ -911,20 +1019,27 @@ private:
         int64_t vr = -1, vc = -1;
         const RTile* x = tiles.empty() ? nullptr : tiles[0].get();
         switch (d.valid) {
-            case ValidRule::Inherit:  // a shape-preserving op keeps its operand's valid region (as the lane executor does)
+            case ValidRule::Inherit:  // a shape-preserving op keeps its operand's valid region (as the lane executor
+                                      // does)
                 if (x && x->d.m.rows() == o.out_rows && x->d.m.cols() == o.out_cols) vr = x->vr, vc = x->vc;
                 break;
             case ValidRule::Full:
                 if (c.type.valid.size() >= 2) vr = c.type.valid[c.type.valid.size() - 2], vc = c.type.valid.back();
                 break;
-            case ValidRule::Swap: if (x) vr = x->vc, vc = x->vr; break;
-            case ValidRule::RowReduce: if (x) vr = x->vr, vc = 1; break;
-            case ValidRule::ColReduce: break;  // the static [1, N] (as the lane executor)
+            case ValidRule::Swap:
+                if (x) vr = x->vc, vc = x->vr;
+                break;
+            case ValidRule::RowReduce:
+                if (x) vr = x->vr, vc = 1;
+                break;
+            case ValidRule::ColReduce:
+                break;  // the static [1, N] (as the lane executor)
             case ValidRule::Scalars:
                 vr = static_cast<int64_t>(o.scalars.at(0)), vc = static_cast<int64_t>(o.scalars.at(1));
                 if (vr < 0 || vc < 0 || vr > res.m.rows() || vc > res.m.cols())
-                    fail(codes::kOob, c.loc, fmt::format("pl.tile.set_validshape: valid shape [{}, {}] is outside the tile [{}, {}]", vr, vc,
-                                                     res.m.rows(), res.m.cols()));
+                    fail(codes::kOob, c.loc,
+                         fmt::format("pl.tile.set_validshape: valid shape [{}, {}] is outside the tile [{}, {}]", vr,
+                                     vc, res.m.rows(), res.m.cols()));
                 break;
         }
         return Value{make_tile(std::move(res), c.type.mem, vr, vc)};
@@ -1001,7 +1116,8 @@ Result interpret(const rt::LaunchPlan& plan, const rt::TensorStore& initial, con
     // vector statements read get_subblock_idx and each lane does its own part) has no sequential meaning
     // with one lane: it runs as its expanded lanes, both AIV lanes included.
     const Attr* per_lane = plan.mixed ? plan.mixed->attr("split_aiv") : nullptr;
-    if (!plan.mixed || (per_lane && per_lane->value && per_lane->value->ival != 0)) return interpret_lanes(plan, initial, opt);
+    if (!plan.mixed || (per_lane && per_lane->value && per_lane->value->ival != 0))
+        return interpret_lanes(plan, initial, opt);
     Machine m;
     m.gm = initial;
     m.max_statements = opt.max_statements;

@@ -9,10 +9,9 @@
 namespace cvsim::ref {
 
 struct Result {
-    rt::TensorStore gm;  // final GM contents
-    std::optional<rt::RuntimeError>
-        error;                // a run-time error (E-OOB, E-DEADLOCK, E-PIPE-...) if the run failed
-    uint64_t statements = 0;  // statements executed (all lanes)
+    rt::TensorStore gm;                     // final GM contents
+    std::optional<rt::RuntimeError> error;  // a run-time error (E-OOB, E-DEADLOCK, E-PIPE-...) if the run failed
+    uint64_t statements = 0;                // statements executed (all lanes)
 };
 
 struct Options {
@@ -21,8 +20,9 @@ struct Options {
 };
 
 // Runs the plan on `initial` GM contents. A mixed entry (plan.mixed set) is interpreted sequentially, one
-// task per cluster, unless it is in per-lane form (attr split_aiv), which runs as its expanded lanes; an expanded program runs its lanes cooperatively (each lane until it blocks on a pop or
-// a barrier, round-robin), rings carrying logical tiles.
+// task per cluster, unless it is in per-lane form (attr split_aiv), which runs as its expanded lanes; an expanded
+// program runs its lanes cooperatively (each lane until it blocks on a pop or a barrier, round-robin), rings carrying
+// logical tiles.
 Result interpret(const rt::LaunchPlan& plan, const rt::TensorStore& initial, const Options& opt = {});
 
 // Runs an expanded Group program sequentially-cooperatively even when plan.mixed is set (used to check that

@@ -67,7 +67,8 @@ namespace {
 
 // The linear range [lo, lo + len) of a row-major group of dimensions `s` as a box (offsets/extents appended
 // outermost first), or false when it is not one.
-bool range_as_box(int64_t lo, int64_t len, const std::vector<int64_t>& s, std::vector<int64_t>& off, std::vector<int64_t>& ext) {
+bool range_as_box(int64_t lo, int64_t len, const std::vector<int64_t>& s, std::vector<int64_t>& off,
+                  std::vector<int64_t>& ext) {
     std::vector<int64_t> o(s.size()), e(s.size());
     size_t d = s.size();
     while (d-- > 0) {
@@ -84,14 +85,16 @@ bool range_as_box(int64_t lo, int64_t len, const std::vector<int64_t>& s, std::v
         if (lo % n != 0 || len % n != 0) return false;
         o[d] = 0, e[d] = n, lo /= n, len /= n;
     }
-    return len <= 1 && lo == 0 && (off.insert(off.end(), o.begin(), o.end()), ext.insert(ext.end(), e.begin(), e.end()), true);
+    return len <= 1 && lo == 0 &&
+           (off.insert(off.end(), o.begin(), o.end()), ext.insert(ext.end(), e.begin(), e.end()), true);
 }
 
 }  // namespace
 
 int64_t indexed_capacity(const std::vector<int64_t>& shape, bool row) {
     int64_t n = 1;
-    for (size_t d = 0; d + (row ? 1 : 0) < shape.size(); ++d) n = shape[d] > 0 && n > INT64_MAX / shape[d] ? INT64_MAX : n * shape[d];
+    for (size_t d = 0; d + (row ? 1 : 0) < shape.size(); ++d)
+        n = shape[d] > 0 && n > INT64_MAX / shape[d] ? INT64_MAX : n * shape[d];
     return n;
 }
 
@@ -105,8 +108,9 @@ bool box_contiguous(const std::vector<int64_t>& shape, const std::vector<int64_t
     return true;
 }
 
-std::optional<Window> indexed_window(uint32_t tensor, const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
-                                     const std::vector<int64_t>& reshape, const std::vector<int64_t>& tensor_shape, int64_t k, bool row) {
+std::optional<Window> indexed_window(uint32_t tensor, const std::vector<int64_t>& off,
+                                     const std::vector<int64_t>& shape, const std::vector<int64_t>& reshape,
+                                     const std::vector<int64_t>& tensor_shape, int64_t k, bool row) {
     if (shape.empty() || off.size() != shape.size()) return std::nullopt;
     Window w;
     w.tensor = tensor;
@@ -125,8 +129,9 @@ std::optional<Window> indexed_window(uint32_t tensor, const std::vector<int64_t>
     return w;
 }
 
-std::optional<Window> view_range_window(uint32_t tensor, const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
-                                        const std::vector<int64_t>& reshape, const std::vector<int64_t>& tensor_shape, int64_t lo, int64_t len) {
+std::optional<Window> view_range_window(uint32_t tensor, const std::vector<int64_t>& off,
+                                        const std::vector<int64_t>& shape, const std::vector<int64_t>& reshape,
+                                        const std::vector<int64_t>& tensor_shape, int64_t lo, int64_t len) {
     if (shape.empty() || off.size() != shape.size() || lo < 0 || len <= 0) return std::nullopt;
     Window w;
     w.tensor = tensor;
@@ -139,22 +144,32 @@ std::optional<Window> view_range_window(uint32_t tensor, const std::vector<int64
 IndexPick pick_index(double raw, int64_t capacity, int oob_mode) {
     IndexPick p;
     // The kernels read the INT32 element and index with it unsigned: a negative index is a huge one.
-    const auto u = static_cast<uint32_t>(static_cast<int32_t>(std::isnan(raw) ? 0.0 : std::clamp(raw, -2147483648.0, 2147483647.0)));
+    const auto u = static_cast<uint32_t>(
+        static_cast<int32_t>(std::isnan(raw) ? 0.0 : std::clamp(raw, -2147483648.0, 2147483647.0)));
     const auto cap = static_cast<uint64_t>(std::max<int64_t>(capacity, 1));
     uint64_t i = u;
     if (i >= cap) {
         switch (oob_mode) {
-            case 1: i = cap - 1; break;
-            case 2: i %= cap; break;
-            case 3: p.zero = true; break;
-            default: p.oob = true; break;
+            case 1:
+                i = cap - 1;
+                break;
+            case 2:
+                i %= cap;
+                break;
+            case 3:
+                p.zero = true;
+                break;
+            default:
+                p.oob = true;
+                break;
         }
     }
     p.index = static_cast<int64_t>(i);
     return p;
 }
 
-std::optional<Window> reshape_window(const std::vector<int64_t>& from, const Window& w, const std::vector<int64_t>& to) {
+std::optional<Window> reshape_window(const std::vector<int64_t>& from, const Window& w,
+                                     const std::vector<int64_t>& to) {
     if (w.offsets.size() != from.size() || w.extents.size() != from.size()) return std::nullopt;
     Window r;
     r.tensor = w.tensor;
@@ -185,20 +200,22 @@ std::optional<Window> reshape_window(const std::vector<int64_t>& from, const Win
         }
         int64_t stride = 1;
         for (size_t k = i; k-- > i0;) lo += w.offsets[k] * stride, stride *= from[k];
-        std::vector<int64_t> sizes(to.begin() + static_cast<std::ptrdiff_t>(j0), to.begin() + static_cast<std::ptrdiff_t>(j));
+        std::vector<int64_t> sizes(to.begin() + static_cast<std::ptrdiff_t>(j0),
+                                   to.begin() + static_cast<std::ptrdiff_t>(j));
         if (!range_as_box(lo, len, sizes, r.offsets, r.extents)) return std::nullopt;
     }
     if (r.cols() != w.cols() || r.rows() != w.rows()) return std::nullopt;
     return r;
 }
 
-std::optional<Window> partition_window(uint32_t tensor, const std::vector<int64_t>& shape, const std::vector<int64_t>& off,
-                                       const std::vector<int64_t>& ext) {
+std::optional<Window> partition_window(uint32_t tensor, const std::vector<int64_t>& shape,
+                                       const std::vector<int64_t>& off, const std::vector<int64_t>& ext) {
     const size_t n = shape.size();
     if (n < 2 || off.size() != n || ext.size() != n) return std::nullopt;
     for (size_t d = 0; d < n; ++d)
         if (off[d] < 0 || ext[d] <= 0 || shape[d] <= 0) return std::nullopt;
-    if (!range_inside(off[n - 1], ext[n - 1], shape[n - 1])) return std::nullopt;  // a row would spill into the next one
+    if (!range_inside(off[n - 1], ext[n - 1], shape[n - 1]))
+        return std::nullopt;  // a row would spill into the next one
     // The tensor's rows (all dimensions but the last, row-major): partition row i starts at tensor row
     // sum((off_d + i_d) * w_d), w_d the product of the tensor's extents between d and the last dimension.
     std::vector<int64_t> lead(shape.begin(), shape.end() - 1);
@@ -233,10 +250,12 @@ std::optional<std::string> check_window(const TensorBuffer& t, const Window& w) 
             return fmt::format("window {} is outside tensor {} of shape {} (dimension {})", window_str(w), t.name,
                                ir::shape_str(t.shape), d);
     // A 4-bit tensor packs two elements per byte: a window row must start and end on a byte (DMA moves bytes).
-    if (is_sub_byte(t.dtype) && !t.shape.empty() && (t.shape.back() % 2 || w.offsets.back() % 2 || w.extents.back() % 2))
-        return fmt::format("window {} of {} tensor {} of shape {} splits a byte: a 4-bit tensor's last dimension, window column "
-                           "offset and column extent must be even (two elements per byte)", window_str(w), dtype_name(t.dtype), t.name,
-                           ir::shape_str(t.shape));
+    if (is_sub_byte(t.dtype) && !t.shape.empty() &&
+        (t.shape.back() % 2 || w.offsets.back() % 2 || w.extents.back() % 2))
+        return fmt::format(
+            "window {} of {} tensor {} of shape {} splits a byte: a 4-bit tensor's last dimension, window column "
+            "offset and column extent must be even (two elements per byte)",
+            window_str(w), dtype_name(t.dtype), t.name, ir::shape_str(t.shape));
     return std::nullopt;
 }
 
@@ -256,10 +275,13 @@ void fill_inputs(TensorStore& store, uint64_t seed) {
         t.bytes.assign(storage_bytes(t.dtype, t.numel()), 0);
         for (int64_t i = 0; i < t.numel(); ++i) {
             double v;
-            if (dtype_is_float(t.dtype)) v = std::uniform_real_distribution<double>(-1.0, 1.0)(gen);
-            else v = static_cast<double>(std::uniform_int_distribution<int>(-8, 8)(gen));
-            if (t.dtype == DType::UINT8 || t.dtype == DType::BOOL || t.dtype == DType::UINT16 || t.dtype == DType::UINT32 ||
-                t.dtype == DType::UINT64 || t.dtype == DType::FP8E8M0 || t.dtype == DType::UINT4)
+            if (dtype_is_float(t.dtype))
+                v = std::uniform_real_distribution<double>(-1.0, 1.0)(gen);
+            else
+                v = static_cast<double>(std::uniform_int_distribution<int>(-8, 8)(gen));
+            if (t.dtype == DType::UINT8 || t.dtype == DType::BOOL || t.dtype == DType::UINT16 ||
+                t.dtype == DType::UINT32 || t.dtype == DType::UINT64 || t.dtype == DType::FP8E8M0 ||
+                t.dtype == DType::UINT4)
                 v = std::fabs(v);  // unsigned types (and the sign-less E8M0 scale) get magnitudes, not saturated zeros
             if (t.dtype == DType::FP4) v *= 6.0;  // E2M1's range is +-6: spread the inputs over its grid
             put_element(t.dtype, v, t.bytes.data(), i);
@@ -301,21 +323,42 @@ std::string npy_shape_text(const std::vector<int64_t>& shape) {
 }
 const char* npy_descr(DType d) {
     switch (d) {
-        case DType::FP32: return "<f4";
-        case DType::FP16: return "<f2";
-        case DType::BF16: return "<u2";  // numpy has no bfloat16: raw bits
-        case DType::INT8: return "|i1";
-        case DType::INT16: return "<i2";
-        case DType::INT32: return "<i4";
-        case DType::INT64: case DType::INDEX: return "<i8";
-        case DType::UINT8: return "|u1";
-        case DType::BOOL: return "|b1";
-        case DType::UINT16: return "<u2";
-        case DType::UINT32: return "<u4";
-        case DType::UINT64: return "<u8";
-        case DType::TASK_ID: return "<i8";
-        case DType::FP8E4M3FN: case DType::FP8E5M2: case DType::FP8E8M0: case DType::HF8: return "|u1";  // raw bits
-        case DType::INT4: case DType::UINT4: case DType::FP4: return "|u1";  // packed bytes, two elements each
+        case DType::FP32:
+            return "<f4";
+        case DType::FP16:
+            return "<f2";
+        case DType::BF16:
+            return "<u2";  // numpy has no bfloat16: raw bits
+        case DType::INT8:
+            return "|i1";
+        case DType::INT16:
+            return "<i2";
+        case DType::INT32:
+            return "<i4";
+        case DType::INT64:
+        case DType::INDEX:
+            return "<i8";
+        case DType::UINT8:
+            return "|u1";
+        case DType::BOOL:
+            return "|b1";
+        case DType::UINT16:
+            return "<u2";
+        case DType::UINT32:
+            return "<u4";
+        case DType::UINT64:
+            return "<u8";
+        case DType::TASK_ID:
+            return "<i8";
+        case DType::FP8E4M3FN:
+        case DType::FP8E5M2:
+        case DType::FP8E8M0:
+        case DType::HF8:
+            return "|u1";  // raw bits
+        case DType::INT4:
+        case DType::UINT4:
+        case DType::FP4:
+            return "|u1";  // packed bytes, two elements each
     }
     return "|u1";
 }
@@ -332,7 +375,8 @@ std::vector<int64_t> npy_file_shape(const TensorBuffer& t) {
 }  // namespace
 
 void write_npy(const TensorBuffer& t, const std::string& path) {
-    std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", npy_descr(t.dtype), npy_shape_text(npy_file_shape(t)));
+    std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", npy_descr(t.dtype),
+                                     npy_shape_text(npy_file_shape(t)));
     size_t total = 10 + header.size() + 1;
     header.append((64 - total % 64) % 64, ' ');
     header += '\n';
@@ -388,14 +432,17 @@ void read_npy(TensorBuffer& t, const std::string& path) {
     bool descr_ok = false;
     for (const auto& d : descrs) descr_ok |= header.find("'descr': '" + d + "'") != std::string::npos;
     if (!descr_ok)
-        throw std::runtime_error(fmt::format("'{}': dtype does not match {} ({})", path, dtype_name(t.dtype), npy_descr(t.dtype)));
-    if (header.find("'fortran_order': False") == std::string::npos) throw std::runtime_error("'" + path + "': Fortran order is not supported");
+        throw std::runtime_error(
+            fmt::format("'{}': dtype does not match {} ({})", path, dtype_name(t.dtype), npy_descr(t.dtype)));
+    if (header.find("'fortran_order': False") == std::string::npos)
+        throw std::runtime_error("'" + path + "': Fortran order is not supported");
     const std::vector<int64_t> fshape = npy_file_shape(t);
     if (npy_header_shape(header) != fshape)
         throw std::runtime_error(fmt::format("'{}': shape does not match {}{}", path, ir::shape_str(fshape),
-                                             is_sub_byte(t.dtype) ? fmt::format(" (the packed bytes of {} {}: two elements per byte)",
-                                                                                dtype_name(t.dtype), ir::shape_str(t.shape))
-                                                                  : std::string()));
+                                             is_sub_byte(t.dtype)
+                                                 ? fmt::format(" (the packed bytes of {} {}: two elements per byte)",
+                                                               dtype_name(t.dtype), ir::shape_str(t.shape))
+                                                 : std::string()));
     t.bytes.assign(storage_bytes(t.dtype, t.numel()), 0);
     in.read(reinterpret_cast<char*>(t.bytes.data()), static_cast<std::streamsize>(t.bytes.size()));
     if (!in) throw std::runtime_error("'" + path + "': file is too short");
@@ -407,10 +454,12 @@ void read_npy(TensorBuffer& t, const std::string& path) {
             std::memcpy(&u, p, 8);
             const bool unsigned_type = t.dtype == DType::UINT64;
             const int64_t s = static_cast<int64_t>(u);
-            const bool exact = unsigned_type ? u <= (uint64_t{1} << 53) : (s <= (int64_t{1} << 53) && s >= -(int64_t{1} << 53));
+            const bool exact =
+                unsigned_type ? u <= (uint64_t{1} << 53) : (s <= (int64_t{1} << 53) && s >= -(int64_t{1} << 53));
             if (!exact && !is_poison(t.dtype, p))
-                throw std::runtime_error(fmt::format("'{}': element {} ({}) is beyond +-2^53, which cvsim cannot hold exactly",
-                                                     path, i, unsigned_type ? std::to_string(u) : std::to_string(s)));
+                throw std::runtime_error(
+                    fmt::format("'{}': element {} ({}) is beyond +-2^53, which cvsim cannot hold exactly", path, i,
+                                unsigned_type ? std::to_string(u) : std::to_string(s)));
         }
 }
 
@@ -426,10 +475,13 @@ void charge_gm(int64_t& used, int64_t bytes, const std::string& what, const Sour
         used += bytes;
         return;
     }
-    raise(codes::kCapacity, loc,
-          fmt::format("GM for {}: {} bytes; cvsim simulates at most {} MiB of GM per run (all tensors together; {} bytes "
-                      "before this one)", what, bytes < 0 ? std::string("more than 2^63") : std::to_string(bytes), kMaxGmBytes >> 20, used),
-          "simulate a smaller problem size: the hazards of a kernel do not depend on its tensor sizes beyond a few tiles");
+    raise(
+        codes::kCapacity, loc,
+        fmt::format("GM for {}: {} bytes; cvsim simulates at most {} MiB of GM per run (all tensors together; {} bytes "
+                    "before this one)",
+                    what, bytes < 0 ? std::string("more than 2^63") : std::to_string(bytes), kMaxGmBytes >> 20, used),
+        "simulate a smaller problem size: the hazards of a kernel do not depend on its tensor sizes beyond a few "
+        "tiles");
 }
 
 void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string, Scalar>& scalars) {
@@ -440,10 +492,11 @@ void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string
     for (const auto& p : plan.entry->params)
         if (p.var->type.kind == ir::TypeKind::Tensor && !store.find(p.var->name))
             charge_gm(used, tensor_bytes(p.var->type.shape, p.var->type.dtype),
-                      fmt::format("tensor '{}' of shape {}", p.var->name, ir::shape_str(p.var->type.shape)), p.var->loc);
+                      fmt::format("tensor '{}' of shape {}", p.var->name, ir::shape_str(p.var->type.shape)),
+                      p.var->loc);
     for (const auto& c : plan.created)
-        charge_gm(used, tensor_bytes(c.shape, c.dtype), fmt::format("created tensor '{}' of shape {}", c.name, ir::shape_str(c.shape)),
-                  plan.entry->loc);
+        charge_gm(used, tensor_bytes(c.shape, c.dtype),
+                  fmt::format("created tensor '{}' of shape {}", c.name, ir::shape_str(c.shape)), plan.entry->loc);
     for (const auto& p : plan.entry->params) {
         ArgBinding b;
         const ir::Type& t = p.var->type;
@@ -467,9 +520,11 @@ void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string
             auto it = scalars.find(p.var->name);
             b.scalar = it != scalars.end() ? it->second : Scalar::of_int(0, t.dtype);
             b.scalar.dtype = t.dtype;
-            if (dtype_is_float(t.dtype) && it != scalars.end() && !it->second.is_float()) b.scalar.f = static_cast<double>(it->second.i);
+            if (dtype_is_float(t.dtype) && it != scalars.end() && !it->second.is_float())
+                b.scalar.f = static_cast<double>(it->second.i);
         } else {
-            raise(codes::kUnsupported, p.var->loc, fmt::format("entry parameter '{}' of type {} cannot be bound", p.var->name, ir::type_str(t)));
+            raise(codes::kUnsupported, p.var->loc,
+                  fmt::format("entry parameter '{}' of type {} cannot be bound", p.var->name, ir::type_str(t)));
         }
         plan.entry_args.push_back(b);
     }
@@ -508,18 +563,20 @@ std::optional<std::string> valid_shape_error(const std::vector<int64_t>& valid, 
         for (int64_t v : valid)
             if (v < 0) return fmt::format("pl.tile.load: valid_shape {} is negative", ir::shape_str(valid));
         if (vr > sr || valid.back() > shape.back())
-            return fmt::format("pl.tile.load: valid_shape {} is outside the loaded shape {} (its tile is [{}, {}])", ir::shape_str(valid),
-                               ir::shape_str(shape), sr, shape.back());
+            return fmt::format("pl.tile.load: valid_shape {} is outside the loaded shape {} (its tile is [{}, {}])",
+                               ir::shape_str(valid), ir::shape_str(shape), sr, shape.back());
         return std::nullopt;
     }
     for (size_t d = 0; d < valid.size(); ++d)
         if (valid[d] < 0 || valid[d] > shape[d])
-            return fmt::format("pl.tile.load: valid_shape {} is outside the loaded shape {} (dimension {})", ir::shape_str(valid),
-                               ir::shape_str(shape), d);
+            return fmt::format("pl.tile.load: valid_shape {} is outside the loaded shape {} (dimension {})",
+                               ir::shape_str(valid), ir::shape_str(shape), d);
     return std::nullopt;
 }
 
-bool truthy(const Scalar& s) { return s.is_float() ? s.f != 0 : s.i != 0; }
+bool truthy(const Scalar& s) {
+    return s.is_float() ? s.f != 0 : s.i != 0;
+}
 
 namespace {
 
@@ -542,12 +599,17 @@ int64_t pymod(int64_t a, int64_t b) {
 Scalar eval_scalar(const ir::Expr& e, const std::function<Scalar(const ir::Var&)>& lookup) {
     using ir::ExprKind;
     switch (e.kind) {
-        case ExprKind::Int: return Scalar::of_int(e.ival, DType::INDEX);
-        case ExprKind::Bool: return Scalar::of_int(e.ival, DType::BOOL);
-        case ExprKind::Float: return Scalar::of_float(e.fval, DType::FP32);
+        case ExprKind::Int:
+            return Scalar::of_int(e.ival, DType::INDEX);
+        case ExprKind::Bool:
+            return Scalar::of_int(e.ival, DType::BOOL);
+        case ExprKind::Float:
+            return Scalar::of_float(e.fval, DType::FP32);
         case ExprKind::Const:
-            return dtype_is_float(e.dtype) ? Scalar::of_float(e.fval, e.dtype) : Scalar::of_int(static_cast<int64_t>(e.fval), e.dtype);
-        case ExprKind::Var: return lookup(*e.var);
+            return dtype_is_float(e.dtype) ? Scalar::of_float(e.fval, e.dtype)
+                                           : Scalar::of_int(static_cast<int64_t>(e.fval), e.dtype);
+        case ExprKind::Var:
+            return lookup(*e.var);
         case ExprKind::Unary: {
             Scalar x = eval_scalar(*e.args[0], lookup);
             if (e.sval == "not") return Scalar::of_int(!truthy(x), DType::BOOL);
@@ -557,13 +619,17 @@ Scalar eval_scalar(const ir::Expr& e, const std::function<Scalar(const ir::Var&)
                 return Scalar::of_int(x.is_float() ? static_cast<int64_t>(round_to(e.dtype, d)) : x.i, e.dtype);
             }
             if (e.sval == "abs") {
-                if (x.is_float()) x.f = std::fabs(x.f);
-                else if (x.i < 0) x.i = static_cast<int64_t>(0ull - static_cast<uint64_t>(x.i));
+                if (x.is_float())
+                    x.f = std::fabs(x.f);
+                else if (x.i < 0)
+                    x.i = static_cast<int64_t>(0ull - static_cast<uint64_t>(x.i));
                 return x;
             }
             if (e.sval == "-") {
-                if (x.is_float()) x.f = -x.f;
-                else x.i = static_cast<int64_t>(0ull - static_cast<uint64_t>(x.i));
+                if (x.is_float())
+                    x.f = -x.f;
+                else
+                    x.i = static_cast<int64_t>(0ull - static_cast<uint64_t>(x.i));
             }
             return x;
         }
@@ -577,10 +643,20 @@ Scalar eval_scalar(const ir::Expr& e, const std::function<Scalar(const ir::Var&)
             bool r;
             if (a.is_float() || b.is_float()) {
                 double x = a.as_double(), y = b.as_double();
-                r = e.sval == "<" ? x < y : e.sval == "<=" ? x <= y : e.sval == ">" ? x > y : e.sval == ">=" ? x >= y : e.sval == "==" ? x == y : x != y;
+                r = e.sval == "<"    ? x < y
+                    : e.sval == "<=" ? x <= y
+                    : e.sval == ">"  ? x > y
+                    : e.sval == ">=" ? x >= y
+                    : e.sval == "==" ? x == y
+                                     : x != y;
             } else {
                 int64_t x = a.i, y = b.i;
-                r = e.sval == "<" ? x < y : e.sval == "<=" ? x <= y : e.sval == ">" ? x > y : e.sval == ">=" ? x >= y : e.sval == "==" ? x == y : x != y;
+                r = e.sval == "<"    ? x < y
+                    : e.sval == "<=" ? x <= y
+                    : e.sval == ">"  ? x > y
+                    : e.sval == ">=" ? x >= y
+                    : e.sval == "==" ? x == y
+                                     : x != y;
             }
             return Scalar::of_int(r, DType::BOOL);
         }
@@ -596,29 +672,44 @@ Scalar eval_scalar(const ir::Expr& e, const std::function<Scalar(const ir::Var&)
             }
             if (a.is_float() || b.is_float() || op == "/") {
                 double x = a.as_double(), y = b.as_double(), r = 0;
-                if (op == "+") r = x + y;
-                else if (op == "-") r = x - y;
-                else if (op == "*") r = x * y;
-                else if (op == "/") r = x / y;
-                else if (op == "//") r = std::floor(x / y);
-                else if (op == "%") r = std::fmod(x, y);
-                return Scalar::of_float(r, e.type.dtype == DType::FP32 || !dtype_is_float(e.type.dtype) ? DType::FP32 : e.type.dtype);
+                if (op == "+")
+                    r = x + y;
+                else if (op == "-")
+                    r = x - y;
+                else if (op == "*")
+                    r = x * y;
+                else if (op == "/")
+                    r = x / y;
+                else if (op == "//")
+                    r = std::floor(x / y);
+                else if (op == "%")
+                    r = std::fmod(x, y);
+                return Scalar::of_float(
+                    r, e.type.dtype == DType::FP32 || !dtype_is_float(e.type.dtype) ? DType::FP32 : e.type.dtype);
             }
             // Saturating 64-bit integer arithmetic (Python's integers do not wrap: a huge offset must stay
             // huge and be reported out of bounds, not wrap back into the tensor); never undefined behaviour.
             uint64_t x = static_cast<uint64_t>(a.i);
             int64_t r = 0;
             const int64_t sat = (a.i < 0) != (b.i < 0) ? INT64_MIN : INT64_MAX;
-            if (op == "+") r = __builtin_add_overflow(a.i, b.i, &r) ? (a.i < 0 ? INT64_MIN : INT64_MAX) : r;
-            else if (op == "-") r = __builtin_sub_overflow(a.i, b.i, &r) ? (a.i < 0 ? INT64_MIN : INT64_MAX) : r;
-            else if (op == "*") r = __builtin_mul_overflow(a.i, b.i, &r) ? sat : r;
-            else if (op == "//") r = (a.i == INT64_MIN && b.i == -1) ? INT64_MIN : floordiv(a.i, b.i);
-            else if (op == "%") r = (b.i == -1) ? 0 : pymod(a.i, b.i);
-            else if (op == "<<") r = b.i >= 0 && b.i < 64 ? static_cast<int64_t>(x << b.i) : 0;
-            else if (op == ">>") r = b.i >= 0 && b.i < 64 ? (a.i >> b.i) : (a.i < 0 ? -1 : 0);
+            if (op == "+")
+                r = __builtin_add_overflow(a.i, b.i, &r) ? (a.i < 0 ? INT64_MIN : INT64_MAX) : r;
+            else if (op == "-")
+                r = __builtin_sub_overflow(a.i, b.i, &r) ? (a.i < 0 ? INT64_MIN : INT64_MAX) : r;
+            else if (op == "*")
+                r = __builtin_mul_overflow(a.i, b.i, &r) ? sat : r;
+            else if (op == "//")
+                r = (a.i == INT64_MIN && b.i == -1) ? INT64_MIN : floordiv(a.i, b.i);
+            else if (op == "%")
+                r = (b.i == -1) ? 0 : pymod(a.i, b.i);
+            else if (op == "<<")
+                r = b.i >= 0 && b.i < 64 ? static_cast<int64_t>(x << b.i) : 0;
+            else if (op == ">>")
+                r = b.i >= 0 && b.i < 64 ? (a.i >> b.i) : (a.i < 0 ? -1 : 0);
             return Scalar::of_int(r, e.type.dtype);
         }
-        default: return Scalar::of_int(0);
+        default:
+            return Scalar::of_int(0);
     }
 }
 

@@ -58,9 +58,9 @@ struct TensorBuffer {
     DType dtype = DType::FP32;
     std::vector<int64_t> shape;
     ir::ParamDir dir = ir::ParamDir::In;
-    bool hidden = false;  // created by cvsim (ring buffers, soft-syncall workspace), not a kernel output
-    std::vector<uint8_t> bytes;  // shape.product() * dtype_bytes
-    std::vector<uint8_t> written; // per element: 1 once a store wrote it (outputs only; filled by the run)
+    bool hidden = false;           // created by cvsim (ring buffers, soft-syncall workspace), not a kernel output
+    std::vector<uint8_t> bytes;    // shape.product() * dtype_bytes
+    std::vector<uint8_t> written;  // per element: 1 once a store wrote it (outputs only; filled by the run)
     // Per element: how far two orders of the float atomic adds into it can differ (filled by the reference
     // run; empty when no float atomic add touched the tensor). Output comparison allows this much there.
     std::vector<double> atomic_tol;
@@ -92,13 +92,16 @@ inline bool range_inside(int64_t off, int64_t ext, int64_t size) {
 }
 // A GM window's extent in one dimension: an empty one (a split lane's part of a valid region that lane 0 holds
 // whole, a tail tile of 0 rows) is inside when its offset is in [0, size]; it moves nothing.
-inline bool window_inside(int64_t off, int64_t ext, int64_t size) { return ext == 0 ? off >= 0 && off <= size : range_inside(off, ext, size); }
+inline bool window_inside(int64_t off, int64_t ext, int64_t size) {
+    return ext == 0 ? off >= 0 && off <= size : range_inside(off, ext, size);
+}
 
 // Windows of one tensor that share an element (windows of different rank are assumed to overlap).
 inline bool windows_overlap(const Window& a, const Window& b) {
     if (a.offsets.size() != b.offsets.size()) return true;
     for (size_t d = 0; d < a.offsets.size(); ++d)
-        if (sat_add(a.offsets[d], a.extents[d]) <= b.offsets[d] || sat_add(b.offsets[d], b.extents[d]) <= a.offsets[d]) return false;
+        if (sat_add(a.offsets[d], a.extents[d]) <= b.offsets[d] || sat_add(b.offsets[d], b.extents[d]) <= a.offsets[d])
+            return false;
     return true;
 }
 
@@ -106,7 +109,9 @@ inline bool windows_overlap(const Window& a, const Window& b) {
 inline bool window_covers(const Window& big, const Window& small) {
     if (big.offsets.size() != small.offsets.size()) return false;
     for (size_t d = 0; d < big.offsets.size(); ++d)
-        if (small.offsets[d] < big.offsets[d] || sat_add(small.offsets[d], small.extents[d]) > sat_add(big.offsets[d], big.extents[d])) return false;
+        if (small.offsets[d] < big.offsets[d] ||
+            sat_add(small.offsets[d], small.extents[d]) > sat_add(big.offsets[d], big.extents[d]))
+            return false;
     return true;
 }
 
@@ -135,8 +140,8 @@ std::optional<Window> reshape_window(const std::vector<int64_t>& from, const Win
 // rows of the tensor (within its last dimension), the same elements in the same row order are one box of the
 // tensor: that box (offsets and extents of the tensor's rank); else nullopt. The caller tries it only when the
 // plain box does not fit.
-std::optional<Window> partition_window(uint32_t tensor, const std::vector<int64_t>& shape, const std::vector<int64_t>& off,
-                                       const std::vector<int64_t>& ext);
+std::optional<Window> partition_window(uint32_t tensor, const std::vector<int64_t>& shape,
+                                       const std::vector<int64_t>& off, const std::vector<int64_t>& ext);
 
 // mgather / mscatter addressing (pto-isa MGATHER / MSCATTER), shared by the reference interpreter and the
 // simulator. A view (the tensor `tensor` seen at `off` with shape `shape`, row-major in `reshape` when that is
@@ -147,15 +152,19 @@ int64_t indexed_capacity(const std::vector<int64_t>& shape, bool row);
 // covers consecutive elements of the base: pto-isa's MGATHER elem mode / MSCATTER (and a5's row mode) address
 // the view linearly from its first element, which equals cvsim's logical flattening only then.
 bool box_contiguous(const std::vector<int64_t>& shape, const std::vector<int64_t>& base);
-std::optional<Window> indexed_window(uint32_t tensor, const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
-                                     const std::vector<int64_t>& reshape, const std::vector<int64_t>& tensor_shape, int64_t k, bool row);
+std::optional<Window> indexed_window(uint32_t tensor, const std::vector<int64_t>& off,
+                                     const std::vector<int64_t>& shape, const std::vector<int64_t>& reshape,
+                                     const std::vector<int64_t>& tensor_shape, int64_t k, bool row);
 // The linear range [lo, lo + len) of a view (row-major from its first element; the caller checks box_contiguous)
 // as one box of its tensor, or nullopt: mgather's Mat elem-mode GM scratch, written whole.
-std::optional<Window> view_range_window(uint32_t tensor, const std::vector<int64_t>& off, const std::vector<int64_t>& shape,
-                                        const std::vector<int64_t>& reshape, const std::vector<int64_t>& tensor_shape, int64_t lo, int64_t len);
+std::optional<Window> view_range_window(uint32_t tensor, const std::vector<int64_t>& off,
+                                        const std::vector<int64_t>& shape, const std::vector<int64_t>& reshape,
+                                        const std::vector<int64_t>& tensor_shape, int64_t lo, int64_t len);
 // Element (r, c) of a Mat tile of `rows` rows in NZ order (32-byte column blocks of c0 elements, each block's rows
 // contiguous): pto-isa's MGatherGm2L1ElemImpl scratch offset (c / c0) * rows * c0 + r * c0 + c % c0.
-inline int64_t nz_offset(int64_t r, int64_t c, int64_t rows, int64_t c0) { return (c / c0) * rows * c0 + r * c0 + c % c0; }
+inline int64_t nz_offset(int64_t r, int64_t c, int64_t rows, int64_t c0) {
+    return (c / c0) * rows * c0 + r * c0 + c % c0;
+}
 // One index value (an INT32 element, read as pto-isa's kernels do: cast to uint32) against the capacity under
 // gather_oob mode 0 undefined / 1 clamp / 2 wrap / 3 zero (mscatter: 0). `zero`: the transfer reads nothing and
 // yields 0; `oob`: an out-of-range index under mode 0 (the hardware accesses memory outside the table).
@@ -202,9 +211,9 @@ constexpr int kConstArg = -1;
 constexpr int kCreatedArg = -2;
 
 struct LaneProgram {
-    std::shared_ptr<ir::Function> fn;   // the function to run
-    std::vector<int> entry_param;       // per parameter: where it comes from (see kConstArg / kCreatedArg)
-    std::vector<ArgBinding> args;       // one per parameter (filled by bind_entry)
+    std::shared_ptr<ir::Function> fn;  // the function to run
+    std::vector<int> entry_param;      // per parameter: where it comes from (see kConstArg / kCreatedArg)
+    std::vector<ArgBinding> args;      // one per parameter (filled by bind_entry)
 };
 
 // A GM tensor an Orchestration function creates with pl.create_tensor (internal: zeroed, not compared).
@@ -217,18 +226,18 @@ struct CreatedTensor {
 // The cores of a launch: per cluster one AIC program and one AIV program (run on both AIVs).
 struct LaunchPlan {
     std::shared_ptr<ir::Program> program;
-    std::shared_ptr<ir::Function> entry;     // the function the user launched (Group, InCore, Spmd, Orchestration)
-    std::optional<LaneProgram> aic;          // absent: the AIC idles
-    std::optional<LaneProgram> aiv;          // absent: the AIVs idle
-    int blocks = 1;                          // clusters launched
-    bool aiv_split = false;                  // the AIV function splits work between its two lanes
-    bool aiv_lane1_replay = false;           // a2a3 unsplit: lane 1 replays handshakes only
-    bool aiv_lane1_launched = true;          // a5 unsplit: lane 1 not launched
-    std::shared_ptr<ir::Function> mixed;     // the single-core (sequential) function the reference runs
-    std::optional<LaneProgram> mixed_prog;   // its arguments
-    std::vector<CreatedTensor> created;      // tensors created by an Orchestration entry
-    std::vector<ArgBinding> entry_args;      // the entry function's arguments
-    std::vector<uint32_t> created_ids;       // TensorStore index of each created tensor (filled by bind_entry)
+    std::shared_ptr<ir::Function> entry;    // the function the user launched (Group, InCore, Spmd, Orchestration)
+    std::optional<LaneProgram> aic;         // absent: the AIC idles
+    std::optional<LaneProgram> aiv;         // absent: the AIVs idle
+    int blocks = 1;                         // clusters launched
+    bool aiv_split = false;                 // the AIV function splits work between its two lanes
+    bool aiv_lane1_replay = false;          // a2a3 unsplit: lane 1 replays handshakes only
+    bool aiv_lane1_launched = true;         // a5 unsplit: lane 1 not launched
+    std::shared_ptr<ir::Function> mixed;    // the single-core (sequential) function the reference runs
+    std::optional<LaneProgram> mixed_prog;  // its arguments
+    std::vector<CreatedTensor> created;     // tensors created by an Orchestration entry
+    std::vector<ArgBinding> entry_args;     // the entry function's arguments
+    std::vector<uint32_t> created_ids;      // TensorStore index of each created tensor (filled by bind_entry)
 };
 
 // The GM cvsim simulates per run, all tensors together (kernel tensors, created tensors, ring buffers): a

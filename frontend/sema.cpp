@@ -33,7 +33,6 @@ namespace {
 using sema::FunctionLowering;
 using sema::ProgramCtx;
 
-
 // The first (in source order) mention of distributed state in a function definition: a pld.* type or op,
 // or pl.Ptr (the window buffer pointer of pld.tensor.alloc_window_buffer).
 void note_distributed(const ast::Expr* e, Function::DistributedUse& first) {
@@ -41,7 +40,8 @@ void note_distributed(const ast::Expr* e, Function::DistributedUse& first) {
     if (e->kind == ast::ExprKind::Attribute || e->kind == ast::ExprKind::Name) {
         std::string d = e->dotted();
         if (d.rfind("pld.", 0) == 0 || d == "pl.Ptr") {
-            if (first.what.empty() || loc_before(e->loc, first.loc)) first = {d, e->loc, static_cast<uint32_t>(d.size())};
+            if (first.what.empty() || loc_before(e->loc, first.loc))
+                first = {d, e->loc, static_cast<uint32_t>(d.size())};
             return;
         }
     }
@@ -86,7 +86,8 @@ void collect_function(ProgramCtx& ctx, const ast::Stmt& s) {
         fn->unread.diag = std::make_shared<const Diagnostic>(e.diag());
         fn->unread.signature = true;
     }
-    if (ctx.by_name.count(fn->name)) raise(codes::kName, s.loc, fmt::format("function '{}' is defined twice", fn->name));
+    if (ctx.by_name.count(fn->name))
+        raise(codes::kName, s.loc, fmt::format("function '{}' is defined twice", fn->name));
     ctx.by_name[fn->name] = fn;
     ctx.program->functions.push_back(fn);
 }
@@ -125,7 +126,9 @@ void read_signature(ProgramCtx& ctx, const ast::Stmt& s, Function& f) {
     bool decorated = false;
     for (auto& d : s.decorators) {
         std::string dn = d->kind == ast::ExprKind::Call ? d->children[0]->dotted() : d->dotted();
-        if (dn != "pl.function") raise(codes::kUnsupported, d->loc, fmt::format("decorator '{}' is not supported (use @pl.function)", dn.empty() ? "?" : dn));
+        if (dn != "pl.function")
+            raise(codes::kUnsupported, d->loc,
+                  fmt::format("decorator '{}' is not supported (use @pl.function)", dn.empty() ? "?" : dn));
         decorated = true;
         if (d->kind != ast::ExprKind::Call) continue;
         if (!d->args.empty()) raise(codes::kType, d->args[0]->loc, "@pl.function takes keyword arguments only");
@@ -143,19 +146,22 @@ void read_signature(ProgramCtx& ctx, const ast::Stmt& s, Function& f) {
                 fn->deco_extra_keys.push_back(kw.name);
                 fn->deco_extra.push_back(lower_attr_value(ctx.consts, *kw.value));
             } else {
-                raise(codes::kType, kw.loc, fmt::format("@pl.function() got an unexpected keyword argument '{}'", kw.name),
+                raise(codes::kType, kw.loc,
+                      fmt::format("@pl.function() got an unexpected keyword argument '{}'", kw.name),
                       "its keywords are: type, level, role, attrs, auto_scope, external_source, strict_ssa, name");
             }
         }
     }
-    if (!decorated) raise(codes::kUnsupported, s.loc, fmt::format("method '{}' needs the @pl.function decorator", s.name));
+    if (!decorated)
+        raise(codes::kUnsupported, s.loc, fmt::format("method '{}' needs the @pl.function decorator", s.name));
     // PyPTO prints some functions without `self` (e.g. InCore/AIC/AIV beside Orchestration methods): a
     // leading unannotated `self` is the method receiver, every other parameter is a kernel parameter.
     size_t first_param = !s.params.empty() && s.params[0].name == "self" && !s.params[0].annotation ? 1 : 0;
     for (size_t i = first_param; i < s.params.size(); ++i) {
         const ast::Param& p = s.params[i];
         if (!p.annotation) raise(codes::kType, p.loc, fmt::format("parameter '{}' needs a type annotation", p.name));
-        if (p.default_value) raise(codes::kUnsupported, p.default_value->loc, "parameter default values are not supported");
+        if (p.default_value)
+            raise(codes::kUnsupported, p.default_value->loc, "parameter default values are not supported");
         if (fn->find_var(p.name)) raise(codes::kName, p.loc, fmt::format("duplicate parameter '{}'", p.name));
         ParamDir dir = ParamDir::In;
         Type t = lower_param_type(ctx.consts, *p.annotation, dir);
@@ -180,7 +186,9 @@ void read_signature(ProgramCtx& ctx, const ast::Stmt& s, Function& f) {
 
 }  // namespace
 
-std::shared_ptr<Program> analyze(const ast::Module& module) { return analyze(module, SemaOptions{}); }
+std::shared_ptr<Program> analyze(const ast::Module& module) {
+    return analyze(module, SemaOptions{});
+}
 
 namespace {
 
@@ -189,14 +197,16 @@ namespace {
 // one of them, and --dim is how a user gives the launch's real one.
 [[noreturn]] void rethrow_with_dims(const CompileError& e, const ConstTable& consts) {
     const Diagnostic& d = e.diag();
-    const bool shape = d.code == codes::kOob || (d.code == codes::kType && d.message.find("pl.Tensor[[") != std::string::npos);
+    const bool shape =
+        d.code == codes::kOob || (d.code == codes::kType && d.message.find("pl.Tensor[[") != std::string::npos);
     std::vector<std::string> chosen;
     for (const auto& [n, v] : consts.inferred) chosen.push_back(fmt::format("{}={} (inferred)", n, v));
     for (const auto& n : consts.defaulted)
         if (auto it = consts.values.find(n); it != consts.values.end())
             if (auto* v = std::get_if<int64_t>(&it->second.v)) chosen.push_back(fmt::format("{}={} (default)", n, *v));
     for (const auto& n : consts.bound_used)
-        if (auto it = consts.bound.find(n); it != consts.bound.end()) chosen.push_back(fmt::format("{}={} (--dim)", n, it->second));
+        if (auto it = consts.bound.find(n); it != consts.bound.end())
+            chosen.push_back(fmt::format("{}={} (--dim)", n, it->second));
     if (!shape || chosen.empty()) throw e;
     // The dimensions of the tensor the message names come first: its annotation in the file (`NAME:
     // pl.Tensor[[A, B], ...]`, also in pl.Out / pl.InOut), the symbols written there, with their values.
@@ -218,16 +228,21 @@ namespace {
                         continue;
                     }
                     size_t j = i;
-                    while (j < list.size() && (std::isalnum(static_cast<unsigned char>(list[j])) || list[j] == '_')) ++j;
+                    while (j < list.size() && (std::isalnum(static_cast<unsigned char>(list[j])) || list[j] == '_'))
+                        ++j;
                     const std::string name = list.substr(i, j - i);
                     i = j;
                     auto v = consts.values.find(name);
                     auto* iv = v == consts.values.end() ? nullptr : std::get_if<int64_t>(&v->second.v);
                     if (!iv) continue;
                     std::string how = "from the program's shapes";
-                    if (consts.bound_used.count(name)) how = "--dim";
-                    else if (std::find(consts.defaulted.begin(), consts.defaulted.end(), name) != consts.defaulted.end()) how = "default";
-                    else if (std::any_of(consts.inferred.begin(), consts.inferred.end(), [&](const auto& p) { return p.first == name; }))
+                    if (consts.bound_used.count(name))
+                        how = "--dim";
+                    else if (std::find(consts.defaulted.begin(), consts.defaulted.end(), name) !=
+                             consts.defaulted.end())
+                        how = "default";
+                    else if (std::any_of(consts.inferred.begin(), consts.inferred.end(),
+                                         [&](const auto& p) { return p.first == name; }))
                         how = "inferred";
                     const std::string item = fmt::format("{}={} ({})", name, *iv, how);
                     if (std::find(first.begin(), first.end(), item) == first.end()) first.push_back(item);
@@ -239,7 +254,8 @@ namespace {
     if (!first.empty()) {
         std::vector<std::string> rest;
         for (const auto& c : chosen)
-            if (std::none_of(first.begin(), first.end(), [&](const std::string& f) { return c.rfind(f.substr(0, f.find('=') + 1), 0) == 0; }))
+            if (std::none_of(first.begin(), first.end(),
+                             [&](const std::string& f) { return c.rfind(f.substr(0, f.find('=') + 1), 0) == 0; }))
                 rest.push_back(c);
         first.insert(first.end(), rest.begin(), rest.end());
         chosen = std::move(first);
@@ -252,7 +268,8 @@ namespace {
     out.hint = (d.hint.empty() ? std::string() : d.hint + "; ") +
                fmt::format("the program's dynamic dimensions are {}: give the launch's sizes with --dim NAME=V", list);
     for (size_t i = 0; i < consts.specialised.size() && i < 2; ++i) out.hint += "; " + consts.specialised[i];
-    if (consts.specialised.size() > 2) out.hint += fmt::format(" and {} more per-call copies", consts.specialised.size() - 2);
+    if (consts.specialised.size() > 2)
+        out.hint += fmt::format(" and {} more per-call copies", consts.specialised.size() - 2);
     throw CompileError(std::move(out));
 }
 
@@ -285,24 +302,33 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
                     imported = true;
                     break;
                 }
-                raise(codes::kUnsupported, s.loc, fmt::format("import of '{}' is not supported", s.name), "kernels import pypto.language as pl");
-            case ast::StmtKind::Assign: define_constant(ctx.consts, s); break;
+                raise(codes::kUnsupported, s.loc, fmt::format("import of '{}' is not supported", s.name),
+                      "kernels import pypto.language as pl");
+            case ast::StmtKind::Assign:
+                define_constant(ctx.consts, s);
+                break;
             case ast::StmtKind::ClassDef: {
                 bool is_prog = false;
                 for (auto& d : s.decorators) is_prog |= d->dotted() == "pl.program";
-                if (!is_prog) raise(codes::kUnsupported, s.loc, fmt::format("class '{}' needs the @pl.program decorator", s.name));
-                if (program_class) raise(codes::kUnsupported, s.loc, "only one @pl.program class per file is supported");
+                if (!is_prog)
+                    raise(codes::kUnsupported, s.loc,
+                          fmt::format("class '{}' needs the @pl.program decorator", s.name));
+                if (program_class)
+                    raise(codes::kUnsupported, s.loc, "only one @pl.program class per file is supported");
                 program_class = &s;
                 break;
             }
             case ast::StmtKind::Expr:
                 if (s.value->kind == ast::ExprKind::Str) break;  // module docstring
-                raise(codes::kUnsupported, s.loc, "only constants and one @pl.program class are allowed at module level");
-            case ast::StmtKind::Pass: break;
+                raise(codes::kUnsupported, s.loc,
+                      "only constants and one @pl.program class are allowed at module level");
+            case ast::StmtKind::Pass:
+                break;
             case ast::StmtKind::FunctionDef:
                 raise(codes::kUnsupported, s.loc, "functions must be methods of the @pl.program class");
             default:
-                raise(codes::kUnsupported, s.loc, "only constants and one @pl.program class are allowed at module level");
+                raise(codes::kUnsupported, s.loc,
+                      "only constants and one @pl.program class are allowed at module level");
         }
     }
     if (!program_class) {
@@ -316,7 +342,8 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
         if (ctx.consts.bound_used.count(name)) continue;
         std::string names;
         for (const auto& d : ctx.consts.dynamic) names += (names.empty() ? "" : ", ") + d;
-        raise(codes::kName, SourceLoc{module.source.get(), 1, 1}, fmt::format("--dim {}: the program has no pl.dynamic symbol '{}'", name, name),
+        raise(codes::kName, SourceLoc{module.source.get(), 1, 1},
+              fmt::format("--dim {}: the program has no pl.dynamic symbol '{}'", name, name),
               names.empty() ? "it declares no pl.dynamic symbol" : "its unbound pl.dynamic symbols: " + names);
     }
     (void)imported;
@@ -325,10 +352,12 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
             if (auto it = ctx.consts.values.find(n); it != ctx.consts.values.end())
                 if (auto* v = std::get_if<int64_t>(&it->second.v)) opt.defaulted->emplace_back(n, *v);
     if (opt.inferred) opt.inferred->insert(opt.inferred->end(), ctx.consts.inferred.begin(), ctx.consts.inferred.end());
-    if (opt.specialised) opt.specialised->insert(opt.specialised->end(), ctx.consts.specialised.begin(), ctx.consts.specialised.end());
+    if (opt.specialised)
+        opt.specialised->insert(opt.specialised->end(), ctx.consts.specialised.begin(), ctx.consts.specialised.end());
     ctx.program->name = program_class->name;
     for (const auto& s : program_class->body) collect_function(ctx, *s);
-    if (ctx.program->functions.empty()) raise(codes::kParse, program_class->loc, fmt::format("program '{}' has no functions", program_class->name));
+    if (ctx.program->functions.empty())
+        raise(codes::kParse, program_class->loc, fmt::format("program '{}' has no functions", program_class->name));
     // Bodies: each function is lowered against the complete set of signatures.
     // An E-UNSUPPORTED in one body is kept on that function (Function::unread) instead of rejecting the
     // file: the launches that do not reach it still run and get verdicts. Other codes reject the file.
@@ -376,20 +405,25 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
 
 std::string defaulted_dim_note(const std::string& name, int64_t value) {
     if (value != kDefaultDim)
-        return fmt::format("note: pl.dynamic symbol '{}' is not bound: cvsim uses {}={}, the smallest size the program's windows along it "
-                           "need (the default is {}; bind it with --dim {}=VALUE)\n",
-                           name, name, value, kDefaultDim, name);
-    return fmt::format("note: pl.dynamic symbol '{}' is not bound: cvsim uses {}={} (bind it with --dim {}=VALUE)\n", name, name, value,
-                       name);
-}
-
-std::string inferred_dim_note(const std::string& name, int64_t value) {
-    return fmt::format("note: pl.dynamic symbol '{}' is not bound: cvsim uses {}={}, the size the program's own shapes give it "
-                       "(bind it with --dim {}=VALUE)\n",
+        return fmt::format(
+            "note: pl.dynamic symbol '{}' is not bound: cvsim uses {}={}, the smallest size the program's windows "
+            "along it "
+            "need (the default is {}; bind it with --dim {}=VALUE)\n",
+            name, name, value, kDefaultDim, name);
+    return fmt::format("note: pl.dynamic symbol '{}' is not bound: cvsim uses {}={} (bind it with --dim {}=VALUE)\n",
                        name, name, value, name);
 }
 
-std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file) { return load_program(std::move(file), SemaOptions{}); }
+std::string inferred_dim_note(const std::string& name, int64_t value) {
+    return fmt::format(
+        "note: pl.dynamic symbol '{}' is not bound: cvsim uses {}={}, the size the program's own shapes give it "
+        "(bind it with --dim {}=VALUE)\n",
+        name, name, value, name);
+}
+
+std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file) {
+    return load_program(std::move(file), SemaOptions{});
+}
 
 std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file, const SemaOptions& opt) {
     ast::Module m = parse_module(file);

@@ -62,7 +62,8 @@ void each_tensor_shape(const Expr* e, const std::function<void(const Expr&)>& f)
 
 // The shape list of a pl.Tile[[...], ...] annotation, nullptr otherwise.
 const Expr* tile_shape(const Expr* e) {
-    if (!e || e->kind != ExprKind::Subscript || e->args.empty() || e->children[0]->dotted() != "pl.Tile") return nullptr;
+    if (!e || e->kind != ExprKind::Subscript || e->args.empty() || e->children[0]->dotted() != "pl.Tile")
+        return nullptr;
     const Expr* s = e->args[0].get();
     return s->kind == ExprKind::List || s->kind == ExprKind::Tuple ? s : nullptr;
 }
@@ -99,7 +100,8 @@ void scan_body(const std::vector<ast::StmtPtr>& body, FnInfo& fi, std::vector<co
             if (s->annotation) {
                 annotations.push_back(s->annotation.get());
                 if (s->targets.size() == 1 && s->targets[0]->kind == ExprKind::Name) {
-                    if (const Expr* sh = tensor_shape(s->annotation.get())) fi.annotated.emplace(s->targets[0]->name, sh);
+                    if (const Expr* sh = tensor_shape(s->annotation.get()))
+                        fi.annotated.emplace(s->targets[0]->name, sh);
                     if (const Expr* sh = tile_shape(s->annotation.get())) fi.tiles.emplace(s->targets[0]->name, sh);
                 }
             }
@@ -155,7 +157,8 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
                 auto* e = ext ? std::get_if<int64_t>(&ext->v) : nullptr;
                 if (!e || *e <= 0) continue;
                 int64_t off = 0;
-                if (offsets && (offsets->kind == ExprKind::List || offsets->kind == ExprKind::Tuple) && i < offsets->args.size())
+                if (offsets && (offsets->kind == ExprKind::List || offsets->kind == ExprKind::Tuple) &&
+                    i < offsets->args.size())
                     if (auto o = fold_const(consts, *offsets->args[i], nullptr, true))
                         if (auto* oi = std::get_if<int64_t>(&o->v); oi && *oi > 0) off = *oi;
                 int64_t& f = floor[d.name];
@@ -265,8 +268,9 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
             changed = false;
             for (auto& [stmt, fi] : assigns) {  // NAME = pl.tensor.dim(t, k)
                 const Expr* v = stmt->value.get();
-                if (stmt->targets.size() != 1 || stmt->targets[0]->kind != ExprKind::Name || !v || v->kind != ExprKind::Call ||
-                    v->children[0]->dotted() != "pl.tensor.dim" || v->args.size() != 2 || v->args[0]->kind != ExprKind::Name)
+                if (stmt->targets.size() != 1 || stmt->targets[0]->kind != ExprKind::Name || !v ||
+                    v->kind != ExprKind::Call || v->children[0]->dotted() != "pl.tensor.dim" || v->args.size() != 2 ||
+                    v->args[0]->kind != ExprKind::Name)
                     continue;
                 const std::string& n = stmt->targets[0]->name;
                 auto t = fi->annotated.find(v->args[0]->name);
@@ -300,29 +304,30 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
             for (auto& entry : fns) {
                 FnInfo& fi = entry.second;
                 if (!fi.ret) continue;
-                std::function<void(const std::vector<ast::StmtPtr>&)> rets = [&](const std::vector<ast::StmtPtr>& body) {
-                    for (const auto& s : body) {
-                        if (s->kind == StmtKind::Return && s->value) {
-                            std::vector<const Expr*> got;
-                            const Expr* v = s->value.get();
-                            auto shape_of = [&](const Expr& x) -> const Expr* {
-                                if (x.kind != ExprKind::Name) return nullptr;
-                                auto it = fi.annotated.find(x.name);
-                                return it == fi.annotated.end() ? nullptr : it->second;
-                            };
-                            if (v->kind == ExprKind::Tuple)
-                                for (const auto& a : v->args) got.push_back(shape_of(*a));
-                            else
-                                got.push_back(shape_of(*v));
-                            both(shapes_in(fi.ret), got);
+                std::function<void(const std::vector<ast::StmtPtr>&)> rets =
+                    [&](const std::vector<ast::StmtPtr>& body) {
+                        for (const auto& s : body) {
+                            if (s->kind == StmtKind::Return && s->value) {
+                                std::vector<const Expr*> got;
+                                const Expr* v = s->value.get();
+                                auto shape_of = [&](const Expr& x) -> const Expr* {
+                                    if (x.kind != ExprKind::Name) return nullptr;
+                                    auto it = fi.annotated.find(x.name);
+                                    return it == fi.annotated.end() ? nullptr : it->second;
+                                };
+                                if (v->kind == ExprKind::Tuple)
+                                    for (const auto& a : v->args) got.push_back(shape_of(*a));
+                                else
+                                    got.push_back(shape_of(*v));
+                                both(shapes_in(fi.ret), got);
+                            }
+                            rets(s->body);
+                            rets(s->orelse);
                         }
-                        rets(s->body);
-                        rets(s->orelse);
-                    }
-                };
+                    };
                 rets(fi.def->body);
             }
-            for (auto& entry : fns) {  // self.f(args): a parameter's dims from the actual argument's
+            for (auto& entry : fns) {         // self.f(args): a parameter's dims from the actual argument's
                 auto& caller = entry.second;  // (a named reference: clang 15 cannot capture a structured binding)
                 std::function<void(const Expr&)> on_call = [&](const Expr& c) {
                     std::string callee = c.children[0]->dotted();
@@ -343,13 +348,14 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
                     for (const auto& kw : c.keywords) changed |= unify(param_shape(kw.name), arg_shape(*kw.value));
                 };
                 std::vector<std::pair<const Stmt*, FnInfo*>> mine;
-                std::function<void(const std::vector<ast::StmtPtr>&)> walk = [&](const std::vector<ast::StmtPtr>& body) {
-                    for (const auto& s : body) {
-                        if (s->value) visit_calls(*s->value, on_call);
-                        walk(s->body);
-                        walk(s->orelse);
-                    }
-                };
+                std::function<void(const std::vector<ast::StmtPtr>&)> walk =
+                    [&](const std::vector<ast::StmtPtr>& body) {
+                        for (const auto& s : body) {
+                            if (s->value) visit_calls(*s->value, on_call);
+                            walk(s->body);
+                            walk(s->orelse);
+                        }
+                    };
                 walk(caller.def->body);
             }
         }
@@ -394,7 +400,8 @@ ast::ExprPtr clone_ast(const Expr& e) {
     for (const auto& x : e.children) c->children.push_back(x ? clone_ast(*x) : nullptr);
     for (const auto& x : e.args) c->args.push_back(x ? clone_ast(*x) : nullptr);
     for (const auto& x : e.values) c->values.push_back(x ? clone_ast(*x) : nullptr);
-    for (const auto& k : e.keywords) c->keywords.push_back(ast::Keyword{k.name, k.loc, k.value ? clone_ast(*k.value) : nullptr});
+    for (const auto& k : e.keywords)
+        c->keywords.push_back(ast::Keyword{k.name, k.loc, k.value ? clone_ast(*k.value) : nullptr});
     return c;
 }
 
@@ -464,8 +471,8 @@ std::unique_ptr<Stmt> bind_implicit_dims(ConstTable& consts, const Stmt& program
         if (auto* i = std::get_if<int64_t>(&it->second.v)) return *i;
         return std::nullopt;
     };
-    constexpr int kRounds = 8;        // a call chain deeper than this keeps its E-TYPE
-    constexpr size_t kClones = 256;   // bounded work on any input
+    constexpr int kRounds = 8;       // a call chain deeper than this keeps its E-TYPE
+    constexpr size_t kClones = 256;  // bounded work on any input
     std::map<std::pair<std::string, std::map<std::string, int64_t>>, std::string> made;  // (callee, binding) -> copy
     for (int round = 0; round < kRounds; ++round) {
         const Stmt& cur = cls ? *cls : program_class;
@@ -481,7 +488,8 @@ std::unique_ptr<Stmt> bind_implicit_dims(ConstTable& consts, const Stmt& program
             for (const auto& p : s->params) {
                 if (p.name == "self") continue;
                 fi.params.push_back(p.name);
-                if (const Expr* sh = p.annotation ? tensor_shape(p.annotation.get()) : nullptr) fi.annotated.emplace(p.name, sh);
+                if (const Expr* sh = p.annotation ? tensor_shape(p.annotation.get()) : nullptr)
+                    fi.annotated.emplace(p.name, sh);
             }
             scan_body(s->body, fi, annotations, assigns);
         }
@@ -500,8 +508,9 @@ std::unique_ptr<Stmt> bind_implicit_dims(ConstTable& consts, const Stmt& program
             const FnInfo& caller = fns[def.name];
             const Stmt* current = nullptr;  // the statement being walked
             auto assign_of = [&](const Expr& c) -> const Stmt* {
-                return current && current->kind == StmtKind::Assign && current->annotation && current->value.get() == &c ? current
-                                                                                                                      : nullptr;
+                return current && current->kind == StmtKind::Assign && current->annotation && current->value.get() == &c
+                           ? current
+                           : nullptr;
             };
             std::function<void(const Expr&)> on_call = [&](const Expr& c) {
                 const std::string callee = c.children[0]->dotted();
@@ -514,7 +523,8 @@ std::unique_ptr<Stmt> bind_implicit_dims(ConstTable& consts, const Stmt& program
                     auto want = f->second.annotated.find(param);
                     if (want == f->second.annotated.end() || actual.kind != ExprKind::Name) return;
                     auto have = caller.annotated.find(actual.name);
-                    if (have == caller.annotated.end() || want->second->args.size() != have->second->args.size()) return;
+                    if (have == caller.annotated.end() || want->second->args.size() != have->second->args.size())
+                        return;
                     for (size_t j = 0; j < want->second->args.size(); ++j) {
                         const Expr& w = *want->second->args[j];
                         if (w.kind != ExprKind::Name || !symbols.count(w.name)) continue;
@@ -525,9 +535,11 @@ std::unique_ptr<Stmt> bind_implicit_dims(ConstTable& consts, const Stmt& program
                         if (!fresh && it->second != *hv) consistent = false;
                     }
                 };
-                for (size_t i = 0; i < c.args.size() && i < f->second.params.size(); ++i) visit(f->second.params[i], *c.args[i]);
+                for (size_t i = 0; i < c.args.size() && i < f->second.params.size(); ++i)
+                    visit(f->second.params[i], *c.args[i]);
                 for (const auto& kw : c.keywords) visit(kw.name, *kw.value);
-                if (consistent && !binding.empty()) sites.push_back(Site{fi_index, &c, assign_of(c), f->first, std::move(binding)});
+                if (consistent && !binding.empty())
+                    sites.push_back(Site{fi_index, &c, assign_of(c), f->first, std::move(binding)});
             };
             std::function<void(const std::vector<ast::StmtPtr>&)> walk = [&](const std::vector<ast::StmtPtr>& body) {
                 for (const auto& s : body) {
@@ -574,8 +586,9 @@ std::unique_ptr<Stmt> bind_implicit_dims(ConstTable& consts, const Stmt& program
                     if (e.kind != ExprKind::Name) return;
                     if (auto r = rename.find(e.name); r != rename.end()) e.name = r->second;
                 });
-                consts.specialised.push_back(fmt::format("'{}' is '{}' specialised for the call at {}:{} in '{}' ({})", name, site.callee,
-                                                         site.call->loc.line, site.call->loc.col, cls->body[site.fn_index]->name, note));
+                consts.specialised.push_back(fmt::format("'{}' is '{}' specialised for the call at {}:{} in '{}' ({})",
+                                                         name, site.callee, site.call->loc.line, site.call->loc.col,
+                                                         cls->body[site.fn_index]->name, note));
                 consts.copy_of[name] = site.callee;
                 cls->body.push_back(std::move(copy));
                 made.emplace(key, name);
@@ -585,7 +598,8 @@ std::unique_ptr<Stmt> bind_implicit_dims(ConstTable& consts, const Stmt& program
             const_cast<Expr&>(*site.call->children[0]).name = name;
             if (site.assign)
                 each_expr(*const_cast<Stmt&>(*site.assign).annotation, [&](Expr& e) {
-                    if (e.kind == ExprKind::Name && site.binding.count(e.name)) e.name = fmt::format("{}__in_{}", e.name, name);
+                    if (e.kind == ExprKind::Name && site.binding.count(e.name))
+                        e.name = fmt::format("{}__in_{}", e.name, name);
                 });
         }
     }

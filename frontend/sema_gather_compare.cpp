@@ -25,45 +25,58 @@ void FunctionLowering::lower_gather_compare_assign(const ast::Stmt& s, const Typ
     const ast::Expr& target = *s.targets[0];
     static const char* params = "src, kvalue, tmp, cmp_mode, offset, out_cols, count_dtype";
     if (e.args.size() > 3)
-        raise(codes::kType, e.args[3]->loc, fmt::format("pl.tile.gather_compare() takes 3 positional arguments (src, kvalue, tmp), got {}", e.args.size()),
+        raise(codes::kType, e.args[3]->loc,
+              fmt::format("pl.tile.gather_compare() takes 3 positional arguments (src, kvalue, tmp), got {}",
+                          e.args.size()),
               "cmp_mode, offset, out_cols and count_dtype are keyword arguments");
     for (const auto& kw : e.keywords) {
         bool known = false;
-        for (const char* n : {"src", "kvalue", "tmp", "cmp_mode", "offset", "out_cols", "count_dtype"}) known |= kw.name == n;
+        for (const char* n : {"src", "kvalue", "tmp", "cmp_mode", "offset", "out_cols", "count_dtype"})
+            known |= kw.name == n;
         if (!known)
-            raise(codes::kType, kw.loc, fmt::format("pl.tile.gather_compare() got an unexpected keyword argument '{}'", kw.name),
+            raise(codes::kType, kw.loc,
+                  fmt::format("pl.tile.gather_compare() got an unexpected keyword argument '{}'", kw.name),
                   fmt::format("its parameters are: {}", params), static_cast<uint32_t>(kw.name.size()));
     }
     // The target: two names, or one name whose elements are taken by index.
     std::vector<std::pair<std::string, SourceLoc>> names;
     if (target.kind == ast::ExprKind::Tuple || target.kind == ast::ExprKind::List) {
         if (target.args.size() != 2)
-            raise(codes::kType, s.loc, fmt::format("cannot unpack the 2 tiles of pl.tile.gather_compare into {} names", target.args.size()));
+            raise(codes::kType, s.loc,
+                  fmt::format("cannot unpack the 2 tiles of pl.tile.gather_compare into {} names", target.args.size()));
         for (const auto& n : target.args) {
-            if (n->kind != ast::ExprKind::Name) raise(codes::kUnsupported, n->loc, "only plain names can be unpacked into");
+            if (n->kind != ast::ExprKind::Name)
+                raise(codes::kUnsupported, n->loc, "only plain names can be unpacked into");
             names.emplace_back(n->name, n->loc);
         }
     } else if (target.kind == ast::ExprKind::Name) {
         if (m_vars.count(target.name))
             raise(codes::kType, target.loc,
-                  fmt::format("'{}' is re-bound with a different type: the pair of tiles of pl.tile.gather_compare (first bound at line {} as {})",
+                  fmt::format("'{}' is re-bound with a different type: the pair of tiles of pl.tile.gather_compare "
+                              "(first bound at line {} as {})",
                               target.name, m_vars.at(target.name)->loc.line, type_str(m_vars.at(target.name)->type)),
                   "use a new name for a value of a different type");
         for (size_t i = 0; i < 2; ++i) {
             const std::string h = tuple_part_name(target.name, i);
             if (m_vars.count(h) && !m_hidden.count(h))
-                raise(codes::kType, target.loc,
-                      fmt::format("cvsim reads {0}[{1}] as the variable '{2}', and this function already has a '{2}' (line {3})", target.name, i, h,
-                                  m_vars.at(h)->loc.line),
-                      "rename one of them");
+                raise(
+                    codes::kType, target.loc,
+                    fmt::format(
+                        "cvsim reads {0}[{1}] as the variable '{2}', and this function already has a '{2}' (line {3})",
+                        target.name, i, h, m_vars.at(h)->loc.line),
+                    "rename one of them");
             names.emplace_back(h, target.loc);
         }
     } else {
-        raise(codes::kUnsupported, target.loc, "assignment to this kind of target is not supported (only names and tuples of names)");
+        raise(codes::kUnsupported, target.loc,
+              "assignment to this kind of target is not supported (only names and tuples of names)");
     }
-    if (ann && target.kind != ast::ExprKind::Name) raise(codes::kParse, s.annotation->loc, "a tuple target cannot be annotated");
+    if (ann && target.kind != ast::ExprKind::Name)
+        raise(codes::kParse, s.annotation->loc, "a tuple target cannot be annotated");
     if (ann && (ann->kind != TypeKind::Tuple || ann->elems.size() != 2))
-        raise(codes::kType, s.annotation->loc, fmt::format("annotation says {} but pl.tile.gather_compare returns two tiles (pl.Tuple[dst, cdst])", type_str(*ann)));
+        raise(codes::kType, s.annotation->loc,
+              fmt::format("annotation says {} but pl.tile.gather_compare returns two tiles (pl.Tuple[dst, cdst])",
+                          type_str(*ann)));
 
     ExprPtr dst = lower_op_call(e, "pl.tile.gather_compare", {&op_def(OpCode::GatherCompareDst)});
     ExprPtr cdst = clone_expr(dst);

@@ -18,7 +18,9 @@ using namespace ir;
 
 namespace {
 
-bool starts_with(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+bool starts_with(const std::string& s, const char* p) {
+    return s.rfind(p, 0) == 0;
+}
 
 bool is_host_name(const std::string& n) {
     return starts_with(n, "pl.tensor.") || starts_with(n, "pl.array.") || n == "pl.system.task_dummy" ||
@@ -56,7 +58,8 @@ ExprPtr FunctionLowering::lower_host_op(const ast::Expr& e, const std::string& n
     // pl.tensor.read: a kernel's scalar GM read is a catalogue op; the Orchestration's stays a host statement.
     // So are a kernel's pl.tensor.write (a scalar GM write) and pl.tensor.view (a reshape of a GM tensor).
     if (name == "pl.tensor.read" || name == "pl.tensor.write" || name == "pl.tensor.view")
-        catalogued = m_fn.type != FuncType::Orchestration && !is_host_orchestrator(m_fn) && m_fn.distributed.what.empty();
+        catalogued =
+            m_fn.type != FuncType::Orchestration && !is_host_orchestrator(m_fn) && m_fn.distributed.what.empty();
     if (catalogued) {
         bool extra_kw = false;
         for (const auto& kw : e.keywords) extra_kw |= kw.name != "dtype" && kw.name != "shape";
@@ -69,7 +72,8 @@ ExprPtr FunctionLowering::lower_host_op(const ast::Expr& e, const std::string& n
         ExprPtr t = lower_expr(*e.args[0], false, nullptr);
         const auto rank = static_cast<int64_t>(t->type.shape.size());
         int64_t ax = e.args[1]->int_value < 0 ? e.args[1]->int_value + rank : e.args[1]->int_value;
-        if (t->type.kind == TypeKind::Tensor && ax >= 0 && ax < rank) return make_int(t->type.shape[static_cast<size_t>(ax)], e.loc);
+        if (t->type.kind == TypeKind::Tensor && ax >= 0 && ax < rank)
+            return make_int(t->type.shape[static_cast<size_t>(ax)], e.loc);
     }
     const ast::Expr& callee = *e.children[0];
     const auto span = static_cast<uint32_t>(name.size());
@@ -77,10 +81,12 @@ ExprPtr FunctionLowering::lower_host_op(const ast::Expr& e, const std::string& n
     if (m_fn.type != FuncType::Orchestration && !is_host_orchestrator(m_fn) && m_fn.distributed.what.empty()) {
         if (starts_with(name, "pl.tensor."))
             raise(codes::kUnsupported, callee.loc,
-                  fmt::format("tensor-level op '{}' in an {} function is lowered to tile ops by PyPTO's ConvertTensorToTileOps "
-                              "pass, which cvsim does not re-implement",
-                              name, func_type_name(m_fn.type)),
-                  "give cvsim the program PyPTO prints at the ExpandMixedKernel boundary (orchestration tensor ops belong "
+                  fmt::format(
+                      "tensor-level op '{}' in an {} function is lowered to tile ops by PyPTO's ConvertTensorToTileOps "
+                      "pass, which cvsim does not re-implement",
+                      name, func_type_name(m_fn.type)),
+                  "give cvsim the program PyPTO prints at the ExpandMixedKernel boundary (orchestration tensor ops "
+                  "belong "
                   "in an Orchestration function)",
                   span);
         // PyPTO allows pl.array.* in a kernel: an on-core scalar array (PTOAS pto.declare_local_array on the scalar
@@ -88,12 +94,15 @@ ExprPtr FunctionLowering::lower_host_op(const ast::Expr& e, const std::string& n
         // is given). cvsim's kernels have no such value: refused, naming it, rather than run as something else.
         if (starts_with(name, "pl.array."))
             raise(codes::kUnsupported, callee.loc,
-                  fmt::format("'{}' in an {} function: PyPTO's on-core scalar array (PTOAS pto.declare_local_array, updated in place) is "
+                  fmt::format("'{}' in an {} function: PyPTO's on-core scalar array (PTOAS pto.declare_local_array, "
+                              "updated in place) is "
                               "not modelled by cvsim in kernels (only in an Orchestration function)",
                               name, func_type_name(m_fn.type)),
                   "keep the values in scalars (or a tile: pl.tile.write / pl.tile.read)", span);
         raise(codes::kUnsupported, callee.loc,
-              fmt::format("'{}' is a host (orchestration) op; a {} function cannot run it", name, func_type_name(m_fn.type)), "", span);
+              fmt::format("'{}' is a host (orchestration) op; a {} function cannot run it", name,
+                          func_type_name(m_fn.type)),
+              "", span);
     }
     return lower_host_call(e, name, ann);
 }
@@ -102,7 +111,8 @@ ExprPtr FunctionLowering::lower_host_op(const ast::Expr& e, const std::string& n
 ExprPtr FunctionLowering::lower_host_call(const ast::Expr& e, const std::string& name, const Type* ann) {
     // A pl.K.M member cvsim does not know (pl.TensorLayout.ND, pl.PadValue.zero) is kept verbatim, as in attrs.
     auto host_value = [&](const ast::Expr& x) {
-        if (x.kind == ast::ExprKind::Attribute && x.dotted().rfind("pl.", 0) == 0 && !lower_enum_ref(x)) return lower_attr_value(m_ctx.consts, x);
+        if (x.kind == ast::ExprKind::Attribute && x.dotted().rfind("pl.", 0) == 0 && !lower_enum_ref(x))
+            return lower_attr_value(m_ctx.consts, x);
         return lower_expr(x, false, nullptr);
     };
     auto r = std::make_shared<Expr>();
@@ -112,7 +122,8 @@ ExprPtr FunctionLowering::lower_host_call(const ast::Expr& e, const std::string&
     for (const auto& a : e.args) {
         const ast::Expr& x = *a;
         // pl.submit(self.kernel, ...): a reference to the kernel it launches (printed back as self.NAME).
-        if (x.kind == ast::ExprKind::Attribute && x.children[0]->kind == ast::ExprKind::Name && x.children[0]->name == "self") {
+        if (x.kind == ast::ExprKind::Attribute && x.children[0]->kind == ast::ExprKind::Name &&
+            x.children[0]->name == "self") {
             if (!m_ctx.by_name.count(x.name))
                 raise(codes::kName, x.loc, fmt::format("the program has no function '{}'", x.name));
             auto ref = std::make_shared<Expr>();
@@ -160,18 +171,21 @@ ExprPtr FunctionLowering::lower_host_call(const ast::Expr& e, const std::string&
         // notify, wait, ...) have no value; the collectives return their window tensor; the rest need the
         // annotation the printer always writes.
         ExprPtr a = operand(0, "src");
-        if (op == "get_comm_ctx") t = Type::opaque("pld.CommCtxType");
-        else if (starts_with(name, "pld.tensor.") && op != "window" && op != "alloc_window_buffer" && a && a->type.kind == TypeKind::Tensor &&
-                 a->type.distributed)
+        if (op == "get_comm_ctx")
+            t = Type::opaque("pld.CommCtxType");
+        else if (starts_with(name, "pld.tensor.") && op != "window" && op != "alloc_window_buffer" && a &&
+                 a->type.kind == TypeKind::Tensor && a->type.distributed)
             t = a->type;
-        else if (!ann) t = Type::none();
+        else if (!ann)
+            t = Type::none();
     } else if (name == "pl.submit" || name == "pl.spmd_submit" || op == "task_dummy" || op == "task_invalid") {
         t = Type::scalar(DType::TASK_ID);
     } else if (starts_with(name, "pl.array.")) {
         ExprPtr a = operand(0, "array");
         if (op == "create") {
             ExprPtr n = operand(0, "extent"), dt = operand(1, "dtype");
-            if (n && n->kind == ExprKind::Int && n->ival > 0 && dt && dt->kind == ExprKind::DTypeLit) t = Type::tensor({n->ival}, dt->dtype);
+            if (n && n->kind == ExprKind::Int && n->ival > 0 && dt && dt->kind == ExprKind::DTypeLit)
+                t = Type::tensor({n->ival}, dt->dtype);
         } else if (op == "get_element" && a) {
             t = Type::scalar(a->type.dtype);
         } else if (a) {
@@ -179,8 +193,10 @@ ExprPtr FunctionLowering::lower_host_call(const ast::Expr& e, const std::string&
         }
     } else {
         ExprPtr a = operand(0, "tensor");
-        if (op == "dim") t = Type::scalar(DType::INDEX);
-        else if (op == "read" && a) t = Type::scalar(a->type.dtype);
+        if (op == "dim")
+            t = Type::scalar(DType::INDEX);
+        else if (op == "read" && a)
+            t = Type::scalar(a->type.dtype);
         else if (op == "create") {
             ExprPtr dt = operand(1, "dtype");
             auto s = const_shape(operand(0, "shape"));
@@ -194,7 +210,8 @@ ExprPtr FunctionLowering::lower_host_call(const ast::Expr& e, const std::string&
     }
     if (ann) t = *ann;
     if (t.kind == TypeKind::Unknown)
-        raise(codes::kType, e.loc, fmt::format("cannot infer the type of '{}' here", name), "annotate the target (x: pl.Tensor[[...], pl.FP32] = ...)");
+        raise(codes::kType, e.loc, fmt::format("cannot infer the type of '{}' here", name),
+              "annotate the target (x: pl.Tensor[[...], pl.FP32] = ...)");
     r->type = t;
     return r;
 }

@@ -55,13 +55,17 @@ void lower_load_clamp(ir::Expr& call) {
         const ir::ExprPtr& v = req->args[d];
         const bool oc = o->kind == ir::ExprKind::Int, vc = v->kind == ir::ExprKind::Int;
         if (oc && o->ival < 0)
-            raise(codes::kOob, o->loc, fmt::format("pl.tile.load: offset {} of dimension {} is negative; a window must start inside its source", o->ival, d));
+            raise(codes::kOob, o->loc,
+                  fmt::format(
+                      "pl.tile.load: offset {} of dimension {} is negative; a window must start inside its source",
+                      o->ival, d));
         if (oc && vc) {
             out->args.push_back(make_int(std::min(v->ival, std::max<int64_t>(S[d] - o->ival, 0)), v->loc));
             continue;
         }
         // min(v, max(extent - offset, 0)) at run time
-        ir::ExprPtr avail = scalar_binary("max", scalar_binary("-", passes::int_lit(S[d], o->loc), o, o->loc), passes::int_lit(0, o->loc), o->loc);
+        ir::ExprPtr avail = scalar_binary("max", scalar_binary("-", passes::int_lit(S[d], o->loc), o, o->loc),
+                                          passes::int_lit(0, o->loc), o->loc);
         out->args.push_back(scalar_binary("min", v, avail, v->loc));
     }
     call.args[vi] = out;

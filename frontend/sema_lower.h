@@ -2,8 +2,8 @@
 #pragma once
 
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -15,10 +15,10 @@
 namespace cvsim::sema {
 
 struct ProgramCtx {
-    ConstTable consts;                                              // module constants
-    std::shared_ptr<ir::Program> program;                           // the program being built
+    ConstTable consts;                                             // module constants
+    std::shared_ptr<ir::Program> program;                          // the program being built
     std::map<std::string, std::shared_ptr<ir::Function>> by_name;  // functions by name
-    bool keep_unread = false;                                       // SemaOptions::keep_unread
+    bool keep_unread = false;                                      // SemaOptions::keep_unread
 };
 
 // Lowers one function body: statements in sema_stmt.cpp, expressions and calls in sema_expr.cpp.
@@ -55,7 +55,8 @@ class FunctionLowering {
     const ir::Stmt* m_region = nullptr;              // enclosing pl.split_aiv region (shard/gather take its mode)
 
     // ---- blocks and statements (sema_stmt.cpp) ----
-    Block lower_block(const std::vector<ast::StmtPtr>& stmts, size_t start, BlockKind kind, std::vector<VarPtr>* yield_targets = nullptr, const std::vector<Type>* yield_types = nullptr);
+    Block lower_block(const std::vector<ast::StmtPtr>& stmts, size_t start, BlockKind kind,
+                      std::vector<VarPtr>* yield_targets = nullptr, const std::vector<Type>* yield_types = nullptr);
     static bool is_yield(const ast::Stmt& s);
     void lower_stmt(const ast::Stmt& s);
     VarPtr bind(const std::string& name, const Type& type, const SourceLoc& loc);
@@ -79,7 +80,8 @@ class FunctionLowering {
     ExprPtr lower_expr(const ast::Expr& e, bool top, const Type* ann);
     std::string suggest_name(const std::string& n) const;
     ExprPtr lower_subscript(const ast::Expr& e);
-    size_t tuple_index(const ast::Expr& index, size_t size);  // a constant index into a tuple of `size` (negative from the end)
+    size_t tuple_index(const ast::Expr& index,
+                       size_t size);  // a constant index into a tuple of `size` (negative from the end)
     ExprPtr lower_call(const ast::Expr& e, const Type* ann);
     // A registry op call of `e` (arguments, keywords, memory moves, type) once its candidates are known.
     ExprPtr lower_op_call(const ast::Expr& e, const std::string& name, const std::vector<const ir::OpDef*>& cands);
@@ -93,7 +95,9 @@ class FunctionLowering {
     // ops of its results (sema_gather_compare.cpp). `t`'s elements are the hidden variables t__dst / t__cdst.
     static bool is_gather_compare(const ast::Expr& value);
     void lower_gather_compare_assign(const ast::Stmt& s, const Type* ann);
-    static std::string tuple_part_name(const std::string& name, size_t i) { return name + (i == 0 ? "__dst" : "__cdst"); }
+    static std::string tuple_part_name(const std::string& name, size_t i) {
+        return name + (i == 0 ? "__dst" : "__cdst");
+    }
     // A host statement of an Orchestration function (sema_host.cpp); nullptr when NAME is a catalogue op.
     // A distributed op (pld.*) is read the same way, in any function (the function is then not simulated).
     ExprPtr lower_host_op(const ast::Expr& e, const std::string& name, const Type* ann);

@@ -35,7 +35,8 @@ void FunctionLowering::lower_body(const std::vector<ast::StmtPtr>& body) {
 namespace {
 
 bool is_scope(const ast::Stmt& s) {
-    return s.kind == ast::StmtKind::With && s.value->kind == ast::ExprKind::Call && s.value->children[0]->dotted() == "pl.scope";
+    return s.kind == ast::StmtKind::With && s.value->kind == ast::ExprKind::Call &&
+           s.value->children[0]->dotted() == "pl.scope";
 }
 
 // The statements of a block with every `with pl.scope(...)` replaced by its body (recursively): the scope is
@@ -54,7 +55,8 @@ void flatten_scopes(const std::vector<ast::StmtPtr>& stmts, size_t start, std::v
 
 }  // namespace
 
-Block FunctionLowering::lower_block(const std::vector<ast::StmtPtr>& body, size_t start, BlockKind kind, std::vector<VarPtr>* yield_targets, const std::vector<Type>* yield_types) {
+Block FunctionLowering::lower_block(const std::vector<ast::StmtPtr>& body, size_t start, BlockKind kind,
+                                    std::vector<VarPtr>* yield_targets, const std::vector<Type>* yield_types) {
     Block out;
     Block* saved = m_out;
     m_out = &out;
@@ -67,7 +69,8 @@ Block FunctionLowering::lower_block(const std::vector<ast::StmtPtr>& body, size_
         if (is_yield(s)) {
             if (kind != BlockKind::LoopWithInit && kind != BlockKind::Branch)
                 raise(codes::kParse, s.loc, "pl.yield_ outside a loop with init_values or an if-branch",
-                      "pl.yield_ ends the body of `for ... in pl.range(..., init_values=...)` or of an if/else that produces values");
+                      "pl.yield_ ends the body of `for ... in pl.range(..., init_values=...)` or of an if/else that "
+                      "produces values");
             if (!last) raise(codes::kParse, s.loc, "pl.yield_ must be the last statement of its block");
             lower_yield(s, yield_targets, yield_types);
             continue;
@@ -91,11 +94,21 @@ bool FunctionLowering::is_yield(const ast::Stmt& s) {
 
 void FunctionLowering::lower_stmt(const ast::Stmt& s) {
     switch (s.kind) {
-        case ast::StmtKind::Assign: lower_assign(s); return;
-        case ast::StmtKind::Expr: lower_expr_stmt(s); return;
-        case ast::StmtKind::Return: lower_return(s); return;
-        case ast::StmtKind::For: lower_for(s); return;
-        case ast::StmtKind::If: lower_if(s); return;
+        case ast::StmtKind::Assign:
+            lower_assign(s);
+            return;
+        case ast::StmtKind::Expr:
+            lower_expr_stmt(s);
+            return;
+        case ast::StmtKind::Return:
+            lower_return(s);
+            return;
+        case ast::StmtKind::For:
+            lower_for(s);
+            return;
+        case ast::StmtKind::If:
+            lower_if(s);
+            return;
         case ast::StmtKind::Pass: {
             auto p = std::make_shared<Stmt>();
             p->kind = StmtKind::Pass;
@@ -103,10 +116,15 @@ void FunctionLowering::lower_stmt(const ast::Stmt& s) {
             emit(p);
             return;
         }
-        case ast::StmtKind::FunctionDef: raise(codes::kUnsupported, s.loc, "nested function definition is not supported");
-        case ast::StmtKind::ClassDef: raise(codes::kUnsupported, s.loc, "class definition inside a function is not supported");
-        case ast::StmtKind::Import: raise(codes::kUnsupported, s.loc, "import inside a function is not supported");
-        case ast::StmtKind::With: lower_with(s); return;
+        case ast::StmtKind::FunctionDef:
+            raise(codes::kUnsupported, s.loc, "nested function definition is not supported");
+        case ast::StmtKind::ClassDef:
+            raise(codes::kUnsupported, s.loc, "class definition inside a function is not supported");
+        case ast::StmtKind::Import:
+            raise(codes::kUnsupported, s.loc, "import inside a function is not supported");
+        case ast::StmtKind::With:
+            lower_with(s);
+            return;
     }
 }
 
@@ -114,7 +132,9 @@ VarPtr FunctionLowering::bind(const std::string& name, const Type& type, const S
     if (name == "self" || name == "pl") raise(codes::kType, loc, fmt::format("cannot assign to '{}'", name));
     if (m_hidden.count(name) && !m_binding_hidden) {
         const std::string t = name.substr(0, name.rfind("__"));
-        raise(codes::kType, loc, fmt::format("'{}' names an element of '{}' = pl.tile.gather_compare(...) in cvsim; it cannot be assigned", name, t),
+        raise(codes::kType, loc,
+              fmt::format("'{}' names an element of '{}' = pl.tile.gather_compare(...) in cvsim; it cannot be assigned",
+                          name, t),
               fmt::format("use another name (cvsim reads {0}[0] and {0}[1] as {0}__dst and {0}__cdst)", t));
     }
     auto it = m_vars.find(name);
@@ -161,17 +181,21 @@ void FunctionLowering::lower_assign(const ast::Stmt& s) {
         // A rank-N tile annotation names a reshape's result (held as its merged rows, Type::nd_shape) only.
         if (ann && !ann->nd_shape.empty() && value->type.nd_shape != ann->nd_shape)
             raise(codes::kUnsupported, s.annotation->loc,
-                  "tiles of rank above 2 are supported only as the result of pl.tile.reshape (held as their merged 2-D rows)");
+                  "tiles of rank above 2 are supported only as the result of pl.tile.reshape (held as their merged 2-D "
+                  "rows)");
         Type t = value->type;
         if (ann) t = merge_annotation(*ann, t, s.loc, *s.value);
         if (t.kind == TypeKind::Unknown)
             raise(codes::kType, s.value->loc, "cannot infer the type of this value",
                   "annotate the target (x: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = ...) or pass shape= and dtype=");
-        if (t.kind == TypeKind::None) raise(codes::kType, s.value->loc, "this call returns nothing; it cannot be assigned");
+        if (t.kind == TypeKind::None)
+            raise(codes::kType, s.value->loc, "this call returns nothing; it cannot be assigned");
         // A tuple bound to a name: a call's result, or an element of a tuple that is itself a tuple (PyPTO's nested
         // `pl.Tuple[pl.Tuple[...], ...]` results: `inner = ret[0]`). A tuple literal is not.
         if (t.kind == TypeKind::Tuple && value->kind != ExprKind::FuncCall && value->kind != ExprKind::Index)
-            raise(codes::kType, s.value->loc, fmt::format("a tuple of {} values cannot be bound to one name; unpack it (a, b = ...)", t.elems.size()));
+            raise(codes::kType, s.value->loc,
+                  fmt::format("a tuple of {} values cannot be bound to one name; unpack it (a, b = ...)",
+                              t.elems.size()));
         value->type = t;
         if (ann) annotated_valid_region(*s.annotation, *ann, *value);
         auto st = std::make_shared<Stmt>();
@@ -187,22 +211,26 @@ void FunctionLowering::lower_assign(const ast::Stmt& s) {
         if (ann) raise(codes::kParse, s.annotation->loc, "a tuple target cannot be annotated");
         ExprPtr value = lower_expr(*s.value, true, nullptr);
         if (value->type.kind != TypeKind::Tuple)
-            raise(codes::kType, s.value->loc, fmt::format("cannot unpack {} into {} names", type_str(value->type), target.args.size()));
+            raise(codes::kType, s.value->loc,
+                  fmt::format("cannot unpack {} into {} names", type_str(value->type), target.args.size()));
         if (value->type.elems.size() != target.args.size())
-            raise(codes::kType, s.loc, fmt::format("cannot unpack {} values into {} names", value->type.elems.size(), target.args.size()));
+            raise(codes::kType, s.loc,
+                  fmt::format("cannot unpack {} values into {} names", value->type.elems.size(), target.args.size()));
         auto st = std::make_shared<Stmt>();
         st->kind = StmtKind::Assign;
         st->loc = s.loc;
         st->value = value;
         for (size_t i = 0; i < target.args.size(); ++i) {
             const ast::Expr& n = *target.args[i];
-            if (n.kind != ast::ExprKind::Name) raise(codes::kUnsupported, n.loc, "only plain names can be unpacked into");
+            if (n.kind != ast::ExprKind::Name)
+                raise(codes::kUnsupported, n.loc, "only plain names can be unpacked into");
             st->targets.push_back(bind(n.name, value->type.elems[i], n.loc));
         }
         emit(st);
         return;
     }
-    raise(codes::kUnsupported, target.loc, "assignment to this kind of target is not supported (only names and tuples of names)");
+    raise(codes::kUnsupported, target.loc,
+          "assignment to this kind of target is not supported (only names and tuples of names)");
 }
 
 // A tpop whose annotation declares a run-time valid region (PyPTO prints the type a hand-written consumer gives
@@ -217,7 +245,9 @@ void FunctionLowering::annotated_valid_region(const ast::Expr& annotation, const
         const ast::Expr& x = *annotation.args[i];
         if (x.kind != ast::ExprKind::Call || x.children.empty() || x.children[0]->dotted() != "pl.TileView") continue;
         for (const auto& kw : x.keywords) {
-            if (kw.name != "valid_shape" || (kw.value->kind != ast::ExprKind::List && kw.value->kind != ast::ExprKind::Tuple)) continue;
+            if (kw.name != "valid_shape" ||
+                (kw.value->kind != ast::ExprKind::List && kw.value->kind != ast::ExprKind::Tuple))
+                continue;
             if (kw.value->args.size() != ann.shape.size()) return;
             std::vector<ExprPtr> dims;
             for (const auto& d : kw.value->args) {
@@ -231,15 +261,21 @@ void FunctionLowering::annotated_valid_region(const ast::Expr& annotation, const
     }
 }
 
-Type FunctionLowering::merge_annotation(const Type& ann, const Type& inferred, const SourceLoc& loc, const ast::Expr& value) {
+Type FunctionLowering::merge_annotation(const Type& ann, const Type& inferred, const SourceLoc& loc,
+                                        const ast::Expr& value) {
     if (inferred.kind == TypeKind::Unknown) return ann;
-    if (ann.kind != inferred.kind || ann.dtype != inferred.dtype || (ann.kind != TypeKind::Scalar && ann.shape != inferred.shape)) {
+    if (ann.kind != inferred.kind || ann.dtype != inferred.dtype ||
+        (ann.kind != TypeKind::Scalar && ann.shape != inferred.shape)) {
         // Integer literals adapt to an annotated integer scalar type.
-        if (ann.kind == TypeKind::Scalar && inferred.kind == TypeKind::Scalar && (value.kind == ast::ExprKind::Int || value.kind == ast::ExprKind::Float || value.kind == ast::ExprKind::UnaryOp || value.kind == ast::ExprKind::BinOp))
+        if (ann.kind == TypeKind::Scalar && inferred.kind == TypeKind::Scalar &&
+            (value.kind == ast::ExprKind::Int || value.kind == ast::ExprKind::Float ||
+             value.kind == ast::ExprKind::UnaryOp || value.kind == ast::ExprKind::BinOp))
             return ann;
-        if (ann.kind == TypeKind::Scalar && inferred.kind == TypeKind::Scalar && dtype_is_int(ann.dtype) && dtype_is_int(inferred.dtype))
+        if (ann.kind == TypeKind::Scalar && inferred.kind == TypeKind::Scalar && dtype_is_int(ann.dtype) &&
+            dtype_is_int(inferred.dtype))
             return ann;
-        raise(codes::kType, loc, fmt::format("annotation says {} but the value is {}", type_str(ann), type_str(inferred)));
+        raise(codes::kType, loc,
+              fmt::format("annotation says {} but the value is {}", type_str(ann), type_str(inferred)));
     }
     if (ann.kind == TypeKind::Tile) {
         Type t = inferred;  // memory space and view from the annotation win
@@ -248,8 +284,10 @@ Type FunctionLowering::merge_annotation(const Type& ann, const Type& inferred, c
         // A run-time region in the annotation (or a static one) replaces the op's; an annotation that names none
         // keeps a run-time region the op gives (the static checks then leave the extents to the run time).
         if (!ann.valid.empty() || ann.valid_dynamic || ann.view.written) t.valid = ann.valid;
-        if (!ann.valid.empty()) t.valid_dynamic = false;
-        else if (ann.valid_dynamic) t.valid_dynamic = true;
+        if (!ann.valid.empty())
+            t.valid_dynamic = false;
+        else if (ann.valid_dynamic)
+            t.valid_dynamic = true;
         return t;
     }
     return ann;
@@ -258,7 +296,7 @@ Type FunctionLowering::merge_annotation(const Type& ann, const Type& inferred, c
 void FunctionLowering::lower_expr_stmt(const ast::Stmt& s) {
     const ast::Expr& e = *s.value;
     if (e.kind == ast::ExprKind::Str) return;  // docstring
-    if (e.kind == ast::ExprKind::Ellipsis) {  // `...` as a body is `pass`
+    if (e.kind == ast::ExprKind::Ellipsis) {   // `...` as a body is `pass`
         auto p = std::make_shared<Stmt>();
         p->kind = StmtKind::Pass;
         p->loc = s.loc;
@@ -267,7 +305,8 @@ void FunctionLowering::lower_expr_stmt(const ast::Stmt& s) {
     }
     if (e.kind != ast::ExprKind::Call)
         raise(codes::kUnsupported, e.loc, "an expression statement must be a call (this statement has no effect)");
-    if (e.children[0]->dotted() == "pl.func_attr") raise(codes::kParse, e.loc, "pl.func_attr must be the first statement of a function");
+    if (e.children[0]->dotted() == "pl.func_attr")
+        raise(codes::kParse, e.loc, "pl.func_attr must be the first statement of a function");
     ExprPtr value = lower_expr(e, true, nullptr);
     auto st = std::make_shared<Stmt>();
     st->kind = StmtKind::Eval;
@@ -278,15 +317,27 @@ void FunctionLowering::lower_expr_stmt(const ast::Stmt& s) {
     // so the statement rebinds the destination to it; the result was dropped before (a silent no-op).
     const char* dst = nullptr;
     if (value->kind == ExprKind::Call && value->op) switch (value->op->code) {
-            case OpCode::Write: case OpCode::FillpadInplace: dst = "tile"; break;
-            case OpCode::Scatter: case OpCode::ScatterMask: dst = "dst"; break;
-            case OpCode::MatmulAcc: case OpCode::GemvAcc: dst = "acc"; break;  // accumulates in L0C in place
-            default: break;
+            case OpCode::Write:
+            case OpCode::FillpadInplace:
+                dst = "tile";
+                break;
+            case OpCode::Scatter:
+            case OpCode::ScatterMask:
+                dst = "dst";
+                break;
+            case OpCode::MatmulAcc:
+            case OpCode::GemvAcc:
+                dst = "acc";
+                break;  // accumulates in L0C in place
+            default:
+                break;
         }
     if (dst) {
         const ExprPtr& t = arg(*value, dst);
         if (!t || t->kind != ExprKind::Var)
-            raise(codes::kUnsupported, value->loc, fmt::format("{} as a statement writes its tile in place; cvsim needs that tile as a variable", value->op->name()),
+            raise(codes::kUnsupported, value->loc,
+                  fmt::format("{} as a statement writes its tile in place; cvsim needs that tile as a variable",
+                              value->op->name()),
                   "write into a named tile (t = ...; pl.tile.write(t, [i, j], v))");
         st->kind = StmtKind::Assign;
         st->targets.push_back(bind(t->var->name, value->type, value->loc));
@@ -322,10 +373,14 @@ void FunctionLowering::lower_return(const ast::Stmt& s) {
     }
     if (!m_fn.ret_types.empty()) {
         if (st->values.size() != m_fn.ret_types.size())
-            raise(codes::kType, s.loc, fmt::format("'{}' returns {} value(s) but the signature declares {}", m_fn.name, st->values.size(), m_fn.ret_types.size()));
+            raise(codes::kType, s.loc,
+                  fmt::format("'{}' returns {} value(s) but the signature declares {}", m_fn.name, st->values.size(),
+                              m_fn.ret_types.size()));
         for (size_t i = 0; i < st->values.size(); ++i)
             if (!same_slot_type(st->values[i]->type, m_fn.ret_types[i]))
-                raise(codes::kType, st->values[i]->loc, fmt::format("return value is {} but the signature declares {}", type_str(st->values[i]->type), type_str(m_fn.ret_types[i])));
+                raise(codes::kType, st->values[i]->loc,
+                      fmt::format("return value is {} but the signature declares {}", type_str(st->values[i]->type),
+                                  type_str(m_fn.ret_types[i])));
     }
     emit(st);
 }
@@ -338,16 +393,20 @@ void FunctionLowering::lower_yield(const ast::Stmt& s, std::vector<VarPtr>* targ
     st->loc = s.loc;
     for (auto& a : call.args) st->values.push_back(lower_expr(*a, false, nullptr));
     if (types && types->size() != st->values.size())
-        raise(codes::kType, s.loc, fmt::format("pl.yield_ gives {} value(s), the loop carries {}", st->values.size(), types->size()));
+        raise(codes::kType, s.loc,
+              fmt::format("pl.yield_ gives {} value(s), the loop carries {}", st->values.size(), types->size()));
     if (types)
         for (size_t i = 0; i < st->values.size(); ++i)
             if (!same_slot_type(st->values[i]->type, (*types)[i]))
-                raise(codes::kType, st->values[i]->loc, fmt::format("yielded value is {} but the loop carries {}", type_str(st->values[i]->type), type_str((*types)[i])));
+                raise(codes::kType, st->values[i]->loc,
+                      fmt::format("yielded value is {} but the loop carries {}", type_str(st->values[i]->type),
+                                  type_str((*types)[i])));
     // Targets (names on the left) become the loop/branch results.
     std::vector<std::pair<std::string, SourceLoc>> names;
     if (s.kind == ast::StmtKind::Assign) {
         const ast::Expr& t = *s.targets[0];
-        if (t.kind == ast::ExprKind::Name) names.push_back({t.name, t.loc});
+        if (t.kind == ast::ExprKind::Name)
+            names.push_back({t.name, t.loc});
         else if (t.kind == ast::ExprKind::Tuple || t.kind == ast::ExprKind::List)
             for (auto& n : t.args) {
                 if (n->kind != ast::ExprKind::Name) raise(codes::kParse, n->loc, "pl.yield_ results must be names");
@@ -355,15 +414,19 @@ void FunctionLowering::lower_yield(const ast::Stmt& s, std::vector<VarPtr>* targ
             }
     }
     if (names.size() != st->values.size())
-        raise(codes::kType, s.loc, fmt::format("pl.yield_ gives {} value(s) but {} name(s) receive them", st->values.size(), names.size()));
+        raise(codes::kType, s.loc,
+              fmt::format("pl.yield_ gives {} value(s) but {} name(s) receive them", st->values.size(), names.size()));
     if (targets && !targets->empty()) {
         // The else-branch of an if must yield into the same names as the then-branch.
         for (size_t i = 0; i < names.size(); ++i)
             if ((*targets)[i]->name != names[i].first)
-                raise(codes::kType, names[i].second, fmt::format("this branch yields into '{}' but the other branch into '{}'", names[i].first, (*targets)[i]->name));
+                raise(codes::kType, names[i].second,
+                      fmt::format("this branch yields into '{}' but the other branch into '{}'", names[i].first,
+                                  (*targets)[i]->name));
         st->targets = *targets;
     } else {
-        for (size_t i = 0; i < names.size(); ++i) st->targets.push_back(bind(names[i].first, st->values[i]->type, names[i].second));
+        for (size_t i = 0; i < names.size(); ++i)
+            st->targets.push_back(bind(names[i].first, st->values[i]->type, names[i].second));
         if (targets) *targets = st->targets;
     }
     emit(st);
@@ -372,16 +435,28 @@ void FunctionLowering::lower_yield(const ast::Stmt& s, std::vector<VarPtr>* targ
 FunctionLowering::RangeCall FunctionLowering::lower_range(const ast::Expr& it) {
     RangeCall r;
     if (it.kind != ast::ExprKind::Call)
-        raise(codes::kUnsupported, it.loc, "a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.split_aiv or pl.spmd");
+        raise(codes::kUnsupported, it.loc,
+              "a for loop must iterate over pl.range, pl.parallel, pl.unroll, pl.split_aiv or pl.spmd");
     std::string callee = it.children[0]->dotted();
-    if (callee == "pl.range") r.kind = LoopKind::Range;
-    else if (callee == "pl.parallel") r.kind = LoopKind::Parallel;
-    else if (callee == "pl.unroll") r.kind = LoopKind::Unroll;
-    else if (callee == "pl.split_aiv") r.kind = LoopKind::SplitAiv;
-    else if (callee == "pl.spmd") r.kind = LoopKind::Spmd;
-    else if (callee == "pl.pipeline") r.kind = LoopKind::Pipeline;
-    else if (callee == "range") raise(codes::kUnsupported, it.loc, "Python range() is not supported; use pl.range");
-    else raise(codes::kUnsupported, it.loc, fmt::format("a for loop over '{}' is not supported (pl.range, pl.parallel, pl.unroll, pl.split_aiv, pl.spmd)", callee.empty() ? "this expression" : callee));
+    if (callee == "pl.range")
+        r.kind = LoopKind::Range;
+    else if (callee == "pl.parallel")
+        r.kind = LoopKind::Parallel;
+    else if (callee == "pl.unroll")
+        r.kind = LoopKind::Unroll;
+    else if (callee == "pl.split_aiv")
+        r.kind = LoopKind::SplitAiv;
+    else if (callee == "pl.spmd")
+        r.kind = LoopKind::Spmd;
+    else if (callee == "pl.pipeline")
+        r.kind = LoopKind::Pipeline;
+    else if (callee == "range")
+        raise(codes::kUnsupported, it.loc, "Python range() is not supported; use pl.range");
+    else
+        raise(codes::kUnsupported, it.loc,
+              fmt::format(
+                  "a for loop over '{}' is not supported (pl.range, pl.parallel, pl.unroll, pl.split_aiv, pl.spmd)",
+                  callee.empty() ? "this expression" : callee));
     for (auto& a : it.args) {
         ExprPtr e = lower_expr(*a, false, nullptr);
         if (e->type.kind != TypeKind::Scalar || !dtype_is_int(e->type.dtype))
@@ -392,7 +467,8 @@ FunctionLowering::RangeCall FunctionLowering::lower_range(const ast::Expr& it) {
         raise(codes::kType, it.loc, fmt::format("{} takes 1 to 3 bounds, got {}", callee, r.bounds.size()));
     if (r.kind == LoopKind::SplitAiv && (r.bounds.size() != 1 || const_int(r.bounds[0]) != 2))
         raise(codes::kType, it.loc, "pl.split_aiv takes the lane count 2");
-    if (r.bounds.size() == 3 && const_int(r.bounds[2]) == 0) raise(codes::kType, it.args[2]->loc, "loop step must not be zero");
+    if (r.bounds.size() == 3 && const_int(r.bounds[2]) == 0)
+        raise(codes::kType, it.args[2]->loc, "loop step must not be zero");
     for (auto& kw : it.keywords) {
         bool counted = r.kind == LoopKind::Range || r.kind == LoopKind::Parallel || r.kind == LoopKind::Pipeline;
         if (kw.name == "init_values" && counted) {
@@ -415,7 +491,7 @@ FunctionLowering::RangeCall FunctionLowering::lower_range(const ast::Expr& it) {
             r.extra.push_back(lower_attr_value(m_ctx.consts, *kw.value));
             r.extra_keys.push_back(kw.name);
         } else {
-            std::string valid = r.kind == LoopKind::Pipeline ? "stage, init_values, attrs"
+            std::string valid = r.kind == LoopKind::Pipeline   ? "stage, init_values, attrs"
                                 : counted                      ? "init_values, attrs"
                                 : r.kind == LoopKind::SplitAiv ? "mode"
                                                                : "attrs";
@@ -436,9 +512,11 @@ void FunctionLowering::lower_for(const ast::Stmt& s) {
     st->loop_extra = r.extra;
     st->loop_extra_keys = r.extra_keys;
     if (r.kind == LoopKind::SplitAiv && m_region)
-        raise(codes::kUnsupported, s.loc, fmt::format("nested pl.split_aiv regions are not supported (the enclosing region starts at line {})",
-                                                  m_region->loc.line));
-    if (r.bounds.size() == 1) st->stop = r.bounds[0];
+        raise(codes::kUnsupported, s.loc,
+              fmt::format("nested pl.split_aiv regions are not supported (the enclosing region starts at line {})",
+                          m_region->loc.line));
+    if (r.bounds.size() == 1)
+        st->stop = r.bounds[0];
     else {
         st->start = r.bounds[0];
         st->stop = r.bounds[1];
@@ -450,19 +528,23 @@ void FunctionLowering::lower_for(const ast::Stmt& s) {
     if (target.kind == ast::ExprKind::Tuple) {
         if (target.args.size() != 2 || target.args[0]->kind != ast::ExprKind::Name ||
             (target.args[1]->kind != ast::ExprKind::Tuple && target.args[1]->kind != ast::ExprKind::List))
-            raise(codes::kParse, target.loc, "a loop with init_values is written `for i, (a, b) in pl.range(..., init_values=(x, y))`");
+            raise(codes::kParse, target.loc,
+                  "a loop with init_values is written `for i, (a, b) in pl.range(..., init_values=(x, y))`");
         loop_name = target.args[0].get();
         carried = target.args[1].get();
     } else if (target.kind != ast::ExprKind::Name) {
         raise(codes::kParse, target.loc, "the loop target must be a name");
     }
     if ((carried != nullptr) != (r.init != nullptr))
-        raise(codes::kParse, target.loc, carried ? "the loop unpacks carried values but pl.range has no init_values"
-                                             : "pl.range has init_values; write the target as `i, (a, b)`");
+        raise(codes::kParse, target.loc,
+              carried ? "the loop unpacks carried values but pl.range has no init_values"
+                      : "pl.range has init_values; write the target as `i, (a, b)`");
     std::vector<Type> carried_types;
     if (r.init) {
         if (r.init->args.size() != carried->args.size())
-            raise(codes::kType, r.init->loc, fmt::format("init_values has {} value(s) but the target names {}", r.init->args.size(), carried->args.size()));
+            raise(codes::kType, r.init->loc,
+                  fmt::format("init_values has {} value(s) but the target names {}", r.init->args.size(),
+                              carried->args.size()));
         for (auto& v : r.init->args) {
             st->init_values.push_back(lower_expr(*v, false, nullptr));
             carried_types.push_back(st->init_values.back()->type);
@@ -478,7 +560,8 @@ void FunctionLowering::lower_for(const ast::Stmt& s) {
     std::vector<VarPtr> results;
     const Stmt* saved_region = m_region;
     if (r.kind == LoopKind::SplitAiv) m_region = st.get();
-    st->body = lower_block(s.body, 0, r.init ? BlockKind::LoopWithInit : BlockKind::Loop, &results, r.init ? &carried_types : nullptr);
+    st->body = lower_block(s.body, 0, r.init ? BlockKind::LoopWithInit : BlockKind::Loop, &results,
+                           r.init ? &carried_types : nullptr);
     m_region = saved_region;
     st->targets = results;
     emit(st);
@@ -487,7 +570,8 @@ void FunctionLowering::lower_for(const ast::Stmt& s) {
 void FunctionLowering::lower_if(const ast::Stmt& s) {
     ExprPtr cond = lower_expr(*s.value, false, nullptr);
     if (cond->type.kind != TypeKind::Scalar)
-        raise(codes::kType, s.value->loc, fmt::format("an if condition must be a scalar, got {}", type_str(cond->type)));
+        raise(codes::kType, s.value->loc,
+              fmt::format("an if condition must be a scalar, got {}", type_str(cond->type)));
     auto st = std::make_shared<Stmt>();
     st->kind = StmtKind::If;
     st->loc = s.loc;
@@ -520,12 +604,13 @@ void FunctionLowering::check_scope(const ast::Stmt& s) {
     // orders every launch the scope could order, so the scope is transparent: its body is lowered in place
     // (and printed without the `with`; print -> parse -> print stays the identity).
     const ast::Expr& ctx = *s.value;
-    if (!ctx.args.empty()) raise(codes::kType, ctx.args[0]->loc, "pl.scope takes keyword arguments only (mode=pl.ScopeMode.X)");
+    if (!ctx.args.empty())
+        raise(codes::kType, ctx.args[0]->loc, "pl.scope takes keyword arguments only (mode=pl.ScopeMode.X)");
     for (auto& kw : ctx.keywords) {
         std::string v = kw.value->dotted();
         if (kw.name != "mode")
-            raise(codes::kType, kw.loc, fmt::format("pl.scope() got an unexpected keyword argument '{}'", kw.name), "its keyword is: mode",
-                  static_cast<uint32_t>(kw.name.size()));
+            raise(codes::kType, kw.loc, fmt::format("pl.scope() got an unexpected keyword argument '{}'", kw.name),
+                  "its keyword is: mode", static_cast<uint32_t>(kw.name.size()));
         if (v != "pl.ScopeMode.AUTO" && v != "pl.ScopeMode.MANUAL")
             raise(codes::kType, kw.value->loc, "mode must be pl.ScopeMode.AUTO or pl.ScopeMode.MANUAL");
     }
@@ -538,7 +623,8 @@ void FunctionLowering::lower_with(const ast::Stmt& s) {
     uint32_t span = static_cast<uint32_t>(std::max<size_t>(name.size(), 1));
     if (name == "pl.scope") {
         // Reached only for a scope lower_block did not flatten (it flattens every pl.scope() call).
-        if (ctx.kind != ast::ExprKind::Call) raise(codes::kType, ctx.loc, "pl.scope must be called: with pl.scope():", "", span);
+        if (ctx.kind != ast::ExprKind::Call)
+            raise(codes::kType, ctx.loc, "pl.scope must be called: with pl.scope():", "", span);
         check_scope(s);
         for (const auto& b : s.body) lower_stmt(*b);
         return;
@@ -550,7 +636,9 @@ void FunctionLowering::lower_with(const ast::Stmt& s) {
                           name),
               "give cvsim the program PyPTO prints at the ExpandMixedKernel boundary", span);
     raise(codes::kUnsupported, ctx.loc,
-          fmt::format("'with {}' is not supported (only 'with pl.scope()' inside a function)", name.empty() ? "..." : name), "", span);
+          fmt::format("'with {}' is not supported (only 'with pl.scope()' inside a function)",
+                      name.empty() ? "..." : name),
+          "", span);
 }
 
 }  // namespace cvsim::sema

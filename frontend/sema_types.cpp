@@ -29,8 +29,12 @@ int64_t py_mod(int64_t a, int64_t b) {
     return m;
 }
 
-bool is_num(const ConstValue& c) { return !std::holds_alternative<std::string>(c.v); }
-bool is_intlike(const ConstValue& c) { return std::holds_alternative<int64_t>(c.v) || std::holds_alternative<bool>(c.v); }
+bool is_num(const ConstValue& c) {
+    return !std::holds_alternative<std::string>(c.v);
+}
+bool is_intlike(const ConstValue& c) {
+    return std::holds_alternative<int64_t>(c.v) || std::holds_alternative<bool>(c.v);
+}
 int64_t as_int(const ConstValue& c) {
     if (auto* b = std::get_if<bool>(&c.v)) return *b ? 1 : 0;
     return std::get<int64_t>(c.v);
@@ -40,7 +44,9 @@ bool truthy(const ConstValue& c) {
     return const_as_double(c) != 0;
 }
 
-[[noreturn]] void const_error(const ast::Expr& e, const std::string& msg) { raise(codes::kType, e.loc, msg); }
+[[noreturn]] void const_error(const ast::Expr& e, const std::string& msg) {
+    raise(codes::kType, e.loc, msg);
+}
 
 // Checked int64 arithmetic: overflow is a user error, never UB.
 int64_t checked(const ast::Expr& e, bool overflow, int64_t r) {
@@ -65,15 +71,20 @@ std::optional<ConstValue> fold_const(const ConstTable& consts, const ast::Expr& 
                 e.args[0]->kind == ast::ExprKind::Int && e.args[1]->dotted() == "pl.INDEX")
                 return ConstValue{e.args[0]->int_value};
             return std::nullopt;
-        case ast::ExprKind::Int: return ConstValue{e.int_value};
-        case ast::ExprKind::Float: return ConstValue{e.float_value};
-        case ast::ExprKind::Bool: return ConstValue{e.bool_value};
-        case ast::ExprKind::Str: return ConstValue{e.str_value};
+        case ast::ExprKind::Int:
+            return ConstValue{e.int_value};
+        case ast::ExprKind::Float:
+            return ConstValue{e.float_value};
+        case ast::ExprKind::Bool:
+            return ConstValue{e.bool_value};
+        case ast::ExprKind::Str:
+            return ConstValue{e.str_value};
         case ast::ExprKind::Name: {
             if (locals && locals->count(e.name)) return std::nullopt;
             auto it = consts.values.find(e.name);
             if (it == consts.values.end()) {
-                // PyPTO's printer writes non-finite float constants as bare `inf` / `nan` (e.g. pl.const(-inf, pl.FP32)).
+                // PyPTO's printer writes non-finite float constants as bare `inf` / `nan` (e.g. pl.const(-inf,
+                // pl.FP32)).
                 if (e.name == "inf") return ConstValue{std::numeric_limits<double>::infinity()};
                 if (e.name == "nan") return ConstValue{std::numeric_limits<double>::quiet_NaN()};
                 return std::nullopt;
@@ -113,7 +124,9 @@ std::optional<ConstValue> fold_const(const ConstTable& consts, const ast::Expr& 
                 int64_t x = as_int(*a), y = as_int(*b), r = 0;
                 const std::string& op = e.op;
                 if (op == "+" || op == "-" || op == "*") {
-                    bool ovf = op == "+" ? __builtin_add_overflow(x, y, &r) : op == "-" ? __builtin_sub_overflow(x, y, &r) : __builtin_mul_overflow(x, y, &r);
+                    bool ovf = op == "+"   ? __builtin_add_overflow(x, y, &r)
+                               : op == "-" ? __builtin_sub_overflow(x, y, &r)
+                                           : __builtin_mul_overflow(x, y, &r);
                     return ConstValue{checked(e, ovf, r)};
                 }
                 if (op == "//" || op == "%") {
@@ -137,7 +150,8 @@ std::optional<ConstValue> fold_const(const ConstTable& consts, const ast::Expr& 
                 if (op == "<<" || op == ">>") {
                     if (y < 0 || y > 62) const_error(e, "shift count out of range in a constant");
                     if (op == ">>") return ConstValue{x >> y};
-                    if (x != 0 && (x > (INT64_MAX >> y) || x < (INT64_MIN >> y))) const_error(e, "integer constant overflows 64 bits");
+                    if (x != 0 && (x > (INT64_MAX >> y) || x < (INT64_MIN >> y)))
+                        const_error(e, "integer constant overflows 64 bits");
                     return ConstValue{static_cast<int64_t>(static_cast<uint64_t>(x) << y)};
                 }
                 if (op == "&") return ConstValue{x & y};
@@ -182,7 +196,8 @@ std::optional<ConstValue> fold_const(const ConstTable& consts, const ast::Expr& 
             if (e.op == "and") return truthy(*a) ? *b : *a;
             return truthy(*a) ? *a : *b;
         }
-        default: return std::nullopt;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -221,7 +236,8 @@ void define_constant(ConstTable& consts, const ast::Stmt& s) {
     const std::string& name = s.targets[0]->name;
     const ast::Expr& v = *s.value;
     if (v.kind == ast::ExprKind::Call && v.children[0]->dotted() == "pl.dynamic") {
-        if (v.args.size() != 1 || v.args[0]->kind != ast::ExprKind::Str) raise(codes::kType, v.loc, "pl.dynamic takes the symbol name as a string");
+        if (v.args.size() != 1 || v.args[0]->kind != ast::ExprKind::Str)
+            raise(codes::kType, v.loc, "pl.dynamic takes the symbol name as a string");
         for (const std::string& key : {name, v.args[0]->str_value}) {
             auto b = consts.bound.find(key);
             if (b == consts.bound.end()) continue;
@@ -280,7 +296,8 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
     // PyPTO's in-core codegen rejects it on every backend; INT4 / UINT4 / FP4 are modelled (models/dtype_sub_byte.cpp).
     if (rest == "HF4")
         raise(codes::kUnsupported, e.loc,
-              "dtype pl.HF4 is not supported by cvsim: the 4-bit HiSilicon float's encoding is not published (PyPTO's in-core "
+              "dtype pl.HF4 is not supported by cvsim: the 4-bit HiSilicon float's encoding is not published (PyPTO's "
+              "in-core "
               "codegen rejects HF4 on every backend), so no reference can define its values",
               "docs/DECISIONS.md (Dtypes)", static_cast<uint32_t>(d.size()));
     if (rest == "AUTO") {
@@ -299,8 +316,11 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
                     m->sval = d;
                     return m;
                 }
-            raise(codes::kType, e.loc, fmt::format("'{}' is not a member of pl.tile.MaskPattern (members: P0101, P1010, P0001, P0010, P0100, P1000, P1111)",
-                                               rest.substr(std::string_view(prefix).size())), "", static_cast<uint32_t>(d.size()));
+            raise(codes::kType, e.loc,
+                  fmt::format("'{}' is not a member of pl.tile.MaskPattern (members: P0101, P1010, P0001, P0010, "
+                              "P0100, P1000, P1111)",
+                              rest.substr(std::string_view(prefix).size())),
+                  "", static_cast<uint32_t>(d.size()));
         }
     auto dot = rest.find('.');
     if (dot == std::string::npos) return nullptr;
@@ -309,7 +329,8 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
     r->sval = member;
     r->type = Type::none();
     auto bad = [&](const char* what, const std::string& members) -> ExprPtr {
-        raise(codes::kType, e.loc, fmt::format("'{}' is not a member of pl.{} ", member, what) + "(members: " + members + ")", "",
+        raise(codes::kType, e.loc,
+              fmt::format("'{}' is not a member of pl.{} ", member, what) + "(members: " + members + ")", "",
               static_cast<uint32_t>(d.size()));
     };
     if (kind == "Mem" || kind == "MemorySpace") {
@@ -322,7 +343,11 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
     if (kind == "SplitMode") {
         static const char* n[] = {"NONE", "UP_DOWN", "LEFT_RIGHT"};
         for (int i = 0; i < 3; ++i)
-            if (member == n[i]) { r->enum_kind = EnumKind::SplitMode; r->ival = i; return r; }
+            if (member == n[i]) {
+                r->enum_kind = EnumKind::SplitMode;
+                r->ival = i;
+                return r;
+            }
         bad("SplitMode", "NONE, UP_DOWN, LEFT_RIGHT");
     }
     if (kind == "TileLayout") {
@@ -334,37 +359,60 @@ ExprPtr lower_enum_ref(const ast::Expr& e) {
     }
     if (kind == "PipeType") {
         static const std::pair<const char*, PipeType> n[] = {
-            {"S", PipeType::S}, {"SCALAR", PipeType::S}, {"V", PipeType::V}, {"VECTOR", PipeType::V}, {"M", PipeType::M},
-            {"CUBE", PipeType::M}, {"MTE1", PipeType::MTE1}, {"MTE2", PipeType::MTE2}, {"MTE3", PipeType::MTE3},
-            {"FIX", PipeType::FIX}, {"FIXP", PipeType::FIX}, {"ALL", PipeType::ALL}};
+            {"S", PipeType::S},       {"SCALAR", PipeType::S}, {"V", PipeType::V},       {"VECTOR", PipeType::V},
+            {"M", PipeType::M},       {"CUBE", PipeType::M},   {"MTE1", PipeType::MTE1}, {"MTE2", PipeType::MTE2},
+            {"MTE3", PipeType::MTE3}, {"FIX", PipeType::FIX},  {"FIXP", PipeType::FIX},  {"ALL", PipeType::ALL}};
         for (auto& [nm, p] : n)
-            if (member == nm) { r->enum_kind = EnumKind::PipeType; r->ival = static_cast<int64_t>(p); r->sval = std::string(pipe_type_name(p)); return r; }
+            if (member == nm) {
+                r->enum_kind = EnumKind::PipeType;
+                r->ival = static_cast<int64_t>(p);
+                r->sval = std::string(pipe_type_name(p));
+                return r;
+            }
         bad("PipeType", "S, V, M, MTE1, MTE2, MTE3, FIX, ALL");
     }
     if (kind == "FunctionType") {
         for (int i = 0; i <= static_cast<int>(FuncType::Spmd); ++i)
-            if (member == func_type_name(static_cast<FuncType>(i))) { r->enum_kind = EnumKind::FuncType; r->ival = i; return r; }
+            if (member == func_type_name(static_cast<FuncType>(i))) {
+                r->enum_kind = EnumKind::FuncType;
+                r->ival = i;
+                return r;
+            }
         bad("FunctionType", "InCore, AIC, AIV, Group, Orchestration, Spmd, Opaque");
     }
     if (kind == "AtomicType") {
         // PyPTO's members: None_ (plain store, 0) and Add (1). Atomic modes the hardware has beyond those are
         // not modelled: rejected, never treated as a plain store.
         r->enum_kind = EnumKind::AtomicType;
-        if (member == "None_") { r->ival = 0; return r; }
-        if (member == "Add") { r->ival = 1; return r; }
+        if (member == "None_") {
+            r->ival = 0;
+            return r;
+        }
+        if (member == "Add") {
+            r->ival = 1;
+            return r;
+        }
         if (member == "Max" || member == "Min" || member == "Sub" || member == "Mul")
-            raise(codes::kUnsupported, e.loc, fmt::format("atomic mode pl.AtomicType.{} is not modelled (cvsim models None_ and Add)", member), "",
+            raise(codes::kUnsupported, e.loc,
+                  fmt::format("atomic mode pl.AtomicType.{} is not modelled (cvsim models None_ and Add)", member), "",
                   static_cast<uint32_t>(d.size()));
         bad("AtomicType", "None_, Add");
     }
     if (kind == "PadValue") {  // fillpad* pad_value= (kept as its printed spelling)
-        if (member != "null" && member != "zero" && member != "max" && member != "min") bad("PadValue", "null, zero, max, min");
+        if (member != "null" && member != "zero" && member != "max" && member != "min")
+            bad("PadValue", "null, zero, max, min");
         r->enum_kind = EnumKind::Other;
         r->sval = "PadValue." + member;
         return r;
     }
-    if (kind == "Level") { r->enum_kind = EnumKind::Level; return r; }
-    if (kind == "Role") { r->enum_kind = EnumKind::Role; return r; }
+    if (kind == "Level") {
+        r->enum_kind = EnumKind::Level;
+        return r;
+    }
+    if (kind == "Role") {
+        r->enum_kind = EnumKind::Role;
+        return r;
+    }
     return nullptr;
 }
 
@@ -401,7 +449,8 @@ ExprPtr lower_attr_value(const ConstTable& consts, const ast::Expr& e) {
 std::vector<Attr> lower_attrs(const ConstTable& consts, const ast::Expr& dict) {
     std::vector<Attr> out;
     for (size_t i = 0; i < dict.args.size(); ++i) {
-        if (dict.args[i]->kind != ast::ExprKind::Str) raise(codes::kType, dict.args[i]->loc, "attribute keys must be strings");
+        if (dict.args[i]->kind != ast::ExprKind::Str)
+            raise(codes::kType, dict.args[i]->loc, "attribute keys must be strings");
         Attr a;
         a.key = dict.args[i]->str_value;
         a.value = lower_attr_value(consts, *dict.values[i]);
@@ -412,7 +461,8 @@ std::vector<Attr> lower_attrs(const ConstTable& consts, const ast::Expr& dict) {
         if ((a.key == "split_aiv" || a.key == "dual_aiv_dispatch") && a.value->kind != ExprKind::Bool)
             raise(codes::kType, dict.values[i]->loc, fmt::format("attr '{}' must be True or False", a.key));
         for (auto& prev : out)
-            if (prev.key == a.key) raise(codes::kType, dict.args[i]->loc, fmt::format("attribute '{}' given twice", a.key));
+            if (prev.key == a.key)
+                raise(codes::kType, dict.args[i]->loc, fmt::format("attribute '{}' given twice", a.key));
         out.push_back(std::move(a));
     }
     return out;
@@ -440,23 +490,28 @@ std::vector<int64_t> lower_shape(const ConstTable& consts, const ast::Expr& e) {
                   fmt::format("bind it with --dim {}=VALUE", sym->name), static_cast<uint32_t>(sym->name.size()));
         auto c = fold_const(consts, *d, nullptr, true);
         if (!c || !is_intlike(*c)) {
-            if (d->kind == ast::ExprKind::Name && !c) raise(codes::kName, d->loc, fmt::format("name '{}' is not defined", d->name));
+            if (d->kind == ast::ExprKind::Name && !c)
+                raise(codes::kName, d->loc, fmt::format("name '{}' is not defined", d->name));
             raise(codes::kType, d->loc, "a dimension must be a constant integer");
         }
         int64_t v = as_int(*c);
-        if (v <= 0 || v > (int64_t(1) << 31)) raise(codes::kType, d->loc, fmt::format("dimension {} is out of range (1..2^31)", v));
+        if (v <= 0 || v > (int64_t(1) << 31))
+            raise(codes::kType, d->loc, fmt::format("dimension {} is out of range (1..2^31)", v));
         shape.push_back(v);
     }
     int64_t n = 1;
     for (auto v : shape)
-        if (__builtin_mul_overflow(n, v, &n) || n > (int64_t(1) << 40)) raise(codes::kType, e.loc, "shape has too many elements");
+        if (__builtin_mul_overflow(n, v, &n) || n > (int64_t(1) << 40))
+            raise(codes::kType, e.loc, "shape has too many elements");
     return shape;
 }
 
 DType lower_dtype(const ast::Expr& e) {
     ExprPtr d = lower_enum_ref(e);
     if (!d || d->kind != ExprKind::DTypeLit)
-        raise(codes::kType, e.loc, fmt::format("expected a dtype (pl.FP32, pl.FP16, pl.BF16, pl.INT8, ...), got '{}'", e.dotted().empty() ? "this expression" : e.dotted()));
+        raise(codes::kType, e.loc,
+              fmt::format("expected a dtype (pl.FP32, pl.FP16, pl.BF16, pl.INT8, ...), got '{}'",
+                          e.dotted().empty() ? "this expression" : e.dotted()));
     return d->dtype;
 }
 
@@ -472,7 +527,8 @@ void lower_tileview(const ConstTable& consts, const ast::Expr& e, Type& t) {
             // (PyPTO may print a local scalar's name also as a module pl.dynamic: pypto-lib's `proj_rows`).
             std::function<bool(const ast::Expr&)> defaulted = [&](const ast::Expr& x) {
                 if (x.kind == ast::ExprKind::Name)
-                    return std::find(consts.defaulted.begin(), consts.defaulted.end(), x.name) != consts.defaulted.end();
+                    return std::find(consts.defaulted.begin(), consts.defaulted.end(), x.name) !=
+                           consts.defaulted.end();
                 for (auto& c : x.children)
                     if (c && defaulted(*c)) return true;
                 for (auto& a : x.args)
@@ -519,18 +575,21 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
         // PyPTO prints pl.UnknownType for a value whose type it did not deduce (pld.system.notify's result).
         if (bare == "pl.UnknownType") return Type::opaque(bare);
         // The async-prefetch handles (pl.prefetch.*): values the prefetch ops pass along, nothing else reads them.
-        if (bare == "pl.PrefetchAsyncContext" || bare == "pl.AsyncEvent" || bare == "pl.AsyncSession") return Type::opaque(bare);
+        if (bare == "pl.PrefetchAsyncContext" || bare == "pl.AsyncEvent" || bare == "pl.AsyncSession")
+            return Type::opaque(bare);
     }
     if (e.kind != ast::ExprKind::Subscript)
-        raise(codes::kType, e.loc, fmt::format("expected a type (pl.Tensor[...], pl.Tile[...], pl.Scalar[...]), got '{}'", e.dotted().empty() ? "this expression" : e.dotted()));
+        raise(codes::kType, e.loc,
+              fmt::format("expected a type (pl.Tensor[...], pl.Tile[...], pl.Scalar[...]), got '{}'",
+                          e.dotted().empty() ? "this expression" : e.dotted()));
     std::string head = e.children[0]->dotted();
     if (head == "pl.Tensor") {
         if (e.args.size() < 2) raise(codes::kType, e.loc, "pl.Tensor takes [shape, dtype]");
         Type t = Type::tensor(lower_shape(consts, *e.args[0]), lower_dtype(*e.args[1]));
         if (is_sub_byte(t.dtype) && !t.shape.empty() && t.shape.back() > 0 && t.shape.back() % 2 != 0)
             raise(codes::kType, e.args[0]->loc,
-                  fmt::format("a {} tensor's last dimension must be even (two 4-bit elements per byte), got {}", dtype_name(t.dtype),
-                              shape_str(t.shape)));
+                  fmt::format("a {} tensor's last dimension must be even (two 4-bit elements per byte), got {}",
+                              dtype_name(t.dtype), shape_str(t.shape)));
         return t;  // further extras (tensor layouts) are accepted and ignored
     }
     if (head == "pl.Tile") {
@@ -557,13 +616,14 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
         }
         (void)mem_given;
         if (!t.valid.empty()) {
-            if (t.valid.size() != t.shape.size()) raise(codes::kType, e.loc, "valid_shape rank differs from the tile's");
+            if (t.valid.size() != t.shape.size())
+                raise(codes::kType, e.loc, "valid_shape rank differs from the tile's");
             for (size_t i = 0; i < t.valid.size(); ++i)
                 if (t.valid[i] > t.shape[i]) raise(codes::kType, e.loc, "valid_shape exceeds the tile shape");
             if (t.valid == t.shape) t.valid.clear();
         }
-        if ((t.view.blayout || t.view.slayout) &&
-            !layout_from_view(t.view.blayout.value_or(TileLayout::row_major), t.view.slayout.value_or(TileLayout::none_box)))
+        if ((t.view.blayout || t.view.slayout) && !layout_from_view(t.view.blayout.value_or(TileLayout::row_major),
+                                                                    t.view.slayout.value_or(TileLayout::none_box)))
             raise(codes::kType, e.loc, "blayout/slayout do not name a layout (ND, DN, NZ or ZN)");
         if (t.shape.size() > 2) {
             // A rank-N tile (a reshape's result that is only reshaped again): the merged 2-D tile of the same
@@ -581,7 +641,8 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
         if (e.args.size() != 2) raise(codes::kType, e.loc, "pl.Array takes [extent, dtype]");
         auto c = fold_const(consts, *e.args[0]);
         if (!c || !is_intlike(*c)) {
-            if (e.args[0]->kind == ast::ExprKind::List) return Type::tensor(lower_shape(consts, *e.args[0]), lower_dtype(*e.args[1]));
+            if (e.args[0]->kind == ast::ExprKind::List)
+                return Type::tensor(lower_shape(consts, *e.args[0]), lower_dtype(*e.args[1]));
             raise(codes::kType, e.args[0]->loc, "an array extent must be a constant integer");
         }
         return Type::tensor({as_int(*c)}, lower_dtype(*e.args[1]));
@@ -590,7 +651,9 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
         if (e.args.size() != 1) raise(codes::kType, e.loc, "pl.Scalar takes [dtype]");
         Type t = Type::scalar(lower_dtype(*e.args[0]));
         if (is_sub_byte(t.dtype))
-            raise(codes::kUnsupported, e.loc, fmt::format("pl.Scalar[pl.{}]: cvsim models 4-bit dtypes as packed tensor and tile data only", dtype_name(t.dtype)));
+            raise(codes::kUnsupported, e.loc,
+                  fmt::format("pl.Scalar[pl.{}]: cvsim models 4-bit dtypes as packed tensor and tile data only",
+                              dtype_name(t.dtype)));
         return t;
     }
     if (head == "tuple" || head == "pl.Tuple") {
@@ -601,7 +664,8 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
         }
         return Type::tuple(elems);
     }
-    if (head == "pl.Out" || head == "pl.InOut") raise(codes::kType, e.loc, fmt::format("{} is only allowed on a parameter", head));
+    if (head == "pl.Out" || head == "pl.InOut")
+        raise(codes::kType, e.loc, fmt::format("{} is only allowed on a parameter", head));
     if (head == "pld.DistributedTensor") {
         // [shape, dtype, extras...]: a tensor view, a MemRef or the "window_buffer=NAME" marker of a fully
         // resolved dump are accepted and dropped, as for pl.Tensor.
@@ -612,8 +676,10 @@ Type lower_type(const ConstTable& consts, const ast::Expr& e, const Function* fn
     }
     if (head.rfind("pld.", 0) == 0)
         raise(codes::kUnsupported, e.children[0]->loc,
-              fmt::format("distributed type '{}' is not supported: cvsim reads pld.DistributedTensor, pld.CommCtxType and "
-                          "pld.WindowBufferType only", head),
+              fmt::format(
+                  "distributed type '{}' is not supported: cvsim reads pld.DistributedTensor, pld.CommCtxType and "
+                  "pld.WindowBufferType only",
+                  head),
               "", static_cast<uint32_t>(head.size()));
     raise(codes::kType, e.loc, fmt::format("unknown type '{}'", head.empty() ? "?" : head));
 }
@@ -636,15 +702,19 @@ Type lower_param_type(const ConstTable& consts, const ast::Expr& e, ParamDir& di
 bool same_slot_type(const Type& a, const Type& b) {
     if (a.kind != b.kind) return false;
     switch (a.kind) {
-        case TypeKind::Scalar: return a.dtype == b.dtype || (dtype_is_int(a.dtype) && dtype_is_int(b.dtype));
-        case TypeKind::Tensor: return a.dtype == b.dtype && a.shape == b.shape;
-        case TypeKind::Tile: return a.dtype == b.dtype && a.shape == b.shape && a.mem == b.mem;
+        case TypeKind::Scalar:
+            return a.dtype == b.dtype || (dtype_is_int(a.dtype) && dtype_is_int(b.dtype));
+        case TypeKind::Tensor:
+            return a.dtype == b.dtype && a.shape == b.shape;
+        case TypeKind::Tile:
+            return a.dtype == b.dtype && a.shape == b.shape && a.mem == b.mem;
         case TypeKind::Tuple:
             if (a.elems.size() != b.elems.size()) return false;
             for (size_t i = 0; i < a.elems.size(); ++i)
                 if (!same_slot_type(a.elems[i], b.elems[i])) return false;
             return true;
-        default: return true;
+        default:
+            return true;
     }
 }
 

@@ -4,10 +4,10 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <vector>
 #include <string>
 #include <unordered_map>
 #include <variant>
+#include <vector>
 
 #include "frontend/ast.h"
 #include "frontend/ir/ir.h"

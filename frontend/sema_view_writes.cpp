@@ -30,10 +30,17 @@ bool is_view(ir::OpCode c) {
 const char* in_place_dst(ir::OpCode c) {
     using O = ir::OpCode;
     switch (c) {
-        case O::MatmulAcc: case O::GemvAcc: return "acc";
-        case O::Write: case O::FillpadInplace: return "tile";
-        case O::Scatter: case O::ScatterMask: return "dst";
-        default: return nullptr;
+        case O::MatmulAcc:
+        case O::GemvAcc:
+            return "acc";
+        case O::Write:
+        case O::FillpadInplace:
+            return "tile";
+        case O::Scatter:
+        case O::ScatterMask:
+            return "dst";
+        default:
+            return nullptr;
     }
 }
 
@@ -86,8 +93,10 @@ void check_view_writes(const ir::Function& f) {
         });
         if (!reader) return;
         raise(codes::kUnsupported, s->loc,
-              fmt::format("pl.{} writes in place into '{}', a view of '{}' that is read at line {}: PyPTO's view shares its source's "
-                          "buffer, so the device's '{}' changes; cvsim's tiles are values (a view is a copy) and would give the old "
+              fmt::format("pl.{} writes in place into '{}', a view of '{}' that is read at line {}: PyPTO's view "
+                          "shares its source's "
+                          "buffer, so the device's '{}' changes; cvsim's tiles are values (a view is a copy) and would "
+                          "give the old "
                           "contents there",
                           c->op->name(), d->var->name, base->name, reader->loc.line, base->name),
               "write into the tile itself (or read the op's result instead of the view's source)");

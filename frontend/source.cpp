@@ -28,7 +28,8 @@ std::string_view SourceFile::line_text(uint32_t line) const {
 
 std::shared_ptr<SourceFile> SourceFile::read(const std::string& path) {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw std::runtime_error("'" + path + "' is a folder, not a kernel file");
+    if (std::filesystem::is_directory(path, ec))
+        throw std::runtime_error("'" + path + "' is a folder, not a kernel file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error("cannot open '" + path + "'");
     // Bounded read: /dev/zero, a pipe that never ends or a huge file stops at the limit with a diagnostic.
@@ -37,7 +38,8 @@ std::shared_ptr<SourceFile> SourceFile::read(const std::string& path) {
     while (in.read(buf, sizeof buf) || in.gcount() > 0) {
         text.append(buf, static_cast<size_t>(in.gcount()));
         if (text.size() > kMaxBytes)
-            throw std::runtime_error(fmt::format("'{}' is larger than {} MiB, the limit of a kernel file", path, kMaxBytes >> 20));
+            throw std::runtime_error(
+                fmt::format("'{}' is larger than {} MiB, the limit of a kernel file", path, kMaxBytes >> 20));
     }
     if (in.bad()) throw std::runtime_error("cannot read '" + path + "'");
     return std::make_shared<SourceFile>(path, std::move(text));

@@ -15,7 +15,8 @@ std::string_view stall_cause_name(StallCause c) {
     return n[static_cast<int>(c)];
 }
 
-CoreBase::CoreBase(sc_module_name name, std::vector<ir::Pipe> pipes, RunControl& ctl) : sc_module(name), m_ctl(ctl), m_pipes(std::move(pipes)) {
+CoreBase::CoreBase(sc_module_name name, std::vector<ir::Pipe> pipes, RunControl& ctl)
+    : sc_module(name), m_ctl(ctl), m_pipes(std::move(pipes)) {
     m_ticks_per_cycle = sc_time(1, SC_NS).value();
     m_pipe_index.fill(-1);
     m_pipe_index[static_cast<int>(ir::Pipe::Scalar)] = -2;  // present, executed inline
@@ -47,7 +48,9 @@ uint64_t ticks_per_cycle() {
     static const uint64_t t = sc_time(1, SC_NS).value();
     return t;
 }
-sc_time cycles_time(uint64_t cycles) { return sc_time::from_value(cycles * ticks_per_cycle()); }
+sc_time cycles_time(uint64_t cycles) {
+    return sc_time::from_value(cycles * ticks_per_cycle());
+}
 }  // namespace
 
 uint64_t CoreBase::now() const {
@@ -113,8 +116,10 @@ void CoreBase::wait_cycles(uint64_t cycles) {
 }
 
 void CoreBase::block(const Step& w) {
-    if (w.kind == Step::Kind::Event) wait_event(*w.ev);
-    else if (w.kind == Step::Kind::Cycles) wait_cycles(w.n);
+    if (w.kind == Step::Kind::Event)
+        wait_event(*w.ev);
+    else if (w.kind == Step::Kind::Cycles)
+        wait_cycles(w.n);
 }
 
 void CoreBase::sync_scalar() {
@@ -231,10 +236,11 @@ std::vector<std::string> CoreBase::pipe_waits() const {
             if (!instr_done(d)) missing.push_back(std::to_string(d));
         // No unfinished dependency: the instruction itself is in flight (issued, its latency not over).
         if (missing.empty())
-            out.push_back(fmt::format("{} holds instruction #{} (in flight)", ir::pipe_name(ps->pipe), ps->current->seq));
+            out.push_back(
+                fmt::format("{} holds instruction #{} (in flight)", ir::pipe_name(ps->pipe), ps->current->seq));
         else
-            out.push_back(fmt::format("{} holds instruction #{} (waiting for #{})", ir::pipe_name(ps->pipe), ps->current->seq,
-                                      fmt::join(missing, ", #")));
+            out.push_back(fmt::format("{} holds instruction #{} (waiting for #{})", ir::pipe_name(ps->pipe),
+                                      ps->current->seq, fmt::join(missing, ", #")));
     }
     return out;
 }

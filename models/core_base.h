@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "models/pipe_instr.h"
 #include "core/params.h"
+#include "models/pipe_instr.h"
 
 namespace cvsim {
 
@@ -36,24 +36,24 @@ std::string_view stall_cause_name(StallCause c);
 
 // Shared by every core of one elaboration: the abort event and flag.
 struct RunControl {
-    sc_core::sc_event abort_ev;  // notified to unwind every thread of an aborted schedule
-    bool aborted = false;        // the current schedule is being torn down
-    uint64_t t0 = 0;             // absolute cycle at which the current schedule started
-    uint64_t max_cycles = 0;     // simulated-time bound of a schedule (0: none)
-    bool timed_out = false;      // a bound was hit (simulated or wall time)
+    sc_core::sc_event abort_ev;           // notified to unwind every thread of an aborted schedule
+    bool aborted = false;                 // the current schedule is being torn down
+    uint64_t t0 = 0;                      // absolute cycle at which the current schedule started
+    uint64_t max_cycles = 0;              // simulated-time bound of a schedule (0: none)
+    bool timed_out = false;               // a bound was hit (simulated or wall time)
     std::function<bool()> wall_exceeded;  // returns true when the wall-time bound is exceeded
 };
 
 // The scalar unit's program in method mode: called again after every wait it asks for.
 class ScalarProgram {
-public:
+  public:
     virtual ~ScalarProgram() = default;
     // Runs until the program ends (true) or must wait (false; `w` says for what).
     virtual bool step(Step& w) = 0;
 };
 
 class CoreBase : public sc_core::sc_module {
-public:
+  public:
     SC_HAS_PROCESS(CoreBase);
     CoreBase(sc_core::sc_module_name name, std::vector<ir::Pipe> pipes, RunControl& ctl);
 
@@ -136,7 +136,7 @@ public:
     void set_state_listener(StateListener l) { m_listener = std::move(l); }
     void account_stall(StallCause cause, uint64_t cycles, ir::Pipe pipe);
 
-    uint64_t now() const;                  // cycles since the schedule start
+    uint64_t now() const;  // cycles since the schedule start
     bool instr_done(uint32_t seq) const { return seq < m_done.size() && m_done[seq]; }
     // An instruction not yet completed (a completed one is retired: the engine may free it).
     const PipeInstr& instr(uint32_t seq) const { return *m_instrs[seq]; }
@@ -154,37 +154,37 @@ public:
     bool has_pipe(ir::Pipe p) const { return m_pipe_index[static_cast<int>(p)] >= 0; }
     const std::vector<ir::Pipe>& pipes() const { return m_pipes; }
     struct PipeStats {
-        uint64_t busy = 0;                                  // cycles executing instructions
-        uint64_t instrs = 0;                                // instructions completed
-        std::array<uint64_t, kNumStallCauses> stall{};      // cycles waiting, by cause
+        uint64_t busy = 0;                              // cycles executing instructions
+        uint64_t instrs = 0;                            // instructions completed
+        std::array<uint64_t, kNumStallCauses> stall{};  // cycles waiting, by cause
     };
     const PipeStats& stats(ir::Pipe p) const { return m_stats[static_cast<int>(p)]; }
     // Pipes waiting (dependency or cross-core) at the time of a deadlock: "MTE2 waits for ...".
     std::vector<std::string> pipe_waits() const;
 
-private:
+  private:
     // Where a method-mode process stands (a thread keeps this on its stack).
     enum class Proc : uint8_t { Init, Idle, Busy, Tail, Drain, Aborted };
     struct PipeState {
         ir::Pipe pipe = ir::Pipe::Scalar;
-        std::deque<PipeInstr*> queue;        // issued, not yet started
+        std::deque<PipeInstr*> queue;               // issued, not yet started
         std::array<sc_core::sc_event, 2> nonempty;  // an instruction was queued (per mode: threads, methods)
-        sc_core::sc_event space;             // an instruction left the queue
-        uint32_t next_pipe_seq = 0;          // pipe_seq of the next instruction issued to this pipe
-        PipeInstr* current = nullptr;        // instruction executing or waiting for dependencies
-        Proc proc = Proc::Init;              // method mode: the pipe process's state
-        Step wait;                           // method mode: what it waits for
-        InstrRun run;                        // method mode: the instruction it runs
+        sc_core::sc_event space;                    // an instruction left the queue
+        uint32_t next_pipe_seq = 0;                 // pipe_seq of the next instruction issued to this pipe
+        PipeInstr* current = nullptr;               // instruction executing or waiting for dependencies
+        Proc proc = Proc::Init;                     // method mode: the pipe process's state
+        Step wait;                                  // method mode: what it waits for
+        InstrRun run;                               // method mode: the instruction it runs
     };
 
     void scalar_thread();
     void pipe_thread(int index);
     void scalar_method();
     void pipe_method(int index);
-    void block(const Step& w);                 // thread mode: perform a step's wait
-    void suspend(Step& slot, const Step& w);   // method mode: register a step's wait (next_trigger)
-    void resumed(Step& w);                     // method mode: back from a wait (forget it, abort check)
-    bool sync_step(Step& w);                   // pay the accumulated scalar cycles
+    void block(const Step& w);                // thread mode: perform a step's wait
+    void suspend(Step& slot, const Step& w);  // method mode: register a step's wait (next_trigger)
+    void resumed(Step& w);                    // method mode: back from a wait (forget it, abort check)
+    bool sync_step(Step& w);                  // pay the accumulated scalar cycles
     void sync_scalar();
     bool run_step(InstrRun& r, PipeState* ps, Step& w);
     bool take_queued(PipeState& ps, InstrRun& run);
@@ -195,41 +195,41 @@ private:
     void notify_state();
     void begin_program();
     void finish_program();
-    void retire(uint32_t seq);                 // hand a completed instruction to the engine
-    void retire_scalar();                      // retire the completed scalar instructions
+    void retire(uint32_t seq);  // hand a completed instruction to the engine
+    void retire_scalar();       // retire the completed scalar instructions
 
-    RunControl& m_ctl;                                 // shared abort/bounds state
-    uint64_t m_ticks_per_cycle = 1;                    // SystemC time units per cycle
-    std::vector<ir::Pipe> m_pipes;                     // pipes this core has (SCALAR is the scalar unit)
-    std::array<int, ir::kNumPipes> m_pipe_index{};     // pipe -> index into m_ps, -1 if absent
-    std::vector<std::unique_ptr<PipeState>> m_ps;      // queues and events per pipe (not SCALAR)
-    bool m_methods = false;                            // this schedule runs in method mode
-    std::function<void()> m_program;                   // thread mode: the lane program (on the scalar thread)
-    ScalarProgram* m_stepper = nullptr;                // method mode: the program's steps
-    std::function<void()> m_on_finish;                 // after the program and the drain
-    InstrEngine* m_engine = nullptr;                   // performs data effects
-    std::array<sc_core::sc_event, 2> m_start_ev;       // starts the scalar unit for a schedule (per mode)
-    sc_core::sc_event m_any_done;                      // any instruction of this core completed
-    std::vector<PipeInstr*> m_instrs;                  // this schedule's instructions by seq; null once retired
-    std::vector<uint8_t> m_done;                       // instruction `seq` completed
-    uint32_t m_ndone = 0;                              // instructions completed
-    std::vector<uint32_t> m_retire;                    // completed scalar instructions, retired at the next issue
-    uint64_t m_queue_depth = 16;                       // pipe queue capacity
-    uint64_t m_scalar_cost = 1;                        // cycles per scalar statement
-    uint64_t m_scalar_debt = 0;                        // scalar cycles not yet waited for
-    int64_t m_last_scalar = -1;                        // seq of the last scalar-executed instruction
-    uint32_t m_scalar_pipe_seq = 0;                    // pipe_seq of the next scalar-executed instruction
+    RunControl& m_ctl;                              // shared abort/bounds state
+    uint64_t m_ticks_per_cycle = 1;                 // SystemC time units per cycle
+    std::vector<ir::Pipe> m_pipes;                  // pipes this core has (SCALAR is the scalar unit)
+    std::array<int, ir::kNumPipes> m_pipe_index{};  // pipe -> index into m_ps, -1 if absent
+    std::vector<std::unique_ptr<PipeState>> m_ps;   // queues and events per pipe (not SCALAR)
+    bool m_methods = false;                         // this schedule runs in method mode
+    std::function<void()> m_program;                // thread mode: the lane program (on the scalar thread)
+    ScalarProgram* m_stepper = nullptr;             // method mode: the program's steps
+    std::function<void()> m_on_finish;              // after the program and the drain
+    InstrEngine* m_engine = nullptr;                // performs data effects
+    std::array<sc_core::sc_event, 2> m_start_ev;    // starts the scalar unit for a schedule (per mode)
+    sc_core::sc_event m_any_done;                   // any instruction of this core completed
+    std::vector<PipeInstr*> m_instrs;               // this schedule's instructions by seq; null once retired
+    std::vector<uint8_t> m_done;                    // instruction `seq` completed
+    uint32_t m_ndone = 0;                           // instructions completed
+    std::vector<uint32_t> m_retire;                 // completed scalar instructions, retired at the next issue
+    uint64_t m_queue_depth = 16;                    // pipe queue capacity
+    uint64_t m_scalar_cost = 1;                     // cycles per scalar statement
+    uint64_t m_scalar_debt = 0;                     // scalar cycles not yet waited for
+    int64_t m_last_scalar = -1;                     // seq of the last scalar-executed instruction
+    uint32_t m_scalar_pipe_seq = 0;                 // pipe_seq of the next scalar-executed instruction
     bool m_launched = false;
     bool m_finished = false;
-    uint64_t m_start_cycle = 0, m_end_cycle = 0;       // program start/end (relative cycles)
-    StallCause m_blocked_cause = StallCause::None;     // what the scalar unit waits for now
-    std::array<PipeStats, ir::kNumPipes> m_stats{};    // per pipe
-    uint64_t m_instr_count = 0;                        // for periodic wall-clock checks
-    uint64_t m_stmt_count = 0;                         // statements walked (periodic bound checks)
-    StateListener m_listener;                          // waveform observer (optional)
-    std::vector<sc_core::sc_event*> m_waiting;         // events this core's processes wait on (wait_event)
-    Proc m_scalar_proc = Proc::Init;                   // method mode: the scalar process's state
-    Step m_scalar_wait;                                // method mode: what the scalar process waits for
+    uint64_t m_start_cycle = 0, m_end_cycle = 0;     // program start/end (relative cycles)
+    StallCause m_blocked_cause = StallCause::None;   // what the scalar unit waits for now
+    std::array<PipeStats, ir::kNumPipes> m_stats{};  // per pipe
+    uint64_t m_instr_count = 0;                      // for periodic wall-clock checks
+    uint64_t m_stmt_count = 0;                       // statements walked (periodic bound checks)
+    StateListener m_listener;                        // waveform observer (optional)
+    std::vector<sc_core::sc_event*> m_waiting;       // events this core's processes wait on (wait_event)
+    Proc m_scalar_proc = Proc::Init;                 // method mode: the scalar process's state
+    Step m_scalar_wait;                              // method mode: what the scalar process waits for
 };
 
 }  // namespace cvsim

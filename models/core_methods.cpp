@@ -52,8 +52,10 @@ void CoreBase::suspend(Step& slot, const Step& w) {
     // abort_waits finds it) instead of the threads' registry.
     if (m_ctl.aborted) throw AbortRun{};
     slot = w;
-    if (w.kind == Step::Kind::Event) next_trigger(*w.ev);
-    else next_trigger(cycles_time(w.n), m_ctl.abort_ev);
+    if (w.kind == Step::Kind::Event)
+        next_trigger(*w.ev);
+    else
+        next_trigger(cycles_time(w.n), m_ctl.abort_ev);
 }
 
 void CoreBase::resumed(Step& w) {
@@ -79,7 +81,9 @@ void CoreBase::scalar_method() {
                 begin_program();
                 m_scalar_proc = Proc::Busy;
                 break;
-            default: resumed(m_scalar_wait); break;
+            default:
+                resumed(m_scalar_wait);
+                break;
         }
         Step w;
         if (m_scalar_proc == Proc::Busy) {
@@ -111,7 +115,9 @@ void CoreBase::pipe_method(int index) {
             if (entry) {
                 entry = false;
                 switch (ps.proc) {
-                    case Proc::Init: ps.proc = Proc::Idle; break;
+                    case Proc::Init:
+                        ps.proc = Proc::Idle;
+                        break;
                     case Proc::Aborted:
                         if (m_ctl.aborted) {
                             next_trigger(m_ctl.abort_ev | ps.nonempty[1]);
@@ -119,7 +125,9 @@ void CoreBase::pipe_method(int index) {
                         }
                         ps.proc = Proc::Idle;
                         break;
-                    default: resumed(ps.wait); break;
+                    default:
+                        resumed(ps.wait);
+                        break;
                 }
             }
             Step w;

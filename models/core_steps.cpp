@@ -63,7 +63,8 @@ bool CoreBase::run_step(InstrRun& r, PipeState* ps, Step& w) {
             account_stall(StallCause::Dependency, now() - r.t, in.pipe);
             r.phase = 2;
             break;
-        default: break;
+        default:
+            break;
     }
     if (r.phase == 2) {
         const Step b = m_engine->begin(in);  // may wait on a cross-core condition (it accounts that stall)
@@ -89,8 +90,10 @@ bool CoreBase::run_step(InstrRun& r, PipeState* ps, Step& w) {
     m_any_done.notify(sc_core::SC_ZERO_TIME);
     // A pipe's instruction is referenced by nobody once done; a scalar one is returned by issue() to the
     // lane walker, which may read its results, so it is retired at the next issue.
-    if (ps) retire(in.seq);
-    else m_retire.push_back(in.seq);
+    if (ps)
+        retire(in.seq);
+    else
+        m_retire.push_back(in.seq);
     check_bounds();
     return true;
 }

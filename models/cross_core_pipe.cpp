@@ -7,8 +7,11 @@ void CrossCorePipe::configure(bool c2v, int slot_num, int64_t slot_size, int pro
     m_c2v = c2v;
     m_slot_size = slot_size;
     // The last schedule's ring and slots again when the geometry is the same (their storage is reused).
-    if (m_ring && m_ring->slot_num() == slot_num && m_ring->producers() == producers && m_ring->consumers() == consumers) m_ring->reset();
-    else m_ring.emplace(slot_num, producers, consumers);
+    if (m_ring && m_ring->slot_num() == slot_num && m_ring->producers() == producers &&
+        m_ring->consumers() == consumers)
+        m_ring->reset();
+    else
+        m_ring.emplace(slot_num, producers, consumers);
     m_configured = true;
     m_slots.resize(static_cast<size_t>(slot_num));
     for (int i = 0; i < slot_num; ++i) {

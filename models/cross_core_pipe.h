@@ -15,7 +15,7 @@
 namespace cvsim {
 
 class CrossCorePipe {
-public:
+  public:
     // Bind the ring (aic/aiv_initialize_pipe): slot geometry and participating lanes. Every slot free.
     void configure(bool c2v, int slot_num, int64_t slot_size, int producers, int consumers);
     void reset();  // unconfigured, every slot free, statistics cleared
@@ -30,7 +30,7 @@ public:
 
     // Slot contents as the consumer will see them: the logical tile (full geometry), written part by part.
     struct Slot {
-        DType dtype = DType::FP32;          // the slot's logical contents (shared with the push and the memo)
+        DType dtype = DType::FP32;  // the slot's logical contents (shared with the push and the memo)
         SharedMatrix data;
         std::vector<bool> part_written;     // per producer lane: wrote data (replay lanes write none)
         std::vector<SharedMatrix> parts;    // per producer lane: the part it wrote (for the gather check)
@@ -45,19 +45,19 @@ public:
     Slot& slot(int i) { return m_slots[i]; }
 
     // Statistics for `cvsim run`.
-    uint64_t producer_stall_cycles = 0;     // cycles producers waited for a free slot
-    uint64_t consumer_stall_cycles = 0;     // cycles consumers waited for a ready slot
-    uint32_t gm_tensor = 0;                 // a2a3: the hidden ring tensor (index in the TensorStore)
-    uint64_t gm_base = 0;                   // this ring's byte offset in it
-    bool has_region = false;                // the launch gave this ring a region of the ring tensor
+    uint64_t producer_stall_cycles = 0;  // cycles producers waited for a free slot
+    uint64_t consumer_stall_cycles = 0;  // cycles consumers waited for a ready slot
+    uint32_t gm_tensor = 0;              // a2a3: the hidden ring tensor (index in the TensorStore)
+    uint64_t gm_base = 0;                // this ring's byte offset in it
+    bool has_region = false;             // the launch gave this ring a region of the ring tensor
 
-private:
-    bool m_c2v = true;                      // direction
-    int64_t m_slot_size = 0;                // bytes per slot
-    std::optional<RingBuffer> m_ring;       // protocol state (slots, heads, ready/free); kept across schedules
-    bool m_configured = false;              // configured in this schedule
-    std::vector<Slot> m_slots;              // slot contents and tokens
-    sc_core::sc_event m_changed;            // notified on every state change
+  private:
+    bool m_c2v = true;                 // direction
+    int64_t m_slot_size = 0;           // bytes per slot
+    std::optional<RingBuffer> m_ring;  // protocol state (slots, heads, ready/free); kept across schedules
+    bool m_configured = false;         // configured in this schedule
+    std::vector<Slot> m_slots;         // slot contents and tokens
+    sc_core::sc_event m_changed;       // notified on every state change
 };
 
 }  // namespace cvsim

@@ -4,6 +4,7 @@
 namespace cvsim {
 
 CubeCore::CubeCore(sc_core::sc_module_name name, RunControl& ctl)
-    : CoreBase(name, {ir::Pipe::Scalar, ir::Pipe::Mte1, ir::Pipe::Mte2, ir::Pipe::Mte3, ir::Pipe::Cube, ir::Pipe::Fixp}, ctl) {}
+    : CoreBase(name, {ir::Pipe::Scalar, ir::Pipe::Mte1, ir::Pipe::Mte2, ir::Pipe::Mte3, ir::Pipe::Cube, ir::Pipe::Fixp},
+               ctl) {}
 
 }  // namespace cvsim

@@ -6,7 +6,7 @@
 namespace cvsim {
 
 class CubeCore : public CoreBase {
-public:
+  public:
     CubeCore(sc_core::sc_module_name name, RunControl& ctl);
 };
 

@@ -32,7 +32,7 @@ struct Step {
 
 // Performs the data effect of instructions; implemented by the simulator (sim/data_engine.h).
 class InstrEngine {
-public:
+  public:
     virtual ~InstrEngine() = default;
     // Called by the pipe when the instruction's dependencies are met, and again after every wait it asks
     // for (a cross-core condition: a ring slot, a flag; a PCT stall); PipeInstr::phase tells it where it
@@ -49,16 +49,16 @@ public:
 // One instruction issued by a core's scalar unit to one of its pipes, as far as the core model uses it.
 struct PipeInstr {
     virtual ~PipeInstr() = default;
-    uint32_t seq = 0;                 // per-core issue number
+    uint32_t seq = 0;  // per-core issue number
     ir::Pipe pipe = ir::Pipe::Scalar;
-    uint8_t phase = 0;                // the engine's progress through begin() (0: not begun)
-    uint8_t pct_left = 0;             // PCT/sweep stalls still to wait at its scheduling point
-    uint32_t pipe_seq = 0;            // position in its pipe
-    std::vector<uint32_t> deps;       // same-core instructions (seq) it must wait for
-    int64_t scalar_before = -1;       // last scalar-executed instruction before issue
-    uint64_t issue_time = 0;          // cycle the scalar unit issued it
-    uint64_t start = 0, end = 0;      // execution interval (cycles)
-    uint64_t wait_from = 0;           // the engine's: cycle a cross-core wait began (stall accounting)
+    uint8_t phase = 0;            // the engine's progress through begin() (0: not begun)
+    uint8_t pct_left = 0;         // PCT/sweep stalls still to wait at its scheduling point
+    uint32_t pipe_seq = 0;        // position in its pipe
+    std::vector<uint32_t> deps;   // same-core instructions (seq) it must wait for
+    int64_t scalar_before = -1;   // last scalar-executed instruction before issue
+    uint64_t issue_time = 0;      // cycle the scalar unit issued it
+    uint64_t start = 0, end = 0;  // execution interval (cycles)
+    uint64_t wait_from = 0;       // the engine's: cycle a cross-core wait began (stall accounting)
     bool done = false;
 };
 

@@ -6,7 +6,7 @@
 namespace cvsim {
 
 class VectorCore : public CoreBase {
-public:
+  public:
     VectorCore(sc_core::sc_module_name name, RunControl& ctl);
 };
 

@@ -25,8 +25,9 @@ struct Storage {
 };
 
 class Walker {
-public:
-    Walker(Model& m, Lane& lane, const rt::LaneProgram& prog, const rt::TensorStore& ts, const Options& opt, int aiv_lanes)
+  public:
+    Walker(Model& m, Lane& lane, const rt::LaneProgram& prog, const rt::TensorStore& ts, const Options& opt,
+           int aiv_lanes)
         : m_m(m), m_lane(lane), m_prog(prog), m_ts(ts), m_opt(opt), m_aiv_lanes(aiv_lanes) {
         m_env.resize(prog.fn->vars.size());
         for (size_t i = 0; i < prog.fn->params.size() && i < prog.args.size(); ++i) {
@@ -47,7 +48,7 @@ public:
 
     void run() { block(m_prog.fn->body); }
 
-private:
+  private:
     Model& m_m;
     Lane& m_lane;
     const rt::LaneProgram& m_prog;
@@ -59,7 +60,7 @@ private:
     bool m_returned = false;
     std::vector<Storage> m_st;
     std::array<int, kPipes> m_last_pipe{};
-    std::vector<std::pair<int, Access>> m_gm;              // this lane's accesses (same-core GM dependencies)
+    std::vector<std::pair<int, Access>> m_gm;                     // this lane's accesses (same-core GM dependencies)
     std::map<std::pair<int, int64_t>, int64_t> m_pushes, m_pops;  // (dir, id) -> count so far
 
     bool a5() const { return m_opt.target == Target::A5; }
@@ -103,30 +104,44 @@ private:
     }
     Val value(const ExprPtr& e, const Stmt& s) {
         switch (e->kind) {
-            case ExprKind::Var: return m_env[e->var->id];
-            case ExprKind::Call: return call(s, *e);
+            case ExprKind::Var:
+                return m_env[e->var->id];
+            case ExprKind::Call:
+                return call(s, *e);
             case ExprKind::Index: {
                 Val t = value(e->args[0], s);
-                if (t.k == Val::Tuple && e->ival >= 0 && static_cast<size_t>(e->ival) < t.tup->size()) return (*t.tup)[e->ival];
+                if (t.k == Val::Tuple && e->ival >= 0 && static_cast<size_t>(e->ival) < t.tup->size())
+                    return (*t.tup)[e->ival];
                 return {};
             }
-            case ExprKind::List: case ExprKind::Tuple: {
+            case ExprKind::List:
+            case ExprKind::Tuple: {
                 Val t;
                 t.k = Val::Tuple;
                 t.tup = std::make_shared<std::vector<Val>>();
                 for (auto& a : e->args) t.tup->push_back(value(a, s));
                 return t;
             }
-            case ExprKind::FuncCall: unsupported("a function call inside a lane function"); return {};
-            default: return scal(e);
+            case ExprKind::FuncCall:
+                unsupported("a function call inside a lane function");
+                return {};
+            default:
+                return scal(e);
         }
     }
     void stmt(const Stmt& s) {
         switch (s.kind) {
-            case StmtKind::Assign: bind(s.targets, value(s.value, s)); return;
-            case StmtKind::Eval: value(s.value, s); return;
-            case StmtKind::Return: m_returned = true; return;
-            case StmtKind::Pass: return;
+            case StmtKind::Assign:
+                bind(s.targets, value(s.value, s));
+                return;
+            case StmtKind::Eval:
+                value(s.value, s);
+                return;
+            case StmtKind::Return:
+                m_returned = true;
+                return;
+            case StmtKind::Pass:
+                return;
             case StmtKind::Yield:
                 m_yield.clear();
                 for (auto& v : s.values) m_yield.push_back(value(v, s));
@@ -144,9 +159,11 @@ private:
                     unsupported("a pl.split_aiv / pl.spmd loop inside a lane function");
                     return;
                 }
-                int64_t lo = s.start ? scal(s.start).as_int() : 0, hi = scal(s.stop).as_int(), st = s.step ? scal(s.step).as_int() : 1;
+                int64_t lo = s.start ? scal(s.start).as_int() : 0, hi = scal(s.stop).as_int(),
+                        st = s.step ? scal(s.step).as_int() : 1;
                 if (st == 0) return;
-                for (size_t i = 0; i < s.iter_args.size() && i < s.init_values.size(); ++i) m_env[s.iter_args[i]->id] = value(s.init_values[i], s);
+                for (size_t i = 0; i < s.iter_args.size() && i < s.init_values.size(); ++i)
+                    m_env[s.iter_args[i]->id] = value(s.init_values[i], s);
                 int64_t trips = 0;
                 for (int64_t i = lo; st > 0 ? i < hi : i > hi; i += st) {
                     if (++trips > 4096) {
@@ -160,7 +177,8 @@ private:
                     if (!s.iter_args.empty() && m_yield.size() == s.iter_args.size())
                         for (size_t k = 0; k < s.iter_args.size(); ++k) m_env[s.iter_args[k]->id] = m_yield[k];
                 }
-                for (size_t k = 0; k < s.targets.size() && k < s.iter_args.size(); ++k) m_env[s.targets[k]->id] = m_env[s.iter_args[k]->id];
+                for (size_t k = 0; k < s.targets.size() && k < s.iter_args.size(); ++k)
+                    m_env[s.targets[k]->id] = m_env[s.iter_args[k]->id];
                 return;
             }
         }
@@ -258,9 +276,10 @@ private:
     }
     // Slot memory of ring (dir, id) in this cluster: a2a3 the hidden GM ring tensor, a5 the consumer's SRAM.
     int slot_resource(int dir, int64_t id, int consumer_lane) {
-        std::string name = a5() ? (dir == 0 ? fmt::format("__slot_c2v{}_cluster{}_aiv{}", id, m_lane.cluster, consumer_lane)
-                                             : fmt::format("__slot_v2c{}_cluster{}", id, m_lane.cluster))
-                                : fmt::format("__ring_cluster{}", m_lane.cluster);
+        std::string name =
+            a5() ? (dir == 0 ? fmt::format("__slot_c2v{}_cluster{}_aiv{}", id, m_lane.cluster, consumer_lane)
+                             : fmt::format("__slot_v2c{}_cluster{}", id, m_lane.cluster))
+                 : fmt::format("__ring_cluster{}", m_lane.cluster);
         for (size_t i = m_ts.tensors.size(); i < m_m.resources.size(); ++i)
             if (m_m.resources[i] == name) return static_cast<int>(i);
         m_m.resources.push_back(name);
@@ -284,20 +303,28 @@ private:
     int64_t slot_num(int dir, int64_t id) {
         auto it = m_lane.slot_num.find({dir, id});
         if (it == m_lane.slot_num.end()) {
-            unsupported(fmt::format("a {} transport on ring {} before its *_initialize_pipe", dir == 0 ? "C2V" : "V2C", id));
+            unsupported(
+                fmt::format("a {} transport on ring {} before its *_initialize_pipe", dir == 0 ? "C2V" : "V2C", id));
             return 1;
         }
         return std::max(1, it->second);
     }
     static uint8_t pipe_of_type(int64_t pt, bool aic) {
         switch (static_cast<PipeType>(pt)) {
-            case PipeType::V: return aic ? kScalar : kVector;
-            case PipeType::M: return aic ? kCube : kScalar;
-            case PipeType::MTE1: return aic ? kMte1 : kScalar;
-            case PipeType::MTE2: return kMte2;
-            case PipeType::MTE3: return kMte3;
-            case PipeType::FIX: return aic ? kFixp : kScalar;
-            default: return kScalar;
+            case PipeType::V:
+                return aic ? kScalar : kVector;
+            case PipeType::M:
+                return aic ? kCube : kScalar;
+            case PipeType::MTE1:
+                return aic ? kMte1 : kScalar;
+            case PipeType::MTE2:
+                return kMte2;
+            case PipeType::MTE3:
+                return kMte3;
+            case PipeType::FIX:
+                return aic ? kFixp : kScalar;
+            default:
+                return kScalar;
         }
     }
     uint8_t compute_pipe(const Expr& c) {
@@ -324,14 +351,22 @@ private:
         in.text = c.op->name();
         int idx = static_cast<int>(m_lane.ins.size());
         switch (code) {
-            case O::GetBlockIdx: return Val::of_int(m_lane.cluster);
-            case O::GetSubblockIdx: return Val::of_int(sub());
-            case O::ReserveBuffer: case O::ImportPeerBuffer: return Val::of_int(0);
-            case O::SetFfts: case O::CacheInvalid: return {};
-            case O::AicInitializePipe: case O::AivInitializePipe: {
+            case O::GetBlockIdx:
+                return Val::of_int(m_lane.cluster);
+            case O::GetSubblockIdx:
+                return Val::of_int(sub());
+            case O::ReserveBuffer:
+            case O::ImportPeerBuffer:
+                return Val::of_int(0);
+            case O::SetFfts:
+            case O::CacheInvalid:
+                return {};
+            case O::AicInitializePipe:
+            case O::AivInitializePipe: {
                 int mask = static_cast<int>(scal(arg(c, "dir_mask")).as_int());
                 int64_t id = arg(c, "id") ? scal(arg(c, "id")).as_int() : 0;
-                int num = arg(c, "slot_num") ? static_cast<int>(scal(arg(c, "slot_num")).as_int()) : (mask == 3 ? m_opt.slot_num_both : m_opt.slot_num_one_dir);
+                int num = arg(c, "slot_num") ? static_cast<int>(scal(arg(c, "slot_num")).as_int())
+                                             : (mask == 3 ? m_opt.slot_num_both : m_opt.slot_num_one_dir);
                 for (int d = 0; d < 2; ++d)
                     if (mask & (1 << d)) m_lane.slot_num[{d, id}] = num;
                 return {};
@@ -367,7 +402,9 @@ private:
                 w->write = true;
                 const ExprPtr& at = arg(c, "atomic");
                 // pl.AtomicType.Add (1) accumulates; None_ (0) or no argument is a plain store.
-                w->atomic = at && (at->kind == ExprKind::Enum || at->kind == ExprKind::Int || at->kind == ExprKind::Bool) && at->ival != 0;
+                w->atomic = at &&
+                            (at->kind == ExprKind::Enum || at->kind == ExprKind::Int || at->kind == ExprKind::Bool) &&
+                            at->ival != 0;
                 in.kind = Kind::Gm;
                 in.pipe = src.mem == Mem::Acc ? kFixp : kMte3;
                 read(in, idx, src.storage);
@@ -375,7 +412,8 @@ private:
                 emit(std::move(in));
                 return view;
             }
-            case O::Mgather: case O::Mscatter: {
+            case O::Mgather:
+            case O::Mscatter: {
                 // The index tile's values pick the elements (data the oracle does not compute): the whole view,
                 // a superset of what the simulator records.
                 const bool gather = code == O::Mgather;
@@ -420,7 +458,8 @@ private:
                 emit(std::move(in));
                 return out;
             }
-            case O::TensorRead: case O::TensorWrite: {
+            case O::TensorRead:
+            case O::TensorWrite: {
                 // One element at `indices`: a read on MTE2 the scalar unit waits for, a write on MTE3 it does not.
                 // A replay lane (a2a3 unsplit lane 1) reads too (its control flow may depend on the value), as the
                 // simulator's does (docs/DECISIONS.md), and writes nothing.
@@ -442,7 +481,10 @@ private:
                 }
                 return {};
             }
-            case O::Slice: case O::Reshape: case O::SetValidShape: case O::TransposeView: {
+            case O::Slice:
+            case O::Reshape:
+            case O::SetValidShape:
+            case O::TransposeView: {
                 Val x = tile_of(c, "tile");
                 if (x.k == Val::Tensor && code == O::Slice) {
                     auto off = ints(arg(c, "offset"));
@@ -471,7 +513,8 @@ private:
                 if (x.k != Val::Tile) return tile_val(c.type, new_storage());
                 return tile_val(c.type, x.storage);
             }
-            case O::TpushToAiv: case O::TpushToAic: {
+            case O::TpushToAiv:
+            case O::TpushToAic: {
                 int dir = code == O::TpushToAiv ? 0 : 1;
                 int64_t id = arg(c, "id") ? scal(arg(c, "id")).as_int() : 0;
                 int split = static_cast<int>(scal(arg(c, "split")).as_int());
@@ -486,7 +529,8 @@ private:
                     read(in, idx, src.storage);
                     if (dir == 0) {
                         if (a5())
-                            for (int l = 0; l < m_aiv_lanes; ++l) in.acc.push_back(slot_access(0, id, slot, 0, 2, l, true));
+                            for (int l = 0; l < m_aiv_lanes; ++l)
+                                in.acc.push_back(slot_access(0, id, slot, 0, 2, l, true));
                         else
                             in.acc.push_back(slot_access(0, id, slot, 0, 2, 0, true));
                     } else {
@@ -499,7 +543,8 @@ private:
                 emit(std::move(in));
                 return {};
             }
-            case O::TpopFromAic: case O::TpopFromAiv: {
+            case O::TpopFromAic:
+            case O::TpopFromAiv: {
                 int dir = code == O::TpopFromAic ? 0 : 1;
                 int64_t id = arg(c, "id") ? scal(arg(c, "id")).as_int() : 0;
                 int split = arg(c, "split") ? static_cast<int>(scal(arg(c, "split")).as_int()) : 0;
@@ -537,7 +582,8 @@ private:
                 emit(std::move(cp));
                 return out;
             }
-            case O::TfreeToAic: case O::TfreeToAiv: {
+            case O::TfreeToAic:
+            case O::TfreeToAiv: {
                 Val t = tile_of(c, "tile");
                 in.kind = Kind::Free;
                 in.pipe = kScalar;
@@ -567,7 +613,8 @@ private:
                 in.kind = Kind::Fence;
                 emit(std::move(in), true);
                 return {};
-            case O::SyncSet: case O::SyncWait: {
+            case O::SyncSet:
+            case O::SyncWait: {
                 in.kind = code == O::SyncSet ? Kind::Set : Kind::Wait;
                 in.id = scal(arg(c, "event_id")).as_int();
                 bool all = false;
@@ -578,10 +625,13 @@ private:
                 emit(std::move(in), all);
                 return {};
             }
-            case O::AivShard: case O::AicGather: case O::TensorCreate:
+            case O::AivShard:
+            case O::AicGather:
+            case O::TensorCreate:
                 unsupported(fmt::format("{} inside a lane function", c.op->name()));
                 return {};
-            default: break;
+            default:
+                break;
         }
         // Compute and moves: tile operands read, a fresh output (matmul_acc / gemv_acc: the accumulator) written.
         if (m_lane.replay) return c.type.kind == TypeKind::Tile ? tile_val(c.type, new_storage()) : Val{};
@@ -609,7 +659,8 @@ private:
             out = tile_val(c.type, storage);
         } else {
             out = tile_val(c.type, new_storage());
-            if (first.k == Val::Tile && c.type.valid.empty() && (code == O::Move || c.type.mem == Mem::Vec) && code != O::Transpose) {
+            if (first.k == Val::Tile && c.type.valid.empty() && (code == O::Move || c.type.mem == Mem::Vec) &&
+                code != O::Transpose) {
                 out.vr = std::min(out.vr, first.vr);
                 out.vc = std::min(out.vc, first.vc);
             }
@@ -626,7 +677,8 @@ Model build_model(const rt::LaunchPlan& plan, const rt::TensorStore& tensors, co
     Model m;
     m.blocks = std::max(1, plan.blocks);
     for (const auto& t : tensors.tensors) m.resources.push_back(t.name);
-    // Launched lanes (SPEC 4.1): split -> both AIVs; a2a3 unsplit -> lane 1 replays handshakes; a5 unsplit -> lane 0 only.
+    // Launched lanes (SPEC 4.1): split -> both AIVs; a2a3 unsplit -> lane 1 replays handshakes; a5 unsplit -> lane 0
+    // only.
     int aiv_lanes = !plan.aiv ? 0 : (plan.aiv_split || opt.target == Target::A2A3) ? 2 : 1;
     for (int b = 0; b < m.blocks; ++b) {
         if (plan.aic) m.lanes.push_back(Lane{b, 0, false, {}, {}});

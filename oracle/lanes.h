@@ -30,20 +30,20 @@ struct Ins {
     Kind kind = Kind::Compute;
     uint8_t pipe = kScalar;
     uint32_t line = 0;
-    std::vector<int> deps;        // same-core predecessors (indices into the lane)
+    std::vector<int> deps;  // same-core predecessors (indices into the lane)
     std::vector<Access> acc;
     // synchronisation
-    int dir = 0;                  // ring direction: 0 C2V, 1 V2C
-    int64_t id = 0;               // ring id / event id
-    std::string group;            // syncall core type: "mix", "aiv", "aic"
-    bool hard = false;            // hard syncall
-    std::string text;             // "tpop_from_aic" ... (deadlock report)
+    int dir = 0;        // ring direction: 0 C2V, 1 V2C
+    int64_t id = 0;     // ring id / event id
+    std::string group;  // syncall core type: "mix", "aiv", "aic"
+    bool hard = false;  // hard syncall
+    std::string text;   // "tpop_from_aic" ... (deadlock report)
 };
 
 struct Lane {
     int cluster = 0;
-    int core = 0;                 // 0 AIC, 1 AIV0, 2 AIV1
-    bool replay = false;          // a2a3 unsplit lane 1: handshakes only
+    int core = 0;         // 0 AIC, 1 AIV0, 2 AIV1
+    bool replay = false;  // a2a3 unsplit lane 1: handshakes only
     std::vector<Ins> ins;
     std::map<std::pair<int, int64_t>, int> slot_num;  // (dir, id) -> slots, from *_initialize_pipe
 };

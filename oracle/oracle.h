@@ -24,8 +24,8 @@
 #include <tuple>
 #include <vector>
 
-#include "frontend/runtime.h"
 #include "core/params.h"
+#include "frontend/runtime.h"
 
 namespace cvsim::oracle {
 
@@ -35,7 +35,7 @@ struct Options {
     int chip_clusters = 24;         // a hard syncall waits for every physical core: fewer blocks = deadlock
     int slot_num_one_dir = 8;       // *_initialize_pipe defaults (sync.slot_num_one_dir / _both)
     int slot_num_both = 4;
-    bool cross_check = false;       // recompute every ordering by freezing (slow: one greedy run per pair)
+    bool cross_check = false;  // recompute every ordering by freezing (slow: one greedy run per pair)
 };
 
 // One racing pair, by GM tensor (or ring slot memory) and the two source lines (first <= second).
@@ -47,10 +47,10 @@ struct RaceKey {
 
 struct Race {
     RaceKey key;
-    std::string kind;       // RAW / WAR / WAW (by lane-independent source order: the earlier line first)
-    std::string describe;   // "RAW scratch[0:16, 0:64]: AIV0 write at line 14 / AIC read at line 17"
-    int write_core = -1;    // 0 AIC, 1 AIV0, 2 AIV1: the core of a write of the pair (the first one for WAW)
-    int other_core = -1;    // the other access's core
+    std::string kind;      // RAW / WAR / WAW (by lane-independent source order: the earlier line first)
+    std::string describe;  // "RAW scratch[0:16, 0:64]: AIV0 write at line 14 / AIC read at line 17"
+    int write_core = -1;   // 0 AIC, 1 AIV0, 2 AIV1: the core of a write of the pair (the first one for WAW)
+    int other_core = -1;   // the other access's core
     bool other_write = false;
 };
 
@@ -64,17 +64,17 @@ struct AccessSite {
 };
 
 struct Verdict {
-    std::set<AccessSite> accesses;      // every access site that ran (ring slots included)
+    std::set<AccessSite> accesses;  // every access site that ran (ring slots included)
     bool deadlock = false;
-    std::vector<std::string> blocked;   // each core's first instruction that never ran
-    std::vector<Race> races;            // every racing pair (among instructions that ran)
+    std::vector<std::string> blocked;  // each core's first instruction that never ran
+    std::vector<Race> races;           // every racing pair (among instructions that ran)
     std::set<RaceKey> race_keys() const;
     std::set<std::string> race_tensors() const;
-    bool oob = false;                   // some computed window was outside its tensor (the access is dropped)
-    bool unsupported = false;           // a construct the oracle does not model (see `why`)
+    bool oob = false;          // some computed window was outside its tensor (the access is dropped)
+    bool unsupported = false;  // a construct the oracle does not model (see `why`)
     std::string why;
-    size_t instructions = 0;            // instructions of all lanes
-    bool cross_checked = false;         // `cross_check` ran and agreed (a disagreement throws std::logic_error)
+    size_t instructions = 0;     // instructions of all lanes
+    bool cross_checked = false;  // `cross_check` ran and agreed (a disagreement throws std::logic_error)
 };
 
 // Analyses the launch of an expanded program. `tensors` is the bound GM (names and shapes; plan.*->args

@@ -18,14 +18,20 @@ int64_t floordiv(int64_t a, int64_t b) {
 
 }  // namespace
 
-Val scalar_value(const ExprPtr& e, const std::function<Val(const Var&)>& var, const std::function<Val(const Expr&)>& call) {
-auto scal = [&](const ExprPtr& x) { return scalar_value(x, var, call); };
+Val scalar_value(const ExprPtr& e, const std::function<Val(const Var&)>& var,
+                 const std::function<Val(const Expr&)>& call) {
+    auto scal = [&](const ExprPtr& x) { return scalar_value(x, var, call); };
     if (!e) return Val::of_int(0);
     switch (e->kind) {
-        case ExprKind::Int: case ExprKind::Bool: return Val::of_int(e->ival);
-        case ExprKind::Float: return Val::of_float(e->fval);
-        case ExprKind::Const: return dtype_is_float(e->dtype) ? Val::of_float(e->fval) : Val::of_int(static_cast<int64_t>(e->fval));
-        case ExprKind::Enum: return Val::of_int(e->ival);
+        case ExprKind::Int:
+        case ExprKind::Bool:
+            return Val::of_int(e->ival);
+        case ExprKind::Float:
+            return Val::of_float(e->fval);
+        case ExprKind::Const:
+            return dtype_is_float(e->dtype) ? Val::of_float(e->fval) : Val::of_int(static_cast<int64_t>(e->fval));
+        case ExprKind::Enum:
+            return Val::of_int(e->ival);
         case ExprKind::Var: {
             Val v = var(*e->var);
             return v.k == Val::Int || v.k == Val::Float ? v : Val::of_int(0);
@@ -47,7 +53,12 @@ auto scal = [&](const ExprPtr& x) { return scalar_value(x, var, call); };
         case ExprKind::Compare: {
             double a = scal(e->args[0]).as_num(), b = scal(e->args[1]).as_num();
             const std::string& o = e->sval;
-            bool r = o == "<" ? a < b : o == "<=" ? a <= b : o == ">" ? a > b : o == ">=" ? a >= b : o == "==" ? a == b : a != b;
+            bool r = o == "<"    ? a < b
+                     : o == "<=" ? a <= b
+                     : o == ">"  ? a > b
+                     : o == ">=" ? a >= b
+                     : o == "==" ? a == b
+                                 : a != b;
             return Val::of_int(r);
         }
         case ExprKind::Binary: {
@@ -82,8 +93,10 @@ auto scal = [&](const ExprPtr& x) { return scalar_value(x, var, call); };
             }
             return Val::of_int(0);
         }
-        case ExprKind::Call: return call(*e);
-        default: return Val::of_int(0);
+        case ExprKind::Call:
+            return call(*e);
+        default:
+            return Val::of_int(0);
     }
 }
 

@@ -22,14 +22,25 @@ struct Val {
     int64_t vr = 0, vc = 0;           // Tile: valid rows / cols
     Mem mem = Mem::Vec;
     std::shared_ptr<std::vector<Val>> tup;
-    static Val of_int(int64_t v) { Val x; x.k = Int; x.i = v; return x; }
-    static Val of_float(double v) { Val x; x.k = Float; x.f = v; return x; }
+    static Val of_int(int64_t v) {
+        Val x;
+        x.k = Int;
+        x.i = v;
+        return x;
+    }
+    static Val of_float(double v) {
+        Val x;
+        x.k = Float;
+        x.f = v;
+        return x;
+    }
     int64_t as_int() const { return k == Float ? static_cast<int64_t>(f) : i; }
     double as_num() const { return k == Float ? f : static_cast<double>(i); }
 };
 
 // Evaluates a scalar expression; `var` gives a variable's value, `call` the value of an op call (block and
 // subblock index).
-Val scalar_value(const ir::ExprPtr& e, const std::function<Val(const ir::Var&)>& var, const std::function<Val(const ir::Expr&)>& call);
+Val scalar_value(const ir::ExprPtr& e, const std::function<Val(const ir::Var&)>& var,
+                 const std::function<Val(const ir::Expr&)>& call);
 
 }  // namespace cvsim::oracle::detail

@@ -28,7 +28,9 @@ std::set<std::string> Verdict::race_tensors() const {
 
 namespace {
 
-const char* core_label(int core) { return core == 0 ? "AIC" : core == 1 ? "AIV0" : "AIV1"; }
+const char* core_label(int core) {
+    return core == 0 ? "AIC" : core == 1 ? "AIV0" : "AIV1";
+}
 
 struct Graph {
     const Model& m;
@@ -42,7 +44,8 @@ struct Graph {
     Graph(const Model& mm, const Options& o) : m(mm), opt(o) {
         for (size_t l = 0; l < m.lanes.size(); ++l) {
             base.push_back(static_cast<int>(n));
-            for (size_t i = 0; i < m.lanes[l].ins.size(); ++i) node.push_back({static_cast<int>(l), static_cast<int>(i)});
+            for (size_t i = 0; i < m.lanes[l].ins.size(); ++i)
+                node.push_back({static_cast<int>(l), static_cast<int>(i)});
             n += m.lanes[l].ins.size();
         }
         preds.resize(n);
@@ -52,12 +55,15 @@ struct Graph {
                 for (int d : m.lanes[l].ins[i].deps) preds[static_cast<size_t>(base[l]) + i].push_back(base[l] + d);
         match();
     }
-    const Ins& ins(int v) const { return m.lanes[static_cast<size_t>(node[static_cast<size_t>(v)].first)].ins[static_cast<size_t>(node[static_cast<size_t>(v)].second)]; }
+    const Ins& ins(int v) const {
+        return m.lanes[static_cast<size_t>(node[static_cast<size_t>(v)].first)]
+            .ins[static_cast<size_t>(node[static_cast<size_t>(v)].second)];
+    }
     const Lane& lane_of(int v) const { return m.lanes[static_cast<size_t>(node[static_cast<size_t>(v)].first)]; }
 
     // The k-th instruction of each kind per key, per lane.
     using Key = std::tuple<int, int, int64_t, std::string>;  // (kind, dir, id, group)
-    std::vector<std::map<Key, std::vector<int>>> seqs;        // per lane
+    std::vector<std::map<Key, std::vector<int>>> seqs;       // per lane
 
     std::vector<int> lanes_where(int cluster, bool aic) const {
         std::vector<int> out;
@@ -73,8 +79,10 @@ struct Graph {
         return it->second[static_cast<size_t>(k)];
     }
     void need(int v, int partner) {
-        if (partner < 0) never[static_cast<size_t>(v)] = true;
-        else preds[static_cast<size_t>(v)].push_back(partner);
+        if (partner < 0)
+            never[static_cast<size_t>(v)] = true;
+        else
+            preds[static_cast<size_t>(v)].push_back(partner);
     }
 
     void match() {
@@ -86,7 +94,8 @@ struct Graph {
                 const Ins& x = m.lanes[l].ins[i];
                 Key key{static_cast<int>(x.kind), x.dir, x.id, x.group};
                 if (x.kind == Kind::Set || x.kind == Kind::Wait) key = Key{static_cast<int>(x.kind), 0, x.id, ""};
-                if (x.kind == Kind::Arrive || x.kind == Kind::Depart) key = Key{static_cast<int>(x.kind), 0, 0, x.group};
+                if (x.kind == Kind::Arrive || x.kind == Kind::Depart)
+                    key = Key{static_cast<int>(x.kind), 0, 0, x.group};
                 auto& v = seqs[l][key];
                 kof[static_cast<size_t>(base[l]) + i] = static_cast<int64_t>(v.size());
                 v.push_back(base[l] + static_cast<int>(i));
@@ -120,8 +129,10 @@ struct Graph {
                             // An AIV waits for the AIC's sets that reach it (a2a3: all; a5: ids 0-15 AIV0, 16-31 AIV1).
                             int lane_of_id = x.id >= 16 ? 1 : 0;
                             auto aics = lanes_where(ln.cluster, true);
-                            if (aics.empty() || (a5 && lane_of_id != ln.core - 1)) need(v, -1);
-                            else need(v, kth(aics[0], set, k));
+                            if (aics.empty() || (a5 && lane_of_id != ln.core - 1))
+                                need(v, -1);
+                            else
+                                need(v, kth(aics[0], set, k));
                         } else {
                             auto aivs = lanes_where(ln.cluster, false);
                             if (aivs.empty()) need(v, -1);
@@ -151,7 +162,8 @@ struct Graph {
                         }
                         break;
                     }
-                    default: break;
+                    default:
+                        break;
                 }
             }
         }
@@ -212,7 +224,8 @@ Verdict analyze(const rt::LaunchPlan& plan, const rt::TensorStore& tensors, cons
         for (size_t i = 0; i < ln.ins.size(); ++i)
             if (!fired[static_cast<size_t>(g.base[l]) + i]) {
                 v.deadlock = true;
-                std::string who = m.blocks > 1 ? fmt::format("cluster {} {}", ln.cluster, core_label(ln.core)) : core_label(ln.core);
+                std::string who =
+                    m.blocks > 1 ? fmt::format("cluster {} {}", ln.cluster, core_label(ln.core)) : core_label(ln.core);
                 v.blocked.push_back(fmt::format("{}: {} at line {} never runs", who, ln.ins[i].text, ln.ins[i].line));
                 break;
             }
@@ -282,8 +295,9 @@ Verdict analyze(const rt::LaunchPlan& plan, const rt::TensorStore& tensors, cons
                 if (opt.cross_check) {
                     bool fpq = ordered_frozen(p.node, *p.a, q.node), fqp = ordered_frozen(q.node, *q.a, p.node);
                     if (fpq != pq || fqp != qp)
-                        throw std::logic_error(fmt::format("oracle cross-check: reachability and freezing disagree on lines {} / {}", g.ins(p.node).line,
-                                                           g.ins(q.node).line));
+                        throw std::logic_error(
+                            fmt::format("oracle cross-check: reachability and freezing disagree on lines {} / {}",
+                                        g.ins(p.node).line, g.ins(q.node).line));
                 }
                 if (pq || qp) continue;
                 const Ins& a = g.ins(p.node);
@@ -300,9 +314,11 @@ Verdict analyze(const rt::LaunchPlan& plan, const rt::TensorStore& tensors, cons
                 r.kind = fa.write && sa.write ? "WAW" : fa.write ? "RAW" : "WAR";
                 const Lane& fl = g.lane_of(a_first ? p.node : q.node);
                 const Lane& sl = g.lane_of(a_first ? q.node : p.node);
-                r.describe = fmt::format("{} {}{}: {}{} {} at line {} / {}{} {} at line {}", r.kind, key.tensor, box_str(fa),
-                                         m.blocks > 1 ? fmt::format("cluster {} ", fl.cluster) : "", core_label(fl.core), fa.write ? "write" : "read", f.line,
-                                         m.blocks > 1 ? fmt::format("cluster {} ", sl.cluster) : "", core_label(sl.core), sa.write ? "write" : "read", s.line);
+                r.describe = fmt::format("{} {}{}: {}{} {} at line {} / {}{} {} at line {}", r.kind, key.tensor,
+                                         box_str(fa), m.blocks > 1 ? fmt::format("cluster {} ", fl.cluster) : "",
+                                         core_label(fl.core), fa.write ? "write" : "read", f.line,
+                                         m.blocks > 1 ? fmt::format("cluster {} ", sl.cluster) : "",
+                                         core_label(sl.core), sa.write ? "write" : "read", s.line);
                 bool fw = fa.write;
                 r.write_core = fw ? fl.core : sl.core;
                 r.other_core = fw ? sl.core : fl.core;
@@ -315,7 +331,8 @@ Verdict analyze(const rt::LaunchPlan& plan, const rt::TensorStore& tensors, cons
 }
 
 std::string format_verdict(const Verdict& v) {
-    std::string s = fmt::format("oracle: {} instructions, {}{} race(s)", v.instructions, v.deadlock ? "DEADLOCK, " : "", v.races.size());
+    std::string s = fmt::format("oracle: {} instructions, {}{} race(s)", v.instructions, v.deadlock ? "DEADLOCK, " : "",
+                                v.races.size());
     if (v.unsupported) s += " [unsupported: " + v.why + "]";
     if (v.oob) s += " [out-of-bounds window dropped]";
     for (const auto& b : v.blocked) s += "\n  blocked " + b;

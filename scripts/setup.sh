@@ -8,7 +8,7 @@ pkgs=(
     cmake g++ make pkg-config ninja-build
     libsystemc-dev libeigen3-dev libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
     libtomlplusplus-dev libfmt-dev librapidcheck-dev libbenchmark-dev
-    parallel git
+    parallel git clang-format
 )
 if [[ "${1:-}" == "--ci" ]]; then
     pkgs+=(clang libclang-rt-14-dev chromium)

@@ -61,7 +61,8 @@ Machine& Machine::instance(int clusters) {
     static std::unique_ptr<Machine> m;
     if (!m) m.reset(new Machine(clusters));
     if (m->clusters() < clusters)
-        throw std::runtime_error(fmt::format("this process elaborated {} clusters; {} requested (run it in a fresh process)", m->clusters(), clusters));
+        throw std::runtime_error(fmt::format(
+            "this process elaborated {} clusters; {} requested (run it in a fresh process)", m->clusters(), clusters));
     return *m;
 }
 
@@ -103,11 +104,15 @@ static std::string core_label(const CoreBase& c, int blocks) {
     return blocks > 1 ? fmt::format("cluster {} {}", n.substr(7, us - 7), core) : core;
 }
 
-static uint64_t now_abs() { return static_cast<uint64_t>(sc_time_stamp().value() / sc_time(1, SC_NS).value()); }
+static uint64_t now_abs() {
+    return static_cast<uint64_t>(sc_time_stamp().value() / sc_time(1, SC_NS).value());
+}
 
 RunOutcome Machine::run(const RunConfig& cfg) {
     const rt::LaunchPlan& plan = *cfg.plan;
-    if (plan.blocks > clusters()) throw std::runtime_error(fmt::format("launch of {} clusters on a machine elaborated with {}", plan.blocks, clusters()));
+    if (plan.blocks > clusters())
+        throw std::runtime_error(
+            fmt::format("launch of {} clusters on a machine elaborated with {}", plan.blocks, clusters()));
     reset_models();
     m_ctl.aborted = false;
     m_ctl.timed_out = false;
@@ -129,7 +134,9 @@ RunOutcome Machine::run(const RunConfig& cfg) {
 
     // Which cores run what.
     bool a2a3 = cfg.hw.target == Target::A2A3;
-    int aiv_launched = !plan.aiv ? 0 : (plan.aiv_split || (a2a3 && plan.aiv_lane1_replay) || plan.aiv_lane1_launched) ? 2 : 1;
+    int aiv_launched = !plan.aiv                                                                        ? 0
+                       : (plan.aiv_split || (a2a3 && plan.aiv_lane1_replay) || plan.aiv_lane1_launched) ? 2
+                                                                                                        : 1;
     if (plan.aiv && !plan.aiv_split && !a2a3) aiv_launched = plan.aiv_lane1_launched ? 2 : 1;
     if (plan.aiv && !plan.aiv_split && a2a3) aiv_launched = plan.aiv_lane1_replay || plan.aiv_lane1_launched ? 2 : 1;
     st.aiv_lanes = std::max(aiv_launched, 1);
@@ -182,7 +189,8 @@ RunOutcome Machine::run(const RunConfig& cfg) {
                 cx.lane = lane;
                 cx.aiv_lanes = st.aiv_lanes;
                 cx.replay = replay;
-                if (!record_stream(cx, prog, *m_clusters[b]->cores[static_cast<int>(id)], streams->lanes[{b, static_cast<int>(id)}], streams->why)) {
+                if (!record_stream(cx, prog, *m_clusters[b]->cores[static_cast<int>(id)],
+                                   streams->lanes[{b, static_cast<int>(id)}], streams->why)) {
                     streams->state = StreamCache::State::Unsupported;
                     streams->lanes.clear();
                 }
@@ -239,16 +247,21 @@ RunOutcome Machine::run(const RunConfig& cfg) {
         bool occupancy = false, waves = false;
         for (auto& r : runners)
             if (!r->model().finished()) {
-                if (r->blocked_in_hard_syncall()) occupancy = true;
-                else if (r->blocked_in_syncall() && plan.blocks > chip) waves = true;
+                if (r->blocked_in_hard_syncall())
+                    occupancy = true;
+                else if (r->blocked_in_syncall() && plan.blocks > chip)
+                    waves = true;
             }
         if (out.deadlock) {
             f.code = codes::kDeadlock;
-            f.message = fmt::format("deadlock at cycle {}: every unfinished core is blocked and nothing is in flight", out.end_cycle);
+            f.message = fmt::format("deadlock at cycle {}: every unfinished core is blocked and nothing is in flight",
+                                    out.end_cycle);
         } else {
             f.code = codes::kTimeout;
-            f.message = m_ctl.timed_out ? fmt::format("the schedule exceeded the wall-time bound of {} s", cfg.max_wall_seconds)
-                                        : fmt::format("the schedule exceeded the simulated-time bound of {} cycles", cfg.max_cycles);
+            f.message =
+                m_ctl.timed_out
+                    ? fmt::format("the schedule exceeded the wall-time bound of {} s", cfg.max_wall_seconds)
+                    : fmt::format("the schedule exceeded the simulated-time bound of {} cycles", cfg.max_cycles);
         }
         for (auto& r : runners) {
             CoreBase& c = r->model();
@@ -281,16 +294,22 @@ RunOutcome Machine::run(const RunConfig& cfg) {
             st.add_finding(o);
         };
         if (waves)
-            occupancy_finding(fmt::format("a syncall over the launch's {} blocks waits for blocks that never start: the chip has {} clusters, so "
-                                          "the blocks run in waves and the later ones are dispatched only when earlier ones finish; on hardware "
-                                          "this hangs",
-                                          plan.blocks, chip),
-                              "launch at most " + std::to_string(chip) + " blocks (loop over the work inside a block), or order the accesses without a barrier");
+            occupancy_finding(
+                fmt::format("a syncall over the launch's {} blocks waits for blocks that never start: the chip has {} "
+                            "clusters, so "
+                            "the blocks run in waves and the later ones are dispatched only when earlier ones finish; "
+                            "on hardware "
+                            "this hangs",
+                            plan.blocks, chip),
+                "launch at most " + std::to_string(chip) +
+                    " blocks (loop over the work inside a block), or order the accesses without a barrier");
         if (occupancy)
-            occupancy_finding(fmt::format("a hard syncall waits for every core of the chip ({} clusters) but the kernel was launched on {}; "
-                                          "on hardware this hangs (AICore error 507018)",
-                                          cfg.hw.chip.clusters, plan.blocks),
-                              "launch with --blocks " + std::to_string(cfg.hw.chip.clusters) + " or use syncall(mode=\"soft\")");
+            occupancy_finding(
+                fmt::format(
+                    "a hard syncall waits for every core of the chip ({} clusters) but the kernel was launched on {}; "
+                    "on hardware this hangs (AICore error 507018)",
+                    cfg.hw.chip.clusters, plan.blocks),
+                "launch with --blocks " + std::to_string(cfg.hw.chip.clusters) + " or use syncall(mode=\"soft\")");
         st.add_finding(f);
         // Unwind every thread back to its idle loop.
         m_ctl.aborted = true;
@@ -360,4 +379,3 @@ RunOutcome Machine::run(const RunConfig& cfg) {
 }
 
 }  // namespace cvsim::sim
-

@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "core/params.h"
 #include "frontend/runtime.h"
 #include "models/barrier.h"
 #include "models/core_base.h"
 #include "models/cross_core_pipe.h"
-#include "sim/global_memory.h"
-#include "core/params.h"
 #include "sim/event.h"
+#include "sim/global_memory.h"
 #include "sim/schedule.h"
 #include "sim/verdict.h"
 
@@ -35,21 +35,21 @@ struct RunConfig {
     std::vector<EventSink*> sinks;         // observers of the event stream
     std::vector<uint32_t> ring_tensors;    // hidden ring tensor per cluster (index in gm)
     std::map<std::pair<int, int64_t>, int64_t> ring_bases;  // (dir 0 = C2V / 1 = V2C, ring id) -> byte offset in it
-    int fault_abort_at = -1;               // testing: abort the process at this instruction count (crash isolation)
-    class DataMemo* memo = nullptr;        // results reused across the session's schedules (optional)
-    uint64_t gm_image_id = 0;              // names `gm`'s contents (0: unnamed): the same image is restored, not rebuilt
-    struct StreamCache* streams = nullptr; // the session's recorded instruction streams (nullptr: walk live)
+    int fault_abort_at = -1;         // testing: abort the process at this instruction count (crash isolation)
+    class DataMemo* memo = nullptr;  // results reused across the session's schedules (optional)
+    uint64_t gm_image_id = 0;        // names `gm`'s contents (0: unnamed): the same image is restored, not rebuilt
+    struct StreamCache* streams = nullptr;  // the session's recorded instruction streams (nullptr: walk live)
 };
 
 struct CoreReport {
     int cluster = 0;
     CoreId core = CoreId::Aic;
     bool launched = false;
-    bool replay = false;                   // a2a3 lane-1 replay
+    bool replay = false;  // a2a3 lane-1 replay
     bool finished = false;
-    uint64_t start = 0, end = 0;           // cycles
+    uint64_t start = 0, end = 0;  // cycles
     std::vector<std::pair<ir::Pipe, CoreBase::PipeStats>> pipes;
-    std::vector<std::string> blocked;      // at a deadlock: what it waits for
+    std::vector<std::string> blocked;  // at a deadlock: what it waits for
 };
 
 struct RingReport {
@@ -64,31 +64,31 @@ struct RingReport {
 };
 
 struct RunOutcome {
-    bool completed = false;                // every launched core finished
+    bool completed = false;  // every launched core finished
     bool deadlock = false;
     bool timeout = false;
-    uint64_t end_cycle = 0;                // last cycle of the schedule
-    std::vector<Finding> findings;         // run-time findings (protocol, OOB, deadlock, layout, ...)
-    rt::TensorStore gm_final;              // GM at the end
+    uint64_t end_cycle = 0;         // last cycle of the schedule
+    std::vector<Finding> findings;  // run-time findings (protocol, OOB, deadlock, layout, ...)
+    rt::TensorStore gm_final;       // GM at the end
     std::vector<CoreReport> cores;
     std::vector<RingReport> rings;
     double l2_hit_rate = 0;
     uint64_t gm_bytes_read = 0, gm_bytes_written = 0;
-    uint64_t instructions = 0;             // tile instructions simulated
-    uint64_t sync_events = 0;              // synchronisation/GM events (PCT's k)
+    uint64_t instructions = 0;  // tile instructions simulated
+    uint64_t sync_events = 0;   // synchronisation/GM events (PCT's k)
 };
 
 class CoreRunner;
 
 // The models of one cluster.
 struct ClusterModel {
-    std::array<std::unique_ptr<CoreBase>, kCoresPerCluster> cores;      // AIC, AIV0, AIV1
+    std::array<std::unique_ptr<CoreBase>, kCoresPerCluster> cores;            // AIC, AIV0, AIV1
     std::map<std::pair<int, int64_t>, std::unique_ptr<CrossCorePipe>> rings;  // (dir 0=C2V/1=V2C, id)
-    FlagBank flags;                                                     // sync_set / sync_wait counters
+    FlagBank flags;                                                           // sync_set / sync_wait counters
 };
 
 class Machine {
-public:
+  public:
     // One elaboration per process with `clusters` clusters (SystemC elaborates once).
     static Machine& instance(int clusters);
     int clusters() const { return static_cast<int>(m_clusters.size()); }
@@ -106,17 +106,17 @@ public:
     int blocks_done() const { return m_blocks_done; }
     sc_core::sc_event& dispatch_event() { return m_dispatch_ev; }
 
-private:
+  private:
     explicit Machine(int clusters);
     void reset_models();
 
-    RunControl m_ctl;                                        // abort / bounds shared by all cores
-    std::vector<std::unique_ptr<ClusterModel>> m_clusters;   // the clusters
-    std::map<std::string, Barrier> m_barriers;               // syncall groups: "mix", "aiv_only", "aic_only"
-    GlobalMemory m_gm;                                       // shared GM + L2
-    int m_blocks_done = 0;                                   // blocks of the current run whose cores all finished
-    std::vector<int> m_cores_left;                           // per block: cores still running
-    sc_core::sc_event m_dispatch_ev;                         // a block finished (a cluster is free for the next)
+    RunControl m_ctl;                                       // abort / bounds shared by all cores
+    std::vector<std::unique_ptr<ClusterModel>> m_clusters;  // the clusters
+    std::map<std::string, Barrier> m_barriers;              // syncall groups: "mix", "aiv_only", "aic_only"
+    GlobalMemory m_gm;                                      // shared GM + L2
+    int m_blocks_done = 0;                                  // blocks of the current run whose cores all finished
+    std::vector<int> m_cores_left;                          // per block: cores still running
+    sc_core::sc_event m_dispatch_ev;                        // a block finished (a cluster is free for the next)
 };
 
 }  // namespace cvsim::sim

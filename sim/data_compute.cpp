@@ -46,7 +46,9 @@ void DataEngine::settle_output(const SimInstr& in, TileBuf& out) {
     }
 }
 
-static uint64_t out_bytes(const TileBuf& t) { return t.bytes.size(); }
+static uint64_t out_bytes(const TileBuf& t) {
+    return t.bytes.size();
+}
 
 uint64_t DataEngine::compute_latency(const SimInstr& in) {
     // The op's registry cost entry prices it.
@@ -58,30 +60,41 @@ uint64_t DataEngine::compute_latency(const SimInstr& in) {
             const TileBuf& src = *in.in[0];
             const uint64_t bytes = std::min<uint64_t>(src.bytes.size(), out_bytes(out));  // an extract moves its window
             DmaPath path = DmaPath::UbToUb;
-            if (src.mem == Mem::Mat) path = out.mem == Mem::Left ? DmaPath::L1ToL0A : out.mem == Mem::Right ? DmaPath::L1ToL0B : DmaPath::L1ToBias;
-            else if (src.mem == Mem::Acc) path = out.mem == Mem::Vec ? DmaPath::L0cToUb : DmaPath::L0cToL1;
+            if (src.mem == Mem::Mat)
+                path = out.mem == Mem::Left    ? DmaPath::L1ToL0A
+                       : out.mem == Mem::Right ? DmaPath::L1ToL0B
+                                               : DmaPath::L1ToBias;
+            else if (src.mem == Mem::Acc)
+                path = out.mem == Mem::Vec ? DmaPath::L0cToUb : DmaPath::L0cToL1;
             return jitter(dma_cycles(hw, path, 1, bytes, 0, 0));
         }
         case OpCost::Mad: {
             bool acc = d.variant & 1;
             const TileBuf& l = *in.in[acc ? 1 : 0];
             const TileBuf& r = *in.in[acc ? 2 : 1];
-            return jitter(mad_cycles(hw.cube, l.dtype, static_cast<uint64_t>(l.rows), static_cast<uint64_t>(l.cols), static_cast<uint64_t>(r.cols)));
+            return jitter(mad_cycles(hw.cube, l.dtype, static_cast<uint64_t>(l.rows), static_cast<uint64_t>(l.cols),
+                                     static_cast<uint64_t>(r.cols)));
         }
         case OpCost::VecReduce: {
             const TileBuf& x = *in.in[0];
             uint64_t n = static_cast<uint64_t>(d.valid == ValidRule::ColReduce ? x.rows : x.cols);
             return jitter(vector_kind_cycles(hw.vector, d.cost, x.bytes.size(), n));
         }
-        case OpCost::VecUnary: case OpCost::VecTileScalar: case OpCost::VecBinary: case OpCost::VecExp:
-        case OpCost::VecSort: case OpCost::VecMerge: case OpCost::VecGather: {
+        case OpCost::VecUnary:
+        case OpCost::VecTileScalar:
+        case OpCost::VecBinary:
+        case OpCost::VecExp:
+        case OpCost::VecSort:
+        case OpCost::VecMerge:
+        case OpCost::VecGather: {
             // Elementwise: the widest of the result and the operands (a cast reads or writes the wider dtype).
             uint64_t bytes = out.bytes.size();
             for (const auto& t : in.in)
                 if (t) bytes = std::max<uint64_t>(bytes, t->bytes.size());
             return jitter(vector_kind_cycles(hw.vector, d.cost, bytes, 0));
         }
-        case OpCost::Scalar: return hw.sync.issue_cost;
+        case OpCost::Scalar:
+            return hw.sync.issue_cost;
         case OpCost::Assemble: {
             const TileBuf& src = *in.in[1];
             if (out.mem == Mem::Mat) {
@@ -131,7 +144,8 @@ uint64_t DataEngine::begin_indexed(SimInstr& in) {
     const auto& t = m_st.tensors->tensors[tid];
     const auto rank = static_cast<size_t>(in.ints.at(0));
     const std::vector<int64_t> off(in.ints.begin() + 1, in.ints.begin() + 1 + static_cast<std::ptrdiff_t>(rank));
-    const std::vector<int64_t> shape(in.ints.begin() + 1 + static_cast<std::ptrdiff_t>(rank), in.ints.begin() + 1 + static_cast<std::ptrdiff_t>(2 * rank));
+    const std::vector<int64_t> shape(in.ints.begin() + 1 + static_cast<std::ptrdiff_t>(rank),
+                                     in.ints.begin() + 1 + static_cast<std::ptrdiff_t>(2 * rank));
     const std::vector<int64_t> reshape(in.ints.begin() + 2 + static_cast<std::ptrdiff_t>(2 * rank), in.ints.end());
     const bool row = gather && mgather_coalesce(c) == 0;
     const int oob = gather ? mgather_oob(c) : 0;
@@ -139,16 +153,21 @@ uint64_t DataEngine::begin_indexed(SimInstr& in) {
     // A view that is not one run of its base: pto-isa addresses it linearly from its first element (elem mode,
     // mscatter; a5's row mode steps rows by the row length), which cvsim's box model does not reproduce.
     if (!rt::box_contiguous(shape, reshape.empty() ? t.shape : reshape) && (!row || m_st.cfg->hw.target == Target::A5))
-        runtime_finding(codes::kUnsupported, *in.stmt,
-                        fmt::format("{} {}{} on a view of {} that is not contiguous: pto-isa addresses the view linearly from its first "
-                                    "element{}, which cvsim does not model", core_name(m_core_id), c.op->name(), row ? " (row mode, a5)" : "", t.name,
-                                    row ? " (rows a row length apart)" : ""));
+        runtime_finding(
+            codes::kUnsupported, *in.stmt,
+            fmt::format(
+                "{} {}{} on a view of {} that is not contiguous: pto-isa addresses the view linearly from its first "
+                "element{}, which cvsim does not model",
+                core_name(m_core_id), c.op->name(), row ? " (row mode, a5)" : "", t.name,
+                row ? " (rows a row length apart)" : ""));
     const TileBuf& ib = *in.in[0];
     const Matrix ix = read_tile(ib).m;
     const bool row_vector = arg(c, "idx")->type.shape[0] == 1;
     Matrix vals;
-    if (!gather) vals = read_tile(*in.in[1]).m;
-    else p.data = TileData{t.dtype, Matrix::Zero(in.out->rows, in.out->cols)};
+    if (!gather)
+        vals = read_tile(*in.in[1]).m;
+    else
+        p.data = TileData{t.dtype, Matrix::Zero(in.out->rows, in.out->cols)};
     // Transfers in row-major order of the index tile: (destination row, column) and the index value.
     const int64_t R = gather ? in.out->vr : in.in[1]->vr;
     const int64_t C = gather ? (row ? 1 : in.out->vc) : in.in[1]->vc;
@@ -166,12 +185,13 @@ uint64_t DataEngine::begin_indexed(SimInstr& in) {
             auto w = pk.oob ? std::nullopt : rt::indexed_window(tid, off, shape, reshape, t.shape, pk.index, row);
             if (!w || rt::check_window(t, *w)) {
                 if (!reported)
-                    runtime_finding(pk.oob ? codes::kOob : codes::kUnsupported, *in.stmt,
-                                    pk.oob ? fmt::format("{} {}: index {} is outside the {} {} of tensor {}{}", core_name(m_core_id), c.op->name(),
-                                                         static_cast<int64_t>(raw), cap, row ? "rows" : "elements", t.name,
-                                                         gather ? " (gather_oob undefined)" : "")
-                                           : fmt::format("{} {}: transfer {} of a pl.tensor.view is not one box of tensor {}", core_name(m_core_id),
-                                                         c.op->name(), pk.index, t.name));
+                    runtime_finding(
+                        pk.oob ? codes::kOob : codes::kUnsupported, *in.stmt,
+                        pk.oob ? fmt::format("{} {}: index {} is outside the {} {} of tensor {}{}",
+                                             core_name(m_core_id), c.op->name(), static_cast<int64_t>(raw), cap,
+                                             row ? "rows" : "elements", t.name, gather ? " (gather_oob undefined)" : "")
+                               : fmt::format("{} {}: transfer {} of a pl.tensor.view is not one box of tensor {}",
+                                             core_name(m_core_id), c.op->name(), pk.index, t.name));
                 reported = true;
                 continue;
             }
@@ -213,8 +233,10 @@ void DataEngine::land_tile(const SimInstr& in, const Payload& p) {
             return;
         }
     write_tile(out, values(p.xfer));
-    if (p.data_clean) settle_output(in, out);
-    else out.clean = false;
+    if (p.data_clean)
+        settle_output(in, out);
+    else
+        out.clean = false;
 }
 
 }  // namespace cvsim::sim

@@ -27,7 +27,13 @@ void RunState::emit(const Event& e) {
 }
 
 DataEngine::DataEngine(RunState& st, int cluster, CoreId core, bool replay, int lane, int aiv_lanes, bool owns)
-    : m_st(st), m_cluster(cluster), m_core_id(core), m_replay(replay), m_lane(lane), m_aiv_lanes(aiv_lanes), m_owns(owns) {
+    : m_st(st),
+      m_cluster(cluster),
+      m_core_id(core),
+      m_replay(replay),
+      m_lane(lane),
+      m_aiv_lanes(aiv_lanes),
+      m_owns(owns) {
     m_core = st.machine->cluster(cluster).cores[static_cast<int>(core)].get();
     m_core_index = cluster * kCoresPerCluster + static_cast<int>(core);
 }
@@ -100,8 +106,11 @@ void DataEngine::configure_ring(int dir, int64_t id, int64_t slot_num, int64_t s
         bool c2v = dir == 0;
         r.configure(c2v, static_cast<int>(slot_num), slot_size, c2v ? 1 : m_aiv_lanes, c2v ? m_aiv_lanes : 1);
     } else if (r.slot_num() != slot_num || r.slot_size() != slot_size) {
-        runtime_finding(codes::kPipeSetup, s, fmt::format("the {} ring is initialised with {} slots of {} bytes here but {} slots of {} bytes by the peer",
-                                                      dir == 0 ? "C2V" : "V2C", slot_num, slot_size, r.slot_num(), r.slot_size()));
+        runtime_finding(
+            codes::kPipeSetup, s,
+            fmt::format(
+                "the {} ring is initialised with {} slots of {} bytes here but {} slots of {} bytes by the peer",
+                dir == 0 ? "C2V" : "V2C", slot_num, slot_size, r.slot_num(), r.slot_size()));
     }
 }
 
@@ -128,33 +137,40 @@ std::string DataEngine::describe(const WaitNote& n) const {
     using K = WaitNote::Kind;
     const SimInstr* in = n.in;
     switch (n.kind) {
-        case K::None: return {};
+        case K::None:
+            return {};
         case K::Pop:
-            return fmt::format("{} at {} waits for data in the {} ring (slot {} of {})", in->call->op->name(), in->stmt->loc.short_str(),
-                               in->p.ring_dir == 0 ? "C2V" : "V2C", n.a, n.b);
+            return fmt::format("{} at {} waits for data in the {} ring (slot {} of {})", in->call->op->name(),
+                               in->stmt->loc.short_str(), in->p.ring_dir == 0 ? "C2V" : "V2C", n.a, n.b);
         case K::Push:
-            return fmt::format("{} at {} waits for a free slot in the {} ring (slot {} of {}: {} popped, {} freed)", in->call->op->name(),
-                               in->stmt->loc.short_str(), in->p.ring_dir == 0 ? "C2V" : "V2C", n.a, n.b, n.c ? "data" : "no data",
-                               n.d ? "partly" : "not");
-        case K::Flag: return fmt::format("system.sync_wait({}) at {} waits for a sync_set", in->p.event_id, in->stmt->loc.short_str());
-        case K::Fence: return fmt::format("system.fence at {} waits for GM writes to become visible", in->stmt->loc.short_str());
+            return fmt::format("{} at {} waits for a free slot in the {} ring (slot {} of {}: {} popped, {} freed)",
+                               in->call->op->name(), in->stmt->loc.short_str(), in->p.ring_dir == 0 ? "C2V" : "V2C",
+                               n.a, n.b, n.c ? "data" : "no data", n.d ? "partly" : "not");
+        case K::Flag:
+            return fmt::format("system.sync_wait({}) at {} waits for a sync_set", in->p.event_id,
+                               in->stmt->loc.short_str());
+        case K::Fence:
+            return fmt::format("system.fence at {} waits for GM writes to become visible", in->stmt->loc.short_str());
         case K::Syncall: {
             const Payload& p = in->p;
             const int64_t launched_clusters = m_st.cfg->plan->blocks;
-            return fmt::format("system.syncall({}, {}) at {} waits for {} participants ({} arrived{})", p.group, p.hard ? "hard" : "soft",
-                               in->stmt->loc.short_str(), n.a, n.b,
-                               p.hard && n.a > n.c * launched_clusters
-                                   ? fmt::format("; a hard barrier waits for every core of the chip's {} clusters, {} launched",
-                                                 m_st.cfg->hw.chip.clusters, launched_clusters)
-                                   : "");
+            return fmt::format(
+                "system.syncall({}, {}) at {} waits for {} participants ({} arrived{})", p.group,
+                p.hard ? "hard" : "soft", in->stmt->loc.short_str(), n.a, n.b,
+                p.hard && n.a > n.c * launched_clusters
+                    ? fmt::format("; a hard barrier waits for every core of the chip's {} clusters, {} launched",
+                                  m_st.cfg->hw.chip.clusters, launched_clusters)
+                    : "");
         }
         case K::Ring:
-            return fmt::format("{} at {} waits for the {} pipe to be initialised (no *_initialize_pipe ran)", n.call->op->name(),
-                               n.stmt->loc.short_str(), n.a == 0 ? "C2V" : "V2C");
+            return fmt::format("{} at {} waits for the {} pipe to be initialised (no *_initialize_pipe ran)",
+                               n.call->op->name(), n.stmt->loc.short_str(), n.a == 0 ? "C2V" : "V2C");
         case K::Dispatch:
-            return fmt::format("block {} not dispatched: the chip's {} clusters are busy (a launch of {} blocks runs in waves; it starts "
-                               "once {} block(s) finished)",
-                               m_cluster, n.b, m_st.blocks, n.a);
+            return fmt::format(
+                "block {} not dispatched: the chip's {} clusters are busy (a launch of {} blocks runs in waves; it "
+                "starts "
+                "once {} block(s) finished)",
+                m_cluster, n.b, m_st.blocks, n.a);
     }
     return {};
 }
@@ -165,7 +181,8 @@ Step DataEngine::begin(SimInstr& in) {
     Payload& p = in.p;
     const HwParams& hw = m_st.cfg->hw;
     if (in.phase == 0) {
-        if (m_st.cfg->fault_abort_at >= 0 && m_st.instructions >= static_cast<uint64_t>(m_st.cfg->fault_abort_at)) std::abort();
+        if (m_st.cfg->fault_abort_at >= 0 && m_st.instructions >= static_cast<uint64_t>(m_st.cfg->fault_abort_at))
+            std::abort();
         in.phase = 1;
         // Every synchronisation or GM event is a scheduling point (PCT, sweep); an a5 read of slot memory is
         // recorded before it.
@@ -173,11 +190,20 @@ Step DataEngine::begin(SimInstr& in) {
         if (p.kind == PayloadKind::Op) {
             if (hw.target == Target::A5 && !m_replay) slot_reads(in);
             switch (in.call->op->code) {
-                case OpCode::Load: case OpCode::TensorRead: case OpCode::Store: case OpCode::TensorWrite: case OpCode::TpushToAiv:
-                case OpCode::TpushToAic: case OpCode::Mgather: case OpCode::Mscatter: case OpCode::SyncSet: case OpCode::SyncWait:
+                case OpCode::Load:
+                case OpCode::TensorRead:
+                case OpCode::Store:
+                case OpCode::TensorWrite:
+                case OpCode::TpushToAiv:
+                case OpCode::TpushToAic:
+                case OpCode::Mgather:
+                case OpCode::Mscatter:
+                case OpCode::SyncSet:
+                case OpCode::SyncWait:
                     point = true;
                     break;
-                default: break;
+                default:
+                    break;
             }
         }
         if (point) in.pct_left = pct_point();
@@ -192,25 +218,33 @@ Step DataEngine::begin(SimInstr& in) {
         in.phase = 2;
     }
     switch (p.kind) {
-        case PayloadKind::Scalar: return Step::done(hw.sync.issue_cost);
-        case PayloadKind::Skip: return Step::done(0);
-        case PayloadKind::PopWait: return begin_pop(in);
-        case PayloadKind::PopCopy: return Step::done(begin_pop_copy(in));
+        case PayloadKind::Scalar:
+            return Step::done(hw.sync.issue_cost);
+        case PayloadKind::Skip:
+            return Step::done(0);
+        case PayloadKind::PopWait:
+            return begin_pop(in);
+        case PayloadKind::PopCopy:
+            return Step::done(begin_pop_copy(in));
         case PayloadKind::Tfree: {
             const TileRef& t = in.in[0];
             p.detail = p.ring_dir == 0 ? "C2V" : "V2C";
             if (!t || t->ring < 0 || t->slot < 0)
-                runtime_finding(codes::kPipeFree, *in.stmt, fmt::format("{} of a tile that was not popped from a ring", in.call->op->name()));
+                runtime_finding(codes::kPipeFree, *in.stmt,
+                                fmt::format("{} of a tile that was not popped from a ring", in.call->op->name()));
             return Step::done(hw.sync.issue_cost);  // the release itself happens in end(), where its event is emitted
         }
-        case PayloadKind::Fence: return begin_fence(in);
+        case PayloadKind::Fence:
+            return begin_fence(in);
         case PayloadKind::SyncArrive:
             // The episode this arrival joins (completed episodes so far); the arrival itself happens in end().
             p.event_id = static_cast<int64_t>(m_st.machine->barrier(p.group).generation);
             m_arrive_episode = p.event_id;
             return Step::done(hw.sync.issue_cost);
-        case PayloadKind::SyncDepart: return begin_depart(in);
-        case PayloadKind::Op: break;
+        case PayloadKind::SyncDepart:
+            return begin_depart(in);
+        case PayloadKind::Op:
+            break;
     }
     return begin_op(in);
 }
@@ -219,17 +253,26 @@ Step DataEngine::begin_op(SimInstr& in) {
     Payload& p = in.p;
     const HwParams& hw = m_st.cfg->hw;
     switch (in.call->op->code) {
-        case OpCode::Load: case OpCode::TensorRead: return Step::done(begin_load(in));
-        case OpCode::Store: case OpCode::TensorWrite: return Step::done(begin_store(in));
-        case OpCode::TpushToAiv: case OpCode::TpushToAic: return begin_push(in);
-        case OpCode::Mgather: case OpCode::Mscatter:
+        case OpCode::Load:
+        case OpCode::TensorRead:
+            return Step::done(begin_load(in));
+        case OpCode::Store:
+        case OpCode::TensorWrite:
+            return Step::done(begin_store(in));
+        case OpCode::TpushToAiv:
+        case OpCode::TpushToAic:
+            return begin_push(in);
+        case OpCode::Mgather:
+        case OpCode::Mscatter:
             return Step::done(in.out && in.out->mem == Mem::Mat ? begin_mgather_mat(in) : begin_indexed(in));
-        case OpCode::SyncSet: return Step::done(hw.sync.issue_cost);
+        case OpCode::SyncSet:
+            return Step::done(hw.sync.issue_cost);
         case OpCode::SyncWait: {
             Step w = wait_flag(in);
             return w.waits() ? w : Step::done(hw.sync.issue_cost);
         }
-        default: break;
+        default:
+            break;
     }
     // Compute and on-chip movement: the latency depends on shapes only; the data is taken from the memo
     // when every input is unchanged from the recorded schedule.
@@ -274,7 +317,8 @@ uint64_t DataEngine::begin_load(SimInstr& in) {
     bool to_l1 = in.out->mem == Mem::Mat;
     bool merge = !to_l1 && a.window.extents.back() == t.shape.back();
     int path = static_cast<int>(to_l1 ? DmaPath::GmToL1 : DmaPath::GmToUb);
-    return merge ? dma_latency(path, 1, rows * row_bytes, l2.hits, l2.misses) : dma_latency(path, rows, row_bytes, l2.hits, l2.misses);
+    return merge ? dma_latency(path, 1, rows * row_bytes, l2.hits, l2.misses)
+                 : dma_latency(path, rows, row_bytes, l2.hits, l2.misses);
 }
 
 uint64_t DataEngine::begin_store(SimInstr& in) {
@@ -291,8 +335,9 @@ uint64_t DataEngine::begin_store(SimInstr& in) {
     if (hit) {
         p.store_src = &hit->gm_bytes;  // the memo does not move outside its recording schedule
     } else {
-        Matrix m = src.mem == Mem::Acc ? read_tile(src).m
-                                       : decode(src.bytes.data(), src.bytes.size(), src.dtype, Layout::ND, false, src.rows, src.cols);
+        Matrix m = src.mem == Mem::Acc
+                       ? read_tile(src).m
+                       : decode(src.bytes.data(), src.bytes.size(), src.dtype, Layout::ND, false, src.rows, src.cols);
         p.bytes.assign(storage_bytes(t.dtype, R * C), 0);
         for (int64_t r = 0; r < R; ++r)
             for (int64_t c = 0; c < C; ++c) {
@@ -306,10 +351,13 @@ uint64_t DataEngine::begin_store(SimInstr& in) {
     uint64_t row_bytes = storage_bytes(t.dtype, C);
     p.bytes_moved = static_cast<uint64_t>(R) * row_bytes;
     if (src.mem == Mem::Acc)
-        return jitter(fixp_to_gm_cycles(hw.mte, static_cast<uint64_t>(R), static_cast<uint64_t>(C), t.dtype) + dma_start_latency(hw.gm, l2.hits, l2.misses));
+        return jitter(fixp_to_gm_cycles(hw.mte, static_cast<uint64_t>(R), static_cast<uint64_t>(C), t.dtype) +
+                      dma_start_latency(hw.gm, l2.hits, l2.misses));
     bool full_rows = C == t.shape.back();
-    return full_rows ? dma_latency(static_cast<int>(DmaPath::UbToGm), 1, static_cast<uint64_t>(R) * row_bytes, l2.hits, l2.misses)
-                     : dma_latency(static_cast<int>(DmaPath::UbToGm), static_cast<uint64_t>(R), row_bytes, l2.hits, l2.misses);
+    return full_rows ? dma_latency(static_cast<int>(DmaPath::UbToGm), 1, static_cast<uint64_t>(R) * row_bytes, l2.hits,
+                                   l2.misses)
+                     : dma_latency(static_cast<int>(DmaPath::UbToGm), static_cast<uint64_t>(R), row_bytes, l2.hits,
+                                   l2.misses);
 }
 
 // ---------------------------------------------------------------- end
@@ -318,8 +366,12 @@ void DataEngine::end(SimInstr& in) {
     Payload& p = in.p;
     ++m_st.instructions;
     switch (p.kind) {
-        case PayloadKind::SyncArrive: end_arrive(in); break;
-        case PayloadKind::Tfree: end_tfree(in); break;
+        case PayloadKind::SyncArrive:
+            end_arrive(in);
+            break;
+        case PayloadKind::Tfree:
+            end_tfree(in);
+            break;
         case PayloadKind::PopWait:
             if (!m_replay && m_st.cfg->hw.target == Target::A5 && in.out) {
                 // a5: the tile is bound to the slot in place (it is in the consumer's SRAM already).
@@ -330,8 +382,11 @@ void DataEngine::end(SimInstr& in) {
             m_st.machine->gm().transfer_end();
             if (in.out) land_tile(in, p);
             break;
-        case PayloadKind::Op: end_op(in); break;
-        default: break;
+        case PayloadKind::Op:
+            end_op(in);
+            break;
+        default:
+            break;
     }
     m_st.emit(make_event(in));
     if (p.kind == PayloadKind::PopWait) end_pop(in);
@@ -355,7 +410,8 @@ void DataEngine::end_op(SimInstr& in) {
             // The window is the valid region when the load has one: the rest of the tile is zero.
             if (out.vr < R || out.vc < C || out.rows != R || out.cols != C) {
                 Matrix z = Matrix::Zero(out.rows, out.cols);
-                z.topLeftCorner(std::min(out.vr, R), std::min(out.vc, C)) = m.topLeftCorner(std::min(out.vr, R), std::min(out.vc, C));
+                z.topLeftCorner(std::min(out.vr, R), std::min(out.vc, C)) =
+                    m.topLeftCorner(std::min(out.vr, R), std::min(out.vc, C));
                 m = z;
             }
             write_tile(out, m);
@@ -366,8 +422,9 @@ void DataEngine::end_op(SimInstr& in) {
         const GmAccess& a = p.gm[0];
         uint64_t visible = m_core->now() + write_visibility_delay(a, m_st.visibility_delay);
         // The memo's bytes stay put for the session: the pending write refers to them.
-        gm.write(m_st.tensors->tensors[a.tensor], a.tensor, a.window, p.store_src ? p.store_src->data() : p.bytes.data(), visible, a.atomic,
-                 m_core_index, p.store_src != nullptr);
+        gm.write(m_st.tensors->tensors[a.tensor], a.tensor, a.window,
+                 p.store_src ? p.store_src->data() : p.bytes.data(), visible, a.atomic, m_core_index,
+                 p.store_src != nullptr);
         m_max_visible = std::max(m_max_visible, visible);
     } else if (code == OpCode::Mgather) {
         // Never memoised: the picked addresses (and what other cores wrote there) differ by schedule.
@@ -414,9 +471,12 @@ Event& DataEngine::make_event(SimInstr& in) {
     e.start = in.start;
     e.end = m_core->now();
     e.bytes = p.bytes_moved;
-    if (in.out) e.shape.assign({in.out->rows, in.out->cols});
-    else if (in.in[0]) e.shape.assign({in.in[0]->rows, in.in[0]->cols});
-    else e.shape.clear();
+    if (in.out)
+        e.shape.assign({in.out->rows, in.out->cols});
+    else if (in.in[0])
+        e.shape.assign({in.in[0]->rows, in.in[0]->cols});
+    else
+        e.shape.clear();
     e.deps.assign(in.deps.begin(), in.deps.end());
     e.scalar_before = in.scalar_before;
     e.drain = p.drain;
@@ -431,12 +491,15 @@ Event& DataEngine::make_event(SimInstr& in) {
     e.ring_dir = -1;
     e.ring_occupancy = -1;
     e.flag_event = -1;
-    if (p.ring && p.ring->configured() && (p.kind == PayloadKind::PopWait || p.kind == PayloadKind::Tfree ||
-                                          (p.kind == PayloadKind::Op && in.call && (in.call->op->code == OpCode::TpushToAiv || in.call->op->code == OpCode::TpushToAic)))) {
+    if (p.ring && p.ring->configured() &&
+        (p.kind == PayloadKind::PopWait || p.kind == PayloadKind::Tfree ||
+         (p.kind == PayloadKind::Op && in.call &&
+          (in.call->op->code == OpCode::TpushToAiv || in.call->op->code == OpCode::TpushToAic)))) {
         e.ring_dir = p.ring_dir;
         e.ring_occupancy = p.ring->ring().occupancy();
     }
-    if (p.event_id >= 0 && in.call && (in.call->op->code == OpCode::SyncSet || in.call->op->code == OpCode::SyncWait)) e.flag_event = p.event_id;
+    if (p.event_id >= 0 && in.call && (in.call->op->code == OpCode::SyncSet || in.call->op->code == OpCode::SyncWait))
+        e.flag_event = p.event_id;
     return e;
 }
 

@@ -23,7 +23,7 @@
 namespace cvsim::sim {
 
 class DataEngine : public InstrEngine {
-public:
+  public:
     // `owns`: the engine deletes an instruction when it retires (the lane walker's); otherwise instructions
     // belong to a recorded stream and only their data is freed (sim/lane_stream.h).
     DataEngine(RunState& st, int cluster, CoreId core, bool replay, int lane, int aiv_lanes, bool owns);
@@ -57,7 +57,7 @@ public:
     bool blocked_in_syncall() const { return m_in_syncall; }
     void set_runner_index(int i) { m_runner_index = i; }
 
-private:
+  private:
     Step begin(SimInstr& in);
     void end(SimInstr& in);
     // ---- data_engine.cpp ----
@@ -102,12 +102,12 @@ private:
     int m_cluster;
     CoreId m_core_id;
     CoreBase* m_core;
-    int m_core_index;                 // cluster * 3 + core (memo index)
-    bool m_replay;                    // a2a3 lane-1 replay: handshakes only, no data
-    int m_lane;                       // AIV lane index (0/1), 0 on the AIC
-    int m_aiv_lanes;                  // AIV lanes taking part in rings (replay lane included)
-    bool m_owns;                      // instructions are deleted at retire
-    uint64_t m_max_visible = 0;       // latest visibility time of this core's GM writes (fence)
+    int m_core_index;            // cluster * 3 + core (memo index)
+    bool m_replay;               // a2a3 lane-1 replay: handshakes only, no data
+    int m_lane;                  // AIV lane index (0/1), 0 on the AIC
+    int m_aiv_lanes;             // AIV lanes taking part in rings (replay lane included)
+    bool m_owns;                 // instructions are deleted at retire
+    uint64_t m_max_visible = 0;  // latest visibility time of this core's GM writes (fence)
     // What the scalar unit / each pipe waits for, for a deadlock report: the facts at the time the wait began,
     // put into words only when a report asks (describe).
     struct WaitNote {
@@ -123,9 +123,9 @@ private:
     WaitNote m_scalar_wait;
     std::array<WaitNote, ir::kNumPipes> m_pipe_wait;
     bool m_in_hard_syncall = false;
-    bool m_in_syncall = false;        // waiting in a syncall's departure (hard or soft)
-    uint64_t m_sync_count = 0;        // this core's sync/GM events (sweep)
-    int m_runner_index = 0;           // position among the schedule's launched cores (sweep)
+    bool m_in_syncall = false;  // waiting in a syncall's departure (hard or soft)
+    uint64_t m_sync_count = 0;  // this core's sync/GM events (sweep)
+    int m_runner_index = 0;     // position among the schedule's launched cores (sweep)
     // What a scalar instruction leaves for the one the walker issues right after it: a tpop's slot and data
     // for its a2a3 copy to the landing buffer, a syncall arrival's episode for its departure.
     struct PopHandoff {

@@ -76,8 +76,10 @@ void DataEngine::end_sync_set(SimInstr& in) {
     // a2a3: an AIC set reaches both AIVs. a5: flags are 1:1, ids 0-15 pair the AIC with AIV0 and
     // 16-31 with AIV1 (chip.flag_counters = 32 per cluster, one half per AIV).
     std::vector<int> receivers;
-    if (m_core_id != CoreId::Aic) receivers.push_back(0);
-    else if (hw.target == Target::A5) receivers.push_back(p.event_id >= flag_lane_stride(hw) ? 2 : 1);
+    if (m_core_id != CoreId::Aic)
+        receivers.push_back(0);
+    else if (hw.target == Target::A5)
+        receivers.push_back(p.event_id >= flag_lane_stride(hw) ? 2 : 1);
     else
         for (int l = 0; l < m_aiv_lanes; ++l) receivers.push_back(1 + l);
     for (int rcv : receivers) {
@@ -88,7 +90,8 @@ void DataEngine::end_sync_set(SimInstr& in) {
         if (rcv == 0 && m_aiv_lanes > 0) pending = (pending + m_aiv_lanes - 1) / m_aiv_lanes;
         if (pending > hw.chip.flag_counter_max)
             runtime_finding(codes::kFlagOverflow, *in.stmt,
-                            fmt::format("sync_set({}) leaves {} pending sets; the 4-bit counter holds {}", p.event_id, pending, hw.chip.flag_counter_max));
+                            fmt::format("sync_set({}) leaves {} pending sets; the 4-bit counter holds {}", p.event_id,
+                                        pending, hw.chip.flag_counter_max));
     }
     fb.changed.notify(sc_core::sc_time(static_cast<double>(hw.sync.flag_latency), sc_core::SC_NS));
 }
@@ -115,7 +118,9 @@ void DataEngine::end_arrive(SimInstr& in) {
     Payload& p = in.p;
     const HwParams& hw = m_st.cfg->hw;
     Barrier& b = m_st.machine->barrier(p.group);
-    int per_cluster = p.group == "mix" ? m_st.participants_per_cluster : p.group == "aic_only" ? m_st.aic_per_cluster : m_st.aiv_per_cluster;
+    int per_cluster = p.group == "mix"        ? m_st.participants_per_cluster
+                      : p.group == "aic_only" ? m_st.aic_per_cluster
+                                              : m_st.aiv_per_cluster;
     int expected = per_cluster * (p.hard ? static_cast<int>(hw.chip.clusters) : m_st.cfg->plan->blocks);
     b.expected = expected;
     uint64_t tok = m_st.token();
@@ -143,10 +148,13 @@ Step DataEngine::begin_depart(SimInstr& in) {
         in.wait_from = m_core->now();
         in.phase = 7;
         if (b.generation == gen || m_core->now() < b.release_cycle) {
-            int per_cluster = p.group == "mix" ? m_st.participants_per_cluster : p.group == "aic_only" ? m_st.aic_per_cluster : m_st.aiv_per_cluster;
+            int per_cluster = p.group == "mix"        ? m_st.participants_per_cluster
+                              : p.group == "aic_only" ? m_st.aic_per_cluster
+                                                      : m_st.aiv_per_cluster;
             m_in_hard_syncall = p.hard;
             m_in_syncall = true;
-            m_scalar_wait = WaitNote{WaitNote::Kind::Syncall, &in, nullptr, nullptr, b.expected, b.arrived, per_cluster};
+            m_scalar_wait =
+                WaitNote{WaitNote::Kind::Syncall, &in, nullptr, nullptr, b.expected, b.arrived, per_cluster};
             m_core->set_blocked(StallCause::Barrier);
             in.phase = 3;
         }

@@ -13,23 +13,23 @@
 #include <vector>
 
 #include "core/datapath.h"
-#include "sim/instr.h"
 #include "core/layout.h"
+#include "sim/instr.h"
 
 namespace cvsim::sim {
 
 struct MemoEntry {
-    const void* key = nullptr;        // the op call this entry belongs to (a sanity check on the index)
+    const void* key = nullptr;  // the op call this entry belongs to (a sanity check on the index)
     bool valid = false;
-    bool has_out = false;             // out_bytes was recorded
-    TileBytes out_bytes;              // the output tile's physical bytes (shared with the tiles that hold them)
-    std::vector<uint8_t> gm_bytes;    // loads: the GM bytes read; stores: the GM bytes written
-    bool image_read = false;          // loads: no write had reached the tensor (the bytes are the session's GM image)
-    SharedMatrix data;                // pushes: the values the slot receives (shared with the slots)
+    bool has_out = false;           // out_bytes was recorded
+    TileBytes out_bytes;            // the output tile's physical bytes (shared with the tiles that hold them)
+    std::vector<uint8_t> gm_bytes;  // loads: the GM bytes read; stores: the GM bytes written
+    bool image_read = false;        // loads: no write had reached the tensor (the bytes are the session's GM image)
+    SharedMatrix data;              // pushes: the values the slot receives (shared with the slots)
 };
 
 class DataMemo {
-public:
+  public:
     // The entry of instruction `seq` of core `core` (cluster * 3 + core id), created when recording.
     MemoEntry* find(int core, uint32_t seq, const void* key) {
         if (core >= static_cast<int>(m_entries.size()) || seq >= m_entries[core].size()) return nullptr;
@@ -52,7 +52,7 @@ public:
         m_recording = true;
     }
 
-private:
+  private:
     std::vector<std::vector<MemoEntry>> m_entries;  // [core][seq]
     bool m_recording = true;                        // the first schedule records
 };

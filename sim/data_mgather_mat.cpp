@@ -86,12 +86,16 @@ uint64_t DataEngine::begin_mgather_mat(SimInstr& in) {
     // pto-isa addresses the table, the index tensor and the scratch linearly from their first element.
     const auto& vbase = v.reshape.empty() ? t.shape : v.reshape;
     if (row ? !rt::box_contiguous(leading(v.shape), leading(vbase)) : !rt::box_contiguous(v.shape, vbase)) {
-        runtime_finding(codes::kUnsupported, *in.stmt, fmt::format("{} on a view of {} that is not contiguous: pto-isa addresses the table linearly "
-                                                               "from its first element, which cvsim does not model", who, t.name));
+        runtime_finding(codes::kUnsupported, *in.stmt,
+                        fmt::format("{} on a view of {} that is not contiguous: pto-isa addresses the table linearly "
+                                    "from its first element, which cvsim does not model",
+                                    who, t.name));
         return 0;
     }
     if (!rt::box_contiguous(iv.shape, iv.reshape.empty() ? it.shape : iv.reshape)) {
-        runtime_finding(codes::kUnsupported, *in.stmt, fmt::format("{}: the index tensor view of {} is not contiguous (pto-isa reads it linearly)", who, it.name));
+        runtime_finding(
+            codes::kUnsupported, *in.stmt,
+            fmt::format("{}: the index tensor view of {} is not contiguous (pto-isa reads it linearly)", who, it.name));
         return 0;
     }
     const int64_t cap = rt::indexed_capacity(v.shape, row);
@@ -118,7 +122,9 @@ uint64_t DataEngine::begin_mgather_mat(SimInstr& in) {
         for (int64_t col = 0; col < (row ? 1 : vc); ++col) {
             auto iw = element_window(iv, it, row ? r : r * idx_cols + col);
             if (!iw) {
-                runtime_finding(codes::kUnsupported, *in.stmt, fmt::format("{}: an index element of a pl.tensor.view is not one box of tensor {}", who, it.name));
+                runtime_finding(
+                    codes::kUnsupported, *in.stmt,
+                    fmt::format("{}: an index element of a pl.tensor.view is not one box of tensor {}", who, it.name));
                 return 0;
             }
             const double raw = read(it, iv.tensor, *iw)(0, 0);
@@ -133,10 +139,12 @@ uint64_t DataEngine::begin_mgather_mat(SimInstr& in) {
             }
             if (!w) {
                 if (!reported)
-                    runtime_finding(pk.oob ? codes::kOob : codes::kUnsupported, *in.stmt,
-                                    pk.oob ? fmt::format("{}: index {} is outside the {} {} of tensor {} (gather_oob undefined)", who,
-                                                         static_cast<int64_t>(raw), cap, row ? "rows" : "elements", t.name)
-                                           : fmt::format("{}: transfer {} of a pl.tensor.view is not one box of tensor {}", who, pk.index, t.name));
+                    runtime_finding(
+                        pk.oob ? codes::kOob : codes::kUnsupported, *in.stmt,
+                        pk.oob ? fmt::format("{}: index {} is outside the {} {} of tensor {} (gather_oob undefined)",
+                                             who, static_cast<int64_t>(raw), cap, row ? "rows" : "elements", t.name)
+                               : fmt::format("{}: transfer {} of a pl.tensor.view is not one box of tensor {}", who,
+                                             pk.index, t.name));
                 reported = true;
                 continue;
             }
@@ -160,15 +168,19 @@ uint64_t DataEngine::begin_mgather_mat(SimInstr& in) {
     if (rt::box_contiguous(sv.shape, sv.reshape.empty() ? st.shape : sv.reshape))
         sw = rt::view_range_window(sv.tensor, sv.off, sv.shape, sv.reshape, st.shape, 0, rows * cols);
     if (!sw || rt::check_window(st, *sw)) {
-        runtime_finding(codes::kUnsupported, *in.stmt, fmt::format("{}: the scratch's first {} elements are not one box of tensor {}", who, rows * cols, st.name));
+        runtime_finding(
+            codes::kUnsupported, *in.stmt,
+            fmt::format("{}: the scratch's first {} elements are not one box of tensor {}", who, rows * cols, st.name));
         return 0;
     }
     const int64_t c0 = 32 / static_cast<int64_t>(std::max<size_t>(eb, 1));
     std::vector<double> lin(static_cast<size_t>(rows * cols), 0.0);
     for (int64_t r = 0; r < rows; ++r)
-        for (int64_t col = 0; col < cols; ++col) lin[static_cast<size_t>(rt::nz_offset(r, col, rows, c0))] = p.data.m(r, col);
+        for (int64_t col = 0; col < cols; ++col)
+            lin[static_cast<size_t>(rt::nz_offset(r, col, rows, c0))] = p.data.m(r, col);
     p.bytes.assign(storage_bytes(st.dtype, rows * cols), 0);
-    for (size_t i = 0; i < lin.size(); ++i) put_element(st.dtype, round_to(st.dtype, lin[i]), p.bytes.data(), static_cast<int64_t>(i));
+    for (size_t i = 0; i < lin.size(); ++i)
+        put_element(st.dtype, round_to(st.dtype, lin[i]), p.bytes.data(), static_cast<int64_t>(i));
     add_access(p, sv.tensor, *sw, true);
     L2Result l2 = gm.touch(st, sv.tensor, *sw);
     gm.transfer_begin();
@@ -176,7 +188,8 @@ uint64_t DataEngine::begin_mgather_mat(SimInstr& in) {
     // The scalar work (zeroing, an index read, a table read and a scratch write per element) counted as element
     // runs on the GM -> L1 path, then the one scratch -> L1 copy.
     const uint64_t scalar_runs = transfers + table_reads + static_cast<uint64_t>(rows * cols);
-    return dma_latency(path, std::max<uint64_t>(scalar_runs, 1), eb, hits, misses) + dma_latency(path, 1, p.bytes.size(), l2.hits, l2.misses);
+    return dma_latency(path, std::max<uint64_t>(scalar_runs, 1), eb, hits, misses) +
+           dma_latency(path, 1, p.bytes.size(), l2.hits, l2.misses);
 }
 
 void DataEngine::end_mgather_mat(SimInstr& in) {
@@ -185,7 +198,8 @@ void DataEngine::end_mgather_mat(SimInstr& in) {
     if (p.gm.empty() || !p.gm.back().write) return;
     const GmAccess& a = p.gm.back();
     uint64_t visible = m_core->now() + write_visibility_delay(a, m_st.visibility_delay);
-    m_st.machine->gm().write(m_st.tensors->tensors[a.tensor], a.tensor, a.window, p.bytes.data(), visible, false, m_core_index);
+    m_st.machine->gm().write(m_st.tensors->tensors[a.tensor], a.tensor, a.window, p.bytes.data(), visible, false,
+                             m_core_index);
     m_max_visible = std::max(m_max_visible, visible);
 }
 

@@ -14,7 +14,9 @@ namespace cvsim::sim {
 
 using namespace ir;
 
-uint64_t DataEngine::jitter(uint64_t cycles) { return m_st.policy->latency(m_st.cfg->schedule, m_st.rng, cycles); }
+uint64_t DataEngine::jitter(uint64_t cycles) {
+    return m_st.policy->latency(m_st.cfg->schedule, m_st.rng, cycles);
+}
 
 uint8_t DataEngine::pct_point() {
     // Every synchronisation or GM event is a scheduling point; the policy says how many stalls this core
@@ -49,7 +51,8 @@ Step DataEngine::begin_pop(SimInstr& in) {
         in.phase = 4;
         if (!r.ring().can_pop(lane)) {
             in.wait_from = m_core->now();
-            m_scalar_wait = WaitNote{WaitNote::Kind::Pop, &in, nullptr, nullptr, r.ring().next_pop_slot(lane), r.slot_num()};
+            m_scalar_wait =
+                WaitNote{WaitNote::Kind::Pop, &in, nullptr, nullptr, r.ring().next_pop_slot(lane), r.slot_num()};
             m_core->set_blocked(StallCause::Ring);
             in.phase = 3;
         }
@@ -84,10 +87,12 @@ Step DataEngine::begin_pop(SimInstr& in) {
         for (bool w : sl.part_written) written += w;
         const Matrix& a = sl.parts.size() > 1 ? values(sl.parts[0]) : values(nullptr);
         const Matrix& b = sl.parts.size() > 1 ? values(sl.parts[1]) : values(nullptr);
-        if (written > 1 && sl.parts.size() > 1 && sl.parts[0] != sl.parts[1] && (a.rows() != b.rows() || a.cols() != b.cols() || a != b)) {
+        if (written > 1 && sl.parts.size() > 1 && sl.parts[0] != sl.parts[1] &&
+            (a.rows() != b.rows() || a.cols() != b.cols() || a != b)) {
             last_writer_matters = true;
             runtime_finding(codes::kNonuniformGather, *in.stmt,
-                            "both AIV lanes pushed different data into the same V2C slot with split 0; the cube receives whichever landed last");
+                            "both AIV lanes pushed different data into the same V2C slot with split 0; the cube "
+                            "receives whichever landed last");
         }
     }
     p.xfer = std::move(m);
@@ -116,8 +121,10 @@ void DataEngine::end_pop(SimInstr& in) {
     }
     if (p.ring_dir == 0 && (p.split == 3 || p.split == 4)) {
         const Matrix& part = values(p.xfer);
-        if (p.split == 3) out.vr = std::min<int64_t>(out.vr, part.rows());
-        else out.vc = std::min<int64_t>(out.vc, part.cols());
+        if (p.split == 3)
+            out.vr = std::min<int64_t>(out.vr, part.rows());
+        else
+            out.vc = std::min<int64_t>(out.vc, part.cols());
     }
     if (m_st.cfg->hw.target == Target::A2A3) m_pop = PopHandoff{p.slot, std::move(p.xfer), p.xfer_dtype, p.data_clean};
 }
@@ -152,9 +159,11 @@ void DataEngine::end_tfree(SimInstr& in) {
     if (!t || t->ring < 0 || t->slot < 0) return;
     auto res = p.ring->ring().free(t->lane, t->slot);
     if (res == RingBuffer::FreeResult::AlreadyFreed)
-        runtime_finding(codes::kPipeFree, *in.stmt, fmt::format("{} frees a slot twice (double tfree)", in.call->op->name()));
+        runtime_finding(codes::kPipeFree, *in.stmt,
+                        fmt::format("{} frees a slot twice (double tfree)", in.call->op->name()));
     else if (res == RingBuffer::FreeResult::NotPopped)
-        runtime_finding(codes::kPipeFree, *in.stmt, fmt::format("{} of a slot this lane did not pop", in.call->op->name()));
+        runtime_finding(codes::kPipeFree, *in.stmt,
+                        fmt::format("{} of a slot this lane did not pop", in.call->op->name()));
     else {
         uint64_t tok = m_st.token();
         p.releases.push_back(tok);
@@ -176,7 +185,8 @@ Step DataEngine::begin_push(SimInstr& in) {
             in.wait_from = m_core->now();
             const auto& st = r.ring().slot(r.ring().next_push_slot(lane));
             m_pipe_wait[static_cast<int>(in.pipe)] =
-                WaitNote{WaitNote::Kind::Push, &in, nullptr, nullptr, r.ring().next_push_slot(lane), r.slot_num(), st.popped ? 1 : 0, st.freed ? 1 : 0};
+                WaitNote{WaitNote::Kind::Push,          &in,          nullptr,           nullptr,
+                         r.ring().next_push_slot(lane), r.slot_num(), st.popped ? 1 : 0, st.freed ? 1 : 0};
             m_core->set_blocked(StallCause::Ring);
             in.phase = 3;
         }
@@ -216,7 +226,8 @@ uint64_t DataEngine::push_data(SimInstr& in) {
         shared = hit->data;
         if (p.ring_dir == 1 && src.layout != seen)
             runtime_finding(codes::kV2cLayout, *in.stmt,
-                            fmt::format("tpush_to_aic of a {} tile on {}: the V2C transport delivers {} data, so the cube reads it scrambled",
+                            fmt::format("tpush_to_aic of a {} tile on {}: the V2C transport delivers {} data, so the "
+                                        "cube reads it scrambled",
                                         layout_name(src.layout), target_name(hw.target), layout_name(seen)));
     } else if (p.ring_dir == 0) {
         m = read_tile(src).m;
@@ -224,11 +235,13 @@ uint64_t DataEngine::push_data(SimInstr& in) {
         m = decode(src.bytes.data(), src.bytes.size(), src.dtype, seen, false, src.rows, src.cols);
         if (src.layout != seen)
             runtime_finding(codes::kV2cLayout, *in.stmt,
-                            fmt::format("tpush_to_aic of a {} tile on {}: the V2C transport delivers {} data, so the cube reads it scrambled",
+                            fmt::format("tpush_to_aic of a {} tile on {}: the V2C transport delivers {} data, so the "
+                                        "cube reads it scrambled",
                                         layout_name(src.layout), target_name(hw.target), layout_name(seen)));
     }
     if (!shared) {
-        m = Matrix(m.topLeftCorner(std::min(src.vr, static_cast<int64_t>(m.rows())), std::min(src.vc, static_cast<int64_t>(m.cols()))));
+        m = Matrix(m.topLeftCorner(std::min(src.vr, static_cast<int64_t>(m.rows())),
+                                   std::min(src.vc, static_cast<int64_t>(m.cols()))));
         if (MemoEntry* e = memo_find(in)) {
             p.data_clean = e->data && e->data->rows() == m.rows() && e->data->cols() == m.cols() && *e->data == m;
             if (p.data_clean) shared = e->data;  // equal values: share the recorded ones
@@ -248,13 +261,15 @@ uint64_t DataEngine::push_data(SimInstr& in) {
     const Matrix& pushed = *p.xfer;
     p.bytes_moved = bytes;
     if (static_cast<int64_t>(bytes) > r.slot_size())
-        runtime_finding(codes::kPipeSlot, *in.stmt, fmt::format("pushes {} bytes into slots of {} bytes", bytes, r.slot_size()));
+        runtime_finding(codes::kPipeSlot, *in.stmt,
+                        fmt::format("pushes {} bytes into slots of {} bytes", bytes, r.slot_size()));
     // The slot write as the checker sees it: on a2a3 the slot lives in the hidden GM ring tensor, on a5 in the
     // consumer's SRAM (named by the same ring tensor; no GM traffic). Lane 1 writes after lane 0's part, whose
     // size is the static tile's (lane 0's is the larger part of an odd split; lane 1's may be one row or column
     // smaller).
     uint64_t part_off = 0;
-    if (p.ring_dir == 1 && p.split != 0 && m_lane == 1) part_off = static_cast<uint64_t>(src.rows * src.cols) * dtype_bytes(src.dtype);
+    if (p.ring_dir == 1 && p.split != 0 && m_lane == 1)
+        part_off = static_cast<uint64_t>(src.rows * src.cols) * dtype_bytes(src.dtype);
     if (r.has_region) {
         GmAccess& a = p.add_gm();
         a.tensor = r.gm_tensor;
@@ -269,7 +284,8 @@ uint64_t DataEngine::push_data(SimInstr& in) {
     if (hw.target == Target::A2A3) {
         L2Result l2 = m_st.machine->gm().touch_raw(r.gm_tensor, sl.gm_offset + part_off, bytes);
         if (p.ring_dir == 0)
-            return jitter(fixp_to_gm_cycles(hw.mte, static_cast<uint64_t>(pushed.rows()), static_cast<uint64_t>(pushed.cols()), src.dtype) +
+            return jitter(fixp_to_gm_cycles(hw.mte, static_cast<uint64_t>(pushed.rows()),
+                                            static_cast<uint64_t>(pushed.cols()), src.dtype) +
                           dma_start_latency(hw.gm, l2.hits, l2.misses));
         return dma_latency(static_cast<int>(DmaPath::UbToGm), 1, bytes, l2.hits, l2.misses);
     }
@@ -288,7 +304,8 @@ void DataEngine::end_push(SimInstr& in) {
     sl.ready_token[lane] = tok;
     sl.split = p.split;
     for (const GmAccess& a : p.gm)
-        if (a.write) sl.visible_at = std::max(sl.visible_at, m_core->now() + write_visibility_delay(a, m_st.visibility_delay));
+        if (a.write)
+            sl.visible_at = std::max(sl.visible_at, m_core->now() + write_visibility_delay(a, m_st.visibility_delay));
     if (!m_replay && in.in[0]) {
         // The instruction retires after end(): its data moves into the slot. The parts are kept for the
         // V2C gather (C2V has one producer and pops its part from `data`).

@@ -16,7 +16,9 @@
 namespace cvsim::sim {
 
 // a5 (1:1 flags): the AIC's ids [0, s) pair it with AIV0, [s, 2s) with AIV1.
-inline int64_t flag_lane_stride(const HwParams& hw) { return static_cast<int64_t>(hw.chip.flag_counters / kAivsPerCluster); }
+inline int64_t flag_lane_stride(const HwParams& hw) {
+    return static_cast<int64_t>(hw.chip.flag_counters / kAivsPerCluster);
+}
 
 inline TileData read_tile(const TileBuf& t) {
     return TileData{t.dtype, decode(t.bytes.data(), t.bytes.size(), t.dtype, t.layout, t.acc, t.rows, t.cols)};
@@ -33,7 +35,9 @@ inline int64_t half_extent(int64_t n, int split, int lane) {
     if (split == 3 || split == 4) return lane == 0 ? (n + 1) / 2 : n / 2;
     return n / 2;
 }
-inline bool split_rows(int split) { return split == 1 || split == 3; }
+inline bool split_rows(int split) {
+    return split == 1 || split == 3;
+}
 
 // The part of a C2V tile lane `lane` receives.
 inline Matrix c2v_part(const Matrix& full, int split, int lane) {
@@ -68,9 +72,11 @@ inline SharedMatrix slot_contents(const CrossCorePipe::Slot& sl, int dir, int la
 }
 
 // The data of a view (slice, reshape, set_validshape, transpose_view) of `x`, as compute_data gives it.
-inline TileData view_data(ir::OpCode code, const TileData& x, int64_t out_rows, int64_t out_cols, const std::vector<int64_t>& ints) {
+inline TileData view_data(ir::OpCode code, const TileData& x, int64_t out_rows, int64_t out_cols,
+                          const std::vector<int64_t>& ints) {
     switch (code) {
-        case ir::OpCode::TransposeView: return transpose(x);
+        case ir::OpCode::TransposeView:
+            return transpose(x);
         case ir::OpCode::Slice: {
             int64_t r0 = ints.size() >= 2 ? ints[ints.size() - 2] : 0, c0 = ints.empty() ? 0 : ints.back();
             r0 = std::clamp<int64_t>(r0, 0, x.m.rows());
@@ -78,8 +84,10 @@ inline TileData view_data(ir::OpCode code, const TileData& x, int64_t out_rows, 
             int64_t R = std::min<int64_t>(out_rows, x.m.rows() - r0), C = std::min<int64_t>(out_cols, x.m.cols() - c0);
             return TileData{x.dtype, Matrix(x.m.block(r0, c0, R, C))};
         }
-        case ir::OpCode::Reshape: return TileData{x.dtype, Eigen::Map<const Matrix>(x.m.data(), out_rows, out_cols)};
-        default: return x;
+        case ir::OpCode::Reshape:
+            return TileData{x.dtype, Eigen::Map<const Matrix>(x.m.data(), out_rows, out_cols)};
+        default:
+            return x;
     }
 }
 

@@ -5,9 +5,12 @@ namespace cvsim::sim {
 
 std::string_view core_name(CoreId c) {
     switch (c) {
-        case CoreId::Aic: return "AIC";
-        case CoreId::Aiv0: return "AIV0";
-        case CoreId::Aiv1: return "AIV1";
+        case CoreId::Aic:
+            return "AIC";
+        case CoreId::Aiv0:
+            return "AIV0";
+        case CoreId::Aiv1:
+            return "AIV1";
     }
     return "?";
 }

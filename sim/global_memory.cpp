@@ -12,7 +12,7 @@ namespace {
 // The element offsets of a window's rows in its tensor, row after row: rt::window_row_start's result for
 // r = 0, 1, ... without decomposing each row index again (an odometer over the leading extents).
 class RowWalk {
-public:
+  public:
     RowWalk(const rt::TensorBuffer& t, const rt::Window& w) : m_t(t), m_w(w) {
         const size_t n = w.extents.size();
         m_general = n > kMaxRank + 1;
@@ -50,14 +50,14 @@ public:
         }
     }
 
-private:
+  private:
     static constexpr size_t kMaxRank = 8;
     const rt::TensorBuffer& m_t;
     const rt::Window& m_w;
-    bool m_general = false;            // rank beyond kMaxRank + 1: rt::window_row_start per row
-    size_t m_lead = 0;                 // leading (row) dimensions
+    bool m_general = false;  // rank beyond kMaxRank + 1: rt::window_row_start per row
+    size_t m_lead = 0;       // leading (row) dimensions
     int64_t m_row = 0;
-    int64_t m_idx = 0;                 // element offset of the current row's first element
+    int64_t m_idx = 0;  // element offset of the current row's first element
     std::array<int64_t, kMaxRank> m_coord{};
     std::array<int64_t, kMaxRank> m_stride{};  // tensor stride of each leading dimension
 };
@@ -111,8 +111,10 @@ void GlobalMemory::load(const rt::TensorStore& store, const HwParams& hw, uint64
             if (!store.tensors[i].bytes.empty())
                 std::memcpy(m_bytes.data() + m_base[i], store.tensors[i].bytes.data(), store.tensors[i].bytes.size());
         m_image_id = image_id;
-        if (image_id != 0) m_image = m_bytes;
-        else m_image.clear();
+        if (image_id != 0)
+            m_image = m_bytes;
+        else
+            m_image.clear();
     }
     m_dirty.clear();
     m_tensor_written.assign(store.tensors.size(), 0);
@@ -158,7 +160,8 @@ void GlobalMemory::store_back(rt::TensorStore& store, uint64_t now) {
 void GlobalMemory::apply_visible(uint64_t now) {
     if (m_pending.empty()) return;
     // Apply in visibility order (stable: same cycle keeps issue order), drop what was applied.
-    std::stable_sort(m_pending.begin(), m_pending.end(), [](const Pending& a, const Pending& b) { return a.visible_at < b.visible_at; });
+    std::stable_sort(m_pending.begin(), m_pending.end(),
+                     [](const Pending& a, const Pending& b) { return a.visible_at < b.visible_at; });
     size_t n = 0;
     while (n < m_pending.size() && m_pending[n].visible_at <= now) {
         apply(m_pending[n]);
@@ -179,11 +182,12 @@ void GlobalMemory::apply(const Pending& p) {
         for (uint64_t k = 0; k + eb <= p.size; k += eb)
             atomic_add_element(dt, m_bytes.data() + p.addr + k, src + k, zero_init && !m_landed[p.addr + k]);
     }
-    std::fill_n(m_landed.begin() + static_cast<std::ptrdiff_t>(p.addr), p.size, uint8_t{1});  // in m_dirty since its write
+    std::fill_n(m_landed.begin() + static_cast<std::ptrdiff_t>(p.addr), p.size,
+                uint8_t{1});  // in m_dirty since its write
 }
 
-void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor, int writer,
-                               bool stable) {
+void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n,
+                               int32_t atomic_tensor, int writer, bool stable) {
     if (stable) {
         m_pending.push_back({visible_at, addr, 0, n, atomic_tensor, writer, data});
         return;
@@ -200,14 +204,15 @@ bool GlobalMemory::has_own_pending(int reader) const {
 }
 void GlobalMemory::overlay_own(int reader, uint64_t addr, uint64_t n, uint8_t* out) const {
     if (reader < 0) return;
-    for (const Pending& p : m_pending) {  // issue order: a later write of the core wins
+    for (const Pending& p : m_pending) {                           // issue order: a later write of the core wins
         if (p.writer != reader || p.atomic_tensor >= 0) continue;  // an atomic add lands at the memory only
         const uint64_t lo = std::max(addr, p.addr), hi = std::min(addr + n, p.addr + p.size);
         if (lo < hi) std::memcpy(out + (lo - addr), pending_data(p) + (lo - p.addr), hi - lo);
     }
 }
 
-void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, std::vector<uint8_t>& out, int reader) {
+void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now,
+                        std::vector<uint8_t>& out, int reader) {
     apply_visible(now);
     // Byte math by element bits: a 4-bit window row is cols / 2 whole bytes (rows start on a byte: check_window).
     const int64_t rows = w.rows(), cols = w.cols();
@@ -223,8 +228,8 @@ void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Wi
     m_bytes_read += out.size();
 }
 
-bool GlobalMemory::read_equals(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, const std::vector<uint8_t>& expect,
-                               int reader) {
+bool GlobalMemory::read_equals(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now,
+                               const std::vector<uint8_t>& expect, int reader) {
     apply_visible(now);
     if (has_own_pending(reader)) return false;  // read() overlays them
     const int64_t rows = w.rows(), cols = w.cols();
@@ -234,14 +239,15 @@ bool GlobalMemory::read_equals(const rt::TensorBuffer& t, uint32_t tensor, const
     RowWalk walk(t, w);
     for (int64_t r = 0; r < rows; ++r, walk.next()) {
         uint64_t addr = m_base[tensor] + bytes_of(walk.start());
-        if (std::memcmp(expect.data() + static_cast<size_t>(r) * row_bytes, m_bytes.data() + addr, row_bytes) != 0) return false;
+        if (std::memcmp(expect.data() + static_cast<size_t>(r) * row_bytes, m_bytes.data() + addr, row_bytes) != 0)
+            return false;
     }
     m_bytes_read += expect.size();
     return true;
 }
 
-void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at,
-                         bool atomic, int writer, bool stable) {
+void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data,
+                         uint64_t visible_at, bool atomic, int writer, bool stable) {
     m_tensor_written[tensor] = 1;
     const int64_t rows = w.rows(), cols = w.cols();
     const size_t row_bytes = storage_bytes(t.dtype, cols);
@@ -251,7 +257,8 @@ void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::W
     size_t run_src = 0;
     auto flush = [&] {
         if (run_bytes == 0) return;
-        add_pending(visible_at, run_addr, data + run_src, run_bytes, atomic ? static_cast<int32_t>(tensor) : -1, writer, stable);
+        add_pending(visible_at, run_addr, data + run_src, run_bytes, atomic ? static_cast<int32_t>(tensor) : -1, writer,
+                    stable);
         std::fill_n(m_written.begin() + static_cast<std::ptrdiff_t>(run_addr), run_bytes, uint8_t{1});
         m_dirty.push_back({run_addr, run_bytes});
         run_bytes = 0;
@@ -298,6 +305,8 @@ L2Result GlobalMemory::touch(const rt::TensorBuffer& t, uint32_t tensor, const r
     return total;
 }
 
-L2Result GlobalMemory::touch_raw(uint32_t tensor, uint64_t offset, uint64_t n) { return m_l2.access(m_base[tensor] + offset, n); }
+L2Result GlobalMemory::touch_raw(uint32_t tensor, uint64_t offset, uint64_t n) {
+    return m_l2.access(m_base[tensor] + offset, n);
+}
 
 }  // namespace cvsim

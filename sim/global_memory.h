@@ -6,14 +6,14 @@
 #include <cstdint>
 #include <vector>
 
-#include "frontend/runtime.h"
 #include "core/l2_cache.h"
 #include "core/params.h"
+#include "frontend/runtime.h"
 
 namespace cvsim {
 
 class GlobalMemory {
-public:
+  public:
     GlobalMemory();
 
     // Place every tensor of `store` (in order) and copy its bytes in. Resets L2, pending writes, statistics.
@@ -28,11 +28,12 @@ public:
 
     // Copy the window's rows (row-major) out of GM as seen at cycle `now` by core `reader` (>= 0: a core sees
     // its own writes once they complete, before other cores do: SPEC 4.5's delay is to other cores; -1: none).
-    void read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, std::vector<uint8_t>& out, int reader = -1);
+    void read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, std::vector<uint8_t>& out,
+              int reader = -1);
     // The same read compared in place with `expect` (no copy); accounted like read() when they are equal,
     // nothing done otherwise (the caller then reads; also whenever `reader` has a write still pending).
-    bool read_equals(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now, const std::vector<uint8_t>& expect,
-                     int reader = -1);
+    bool read_equals(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, uint64_t now,
+                     const std::vector<uint8_t>& expect, int reader = -1);
     // Whether any write to `tensor` was issued since the load: until one is, its visible bytes are the image's.
     bool written(uint32_t tensor) const { return m_tensor_written[tensor] != 0; }
     // A read of a tensor no write reached (written() is false): its bytes are the image's, so a reader that
@@ -48,8 +49,8 @@ public:
     // `writer`: the writing core (-1: none), which reads the write back before it is visible to others.
     // `stable`: `data` stays valid and unchanged until the next load() (the memo's recorded bytes), so the pending
     // write refers to it instead of copying it.
-    void write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data, uint64_t visible_at,
-               bool atomic = false, int writer = -1, bool stable = false);
+    void write(const rt::TensorBuffer& t, uint32_t tensor, const rt::Window& w, const uint8_t* data,
+               uint64_t visible_at, bool atomic = false, int writer = -1, bool stable = false);
     // Raw byte access to a tensor region (ring slots): offset in bytes from the tensor start.
     void read_raw(uint32_t tensor, uint64_t offset, uint64_t n, uint64_t now, uint8_t* out);
     void write_raw(uint32_t tensor, uint64_t offset, const uint8_t* data, uint64_t n, uint64_t visible_at);
@@ -61,7 +62,9 @@ public:
 
     // Bandwidth sharing: a transfer registers while it runs; the share each active one gets.
     void transfer_begin() { ++m_active; }
-    void transfer_end() { if (m_active > 0) --m_active; }
+    void transfer_end() {
+        if (m_active > 0) --m_active;
+    }
     int active_transfers() const { return m_active; }
 
     // Traffic that moves no modelled data (soft-syncall atomics and polls on the GM workspace counter).
@@ -72,41 +75,42 @@ public:
     uint64_t bytes_read() const { return m_bytes_read; }
     uint64_t bytes_written() const { return m_bytes_written; }
 
-private:
+  private:
     struct Pending {
-        uint64_t visible_at;   // cycle the write becomes visible
-        uint64_t addr;         // byte address
-        uint64_t data;         // offset of its bytes in m_pending_bytes (when `ext` is null)
-        uint64_t size;         // bytes
-        int32_t atomic_tensor = -1;  // >= 0: an atomic add into this tensor
-        int writer = -1;             // the writing core (reads its own write before it is visible)
+        uint64_t visible_at;           // cycle the write becomes visible
+        uint64_t addr;                 // byte address
+        uint64_t data;                 // offset of its bytes in m_pending_bytes (when `ext` is null)
+        uint64_t size;                 // bytes
+        int32_t atomic_tensor = -1;    // >= 0: an atomic add into this tensor
+        int writer = -1;               // the writing core (reads its own write before it is visible)
         const uint8_t* ext = nullptr;  // its bytes elsewhere (a stable source)
     };
     // Overlays `reader`'s own pending plain writes onto bytes [addr, addr + n) copied into `out`.
     void overlay_own(int reader, uint64_t addr, uint64_t n, uint8_t* out) const;
     bool has_own_pending(int reader) const;
     void apply_visible(uint64_t now);
-    void add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor = -1, int writer = -1,
-                     bool stable = false);
+    void add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n, int32_t atomic_tensor = -1,
+                     int writer = -1, bool stable = false);
     const uint8_t* pending_data(const Pending& p) const { return p.ext ? p.ext : m_pending_bytes.data() + p.data; }
     void apply(const Pending& p);
 
-    std::vector<uint8_t> m_bytes;     // the flat GM image (visible contents)
-    std::vector<uint8_t> m_written;   // per byte: 1 once any write (visible or not) covered it
-    std::vector<uint8_t> m_landed;    // per byte: 1 once a write became visible there (atomic adds onto Out tensors)
-    std::vector<DType> m_dtype;       // element type of each tensor
-    std::vector<uint8_t> m_zero_init; // per tensor: an Out tensor (an atomic add onto an unwritten element adds to 0)
-    uint64_t m_image_id = 0;          // the image in m_image (0: none)
-    std::vector<uint8_t> m_image;     // the GM as loaded (restores what a schedule wrote)
-    std::vector<std::pair<uint64_t, uint64_t>> m_dirty;  // (address, bytes) written since the load (each pending write's range)
-    std::vector<uint64_t> m_base;     // byte address of each tensor
+    std::vector<uint8_t> m_bytes;      // the flat GM image (visible contents)
+    std::vector<uint8_t> m_written;    // per byte: 1 once any write (visible or not) covered it
+    std::vector<uint8_t> m_landed;     // per byte: 1 once a write became visible there (atomic adds onto Out tensors)
+    std::vector<DType> m_dtype;        // element type of each tensor
+    std::vector<uint8_t> m_zero_init;  // per tensor: an Out tensor (an atomic add onto an unwritten element adds to 0)
+    uint64_t m_image_id = 0;           // the image in m_image (0: none)
+    std::vector<uint8_t> m_image;      // the GM as loaded (restores what a schedule wrote)
+    std::vector<std::pair<uint64_t, uint64_t>>
+        m_dirty;                            // (address, bytes) written since the load (each pending write's range)
+    std::vector<uint64_t> m_base;           // byte address of each tensor
     std::vector<uint8_t> m_tensor_written;  // per tensor: a write was issued since the load
-    std::vector<uint64_t> m_size;     // bytes of each tensor
-    std::vector<Pending> m_pending;   // writes not yet visible, in issue order
-    std::vector<uint8_t> m_pending_bytes;  // their data, appended (emptied whenever nothing is pending)
-    L2Cache m_l2;                     // tags of the shared L2
-    int m_active = 0;                 // DMA transfers in flight (bandwidth sharing)
-    uint64_t m_bytes_read = 0;        // statistics
+    std::vector<uint64_t> m_size;           // bytes of each tensor
+    std::vector<Pending> m_pending;         // writes not yet visible, in issue order
+    std::vector<uint8_t> m_pending_bytes;   // their data, appended (emptied whenever nothing is pending)
+    L2Cache m_l2;                           // tags of the shared L2
+    int m_active = 0;                       // DMA transfers in flight (bandwidth sharing)
+    uint64_t m_bytes_read = 0;              // statistics
     uint64_t m_bytes_written = 0;
 };
 

@@ -6,7 +6,7 @@ namespace cvsim::sim {
 // The walker's sink in thread mode: every instruction goes to the core at once (the walk waits where the
 // scalar unit waits), every effect happens at once.
 class CoreRunner::LiveSink : public LaneSink {
-public:
+  public:
     explicit LiveSink(DataEngine& e) : m_e(e), m_core(e.core()) {}
     void statement() override { m_core.advance_statement(); }
     uint32_t issued() const override { return m_core.issued(); }
@@ -21,15 +21,18 @@ public:
     void configure_ring(int dir, int64_t id, int64_t slot_num, int64_t slot_size, const ir::Stmt& s) override {
         m_e.configure_ring(dir, id, slot_num, slot_size, s);
     }
-    void finding(const std::string& code, const ir::Stmt& s, const std::string& msg) override { m_e.runtime_finding(code, s, msg); }
+    void finding(const std::string& code, const ir::Stmt& s, const std::string& msg) override {
+        m_e.runtime_finding(code, s, msg);
+    }
     void needs_live(const char*) override {}
 
-private:
+  private:
     DataEngine& m_e;
     CoreBase& m_core;
 };
 
-CoreRunner::CoreRunner(RunState& st, int cluster, CoreId core, const rt::LaneProgram& prog, bool replay, int lane, int aiv_lanes, LaneStream* stream)
+CoreRunner::CoreRunner(RunState& st, int cluster, CoreId core, const rt::LaneProgram& prog, bool replay, int lane,
+                       int aiv_lanes, LaneStream* stream)
     : m_prog(prog), m_engine(st, cluster, core, replay, lane, aiv_lanes, stream == nullptr), m_stream(stream) {
     m_cx.cfg = st.cfg;
     m_cx.machine = st.machine;

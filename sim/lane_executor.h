@@ -15,9 +15,10 @@
 namespace cvsim::sim {
 
 class CoreRunner {
-public:
+  public:
     // `stream`: the core's recorded stream (method mode), or nullptr (the walker, live).
-    CoreRunner(RunState& st, int cluster, CoreId core, const rt::LaneProgram& prog, bool replay, int lane, int aiv_lanes, LaneStream* stream);
+    CoreRunner(RunState& st, int cluster, CoreId core, const rt::LaneProgram& prog, bool replay, int lane,
+               int aiv_lanes, LaneStream* stream);
     ~CoreRunner();
     CoreRunner(const CoreRunner&) = delete;
     CoreRunner& operator=(const CoreRunner&) = delete;
@@ -33,11 +34,11 @@ public:
     bool blocked_in_syncall() const { return m_engine.blocked_in_syncall(); }
     void set_runner_index(int i) { m_engine.set_runner_index(i); }
 
-private:
+  private:
     class LiveSink;
     void run_live(int after, int chip);
 
-    const rt::LaneProgram& m_prog;    // the plan's (it outlives the schedule)
+    const rt::LaneProgram& m_prog;  // the plan's (it outlives the schedule)
     WalkContext m_cx;
     DataEngine m_engine;
     LaneStream* m_stream;

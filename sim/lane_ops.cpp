@@ -1,8 +1,8 @@
 // Lane walker: the op calls (see lane_walker.h). Data movement and compute ops become instructions; the
 // cross-core and synchronisation ops become their handshakes (ring pushes and pops, frees, barriers, fences,
 // flags); a replay lane issues the handshakes only.
-#include <algorithm>
 #include <fmt/format.h>
+#include <algorithm>
 
 #include "core/layout.h"
 #include "frontend/codes.h"
@@ -16,13 +16,21 @@ using rt::Scalar;
 
 static ir::Pipe pipe_of(PipeType p) {
     switch (p) {
-        case PipeType::S: case PipeType::ALL: return ir::Pipe::Scalar;
-        case PipeType::V: return ir::Pipe::Vector;
-        case PipeType::M: return ir::Pipe::Cube;
-        case PipeType::MTE1: return ir::Pipe::Mte1;
-        case PipeType::MTE2: return ir::Pipe::Mte2;
-        case PipeType::MTE3: return ir::Pipe::Mte3;
-        case PipeType::FIX: return ir::Pipe::Fixp;
+        case PipeType::S:
+        case PipeType::ALL:
+            return ir::Pipe::Scalar;
+        case PipeType::V:
+            return ir::Pipe::Vector;
+        case PipeType::M:
+            return ir::Pipe::Cube;
+        case PipeType::MTE1:
+            return ir::Pipe::Mte1;
+        case PipeType::MTE2:
+            return ir::Pipe::Mte2;
+        case PipeType::MTE3:
+            return ir::Pipe::Mte3;
+        case PipeType::FIX:
+            return ir::Pipe::Fixp;
     }
     return ir::Pipe::Scalar;
 }
@@ -44,9 +52,12 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
     }
 
     switch (code) {
-        case O::GetBlockIdx: return LValue{Scalar::of_int(m_cx.cluster)};
-        case O::GetBlockNum: return LValue{Scalar::of_int(m_cx.blocks)};
-        case O::GetSubblockIdx: return LValue{Scalar::of_int(m_cx.lane)};
+        case O::GetBlockIdx:
+            return LValue{Scalar::of_int(m_cx.cluster)};
+        case O::GetBlockNum:
+            return LValue{Scalar::of_int(m_cx.blocks)};
+        case O::GetSubblockIdx:
+            return LValue{Scalar::of_int(m_cx.lane)};
         case O::Read: {
             // The scalar unit reads UB: it waits until the tile's writer completed, then decodes the element.
             m_sink.needs_live("pl.tile.read");
@@ -69,9 +80,12 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             for (auto& a : arg(c, "indices")->args) idx.push_back(scalar(a).as_int());
             int64_t r = idx.size() >= 2 ? idx[idx.size() - 2] : 0, col = idx.empty() ? 0 : idx.back();
             double v = 0;
-            if (r < 0 || col < 0 || r >= t->rows || col >= t->cols) m_sink.finding(codes::kOob, s, "pl.tile.read: index outside the tile");
-            else if (!t->bytes.empty()) v = decode(t->bytes.data(), t->bytes.size(), t->dtype, t->layout, t->acc, t->rows, t->cols)(r, col);
-            return LValue{dtype_is_int(t->dtype) ? Scalar::of_int(static_cast<int64_t>(v), t->dtype) : Scalar::of_float(v, t->dtype)};
+            if (r < 0 || col < 0 || r >= t->rows || col >= t->cols)
+                m_sink.finding(codes::kOob, s, "pl.tile.read: index outside the tile");
+            else if (!t->bytes.empty())
+                v = decode(t->bytes.data(), t->bytes.size(), t->dtype, t->layout, t->acc, t->rows, t->cols)(r, col);
+            return LValue{dtype_is_int(t->dtype) ? Scalar::of_int(static_cast<int64_t>(v), t->dtype)
+                                                 : Scalar::of_float(v, t->dtype)};
         }
         case O::TensorRead: {
             // One GM element through MTE2 into a scratch [1, 1] tile; the scalar unit waits for it (a replay
@@ -122,7 +136,8 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             for (int64_t o : v.off) whole &= o == 0;
             whole &= v.shape == (v.reshape.empty() ? t.shape : v.reshape);
             if (!whole) {
-                m_sink.finding(codes::kUnsupported, s, "pl.tensor.view of a part of a tensor (a slice) is not modelled by cvsim");
+                m_sink.finding(codes::kUnsupported, s,
+                               "pl.tensor.view of a part of a tensor (a slice) is not modelled by cvsim");
                 return LValue{v};
             }
             v.shape = c.type.shape;
@@ -130,11 +145,20 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             v.reshape = v.shape == t.shape ? std::vector<int64_t>{} : v.shape;
             return LValue{v};
         }
-        case O::ReserveBuffer: case O::ImportPeerBuffer: return LValue{Scalar::of_int(0, DType::INT32)};
-        case O::SetFfts: case O::CacheInvalid: return {};
-        case O::PrefetchMakeContext: case O::PrefetchAsync: case O::PrefetchSession: return {};
-        case O::PrefetchWait: return LValue{rt::Scalar::of_int(1, DType::BOOL)};
-        case O::Create: return LValue{result_tile(c.type)};
+        case O::ReserveBuffer:
+        case O::ImportPeerBuffer:
+            return LValue{Scalar::of_int(0, DType::INT32)};
+        case O::SetFfts:
+        case O::CacheInvalid:
+            return {};
+        case O::PrefetchMakeContext:
+        case O::PrefetchAsync:
+        case O::PrefetchSession:
+            return {};
+        case O::PrefetchWait:
+            return LValue{rt::Scalar::of_int(1, DType::BOOL)};
+        case O::Create:
+            return LValue{result_tile(c.type)};
         case O::Load: {
             TView v = view(arg(c, "tensor"));
             std::vector<int64_t> ext;
@@ -179,8 +203,9 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
                 // would store bytes the tile does not hold.
                 const int64_t wr = rt::valid_rows(ext), wc = ext.empty() ? 1 : ext.back();
                 if (wr > src->rows || wc > src->cols) {
-                    m_sink.finding(codes::kOob, s, fmt::format("{} pl.tile.store: window {} is larger than the tile [{}, {}]", core_name(m_cx.core),
-                                                            shape_str(ext), src->rows, src->cols));
+                    m_sink.finding(codes::kOob, s,
+                                   fmt::format("{} pl.tile.store: window {} is larger than the tile [{}, {}]",
+                                               core_name(m_cx.core), shape_str(ext), src->rows, src->cols));
                     return LValue{v};
                 }
             }
@@ -194,7 +219,8 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             issue(std::move(in));
             return LValue{v};
         }
-        case O::Mgather: case O::Mscatter: {
+        case O::Mgather:
+        case O::Mscatter: {
             if (code == O::Mgather && c.type.mem == Mem::Mat) return issue_mgather_mat(s, c);  // lane_mgather_mat.cpp
             // GM elements an index tile picks (pl.tile.mgather / mscatter): the addresses are data, so the
             // same-core GM ordering takes the whole view; begin() replaces it by the transfers the index values
@@ -253,17 +279,20 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             }
             [[fallthrough]];
         }
-        default: break;
+        default:
+            break;
     }
 
     // Cross-core and synchronisation ops.
     switch (code) {
-        case O::AicInitializePipe: case O::AivInitializePipe: {
+        case O::AicInitializePipe:
+        case O::AivInitializePipe: {
             int dir_mask = static_cast<int>(scalar(arg(c, "dir_mask")).as_int());
             int64_t slot_size = scalar(arg(c, "slot_size")).as_int();
             const auto& sync = m_cx.cfg->hw.sync;
-            int64_t slot_num = arg(c, "slot_num") ? scalar(arg(c, "slot_num")).as_int()
-                                                  : static_cast<int64_t>(dir_mask == 3 ? sync.slot_num_both : sync.slot_num_one_dir);
+            int64_t slot_num = arg(c, "slot_num")
+                                   ? scalar(arg(c, "slot_num")).as_int()
+                                   : static_cast<int64_t>(dir_mask == 3 ? sync.slot_num_both : sync.slot_num_one_dir);
             int64_t id = arg(c, "id") ? scalar(arg(c, "id")).as_int() : 0;
             for (int dir = 0; dir < 2; ++dir)
                 if (dir_mask & (1 << dir)) m_sink.configure_ring(dir, id, slot_num, slot_size, s);
@@ -272,7 +301,8 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             issue(std::move(in));
             return {};
         }
-        case O::TpushToAiv: case O::TpushToAic: {
+        case O::TpushToAiv:
+        case O::TpushToAic: {
             int dir = code == O::TpushToAiv ? 0 : 1;
             CrossCorePipe* r = ring_for(c, dir, s);
             TileRef src = tile(arg(c, "tile"));
@@ -286,7 +316,8 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             issue(std::move(in));
             return {};
         }
-        case O::TpopFromAic: case O::TpopFromAiv: {
+        case O::TpopFromAic:
+        case O::TpopFromAiv: {
             int dir = code == O::TpopFromAic ? 0 : 1;
             CrossCorePipe* r = ring_for(c, dir, s);
             TileRef out = result_tile(c.type);
@@ -330,7 +361,8 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             }
             return LValue{out};
         }
-        case O::TfreeToAic: case O::TfreeToAiv: {
+        case O::TfreeToAic:
+        case O::TfreeToAiv: {
             TileRef t = tile(arg(c, "tile"));
             // a5: freeing a view of a popped tile frees the slot it is (the popped tile's).
             while (t && t->ring < 0 && t->view_src) t = t->view_src;
@@ -379,7 +411,8 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             issue(std::move(in));
             return {};
         }
-        case O::SyncSet: case O::SyncWait: {
+        case O::SyncSet:
+        case O::SyncWait: {
             PipeType pt = PipeType::S;
             if (auto& pa = arg(c, "pipe"); pa && pa->kind == ExprKind::Enum) pt = static_cast<PipeType>(pa->ival);
             ir::Pipe pipe = pipe_of(pt);
@@ -394,7 +427,8 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             issue(std::move(in));
             return {};
         }
-        default: break;
+        default:
+            break;
     }
 
     // Compute and movement ops: inputs read, a fresh (or in-place) output written.
@@ -428,9 +462,11 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
         const TileRef& x = in->in[0];
         // The result's static valid region (empty, or the operand's own, e.g. lane 0's part of a split boundary
         // tile) is then bounded by the operand's run-time one.
-        bool shaping = c.op->valid != ValidRule::Inherit;  // the registry's valid-region rule (slice, reshape, fillpad, ...)
+        bool shaping =
+            c.op->valid != ValidRule::Inherit;  // the registry's valid-region rule (slice, reshape, fillpad, ...)
         const ExprPtr& x0 = c.args.empty() ? nullptr : c.args[0];
-        bool inherits = c.type.valid.empty() || (x0 && x0->type.kind == TypeKind::Tile && x0->type.valid == c.type.valid);
+        bool inherits =
+            c.type.valid.empty() || (x0 && x0->type.kind == TypeKind::Tile && x0->type.valid == c.type.valid);
         if (k > 0 && x && !shaping && (code == O::Move || c.type.mem == Mem::Vec) && inherits && x->rows == out->rows &&
             x->cols == out->cols) {
             out->vr = std::min(out->vr, x->vr);
@@ -444,15 +480,18 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
         out->vc = scalar(arg(c, "cols")).as_int();
         // A run-time region outside the tile names memory the tile does not have (as a load's valid_shape).
         if (out->vr < 0 || out->vc < 0 || out->vr > out->rows || out->vc > out->cols) {
-            m_sink.finding(codes::kOob, s, fmt::format("{} pl.tile.set_validshape: valid shape [{}, {}] is outside the tile [{}, {}]", core_name(m_cx.core),
-                                                    out->vr, out->vc, out->rows, out->cols));
+            m_sink.finding(codes::kOob, s,
+                           fmt::format("{} pl.tile.set_validshape: valid shape [{}, {}] is outside the tile [{}, {}]",
+                                       core_name(m_cx.core), out->vr, out->vc, out->rows, out->cols));
             out->vr = std::clamp<int64_t>(out->vr, 0, out->rows);
             out->vc = std::clamp<int64_t>(out->vc, 0, out->cols);
         }
     }
     if (c.op->int_list_param)  // slice offsets, reshape shape, write indices, assemble offset
         for (auto& a : arg(c, c.op->int_list_param)->args) in->ints.push_back(scalar(a).as_int());
-    if ((code == O::Slice || code == O::Reshape || code == O::SetValidShape || code == O::TransposeView || code == O::ReinterpretView) && in->in[0])
+    if ((code == O::Slice || code == O::Reshape || code == O::SetValidShape || code == O::TransposeView ||
+         code == O::ReinterpretView) &&
+        in->in[0])
         if (slot_root(in->in[0].get())) {
             // a5: a view of slot memory is slot memory too (rewritten with it, read as it).
             out->view_src = in->in[0];

@@ -17,7 +17,7 @@ constexpr size_t kMaxRecordedInstrs = size_t{1} << 18;
 constexpr uint64_t kMaxRecordedStatements = uint64_t{1} << 24;
 
 class StreamRecorder : public LaneSink {
-public:
+  public:
     StreamRecorder(LaneStream& s, const CoreBase& core) : m_s(s), m_core(core) {}
 
     void statement() override {
@@ -27,7 +27,8 @@ public:
     uint32_t issued() const override { return static_cast<uint32_t>(m_s.instrs.size()); }
     bool has_pipe(ir::Pipe p) const override { return m_core.has_pipe(p); }
     void issue(std::unique_ptr<SimInstr> in) override {
-        if (in->pipe != ir::Pipe::Scalar && !m_core.has_pipe(in->pipe)) throw NotRecordable{"an instruction for a pipe the core lacks"};
+        if (in->pipe != ir::Pipe::Scalar && !m_core.has_pipe(in->pipe))
+            throw NotRecordable{"an instruction for a pipe the core lacks"};
         if (m_s.instrs.size() >= kMaxRecordedInstrs) throw NotRecordable{"too many instructions to record"};
         add(LaneStream::Op::Issue, static_cast<uint32_t>(m_s.instrs.size()));
         m_s.instrs.push_back(std::move(in));
@@ -66,7 +67,7 @@ public:
         }
     }
 
-private:
+  private:
     void flush() {
         if (m_pending == 0) return;
         m_s.actions.push_back({LaneStream::Op::Statements, 0, m_pending});
@@ -79,13 +80,14 @@ private:
 
     LaneStream& m_s;
     const CoreBase& m_core;
-    uint64_t m_pending = 0;       // statements walked since the last action
+    uint64_t m_pending = 0;  // statements walked since the last action
     uint64_t m_statements = 0;
 };
 
 }  // namespace
 
-bool record_stream(const WalkContext& cx, const rt::LaneProgram& prog, const CoreBase& core, LaneStream& out, std::string& why) {
+bool record_stream(const WalkContext& cx, const rt::LaneProgram& prog, const CoreBase& core, LaneStream& out,
+                   std::string& why) {
     out = LaneStream{};
     StreamRecorder rec(out, core);
     try {
@@ -145,7 +147,8 @@ bool StreamExecutor::step(Step& w) {
         }
         if (m_left > 0 && !m_core.statements_step(m_left, w)) return false;
         switch (a.op) {
-            case LaneStream::Op::Statements: break;
+            case LaneStream::Op::Statements:
+                break;
             case LaneStream::Op::Issue:
                 if (!m_issue.in) {
                     m_issue = CoreBase::IssueOp{};

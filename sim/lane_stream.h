@@ -28,7 +28,7 @@ struct LaneStream {
     // Walk `statements` statements (their scalar cost), then do `op` (Statements: nothing more).
     struct Action {
         Op op = Op::Statements;
-        uint32_t index = 0;            // Issue: instrs; AwaitRing: ring_waits; ConfigureRing: ring_setups; Finding: notes
+        uint32_t index = 0;  // Issue: instrs; AwaitRing: ring_waits; ConfigureRing: ring_setups; Finding: notes
         uint64_t statements = 0;
     };
     struct RingWait {
@@ -47,14 +47,14 @@ struct LaneStream {
         const ir::Stmt* stmt = nullptr;
         std::string message;
     };
-    struct TileStart {                 // a tile as a schedule starts with it
+    struct TileStart {  // a tile as a schedule starts with it
         TileBytes bytes;
         int64_t vr = 0, vc = 0;
     };
     std::vector<Action> actions;
     std::vector<std::unique_ptr<SimInstr>> instrs;
-    std::vector<TileRef> tiles;        // every tile an instruction uses (views' sources included)
-    std::vector<TileStart> tile_start; // per tile
+    std::vector<TileRef> tiles;         // every tile an instruction uses (views' sources included)
+    std::vector<TileStart> tile_start;  // per tile
     std::vector<RingWait> ring_waits;
     std::vector<RingSetup> ring_setups;
     std::vector<Note> notes;
@@ -65,8 +65,8 @@ struct LaneStream {
 struct StreamCache {
     enum class State : uint8_t { Unknown, Ready, Unsupported };
     State state = State::Unknown;
-    std::string why;                                    // Unsupported: the first reason
-    std::map<std::pair<int, int>, LaneStream> lanes;    // (cluster, core id) -> stream
+    std::string why;                                  // Unsupported: the first reason
+    std::map<std::pair<int, int>, LaneStream> lanes;  // (cluster, core id) -> stream
     void clear() {
         state = State::Unknown;
         why.clear();
@@ -75,25 +75,26 @@ struct StreamCache {
 };
 
 // Records `prog`'s walk on one core into `out`; false (with `why`) when the walk needs run-time values.
-bool record_stream(const WalkContext& cx, const rt::LaneProgram& prog, const CoreBase& core, LaneStream& out, std::string& why);
+bool record_stream(const WalkContext& cx, const rt::LaneProgram& prog, const CoreBase& core, LaneStream& out,
+                   std::string& why);
 
 // Replays a stream on the core's scalar unit (method mode); resets the stream's tiles for this schedule.
 class StreamExecutor : public ScalarProgram {
-public:
+  public:
     StreamExecutor(LaneStream& s, DataEngine& engine, int after, int chip);
     bool step(Step& w) override;
 
-private:
+  private:
     LaneStream& m_s;
     DataEngine& m_engine;
     CoreBase& m_core;
-    int m_after, m_chip;               // waves: blocks that must finish before this one starts
+    int m_after, m_chip;  // waves: blocks that must finish before this one starts
     bool m_dispatched = false;
-    size_t m_pc = 0;                   // the action being run
-    bool m_started = false;            // it began (its statements are counted in m_left)
-    bool m_waiting = false;            // AwaitRing / dispatch: the wait began
-    uint64_t m_left = 0;               // statements still to walk before the op
-    CoreBase::IssueOp m_issue;         // Issue: its progress (in: null before it began)
+    size_t m_pc = 0;            // the action being run
+    bool m_started = false;     // it began (its statements are counted in m_left)
+    bool m_waiting = false;     // AwaitRing / dispatch: the wait began
+    uint64_t m_left = 0;        // statements still to walk before the op
+    CoreBase::IssueOp m_issue;  // Issue: its progress (in: null before it began)
 };
 
 }  // namespace cvsim::sim

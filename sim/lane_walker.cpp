@@ -31,7 +31,8 @@ std::vector<std::vector<LValue>>& env_pool() {
 }
 }  // namespace
 
-LaneWalker::LaneWalker(const WalkContext& cx, const rt::LaneProgram& prog, LaneSink& sink) : m_cx(cx), m_prog(prog), m_sink(sink) {
+LaneWalker::LaneWalker(const WalkContext& cx, const rt::LaneProgram& prog, LaneSink& sink)
+    : m_cx(cx), m_prog(prog), m_sink(sink) {
     if (!env_pool().empty()) {
         m_env = std::move(env_pool().back());
         env_pool().pop_back();
@@ -98,30 +99,42 @@ void LaneWalker::assign(const std::vector<VarPtr>& targets, const LValue& v) {
 
 LValue LaneWalker::eval(const ExprPtr& e, const Stmt& s) {
     switch (e->kind) {
-        case ExprKind::Var: return m_env[e->var->id];
-        case ExprKind::Call: return issue_call(s, *e);
+        case ExprKind::Var:
+            return m_env[e->var->id];
+        case ExprKind::Call:
+            return issue_call(s, *e);
         case ExprKind::Index: {
             LValue t = eval(e->args[0], s);
             if (auto* tp = std::get_if<std::shared_ptr<LTuple>>(&t.v)) return (**tp)[e->ival];
             return {};
         }
-        case ExprKind::List: case ExprKind::Tuple: {
+        case ExprKind::List:
+        case ExprKind::Tuple: {
             auto tup = std::make_shared<LTuple>();
             for (auto& a : e->args) tup->push_back(eval(a, s));
             return LValue{tup};
         }
-        case ExprKind::FuncCall: return {};
-        default: return LValue{scalar(e)};
+        case ExprKind::FuncCall:
+            return {};
+        default:
+            return LValue{scalar(e)};
     }
 }
 
 void LaneWalker::exec(const Stmt& s) {
     m_sink.statement();
     switch (s.kind) {
-        case StmtKind::Assign: assign(s.targets, eval(s.value, s)); return;
-        case StmtKind::Eval: eval(s.value, s); return;
-        case StmtKind::Return: m_returned = true; return;
-        case StmtKind::Pass: return;
+        case StmtKind::Assign:
+            assign(s.targets, eval(s.value, s));
+            return;
+        case StmtKind::Eval:
+            eval(s.value, s);
+            return;
+        case StmtKind::Return:
+            m_returned = true;
+            return;
+        case StmtKind::Pass:
+            return;
         case StmtKind::Yield:
             m_yield.clear();
             for (auto& v : s.values) m_yield.push_back(eval(v, s));
@@ -134,7 +147,9 @@ void LaneWalker::exec(const Stmt& s) {
                 for (size_t i = 0; i < s.targets.size(); ++i) m_env[s.targets[i]->id] = m_yield[i];
             return;
         }
-        case StmtKind::For: exec_for(s); return;
+        case StmtKind::For:
+            exec_for(s);
+            return;
     }
 }
 
@@ -143,7 +158,8 @@ void LaneWalker::exec_for(const Stmt& s) {
     int64_t stop = scalar(s.stop).as_int();
     int64_t step = s.step ? scalar(s.step).as_int() : 1;
     if (step == 0) {  // an endless loop on the device (Python's range raises): never a silent skip
-        m_sink.finding(codes::kUnsupported, s, "the loop's step is 0 at run time: the loop never ends on the device (cvsim does not run it)");
+        m_sink.finding(codes::kUnsupported, s,
+                       "the loop's step is 0 at run time: the loop never ends on the device (cvsim does not run it)");
         return;
     }
     for (size_t i = 0; i < s.iter_args.size(); ++i) m_env[s.iter_args[i]->id] = eval(s.init_values[i], s);
@@ -160,7 +176,8 @@ void LaneWalker::exec_for(const Stmt& s) {
             for (size_t k = 0; k < s.iter_args.size(); ++k) m_env[s.iter_args[k]->id] = m_yield[k];
     }
     m_loops.pop_back();
-    for (size_t k = 0; k < s.targets.size() && k < s.iter_args.size(); ++k) m_env[s.targets[k]->id] = m_env[s.iter_args[k]->id];
+    for (size_t k = 0; k < s.targets.size() && k < s.iter_args.size(); ++k)
+        m_env[s.targets[k]->id] = m_env[s.iter_args[k]->id];
 }
 
 // ---------------------------------------------------------------- instruction construction
@@ -227,8 +244,8 @@ TileRef LaneWalker::new_tile(const Type& t) {
     return b;
 }
 
-std::optional<rt::Window> LaneWalker::window(const TView& v, const ExprPtr& offsets, const std::vector<int64_t>& extents, const Stmt& s,
-                                             bool partition) {
+std::optional<rt::Window> LaneWalker::window(const TView& v, const ExprPtr& offsets,
+                                             const std::vector<int64_t>& extents, const Stmt& s, bool partition) {
     rt::Window w;
     w.tensor = v.tensor;
     size_t rank = v.shape.size();
@@ -242,8 +259,9 @@ std::optional<rt::Window> LaneWalker::window(const TView& v, const ExprPtr& offs
     }
     // A store's `shapes` partition that runs past a dimension of its whole tensor: its rows as one box of the
     // tensor when they are (rt::partition_window, as the reference interpreter).
-    if (const auto& tb = m_cx.tensors->tensors[v.tensor]; partition && v.reshape.empty() && v.shape == tb.shape &&
-                                                          std::all_of(v.off.begin(), v.off.end(), [](int64_t o) { return o == 0; })) {
+    if (const auto& tb = m_cx.tensors->tensors[v.tensor];
+        partition && v.reshape.empty() && v.shape == tb.shape &&
+        std::all_of(v.off.begin(), v.off.end(), [](int64_t o) { return o == 0; })) {
         std::vector<int64_t> off;
         bool inside = true;
         for (size_t d = 0; d < rank; ++d) {
@@ -265,9 +283,12 @@ std::optional<rt::Window> LaneWalker::window(const TView& v, const ExprPtr& offs
         if (!rt::window_inside(o, ext[d], v.shape[d])) {
             const auto& t = m_cx.tensors->tensors[v.tensor];
             std::string win;
-            for (size_t k = 0; k < rank; ++k) win += fmt::format("{}{}:{}", k ? ", " : "", k == d ? o : scalar(offsets->args[k]).as_int(), rt::sat_add(k == d ? o : scalar(offsets->args[k]).as_int(), ext[k]));
-            m_sink.finding(codes::kOob, s, fmt::format("{} window [{}] is outside tensor {} of shape {} (dimension {})",
-                                                    core_name(m_cx.core), win, t.name, shape_str(v.shape), d));
+            for (size_t k = 0; k < rank; ++k)
+                win += fmt::format("{}{}:{}", k ? ", " : "", k == d ? o : scalar(offsets->args[k]).as_int(),
+                                   rt::sat_add(k == d ? o : scalar(offsets->args[k]).as_int(), ext[k]));
+            m_sink.finding(codes::kOob, s,
+                           fmt::format("{} window [{}] is outside tensor {} of shape {} (dimension {})",
+                                       core_name(m_cx.core), win, t.name, shape_str(v.shape), d));
             return std::nullopt;
         }
         w.offsets.push_back(rt::sat_add(v.off[d], o));
@@ -275,9 +296,11 @@ std::optional<rt::Window> LaneWalker::window(const TView& v, const ExprPtr& offs
     if (!v.reshape.empty()) {
         auto r = rt::reshape_window(v.reshape, w, m_cx.tensors->tensors[v.tensor].shape);
         if (!r) {
-            m_sink.finding(codes::kUnsupported, s, fmt::format("{} window {} of a pl.tensor.view {} is not one box of tensor {} of shape {}", core_name(m_cx.core),
-                                                            rt::window_str(w), shape_str(v.reshape), m_cx.tensors->tensors[v.tensor].name,
-                                                            shape_str(m_cx.tensors->tensors[v.tensor].shape)));
+            m_sink.finding(
+                codes::kUnsupported, s,
+                fmt::format("{} window {} of a pl.tensor.view {} is not one box of tensor {} of shape {}",
+                            core_name(m_cx.core), rt::window_str(w), shape_str(v.reshape),
+                            m_cx.tensors->tensors[v.tensor].name, shape_str(m_cx.tensors->tensors[v.tensor].shape)));
             return std::nullopt;
         }
         w = *r;

@@ -21,10 +21,10 @@ namespace cvsim::sim {
 
 // Where the walker's instructions and scalar-unit effects go.
 class LaneSink {
-public:
+  public:
     virtual ~LaneSink() = default;
-    virtual void statement() = 0;                        // one statement walked (the scalar unit's cost)
-    virtual uint32_t issued() const = 0;                 // the seq the next instruction gets
+    virtual void statement() = 0;         // one statement walked (the scalar unit's cost)
+    virtual uint32_t issued() const = 0;  // the seq the next instruction gets
     virtual bool has_pipe(ir::Pipe p) const = 0;
     virtual void issue(std::unique_ptr<SimInstr> in) = 0;
     // The scalar unit waits for these instructions and then reads their data (only a live walk can).
@@ -38,10 +38,10 @@ public:
 };
 
 struct TView {
-    uint32_t tensor = 0;            // GM tensor
-    std::vector<int64_t> off;       // view origin in the tensor
-    std::vector<int64_t> shape;     // view shape
-    std::vector<int64_t> reshape;   // pl.tensor.view: off/shape are in this row-major shape of the tensor
+    uint32_t tensor = 0;           // GM tensor
+    std::vector<int64_t> off;      // view origin in the tensor
+    std::vector<int64_t> shape;    // view shape
+    std::vector<int64_t> reshape;  // pl.tensor.view: off/shape are in this row-major shape of the tensor
 };
 
 struct LValue;
@@ -55,16 +55,16 @@ struct WalkContext {
     const RunConfig* cfg = nullptr;
     Machine* machine = nullptr;
     const rt::TensorStore* tensors = nullptr;
-    int blocks = 1;                 // get_block_num
+    int blocks = 1;  // get_block_num
     int cluster = 0;
     CoreId core = CoreId::Aic;
-    int lane = 0;                   // AIV lane (0/1), 0 on the AIC
-    int aiv_lanes = 1;              // AIV lanes taking part in rings
-    bool replay = false;            // a2a3 lane-1 replay: handshakes only, no data
+    int lane = 0;         // AIV lane (0/1), 0 on the AIC
+    int aiv_lanes = 1;    // AIV lanes taking part in rings
+    bool replay = false;  // a2a3 lane-1 replay: handshakes only, no data
 };
 
 class LaneWalker {
-public:
+  public:
     LaneWalker(const WalkContext& cx, const rt::LaneProgram& prog, LaneSink& sink);
     ~LaneWalker();
     LaneWalker(const LaneWalker&) = delete;
@@ -72,7 +72,7 @@ public:
 
     void run();  // the whole lane program
 
-private:
+  private:
     // ---- walking (lane_walker.cpp) ----
     void exec_block(const ir::Block& b);
     void exec(const ir::Stmt& s);
@@ -89,8 +89,8 @@ private:
     void dep_gm(SimInstr& in, uint32_t tensor, const rt::Window& w, bool write, bool atomic = false);
     TileRef new_tile(const ir::Type& t);
     // partition: a store's `shapes` window (may run past a dimension when its rows are one box: rt::partition_window)
-    std::optional<rt::Window> window(const TView& v, const ir::ExprPtr& offsets, const std::vector<int64_t>& ext, const ir::Stmt& s,
-                                     bool partition = false);
+    std::optional<rt::Window> window(const TView& v, const ir::ExprPtr& offsets, const std::vector<int64_t>& ext,
+                                     const ir::Stmt& s, bool partition = false);
     OrderKeyPtr order_key(const ir::Stmt& s);
     CrossCorePipe* ring_for(const ir::Expr& c, int dir, const ir::Stmt& s);
     void issue(std::unique_ptr<SimInstr> in) { m_sink.issue(std::move(in)); }
@@ -102,8 +102,8 @@ private:
     WalkContext m_cx;
     rt::LaneProgram m_prog;
     LaneSink& m_sink;
-    std::vector<LValue> m_env;        // per variable id (its storage is reused by the next walk)
-    std::vector<LValue> m_yield;      // values of the last pl.yield_
+    std::vector<LValue> m_env;    // per variable id (its storage is reused by the next walk)
+    std::vector<LValue> m_yield;  // values of the last pl.yield_
     bool m_returned = false;
     std::vector<std::pair<uint64_t, int64_t>> m_loops;  // enclosing loops (location key, iteration)
     struct GmRec {
@@ -113,7 +113,7 @@ private:
         uint32_t seq;
         ir::Pipe pipe;
     };
-    std::vector<GmRec> m_gm_recs;     // this core's GM accesses (intra-core dependencies)
+    std::vector<GmRec> m_gm_recs;  // this core's GM accesses (intra-core dependencies)
 };
 
 }  // namespace cvsim::sim

@@ -9,7 +9,7 @@ namespace cvsim::sim {
 namespace {
 
 class NominalPolicy : public SchedulePolicy {
-public:
+  public:
     Strategy strategy() const override { return Strategy::Nominal; }
     std::string name(const Schedule&) const override { return "nominal"; }
     std::optional<Schedule> parse(std::string_view text) const override {
@@ -22,7 +22,7 @@ public:
 // visibility delay may be drawn from [0, max_visibility] (from a stream of its own: `--visibility-delay D`
 // with the same seed replays the schedule without drawing).
 class RandomPolicy : public SchedulePolicy {
-public:
+  public:
     Strategy strategy() const override { return Strategy::Random; }
     std::string name(const Schedule&) const override { return "random"; }
     std::optional<Schedule> parse(std::string_view text) const override {
@@ -47,7 +47,7 @@ public:
 // PCT (depth D): D-1 change points among the k scheduling points of a run (k measured on the nominal
 // schedule); the core that reaches one stalls (once per point drawn there). Cores start skewed as in random.
 class PctPolicy : public SchedulePolicy {
-public:
+  public:
     Strategy strategy() const override { return Strategy::Pct; }
     std::string name(const Schedule& s) const override { return "pct:" + std::to_string(s.pct_depth); }
     std::optional<Schedule> parse(std::string_view text) const override {
@@ -68,7 +68,8 @@ public:
         return points;
     }
     uint64_t start_delay(const Schedule& s, ScheduleRng& rng) const override { return rng.uniform(0, s.start_skew); }
-    uint8_t stalls(const Schedule&, const std::vector<uint64_t>& points, uint64_t global, uint64_t, int, int) const override {
+    uint8_t stalls(const Schedule&, const std::vector<uint64_t>& points, uint64_t global, uint64_t, int,
+                   int) const override {
         uint8_t n = 0;
         for (uint64_t p : points)
             if (p == global) ++n;
@@ -78,7 +79,7 @@ public:
 
 // Sweep: one (core, scheduling point) pair, chosen by the seed, stalls.
 class SweepPolicy : public SchedulePolicy {
-public:
+  public:
     Strategy strategy() const override { return Strategy::Sweep; }
     std::string name(const Schedule&) const override { return "sweep"; }
     std::optional<Schedule> parse(std::string_view text) const override {
@@ -87,7 +88,8 @@ public:
         s.strategy = Strategy::Sweep;
         return s;
     }
-    uint8_t stalls(const Schedule& s, const std::vector<uint64_t>&, uint64_t, uint64_t mine, int runner, int runners) const override {
+    uint8_t stalls(const Schedule& s, const std::vector<uint64_t>&, uint64_t, uint64_t mine, int runner,
+                   int runners) const override {
         if (runners <= 0) return 0;
         const uint64_t idx = s.seed == 0 ? 0 : s.seed - 1;
         const uint64_t n = static_cast<uint64_t>(runners);
@@ -112,7 +114,9 @@ const SchedulePolicy& schedule_policy(Strategy s) {
     return *schedule_policies().front();
 }
 
-std::string Schedule::str() const { return schedule_policy(strategy).name(*this); }
+std::string Schedule::str() const {
+    return schedule_policy(strategy).name(*this);
+}
 
 std::optional<Schedule> parse_schedule(std::string_view s) {
     for (const SchedulePolicy* p : schedule_policies())

@@ -16,18 +16,18 @@ enum class Strategy : uint8_t { Nominal, Random, Pct, Sweep };
 struct Schedule {
     Strategy strategy = Strategy::Nominal;
     uint64_t seed = 0;
-    int pct_depth = 2;             // pct:D
-    double jitter = 0.5;           // random: each latency scaled by a factor in [1, 1 + jitter]
-    uint64_t start_skew = 400;     // random: each core's start delayed by [0, start_skew] cycles
-    uint64_t max_visibility = 0;   // random: GM visibility delay drawn from [0, max] when > 0
+    int pct_depth = 2;            // pct:D
+    double jitter = 0.5;          // random: each latency scaled by a factor in [1, 1 + jitter]
+    uint64_t start_skew = 400;    // random: each core's start delayed by [0, start_skew] cycles
+    uint64_t max_visibility = 0;  // random: GM visibility delay drawn from [0, max] when > 0
     // The GM visibility delay this schedule runs with (cycles), once resolved (`resolve_schedule`): the
     // drawn one, else the session's fixed delay. The model, the checker and the replay line all read it.
     uint64_t visibility_delay = 0;
-    bool resolved = false;         // visibility_delay is set
-    uint64_t pct_delay = 5000;     // pct: stall at a change point, cycles
-    uint64_t pct_events = 0;       // pct: events per run to draw change points from (0: the session's nominal count)
+    bool resolved = false;      // visibility_delay is set
+    uint64_t pct_delay = 5000;  // pct: stall at a change point, cycles
+    uint64_t pct_events = 0;    // pct: events per run to draw change points from (0: the session's nominal count)
 
-    std::string str() const;       // "nominal", "random", "pct:2", "sweep"
+    std::string str() const;  // "nominal", "random", "pct:2", "sweep"
 };
 
 // Parses a registered policy's name: "nominal", "random", "pct:D", "sweep".
@@ -44,7 +44,7 @@ Schedule resolve_schedule(Schedule s, uint64_t fixed_delay);
 // words at construction and twists all 312 at the first draw). After the first 312 draws it is the standard
 // generator on the same state.
 class LazyMt64 {
-public:
+  public:
     using result_type = uint64_t;
     static constexpr result_type min() { return 0; }
     static constexpr result_type max() { return ~uint64_t{0}; }
@@ -79,7 +79,7 @@ public:
         return temper(m_new[m_p++ % kN]);
     }
 
-private:
+  private:
     static constexpr size_t kN = 312, kM = 156;
     static uint64_t twist(uint64_t cur, uint64_t next, uint64_t far) {
         const uint64_t upper = ~uint64_t{0} << 31, lower = ~upper;
@@ -97,20 +97,20 @@ private:
         for (; m_seeded < n; ++m_seeded)
             m_old[m_seeded] = 6364136223846793005ull * (m_old[m_seeded - 1] ^ (m_old[m_seeded - 1] >> 62)) + m_seeded;
     }
-    std::array<uint64_t, kN> m_old{};   // the seeded state (a prefix of it)
-    std::array<uint64_t, kN> m_new{};   // the first round's twisted state (a prefix of it)
-    size_t m_seeded = 0;                // m_old[0, m_seeded) are set
-    size_t m_p = 0;                     // draws so far
+    std::array<uint64_t, kN> m_old{};  // the seeded state (a prefix of it)
+    std::array<uint64_t, kN> m_new{};  // the first round's twisted state (a prefix of it)
+    size_t m_seeded = 0;               // m_old[0, m_seeded) are set
+    size_t m_p = 0;                    // draws so far
 };
 
 // The one seeded generator of a schedule: every random choice draws from it, in simulation order.
 class ScheduleRng {
-public:
+  public:
     explicit ScheduleRng(uint64_t seed) : m_gen(seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull) {}
     uint64_t uniform(uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(m_gen); }
     double unit() { return std::uniform_real_distribution<double>(0.0, 1.0)(m_gen); }
 
-private:
+  private:
     LazyMt64 m_gen;  // seeded by the schedule's seed only (the values of std::mt19937_64)
 };
 
@@ -121,7 +121,7 @@ class ScheduleRng;
 // simulation order, PCT's change points, each core's start delay, each latency and the stalls at the
 // scheduling points (every synchronisation or GM event). One registered object per strategy.
 class SchedulePolicy {
-public:
+  public:
     virtual ~SchedulePolicy() = default;
     virtual Strategy strategy() const = 0;
     virtual std::string name(const Schedule& s) const = 0;                   // "pct:2"
@@ -148,7 +148,8 @@ public:
     }
     // The stalls (of pct_delay cycles each) a core takes at a scheduling point: the run's `global`-th, the
     // core's `mine`-th; `runner` is the core's position among the `runners` launched.
-    virtual uint8_t stalls(const Schedule& s, const std::vector<uint64_t>& points, uint64_t global, uint64_t mine, int runner, int runners) const {
+    virtual uint8_t stalls(const Schedule& s, const std::vector<uint64_t>& points, uint64_t global, uint64_t mine,
+                           int runner, int runners) const {
         (void)s, (void)points, (void)global, (void)mine, (void)runner, (void)runners;
         return 0;
     }

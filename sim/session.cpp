@@ -14,7 +14,9 @@
 
 namespace cvsim::sim {
 
-bool ScheduleResult::clean() const { return findings.empty(); }
+bool ScheduleResult::clean() const {
+    return findings.empty();
+}
 
 passes::ExpandOptions expand_options(Target target, passes::V2CPolicy v2c, int blocks, const HwParams& hw) {
     passes::ExpandOptions eo;
@@ -45,7 +47,8 @@ passes::ExpandOptions session_expand_options(const SessionOptions& o, const HwPa
     return eo;
 }
 
-std::map<std::string, int64_t> dims_from_inputs(const std::shared_ptr<SourceFile>& file, const std::map<std::string, int64_t>& dims,
+std::map<std::string, int64_t> dims_from_inputs(const std::shared_ptr<SourceFile>& file,
+                                                const std::map<std::string, int64_t>& dims,
                                                 const std::map<std::string, std::string>& input_files) {
     if (input_files.empty()) return dims;
     // Which symbols are unbound, then a probe with each at a value of its own, to see where each one lands in
@@ -94,9 +97,11 @@ std::map<std::string, int64_t> dims_from_inputs(const std::shared_ptr<SourceFile
     return out;
 }
 
-Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(std::move(opt)), m_file(std::move(file)) {
+Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt)
+    : m_opt(std::move(opt)), m_file(std::move(file)) {
     m_opt.dims = dims_from_inputs(m_file, m_opt.dims, m_opt.input_files);
-    if (const char* live = std::getenv("CVSIM_LIVE_WALK"); live && *live && std::string_view(live) != "0") m_opt.streams = false;
+    if (const char* live = std::getenv("CVSIM_LIVE_WALK"); live && *live && std::string_view(live) != "0")
+        m_opt.streams = false;
     static uint64_t next_image_id = 0;
     m_gm_image_id = ++next_image_id;
     m_hw = session_params(m_opt);
@@ -129,8 +134,9 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
             if (p.var->type.kind == ir::TypeKind::Scalar) names += (names.empty() ? "" : ", ") + p.var->name;
         }
         if (!found)
-            throw std::invalid_argument(fmt::format("--input {}=...: {} has no parameter '{}' (scalar parameters: {})", name,
-                                                    m_compiled.plan.entry->name, name, names.empty() ? "none" : names));
+            throw std::invalid_argument(fmt::format("--input {}=...: {} has no parameter '{}' (scalar parameters: {})",
+                                                    name, m_compiled.plan.entry->name, name,
+                                                    names.empty() ? "none" : names));
     }
     // --input T=VALUE of a tensor parameter fills every element with VALUE (what check's sampling of control
     // data gives: docs/DECISIONS.md, "Unbound control scalars are sampled").
@@ -152,13 +158,17 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
     }
     for (const auto& [name, base] : m_opt.iotas) {
         auto idx = m_gm.find(name);
-        if (!idx) throw std::invalid_argument(fmt::format("--input {}=iota: the kernel has no tensor parameter '{}'", name, name));
+        if (!idx)
+            throw std::invalid_argument(
+                fmt::format("--input {}=iota: the kernel has no tensor parameter '{}'", name, name));
         rt::TensorBuffer& t = m_gm.tensors[*idx];
-        for (int64_t i = 0, n = t.numel(); i < n; ++i) put_element(t.dtype, static_cast<double>(base + i), t.bytes.data(), i);
+        for (int64_t i = 0, n = t.numel(); i < n; ++i)
+            put_element(t.dtype, static_cast<double>(base + i), t.bytes.data(), i);
     }
     for (auto& [name, path] : m_opt.input_files) {
         auto idx = m_gm.find(name);
-        if (!idx) throw std::runtime_error(fmt::format("--input {}: the kernel has no tensor parameter '{}'", name, name));
+        if (!idx)
+            throw std::runtime_error(fmt::format("--input {}: the kernel has no tensor parameter '{}'", name, name));
         rt::read_npy(m_gm.tensors[*idx], path);
     }
     rt::poison_outputs(m_gm);
@@ -183,7 +193,9 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt) : m_opt(s
 
 Session::~Session() = default;
 
-bool Session::replays_streams() const { return m_streams && m_streams->state == StreamCache::State::Ready; }
+bool Session::replays_streams() const {
+    return m_streams && m_streams->state == StreamCache::State::Ready;
+}
 
 std::string Session::streams_off_reason() const {
     if (!m_opt.streams) return "off";
@@ -215,8 +227,10 @@ ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventS
     if (sched.strategy == Strategy::Pct && sched.pct_events == 0 && m_nominal_events == 0)
         run(Schedule{});  // measure PCT's k on the nominal schedule first
     // One checker per session, emptied for each schedule (it keeps its storage).
-    if (!m_checker || m_checker->clusters() != m.clusters()) m_checker = std::make_shared<HazardChecker>(m.clusters(), &m_gm, vis);
-    else m_checker->reset(vis);
+    if (!m_checker || m_checker->clusters() != m.clusters())
+        m_checker = std::make_shared<HazardChecker>(m.clusters(), &m_gm, vis);
+    else
+        m_checker->reset(vis);
     HazardChecker& checker = *m_checker;
     RunConfig cfg;
     cfg.plan = &m_compiled.plan;
@@ -254,8 +268,9 @@ ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventS
             // No reference, no comparison: the outputs are unchecked, which is never a pass.
             Finding f;
             f.code = codes::kUnchecked;
-            f.message = fmt::format("outputs not compared: the reference interpreter could not run this kernel ({}: {})",
-                                    want.error->code, want.error->message);
+            f.message =
+                fmt::format("outputs not compared: the reference interpreter could not run this kernel ({}: {})",
+                            want.error->code, want.error->message);
             f.loc = want.error->loc;
             if (want.error->loc.valid()) f.details.push_back("reference stopped at " + want.error->loc.short_str());
             f.key = codes::kUnchecked;
@@ -266,7 +281,8 @@ ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventS
             m_nominal_events = r.outcome.sync_events;
         } else if (m_nominal_out) {
             const ref::Result& want = reference();
-            for (auto& f : compare_outputs(r.outcome.gm_final, *m_nominal_out, m_opt.compare, codes::kNondet, want.error ? nullptr : &want.gm))
+            for (auto& f : compare_outputs(r.outcome.gm_final, *m_nominal_out, m_opt.compare, codes::kNondet,
+                                           want.error ? nullptr : &want.gm))
                 r.findings.push_back(f);
         }
     }

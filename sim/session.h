@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "core/params.h"
 #include "frontend/launch.h"
 #include "frontend/pipeline.h"
 #include "frontend/reference.h"
-#include "core/params.h"
 #include "sim/cluster.h"
 #include "sim/data_memo.h"
 #include "sim/schedule.h"
@@ -24,19 +24,19 @@ struct StreamCache;
 
 struct SessionOptions {
     Target target = Target::A2A3;
-    std::vector<std::string> config_files;        // --config
-    std::vector<std::string> param_sets;          // --set key=value
+    std::vector<std::string> config_files;  // --config
+    std::vector<std::string> param_sets;    // --set key=value
     passes::V2CPolicy v2c = passes::V2CPolicy::Fence;
     passes::C2VPolicy c2v = passes::C2VPolicy::Upstream;
     int blocks = 1;
     std::string entry;
-    std::map<std::string, int64_t> dims;          // --dim NAME=V: values of pl.dynamic symbols
-    uint64_t input_seed = 1;                      // seeds the generated inputs (not the schedule)
+    std::map<std::string, int64_t> dims;             // --dim NAME=V: values of pl.dynamic symbols
+    uint64_t input_seed = 1;                         // seeds the generated inputs (not the schedule)
     std::map<std::string, std::string> input_files;  // NAME -> FILE.npy
-    std::map<std::string, rt::Scalar> scalars;    // NAME -> VALUE for pl.Scalar parameters (a tensor: every element)
-    std::map<std::string, int64_t> iotas;         // NAME=iota+K: tensor element i (row-major) is K + i
-    std::optional<uint64_t> visibility_delay;     // --visibility-delay; unset: the gm.visibility_delay parameter
-    uint64_t max_visibility_delay = 0;            // --max-visibility-delay (explore/check): the expander's reject sees it
+    std::map<std::string, rt::Scalar> scalars;       // NAME -> VALUE for pl.Scalar parameters (a tensor: every element)
+    std::map<std::string, int64_t> iotas;            // NAME=iota+K: tensor element i (row-major) is K + i
+    std::optional<uint64_t> visibility_delay;        // --visibility-delay; unset: the gm.visibility_delay parameter
+    uint64_t max_visibility_delay = 0;  // --max-visibility-delay (explore/check): the expander's reject sees it
     CompareOptions compare;
     uint64_t max_cycles = 200'000'000;
     double max_wall_seconds = 60;
@@ -62,19 +62,20 @@ passes::ExpandOptions session_expand_options(const SessionOptions& o, const HwPa
 // `dims` plus the pl.dynamic symbols that --input NAME=FILE.npy gives a size: a tensor parameter NAME whose
 // declared extent is a symbol (not bound by --dim) binds it to the file's extent there. A symbol used only
 // in an expression (M // 16) is not bound this way.
-std::map<std::string, int64_t> dims_from_inputs(const std::shared_ptr<SourceFile>& file, const std::map<std::string, int64_t>& dims,
+std::map<std::string, int64_t> dims_from_inputs(const std::shared_ptr<SourceFile>& file,
+                                                const std::map<std::string, int64_t>& dims,
                                                 const std::map<std::string, std::string>& input_files);
 
 struct ScheduleResult {
     Schedule schedule;
     RunOutcome outcome;
-    std::vector<Finding> findings;   // run-time + races + output comparison
-    bool clean() const;              // no finding at all
+    std::vector<Finding> findings;  // run-time + races + output comparison
+    bool clean() const;             // no finding at all
     uint64_t cycles() const { return outcome.end_cycle; }
 };
 
 class Session {
-public:
+  public:
     // Loads and compiles; throws CompileError (bad input) or ParamError / std::runtime_error.
     Session(std::shared_ptr<SourceFile> file, SessionOptions opt);
     ~Session();
@@ -105,25 +106,25 @@ public:
     // The clusters the machine must be elaborated with.
     int clusters_needed() const { return m_compiled.plan.blocks; }
 
-private:
+  private:
     ref::Options ref_options() const;
     SessionOptions m_opt;
     std::shared_ptr<SourceFile> m_file;
     HwParams m_hw;
     std::vector<std::string> m_dim_notes;
     Compiled m_compiled;
-    std::vector<PassRecord> m_passes;  // the pipeline's record of this session's compile
-    rt::TensorStore m_gm;                     // initial GM: kernel tensors, then hidden tensors
-    std::vector<uint32_t> m_ring_tensors;     // hidden ring tensor per cluster
+    std::vector<PassRecord> m_passes;                         // the pipeline's record of this session's compile
+    rt::TensorStore m_gm;                                     // initial GM: kernel tensors, then hidden tensors
+    std::vector<uint32_t> m_ring_tensors;                     // hidden ring tensor per cluster
     std::map<std::pair<int, int64_t>, int64_t> m_ring_bases;  // (dir, id) -> byte offset in it
     std::optional<ref::Result> m_ref;
     std::optional<ref::Result> m_ref_expanded;
     std::optional<rt::TensorStore> m_nominal_out;  // nominal schedule's outputs (E-NONDET)
-    DataMemo m_memo;                          // instruction results reused across schedules
-    std::unique_ptr<StreamCache> m_streams;   // the lanes' recorded instruction streams
-    std::shared_ptr<HazardChecker> m_checker; // reset for each schedule (keeps its storage)
-    uint64_t m_gm_image_id = 0;               // unique per session: names m_gm for the machine's GM restore
-    uint64_t m_nominal_events = 0;            // synchronisation/GM events of the nominal schedule (PCT's k)
+    DataMemo m_memo;                               // instruction results reused across schedules
+    std::unique_ptr<StreamCache> m_streams;        // the lanes' recorded instruction streams
+    std::shared_ptr<HazardChecker> m_checker;      // reset for each schedule (keeps its storage)
+    uint64_t m_gm_image_id = 0;                    // unique per session: names m_gm for the machine's GM restore
+    uint64_t m_nominal_events = 0;                 // synchronisation/GM events of the nominal schedule (PCT's k)
 };
 
 }  // namespace cvsim::sim

@@ -53,8 +53,10 @@ std::vector<Finding> compare_outputs(const rt::TensorStore& got, const rt::Tenso
         if (w.bytes == g.bytes && (w.written.empty() || g.written.empty() || w.written == g.written)) continue;
         const size_t eb = dtype_bytes(w.dtype);
         int64_t n = w.numel();
-        const std::vector<double>* atol = i < tol->tensors.size() && tol->tensors[i].atomic_tol.size() == static_cast<size_t>(n)
-                                              ? &tol->tensors[i].atomic_tol : nullptr;
+        const std::vector<double>* atol =
+            i < tol->tensors.size() && tol->tensors[i].atomic_tol.size() == static_cast<size_t>(n)
+                ? &tol->tensors[i].atomic_tol
+                : nullptr;
         int64_t mismatches = 0, unwritten = 0, first_mis = -1, first_unw = -1;
         double max_diff = 0;
         double first_got = 0, first_want = 0;
@@ -63,13 +65,16 @@ std::vector<Finding> compare_outputs(const rt::TensorStore& got, const rt::Tenso
             const uint8_t* pw = w.bytes.data() + (packed ? 0 : k * eb);
             const uint8_t* pg = g.bytes.data() + (packed ? 0 : k * eb);
             // Unwritten: the reference stored this element but no store of the run did (poison remains).
-            bool want_written = w.written.empty() ? !is_poison_element(w.dtype, w.bytes.data(), k) : w.written[static_cast<size_t>(k)] != 0;
-            bool got_written = g.written.empty() ? !is_poison_element(w.dtype, g.bytes.data(), k) : g.written[static_cast<size_t>(k)] != 0;
+            bool want_written = w.written.empty() ? !is_poison_element(w.dtype, w.bytes.data(), k)
+                                                  : w.written[static_cast<size_t>(k)] != 0;
+            bool got_written = g.written.empty() ? !is_poison_element(w.dtype, g.bytes.data(), k)
+                                                 : g.written[static_cast<size_t>(k)] != 0;
             if (want_written && !got_written && mismatch_code == codes::kMismatch) {
                 if (unwritten++ == 0) first_unw = k;
                 continue;
             }
-            if (packed ? element_bits(w.dtype, w.bytes.data(), k) == element_bits(w.dtype, g.bytes.data(), k) : std::memcmp(pw, pg, eb) == 0)
+            if (packed ? element_bits(w.dtype, w.bytes.data(), k) == element_bits(w.dtype, g.bytes.data(), k)
+                       : std::memcmp(pw, pg, eb) == 0)
                 continue;
             double a = packed ? get_element(w.dtype, w.bytes.data(), k) : decode_element(w.dtype, pw);
             double b = packed ? get_element(w.dtype, g.bytes.data(), k) : decode_element(w.dtype, pg);
@@ -85,14 +90,17 @@ std::vector<Finding> compare_outputs(const rt::TensorStore& got, const rt::Tenso
                 first_want = a;
                 first_got = b;
             }
-            if (!std::isnan(diff)) max_diff = std::max(max_diff, diff);
-            else max_diff = std::numeric_limits<double>::infinity();
+            if (!std::isnan(diff))
+                max_diff = std::max(max_diff, diff);
+            else
+                max_diff = std::numeric_limits<double>::infinity();
         }
         if (unwritten > 0) {
             Finding f;
             f.code = codes::kUnwritten;
-            f.message = fmt::format("output {}: {} of {} elements were never written (first at {}), but the reference writes them",
-                                    w.name, unwritten, n, index_str(w, first_unw));
+            f.message = fmt::format(
+                "output {}: {} of {} elements were never written (first at {}), but the reference writes them", w.name,
+                unwritten, n, index_str(w, first_unw));
             f.key = "E-UNWRITTEN:" + w.name;
             out.push_back(f);
         }
@@ -100,8 +108,9 @@ std::vector<Finding> compare_outputs(const rt::TensorStore& got, const rt::Tenso
             Finding f;
             f.code = mismatch_code;
             const char* against = mismatch_code == codes::kMismatch ? "the reference" : "the nominal schedule";
-            f.message = fmt::format("output {}: {} of {} elements differ from {} (first at {}: got {} want {}; max abs diff {})",
-                                    w.name, mismatches, n, against, index_str(w, first_mis), first_got, first_want, max_diff);
+            f.message = fmt::format(
+                "output {}: {} of {} elements differ from {} (first at {}: got {} want {}; max abs diff {})", w.name,
+                mismatches, n, against, index_str(w, first_mis), first_got, first_want, max_diff);
             f.key = mismatch_code + ":" + w.name;
             out.push_back(f);
         }

@@ -36,16 +36,16 @@ struct KernelGenOptions {
     std::vector<int> dims = {16, 32};  // choices for M and K (tile extents)
     int min_steps = 3;                 // top-level steps after the prologue
     int max_steps = 10;
-    int max_depth = 2;        // nesting of loops/branches
-    bool loops = true;        // pl.range loops (plain, and with init_values carrying an accumulator)
-    bool branches = true;     // if/else inside loops, on the loop variable
-    bool boundary = true;     // C2V (Acc -> Vec) and V2C (Vec -> Mat) tile moves
-    bool boundary_v2c = true; // V2C tile moves (when `boundary`); false turns them into C2V moves
-    bool gm_v2c = true;       // vector store to a scratch tensor, later cube load of it
-    bool gm_c2v = true;       // cube store to a scratch tensor, later vector load of it
-    int scratch_tensors = 2;  // scratch tensors of each direction
+    int max_depth = 2;                  // nesting of loops/branches
+    bool loops = true;                  // pl.range loops (plain, and with init_values carrying an accumulator)
+    bool branches = true;               // if/else inside loops, on the loop variable
+    bool boundary = true;               // C2V (Acc -> Vec) and V2C (Vec -> Mat) tile moves
+    bool boundary_v2c = true;           // V2C tile moves (when `boundary`); false turns them into C2V moves
+    bool gm_v2c = true;                 // vector store to a scratch tensor, later cube load of it
+    bool gm_c2v = true;                 // cube store to a scratch tensor, later vector load of it
+    int scratch_tensors = 2;            // scratch tensors of each direction
     bool single_store_scratch = false;  // one store statement per scratch; cube scratch stores at top level only
-    bool gm_rich = false;     // half of the steps are GM scratch stores/loads (for GM synchronisation properties)
+    bool gm_rich = false;  // half of the steps are GM scratch stores/loads (for GM synchronisation properties)
     // > 1: a launch on that many clusters with per-block windows (`blk = pl.tile.get_block_idx()`): block b
     // stores band b of each scratch (blocks + 1 bands, InOut: the last band is input data) and of `out`, and
     // a scratch load reads band b or band b + 1 (another cluster's: a dependency between clusters).
@@ -53,14 +53,14 @@ struct KernelGenOptions {
 };
 
 struct GeneratedKernel {
-    std::string text;          // the whole program (import, @pl.program class, one InCore function)
-    int m = 0, k = 0;          // tile extents
-    bool has_v2c_gm = false;   // some cube load reads a scratch a vector store wrote (V2C through GM)
+    std::string text;                // the whole program (import, @pl.program class, one InCore function)
+    int m = 0, k = 0;                // tile extents
+    bool has_v2c_gm = false;         // some cube load reads a scratch a vector store wrote (V2C through GM)
     bool has_v2c_gm_always = false;  // ... and that load is in no branch (it runs whatever the trip counts)
-    bool has_c2v_gm = false;   // some vector load reads a scratch a cube store wrote (C2V through GM)
-    bool has_boundary = false; // a tile move crosses between cube and vector memory
-    bool cross_block = false;  // some scratch load reads another cluster's band (options.blocks > 1)
-    int lines = 0;             // lines of text
+    bool has_c2v_gm = false;         // some vector load reads a scratch a cube store wrote (C2V through GM)
+    bool has_boundary = false;       // a tile move crosses between cube and vector memory
+    bool cross_block = false;        // some scratch load reads another cluster's band (options.blocks > 1)
+    int lines = 0;                   // lines of text
 };
 
 // Writes one kernel; every choice comes from `pick(lo, hi)` (inclusive), so the same builder serves
@@ -104,15 +104,17 @@ class KernelBuilder {
         std::string params = "        a: pl.Tensor[" + sh + ", pl.FP16],\n        b: pl.Tensor[" + kk + ", pl.FP16],\n";
         const bool multi = m_opt.blocks > 1;
         auto rows = [&](int bands) { return "[" + std::to_string(bands * m_k.m) + ", " + std::to_string(m_k.k) + "]"; };
-        const std::string ssh = multi ? rows(m_opt.blocks + 1) : sh, osh = multi ? rows(m_opt.blocks) : sh, dir = multi ? "pl.InOut" : "pl.Out";
+        const std::string ssh = multi ? rows(m_opt.blocks + 1) : sh, osh = multi ? rows(m_opt.blocks) : sh,
+                          dir = multi ? "pl.InOut" : "pl.Out";
         for (int i = 0; i < m_opt.scratch_tensors; ++i) {
             params += "        sv" + std::to_string(i) + ": " + dir + "[pl.Tensor[" + ssh + ", pl.FP16]],\n";
             params += "        sc" + std::to_string(i) + ": " + dir + "[pl.Tensor[" + ssh + ", pl.FP32]],\n";
         }
         params += "        out: pl.Out[pl.Tensor[" + osh + ", pl.FP32]],\n";
-        m_k.text = "import pypto.language as pl\n\n\n@pl.program\nclass Generated:\n"
-                   "    @pl.function(type=pl.FunctionType.InCore)\n    def kernel(\n        self,\n" +
-                   params + "    ) -> pl.Tensor[" + osh + ", pl.FP32]:\n" + m_body;
+        m_k.text =
+            "import pypto.language as pl\n\n\n@pl.program\nclass Generated:\n"
+            "    @pl.function(type=pl.FunctionType.InCore)\n    def kernel(\n        self,\n" +
+            params + "    ) -> pl.Tensor[" + osh + ", pl.FP32]:\n" + m_body;
         m_k.lines = 0;
         for (char c : m_k.text) m_k.lines += c == '\n';
         return m_k;
@@ -120,18 +122,22 @@ class KernelBuilder {
 
   private:
     struct Pools {
-        std::vector<std::string> vec;    // Vec [M, K] FP16, values in [-1, 1]
-        std::vector<std::string> left;   // Left [M, K] FP16
-        std::vector<std::string> right;  // Right [K, K] FP16
-        std::vector<std::string> acc;    // Acc [M, K] FP32
+        std::vector<std::string> vec;        // Vec [M, K] FP16, values in [-1, 1]
+        std::vector<std::string> left;       // Left [M, K] FP16
+        std::vector<std::string> right;      // Right [K, K] FP16
+        std::vector<std::string> acc;        // Acc [M, K] FP32
         std::vector<std::string> acc_local;  // Acc values of the current block that matmul_acc may consume
-        std::vector<int> stored_v2c;     // sv<i> written by a vector store
-        std::vector<int> stored_c2v;     // sc<i> written by a cube store
+        std::vector<int> stored_v2c;         // sv<i> written by a vector store
+        std::vector<int> stored_c2v;         // sc<i> written by a cube store
     };
 
     int pick(int lo, int hi) { return lo >= hi ? lo : m_pick(lo, hi); }
-    std::string any(const std::vector<std::string>& pool) { return pool[static_cast<size_t>(pick(0, static_cast<int>(pool.size()) - 1))]; }
-    int any(const std::vector<int>& pool) { return pool[static_cast<size_t>(pick(0, static_cast<int>(pool.size()) - 1))]; }
+    std::string any(const std::vector<std::string>& pool) {
+        return pool[static_cast<size_t>(pick(0, static_cast<int>(pool.size()) - 1))];
+    }
+    int any(const std::vector<int>& pool) {
+        return pool[static_cast<size_t>(pick(0, static_cast<int>(pool.size()) - 1))];
+    }
     // Scratch indices no store statement has written yet.
     std::vector<int> unstored(const std::vector<int>& written) const {
         std::vector<int> out;
@@ -140,11 +146,28 @@ class KernelBuilder {
         return out;
     }
     std::string fresh(const std::string& base) { return base + std::to_string(m_next++); }
-    void line(int indent, const std::string& s) { m_body += std::string(static_cast<size_t>(indent) * 4, ' ') + s + "\n"; }
+    void line(int indent, const std::string& s) {
+        m_body += std::string(static_cast<size_t>(indent) * 4, ' ') + s + "\n";
+    }
 
     // One step at `indent`; `loop_var` is the innermost loop variable ("" at top level).
     void step(int indent, int depth, const std::string& loop_var) {
-        enum { VecUnary, VecBinary, Matmul, MatmulAcc, C2V, V2C, StoreV2C, LoadV2C, StoreC2V, LoadC2V, Loop, LoopInit, Branch, kCount };
+        enum {
+            VecUnary,
+            VecBinary,
+            Matmul,
+            MatmulAcc,
+            C2V,
+            V2C,
+            StoreV2C,
+            LoadV2C,
+            StoreC2V,
+            LoadC2V,
+            Loop,
+            LoopInit,
+            Branch,
+            kCount
+        };
         int kind = m_opt.gm_rich && pick(0, 1) ? pick(StoreV2C, LoadC2V) : pick(0, kCount - 1);
         Pools& p = m_pools;
         if ((kind == C2V || kind == V2C) && !m_opt.boundary) kind = VecUnary;
@@ -235,13 +258,17 @@ class KernelBuilder {
                 m_written_v2c.push_back(i);
                 std::string t = "sv" + std::to_string(i);
                 line(indent, t + " = pl.store(" + any(p.vec) + ", [" + band(false) + ", 0], " + t + ")");
-                if (std::find(p.stored_v2c.begin(), p.stored_v2c.end(), i) == p.stored_v2c.end()) p.stored_v2c.push_back(i);
+                if (std::find(p.stored_v2c.begin(), p.stored_v2c.end(), i) == p.stored_v2c.end())
+                    p.stored_v2c.push_back(i);
                 return;
             }
             case LoadV2C: {  // the cube reads what a vector store wrote: a V2C dependency through GM
-                std::string t = "sv" + std::to_string(p.stored_v2c[static_cast<size_t>(pick(0, static_cast<int>(p.stored_v2c.size()) - 1))]);
+                std::string t =
+                    "sv" + std::to_string(
+                               p.stored_v2c[static_cast<size_t>(pick(0, static_cast<int>(p.stored_v2c.size()) - 1))]);
                 std::string m = fresh("g"), l = fresh("lhs");
-                line(indent, m + " = pl.load(" + t + ", [" + band(true) + ", 0], " + m_shape + ", target_memory=pl.MemorySpace.Mat)");
+                line(indent, m + " = pl.load(" + t + ", [" + band(true) + ", 0], " + m_shape +
+                                 ", target_memory=pl.MemorySpace.Mat)");
                 line(indent, l + " = pl.move(" + m + ", target_memory=pl.MemorySpace.Left)");
                 p.left.push_back(l);
                 m_k.has_v2c_gm = true;
@@ -253,11 +280,14 @@ class KernelBuilder {
                 m_written_c2v.push_back(i);
                 std::string t = "sc" + std::to_string(i);
                 line(indent, t + " = pl.store(" + any(p.acc) + ", [" + band(false) + ", 0], " + t + ")");
-                if (std::find(p.stored_c2v.begin(), p.stored_c2v.end(), i) == p.stored_c2v.end()) p.stored_c2v.push_back(i);
+                if (std::find(p.stored_c2v.begin(), p.stored_c2v.end(), i) == p.stored_c2v.end())
+                    p.stored_c2v.push_back(i);
                 return;
             }
             case LoadC2V: {  // the vector reads what a cube store wrote: C2V through GM
-                std::string t = "sc" + std::to_string(p.stored_c2v[static_cast<size_t>(pick(0, static_cast<int>(p.stored_c2v.size()) - 1))]);
+                std::string t =
+                    "sc" + std::to_string(
+                               p.stored_c2v[static_cast<size_t>(pick(0, static_cast<int>(p.stored_c2v.size()) - 1))]);
                 std::string g = fresh("g"), sc = fresh("sc"), v = fresh("v");
                 line(indent, g + " = pl.load(" + t + ", [" + band(true) + ", 0], " + m_shape + ")");
                 line(indent, sc + " = pl.mul(" + g + ", " + inv_bound() + ")");
@@ -266,7 +296,8 @@ class KernelBuilder {
                 m_k.has_c2v_gm = true;
                 return;
             }
-            case Loop: case Branch: {
+            case Loop:
+            case Branch: {
                 Pools saved = p;
                 if (kind == Loop) {
                     std::string i = fresh("i");
@@ -291,7 +322,8 @@ class KernelBuilder {
                 std::string i = fresh("i"), c = fresh("c"), nx = fresh("acc"), res = fresh("acc"), init = fresh("acc");
                 line(indent, init + " = pl.matmul(" + any(p.left) + ", " + any(p.right) + ")");
                 Pools saved = p;
-                line(indent, "for " + i + ", (" + c + ",) in pl.range(" + std::to_string(pick(1, 3)) + ", init_values=(" + init + ",)):");
+                line(indent, "for " + i + ", (" + c + ",) in pl.range(" + std::to_string(pick(1, 3)) +
+                                 ", init_values=(" + init + ",)):");
                 p.acc.push_back(c);
                 body(indent + 1, depth + 1, i);
                 line(indent + 1, nx + " = pl.matmul_acc(" + c + ", " + any(p.left) + ", " + any(p.right) + ")");
@@ -301,7 +333,8 @@ class KernelBuilder {
                 p.acc_local.push_back(res);
                 return;
             }
-            default: return;
+            default:
+                return;
         }
     }
 
@@ -337,14 +370,14 @@ class KernelBuilder {
         return s;
     }
 
-    KernelGenOptions m_opt;       // what may be generated
-    Pick m_pick;                  // source of every choice
-    GeneratedKernel m_k;          // the kernel being built
-    Pools m_pools;                // values available at the current point
-    std::string m_body;           // the function body so far
-    std::string m_shape, m_kshape;  // "[M, K]", "[K, K]"
-    int m_next = 0;               // counter for fresh names
-    int m_branch_depth = 0;       // enclosing if/else arms
+    KernelGenOptions m_opt;                         // what may be generated
+    Pick m_pick;                                    // source of every choice
+    GeneratedKernel m_k;                            // the kernel being built
+    Pools m_pools;                                  // values available at the current point
+    std::string m_body;                             // the function body so far
+    std::string m_shape, m_kshape;                  // "[M, K]", "[K, K]"
+    int m_next = 0;                                 // counter for fresh names
+    int m_branch_depth = 0;                         // enclosing if/else arms
     std::vector<int> m_written_v2c, m_written_c2v;  // scratches some store statement wrote (anywhere)
 };
 

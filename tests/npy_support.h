@@ -13,7 +13,8 @@
 namespace cvsim::test {
 
 // A tensor buffer of `values` (row-major), each rounded to `t` as put_element does.
-inline rt::TensorBuffer npy_buffer(const std::string& name, DType t, std::vector<int64_t> shape, const std::vector<double>& values) {
+inline rt::TensorBuffer npy_buffer(const std::string& name, DType t, std::vector<int64_t> shape,
+                                   const std::vector<double>& values) {
     rt::TensorBuffer b;
     b.name = name;
     b.dtype = t;
@@ -24,7 +25,8 @@ inline rt::TensorBuffer npy_buffer(const std::string& name, DType t, std::vector
 }
 
 // The elements of an output .npy `dir/name.npy` of the given dtype and shape.
-inline std::vector<double> npy_values(const std::string& dir, const std::string& name, DType t, std::vector<int64_t> shape) {
+inline std::vector<double> npy_values(const std::string& dir, const std::string& name, DType t,
+                                      std::vector<int64_t> shape) {
     rt::TensorBuffer out;
     out.name = name;
     out.dtype = t;

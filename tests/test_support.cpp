@@ -52,7 +52,9 @@ std::string cvsim_binary() {
     if (const char* e = std::getenv("CVSIM_BIN")) return e;
     return CVSIM_BINARY;
 }
-std::string kernel_path(const std::string& name) { return shared_dir() + "/kernels/" + name; }
+std::string kernel_path(const std::string& name) {
+    return shared_dir() + "/kernels/" + name;
+}
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -81,7 +83,8 @@ RunResult run_cvsim(const std::vector<std::string>& args, int timeout_seconds, c
         close(out_pipe[0]);
         close(err_pipe[0]);
         if (limits.address_space_bytes > 0) {
-            struct rlimit rl = {static_cast<rlim_t>(limits.address_space_bytes), static_cast<rlim_t>(limits.address_space_bytes)};
+            struct rlimit rl = {static_cast<rlim_t>(limits.address_space_bytes),
+                                static_cast<rlim_t>(limits.address_space_bytes)};
             setrlimit(RLIMIT_AS, &rl);
         }
         std::vector<char*> argv;
@@ -102,7 +105,8 @@ RunResult run_cvsim(const std::vector<std::string>& args, int timeout_seconds, c
     int open_fds = 2;
     char buf[65536];
     while (open_fds > 0) {
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+        auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
         if (left <= 0) {
             kill(pid, SIGKILL);
             r.timed_out = true;

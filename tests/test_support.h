@@ -22,18 +22,18 @@ inline constexpr bool kSanitized = false;
 inline constexpr bool kSanitized = false;
 #endif
 
-std::string shared_dir();   // ../shared (from CVSIM_SHARED env or the build-time definition)
-std::string source_dir();   // the repository root
-std::string cvsim_binary(); // the built cvsim executable
+std::string shared_dir();                          // ../shared (from CVSIM_SHARED env or the build-time definition)
+std::string source_dir();                          // the repository root
+std::string cvsim_binary();                        // the built cvsim executable
 std::string kernel_path(const std::string& name);  // shared_dir()/kernels/<name>
 std::string read_file(const std::string& path);
 
 struct RunResult {
-    int exit_code = -1;     // 128 + signal when killed
-    int signal = 0;         // the signal that ended it (0: it exited)
-    bool timed_out = false; // killed at the wall-clock limit
-    std::string out;  // stdout
-    std::string err;  // stderr
+    int exit_code = -1;      // 128 + signal when killed
+    int signal = 0;          // the signal that ended it (0: it exited)
+    bool timed_out = false;  // killed at the wall-clock limit
+    std::string out;         // stdout
+    std::string err;         // stderr
 };
 // The text report with the width wrapping undone (continuation lines, indented, joined to their line with
 // one space; a replay's " \\" continuation too), so a test can search a message whole at any width.

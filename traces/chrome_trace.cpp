@@ -15,18 +15,19 @@
 #include <iterator>
 #include <stdexcept>
 
-
 namespace cvsim::traces {
 
 namespace {
 
-constexpr int kFindingsTid = 9;      // the findings lane of each cluster process
-constexpr int kLaneTidBase = 10;     // lane i of a cluster is thread 10 + i
-constexpr uint32_t kGmPid = 0;       // the chip-wide GM process
+constexpr int kFindingsTid = 9;   // the findings lane of each cluster process
+constexpr int kLaneTidBase = 10;  // lane i of a cluster is thread 10 + i
+constexpr uint32_t kGmPid = 0;    // the chip-wide GM process
 constexpr size_t kFlushBytes = size_t{1} << 20;
 constexpr uint64_t kBandwidthWindow = 256;  // intervals a transfer may reach back (longer ones are clipped)
 
-uint32_t cluster_pid(uint32_t cluster) { return cluster + 1; }
+uint32_t cluster_pid(uint32_t cluster) {
+    return cluster + 1;
+}
 
 std::string access_text(const sim::FindingAccess& a) {
     std::string who = a.cluster > 0 ? fmt::format("cluster {} ", a.cluster) : std::string();
@@ -90,14 +91,18 @@ void ChromeTrace::ensure_cluster(uint32_t cluster) {
     begin_record();
     fmt::format_to(out, R"({{"ph":"M","pid":{},"name":"process_sort_index","args":{{"sort_index":{}}}}})", pid, pid);
     begin_record();
-    fmt::format_to(out, R"({{"ph":"M","pid":{},"tid":{},"name":"thread_name","args":{{"name":"findings"}}}})", pid, kFindingsTid);
+    fmt::format_to(out, R"({{"ph":"M","pid":{},"tid":{},"name":"thread_name","args":{{"name":"findings"}}}})", pid,
+                   kFindingsTid);
     begin_record();
-    fmt::format_to(out, R"({{"ph":"M","pid":{},"tid":{},"name":"thread_sort_index","args":{{"sort_index":0}}}})", pid, kFindingsTid);
+    fmt::format_to(out, R"({{"ph":"M","pid":{},"tid":{},"name":"thread_sort_index","args":{{"sort_index":0}}}})", pid,
+                   kFindingsTid);
     for (int i = 0; i < kLanesPerCluster; ++i) {
         begin_record();
-        fmt::format_to(out, R"({{"ph":"M","pid":{},"tid":{},"name":"thread_name","args":{{"name":"{}"}}}})", pid, kLaneTidBase + i, lane_name(i));
+        fmt::format_to(out, R"({{"ph":"M","pid":{},"tid":{},"name":"thread_name","args":{{"name":"{}"}}}})", pid,
+                       kLaneTidBase + i, lane_name(i));
         begin_record();
-        fmt::format_to(out, R"({{"ph":"M","pid":{},"tid":{},"name":"thread_sort_index","args":{{"sort_index":{}}}}})", pid, kLaneTidBase + i, i + 1);
+        fmt::format_to(out, R"({{"ph":"M","pid":{},"tid":{},"name":"thread_sort_index","args":{{"sort_index":{}}}}})",
+                       pid, kLaneTidBase + i, i + 1);
     }
 }
 
@@ -127,20 +132,23 @@ void ChromeTrace::write_slice(const sim::Event& e, const Slice& s) {
     ++m_slices;
 }
 
-void ChromeTrace::write_flow(uint64_t id, const char* ph, uint32_t cluster, int tid, uint64_t ts, uint64_t dur, std::string_view name,
-                             std::string_view cat) {
+void ChromeTrace::write_flow(uint64_t id, const char* ph, uint32_t cluster, int tid, uint64_t ts, uint64_t dur,
+                             std::string_view name, std::string_view cat) {
     begin_record();
     // The middle of the slice in half cycles: "ts" or "ts.5" (a zero-length slice: its start).
     const uint64_t mid2 = 2 * ts + dur;
-    fmt::format_to(std::back_inserter(m_buf), R"({{"ph":"{}","id":{},"pid":{},"tid":{},"ts":{}{},"cat":"{}","name":"{}","bp":"e"}})", ph, id,
+    fmt::format_to(std::back_inserter(m_buf),
+                   R"({{"ph":"{}","id":{},"pid":{},"tid":{},"ts":{}{},"cat":"{}","name":"{}","bp":"e"}})", ph, id,
                    cluster_pid(cluster), tid, mid2 / 2, mid2 % 2 ? ".5" : "", cat, name);
 }
 
-void ChromeTrace::write_counter(uint32_t pid, std::string_view name, uint64_t ts, const std::vector<std::pair<const char*, uint64_t>>& values) {
+void ChromeTrace::write_counter(uint32_t pid, std::string_view name, uint64_t ts,
+                                const std::vector<std::pair<const char*, uint64_t>>& values) {
     auto out = std::back_inserter(m_buf);
     begin_record();
     fmt::format_to(out, R"({{"ph":"C","pid":{},"ts":{},"name":"{}","args":{{)", pid, ts, name);
-    for (size_t i = 0; i < values.size(); ++i) fmt::format_to(out, R"({}"{}":{})", i ? "," : "", values[i].first, values[i].second);
+    for (size_t i = 0; i < values.size(); ++i)
+        fmt::format_to(out, R"({}"{}":{})", i ? "," : "", values[i].first, values[i].second);
     m_buf += "}}";
 }
 
@@ -148,8 +156,8 @@ void ChromeTrace::write_bandwidth(uint64_t interval, uint64_t read_bytes, uint64
     const bool zero = read_bytes == 0 && write_bytes == 0;
     if (zero && m_bw_zero) return;
     m_bw_zero = zero;
-    write_counter(kGmPid, fmt::format("GM bytes per {} cycles", m_opt.bandwidth_interval), interval * m_opt.bandwidth_interval,
-                  {{"read", read_bytes}, {"write", write_bytes}});
+    write_counter(kGmPid, fmt::format("GM bytes per {} cycles", m_opt.bandwidth_interval),
+                  interval * m_opt.bandwidth_interval, {{"read", read_bytes}, {"write", write_bytes}});
 }
 
 void ChromeTrace::flush_bandwidth_before(uint64_t interval) {
@@ -243,7 +251,8 @@ void ChromeTrace::add_findings(const std::vector<sim::Finding>& findings) {
         m_mark_end[cluster] = ts + 1;
         auto out = std::back_inserter(m_buf);
         begin_record();
-        fmt::format_to(out, R"({{"ph":"X","pid":{},"tid":{},"ts":{},"dur":1,"cat":"finding","name":)", cluster_pid(cluster), kFindingsTid, ts);
+        fmt::format_to(out, R"({{"ph":"X","pid":{},"tid":{},"ts":{},"dur":1,"cat":"finding","name":)",
+                       cluster_pid(cluster), kFindingsTid, ts);
         append_json_string(m_buf, f.code);
         fmt::format_to(out, ",\"args\":{{\"cycle\":{},\"message\":", cycle);
         append_json_string(m_buf, f.message);

@@ -29,7 +29,7 @@ struct ChromeTraceOptions {
 // with the number of events: slices are written as they arrive, and the indexes behind arrows and
 // finding links are bounded (timeline.h).
 class ChromeTrace : public sim::EventSink {
-public:
+  public:
     // Opens `path` and writes the header; throws std::runtime_error if it cannot be written.
     ChromeTrace(const std::string& path, ChromeTraceOptions opt = {});
     ~ChromeTrace() override;
@@ -49,36 +49,38 @@ public:
     uint64_t slices_written() const { return m_slices; }
     uint64_t flows_written() const { return m_flows; }
 
-private:
+  private:
     struct FileCloser {
         void operator()(std::FILE* f) const { std::fclose(f); }
     };
 
-    void begin_record();                         // separator before the next trace event
+    void begin_record();  // separator before the next trace event
     void flush(bool force);
-    void ensure_cluster(uint32_t cluster);       // process and lane metadata, once per cluster
+    void ensure_cluster(uint32_t cluster);  // process and lane metadata, once per cluster
     void write_slice(const sim::Event& e, const Slice& s);
     // A flow end bound to the slice [ts, ts + dur] of (cluster, tid): its point lies strictly inside the slice
     // (the middle, a half cycle when needed), so viewers bind it to that slice and no neighbour.
-    void write_flow(uint64_t id, const char* ph, uint32_t cluster, int tid, uint64_t ts, uint64_t dur, std::string_view name, std::string_view cat);
-    void write_counter(uint32_t pid, std::string_view name, uint64_t ts, const std::vector<std::pair<const char*, uint64_t>>& values);
+    void write_flow(uint64_t id, const char* ph, uint32_t cluster, int tid, uint64_t ts, uint64_t dur,
+                    std::string_view name, std::string_view cat);
+    void write_counter(uint32_t pid, std::string_view name, uint64_t ts,
+                       const std::vector<std::pair<const char*, uint64_t>>& values);
     void account_gm(uint64_t start, uint64_t end, uint64_t read_bytes, uint64_t write_bytes);
-    void flush_bandwidth_before(uint64_t interval);   // writes every pending interval before `interval`
+    void flush_bandwidth_before(uint64_t interval);  // writes every pending interval before `interval`
     void write_bandwidth(uint64_t interval, uint64_t read_bytes, uint64_t write_bytes);
 
-    ChromeTraceOptions m_opt;                        // what to write besides the events
-    std::string m_path;                              // output file (for error messages)
-    std::unique_ptr<std::FILE, FileCloser> m_file;   // the open output
-    std::string m_buf;                               // pending output, written in large blocks
-    bool m_first = true;                             // no trace event written yet (no comma needed)
-    bool m_finished = false;                         // the document is closed
-    std::string m_error;                             // the first write error ("" while none)
-    std::vector<bool> m_cluster_seen;                // metadata written, per cluster
-    Timeline m_timeline;                             // lane placement, release and access indexes
-    uint64_t m_next_flow = 1;                        // next flow id
-    uint64_t m_slices = 0;                           // X events written
-    uint64_t m_flows = 0;                            // flow arrows written (s/f pairs)
-    std::vector<uint64_t> m_mark_end;                // per cluster: end of the last finding mark (marks never overlap)
+    ChromeTraceOptions m_opt;                       // what to write besides the events
+    std::string m_path;                             // output file (for error messages)
+    std::unique_ptr<std::FILE, FileCloser> m_file;  // the open output
+    std::string m_buf;                              // pending output, written in large blocks
+    bool m_first = true;                            // no trace event written yet (no comma needed)
+    bool m_finished = false;                        // the document is closed
+    std::string m_error;                            // the first write error ("" while none)
+    std::vector<bool> m_cluster_seen;               // metadata written, per cluster
+    Timeline m_timeline;                            // lane placement, release and access indexes
+    uint64_t m_next_flow = 1;                       // next flow id
+    uint64_t m_slices = 0;                          // X events written
+    uint64_t m_flows = 0;                           // flow arrows written (s/f pairs)
+    std::vector<uint64_t> m_mark_end;               // per cluster: end of the last finding mark (marks never overlap)
     // GM bandwidth: each transfer's bytes are spread over its cycles, per interval. Intervals more than
     // kBandwidthWindow behind the latest completion are final and written; the rest wait here.
     std::deque<std::pair<uint64_t, uint64_t>> m_bw;  // (read, write) bytes of intervals m_bw_base, m_bw_base + 1, ...

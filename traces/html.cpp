@@ -10,12 +10,9 @@
 #include <iterator>
 #include <stdexcept>
 
-
 namespace cvsim::traces {
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 HtmlTimeline::HtmlTimeline(const std::string& path, HtmlOptions opt) : m_opt(std::move(opt)), m_path(path) {
     std::ofstream probe(path, std::ios::binary | std::ios::trunc);
@@ -72,7 +69,9 @@ void HtmlTimeline::on_event(const sim::Event& e) {
     m_timeline.record(e, s, idx);
 }
 
-void HtmlTimeline::on_end(uint64_t end_cycle) { m_end_cycle = std::max(m_end_cycle, end_cycle); }
+void HtmlTimeline::on_end(uint64_t end_cycle) {
+    m_end_cycle = std::max(m_end_cycle, end_cycle);
+}
 
 void HtmlTimeline::add_findings(const std::vector<sim::Finding>& findings) {
     for (const sim::Finding& f : findings) {
@@ -91,8 +90,8 @@ void HtmlTimeline::add_findings(const std::vector<sim::Finding>& findings) {
             ma.ts = at ? at->ts : a.cycle;
             std::string who = a.cluster > 0 ? fmt::format("cluster {} ", a.cluster) : std::string();
             ma.line = a.loc.short_str();
-            ma.text = fmt::format("{}{} {} {} at {} (cycle {})", who, core_label(static_cast<sim::CoreId>(a.core)), ir::pipe_name(a.pipe),
-                                  a.write ? "write" : "read", ma.line, a.cycle);
+            ma.text = fmt::format("{}{} {} {} at {} (cycle {})", who, core_label(static_cast<sim::CoreId>(a.core)),
+                                  ir::pipe_name(a.pipe), a.write ? "write" : "read", ma.line, a.cycle);
             m.accesses.push_back(std::move(ma));
             m_clusters = std::max(m_clusters, a.cluster + 1);
         }
@@ -115,8 +114,8 @@ std::string HtmlTimeline::data_json() const {
         str(m_opt.metadata[i].second);
         j += ']';
     }
-    fmt::format_to(out, "],\"clock_ghz\":{},\"end\":{},\"clusters\":{},\"dropped\":{},\"cap\":{}", m_opt.clock_ghz, m_end_cycle,
-                   std::max<uint32_t>(m_clusters, 1), m_dropped, m_opt.max_instructions);
+    fmt::format_to(out, "],\"clock_ghz\":{},\"end\":{},\"clusters\":{},\"dropped\":{},\"cap\":{}", m_opt.clock_ghz,
+                   m_end_cycle, std::max<uint32_t>(m_clusters, 1), m_dropped, m_opt.max_instructions);
     j += ",\"lanes\":[";
     for (int i = 0; i < kLanesPerCluster; ++i) {
         if (i) j += ',';
@@ -145,12 +144,13 @@ std::string HtmlTimeline::data_json() const {
     j += "],\"instrs\":[";
     for (size_t i = 0; i < m_items.size(); ++i) {
         const Item& it = m_items[i];
-        fmt::format_to(out, "{}[{},{},{},{},{},{},{},{},{},{}]", i ? ",\n" : "", it.cluster, it.lane, it.ts, it.dur, it.op, it.loc, it.shape, it.detail,
-                       it.gm, it.bytes);
+        fmt::format_to(out, "{}[{},{},{},{},{},{},{},{},{},{}]", i ? ",\n" : "", it.cluster, it.lane, it.ts, it.dur,
+                       it.op, it.loc, it.shape, it.detail, it.gm, it.bytes);
     }
     j += "],\"flows\":[";
     for (size_t i = 0; i < m_flows.size(); ++i)
-        fmt::format_to(out, "{}[{},{},{}]", i ? "," : "", m_flows[i].from, m_flows[i].to, static_cast<int>(m_flows[i].kind));
+        fmt::format_to(out, "{}[{},{},{}]", i ? "," : "", m_flows[i].from, m_flows[i].to,
+                       static_cast<int>(m_flows[i].kind));
     j += "],\"findings\":[";
     for (size_t i = 0; i < m_marks.size(); ++i) {
         const Mark& m = m_marks[i];
@@ -166,7 +166,8 @@ std::string HtmlTimeline::data_json() const {
         j += "],\"accesses\":[";
         for (size_t a = 0; a < m.accesses.size(); ++a) {
             const Mark::Access& ma = m.accesses[a];
-            fmt::format_to(out, "{}{{\"cluster\":{},\"item\":{},\"lane\":{},\"ts\":{},\"text\":", a ? "," : "", ma.cluster, ma.item, ma.lane, ma.ts);
+            fmt::format_to(out, "{}{{\"cluster\":{},\"item\":{},\"lane\":{},\"ts\":{},\"text\":", a ? "," : "",
+                           ma.cluster, ma.item, ma.lane, ma.ts);
             str(ma.text);
             j += ",\"line\":";
             str(ma.line);

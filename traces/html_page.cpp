@@ -13,11 +13,20 @@ std::string html_escape(const std::string& s) {
     std::string o;
     for (char c : s) {
         switch (c) {
-            case '<': o += "&lt;"; break;
-            case '>': o += "&gt;"; break;
-            case '&': o += "&amp;"; break;
-            case '"': o += "&quot;"; break;
-            default: o.push_back(c);
+            case '<':
+                o += "&lt;";
+                break;
+            case '>':
+                o += "&gt;";
+                break;
+            case '&':
+                o += "&amp;";
+                break;
+            case '"':
+                o += "&quot;";
+                break;
+            default:
+                o.push_back(c);
         }
     }
     return o;

@@ -15,21 +15,38 @@ using P = ir::Pipe;
 
 // Dataflow order: loads come in (MTE2), move inward (MTE1), compute (CUBE / VECTOR), leave (FIXP / MTE3).
 constexpr std::array<Lane, kLanesPerCluster> kLanes = {{
-    {CoreId::Aic, P::Scalar}, {CoreId::Aic, P::Mte2}, {CoreId::Aic, P::Mte1}, {CoreId::Aic, P::Cube},
-    {CoreId::Aic, P::Fixp}, {CoreId::Aic, P::Mte3},
-    {CoreId::Aiv0, P::Scalar}, {CoreId::Aiv0, P::Mte2}, {CoreId::Aiv0, P::Vector}, {CoreId::Aiv0, P::Mte3},
-    {CoreId::Aiv1, P::Scalar}, {CoreId::Aiv1, P::Mte2}, {CoreId::Aiv1, P::Vector}, {CoreId::Aiv1, P::Mte3},
+    {CoreId::Aic, P::Scalar},
+    {CoreId::Aic, P::Mte2},
+    {CoreId::Aic, P::Mte1},
+    {CoreId::Aic, P::Cube},
+    {CoreId::Aic, P::Fixp},
+    {CoreId::Aic, P::Mte3},
+    {CoreId::Aiv0, P::Scalar},
+    {CoreId::Aiv0, P::Mte2},
+    {CoreId::Aiv0, P::Vector},
+    {CoreId::Aiv0, P::Mte3},
+    {CoreId::Aiv1, P::Scalar},
+    {CoreId::Aiv1, P::Mte2},
+    {CoreId::Aiv1, P::Vector},
+    {CoreId::Aiv1, P::Mte3},
 }};
 
 std::string_view pipe_label(P p) {
     switch (p) {
-        case P::Scalar: return "SCALAR";
-        case P::Mte1: return "MTE1";
-        case P::Mte2: return "MTE2";
-        case P::Mte3: return "MTE3";
-        case P::Cube: return "CUBE";
-        case P::Fixp: return "FIXP";
-        case P::Vector: return "VECTOR";
+        case P::Scalar:
+            return "SCALAR";
+        case P::Mte1:
+            return "MTE1";
+        case P::Mte2:
+            return "MTE2";
+        case P::Mte3:
+            return "MTE3";
+        case P::Cube:
+            return "CUBE";
+        case P::Fixp:
+            return "FIXP";
+        case P::Vector:
+            return "VECTOR";
     }
     return "?";
 }
@@ -42,13 +59,18 @@ int lane_index(CoreId core, P pipe) {
     return -1;
 }
 
-const Lane& lane_at(int index) { return kLanes[static_cast<size_t>(index)]; }
+const Lane& lane_at(int index) {
+    return kLanes[static_cast<size_t>(index)];
+}
 
 std::string_view core_label(CoreId core) {
     switch (core) {
-        case CoreId::Aic: return "AIC";
-        case CoreId::Aiv0: return "AIV0";
-        case CoreId::Aiv1: return "AIV1";
+        case CoreId::Aic:
+            return "AIC";
+        case CoreId::Aiv0:
+            return "AIV0";
+        case CoreId::Aiv1:
+            return "AIV1";
     }
     return "?";
 }
@@ -68,11 +90,16 @@ FlowKind flow_kind(std::string_view op) {
 
 std::string_view flow_name(FlowKind k) {
     switch (k) {
-        case FlowKind::Ring: return "tpush->tpop";
-        case FlowKind::RingFree: return "tfree->tpush";
-        case FlowKind::Flag: return "sync_set->sync_wait";
-        case FlowKind::Barrier: return "syncall arrival->exit";
-        case FlowKind::Other: return "sync";
+        case FlowKind::Ring:
+            return "tpush->tpop";
+        case FlowKind::RingFree:
+            return "tfree->tpush";
+        case FlowKind::Flag:
+            return "sync_set->sync_wait";
+        case FlowKind::Barrier:
+            return "syncall arrival->exit";
+        case FlowKind::Other:
+            return "sync";
     }
     return "sync";
 }
@@ -100,11 +127,21 @@ void append_json_string(std::string& out, std::string_view s, bool html_safe) {
     for (char ch : s) {
         auto c = static_cast<unsigned char>(ch);
         switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
-            case '\r': out += "\\r"; break;
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
             default:
                 if (c < 0x20 || (html_safe && (c == '<' || c == '>' || c == '&'))) {
                     out += "\\u00";

@@ -50,7 +50,7 @@ void append_json_string(std::string& out, std::string_view s, bool html_safe = f
 // the run is. An acquire or a finding that refers to an evicted entry loses its arrow (never its slice).
 template <typename K, typename V, typename Hash = std::hash<K>>
 class BoundedMap {
-public:
+  public:
     explicit BoundedMap(size_t capacity) : m_capacity(capacity == 0 ? 1 : capacity) {}
     void put(const K& k, const V& v) {
         auto [it, fresh] = m_map.insert_or_assign(k, v);
@@ -68,19 +68,19 @@ public:
     }
     size_t size() const { return m_map.size(); }
 
-private:
-    size_t m_capacity;                   // entries kept
+  private:
+    size_t m_capacity;                     // entries kept
     std::unordered_map<K, V, Hash> m_map;  // the entries
-    std::deque<K> m_order;               // insertion order, oldest first (eviction order)
+    std::deque<K> m_order;                 // insertion order, oldest first (eviction order)
 };
 
 // Where an instruction was drawn: enough to attach an arrow to it.
 struct Anchor {
-    uint32_t cluster = 0;   // process
-    int lane = 0;           // lane index in the cluster
-    uint64_t ts = 0;        // slice start as drawn (cycles)
-    uint64_t dur = 0;       // slice duration as drawn (cycles)
-    int64_t item = -1;      // writer-specific handle (the HTML writer's instruction index), -1: none
+    uint32_t cluster = 0;             // process
+    int lane = 0;                     // lane index in the cluster
+    uint64_t ts = 0;                  // slice start as drawn (cycles)
+    uint64_t dur = 0;                 // slice duration as drawn (cycles)
+    int64_t item = -1;                // writer-specific handle (the HTML writer's instruction index), -1: none
     FlowKind kind = FlowKind::Other;  // for releases: what the token stands for
 };
 
@@ -97,21 +97,22 @@ struct AccessKey {
 struct AccessKeyHash {
     size_t operator()(const AccessKey& k) const {
         uint64_t h = k.cycle * 0x9E3779B97F4A7C15ull;
-        h ^= (uint64_t{k.cluster} << 16 | uint64_t{k.core} << 8 | uint64_t{k.pipe} << 1 | uint64_t{k.write}) + 0x7F4A7C15ull + (h << 6) + (h >> 2);
+        h ^= (uint64_t{k.cluster} << 16 | uint64_t{k.core} << 8 | uint64_t{k.pipe} << 1 | uint64_t{k.write}) +
+             0x7F4A7C15ull + (h << 6) + (h >> 2);
         return static_cast<size_t>(h);
     }
 };
 
 // One placed instruction.
 struct Slice {
-    int lane = -1;       // -1: not drawn (a marker event or an unknown pipe)
-    uint64_t ts = 0;     // drawn start (cycles)
-    uint64_t dur = 0;    // drawn duration (cycles)
+    int lane = -1;     // -1: not drawn (a marker event or an unknown pipe)
+    uint64_t ts = 0;   // drawn start (cycles)
+    uint64_t dur = 0;  // drawn duration (cycles)
 };
 
 // Streaming placement of events on lanes, with bounded indexes of token releases and GM accesses.
 class Timeline {
-public:
+  public:
     explicit Timeline(size_t anchor_capacity = size_t{1} << 16);
 
     // Places an instruction on its lane so that slices never overlap (a start before the lane's last end
@@ -124,9 +125,9 @@ public:
     // The slice of a finding's access, if still indexed.
     std::optional<Anchor> access(const sim::FindingAccess& a) const;
 
-private:
-    std::vector<uint64_t> m_lane_end;              // per (cluster, lane): end of the last slice drawn
-    BoundedMap<uint64_t, Anchor> m_releases;       // sync token -> the slice that released it
+  private:
+    std::vector<uint64_t> m_lane_end;                         // per (cluster, lane): end of the last slice drawn
+    BoundedMap<uint64_t, Anchor> m_releases;                  // sync token -> the slice that released it
     BoundedMap<AccessKey, Anchor, AccessKeyHash> m_accesses;  // GM access -> its slice
 };
 

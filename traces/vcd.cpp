@@ -21,10 +21,13 @@ constexpr int64_t kDefaultFlagIds = 16;  // event ids a computed sync_set id may
 
 void scan_expr(const ir::ExprPtr& e, std::set<int64_t>& ids, bool& computed) {
     if (!e) return;
-    if (e->kind == ir::ExprKind::Call && e->op && (e->op->code == ir::OpCode::SyncSet || e->op->code == ir::OpCode::SyncWait)) {
+    if (e->kind == ir::ExprKind::Call && e->op &&
+        (e->op->code == ir::OpCode::SyncSet || e->op->code == ir::OpCode::SyncWait)) {
         const ir::ExprPtr& id = e->args.empty() ? nullptr : e->args[0];
-        if (id && id->kind == ir::ExprKind::Int) ids.insert(id->ival);
-        else computed = true;
+        if (id && id->kind == ir::ExprKind::Int)
+            ids.insert(id->ival);
+        else
+            computed = true;
     }
     for (const auto& a : e->args) scan_expr(a, ids, computed);
     for (const auto& a : e->args2) scan_expr(a, ids, computed);
@@ -44,9 +47,12 @@ void scan_block(const ir::Block& b, std::set<int64_t>& ids, bool& computed) {
 uint32_t vcd_core_state(CoreBase::State s, StallCause cause) {
     switch (s) {
         case CoreBase::State::Idle:
-        case CoreBase::State::Finished: return 0;
-        case CoreBase::State::Running: return 1;
-        case CoreBase::State::Stalled: return cause == StallCause::None ? 1 : 1 + static_cast<uint32_t>(cause);
+        case CoreBase::State::Finished:
+            return 0;
+        case CoreBase::State::Running:
+            return 1;
+        case CoreBase::State::Stalled:
+            return cause == StallCause::None ? 1 : 1 + static_cast<uint32_t>(cause);
     }
     return 0;
 }
@@ -64,8 +70,10 @@ VcdTrace::VcdTrace(const std::string& path, VcdLayout layout) : m_layout(std::mo
     if (m_layout.clusters < 1) m_layout.clusters = 1;
     // sc_create_vcd_trace_file appends ".vcd" to the name it is given.
     std::string base = path;
-    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
-    else throw std::invalid_argument(fmt::format("--vcd {}: the file name must end in .vcd", path));
+    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0)
+        base.resize(base.size() - 4);
+    else
+        throw std::invalid_argument(fmt::format("--vcd {}: the file name must end in .vcd", path));
     // SystemC opens the file only when the simulation starts; fail now, with the path, if it cannot.
     if (!std::ofstream(path, std::ios::trunc)) throw std::runtime_error("cannot write VCD '" + path + "'");
     // SystemC announces the timescale on stdout; the command's report owns stdout.
@@ -77,11 +85,13 @@ VcdTrace::VcdTrace(const std::string& path, VcdLayout layout) : m_layout(std::mo
     m_core_state.assign(clusters * sim::kCoresPerCluster, 0);
     m_ring_occupancy.assign(clusters * 2, 0);
     m_flag_pending.assign(clusters * m_layout.flag_ids.size() * sim::kCoresPerCluster, 0);
-    m_tf->write_comment("core state: 0 idle, 1 running, stalled on 2 dependency, 3 queue full, 4 ring, 5 barrier, 6 flag, 7 fence");
+    m_tf->write_comment(
+        "core state: 0 idle, 1 running, stalled on 2 dependency, 3 queue full, 4 ring, 5 barrier, 6 flag, 7 fence");
     for (size_t c = 0; c < clusters; ++c) {
         for (int k = 0; k < sim::kCoresPerCluster; ++k) {
             std::string core(core_label(static_cast<sim::CoreId>(k)));
-            sc_core::sc_trace(m_tf, m_core_state[c * sim::kCoresPerCluster + static_cast<size_t>(k)], fmt::format("cluster{}.{}.state", c, core), 4);
+            sc_core::sc_trace(m_tf, m_core_state[c * sim::kCoresPerCluster + static_cast<size_t>(k)],
+                              fmt::format("cluster{}.{}.state", c, core), 4);
         }
         sc_core::sc_trace(m_tf, m_ring_occupancy[c * 2], fmt::format("cluster{}.ring_C2V.occupancy", c), 8);
         sc_core::sc_trace(m_tf, m_ring_occupancy[c * 2 + 1], fmt::format("cluster{}.ring_V2C.occupancy", c), 8);
@@ -94,7 +104,9 @@ VcdTrace::VcdTrace(const std::string& path, VcdLayout layout) : m_layout(std::mo
     }
 }
 
-VcdTrace::~VcdTrace() { close(); }
+VcdTrace::~VcdTrace() {
+    close();
+}
 
 size_t VcdTrace::flag_slot(uint32_t cluster, int64_t event_id, int receiver) const {
     auto it = std::lower_bound(m_layout.flag_ids.begin(), m_layout.flag_ids.end(), event_id);
@@ -117,7 +129,8 @@ void VcdTrace::attach(sim::Machine& machine) {
 void VcdTrace::on_event(const sim::Event& e) {
     if (!m_tf || e.cluster >= m_layout.clusters) return;
     if (e.ring_dir >= 0 && e.ring_dir < 2 && e.ring_occupancy >= 0)
-        m_ring_occupancy[size_t{e.cluster} * 2 + static_cast<size_t>(e.ring_dir)] = static_cast<uint32_t>(e.ring_occupancy);
+        m_ring_occupancy[size_t{e.cluster} * 2 + static_cast<size_t>(e.ring_dir)] =
+            static_cast<uint32_t>(e.ring_occupancy);
     if (e.flag_event >= 0 && m_machine) {
         const FlagBank& fb = m_machine->cluster(e.cluster).flags;
         for (int r = 0; r < sim::kCoresPerCluster; ++r) {

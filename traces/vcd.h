@@ -23,8 +23,8 @@ uint32_t vcd_core_state(CoreBase::State s, StallCause cause);
 std::vector<int64_t> flag_event_ids(const ir::Program& program);
 
 struct VcdLayout {
-    int clusters = 1;                 // clusters traced (the launch's --blocks)
-    std::vector<int64_t> flag_ids;    // flag event ids traced (flag_event_ids)
+    int clusters = 1;               // clusters traced (the launch's --blocks)
+    std::vector<int64_t> flag_ids;  // flag event ids traced (flag_event_ids)
 };
 
 // SystemC registers traced variables once, before the simulation starts, so the order of use is fixed:
@@ -37,7 +37,7 @@ struct VcdLayout {
 // SystemC records a time step's values only when time moves on, so close() runs the paused simulation
 // one more cycle: the file ends one cycle after the run, with the last cycle's changes in it.
 class VcdTrace : public sim::EventSink {
-public:
+  public:
     VcdTrace(const std::string& path, VcdLayout layout);
     ~VcdTrace() override;
     VcdTrace(const VcdTrace&) = delete;
@@ -49,16 +49,16 @@ public:
     // Records the last cycle, closes the file and detaches from the cores. Idempotent.
     void close();
 
-private:
+  private:
     size_t flag_slot(uint32_t cluster, int64_t event_id, int receiver) const;
 
-    VcdLayout m_layout;                         // what is traced
-    sc_core::sc_trace_file* m_tf = nullptr;     // the VCD file (owned by SystemC until sc_close_vcd_trace_file)
-    sim::Machine* m_machine = nullptr;          // cores and flag banks being observed (after attach)
+    VcdLayout m_layout;                      // what is traced
+    sc_core::sc_trace_file* m_tf = nullptr;  // the VCD file (owned by SystemC until sc_close_vcd_trace_file)
+    sim::Machine* m_machine = nullptr;       // cores and flag banks being observed (after attach)
     // Traced values: SystemC samples them by address, so these vectors are sized once and never resized.
-    std::vector<uint32_t> m_core_state;         // per (cluster, core): vcd_core_state
-    std::vector<uint32_t> m_ring_occupancy;     // per (cluster, direction 0 = C2V, 1 = V2C): occupied slots
-    std::vector<uint32_t> m_flag_pending;       // per (cluster, flag id, receiver AIC/AIV0/AIV1): pending sets
+    std::vector<uint32_t> m_core_state;      // per (cluster, core): vcd_core_state
+    std::vector<uint32_t> m_ring_occupancy;  // per (cluster, direction 0 = C2V, 1 = V2C): occupied slots
+    std::vector<uint32_t> m_flag_pending;    // per (cluster, flag id, receiver AIC/AIV0/AIV1): pending sets
 };
 
 }  // namespace cvsim::traces

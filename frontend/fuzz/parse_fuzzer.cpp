@@ -27,11 +27,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     try {
         twice = cvsim::print_program(*cvsim::load_program_text("printed.py", once));
     } catch (const cvsim::CompileError& e) {
-        std::fprintf(stderr, "printed program does not parse back:\n%s\n%s", once.c_str(), cvsim::render_text(e.diag()).c_str());
+        std::fprintf(stderr, "printed program does not parse back:\n%s\n%s", once.c_str(),
+                     cvsim::render_text(e.diag()).c_str());
         std::abort();
     }
     if (twice != once) {
-        std::fprintf(stderr, "print -> parse -> print differs:\n--- once\n%s--- twice\n%s", once.c_str(), twice.c_str());
+        std::fprintf(stderr, "print -> parse -> print differs:\n--- once\n%s--- twice\n%s", once.c_str(),
+                     twice.c_str());
         std::abort();
     }
     return 0;

@@ -23,7 +23,8 @@ std::string_view pipe_type_name(PipeType p) {
 }
 
 std::string_view enum_kind_name(EnumKind k) {
-    static constexpr std::string_view n[] = {"Mem", "SplitMode", "TileLayout", "PipeType", "FunctionType", "AtomicType", "Level", "Role", "Other"};
+    static constexpr std::string_view n[] = {"Mem",        "SplitMode", "TileLayout", "PipeType", "FunctionType",
+                                             "AtomicType", "Level",     "Role",       "Other"};
     return n[static_cast<int>(k)];
 }
 
@@ -44,7 +45,9 @@ int64_t Type::rows() const {
     return r;
 }
 
-int64_t Type::cols() const { return shape.empty() ? 1 : shape.back(); }
+int64_t Type::cols() const {
+    return shape.empty() ? 1 : shape.back();
+}
 
 int64_t Type::numel() const {
     int64_t n = 1;
@@ -60,23 +63,33 @@ std::string shape_str(const std::vector<int64_t>& s) {
 
 std::string type_str(const Type& t, const std::string* dynamic_valid) {
     switch (t.kind) {
-        case TypeKind::Unknown: return "<unknown>";
-        case TypeKind::None: return "None";
-        case TypeKind::Scalar: return fmt::format("pl.Scalar[pl.{}]", dtype_name(t.dtype));
+        case TypeKind::Unknown:
+            return "<unknown>";
+        case TypeKind::None:
+            return "None";
+        case TypeKind::Scalar:
+            return fmt::format("pl.Scalar[pl.{}]", dtype_name(t.dtype));
         case TypeKind::Tensor:
-            return fmt::format("{}[{}, pl.{}]", t.distributed ? "pld.DistributedTensor" : "pl.Tensor", shape_str(t.shape), dtype_name(t.dtype));
-        case TypeKind::Opaque: return t.name;
+            return fmt::format("{}[{}, pl.{}]", t.distributed ? "pld.DistributedTensor" : "pl.Tensor",
+                               shape_str(t.shape), dtype_name(t.dtype));
+        case TypeKind::Opaque:
+            return t.name;
         case TypeKind::Tile: {
-            std::string s = fmt::format("pl.Tile[{}, pl.{}, pl.Mem.{}", shape_str(t.nd_shape.empty() ? t.shape : t.nd_shape), dtype_name(t.dtype),
-                                        mem_name(t.mem));
+            std::string s =
+                fmt::format("pl.Tile[{}, pl.{}, pl.Mem.{}", shape_str(t.nd_shape.empty() ? t.shape : t.nd_shape),
+                            dtype_name(t.dtype), mem_name(t.mem));
             const bool dyn = t.valid_dynamic && dynamic_valid && !dynamic_valid->empty();
             bool view = t.view.written || !t.valid.empty() || dyn;
             if (view) {
                 std::vector<std::string> parts;
-                if (!t.valid.empty()) parts.push_back("valid_shape=" + shape_str(t.valid));
-                else if (dyn) parts.push_back("valid_shape=" + *dynamic_valid);
-                if (t.view.blayout) parts.push_back(fmt::format("blayout=pl.TileLayout.{}", tile_layout_name(*t.view.blayout)));
-                if (t.view.slayout) parts.push_back(fmt::format("slayout=pl.TileLayout.{}", tile_layout_name(*t.view.slayout)));
+                if (!t.valid.empty())
+                    parts.push_back("valid_shape=" + shape_str(t.valid));
+                else if (dyn)
+                    parts.push_back("valid_shape=" + *dynamic_valid);
+                if (t.view.blayout)
+                    parts.push_back(fmt::format("blayout=pl.TileLayout.{}", tile_layout_name(*t.view.blayout)));
+                if (t.view.slayout)
+                    parts.push_back(fmt::format("slayout=pl.TileLayout.{}", tile_layout_name(*t.view.slayout)));
                 if (t.view.fractal) parts.push_back(fmt::format("fractal={}", *t.view.fractal));
                 s += ", pl.TileView(" + fmt::format("{}", fmt::join(parts, ", ")) + ")";
             }
@@ -99,7 +112,8 @@ const Attr* Function::attr(const std::string& key) const {
 
 SplitMode Function::split_mode() const {
     const Attr* a = attr("split");
-    if (!a || !a->value || a->value->kind != ExprKind::Enum || a->value->enum_kind != EnumKind::SplitMode) return SplitMode::NONE;
+    if (!a || !a->value || a->value->kind != ExprKind::Enum || a->value->enum_kind != EnumKind::SplitMode)
+        return SplitMode::NONE;
     return static_cast<SplitMode>(a->value->ival);
 }
 

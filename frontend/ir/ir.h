@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "core/dtype.h"
 #include "frontend/diag.h"
 #include "frontend/source.h"
-#include "core/dtype.h"
 
 namespace cvsim::ir {
 
@@ -44,34 +44,62 @@ enum class TypeKind : uint8_t { Unknown, None, Scalar, Tensor, Tile, Tuple, Opaq
 
 struct Type {
     TypeKind kind = TypeKind::Unknown;
-    DType dtype = DType::FP32;       // Scalar/Tensor/Tile element type
-    std::vector<int64_t> shape;      // Tensor/Tile shape (static)
-    Mem mem = Mem::DDR;              // Tile memory space (Tensor: DDR)
-    TileView view;                   // Tile view as written
-    std::vector<int64_t> valid;      // Tile valid shape when it differs from shape (static), else empty
+    DType dtype = DType::FP32;   // Scalar/Tensor/Tile element type
+    std::vector<int64_t> shape;  // Tensor/Tile shape (static)
+    Mem mem = Mem::DDR;          // Tile memory space (Tensor: DDR)
+    TileView view;               // Tile view as written
+    std::vector<int64_t> valid;  // Tile valid shape when it differs from shape (static), else empty
     // Tile: the valid region is set at run time (a load's scalar valid_shape, a printed
     // pl.TileView(valid_shape=[rows, 4])): `valid` is empty, the static type is the full shape, and checks that
     // need the region's extents (a store's window) are left to the run time, which knows them.
     bool valid_dynamic = false;
-    std::vector<Type> elems;         // Tuple element types
-    bool distributed = false;        // Tensor: a pld.DistributedTensor (a window-bound tensor of a distributed program)
-    std::string name;                // Opaque: the printed type ("pld.CommCtxType", "pl.Ptr")
+    std::vector<Type> elems;   // Tuple element types
+    bool distributed = false;  // Tensor: a pld.DistributedTensor (a window-bound tensor of a distributed program)
+    std::string name;          // Opaque: the printed type ("pld.CommCtxType", "pl.Ptr")
     // Tile of rank above 2 (a pl.tile.reshape's result, PyPTO's [128, 32, 2] between two reshapes): its shape as
     // written; `shape` is the merged 2-D [product of all but the last, last] (the same row-major elements). Such a
     // tile may only be reshaped again (sema refuses any other use).
     std::vector<int64_t> nd_shape;
 
     static Type unknown() { return {}; }
-    static Type none() { Type t; t.kind = TypeKind::None; return t; }
-    static Type scalar(DType d) { Type t; t.kind = TypeKind::Scalar; t.dtype = d; return t; }
+    static Type none() {
+        Type t;
+        t.kind = TypeKind::None;
+        return t;
+    }
+    static Type scalar(DType d) {
+        Type t;
+        t.kind = TypeKind::Scalar;
+        t.dtype = d;
+        return t;
+    }
     static Type tensor(std::vector<int64_t> shape, DType d) {
-        Type t; t.kind = TypeKind::Tensor; t.shape = std::move(shape); t.dtype = d; return t;
+        Type t;
+        t.kind = TypeKind::Tensor;
+        t.shape = std::move(shape);
+        t.dtype = d;
+        return t;
     }
     static Type tile(std::vector<int64_t> shape, DType d, Mem m) {
-        Type t; t.kind = TypeKind::Tile; t.shape = std::move(shape); t.dtype = d; t.mem = m; return t;
+        Type t;
+        t.kind = TypeKind::Tile;
+        t.shape = std::move(shape);
+        t.dtype = d;
+        t.mem = m;
+        return t;
     }
-    static Type tuple(std::vector<Type> elems) { Type t; t.kind = TypeKind::Tuple; t.elems = std::move(elems); return t; }
-    static Type opaque(std::string name) { Type t; t.kind = TypeKind::Opaque; t.name = std::move(name); return t; }
+    static Type tuple(std::vector<Type> elems) {
+        Type t;
+        t.kind = TypeKind::Tuple;
+        t.elems = std::move(elems);
+        return t;
+    }
+    static Type opaque(std::string name) {
+        Type t;
+        t.kind = TypeKind::Opaque;
+        t.name = std::move(name);
+        return t;
+    }
 
     bool is_tile() const { return kind == TypeKind::Tile; }
     bool is_tensor() const { return kind == TypeKind::Tensor; }
@@ -92,32 +120,46 @@ std::string type_str(const Type& t, const std::string* dynamic_valid = nullptr);
 std::string shape_str(const std::vector<int64_t>& s);
 
 struct Var {
-    std::string name;   // source name (unique within its function)
-    Type type;          // fixed type of the slot
-    uint32_t id = 0;    // index in Function::vars
-    SourceLoc loc;      // first binding
+    std::string name;  // source name (unique within its function)
+    Type type;         // fixed type of the slot
+    uint32_t id = 0;   // index in Function::vars
+    SourceLoc loc;     // first binding
 };
 using VarPtr = std::shared_ptr<Var>;
 
-enum class EnumKind : uint8_t { Mem, SplitMode, TileLayout, PipeType, FuncType, AtomicType, Level, Role, Other };  // Other: an attr value pl.K.M kept verbatim (sval = "K.M")
+enum class EnumKind : uint8_t {
+    Mem,
+    SplitMode,
+    TileLayout,
+    PipeType,
+    FuncType,
+    AtomicType,
+    Level,
+    Role,
+    Other
+};                                            // Other: an attr value pl.K.M kept verbatim (sval = "K.M")
 std::string_view enum_kind_name(EnumKind k);  // "Mem", "SplitMode", ...
 
 enum class ExprKind : uint8_t {
-    Int, Float, Bool, Str, NoneLit,
-    Const,    // pl.const(value, dtype): typed scalar literal; `num` + `dtype`
-    DTypeLit, // pl.FP32 as a value
-    Enum,     // pl.Mem.Vec etc.: enum_kind + ival (the enum's integer value) + sval (member name)
-    Var,      // variable reference
-    List,     // [a, b]
-    Tuple,    // (a, b)
-    Dict,     // {k: v} (only as attrs): args = keys, args2 = values
-    Binary,   // a OP b (scalar arithmetic); op = "+", "-", "*", "//", "/", "%", "<<", ">>", "&", "|", "^", "**"
-    Unary,    // -a, not a, ~a
-    Compare,  // a OP b; op = "<", "<=", ">", ">=", "==", "!="
-    BoolOp,   // a and b / a or b
-    Call,     // op call: op + args (parameter order) + attrs (+ args2: a tpop's annotated run-time valid region)
-    FuncCall, // self.f(args): callee + args
-    Index,    // tuple element: args[0][ival]
+    Int,
+    Float,
+    Bool,
+    Str,
+    NoneLit,
+    Const,     // pl.const(value, dtype): typed scalar literal; `num` + `dtype`
+    DTypeLit,  // pl.FP32 as a value
+    Enum,      // pl.Mem.Vec etc.: enum_kind + ival (the enum's integer value) + sval (member name)
+    Var,       // variable reference
+    List,      // [a, b]
+    Tuple,     // (a, b)
+    Dict,      // {k: v} (only as attrs): args = keys, args2 = values
+    Binary,    // a OP b (scalar arithmetic); op = "+", "-", "*", "//", "/", "%", "<<", ">>", "&", "|", "^", "**"
+    Unary,     // -a, not a, ~a
+    Compare,   // a OP b; op = "<", "<=", ">", ">=", "==", "!="
+    BoolOp,    // a and b / a or b
+    Call,      // op call: op + args (parameter order) + attrs (+ args2: a tpop's annotated run-time valid region)
+    FuncCall,  // self.f(args): callee + args
+    Index,     // tuple element: args[0][ival]
 };
 
 struct Expr;
@@ -127,19 +169,19 @@ struct Expr {
     ExprKind kind = ExprKind::NoneLit;
     SourceLoc loc;
     Type type;
-    int64_t ival = 0;            // Int, Bool, Enum value, Index position
-    double fval = 0;             // Float, Const value
-    std::string sval;            // Str, Enum member name, op spelling (Binary/Unary/Compare/BoolOp), FuncCall callee
-    DType dtype = DType::FP32;   // Const / DTypeLit
+    int64_t ival = 0;           // Int, Bool, Enum value, Index position
+    double fval = 0;            // Float, Const value
+    std::string sval;           // Str, Enum member name, op spelling (Binary/Unary/Compare/BoolOp), FuncCall callee
+    DType dtype = DType::FP32;  // Const / DTypeLit
     EnumKind enum_kind = EnumKind::Mem;  // Enum
-    VarPtr var;                  // Var
-    const OpDef* op = nullptr;   // Call
-    std::vector<ExprPtr> args;   // operands (see ExprKind); Call: one entry per op parameter, nullptr = absent
+    VarPtr var;                          // Var
+    const OpDef* op = nullptr;           // Call
+    std::vector<ExprPtr> args;           // operands (see ExprKind); Call: one entry per op parameter, nullptr = absent
     // Dict values; FuncCall: device=; Call (pl.tile.tpop_*): the run-time valid region its annotation declares
     // (pl.TileView(valid_shape=[rows, cols]) with scalar extents, as the codegen allocates the popped tile),
     // one expression per dimension: the simulator and the reference bound the popped tile by it.
     std::vector<ExprPtr> args2;
-    ExprPtr attrs;               // Call: trailing attrs={...} (a Dict), kept and printed back
+    ExprPtr attrs;  // Call: trailing attrs={...} (a Dict), kept and printed back
 };
 
 enum class StmtKind : uint8_t {
@@ -152,7 +194,14 @@ enum class StmtKind : uint8_t {
     Pass,
 };
 
-enum class LoopKind : uint8_t { Range, Parallel, Unroll, SplitAiv, Spmd, Pipeline };  // Pipeline: pl.pipeline(..., stage=K), run in order
+enum class LoopKind : uint8_t {
+    Range,
+    Parallel,
+    Unroll,
+    SplitAiv,
+    Spmd,
+    Pipeline
+};  // Pipeline: pl.pipeline(..., stage=K), run in order
 
 struct Stmt;
 using StmtPtr = std::shared_ptr<Stmt>;
@@ -161,23 +210,23 @@ using Block = std::vector<StmtPtr>;
 struct Stmt {
     StmtKind kind = StmtKind::Pass;
     SourceLoc loc;
-    std::vector<VarPtr> targets;   // Assign / Yield targets; For: results after the loop; If: results
-    ExprPtr value;                 // Assign / Eval value; If condition
-    std::vector<ExprPtr> values;   // Return / Yield values
-    bool annotated = false;        // Assign: the source had an annotation (always printed anyway)
+    std::vector<VarPtr> targets;  // Assign / Yield targets; For: results after the loop; If: results
+    ExprPtr value;                // Assign / Eval value; If condition
+    std::vector<ExprPtr> values;  // Return / Yield values
+    bool annotated = false;       // Assign: the source had an annotation (always printed anyway)
 
     // For
     LoopKind loop_kind = LoopKind::Range;
-    VarPtr loop_var;               // the induction variable (aiv_id for split_aiv, block for spmd)
-    ExprPtr start, stop, step;     // range bounds (start/step may be null = 0 / 1)
-    std::vector<VarPtr> iter_args; // loop-carried values (init_values form)
+    VarPtr loop_var;                // the induction variable (aiv_id for split_aiv, block for spmd)
+    ExprPtr start, stop, step;      // range bounds (start/step may be null = 0 / 1)
+    std::vector<VarPtr> iter_args;  // loop-carried values (init_values form)
     std::vector<ExprPtr> init_values;
-    SplitMode split_mode = SplitMode::NONE;  // SplitAiv region mode
+    SplitMode split_mode = SplitMode::NONE;    // SplitAiv region mode
     std::vector<ExprPtr> loop_extra;           // other keyword args of the loop form (pl.spmd), kept for printing
     std::vector<std::string> loop_extra_keys;  // their keyword names (parallel to loop_extra)
 
-    Block body;                    // For body / If then-branch
-    Block orelse;                  // If else-branch
+    Block body;    // For body / If then-branch
+    Block orelse;  // If else-branch
     // Set by the expander on a SHARED op it inserts for one lane only (the publication fence before a V2C
     // token push): 0 none, 1 the cube lane, 2 the vector lane. Not printed; the split reads it.
     uint8_t pinned_lane = 0;
@@ -190,23 +239,23 @@ struct Param {
 
 struct Attr {
     std::string key;
-    ExprPtr value;   // Enum / Bool / Int / Str constant
+    ExprPtr value;  // Enum / Bool / Int / Str constant
 };
 
 struct Function {
     std::string name;
     FuncType type = FuncType::Opaque;
-    std::vector<Attr> attrs;            // decorator attrs / pl.func_attr, in source order
-    bool attrs_in_body = false;         // written as pl.func_attr({...}) (printed style)
-    std::vector<ExprPtr> deco_extra;    // level=/role= keywords, kept for printing (as Enum exprs, keyed by sval of args)
+    std::vector<Attr> attrs;          // decorator attrs / pl.func_attr, in source order
+    bool attrs_in_body = false;       // written as pl.func_attr({...}) (printed style)
+    std::vector<ExprPtr> deco_extra;  // level=/role= keywords, kept for printing (as Enum exprs, keyed by sval of args)
     std::vector<std::string> deco_extra_keys;
     std::vector<Param> params;
-    std::vector<Type> ret_types;        // empty = no return annotation
-    bool ret_is_tuple = false;          // annotated as tuple[...]
+    std::vector<Type> ret_types;  // empty = no return annotation
+    bool ret_is_tuple = false;    // annotated as tuple[...]
     Block body;
-    std::vector<VarPtr> vars;           // every variable of the function (params first)
+    std::vector<VarPtr> vars;  // every variable of the function (params first)
     SourceLoc loc;
-    std::string origin;                 // mixed function this one was expanded from ("" if written by hand)
+    std::string origin;  // mixed function this one was expanded from ("" if written by hand)
     // The function this one is a per-call copy of (sema_dims.cpp: a call at other sizes), "" otherwise; a copy
     // is never picked as the entry.
     std::string specialised_from;
@@ -230,7 +279,7 @@ struct Function {
     bool is_unread() const { return unread.diag != nullptr; }
 
     const Attr* attr(const std::string& key) const;
-    SplitMode split_mode() const;       // attrs["split"], NONE when absent
+    SplitMode split_mode() const;  // attrs["split"], NONE when absent
     std::optional<int64_t> slot_num() const;
     VarPtr find_var(const std::string& name) const;
     VarPtr new_var(const std::string& name, Type type, SourceLoc loc);  // adds to vars; name must be unique
@@ -239,7 +288,7 @@ struct Function {
 
 struct Program {
     std::string name;
-    std::vector<std::shared_ptr<Function>> functions;  // in source order
+    std::vector<std::shared_ptr<Function>> functions;        // in source order
     std::vector<std::shared_ptr<const SourceFile>> sources;  // keep source files alive for SourceLocs
 
     std::shared_ptr<Function> find(const std::string& name) const;
@@ -249,7 +298,9 @@ struct Program {
 // FuncCall whose sval is the dotted op name; its keywords are `attrs` (a Dict of Str names to values). An
 // argument naming a kernel without calling it (pl.submit(self.k, ...)) is a FuncCall with ival == kFuncRef.
 constexpr int64_t kFuncRef = 1;
-inline bool is_host_op_call(const Expr& e) { return e.kind == ExprKind::FuncCall && e.sval.find('.') != std::string::npos; }
+inline bool is_host_op_call(const Expr& e) {
+    return e.kind == ExprKind::FuncCall && e.sval.find('.') != std::string::npos;
+}
 
 // Deep copies (fresh Stmt/Expr nodes; Var pointers remapped through `map` when given).
 struct VarMap;

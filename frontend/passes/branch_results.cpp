@@ -17,7 +17,7 @@ using VarSet = std::set<const Var*>;
 
 // The parameter each GM-tensor version of F derives from (upstream's BuildGmOriginMap).
 class OriginWalk {
-public:
+  public:
     explicit OriginWalk(const Function& f) : m_f(f) {}
 
     // The parameter each GM-tensor version derives from: a copy takes its source's, a store's result (and a
@@ -42,8 +42,10 @@ public:
             const Stmt& s = *sp;
             if (s.kind == StmtKind::Assign && s.targets.size() == 1 && is_tensor(*s.targets[0]) && s.value) {
                 VarPtr o;
-                if (s.value->kind == ExprKind::Var) o = origin_of(s.value);
-                else if (is_call(s, OpCode::Store) || is_call(s, OpCode::Mscatter)) o = origin_of(arg(*stmt_call(s), "output_tensor"));
+                if (s.value->kind == ExprKind::Var)
+                    o = origin_of(s.value);
+                else if (is_call(s, OpCode::Store) || is_call(s, OpCode::Mscatter))
+                    o = origin_of(arg(*stmt_call(s), "output_tensor"));
                 if (o) m_origin[s.targets[0].get()] = o;
             } else if (s.kind == StmtKind::For) {
                 for (size_t k = 0; k < s.iter_args.size() && k < s.init_values.size(); ++k)
@@ -67,7 +69,8 @@ public:
                 const Stmt* yt = trailing_yield(s.body);
                 const Stmt* ye = trailing_yield(s.orelse);
                 for (size_t k = 0; k < s.targets.size(); ++k) {
-                    if (!is_tensor(*s.targets[k]) || !yt || !ye || k >= yt->values.size() || k >= ye->values.size()) continue;
+                    if (!is_tensor(*s.targets[k]) || !yt || !ye || k >= yt->values.size() || k >= ye->values.size())
+                        continue;
                     VarPtr a = origin_of(yt->values[k]), c = origin_of(ye->values[k]);
                     if (a && a == c) m_origin[s.targets[k].get()] = a;
                 }
@@ -75,8 +78,7 @@ public:
         }
     }
 
-
-private:
+  private:
     const Function& m_f;
     GmOrigins m_origin;
 
@@ -92,8 +94,9 @@ private:
 };
 
 class BranchResults {
-public:
-    BranchResults(Function& f, const VarSet& copies, const GmOrigins& origins) : m_f(f), m_copies(copies), m_origin(origins) {}
+  public:
+    BranchResults(Function& f, const VarSet& copies, const GmOrigins& origins)
+        : m_f(f), m_copies(copies), m_origin(origins) {}
 
     bool run() {
         walk(m_f.body, [&](const StmtPtr& s) {
@@ -110,12 +113,12 @@ public:
         return true;
     }
 
-private:
+  private:
     Function& m_f;
     const VarSet& m_copies;
-    const GmOrigins& m_origin;              // GM-tensor variable -> the tensor parameter it is a version of
-    VarSet m_iter_args;                     // every loop-carried variable of the function
-    std::map<const Var*, VarPtr> m_subst;   // dropped branch result -> its parameter
+    const GmOrigins& m_origin;             // GM-tensor variable -> the tensor parameter it is a version of
+    VarSet m_iter_args;                    // every loop-carried variable of the function
+    std::map<const Var*, VarPtr> m_subst;  // dropped branch result -> its parameter
     bool m_changed = false;
 
     static bool is_tensor(const Var& v) { return v.type.kind == TypeKind::Tensor; }
@@ -191,8 +194,10 @@ private:
                         for (size_t i = 0; i < slots.size() && i < y->values.size(); ++i) {
                             const ExprPtr& v = y->values[i];
                             if (!v || v->kind != ExprKind::Var || !m_iter_args.count(v->var.get())) continue;
-                            if (!slots[i]) slots[i] = v->var;
-                            else if (slots[i] != v->var) conflict[i] = true;
+                            if (!slots[i])
+                                slots[i] = v->var;
+                            else if (slots[i] != v->var)
+                                conflict[i] = true;
                         }
                 for (size_t i = 0; i < slots.size(); ++i)
                     if (conflict[i]) slots[i] = nullptr;
@@ -304,7 +309,9 @@ private:
 
 }  // namespace
 
-GmOrigins gm_origins(const Function& f) { return OriginWalk(f).run(); }
+GmOrigins gm_origins(const Function& f) {
+    return OriginWalk(f).run();
+}
 
 bool strip_dangling_branch_results(Function& f, const std::set<const Var*>& copy_defs, const GmOrigins& origins) {
     return BranchResults(f, copy_defs, origins).run();

@@ -22,7 +22,8 @@ namespace cvsim::passes {
 // function F was split from, mapped onto F's variables); a version F reads but never binds (the other lane's
 // loop or branch produced it) is rewritten to its parameter too (upstream's RemapDanglingGmRefsToParam).
 using GmOrigins = std::map<const ir::Var*, ir::VarPtr>;
-bool strip_dangling_branch_results(ir::Function& f, const std::set<const ir::Var*>& copy_defs, const GmOrigins& origins);
+bool strip_dangling_branch_results(ir::Function& f, const std::set<const ir::Var*>& copy_defs,
+                                   const GmOrigins& origins);
 
 // The tensor parameter each GM-tensor version of F derives from: a copy takes its source's, a store's (or
 // scatter's) result its destination's, a carried value its init's when the body yields a version of the

@@ -3,11 +3,11 @@
 // Algorithm. Flatten each function's statements in program order (pre-order, nested blocks inline) and
 // number them. Variables that share storage are merged first (union-find): a matmul_acc/gemv_acc result
 // and its accumulator, a loop-carried value with its initial value, its yielded value and the loop's
-// result, a branch result with its yields, and `b = a` aliases. A storage is live from its first definition to its last use; a use inside a loop of a
-// variable defined before that loop keeps it live to the end of the loop (the next iteration reads it
-// again), and loop-carried values live across the whole loop. At every statement, sum the physical bytes
-// (layout padding included) of the live tiles of each memory space; the first statement where a sum
-// exceeds the buffer's capacity is the error.
+// result, a branch result with its yields, and `b = a` aliases. A storage is live from its first definition to its last
+// use; a use inside a loop of a variable defined before that loop keeps it live to the end of the loop (the next
+// iteration reads it again), and loop-carried values live across the whole loop. At every statement, sum the physical
+// bytes (layout padding included) of the live tiles of each memory space; the first statement where a sum exceeds the
+// buffer's capacity is the error.
 #include "frontend/passes/capacity.h"
 
 #include <fmt/format.h>
@@ -17,10 +17,10 @@
 #include <map>
 #include <tuple>
 
+#include "core/layout.h"
 #include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/passes/ir_util.h"
-#include "core/layout.h"
 
 namespace cvsim::passes {
 
@@ -49,25 +49,39 @@ void flatten(const Block& b, std::vector<Flat>& out, std::vector<size_t>& loop_s
 
 uint64_t capacity(const HwParams& hw, Mem m) {
     switch (m) {
-        case Mem::Vec: return hw.chip.ub_usable_bytes;
-        case Mem::Mat: return hw.chip.l1_bytes;
-        case Mem::Left: return hw.chip.l0a_bytes;
-        case Mem::Right: return hw.chip.l0b_bytes;
-        case Mem::Acc: return hw.chip.l0c_bytes;
-        case Mem::Bias: return hw.chip.bias_bytes;
-        default: return UINT64_MAX;
+        case Mem::Vec:
+            return hw.chip.ub_usable_bytes;
+        case Mem::Mat:
+            return hw.chip.l1_bytes;
+        case Mem::Left:
+            return hw.chip.l0a_bytes;
+        case Mem::Right:
+            return hw.chip.l0b_bytes;
+        case Mem::Acc:
+            return hw.chip.l0c_bytes;
+        case Mem::Bias:
+            return hw.chip.bias_bytes;
+        default:
+            return UINT64_MAX;
     }
 }
 
 const char* buffer_name(Mem m) {
     switch (m) {
-        case Mem::Vec: return "UB (Vec)";
-        case Mem::Mat: return "L1 (Mat)";
-        case Mem::Left: return "L0A (Left)";
-        case Mem::Right: return "L0B (Right)";
-        case Mem::Acc: return "L0C (Acc)";
-        case Mem::Bias: return "Bias table";
-        default: return "?";
+        case Mem::Vec:
+            return "UB (Vec)";
+        case Mem::Mat:
+            return "L1 (Mat)";
+        case Mem::Left:
+            return "L0A (Left)";
+        case Mem::Right:
+            return "L0B (Right)";
+        case Mem::Acc:
+            return "L0C (Acc)";
+        case Mem::Bias:
+            return "Bias table";
+        default:
+            return "?";
     }
 }
 
@@ -99,18 +113,23 @@ void check_function(const Function& f, const HwParams& hw) {
     auto var_of = [](const ExprPtr& e) -> const Var* { return e && e->kind == ExprKind::Var ? e->var.get() : nullptr; };
     for (const auto& fl : flat) {
         const Stmt& s = *fl.stmt;
-        if (const Expr* c = stmt_call(s); c && (c->op->code == OpCode::MatmulAcc || c->op->code == OpCode::GemvAcc) && !s.targets.empty())
+        if (const Expr* c = stmt_call(s);
+            c && (c->op->code == OpCode::MatmulAcc || c->op->code == OpCode::GemvAcc) && !s.targets.empty())
             unite(s.targets[0].get(), var_of(arg(*c, "acc")));
-        if (s.kind == StmtKind::Assign && s.value && s.value->kind == ExprKind::Var && s.targets.size() == 1) unite(s.targets[0].get(), s.value->var.get());
+        if (s.kind == StmtKind::Assign && s.value && s.value->kind == ExprKind::Var && s.targets.size() == 1)
+            unite(s.targets[0].get(), s.value->var.get());
         // A view op (slice, reshape, transpose_view, set_validshape) names bytes of its operand's buffer: PyPTO's
         // allocator gives the view its source's MemRef (allocate_memory_addr_pass: "every view physically aliases").
-        if (const Expr* c = stmt_call(s); c && c->op->effect == Effect::View && s.targets.size() == 1 && !c->args.empty()) {
+        if (const Expr* c = stmt_call(s);
+            c && c->op->effect == Effect::View && s.targets.size() == 1 && !c->args.empty()) {
             const Var* src = var_of(c->args[0]);
-            if (src && src->type.kind == TypeKind::Tile && s.targets[0]->type.kind == TypeKind::Tile && src->type.mem == s.targets[0]->type.mem)
+            if (src && src->type.kind == TypeKind::Tile && s.targets[0]->type.kind == TypeKind::Tile &&
+                src->type.mem == s.targets[0]->type.mem)
                 unite(s.targets[0].get(), src);
         }
         if (s.kind == StmtKind::Yield)
-            for (size_t k = 0; k < s.targets.size() && k < s.values.size(); ++k) unite(s.targets[k].get(), var_of(s.values[k]));
+            for (size_t k = 0; k < s.targets.size() && k < s.values.size(); ++k)
+                unite(s.targets[k].get(), var_of(s.values[k]));
         if (s.kind == StmtKind::For)
             for (size_t k = 0; k < s.iter_args.size(); ++k) {
                 unite(s.iter_args[k].get(), var_of(s.init_values[k]));
@@ -154,7 +173,8 @@ void check_function(const Function& f, const HwParams& hw) {
         }
         if (s.kind == StmtKind::For)
             for (auto& a : s.iter_args)
-                if (live.count(find(a.get()))) live[find(a.get())].last = std::max(live[find(a.get())].last, flat[i].loop_end);
+                if (live.count(find(a.get())))
+                    live[find(a.get())].last = std::max(live[find(a.get())].last, flat[i].loop_end);
     }
     // Size and names of each storage class (the largest member decides the size).
     for (const auto& v : f.vars) {
@@ -162,7 +182,8 @@ void check_function(const Function& f, const HwParams& hw) {
         auto it = live.find(find(v.get()));
         if (it == live.end()) continue;
         const Type& t = v->type;
-        it->second.bytes = std::max<uint64_t>(it->second.bytes, physical_bytes(t.layout(), t.dtype, t.mem == Mem::Acc, t.rows(), t.cols()));
+        it->second.bytes = std::max<uint64_t>(
+            it->second.bytes, physical_bytes(t.layout(), t.dtype, t.mem == Mem::Acc, t.rows(), t.cols()));
         it->second.names += (it->second.names.empty() ? "" : "/") + v->name;
     }
     // In-place reuse, as PyPTO's MemoryReuse pass does: the result of a vector compute op may take the buffer
@@ -181,7 +202,8 @@ void check_function(const Function& f, const HwParams& hw) {
             const Var* o = var_of(a);
             if (!o || o->type.kind != TypeKind::Tile || o->type.mem != res->type.mem) continue;
             auto oit = live.find(find(o));
-            if (oit == live.end() || oit->first == rit->first || oit->second.last != i || oit->second.first >= i) continue;
+            if (oit == live.end() || oit->first == rit->first || oit->second.last != i || oit->second.first >= i)
+                continue;
             if (oit->second.bytes < rit->second.bytes) continue;
             reused[i] = rit->first;
             break;
@@ -189,10 +211,12 @@ void check_function(const Function& f, const HwParams& hw) {
     }
     for (size_t i = 0; i < flat.size(); ++i) {
         std::map<Mem, uint64_t> used;
-        std::map<Mem, std::vector<std::tuple<uint64_t, size_t, std::string>>> who;  // (bytes, first live statement, names)
+        std::map<Mem, std::vector<std::tuple<uint64_t, size_t, std::string>>>
+            who;  // (bytes, first live statement, names)
         for (auto& [v, r] : live) {
             if (r.first > i || r.last < i) continue;
-            if (auto ru = reused.find(i); ru != reused.end() && ru->second == v) continue;  // shares a dying operand's buffer here
+            if (auto ru = reused.find(i); ru != reused.end() && ru->second == v)
+                continue;  // shares a dying operand's buffer here
             used[v->type.mem] += r.bytes;
             who[v->type.mem].push_back({r.bytes, r.first, r.names});
         }
@@ -206,10 +230,11 @@ void check_function(const Function& f, const HwParams& hw) {
                 return std::tie(std::get<1>(a), std::get<2>(a)) < std::tie(std::get<1>(c), std::get<2>(c));
             });
             std::string list;
-            for (auto& [sz, first, n] : tiles) list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", n, bytes_str(sz));
+            for (auto& [sz, first, n] : tiles)
+                list += fmt::format("{}{} ({})", list.empty() ? "" : ", ", n, bytes_str(sz));
             raise(codes::kCapacity, flat[i].stmt->loc,
-                  fmt::format("{} in '{}' needs {} here but holds {} on {}; live tiles: {}", buffer_name(m), f.name, bytes_str(b),
-                              bytes_str(cap), target_name(hw.target), list),
+                  fmt::format("{} in '{}' needs {} here but holds {} on {}; live tiles: {}", buffer_name(m), f.name,
+                              bytes_str(b), bytes_str(cap), target_name(hw.target), list),
                   "split the work into smaller tiles (loop over blocks) or end a tile's use earlier");
         }
     }
@@ -228,7 +253,8 @@ void check_capacity(const Program& p, const HwParams& hw) {
             if (id && *id >= static_cast<int64_t>(hw.chip.flag_counters))
                 raise(codes::kCapacity, arg(*c, "event_id")->loc,
                       fmt::format("{}: event_id {} names no flag counter: a {} cluster has {} (chip.flag_counters)",
-                                  c->op->code == OpCode::SyncSet ? "sync_set" : "sync_wait", *id, target_name(hw.target), hw.chip.flag_counters));
+                                  c->op->code == OpCode::SyncSet ? "sync_set" : "sync_wait", *id,
+                                  target_name(hw.target), hw.chip.flag_counters));
         });
 }
 

@@ -1,8 +1,8 @@
 // Static buffer capacity check (SPEC 4.2): the tiles live at one point must fit their buffer.
 #pragma once
 
-#include "frontend/ir/ir.h"
 #include "core/params.h"
+#include "frontend/ir/ir.h"
 
 namespace cvsim::passes {
 

@@ -43,10 +43,14 @@ static void mark_dual_aiv(Function& f) {
 
 std::string_view policy_name(V2CPolicy p) {
     switch (p) {
-        case V2CPolicy::Off: return "off";
-        case V2CPolicy::Fence: return "fence";
-        case V2CPolicy::Syncall: return "syncall";
-        case V2CPolicy::Reject: return "reject";
+        case V2CPolicy::Off:
+            return "off";
+        case V2CPolicy::Fence:
+            return "fence";
+        case V2CPolicy::Syncall:
+            return "syncall";
+        case V2CPolicy::Reject:
+            return "reject";
     }
     return "?";
 }
@@ -80,7 +84,7 @@ bool lane_keeps_type(Lane lane, const Type& t) {
 }
 
 class Splitter {
-public:
+  public:
     Splitter(const Function& src, Lane lane, const ExpandOptions& opt, ExpandStats& stats)
         : m_src(src), m_lane(lane), m_opt(opt), m_stats(stats) {
         m_out = std::make_shared<Function>();
@@ -93,7 +97,8 @@ public:
         m_out->deco_extra_keys = src.deco_extra_keys;
         m_out->loc = src.loc;
         m_out->origin = src.name;
-        if (!src.specialised_from.empty()) m_out->specialised_from = src.specialised_from + (lane == Lane::Aic ? "_aic" : "_aiv");
+        if (!src.specialised_from.empty())
+            m_out->specialised_from = src.specialised_from + (lane == Lane::Aic ? "_aic" : "_aiv");
         m_src_origins = gm_origins(src);
         m_map.by_id.resize(src.vars.size());
         for (const auto& v : src.vars) m_map.by_id[v->id] = m_out->new_var(v->name, v->type, v->loc);
@@ -143,21 +148,22 @@ public:
         }
     }
 
-private:
+  private:
     const Function& m_src;
     Lane m_lane;
     const ExpandOptions& m_opt;
     ExpandStats& m_stats;
-    std::shared_ptr<Function> m_out;  // the lane function being built
-    VarMap m_map;                     // source variable -> lane variable
-    int m_region_split = -1;          // split code of the enclosing split_aiv region, -1 outside
-    bool m_dual = false;              // a split_aiv region was flattened (both lanes run it)
-    std::set<const Var*> m_copy_defs; // lane variables bound by a copy standing for the other lane's store
+    std::shared_ptr<Function> m_out;      // the lane function being built
+    VarMap m_map;                         // source variable -> lane variable
+    int m_region_split = -1;              // split code of the enclosing split_aiv region, -1 outside
+    bool m_dual = false;                  // a split_aiv region was flattened (both lanes run it)
+    std::set<const Var*> m_copy_defs;     // lane variables bound by a copy standing for the other lane's store
     std::set<const Stmt*> m_shared_only;  // the other side's loops/branches, kept for their SHARED statements
-    GmOrigins m_src_origins;          // the source function's GM-tensor versions -> their parameter
+    GmOrigins m_src_origins;              // the source function's GM-tensor versions -> their parameter
 
     bool mine(Side s) const {
-        return s == Side::Shared || (s == Side::Cube && m_lane == Lane::Aic) || (s == Side::Vector && m_lane == Lane::Aiv);
+        return s == Side::Shared || (s == Side::Cube && m_lane == Lane::Aic) ||
+               (s == Side::Vector && m_lane == Lane::Aiv);
     }
 
     Block filter(const Block& b) {
@@ -200,13 +206,15 @@ private:
                     m_shared_only.insert(out.back().get());
                 }
                 return;
-            default: break;
+            default:
+                break;
         }
         if (side == Side::BoundaryC2V || side == Side::BoundaryV2C) return boundary(s, side, out);
         if (m_lane == Lane::Aiv && is_call(s, OpCode::TpushToAic) && s.kind == StmtKind::Eval) return hand_push(s, out);
         if (mine(side)) {
             out.push_back(clone_stmt(std::make_shared<Stmt>(s), &m_map));
-        } else if ((is_call(s, OpCode::Store) || is_call(s, OpCode::Mscatter)) && s.kind == StmtKind::Assign && s.targets.size() == 1) {
+        } else if ((is_call(s, OpCode::Store) || is_call(s, OpCode::Mscatter)) && s.kind == StmtKind::Assign &&
+                   s.targets.size() == 1) {
             // The other lane's store still names the tensor's next SSA version, which this lane may read (a
             // value a loop carries, a later load): here it is the same tensor (dce() drops it when unused).
             const ExprPtr& t = arg(*stmt_call(s), "output_tensor");
@@ -311,8 +319,14 @@ private:
         nz_t.view.written = true;
         std::string base = src->kind == ExprKind::Var ? src->var->name + "_nz" : "_nz";
         VarPtr nz = m_out->new_var(m_out->fresh_name(base), nz_t, loc);
-        out.push_back(make_assign(nz, make_call(OpCode::Move, {{"tile", src}, {"target_memory", mem_lit(Mem::Vec)},
-                                                              {"blayout", layout_lit(TileLayout::col_major)}, {"slayout", layout_lit(TileLayout::row_major)}}, loc), loc));
+        out.push_back(make_assign(nz,
+                                  make_call(OpCode::Move,
+                                            {{"tile", src},
+                                             {"target_memory", mem_lit(Mem::Vec)},
+                                             {"blayout", layout_lit(TileLayout::col_major)},
+                                             {"slayout", layout_lit(TileLayout::row_major)}},
+                                            loc),
+                                  loc));
         return var_ref(nz, loc);
     }
 
@@ -334,31 +348,38 @@ private:
         if (m_lane == Lane::Aic) ++m_stats.boundaries;
         if (side == Side::BoundaryC2V) {
             if (m_lane == Lane::Aic) {
-                out.push_back(make_eval(make_call(OpCode::TpushToAiv, {{"tile", src}, {"split", int_lit(split)}}, s.loc), s.loc));
+                out.push_back(
+                    make_eval(make_call(OpCode::TpushToAiv, {{"tile", src}, {"split", int_lit(split)}}, s.loc), s.loc));
             } else if (dst) {
                 Type t = dst->type;
-                out.push_back(make_assign(dst, make_call(OpCode::TpopFromAic, {{"split", int_lit(split)}}, s.loc, &t), s.loc));
+                out.push_back(
+                    make_assign(dst, make_call(OpCode::TpopFromAic, {{"split", int_lit(split)}}, s.loc, &t), s.loc));
             }
             return;
         }
         // V2C
         if (m_lane == Lane::Aiv) {
             ExprPtr pushed = nz_adapted(src, s.loc, out);
-            out.push_back(make_eval(make_call(OpCode::TpushToAic, {{"tile", pushed}, {"split", int_lit(split)}}, s.loc), s.loc));
+            out.push_back(
+                make_eval(make_call(OpCode::TpushToAic, {{"tile", pushed}, {"split", int_lit(split)}}, s.loc), s.loc));
             return;
         }
         if (!dst) return;
         Mem target = dst->type.mem;
         if (target == Mem::Mat) {
             Type t = dst->type;
-            out.push_back(make_assign(dst, make_call(OpCode::TpopFromAiv, {{"split", int_lit(split)}}, s.loc, &t), s.loc));
+            out.push_back(
+                make_assign(dst, make_call(OpCode::TpopFromAiv, {{"split", int_lit(split)}}, s.loc, &t), s.loc));
             return;
         }
         Type mat_t = Type::tile(dst->type.shape, dst->type.dtype, Mem::Mat);
         mat_t.valid = dst->type.valid;
         VarPtr m = m_out->new_var(m_out->fresh_name(dst->name + "_mat"), mat_t, s.loc);
-        out.push_back(make_assign(m, make_call(OpCode::TpopFromAiv, {{"split", int_lit(split)}}, s.loc, &mat_t), s.loc));
-        out.push_back(make_assign(dst, make_call(OpCode::Move, {{"tile", var_ref(m, s.loc)}, {"target_memory", mem_lit(target)}}, s.loc), s.loc));
+        out.push_back(
+            make_assign(m, make_call(OpCode::TpopFromAiv, {{"split", int_lit(split)}}, s.loc, &mat_t), s.loc));
+        out.push_back(make_assign(
+            dst, make_call(OpCode::Move, {{"tile", var_ref(m, s.loc)}, {"target_memory", mem_lit(target)}}, s.loc),
+            s.loc));
     }
 
     // A value the source function computes on the other side only (a scalar read from a vector tile, say)
@@ -374,7 +395,7 @@ private:
         std::set<const Var*> defined;
         for (const auto& p : m_out->params) defined.insert(p.var.get());
         walk(m_out->body, [&](const StmtPtr& st) { bound(*st, defined); });
-        std::map<const Var*, const Var*> lane_var;     // source variable -> lane variable
+        std::map<const Var*, const Var*> lane_var;  // source variable -> lane variable
         for (const auto& sv : m_src.vars) lane_var[sv.get()] = m_map.get(sv).get();
         std::map<const Var*, const Stmt*> source_def;  // lane variable -> the source statement binding it
         walk(m_src.body, [&](const StmtPtr& st) {
@@ -394,9 +415,11 @@ private:
                 if (defined.count(v) || it == source_def.end()) continue;
                 const bool aic = m_lane == Lane::Aic;
                 raise(codes::kUnsupported, st->loc,
-                      fmt::format("the {} lane needs '{}', which only the {} side computes (at {}): a scalar does not cross between the cores "
+                      fmt::format("the {} lane needs '{}', which only the {} side computes (at {}): a scalar does not "
+                                  "cross between the cores "
                                   "(tpush/tpop carry tiles), so this statement cannot run on the {}",
-                                  aic ? "AIC" : "AIV", v->name, aic ? "vector" : "cube", it->second->loc.short_str(), aic ? "cube" : "vector"),
+                                  aic ? "AIC" : "AIV", v->name, aic ? "vector" : "cube", it->second->loc.short_str(),
+                                  aic ? "cube" : "vector"),
                       "compute the value on both sides from GM or parameters, or move it through a tile");
             }
         });
@@ -411,7 +434,8 @@ private:
             // something after it reads keeps it, DSL 4.1).
             bool tensors_only = true;
             for (const auto& v : s.kind == StmtKind::For ? s.iter_args : s.targets)
-                if (v->type.kind != TypeKind::Tensor || !origins.count(v.get())) tensors_only = false;  // a pick between tensors stays
+                if (v->type.kind != TypeKind::Tensor || !origins.count(v.get()))
+                    tensors_only = false;  // a pick between tensors stays
             for (const Block* arm : {&s.body, &s.orelse})
                 walk(*arm, [&](const StmtPtr& x) {
                     if (x->kind == StmtKind::Yield) return;
@@ -420,7 +444,8 @@ private:
                     for (const auto& t : x->iter_args)
                         if (t->type.kind != TypeKind::Tensor) tensors_only = false;
                 });
-            if (m_shared_only.count(&s) && tensors_only && !effect_besides_yields(s.body) && !effect_besides_yields(s.orelse)) {
+            if (m_shared_only.count(&s) && tensors_only && !effect_besides_yields(s.body) &&
+                !effect_besides_yields(s.orelse)) {
                 b.erase(b.begin() + static_cast<std::ptrdiff_t>(i));
                 continue;
             }
@@ -453,7 +478,6 @@ private:
         }
     }
 
-
     // A value a loop carries that this lane neither reads in the body (other than to yield it on, directly or
     // through copies of it) nor after the loop is dropped from the loop: iter_arg, init value, result and
     // yield value (upstream's StripDeadIterArgs, loop_state_repair.cpp, run on each lane after the split: the
@@ -476,8 +500,8 @@ private:
                 if (i < s.targets.size() && used.count(s.targets[i].get())) continue;
                 std::set<const Var*> chain{s.iter_args[i].get()};  // the carried value and its copies
                 auto is_copy = [&](const Stmt& x) {
-                    return x.kind == StmtKind::Assign && x.targets.size() == 1 && x.value && x.value->kind == ExprKind::Var &&
-                           chain.count(x.value->var.get());
+                    return x.kind == StmtKind::Assign && x.targets.size() == 1 && x.value &&
+                           x.value->kind == ExprKind::Var && chain.count(x.value->var.get());
                 };
                 for (bool grew = true; grew;) {
                     grew = false;
@@ -597,9 +621,12 @@ private:
             const Expr* c = stmt_call(s);
             if (!c || s.targets.empty()) continue;
             OpCode free_op;
-            if (c->op->code == OpCode::TpopFromAic) free_op = OpCode::TfreeToAic;
-            else if (c->op->code == OpCode::TpopFromAiv) free_op = OpCode::TfreeToAiv;
-            else continue;
+            if (c->op->code == OpCode::TpopFromAic)
+                free_op = OpCode::TfreeToAic;
+            else if (c->op->code == OpCode::TpopFromAiv)
+                free_op = OpCode::TfreeToAiv;
+            else
+                continue;
             VarPtr v = s.targets[0];
             const std::set<const Var*> al = storage_aliases(m_out->body, v.get());
             auto reads_alias = [&](const Stmt& x, bool shallow) {
@@ -635,12 +662,16 @@ private:
             });
             if (escape)
                 raise(codes::kUnsupported, s.loc,
-                      fmt::format("the tile '{}' popped here (or a view of it) {} at line {}; cvsim cannot place its {}, which "
-                                  "must run exactly once, after the tile's last use",
-                                  v->name, escape->kind == StmtKind::Yield ? "leaves the block it was popped in through a yield" : "is used after the block it was popped in ends",
-                                  escape->loc.line, free_op == OpCode::TfreeToAic ? "tfree_to_aic" : "tfree_to_aiv"),
+                      fmt::format(
+                          "the tile '{}' popped here (or a view of it) {} at line {}; cvsim cannot place its {}, which "
+                          "must run exactly once, after the tile's last use",
+                          v->name,
+                          escape->kind == StmtKind::Yield ? "leaves the block it was popped in through a yield"
+                                                          : "is used after the block it was popped in ends",
+                          escape->loc.line, free_op == OpCode::TfreeToAic ? "tfree_to_aic" : "tfree_to_aiv"),
                       "copy the tile (pl.move) inside the block and let the copy leave it");
-            b.insert(b.begin() + static_cast<std::ptrdiff_t>(last + 1), make_eval(make_call(free_op, {{"tile", var_ref(v, s.loc)}}, s.loc), s.loc));
+            b.insert(b.begin() + static_cast<std::ptrdiff_t>(last + 1),
+                     make_eval(make_call(free_op, {{"tile", var_ref(v, s.loc)}}, s.loc), s.loc));
         }
     }
 };
@@ -657,15 +688,29 @@ void scan_pipes(const Block& b, std::map<int64_t, PipeUse>& uses) {
         const Expr* c = stmt_call(*s);
         if (!c) return;
         OpCode k = c->op->code;
-        if (k != OpCode::TpushToAiv && k != OpCode::TpopFromAic && k != OpCode::TpushToAic && k != OpCode::TpopFromAiv) return;
+        if (k != OpCode::TpushToAiv && k != OpCode::TpopFromAic && k != OpCode::TpushToAic && k != OpCode::TpopFromAiv)
+            return;
         const ExprPtr& ide = arg(*c, "id");
         PipeUse& u = uses[ide ? const_int(ide).value_or(0) : 0];
         switch (k) {
-            case OpCode::TpushToAiv: u.c2v = true; u.slot_size = std::max(u.slot_size, arg(*c, "tile")->type.bytes()); break;
-            case OpCode::TpopFromAic: u.c2v = true; u.slot_size = std::max(u.slot_size, c->type.bytes()); break;
-            case OpCode::TpushToAic: u.v2c = true; u.slot_size = std::max(u.slot_size, arg(*c, "tile")->type.bytes()); break;
-            case OpCode::TpopFromAiv: u.v2c = true; u.slot_size = std::max(u.slot_size, c->type.bytes()); break;
-            default: break;
+            case OpCode::TpushToAiv:
+                u.c2v = true;
+                u.slot_size = std::max(u.slot_size, arg(*c, "tile")->type.bytes());
+                break;
+            case OpCode::TpopFromAic:
+                u.c2v = true;
+                u.slot_size = std::max(u.slot_size, c->type.bytes());
+                break;
+            case OpCode::TpushToAic:
+                u.v2c = true;
+                u.slot_size = std::max(u.slot_size, arg(*c, "tile")->type.bytes());
+                break;
+            case OpCode::TpopFromAiv:
+                u.v2c = true;
+                u.slot_size = std::max(u.slot_size, c->type.bytes());
+                break;
+            default:
+                break;
         }
     });
 }
@@ -683,14 +728,19 @@ void add_pipe_setup(Function& f, Lane lane, const std::string& base, const PipeU
     auto buffer = [&](bool c2v) -> ExprPtr {
         bool used = c2v ? u.c2v : u.v2c;
         if (!used) return const_lit(0, DType::INT32, loc);
-        std::string name = base + (c2v ? "_c2v_slot_buffer" : "_v2c_slot_buffer") + (id ? "_" + std::to_string(id) : "");
+        std::string name =
+            base + (c2v ? "_c2v_slot_buffer" : "_v2c_slot_buffer") + (id ? "_" + std::to_string(id) : "");
         bool consumer = c2v ? lane == Lane::Aiv : lane == Lane::Aic;
         VarPtr v = f.new_var(f.fresh_name(c2v ? "c2v_buf" : "v2c_buf"), Type::scalar(DType::INT32), loc);
         ExprPtr call;
         if (consumer)
-            call = make_call(OpCode::ReserveBuffer, {{"name", str_lit(name)}, {"size", int_lit(u.slot_size * slot_num)}, {"base", auto_lit(loc)}}, loc);
+            call = make_call(
+                OpCode::ReserveBuffer,
+                {{"name", str_lit(name)}, {"size", int_lit(u.slot_size * slot_num)}, {"base", auto_lit(loc)}}, loc);
         else
-            call = make_call(OpCode::ImportPeerBuffer, {{"name", str_lit(name)}, {"peer_func", str_lit(base + (lane == Lane::Aic ? "_aiv" : "_aic"))}}, loc);
+            call = make_call(
+                OpCode::ImportPeerBuffer,
+                {{"name", str_lit(name)}, {"peer_func", str_lit(base + (lane == Lane::Aic ? "_aiv" : "_aic"))}}, loc);
         setup.push_back(make_assign(v, call, loc));
         return var_ref(v, loc);
     };
@@ -698,10 +748,14 @@ void add_pipe_setup(Function& f, Lane lane, const std::string& base, const PipeU
     ExprPtr v2c = buffer(false);
     ExprPtr c2v = buffer(true);
     int dir = (u.c2v ? 1 : 0) | (u.v2c ? 2 : 0);
-    std::vector<std::pair<std::string, ExprPtr>> args = {{"c2v_consumer_buf", c2v}, {"v2c_consumer_buf", v2c}, {"dir_mask", int_lit(dir)},
-                                                         {"slot_size", int_lit(u.slot_size)}, {"slot_num", int_lit(slot_num)}};
+    std::vector<std::pair<std::string, ExprPtr>> args = {{"c2v_consumer_buf", c2v},
+                                                         {"v2c_consumer_buf", v2c},
+                                                         {"dir_mask", int_lit(dir)},
+                                                         {"slot_size", int_lit(u.slot_size)},
+                                                         {"slot_num", int_lit(slot_num)}};
     if (id) args.push_back({"id", int_lit(id)});
-    setup.push_back(make_eval(make_call(lane == Lane::Aic ? OpCode::AicInitializePipe : OpCode::AivInitializePipe, args, loc), loc));
+    setup.push_back(make_eval(
+        make_call(lane == Lane::Aic ? OpCode::AicInitializePipe : OpCode::AivInitializePipe, args, loc), loc));
     // After the lane's leading get_subblock_idx bindings (upstream's place for the prologue).
     auto at = f.body.begin();
     while (at != f.body.end() && is_call(**at, OpCode::GetSubblockIdx)) ++at;
@@ -744,7 +798,8 @@ std::shared_ptr<Function> make_group(const Function& src, const Function& aic, c
     ret->kind = StmtKind::Return;
     ret->loc = src.loc;
     for (size_t i = 0; i < src.ret_types.size(); ++i) {
-        VarPtr v = g->new_var(g->fresh_name(src.ret_types.size() == 1 ? "result" : fmt::format("result_{}", i)), src.ret_types[i], src.loc);
+        VarPtr v = g->new_var(g->fresh_name(src.ret_types.size() == 1 ? "result" : fmt::format("result_{}", i)),
+                              src.ret_types[i], src.loc);
         st->targets.push_back(v);
         ret->values.push_back(var_ref(v, src.loc));
     }
@@ -759,7 +814,9 @@ std::shared_ptr<Function> make_group(const Function& src, const Function& aic, c
 static bool flatten_split_regions(Block& b);
 
 // A pl.split_aiv region cvsim flattens into one lane's statements (one with loop-carried values stays a loop).
-static bool flattened_region(const Stmt& s) { return s.kind == StmtKind::For && s.loop_kind == LoopKind::SplitAiv && s.iter_args.empty(); }
+static bool flattened_region(const Stmt& s) {
+    return s.kind == StmtKind::For && s.loop_kind == LoopKind::SplitAiv && s.iter_args.empty();
+}
 
 bool flatten_vector_split_regions(Function& f, bool apply) {
     if (f.type == FuncType::InCore) {
@@ -817,10 +874,13 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
         // run/check never simulate it (one device).
         if (is_mixed(*f) && !f->distributed.what.empty() && opt.v2c != V2CPolicy::Off)
             raise(codes::kUnsupported, f->distributed.loc,
-                  fmt::format("'{}' is a mixed distributed function ('{}'): cvsim expands it for comparison only (--v2c off); it does "
-                              "not analyse the GM accesses of pld.* ops, so it cannot insert V2C synchronisation for them",
-                              f->name, f->distributed.what),
-                  "expand it with --v2c off (upstream's expansion, no V2C addition); check reports a distributed kernel as not checked",
+                  fmt::format(
+                      "'{}' is a mixed distributed function ('{}'): cvsim expands it for comparison only (--v2c off); "
+                      "it does "
+                      "not analyse the GM accesses of pld.* ops, so it cannot insert V2C synchronisation for them",
+                      f->name, f->distributed.what),
+                  "expand it with --v2c off (upstream's expansion, no V2C addition); check reports a distributed "
+                  "kernel as not checked",
                   f->distributed.span);
         if (is_mixed(*f) && !opt.only.empty() && !opt.only.count(f->name)) {  // no launch of the entry reaches it
             out->functions.push_back(clone_function(*f));
@@ -850,10 +910,12 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
         walk(f->body, [&](const StmtPtr& s) {
             if (s->kind == StmtKind::Return && (f->body.empty() || s.get() != f->body.back().get()))
                 raise(codes::kUnsupported, s->loc,
-                      fmt::format("an early return in the mixed kernel '{}': cvsim splits a mixed kernel only with its return as the "
+                      fmt::format("an early return in the mixed kernel '{}': cvsim splits a mixed kernel only with its "
+                                  "return as the "
                                   "last statement",
                                   f->name),
-                      "let the control flow reach the end of the function (assign the result in the branch and return once)");
+                      "let the control flow reach the end of the function (assign the result in the branch and return "
+                      "once)");
         });
         auto work = clone_function(*f);
         // A load lane DCE removes (its tile is never read) is no GM access: gm_sync neither orders it nor

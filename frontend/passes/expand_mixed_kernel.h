@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "frontend/ir/ir.h"
 #include "core/params.h"
+#include "frontend/ir/ir.h"
 
 namespace cvsim::passes {
 
@@ -31,12 +31,12 @@ struct ExpandOptions {
     V2CPolicy v2c = V2CPolicy::Fence;
     C2VPolicy c2v = C2VPolicy::Upstream;
     Target target = Target::A2A3;
-    int blocks = 1;              // clusters the kernel is launched on (hard vs soft syncall)
-    int chip_clusters = 24;      // clusters on the chip
+    int blocks = 1;          // clusters the kernel is launched on (hard vs soft syncall)
+    int chip_clusters = 24;  // clusters on the chip
     // a5 (1:1 flags): ids [0, s) pair the AIC with AIV0, [s, 2s) with AIV1; s = chip.flag_counters /
     // the AIVs per cluster (2). A flag both AIV lanes use is one id per lane.
     int flag_lane_stride = 16;
-    int auto_slot_num = 2;       // sync.auto_slot_num: slots of the pipes the expander adds (no slot_num attr)
+    int auto_slot_num = 2;  // sync.auto_slot_num: slots of the pipes the expander adds (no slot_num attr)
     // gm.visibility_delay (or the bound --max-visibility-delay draws from): > 0, a flag, barrier or transport
     // orders a V2C store's completion only, and `reject` errors on a store the program does not publish.
     uint64_t visibility_delay = 0;
@@ -51,18 +51,18 @@ struct ExpandOptions {
 
 // Pass statistics (printed with -v, reported in --json).
 struct ExpandStats {
-    int functions_expanded = 0;  // mixed InCore functions split
-    int boundaries = 0;          // tile moves across the split turned into tpush/tpop
-    int c2v_fences = 0;          // C2V GM dependencies fenced (as upstream)
-    int v2c_fences = 0;          // V2C GM dependencies fenced with a tpush/tpop token
-    int war_orders = 0;          // loop-carried write-after-read orderings added (reverse sync flags)
-    int fallbacks = 0;           // V2C dependencies with no balanced fence placement, given a barrier instead
-    int barriers = 0;            // syncalls inserted (policy syncall, or fallbacks)
-    int already_ordered = 0;     // dependencies found already ordered (author syncall, flags, transports)
-    int unfenced = 0;            // dependencies left unfenced (policy off, or C2V without a unique producer)
-    bool c2v_complete = false;   // --c2v complete was in force
-    int c2v_orders = 0;          // C2V (and cross-lane WAW) orderings --c2v complete added beyond upstream
-    int pruned = 0;              // insertions the final re-check removed (the others order every pair without them)
+    int functions_expanded = 0;    // mixed InCore functions split
+    int boundaries = 0;            // tile moves across the split turned into tpush/tpop
+    int c2v_fences = 0;            // C2V GM dependencies fenced (as upstream)
+    int v2c_fences = 0;            // V2C GM dependencies fenced with a tpush/tpop token
+    int war_orders = 0;            // loop-carried write-after-read orderings added (reverse sync flags)
+    int fallbacks = 0;             // V2C dependencies with no balanced fence placement, given a barrier instead
+    int barriers = 0;              // syncalls inserted (policy syncall, or fallbacks)
+    int already_ordered = 0;       // dependencies found already ordered (author syncall, flags, transports)
+    int unfenced = 0;              // dependencies left unfenced (policy off, or C2V without a unique producer)
+    bool c2v_complete = false;     // --c2v complete was in force
+    int c2v_orders = 0;            // C2V (and cross-lane WAW) orderings --c2v complete added beyond upstream
+    int pruned = 0;                // insertions the final re-check removed (the others order every pair without them)
     std::vector<std::string> log;  // one line per decision, "k.py:28 -> k.py:33 q_rot: V2C fence"
 };
 
@@ -77,7 +77,8 @@ bool is_mixed(const ir::Function& f);
 // (C2V/V2C fences), sync flags (loop-carried WAR) or barriers as the policy says (passes/gm_sync.cpp).
 // `live_loads` (optional): the targets of the loads the split keeps; any other load is dead (no access).
 // `live_reads` (optional, two sets: AIC, AIV): the pl.tensor.read results each lane keeps.
-void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const ir::Var*>* live_loads = nullptr,
+void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats,
+                    const std::set<const ir::Var*>* live_loads = nullptr,
                     const std::set<const ir::Var*>* live_reads = nullptr);
 
 // The vector split of an AIV lane function for split mode UP_DOWN / LEFT_RIGHT (passes/vector_split.cpp).

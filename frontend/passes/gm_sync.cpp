@@ -3,8 +3,8 @@
 
 namespace cvsim::passes {
 
-void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const ir::Var*>* live_loads,
-                    const std::set<const ir::Var*>* live_reads) {
+void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stats,
+                    const std::set<const ir::Var*>* live_loads, const std::set<const ir::Var*>* live_reads) {
     const ExpandStats before = stats;
     const size_t vars = f.vars.size(), params = f.params.size();
     {
@@ -17,8 +17,9 @@ void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stat
     stats = before;
     f.vars.resize(vars);
     f.params.resize(params);
-    stats.log.push_back(fmt::format("{}: ring back-pressure not used: a token this pass adds shares the ring it counts (planned again without it)",
-                                    f.loc.short_str()));
+    stats.log.push_back(fmt::format(
+        "{}: ring back-pressure not used: a token this pass adds shares the ring it counts (planned again without it)",
+        f.loc.short_str()));
     gmsync::GmSync g(f, opt, stats, live_loads, live_reads);
     g.set_back_pressure_off();
     g.run();

@@ -53,13 +53,13 @@ using namespace ir;
 using Path = std::vector<std::pair<Block*, size_t>>;
 
 struct Access {
-    StmtPtr stmt;                      // the store/load statement
-    Path path;                         // where it sits
+    StmtPtr stmt;  // the store/load statement
+    Path path;     // where it sits
     bool store = false;
-    Side lane = Side::Shared;          // Cube or Vector
-    std::set<const Var*> origins;      // tensor parameters it touches
+    Side lane = Side::Shared;      // Cube or Vector
+    std::set<const Var*> origins;  // tensor parameters it touches
     const Expr* call = nullptr;
-    GmWindow win;                      // absolute window (gm_windows.h)
+    GmWindow win;  // absolute window (gm_windows.h)
 };
 
 enum class Order { Before, After, Same, Unordered };
@@ -73,11 +73,11 @@ inline Order compare(const Path& a, const Path& b) {
 }
 
 class GmSync {
-public:
+  public:
     // Two atomic-add stores: the checker and the oracle never pair them (the adds commute), so neither does the pass.
     static bool both_atomic_add(const Access& a, const Access& b) {
-        return a.call && b.call && a.call->op->code == OpCode::Store && b.call->op->code == OpCode::Store && is_atomic_add_store(*a.call) &&
-               is_atomic_add_store(*b.call);
+        return a.call && b.call && a.call->op->code == OpCode::Store && b.call->op->code == OpCode::Store &&
+               is_atomic_add_store(*a.call) && is_atomic_add_store(*b.call);
     }
     GmSync(Function& f, const ExpandOptions& opt, ExpandStats& stats, const std::set<const Var*>* live_loads = nullptr,
            const std::set<const Var*>* live_reads = nullptr)
@@ -96,10 +96,12 @@ public:
                 OpCode k = c->op->code;
                 if (k == OpCode::TpushToAic || k == OpCode::TpopFromAiv) m_handwritten[1] = true;
                 if (k == OpCode::TpushToAiv || k == OpCode::TpopFromAic) m_handwritten[0] = true;
-                if (k == OpCode::TpushToAic || k == OpCode::TpopFromAiv || k == OpCode::TpushToAiv || k == OpCode::TpopFromAic) {
+                if (k == OpCode::TpushToAic || k == OpCode::TpopFromAiv || k == OpCode::TpushToAiv ||
+                    k == OpCode::TpopFromAic) {
                     const ExprPtr& ia = arg(*c, "id");
                     std::optional<int64_t> id = ia ? const_int(ia) : std::optional<int64_t>(0);
-                    if (!id || *id == 0) m_author_ring0[(k == OpCode::TpushToAic || k == OpCode::TpopFromAiv) ? 1 : 0] = true;
+                    if (!id || *id == 0)
+                        m_author_ring0[(k == OpCode::TpushToAic || k == OpCode::TpopFromAiv) ? 1 : 0] = true;
                 }
             }
         });
@@ -124,7 +126,7 @@ public:
         prune_inserted();
     }
 
-private:
+  private:
     // ---- pairs between the clusters of a launch on --blocks > 1 (gm_sync_blocks.cpp) ----
     friend struct BlockOrder;
     void order_across_blocks();
@@ -143,8 +145,8 @@ private:
     }
     // A C2V pair (cube store s, vector load l; common block b) upstream leaves open: a barrier before l's
     // statement, and a second one after the last loop-carried WAR load. Returns the ordering's depth.
-    std::optional<size_t> c2v_order_pair(const Access& s, const Access& l, Block* b, size_t d, size_t il, bool war, size_t il_last,
-                                         const std::string& what);
+    std::optional<size_t> c2v_order_pair(const Access& s, const Access& l, Block* b, size_t d, size_t il, bool war,
+                                         size_t il_last, const std::string& what);
     // A loop-carried C2V RAW / a C2V WAR upstream leaves open: a barrier at (b, index).
     void c2v_order_at(Block* b, size_t index, const SourceLoc& loc, const std::string& what);
     // Cross-lane write-after-write with the cube's store first (a cube and a vector store that may touch
@@ -155,18 +157,20 @@ private:
     // A vector store first, a cube store second (same iteration or loop-carried): ordered by --v2c.
     void order_v2c_waw();
     // The --v2c policy for one vector-first hazard (prod on the vector lane, cons a cube store) at (b, ip, ic).
-    void v2c_order_first(const Access& prod, const Access& cons, Block* b, size_t d, size_t ip, size_t ic, const std::string& what, const char* kind);
+    void v2c_order_first(const Access& prod, const Access& cons, Block* b, size_t d, size_t ip, size_t ic,
+                         const std::string& what, const char* kind);
     int vector_accesses(const Access& a) const;  // vector accesses of a's kind (store/load) to its origins
     // A vector pl.tensor.read that the other AIV also issues (a2a3: lane 1's replay reads; a5: both lanes
     // run the function) against a vector store of the same elements: AIV0 -> AIV1, which only a barrier
     // orders. Under fence / syncall: a barrier before the second access's statement.
     void order_vector_reads();
-    void reject_vector_pair(const Access& x, const Access& y, const std::string& when) const;  // under reject: E-V2C-UNFENCED
+    void reject_vector_pair(const Access& x, const Access& y,
+                            const std::string& when) const;  // under reject: E-V2C-UNFENCED
 
     // ---- ordering by enumeration (gm_sync_trace.cpp) ----
     struct TraceEv {
-        const Stmt* s;               // a statement with a call
-        bool definite;               // runs whenever the loops around it reach it (no undecided branch)
+        const Stmt* s;  // a statement with a call
+        bool definite;  // runs whenever the loops around it reach it (no undecided branch)
         std::vector<std::pair<const Var*, int64_t>> vals;  // the value of each For loop's variable around it
         // a5 with both AIV lanes (1:1 flags): 1, a flag op that stands for both lanes (the AIC's op on id X
         // followed by its twin on X + stride, or an AIV lane branch of X / X + stride: lane_pair_flag); 2, the
@@ -183,14 +187,16 @@ private:
     // The function's statement instances in program order (nullptr: a loop without a constant trip count, a
     // split_aiv / spmd loop, an early return, or too many instances).
     const std::vector<TraceEv>* trace() const;
-    bool trace_block(const Block& b, std::map<const Var*, int64_t>& env, bool definite, std::vector<std::pair<const Var*, int64_t>>& vals,
-                     std::vector<TraceEv>& out) const;
+    bool trace_block(const Block& b, std::map<const Var*, int64_t>& env, bool definite,
+                     std::vector<std::pair<const Var*, int64_t>>& vals, std::vector<TraceEv>& out) const;
     // May the instances of a (event ea) and b (event eb) touch a common element?
     bool instance_overlap(const Access& a, const TraceEv& ea, const Access& b, const TraceEv& eb) const;
     Counters counters(const Access& prod, const Access& cons) const;
-    bool trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c, bool publish = false) const;
+    bool trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c,
+                       bool publish = false) const;
     bool trace_published(const Access& prod, const Access& cons) const;
-    bool for_each_latest(const Access& first, const Access& then, const std::function<bool(size_t, size_t)>& f, bool* any = nullptr) const;
+    bool for_each_latest(const Access& first, const Access& then, const std::function<bool(size_t, size_t)>& f,
+                         bool* any = nullptr) const;
     bool trace_planned_orders(const Access& first, const Access& then) const;
     // A vector load's completion before an MTE3 release: some vector store or V2C push in trace positions
     // (i, to] whose tile is computed from the load's result (gm_sync_trace.cpp).
@@ -208,15 +214,16 @@ private:
     mutable bool m_bp_ring0_used[2] = {false, false};
     bool m_bp_off = false;  // planning again: the rule is off
     bool bp_conflict() const {
-        return std::any_of(m_tokens.begin(), m_tokens.end(), [&](const Token& t) { return m_bp_ring0_used[t.v2c ? 1 : 0]; });
+        return std::any_of(m_tokens.begin(), m_tokens.end(),
+                           [&](const Token& t) { return m_bp_ring0_used[t.v2c ? 1 : 0]; });
     }
 
-public:
+  public:
     bool m_bp_retry = false;  // run() stopped before applying anything: plan again with m_bp_off (insert_gm_sync)
     void set_back_pressure_off() { m_bp_off = true; }
 
-private:
-    mutable std::map<const Var*, std::vector<const Stmt*>> m_defs;      // variable -> the statements assigning it
+  private:
+    mutable std::map<const Var*, std::vector<const Stmt*>> m_defs;  // variable -> the statements assigning it
     mutable bool m_defs_built = false;
     // Is every instance of cons ordered after each earlier instance of prod (any iteration) that may touch a
     // common element? Independent: there is no such pair of instances. nullopt: not enumerable.
@@ -237,37 +244,38 @@ private:
     Function& m_f;
     const ExpandOptions& m_opt;
     ExpandStats& m_stats;
-    const std::set<const Var*>* m_live;                     // loads the split keeps (nullptr: all)
-    const std::set<const Var*>* m_live_reads;               // [AIC, AIV]: tensor.read results kept (nullptr: all)
-    std::map<const Var*, std::set<const Var*>> m_origin;   // tensor variable -> origin parameters
-    std::vector<Access> m_acc;                              // accesses in program order
-    std::map<Block*, const Stmt*> m_owner;                  // block -> the For/If owning it (nullptr: body)
-    std::map<Block*, Block*> m_parent;                      // block -> enclosing block
-    std::map<Block*, size_t> m_index_in_parent;             // block -> index of its owner in the parent
+    const std::set<const Var*>* m_live;                   // loads the split keeps (nullptr: all)
+    const std::set<const Var*>* m_live_reads;             // [AIC, AIV]: tensor.read results kept (nullptr: all)
+    std::map<const Var*, std::set<const Var*>> m_origin;  // tensor variable -> origin parameters
+    std::vector<Access> m_acc;                            // accesses in program order
+    std::map<Block*, const Stmt*> m_owner;                // block -> the For/If owning it (nullptr: body)
+    std::map<Block*, Block*> m_parent;                    // block -> enclosing block
+    std::map<Block*, size_t> m_index_in_parent;           // block -> index of its owner in the parent
     // Planned insertions: (block, index) -> statements to insert before that index, in order.
     std::map<std::pair<Block*, size_t>, std::vector<StmtPtr>> m_insert;
     // Token fences, in push (store) order: the pop is planned last (place_token_pops).
     struct Token {
-        Block* b;       // common block of the store and the consumer
-        size_t is, il;  // store index; index of the statement holding the consumer
-        bool v2c;       // direction
-        StmtPtr pop;    // the consumer lane's pop
-        StmtPtr push;   // the producer lane's push (planned at is + 1)
+        Block* b;                    // common block of the store and the consumer
+        size_t is, il;               // store index; index of the statement holding the consumer
+        bool v2c;                    // direction
+        StmtPtr pop;                 // the consumer lane's pop
+        StmtPtr push;                // the producer lane's push (planned at is + 1)
         std::vector<StmtPtr> after;  // everything planned after the store for it (adapter, fence, push)
         std::string what;            // the pair, for the log
     };
     std::vector<Token> m_tokens;
     // Has the token a publishing fence (a write-after-read token pushes a loaded tile and has none)?
     static bool token_fenced(const Token& t) {
-        return std::any_of(t.after.begin(), t.after.end(), [](const StmtPtr& st) { return is_call(*st, OpCode::Fence); });
+        return std::any_of(t.after.begin(), t.after.end(),
+                           [](const StmtPtr& st) { return is_call(*st, OpCode::Fence); });
     }
     struct PubFence {
         Block* b;
-        size_t idx;     // planned at (b, idx)
+        size_t idx;  // planned at (b, idx)
         StmtPtr fence;
         Access s;                  // the store (copies: callers' accesses need not outlive the pass's plan)
         std::vector<Access> cons;  // the accesses it publishes the store for
-        bool keep = false;                // asked for without a consumer (a pair across clusters): never dropped
+        bool keep = false;         // asked for without a consumer (a pair across clusters): never dropped
     };
     // While drop_unneeded_publishing_fences runs: the trace's publication test counts the fences this pass
     // plans (all drops of tokens done), except those in m_pub_removed.
@@ -286,16 +294,17 @@ private:
         std::string what;
     };
     std::vector<DeferredWar> m_deferred_war;
-    WindowAnalysis m_win;                                   // absolute GM windows
-    bool m_split = false;                                   // split attr or a split_aiv region: both AIVs run
-    bool m_handwritten[2] = {false, false};                 // hand-written ring ops (C2V, V2C) before the split
+    WindowAnalysis m_win;                    // absolute GM windows
+    bool m_split = false;                    // split attr or a split_aiv region: both AIVs run
+    bool m_handwritten[2] = {false, false};  // hand-written ring ops (C2V, V2C) before the split
     // Hand-written ring ops on ring id 0 (C2V, V2C), the ring a token travels on: the FIFO would hand a token
     // pop an author's tile pushed before the token (or the author's pop the token), so no token there.
     bool m_author_ring0[2] = {false, false};
     bool token_ring_free(bool v2c) const { return !m_author_ring0[v2c ? 1 : 0]; }
-    std::set<std::pair<const Block*, size_t>> m_barrier_at; // barriers planned (block, index)
+    std::set<std::pair<const Block*, size_t>> m_barrier_at;  // barriers planned (block, index)
     std::set<int64_t> m_planned_events;
-    std::set<std::pair<const Block*, size_t>> m_published;  // stores given a publishing fence                     // flag ids taken by planned sync_set/sync_wait
+    std::set<std::pair<const Block*, size_t>> m_published;  // stores given a publishing fence                     //
+                                                            // flag ids taken by planned sync_set/sync_wait
 
     // ---- (1) origins ----
     std::set<const Var*> origin_of(const ExprPtr& e) {
@@ -315,14 +324,19 @@ private:
         };
         std::function<void(const Block&)> scan = [&](const Block& b) {
             for (const auto& s : b) {
-                if (s->kind == StmtKind::Assign && s->targets.size() == 1 && s->targets[0]->type.kind == TypeKind::Tensor) {
+                if (s->kind == StmtKind::Assign && s->targets.size() == 1 &&
+                    s->targets[0]->type.kind == TypeKind::Tensor) {
                     const Var* t = s->targets[0].get();
                     if (const Expr* c = stmt_call(*s)) {
-                        if (c->op->code == OpCode::Store || c->op->code == OpCode::Mscatter) add(t, origin_of(arg(*c, "output_tensor")));
-                        else if (c->op->code == OpCode::Slice) add(t, origin_of(arg(*c, "tile")));
+                        if (c->op->code == OpCode::Store || c->op->code == OpCode::Mscatter)
+                            add(t, origin_of(arg(*c, "output_tensor")));
+                        else if (c->op->code == OpCode::Slice)
+                            add(t, origin_of(arg(*c, "tile")));
                         // A reshaped view: its accesses have no window here (they may overlap anything of it).
-                        else if (c->op->code == OpCode::TensorView) add(t, origin_of(arg(*c, "tensor")));
-                        else if (c->op->code == OpCode::TensorCreate) add(t, {t});
+                        else if (c->op->code == OpCode::TensorView)
+                            add(t, origin_of(arg(*c, "tensor")));
+                        else if (c->op->code == OpCode::TensorCreate)
+                            add(t, {t});
                     } else {
                         add(t, origin_of(s->value));
                     }
@@ -330,7 +344,8 @@ private:
                 if (s->kind == StmtKind::For) {
                     for (size_t k = 0; k < s->iter_args.size(); ++k) {
                         add(s->iter_args[k].get(), origin_of(s->init_values[k]));
-                        if (!s->body.empty() && s->body.back()->kind == StmtKind::Yield && k < s->body.back()->values.size())
+                        if (!s->body.empty() && s->body.back()->kind == StmtKind::Yield &&
+                            k < s->body.back()->values.size())
                             add(s->iter_args[k].get(), origin_of(s->body.back()->values[k]));
                         if (k < s->targets.size()) add(s->targets[k].get(), m_origin[s->iter_args[k].get()]);
                     }
@@ -385,13 +400,18 @@ private:
                 changed = true;
             }
         };
-        auto yields = [](const Block& b) -> const Stmt* { return !b.empty() && b.back()->kind == StmtKind::Yield ? b.back().get() : nullptr; };
+        auto yields = [](const Block& b) -> const Stmt* {
+            return !b.empty() && b.back()->kind == StmtKind::Yield ? b.back().get() : nullptr;
+        };
         while (changed) {
             changed = false;
             walk(m_f.body, [&](const StmtPtr& s) {
                 if (s->kind == StmtKind::Assign) {
                     Side sd = stmt_side(*s);
-                    int m = sd == Side::Cube ? 1 : sd == Side::Vector ? 2 : sd == Side::Shared ? expr_uses(s->value) : 3;
+                    int m = sd == Side::Cube     ? 1
+                            : sd == Side::Vector ? 2
+                            : sd == Side::Shared ? expr_uses(s->value)
+                                                 : 3;
                     for (const auto& t : s->targets) mark(t.get(), m);
                 } else if (s->kind == StmtKind::For) {
                     const Stmt* y = yields(s->body);
@@ -404,7 +424,8 @@ private:
                 } else if (s->kind == StmtKind::If) {
                     int cond = expr_uses(s->value);
                     for (const Stmt* y : {yields(s->body), yields(s->orelse)})
-                        for (size_t k = 0; y && k < s->targets.size() && k < y->values.size(); ++k) mark(s->targets[k].get(), cond | expr_uses(y->values[k]));
+                        for (size_t k = 0; y && k < s->targets.size() && k < y->values.size(); ++k)
+                            mark(s->targets[k].get(), cond | expr_uses(y->values[k]));
                 }
             });
         }
@@ -416,13 +437,17 @@ private:
             collect_reads(*s, r);
             int m = uses(r);
             if (m == 3)
-                raise(codes::kUnsupported, s->loc, "pl.tensor.write in a mixed kernel whose index or value uses values of both the cube and the vector lane",
+                raise(codes::kUnsupported, s->loc,
+                      "pl.tensor.write in a mixed kernel whose index or value uses values of both the cube and the "
+                      "vector lane",
                       "compute the element's value and indices on one lane");
             if (m == 2 && two_aivs)
                 raise(codes::kUnsupported, s->loc,
-                      "pl.tensor.write of a vector value in a function both AIV lanes run (split, split_aiv or dual dispatch): each lane "
+                      "pl.tensor.write of a vector value in a function both AIV lanes run (split, split_aiv or dual "
+                      "dispatch): each lane "
                       "would write the element",
-                      "write the element with pl.tile.store of a [1, 1] tile from one lane's half, or compute it on the cube");
+                      "write the element with pl.tile.store of a [1, 1] tile from one lane's half, or compute it on "
+                      "the cube");
             s->pinned_lane = m == 1 || (m == 0 && two_aivs) ? 1 : 2;
         });
     }
@@ -437,7 +462,8 @@ private:
             here.push_back({&b, i});
             if (const Expr* c = dead ? nullptr : stmt_call(*s)) {
                 // A load lane DCE removes (nothing reads its tile) touches no GM in the expanded program.
-                bool dead_load = c->op->code == OpCode::Load && m_live && !s->targets.empty() && !m_live->count(s->targets[0].get());
+                bool dead_load =
+                    c->op->code == OpCode::Load && m_live && !s->targets.empty() && !m_live->count(s->targets[0].get());
                 if ((c->op->code == OpCode::Store || c->op->code == OpCode::Load) && !dead_load) {
                     Access a;
                     a.stmt = s;
@@ -460,10 +486,12 @@ private:
                     // the GM scratch, each of unknown window here.
                     const bool scatter = c->op->code == OpCode::Mscatter;
                     const bool mat = !scatter && c->type.kind == TypeKind::Tile && c->type.mem == Mem::Mat;
-                    const bool unused = !scatter && m_live && !s->targets.empty() && !m_live->count(s->targets[0].get());
+                    const bool unused =
+                        !scatter && m_live && !s->targets.empty() && !m_live->count(s->targets[0].get());
                     std::vector<std::pair<const char*, bool>> parts = {{scatter ? "output_tensor" : "mem", scatter}};
                     if (mat) parts.push_back({"idx", false});
-                    if (mat && arg(*c, "scratch") && arg(*c, "scratch")->kind == ExprKind::Var) parts.push_back({"scratch", true});
+                    if (mat && arg(*c, "scratch") && arg(*c, "scratch")->kind == ExprKind::Var)
+                        parts.push_back({"scratch", true});
                     for (const auto& [param, store] : parts) {
                         if (unused) break;
                         Access a;
@@ -492,7 +520,8 @@ private:
                     // of both lanes; lane DCE later drops the copy a lane does not use.
                     for (Side lane : {Side::Cube, Side::Vector}) {
                         const auto* kept = m_live_reads ? &m_live_reads[lane == Side::Cube ? 0 : 1] : nullptr;
-                        if (kept && !s->targets.empty() && !kept->count(s->targets[0].get())) continue;  // the lane drops it
+                        if (kept && !s->targets.empty() && !kept->count(s->targets[0].get()))
+                            continue;  // the lane drops it
                         Access a;
                         a.stmt = s;
                         a.path = here;
@@ -592,14 +621,28 @@ private:
         if (const ExprPtr& pa = arg(c, "pipe"); pa && pa->kind == ExprKind::Enum) pt = static_cast<PipeType>(pa->ival);
         Pipe p = Pipe::Scalar;
         switch (pt) {
-            case PipeType::ALL: return std::nullopt;
-            case PipeType::V: p = Pipe::Vector; break;
-            case PipeType::M: p = Pipe::Cube; break;
-            case PipeType::MTE1: p = Pipe::Mte1; break;
-            case PipeType::MTE2: p = Pipe::Mte2; break;
-            case PipeType::MTE3: p = Pipe::Mte3; break;
-            case PipeType::FIX: p = Pipe::Fixp; break;
-            default: break;
+            case PipeType::ALL:
+                return std::nullopt;
+            case PipeType::V:
+                p = Pipe::Vector;
+                break;
+            case PipeType::M:
+                p = Pipe::Cube;
+                break;
+            case PipeType::MTE1:
+                p = Pipe::Mte1;
+                break;
+            case PipeType::MTE2:
+                p = Pipe::Mte2;
+                break;
+            case PipeType::MTE3:
+                p = Pipe::Mte3;
+                break;
+            case PipeType::FIX:
+                p = Pipe::Fixp;
+                break;
+            default:
+                break;
         }
         bool has = lane == Side::Cube ? p != Pipe::Vector : (p == Pipe::Mte2 || p == Pipe::Mte3 || p == Pipe::Vector);
         return has ? p : Pipe::Scalar;
@@ -645,17 +688,23 @@ private:
                 return;
             }
             auto it = direct.find(s.get());
-            if (it == direct.end()) elsewhere.insert(*id);
+            if (it == direct.end())
+                elsewhere.insert(*id);
             else
-                for (int64_t k = 0; k < it->second.second; ++k) (set ? sets : waits)[*id].push_back({it->second.first, c});
+                for (int64_t k = 0; k < it->second.second; ++k)
+                    (set ? sets : waits)[*id].push_back({it->second.first, c});
         });
         if (nonconst) return false;
         const int lane = prod.lane == Side::Cube ? 1 : 2;
         auto fenced = [&](size_t from, size_t to) {  // a fence of the producer's lane, or a barrier it takes part in
             for (size_t i = from; i < to; ++i)
                 if (const Expr* c = stmt_call(*b[i])) {
-                    if (c->op->code == OpCode::Fence && b[i]->kind == StmtKind::Eval && (b[i]->pinned_lane == 0 || b[i]->pinned_lane == lane)) return true;
-                    if (c->op->code == OpCode::Syncall && call_side(*c) != (prod.lane == Side::Cube ? Side::Vector : Side::Cube)) return true;
+                    if (c->op->code == OpCode::Fence && b[i]->kind == StmtKind::Eval &&
+                        (b[i]->pinned_lane == 0 || b[i]->pinned_lane == lane))
+                        return true;
+                    if (c->op->code == OpCode::Syncall &&
+                        call_side(*c) != (prod.lane == Side::Cube ? Side::Vector : Side::Cube))
+                        return true;
                 }
             return false;
         };
@@ -702,7 +751,8 @@ private:
     // its split_aiv region), one before cons in a block holding it, or an author flag pair in b?
     // `after_prod` (optional): set when the ordering runs after prod whenever prod runs (in b or in prod's
     // blocks), so that it also orders a later iteration's accesses; not when it sits only on cons's path.
-    bool already_ordered(const Block& b, size_t is, size_t il, const Access& prod, const Access& cons, bool* after_prod = nullptr) const {
+    bool already_ordered(const Block& b, size_t is, size_t il, const Access& prod, const Access& cons,
+                         bool* after_prod = nullptr) const {
         if (after_prod) *after_prod = true;
         for (size_t i = is + 1; i < il; ++i)
             if (orders(*b[i], prod)) return true;
@@ -733,12 +783,15 @@ private:
         std::vector<LoopAt> out;
         for (size_t d = 0; d + 1 < a.path.size() && d + 1 < b.path.size() && a.path[d] == b.path[d]; ++d) {
             const Stmt& st = *(*a.path[d].first)[a.path[d].second];
-            if (st.kind == StmtKind::For && a.path[d + 1].first == &st.body && b.path[d + 1].first == &st.body) out.push_back({&st, d + 1});
+            if (st.kind == StmtKind::For && a.path[d + 1].first == &st.body && b.path[d + 1].first == &st.body)
+                out.push_back({&st, d + 1});
         }
         return out;
     }
 
-    static bool sequential(const Stmt& loop) { return loop.loop_kind != LoopKind::SplitAiv && loop.loop_kind != LoopKind::Spmd; }
+    static bool sequential(const Stmt& loop) {
+        return loop.loop_kind != LoopKind::SplitAiv && loop.loop_kind != LoopKind::Spmd;
+    }
 
     static std::optional<int64_t> trips(const Stmt& loop) {
         auto start = loop.start ? const_int(loop.start) : std::optional<int64_t>(0);
@@ -775,7 +828,9 @@ private:
 
     std::string where(const Access& a) const { return a.stmt->loc.short_str(); }
 
-    VarPtr new_var(const std::string& base, Type t, const SourceLoc& loc) { return m_f.new_var(m_f.fresh_name(base), std::move(t), loc); }
+    VarPtr new_var(const std::string& base, Type t, const SourceLoc& loc) {
+        return m_f.new_var(m_f.fresh_name(base), std::move(t), loc);
+    }
 
     // ---- (4) placements ----
     // `s` may be a vector load (a V2C write-after-read): the token is then the loaded tile (the push waits
@@ -796,8 +851,14 @@ private:
                 nz_t.view.slayout = TileLayout::row_major;
                 nz_t.view.written = true;
                 VarPtr nz = new_var(tile->kind == ExprKind::Var ? tile->var->name + "_nz" : "_tok_nz", nz_t, sl);
-                after_store.push_back(make_assign(nz, make_call(OpCode::Move, {{"tile", clone_expr(tile)}, {"target_memory", mem_lit(Mem::Vec)},
-                                                                              {"blayout", layout_lit(TileLayout::col_major)}, {"slayout", layout_lit(TileLayout::row_major)}}, sl), sl));
+                after_store.push_back(make_assign(nz,
+                                                  make_call(OpCode::Move,
+                                                            {{"tile", clone_expr(tile)},
+                                                             {"target_memory", mem_lit(Mem::Vec)},
+                                                             {"blayout", layout_lit(TileLayout::col_major)},
+                                                             {"slayout", layout_lit(TileLayout::row_major)}},
+                                                            sl),
+                                                  sl));
                 pushed = var_ref(nz, sl);
             }
             // Publication (SPEC 4.5/6): the push's flag covers the store only through a fence of the vector
@@ -805,7 +866,8 @@ private:
             StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
             fence->pinned_lane = 2;
             if (s.store) after_store.push_back(fence);
-            after_store.push_back(make_eval(make_call(OpCode::TpushToAic, {{"tile", clone_expr(pushed)}, {"split", int_lit(0)}}, sl), sl));
+            after_store.push_back(make_eval(
+                make_call(OpCode::TpushToAic, {{"tile", clone_expr(pushed)}, {"split", int_lit(0)}}, sl), sl));
             Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Mat);
             VarPtr tok = new_var("_v2c_token", pop_t, l.stmt->loc);
             ExprPtr pop = make_call(OpCode::TpopFromAiv, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
@@ -818,11 +880,13 @@ private:
                 fence->pinned_lane = 1;
                 after_store.push_back(fence);
             }
-            after_store.push_back(make_eval(make_call(OpCode::TpushToAiv, {{"tile", clone_expr(tile)}, {"split", int_lit(0)}}, sl), sl));
+            after_store.push_back(
+                make_eval(make_call(OpCode::TpushToAiv, {{"tile", clone_expr(tile)}, {"split", int_lit(0)}}, sl), sl));
             Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Vec);
             VarPtr tok = new_var("_c2v_token", pop_t, l.stmt->loc);
             ExprPtr pop = make_call(OpCode::TpopFromAic, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
-            m_tokens.push_back({b, is, il, false, make_assign(tok, pop, l.stmt->loc), after_store.back(), after_store, ""});
+            m_tokens.push_back(
+                {b, is, il, false, make_assign(tok, pop, l.stmt->loc), after_store.back(), after_store, ""});
         }
         for (auto& st : after_store) plan(b, is + 1, st);
     }
@@ -858,7 +922,8 @@ private:
             OpCode code = c->op->code;
             Side consumer = v2c ? Side::Cube : Side::Vector;
             if (code == OpCode::Syncall) return true;
-            if (code == OpCode::SyncWait && call_side(*c) != (v2c ? Side::Vector : Side::Cube)) return call_side(*c) == consumer || call_side(*c) == Side::Shared;
+            if (code == OpCode::SyncWait && call_side(*c) != (v2c ? Side::Vector : Side::Cube))
+                return call_side(*c) == consumer || call_side(*c) == Side::Shared;
         }
         if (has_transport(s, !v2c)) return true;
         for (const auto& x : s.body)
@@ -884,8 +949,10 @@ private:
                 // tc's push runs after ta's producer access and tc's pop before ta's consumer: nested, or from the
                 // same statement to an earlier consumer (two cube stores after one vector load), or the same
                 // interval twice (the later token goes).
-                const bool nested = tc.is > ta.is ? tc.il <= ta.il : tc.is == ta.is && (tc.il < ta.il || (tc.il == ta.il && c < a));
-                if (c != a && ta.v2c && tc.v2c && tc.b == ta.b && nested) drop[a] = token_fenced(tc) || !token_fenced(ta) ? 1 : 2;
+                const bool nested =
+                    tc.is > ta.is ? tc.il <= ta.il : tc.is == ta.is && (tc.il < ta.il || (tc.il == ta.il && c < a));
+                if (c != a && ta.v2c && tc.v2c && tc.b == ta.b && nested)
+                    drop[a] = token_fenced(tc) || !token_fenced(ta) ? 1 : 2;
             }
         std::vector<Token> kept;
         for (size_t a = 0; a < m_tokens.size(); ++a) {
@@ -896,10 +963,12 @@ private:
             const Token& t = m_tokens[a];
             auto& list = m_insert[{t.b, t.is + 1}];
             for (const auto& st : t.after)
-                if (drop[a] == 1 || !is_call(*st, OpCode::Fence)) list.erase(std::remove(list.begin(), list.end(), st), list.end());
+                if (drop[a] == 1 || !is_call(*st, OpCode::Fence))
+                    list.erase(std::remove(list.begin(), list.end(), st), list.end());
             --m_stats.v2c_fences;
-            m_stats.log.push_back(t.what + ": token dropped, the token of a pair nested inside it orders it" +
-                                  (drop[a] == 2 ? std::string(" (the store's publishing fence stays)") : std::string()));
+            m_stats.log.push_back(
+                t.what + ": token dropped, the token of a pair nested inside it orders it" +
+                (drop[a] == 2 ? std::string(" (the store's publishing fence stays)") : std::string()));
         }
         m_tokens = std::move(kept);
     }
@@ -956,8 +1025,9 @@ private:
             auto& list = m_insert[{t.b, pos[k]}];
             // Before the first blocking statement planned at that index (after the token's own push).
             auto from = std::find(list.begin(), list.end(), t.push);
-            auto at = std::find_if(from == list.end() ? list.begin() : from + 1, list.end(),
-                                   [&](const StmtPtr& st) { return blocks_consumer(*st, t.v2c) || is_call(*st, OpCode::Fence); });
+            auto at = std::find_if(from == list.end() ? list.begin() : from + 1, list.end(), [&](const StmtPtr& st) {
+                return blocks_consumer(*st, t.v2c) || is_call(*st, OpCode::Fence);
+            });
             // A fence planned right before a barrier belongs to it: the pop goes before both.
             list.insert(at, t.pop);
         }
@@ -982,8 +1052,8 @@ private:
         if (x.kind == StmtKind::Eval) return c && c->op->code == OpCode::Fence;
         if (x.kind != StmtKind::Assign) return false;
         // A tile move may become the transport that orders the store (a boundary move).
-        return !(c && (c->op->code == OpCode::Move || is_cross_core(c->op->code) || call_side(*c) == Side::BoundaryV2C ||
-                       call_side(*c) == Side::BoundaryC2V));
+        return !(c && (c->op->code == OpCode::Move || is_cross_core(c->op->code) ||
+                       call_side(*c) == Side::BoundaryV2C || call_side(*c) == Side::BoundaryC2V));
     }
     bool published(const Access& s) const {
         const int lane = s.lane == Side::Cube ? 1 : 2;
@@ -992,7 +1062,9 @@ private:
             size_t i = s.path[k].second;
             for (size_t j = i + 1; j < b->size(); ++j) {
                 const Stmt& x = *(*b)[j];
-                if (is_call(x, OpCode::Fence) && x.kind == StmtKind::Eval && (x.pinned_lane == 0 || x.pinned_lane == lane)) return true;
+                if (is_call(x, OpCode::Fence) && x.kind == StmtKind::Eval &&
+                    (x.pinned_lane == 0 || x.pinned_lane == lane))
+                    return true;
                 if (!quiet(x, nullptr)) return false;
             }
             auto owner = m_owner.find(b);
@@ -1019,7 +1091,8 @@ private:
             size_t d = 0;
             while (d < s.path.size() && d < cons->path.size() && s.path[d] == cons->path[d]) ++d;
             if (d < s.path.size() && d < cons->path.size() &&
-                (planned_barrier(s.path[d].first, s.path[d].second + 1, cons->path[d].second) || barrier_after(s, d + 1) || barrier_before(*cons, d + 1)))
+                (planned_barrier(s.path[d].first, s.path[d].second + 1, cons->path[d].second) ||
+                 barrier_after(s, d + 1) || barrier_before(*cons, d + 1)))
                 return;
             // So does a token of the store's direction whose fence + push run after s and whose pop runs
             // before cons (both in the token's block): fence -> push -> pop is a release that orders and
@@ -1038,8 +1111,10 @@ private:
         if (!m_published.insert({sb, si}).second) {
             for (PubFence& pf : m_pub_fences)
                 if (pf.s.stmt == s.stmt && pf.b == sb && pf.idx == si + 1) {
-                    if (cons) pf.cons.push_back(*cons);
-                    else pf.keep = true;
+                    if (cons)
+                        pf.cons.push_back(*cons);
+                    else
+                        pf.keep = true;
                 }
             return;
         }
@@ -1049,7 +1124,10 @@ private:
         plan(sb, si + 1, fence);
         m_pub_fences.push_back({sb, si + 1, fence, s, {}, cons == nullptr});
         if (cons) m_pub_fences.back().cons.push_back(*cons);
-        m_stats.log.push_back(fmt::format("{}: store published with system.fence() (the ordering it relies on covers its completion only, or, a flag set on another pipe, only after a fence)", where(s)));
+        m_stats.log.push_back(
+            fmt::format("{}: store published with system.fence() (the ordering it relies on covers its completion "
+                        "only, or, a flag set on another pipe, only after a fence)",
+                        where(s)));
     }
 
     // An already-ordered V2C dependency of the vector store `s` (then `cons`, the cube access): under fence /
@@ -1059,15 +1137,20 @@ private:
     // what publishes the store before the barrier that orders the other cluster's access.
     void ordered_v2c_store(const Access& s, const Access& cons, bool same_cluster = true) {
         if (!s.store || s.lane != Side::Vector) return;
-        if (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall) return publish_after(s, same_cluster ? &cons : nullptr);
-        if (m_opt.v2c != V2CPolicy::Reject || m_opt.visibility_delay == 0 || published(s) || (same_cluster && trace_published(s, cons))) return;
+        if (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall)
+            return publish_after(s, same_cluster ? &cons : nullptr);
+        if (m_opt.v2c != V2CPolicy::Reject || m_opt.visibility_delay == 0 || published(s) ||
+            (same_cluster && trace_published(s, cons)))
+            return;
         if (dry_reject(cons.stmt->loc)) return;
         raise(codes::kV2cUnfenced, cons.stmt->loc,
-              fmt::format("{} {} of '{}' is ordered after the vector store at {} only on the store's completion: with a GM visibility delay "
-                          "({} cycles) a flag, barrier or tile transport publishes a write only through a system.fence() of the writing core "
+              fmt::format("{} {} of '{}' is ordered after the vector store at {} only on the store's completion: with "
+                          "a GM visibility delay "
+                          "({} cycles) a flag, barrier or tile transport publishes a write only through a "
+                          "system.fence() of the writing core "
                           "between the write and the release, and none follows the store",
-                          cons.lane == Side::Cube ? "cube" : "vector", cons.store ? "store" : "load", name_of(s.origins), s.stmt->loc.str(),
-                          m_opt.visibility_delay),
+                          cons.lane == Side::Cube ? "cube" : "vector", cons.store ? "store" : "load",
+                          name_of(s.origins), s.stmt->loc.str(), m_opt.visibility_delay),
               "insert pl.system.fence() right after the vector store (or compile with --v2c fence)");
     }
 
@@ -1077,16 +1160,21 @@ private:
         // A launch wider than the chip runs in waves: a barrier over all its blocks never completes.
         if (m_opt.chip_clusters > 0 && m_opt.blocks > m_opt.chip_clusters)
             raise(codes::kOccupancy, loc,
-                  fmt::format("this dependency needs a barrier (pl.system.syncall), but the launch's {} blocks exceed the chip's {} clusters: "
-                              "the blocks run in waves, so a barrier over all of them never completes (it hangs on hardware)",
-                              m_opt.blocks, m_opt.chip_clusters),
-                  fmt::format("launch at most {} blocks (loop over the work inside a block), or order the accesses within a cluster", m_opt.chip_clusters));
+                  fmt::format(
+                      "this dependency needs a barrier (pl.system.syncall), but the launch's {} blocks exceed the "
+                      "chip's {} clusters: "
+                      "the blocks run in waves, so a barrier over all of them never completes (it hangs on hardware)",
+                      m_opt.blocks, m_opt.chip_clusters),
+                  fmt::format("launch at most {} blocks (loop over the work inside a block), or order the accesses "
+                              "within a cluster",
+                              m_opt.chip_clusters));
         StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, loc), loc);
         StmtPtr sync = make_eval(syncall_call(loc), loc);
         plan(b, il, fence);
         plan(b, il, sync);
         ++m_stats.barriers;
-        m_barrier_units.push_back({"barrier", {fence, sync}, &m_stats.barriers, nullptr, fmt::format("{} barrier", loc.short_str())});
+        m_barrier_units.push_back(
+            {"barrier", {fence, sync}, &m_stats.barriers, nullptr, fmt::format("{} barrier", loc.short_str())});
     }
 
     ExprPtr syncall_call(const SourceLoc& loc) {
@@ -1125,7 +1213,8 @@ private:
         int ev = 0;
         while (used.count(ev) || (lane_pair && used.count(ev + stride))) ++ev;
         if (lane_pair && ev >= stride)
-            raise(codes::kUnsupported, m_f.loc, fmt::format("no free pair of flag ids (id, id + {}) is left for a loop-carried WAR order", stride));
+            raise(codes::kUnsupported, m_f.loc,
+                  fmt::format("no free pair of flag ids (id, id + {}) is left for a loop-carried WAR order", stride));
         m_planned_events.insert(ev);
         if (lane_pair) m_planned_events.insert(ev + stride);
         return ev;
@@ -1140,7 +1229,8 @@ private:
         const Attr* dual = m_f.attr("dual_aiv_dispatch");
         if (dual && dual->value && dual->value->ival != 0) return true;
         bool region = false;
-        walk(m_f.body, [&](const StmtPtr& s) { region |= s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv; });
+        walk(m_f.body,
+             [&](const StmtPtr& s) { region |= s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv; });
         return region;
     }
 
@@ -1170,7 +1260,10 @@ private:
         const bool two = a5_two_lanes();
         const int ev = free_event(two);
         const int stride = m_opt.flag_lane_stride;
-        Unit unit{"write-after-read flag pair", {}, &m_stats.war_orders, nullptr,
+        Unit unit{"write-after-read flag pair",
+                  {},
+                  &m_stats.war_orders,
+                  nullptr,
                   fmt::format("{} -> {} write-after-read flags (event {})", where(l), where(s), ev)};
         auto plan = [&](Block* blk, size_t at, StmtPtr st) {
             unit.stmts.push_back(st);
@@ -1180,7 +1273,10 @@ private:
         auto flag_op = [&](OpCode op, Side lane, PipeType pipe, const SourceLoc& loc, Block* blk, size_t at) {
             const char* core = lane == Side::Cube ? "aic" : "aiv";
             auto one = [&](int id) {
-                return make_eval(make_call(op, {{"event_id", int_lit(id)}, {"pipe", pipe_lit(pipe)}, {"core_type", str_lit(core)}}, loc), loc);
+                return make_eval(
+                    make_call(op, {{"event_id", int_lit(id)}, {"pipe", pipe_lit(pipe)}, {"core_type", str_lit(core)}},
+                              loc),
+                    loc);
             };
             if (!two) return plan(blk, at, one(ev));
             if (lane == Side::Cube) {
@@ -1244,7 +1340,9 @@ private:
             if (!s.store || s.origins.empty()) continue;
             size_t first = m_acc.size();
             for (size_t j = i + 1; j < m_acc.size() && first == m_acc.size(); ++j)
-                if (opposite(s, m_acc[j]) && compare(s.path, m_acc[j].path) == Order::Before && depends_later(s, m_acc[j])) first = j;
+                if (opposite(s, m_acc[j]) && compare(s.path, m_acc[j].path) == Order::Before &&
+                    depends_later(s, m_acc[j]))
+                    first = j;
             order.push_back({first, i});
         }
         std::stable_sort(order.begin(), order.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
@@ -1306,17 +1404,20 @@ private:
             // Already ordered across the back edge: after s's statement or before c's statement.
             bool ordered = carried_ordered(s, c, D);
             std::string tensor = name_of(s.origins);
-            std::string what = fmt::format("{} -> {} {}: {} (loop-carried, line {} loop)", where(s), where(c), tensor, v2c ? "V2C" : "C2V",
-                                           carry->loop->loc.line);
+            std::string what = fmt::format("{} -> {} {}: {} (loop-carried, line {} loop)", where(s), where(c), tensor,
+                                           v2c ? "V2C" : "C2V", carry->loop->loc.line);
             if (ordered) {
                 ++m_stats.already_ordered;
                 // As in handle_pair: what orders it covers the store's completion only (SPEC 4.5/6).
-                if (v2c) ordered_v2c_store(s, c);
-                else if (complete()) publish_after(s, &c);
+                if (v2c)
+                    ordered_v2c_store(s, c);
+                else if (complete())
+                    publish_after(s, &c);
                 m_stats.log.push_back(what + " already ordered, nothing added");
                 continue;
             }
-            if (barrier_after(s, D) || barrier_before(c, D) || trace_planned_orders(s, c)) continue;  // a barrier this pass placed
+            if (barrier_after(s, D) || barrier_before(c, D) || trace_planned_orders(s, c))
+                continue;  // a barrier this pass placed
             if (!v2c && complete()) {
                 c2v_order_at(lb, ic, c.stmt->loc, what + " ordered with fence + syncall (--c2v complete)");
                 continue;
@@ -1334,15 +1435,18 @@ private:
                 case V2CPolicy::Reject:
                     if (dry_reject(c.stmt->loc)) return;
                     raise(codes::kV2cUnfenced, c.stmt->loc,
-                          fmt::format("cube load of '{}' reads GM written by the vector store at {} in an earlier iteration of the loop at line {}, "
+                          fmt::format("cube load of '{}' reads GM written by the vector store at {} in an earlier "
+                                      "iteration of the loop at line {}, "
                                       "with nothing ordering them",
                                       tensor, s.stmt->loc.str(), carry->loop->loc.line),
-                          "insert pl.system.syncall in the loop body before the cube consumer (or compile with --v2c fence)");
+                          "insert pl.system.syncall in the loop body before the cube consumer (or compile with --v2c "
+                          "fence)");
                 case V2CPolicy::Fence:
                 case V2CPolicy::Syncall:
                     if (m_opt.v2c == V2CPolicy::Fence) {
                         ++m_stats.fallbacks;
-                        m_stats.log.push_back(what + " has no balanced fence placement (loop-carried), barrier instead");
+                        m_stats.log.push_back(what +
+                                              " has no balanced fence placement (loop-carried), barrier instead");
                     } else {
                         m_stats.log.push_back(what + " ordered with fence + syncall");
                     }
@@ -1399,20 +1503,26 @@ private:
             while (d < c.path.size() && d < s.path.size() && c.path[d] == s.path[d]) ++d;
             Block* cb = s.path[d].first;
             size_t i_c = c.path[d].second, i_s = s.path[d].second;
-            bool need_carry = carry && !carried_ordered(c, s, carry->depth) && !barrier_after(c, carry->depth) && !barrier_before(s, carry->depth);
+            bool need_carry = carry && !carried_ordered(c, s, carry->depth) && !barrier_after(c, carry->depth) &&
+                              !barrier_before(s, carry->depth);
             bool need_same = same && !already_ordered(*cb, i_c, i_s, c, s) && !planned_barrier(cb, i_c + 1, i_s);
             // Over the unrolled function a planned barrier runs between every load instance and the next
             // overlapping store instance (both the same iteration's and a later one's).
             if ((need_carry || need_same) && trace_planned_orders(c, s)) {
-                m_stats.log.push_back(fmt::format("{} -> {} {}: write-after-read ordered by the barriers planned (unrolled)", where(c), where(s), name_of(s.origins)));
+                m_stats.log.push_back(
+                    fmt::format("{} -> {} {}: write-after-read ordered by the barriers planned (unrolled)", where(c),
+                                where(s), name_of(s.origins)));
                 continue;
             }
             if (!need_carry && !need_same) continue;
             std::string tensor = name_of(s.origins);
-            std::string what = fmt::format("{} -> {} {}: {} write-after-read{}", where(c), where(s), tensor, v2c ? "V2C" : "C2V",
-                                           carry ? fmt::format(" (loop-carried, line {} loop)", carry->loop->loc.line) : std::string(" (same iteration)"));
+            std::string what =
+                fmt::format("{} -> {} {}: {} write-after-read{}", where(c), where(s), tensor, v2c ? "V2C" : "C2V",
+                            carry ? fmt::format(" (loop-carried, line {} loop)", carry->loop->loc.line)
+                                  : std::string(" (same iteration)"));
             if (!v2c && complete() && (m_opt.v2c == V2CPolicy::Off || m_opt.v2c == V2CPolicy::Reject)) {
-                c2v_order_at(cb, i_s, s.stmt->loc, what + " ordered with fence + syncall before the store (--c2v complete)");
+                c2v_order_at(cb, i_s, s.stmt->loc,
+                             what + " ordered with fence + syncall before the store (--c2v complete)");
                 continue;
             }
             switch (m_opt.v2c) {
@@ -1425,19 +1535,23 @@ private:
                     if (dry_reject(s.stmt->loc)) return;
                     if (v2c)
                         raise(codes::kV2cUnfenced, s.stmt->loc,
-                              fmt::format("cube store of '{}' overwrites GM that the vector load at {} reads{}, with nothing ordering them", tensor,
-                                          c.stmt->loc.str(), carry && !same ? " in an earlier iteration" : ""),
-                              "insert pl.system.syncall between the vector load and the cube store (or compile with --v2c fence)");
+                              fmt::format("cube store of '{}' overwrites GM that the vector load at {} reads{}, with "
+                                          "nothing ordering them",
+                                          tensor, c.stmt->loc.str(), carry && !same ? " in an earlier iteration" : ""),
+                              "insert pl.system.syncall between the vector load and the cube store (or compile with "
+                              "--v2c fence)");
                     raise(codes::kV2cUnfenced, s.stmt->loc,
-                          fmt::format("vector store of '{}' overwrites GM that the cube load at {} reads{}, with nothing ordering them", tensor, c.stmt->loc.str(),
-                                      carry ? " in an earlier iteration" : ""),
+                          fmt::format("vector store of '{}' overwrites GM that the cube load at {} reads{}, with "
+                                      "nothing ordering them",
+                                      tensor, c.stmt->loc.str(), carry ? " in an earlier iteration" : ""),
                           "insert pl.system.syncall before the vector store (or compile with --v2c fence)");
                 case V2CPolicy::Fence:
                 case V2CPolicy::Syncall: {
                     // A V2C WAR whose load runs before the store in the common block: a token of the loaded tile
                     // (it also orders later iterations' stores: they follow the pop on the cube).
-                    if (v2c && m_opt.v2c == V2CPolicy::Fence && token_ring_free(true) && i_c < i_s && c.path.size() == d + 1 && vector_accesses(c) == 1 &&
-                        !c.stmt->targets.empty() && c.call->op->code == OpCode::Load) {
+                    if (v2c && m_opt.v2c == V2CPolicy::Fence && token_ring_free(true) && i_c < i_s &&
+                        c.path.size() == d + 1 && vector_accesses(c) == 1 && !c.stmt->targets.empty() &&
+                        c.call->op->code == OpCode::Load) {
                         place_fence(c, s, cb, i_c, i_s, true);
                         ++m_stats.v2c_fences;
                         m_stats.log.push_back(what + " fenced (tpush_to_aic / tpop_from_aiv)");
@@ -1449,7 +1563,8 @@ private:
                     auto owner = lb ? m_owner.find(lb) : m_owner.end();
                     bool loop_body = owner != m_owner.end() && owner->second && &owner->second->body == lb;
                     // (On a5 with both AIV lanes, place_war_flags sets and waits one flag per lane, issue 10.7.)
-                    if (m_opt.v2c == V2CPolicy::Fence && !need_same && loop_body && c.path[carry->depth].second > s.path[carry->depth].second) {
+                    if (m_opt.v2c == V2CPolicy::Fence && !need_same && loop_body &&
+                        c.path[carry->depth].second > s.path[carry->depth].second) {
                         place_war_flags(s, c, lb, s.path[carry->depth].second, c.path[carry->depth].second);
                         m_stats.log.push_back(what + " ordered with sync_set / sync_wait");
                         break;
@@ -1511,7 +1626,9 @@ private:
             m_stats.log.push_back(what + " loop-carried WAR ordered by a barrier placed for an earlier pair");
         }
         if (auto t = trace_ordered(s, l); t && *t == TraceOrder::Independent) {
-            m_stats.log.push_back(what + ": no instance of the load may read what an instance of the store wrote before it, nothing added");
+            m_stats.log.push_back(
+                what +
+                ": no instance of the load may read what an instance of the store wrote before it, nothing added");
             return std::nullopt;
         }
         bool after_store = true;
@@ -1521,10 +1638,13 @@ private:
             // not its visibility; under fence/syncall the vector lane also fences right after the store, so
             // the ordering holds with a GM visibility delay too (reject/off keep the program as written).
             // (reject with a visibility delay: an error unless the program publishes the store).
-            if (v2c) ordered_v2c_store(s, l);
-            else if (complete()) publish_after(s, &l);
+            if (v2c)
+                ordered_v2c_store(s, l);
+            else if (complete())
+                publish_after(s, &l);
             auto owner = m_owner.find(b);
-            bool loop_body = owner != m_owner.end() && owner->second && owner->second->kind == StmtKind::For && &owner->second->body == b;
+            bool loop_body = owner != m_owner.end() && owner->second && owner->second->kind == StmtKind::For &&
+                             &owner->second->body == b;
             if (war && v2c && m_opt.v2c == V2CPolicy::Fence && loop_body) {
                 // The author ordered the read after the write; the next iteration's write still waits for it.
                 place_war_flags(s, l, b, is, il_last);
@@ -1544,7 +1664,9 @@ private:
             // consumer of another kind (pl.tensor.read, pl.tile.mgather) is left unfenced under --c2v upstream.
             if (!complete() && l.call->op->code != OpCode::Load) {
                 ++m_stats.unfenced;
-                m_stats.log.push_back(what + " left unfenced as upstream does (upstream pairs a cube tile.store with a vector tile.load only, not pl." +
+                m_stats.log.push_back(what +
+                                      " left unfenced as upstream does (upstream pairs a cube tile.store with a vector "
+                                      "tile.load only, not pl." +
                                       l.call->op->name() + ")");
                 return std::nullopt;
             }
@@ -1556,7 +1678,8 @@ private:
             }
             if (complete()) return c2v_order_pair(s, l, b, d, il, /*war=*/false, il_last, what);
             ++m_stats.unfenced;
-            m_stats.log.push_back(what + " left unfenced as upstream does (no unique producer store in the consumer's block)");
+            m_stats.log.push_back(what +
+                                  " left unfenced as upstream does (no unique producer store in the consumer's block)");
             return std::nullopt;
         }
         switch (m_opt.v2c) {
@@ -1567,8 +1690,11 @@ private:
             case V2CPolicy::Reject:
                 if (dry_reject(l.stmt->loc)) return std::nullopt;
                 raise(codes::kV2cUnfenced, l.stmt->loc,
-                      fmt::format("cube load of '{}' reads GM written by the vector store at {} with nothing ordering them", tensor, s.stmt->loc.str()),
-                      "insert pl.system.syncall between the producing region and the cube consumer (or compile with --v2c fence)");
+                      fmt::format(
+                          "cube load of '{}' reads GM written by the vector store at {} with nothing ordering them",
+                          tensor, s.stmt->loc.str()),
+                      "insert pl.system.syncall between the producing region and the cube consumer (or compile with "
+                      "--v2c fence)");
             case V2CPolicy::Fence:
                 if (direct && unique && token_ring_free(true)) {
                     place_fence(s, l, b, is, il, true);
@@ -1583,9 +1709,13 @@ private:
                 }
                 ++m_stats.fallbacks;
                 m_stats.log.push_back(what + " has no balanced fence placement (" +
-                                      (s.call->op->code != OpCode::Store ? (s.call->op->code == OpCode::Mscatter ? "a scatter is not a plain store" : "a scalar write has no tile to pass")
-                                      : !token_ring_free(true)         ? "hand-written transports share the token's ring"
-                                      : unique ? "the store is nested deeper than the load" : "several producer stores") + "), barrier instead");
+                                      (s.call->op->code != OpCode::Store ? (s.call->op->code == OpCode::Mscatter
+                                                                                ? "a scatter is not a plain store"
+                                                                                : "a scalar write has no tile to pass")
+                                       : !token_ring_free(true) ? "hand-written transports share the token's ring"
+                                       : unique                 ? "the store is nested deeper than the load"
+                                                                : "several producer stores") +
+                                      "), barrier instead");
                 [[fallthrough]];
             case V2CPolicy::Syncall:
                 place_barrier(b, il, l.stmt->loc);
@@ -1622,7 +1752,8 @@ private:
             if (pos == list.end()) continue;
             const int lane = pf.fence->pinned_lane;
             auto is_fence = [&](const Stmt& x) {
-                return x.kind == StmtKind::Eval && is_call(x, OpCode::Fence) && (x.pinned_lane == 0 || x.pinned_lane == lane);
+                return x.kind == StmtKind::Eval && is_call(x, OpCode::Fence) &&
+                       (x.pinned_lane == 0 || x.pinned_lane == lane);
             };
             auto scan = [&](const std::vector<StmtPtr>& l, size_t from) {  // 1: a fence, -1: a release, 0: go on
                 for (size_t k = from; k < l.size(); ++k) {
@@ -1634,13 +1765,17 @@ private:
             int r = scan(list, static_cast<size_t>(pos - list.begin()) + 1);
             for (size_t j = pf.idx; r == 0 && j < pf.b->size(); ++j) {
                 const Stmt& x = *(*pf.b)[j];
-                if (is_fence(x)) r = 1;
-                else if (!quiet(x, nullptr)) r = -1;
-                else if (auto nx = m_insert.find({pf.b, j + 1}); nx != m_insert.end()) r = scan(nx->second, 0);
+                if (is_fence(x))
+                    r = 1;
+                else if (!quiet(x, nullptr))
+                    r = -1;
+                else if (auto nx = m_insert.find({pf.b, j + 1}); nx != m_insert.end())
+                    r = scan(nx->second, 0);
             }
             if (r != 1) continue;
             list.erase(pos);
-            m_stats.log.push_back(fmt::format("{}: publishing fence dropped, a later fence of the lane publishes the store first", where(pf.s)));
+            m_stats.log.push_back(fmt::format(
+                "{}: publishing fence dropped, a later fence of the lane publishes the store first", where(pf.s)));
         }
     }
 
@@ -1660,7 +1795,9 @@ private:
         for (const PubFence& pf : m_pub_fences) {
             if (pf.keep || pf.cons.empty()) continue;
             auto lit = m_insert.find({pf.b, pf.idx});
-            if (lit == m_insert.end() || std::find(lit->second.begin(), lit->second.end(), pf.fence) == lit->second.end()) continue;
+            if (lit == m_insert.end() ||
+                std::find(lit->second.begin(), lit->second.end(), pf.fence) == lit->second.end())
+                continue;
             m_pub_removed.insert(pf.fence.get());
             bool ok = holds(pf);
             for (const PubFence* d : dropped) ok = ok && holds(*d);
@@ -1674,7 +1811,9 @@ private:
         for (const PubFence* d : dropped) {
             auto& list = m_insert[{d->b, d->idx}];
             list.erase(std::find(list.begin(), list.end(), d->fence));
-            m_stats.log.push_back(fmt::format("{}: publishing fence dropped, another fence publishes the store before each release that orders it", where(d->s)));
+            m_stats.log.push_back(fmt::format(
+                "{}: publishing fence dropped, another fence publishes the store before each release that orders it",
+                where(d->s)));
         }
         m_pub_removed.clear();
     }
@@ -1683,7 +1822,8 @@ private:
     // function, the barriers planned by then order every WAR load before the next overlapping store.
     void place_deferred_war_barriers() {
         for (const DeferredWar& w : m_deferred_war) {
-            if (std::all_of(w.loads.begin(), w.loads.end(), [&](const Access* c) { return trace_planned_orders(*c, *w.store); })) {
+            if (std::all_of(w.loads.begin(), w.loads.end(),
+                            [&](const Access* c) { return trace_planned_orders(*c, *w.store); })) {
                 m_stats.log.push_back(w.what + " loop-carried WAR ordered by the barriers planned (unrolled)");
                 continue;
             }
@@ -1716,7 +1856,7 @@ private:
         std::string what;
     };
     std::vector<Unit> m_barrier_units, m_flag_units;
-    bool m_dry = false;            // a re-check: run() plans and stops before apply()
+    bool m_dry = false;                           // a re-check: run() plans and stops before apply()
     mutable std::optional<SourceLoc> m_rejected;  // a re-check: where reject would have raised E-V2C-UNFENCED
     // Under a re-check, reject's E-V2C-UNFENCED is recorded instead of thrown (true: the caller returns as
     // if the pair were left). The re-check needs no message, and a C++ exception thrown in a process whose
@@ -1728,7 +1868,7 @@ private:
         if (!m_rejected) m_rejected = loc;
         return true;
     }
-    bool m_made_workspace = false; // workspace() added the soft barrier's parameter
+    bool m_made_workspace = false;  // workspace() added the soft barrier's parameter
     static constexpr size_t kMaxPruneUnits = 48;
 
     bool plans_nothing() const {
@@ -1751,8 +1891,11 @@ private:
             g.m_dry = true;
             g.run();
             ok = !g.m_rejected && !g.m_bp_retry && g.plans_nothing();
-            if (g.m_rejected && why) *why = fmt::format("{}: E-V2C-UNFENCED", g.m_rejected->short_str());
-            else if (!ok && why) *why = "it would add an ordering" + (scratch.log.empty() ? std::string() : " (" + scratch.log.back() + ")");
+            if (g.m_rejected && why)
+                *why = fmt::format("{}: E-V2C-UNFENCED", g.m_rejected->short_str());
+            else if (!ok && why)
+                *why = "it would add an ordering" +
+                       (scratch.log.empty() ? std::string() : " (" + scratch.log.back() + ")");
         } catch (const CompileError& e) {
             ok = false;
             if (why) *why = fmt::format("{}: {}", e.diag().loc.short_str(), e.what());
@@ -1799,15 +1942,22 @@ private:
         // Publishing fences placed alone, in program order (the function's statements as now applied).
         walk(m_f.body, [&](const StmtPtr& st) {
             if (inserted.count(st.get()) && !claimed.count(st.get()) && is_call(*st, OpCode::Fence))
-                add({"publishing fence", {st}, nullptr, nullptr, fmt::format("{} publishing fence", st->loc.short_str())});
+                add({"publishing fence",
+                     {st},
+                     nullptr,
+                     nullptr,
+                     fmt::format("{} publishing fence", st->loc.short_str())});
         });
         if (units.empty()) return;
         if (units.size() > kMaxPruneUnits) {
-            m_stats.log.push_back(fmt::format("final re-check skipped: {} insertions (at most {} are re-checked one by one)", units.size(), kMaxPruneUnits));
+            m_stats.log.push_back(
+                fmt::format("final re-check skipped: {} insertions (at most {} are re-checked one by one)",
+                            units.size(), kMaxPruneUnits));
             return;
         }
         if (std::string why; !recheck_plans_nothing(&why)) {
-            m_stats.log.push_back("final re-check: nothing removed, the re-check does not accept the expanded function as it is: " + why);
+            m_stats.log.push_back(
+                "final re-check: nothing removed, the re-check does not accept the expanded function as it is: " + why);
             return;
         }
         std::set<const Stmt*> removed;
@@ -1844,12 +1994,14 @@ private:
             if (u.counter) --*u.counter;
             if (u.counter2) --*u.counter2;
             ++m_stats.pruned;
-            m_stats.log.push_back(fmt::format("{}: {} removed{} by the final re-check (every pair stays ordered and published without it)", u.what, u.kind,
-                                              part ? " (its system.fence() stays)" : ""));
+            m_stats.log.push_back(fmt::format(
+                "{}: {} removed{} by the final re-check (every pair stays ordered and published without it)", u.what,
+                u.kind, part ? " (its system.fence() stays)" : ""));
         }
         if (removed.empty()) return;
         walk_blocks(m_f.body, [&](Block& b) {
-            b.erase(std::remove_if(b.begin(), b.end(), [&](const StmtPtr& st) { return removed.count(st.get()) > 0; }), b.end());
+            b.erase(std::remove_if(b.begin(), b.end(), [&](const StmtPtr& st) { return removed.count(st.get()) > 0; }),
+                    b.end());
         });
         // The soft barrier's parameter goes with the last barrier that used it.
         if (m_made_workspace) {
@@ -1857,7 +2009,9 @@ private:
             walk(m_f.body, [&](const StmtPtr& st) { used |= is_call(*st, OpCode::Syncall); });
             VarPtr w = m_f.find_var("__syncall_workspace");
             if (!used && w)
-                m_f.params.erase(std::remove_if(m_f.params.begin(), m_f.params.end(), [&](const Param& p) { return p.var == w; }), m_f.params.end());
+                m_f.params.erase(
+                    std::remove_if(m_f.params.begin(), m_f.params.end(), [&](const Param& p) { return p.var == w; }),
+                    m_f.params.end());
         }
     }
 

@@ -59,8 +59,8 @@ struct BlockOrder {
         size_t i1 = first.path[d].second, i2 = then.path[d].second;
         for (size_t k = i1 + 1; k < i2; ++k)
             if (barrier_stmt(*b[k])) return true;
-        return g.planned_barrier(&b, i1 + 1, i2) || author_nested(first, d + 1, true) || author_nested(then, d + 1, false) ||
-               g.barrier_after(first, d + 1) || g.barrier_before(then, d + 1);
+        return g.planned_barrier(&b, i1 + 1, i2) || author_nested(first, d + 1, true) ||
+               author_nested(then, d + 1, false) || g.barrier_after(first, d + 1) || g.barrier_before(then, d + 1);
     }
 
     // Does a barrier run after `then` of iteration j and before `first` of every later iteration? D: the
@@ -70,8 +70,9 @@ struct BlockOrder {
         size_t f = first.path[D].second, t = then.path[D].second;
         for (size_t k = 0; k < lb.size(); ++k)
             if ((k > t || k < f) && barrier_stmt(*lb[k])) return true;
-        return g.planned_barrier(&lb, 0, f) || g.planned_barrier(&lb, t + 1, lb.size()) || author_nested(then, D + 1, true) ||
-               author_nested(first, D + 1, false) || g.barrier_after(then, D + 1) || g.barrier_before(first, D + 1);
+        return g.planned_barrier(&lb, 0, f) || g.planned_barrier(&lb, t + 1, lb.size()) ||
+               author_nested(then, D + 1, true) || author_nested(first, D + 1, false) || g.barrier_after(then, D + 1) ||
+               g.barrier_before(first, D + 1);
     }
 
     static const char* kind(const Access& x, const Access& y) {
@@ -87,8 +88,8 @@ struct BlockOrder {
     void order(const Access& x, const Access& y, Block* b, size_t index, const std::string& carried) {
         const bool v2c = !(x.lane == Side::Cube && x.store);
         const std::string tensor = GmSync::name_of(x.origins);
-        const std::string what = fmt::format("{} -> {} {}: {} {} across clusters{}", g.where(x), g.where(y), tensor, v2c ? "V2C" : "C2V", kind(x, y),
-                                             carried);
+        const std::string what = fmt::format("{} -> {} {}: {} {} across clusters{}", g.where(x), g.where(y), tensor,
+                                             v2c ? "V2C" : "C2V", kind(x, y), carried);
         if (!v2c) {
             if (g.complete()) {
                 g.c2v_order_at(b, index, y.stmt->loc, what + " ordered with fence + syncall (--c2v complete)");
@@ -106,12 +107,16 @@ struct BlockOrder {
             case V2CPolicy::Reject:
                 if (g.dry_reject(y.stmt->loc)) return;
                 raise(codes::kV2cUnfenced, y.stmt->loc,
-                      fmt::format("{} of '{}' in one cluster {} GM that the {} at {} {} in another cluster{}, with nothing ordering them: the "
-                                  "dependency crosses clusters, so a tpush/tpop, a flag pair or a tile transport (which order the cores of "
+                      fmt::format("{} of '{}' in one cluster {} GM that the {} at {} {} in another cluster{}, with "
+                                  "nothing ordering them: the "
+                                  "dependency crosses clusters, so a tpush/tpop, a flag pair or a tile transport "
+                                  "(which order the cores of "
                                   "one cluster) cannot order it",
-                                  what_access(y), tensor, y.store ? "overwrites" : "reads", what_access(x), x.stmt->loc.str(),
-                                  x.store ? "writes" : "reads", carried.empty() ? "" : " in an earlier iteration"),
-                      "insert pl.system.fence() + pl.system.syncall(core_type=\"mix\") between the two accesses (or compile with --v2c "
+                                  what_access(y), tensor, y.store ? "overwrites" : "reads", what_access(x),
+                                  x.stmt->loc.str(), x.store ? "writes" : "reads",
+                                  carried.empty() ? "" : " in an earlier iteration"),
+                      "insert pl.system.fence() + pl.system.syncall(core_type=\"mix\") between the two accesses (or "
+                      "compile with --v2c "
                       "fence)");
             case V2CPolicy::Fence:
                 ++g.m_stats.fallbacks;
@@ -129,16 +134,18 @@ struct BlockOrder {
     // policies that order (the barrier orders arrival, not visibility).
     void ordered(const Access& x, const Access& y, bool planned, const std::string& carried) {
         const bool v2c = !(x.lane == Side::Cube && x.store);
-        const std::string what =
-            fmt::format("{} -> {} {}: {} {} across clusters{}", g.where(x), g.where(y), GmSync::name_of(x.origins), v2c ? "V2C" : "C2V", kind(x, y), carried);
+        const std::string what = fmt::format("{} -> {} {}: {} {} across clusters{}", g.where(x), g.where(y),
+                                             GmSync::name_of(x.origins), v2c ? "V2C" : "C2V", kind(x, y), carried);
         if (planned) {
             g.m_stats.log.push_back(what + " ordered by the barrier placed for an earlier pair");
             return;
         }
         ++g.m_stats.already_ordered;
         g.m_stats.log.push_back(what + " already ordered by a barrier, nothing added");
-        if (x.store && v2c) g.ordered_v2c_store(x, y, false);
-        else if (x.store && g.complete()) g.publish_after(x);
+        if (x.store && v2c)
+            g.ordered_v2c_store(x, y, false);
+        else if (x.store && g.complete())
+            g.publish_after(x);
     }
 
     int64_t far(const Stmt& loop) const {
@@ -170,7 +177,8 @@ struct BlockOrder {
     bool overlap_earlier(const Access& p, const Access& q) const {
         const int nb = g.m_opt.blocks;
         for (auto& l : carrying(p, q))
-            if (WindowAnalysis::may_overlap_across_blocks(p.win, q.win, nb, g.m_win, shared_above(p, q, l.depth), l.loop, -far(*l.loop), -1))
+            if (WindowAnalysis::may_overlap_across_blocks(p.win, q.win, nb, g.m_win, shared_above(p, q, l.depth),
+                                                          l.loop, -far(*l.loop), -1))
                 return true;
         return false;
     }
@@ -199,8 +207,10 @@ struct BlockOrder {
                 bool author = false;
                 for (size_t k = 0; k < lb->size(); ++k) author |= k != in_lb && barrier_stmt(*(*lb)[k]);
                 bool planned = g.planned_barrier(p, 0, p->size()) || g.planned_barrier(lb, 0, lb->size());
-                if (author || planned) ordered(*x, *y, !author, carried);
-                else order(*x, *y, p, at + 1, carried);
+                if (author || planned)
+                    ordered(*x, *y, !author, carried);
+                else
+                    order(*x, *y, p, at + 1, carried);
             }
             return;
         }
@@ -210,11 +220,13 @@ struct BlockOrder {
         for (auto& l : g.common_loops(first, then))
             if (l.loop->loop_kind != LoopKind::SplitAiv) all.insert(l.loop->loop_var.get());
         // first (iteration i) before then (iteration j >= i).
-        if (WindowAnalysis::may_overlap_across_blocks(first.win, then.win, nb, g.m_win, all) || overlap_earlier(first, then)) {
+        if (WindowAnalysis::may_overlap_across_blocks(first.win, then.win, nb, g.m_win, all) ||
+            overlap_earlier(first, then)) {
             bool author = false;
             if (forward_ordered(first, then, d)) {
                 // (author or planned: tell them apart for the log)
-                author = !(g.planned_barrier(b, first.path[d].second + 1, i2) || g.barrier_after(first, d + 1) || g.barrier_before(then, d + 1));
+                author = !(g.planned_barrier(b, first.path[d].second + 1, i2) || g.barrier_after(first, d + 1) ||
+                           g.barrier_before(then, d + 1));
                 ordered(first, then, !author, "");
             } else {
                 order(first, then, b, i2, "");
@@ -227,8 +239,8 @@ struct BlockOrder {
             if (backward_ordered(first, then, inner.depth)) {
                 const Block& lb = *first.path[inner.depth].first;
                 bool planned = g.planned_barrier(&lb, 0, first.path[inner.depth].second) ||
-                               g.planned_barrier(&lb, then.path[inner.depth].second + 1, lb.size()) || g.barrier_after(then, inner.depth + 1) ||
-                               g.barrier_before(first, inner.depth + 1);
+                               g.planned_barrier(&lb, then.path[inner.depth].second + 1, lb.size()) ||
+                               g.barrier_after(then, inner.depth + 1) || g.barrier_before(first, inner.depth + 1);
                 ordered(then, first, planned, carried);
             } else {
                 order(then, first, b, i2 + 1, carried);
@@ -245,8 +257,10 @@ struct BlockOrder {
                 if (p.lane == q.lane || (!p.store && !q.store) || !GmSync::intersects(p.origins, q.origins)) continue;
                 if (GmSync::both_atomic_add(p, q)) continue;  // atomic adds commute
                 Order o = compare(p.path, q.path);
-                if (o == Order::Before || o == Order::Unordered) pair(p, q);
-                else if (o == Order::After) pair(q, p);
+                if (o == Order::Before || o == Order::Unordered)
+                    pair(p, q);
+                else if (o == Order::After)
+                    pair(q, p);
             }
     }
 };

@@ -13,7 +13,9 @@
 
 namespace cvsim::passes {
 
-std::string_view c2v_policy_name(C2VPolicy p) { return p == C2VPolicy::Complete ? "complete" : "upstream"; }
+std::string_view c2v_policy_name(C2VPolicy p) {
+    return p == C2VPolicy::Complete ? "complete" : "upstream";
+}
 
 std::optional<C2VPolicy> c2v_policy_from_name(std::string_view n) {
     for (auto p : {C2VPolicy::Upstream, C2VPolicy::Complete})
@@ -35,13 +37,15 @@ void GmSync::c2v_order_at(Block* b, size_t index, const SourceLoc& loc, const st
     m_stats.log.push_back(what);
 }
 
-std::optional<size_t> GmSync::c2v_order_pair(const Access& s, const Access& l, Block* b, size_t d, size_t il, bool war, size_t il_last,
-                                             const std::string& what) {
+std::optional<size_t> GmSync::c2v_order_pair(const Access& s, const Access& l, Block* b, size_t d, size_t il, bool war,
+                                             size_t il_last, const std::string& what) {
     bool unique = producer_stores(s) == 1;
     c2v_order_at(b, il, l.stmt->loc,
-                 what + " ordered with fence + syncall (--c2v complete: " + (unique ? "the store is nested deeper than the load" : "several producer stores") +
-                     ")");
-    if (war) c2v_order_at(b, il_last + 1, l.stmt->loc, what + " loop-carried WAR ordered with a second barrier (--c2v complete)");
+                 what + " ordered with fence + syncall (--c2v complete: " +
+                     (unique ? "the store is nested deeper than the load" : "several producer stores") + ")");
+    if (war)
+        c2v_order_at(b, il_last + 1, l.stmt->loc,
+                     what + " loop-carried WAR ordered with a second barrier (--c2v complete)");
     return d;
 }
 
@@ -66,7 +70,8 @@ void GmSync::order_waw() {
                 while (d < a.path.size() && d < w.path.size() && a.path[d] == w.path[d]) ++d;
                 Block* b = a.path[d].first;
                 size_t ia = a.path[d].second, iw = w.path[d].second;
-                std::string what = fmt::format("{} -> {} {}: write-after-write of the cube and vector lanes", where(a), where(w), tensor);
+                std::string what = fmt::format("{} -> {} {}: write-after-write of the cube and vector lanes", where(a),
+                                               where(w), tensor);
                 if (already_ordered(*b, ia, iw, a, w)) {
                     ++m_stats.already_ordered;
                     m_stats.log.push_back(what + " already ordered, nothing added");
@@ -94,9 +99,11 @@ void GmSync::order_waw() {
                     publish_after(*first, then);
                     continue;
                 }
-                std::string what = fmt::format("{} -> {} {}: write-after-write of the cube and vector lanes (loop-carried, line {} loop)", where(*first),
-                                               where(*then), tensor, carry->loop->loc.line);
-                c2v_order_at(then->path[D].first, then->path[D].second, then->stmt->loc, what + " ordered with fence + syncall (--c2v complete)");
+                std::string what = fmt::format(
+                    "{} -> {} {}: write-after-write of the cube and vector lanes (loop-carried, line {} loop)",
+                    where(*first), where(*then), tensor, carry->loop->loc.line);
+                c2v_order_at(then->path[D].first, then->path[D].second, then->stmt->loc,
+                             what + " ordered with fence + syncall (--c2v complete)");
             }
         }
     }

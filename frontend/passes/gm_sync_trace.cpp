@@ -24,7 +24,9 @@ constexpr size_t kMaxEvents = 20000;
 
 std::optional<int64_t> eval_int(const Expr& e, const std::map<const Var*, int64_t>& env) {
     switch (e.kind) {
-        case ExprKind::Int: case ExprKind::Bool: return e.ival;
+        case ExprKind::Int:
+        case ExprKind::Bool:
+            return e.ival;
         case ExprKind::Var: {
             auto it = env.find(e.var.get());
             if (it == env.end()) return std::nullopt;
@@ -38,7 +40,9 @@ std::optional<int64_t> eval_int(const Expr& e, const std::map<const Var*, int64_
             if (e.sval == "not") return *a == 0 ? 1 : 0;
             return std::nullopt;
         }
-        case ExprKind::Binary: case ExprKind::Compare: case ExprKind::BoolOp: {
+        case ExprKind::Binary:
+        case ExprKind::Compare:
+        case ExprKind::BoolOp: {
             if (e.args.size() != 2 || !e.args[0] || !e.args[1]) return std::nullopt;
             auto a = eval_int(*e.args[0], env), b = eval_int(*e.args[1], env);
             if (!a || !b) return std::nullopt;
@@ -61,14 +65,15 @@ std::optional<int64_t> eval_int(const Expr& e, const std::map<const Var*, int64_
             if (op == "or") return (*a != 0 || *b != 0) ? 1 : 0;
             return std::nullopt;
         }
-        default: return std::nullopt;
+        default:
+            return std::nullopt;
     }
 }
 
 }  // namespace
 
-bool GmSync::trace_block(const Block& b, std::map<const Var*, int64_t>& env, bool definite, std::vector<std::pair<const Var*, int64_t>>& vals,
-                         std::vector<TraceEv>& out) const {
+bool GmSync::trace_block(const Block& b, std::map<const Var*, int64_t>& env, bool definite,
+                         std::vector<std::pair<const Var*, int64_t>>& vals, std::vector<TraceEv>& out) const {
     for (size_t xi = 0; xi <= b.size(); ++xi) {
         if (out.size() > kMaxEvents || m_marks.size() > 4 * kMaxEvents) return false;
         m_marks.push_back({out.size(), &b, xi, definite});  // where a statement planned at (b, xi) would run
@@ -112,8 +117,10 @@ bool GmSync::trace_block(const Block& b, std::map<const Var*, int64_t>& env, boo
                 if (stmt_call(*x)) {
                     uint8_t pair = 0;
                     if (m_opt.target == Target::A5) {
-                        if (xi + 1 < b.size() && lane_pair_flag(*x, b[xi + 1].get())) pair = 1;
-                        else if (xi > 0 && lane_pair_flag(*b[xi - 1], x.get())) pair = 2;
+                        if (xi + 1 < b.size() && lane_pair_flag(*x, b[xi + 1].get()))
+                            pair = 1;
+                        else if (xi > 0 && lane_pair_flag(*b[xi - 1], x.get()))
+                            pair = 2;
                     }
                     out.push_back({x.get(), definite, vals, pair});
                 }
@@ -139,10 +146,12 @@ const Stmt* GmSync::lane_pair_flag(const Stmt& x, const Stmt* next) const {
     auto twins = [&](const Stmt& a, const Stmt& b) {
         const Expr* ca = stmt_call(a);
         const Expr* cb = stmt_call(b);
-        if (!ca || !cb || a.kind != StmtKind::Eval || b.kind != StmtKind::Eval || ca->op->code != cb->op->code) return false;
+        if (!ca || !cb || a.kind != StmtKind::Eval || b.kind != StmtKind::Eval || ca->op->code != cb->op->code)
+            return false;
         if (ca->op->code != OpCode::SyncSet && ca->op->code != OpCode::SyncWait) return false;
         auto ia = const_int(arg(*ca, "event_id")), ib = const_int(arg(*cb, "event_id"));
-        if (!ia || !ib || *ia < 0 || *ia >= stride || *ib != *ia + stride || call_side(*ca) != call_side(*cb)) return false;
+        if (!ia || !ib || *ia < 0 || *ia >= stride || *ib != *ia + stride || call_side(*ca) != call_side(*cb))
+            return false;
         auto pa = sync_pipe(*ca, call_side(*ca)), pb = sync_pipe(*cb, call_side(*cb));
         return pa == pb;
     };
@@ -152,8 +161,10 @@ const Stmt* GmSync::lane_pair_flag(const Stmt& x, const Stmt* next) const {
     }
     if (x.kind != StmtKind::If || !x.value || x.body.size() != 1 || x.orelse.size() != 1) return nullptr;
     const Expr& cond = *x.value;
-    if (cond.kind != ExprKind::Compare || cond.sval != "==" || cond.args.size() != 2 || !cond.args[0] || !cond.args[1]) return nullptr;
-    const bool lhs_lane = is_subblock_idx(*cond.args[0]) && cond.args[1]->kind == ExprKind::Int && cond.args[1]->ival == 0;
+    if (cond.kind != ExprKind::Compare || cond.sval != "==" || cond.args.size() != 2 || !cond.args[0] || !cond.args[1])
+        return nullptr;
+    const bool lhs_lane =
+        is_subblock_idx(*cond.args[0]) && cond.args[1]->kind == ExprKind::Int && cond.args[1]->ival == 0;
     if (!lhs_lane) return nullptr;
     const Expr* c = stmt_call(*x.body[0]);
     return c && call_side(*c) == Side::Vector && twins(*x.body[0], *x.orelse[0]) ? x.body[0].get() : nullptr;
@@ -174,12 +185,13 @@ const std::vector<GmSync::TraceEv>* GmSync::trace() const {
 }
 
 bool GmSync::instance_overlap(const Access& a, const TraceEv& ea, const Access& b, const TraceEv& eb) const {
-    if (!a.win.ok || !b.win.ok || a.origins.size() != 1 || a.origins != b.origins || a.win.off.size() != b.win.off.size() ||
-        a.win.ext.size() != a.win.off.size() || b.win.ext.size() != b.win.off.size())
+    if (!a.win.ok || !b.win.ok || a.origins.size() != 1 || a.origins != b.origins ||
+        a.win.off.size() != b.win.off.size() || a.win.ext.size() != a.win.off.size() ||
+        b.win.ext.size() != b.win.off.size())
         return true;
     // The value of an offset's loop variable (or `x % c` atom, gm_windows.h) in instance e.
-    std::function<std::optional<int64_t>(const Var*, const TraceEv&, int)> value = [&](const Var* v, const TraceEv& e,
-                                                                                     int depth) -> std::optional<int64_t> {
+    std::function<std::optional<int64_t>(const Var*, const TraceEv&, int)> value =
+        [&](const Var* v, const TraceEv& e, int depth) -> std::optional<int64_t> {
         for (const auto& [lv, val] : e.vals)
             if (lv == v) return val;
         const WindowAnalysis::ModAtom* m = m_win.mod_atom(v);
@@ -199,9 +211,12 @@ bool GmSync::instance_overlap(const Access& a, const TraceEv& ea, const Access& 
     auto at = [&](const Affine& f, const TraceEv& e, int sign, Affine& acc) {
         acc.c += sign * f.c;
         for (const auto& [v, k] : f.terms) {
-            if (auto val = value(v, e, 0)) acc.c += sign * k * *val;
-            else if (m_win.is_loop_var(v)) free_var = true;
-            else acc.terms[v] += sign * k;
+            if (auto val = value(v, e, 0))
+                acc.c += sign * k * *val;
+            else if (m_win.is_loop_var(v))
+                free_var = true;
+            else
+                acc.terms[v] += sign * k;
         }
         return f.ok;
     };
@@ -260,7 +275,8 @@ GmSync::Counters GmSync::counters(const Access& prod, const Access& cons) const 
             // pairs the AIC with one lane only: uncertain.
             if (!flags_ok && tr[i].pair == 2) continue;
             std::pair<int, int64_t> key{0, *id};
-            if ((!flags_ok && tr[i].pair != 1) || (m_opt.target == Target::A5 && *id >= m_opt.flag_lane_stride)) c.bad.insert(key);
+            if ((!flags_ok && tr[i].pair != 1) || (m_opt.target == Target::A5 && *id >= m_opt.flag_lane_stride))
+                c.bad.insert(key);
             add(set ? c.sets : c.waits, key);
             continue;
         }
@@ -331,7 +347,8 @@ bool GmSync::derives_from(const Var* v, const Stmt* load, int depth) const {
     const Expr* c = stmt_call(*d);
     if (!c) return false;
     for (const auto& a : c->args)
-        if (a && a->kind == ExprKind::Var && a->type.is_tile() && derives_from(a->var.get(), load, depth + 1)) return true;
+        if (a && a->kind == ExprKind::Var && a->type.is_tile() && derives_from(a->var.get(), load, depth + 1))
+            return true;
     return false;
 }
 
@@ -345,10 +362,12 @@ bool GmSync::fixp_op_from(size_t from, size_t to, const Stmt* load) const {
         const Expr* f = stmt_call(*tr[y].s);
         if (!f) continue;
         const OpCode code = f->op->code;
-        const bool fixp = (code == OpCode::Store && call_side(*f) == Side::Cube && call_pipe(*f) == Pipe::Fixp) || code == OpCode::TpushToAiv ||
-                          call_side(*f) == Side::BoundaryC2V;
+        const bool fixp = (code == OpCode::Store && call_side(*f) == Side::Cube && call_pipe(*f) == Pipe::Fixp) ||
+                          code == OpCode::TpushToAiv || call_side(*f) == Side::BoundaryC2V;
         if (!fixp) continue;
-        const ExprPtr& t = code == OpCode::Store || code == OpCode::TpushToAiv ? arg(*f, "tile") : (f->args.empty() ? nullptr : f->args[0]);
+        const ExprPtr& t = code == OpCode::Store || code == OpCode::TpushToAiv
+                               ? arg(*f, "tile")
+                               : (f->args.empty() ? nullptr : f->args[0]);
         if (t && t->kind == ExprKind::Var && derives_from(t->var.get(), load, 0)) return true;
     }
     return false;
@@ -363,7 +382,9 @@ bool GmSync::wait_gates_fixp(size_t w, size_t j, Pipe p, const Access& cons) con
     for (size_t x = w + 1; x < j && x < tr.size(); ++x) {
         if (!tr[x].definite) continue;
         const Expr* e = stmt_call(*tr[x].s);
-        if (!e || e->op->code != OpCode::Load || call_side(*e) != Side::Cube || call_pipe(*e) != p || tr[x].s->targets.empty()) continue;
+        if (!e || e->op->code != OpCode::Load || call_side(*e) != Side::Cube || call_pipe(*e) != p ||
+            tr[x].s->targets.empty())
+            continue;
         if (fixp_op_from(x + 1, j - 1, tr[x].s)) return true;
     }
     return false;
@@ -388,23 +409,27 @@ bool GmSync::load_drained_by_mte3(size_t i, size_t to, const Access& load) const
         const Expr* e = stmt_call(*tr[x].s);
         if (!e) continue;
         const OpCode code = e->op->code;
-        if (!v_read && call_side(*e) == Side::Vector && e->type.is_tile() && e->type.mem == Mem::Vec && code != OpCode::Load &&
-            code != OpCode::TpopFromAic && code != OpCode::Mgather)
+        if (!v_read && call_side(*e) == Side::Vector && e->type.is_tile() && e->type.mem == Mem::Vec &&
+            code != OpCode::Load && code != OpCode::TpopFromAic && code != OpCode::Mgather)
             for (const auto& a : e->args)
-                if (a && a->kind == ExprKind::Var && a->type.is_tile() && derives_from(a->var.get(), load.stmt.get(), 0)) v_read = true;
-        const bool mte3 = (code == OpCode::Store && call_side(*e) == Side::Vector) || code == OpCode::TpushToAic || call_side(*e) == Side::BoundaryV2C;
+                if (a && a->kind == ExprKind::Var && a->type.is_tile() &&
+                    derives_from(a->var.get(), load.stmt.get(), 0))
+                    v_read = true;
+        const bool mte3 = (code == OpCode::Store && call_side(*e) == Side::Vector) || code == OpCode::TpushToAic ||
+                          call_side(*e) == Side::BoundaryV2C;
         if (!mte3) continue;
         const ExprPtr& t = arg(*e, "tile");
         if (t && t->kind == ExprKind::Var && derives_from(t->var.get(), load.stmt.get(), 0)) return true;
-        const bool adapted = m_opt.target == Target::A5 && code != OpCode::Store && t && t->type.is_tile() && t->type.mem == Mem::Vec &&
-                             t->type.layout() != Layout::NZ;
+        const bool adapted = m_opt.target == Target::A5 && code != OpCode::Store && t && t->type.is_tile() &&
+                             t->type.mem == Mem::Vec && t->type.layout() != Layout::NZ;
         if (v_read && adapted) return true;
     }
     return false;
 }
 
 // Is the producer's access at trace position i ordered before the consumer's at position j (i < j)?
-bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c, bool publish) const {
+bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access& cons, const Counters& c,
+                           bool publish) const {
     const std::vector<TraceEv>& tr = m_trace;
     // publish: the release must also follow a system.fence() of the producer's lane after the access (SPEC
     // 4.5/6: a flag, barrier or transport publishes a write only through a fence between the two).
@@ -413,7 +438,8 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
         for (size_t x = from + 1; x < to; ++x) {
             if (!tr[x].definite) continue;
             const Expr* e = stmt_call(*tr[x].s);
-            if (e && e->op->code == OpCode::Fence && tr[x].s->kind == StmtKind::Eval && (tr[x].s->pinned_lane == 0 || tr[x].s->pinned_lane == lane))
+            if (e && e->op->code == OpCode::Fence && tr[x].s->kind == StmtKind::Eval &&
+                (tr[x].s->pinned_lane == 0 || tr[x].s->pinned_lane == lane))
                 return true;
         }
         return m_count_planned_fences && planned_fence_between(from, to, lane);
@@ -421,7 +447,8 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
     for (size_t x = i + 1; x < j; ++x) {
         if (!tr[x].definite) continue;
         const Expr* e = stmt_call(*tr[x].s);
-        if (e && e->op->code == OpCode::Syncall && call_side(*e) == Side::Shared && (!publish || pub_fenced(i, x))) return true;
+        if (e && e->op->code == OpCode::Syncall && call_side(*e) == Side::Shared && (!publish || pub_fenced(i, x)))
+            return true;
     }
     // A fence of lane `side` (SPEC 4.1: it waits for every outstanding instruction of its core, loads
     // included), or a barrier that lane takes part in, in trace positions (from, to).
@@ -431,7 +458,8 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
         for (size_t x = from + 1; x < to; ++x) {
             if (!tr[x].definite) continue;
             const Expr* e = stmt_call(*tr[x].s);
-            if (e && e->op->code == OpCode::Fence && tr[x].s->kind == StmtKind::Eval && (tr[x].s->pinned_lane == 0 || tr[x].s->pinned_lane == no))
+            if (e && e->op->code == OpCode::Fence && tr[x].s->kind == StmtKind::Eval &&
+                (tr[x].s->pinned_lane == 0 || tr[x].s->pinned_lane == no))
                 return true;
             if (e && e->op->code == OpCode::Syncall && call_side(*e) != opposite) return true;
         }
@@ -452,17 +480,19 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
             bool covers, blocks;
             if (key.first == 0) {
                 auto sp = sync_pipe(se, prod.lane);
-                covers = !sp || *sp == pp || fenced(i, ss[k]) || will_publish(prod) || (*sp == Pipe::Mte3 && load_drained_by_mte3(i, ss[k], prod)) ||
+                covers = !sp || *sp == pp || fenced(i, ss[k]) || will_publish(prod) ||
+                         (*sp == Pipe::Mte3 && load_drained_by_mte3(i, ss[k], prod)) ||
                          (*sp == Pipe::Fixp && load_drained_by_fixp(i, ss[k], prod));
                 auto wp = sync_pipe(we, cons.lane);
-                blocks = !wp || *wp == Pipe::Scalar || *wp == prod_pipe(cons) || (wp && wait_gates_fixp(ws[k], j, *wp, cons));
+                blocks = !wp || *wp == Pipe::Scalar || *wp == prod_pipe(cons) ||
+                         (wp && wait_gates_fixp(ws[k], j, *wp, cons));
             } else {
                 // A push runs on the store's pipe (V2C: MTE3, C2V: FIXP) after it; a pop blocks the scalar unit.
                 // A vector load: the push's MTE3 queue follows an MTE3 op computed from the loaded tile (the push
                 // itself, or an earlier store / push of the lane), which waits for the load.
                 // A fence of the lane between the access and the push drains the access (a load too).
-                covers = pp == (prod.lane == Side::Vector ? Pipe::Mte3 : Pipe::Fixp) || fenced(i, ss[k]) || load_drained_by_mte3(i, ss[k], prod) ||
-                         load_drained_by_fixp(i, ss[k], prod);
+                covers = pp == (prod.lane == Side::Vector ? Pipe::Mte3 : Pipe::Fixp) || fenced(i, ss[k]) ||
+                         load_drained_by_mte3(i, ss[k], prod) || load_drained_by_fixp(i, ss[k], prod);
                 blocks = true;
             }
             if (publish) covers = pub_fenced(i, ss[k]);
@@ -485,7 +515,8 @@ bool GmSync::trace_between(size_t i, size_t j, const Access& prod, const Access&
             for (size_t k = 0; k < pops.size(); ++k) {
                 if (pops[k] <= i || !(publish ? pub_fenced(i, pops[k]) : fenced(i, pops[k]))) continue;
                 const size_t m = k + static_cast<size_t>(n);  // the first drained free; later ones give later pushes
-                if (m < pushes.size() && pushes[m] < j && (prod_pipe(cons) == push_pipe || lane_fenced(pushes[m], j, cons.lane))) {
+                if (m < pushes.size() && pushes[m] < j &&
+                    (prod_pipe(cons) == push_pipe || lane_fenced(pushes[m], j, cons.lane))) {
                     if (id == 0) m_bp_ring0_used[cons.lane == Side::Cube ? 0 : 1] = true;  // see bp_conflict
                     return true;
                 }
@@ -507,8 +538,8 @@ int64_t GmSync::back_pressure_slots() const {
     int64_t n = m_f.slot_num().value_or(m_opt.auto_slot_num);
     walk(m_f.body, [&](const StmtPtr& st) {
         const Expr* e = stmt_call(*st);
-        if (e && (e->op->code == OpCode::AicInitializePipe || e->op->code == OpCode::AivInitializePipe || e->op->code == OpCode::ReserveBuffer ||
-                  e->op->code == OpCode::ImportPeerBuffer))
+        if (e && (e->op->code == OpCode::AicInitializePipe || e->op->code == OpCode::AivInitializePipe ||
+                  e->op->code == OpCode::ReserveBuffer || e->op->code == OpCode::ImportPeerBuffer))
             n = 0;
     });
     m_bp_slots = std::max<int64_t>(n, 0);
@@ -519,7 +550,8 @@ int64_t GmSync::back_pressure_slots() const {
 // `first`, with i the latest such instance, in trace order, until f returns false. Returns false when f did
 // (true otherwise); `any` is set when some pair was visited. Checking the latest instance suffices for what
 // the callers look for (an ordering after it also follows every earlier one on that core).
-bool GmSync::for_each_latest(const Access& first, const Access& then, const std::function<bool(size_t, size_t)>& f, bool* any) const {
+bool GmSync::for_each_latest(const Access& first, const Access& then, const std::function<bool(size_t, size_t)>& f,
+                             bool* any) const {
     const std::vector<TraceEv>& tr = m_trace;
     std::vector<size_t> firsts;
     for (size_t j = 0; j < tr.size(); ++j) {
@@ -568,10 +600,13 @@ std::optional<GmSync::TraceOrder> GmSync::trace_ordered(const Access& prod, cons
     if (!trace()) return std::nullopt;
     std::optional<Counters> c;
     bool any = false;
-    bool ordered = for_each_latest(prod, cons, [&](size_t latest, size_t j) {
-        if (!c) c = counters(prod, cons);
-        return trace_between(latest, j, prod, cons, *c);
-    }, &any);
+    bool ordered = for_each_latest(
+        prod, cons,
+        [&](size_t latest, size_t j) {
+            if (!c) c = counters(prod, cons);
+            return trace_between(latest, j, prod, cons, *c);
+        },
+        &any);
     if (!ordered) return TraceOrder::Unordered;
     return any ? TraceOrder::Ordered : TraceOrder::Independent;
 }
@@ -582,7 +617,9 @@ std::optional<GmSync::TraceOrder> GmSync::trace_ordered(const Access& prod, cons
 bool GmSync::trace_planned_orders(const Access& first, const Access& then) const {
     if (!trace() || m_barrier_at.empty()) return false;
     bool any = false;
-    return for_each_latest(first, then, [&](size_t latest, size_t j) { return planned_barrier_between(latest, j); }, &any) && any;
+    return for_each_latest(
+               first, then, [&](size_t latest, size_t j) { return planned_barrier_between(latest, j); }, &any) &&
+           any;
 }
 
 // A fence of `lane` this pass plans (and has not dropped) that surely runs after trace event `from` and before
@@ -592,7 +629,8 @@ bool GmSync::planned_fence_between(size_t from, size_t to, int lane) const {
         auto li = m_insert.find({const_cast<Block*>(b), idx});
         if (li == m_insert.end()) return false;
         return std::any_of(li->second.begin(), li->second.end(), [&](const StmtPtr& x) {
-            return x->kind == StmtKind::Eval && is_call(*x, OpCode::Fence) && (x->pinned_lane == 0 || x->pinned_lane == lane) && !m_pub_removed.count(x.get());
+            return x->kind == StmtKind::Eval && is_call(*x, OpCode::Fence) &&
+                   (x->pinned_lane == 0 || x->pinned_lane == lane) && !m_pub_removed.count(x.get());
         });
     });
 }

@@ -25,7 +25,8 @@ int GmSync::vector_accesses(const Access& a) const {
 
 // The vector store p, then the cube store c (same iteration: both in b, p at ip before c at ic; loop-carried:
 // b is the carrying loop's body). `d`: depth of b in both paths.
-void GmSync::v2c_order_first(const Access& p, const Access& c, Block* b, size_t d, size_t ip, size_t ic, const std::string& what, const char* kind) {
+void GmSync::v2c_order_first(const Access& p, const Access& c, Block* b, size_t d, size_t ip, size_t ic,
+                             const std::string& what, const char* kind) {
     switch (m_opt.v2c) {
         case V2CPolicy::Off:
             ++m_stats.unfenced;
@@ -33,12 +34,16 @@ void GmSync::v2c_order_first(const Access& p, const Access& c, Block* b, size_t 
             return;
         case V2CPolicy::Reject:
             if (dry_reject(c.stmt->loc)) return;
-            raise(codes::kV2cUnfenced, c.stmt->loc,
-                  fmt::format("cube store of '{}' overwrites GM that the vector store at {} wrote{}, with nothing ordering them", name_of(p.origins),
-                              p.stmt->loc.str(), kind),
-                  "insert pl.system.fence() + pl.system.syncall between the vector store and the cube store (or compile with --v2c fence)");
+            raise(
+                codes::kV2cUnfenced, c.stmt->loc,
+                fmt::format(
+                    "cube store of '{}' overwrites GM that the vector store at {} wrote{}, with nothing ordering them",
+                    name_of(p.origins), p.stmt->loc.str(), kind),
+                "insert pl.system.fence() + pl.system.syncall between the vector store and the cube store (or compile "
+                "with --v2c fence)");
         case V2CPolicy::Fence:
-            if (*kind == '\0' && p.path.size() == d + 1 && vector_accesses(p) == 1 && p.call->op->code == OpCode::Store && token_ring_free(true)) {
+            if (*kind == '\0' && p.path.size() == d + 1 && vector_accesses(p) == 1 &&
+                p.call->op->code == OpCode::Store && token_ring_free(true)) {
                 place_fence(p, c, b, ip, ic, true);
                 ++m_stats.v2c_fences;
                 m_stats.log.push_back(what + " fenced (tpush_to_aic / tpop_from_aiv)");
@@ -83,7 +88,8 @@ void GmSync::order_v2c_waw() {
                 while (d < a.path.size() && d < w.path.size() && a.path[d] == w.path[d]) ++d;
                 Block* b = a.path[d].first;
                 size_t ia = a.path[d].second, iw = w.path[d].second;
-                std::string what = fmt::format("{} -> {} {}: V2C write-after-write (same iteration)", where(a), where(w), tensor);
+                std::string what =
+                    fmt::format("{} -> {} {}: V2C write-after-write (same iteration)", where(a), where(w), tensor);
                 bool token = false;  // a token planned for a's own RAW pair pops before w
                 for (const auto& t : m_tokens) token |= t.v2c && t.b == b && t.is == ia && t.il <= iw;
                 if (already_ordered(*b, ia, iw, a, w)) {
@@ -91,7 +97,8 @@ void GmSync::order_v2c_waw() {
                     m_stats.log.push_back(what + " already ordered, nothing added");
                     ordered_v2c_store(a, w);
                 } else if (planned_barrier(b, ia + 1, iw) || token || trace_planned_orders(a, w)) {
-                    m_stats.log.push_back(what + " ordered by the " + (token ? "token" : "barrier") + " placed for an earlier pair");
+                    m_stats.log.push_back(what + " ordered by the " + (token ? "token" : "barrier") +
+                                          " placed for an earlier pair");
                 } else {
                     v2c_order_first(a, w, b, d, ia, iw, what, "");
                 }
@@ -105,32 +112,37 @@ void GmSync::order_v2c_waw() {
                 if (overlap_carried(a, w, lp)) carry = &lp;
             if (!carry || same_ordered) continue;
             size_t D = carry->depth;
-            std::string what = fmt::format("{} -> {} {}: V2C write-after-write (loop-carried, line {} loop)", where(a), where(w), tensor,
-                                           carry->loop->loc.line);
+            std::string what = fmt::format("{} -> {} {}: V2C write-after-write (loop-carried, line {} loop)", where(a),
+                                           where(w), tensor, carry->loop->loc.line);
             if (carried_ordered(a, w, D)) {
                 ++m_stats.already_ordered;
                 m_stats.log.push_back(what + " already ordered, nothing added");
                 ordered_v2c_store(a, w);
                 continue;
             }
-            if (barrier_after(a, D) || barrier_before(w, D) || trace_planned_orders(a, w)) continue;  // a barrier this pass placed
+            if (barrier_after(a, D) || barrier_before(w, D) || trace_planned_orders(a, w))
+                continue;  // a barrier this pass placed
             std::string kind = fmt::format(" in an earlier iteration of the loop at line {}", carry->loop->loc.line);
             v2c_order_first(a, w, w.path[D].first, D, a.path[D].second, w.path[D].second, what, kind.c_str());
         }
     }
 }
 
-static const char* read_name(const Access& a) { return a.call && a.call->op->code == OpCode::Load ? "load" : "pl.tensor.read"; }
+static const char* read_name(const Access& a) {
+    return a.call && a.call->op->code == OpCode::Load ? "load" : "pl.tensor.read";
+}
 
 void GmSync::reject_vector_pair(const Access& x, const Access& y, const std::string& when) const {
     if (m_opt.v2c != V2CPolicy::Reject) return;
     if (dry_reject(y.stmt->loc)) return;  // a re-check: recorded, and place_barrier then plans nothing
     raise(codes::kV2cUnfenced, y.stmt->loc,
-          fmt::format("vector {} of '{}' {} GM that the vector {} at {} {}{} on the other AIV lane ({}), with nothing ordering them",
-                      y.store ? "store" : read_name(y), name_of(x.origins), y.store ? "overwrites" : "reads", x.store ? "store" : read_name(x),
-                      x.stmt->loc.str(), x.store ? "wrote" : "reads", when,
+          fmt::format("vector {} of '{}' {} GM that the vector {} at {} {}{} on the other AIV lane ({}), with nothing "
+                      "ordering them",
+                      y.store ? "store" : read_name(y), name_of(x.origins), y.store ? "overwrites" : "reads",
+                      x.store ? "store" : read_name(x), x.stmt->loc.str(), x.store ? "wrote" : "reads", when,
                       m_opt.target == Target::A2A3 && !m_split ? "a2a3: lane 1's replay issues the scalar read"
-                      : m_f.split_mode() != SplitMode::NONE && (x.call->op->code == OpCode::Load || y.call->op->code == OpCode::Load)
+                      : m_f.split_mode() != SplitMode::NONE &&
+                              (x.call->op->code == OpCode::Load || y.call->op->code == OpCode::Load)
                           ? "the split gives each AIV lane its half of the tile"
                           : "both AIV lanes run the function"),
           "insert pl.system.fence() + pl.system.syncall(core_type=\"mix\") before it (or compile with --v2c fence)");
@@ -139,9 +151,10 @@ void GmSync::reject_vector_pair(const Access& x, const Access& y, const std::str
 void GmSync::order_vector_reads() {
     if (m_opt.v2c == V2CPolicy::Off) return;
     if (m_opt.target != Target::A2A3 && !m_split && !a5_two_lanes()) return;  // a5 unsplit: AIV0 only
-    auto barrier_between = [&](const Block& b, size_t from, size_t to) {  // an author syncall(mix) in b[from, to)
+    auto barrier_between = [&](const Block& b, size_t from, size_t to) {      // an author syncall(mix) in b[from, to)
         for (size_t i = from; i < to && i < b.size(); ++i)
-            if (const Expr* c = stmt_call(*b[i]); c && c->op->code == OpCode::Syncall && call_side(*c) == Side::Shared) return true;
+            if (const Expr* c = stmt_call(*b[i]); c && c->op->code == OpCode::Syncall && call_side(*c) == Side::Shared)
+                return true;
         return false;
     };
     // A split function's halved tile load/store: lane L moves rows (UP_DOWN; columns LEFT_RIGHT) [o + L * half,
@@ -163,7 +176,8 @@ void GmSync::order_vector_reads() {
         if (box.size() < 2) return std::nullopt;
         const size_t tax = mode == SplitMode::UP_DOWN ? box.size() - 2 : box.size() - 1;
         const size_t wax = mode == SplitMode::UP_DOWN ? a.win.ext.size() - 2 : a.win.ext.size() - 1;
-        if (box[tax] < 2 || box[tax] % 2) return std::nullopt;  // whole on both lanes (extent 1), or refused by the split
+        if (box[tax] < 2 || box[tax] % 2)
+            return std::nullopt;  // whole on both lanes (extent 1), or refused by the split
         const int64_t half = box[tax] / 2;
         Access l = a;
         l.win.off[wax].c += lane * half;
@@ -171,7 +185,8 @@ void GmSync::order_vector_reads() {
         return l;
     };
     // Does x on one AIV lane meet y on the other (by `meet`, given the two accesses)?
-    auto across_lanes = [&](const Access& x, const Access& y, const std::function<bool(const Access&, const Access&)>& meet) {
+    auto across_lanes = [&](const Access& x, const Access& y,
+                            const std::function<bool(const Access&, const Access&)>& meet) {
         for (int lx = 0; lx < 2; ++lx) {
             auto a = lane_access(x, lx), b = lane_access(y, 1 - lx);
             if (a && b && meet(*a, *b)) return true;
@@ -180,14 +195,16 @@ void GmSync::order_vector_reads() {
     };
     for (const Access& x : m_acc)
         for (const Access& y : m_acc) {
-            if (x.lane != Side::Vector || y.lane != Side::Vector || x.store == y.store || !intersects(x.origins, y.origins)) continue;
+            if (x.lane != Side::Vector || y.lane != Side::Vector || x.store == y.store ||
+                !intersects(x.origins, y.origins))
+                continue;
             const Access& r = x.store ? y : x;
             const bool scalar = r.call->op->code == OpCode::TensorRead;
             // A halved load against a halved store: the split made the two lanes' halves a cross-core pair.
             if (!scalar && !(lane_access(x, 0) && lane_access(y, 0))) continue;
             auto same = [&](const Access& a, const Access& b) { return overlap_same(a, b); };
-            std::string what = fmt::format("{} -> {} {}: vector {} on the other AIV lane", where(x), where(y), name_of(x.origins),
-                                           x.store ? "read-after-write" : "write-after-read");
+            std::string what = fmt::format("{} -> {} {}: vector {} on the other AIV lane", where(x), where(y),
+                                           name_of(x.origins), x.store ? "read-after-write" : "write-after-read");
             if (compare(x.path, y.path) == Order::Before && (scalar ? overlap_same(x, y) : across_lanes(x, y, same))) {
                 size_t d = 0;
                 while (d < x.path.size() && d < y.path.size() && x.path[d] == y.path[d]) ++d;
@@ -210,10 +227,14 @@ void GmSync::order_vector_reads() {
             Block* lb = x.path[D].first;
             // After x in its iteration, or before y in the next one.
             size_t ix = x.path[D].second, iy = y.path[D].second;
-            if (barrier_between(*lb, ix + 1, lb->size()) || barrier_between(*lb, 0, iy) || barrier_after(x, D) || barrier_before(y, D)) continue;
-            reject_vector_pair(x, y, fmt::format(" in an earlier iteration of the loop at line {}", carry->loop->loc.line));
+            if (barrier_between(*lb, ix + 1, lb->size()) || barrier_between(*lb, 0, iy) || barrier_after(x, D) ||
+                barrier_before(y, D))
+                continue;
+            reject_vector_pair(x, y,
+                               fmt::format(" in an earlier iteration of the loop at line {}", carry->loop->loc.line));
             place_barrier(lb, y.path[D].second, y.stmt->loc);
-            m_stats.log.push_back(what + fmt::format(" (loop-carried, line {} loop) ordered with fence + syncall", carry->loop->loc.line));
+            m_stats.log.push_back(what + fmt::format(" (loop-carried, line {} loop) ordered with fence + syncall",
+                                                     carry->loop->loc.line));
         }
 }
 

@@ -44,14 +44,18 @@ Affine scale(const Affine& x, int64_t k) {
     return r;
 }
 
-bool same(const Affine& a, const Affine& b) { return a.ok && b.ok && a.c == b.c && a.terms == b.terms; }
+bool same(const Affine& a, const Affine& b) {
+    return a.ok && b.ok && a.c == b.c && a.terms == b.terms;
+}
 
 int64_t floor_div(int64_t a, int64_t b) {
     int64_t q = a / b;
     if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
     return q;
 }
-int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+int64_t ceil_div(int64_t a, int64_t b) {
+    return -floor_div(-a, b);
+}
 
 }  // namespace
 
@@ -76,7 +80,8 @@ void WindowAnalysis::scan(Block& b, StmtPath path) {
                 d.index = i;
                 m_def_path[s->targets[0].get()] = here;
                 m_flows[s->targets[0].get()].push_back({s->value, here});
-                if (s->value && s->value->kind == ExprKind::Call && s->value->op->code == OpCode::GetBlockIdx) m_block_vars.insert(s->targets[0].get());
+                if (s->value && s->value->kind == ExprKind::Call && s->value->op->code == OpCode::GetBlockIdx)
+                    m_block_vars.insert(s->targets[0].get());
             } else {
                 for (auto& t : s->targets) m_multi.insert(t.get());
             }
@@ -86,14 +91,16 @@ void WindowAnalysis::scan(Block& b, StmtPath path) {
             auto start = s->start ? const_int(s->start) : std::optional<int64_t>(0);
             auto stop = const_int(s->stop);
             auto step = s->step ? const_int(s->step) : std::optional<int64_t>(1);
-            if (s->loop_var && s->loop_kind != LoopKind::SplitAiv && s->loop_kind != LoopKind::Spmd && start && stop && step && *step != 0) {
+            if (s->loop_var && s->loop_kind != LoopKind::SplitAiv && s->loop_kind != LoopKind::Spmd && start && stop &&
+                step && *step != 0) {
                 int64_t n = *step > 0 ? (*stop - *start + *step - 1) / *step : (*start - *stop - *step - 1) / -*step;
                 if (n > 0) {
                     int64_t last = *start + (n - 1) * *step;
                     m_bounds[s->loop_var.get()] = {std::min(*start, last), std::max(*start, last)};
                 }
             }
-            const Stmt* y = !s->body.empty() && s->body.back()->kind == StmtKind::Yield ? s->body.back().get() : nullptr;
+            const Stmt* y =
+                !s->body.empty() && s->body.back()->kind == StmtKind::Yield ? s->body.back().get() : nullptr;
             StmtPath ypath = here;
             ypath.push_back({&s->body, s->body.size() ? s->body.size() - 1 : 0});
             for (size_t k = 0; k < s->iter_args.size(); ++k) {
@@ -200,7 +207,8 @@ Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth)
             }
             return unknown();
         }
-        default: return unknown();
+        default:
+            return unknown();
     }
 }
 
@@ -209,8 +217,8 @@ std::optional<std::pair<int64_t, int64_t>> WindowAnalysis::range(const Affine& a
     int64_t lo = a.c, hi = a.c;
     for (auto& [v, k] : a.terms) {
         auto it = m_bounds.find(v);
-        if (it == m_bounds.end() || std::abs(k) > (int64_t{1} << 20) || std::abs(it->second.first) > (int64_t{1} << 30) ||
-            std::abs(it->second.second) > (int64_t{1} << 30))
+        if (it == m_bounds.end() || std::abs(k) > (int64_t{1} << 20) ||
+            std::abs(it->second.first) > (int64_t{1} << 30) || std::abs(it->second.second) > (int64_t{1} << 30))
             return std::nullopt;
         lo += std::min(k * it->second.first, k * it->second.second);
         hi += std::max(k * it->second.first, k * it->second.second);
@@ -223,7 +231,8 @@ static std::optional<std::tuple<const Var*, int64_t, std::string>> var_compare(c
     if (cond.kind != ExprKind::Compare || cond.args.size() != 2) return std::nullopt;
     const ExprPtr& a = cond.args[0];
     const ExprPtr& b = cond.args[1];
-    static const std::map<std::string, std::string> flip = {{"<", ">"}, {">", "<"}, {"<=", ">="}, {">=", "<="}, {"==", "=="}, {"!=", "!="}};
+    static const std::map<std::string, std::string> flip = {{"<", ">"},   {">", "<"},   {"<=", ">="},
+                                                            {">=", "<="}, {"==", "=="}, {"!=", "!="}};
     if (!flip.count(cond.sval)) return std::nullopt;
     if (a && a->kind == ExprKind::Var)
         if (auto c = const_int(b)) return std::make_tuple(a->var.get(), *c, cond.sval);
@@ -289,9 +298,11 @@ std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const Stmt
     if (it != m_flows.end()) {
         for (const auto& flow : it->second) {
             const ExprPtr& val = flow.first;
-            const StmtPath& p = flow.second;  // (not a structured binding: lambdas cannot capture those in C++17/clang 14)
+            const StmtPath& p =
+                flow.second;  // (not a structured binding: lambdas cannot capture those in C++17/clang 14)
             // A value of the variable itself (scratch = store(..., scratch)) keeps its base.
-            std::function<std::optional<std::vector<Affine>>(const ExprPtr&, int)> of = [&](const ExprPtr& x, int dd) -> std::optional<std::vector<Affine>> {
+            std::function<std::optional<std::vector<Affine>>(const ExprPtr&, int)> of =
+                [&](const ExprPtr& x, int dd) -> std::optional<std::vector<Affine>> {
                 if (!x || dd > kMaxDepth) return std::nullopt;
                 if (x->kind == ExprKind::Var) {
                     if (x->var.get() == v) return std::vector<Affine>{};  // marker: self
@@ -306,7 +317,8 @@ std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const Stmt
                     if (!in || in->type.kind != TypeKind::Tensor || !off) return std::nullopt;
                     auto b = of(in, dd + 1);
                     if (!b) return std::nullopt;
-                    if (b->empty()) b = std::vector<Affine>(in->type.shape.size());  // self-slice: unusual; relative to itself
+                    if (b->empty())
+                        b = std::vector<Affine>(in->type.shape.size());  // self-slice: unusual; relative to itself
                     if (b->size() != off->args.size()) return std::nullopt;
                     for (size_t d = 0; d < off->args.size(); ++d) (*b)[d] = add((*b)[d], affine(off->args[d], p, 0), 1);
                     for (auto& a : *b)
@@ -324,7 +336,8 @@ std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const Stmt
             for (auto& a : *r) moves |= !a.terms.empty();
             if (moves) {
                 auto d = m_defs.find(v);
-                bool is_assign = d != m_defs.end() && d->second.count == 1 && !m_multi.count(v) && d->second.stmt->value == val;
+                bool is_assign =
+                    d != m_defs.end() && d->second.count == 1 && !m_multi.count(v) && d->second.stmt->value == val;
                 if (!is_assign || !visible_def(d->second, path)) return std::nullopt;
             }
             meet(*r);
@@ -341,7 +354,8 @@ GmWindow WindowAnalysis::window(const Expr& call, const StmtPath& path) const {
     bool scalar_read = call.op->code == OpCode::TensorRead || call.op->code == OpCode::TensorWrite;
     const ExprPtr& t = arg(call, store ? "output_tensor" : "tensor");
     const ExprPtr& offs = arg(call, scalar_read ? "indices" : "offsets");
-    if (!t || t->kind != ExprKind::Var || !offs || (offs->kind != ExprKind::List && offs->kind != ExprKind::Tuple)) return w;
+    if (!t || t->kind != ExprKind::Var || !offs || (offs->kind != ExprKind::List && offs->kind != ExprKind::Tuple))
+        return w;
     if (scalar_read) {
         w.ext.assign(offs->args.size(), 1);
     } else if (store) {
@@ -383,9 +397,10 @@ GmWindow WindowAnalysis::window(const Expr& call, const StmtPath& path) const {
     return w;
 }
 
-bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std::set<const Var*>& shared, const Stmt* cross, int64_t tmin,
-                                 int64_t tmax, const WindowAnalysis& wa) {
-    if (!a.ok || !b.ok || a.off.size() != b.off.size() || a.ext.size() != a.off.size() || b.ext.size() != b.off.size()) return true;
+bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std::set<const Var*>& shared,
+                                 const Stmt* cross, int64_t tmin, int64_t tmax, const WindowAnalysis& wa) {
+    if (!a.ok || !b.ok || a.off.size() != b.off.size() || a.ext.size() != a.off.size() || b.ext.size() != b.off.size())
+        return true;
     // A shared loop variable (the same value in both accesses) that moves the two windows at different rates
     // is bounded as an interval per dimension, which admits values between its iterations (rows 16 * i of a
     // 2-trip loop: 0..16, not 0 or 16). Over small constant ranges each value is tried instead (every integer
@@ -466,8 +481,9 @@ bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std
     return overlap_at(a, b, shared, cross, tmin, tmax, wa, nullptr);
 }
 
-bool WindowAnalysis::overlap_at(const GmWindow& a, const GmWindow& b, const std::set<const Var*>& shared, const Stmt* cross, int64_t tmin,
-                                int64_t tmax, const WindowAnalysis& wa, const std::pair<int64_t, int64_t>* fixed) {
+bool WindowAnalysis::overlap_at(const GmWindow& a, const GmWindow& b, const std::set<const Var*>& shared,
+                                const Stmt* cross, int64_t tmin, int64_t tmax, const WindowAnalysis& wa,
+                                const std::pair<int64_t, int64_t>* fixed) {
     const Var* x = cross ? cross->loop_var.get() : nullptr;
     std::optional<int64_t> step = 1;
     if (cross && cross->step) step = const_int(cross->step);
@@ -497,19 +513,23 @@ bool WindowAnalysis::overlap_at(const GmWindow& a, const GmWindow& b, const std:
             if (!wa.is_loop_var(v)) {
                 // An invariant: the same value in both. A block index (same cluster) is one in [0, blocks - 1].
                 if (ca != cb) {
-                    if (wa.is_block_var(v)) range(v, ca - cb);
-                    else unknown_dim = true;
+                    if (wa.is_block_var(v))
+                        range(v, ca - cb);
+                    else
+                        unknown_dim = true;
                 }
             } else if (v == x && fixed) {
                 Klo += ca * fixed->first - cb * fixed->second;
                 Khi += ca * fixed->first - cb * fixed->second;
             } else if (v == x && ca == cb) {
-                if (!step) unknown_dim = true;
-                else A = ca * *step;
+                if (!step)
+                    unknown_dim = true;
+                else
+                    A = ca * *step;
             } else if (shared.count(v) && v != x) {
                 range(v, ca - cb);  // same value in both
             } else {
-                range(v, ca);   // free to differ: each in its range
+                range(v, ca);  // free to differ: each in its range
                 range(v, -cb);
             }
         }
@@ -534,10 +554,12 @@ bool WindowAnalysis::overlap_at(const GmWindow& a, const GmWindow& b, const std:
     return lo <= hi;
 }
 
-bool WindowAnalysis::may_overlap_across_blocks(const GmWindow& a, const GmWindow& b, int blocks, const WindowAnalysis& wa,
-                                              const std::set<const Var*>& shared, const Stmt* cross, int64_t tmin, int64_t tmax) {
+bool WindowAnalysis::may_overlap_across_blocks(const GmWindow& a, const GmWindow& b, int blocks,
+                                               const WindowAnalysis& wa, const std::set<const Var*>& shared,
+                                               const Stmt* cross, int64_t tmin, int64_t tmax) {
     if (blocks <= 1) return false;
-    if (!a.ok || !b.ok || a.off.size() != b.off.size() || a.ext.size() != a.off.size() || b.ext.size() != b.off.size()) return true;
+    if (!a.ok || !b.ok || a.off.size() != b.off.size() || a.ext.size() != a.off.size() || b.ext.size() != b.off.size())
+        return true;
     // Per dimension, the sum of the block atoms' coefficients (every atom bound to get_block_idx() holds the
     // cluster's index): a's cluster x and b's cluster y add ka * x - kb * y to off_a - off_b. The rest is
     // may_overlap's question on the windows with those constants substituted.

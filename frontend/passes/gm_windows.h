@@ -28,16 +28,16 @@ struct Affine {
 };
 
 struct GmWindow {
-    bool ok = false;                // offsets and extents known, ranks agree
-    std::vector<Affine> off;        // absolute offsets, one per dimension
-    std::vector<int64_t> ext;       // extents
+    bool ok = false;           // offsets and extents known, ranks agree
+    std::vector<Affine> off;   // absolute offsets, one per dimension
+    std::vector<int64_t> ext;  // extents
 };
 
 // The position of a statement: (block, index) from the function body down.
 using StmtPath = std::vector<std::pair<ir::Block*, size_t>>;
 
 class WindowAnalysis {
-public:
+  public:
     // blocks >= 1: the launch's cluster count, which bounds every variable bound to get_block_idx() to
     // [0, blocks - 1] (0: unknown, unbounded).
     explicit WindowAnalysis(ir::Function& f, int blocks = 0);
@@ -63,8 +63,8 @@ public:
     // [tmin, tmax]? Loop variables in `shared` take equal values in both; other atoms that are not loop
     // variables are invariant; any other loop variable is free to differ, each within its constant range
     // (unknown range: no conclusion). `cross` == nullptr: the same iteration of every shared loop.
-    static bool may_overlap(const GmWindow& a, const GmWindow& b, const std::set<const ir::Var*>& shared, const ir::Stmt* cross,
-                            int64_t tmin, int64_t tmax, const WindowAnalysis& wa);
+    static bool may_overlap(const GmWindow& a, const GmWindow& b, const std::set<const ir::Var*>& shared,
+                            const ir::Stmt* cross, int64_t tmin, int64_t tmax, const WindowAnalysis& wa);
 
     // May a in one cluster and b in ANOTHER cluster of a launch on `blocks` clusters share an element?
     // Variables bound to get_block_idx() take the cluster's index, different in the two (each in [0,
@@ -72,11 +72,11 @@ public:
     // them (in `shared`: equal; `cross`: iteration difference in [tmin, tmax]; any other: free). An unknown
     // window may overlap anything. blocks <= 1: false.
     static bool may_overlap_across_blocks(const GmWindow& a, const GmWindow& b, int blocks, const WindowAnalysis& wa,
-                                          const std::set<const ir::Var*>& shared = {}, const ir::Stmt* cross = nullptr, int64_t tmin = 0,
-                                          int64_t tmax = 0);
+                                          const std::set<const ir::Var*>& shared = {}, const ir::Stmt* cross = nullptr,
+                                          int64_t tmin = 0, int64_t tmax = 0);
     bool is_block_var(const ir::Var* v) const { return m_block_vars.count(v) > 0; }
 
-private:
+  private:
     struct Def {
         int count = 0;
         const ir::Stmt* stmt = nullptr;
@@ -92,19 +92,21 @@ private:
     bool visible_def(const Def& d, const StmtPath& path) const;
     void scan(ir::Block& b, StmtPath path);
     // may_overlap with the cross loop's variable fixed to (value in a, value in b) when `fixed` is given.
-    static bool overlap_at(const GmWindow& a, const GmWindow& b, const std::set<const ir::Var*>& shared, const ir::Stmt* cross, int64_t tmin,
-                           int64_t tmax, const WindowAnalysis& wa, const std::pair<int64_t, int64_t>* fixed);
+    static bool overlap_at(const GmWindow& a, const GmWindow& b, const std::set<const ir::Var*>& shared,
+                           const ir::Stmt* cross, int64_t tmin, int64_t tmax, const WindowAnalysis& wa,
+                           const std::pair<int64_t, int64_t>* fixed);
 
-    std::map<const ir::Var*, Def> m_defs;            // assignments (Assign targets) per variable
+    std::map<const ir::Var*, Def> m_defs;  // assignments (Assign targets) per variable
     std::map<const ir::Var*, std::vector<std::pair<ir::ExprPtr, StmtPath>>> m_flows;  // iter_arg / results sources
-    std::map<const ir::Var*, StmtPath> m_def_path;   // path of the single definition
-    mutable std::set<const ir::Var*> m_loop_vars;   // (mutable: mod atoms join them when first met)
-    std::set<const ir::Var*> m_block_vars;           // variables bound to get_block_idx()
-    mutable std::map<const ir::Var*, std::pair<int64_t, int64_t>> m_bounds;  // loop variable -> [min, max] (constant ranges)
+    std::map<const ir::Var*, StmtPath> m_def_path;                                    // path of the single definition
+    mutable std::set<const ir::Var*> m_loop_vars;  // (mutable: mod atoms join them when first met)
+    std::set<const ir::Var*> m_block_vars;         // variables bound to get_block_idx()
+    mutable std::map<const ir::Var*, std::pair<int64_t, int64_t>>
+        m_bounds;                                            // loop variable -> [min, max] (constant ranges)
     mutable std::map<const ir::Expr*, ir::VarPtr> m_mod_of;  // `x % c` expression -> its atom
     mutable std::map<const ir::Var*, ModAtom> m_mod;
     std::set<const ir::Var*> m_params;
-    std::set<const ir::Var*> m_multi;                // variables bound by loops / branches / several assignments
+    std::set<const ir::Var*> m_multi;  // variables bound by loops / branches / several assignments
 };
 
 }  // namespace cvsim::passes

@@ -83,7 +83,8 @@ ExprPtr list_lit(const std::vector<int64_t>& v, const SourceLoc& loc) {
     return e;
 }
 
-ExprPtr make_call(OpCode op, const std::vector<std::pair<std::string, ExprPtr>>& args, const SourceLoc& loc, const Type* type) {
+ExprPtr make_call(OpCode op, const std::vector<std::pair<std::string, ExprPtr>>& args, const SourceLoc& loc,
+                  const Type* type) {
     auto e = std::make_shared<Expr>();
     e->kind = ExprKind::Call;
     e->op = &op_def(op);
@@ -116,7 +117,8 @@ StmtPtr make_eval(const ExprPtr& value, const SourceLoc& loc) {
 }
 
 const Expr* stmt_call(const Stmt& s) {
-    if ((s.kind == StmtKind::Assign || s.kind == StmtKind::Eval) && s.value && s.value->kind == ExprKind::Call) return s.value.get();
+    if ((s.kind == StmtKind::Assign || s.kind == StmtKind::Eval) && s.value && s.value->kind == ExprKind::Call)
+        return s.value.get();
     return nullptr;
 }
 
@@ -161,27 +163,52 @@ void walk(const Block& b, const std::function<void(const StmtPtr&)>& f) {
 
 bool has_effect(const Stmt& s) {
     switch (s.kind) {
-        case StmtKind::Return: case StmtKind::Yield: return true;
-        case StmtKind::Pass: return false;
-        case StmtKind::For: case StmtKind::If: {
-            for (auto& b : s.body) if (has_effect(*b)) return true;
-            for (auto& b : s.orelse) if (has_effect(*b)) return true;
+        case StmtKind::Return:
+        case StmtKind::Yield:
+            return true;
+        case StmtKind::Pass:
+            return false;
+        case StmtKind::For:
+        case StmtKind::If: {
+            for (auto& b : s.body)
+                if (has_effect(*b)) return true;
+            for (auto& b : s.orelse)
+                if (has_effect(*b)) return true;
             return false;
         }
-        default: break;
+        default:
+            break;
     }
     if (s.value && s.value->kind == ExprKind::FuncCall) return true;
     const Expr* c = stmt_call(s);
     if (!c) return false;
     switch (c->op->code) {
-        case OpCode::Store: case OpCode::TpushToAic: case OpCode::TpushToAiv: case OpCode::TpopFromAic:
-        case OpCode::TpopFromAiv: case OpCode::TfreeToAic: case OpCode::TfreeToAiv: case OpCode::ReserveBuffer:
-        case OpCode::ImportPeerBuffer: case OpCode::AicInitializePipe: case OpCode::AivInitializePipe:
-        case OpCode::Syncall: case OpCode::SyncSet: case OpCode::SyncWait: case OpCode::SetFfts: case OpCode::Fence:
-        case OpCode::CacheInvalid: case OpCode::AivShard: case OpCode::AicGather: case OpCode::TensorWrite: case OpCode::Mscatter:
-        case OpCode::PrefetchAsync: case OpCode::PrefetchWait:  // kept as upstream keeps them (a cache hint the AIV issues)
+        case OpCode::Store:
+        case OpCode::TpushToAic:
+        case OpCode::TpushToAiv:
+        case OpCode::TpopFromAic:
+        case OpCode::TpopFromAiv:
+        case OpCode::TfreeToAic:
+        case OpCode::TfreeToAiv:
+        case OpCode::ReserveBuffer:
+        case OpCode::ImportPeerBuffer:
+        case OpCode::AicInitializePipe:
+        case OpCode::AivInitializePipe:
+        case OpCode::Syncall:
+        case OpCode::SyncSet:
+        case OpCode::SyncWait:
+        case OpCode::SetFfts:
+        case OpCode::Fence:
+        case OpCode::CacheInvalid:
+        case OpCode::AivShard:
+        case OpCode::AicGather:
+        case OpCode::TensorWrite:
+        case OpCode::Mscatter:
+        case OpCode::PrefetchAsync:
+        case OpCode::PrefetchWait:  // kept as upstream keeps them (a cache hint the AIV issues)
             return true;
-        default: return false;
+        default:
+            return false;
     }
 }
 
@@ -192,7 +219,9 @@ std::set<const Var*> storage_aliases(const Block& body, const Var* v) {
     auto edge = [&](const Var* from, const Var* to) {
         if (from && to) edges.emplace(from, to);
     };
-    auto yields = [](const Block& b) -> const Stmt* { return !b.empty() && b.back()->kind == StmtKind::Yield ? b.back().get() : nullptr; };
+    auto yields = [](const Block& b) -> const Stmt* {
+        return !b.empty() && b.back()->kind == StmtKind::Yield ? b.back().get() : nullptr;
+    };
     walk(body, [&](const StmtPtr& sp) {
         const Stmt& s = *sp;
         if (s.kind == StmtKind::Assign && s.value && !s.targets.empty()) {
@@ -204,7 +233,8 @@ std::set<const Var*> storage_aliases(const Block& body, const Var* v) {
             if (e.kind == ExprKind::Index && !e.args.empty()) srcs.push_back(var_of(e.args[0]));
             if (e.kind == ExprKind::Call && e.op) {
                 OpCode c = e.op->code;
-                if (c == OpCode::Slice || c == OpCode::Reshape || c == OpCode::SetValidShape || c == OpCode::TransposeView)
+                if (c == OpCode::Slice || c == OpCode::Reshape || c == OpCode::SetValidShape ||
+                    c == OpCode::TransposeView)
                     srcs.push_back(var_of(arg(e, "tile")));
                 if (c == OpCode::ReinterpretView) srcs.push_back(var_of(arg(e, "data")));  // the same bytes
                 if (c == OpCode::Write) srcs.push_back(var_of(arg(e, "tile")));  // written in place on hardware
@@ -213,11 +243,13 @@ std::set<const Var*> storage_aliases(const Block& body, const Var* v) {
                 for (auto& t : s.targets) edge(x, t.get());
         }
         if (s.kind == StmtKind::Yield)
-            for (size_t k = 0; k < s.values.size() && k < s.targets.size(); ++k) edge(var_of(s.values[k]), s.targets[k].get());
+            for (size_t k = 0; k < s.values.size() && k < s.targets.size(); ++k)
+                edge(var_of(s.values[k]), s.targets[k].get());
         if (s.kind == StmtKind::If)
             for (const Stmt* y : {yields(s.body), yields(s.orelse)})
                 if (y)
-                    for (size_t k = 0; k < y->values.size() && k < s.targets.size(); ++k) edge(var_of(y->values[k]), s.targets[k].get());
+                    for (size_t k = 0; k < y->values.size() && k < s.targets.size(); ++k)
+                        edge(var_of(y->values[k]), s.targets[k].get());
         if (s.kind == StmtKind::For)
             for (size_t k = 0; k < s.iter_args.size(); ++k) {
                 const Var* it = s.iter_args[k].get();
@@ -241,14 +273,18 @@ std::set<const Var*> storage_aliases(const Block& body, const Var* v) {
 Side stmt_side(const Stmt& s) {
     if (s.pinned_lane) return s.pinned_lane == 1 ? Side::Cube : Side::Vector;
     switch (s.kind) {
-        case StmtKind::For: case StmtKind::If: {
+        case StmtKind::For:
+        case StmtKind::If: {
             bool cube = false, vec = false;
             auto scan = [&](const Block& b) {
                 for (auto& x : b) {
                     Side sd = stmt_side(*x);
-                    if (sd == Side::Cube) cube = true;
-                    else if (sd == Side::Vector) vec = true;
-                    else if (sd != Side::Shared) cube = vec = true;
+                    if (sd == Side::Cube)
+                        cube = true;
+                    else if (sd == Side::Vector)
+                        vec = true;
+                    else if (sd != Side::Shared)
+                        cube = vec = true;
                 }
             };
             scan(s.body);
@@ -266,14 +302,18 @@ Side stmt_side(const Stmt& s) {
             if (cube && vec) return Side::Mixed;
             return cube ? Side::Cube : vec ? Side::Vector : Side::Shared;
         }
-        case StmtKind::Return: case StmtKind::Pass: return Side::Shared;
-        default: break;
+        case StmtKind::Return:
+        case StmtKind::Pass:
+            return Side::Shared;
+        default:
+            break;
     }
     if (const Expr* c = stmt_call(s)) return call_side(*c);
     if ((s.kind == StmtKind::Assign || s.kind == StmtKind::Eval) && s.value && s.value->kind == ExprKind::FuncCall &&
         s.value->sval.rfind("pld.", 0) == 0)
         return distributed_op_side(*s.value);
-    if (s.value && s.value->type.kind == TypeKind::Tile) return is_cube_mem(s.value->type.mem) ? Side::Cube : Side::Vector;
+    if (s.value && s.value->type.kind == TypeKind::Tile)
+        return is_cube_mem(s.value->type.mem) ? Side::Cube : Side::Vector;
     return Side::Shared;
 }
 
@@ -284,7 +324,9 @@ Side stmt_side(const Stmt& s) {
 Side distributed_op_side(const Expr& call) {
     if (call.attrs && call.attrs->kind == ExprKind::Dict)
         for (size_t i = 0; i < call.attrs->args.size() && i < call.attrs->args2.size(); ++i) {
-            if (call.attrs->args[i]->sval != "attrs" || !call.attrs->args2[i] || call.attrs->args2[i]->kind != ExprKind::Dict) continue;
+            if (call.attrs->args[i]->sval != "attrs" || !call.attrs->args2[i] ||
+                call.attrs->args2[i]->kind != ExprKind::Dict)
+                continue;
             const Expr& d = *call.attrs->args2[i];
             for (size_t k = 0; k < d.args.size() && k < d.args2.size(); ++k)
                 if (d.args[k]->sval == "core_placement" && d.args2[k] && d.args2[k]->kind == ExprKind::Str) {

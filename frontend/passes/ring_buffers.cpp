@@ -40,8 +40,12 @@ void check_ring_buffers(const Program& p, const HwParams& hw) {
             r.size = const_int(arg(*c, "size")).value_or(0);
             r.base = arg(*c, "base") ? const_int(arg(*c, "base")).value_or(-1) : -1;
             r.loc = s->loc;
-            if (r.size <= 0) raise(codes::kCapacity, s->loc, fmt::format("reserve_buffer '{}' needs a positive constant size", r.name));
-            if (r.base < -1) raise(codes::kCapacity, s->loc, fmt::format("reserve_buffer '{}' has a negative base {}", r.name, r.base));
+            if (r.size <= 0)
+                raise(codes::kCapacity, s->loc,
+                      fmt::format("reserve_buffer '{}' needs a positive constant size", r.name));
+            if (r.base < -1)
+                raise(codes::kCapacity, s->loc,
+                      fmt::format("reserve_buffer '{}' has a negative base {}", r.name, r.base));
             regions.push_back(r);
         });
         // Explicit regions first (checked against each other), then AUTO ones placed after them.
@@ -52,21 +56,23 @@ void check_ring_buffers(const Program& p, const HwParams& hw) {
         for (const Region* r : fixed) {
             if (r->base + r->size > capacity)
                 raise(codes::kCapacity, r->loc,
-                      fmt::format("reserve_buffer '{}' [{}, {}) lies outside {} ({} bytes on {})", r->name, r->base, r->base + r->size, buffer,
-                                  capacity, target_name(hw.target)));
+                      fmt::format("reserve_buffer '{}' [{}, {}) lies outside {} ({} bytes on {})", r->name, r->base,
+                                  r->base + r->size, buffer, capacity, target_name(hw.target)));
             for (const Region* o : fixed)
                 if (o != r && r->base < o->base + o->size && o->base < r->base + r->size && loc_before(o->loc, r->loc))
-                    raise(codes::kCapacity, r->loc,
-                          fmt::format("reserve_buffer '{}' [{}, {}) overlaps '{}' [{}, {}) reserved at line {}", r->name, r->base,
-                                      r->base + r->size, o->name, o->base, o->base + o->size, o->loc.line));
+                    raise(
+                        codes::kCapacity, r->loc,
+                        fmt::format("reserve_buffer '{}' [{}, {}) overlaps '{}' [{}, {}) reserved at line {}", r->name,
+                                    r->base, r->base + r->size, o->name, o->base, o->base + o->size, o->loc.line));
             end = std::max(end, r->base + r->size);
         }
         for (const auto& r : regions) {
             if (r.base >= 0) continue;
             if (end + r.size > capacity)
                 raise(codes::kCapacity, r.loc,
-                      fmt::format("reserve_buffer '{}' of {} bytes does not fit {} ({} of {} bytes already reserved on {})", r.name, r.size,
-                                  buffer, end, capacity, target_name(hw.target)));
+                      fmt::format(
+                          "reserve_buffer '{}' of {} bytes does not fit {} ({} of {} bytes already reserved on {})",
+                          r.name, r.size, buffer, end, capacity, target_name(hw.target)));
             end += r.size;
         }
     }

@@ -1,8 +1,8 @@
 // Static check of the ring buffers a kernel reserves (SPEC 4.3): overlapping or out-of-range reservations.
 #pragma once
 
-#include "frontend/ir/ir.h"
 #include "core/params.h"
+#include "frontend/ir/ir.h"
 
 namespace cvsim::passes {
 

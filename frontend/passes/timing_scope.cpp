@@ -38,15 +38,19 @@ bool data_operand(const Expr& call, size_t index) {
         case OpCode::Adds:
         case OpCode::Subs:
         case OpCode::Muls:
-        case OpCode::Divs: return p == "rhs";
-        case OpCode::Full: return p == "value";
-        case OpCode::TensorWrite: return p == "value";  // the element's value, not its address
-        default: return false;
+        case OpCode::Divs:
+            return p == "rhs";
+        case OpCode::Full:
+            return p == "value";
+        case OpCode::TensorWrite:
+            return p == "value";  // the element's value, not its address
+        default:
+            return false;
     }
 }
 
 class Analysis {
-public:
+  public:
     explicit Analysis(TimingScope& out) : m_out(out) {}
 
     void function(const Function& f) {
@@ -61,7 +65,7 @@ public:
         check_block(f.body);
     }
 
-private:
+  private:
     TimingScope& m_out;
     const Function* m_f = nullptr;
     std::set<const Var*> m_tainted;
@@ -94,7 +98,8 @@ private:
                 case StmtKind::For:
                     for (size_t k = 0; k < s->iter_args.size(); ++k) {
                         bool t = k < s->init_values.size() && tainted(s->init_values[k]);
-                        if (!s->body.empty() && s->body.back()->kind == StmtKind::Yield && k < s->body.back()->values.size())
+                        if (!s->body.empty() && s->body.back()->kind == StmtKind::Yield &&
+                            k < s->body.back()->values.size())
                             t = t || tainted(s->body.back()->values[k]);
                         t = t || m_tainted.count(s->iter_args[k].get());
                         if (t) {
@@ -116,7 +121,8 @@ private:
                     taint_block(s->body);
                     taint_block(s->orelse);
                     break;
-                default: break;
+                default:
+                    break;
             }
         }
     }
@@ -131,8 +137,8 @@ private:
 
     void reason(const SourceLoc& loc, const std::string& what, const ExprPtr& e) {
         m_out.data_independent = false;
-        m_out.reasons.push_back(fmt::format("{}: {} depends on {} (derived from tile or tensor data) in {}", loc.short_str(), what,
-                                            name_in(e), m_f->name));
+        m_out.reasons.push_back(fmt::format("{}: {} depends on {} (derived from tile or tensor data) in {}",
+                                            loc.short_str(), what, name_in(e), m_f->name));
     }
 
     // Every op call nested in `e`: scalar operands that are not plain data must not be data-derived.
@@ -142,8 +148,9 @@ private:
             // mgather / mscatter: the GM elements they touch are the values of their index tile (data).
             if (is_indexed_gm(e->op->code)) {
                 m_out.data_independent = false;
-                m_out.reasons.push_back(fmt::format("{}: the GM addresses of pl.{} are the values of its index tile 'idx' (tile data) in {}",
-                                                    loc.short_str(), e->op->name(), m_f->name));
+                m_out.reasons.push_back(fmt::format(
+                    "{}: the GM addresses of pl.{} are the values of its index tile 'idx' (tile data) in {}",
+                    loc.short_str(), e->op->name(), m_f->name));
             }
             for (size_t i = 0; i < e->args.size(); ++i) {
                 const ExprPtr& a = e->args[i];
@@ -165,7 +172,9 @@ private:
         for (const auto& s : b) {
             switch (s->kind) {
                 case StmtKind::Assign:
-                case StmtKind::Eval: check_expr(s->value, s->loc); break;
+                case StmtKind::Eval:
+                    check_expr(s->value, s->loc);
+                    break;
                 case StmtKind::For:
                     for (const ExprPtr* bound : {&s->start, &s->stop, &s->step})
                         if (tainted(*bound)) reason(s->loc, "a loop bound", *bound);
@@ -176,7 +185,8 @@ private:
                     check_block(s->body);
                     check_block(s->orelse);
                     break;
-                default: break;
+                default:
+                    break;
             }
         }
     }

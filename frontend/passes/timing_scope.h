@@ -13,8 +13,8 @@
 namespace cvsim::passes {
 
 struct TimingScope {
-    bool data_independent = true;        // no data-derived scalar reaches control flow or an address
-    std::vector<std::string> reasons;    // "k.py:12: branch condition depends on 'v' (from tile data)"
+    bool data_independent = true;      // no data-derived scalar reaches control flow or an address
+    std::vector<std::string> reasons;  // "k.py:12: branch condition depends on 'v' (from tile data)"
 };
 
 // Analyses every function of `p` (the program the lanes run).

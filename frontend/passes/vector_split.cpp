@@ -26,18 +26,19 @@ using namespace ir;
 namespace {
 
 class VectorSplit {
-public:
+  public:
     VectorSplit(Function& f, SplitMode mode) : m_f(f), m_mode(mode), m_code(mode == SplitMode::UP_DOWN ? 1 : 2) {}
 
     void run() {
         m_sub = m_f.new_var(m_f.fresh_name("subblock_idx"), Type::scalar(DType::INDEX), m_f.loc);
         for (auto& v : m_f.vars)
-            if (v->type.kind == TypeKind::Tile && v->type.mem == Mem::Vec && halve(v->type, v->loc, v->name)) m_halved.insert(v.get());
+            if (v->type.kind == TypeKind::Tile && v->type.mem == Mem::Vec && halve(v->type, v->loc, v->name))
+                m_halved.insert(v.get());
         block(m_f.body);
         m_f.body.insert(m_f.body.begin(), make_assign(m_sub, make_call(OpCode::GetSubblockIdx, {}, m_f.loc), m_f.loc));
     }
 
-private:
+  private:
     Function& m_f;
     SplitMode m_mode;
     int m_code;
@@ -57,7 +58,8 @@ private:
         if (t.shape[ax] % 2 != 0)
             raise(codes::kUnsupported, loc,
                   fmt::format("'{}' has {} {} ({}): a {} split needs an even extent", what, t.shape[ax],
-                              m_mode == SplitMode::UP_DOWN ? "rows" : "columns", shape_str(t.shape), split_mode_name(m_mode)));
+                              m_mode == SplitMode::UP_DOWN ? "rows" : "columns", shape_str(t.shape),
+                              split_mode_name(m_mode)));
         t.shape[ax] /= 2;
         // A valid extent on the split axis: the static type holds lane 0's part (the larger one, so that it
         // bounds both lanes' accesses); lane 1's comes at run time where the op carries it (load, set_validshape).
@@ -115,7 +117,10 @@ private:
                 size_t ax = axis(shapes->args.size());
                 auto ext = const_int(shapes->args[ax]);
                 if (shapes->args.size() < 2 || (ext && *ext == 1)) return;  // whole on both lanes
-                if (!ext || *ext % 2) raise(codes::kUnsupported, c.loc, fmt::format("a {} split needs an even constant extent on the split axis", split_mode_name(m_mode)));
+                if (!ext || *ext % 2)
+                    raise(codes::kUnsupported, c.loc,
+                          fmt::format("a {} split needs an even constant extent on the split axis",
+                                      split_mode_name(m_mode)));
                 int64_t half = *ext / 2;
                 shapes->args[ax] = int_lit(half, c.loc);
                 offs->args[ax] = shifted(offs->args[ax], half, c.loc);
@@ -123,17 +128,21 @@ private:
                 // valid_shape: the lane's part of the split-axis extent, clamp(v - idx * half, 0, half), as
                 // upstream's SplitVectorKernel localizes a load's valid_shape (LocalizeTupleElementForSplit); the
                 // static type keeps lane 0's part (the larger), the lane's own comes from the operand at run time.
-                if (ExprPtr& vs = c.args[3]; vs && (vs->kind == ExprKind::List || vs->kind == ExprKind::Tuple) && ax < vs->args.size()) {
+                if (ExprPtr& vs = c.args[3];
+                    vs && (vs->kind == ExprKind::List || vs->kind == ExprKind::Tuple) && ax < vs->args.size()) {
                     auto k = const_int(vs->args[ax]);
-                    if (k && *k >= 2 * half) vs->args[ax] = int_lit(half, c.loc);
-                    else vs->args[ax] = lane_part(vs->args[ax], half, c.loc);
+                    if (k && *k >= 2 * half)
+                        vs->args[ax] = int_lit(half, c.loc);
+                    else
+                        vs->args[ax] = lane_part(vs->args[ax], half, c.loc);
                 }
                 return;
             }
             case O::Store: {
                 const ExprPtr& tile = c.args[0];
                 if (tile->type.mem != Mem::Vec) return;
-                if (tile->kind == ExprKind::Var && !m_halved.count(tile->var.get())) return;  // a whole tile: both lanes store it
+                if (tile->kind == ExprKind::Var && !m_halved.count(tile->var.get()))
+                    return;  // a whole tile: both lanes store it
                 auto& offs = c.args[1];
                 size_t rank = offs->args.size();
                 size_t ax = axis(rank);
@@ -141,44 +150,54 @@ private:
                 size_t tax = axis(tshape.size());
                 int64_t half = tshape[tax];  // already halved
                 offs->args[ax] = shifted(offs->args[ax], half, c.loc);
-                if (c.args[3]) raise(codes::kUnsupported, c.loc, "a store with shapes= in a split function is not supported");
+                if (c.args[3])
+                    raise(codes::kUnsupported, c.loc, "a store with shapes= in a split function is not supported");
                 return;
             }
             case O::TpushToAic: {
                 // A tile left whole on both lanes (extent 1 on the split axis) cannot be pushed as two halves: each
                 // lane would write its whole tile at its half's offset, past the slot.
                 const ExprPtr& tile = c.args[0];
-                if (tile && tile->type.kind == TypeKind::Tile && tile->type.mem == Mem::Vec && tile->kind == ExprKind::Var && !m_halved.count(tile->var.get()))
+                if (tile && tile->type.kind == TypeKind::Tile && tile->type.mem == Mem::Vec &&
+                    tile->kind == ExprKind::Var && !m_halved.count(tile->var.get()))
                     raise(codes::kUnsupported, c.loc,
-                          fmt::format("'{}' ({}) is not split between the lanes (extent 1 on the split axis) but crosses to the cube from a {} split "
+                          fmt::format("'{}' ({}) is not split between the lanes (extent 1 on the split axis) but "
+                                      "crosses to the cube from a {} split "
                                       "function, whose pushes each carry one lane's half",
                                       tile->var->name, shape_str(tile->type.shape), split_mode_name(m_mode)),
-                          "give the tile an even extent on the split axis, or move it to the cube outside the split function");
+                          "give the tile an even extent on the split axis, or move it to the cube outside the split "
+                          "function");
                 c.args[1] = int_lit(m_code, c.loc);  // (tile, split, id)
                 return;
             }
-            case O::Read: case O::Write: {
+            case O::Read:
+            case O::Write: {
                 // One element of a halved tile lives on one lane only; the other lane has no copy to read or write.
                 const ExprPtr& tile = c.args[0];
                 if (tile && tile->kind == ExprKind::Var && m_halved.count(tile->var.get()))
                     raise(codes::kUnsupported, c.loc,
-                          fmt::format("pl.{} of '{}' in a {} split function: the element lives on one AIV lane only (each holds half the tile)",
+                          fmt::format("pl.{} of '{}' in a {} split function: the element lives on one AIV lane only "
+                                      "(each holds half the tile)",
                                       c.op->name(), tile->var->name, split_mode_name(m_mode)),
                           "read the element from GM with pl.tensor.read, or outside the split function");
                 return;
             }
-            case O::Mgather: case O::Mscatter:
-                if (c.type.kind == TypeKind::Tile && c.type.mem == Mem::Mat) return;  // the Mat form runs on the cube, whole
+            case O::Mgather:
+            case O::Mscatter:
+                if (c.type.kind == TypeKind::Tile && c.type.mem == Mem::Mat)
+                    return;  // the Mat form runs on the cube, whole
                 // Which rows or elements each lane's half of the index tile names is not defined by a split.
                 raise(codes::kUnsupported, c.loc,
-                      fmt::format("pl.{} in a {} split function is not modelled by cvsim (each AIV lane would hold half the index tile)",
+                      fmt::format("pl.{} in a {} split function is not modelled by cvsim (each AIV lane would hold "
+                                  "half the index tile)",
                                   c.op->name(), split_mode_name(m_mode)),
                       "gather or scatter outside the split function, or in a function with split=NONE");
             case O::TpopFromAic:
                 c.args[0] = int_lit(m_code, c.loc);  // (split, id, shape, dtype)
                 halve(c.type, c.loc, "the popped tile", false);
                 return;
-            case O::Create: case O::Full: {
+            case O::Create:
+            case O::Full: {
                 if (c.type.mem != Mem::Vec) return;
                 auto& shape = c.args[0];
                 size_t ax = axis(shape->args.size());
@@ -193,7 +212,8 @@ private:
                 // extent, or more than a half) becomes the lane's part, clamp(v - idx * half, 0, half), as
                 // upstream's SplitVectorKernel localizes it; a smaller one is an extent both lanes share.
                 const ExprPtr& tile = c.args[0];
-                if (tile->type.kind != TypeKind::Tile || tile->type.mem != Mem::Vec || (tile->kind == ExprKind::Var && !m_halved.count(tile->var.get())))
+                if (tile->type.kind != TypeKind::Tile || tile->type.mem != Mem::Vec ||
+                    (tile->kind == ExprKind::Var && !m_halved.count(tile->var.get())))
                     return;
                 const size_t ax = axis(tile->type.shape.size());
                 const int64_t half = tile->type.shape[ax];
@@ -212,30 +232,41 @@ private:
                     }
                 } else if (k) {
                     if (auto other = const_int(c.args[m_mode == SplitMode::UP_DOWN ? 2 : 1])) {
-                        t.valid = m_mode == SplitMode::UP_DOWN ? std::vector<int64_t>{*k, *other} : std::vector<int64_t>{*other, *k};
+                        t.valid = m_mode == SplitMode::UP_DOWN ? std::vector<int64_t>{*k, *other}
+                                                               : std::vector<int64_t>{*other, *k};
                         if (t.valid == t.shape) t.valid.clear();
                     }
                 }
                 c.type = t;
                 return;
             }
-            case O::RowSum: case O::RowMax:
+            case O::RowSum:
+            case O::RowMax:
                 if (m_mode == SplitMode::LEFT_RIGHT)
-                    raise(codes::kUnsupported, c.loc, "a row reduction across a LEFT_RIGHT split would reduce only half of each row");
+                    raise(codes::kUnsupported, c.loc,
+                          "a row reduction across a LEFT_RIGHT split would reduce only half of each row");
                 [[fallthrough]];
             default:
                 // Of the catalogue ops (issue 12) only those whose operands and result share one shape halve with the
                 // split; the others (reductions, broadcasts, masks, generators, transforms) are rejected, not guessed.
                 if (c.op->code >= O::RowMin && c.type.kind == TypeKind::Tile && c.type.mem == Mem::Vec) {
-                    const bool same_shape = (c.op->code >= O::Expands && c.op->code <= O::Lrelu) || c.op->code == O::Fillpad ||
-                                            c.op->code == O::FillpadInplace;
+                    const bool same_shape = (c.op->code >= O::Expands && c.op->code <= O::Lrelu) ||
+                                            c.op->code == O::Fillpad || c.op->code == O::FillpadInplace;
                     if (!same_shape)
-                        raise(codes::kUnsupported, c.loc, fmt::format("pl.{} in a {} split function is not supported (its operands and result do not halve alike)",
-                                                                  c.op->code == O::GatherCompareDst || c.op->code == O::GatherCompareCdst ? "tile.gather_compare" : c.op->name(),
-                                                                  split_mode_name(m_mode)));
+                        raise(codes::kUnsupported, c.loc,
+                              fmt::format("pl.{} in a {} split function is not supported (its operands and result do "
+                                          "not halve alike)",
+                                          c.op->code == O::GatherCompareDst || c.op->code == O::GatherCompareCdst
+                                              ? "tile.gather_compare"
+                                              : c.op->name(),
+                                          split_mode_name(m_mode)));
                 }
-                if (c.op->code == O::Slice || c.op->code == O::Reshape || c.op->code == O::Transpose || c.op->code == O::TransposeView)
-                    if (c.type.mem == Mem::Vec) raise(codes::kUnsupported, c.loc, fmt::format("pl.{} in a {} split function is not supported", c.op->name(), split_mode_name(m_mode)));
+                if (c.op->code == O::Slice || c.op->code == O::Reshape || c.op->code == O::Transpose ||
+                    c.op->code == O::TransposeView)
+                    if (c.type.mem == Mem::Vec)
+                        raise(codes::kUnsupported, c.loc,
+                              fmt::format("pl.{} in a {} split function is not supported", c.op->name(),
+                                          split_mode_name(m_mode)));
                 if (c.type.kind == TypeKind::Tile && c.type.mem == Mem::Vec) {
                     // Shape-preserving vector ops: the result has the halved operand shape.
                     for (auto& a : c.args)
@@ -256,8 +287,10 @@ private:
     void block(Block& b) {
         for (auto& sp : b) {
             Stmt& s = *sp;
-            if (s.value && s.value->kind == ExprKind::Call) call(*s.value, s);
-            else refresh(s.value);
+            if (s.value && s.value->kind == ExprKind::Call)
+                call(*s.value, s);
+            else
+                refresh(s.value);
             for (auto& v : s.values) refresh(v);
             for (auto& v : s.init_values) refresh(v);
             block(s.body);
@@ -279,8 +312,10 @@ void split_cube_lane(Function& aic, SplitMode mode) {
     walk(aic.body, [&](const StmtPtr& s) {
         if (!s->value || s->value->kind != ExprKind::Call) return;
         Expr& c = *s->value;
-        if (c.op->code == OpCode::TpushToAiv) c.args[1] = int_lit(code, c.loc);       // (tile, split, id)
-        else if (c.op->code == OpCode::TpopFromAiv) c.args[0] = int_lit(code, c.loc);  // (split, id, shape, dtype)
+        if (c.op->code == OpCode::TpushToAiv)
+            c.args[1] = int_lit(code, c.loc);  // (tile, split, id)
+        else if (c.op->code == OpCode::TpopFromAiv)
+            c.args[0] = int_lit(code, c.loc);  // (split, id, shape, dtype)
     });
 }
 
@@ -299,7 +334,8 @@ bool split_hand_written_lanes(Program& p, bool apply) {
     bool any = false;
     for (auto& f : p.functions)
         // A distributed function is never run (launch.cpp refuses it), so it is not split either.
-        if (f->type == FuncType::AIV && f->split_mode() != SplitMode::NONE && !per_lane_form(*f) && f->distributed.what.empty() && !f->is_unread()) {
+        if (f->type == FuncType::AIV && f->split_mode() != SplitMode::NONE && !per_lane_form(*f) &&
+            f->distributed.what.empty() && !f->is_unread()) {
             any = true;
             if (apply) split_vector_lane(*f, f->split_mode());
         }
@@ -312,7 +348,9 @@ bool split_hand_written_lanes(Program& p, bool apply) {
             if (!s->value || s->value->kind != ExprKind::Call) return;
             Expr& c = *s->value;
             // (tile, split, id) / (split, id, shape, dtype)
-            ExprPtr* split = c.op->code == OpCode::TpushToAiv ? &c.args[1] : c.op->code == OpCode::TpopFromAiv ? &c.args[0] : nullptr;
+            ExprPtr* split = c.op->code == OpCode::TpushToAiv    ? &c.args[1]
+                             : c.op->code == OpCode::TpopFromAiv ? &c.args[0]
+                                                                 : nullptr;
             if (split && *split && const_int(*split).value_or(-1) == 0) *split = int_lit(code, c.loc);
         });
     }

@@ -59,7 +59,8 @@ void HazardChecker::set_token_clock(uint64_t t, const VC& clock, uint64_t own) {
     }
     const size_t width = static_cast<size_t>(m_ncomp);
     if (t >= m_token_set.size()) {
-        const size_t n = std::min<size_t>(std::max<size_t>(static_cast<size_t>(t) + 1, m_token_set.size() * 2), kDenseTokens);
+        const size_t n =
+            std::min<size_t>(std::max<size_t>(static_cast<size_t>(t) + 1, m_token_set.size() * 2), kDenseTokens);
         m_token_set.resize(n, 0);
         m_token_own.resize(n, 0);
         m_token_clock.resize(n * width, 0);
@@ -82,7 +83,9 @@ const uint32_t* HazardChecker::end_clock(const CoreState& cs, uint32_t seq) cons
     return cs.vc_end.data() + static_cast<size_t>(seq) * static_cast<size_t>(m_ncomp);
 }
 
-static bool same_window(const rt::Window& a, const rt::Window& b) { return a.offsets == b.offsets && a.extents == b.extents; }
+static bool same_window(const rt::Window& a, const rt::Window& b) {
+    return a.offsets == b.offsets && a.extents == b.extents;
+}
 
 static rt::Window intersect(const rt::Window& a, const rt::Window& b) {
     rt::Window w = a;
@@ -96,27 +99,33 @@ static rt::Window intersect(const rt::Window& a, const rt::Window& b) {
 }
 
 bool HazardChecker::ordered_before(const Access& first, const VC& second_start) const {
-    if (first.write && first.delayed) return second_start[static_cast<size_t>(fence_comp(first.core))] >= first.fence_next;
+    if (first.write && first.delayed)
+        return second_start[static_cast<size_t>(fence_comp(first.core))] >= first.fence_next;
     return second_start[first.comp] >= first.epoch;
 }
 
 std::string HazardChecker::tensor_label(uint32_t tensor, const rt::Window& w) const {
-    std::string name = m_tensors && tensor < m_tensors->tensors.size() ? m_tensors->tensors[tensor].name : fmt::format("tensor{}", tensor);
+    std::string name = m_tensors && tensor < m_tensors->tensors.size() ? m_tensors->tensors[tensor].name
+                                                                       : fmt::format("tensor{}", tensor);
     return name + rt::window_str(w);
 }
 
-void HazardChecker::report(const Access& earlier, const rt::Window& ew, const Access& later, const rt::Window& lw, bool unpublished) {
+void HazardChecker::report(const Access& earlier, const rt::Window& ew, const Access& later, const rt::Window& lw,
+                           bool unpublished) {
     // Name the race by the order the sequential program intended; without one, by the observed order.
     int ord = earlier.order && later.order ? compare_order(*earlier.order, *later.order) : 0;
     // Ring slot traffic: the older slot generation first (a push writes generation g, its pops read it).
     // Two writes of one generation (both lanes of a split-0 gather): the lower core first, so the pair is named once.
     if (earlier.ring_gen >= 0 && later.ring_gen >= 0) {
-        if (earlier.ring_gen != later.ring_gen) ord = earlier.ring_gen < later.ring_gen ? -1 : 1;
-        else if (earlier.write && later.write && earlier.core != later.core) ord = earlier.core < later.core ? -1 : 1;
+        if (earlier.ring_gen != later.ring_gen)
+            ord = earlier.ring_gen < later.ring_gen ? -1 : 1;
+        else if (earlier.write && later.write && earlier.core != later.core)
+            ord = earlier.core < later.core ? -1 : 1;
     }
     // Two accesses of one kind at one program position on different cores (a statement both blocks or both
     // lanes run): the lower core first, so the pair gets one name (and key) whichever core ran first.
-    if (ord == 0 && earlier.write == later.write && earlier.core != later.core) ord = earlier.core < later.core ? -1 : 1;
+    if (ord == 0 && earlier.write == later.write && earlier.core != later.core)
+        ord = earlier.core < later.core ? -1 : 1;
     const Access& first = ord > 0 ? later : earlier;
     const Access& second = ord > 0 ? earlier : later;
     const rt::Window& fw = ord > 0 ? lw : ew;
@@ -127,13 +136,16 @@ void HazardChecker::report(const Access& earlier, const rt::Window& ew, const Ac
         std::string core(core_name(static_cast<CoreId>(a.core % kCoresPerCluster)));
         return cluster > 0 ? fmt::format("cluster {} {}", cluster, core) : core;
     };
-    std::string key = fmt::format("{}|{}|{}:{}|{}:{}", kind, fw.tensor, first.loc.str(), first.core, second.loc.str(), second.core);
+    std::string key =
+        fmt::format("{}|{}|{}:{}|{}:{}", kind, fw.tensor, first.loc.str(), first.core, second.loc.str(), second.core);
     if (!m_reported.insert(key).second) return;
     Finding f;
     f.code = first.write && second.write ? codes::kRaceWaw : first.write ? codes::kRaceRaw : codes::kRaceWar;
-    std::string where = (first.ring || second.ring ? "ring slot memory " : "GM ") + tensor_label(fw.tensor, intersect(fw, sw));
-    f.message = fmt::format("{} on {}: {} {} {} at {} (cycle {}) is not ordered before {} {} {} at {} (cycle {})", kind, where, who(first), ir::pipe_name(first.pipe),
-                            first.write ? "write" : "read", first.loc.short_str(), first.cycle, who(second), ir::pipe_name(second.pipe),
+    std::string where =
+        (first.ring || second.ring ? "ring slot memory " : "GM ") + tensor_label(fw.tensor, intersect(fw, sw));
+    f.message = fmt::format("{} on {}: {} {} {} at {} (cycle {}) is not ordered before {} {} {} at {} (cycle {})", kind,
+                            where, who(first), ir::pipe_name(first.pipe), first.write ? "write" : "read",
+                            first.loc.short_str(), first.cycle, who(second), ir::pipe_name(second.pipe),
                             second.write ? "write" : "read", second.loc.short_str(), second.cycle);
     f.loc = second.loc;
     f.loc2 = first.loc;
@@ -150,14 +162,22 @@ void HazardChecker::report(const Access& earlier, const rt::Window& ew, const Ac
         f.accesses.push_back(fa);
     }
     if (unpublished)
-        f.details.push_back(fmt::format("the {} write is ordered before the {} {} only on its completion: with gm.visibility_delay = {} a "
-                                        "flag or barrier publishes a GM write only through a system.fence() of the writing core "
-                                        "between the write and the release (SPEC 4.5, 6)", who(earlier), who(later),
-                                        later.write ? "write" : "read", m_vis_delay));
-    if (kind == "RAW") f.details.push_back("hint: order the producer before the consumer (a tpush/tpop fence, sync_set/sync_wait, or system.fence() + syncall)");
+        f.details.push_back(fmt::format(
+            "the {} write is ordered before the {} {} only on its completion: with gm.visibility_delay = {} a "
+            "flag or barrier publishes a GM write only through a system.fence() of the writing core "
+            "between the write and the release (SPEC 4.5, 6)",
+            who(earlier), who(later), later.write ? "write" : "read", m_vis_delay));
+    if (kind == "RAW")
+        f.details.push_back(
+            "hint: order the producer before the consumer (a tpush/tpop fence, sync_set/sync_wait, or system.fence() + "
+            "syncall)");
     else if (kind == "WAR" && (first.ring || second.ring))
-        f.details.push_back("hint: the slot was freed (tfree) before this read of the popped tile or a view of it; free it after its last use");
-    else if (kind == "WAR") f.details.push_back("hint: the writer must wait until the reader has finished (a reverse flag or a barrier after the read)");
+        f.details.push_back(
+            "hint: the slot was freed (tfree) before this read of the popped tile or a view of it; free it after its "
+            "last use");
+    else if (kind == "WAR")
+        f.details.push_back(
+            "hint: the writer must wait until the reader has finished (a reverse flag or a barrier after the read)");
     m_findings.push_back(std::move(f));
 }
 
@@ -189,7 +209,9 @@ void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
     // Both AIV lanes' writes of one V2C split-0 slot generation (a gather: same ring slot, same generation) do
     // not race with each other: the cube's pop waits for both and receives the last one, which matters only
     // when their data differ, and that is W-NONUNIFORM-GATHER's (SPEC 4.3; the oracle's rule too).
-    auto one_gather = [&](const Access& b) { return a.write && b.write && a.ring && b.ring && a.ring_gen >= 0 && a.ring_gen == b.ring_gen; };
+    auto one_gather = [&](const Access& b) {
+        return a.write && b.write && a.ring && b.ring && a.ring_gen >= 0 && a.ring_gen == b.ring_gen;
+    };
     auto consider = [&](const Access& b, const rt::Window& bw) {
         if (b.core != a.core && !(a.atomic && b.atomic) && !one_gather(b) && !ordered_before(b, start))
             m_races.push_back({&b, &bw, b.write && b.delayed && start[b.comp] >= b.epoch});
@@ -235,14 +257,18 @@ void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
     }
     // 3. Record this access as its window's write epoch or read.
     if (own) {
-        if (a.write) own->writes.push_back(std::move(a));
-        else add_read(*own, std::move(a));
+        if (a.write)
+            own->writes.push_back(std::move(a));
+        else
+            add_read(*own, std::move(a));
     }
     if (emptied) cells.drop_empty();  // `own` is not empty now
     if (!own) {
         Cell& c = cells.add(w);
-        if (a.write) c.writes.push_back(std::move(a));
-        else add_read(c, std::move(a));
+        if (a.write)
+            c.writes.push_back(std::move(a));
+        else
+            add_read(c, std::move(a));
     }
 }
 

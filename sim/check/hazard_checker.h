@@ -16,13 +16,14 @@
 // as an epoch (clock component + value, O(1) to compare with an instruction's start clock) and the reads
 // as one epoch while a single (core, pipe) reads the window since the last covering write; only when a
 // second (core, pipe) reads it ("shared reads") is the read epoch inflated to a read vector clock (one
-// epoch per reading component), which a covering write ordered after those reads deflates again. A write that races with the cell's write keeps the older write as well (rare), so a
-// later access still reports against both. A write supersedes the accesses of cells it covers that are
-// ordered before it (or of its own core); a read supersedes covered reads of its own (core, pipe).
+// epoch per reading component), which a covering write ordered after those reads deflates again. A write that races
+// with the cell's write keeps the older write as well (rare), so a later access still reports against both. A write
+// supersedes the accesses of cells it covers that are ordered before it (or of its own core); a read supersedes covered
+// reads of its own (core, pipe).
 #pragma once
 
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -36,7 +37,7 @@
 namespace cvsim::sim {
 
 class HazardChecker : public EventSink {
-public:
+  public:
     // `tensors` gives names and shapes for reports; `visibility_delay` > 0 switches on the fence rule.
     HazardChecker(int clusters, const rt::TensorStore* tensors, uint64_t visibility_delay);
     // Forgets everything (a fresh checker for the next schedule, keeping its storage).
@@ -52,23 +53,23 @@ public:
     // Cells currently holding an inflated read vector clock.
     size_t shared_read_cells() const;
 
-private:
+  private:
     using VC = std::vector<uint32_t>;
     static constexpr int kComps = 8;  // 7 pipes + fence, per core
 
     // One access as an epoch plus what a report needs (the window is the cell's).
     struct Access {
-        uint64_t id = 0;              // global order of arrival (reports for one access follow it)
-        int core = 0;                 // global core index (cluster * 3 + core)
+        uint64_t id = 0;  // global order of arrival (reports for one access follow it)
+        int core = 0;     // global core index (cluster * 3 + core)
         ir::Pipe pipe = ir::Pipe::Scalar;
-        uint32_t comp = 0;            // clock component of (core, pipe)
-        uint32_t epoch = 0;           // its epoch there (pipe_seq + 1)
-        uint32_t fence_next = 0;      // the first fence epoch of its core that covers it
+        uint32_t comp = 0;        // clock component of (core, pipe)
+        uint32_t epoch = 0;       // its epoch there (pipe_seq + 1)
+        uint32_t fence_next = 0;  // the first fence epoch of its core that covers it
         bool write = false;
-        bool atomic = false;          // an atomic add (a write that commutes with other atomic adds)
-        bool delayed = false;         // a write other cores see only after the visibility delay (fence rule)
-        bool ring = false;            // ring slot traffic (reported as such)
-        int64_t ring_gen = -1;        // its slot generation (names a ring race: the older generation first)
+        bool atomic = false;    // an atomic add (a write that commutes with other atomic adds)
+        bool delayed = false;   // a write other cores see only after the visibility delay (fence rule)
+        bool ring = false;      // ring slot traffic (reported as such)
+        int64_t ring_gen = -1;  // its slot generation (names a ring race: the older generation first)
         SourceLoc loc;
         uint64_t cycle = 0;
         OrderKeyPtr order;
@@ -76,8 +77,8 @@ private:
     // Shadow state of one GM window of one tensor.
     struct Cell {
         rt::Window w;
-        std::vector<Access> writes;   // the last write's epoch; more than one only while writes race
-        bool has_read = false;        // `read` holds the read epoch (a single reading component)
+        std::vector<Access> writes;  // the last write's epoch; more than one only while writes race
+        bool has_read = false;       // `read` holds the read epoch (a single reading component)
         Access read;
         std::vector<Access> read_vc;  // inflated read vector clock: one epoch per reading (core, pipe)
         bool empty() const { return writes.empty() && !has_read && read_vc.empty(); }
@@ -96,18 +97,19 @@ private:
     void add_read(Cell& cell, Access a);
     // `unpublished`: the earlier access is a write the later one is ordered after only through a release
     // with no fence between (ordered on completion, not once visible: the visibility delay breaks it).
-    void report(const Access& earlier, const rt::Window& ew, const Access& later, const rt::Window& lw, bool unpublished);
+    void report(const Access& earlier, const rt::Window& ew, const Access& later, const rt::Window& lw,
+                bool unpublished);
     std::string tensor_label(uint32_t tensor, const rt::Window& w) const;
 
-    int m_ncomp;                                           // clock width
-    const rt::TensorStore* m_tensors;                      // names and shapes
-    uint64_t m_vis_delay;                                  // > 0: writes need a fence to be covered
+    int m_ncomp;                       // clock width
+    const rt::TensorStore* m_tensors;  // names and shapes
+    uint64_t m_vis_delay;              // > 0: writes need a fence to be covered
     struct CoreState {
-        std::vector<uint32_t> vc_end;                      // clock at the end of each instruction: [seq * width]
-        std::vector<uint8_t> has_end;                      // instruction `seq` completed
-        std::vector<uint64_t> own_end;                     // its own component << 32 | its epoch there
-        std::array<VC, 7> last_on_pipe;                    // clock at the end of each pipe's last instruction
-        uint32_t fences = 0;                               // fences completed
+        std::vector<uint32_t> vc_end;    // clock at the end of each instruction: [seq * width]
+        std::vector<uint8_t> has_end;    // instruction `seq` completed
+        std::vector<uint64_t> own_end;   // its own component << 32 | its epoch there
+        std::array<VC, 7> last_on_pipe;  // clock at the end of each pipe's last instruction
+        uint32_t fences = 0;             // fences completed
     };
     std::vector<CoreState> m_cores;
     // Released sync tokens -> clock of the release. The simulator numbers tokens 1, 2, ... per schedule: those
@@ -115,7 +117,7 @@ private:
     static constexpr uint64_t kDenseTokens = uint64_t{1} << 20;
     std::vector<uint32_t> m_token_clock;
     std::vector<uint8_t> m_token_set;
-    std::vector<uint64_t> m_token_own;                     // the releaser's component << 32 | its epoch
+    std::vector<uint64_t> m_token_own;  // the releaser's component << 32 | its epoch
     std::unordered_map<uint64_t, VC> m_tokens;
     const uint32_t* token_clock(uint64_t t, uint64_t& own) const;
     void set_token_clock(uint64_t t, const VC& clock, uint64_t own);
@@ -157,19 +159,19 @@ private:
             n = k;
         }
     };
-    std::vector<Cells> m_shadow;                           // per tensor: one cell per window
+    std::vector<Cells> m_shadow;  // per tensor: one cell per window
     std::vector<Finding> m_findings;
-    std::set<std::string> m_reported;                      // (kind, tensor, pair) already reported
+    std::set<std::string> m_reported;  // (kind, tensor, pair) already reported
     uint64_t m_checked = 0;
     uint64_t m_next_id = 0;
     uint64_t m_inflations = 0;
-    VC m_start;                                            // scratch: the current instruction's start clock
+    VC m_start;  // scratch: the current instruction's start clock
     struct Race {
         const Access* a;
         const rt::Window* w;
         bool unpublished;
     };
-    std::vector<Race> m_races;                             // scratch: racing accesses of one check
+    std::vector<Race> m_races;  // scratch: racing accesses of one check
 };
 
 }  // namespace cvsim::sim

@@ -20,8 +20,9 @@ double add(DType t, double dst, double x, bool zero = false) {
 }
 
 TEST(AtomicAdd, FloatsRoundTheExactSumOnceToNearestEven) {
-    EXPECT_EQ(add(DType::FP16, 1.0, std::ldexp(1.0, -11)), 1.0);                               // tie -> even
-    EXPECT_EQ(add(DType::FP16, 1.0 + std::ldexp(1.0, -10), std::ldexp(1.0, -11)), 1.0 + std::ldexp(1.0, -9));  // tie -> even (up)
+    EXPECT_EQ(add(DType::FP16, 1.0, std::ldexp(1.0, -11)), 1.0);  // tie -> even
+    EXPECT_EQ(add(DType::FP16, 1.0 + std::ldexp(1.0, -10), std::ldexp(1.0, -11)),
+              1.0 + std::ldexp(1.0, -9));  // tie -> even (up)
     EXPECT_EQ(add(DType::BF16, 1.0, std::ldexp(1.0, -8)), 1.0);
     EXPECT_EQ(add(DType::FP32, 1.0, std::ldexp(1.0, -24)), 1.0);
     EXPECT_EQ(add(DType::FP32, 1.5, 0.25), 1.75);

@@ -21,8 +21,8 @@ TEST(Mad, A2a3Shapes) {
     // 21 + cpr * ceil(M/16) * ceil(K/k0) * ceil(N/16)
     EXPECT_EQ(mad_cycles(kA2.cube, DType::FP16, 16, 16, 16), 21u + 1);
     EXPECT_EQ(mad_cycles(kA2.cube, DType::FP16, 128, 128, 128), 21u + 8 * 8 * 8);
-    EXPECT_EQ(mad_cycles(kA2.cube, DType::BF16, 16, 512, 64), 21u + 1 * 32 * 4);  // kernels/l2_rows_narrow.py
-    EXPECT_EQ(mad_cycles(kA2.cube, DType::FP16, 17, 17, 17), 21u + 2 * 2 * 2);    // partial fractals round up
+    EXPECT_EQ(mad_cycles(kA2.cube, DType::BF16, 16, 512, 64), 21u + 1 * 32 * 4);    // kernels/l2_rows_narrow.py
+    EXPECT_EQ(mad_cycles(kA2.cube, DType::FP16, 17, 17, 17), 21u + 2 * 2 * 2);      // partial fractals round up
     EXPECT_EQ(mad_cycles(kA2.cube, DType::FP32, 16, 16, 16), 21u + 2 * 1 * 2 * 1);  // k0 = 8, cpr = 2
     EXPECT_EQ(mad_cycles(kA2.cube, DType::FP32, 64, 64, 64), 21u + 2 * 4 * 8 * 4);
     EXPECT_EQ(mad_cycles(kA2.cube, DType::INT8, 32, 64, 32), 21u + 1 * 2 * 2 * 2);  // k0 = 32
@@ -68,8 +68,7 @@ TEST(Dma, NarrowRowsCostMoreThanWideRowsForTheSameBytes) {
     EXPECT_EQ(dma_cycles(kA2, DmaPath::GmToL1, 512, 128, 0, 128), 200u + 1345u);
 
     // a5's granule is 128 bytes: no penalty for the same shape.
-    EXPECT_EQ(dma_cycles(kA5, DmaPath::GmToL1, 512, 128, 0, 128),
-              dma_cycles(kA5, DmaPath::GmToL1, 128, 512, 0, 128));
+    EXPECT_EQ(dma_cycles(kA5, DmaPath::GmToL1, 512, 128, 0, 128), dma_cycles(kA5, DmaPath::GmToL1, 128, 512, 0, 128));
 
     // The calibration knob scales the wasted part of the granule.
     HwParams p = kA2;

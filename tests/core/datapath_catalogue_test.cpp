@@ -31,7 +31,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 TEST(DatapathCatalogue, BroadcastsByRowAndByColumn) {
     TileData x = T(DType::FP32, 2, 2, {1, 2, 3, 4});
-    expect_eq(col_expand(RowExpandOp::Sub, x, T(DType::FP32, 1, 2, {10, 20})), T(DType::FP32, 2, 2, {-9, -18, -7, -16}));
+    expect_eq(col_expand(RowExpandOp::Sub, x, T(DType::FP32, 1, 2, {10, 20})),
+              T(DType::FP32, 2, 2, {-9, -18, -7, -16}));
     expect_eq(col_expand(RowExpandOp::Max, x, T(DType::FP32, 1, 2, {2, 5})), T(DType::FP32, 2, 2, {2, 5, 3, 5}));
     expect_eq(row_expand(RowExpandOp::Copy, T(DType::FP32, 2, 3, {0, 0, 0, 0, 0, 0}), T(DType::FP32, 2, 1, {5, 6})),
               T(DType::FP32, 2, 3, {5, 5, 5, 6, 6, 6}));
@@ -52,11 +53,16 @@ TEST(DatapathCatalogue, ColumnAndRowReductions) {
 }
 
 TEST(DatapathCatalogue, RemainderFollowsTheDivisorAndFmodTheDividend) {
-    expect_eq(binary(BinaryOp::Rem, T(DType::FP32, 1, 2, {-7, 7}), T(DType::FP32, 1, 2, {3, -3})), T(DType::FP32, 1, 2, {2, -2}));
-    expect_eq(binary(BinaryOp::Fmod, T(DType::FP32, 1, 2, {-7, 7}), T(DType::FP32, 1, 2, {3, -3})), T(DType::FP32, 1, 2, {-1, 1}));
-    expect_eq(binary(BinaryOp::Rem, T(DType::INT32, 1, 1, {5}), T(DType::INT32, 1, 1, {0})), T(DType::INT32, 1, 1, {0}));
-    expect_eq(binary_scalar(BinaryOp::Maximum, T(DType::FP32, 1, 3, {-1, 0.5, 2}), 0.25), T(DType::FP32, 1, 3, {0.25, 0.5, 2}));
-    expect_eq(binary_scalar(BinaryOp::Minimum, T(DType::FP32, 1, 3, {-1, 0.5, 2}), 0.25), T(DType::FP32, 1, 3, {-1, 0.25, 0.25}));
+    expect_eq(binary(BinaryOp::Rem, T(DType::FP32, 1, 2, {-7, 7}), T(DType::FP32, 1, 2, {3, -3})),
+              T(DType::FP32, 1, 2, {2, -2}));
+    expect_eq(binary(BinaryOp::Fmod, T(DType::FP32, 1, 2, {-7, 7}), T(DType::FP32, 1, 2, {3, -3})),
+              T(DType::FP32, 1, 2, {-1, 1}));
+    expect_eq(binary(BinaryOp::Rem, T(DType::INT32, 1, 1, {5}), T(DType::INT32, 1, 1, {0})),
+              T(DType::INT32, 1, 1, {0}));
+    expect_eq(binary_scalar(BinaryOp::Maximum, T(DType::FP32, 1, 3, {-1, 0.5, 2}), 0.25),
+              T(DType::FP32, 1, 3, {0.25, 0.5, 2}));
+    expect_eq(binary_scalar(BinaryOp::Minimum, T(DType::FP32, 1, 3, {-1, 0.5, 2}), 0.25),
+              T(DType::FP32, 1, 3, {-1, 0.25, 0.25}));
 }
 
 TEST(DatapathCatalogue, BitwiseOpsWrapToTheDtypeWidth) {
@@ -65,8 +71,10 @@ TEST(DatapathCatalogue, BitwiseOpsWrapToTheDtypeWidth) {
     expect_eq(binary(BinaryOp::Or, a, b), T(DType::INT32, 1, 2, {7, -7}));
     expect_eq(binary(BinaryOp::Xor, a, b), T(DType::INT32, 1, 2, {5, -7}));
     expect_eq(binary(BinaryOp::Shr, a, b), T(DType::INT32, 1, 2, {0, -4}));
-    expect_eq(binary_scalar(BinaryOp::Shl, T(DType::INT8, 1, 2, {64, 3}), 1), T(DType::INT8, 1, 2, {-128, 6}));  // wraps, no saturation
-    expect_eq(binary_scalar(BinaryOp::Shl, T(DType::INT32, 1, 1, {1}), 40), T(DType::INT32, 1, 1, {0}));         // shift >= width
+    expect_eq(binary_scalar(BinaryOp::Shl, T(DType::INT8, 1, 2, {64, 3}), 1),
+              T(DType::INT8, 1, 2, {-128, 6}));  // wraps, no saturation
+    expect_eq(binary_scalar(BinaryOp::Shl, T(DType::INT32, 1, 1, {1}), 40),
+              T(DType::INT32, 1, 1, {0}));  // shift >= width
     expect_eq(unary(UnaryOp::Not, T(DType::INT32, 1, 2, {0, 5})), T(DType::INT32, 1, 2, {-1, -6}));
     expect_eq(unary(UnaryOp::Not, T(DType::UINT8, 1, 1, {0})), T(DType::UINT8, 1, 1, {255}));
 }
@@ -75,9 +83,11 @@ TEST(DatapathCatalogue, TernaryOpsRoundEachStep) {
     // FP16: 2048 + 1 is a tie that rounds to 2048, plus 1 again 2048 (one rounding of 2050 would give 2050).
     TileData a = T(DType::FP16, 1, 1, {2048}), one = T(DType::FP16, 1, 1, {1});
     expect_eq(ternary(BinaryOp::Add, BinaryOp::Add, a, one, one), T(DType::FP16, 1, 1, {2048}));
-    expect_eq(ternary(BinaryOp::Sub, BinaryOp::Add, T(DType::FP32, 1, 1, {1}), T(DType::FP32, 1, 1, {2}), T(DType::FP32, 1, 1, {3})),
+    expect_eq(ternary(BinaryOp::Sub, BinaryOp::Add, T(DType::FP32, 1, 1, {1}), T(DType::FP32, 1, 1, {2}),
+                      T(DType::FP32, 1, 1, {3})),
               T(DType::FP32, 1, 1, {2}));  // TSUBC: src0 - src1 + src2
-    expect_eq(ternary_scalar(BinaryOp::Sub, BinaryOp::Add, T(DType::FP32, 1, 1, {1}), 0.5, T(DType::FP32, 1, 1, {3})), T(DType::FP32, 1, 1, {3.5}));
+    expect_eq(ternary_scalar(BinaryOp::Sub, BinaryOp::Add, T(DType::FP32, 1, 1, {1}), 0.5, T(DType::FP32, 1, 1, {3})),
+              T(DType::FP32, 1, 1, {3.5}));
     expect_eq(prelu(T(DType::FP32, 1, 2, {-2, 3}), T(DType::FP32, 1, 2, {0.5, 0.5})), T(DType::FP32, 1, 2, {-1, 3}));
     expect_eq(lrelu(T(DType::FP32, 1, 2, {-2, 3}), 0.25), T(DType::FP32, 1, 2, {-0.5, 3}));
 }
@@ -103,7 +113,8 @@ TEST(DatapathCatalogue, PredicateMasksArePackedLsbFirstAndSelectReadsThem) {
 TEST(DatapathCatalogue, FillsAndGenerators) {
     TileData x = T(DType::FP32, 2, 3, {1, 1, 1, 1, 1, 1});
     expect_eq(fillpad(x, 1, 2, 2, 3, kInf), T(DType::FP32, 2, 3, {1, 1, kInf, kInf, kInf, kInf}));
-    expect_eq(fillpad(T(DType::INT8, 1, 2, {4, 4}), 1, 1, 2, 3, kInf), T(DType::INT8, 2, 3, {4, 127, 127, 127, 127, 127}));
+    expect_eq(fillpad(T(DType::INT8, 1, 2, {4, 4}), 1, 1, 2, 3, kInf),
+              T(DType::INT8, 2, 3, {4, 127, 127, 127, 127, 127}));
     expect_eq(fillpad(T(DType::INT16, 1, 1, {4}), 1, 1, 1, 2, -kInf), T(DType::INT16, 1, 2, {4, -32768}));
     expect_eq(iota(2, 3, DType::INT32, 3, false), T(DType::INT32, 2, 3, {3, 4, 5, 6, 7, 8}));
     expect_eq(iota(1, 3, DType::INT32, 2, true), T(DType::INT32, 1, 3, {2, 1, 0}));
@@ -113,8 +124,10 @@ TEST(DatapathCatalogue, FillsAndGenerators) {
 }
 
 TEST(DatapathCatalogue, Transforms) {
-    expect_eq(concat_cols(T(DType::FP32, 2, 1, {1, 2}), 1, T(DType::FP32, 2, 2, {3, 4, 5, 6}), 2, 3), T(DType::FP32, 2, 3, {1, 3, 4, 2, 5, 6}));
-    expect_eq(concat_cols(T(DType::FP32, 1, 2, {1, 2}), 1, T(DType::FP32, 1, 2, {3, 4}), 2, 4), T(DType::FP32, 1, 4, {1, 3, 4, 0}));
+    expect_eq(concat_cols(T(DType::FP32, 2, 1, {1, 2}), 1, T(DType::FP32, 2, 2, {3, 4, 5, 6}), 2, 3),
+              T(DType::FP32, 2, 3, {1, 3, 4, 2, 5, 6}));
+    expect_eq(concat_cols(T(DType::FP32, 1, 2, {1, 2}), 1, T(DType::FP32, 1, 2, {3, 4}), 2, 4),
+              T(DType::FP32, 1, 4, {1, 3, 4, 0}));
     expect_eq(assemble(T(DType::FP32, 3, 3, {0, 0, 0, 0, 0, 0, 0, 0, 0}), T(DType::FP32, 1, 2, {1, 2}), 1, 1),
               T(DType::FP32, 3, 3, {0, 0, 0, 0, 1, 2, 0, 0, 0}));
     TileData x = iota(3, 3, DType::FP32, 0, false);

@@ -64,7 +64,7 @@ TEST(DatapathSortTest, Sort32BlocksAreIndependentAndIdxRowIsShared) {
     const TileData out = sort32(src, iota_idx(1, 64, 2));
     ASSERT_EQ(out.m.cols(), 128);
     const auto r0 = tuples(out, 0), r1 = tuples(out, 1);
-    EXPECT_EQ(r0[0], (std::pair<double, uint32_t>{31.0, 62}));   // block 0 of row 0: 31 ... 0
+    EXPECT_EQ(r0[0], (std::pair<double, uint32_t>{31.0, 62}));  // block 0 of row 0: 31 ... 0
     EXPECT_EQ(r0[31], (std::pair<double, uint32_t>{0.0, 0}));
     EXPECT_EQ(r0[32], (std::pair<double, uint32_t>{63.0, 126}));  // block 1: 63 ... 32, not merged with block 0
     EXPECT_EQ(r1[0], (std::pair<double, uint32_t>{0.0, 0}));
@@ -208,7 +208,7 @@ TEST(DatapathSortTest, ScatterAndScatterMask) {
 
 TEST(DatapathSortTest, ArgReductionsTakeTheFirstExtremum) {
     TileData x{DType::FP16, Matrix(3, 4)};
-    x.m << 1, 5, 5, 0,  //
+    x.m << 1, 5, 5, 0,   //
         -2, -2, -3, -3,  //
         kNaN, 7, 8, -9;
     const TileData amax = row_argmax(x), amin = row_argmin(x);
@@ -235,9 +235,11 @@ TEST(DatapathSortTest, ResultsSurviveTheSimulatorsByteRoundTrip) {
     std::mt19937 gen(7);
     for (auto [rows, cols] : {std::pair<int64_t, int64_t>{1, 32}, {2, 64}, {3, 96}, {1, 256}}) {
         TileData x{DType::FP32, Matrix(rows, cols)};
-        for (int64_t i = 0; i < x.m.size(); ++i) x.m.data()[i] = static_cast<float>(std::uniform_int_distribution<int>(-20, 20)(gen) * 0.25);
+        for (int64_t i = 0; i < x.m.size(); ++i)
+            x.m.data()[i] = static_cast<float>(std::uniform_int_distribution<int>(-20, 20)(gen) * 0.25);
         TileData idx{DType::UINT32, Matrix(rows, cols)};
-        for (int64_t i = 0; i < idx.m.size(); ++i) idx.m.data()[i] = std::uniform_int_distribution<int>(0, 1 << 20)(gen);
+        for (int64_t i = 0; i < idx.m.size(); ++i)
+            idx.m.data()[i] = std::uniform_int_distribution<int>(0, 1 << 20)(gen);
         std::vector<TileData> results{sort32(x, idx)};
         if (cols % 256 == 0) results.push_back(mrgsort1(results[0], 64));
         results.push_back(gather_mask(results.back(), 2, DType::UINT32));

@@ -76,8 +76,7 @@ TEST(DatapathTest, IntegerResultsSaturate) {
     const TileData s = binary(BinaryOp::Add, a, a);
     EXPECT_EQ(s.m(0, 0), 127.0);
     EXPECT_EQ(s.m(0, 1), -128.0);
-    EXPECT_EQ(binary(BinaryOp::Sub, tile(DType::UINT8, 1, 1, {3.0}), tile(DType::UINT8, 1, 1, {5.0})).m(0, 0),
-              0.0);
+    EXPECT_EQ(binary(BinaryOp::Sub, tile(DType::UINT8, 1, 1, {3.0}), tile(DType::UINT8, 1, 1, {5.0})).m(0, 0), 0.0);
     EXPECT_EQ(unary(UnaryOp::Log, tile(DType::INT16, 1, 1, {0.0})).m(0, 0), -32768.0);
 }
 
@@ -119,8 +118,7 @@ TEST(DatapathTest, UnaryOpsRoundToTheTileDtype) {
 }
 
 TEST(DatapathTest, CastRoundingModes) {
-    const TileData x =
-        tile(DType::FP32, 1, 6, {2.5, 3.5, -2.5, -2.7, 300.0, std::numeric_limits<double>::quiet_NaN()});
+    const TileData x = tile(DType::FP32, 1, 6, {2.5, 3.5, -2.5, -2.7, 300.0, std::numeric_limits<double>::quiet_NaN()});
     const TileData round = cast(x, DType::INT8);
     EXPECT_EQ(round.dtype, DType::INT8);
     // PyPTO's default mode "round" is pto CAST_ROUND: nearest, ties away from zero (pto-isa TCVT).

@@ -84,20 +84,20 @@ TEST(DtypeFp8Test, HandCheckedPatterns) {
 
 TEST(DtypeFp8Test, RoundingTiesAndOverflow) {
     // E4M3FN: 3 fraction bits, ties to even, past 448 NaN (no infinity).
-    EXPECT_EQ(round_to(DType::FP8E4M3FN, 1.0625), 1.0);    // tie between 1 and 1.125 -> even
-    EXPECT_EQ(round_to(DType::FP8E4M3FN, 1.1875), 1.25);   // tie between 1.125 and 1.25 -> even
+    EXPECT_EQ(round_to(DType::FP8E4M3FN, 1.0625), 1.0);   // tie between 1 and 1.125 -> even
+    EXPECT_EQ(round_to(DType::FP8E4M3FN, 1.1875), 1.25);  // tie between 1.125 and 1.25 -> even
     EXPECT_EQ(round_to(DType::FP8E4M3FN, 1.07), 1.125);
-    EXPECT_EQ(round_to(DType::FP8E4M3FN, 464.0), 448.0);   // tie between 448 (even) and 480
+    EXPECT_EQ(round_to(DType::FP8E4M3FN, 464.0), 448.0);  // tie between 448 (even) and 480
     EXPECT_TRUE(std::isnan(round_to(DType::FP8E4M3FN, 465.0)));
     EXPECT_TRUE(std::isnan(round_to(DType::FP8E4M3FN, kInf)));
-    EXPECT_EQ(round_to(DType::FP8E4M3FN, std::ldexp(1.0, -10)), 0.0);            // half the smallest denormal: even
+    EXPECT_EQ(round_to(DType::FP8E4M3FN, std::ldexp(1.0, -10)), 0.0);  // half the smallest denormal: even
     EXPECT_EQ(round_to(DType::FP8E4M3FN, std::ldexp(1.5, -10)), std::ldexp(1.0, -9));
     EXPECT_EQ(float8_encode(DType::FP8E4M3FN, -0.0), 0x80);
     // E5M2: 2 fraction bits, IEEE overflow to infinity.
     EXPECT_EQ(round_to(DType::FP8E5M2, 61439.0), 57344.0);
-    EXPECT_EQ(round_to(DType::FP8E5M2, 61440.0), kInf);    // tie: 57344 has an odd mantissa
+    EXPECT_EQ(round_to(DType::FP8E5M2, 61440.0), kInf);  // tie: 57344 has an odd mantissa
     EXPECT_EQ(round_to(DType::FP8E5M2, -1e9), -kInf);
-    EXPECT_EQ(round_to(DType::FP8E5M2, 1.125), 1.0);       // tie -> even
+    EXPECT_EQ(round_to(DType::FP8E5M2, 1.125), 1.0);  // tie -> even
     EXPECT_EQ(round_to(DType::FP8E5M2, 1.375), 1.5);
     // E8M0: powers of two, ties to the even biased exponent, no zero or sign.
     EXPECT_EQ(round_to(DType::FP8E8M0, 3.0), 2.0);  // 2 = 2^(128-127): even biased exponent

@@ -46,14 +46,13 @@ TEST(SubByteDtype, Fp4RoundsToNearestEvenAndSaturates) {
         double in, out;
     };
     const Case cases[] = {
-        {0.2, 0},       {0.25, 0},    // tie 0 (code 0) / 0.5 (code 1): the even code
-        {0.3, 0.5},     {0.75, 1},    // tie 0.5 (1) / 1 (2)
-        {1.25, 1},      {1.75, 2},    // ties 1 (2) / 1.5 (3) and 1.5 (3) / 2 (4)
-        {2.5, 2},       {3.5, 4},     // ties 2 (4) / 3 (5) and 3 (5) / 4 (6)
-        {5, 4},         {5.01, 6},    // tie 4 (6) / 6 (7); just past it
-        {7, 6},         {1e30, 6},    // saturation at the largest finite value
-        {-2.5, -2},     {-5.5, -6},
-        {-0.1, -0.0},
+        {0.2, 0},   {0.25, 0},  // tie 0 (code 0) / 0.5 (code 1): the even code
+        {0.3, 0.5}, {0.75, 1},  // tie 0.5 (1) / 1 (2)
+        {1.25, 1},  {1.75, 2},  // ties 1 (2) / 1.5 (3) and 1.5 (3) / 2 (4)
+        {2.5, 2},   {3.5, 4},   // ties 2 (4) / 3 (5) and 3 (5) / 4 (6)
+        {5, 4},     {5.01, 6},  // tie 4 (6) / 6 (7); just past it
+        {7, 6},     {1e30, 6},  // saturation at the largest finite value
+        {-2.5, -2}, {-5.5, -6}, {-0.1, -0.0},
     };
     for (const Case& c : cases) {
         EXPECT_EQ(round_to(DType::FP4, c.in), c.out) << c.in;
@@ -115,16 +114,17 @@ TEST(SubByteDtype, NdTilesArePackedAndNzBoxesHold64Elements) {
     Matrix m(2, 4);
     m << 0.5, 1, -2, 6, 3, -0.5, 1.5, 4;
     const std::vector<uint8_t> bytes = encode(m, DType::FP4, Layout::ND, false);
-    ASSERT_EQ(bytes.size(), 4u);                  // 8 elements, two per byte
-    EXPECT_EQ(bytes[0], 0x21);                    // 0.5 (0x1) low, 1 (0x2) high
-    EXPECT_EQ(bytes[1], 0x7C);                    // -2 (0xC) low, 6 (0x7) high
-    EXPECT_EQ(bytes[2], 0x95);                    // 3 (0x5), -0.5 (0x9)
-    EXPECT_EQ(bytes[3], 0x63);                    // 1.5 (0x3), 4 (0x6)
+    ASSERT_EQ(bytes.size(), 4u);  // 8 elements, two per byte
+    EXPECT_EQ(bytes[0], 0x21);    // 0.5 (0x1) low, 1 (0x2) high
+    EXPECT_EQ(bytes[1], 0x7C);    // -2 (0xC) low, 6 (0x7) high
+    EXPECT_EQ(bytes[2], 0x95);    // 3 (0x5), -0.5 (0x9)
+    EXPECT_EQ(bytes[3], 0x63);    // 1.5 (0x3), 4 (0x6)
     EXPECT_EQ(decode(bytes.data(), bytes.size(), DType::FP4, Layout::ND, false, 2, 4), m);
     EXPECT_EQ(box_shape(Layout::NZ, DType::FP4, false).c0, 64);  // 32 bytes of nibbles
     EXPECT_EQ(physical_bytes(Layout::ND, DType::INT4, false, 16, 32), 256u);
     EXPECT_EQ(physical_bytes(Layout::NZ, DType::INT4, false, 2, 4), 16u * 64 / 2);
-    const std::vector<uint8_t> nz = repack(bytes.data(), bytes.size(), DType::FP4, Layout::ND, false, Layout::NZ, false, 2, 4);
+    const std::vector<uint8_t> nz =
+        repack(bytes.data(), bytes.size(), DType::FP4, Layout::ND, false, Layout::NZ, false, 2, 4);
     EXPECT_EQ(decode(nz.data(), nz.size(), DType::FP4, Layout::NZ, false, 2, 4), m);
 }
 

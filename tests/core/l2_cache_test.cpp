@@ -109,8 +109,7 @@ TEST(L2Cache, RejectsBadGeometry) {
 // Reference: each set a list of lines, most recent first.
 class ReferenceLru {
   public:
-    ReferenceLru(uint64_t sets, uint64_t ways, uint64_t line)
-        : m_sets(sets), m_ways(ways), m_line(line), m_lru(sets) {}
+    ReferenceLru(uint64_t sets, uint64_t ways, uint64_t line) : m_sets(sets), m_ways(ways), m_line(line), m_lru(sets) {}
     L2Result access(uint64_t addr, uint64_t bytes) {
         L2Result r;
         if (bytes == 0) return r;

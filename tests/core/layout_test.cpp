@@ -28,8 +28,7 @@ bool same_value(double a, double b) {
     for (Eigen::Index r = 0; r < a.rows(); ++r)
         for (Eigen::Index c = 0; c < a.cols(); ++c)
             if (!same_value(a(r, c), b(r, c)))
-                return ::testing::AssertionFailure()
-                       << "(" << r << ", " << c << "): " << a(r, c) << " vs " << b(r, c);
+                return ::testing::AssertionFailure() << "(" << r << ", " << c << "): " << a(r, c) << " vs " << b(r, c);
     return ::testing::AssertionSuccess();
 }
 
@@ -42,17 +41,17 @@ Matrix iota(int64_t rows, int64_t cols) {
 
 // A matrix of arbitrary bit patterns of `t` (so every representable value, incl. inf, -0, subnormals, NaN).
 rc::Gen<Matrix> gen_matrix(DType t, int64_t rows, int64_t cols) {
-    return rc::gen::map(rc::gen::container<std::vector<uint64_t>>(static_cast<size_t>(rows * cols),
-                                                                  rc::gen::arbitrary<uint64_t>()),
-                        [t, rows, cols](const std::vector<uint64_t>& bits) {
-                            Matrix m(rows, cols);
-                            for (size_t i = 0; i < bits.size(); ++i) {
-                                uint8_t raw[8];
-                                std::memcpy(raw, &bits[i], 8);
-                                m.data()[i] = decode_element(t, raw);
-                            }
-                            return m;
-                        });
+    return rc::gen::map(
+        rc::gen::container<std::vector<uint64_t>>(static_cast<size_t>(rows * cols), rc::gen::arbitrary<uint64_t>()),
+        [t, rows, cols](const std::vector<uint64_t>& bits) {
+            Matrix m(rows, cols);
+            for (size_t i = 0; i < bits.size(); ++i) {
+                uint8_t raw[8];
+                std::memcpy(raw, &bits[i], 8);
+                m.data()[i] = decode_element(t, raw);
+            }
+            return m;
+        });
 }
 
 TEST(LayoutTest, BoxShapesFollowThe32ByteRowRule) {
@@ -193,12 +192,10 @@ TEST(LayoutTest, RoundTripIsExactAcrossBoxBoundariesForEveryDtypeAndLayout) {
                 for (int64_t rows : sizes)
                     for (int64_t cols : sizes) {
                         Matrix m(rows, cols);
-                        for (int64_t i = 0; i < rows * cols; ++i)
-                            m.data()[i] = round_to(t, (i % 251) - 100.5);
+                        for (int64_t i = 0; i < rows * cols; ++i) m.data()[i] = round_to(t, (i % 251) - 100.5);
                         const std::vector<uint8_t> bytes = encode(m, t, l, acc);
                         ASSERT_TRUE(same_matrix(decode(bytes.data(), bytes.size(), t, l, acc, rows, cols), m))
-                            << dtype_name(t) << " " << layout_name(l) << (acc ? " acc " : " ") << rows << "x"
-                            << cols;
+                            << dtype_name(t) << " " << layout_name(l) << (acc ? " acc " : " ") << rows << "x" << cols;
                     }
             }
 }
@@ -260,8 +257,7 @@ RC_GTEST_PROP(LayoutProperty, RepackEqualsEncodingInTheTargetLayout, ()) {
     const int64_t rows = *rc::gen::inRange<int64_t>(1, 71), cols = *rc::gen::inRange<int64_t>(1, 71);
     const Matrix m = *gen_matrix(t, rows, cols);
     const std::vector<uint8_t> src = encode(m, t, from, from_acc);
-    const std::vector<uint8_t> moved =
-        repack(src.data(), src.size(), t, from, from_acc, to, to_acc, rows, cols);
+    const std::vector<uint8_t> moved = repack(src.data(), src.size(), t, from, from_acc, to, to_acc, rows, cols);
     RC_ASSERT(moved == encode(m, t, to, to_acc));
 }
 

@@ -42,7 +42,8 @@ TileData random_tile(std::mt19937_64& rng, DType t, Eigen::Index rows, Eigen::In
 }
 
 bool bit_equal(const Matrix& a, const Matrix& b) {
-    return a.rows() == b.rows() && a.cols() == b.cols() && std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0;
+    return a.rows() == b.rows() && a.cols() == b.cols() &&
+           std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0;
 }
 
 TEST(MatmulVectorisedTest, BitIdenticalToTheScalarLoopOnRandomInputs) {

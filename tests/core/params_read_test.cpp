@@ -5,10 +5,10 @@
 // below with the reason it stays.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <cctype>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -48,7 +48,9 @@ std::string sources_outside_the_table() {
     return all;
 }
 
-bool ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool ident(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 // Does `code` hold `<object>.<field>` or `<object>-><field>` (whole identifiers, blanks allowed)?
 bool member_access(const std::string& code, const std::string& object, const std::string& field) {
@@ -56,9 +58,12 @@ bool member_access(const std::string& code, const std::string& object, const std
         if ((at + field.size() < code.size() && ident(code[at + field.size()])) || at == 0) continue;
         size_t i = at;
         while (i > 0 && std::isspace(static_cast<unsigned char>(code[i - 1]))) --i;
-        if (i >= 1 && code[i - 1] == '.') i -= 1;
-        else if (i >= 2 && code[i - 1] == '>' && code[i - 2] == '-') i -= 2;
-        else continue;
+        if (i >= 1 && code[i - 1] == '.')
+            i -= 1;
+        else if (i >= 2 && code[i - 1] == '>' && code[i - 2] == '-')
+            i -= 2;
+        else
+            continue;
         while (i > 0 && std::isspace(static_cast<unsigned char>(code[i - 1]))) --i;
         if (i < object.size() || code.compare(i - object.size(), object.size(), object) != 0) continue;
         if (i > object.size() && ident(code[i - object.size() - 1])) continue;

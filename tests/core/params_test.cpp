@@ -180,9 +180,8 @@ TEST(Toml, MatchingTargetKeyIsAcceptedOtherIsRejected) {
 
 TEST(Toml, UnknownKeyIsRejectedWithSuggestion) {
     HwParams p = preset(Target::A2A3);
-    EXPECT_EQ(
-        error_of([&] { apply_toml_string(p, "[gm]\nlatency_hit = 60\nlatncy_hit = 60\n", "over.toml"); }),
-        "over.toml:3:1: unknown parameter 'gm.latncy_hit' (did you mean 'gm.latency_hit'?)");
+    EXPECT_EQ(error_of([&] { apply_toml_string(p, "[gm]\nlatency_hit = 60\nlatncy_hit = 60\n", "over.toml"); }),
+              "over.toml:3:1: unknown parameter 'gm.latncy_hit' (did you mean 'gm.latency_hit'?)");
     // Right name in the wrong table.
     EXPECT_EQ(error_of([&] { apply_toml_string(p, "[gm]\nline_bytes = 256\n", "over.toml"); }),
               "over.toml:2:1: unknown parameter 'gm.line_bytes' (did you mean 'l2.line_bytes'?)");
@@ -220,9 +219,8 @@ TEST(Toml, OutOfRangeIsRejected) {
     EXPECT_EQ(error_of([&] { apply_toml_string(p, "[gm]\nguard_gap = 9223372036854775807\n", "f.toml"); }),
               "f.toml:2:13: parameter 'gm.guard_gap' = 9223372036854775807 is out of range: "
               "must be >= 0 and <= 1073741824");
-    EXPECT_EQ(
-        error_of([&] { apply_toml_string(p, "[gm]\nshort_row_fraction = 1.5\n", "f.toml"); }),
-        "f.toml:2:22: parameter 'gm.short_row_fraction' = 1.5 is out of range: must be >= 0.0 and <= 1.0");
+    EXPECT_EQ(error_of([&] { apply_toml_string(p, "[gm]\nshort_row_fraction = 1.5\n", "f.toml"); }),
+              "f.toml:2:22: parameter 'gm.short_row_fraction' = 1.5 is out of range: must be >= 0.0 and <= 1.0");
     EXPECT_EQ(error_of([&] { apply_toml_string(p, "[chip]\nclock_ghz = nan\n", "f.toml"); }),
               "f.toml:2:13: parameter 'chip.clock_ghz' = nan is out of range: must be a finite number");
 }

@@ -205,8 +205,7 @@ RC_GTEST_PROP(RingBufferProperty, AgreesWithACountingModelUnderRandomSchedules, 
             if (ring.can_pop(c)) RC_ASSERT(ring.pop(c) == static_cast<int>(popped[c]++ % n));
         } else if (action == 2) {
             const int c = *rc::gen::inRange(0, C);
-            if (freed[c] < popped[c])
-                RC_ASSERT(ring.free(c, static_cast<int>(freed[c]++ % n)) == FreeResult::Ok);
+            if (freed[c] < popped[c]) RC_ASSERT(ring.free(c, static_cast<int>(freed[c]++ % n)) == FreeResult::Ok);
         } else {
             // A free of a slot the lane holds nothing in is an error and changes nothing.
             const int c = *rc::gen::inRange(0, C);

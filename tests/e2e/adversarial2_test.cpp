@@ -12,10 +12,13 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kpath(const std::string& name) { return source_dir() + "/tests/e2e/kernels/adv2/" + name; }
+std::string kpath(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/adv2/" + name;
+}
 
 RunResult check(const std::string& k, const std::vector<std::string>& extra, int schedules = 40) {
-    std::vector<std::string> args = {"check", k.find('/') == std::string::npos ? kpath(k) : k, "--schedules", std::to_string(schedules)};
+    std::vector<std::string> args = {"check", k.find('/') == std::string::npos ? kpath(k) : k, "--schedules",
+                                     std::to_string(schedules)};
     args.insert(args.end(), extra.begin(), extra.end());
     return run_cvsim(args, 300);
 }
@@ -42,13 +45,16 @@ TEST(Adversarial2, NoTokenOnARingTheAuthorAlsoPushesOn) {
             // a5: the author's own push of an ND tile arrives scrambled (W-V2C-LAYOUT, E-MISMATCH of its rows,
             // the kernel's mistake); the store / load pair the pass orders is no race.
             RunResult r = check(k, {"--v2c", policy, "--target", "a5"});
-            EXPECT_EQ((r.out + r.err).find("E-RACE"), std::string::npos) << k << " a5 " << policy << "\n" << r.out << r.err;
+            EXPECT_EQ((r.out + r.err).find("E-RACE"), std::string::npos) << k << " a5 " << policy << "\n"
+                                                                         << r.out << r.err;
         }
         RunResult off = check(k, {"--v2c", "off"});
-        EXPECT_NE((off.out + off.err).find("E-RACE-RAW"), std::string::npos) << k << ": the pair the pass orders is a race as written";
+        EXPECT_NE((off.out + off.err).find("E-RACE-RAW"), std::string::npos)
+            << k << ": the pair the pass orders is a race as written";
     }
     // The C2V mirror under --c2v complete (upstream's token there is what --c2v upstream keeps).
-    for (const char* target : {"a2a3", "a5"}) expect_clean("c2v_token_behind_author_push.py", {"--c2v", "complete", "--v2c", "fence", "--target", target});
+    for (const char* target : {"a2a3", "a5"})
+        expect_clean("c2v_token_behind_author_push.py", {"--c2v", "complete", "--v2c", "fence", "--target", target});
 }
 
 // A launch narrower than the chip gets a soft barrier, one that fills it exactly a hard one (SPEC 5.7). One
@@ -68,14 +74,14 @@ TEST(Adversarial2, ABarrierIsHardOnlyWhenTheLaunchFillsTheChip) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("mode='soft'"), std::string::npos) << r.out;
     const std::string soft = ::testing::TempDir() + "adv2_blocks_over_chip_soft.py";
-    {
-        std::ofstream(soft) << r.out;
-    }
+    { std::ofstream(soft) << r.out; }
     RunResult wide = run_cvsim({"check", soft, "--blocks", "30", "--schedules", "2"}, 300);
     EXPECT_EQ(wide.exit_code, 1) << wide.out << wide.err;
     const std::string all = unwrapped(wide.out + wide.err);
     EXPECT_NE(all.find("error[E-DEADLOCK]"), std::string::npos) << all;
-    EXPECT_NE(all.find("error[E-OCCUPANCY]: a syncall over the launch's 30 blocks waits for blocks that never start"), std::string::npos) << all;
+    EXPECT_NE(all.find("error[E-OCCUPANCY]: a syncall over the launch's 30 blocks waits for blocks that never start"),
+              std::string::npos)
+        << all;
     EXPECT_NE(all.find("cluster 24 AIC: block 24 not dispatched"), std::string::npos) << all;
     // Without the barrier the 30 blocks run (in waves) to the end: the race is reported, no deadlock.
     RunResult off = check(kpath("blocks_over_chip.py"), {"--blocks", "30", "--v2c", "off"}, 3);
@@ -95,7 +101,8 @@ TEST(Adversarial2, AnEarlyReturnInAMixedKernelIsRefusedNotExpandedIntoAHang) {
             RunResult r = check(k, {"--v2c", policy});
             EXPECT_EQ(r.exit_code, 2) << k << "\n" << r.out << r.err;
             EXPECT_NE(r.err.find("error[E-UNSUPPORTED]"), std::string::npos) << k << "\n" << r.err;
-            EXPECT_NE(unwrapped(r.err).find("an early return in the mixed kernel"), std::string::npos) << k << "\n" << r.err;
+            EXPECT_NE(unwrapped(r.err).find("an early return in the mixed kernel"), std::string::npos) << k << "\n"
+                                                                                                       << r.err;
             EXPECT_NE(r.err.find("^"), std::string::npos) << k << "\n" << r.err;
         }
 }

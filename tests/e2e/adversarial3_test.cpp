@@ -13,9 +13,13 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kpath(const std::string& name) { return source_dir() + "/tests/e2e/kernels/adv3/" + name; }
+std::string kpath(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/adv3/" + name;
+}
 
-std::string all_of(const RunResult& r) { return unwrapped(r.out + r.err); }
+std::string all_of(const RunResult& r) {
+    return unwrapped(r.out + r.err);
+}
 
 RunResult check(const std::string& path, const std::vector<std::string>& extra, int schedules = 20) {
     std::vector<std::string> args = {"check", path, "--schedules", std::to_string(schedules)};
@@ -48,8 +52,11 @@ TEST(Adversarial3, ASplitLoadsValidShapeIsEachLanesOwnPart) {
         }
     RunResult r = run_cvsim({"expand", kpath("updown_load_valid_shape.py")});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    // The lane's part is computed from the subblock index, and the static type carries lane 0's 16 rows (not half of 24).
-    EXPECT_NE(r.out.find("valid_shape=[pl.min(pl.max(24, subblock_idx * 16) - subblock_idx * 16, 16), 64]"), std::string::npos) << r.out;
+    // The lane's part is computed from the subblock index, and the static type carries lane 0's 16 rows (not half of
+    // 24).
+    EXPECT_NE(r.out.find("valid_shape=[pl.min(pl.max(24, subblock_idx * 16) - subblock_idx * 16, 16), 64]"),
+              std::string::npos)
+        << r.out;
     EXPECT_EQ(r.out.find("valid_shape=[12, 64]"), std::string::npos) << r.out;
 }
 
@@ -62,9 +69,10 @@ TEST(Adversarial3, RejectUsesTheWindowsAStoreAndALoadReallyMove) {
         const char* from;
         const char* to;
     };
-    for (const Case& c : {Case{"reject_store_valid_rows.py", "set_validshape(u, 16, 64)", "set_validshape(u, 17, 64)"},
-                          Case{"reject_store_shapes_rows.py", "scratch, shapes=[16, 64])", "scratch, shapes=[17, 64])"},
-                          Case{"reject_load_valid_rows.py", "valid_shape=[16, 64], target", "valid_shape=[17, 64], target"}}) {
+    for (const Case& c :
+         {Case{"reject_store_valid_rows.py", "set_validshape(u, 16, 64)", "set_validshape(u, 17, 64)"},
+          Case{"reject_store_shapes_rows.py", "scratch, shapes=[16, 64])", "scratch, shapes=[17, 64])"},
+          Case{"reject_load_valid_rows.py", "valid_shape=[16, 64], target", "valid_shape=[17, 64], target"}}) {
         for (const char* policy : {"reject", "fence"}) {
             RunResult r = check(kpath(c.kernel), {"--v2c", policy});
             EXPECT_EQ(r.exit_code, 0) << c.kernel << " " << policy << "\n" << r.out << r.err;
@@ -78,7 +86,9 @@ TEST(Adversarial3, RejectUsesTheWindowsAStoreAndALoadReallyMove) {
         EXPECT_EQ(r.exit_code, 1) << racy << "\n" << r.out << r.err;
         EXPECT_NE(all_of(r).find("error[E-V2C-UNFENCED]"), std::string::npos) << racy << "\n" << r.out << r.err;
         r = check(racy, {"--v2c", "off"});
-        EXPECT_NE(all_of(r).find("E-RACE-RAW"), std::string::npos) << racy << ": the wider access is a race as written\n" << r.out << r.err;
+        EXPECT_NE(all_of(r).find("E-RACE-RAW"), std::string::npos)
+            << racy << ": the wider access is a race as written\n"
+            << r.out << r.err;
     }
 }
 
@@ -101,7 +111,9 @@ TEST(Adversarial3, RejectBoundsTheBlockIndexByTheLaunchWidth) {
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     r = run_cvsim({"expand", kpath("reject_block_band_launch.py"), "--v2c", "fence"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("pl.system.syncall(core_type='mix'"), std::string::npos) << "the cross-cluster RAW needs a barrier\n" << r.out;
+    EXPECT_NE(r.out.find("pl.system.syncall(core_type='mix'"), std::string::npos)
+        << "the cross-cluster RAW needs a barrier\n"
+        << r.out;
 }
 
 // A SHARED scalar statement reading a value only the vector side computes was copied to the AIC, which read a
@@ -111,7 +123,9 @@ TEST(Adversarial3, AScalarOnlyTheOtherSideComputesIsRefusedNotMadeUp) {
         RunResult r = run_cvsim({cmd, kpath("scalar_from_vector_tile.py")});
         EXPECT_EQ(r.exit_code, 2) << cmd << "\n" << r.out << r.err;
         EXPECT_NE(r.err.find("scalar_from_vector_tile.py:22:9: error[E-UNSUPPORTED]"), std::string::npos) << r.err;
-        EXPECT_NE(unwrapped(r.err).find("the AIC lane needs 's', which only the vector side computes"), std::string::npos) << r.err;
+        EXPECT_NE(unwrapped(r.err).find("the AIC lane needs 's', which only the vector side computes"),
+                  std::string::npos)
+            << r.err;
         EXPECT_NE(r.err.find("^"), std::string::npos) << r.err;
     }
     // The same scalar, unused by the cube (its cast is dead there): expanded and clean.
@@ -132,12 +146,17 @@ TEST(Adversarial3, ASplitThatSendsRowsToTheOtherLaneIsOrdered) {
             }
             RunResult r = check(kpath(k), {"--v2c", "reject", "--target", target});
             EXPECT_EQ(r.exit_code, 1) << k << "\n" << r.out << r.err;
-            EXPECT_NE(all_of(r).find("on the other AIV lane (the split gives each AIV lane its half of the tile)"), std::string::npos) << r.err;
+            EXPECT_NE(all_of(r).find("on the other AIV lane (the split gives each AIV lane its half of the tile)"),
+                      std::string::npos)
+                << r.err;
             r = check(kpath(k), {"--v2c", "off", "--target", target});
-            EXPECT_NE(all_of(r).find(std::string(k).find("war") != std::string::npos ? "E-RACE-WAR" : "E-RACE-RAW"), std::string::npos)
-                << k << ": a race as written\n" << r.out << r.err;
+            EXPECT_NE(all_of(r).find(std::string(k).find("war") != std::string::npos ? "E-RACE-WAR" : "E-RACE-RAW"),
+                      std::string::npos)
+                << k << ": a race as written\n"
+                << r.out << r.err;
         }
-    const std::string same = variant("split_cross_lane_raw.py", "pl.load(scratch, [16, 0], [32, 64])", "pl.load(scratch, [0, 0], [32, 64])");
+    const std::string same =
+        variant("split_cross_lane_raw.py", "pl.load(scratch, [16, 0], [32, 64])", "pl.load(scratch, [0, 0], [32, 64])");
     RunResult e = run_cvsim({"expand", same, "--v2c", "fence", "-v"});
     ASSERT_EQ(e.exit_code, 0) << e.err;
     EXPECT_NE(e.err.find("barriers 0,"), std::string::npos) << "each lane reads back its own rows\n" << e.err;
@@ -151,8 +170,9 @@ TEST(Adversarial3, SplitConstructsWithoutHalvesAreRefused) {
         int line;
         const char* says;
     };
-    for (const Case& c : {Case{"split_tile_read.py", 24, "the element lives on one AIV lane only"},
-                          Case{"split_whole_row_push.py", 24, "is not split between the lanes (extent 1 on the split axis)"}}) {
+    for (const Case& c :
+         {Case{"split_tile_read.py", 24, "the element lives on one AIV lane only"},
+          Case{"split_whole_row_push.py", 24, "is not split between the lanes (extent 1 on the split axis)"}}) {
         RunResult r = run_cvsim({"check", kpath(c.kernel)});
         EXPECT_EQ(r.exit_code, 2) << c.kernel << "\n" << r.out << r.err;
         EXPECT_NE(r.err.find("error[E-UNSUPPORTED]"), std::string::npos) << r.err;
@@ -186,7 +206,8 @@ TEST(Adversarial3, ALoopVariableIsTriedAtItsValues) {
     RunResult e = run_cvsim({"expand", kpath(k), "--v2c", "fence", "--blocks", "2", "-v"});
     ASSERT_EQ(e.exit_code, 0) << e.err;
     EXPECT_NE(e.err.find("barriers 0,"), std::string::npos) << e.err;
-    const std::string meets = variant(k, "sw1 = pl.store(w8, [bi * 32 + 16, 0], sw1)", "sw1 = pl.store(w8, [bi * 32 + 8, 0], sw1)");
+    const std::string meets =
+        variant(k, "sw1 = pl.store(w8, [bi * 32 + 16, 0], sw1)", "sw1 = pl.store(w8, [bi * 32 + 8, 0], sw1)");
     r = check(meets, {"--v2c", "reject", "--blocks", "2"});
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     EXPECT_NE(all_of(r).find("error[E-V2C-UNFENCED]"), std::string::npos) << r.out << r.err;
@@ -214,7 +235,10 @@ TEST(Adversarial3, ALaunchResultIsTheTensorTheKernelReturns) {
     std::ofstream(shared) << text;
     RunResult r = run_cvsim({"check", shared, "--schedules", "5"}, 300);
     EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-    EXPECT_NE(unwrapped(r.err).find("'k' gets 'y1' and 'ybuf1' as parameters 'x' and 'ws', which may share GM bytes of 'ybuf1'"), std::string::npos) << r.err;
+    EXPECT_NE(unwrapped(r.err).find(
+                  "'k' gets 'y1' and 'ybuf1' as parameters 'x' and 'ws', which may share GM bytes of 'ybuf1'"),
+              std::string::npos)
+        << r.err;
 }
 
 // Each launch of a multi-launch file is expanded for the kernels it reaches only: the second kernel's reject
@@ -224,7 +248,9 @@ TEST(Adversarial3, AKernelsExpansionErrorIsReportedOnceByTheLaunchThatReachesIt)
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     const std::string all = r.out + r.err;
     size_t n = 0;
-    for (size_t p = all.find("error[E-V2C-UNFENCED]"); p != std::string::npos; p = all.find("error[E-V2C-UNFENCED]", p + 1)) ++n;
+    for (size_t p = all.find("error[E-V2C-UNFENCED]"); p != std::string::npos;
+         p = all.find("error[E-V2C-UNFENCED]", p + 1))
+        ++n;
     EXPECT_EQ(n, 1u) << all;
     EXPECT_NE(all.find("two_launch_reject.py:20:9: error[E-V2C-UNFENCED]"), std::string::npos) << all;
 }
@@ -235,7 +261,9 @@ TEST(Adversarial3, RejectDoesNotHideThatTheSplitIsUnsupported) {
     for (const char* policy : {"reject", "off", "fence"}) {
         RunResult r = run_cvsim({"check", kpath("split_odd_rows_reject.py"), "--v2c", policy});
         EXPECT_EQ(r.exit_code, 2) << policy << "\n" << r.out << r.err;
-        EXPECT_NE(r.err.find("split_odd_rows_reject.py:23:9: error[E-UNSUPPORTED]"), std::string::npos) << policy << "\n" << r.err;
+        EXPECT_NE(r.err.find("split_odd_rows_reject.py:23:9: error[E-UNSUPPORTED]"), std::string::npos)
+            << policy << "\n"
+            << r.err;
         EXPECT_EQ(r.err.find("E-V2C-UNFENCED"), std::string::npos) << policy << "\n" << r.err;
     }
 }

@@ -17,7 +17,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kpath(const std::string& name) { return source_dir() + "/tests/e2e/kernels/adv/" + name; }
+std::string kpath(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/adv/" + name;
+}
 
 RunResult check(const std::string& k, const std::vector<std::string>& extra) {
     std::vector<std::string> args = {"check", kpath(k), "--schedules", "60"};
@@ -86,7 +88,8 @@ TEST(Adversarial, LockstepFollowsProgramPositionAcrossBlocks) {
     expect_code("block_branch.py", {"--v2c", "off", "--blocks", "2"}, 1, "E-RACE-RAW");
     for (const char* target : {"a2a3", "a5"}) {
         expect_clean("block_branch.py", {"--v2c", "fence", "--blocks", "2", "--target", target});
-        expect_clean("block_branch.py", {"--v2c", "syncall", "--blocks", "2", "--target", target, "--visibility-delay", "50"});
+        expect_clean("block_branch.py",
+                     {"--v2c", "syncall", "--blocks", "2", "--target", target, "--visibility-delay", "50"});
     }
 }
 
@@ -96,7 +99,9 @@ TEST(Adversarial, LockstepFollowsProgramPositionAcrossBlocks) {
 TEST(Adversarial, IgnoredSyncArgumentsAreRefused) {
     RunResult pipe = check("wait_missing_pipe.py", {});
     EXPECT_EQ(pipe.exit_code, 2) << pipe.out << pipe.err;
-    EXPECT_NE(unwrapped(pipe.err).find("error[E-TYPE]: sync_wait on pipe V: the AIC has no such pipe"), std::string::npos) << pipe.err;
+    EXPECT_NE(unwrapped(pipe.err).find("error[E-TYPE]: sync_wait on pipe V: the AIC has no such pipe"),
+              std::string::npos)
+        << pipe.err;
     expect_code("syncall_used_cores.py", {"--v2c", "off", "--blocks", "2"}, 2, "E-UNSUPPORTED");
     expect_code("sync_set_ffts_mode.py", {}, 2, "E-UNSUPPORTED");
     // used_cores equal to the launch's participants (PyPTO's own soft-barrier tests give it so) is modelled:
@@ -142,7 +147,8 @@ TEST(Adversarial, ReinterpretViewOfAPoppedTileIsAView) {
 
 // The first element of output `name` of `cvsim run kernel` (an FP32 .npy), NaN when it cannot be read.
 float first_output(const std::string& kernel, const std::string& name) {
-    const std::string dir = std::filesystem::temp_directory_path().string() + "/cvsim_adv_" + std::to_string(::getpid());
+    const std::string dir =
+        std::filesystem::temp_directory_path().string() + "/cvsim_adv_" + std::to_string(::getpid());
     std::filesystem::create_directories(dir);
     RunResult r = run_cvsim({"run", kpath(kernel), "--output-dir", dir});
     EXPECT_EQ(r.exit_code, 0) << kernel << "\n" << r.out << r.err;

@@ -12,9 +12,13 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/" + name;
+}
 
-bool has(const RunResult& r, const std::string& s) { return r.out.find(s) != std::string::npos || r.err.find(s) != std::string::npos; }
+bool has(const RunResult& r, const std::string& s) {
+    return r.out.find(s) != std::string::npos || r.err.find(s) != std::string::npos;
+}
 
 // A variant of splitk_atomic.py with `from` replaced by `to`, written next to the build's temp files.
 std::string variant(const std::string& from, const std::string& to, const std::string& tag) {
@@ -48,7 +52,8 @@ TEST(Atomic, SplitKWithAPlainStoreIsAWawRace) {
 TEST(Atomic, FourBlockFloatSplitKIsCleanInEveryExploredOrder) {
     RunResult c = run_cvsim({"check", kernel("splitk4_atomic.py"), "--blocks", "4", "--schedules", "300"});
     EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
-    RunResult d = run_cvsim({"check", kernel("splitk4_atomic.py"), "--blocks", "4", "--schedules", "100", "--visibility-delay", "40"});
+    RunResult d = run_cvsim(
+        {"check", kernel("splitk4_atomic.py"), "--blocks", "4", "--schedules", "100", "--visibility-delay", "40"});
     EXPECT_EQ(d.exit_code, 0) << d.out << d.err;
 }
 
@@ -72,15 +77,17 @@ TEST(Atomic, IntegerAtomicAddsAreExactInEveryOrder) {
 TEST(Atomic, AnAtomicAddAgainstAPlainReadOfTheAccumulatorRaces) {
     RunResult c = run_cvsim({"check", kernel("atomic_then_read.py"), "--blocks", "2"});
     EXPECT_EQ(c.exit_code, 1) << c.out << c.err;
-    EXPECT_TRUE(std::regex_search(c.out, std::regex(R"(error\[E-RACE-(RAW|WAR)\]: \w+ on GM acc\[0:16, 0:64\])"))) << c.out;
+    EXPECT_TRUE(std::regex_search(c.out, std::regex(R"(error\[E-RACE-(RAW|WAR)\]: \w+ on GM acc\[0:16, 0:64\])")))
+        << c.out;
 }
 
 TEST(Atomic, AtomicModesCvsimCannotModelAreRejectedWithACaret) {
     struct Case {
         std::string to, tag, code, target;
     };
-    for (const Case& k : {Case{"pl.AtomicType.Max", "max", "E-UNSUPPORTED", "a2a3"}, Case{"3", "int3", "E-UNSUPPORTED", "a2a3"},
-                          Case{"pl.AtomicType.Addd", "typo", "E-TYPE", "a2a3"}}) {
+    for (const Case& k :
+         {Case{"pl.AtomicType.Max", "max", "E-UNSUPPORTED", "a2a3"}, Case{"3", "int3", "E-UNSUPPORTED", "a2a3"},
+          Case{"pl.AtomicType.Addd", "typo", "E-TYPE", "a2a3"}}) {
         std::string path = variant("pl.AtomicType.Add", k.to, k.tag);
         RunResult c = run_cvsim({"check", path, "--blocks", "2", "--target", k.target});
         EXPECT_EQ(c.exit_code, 2) << k.tag << c.out << c.err;
@@ -91,8 +98,9 @@ TEST(Atomic, AtomicModesCvsimCannotModelAreRejectedWithACaret) {
 }
 
 TEST(Atomic, Bf16AtomicAddIsUnsupportedOnA5Only) {
-    std::string path = variant("out: pl.Out[pl.Tensor[[M, N], pl.FP32]],\n    ) -> pl.Tensor[[M, N], pl.FP32]:",
-                               "out: pl.Out[pl.Tensor[[M, N], pl.BF16]],\n    ) -> pl.Tensor[[M, N], pl.BF16]:", "bf16");
+    std::string path =
+        variant("out: pl.Out[pl.Tensor[[M, N], pl.FP32]],\n    ) -> pl.Tensor[[M, N], pl.FP32]:",
+                "out: pl.Out[pl.Tensor[[M, N], pl.BF16]],\n    ) -> pl.Tensor[[M, N], pl.BF16]:", "bf16");
     RunResult a5 = run_cvsim({"check", path, "--blocks", "2", "--target", "a5"});
     EXPECT_EQ(a5.exit_code, 2) << a5.out << a5.err;
     EXPECT_TRUE(has(a5, "error[E-UNSUPPORTED]: pl.tile.store: a BF16 atomic add is not available on a5")) << a5.err;
@@ -101,8 +109,9 @@ TEST(Atomic, Bf16AtomicAddIsUnsupportedOnA5Only) {
 }
 
 TEST(Atomic, AnAtomicAddIntoAnIntegerTensorOfAnotherDtypeIsATypeError) {
-    std::string path = variant("out: pl.Out[pl.Tensor[[M, N], pl.FP32]],\n    ) -> pl.Tensor[[M, N], pl.FP32]:",
-                               "out: pl.Out[pl.Tensor[[M, N], pl.INT64]],\n    ) -> pl.Tensor[[M, N], pl.INT64]:", "i64");
+    std::string path =
+        variant("out: pl.Out[pl.Tensor[[M, N], pl.FP32]],\n    ) -> pl.Tensor[[M, N], pl.FP32]:",
+                "out: pl.Out[pl.Tensor[[M, N], pl.INT64]],\n    ) -> pl.Tensor[[M, N], pl.INT64]:", "i64");
     RunResult c = run_cvsim({"check", path, "--blocks", "2"});
     EXPECT_EQ(c.exit_code, 2) << c.out << c.err;
 }

@@ -12,19 +12,25 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/" + name;
+}
 
 // Sets an environment variable for the children this test starts, restoring it afterwards.
 class ScopedEnv {
   public:
     ScopedEnv(const char* name, const char* value) : m_name(name) {
         if (const char* old = std::getenv(name)) m_old = old, m_had = true;
-        if (value) setenv(name, value, 1);
-        else unsetenv(name);
+        if (value)
+            setenv(name, value, 1);
+        else
+            unsetenv(name);
     }
     ~ScopedEnv() {
-        if (m_had) setenv(m_name.c_str(), m_old.c_str(), 1);
-        else unsetenv(m_name.c_str());
+        if (m_had)
+            setenv(m_name.c_str(), m_old.c_str(), 1);
+        else
+            unsetenv(m_name.c_str());
     }
 
   private:
@@ -35,7 +41,8 @@ class ScopedEnv {
 // Whether the bridge imports PyPTO in this environment (PYPTO_WORK or an importable pypto).
 bool pypto_importable() {
     const char* py = std::getenv("CVSIM_PYTHON");  // the interpreter cvsim runs the bridge with
-    std::string cmd = std::string(py && *py ? py : "python3") + " " + source_dir() + "/scripts/pypto_bridge.py --check-import x --out /dev/null >/dev/null 2>&1";
+    std::string cmd = std::string(py && *py ? py : "python3") + " " + source_dir() +
+                      "/scripts/pypto_bridge.py --check-import x --out /dev/null >/dev/null 2>&1";
     return std::system(cmd.c_str()) == 0;
 }
 
@@ -47,7 +54,8 @@ TEST(Bridge, PrintedIrAndCvsimsOwnDslAreReadDirectly) {
     auto jit = pypto_source_reason(read_file(kernel("bridge_jit_mixed.py")));
     ASSERT_TRUE(jit);
     EXPECT_EQ(*jit, "a @pl.jit function at line 6");
-    auto at = pypto_source_reason("@pl.program\nclass P:\n    def f(self):\n        with pl.at(level=pl.Level.CORE_GROUP):\n");
+    auto at = pypto_source_reason(
+        "@pl.program\nclass P:\n    def f(self):\n        with pl.at(level=pl.Level.CORE_GROUP):\n");
     ASSERT_TRUE(at);
     EXPECT_EQ(*at, "tensor-level code (with pl.at(...)) at line 4");
 }
@@ -66,7 +74,8 @@ TEST(Bridge, WithoutPythonASourceFileGetsOneDiagnosticSayingWhatIsNeeded) {
 
 TEST(Bridge, WithoutPyptoASourceFileGetsOneDiagnosticSayingWhatIsNeeded) {
     ScopedEnv work("PYPTO_WORK", "/nonexistent/pypto-work");
-    if (pypto_importable()) GTEST_SKIP() << "pypto is importable without PYPTO_WORK here: the missing-PyPTO case cannot be staged";
+    if (pypto_importable())
+        GTEST_SKIP() << "pypto is importable without PYPTO_WORK here: the missing-PyPTO case cannot be staged";
     RunResult r = run_cvsim({"check", kernel("bridge_jit_mixed.py")});
     EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("error[E-NEEDS-PYPTO]: "), std::string::npos) << r.err;
@@ -99,7 +108,8 @@ TEST(Bridge, AUsersJitFileWithBareTensorsAndSeveralKernelsIsCheckedKernelByKerne
         GTEST_SKIP() << "SKIPPED: PyPTO is not importable (set PYPTO_WORK to a PyPTO build, e.g. one made by "
                         "build_pypto.sh): the bridge cannot be exercised here";
     // Bare pl.Tensor annotations: the shapes come from the tensors __main__ passes (its asserts compiled out).
-    RunResult c = run_cvsim({"check", kernel("bridge_jit_bare.py"), "--schedules", "10", "--jobs", "0", "--no-progress"});
+    RunResult c =
+        run_cvsim({"check", kernel("bridge_jit_bare.py"), "--schedules", "10", "--jobs", "0", "--no-progress"});
     EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
     EXPECT_NE(c.err.find("add_rows.before_ExpandMixedKernel.py"), std::string::npos) << c.err;
     EXPECT_NE(c.err.find("scale_rows.before_ExpandMixedKernel.py"), std::string::npos) << c.err;

@@ -1,9 +1,9 @@
 // End to end: what a user sees from the cvsim binary on the seed scenarios.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -20,7 +20,8 @@ TEST(Cli, V2cOffReportsTheRaceWithBothSourceLines) {
     RunResult r = run_cvsim({"check", kernel_path("v2c_rope_attn.py"), "--v2c", "off"});
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     // The vector store is line 31, the cube load line 33.
-    std::regex race(R"(RAW on GM q_rot\[0:16, 0:128\]: AIV0 MTE3 write at v2c_rope_attn\.py:31 .* AIC MTE2 read at v2c_rope_attn\.py:33)");
+    std::regex race(
+        R"(RAW on GM q_rot\[0:16, 0:128\]: AIV0 MTE3 write at v2c_rope_attn\.py:31 .* AIC MTE2 read at v2c_rope_attn\.py:33)");
     EXPECT_TRUE(std::regex_search(unwrapped(r.out), race)) << r.out;
     EXPECT_NE(r.out.find("replay: cvsim run"), std::string::npos);
 }
@@ -48,7 +49,8 @@ TEST(Cli, MissingTfreeDeadlocksQuicklyNamingEachBlockedCore) {
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_LT(s, 1.0) << "a deadlock must be reported, not waited out";
     EXPECT_NE(r.out.find("E-DEADLOCK"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("AIC: tile.tpush_to_aiv at missing_tfree.py:25 waits for a free slot"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("AIC: tile.tpush_to_aiv at missing_tfree.py:25 waits for a free slot"), std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("AIV0: tile.tpop_from_aic at missing_tfree.py:36 waits for data"), std::string::npos) << r.out;
 }
 
@@ -60,7 +62,8 @@ TEST(Cli, UnbalancedPopDeadlocksNamingTheSecondPop) {
 }
 
 TEST(Cli, ExpandOutputParsesBackAndPrintsIdentically) {
-    for (const char* k : {"v2c_rope_attn.py", "c2v_row_relay.py", "v2c_blocked_loop.py", "missing_tfree.py", "unbalanced_pop.py"}) {
+    for (const char* k :
+         {"v2c_rope_attn.py", "c2v_row_relay.py", "v2c_blocked_loop.py", "missing_tfree.py", "unbalanced_pop.py"}) {
         std::string first = testing::TempDir() + "/first_" + k;
         std::string second = testing::TempDir() + "/second_" + k;
         RunResult a = run_cvsim({"expand", kernel_path(k), "-o", first});
@@ -90,9 +93,10 @@ TEST(Cli, DemoPrintsTheTableOfPolicies) {
 TEST(Cli, JsonDashWritesTheReportToStandardOutputAlone) {
     std::string k = kernel_path("v2c_rope_attn.py");
     std::filesystem::remove("-");
-    for (const auto& args : std::vector<std::vector<std::string>>{{"run", k, "--v2c", "off", "--json", "-"},
-                                                                   {"check", k, "--v2c", "fence", "--schedules", "3", "--no-progress", "--json", "-"},
-                                                                   {"params", "--json", "-"}}) {
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"run", k, "--v2c", "off", "--json", "-"},
+             {"check", k, "--v2c", "fence", "--schedules", "3", "--no-progress", "--json", "-"},
+             {"params", "--json", "-"}}) {
         RunResult r = run_cvsim(args);
         EXPECT_EQ(r.exit_code, args[0] == "run" ? 1 : 0) << args[0] << r.err;
         nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
@@ -113,13 +117,17 @@ TEST(Cli, ExpandReportsPassStatisticsWithVerboseAndInJson) {
         const char* line;  // a substring of the -v summary
         const char* log;   // a substring of the decision log
     };
-    for (const Case& c : {Case{"v2c_rope_attn.py", "fence", "v2c_fences", "V2C fences 1", "q_rot: V2C fenced (tpush_to_aic / tpop_from_aiv)"},
-                          Case{"v2c_branch.py", "fence", "fallbacks", "fallbacks 1, barriers 1", "no balanced fence placement"},
-                          Case{"v2c_blocked_loop.py", "syncall", "barriers", "barriers 1", "ordered with fence + syncall"},
-                          Case{"v2c_manual_syncall.py", "fence", "already_ordered", "already ordered 1", "already ordered, nothing added"},
-                          Case{"v2c_reused_scratch.py", "fence", "war_orders", "WAR orderings 1", "loop-carried WAR ordered with sync_set"},
-                          Case{"c2v_row_relay.py", "off", "c2v_fences", "C2V fences 1", "fenced (tpush_to_aiv / tpop_from_aic)"},
-                          Case{"v2c_rope_attn.py", "off", "unfenced", "left unfenced 1", "left unfenced (--v2c off)"}}) {
+    for (const Case& c :
+         {Case{"v2c_rope_attn.py", "fence", "v2c_fences", "V2C fences 1",
+               "q_rot: V2C fenced (tpush_to_aic / tpop_from_aiv)"},
+          Case{"v2c_branch.py", "fence", "fallbacks", "fallbacks 1, barriers 1", "no balanced fence placement"},
+          Case{"v2c_blocked_loop.py", "syncall", "barriers", "barriers 1", "ordered with fence + syncall"},
+          Case{"v2c_manual_syncall.py", "fence", "already_ordered", "already ordered 1",
+               "already ordered, nothing added"},
+          Case{"v2c_reused_scratch.py", "fence", "war_orders", "WAR orderings 1",
+               "loop-carried WAR ordered with sync_set"},
+          Case{"c2v_row_relay.py", "off", "c2v_fences", "C2V fences 1", "fenced (tpush_to_aiv / tpop_from_aic)"},
+          Case{"v2c_rope_attn.py", "off", "unfenced", "left unfenced 1", "left unfenced (--v2c off)"}}) {
         std::string js = testing::TempDir() + "/expand_stats.json";
         std::remove(js.c_str());
         RunResult r = run_cvsim({"expand", kernel_path(c.kernel), "--v2c", c.policy, "-v", "--json", js});
@@ -130,8 +138,8 @@ TEST(Cli, ExpandReportsPassStatisticsWithVerboseAndInJson) {
         EXPECT_EQ(r.out.find("expand:"), std::string::npos) << "statistics go to stderr, the program to stdout";
         auto j = nlohmann::json::parse(read_file(js));
         ASSERT_TRUE(j.contains("expand")) << j.dump();
-        for (const char* key : {"functions_expanded", "boundaries", "c2v_fences", "v2c_fences", "war_orders", "fallbacks", "barriers",
-                                "already_ordered", "unfenced", "log"})
+        for (const char* key : {"functions_expanded", "boundaries", "c2v_fences", "v2c_fences", "war_orders",
+                                "fallbacks", "barriers", "already_ordered", "unfenced", "log"})
             EXPECT_TRUE(j["expand"].contains(key)) << key;
         EXPECT_GE(j["expand"][c.stat].get<int>(), 1) << what << " " << c.stat;
         EXPECT_EQ(j["expand"]["functions_expanded"].get<int>(), 1) << what;
@@ -156,7 +164,8 @@ TEST(Cli, ExpandRejectsWhatCheckRejectsWithTheSameDiagnostic) {
     std::vector<std::string> kernels;
     for (const auto& e : std::filesystem::directory_iterator(shared_dir() + "/kernels/bad"))
         if (e.path().extension() == ".py") kernels.push_back(e.path().string());
-    for (const char* k : {"inplace_operand_still_live.py", "inplace_reuse_fits.py"}) kernels.push_back(source_dir() + "/tests/golden/capacity/" + k);
+    for (const char* k : {"inplace_operand_still_live.py", "inplace_reuse_fits.py"})
+        kernels.push_back(source_dir() + "/tests/golden/capacity/" + k);
     std::sort(kernels.begin(), kernels.end());
     const std::regex diag(R"(error\[([A-Z0-9-]+)\])");
     int rejected = 0;
@@ -183,7 +192,8 @@ TEST(Cli, UsageErrorsExit2) {
 }
 
 TEST(Cli, ReplayIsByteIdentical) {
-    std::vector<std::string> args = {"run", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--schedule", "random", "--seed", "7"};
+    std::vector<std::string> args = {
+        "run", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--schedule", "random", "--seed", "7"};
     RunResult a = run_cvsim(args), b = run_cvsim(args);
     EXPECT_EQ(a.out, b.out);
     EXPECT_EQ(a.exit_code, 1);

@@ -16,8 +16,8 @@
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -128,7 +128,11 @@ std::vector<nlohmann::json> journal(const std::string& path) {
 TEST(Terminal, CtrlCDuringExploreGivesThePartialSummaryExit130AndAResumableJournal) {
     std::string jl = tmp("ctrl_c.jsonl");
     std::filesystem::remove(jl);
-    std::vector<std::string> args = {"explore", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--schedules", "100000000", "--jobs", "1", "--jsonl", jl};
+    std::vector<std::string> args = {"explore",     kernel_path("v2c_rope_attn.py"),
+                                     "--v2c",       "off",
+                                     "--schedules", "100000000",
+                                     "--jobs",      "1",
+                                     "--jsonl",     jl};
     PtyRun first = run_in_pty(args, "ETA");
     ASSERT_TRUE(first.saw_until) << "no progress bar on the terminal:\n" << first.screen;
     EXPECT_EQ(first.exit_code, 130) << first.screen;
@@ -165,14 +169,16 @@ TEST(Terminal, CtrlCDuringExploreGivesThePartialSummaryExit130AndAResumableJourn
     }
     std::string s2 = after_progress(second.screen);
     EXPECT_NE(s2.find(": " + std::to_string(schedules) + " schedules"), std::string::npos)
-        << "the resumed summary counts both runs' " << schedules << " schedules:\n" << s2;
+        << "the resumed summary counts both runs' " << schedules << " schedules:\n"
+        << s2;
 }
 
 // In a log (stderr not a terminal): plain progress lines, no carriage returns or escapes; none with
 // --no-progress. (Enough schedules and a short interval that even a fast engine prints a line.)
 TEST(Progress, ALogGetsPlainLinesEveryIntervalAndNoBar) {
-    std::vector<std::string> args = {"explore", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--schedules", "20000", "--jobs", "1",
-                                     "--progress-interval", "0.05"};
+    std::vector<std::string> args = {
+        "explore", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--schedules", "20000", "--jobs",
+        "1",       "--progress-interval",           "0.05"};
     RunResult r = run_cvsim(args);
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_EQ(r.err.find('\r'), std::string::npos);
@@ -246,16 +252,19 @@ TEST(Params, JsonHasEveryParameterWithValueUnitDocConfidenceAndSource) {
     ASSERT_TRUE(j["op_costs"].is_array());
     EXPECT_FALSE(j["op_costs"].empty());
     for (const auto& f : j["op_costs"])
-        for (const char* key : {"name", "formula", "confidence", "source"}) EXPECT_TRUE(f.contains(key) && f[key].is_string()) << key << " in " << f.dump();
+        for (const char* key : {"name", "formula", "confidence", "source"})
+            EXPECT_TRUE(f.contains(key) && f[key].is_string()) << key << " in " << f.dump();
     std::set<std::string> names;
     for (const auto& p : j["parameters"]) {
         ASSERT_TRUE(p.is_object());
-        for (const char* key : {"name", "value", "unit", "doc", "confidence", "source"}) EXPECT_TRUE(p.contains(key)) << key << " in " << p.dump();
+        for (const char* key : {"name", "value", "unit", "doc", "confidence", "source"})
+            EXPECT_TRUE(p.contains(key)) << key << " in " << p.dump();
         EXPECT_TRUE(p["name"].is_string() && p["name"].get<std::string>().find('.') != std::string::npos) << p.dump();
         EXPECT_TRUE(p["value"].is_number() || p["value"].is_boolean() || p["value"].is_string()) << p.dump();
         EXPECT_TRUE(p["confidence"] == "H" || p["confidence"] == "M" || p["confidence"] == "L") << p.dump();
         EXPECT_FALSE(p["doc"].get<std::string>().empty()) << p.dump();
-        EXPECT_EQ(p["doc"].get<std::string>().find("(conf "), std::string::npos) << "the confidence is its own field: " << p.dump();
+        EXPECT_EQ(p["doc"].get<std::string>().find("(conf "), std::string::npos)
+            << "the confidence is its own field: " << p.dump();
         EXPECT_FALSE(p["source"].get<std::string>().empty()) << p.dump();
         EXPECT_TRUE(names.insert(p["name"]).second) << p.dump();
         if (p["name"] == "gm.latency_hit") {
@@ -287,7 +296,8 @@ TEST(Help, ShowsDefaultsAndNoRenderingArtefacts) {
     for (std::string cmd : {"run", "explore", "check", "expand", "params", "demo"}) {
         RunResult h = run_cvsim({cmd, "--help"});
         EXPECT_EQ(h.exit_code, 0) << cmd;
-        for (const char* junk : {"{false}", "{true}", ":UINT", "INT in [", "TEXT:"}) EXPECT_EQ(h.out.find(junk), std::string::npos) << cmd << ": " << junk << "\n" << h.out;
+        for (const char* junk : {"{false}", "{true}", ":UINT", "INT in [", "TEXT:"})
+            EXPECT_EQ(h.out.find(junk), std::string::npos) << cmd << ": " << junk << "\n" << h.out;
     }
     RunResult run = run_cvsim({"run", "--help"});
     EXPECT_NE(run.out.find("(default 200000000)"), std::string::npos) << run.out;  // --max-cycles
@@ -310,8 +320,8 @@ TEST(Findings, OneMistakeOnTwentyFourClustersPrintsOnceWithTheClusters) {
     EXPECT_GT(j["findings"].size(), 500u) << "--json lists every pair";
 
     std::string ejs = tmp("b24_explore.json");
-    RunResult e = run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--blocks", "24", "--schedules", "3", "--jobs", "1",
-                             "--json", ejs});
+    RunResult e = run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--blocks", "24",
+                             "--schedules", "3", "--jobs", "1", "--json", ejs});
     EXPECT_EQ(e.exit_code, 1) << e.err;
     EXPECT_LT(lines_of(e.out).size(), 60u) << e.out;
     EXPECT_NE(e.out.find("replay: cvsim run"), std::string::npos) << e.out;
@@ -324,7 +334,9 @@ TEST(Findings, OneMistakeOnTwentyFourClustersPrintsOnceWithTheClusters) {
 // block's thread at each turn; 10 s now, still the suite's slowest, so 200 here.)
 TEST(Findings, OneMistakeOnManyClustersPrintsOnce) {
     std::string js = tmp("b200.json");
-    RunResult r = run_cvsim({"run", source_dir() + "/tests/e2e/kernels/per_block_race.py", "--v2c", "off", "--blocks", "200", "--json", js}, 280);
+    RunResult r = run_cvsim(
+        {"run", source_dir() + "/tests/e2e/kernels/per_block_race.py", "--v2c", "off", "--blocks", "200", "--json", js},
+        280);
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_LT(lines_of(r.out).size(), 40u) << r.out;
     EXPECT_NE(r.out.find("... and 199 more like this on clusters 0-199"), std::string::npos) << r.out;

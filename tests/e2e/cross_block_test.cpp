@@ -9,16 +9,21 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/" + name;
+}
 
 // Before the lockstep reference, block 0 ran to its end before block 1 started, so block 0's cube read
 // block 1's band unwritten (NaN poison) and a correct, barrier-ordered expansion was E-MISMATCH.
 TEST(CrossBlock, ASyncallOrderedBandReadFromTheNextBlockEqualsTheReference) {
     for (const char* target : {"a2a3", "a5"}) {
-        RunResult r = run_cvsim({"run", kernel("cross_block_v2c.py"), "--v2c", "syncall", "--blocks", "2", "--target", target});
+        RunResult r =
+            run_cvsim({"run", kernel("cross_block_v2c.py"), "--v2c", "syncall", "--blocks", "2", "--target", target});
         EXPECT_EQ(r.exit_code, 0) << target << "\n" << r.out << r.err;
-        EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference"), std::string::npos) << target << "\n" << r.out;
-        RunResult c = run_cvsim({"check", kernel("cross_block_v2c.py"), "--v2c", "syncall", "--blocks", "2", "--target", target});
+        EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference"), std::string::npos) << target << "\n"
+                                                                                               << r.out;
+        RunResult c =
+            run_cvsim({"check", kernel("cross_block_v2c.py"), "--v2c", "syncall", "--blocks", "2", "--target", target});
         EXPECT_EQ(c.exit_code, 0) << target << "\n" << c.out << c.err;
     }
 }
@@ -35,19 +40,21 @@ TEST(CrossBlock, WithoutABarrierTheRaceBetweenClustersIsReported) {
 // transport that orders the pair in one cluster only, and sibling arms of a branch in a loop. Before the
 // cross-cluster pairing, `--v2c fence` left each racy (a token, or nothing), and `reject` was silent on
 // all but the first.
-const char* const kCrossKernels[] = {"cross_block_v2c.py", "cross_block_affine.py", "cross_block_loop.py", "cross_block_transport.py",
-                                     "cross_block_branch.py"};
+const char* const kCrossKernels[] = {"cross_block_v2c.py", "cross_block_affine.py", "cross_block_loop.py",
+                                     "cross_block_transport.py", "cross_block_branch.py"};
 
 TEST(CrossBlock, FenceAndSyncallOrderEveryCrossClusterVariantEqualToTheReference) {
     for (const char* k : kCrossKernels)
         for (const char* target : {"a2a3", "a5"})
             for (const char* pol : {"fence", "syncall"}) {
                 std::string ctx = std::string(k) + " " + target + " " + pol;
-                RunResult c = run_cvsim({"check", kernel(k), "--v2c", pol, "--blocks", "2", "--target", target, "--visibility-delay", "100"});
+                RunResult c = run_cvsim({"check", kernel(k), "--v2c", pol, "--blocks", "2", "--target", target,
+                                         "--visibility-delay", "100"});
                 EXPECT_EQ(c.exit_code, 0) << ctx << "\n" << c.out << c.err;
                 RunResult r = run_cvsim({"run", kernel(k), "--v2c", pol, "--blocks", "2", "--target", target});
                 EXPECT_EQ(r.exit_code, 0) << ctx << "\n" << r.out << r.err;
-                EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference"), std::string::npos) << ctx << "\n" << r.out;
+                EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference"), std::string::npos) << ctx << "\n"
+                                                                                                       << r.out;
             }
 }
 
@@ -67,7 +74,8 @@ TEST(CrossBlock, RejectSaysTheDependencyCrossesClusters) {
             std::string all = unwrapped(c.out + c.err);
             EXPECT_NE(c.exit_code, 0) << k << " " << target;
             EXPECT_NE(all.find("E-V2C-UNFENCED"), std::string::npos) << k << " " << target << "\n" << all;
-            EXPECT_NE(all.find("the dependency crosses clusters"), std::string::npos) << k << " " << target << "\n" << all;
+            EXPECT_NE(all.find("the dependency crosses clusters"), std::string::npos) << k << " " << target << "\n"
+                                                                                      << all;
         }
     // One cluster: the same kernels have nothing to reject but the cluster-local pairs.
     RunResult one = run_cvsim({"expand", kernel("cross_block_affine.py"), "--v2c", "reject", "--blocks", "1"});
@@ -86,14 +94,17 @@ TEST(CrossBlock, FenceCountsTheBarrierAsAFallbackThatCrossesClusters) {
     RunResult l = run_cvsim({"expand", kernel("cross_block_loop.py"), "--v2c", "fence", "--blocks", "2", "-v"});
     std::string lo = unwrapped(l.out + l.err);
     EXPECT_NE(lo.find("fallbacks 2, barriers 2"), std::string::npos) << lo;
-    EXPECT_NE(lo.find("(loop-carried, line 28 loop) has no balanced fence placement (crosses clusters)"), std::string::npos) << lo;
+    EXPECT_NE(lo.find("(loop-carried, line 28 loop) has no balanced fence placement (crosses clusters)"),
+              std::string::npos)
+        << lo;
 }
 
 // Per-block bands (each cluster's cube reads only what its own vector wrote) cross nothing: the fence
 // policy places its token and no barrier, at any launch width.
 TEST(CrossBlock, PerBlockBandsGetTheirTokenAndNoBarrier) {
-    const std::pair<const char*, const char*> cases[] = {
-        {"per_block_band.py", "2"}, {"per_block_band.py", "4"}, {"v2c_blocks_loop.py", "2"}};  // (sized for 4 / 2 blocks)
+    const std::pair<const char*, const char*> cases[] = {{"per_block_band.py", "2"},
+                                                         {"per_block_band.py", "4"},
+                                                         {"v2c_blocks_loop.py", "2"}};  // (sized for 4 / 2 blocks)
     for (const auto& [k, blocks] : cases) {
         RunResult e = run_cvsim({"expand", kernel(k), "--v2c", "fence", "--blocks", blocks, "-v"});
         std::string out = unwrapped(e.out + e.err);
@@ -112,10 +123,13 @@ TEST(CrossBlock, CompleteOrdersACrossClusterC2vDependencyUpstreamLeaves) {
         RunResult up = run_cvsim({"check", kernel("cross_block_c2v.py"), "--blocks", "2", "--target", target});
         EXPECT_EQ(up.exit_code, 1) << target << "\n" << up.out << up.err;
         EXPECT_NE(unwrapped(up.out).find("E-RACE-RAW"), std::string::npos) << target << "\n" << up.out;
-        RunResult c = run_cvsim({"check", kernel("cross_block_c2v.py"), "--c2v", "complete", "--blocks", "2", "--target", target});
+        RunResult c = run_cvsim(
+            {"check", kernel("cross_block_c2v.py"), "--c2v", "complete", "--blocks", "2", "--target", target});
         EXPECT_EQ(c.exit_code, 0) << target << "\n" << c.out << c.err;
-        RunResult r = run_cvsim({"run", kernel("cross_block_c2v.py"), "--c2v", "complete", "--blocks", "2", "--target", target});
-        EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference"), std::string::npos) << target << "\n" << r.out;
+        RunResult r =
+            run_cvsim({"run", kernel("cross_block_c2v.py"), "--c2v", "complete", "--blocks", "2", "--target", target});
+        EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference"), std::string::npos) << target << "\n"
+                                                                                               << r.out;
     }
 }
 
@@ -127,12 +141,12 @@ namespace {
 // the store; an author's fence after the transport does not publish it (the merged sweep's one racy class).
 TEST(Publication, AStoreOrderedByATransportIsFencedBeforeItUnderAVisibilityDelay) {
     for (const char* v2c : {"fence", "syncall"}) {
-        RunResult c = run_cvsim({"check", kernel("v2c_waw_move_published.py"), "--v2c", v2c, "--blocks", "2", "--visibility-delay", "50",
-                                 "--schedules", "20"});
+        RunResult c = run_cvsim({"check", kernel("v2c_waw_move_published.py"), "--v2c", v2c, "--blocks", "2",
+                                 "--visibility-delay", "50", "--schedules", "20"});
         EXPECT_EQ(c.exit_code, 0) << v2c << "\n" << c.out << c.err;
     }
-    RunResult off = run_cvsim({"check", kernel("v2c_waw_move_published.py"), "--v2c", "off", "--blocks", "2", "--visibility-delay", "50",
-                               "--schedules", "20"});
+    RunResult off = run_cvsim({"check", kernel("v2c_waw_move_published.py"), "--v2c", "off", "--blocks", "2",
+                               "--visibility-delay", "50", "--schedules", "20"});
     EXPECT_EQ(off.exit_code, 1) << off.out << off.err;
 }
 

@@ -19,7 +19,7 @@ struct Case {
     std::string expect;       // "clean", "E-..." / "W-...", or "" for input errors
     std::string input_error;  // "E-PARSE" ...
     std::vector<int64_t> lines;
-    std::string name;         // gtest-safe name
+    std::string name;  // gtest-safe name
 };
 
 std::vector<Case> load_cases() {
@@ -52,7 +52,9 @@ std::vector<Case> load_cases() {
     return out;
 }
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.kernel << " " << c.args; }
+void PrintTo(const Case& c, std::ostream* os) {
+    *os << c.kernel << " " << c.args;
+}
 
 class ExpectedCase : public ::testing::TestWithParam<Case> {};
 
@@ -87,6 +89,8 @@ TEST_P(ExpectedCase, CheckGivesTheExpectedVerdict) {
 INSTANTIATE_TEST_SUITE_P(Manifest, ExpectedCase, ::testing::ValuesIn(load_cases()),
                          [](const ::testing::TestParamInfo<Case>& i) { return i.param.name; });
 
-TEST(Manifest, HasCases) { EXPECT_GE(load_cases().size(), 30u); }
+TEST(Manifest, HasCases) {
+    EXPECT_GE(load_cases().size(), 30u);
+}
 
 }  // namespace

@@ -14,7 +14,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/" + name;
+}
 
 std::string write_text(const std::string& name, const std::string& text) {
     std::string path = ::testing::TempDir() + "/" + name;
@@ -25,7 +27,8 @@ std::string write_text(const std::string& name, const std::string& text) {
 // An FP32 .npy of the given shape, every element `v`.
 std::string write_npy(const std::string& name, int64_t rows, int64_t cols, float v) {
     std::string path = ::testing::TempDir() + "/" + name;
-    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " + std::to_string(cols) + "), }";
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
+                         std::to_string(cols) + "), }";
     while ((10 + header.size() + 1) % 64) header += ' ';
     header += '\n';
     std::ofstream out(path, std::ios::binary);
@@ -112,7 +115,8 @@ TEST(FalseAlarms, ADynamicDimTakesTheShapeOfItsInputFile) {
     RunResult r = run_cvsim({"run", kernel("fa_dynamic_input.py"), "--input", "x=" + x, "--output-dir", dir});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(read_file(dir + "/y.npy").find("'shape': (48, 64)"), std::string::npos);
-    RunResult c = run_cvsim({"check", kernel("fa_dynamic_input.py"), "--input", "x=" + x, "--schedules", "5", "--no-progress"});
+    RunResult c =
+        run_cvsim({"check", kernel("fa_dynamic_input.py"), "--input", "x=" + x, "--schedules", "5", "--no-progress"});
     EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
     EXPECT_EQ(c.err.find("is not bound"), std::string::npos) << c.err;  // M came from the file, not the default
     // An explicit --dim still wins: the file then disagrees with the declared shape.
@@ -157,12 +161,17 @@ TEST(FalseAlarms, AComputedCoreNumIsTheWidthTheHostWalkEvaluates) {
         text.replace(at, from.size(), to);
     };
     replace("mid = pl.store(s, [b * 16, 0], mid)", "mid = pl.store(s, [0, 0], mid)");
-    replace("        m = self.double_spmd(a, mid, attrs={\"core_num\": 4})\n        o = self.scale_spmd(m, out, attrs={\"core_num\": 4})\n        return o\n",
-            "        cores: pl.Scalar[pl.INDEX] = 2 + 2\n        m = self.double_spmd(a, mid, attrs={\"core_num\": cores})\n        return m\n");
+    replace(
+        "        m = self.double_spmd(a, mid, attrs={\"core_num\": 4})\n        o = self.scale_spmd(m, out, "
+        "attrs={\"core_num\": 4})\n        return o\n",
+        "        cores: pl.Scalar[pl.INDEX] = 2 + 2\n        m = self.double_spmd(a, mid, attrs={\"core_num\": "
+        "cores})\n        return m\n");
     RunResult r = check(write_text("fa_core_num_computed.py", text));
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     EXPECT_NE(unwrapped(r.out).find("error[E-RACE-WAW]: WAW on GM mid[0:16, 0:32]"), std::string::npos) << r.out;
-    EXPECT_NE(unwrapped(r.err).find("the host walk evaluates it to 4 block(s), which cvsim launches"), std::string::npos) << r.err;
+    EXPECT_NE(unwrapped(r.err).find("the host walk evaluates it to 4 block(s), which cvsim launches"),
+              std::string::npos)
+        << r.err;
     EXPECT_EQ(r.err.find("cvsim launches --blocks 1"), std::string::npos) << r.err;
 }
 
@@ -186,7 +195,8 @@ TEST(FalseAlarms, InProcessCheckOfLaunchesOfDifferentWidthsGivesEachItsVerdict) 
     const std::string first = "attrs={\"core_num\": 4})\n        o =";
     ASSERT_NE(text.find(first), std::string::npos);
     text.replace(text.find(first), first.size(), "attrs={\"core_num\": 2})\n        o =");
-    RunResult r = run_cvsim({"check", write_text("fa_core_num_2_4.py", text), "--schedules", "5", "--jobs", "0", "--no-progress"});
+    RunResult r = run_cvsim(
+        {"check", write_text("fa_core_num_2_4.py", text), "--schedules", "5", "--jobs", "0", "--no-progress"});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_EQ(r.err.find("elaborated"), std::string::npos) << r.err;
     const std::string out = unwrapped(r.out);
@@ -199,7 +209,8 @@ TEST(FalseAlarms, ASplitAivRegionOfAVectorOnlyFunctionGivesEachLaneItsHalf) {
     // Each lane used to run both iterations of the region (both wrote both halves: E-RACE-WAW on every run).
     for (const char* target : {"a2a3", "a5"}) {
         SCOPED_TRACE(target);
-        RunResult r = run_cvsim({"check", kernel("split_region_vector_only.py"), "--target", target, "--schedules", "20", "--jobs", "1"});
+        RunResult r = run_cvsim(
+            {"check", kernel("split_region_vector_only.py"), "--target", target, "--schedules", "20", "--jobs", "1"});
         EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
         RunResult e = run_cvsim({"expand", kernel("split_region_vector_only.py"), "--target", target});
         ASSERT_EQ(e.exit_code, 0) << e.err;
@@ -209,32 +220,41 @@ TEST(FalseAlarms, ASplitAivRegionOfAVectorOnlyFunctionGivesEachLaneItsHalf) {
     std::string src = read_file(kernel("split_region_vector_only.py"));
     const std::string from = "out = pl.store(v, [lane * 8, 0], out)";
     src.replace(src.find(from), from.size(), "out = pl.store(v, [0, 0], out)");
-    RunResult bad = run_cvsim({"check", write_text("split_region_vector_only_waw.py", src), "--schedules", "20", "--jobs", "1"});
+    RunResult bad =
+        run_cvsim({"check", write_text("split_region_vector_only_waw.py", src), "--schedules", "20", "--jobs", "1"});
     EXPECT_EQ(bad.exit_code, 1) << bad.out << bad.err;
-    EXPECT_NE(unwrapped(bad.out).find("error[E-RACE-WAW]: WAW on GM out[0:8, 0:16]: AIV"), std::string::npos) << bad.out;
+    EXPECT_NE(unwrapped(bad.out).find("error[E-RACE-WAW]: WAW on GM out[0:8, 0:16]: AIV"), std::string::npos)
+        << bad.out;
 }
 
 TEST(LaneSides, AVectorOpInAnAicFunctionAndACubeOpInAnAivFunctionAreTypeErrors) {
     const std::string head = "import pypto.language as pl\n\n\n@pl.program\nclass P:\n";
     const std::string aic = head +
-        "    @pl.function(type=pl.FunctionType.AIC)\n"
-        "    def k(self, t: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
-        "        g = pl.tile.adds(pl.load(t, [0, 0], [16, 16]), 1.0)\n"
-        "        out_1 = pl.store(g, [0, 0], out)\n"
-        "        return out_1\n";
+                            "    @pl.function(type=pl.FunctionType.AIC)\n"
+                            "    def k(self, t: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], "
+                            "pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
+                            "        g = pl.tile.adds(pl.load(t, [0, 0], [16, 16]), 1.0)\n"
+                            "        out_1 = pl.store(g, [0, 0], out)\n"
+                            "        return out_1\n";
     RunResult r = run_cvsim({"run", write_text("lane_sides_aic.py", aic), "--entry", "k"});
     EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-    EXPECT_NE(r.err.find("lane_sides_aic.py:8:26: error[E-TYPE]: pl.tile.load runs on the vector core, but 'k' is an AIC function"),
-              std::string::npos) << r.err;
+    EXPECT_NE(
+        r.err.find(
+            "lane_sides_aic.py:8:26: error[E-TYPE]: pl.tile.load runs on the vector core, but 'k' is an AIC function"),
+        std::string::npos)
+        << r.err;
     const std::string aiv = head +
-        "    @pl.function(type=pl.FunctionType.AIV)\n"
-        "    def k(self, a: pl.Tensor[[16, 16], pl.FP16], out: pl.Out[pl.Tensor[[16, 16], pl.FP16]]) -> pl.Tensor[[16, 16], pl.FP16]:\n"
-        "        a_l = pl.load(a, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)\n"
-        "        v = pl.load(a, [0, 0], [16, 16])\n"
-        "        out_1 = pl.store(v, [0, 0], out)\n"
-        "        return out_1\n";
+                            "    @pl.function(type=pl.FunctionType.AIV)\n"
+                            "    def k(self, a: pl.Tensor[[16, 16], pl.FP16], out: pl.Out[pl.Tensor[[16, 16], "
+                            "pl.FP16]]) -> pl.Tensor[[16, 16], pl.FP16]:\n"
+                            "        a_l = pl.load(a, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)\n"
+                            "        v = pl.load(a, [0, 0], [16, 16])\n"
+                            "        out_1 = pl.store(v, [0, 0], out)\n"
+                            "        return out_1\n";
     RunResult v = run_cvsim({"run", write_text("lane_sides_aiv.py", aiv), "--entry", "k"});
     EXPECT_EQ(v.exit_code, 2) << v.out << v.err;
-    EXPECT_NE(v.err.find("error[E-TYPE]: pl.tile.load runs on the cube core, but 'k' is an AIV function"), std::string::npos) << v.err;
+    EXPECT_NE(v.err.find("error[E-TYPE]: pl.tile.load runs on the cube core, but 'k' is an AIV function"),
+              std::string::npos)
+        << v.err;
     EXPECT_NE(v.err.find("^"), std::string::npos) << v.err;
 }

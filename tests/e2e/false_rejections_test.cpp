@@ -8,7 +8,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/" + name;
+}
 
 void expect_clean_check(const std::string& k) {
     RunResult c = run_cvsim({"check", kernel(k), "--schedules", "30", "--jobs", "0"});
@@ -49,7 +51,9 @@ TEST(FalseRejections, ASplitAxisOfExtentOneIsLeftUnsplit) {
     RunResult e = run_cvsim({"expand", kernel("fr_singleton_split_axis.py"), "--v2c", "off"});
     ASSERT_EQ(e.exit_code, 0) << e.err;
     // The [16, 1] column stays whole on the AIV lane; the matmul result is halved by columns.
-    EXPECT_NE(e.out.find("col: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.load(s, [0, 0], [16, 1]"), std::string::npos) << e.out;
+    EXPECT_NE(e.out.find("col: pl.Tile[[16, 1], pl.FP32, pl.Mem.Vec] = pl.tile.load(s, [0, 0], [16, 1]"),
+              std::string::npos)
+        << e.out;
     EXPECT_NE(e.out.find("y: pl.Tile[[16, 32], pl.FP32"), std::string::npos) << e.out;
     expect_clean_check("fr_singleton_split_axis.py");
     expect_run_matches_reference("fr_singleton_split_axis.py");
@@ -78,7 +82,11 @@ TEST(FalseRejections, LocalSlotNumAboveSlotNumIsATypeError) {
 TEST(FalseRejections, OperandsInTheWrongMemoryGetTheMovesInferTileMemorySpaceInserts) {
     RunResult e = run_cvsim({"expand", kernel("fr_wrong_mem.py"), "--v2c", "off"});
     ASSERT_EQ(e.exit_code, 0) << e.err;
-    EXPECT_NE(e.out.find("x_mat_Left: pl.Tile[[16, 64], pl.FP16, pl.Mem.Left] = pl.tile.move(x_mat, target_memory=pl.Mem.Left)"), std::string::npos) << e.out;
+    EXPECT_NE(
+        e.out.find(
+            "x_mat_Left: pl.Tile[[16, 64], pl.FP16, pl.Mem.Left] = pl.tile.move(x_mat, target_memory=pl.Mem.Left)"),
+        std::string::npos)
+        << e.out;
     EXPECT_NE(e.out.find("pl.tile.matmul(x_mat_Left, w_mat_Right)"), std::string::npos) << e.out;
     EXPECT_NE(e.out.find("pl.tile.exp(z_Vec)"), std::string::npos) << e.out;
     expect_clean_check("fr_wrong_mem.py");

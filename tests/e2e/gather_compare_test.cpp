@@ -14,7 +14,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/" + name;
+}
 
 // x[r, c] in -5..5; y has 7 at the columns c = r (mod 16) of row r, 100 + c elsewhere (y[0, 0] = 7 is the key).
 std::vector<double> x_values() {
@@ -33,7 +35,9 @@ std::vector<double> y_values(int extra_in_row1 = 0) {
 
 struct Inputs {
     std::string dir;
-    std::vector<std::string> args() const { return {"--input", "x=" + dir + "/x.npy", "--input", "y=" + dir + "/y.npy", "--output-dir", dir}; }
+    std::vector<std::string> args() const {
+        return {"--input", "x=" + dir + "/x.npy", "--input", "y=" + dir + "/y.npy", "--output-dir", dir};
+    }
 };
 Inputs write_inputs(const std::string& tag, int extra_in_row1 = 0) {
     Inputs in{::testing::TempDir() + "/gather_compare_" + tag};
@@ -55,7 +59,8 @@ void expect_hand_computed(const std::string& dir) {
             if (x[static_cast<size_t>(r * 64 + c)] > 2.0) want.push_back(100 + c);
         ASSERT_LE(want.size(), 16u);
         EXPECT_EQ(c1[static_cast<size_t>(r)], static_cast<double>(want.size()));
-        for (size_t k = 0; k < 16; ++k) EXPECT_EQ(d1[static_cast<size_t>(r) * 16 + k], k < want.size() ? want[k] : 0.0) << k;
+        for (size_t k = 0; k < 16; ++k)
+            EXPECT_EQ(d1[static_cast<size_t>(r) * 16 + k], k < want.size() ? want[k] : 0.0) << k;
         // eq 7: columns r, r + 16, r + 32, r + 48 (the column within the row, not the flattened position).
         EXPECT_EQ(c2[static_cast<size_t>(r)], 4.0);
         for (int k = 0; k < 8; ++k) EXPECT_EQ(d2[static_cast<size_t>(r * 8 + k)], k < 4 ? r + 16.0 * k : 0.0) << k;
@@ -72,7 +77,8 @@ TEST(GatherCompare, BothFormsEqualTheReferenceAndTheHandComputedIndicesAndCounts
         for (auto& a : in.args()) cmd.push_back(a);
         RunResult r = run_cvsim(cmd);
         ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-        EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference (4 tensors, bit-exact)"), std::string::npos) << r.out;
+        EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference (4 tensors, bit-exact)"), std::string::npos)
+            << r.out;
         expect_hand_computed(in.dir);
     }
 }
@@ -99,7 +105,8 @@ TEST(GatherCompare, ARowWithMoreMatchesThanOutColsIsOutOfBounds) {
     RunResult r = run_cvsim(cmd);
     EXPECT_NE(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE((r.out + r.err).find("error[E-OOB]"), std::string::npos) << r.out << r.err;
-    EXPECT_NE((r.out + r.err).find("row 1 of src has 9 matches but out_cols is 8"), std::string::npos) << r.out << r.err;
+    EXPECT_NE((r.out + r.err).find("row 1 of src has 9 matches but out_cols is 8"), std::string::npos)
+        << r.out << r.err;
 }
 
 TEST(GatherCompare, MisusesGetADiagnosticAtACaret) {
@@ -111,16 +118,20 @@ TEST(GatherCompare, MisusesGetADiagnosticAtACaret) {
         {", out_cols=16)", ")", "E-TYPE", "missing required argument 'out_cols'", "a5"},
         {"out_cols=16", "out_cols=0", "E-TYPE", "requires out_cols > 0", "a5"},
         {"count_dtype=pl.UINT32", "count_dtype=pl.INT16", "E-TYPE", "count_dtype to be INT32 or UINT32", "a5"},
-        {"k: pl.Scalar[pl.INT32] = pl.tile.read(v, [0, 0])", "k: pl.Scalar[pl.FP32] = pl.tile.read(x1, [0, 0])", "E-TYPE",
-         "kvalue dtype equal to src dtype INT32, but got FP32", "a5"},
-        {"d1_1 = pl.store(idx, [0, 0], d1)", "d1_1 = pl.store(idx, [0, 0], d1)\n        bad = pl.tile.gather_compare(s, 1.0, tmp, out_cols=4)\n"
-                                              "        w = pl.tile.add(bad, bad)", "E-TYPE", "pair of tiles pl.tile.gather_compare returns", "a5"},
+        {"k: pl.Scalar[pl.INT32] = pl.tile.read(v, [0, 0])", "k: pl.Scalar[pl.FP32] = pl.tile.read(x1, [0, 0])",
+         "E-TYPE", "kvalue dtype equal to src dtype INT32, but got FP32", "a5"},
+        {"d1_1 = pl.store(idx, [0, 0], d1)",
+         "d1_1 = pl.store(idx, [0, 0], d1)\n        bad = pl.tile.gather_compare(s, 1.0, tmp, out_cols=4)\n"
+         "        w = pl.tile.add(bad, bad)",
+         "E-TYPE", "pair of tiles pl.tile.gather_compare returns", "a5"},
         {first, "pl.tile.add(" + first + ", s)", "E-TYPE", "returns two tiles (dst, cdst)", "a5"},
         {"offset=100,", "ofset=100,", "E-TYPE", "unexpected keyword argument 'ofset'", "a5"},
-        {"d2_1 = pl.store(e, [0, 0], d2)", "t__cdst = pl.tile.full([1, 8], dtype=pl.UINT32, value=7)\n        d2_1 = pl.store(e, [0, 0], d2)", "E-TYPE",
+        {"d2_1 = pl.store(e, [0, 0], d2)",
+         "t__cdst = pl.tile.full([1, 8], dtype=pl.UINT32, value=7)\n        d2_1 = pl.store(e, [0, 0], d2)", "E-TYPE",
          "'t__cdst' names an element of 't'", "a5"},
-        {"        v = pl.load(y, [0, 0], [8, 64])\n", "        t__dst = pl.tile.full([8, 8], dtype=pl.INT32, value=7)\n        v = pl.load(y, [0, 0], [8, 64])\n", "E-TYPE",
-         "already has a 't__dst'", "a5"},
+        {"        v = pl.load(y, [0, 0], [8, 64])\n",
+         "        t__dst = pl.tile.full([8, 8], dtype=pl.INT32, value=7)\n        v = pl.load(y, [0, 0], [8, 64])\n",
+         "E-TYPE", "already has a 't__dst'", "a5"},
     };
     std::string src = read_file(kernel("gather_compare.py"));
     // A FP32 tile for the kvalue-dtype case.
@@ -151,8 +162,10 @@ TEST(GatherCompare, TheCountsAloneStillCheckTheRowOverflowInAMixedKernel) {
     RunResult r = run_cvsim({"run", kernel("gather_compare_mixed.py")});
     EXPECT_NE(r.exit_code, 0) << r.out << r.err;
     // Found by the simulator's counts op (the indices op is dead after the expansion), not only by the reference.
-    EXPECT_NE(unwrapped(r.out).find("error[E-OOB]: gather_compare_mixed.py:19: pl.tile.gather_compare: row 0 of src has 16 matches"),
-              std::string::npos) << r.out;
+    EXPECT_NE(unwrapped(r.out).find(
+                  "error[E-OOB]: gather_compare_mixed.py:19: pl.tile.gather_compare: row 0 of src has 16 matches"),
+              std::string::npos)
+        << r.out;
     RunResult e = run_cvsim({"expand", kernel("gather_compare_mixed.py")});
     ASSERT_EQ(e.exit_code, 0) << e.err;
     EXPECT_EQ(e.out.find("gather_compare_dst"), std::string::npos) << e.out;

@@ -14,7 +14,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/" + name;
+}
 
 }  // namespace
 
@@ -31,10 +33,12 @@ TEST(GatherRow, PagedGatherEqualsTheReferenceAndTheHandComputedRows) {
         std::filesystem::create_directories(dir);
         rt::write_npy(npy_buffer("pool", DType::FP32, {16, 32}, pool), dir + "/pool.npy");
         rt::write_npy(npy_buffer("table", DType::INT32, {2, 4}, table), dir + "/table.npy");
-        RunResult r = run_cvsim({"run", kernel("gather_row_paged.py"), "--target", target, "--blocks", "2", "--input", "pool=" + dir + "/pool.npy",
-                                 "--input", "table=" + dir + "/table.npy", "--output-dir", dir});
+        RunResult r =
+            run_cvsim({"run", kernel("gather_row_paged.py"), "--target", target, "--blocks", "2", "--input",
+                       "pool=" + dir + "/pool.npy", "--input", "table=" + dir + "/table.npy", "--output-dir", dir});
         ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-        EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference (1 tensor, bit-exact)"), std::string::npos) << r.out;
+        EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference (1 tensor, bit-exact)"), std::string::npos)
+            << r.out;
         const auto out = npy_values(dir, "out", DType::FP32, {8, 32});
         for (int b = 0; b < 2; ++b)
             for (int k = 0; k < 4; ++k)
@@ -47,18 +51,21 @@ TEST(GatherRow, PagedGatherEqualsTheReferenceAndTheHandComputedRows) {
     }
     // The block table must name pool rows: the check runs on the same inputs (generated ones would leave the pool).
     const std::string dir = ::testing::TempDir() + "/gather_row_a5";
-    RunResult c = run_cvsim({"check", kernel("gather_row_paged.py"), "--blocks", "2", "--schedules", "5", "--jobs", "1", "--input",
-                             "pool=" + dir + "/pool.npy", "--input", "table=" + dir + "/table.npy"});
+    RunResult c = run_cvsim({"check", kernel("gather_row_paged.py"), "--blocks", "2", "--schedules", "5", "--jobs", "1",
+                             "--input", "pool=" + dir + "/pool.npy", "--input", "table=" + dir + "/table.npy"});
     EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
 }
 
 TEST(GatherRow, ACrossBlockRowGatherOfAnUnorderedStoreIsARace) {
-    RunResult c = run_cvsim({"check", kernel("gather_row_race.py"), "--blocks", "2", "--schedules", "5", "--jobs", "1"});
+    RunResult c =
+        run_cvsim({"check", kernel("gather_row_race.py"), "--blocks", "2", "--schedules", "5", "--jobs", "1"});
     EXPECT_NE(c.exit_code, 0) << c.out;
     const std::string out = unwrapped(c.out);
     // The other block's store and this block's row gather (line 15) touch scratch row 19 (block 0) unordered: RAW or
     // WAR by which comes first in the schedule.
-    EXPECT_TRUE(out.find("error[E-RACE-RAW]") != std::string::npos || out.find("error[E-RACE-WAR]") != std::string::npos) << out;
+    EXPECT_TRUE(out.find("error[E-RACE-RAW]") != std::string::npos ||
+                out.find("error[E-RACE-WAR]") != std::string::npos)
+        << out;
     EXPECT_NE(out.find("gather_row_race.py:15"), std::string::npos) << out;
 }
 

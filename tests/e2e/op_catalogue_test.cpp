@@ -13,7 +13,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/" + name;
+}
 
 std::vector<double> read_out(const std::string& dir, const std::string& name, DType t, std::vector<int64_t> shape) {
     rt::TensorBuffer b;
@@ -35,17 +37,19 @@ std::vector<double> read_out(const std::string& dir, const std::string& name, DT
 TEST(OpCatalogue, TheLastTileOpsExpandRunOnBothTargetsAndEqualTheReference) {
     RunResult e = run_cvsim({"expand", kernel("op_catalogue_more.py")});
     ASSERT_EQ(e.exit_code, 0) << e.err;
-    for (const char* op : {"tile.part_add", "tile.part_mul", "tile.part_max", "tile.part_min", "tile.reinterpret_view", "tile.gatherb",
-                           "tile.scatter_update", "tile.mrgsort", "tile.get_block_num",
-                           "tile.col_expand_expdif", "tile.col_expand_div"})
+    for (const char* op :
+         {"tile.part_add", "tile.part_mul", "tile.part_max", "tile.part_min", "tile.reinterpret_view", "tile.gatherb",
+          "tile.scatter_update", "tile.mrgsort", "tile.get_block_num", "tile.col_expand_expdif", "tile.col_expand_div"})
         EXPECT_NE(e.out.find(op), std::string::npos) << op << " missing from the expanded program";
     for (const char* target : {"a2a3", "a5"}) {
         SCOPED_TRACE(target);
         const std::string dir = ::testing::TempDir() + "/op_more_" + target;
         std::filesystem::create_directories(dir);
-        RunResult r = run_cvsim({"run", kernel("op_catalogue_more.py"), "--target", target, "--blocks", "2", "--output-dir", dir});
+        RunResult r = run_cvsim(
+            {"run", kernel("op_catalogue_more.py"), "--target", target, "--blocks", "2", "--output-dir", dir});
         ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-        EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference (6 tensors, bit-exact)"), std::string::npos) << r.out;
+        EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference (6 tensors, bit-exact)"), std::string::npos)
+            << r.out;
         const auto bits = read_out(dir, "bits", DType::INT16, {32, 128});
         const auto blocks = read_out(dir, "blocks", DType::FP32, {32, 64});
         const auto part = read_out(dir, "part", DType::FP32, {32, 64});
@@ -56,25 +60,34 @@ TEST(OpCatalogue, TheLastTileOpsExpandRunOnBothTargetsAndEqualTheReference) {
                 for (int k = 0; k < 8; ++k)
                     for (int x = 0; x < 8; ++x) {
                         const int flat = (127 - (r * 8 + k)) * 8 + x, zi = flat / 64, zj = flat % 64;
-                        const auto lo = static_cast<uint32_t>(static_cast<uint16_t>(bits[(b * 16 + zi) * 128 + 2 * zj]));
-                        const auto hi = static_cast<uint32_t>(static_cast<uint16_t>(bits[(b * 16 + zi) * 128 + 2 * zj + 1]));
-                        ASSERT_EQ(blocks[(b * 16 + r) * 64 + k * 8 + x], static_cast<double>(std::bit_cast<float>(lo | hi << 16))) << b << r << k << x;
+                        const auto lo =
+                            static_cast<uint32_t>(static_cast<uint16_t>(bits[(b * 16 + zi) * 128 + 2 * zj]));
+                        const auto hi =
+                            static_cast<uint32_t>(static_cast<uint16_t>(bits[(b * 16 + zi) * 128 + 2 * zj + 1]));
+                        ASSERT_EQ(blocks[(b * 16 + r) * 64 + k * 8 + x],
+                                  static_cast<double>(std::bit_cast<float>(lo | hi << 16)))
+                            << b << r << k << x;
                     }
             for (int t = 0; t < 8; ++t)
                 for (int c = 0; c < 64; ++c)
-                    EXPECT_EQ(rows[(b * 16 + 15 - t) * 64 + c], static_cast<double>(static_cast<float>(part[(b * 16 + t) * 64 + c]) + 2.0f)) << t << "," << c;
-            for (int k = 1; k < 128; ++k) EXPECT_GE(merged[b * 256 + 2 * (k - 1)], merged[b * 256 + 2 * k]) << "merge not descending at " << k;
+                    EXPECT_EQ(rows[(b * 16 + 15 - t) * 64 + c],
+                              static_cast<double>(static_cast<float>(part[(b * 16 + t) * 64 + c]) + 2.0f))
+                        << t << "," << c;
+            for (int k = 1; k < 128; ++k)
+                EXPECT_GE(merged[b * 256 + 2 * (k - 1)], merged[b * 256 + 2 * k]) << "merge not descending at " << k;
         }
     }
-    RunResult c = run_cvsim({"check", kernel("op_catalogue_more.py"), "--blocks", "2", "--schedules", "10", "--jobs", "1"});
+    RunResult c =
+        run_cvsim({"check", kernel("op_catalogue_more.py"), "--blocks", "2", "--schedules", "10", "--jobs", "1"});
     EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
 }
 
 TEST(OpCatalogue, MixedKernelOverTheIssueOpsExpandsRunsAndEqualsTheReference) {
     RunResult e = run_cvsim({"expand", kernel("op_catalogue_mixed.py")});
     ASSERT_EQ(e.exit_code, 0) << e.err;
-    for (const char* op : {"tile.extract", "tile.row_expand_expdif", "tile.col_expand_sub", "tile.fillpad_expand", "tile.ci", "tile.concat",
-                           "tile.read", "tile.write", "tile.assemble", "tile.maximums", "tile.minimums"})
+    for (const char* op :
+         {"tile.extract", "tile.row_expand_expdif", "tile.col_expand_sub", "tile.fillpad_expand", "tile.ci",
+          "tile.concat", "tile.read", "tile.write", "tile.assemble", "tile.maximums", "tile.minimums"})
         EXPECT_NE(e.out.find(op), std::string::npos) << op << " missing from the expanded program";
     for (const char* target : {"a2a3", "a5"}) {
         RunResult r = run_cvsim({"run", kernel("op_catalogue_mixed.py"), "--target", target});
@@ -90,10 +103,12 @@ TEST(OpCatalogue, MisusedCatalogueOpsAreExit2DiagnosticsWithACaret) {
         std::string from, to, code, text;
     };
     const Bad cases[] = {
-        {"pl.tile.col_expand_sub(p, cmax)", "pl.tile.col_expand_sub(p, rmax)", "E-TYPE", "column vector must be [1, 32]"},
+        {"pl.tile.col_expand_sub(p, cmax)", "pl.tile.col_expand_sub(p, rmax)", "E-TYPE",
+         "column vector must be [1, 32]"},
         {"pl.tile.maximums(q, -0.5)", "pl.tile.maximums(q, p)", "E-TYPE", "'rhs' must be a scalar"},
         {"pad_value=pl.PadValue.zero", "pad_value=pl.PadValue.null", "E-TYPE", "pad_value must be"},
-        {"pl.tile.ci(0, [1, N], dtype=pl.INT32)", "pl.tile.ci(0, [1, N], dtype=pl.FP32)", "E-TYPE", "dtype must be INT16, INT32"},
+        {"pl.tile.ci(0, [1, N], dtype=pl.INT32)", "pl.tile.ci(0, [1, N], dtype=pl.FP32)", "E-TYPE",
+         "dtype must be INT16, INT32"},
         {"pl.tile.concat(left, right)", "pl.tile.concat(left, idx)", "E-TYPE", "operand dtypes differ"},
         {"pl.tile.read(mix, [1, 2])", "pl.tile.read(mix, [1, 40])", "E-OOB", "leaves the tile"},
         {"target_memory=pl.MemorySpace.Left)", "target_memory=pl.MemorySpace.Acc)", "E-TYPE", "cannot extract from"},

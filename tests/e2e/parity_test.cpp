@@ -31,7 +31,8 @@ std::vector<Pair> pairs() {
         const std::string suffix = ".before.py";
         if (f.size() <= suffix.size() || f.compare(f.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
         std::string name = f.substr(0, f.size() - suffix.size());
-        out.push_back({name, e.path().string(), source_dir() + kDir + name + ".after.py", name.find(".a5") != std::string::npos ? "a5" : "a2a3"});
+        out.push_back({name, e.path().string(), source_dir() + kDir + name + ".after.py",
+                       name.find(".a5") != std::string::npos ? "a5" : "a2a3"});
     }
     std::sort(out.begin(), out.end(), [](const Pair& a, const Pair& b) { return a.name < b.name; });
     return out;
@@ -52,7 +53,8 @@ std::map<std::string, std::string> documented() {
 
 TEST(Parity, EveryFixtureHasItsSourceAndBothDumps) {
     auto ps = pairs();
-    if (ps.empty()) GTEST_SKIP() << "SKIPPED: no parity fixtures yet (run scripts/parity_fixtures.sh where PyPTO is importable)";
+    if (ps.empty())
+        GTEST_SKIP() << "SKIPPED: no parity fixtures yet (run scripts/parity_fixtures.sh where PyPTO is importable)";
     for (const auto& p : ps) {
         EXPECT_TRUE(fs::exists(p.after)) << p.after;
         std::string base = p.name.substr(0, p.name.find('.'));
@@ -62,7 +64,8 @@ TEST(Parity, EveryFixtureHasItsSourceAndBothDumps) {
 
 TEST(Parity, CvsimsExpansionHasUpstreamsOpsInUpstreamsOrder) {
     auto ps = pairs();
-    if (ps.empty()) GTEST_SKIP() << "SKIPPED: no parity fixtures yet (run scripts/parity_fixtures.sh where PyPTO is importable)";
+    if (ps.empty())
+        GTEST_SKIP() << "SKIPPED: no parity fixtures yet (run scripts/parity_fixtures.sh where PyPTO is importable)";
     auto doc = documented();
     int same = 0, differs = 0;
     for (const auto& p : ps) {
@@ -81,7 +84,8 @@ TEST(Parity, CvsimsExpansionHasUpstreamsOpsInUpstreamsOrder) {
 
 TEST(Parity, CheckReachesAVerdictOnUpstreamsExpansion) {
     auto ps = pairs();
-    if (ps.empty()) GTEST_SKIP() << "SKIPPED: no parity fixtures yet (run scripts/parity_fixtures.sh where PyPTO is importable)";
+    if (ps.empty())
+        GTEST_SKIP() << "SKIPPED: no parity fixtures yet (run scripts/parity_fixtures.sh where PyPTO is importable)";
     for (const auto& p : ps) {
         RunResult r = run_cvsim({"check", p.after, "--target", p.target, "--schedules", "20", "--jobs", "0"});
         EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << p.name << "\n" << r.out << r.err;
@@ -90,11 +94,14 @@ TEST(Parity, CheckReachesAVerdictOnUpstreamsExpansion) {
 
 TEST(Parity, AFunctionPyptoAlreadySplitPerLaneIsNotHalvedTwice) {
     std::string before = source_dir() + kDir + "split_up_down.before.py";
-    if (!fs::exists(before)) GTEST_SKIP() << "SKIPPED: no parity fixtures yet (run scripts/parity_fixtures.sh where PyPTO is importable)";
+    if (!fs::exists(before))
+        GTEST_SKIP() << "SKIPPED: no parity fixtures yet (run scripts/parity_fixtures.sh where PyPTO is importable)";
     RunResult r = run_cvsim({"expand", before, "--v2c", "off"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     // LowerAutoVectorSplit already halved the AIV tiles (attr split_aiv): [32, 64] -> [16, 64], not [8, 64].
-    EXPECT_NE(r.out.find("z_vec__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=1)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("z_vec__ssa_v0: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.tpop_from_aic(split=1)"),
+              std::string::npos)
+        << r.out;
     EXPECT_EQ(r.out.find("subblock_idx_1"), std::string::npos) << r.out;
 }
 
@@ -104,7 +111,8 @@ TEST(Parity, AMixedDistributedKernelIsExpandedLikeUpstreamAndNeverSimulated) {
     const std::string k = source_dir() + "/tests/e2e/kernels/dist_mixed.py";
     RunResult e = run_cvsim({"expand", k, "--v2c", "off"});
     ASSERT_EQ(e.exit_code, 0) << e.err;
-    const size_t aic = e.out.find("def mm_send_aic("), aiv = e.out.find("def mm_send_aiv("), grp = e.out.find("def mm_send(");
+    const size_t aic = e.out.find("def mm_send_aic("), aiv = e.out.find("def mm_send_aiv("),
+                 grp = e.out.find("def mm_send(");
     ASSERT_TRUE(aic != std::string::npos && aiv != std::string::npos && grp != std::string::npos) << e.out;
     const std::string aic_body = e.out.substr(aic, aiv - aic), aiv_body = e.out.substr(aiv, grp - aiv);
     // The pld.* ops go where upstream's core affinity puts them: remote_store of a Vec tile and the notify
@@ -154,18 +162,23 @@ TEST(Parity, ABranchsTensorResultIsStrippedLikeUpstreamAndItsRaceStays) {
     // dangling yield takes the carried value instead; a vector-side branch kept only for its (dead) scalar
     // statements is dropped from the AIC lane. The rewrite names the same tensor, so the V2C race is still
     // found and fence still orders it.
-    for (const char* name : {"branch_result_v2c.py", "branch_result_in_loop_v2c.py", "branch_result_other_side_v2c.py"}) {
+    for (const char* name :
+         {"branch_result_v2c.py", "branch_result_in_loop_v2c.py", "branch_result_other_side_v2c.py"}) {
         const std::string k = source_dir() + "/tests/e2e/kernels/" + name;
         RunResult e = run_cvsim({"expand", k, "--v2c", "off"});
         ASSERT_EQ(e.exit_code, 0) << e.err;
         const size_t aic = e.out.find("def k_aic("), aiv = e.out.find("def k_aiv(");
         ASSERT_TRUE(aic != std::string::npos && aiv != std::string::npos && aic < aiv) << e.out;
         const std::string aic_body = e.out.substr(aic, aiv - aic);
-        EXPECT_EQ(aic_body.find("sc2"), std::string::npos) << name << ": the AIC lane still names the AIV lane's version\n" << aic_body;
-        RunResult off = run_cvsim({"check", k, "--v2c", "off", "--input", "flag=3", "--schedules", "10", "--no-progress"});
+        EXPECT_EQ(aic_body.find("sc2"), std::string::npos)
+            << name << ": the AIC lane still names the AIV lane's version\n"
+            << aic_body;
+        RunResult off =
+            run_cvsim({"check", k, "--v2c", "off", "--input", "flag=3", "--schedules", "10", "--no-progress"});
         EXPECT_EQ(off.exit_code, 1) << name << off.out << off.err;
         EXPECT_NE((off.out + off.err).find("E-RACE-RAW"), std::string::npos) << name << off.out << off.err;
-        RunResult fence = run_cvsim({"check", k, "--v2c", "fence", "--input", "flag=3", "--schedules", "10", "--no-progress"});
+        RunResult fence =
+            run_cvsim({"check", k, "--v2c", "fence", "--input", "flag=3", "--schedules", "10", "--no-progress"});
         EXPECT_EQ(fence.exit_code, 0) << name << fence.out << fence.err;
     }
     // A branch or carry that picks between tensors stays on the lane that does not define them.
@@ -179,7 +192,7 @@ TEST(Parity, ABranchsTensorResultIsStrippedLikeUpstreamAndItsRaceStays) {
         EXPECT_EQ(fence.exit_code, 0) << name << fence.out << fence.err;
     }
     // Without the branch's store the same kernels are clean under every policy (flag = 0: the else arm).
-    RunResult none = run_cvsim({"check", source_dir() + "/tests/e2e/kernels/branch_result_v2c.py", "--v2c", "off", "--input", "flag=0",
-                                "--schedules", "10", "--no-progress"});
+    RunResult none = run_cvsim({"check", source_dir() + "/tests/e2e/kernels/branch_result_v2c.py", "--v2c", "off",
+                                "--input", "flag=0", "--schedules", "10", "--no-progress"});
     EXPECT_EQ(none.exit_code, 0) << none.out << none.err;
 }

@@ -12,15 +12,16 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/pipeline/" + name; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/pipeline/" + name;
+}
 
 // "FILE:LINE:COL: error[CODE]" of the one diagnostic on stderr ("" when there is not exactly one).
 std::string diagnostic(const RunResult& r) {
     static const std::regex re(R"((\S+:\d+:\d+): error\[([A-Z0-9-]+)\])");
     std::string first;
     int n = 0;
-    for (auto it = std::sregex_iterator(r.err.begin(), r.err.end(), re);
-         it != std::sregex_iterator(); ++it, ++n)
+    for (auto it = std::sregex_iterator(r.err.begin(), r.err.end(), re); it != std::sregex_iterator(); ++it, ++n)
         if (n == 0) first = (*it)[1].str() + " " + (*it)[2].str();
     return n == 1 ? first : "";
 }
@@ -80,8 +81,9 @@ TEST(Pipeline, ExpandVerboseAndJsonListThePassesInOrder) {
         if (at == 0 || r.err[at - 1] == '\n') lines.push_back(r.err.substr(at, r.err.find('\n', at) - at));
         at += 5;
     }
-    const std::vector<std::string> names = {"sema", "entry", "capacity", "expand-mixed-kernel", "verify-hardware",
-                                            "compile", "verify-launch", "ring-layout", "gm-budget"};
+    const std::vector<std::string> names = {
+        "sema",          "entry",       "capacity", "expand-mixed-kernel", "verify-hardware", "compile",
+        "verify-launch", "ring-layout", "gm-budget"};
     ASSERT_EQ(lines.size(), names.size()) << r.err;
     for (size_t i = 0; i < names.size(); ++i) EXPECT_EQ(lines[i].rfind("pass " + names[i], 0), 0u) << lines[i];
     EXPECT_NE(r.err.find("pass sema: functions 1, statements "), std::string::npos) << r.err;

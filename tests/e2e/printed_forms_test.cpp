@@ -8,7 +8,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/" + name;
+}
 
 // Runs `k` and returns the bytes of its output tensor `name` (.npy written by --output-dir).
 std::string run_output(const std::string& k, const std::string& name, const std::string& tag) {

@@ -46,7 +46,8 @@ std::vector<Command> readme_commands() {
 }
 
 void replace_all(std::string& s, const std::string& from, const std::string& to) {
-    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+        s.replace(at, from.size(), to);
 }
 
 // The README's substitutions (stated at the end of README.md).
@@ -68,8 +69,8 @@ std::string adapt(std::string l) {
         std::smatch m;
         if (std::regex_match(l, m, std::regex(R"(^(.*?)(\S*/tests/cvsim_\w+_tests) --gtest_filter='([^']*)'(.*)$)")))
             l = "for t in $(" + m[2].str() + " --gtest_list_tests --gtest_filter='" + m[3].str() +
-                "' | awk '/^[^ ]/{s=$1} /^  /{print s $1}'); do " + m[1].str() + m[2].str() + " --gtest_filter=\"$t\"" + m[4].str() +
-                " || exit $?; done";
+                "' | awk '/^[^ ]/{s=$1} /^  /{print s $1}'); do " + m[1].str() + m[2].str() + " --gtest_filter=\"$t\"" +
+                m[4].str() + " || exit $?; done";
     }
     return l;
 }
@@ -91,7 +92,8 @@ TEST(Readme, EveryShCommandRunsAsWritten) {
     {
         std::ofstream sb(dir + "/bin/sbatch");
         sb << "#!/bin/sh\narr=${1#--array=}; shift\nlo=${arr%-*}; hi=${arr#*-}\n"
-              "for i in $(seq \"$lo\" \"$hi\"); do SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_MAX=$hi SLURM_CPUS_PER_TASK=1 bash \"$@\" "
+              "for i in $(seq \"$lo\" \"$hi\"); do SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_MAX=$hi "
+              "SLURM_CPUS_PER_TASK=1 bash \"$@\" "
               ">/dev/null || exit $?; done\n";
     }
     std::filesystem::permissions(dir + "/bin/sbatch", std::filesystem::perms::owner_all);
@@ -113,8 +115,8 @@ TEST(Readme, EveryShCommandRunsAsWritten) {
         std::string cmd = adapt(c.line);
         std::string log = dir + "/cmd" + std::to_string(ran) + ".log";
         // The sbatch emulation first on PATH; the Slurm script's binary is this build's.
-        int rc = shell("cd '" + dir + "' && export PATH='" + dir + "/bin':\"$PATH\" CVSIM='" + cvsim_binary() + "' && " + cmd + " </dev/null >'" +
-                       log + "' 2>&1");
+        int rc = shell("cd '" + dir + "' && export PATH='" + dir + "/bin':\"$PATH\" CVSIM='" + cvsim_binary() +
+                       "' && " + cmd + " </dev/null >'" + log + "' 2>&1");
         ++ran;
         std::string out;
         try {
@@ -125,7 +127,7 @@ TEST(Readme, EveryShCommandRunsAsWritten) {
     }
     EXPECT_GE(ran, 15u);
     // What the commands wrote is there: the views of the trace example, the expanded kernel, the JSON.
-    for (const char* f : {"off.json", "off.vcd", "off.html", "rope_expanded.py", "params.json", "rope.jsonl", "shard3.jsonl",
-                          "cvsim-explore/shard_15.jsonl"})
+    for (const char* f : {"off.json", "off.vcd", "off.html", "rope_expanded.py", "params.json", "rope.jsonl",
+                          "shard3.jsonl", "cvsim-explore/shard_15.jsonl"})
         EXPECT_TRUE(std::filesystem::exists(dir + "/" + f)) << f;
 }

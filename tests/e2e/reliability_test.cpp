@@ -51,7 +51,8 @@ std::string kernel_copy(const std::string& name, const std::string& as) {
 
 TEST(Journal, TheFirstLineSaysWhatTheJournalIsOf) {
     std::string jl = tmp("header.jsonl");
-    RunResult r = run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "5", "--jsonl", jl, "--no-progress", "-q"});
+    RunResult r = run_cvsim(
+        {"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "5", "--jsonl", jl, "--no-progress", "-q"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     auto lines = lines_of(jl);
     ASSERT_EQ(lines.size(), 7u) << "header, nominal, 5 schedules";
@@ -63,7 +64,8 @@ TEST(Journal, TheFirstLineSaysWhatTheJournalIsOf) {
 
 TEST(Journal, ResumingAfterTheKernelChangedIsAnError) {
     std::string k = kernel_copy("v2c_rope_attn.py", "edited.py"), jl = tmp("edited.jsonl");
-    std::vector<std::string> args = {"explore", k, "--v2c", "off", "--schedules", "5", "--jsonl", jl, "--no-progress", "-q"};
+    std::vector<std::string> args = {"explore", k,         "--v2c", "off",           "--schedules",
+                                     "5",       "--jsonl", jl,      "--no-progress", "-q"};
     ASSERT_EQ(run_cvsim(args).exit_code, 1);
     std::string before = read_file(jl);
     // Replace the kernel by a clean one at the same path: its old racy journal must not be reused (nor vice versa).
@@ -77,7 +79,11 @@ TEST(Journal, ResumingAfterTheKernelChangedIsAnError) {
 
 TEST(Journal, ResumingWithAnotherPolicyIsAnError) {
     std::string jl = tmp("policy.jsonl");
-    std::vector<std::string> args = {"explore", kernel_path("v2c_rope_attn.py"), "--v2c", "fence", "--schedules", "5", "--jsonl", jl, "--no-progress", "-q"};
+    std::vector<std::string> args = {"explore",       kernel_path("v2c_rope_attn.py"),
+                                     "--v2c",         "fence",
+                                     "--schedules",   "5",
+                                     "--jsonl",       jl,
+                                     "--no-progress", "-q"};
     ASSERT_EQ(run_cvsim(args).exit_code, 0);
     args[3] = "off";
     RunResult r = run_cvsim(args);
@@ -88,7 +94,8 @@ TEST(Journal, ResumingWithAnotherPolicyIsAnError) {
 
 TEST(Journal, ATornLastLineIsCutOffSaidSoAndItsScheduleRunsAgain) {
     std::string jl = tmp("torn.jsonl");
-    std::vector<std::string> args = {"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "10", "--jsonl", jl, "--no-progress", "-q"};
+    std::vector<std::string> args = {
+        "explore", kernel_path("v2c_rope_attn.py"), "--schedules", "10", "--jsonl", jl, "--no-progress", "-q"};
     ASSERT_EQ(run_cvsim(args).exit_code, 0);
     std::string text = read_file(jl);
     write(jl, text.substr(0, text.size() - 25));  // a run killed in the middle of its last record
@@ -105,10 +112,14 @@ TEST(Journal, ATornLastLineIsCutOffSaidSoAndItsScheduleRunsAgain) {
 
 TEST(Journal, AJournalWithoutHeaderIsNotReused) {
     std::string jl = tmp("old.jsonl");
-    ASSERT_EQ(run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "3", "--jsonl", jl, "--no-progress", "-q"}).exit_code, 0);
+    ASSERT_EQ(run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "3", "--jsonl", jl, "--no-progress",
+                         "-q"})
+                  .exit_code,
+              0);
     std::string text = read_file(jl);
     write(jl, text.substr(text.find('\n') + 1));  // as an older cvsim wrote it
-    RunResult r = run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "3", "--jsonl", jl, "--no-progress", "-q"});
+    RunResult r = run_cvsim(
+        {"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "3", "--jsonl", jl, "--no-progress", "-q"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("no journal header"), std::string::npos) << r.err;
 }
@@ -116,7 +127,9 @@ TEST(Journal, AJournalWithoutHeaderIsNotReused) {
 TEST(Journal, ResumingWithAnEditedConfigFileIsAnError) {
     std::string cfg = tmp("hw.toml"), jl = tmp("config.jsonl");
     write(cfg, "[gm]\nlatency_hit = 60\n");
-    std::vector<std::string> args = {"explore", kernel_path("v2c_rope_attn.py"), "--config", cfg, "--schedules", "3", "--jsonl", jl, "--no-progress", "-q"};
+    std::vector<std::string> args = {
+        "explore", kernel_path("v2c_rope_attn.py"), "--config", cfg, "--schedules", "3", "--jsonl", jl, "--no-progress",
+        "-q"};
     ASSERT_EQ(run_cvsim(args).exit_code, 0);
     write(cfg, "[gm]\nlatency_hit = 900\n");
     RunResult r = run_cvsim(args);
@@ -125,7 +138,8 @@ TEST(Journal, ResumingWithAnEditedConfigFileIsAnError) {
 }
 
 TEST(Journal, TheInProcessLoopRefusesAJournalItWouldNotWrite) {
-    RunResult r = run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--jobs", "0", "--jsonl", tmp("inproc.jsonl")});
+    RunResult r =
+        run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--jobs", "0", "--jsonl", tmp("inproc.jsonl")});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("E-USAGE"), std::string::npos) << r.err;
 }
@@ -137,7 +151,10 @@ TEST(Merge, GarbageDevNullAFolderOrAnotherKernelsJournalIsAnError) {
     std::string garbage = tmp("garbage.jsonl"), other = tmp("other.jsonl"), dir = tmp("dir");
     write(garbage, "this is not a journal\n{\"half\": ");
     std::filesystem::create_directories(dir);
-    ASSERT_EQ(run_cvsim({"explore", kernel_path("c2v_row_relay.py"), "--schedules", "3", "--jsonl", other, "--no-progress", "-q"}).exit_code, 0);
+    ASSERT_EQ(run_cvsim({"explore", kernel_path("c2v_row_relay.py"), "--schedules", "3", "--jsonl", other,
+                         "--no-progress", "-q"})
+                  .exit_code,
+              0);
     for (const std::string& f : {garbage, std::string("/dev/null"), dir, other}) {
         RunResult r = run_cvsim({"explore", k, "--merge", f});
         EXPECT_EQ(r.exit_code, 2) << f << "\n" << r.out << r.err;
@@ -148,7 +165,10 @@ TEST(Merge, GarbageDevNullAFolderOrAnotherKernelsJournalIsAnError) {
 
 TEST(Merge, AJournalOfOtherOptionsIsAnError) {
     std::string jl = tmp("merge_opts.jsonl");
-    ASSERT_EQ(run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--schedules", "3", "--jsonl", jl, "--no-progress", "-q"}).exit_code, 1);
+    ASSERT_EQ(run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--schedules", "3", "--jsonl", jl,
+                         "--no-progress", "-q"})
+                  .exit_code,
+              1);
     RunResult r = run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--v2c", "fence", "--merge", jl});
     EXPECT_EQ(r.exit_code, 2) << r.out;
     EXPECT_NE(r.err.find("E-JOURNAL"), std::string::npos) << r.err;
@@ -259,7 +279,8 @@ TEST(Bounds, ADiagnosticOnAHugeLineShowsAShortExcerpt) {
 }
 
 TEST(Bounds, ASeedRangeThatWrapsIsRefused) {
-    RunResult r = run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--seed", "18446744073709551610", "--schedules", "10"});
+    RunResult r =
+        run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--seed", "18446744073709551610", "--schedules", "10"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("E-USAGE"), std::string::npos) << r.err;
 }
@@ -318,7 +339,8 @@ bool alive(pid_t pid) {
 }
 
 TEST(Bounds, TheSupervisorsMemoryIsFlatInTheScheduleBudgetAndWorkersDieWithIt) {
-    pid_t sup = spawn_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "1000000000000", "--jobs", "2", "--no-progress", "-q"});
+    pid_t sup = spawn_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "1000000000000", "--jobs", "2",
+                             "--no-progress", "-q"});
     ASSERT_GT(sup, 0);
     std::vector<pid_t> workers;
     for (int i = 0; i < 100 && workers.size() < 2; ++i) {
@@ -332,7 +354,8 @@ TEST(Bounds, TheSupervisorsMemoryIsFlatInTheScheduleBudgetAndWorkersDieWithIt) {
     ::waitpid(sup, &st, 0);
     EXPECT_GT(hwm, 0);
     const long limit_kb = (kSanitized ? 600 : 300) * 1024;  // ASan: its shadow and quarantine
-    EXPECT_LT(hwm, limit_kb) << "the supervisor holds no per-schedule state (it grew ~0.5 GB/s when it held a seed list)";
+    EXPECT_LT(hwm, limit_kb)
+        << "the supervisor holds no per-schedule state (it grew ~0.5 GB/s when it held a seed list)";
     ASSERT_EQ(workers.size(), 2u) << "two workers were running";
     std::this_thread::sleep_for(std::chrono::milliseconds(1000));
     for (pid_t w : workers) {
@@ -347,7 +370,8 @@ TEST(Bounds, AKernelTooLargeToSimulateIsRefusedBeforeAllocating) {
     text.replace(text.find("x: pl.Tensor[[16, 16]"), 21, "x: pl.Tensor[[65536, 65536]");
     write(big, text);
     std::string relay = read_file(kernel_path("missing_tfree.py"));
-    for (size_t at; (at = relay.find("slot_size=1024")) != std::string::npos;) relay.replace(at, 14, "slot_size=4294967297");
+    for (size_t at; (at = relay.find("slot_size=1024")) != std::string::npos;)
+        relay.replace(at, 14, "slot_size=4294967297");
     write(ring, relay);
     for (const std::string& k : {big, ring}) {
         RunResult r = run_cvsim({"run", k}, 60);
@@ -361,12 +385,17 @@ TEST(Bounds, AKernelTooLargeToSimulateIsRefusedBeforeAllocating) {
 
 TEST(RoundTrip, NonAsciiStringsSurvivePrintAndParse) {
     std::string src = read_file(source_dir() + "/tests/golden/dsl/spmd_and_calls.py");
-    src.replace(src.find("name=\"blocks\""), 13, "name=\"bl\xc3\xb6" "cke \xe2\x86\x92 \\u00fc\"");
+    src.replace(src.find("name=\"blocks\""), 13,
+                "name=\"bl\xc3\xb6"
+                "cke \xe2\x86\x92 \\u00fc\"");
     std::string k = tmp("utf8.py"), a = tmp("utf8_a.py"), b = tmp("utf8_b.py");
     write(k, src);
     ASSERT_EQ(run_cvsim({"expand", k, "-o", a}).exit_code, 0);
     ASSERT_EQ(run_cvsim({"expand", a, "-o", b}).exit_code, 0);
-    EXPECT_NE(read_file(a).find("name='bl\xc3\xb6" "cke \xe2\x86\x92 \xc3\xbc'"), std::string::npos) << read_file(a);
+    EXPECT_NE(read_file(a).find("name='bl\xc3\xb6"
+                                "cke \xe2\x86\x92 \xc3\xbc'"),
+              std::string::npos)
+        << read_file(a);
     EXPECT_EQ(read_file(a), read_file(b));
 }
 
@@ -374,8 +403,11 @@ TEST(RoundTrip, NonAsciiStringsSurvivePrintAndParse) {
 // schedule exactly once, every line whole.
 TEST(Journal, AfterASupervisorKillTheRerunCompletesEachScheduleExactlyOnce) {
     std::string jl = tmp("killed.jsonl");
-    std::vector<std::string> args = {"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "3000", "--jobs", "2",
-                                     "--jsonl", jl, "--no-progress", "-q"};
+    std::vector<std::string> args = {"explore",       kernel_path("v2c_rope_attn.py"),
+                                     "--schedules",   "3000",
+                                     "--jobs",        "2",
+                                     "--jsonl",       jl,
+                                     "--no-progress", "-q"};
     pid_t sup = spawn_cvsim(args);
     ASSERT_GT(sup, 0);
     std::this_thread::sleep_for(std::chrono::milliseconds(400));
@@ -388,8 +420,10 @@ TEST(Journal, AfterASupervisorKillTheRerunCompletesEachScheduleExactlyOnce) {
     int nominal = 0;
     for (const auto& l : lines_of(jl)) {  // throws on a line that is not whole JSON
         if (l.contains("journal")) continue;
-        if (l["strategy"] == "nominal") ++nominal;
-        else seeds.insert(l["seed"].get<uint64_t>());
+        if (l["strategy"] == "nominal")
+            ++nominal;
+        else
+            seeds.insert(l["seed"].get<uint64_t>());
     }
     EXPECT_EQ(nominal, 1);
     EXPECT_EQ(seeds.size(), 3000u);
@@ -400,7 +434,9 @@ TEST(Journal, AfterASupervisorKillTheRerunCompletesEachScheduleExactlyOnce) {
 // schedule is in the journal exactly once.
 TEST(Journal, AKilledWorkerIsACrashOfItsScheduleAndTheRestGoesOn) {
     std::string jl = tmp("worker_kill.jsonl"), out = tmp("worker_kill.out");
-    pid_t sup = spawn_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "3000", "--jobs", "2", "--jsonl", jl, "--no-progress"}, out);
+    pid_t sup = spawn_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "3000", "--jobs", "2",
+                             "--jsonl", jl, "--no-progress"},
+                            out);
     ASSERT_GT(sup, 0);
     std::vector<pid_t> workers;
     for (int i = 0; i < 400 && workers.size() < 2; ++i) {
@@ -435,7 +471,9 @@ TEST(Journal, AKilledWorkerIsACrashOfItsScheduleAndTheRestGoesOn) {
 
 TEST(Journal, SigintStopsWithAPartialSummaryAndTheInterruptedExitCode) {
     std::string jl = tmp("sigint.jsonl"), out = tmp("sigint.out");
-    pid_t sup = spawn_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "1000000000", "--jobs", "2", "--jsonl", jl, "--no-progress"}, out);
+    pid_t sup = spawn_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "1000000000", "--jobs", "2",
+                             "--jsonl", jl, "--no-progress"},
+                            out);
     ASSERT_GT(sup, 0);
     std::vector<pid_t> workers;
     for (int i = 0; i < 100 && workers.size() < 2; ++i) {
@@ -477,12 +515,22 @@ TEST(Io, AReportToAFullStandardOutputIsAnIoError) {
 TEST(Validation, EachBadOptionIsAClearUsageError) {
     std::string k = kernel_path("v2c_rope_attn.py");
     std::vector<std::vector<std::string>> cases = {
-        {"run", k, "--timeout", "0"},           {"run", k, "--timeout", "-1"},        {"run", k, "--timeout", "nan"},
-        {"run", k, "--rtol", "-1"},             {"run", k, "--rtol", "nan"},          {"run", k, "--seed", "-1"},
-        {"run", k, "--visibility-delay", "-1"}, {"explore", k, "--jobs", "-1"},       {"explore", k, "--shard", "0/2/3"},
-        {"explore", k, "--shard", "2/2"},       {"explore", k, "--shard", "0/0"},     {"run", k, "--entry", ""},
-        {"run", k, "--config", testing::TempDir()}, {"run", k, "--input", "no_such_param=3"},
-        {"explore", k, "--seed", "-5"},         {"explore", k, "--schedules", "-1"},
+        {"run", k, "--timeout", "0"},
+        {"run", k, "--timeout", "-1"},
+        {"run", k, "--timeout", "nan"},
+        {"run", k, "--rtol", "-1"},
+        {"run", k, "--rtol", "nan"},
+        {"run", k, "--seed", "-1"},
+        {"run", k, "--visibility-delay", "-1"},
+        {"explore", k, "--jobs", "-1"},
+        {"explore", k, "--shard", "0/2/3"},
+        {"explore", k, "--shard", "2/2"},
+        {"explore", k, "--shard", "0/0"},
+        {"run", k, "--entry", ""},
+        {"run", k, "--config", testing::TempDir()},
+        {"run", k, "--input", "no_such_param=3"},
+        {"explore", k, "--seed", "-5"},
+        {"explore", k, "--schedules", "-1"},
     };
     for (const auto& args : cases) {
         RunResult r = run_cvsim(args);

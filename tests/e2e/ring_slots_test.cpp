@@ -16,11 +16,14 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string fixture(const std::string& name) { return source_dir() + "/tests/e2e/ring_slots/" + name; }
+std::string fixture(const std::string& name) {
+    return source_dir() + "/tests/e2e/ring_slots/" + name;
+}
 
 std::string tmp_dir() {
     static std::string dir = [] {
-        std::string d = (std::filesystem::temp_directory_path() / ("cvsim_ring_slots_" + std::to_string(::getpid()))).string();
+        std::string d =
+            (std::filesystem::temp_directory_path() / ("cvsim_ring_slots_" + std::to_string(::getpid()))).string();
         std::filesystem::create_directories(d);
         return d;
     }();
@@ -34,7 +37,8 @@ std::string write_tmp(const std::string& name, const std::string& text) {
 }
 
 void replace_all(std::string& s, const std::string& from, const std::string& to) {
-    for (size_t i = s.find(from); i != std::string::npos; i = s.find(from, i + to.size())) s.replace(i, from.size(), to);
+    for (size_t i = s.find(from); i != std::string::npos; i = s.find(from, i + to.size()))
+        s.replace(i, from.size(), to);
 }
 
 // C2V: the cube's matmul result crosses to the vector lane (popped as zv); {EARLY} derives an alias of zv,
@@ -124,21 +128,31 @@ const Form kForms[] = {
     {"reshape", true, "            r = pl.reshape(zv, [64, 16])", "            v = pl.reshape(r, [32, 32])", true},
     {"slice", true, "            r = pl.slice(zv, [32, 16], [0, 16])", "            v = pl.add(r, r)", true},
     {"if_yield_view", true,
-     "            if i % 2 == 0:\n                a = pl.yield_(zv)\n            else:\n                r = pl.reshape(zv, [32, 32])\n"
+     "            if i % 2 == 0:\n                a = pl.yield_(zv)\n            else:\n                r = "
+     "pl.reshape(zv, [32, 32])\n"
      "                a = pl.yield_(r)",
      "            v = pl.add(a, a)", true},
     {"loop_carried_view", true, "            r = pl.reshape(zv, [32, 32])",
-     "            for j, (c,) in pl.range(2, init_values=(r,)):\n                c2 = pl.add(c, c)\n                c_out = pl.yield_(c2)\n"
-     "            v = pl.add(c_out, c_out)", true},
+     "            for j, (c,) in pl.range(2, init_values=(r,)):\n                c2 = pl.add(c, c)\n                "
+     "c_out = pl.yield_(c2)\n"
+     "            v = pl.add(c_out, c_out)",
+     true},
     {"if_yield", true,
-     "            if i % 2 == 0:\n                a = pl.yield_(zv)\n            else:\n                w = pl.add(zv, zv)\n                a = pl.yield_(w)",
+     "            if i % 2 == 0:\n                a = pl.yield_(zv)\n            else:\n                w = pl.add(zv, "
+     "zv)\n                a = pl.yield_(w)",
      "            v = pl.add(a, a)", false},
     {"if_then_loop_carried", true,
-     "            if i < 1:\n                a = pl.yield_(zv)\n            else:\n                w = pl.add(zv, zv)\n                a = pl.yield_(w)",
-     "            for j, (c,) in pl.range(2, init_values=(a,)):\n                c2 = pl.add(c, c)\n                c_out = pl.yield_(c2)\n"
-     "            v = pl.add(c_out, c_out)", false},
-    {"v2c_slice", false, "            r = pl.slice(p_mat, [32, 32], [0, 0])", "            m_left = pl.move(r, target_memory=pl.MemorySpace.Left)", false},
-    {"v2c_if_yield", false, "            if i % 2 == 0:\n                a = pl.yield_(p_mat)\n            else:\n                a = pl.yield_(p_mat)",
+     "            if i < 1:\n                a = pl.yield_(zv)\n            else:\n                w = pl.add(zv, "
+     "zv)\n                a = pl.yield_(w)",
+     "            for j, (c,) in pl.range(2, init_values=(a,)):\n                c2 = pl.add(c, c)\n                "
+     "c_out = pl.yield_(c2)\n"
+     "            v = pl.add(c_out, c_out)",
+     false},
+    {"v2c_slice", false, "            r = pl.slice(p_mat, [32, 32], [0, 0])",
+     "            m_left = pl.move(r, target_memory=pl.MemorySpace.Left)", false},
+    {"v2c_if_yield", false,
+     "            if i % 2 == 0:\n                a = pl.yield_(p_mat)\n            else:\n                a = "
+     "pl.yield_(p_mat)",
      "            m_left = pl.move(a, target_memory=pl.MemorySpace.Left)", false},
 };
 
@@ -158,7 +172,9 @@ struct Case {
     }
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name(); }
+void PrintTo(const Case& c, std::ostream* os) {
+    *os << c.name();
+}
 
 std::vector<Case> cases() {
     std::vector<Case> out;
@@ -195,7 +211,8 @@ TEST_P(RingSlotViews, ExpansionIsCleanOnBothTargetsWithTwoBlocks) {
     const Case& c = GetParam();
     std::string k = write_tmp(c.name() + ".py", c.kernel());
     for (const char* target : {"a2a3", "a5"}) {
-        RunResult r = run_cvsim({"check", k, "--target", target, "--blocks", "2", "--schedules", "12", "--no-progress"}, 300);
+        RunResult r =
+            run_cvsim({"check", k, "--target", target, "--blocks", "2", "--schedules", "12", "--no-progress"}, 300);
         EXPECT_EQ(r.exit_code, 0) << target << "\n" << r.out << r.err;
     }
 }
@@ -218,7 +235,8 @@ TEST_P(RingSlotViews, AnEarlyTfreeIsARaceOnTheA5SlotAndHarmlessOnA2a3) {
         prog.erase(free_begin, free_end - free_begin + 1);
         prog.insert(pop_end + 1, free_line);
         std::string early = write_tmp(c.name() + "_early_" + target + ".py", prog);
-        RunResult r = run_cvsim({"check", early, "--target", target, "--blocks", "2", "--schedules", "12", "--no-progress"}, 300);
+        RunResult r =
+            run_cvsim({"check", early, "--target", target, "--blocks", "2", "--schedules", "12", "--no-progress"}, 300);
         if (std::string(target) == "a5") {
             EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
             EXPECT_NE(r.out.find("E-RACE-WAR"), std::string::npos) << r.out;
@@ -233,14 +251,19 @@ INSTANTIATE_TEST_SUITE_P(Forms, RingSlotViews, ::testing::ValuesIn(cases()),
                          [](const ::testing::TestParamInfo<Case>& i) { return i.param.name(); });
 
 TEST(RingSlots, HandWrittenEarlyTfreeIsReportedWithBothLinesAndCorruptsTheA5Data) {
-    RunResult r = run_cvsim({"check", fixture("a5_early_tfree_view.py"), "--target", "a5", "--schedules", "20", "--no-progress"});
+    RunResult r =
+        run_cvsim({"check", fixture("a5_early_tfree_view.py"), "--target", "a5", "--schedules", "20", "--no-progress"});
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     // The view's read (line 39) against the cube's push that reused the slot (line 21).
     const std::string o = unwrapped(r.out);
-    EXPECT_NE(o.find("WAR on ring slot memory __ring_cluster0[0:1024]: AIV0 VECTOR read at a5_early_tfree_view.py:39"), std::string::npos) << r.out;
+    EXPECT_NE(o.find("WAR on ring slot memory __ring_cluster0[0:1024]: AIV0 VECTOR read at a5_early_tfree_view.py:39"),
+              std::string::npos)
+        << r.out;
     EXPECT_NE(o.find("AIC FIXP write at a5_early_tfree_view.py:21"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("E-MISMATCH"), std::string::npos) << "the push rewrote the slot the view still reads\n" << r.out;
-    RunResult a2 = run_cvsim({"check", fixture("a5_early_tfree_view.py"), "--target", "a2a3", "--schedules", "20", "--no-progress"});
+    EXPECT_NE(r.out.find("E-MISMATCH"), std::string::npos) << "the push rewrote the slot the view still reads\n"
+                                                           << r.out;
+    RunResult a2 = run_cvsim(
+        {"check", fixture("a5_early_tfree_view.py"), "--target", "a2a3", "--schedules", "20", "--no-progress"});
     EXPECT_EQ(a2.exit_code, 0) << a2.out << a2.err;
 }
 
@@ -251,7 +274,9 @@ TEST(RingSlots, APoppedTileLeavingItsBlockIsUnsupportedNotFreedEarly) {
     EXPECT_NE(r.err.find("'zv'"), std::string::npos) << r.err;
     // The hint's fix (copy inside the arm, let the copy leave) expands and is clean on both targets.
     std::string k = read_file(fixture("popped_tile_escapes.py"));
-    replace_all(k, "                a = pl.yield_(zv)", "                zc = pl.move(zv, target_memory=pl.MemorySpace.Vec)\n                a = pl.yield_(zc)");
+    replace_all(
+        k, "                a = pl.yield_(zv)",
+        "                zc = pl.move(zv, target_memory=pl.MemorySpace.Vec)\n                a = pl.yield_(zc)");
     std::string fixed = write_tmp("popped_tile_copied.py", k);
     for (const char* target : {"a2a3", "a5"}) {
         RunResult c = run_cvsim({"check", fixed, "--target", target, "--schedules", "12", "--no-progress"});
@@ -261,17 +286,18 @@ TEST(RingSlots, APoppedTileLeavingItsBlockIsUnsupportedNotFreedEarly) {
 
 TEST(RingSlots, RingTrafficIsOrderedByItsFlagsUnderAVisibilityDelay) {
     for (const char* target : {"a2a3", "a5"}) {
-        RunResult r = run_cvsim({"check", kernel_path("flash_block.py"), "--target", target, "--visibility-delay", "200", "--schedules", "20",
-                                 "--no-progress"}, 300);
+        RunResult r = run_cvsim({"check", kernel_path("flash_block.py"), "--target", target, "--visibility-delay",
+                                 "200", "--schedules", "20", "--no-progress"},
+                                300);
         EXPECT_EQ(r.exit_code, 0) << target << "\n" << r.out << r.err;
-        RunResult t = run_cvsim({"check", fixture("two_ring_ids.py"), "--target", target, "--visibility-delay", "200", "--schedules", "20",
-                                 "--no-progress"});
+        RunResult t = run_cvsim({"check", fixture("two_ring_ids.py"), "--target", target, "--visibility-delay", "200",
+                                 "--schedules", "20", "--no-progress"});
         EXPECT_EQ(t.exit_code, 0) << target << "\n" << t.out << t.err;
         // The token fences of these kernels publish their stores without a system.fence(), a genuine GM race under
         // a delay (issue 10 class 5); whatever is reported is about the user's scratch, never the ring's slots.
         for (const char* k : {"c2v_row_relay.py", "v2c_rope_attn.py"}) {
-            RunResult g = run_cvsim({"check", kernel_path(k), "--target", target, "--v2c", "fence", "--visibility-delay", "200", "--schedules",
-                                     "20", "--no-progress"});
+            RunResult g = run_cvsim({"check", kernel_path(k), "--target", target, "--v2c", "fence",
+                                     "--visibility-delay", "200", "--schedules", "20", "--no-progress"});
             EXPECT_EQ(g.out.find("__ring"), std::string::npos) << k << " " << target << "\n" << g.out;
         }
     }
@@ -280,7 +306,8 @@ TEST(RingSlots, RingTrafficIsOrderedByItsFlagsUnderAVisibilityDelay) {
 TEST(RingSlots, EveryRingIdHasItsOwnRegionOfTheRingBuffer) {
     // Ring 1 used to be placed inside the first user tensor: its pushes raced with the vector's loads of x.
     for (const char* target : {"a2a3", "a5"}) {
-        RunResult r = run_cvsim({"check", fixture("two_ring_ids.py"), "--target", target, "--schedules", "20", "--no-progress"});
+        RunResult r =
+            run_cvsim({"check", fixture("two_ring_ids.py"), "--target", target, "--schedules", "20", "--no-progress"});
         EXPECT_EQ(r.exit_code, 0) << target << "\n" << r.out << r.err;
         EXPECT_EQ(r.out.find("on GM x"), std::string::npos) << r.out;
     }

@@ -29,7 +29,8 @@ namespace {
 // Runs cvsim ARGS with an address-space limit (as `ulimit -v`; none under ASan, which reserves terabytes of
 // address space) and a wall limit, keeping at most 1 MiB of each stream.
 RunResult run_limited(const std::vector<std::string>& args, int wall_seconds, rlim_t mem_bytes) {
-    return run_cvsim(args, wall_seconds, RunLimits{kSanitized ? 0 : static_cast<uint64_t>(mem_bytes), size_t{1} << 20, ""});
+    return run_cvsim(args, wall_seconds,
+                     RunLimits{kSanitized ? 0 : static_cast<uint64_t>(mem_bytes), size_t{1} << 20, ""});
 }
 
 std::vector<std::string> sample_kernels() {
@@ -50,9 +51,20 @@ std::vector<Mutant> mutants(const std::string& kind) {
     std::vector<Mutant> out;
     std::mt19937_64 rng(0xC5510u + std::hash<std::string>{}(kind) % 1000);  // deterministic per kind
     auto pick = [&](size_t n) { return n == 0 ? size_t{0} : static_cast<size_t>(rng() % n); };
-    const std::vector<std::string> numbers = {"-1", "0", "-9223372036854775808", "9223372036854775807", "9223372036854775806",
-                                              "4294967297", "18446744073709551616", "99999999999999999999999", "-16",
-                                              "4611686018427387904", "1e308", "-0", "0x7fffffffffffffff", "65536"};
+    const std::vector<std::string> numbers = {"-1",
+                                              "0",
+                                              "-9223372036854775808",
+                                              "9223372036854775807",
+                                              "9223372036854775806",
+                                              "4294967297",
+                                              "18446744073709551616",
+                                              "99999999999999999999999",
+                                              "-16",
+                                              "4611686018427387904",
+                                              "1e308",
+                                              "-0",
+                                              "0x7fffffffffffffff",
+                                              "65536"};
     // CVSIM_ROBUSTNESS_VARIANTS=N (scripts/nightly.sh) runs N variants per sample and kind instead of 2.
     int variants = 2;
     if (const char* env = std::getenv("CVSIM_ROBUSTNESS_VARIANTS")) variants = std::max(1, std::atoi(env));
@@ -69,16 +81,23 @@ std::vector<Mutant> mutants(const std::string& kind) {
                 for (int k = 0; k < n && !m.text.empty(); ++k) {
                     size_t at = pick(m.text.size());
                     switch (pick(3)) {
-                        case 0: m.text[at] = static_cast<char>(rng() & 0xff); break;
-                        case 1: m.text.insert(at, 1, "()[]:,=\n\t #'\"\\"[pick(15)]); break;
-                        default: m.text.erase(at, 1 + pick(4)); break;
+                        case 0:
+                            m.text[at] = static_cast<char>(rng() & 0xff);
+                            break;
+                        case 1:
+                            m.text.insert(at, 1, "()[]:,=\n\t #'\"\\"[pick(15)]);
+                            break;
+                        default:
+                            m.text.erase(at, 1 + pick(4));
+                            break;
                     }
                 }
             } else if (kind == "numbers") {
                 // Replace a few integer literals (offsets, shapes, loop bounds, slot sizes) by extreme values.
                 std::vector<std::pair<size_t, size_t>> lits;
                 for (size_t i = 0; i < text.size();) {
-                    if (std::isdigit(static_cast<unsigned char>(text[i])) && (i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1])))) {
+                    if (std::isdigit(static_cast<unsigned char>(text[i])) &&
+                        (i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1])))) {
                         size_t j = i;
                         while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
                         lits.push_back({i, j - i});
@@ -104,18 +123,22 @@ std::vector<Mutant> mutants(const std::string& kind) {
                 switch ((static_cast<size_t>(v) + out.size()) % 3) {
                     case 0: {
                         size_t depth = 50 + pick(5000);
-                        lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at),
-                                     indent + "z = " + std::string(depth, "([-"[pick(3)]) + "1" + std::string(depth, ')'));
+                        lines.insert(
+                            lines.begin() + static_cast<std::ptrdiff_t>(at),
+                            indent + "z = " + std::string(depth, "([-"[pick(3)]) + "1" + std::string(depth, ')'));
                         break;
                     }
                     case 1:
-                        lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at), indent + "z = " + std::string(200000 + pick(200000), 'a'));
+                        lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at),
+                                     indent + "z = " + std::string(200000 + pick(200000), 'a'));
                         break;
                     default:
                         if (!lines.empty()) {
                             size_t from = pick(lines.size());
-                            if (pick(2)) lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at), lines[from]);
-                            else lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(from));
+                            if (pick(2))
+                                lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at), lines[from]);
+                            else
+                                lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(from));
                         }
                         break;
                 }
@@ -133,13 +156,17 @@ void expect_well_formed(const std::string& what, const RunResult& r) {
     static const std::regex diag(R"(error\[E-[A-Z0-9-]+\]|warning\[W-[A-Z0-9-]+\])");
     ASSERT_FALSE(r.timed_out) << what << ": hit the wall limit";
     ASSERT_EQ(r.signal, 0) << what << ": killed by signal " << r.signal << "\n" << r.err.substr(0, 4000);
-    ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 2) << what << ": exit " << r.exit_code << "\n" << r.err.substr(0, 4000);
+    ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 2) << what << ": exit " << r.exit_code << "\n"
+                                                                          << r.err.substr(0, 4000);
     EXPECT_EQ(r.err.find("internal error"), std::string::npos) << what << "\n" << r.err.substr(0, 4000);
     if (r.exit_code == 2) {
-        EXPECT_TRUE(std::regex_search(r.err, diag)) << what << ": exit 2 without a diagnostic\n" << r.err.substr(0, 2000);
+        EXPECT_TRUE(std::regex_search(r.err, diag)) << what << ": exit 2 without a diagnostic\n"
+                                                    << r.err.substr(0, 2000);
     }
     if (r.exit_code == 1) {
-        EXPECT_TRUE(std::regex_search(r.out, diag) || std::regex_search(r.err, diag)) << what << ": exit 1 without a finding\n" << r.out.substr(0, 2000);
+        EXPECT_TRUE(std::regex_search(r.out, diag) || std::regex_search(r.err, diag))
+            << what << ": exit 1 without a finding\n"
+            << r.out.substr(0, 2000);
     }
 }
 
@@ -172,17 +199,26 @@ TEST(Robustness, TheSharedBadInputsAndSamples) {
     run_all(ms, "samples");
 }
 
-TEST(Robustness, TruncatedKernels) { run_all(mutants("truncate"), "truncate"); }
-TEST(Robustness, ByteNoise) { run_all(mutants("noise"), "noise"); }
-TEST(Robustness, HugeNegativeAndOverflowingNumbers) { run_all(mutants("numbers"), "numbers"); }
-TEST(Robustness, DeepNestingLongLinesAndMovedLines) { run_all(mutants("structure"), "structure"); }
+TEST(Robustness, TruncatedKernels) {
+    run_all(mutants("truncate"), "truncate");
+}
+TEST(Robustness, ByteNoise) {
+    run_all(mutants("noise"), "noise");
+}
+TEST(Robustness, HugeNegativeAndOverflowingNumbers) {
+    run_all(mutants("numbers"), "numbers");
+}
+TEST(Robustness, DeepNestingLongLinesAndMovedLines) {
+    run_all(mutants("structure"), "structure");
+}
 
 // Computed GM offsets that overflow int64 (in loops, so no static check sees them): E-OOB, never heap
 // corruption, a crash or a pass.
 TEST(Robustness, OverflowingComputedOffsetsAreOutOfBounds) {
-    const std::vector<std::string> offsets = {"0, 9223372036854775807", "9223372036854775800, 0", "i * 4611686018427387904, 0",
-                                              "0, i * 9223372036854775807 + 1", "0, -9223372036854775807 - i",
-                                              "i * 2305843009213693952 * 4, 0", "i - 9223372036854775807 - 1, 0"};
+    const std::vector<std::string> offsets = {"0, 9223372036854775807",        "9223372036854775800, 0",
+                                              "i * 4611686018427387904, 0",    "0, i * 9223372036854775807 + 1",
+                                              "0, -9223372036854775807 - i",   "i * 2305843009213693952 * 4, 0",
+                                              "i - 9223372036854775807 - 1, 0"};
     std::string dir = testing::TempDir() + "/robust_offsets";
     std::filesystem::create_directories(dir);
     int n = 0;
@@ -190,19 +226,25 @@ TEST(Robustness, OverflowingComputedOffsetsAreOutOfBounds) {
         std::string path = dir + "/o" + std::to_string(n++) + ".py";
         std::ofstream(path) << "import pypto.language as pl\n\n\n@pl.program\nclass Oob:\n"
                                "    @pl.function(type=pl.FunctionType.InCore)\n"
-                               "    def main(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
+                               "    def main(self, x: pl.Tensor[[16, 16], pl.FP32], y: pl.Out[pl.Tensor[[16, 16], "
+                               "pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:\n"
                                "        for i in pl.range(0, 2):\n"
-                               "            t = pl.load(x, [" << off << "], [16, 16])\n"
+                               "            t = pl.load(x, ["
+                            << off
+                            << "], [16, 16])\n"
                                "            y = pl.store(t, [0, 0], y)\n"
                                "        return y\n";
         for (const char* cmd : {"run", "check"}) {
             std::vector<std::string> args = {cmd, path};
-            if (std::string(cmd) == "check") args.insert(args.end(), {"--schedules", "3", "--jobs", "1", "--no-progress"});
+            if (std::string(cmd) == "check")
+                args.insert(args.end(), {"--schedules", "3", "--jobs", "1", "--no-progress"});
             RunResult r = run_limited(args, kWall, kMem);
             std::string what = std::string(cmd) + " with offsets [" + off + "]";
             expect_well_formed(what, r);
             EXPECT_NE(r.exit_code, 0) << what << ": an out-of-bounds window passed";
-            EXPECT_TRUE(r.err.find("E-OOB") != std::string::npos || r.out.find("E-OOB") != std::string::npos) << what << "\n" << r.out << r.err;
+            EXPECT_TRUE(r.err.find("E-OOB") != std::string::npos || r.out.find("E-OOB") != std::string::npos)
+                << what << "\n"
+                << r.out << r.err;
         }
     }
 }

@@ -10,28 +10,34 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/" + name;
+}
 
 TEST(Sampling, ARaceBehindAnUnboundFlagIsFoundWithoutInput) {
     // branch_result_v2c.py races only when flag > 0; SPEC's default 0 alone gave "PASS ... holds for every schedule".
-    RunResult r = run_cvsim({"check", kernel("branch_result_v2c.py"), "--v2c", "off", "--schedules", "10", "--no-progress"});
+    RunResult r =
+        run_cvsim({"check", kernel("branch_result_v2c.py"), "--v2c", "off", "--schedules", "10", "--no-progress"});
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     EXPECT_NE(r.out.find("E-RACE-RAW"), std::string::npos) << r.out;
     EXPECT_NE(unwrapped(r.out).find("[k flag=1 (sampled)]"), std::string::npos) << r.out;
     EXPECT_NE(unwrapped(r.out).find("[k flag=0 (sampled)]"), std::string::npos) << r.out;
     EXPECT_NE(unwrapped(r.err).find("cvsim checks it with each set to 1, then 2, then 0"), std::string::npos) << r.err;
     // A value given is not sampled: flag=0 is the clean branch.
-    RunResult given = run_cvsim({"check", kernel("branch_result_v2c.py"), "--v2c", "off", "--input", "flag=0", "--schedules", "10", "--no-progress"});
+    RunResult given = run_cvsim({"check", kernel("branch_result_v2c.py"), "--v2c", "off", "--input", "flag=0",
+                                 "--schedules", "10", "--no-progress"});
     EXPECT_EQ(given.exit_code, 0) << given.out << given.err;
     EXPECT_EQ(given.out.find("sampled"), std::string::npos) << given.out;
     // fence orders it at every sampled value.
-    RunResult fence = run_cvsim({"check", kernel("branch_result_v2c.py"), "--v2c", "fence", "--schedules", "10", "--no-progress"});
+    RunResult fence =
+        run_cvsim({"check", kernel("branch_result_v2c.py"), "--v2c", "fence", "--schedules", "10", "--no-progress"});
     EXPECT_EQ(fence.exit_code, 0) << fence.out << fence.err;
 }
 
 TEST(Sampling, ANumericOperandIsNotSampledAndAnOutOfBoundsSampleIsNoVerdictValue) {
     // sampled_scalars.py: `row` moves a window (2 does not fit), `scale` only multiplies data.
-    RunResult r = run_cvsim({"check", kernel("sampled_scalars.py"), "--v2c", "off", "--schedules", "10", "--no-progress"});
+    RunResult r =
+        run_cvsim({"check", kernel("sampled_scalars.py"), "--v2c", "off", "--schedules", "10", "--no-progress"});
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     const std::string out = unwrapped(r.out), err = unwrapped(r.err);
     EXPECT_NE(out.find("[k row=1 (sampled)]"), std::string::npos) << out;
@@ -47,14 +53,16 @@ TEST(Sampling, AKernelTakingNoSampledValueHasNoVerdict) {
     EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("error[E-UNCHECKED]"), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("PASS"), std::string::npos) << r.out;
-    RunResult given = run_cvsim({"check", kernel("sampled_all_oob.py"), "--input", "row=-1", "--schedules", "3", "--no-progress"});
+    RunResult given =
+        run_cvsim({"check", kernel("sampled_all_oob.py"), "--input", "row=-1", "--schedules", "3", "--no-progress"});
     EXPECT_EQ(given.exit_code, 0) << given.out << given.err;
 }
 
 TEST(Sampling, RunSaysWhichUnboundScalarsItLeftAtZero) {
     RunResult r = run_cvsim({"run", kernel("branch_result_v2c.py")});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-    EXPECT_NE(unwrapped(r.err).find("the scalar parameter(s) flag decide what 'k' runs and no --input gives them: this run uses 0"),
+    EXPECT_NE(unwrapped(r.err).find(
+                  "the scalar parameter(s) flag decide what 'k' runs and no --input gives them: this run uses 0"),
               std::string::npos)
         << r.err;
 }
@@ -73,7 +81,9 @@ TEST(Sampling, AnEntryTensorFilledFromTheCommandLineIsReadAsThatValue) {
 
 namespace {
 
-std::string sampling_kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/sampling/" + name; }
+std::string sampling_kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/sampling/" + name;
+}
 
 // Review round on sampling (each kernel races for the values shown and passed before): the race is found
 // without --input.
@@ -84,13 +94,13 @@ TEST(Sampling, RacesBehindSamplesReviewFoundVacuous) {
         const char* code;
     };
     const std::vector<Case> cases = {
-        {"s_range_lohi_c2v.py", {}, "E-RACE-RAW"},           // two scalars bounding one loop: ascending sample
-        {"csr_offsets_c2v.py", {}, "E-RACE-RAW"},            // control data read into a loop's bounds: ascending fill
-        {"launder_c2v.py", {}, "E-RACE-RAW"},                // a scalar through a GM write and read back
-        {"launder_full.py", {"--v2c", "off"}, "E-RACE-RAW"}, // a scalar through a tile
-        {"oob_from_race_c2v.py", {}, "E-RACE-RAW"},          // the race itself put a sampled load out of bounds
-        {"s_tuple_callee2.py", {"--v2c", "off"}, "E-RACE"},  // an untyped helper's results (inlined)
-        {"corenum_scalar.py", {}, "E-RACE-WAW"},             // a launch width from an unbound orchestration scalar
+        {"s_range_lohi_c2v.py", {}, "E-RACE-RAW"},            // two scalars bounding one loop: ascending sample
+        {"csr_offsets_c2v.py", {}, "E-RACE-RAW"},             // control data read into a loop's bounds: ascending fill
+        {"launder_c2v.py", {}, "E-RACE-RAW"},                 // a scalar through a GM write and read back
+        {"launder_full.py", {"--v2c", "off"}, "E-RACE-RAW"},  // a scalar through a tile
+        {"oob_from_race_c2v.py", {}, "E-RACE-RAW"},           // the race itself put a sampled load out of bounds
+        {"s_tuple_callee2.py", {"--v2c", "off"}, "E-RACE"},   // an untyped helper's results (inlined)
+        {"corenum_scalar.py", {}, "E-RACE-WAW"},              // a launch width from an unbound orchestration scalar
     };
     for (const auto& c : cases) {
         std::vector<std::string> args = {"check", sampling_kernel(c.file), "--schedules", "40", "--no-progress"};
@@ -98,18 +108,22 @@ TEST(Sampling, RacesBehindSamplesReviewFoundVacuous) {
         RunResult r = run_cvsim(args);
         EXPECT_EQ(r.exit_code, 1) << c.file << "\n" << r.out << r.err;
         EXPECT_NE(r.out.find(c.code), std::string::npos) << c.file << "\n" << r.out;
-        EXPECT_NE(unwrapped(r.out).find("note: found with values cvsim sampled"), std::string::npos) << c.file << "\n" << r.out;
+        EXPECT_NE(unwrapped(r.out).find("note: found with values cvsim sampled"), std::string::npos) << c.file << "\n"
+                                                                                                     << r.out;
     }
 }
 
 TEST(Sampling, AnIotaInputFillsATensorWithAscendingValues) {
     // --input offs=iota: offs = 0, 1, ...: the range offs[0] .. offs[1] runs once and races; a constant fill is empty.
-    RunResult iota = run_cvsim({"check", sampling_kernel("csr_offsets_c2v.py"), "--input", "offs=iota", "--schedules", "20", "--no-progress"});
+    RunResult iota = run_cvsim(
+        {"check", sampling_kernel("csr_offsets_c2v.py"), "--input", "offs=iota", "--schedules", "20", "--no-progress"});
     EXPECT_EQ(iota.exit_code, 1) << iota.out << iota.err;
     EXPECT_EQ(iota.out.find("sampled"), std::string::npos) << iota.out;
-    RunResult ones = run_cvsim({"check", sampling_kernel("csr_offsets_c2v.py"), "--input", "offs=1", "--schedules", "20", "--no-progress"});
+    RunResult ones = run_cvsim(
+        {"check", sampling_kernel("csr_offsets_c2v.py"), "--input", "offs=1", "--schedules", "20", "--no-progress"});
     EXPECT_EQ(ones.exit_code, 0) << ones.out << ones.err;
-    RunResult bad = run_cvsim({"check", sampling_kernel("csr_offsets_c2v.py"), "--input", "offs=iota+x", "--no-progress"});
+    RunResult bad =
+        run_cvsim({"check", sampling_kernel("csr_offsets_c2v.py"), "--input", "offs=iota+x", "--no-progress"});
     EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
 }
 

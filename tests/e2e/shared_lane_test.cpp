@@ -8,7 +8,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/" + name;
+}
 
 TEST(SharedLane, AHandWrittenBarrierInAVectorLoopIsReachedByTheCube) {
     for (const char* policy : {"off", "fence", "syncall"}) {
@@ -23,7 +25,9 @@ TEST(SharedLane, AHandWrittenBarrierInAVectorLoopIsReachedByTheCube) {
     size_t aiv = e.out.find("def shared_barrier_loop_aiv");
     ASSERT_NE(aic, std::string::npos);
     std::string aic_body = e.out.substr(aic, aiv - aic);
-    EXPECT_NE(aic_body.find("for i in pl.range(2):\n            pl.system.fence()\n            pl.system.syncall("), std::string::npos) << aic_body;
+    EXPECT_NE(aic_body.find("for i in pl.range(2):\n            pl.system.fence()\n            pl.system.syncall("),
+              std::string::npos)
+        << aic_body;
     EXPECT_EQ(aic_body.find("pl.tile.mul"), std::string::npos) << aic_body;
 }
 

@@ -17,8 +17,12 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
-bool has(const RunResult& r, const std::string& s) { return r.out.find(s) != std::string::npos || r.err.find(s) != std::string::npos; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/" + name;
+}
+bool has(const RunResult& r, const std::string& s) {
+    return r.out.find(s) != std::string::npos || r.err.find(s) != std::string::npos;
+}
 
 rt::TensorBuffer buffer(const std::string& name, DType t, std::vector<int64_t> shape, const std::vector<double>& v) {
     rt::TensorBuffer b;
@@ -50,8 +54,8 @@ TEST(SortOps, TopkKernelEqualsTheReferenceAndTheHandComputedOrder) {
     rt::write_npy(buffer("x", DType::FP32, {1, 128}, x), dir + "/x.npy");
     rt::write_npy(buffer("idx", DType::UINT32, {1, 128}, idx), dir + "/idx.npy");
     rt::write_npy(buffer("y", DType::FP32, {2, 32}, y), dir + "/y.npy");
-    RunResult r = run_cvsim({"run", kernel("topk_sort.py"), "--input", "x=" + dir + "/x.npy", "--input", "idx=" + dir + "/idx.npy",
-                             "--input", "y=" + dir + "/y.npy", "--output-dir", dir});
+    RunResult r = run_cvsim({"run", kernel("topk_sort.py"), "--input", "x=" + dir + "/x.npy", "--input",
+                             "idx=" + dir + "/idx.npy", "--input", "y=" + dir + "/y.npy", "--output-dir", dir});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_TRUE(has(r, "outputs: equal to the reference (6 tensors, bit-exact)")) << r.out;
     // vals: x sorted descending; perm: the stable permutation (equal values by ascending index).
@@ -86,7 +90,8 @@ TEST(SortOps, TopkKernelEqualsTheReferenceAndTheHandComputedOrder) {
     const auto amax = read_out(dir, "amax", DType::INT32, {2, 1});
     const auto amin = read_out(dir, "amin", DType::INT32, {1, 32});
     for (int row = 0; row < 2; ++row)
-        EXPECT_EQ(amax[row], std::max_element(y.begin() + row * 32, y.begin() + row * 32 + 32) - (y.begin() + row * 32));
+        EXPECT_EQ(amax[row],
+                  std::max_element(y.begin() + row * 32, y.begin() + row * 32 + 32) - (y.begin() + row * 32));
     for (int c = 0; c < 32; ++c) EXPECT_EQ(amin[c], y[32 + c] < y[c] ? 1 : 0) << c;
 }
 
@@ -95,7 +100,8 @@ TEST(SortOps, TopkKernelIsBitExactOnRandomInputsOnBothTargets) {
         for (const char* seed : {"1", "2", "3"}) {
             RunResult r = run_cvsim({"run", kernel("topk_sort.py"), "--seed", seed, "--target", target});
             EXPECT_EQ(r.exit_code, 0) << target << " " << seed << r.out << r.err;
-            EXPECT_TRUE(has(r, "outputs: equal to the reference (6 tensors, bit-exact)")) << target << " " << seed << r.out;
+            EXPECT_TRUE(has(r, "outputs: equal to the reference (6 tensors, bit-exact)"))
+                << target << " " << seed << r.out;
         }
     RunResult e = run_cvsim({"expand", kernel("topk_sort.py")});
     EXPECT_EQ(e.exit_code, 0) << e.err;
@@ -117,7 +123,8 @@ TEST(PrintedForms, ScratchOperandsAndNegativeAxesComputeLikeThePlainForms) {
     std::vector<double> x(16 * 32);
     for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>((i * 7) % 23) - 11.0;
     rt::write_npy(buffer("x", DType::FP32, {16, 32}, x), dir + "/x.npy");
-    RunResult r = run_cvsim({"run", kernel("printed_scratch_operands.py"), "--input", "x=" + dir + "/x.npy", "--output-dir", dir});
+    RunResult r = run_cvsim(
+        {"run", kernel("printed_scratch_operands.py"), "--input", "x=" + dir + "/x.npy", "--output-dir", dir});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_TRUE(has(r, "equal to the reference")) << r.out;
     auto sums = read_out(dir, "sums", DType::FP32, {16, 2});

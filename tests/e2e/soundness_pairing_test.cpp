@@ -14,7 +14,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kpath(const std::string& name) { return source_dir() + "/tests/e2e/pairing/" + name; }
+std::string kpath(const std::string& name) {
+    return source_dir() + "/tests/e2e/pairing/" + name;
+}
 
 RunResult check(const std::string& k, const std::string& policy, const std::string& target = "a2a3", int blocks = 1) {
     return run_cvsim({"check", kpath(k), "--v2c", policy, "--target", target, "--blocks", std::to_string(blocks)}, 300);
@@ -53,8 +55,8 @@ struct Carried {
 // Class 2 (and 4): dependencies only a loop's back edge creates are paired. Under fence / syncall the
 // expansion is clean and deadlock-free on both targets; off races and says how many it left; reject errors.
 TEST(SoundnessPairing, LoopCarriedV2cDependenciesAreOrderedOnBothTargets) {
-    for (const Carried& c : {Carried{"lc_raw.py", 1}, Carried{"sibling.py", 1}, Carried{"lc_split.py", 1}, Carried{"nested_blocks.py", 2},
-                             Carried{"view_war.py", 1}}) {
+    for (const Carried& c : {Carried{"lc_raw.py", 1}, Carried{"sibling.py", 1}, Carried{"lc_split.py", 1},
+                             Carried{"nested_blocks.py", 2}, Carried{"view_war.py", 1}}) {
         for (const char* target : {"a2a3", "a5"}) {
             std::string what = std::string(c.kernel) + " --target " + target + " --blocks " + std::to_string(c.blocks);
             expect_clean(check(c.kernel, "fence", target, c.blocks), what + " --v2c fence");
@@ -91,7 +93,8 @@ TEST(SoundnessPairing, LoopCarriedC2vIsReportedNotClaimedOrdered) {
 // Class 3: an author ordering counts only when the checker would count it: ids, pipes, cores and the
 // consumer side's position.
 TEST(SoundnessPairing, AlreadyOrderedChecksIdsPipesCoresAndPositions) {
-    for (const char* k : {"flags_wrong_pipe.py", "flags_wrong_id.py", "flags_wrong_core.py", "flags_wait_pipe.py", "pop_after.py"}) {
+    for (const char* k :
+         {"flags_wrong_pipe.py", "flags_wrong_id.py", "flags_wrong_core.py", "flags_wait_pipe.py", "pop_after.py"}) {
         RunResult r = expand_v(k, "fence");
         ASSERT_EQ(r.exit_code, 0) << k << r.err;
         if (std::string(k) == "flags_wrong_pipe.py") {
@@ -109,7 +112,9 @@ TEST(SoundnessPairing, AlreadyOrderedChecksIdsPipesCoresAndPositions) {
         } else if (std::string(k) == "pop_after.py") {
             // The author's own push / pop use ring 0, the token's ring: a barrier instead (adversarial round 2).
             EXPECT_EQ(stat(r, "V2C fences"), 0) << k << "\n" << r.err;
-            EXPECT_NE(unwrapped(r.err).find("hand-written transports share the token's ring"), std::string::npos) << k << "\n" << r.err;
+            EXPECT_NE(unwrapped(r.err).find("hand-written transports share the token's ring"), std::string::npos)
+                << k << "\n"
+                << r.err;
         } else {
             EXPECT_EQ(stat(r, "V2C fences"), 1) << k << "\n" << r.err;
         }
@@ -117,7 +122,8 @@ TEST(SoundnessPairing, AlreadyOrderedChecksIdsPipesCoresAndPositions) {
         expect_race(check(k, "off"), std::string(k) + " --v2c off");
         expect_clean(check(k, "fence"), std::string(k) + " --v2c fence");
         // (a5: a hand-written tpush_to_aic of an ND tile is W-V2C-LAYOUT until the expander adapts it, issue 10.13)
-        if (std::string(k) != "pop_after.py") expect_clean(check(k, "fence", "a5"), std::string(k) + " --v2c fence --target a5");
+        if (std::string(k) != "pop_after.py")
+            expect_clean(check(k, "fence", "a5"), std::string(k) + " --v2c fence --target a5");
         RunResult rej = expand_v(k, "reject");
         EXPECT_NE(rej.err.find("error[E-V2C-UNFENCED]"), std::string::npos) << k << "\n" << rej.err;
     }
@@ -196,15 +202,18 @@ TEST(SoundnessPairing, NoRedundantOrderings) {
     RunResult w = expand_v("war_rates.py", "fence");
     EXPECT_EQ(stat(w, "V2C fences"), 1) << w.err;
     EXPECT_EQ(stat(w, "WAR orderings"), 0) << w.err;
-    for (const char* target : {"a2a3", "a5"}) expect_clean(check("war_rates.py", "fence", target), std::string("war_rates.py --target ") + target);
+    for (const char* target : {"a2a3", "a5"})
+        expect_clean(check("war_rates.py", "fence", target), std::string("war_rates.py --target ") + target);
     expect_race(check("war_rates.py", "off"), "war_rates.py --v2c off");
 }
 
 // A straight-line write-after-read (the cube reads, then the vector overwrites) is a dependency too.
 TEST(SoundnessPairing, StraightLineWriteAfterReadIsOrdered) {
     for (const char* target : {"a2a3", "a5"}) {
-        expect_clean(check("war_straight.py", "fence", target), std::string("war_straight.py --v2c fence --target ") + target);
-        expect_clean(check("war_straight.py", "syncall", target), std::string("war_straight.py --v2c syncall --target ") + target);
+        expect_clean(check("war_straight.py", "fence", target),
+                     std::string("war_straight.py --v2c fence --target ") + target);
+        expect_clean(check("war_straight.py", "syncall", target),
+                     std::string("war_straight.py --v2c syncall --target ") + target);
     }
     expect_race(check("war_straight.py", "off"), "war_straight.py --v2c off");
     EXPECT_EQ(stat(expand_v("war_straight.py", "off"), "left unfenced"), 1);
@@ -218,7 +227,8 @@ TEST(SoundnessPairing, StraightLineWriteAfterReadIsOrdered) {
 TEST(SoundnessPairing, SplitLoopCarriedWarIsDeadlockFreeOnA5) {
     for (const char* target : {"a2a3", "a5"})
         for (const char* policy : {"fence", "syncall"})
-            expect_clean(check("split_war_a5.py", policy, target), std::string("split_war_a5.py --v2c ") + policy + " --target " + target);
+            expect_clean(check("split_war_a5.py", policy, target),
+                         std::string("split_war_a5.py --v2c ") + policy + " --target " + target);
     expect_race(check("split_war_a5.py", "off", "a5"), "split_war_a5.py --v2c off --target a5");
 }
 
@@ -231,8 +241,10 @@ TEST(SoundnessPairing, ALoadAfterABranchIsPairedEvenWhenTheFirstLoadInOneArmIsOr
         for (const char* n : {"n=0", "n=1"}) {
             std::string what = std::string("arm_then_after.py --target ") + target + " --input " + n;
             for (const char* policy : {"fence", "syncall"})
-                expect_clean(run_cvsim({"check", k, "--v2c", policy, "--target", target, "--input", n}, 300), what + " --v2c " + policy);
-            expect_race(run_cvsim({"check", k, "--v2c", "off", "--target", target, "--input", "n=1"}, 300), what + " --v2c off");
+                expect_clean(run_cvsim({"check", k, "--v2c", policy, "--target", target, "--input", n}, 300),
+                             what + " --v2c " + policy);
+            expect_race(run_cvsim({"check", k, "--v2c", "off", "--target", target, "--input", "n=1"}, 300),
+                        what + " --v2c off");
         }
         auto r = run_cvsim({"expand", k, "--v2c", "reject", "--target", target});
         EXPECT_EQ(r.exit_code, 1) << r.out << r.err;

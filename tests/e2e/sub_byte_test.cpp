@@ -14,9 +14,12 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/" + name;
+}
 
-rt::TensorBuffer packed(const std::string& name, DType t, int64_t rows, int64_t cols, uint8_t (*code)(int64_t r, int64_t c)) {
+rt::TensorBuffer packed(const std::string& name, DType t, int64_t rows, int64_t cols,
+                        uint8_t (*code)(int64_t r, int64_t c)) {
     rt::TensorBuffer b;
     b.name = name;
     b.dtype = t;
@@ -46,13 +49,20 @@ TEST(SubByte, PackedTensorsLoadCastAndStoreBitExactToTheReferenceAndTheHandValue
         SCOPED_TRACE(target);
         const std::string dir = ::testing::TempDir() + "/sub_byte_" + target;
         std::filesystem::create_directories(dir);
-        rt::write_npy(packed("a", DType::FP4, 16, 32, [](int64_t, int64_t c) { return static_cast<uint8_t>(c % 16); }), dir + "/a.npy");
-        rt::write_npy(packed("b", DType::INT4, 16, 32, [](int64_t, int64_t c) { return static_cast<uint8_t>(((c % 16) - 8) & 0xF); }), dir + "/b.npy");
-        rt::write_npy(packed("u", DType::UINT4, 16, 32, [](int64_t r, int64_t c) { return static_cast<uint8_t>((r + c) % 16); }), dir + "/u.npy");
-        RunResult r = run_cvsim({"run", kernel("sub_byte_cast.py"), "--target", target, "--input", "a=" + dir + "/a.npy", "--input",
-                                 "b=" + dir + "/b.npy", "--input", "u=" + dir + "/u.npy", "--output-dir", dir});
+        rt::write_npy(packed("a", DType::FP4, 16, 32, [](int64_t, int64_t c) { return static_cast<uint8_t>(c % 16); }),
+                      dir + "/a.npy");
+        rt::write_npy(packed("b", DType::INT4, 16, 32,
+                             [](int64_t, int64_t c) { return static_cast<uint8_t>(((c % 16) - 8) & 0xF); }),
+                      dir + "/b.npy");
+        rt::write_npy(
+            packed("u", DType::UINT4, 16, 32, [](int64_t r, int64_t c) { return static_cast<uint8_t>((r + c) % 16); }),
+            dir + "/u.npy");
+        RunResult r =
+            run_cvsim({"run", kernel("sub_byte_cast.py"), "--target", target, "--input", "a=" + dir + "/a.npy",
+                       "--input", "b=" + dir + "/b.npy", "--input", "u=" + dir + "/u.npy", "--output-dir", dir});
         ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-        EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference (4 tensors, bit-exact)"), std::string::npos) << r.out;
+        EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference (4 tensors, bit-exact)"), std::string::npos)
+            << r.out;
         // The .npy of a 4-bit tensor is its packed bytes: uint8, last dimension halved.
         {
             std::ifstream f(dir + "/o1.npy", std::ios::binary);
@@ -69,14 +79,17 @@ TEST(SubByte, PackedTensorsLoadCastAndStoreBitExactToTheReferenceAndTheHandValue
         // (4,5) -> (3, 4 (4.5)), (6,7) -> (6, 6 (9 saturates)), and the same with the sign bit.
         const uint8_t want_bytes[8] = {0x20, 0x43, 0x65, 0x77, 0xA8, 0xCB, 0xED, 0xFF};
         for (int64_t row = 0; row < 16; ++row)
-            for (int64_t k = 0; k < 16; ++k) EXPECT_EQ(o1.bytes[static_cast<size_t>(row * 16 + k)], want_bytes[k % 8]) << row << "," << k;
+            for (int64_t k = 0; k < 16; ++k)
+                EXPECT_EQ(o1.bytes[static_cast<size_t>(row * 16 + k)], want_bytes[k % 8]) << row << "," << k;
         for (int64_t row = 0; row < 16; ++row)
             for (int64_t c = 0; c < 32; ++c) {
                 const int64_t i = row * 32 + c;
                 EXPECT_EQ(get_element(DType::FP32, o4.bytes.data(), i), kFp4[c % 16]) << c;  // low nibble first
                 const double v = static_cast<double>(c % 16) - 8;
                 EXPECT_EQ(get_element(DType::INT4, o2.bytes.data(), i), std::min(v + 3, 7.0)) << c;
-                EXPECT_EQ(get_element(DType::UINT4, o3.bytes.data(), i), static_cast<double>((row + (c + 16) % 32) % 16)) << row << "," << c;
+                EXPECT_EQ(get_element(DType::UINT4, o3.bytes.data(), i),
+                          static_cast<double>((row + (c + 16) % 32) % 16))
+                    << row << "," << c;
             }
     }
 }
@@ -85,7 +98,8 @@ TEST(SubByte, ItsGeneratedInputsRunBitExactUnderTwoSchedulesAndCheckClean) {
     for (const char* seed : {"1", "7"}) {
         RunResult r = run_cvsim({"run", kernel("sub_byte_cast.py"), "--seed", seed});
         EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-        EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference (4 tensors, bit-exact)"), std::string::npos) << r.out;
+        EXPECT_NE(unwrapped(r.out).find("outputs: equal to the reference (4 tensors, bit-exact)"), std::string::npos)
+            << r.out;
     }
     RunResult c = run_cvsim({"check", kernel("sub_byte_cast.py"), "--schedules", "5", "--jobs", "1"});
     EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
@@ -96,5 +110,6 @@ TEST(SubByte, ARunTimeWindowThatSplitsAByteIsAnOobFinding) {
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     const std::string out = unwrapped(r.out + r.err);
     EXPECT_NE(out.find("error[E-OOB]"), std::string::npos) << out;
-    EXPECT_NE(out.find("window [0:16, 17:31] of FP4 tensor a of shape [16, 32] splits a byte"), std::string::npos) << out;
+    EXPECT_NE(out.find("window [0:16, 17:31] of FP4 tensor a of shape [16, 32] splits a byte"), std::string::npos)
+        << out;
 }

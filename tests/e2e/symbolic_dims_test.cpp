@@ -14,12 +14,15 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/" + name;
+}
 
 // An FP32 .npy of the given shape, every element `v`.
 std::string write_npy(const std::string& name, int64_t rows, int64_t cols, float v) {
     std::string path = ::testing::TempDir() + "/" + name;
-    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " + std::to_string(cols) + "), }";
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " +
+                         std::to_string(cols) + "), }";
     while ((10 + header.size() + 1) % 64) header += ' ';
     header += '\n';
     std::ofstream out(path, std::ios::binary);
@@ -41,7 +44,8 @@ TEST(SymbolicDims, ACallersVariableInAKernelDimTakesTheActualArgumentsShape) {
     EXPECT_NE(unwrapped(e.err).find("'T' is not bound: cvsim uses T=128"), std::string::npos) << e.err;
     EXPECT_EQ(e.err.find("rows__ssa_v0"), std::string::npos) << e.err;  // bound by the call, not defaulted
     // --dim T=32: the kernel's dims follow (the last-rows store at 2 * 32 - 16 is in bounds), clean verdict.
-    RunResult c = run_cvsim({"check", kernel("symdim_caller_shape.py"), "--dim", "T=32", "--schedules", "5", "--no-progress"});
+    RunResult c =
+        run_cvsim({"check", kernel("symdim_caller_shape.py"), "--dim", "T=32", "--schedules", "5", "--no-progress"});
     EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
     EXPECT_EQ(unwrapped(c.out + c.err).find("E-OOB"), std::string::npos) << c.out << c.err;
     EXPECT_EQ(c.err.find("is not bound"), std::string::npos) << c.err;
@@ -58,7 +62,8 @@ TEST(SymbolicDims, ACallersVariableFollowsTheShapeOfAnInputFile) {
 
 TEST(SymbolicDims, ABindingThatContradictsTheCallIsRejectedNotIgnored) {
     // --dim rows__ssa_v0=64 with T=32: the argument [32, 64] does not fit the parameter [64, 64].
-    RunResult c = run_cvsim({"check", kernel("symdim_caller_shape.py"), "--dim", "T=32", "--dim", "rows__ssa_v0=64", "--no-progress"});
+    RunResult c = run_cvsim(
+        {"check", kernel("symdim_caller_shape.py"), "--dim", "T=32", "--dim", "rows__ssa_v0=64", "--no-progress"});
     EXPECT_EQ(c.exit_code, 2) << c.out << c.err;
     EXPECT_NE(unwrapped(c.err).find("error[E-TYPE]"), std::string::npos) << c.err;
 }
@@ -79,11 +84,13 @@ TEST(SymbolicDims, AnExpressionDimOverAnUnboundNameIsDefaultedVisibly) {
 
 TEST(SymbolicDims, ANameFromTensorDimInTheOrchestrationFollowsItsTensor) {
     // n__ssa_v0 = pl.tensor.dim(x, 0) annotates the call's result; m__ssa_v0 comes from the argument: both = T.
-    RunResult c = run_cvsim({"check", kernel("symdim_tensor_dim.py"), "--dim", "T=32", "--schedules", "5", "--no-progress"});
+    RunResult c =
+        run_cvsim({"check", kernel("symdim_tensor_dim.py"), "--dim", "T=32", "--schedules", "5", "--no-progress"});
     EXPECT_EQ(c.exit_code, 0) << c.out << c.err;
     EXPECT_EQ(c.err.find("is not bound"), std::string::npos) << c.err;
     // A --dim that contradicts pl.tensor.dim is a type error at the call, not a silently different size.
-    RunResult d = run_cvsim({"check", kernel("symdim_tensor_dim.py"), "--dim", "T=32", "--dim", "n__ssa_v0=48", "--no-progress"});
+    RunResult d =
+        run_cvsim({"check", kernel("symdim_tensor_dim.py"), "--dim", "T=32", "--dim", "n__ssa_v0=48", "--no-progress"});
     EXPECT_EQ(d.exit_code, 2) << d.out << d.err;
     EXPECT_NE(unwrapped(d.err).find("error[E-TYPE]"), std::string::npos) << d.err;
 }
@@ -95,7 +102,8 @@ TEST(SymbolicDims, AnUnboundNameInADimIsNeverZero) {
         ADD_FAILURE() << "an unbound dimension name was accepted";
     } catch (const cvsim::CompileError& e) {
         EXPECT_EQ(e.diag().code, "E-UNSUPPORTED");
-        EXPECT_NE(e.diag().message.find("dynamic dimension 'n__ssa_v0' is not bound"), std::string::npos) << e.diag().message;
+        EXPECT_NE(e.diag().message.find("dynamic dimension 'n__ssa_v0' is not bound"), std::string::npos)
+            << e.diag().message;
     }
 }
 
@@ -105,11 +113,13 @@ TEST(SymbolicDims, AMadeUpSizeIsAtLeastWhatTheProgramsWindowsNeed) {
     RunResult c = run_cvsim({"check", kernel("symdim_window_floor.py"), "--schedules", "3", "--no-progress"});
     ASSERT_EQ(c.exit_code, 0) << c.out << c.err;
     const std::string err = unwrapped(c.err);
-    EXPECT_NE(err.find("cvsim uses N=256, the smallest size the program's windows along it need"), std::string::npos) << c.err;
+    EXPECT_NE(err.find("cvsim uses N=256, the smallest size the program's windows along it need"), std::string::npos)
+        << c.err;
     EXPECT_NE(err.find("cvsim uses K=160, the smallest size"), std::string::npos) << c.err;
     RunResult r = run_cvsim({"run", kernel("symdim_window_floor.py")});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-    EXPECT_NE(unwrapped(r.err).find("cvsim uses N=256, the smallest size"), std::string::npos) << r.err;  // run says so too
+    EXPECT_NE(unwrapped(r.err).find("cvsim uses N=256, the smallest size"), std::string::npos)
+        << r.err;  // run says so too
     EXPECT_NE(r.out.find("outputs: equal to the reference"), std::string::npos) << r.out;
     // --dim still wins, and a size that does not fit is the program's own E-OOB, naming the choices.
     RunResult d = run_cvsim({"check", kernel("symdim_window_floor.py"), "--dim", "N=128", "--no-progress"});

@@ -14,7 +14,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/unread/" + name; }
+std::string kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/unread/" + name;
+}
 
 // The check report per entry: "checked" for a verdict, else the diagnostic's "CODE LINE".
 std::map<std::string, std::string> per_kernel(const RunResult& r) {
@@ -24,14 +26,17 @@ std::map<std::string, std::string> per_kernel(const RunResult& r) {
     for (const auto& k : j["kernels"]) {
         std::string entry = k.value("entry", "");
         if (k.contains("diagnostic"))
-            out[entry] = k["diagnostic"]["code"].get<std::string>() + " " + std::to_string(k["diagnostic"]["line"].get<int>());
+            out[entry] =
+                k["diagnostic"]["code"].get<std::string>() + " " + std::to_string(k["diagnostic"]["line"].get<int>());
         else
             out[entry] = k["findings"].empty() ? "checked" : "findings";
     }
     return out;
 }
 
-RunResult check(const std::string& k) { return run_cvsim({"check", kernel(k), "--schedules", "4", "--no-progress", "--json", "-"}); }
+RunResult check(const std::string& k) {
+    return run_cvsim({"check", kernel(k), "--schedules", "4", "--no-progress", "--json", "-"});
+}
 
 TEST(UnreadFunctions, AFunctionNoLaunchReachesDoesNotHideTheVerdict) {
     RunResult r = check("one_launch.py");
@@ -42,7 +47,8 @@ TEST(UnreadFunctions, AFunctionNoLaunchReachesDoesNotHideTheVerdict) {
     // The report says which function was not read, and why.
     RunResult text = run_cvsim({"check", kernel("one_launch.py"), "--schedules", "4", "--no-progress"});
     EXPECT_EQ(text.exit_code, 0) << text.err;
-    EXPECT_NE(unwrapped(text.err).find("function 'bad' is not read (E-UNSUPPORTED at line 18"), std::string::npos) << text.err;
+    EXPECT_NE(unwrapped(text.err).find("function 'bad' is not read (E-UNSUPPORTED at line 18"), std::string::npos)
+        << text.err;
     EXPECT_EQ(text.err.find("error["), std::string::npos) << text.err;
     RunResult run = run_cvsim({"run", kernel("one_launch.py")});
     EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
@@ -57,8 +63,11 @@ TEST(UnreadFunctions, ALaunchThatReachesItIsNotCheckedTheOthersAre) {
         const std::string reached = std::string(f) == "both_launched.py" ? "bad" : "wrap";
         EXPECT_EQ(k[reached], std::string(f) == "signature.py" ? "E-UNSUPPORTED 16" : "E-UNSUPPORTED 18") << f << r.out;
         // The diagnostic is bad's own, with its caret.
-        EXPECT_NE(r.err.find("unread/" + std::string(f) + (std::string(f) == "signature.py" ? ":16:114: error[E-UNSUPPORTED]" : ":18:44: error[E-UNSUPPORTED]")),
-                  std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("unread/" + std::string(f) +
+                             (std::string(f) == "signature.py" ? ":16:114: error[E-UNSUPPORTED]"
+                                                               : ":18:44: error[E-UNSUPPORTED]")),
+                  std::string::npos)
+            << r.err;
         EXPECT_NE(r.err.find("^"), std::string::npos) << r.err;
     }
 }
@@ -66,7 +75,8 @@ TEST(UnreadFunctions, ALaunchThatReachesItIsNotCheckedTheOthersAre) {
 // An orchestration cvsim cannot read hides the kernels it launches: it is a launch not checked, never dropped
 // (dropping it gave exit 0 with its kernels unchecked).
 TEST(UnreadFunctions, AnUnreadOrchestrationIsALaunchNotCheckedNeverDropped) {
-    RunResult r = run_cvsim({"check", kernel("unread_orchestration.py"), "--entry", "main", "--schedules", "4", "--no-progress", "--json", "-"});
+    RunResult r = run_cvsim({"check", kernel("unread_orchestration.py"), "--entry", "main", "--schedules", "4",
+                             "--no-progress", "--json", "-"});
     EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
     auto k = per_kernel(r);
     EXPECT_EQ(k["good"], "checked") << r.out;
@@ -79,12 +89,13 @@ TEST(UnreadFunctions, RunAndExpandOfAnEntryThatReachesItExitTwoWithItsDiagnostic
         std::vector<std::string> args;
         const char* at;
     };
-    for (const Case& c : std::vector<Case>{{{"run", kernel("both_launched.py"), "--entry", "bad"}, "both_launched.py:18:44:"},
-                                           {{"run", kernel("both_launched.py")}, "both_launched.py:18:44:"},
-                                           {{"expand", kernel("both_launched.py")}, "both_launched.py:18:44:"},
-                                           {{"expand", kernel("nested.py"), "--entry", "wrap"}, "nested.py:18:44:"},
-                                           {{"run", kernel("nested.py"), "--entry", "wrap"}, "nested.py:18:44:"},
-                                           {{"run", kernel("signature.py"), "--entry", "wrap"}, "signature.py:16:114:"}}) {
+    for (const Case& c :
+         std::vector<Case>{{{"run", kernel("both_launched.py"), "--entry", "bad"}, "both_launched.py:18:44:"},
+                           {{"run", kernel("both_launched.py")}, "both_launched.py:18:44:"},
+                           {{"expand", kernel("both_launched.py")}, "both_launched.py:18:44:"},
+                           {{"expand", kernel("nested.py"), "--entry", "wrap"}, "nested.py:18:44:"},
+                           {{"run", kernel("nested.py"), "--entry", "wrap"}, "nested.py:18:44:"},
+                           {{"run", kernel("signature.py"), "--entry", "wrap"}, "signature.py:16:114:"}}) {
         RunResult r = run_cvsim(c.args);
         EXPECT_EQ(r.exit_code, 2) << c.args[1] << r.out << r.err;
         EXPECT_NE(r.err.find(std::string(c.at) + " error[E-UNSUPPORTED]"), std::string::npos) << r.err;

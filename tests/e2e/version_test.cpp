@@ -28,7 +28,9 @@ TEST(Version, PrintsVersionCommitAndBuildTypeOnOneLineAndExitsZero) {
     auto r = run_cvsim({"--version"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::smatch m;
-    ASSERT_TRUE(std::regex_match(r.out, m, std::regex(R"(cvsim (\d+\.\d+\.\d+) \(commit ([0-9a-f]{12}(-dirty)?|unknown), (\w+(\+asan)?) build\)\n)")))
+    ASSERT_TRUE(std::regex_match(
+        r.out, m,
+        std::regex(R"(cvsim (\d+\.\d+\.\d+) \(commit ([0-9a-f]{12}(-dirty)?|unknown), (\w+(\+asan)?) build\)\n)")))
         << r.out;
     std::string head = git_head(source_dir());
     // Built from a clean git checkout: the commit is the checkout's (the header is regenerated at every

@@ -17,7 +17,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string own_kernel(const std::string& name) { return source_dir() + "/tests/e2e/kernels/" + name; }
+std::string own_kernel(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/" + name;
+}
 
 struct Verdict {
     int exit_code = -1;
@@ -74,15 +76,20 @@ TEST(Visibility, V2cFenceAndSyncallPublishUnderAVisibilityDelay) {
     struct K {
         std::string path, extra;
     };
-    std::vector<K> kernels = {{kernel_path("v2c_rope_attn.py"), ""},      {kernel_path("v2c_reused_scratch.py"), ""},
-                              {kernel_path("v2c_blocked_loop.py"), ""},   {kernel_path("split_updown_scratch.py"), ""},
-                              {kernel_path("v2c_branch.py"), ""},         {kernel_path("flash_block.py"), ""},
+    std::vector<K> kernels = {{kernel_path("v2c_rope_attn.py"), ""},
+                              {kernel_path("v2c_reused_scratch.py"), ""},
+                              {kernel_path("v2c_blocked_loop.py"), ""},
+                              {kernel_path("split_updown_scratch.py"), ""},
+                              {kernel_path("v2c_branch.py"), ""},
+                              {kernel_path("flash_block.py"), ""},
                               {own_kernel("v2c_blocks_loop.py"), "--blocks 2"}};
     int n = 0;
     for (const auto& k : kernels)
         for (std::string target : {"a2a3", "a5"})
             for (std::string policy : {"fence", "syncall"}) {
-                Verdict v = check(k.path, "--visibility-delay 200 --target " + target + " --v2c " + policy + " " + k.extra, std::to_string(n++));
+                Verdict v =
+                    check(k.path, "--visibility-delay 200 --target " + target + " --v2c " + policy + " " + k.extra,
+                          std::to_string(n++));
                 SCOPED_TRACE(k.path + " " + target + " " + policy);
                 EXPECT_EQ(v.exit_code, 0) << describe(v);
                 EXPECT_TRUE(v.codes_beyond_ring_slots().empty()) << describe(v);
@@ -95,7 +102,8 @@ TEST(Visibility, TheTokenFenceIsOnTheVectorLaneOnly) {
     for (std::string target : {"a2a3", "a5"}) {
         RunResult r = run_cvsim({"expand", kernel_path("v2c_reused_scratch.py"), "--target", target});
         ASSERT_EQ(r.exit_code, 0) << r.err;
-        auto aic = r.out.find("def reused_aic"), aiv = r.out.find("def reused_aiv"), group = r.out.find("FunctionType.Group");
+        auto aic = r.out.find("def reused_aic"), aiv = r.out.find("def reused_aiv"),
+             group = r.out.find("FunctionType.Group");
         ASSERT_TRUE(aic != std::string::npos && aiv != std::string::npos && group != std::string::npos);
         std::string aic_body = r.out.substr(aic, aiv - aic), aiv_body = r.out.substr(aiv, group - aiv);
         EXPECT_EQ(aic_body.find("system.fence()"), std::string::npos) << target << "\n" << aic_body;
@@ -103,7 +111,8 @@ TEST(Visibility, TheTokenFenceIsOnTheVectorLaneOnly) {
         auto fence = aiv_body.find("pl.system.fence()", store);
         auto push = aiv_body.find("tpush_to_aic", store);
         ASSERT_NE(store, std::string::npos);
-        EXPECT_TRUE(fence != std::string::npos && push != std::string::npos && fence < push) << target << "\n" << aiv_body;
+        EXPECT_TRUE(fence != std::string::npos && push != std::string::npos && fence < push) << target << "\n"
+                                                                                             << aiv_body;
     }
 }
 
@@ -118,7 +127,8 @@ TEST(Visibility, TheUpstreamC2vTokenIsReportedHonestlyUnderADelay) {
     for (const auto& f : v.findings)
         if (f.value("code", "") == "E-RACE-RAW" && f.value("message", "").find("scratch") != std::string::npos)
             for (const auto& d : f.value("details", std::vector<std::string>{}))
-                explained |= d.find("only on its completion") != std::string::npos && d.find("system.fence()") != std::string::npos;
+                explained |= d.find("only on its completion") != std::string::npos &&
+                             d.find("system.fence()") != std::string::npos;
     EXPECT_TRUE(explained) << describe(v);
 }
 
@@ -138,7 +148,8 @@ TEST(Visibility, SplitLoopCarriedWarFlagReachesBothLanesOnA5) {
     RunResult r = run_cvsim({"expand", own_kernel("split_war_updown.py"), "--target", "a5"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("pl.system.sync_set(16, pipe=pl.PipeType.MTE2, core_type='aic')"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("pl.system.sync_wait(16, pipe=pl.PipeType.MTE3, core_type='aiv')"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("pl.system.sync_wait(16, pipe=pl.PipeType.MTE3, core_type='aiv')"), std::string::npos)
+        << r.out;
     // a2a3: an AIC set reaches both AIVs; one id.
     RunResult a = run_cvsim({"expand", own_kernel("split_war_updown.py"), "--target", "a2a3"});
     EXPECT_EQ(a.out.find("sync_set(16"), std::string::npos) << a.out;
@@ -175,8 +186,9 @@ TEST(Visibility, DrawnVisibilityDelayReachesTheCheckerAndTheReplayLine) {
     std::string jsonl = testing::TempDir() + "/vis_draw.jsonl";
     std::remove(jsonl.c_str());
     std::string js = testing::TempDir() + "/vis_draw.json";
-    RunResult e = run_cvsim({"explore", kernel_path("c2v_row_relay.py"), "--target", "a5", "--max-visibility-delay", "300",
-                             "--schedules", "12", "--jobs", "1", "--jsonl", jsonl, "--json", js, "--no-progress"});
+    RunResult e =
+        run_cvsim({"explore", kernel_path("c2v_row_relay.py"), "--target", "a5", "--max-visibility-delay", "300",
+                   "--schedules", "12", "--jobs", "1", "--jsonl", jsonl, "--json", js, "--no-progress"});
     ASSERT_EQ(e.exit_code, 1) << e.out << e.err;
     // Per seed: cycles, codes and the drawn delay of the record.
     std::map<uint64_t, nlohmann::json> rec;
@@ -207,7 +219,9 @@ TEST(Visibility, DrawnVisibilityDelayReachesTheCheckerAndTheReplayLine) {
         if (f.value("first_schedule", "") != "random" || f.value("code", "") == "E-NONDET") continue;
         std::string line = f.value("replay", "");
         ASSERT_EQ(line.rfind("cvsim run ", 0), 0u) << line;
-        EXPECT_NE(line.find("--visibility-delay " + std::to_string(f.value("first_visibility_delay", uint64_t{0}))), std::string::npos) << line;
+        EXPECT_NE(line.find("--visibility-delay " + std::to_string(f.value("first_visibility_delay", uint64_t{0}))),
+                  std::string::npos)
+            << line;
         std::string rj = testing::TempDir() + "/vis_replay.json";
         auto args = split_args(line.substr(6));
         args.insert(args.end(), {"--json", rj, "-q"});
@@ -229,21 +243,23 @@ TEST(Visibility, DrawnVisibilityDelayReachesTheCheckerAndTheReplayLine) {
 // delay fixed (the draw has its own stream: the latency jitter of the seed is the same).
 TEST(Visibility, RunDrawsTheDelayAndAFixedReplayMatchesIt) {
     std::string a = testing::TempDir() + "/vis_run_a.json", b = testing::TempDir() + "/vis_run_b.json";
-    RunResult r1 = run_cvsim({"run", kernel_path("c2v_row_relay.py"), "--target", "a5", "--schedule", "random", "--seed", "5",
-                              "--max-visibility-delay", "300", "--json", a});
+    RunResult r1 = run_cvsim({"run", kernel_path("c2v_row_relay.py"), "--target", "a5", "--schedule", "random",
+                              "--seed", "5", "--max-visibility-delay", "300", "--json", a});
     ASSERT_TRUE(r1.exit_code == 0 || r1.exit_code == 1) << r1.err;
     EXPECT_NE(r1.out.find("(drawn from [0, 300])"), std::string::npos) << r1.out;
     auto ja = nlohmann::json::parse(read_file(a));
     uint64_t d = ja.value("visibility_delay", uint64_t{0});
-    RunResult r2 = run_cvsim({"run", kernel_path("c2v_row_relay.py"), "--target", "a5", "--schedule", "random", "--seed", "5",
-                              "--visibility-delay", std::to_string(d), "--json", b});
+    RunResult r2 = run_cvsim({"run", kernel_path("c2v_row_relay.py"), "--target", "a5", "--schedule", "random",
+                              "--seed", "5", "--visibility-delay", std::to_string(d), "--json", b});
     EXPECT_EQ(r2.exit_code, r1.exit_code) << r2.err;
     auto jb = nlohmann::json::parse(read_file(b));
     EXPECT_EQ(ja.value("cycles", uint64_t{0}), jb.value("cycles", uint64_t{1}));
     // The delay is drawn by random schedules only; elsewhere the option is an error, not ignored.
-    RunResult bad = run_cvsim({"run", kernel_path("c2v_row_relay.py"), "--schedule", "pct:2", "--max-visibility-delay", "300"});
+    RunResult bad =
+        run_cvsim({"run", kernel_path("c2v_row_relay.py"), "--schedule", "pct:2", "--max-visibility-delay", "300"});
     EXPECT_EQ(bad.exit_code, 2) << bad.err;
-    RunResult bad2 = run_cvsim({"explore", kernel_path("c2v_row_relay.py"), "--strategy", "pct:2", "--max-visibility-delay", "300", "--jobs", "0"});
+    RunResult bad2 = run_cvsim({"explore", kernel_path("c2v_row_relay.py"), "--strategy", "pct:2",
+                                "--max-visibility-delay", "300", "--jobs", "0"});
     EXPECT_EQ(bad2.exit_code, 2) << bad2.err;
 }
 
@@ -254,7 +270,8 @@ TEST(Visibility, TheVisibilityDelayParameterIsRead) {
     EXPECT_EQ(par.exit_code, 1) << describe(par);
     EXPECT_EQ(par.codes(), opt.codes());
     // The option overrides the parameter.
-    Verdict off = check(kernel_path("c2v_row_relay.py"), "--target a5 --set gm.visibility_delay=200 --visibility-delay 0", "p_off");
+    Verdict off = check(kernel_path("c2v_row_relay.py"),
+                        "--target a5 --set gm.visibility_delay=200 --visibility-delay 0", "p_off");
     EXPECT_EQ(off.exit_code, 0) << describe(off);
 }
 
@@ -269,14 +286,17 @@ TEST(Visibility, SlotAndFlagParametersAreRead) {
     EXPECT_EQ(four.out.find("slot_num=2)"), std::string::npos) << four.out;
 
     for (std::string target : {"a2a3", "a5"}) {
-        Verdict ok = check(own_kernel("hand_flags.py"), "--target " + target + " --visibility-delay 200", "f_ok" + target);
+        Verdict ok =
+            check(own_kernel("hand_flags.py"), "--target " + target + " --visibility-delay 200", "f_ok" + target);
         EXPECT_EQ(ok.exit_code, 0) << describe(ok);
-        RunResult few = run_cvsim({"check", own_kernel("hand_flags.py"), "--target", target, "--set", "chip.flag_counters=12", "--jobs", "0"});
+        RunResult few = run_cvsim({"check", own_kernel("hand_flags.py"), "--target", target, "--set",
+                                   "chip.flag_counters=12", "--jobs", "0"});
         EXPECT_EQ(few.exit_code, 2) << few.err;
         EXPECT_NE(few.err.find("error[E-CAPACITY]"), std::string::npos) << few.err;
         EXPECT_NE(few.err.find("chip.flag_counters"), std::string::npos) << few.err;
     }
-    RunResult one = run_cvsim({"check", own_kernel("hand_flags.py"), "--set", "chip.aivs_per_cluster=1", "--jobs", "0"});
+    RunResult one =
+        run_cvsim({"check", own_kernel("hand_flags.py"), "--set", "chip.aivs_per_cluster=1", "--jobs", "0"});
     EXPECT_EQ(one.exit_code, 2) << one.err;
     EXPECT_NE(one.err.find("unknown parameter 'chip.aivs_per_cluster'"), std::string::npos) << one.err;
 }
@@ -290,7 +310,9 @@ TEST(Visibility, ACoreReadsItsOwnWriteUnderADelay) {
     int n = 0;
     for (std::string target : {"a2a3", "a5"})
         for (std::string policy : {"off", "fence", "syncall"}) {
-            Verdict v = check(own_kernel("own_write_read_back.py"), "--visibility-delay 50 --target " + target + " --v2c " + policy, "own" + std::to_string(n++));
+            Verdict v =
+                check(own_kernel("own_write_read_back.py"),
+                      "--visibility-delay 50 --target " + target + " --v2c " + policy, "own" + std::to_string(n++));
             SCOPED_TRACE(target + " " + policy);
             EXPECT_EQ(v.exit_code, 0) << describe(v);
             EXPECT_TRUE(v.codes().empty()) << describe(v);

@@ -27,7 +27,8 @@ std::set<std::string> table_codes(bool findings) {
 
 std::set<std::string> codes_in(const std::string& text, const std::regex& re) {
     std::set<std::string> out;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it) out.insert((*it)[1].str());
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
+        out.insert((*it)[1].str());
     return out;
 }
 
@@ -48,8 +49,9 @@ std::vector<std::pair<int, std::string>> string_literals(const std::string& s) {
             j = j == std::string::npos ? s.size() : j + 2;
             advance(i, j);
             i = j;
-        } else if (s[i] == 'R' && i + 1 < s.size() && s[i + 1] == '"' && (i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_') ||
-                                                                          s[i - 1] == '8' || s[i - 1] == 'u' || s[i - 1] == 'U' || s[i - 1] == 'L')) {
+        } else if (s[i] == 'R' && i + 1 < s.size() && s[i + 1] == '"' &&
+                   (i == 0 || !(std::isalnum(static_cast<unsigned char>(s[i - 1])) || s[i - 1] == '_') ||
+                    s[i - 1] == '8' || s[i - 1] == 'u' || s[i - 1] == 'U' || s[i - 1] == 'L')) {
             size_t open = s.find('(', i + 2);
             std::string end = ")" + s.substr(i + 2, open - i - 2) + "\"";
             size_t j = s.find(end, open);
@@ -136,16 +138,19 @@ TEST(Codes, NoSourceFileSpellsACodeOutsideTheTable) {
             if (name == "codes.h" || name == "codes.cpp") continue;  // the table
             ++files;
             for (const auto& [line, lit] : string_literals(test::read_file(e.path().string())))
-                if (std::regex_match(lit, code_literal) || std::regex_search(lit, error_code)) found.push_back(fmt::format("{}:{}: \"{}\"", e.path().string(), line, lit));
+                if (std::regex_match(lit, code_literal) || std::regex_search(lit, error_code))
+                    found.push_back(fmt::format("{}:{}: \"{}\"", e.path().string(), line, lit));
         }
     }
     EXPECT_GT(files, 100u) << "the source folders were not found under " << test::source_dir();
-    EXPECT_TRUE(found.empty()) << "name these codes by their constant (frontend/codes.h):\n" << fmt::format("{}", fmt::join(found, "\n"));
+    EXPECT_TRUE(found.empty()) << "name these codes by their constant (frontend/codes.h):\n"
+                               << fmt::format("{}", fmt::join(found, "\n"));
 }
 
 // The scanner finds a literal in code and none in comments or raw strings.
 TEST(Codes, TheScannerSeesOnlyLiteralsInCode) {
-    auto lits = string_literals("a = \"E-X\"; // \"E-Y\"\n/* \"E-Z\" */ b = R\"(\"E-W\")\"; c = '\"'; d = 1'000; e = \"x\\\"E-V\";\n");
+    auto lits = string_literals(
+        "a = \"E-X\"; // \"E-Y\"\n/* \"E-Z\" */ b = R\"(\"E-W\")\"; c = '\"'; d = 1'000; e = \"x\\\"E-V\";\n");
     std::vector<std::string> got;
     for (const auto& [line, lit] : lits) got.push_back(std::to_string(line) + ":" + lit);
     EXPECT_EQ(got, (std::vector<std::string>{"1:E-X", "2:x\\\"E-V"}));

@@ -10,15 +10,17 @@ using namespace cvsim;
 namespace {
 
 std::vector<std::string> control(const std::string& body, const std::string& params) {
-    const std::string src = "import pypto.language as pl\n\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n"
-                            "    def k(self, x: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]], " +
-                            params + ") -> pl.Tensor[[16, 64], pl.FP32]:\n" + body + "        return out\n";
+    const std::string src =
+        "import pypto.language as pl\n\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    def k(self, x: pl.Tensor[[64, 64], pl.FP32], out: pl.Out[pl.Tensor[[16, 64], pl.FP32]], " +
+        params + ") -> pl.Tensor[[16, 64], pl.FP32]:\n" + body + "        return out\n";
     auto p = load_program_text("k.py", src);
     return control_scalar_params(*p, *p->find("k"));
 }
 
 TEST(ControlScalars, ANumericOperandIsDataALoopBoundAWindowAndAConditionAreControl) {
-    const std::string params = "a: pl.Scalar[pl.INT32], b: pl.Scalar[pl.INT32], c: pl.Scalar[pl.INT32], s: pl.Scalar[pl.FP32]";
+    const std::string params =
+        "a: pl.Scalar[pl.INT32], b: pl.Scalar[pl.INT32], c: pl.Scalar[pl.INT32], s: pl.Scalar[pl.FP32]";
     const std::string body =
         "        for i in pl.range(a):\n"
         "            t = pl.load(x, [b * 16, 0], [16, 64])\n"
@@ -30,7 +32,8 @@ TEST(ControlScalars, ANumericOperandIsDataALoopBoundAWindowAndAConditionAreContr
 
 TEST(ControlScalars, ThroughScalarArithmeticButNotThroughTileData) {
     const std::string params = "n: pl.Scalar[pl.INT32], s: pl.Scalar[pl.FP32]";
-    // n reaches an offset through m; s reaches only tile data (a tile computed with it is then stored at a constant window).
+    // n reaches an offset through m; s reaches only tile data (a tile computed with it is then stored at a constant
+    // window).
     const std::string body =
         "        m = n + 1\n"
         "        t = pl.load(x, [m * 16, 0], [16, 64])\n"
@@ -53,7 +56,8 @@ TEST(ControlScalars, AnEntryTensorReadIntoAnAddressIsControlData) {
 namespace {
 
 TEST(ControlScalars, AScalarWrittenToGmOrIntoATileAndReadBackIntoALoopBoundIsControl) {
-    const std::string params = "cell: pl.InOut[pl.Tensor[[8], pl.INT32]], n: pl.Scalar[pl.INT32], m: pl.Scalar[pl.INT32]";
+    const std::string params =
+        "cell: pl.InOut[pl.Tensor[[8], pl.INT32]], n: pl.Scalar[pl.INT32], m: pl.Scalar[pl.INT32]";
     const std::string body =
         "        pl.tensor.write(cell, [0], n)\n"
         "        r = pl.tensor.read(cell, [0])\n"

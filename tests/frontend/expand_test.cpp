@@ -77,7 +77,8 @@ TEST(Expand, PipeSetupHasBuffersDirMaskSlotSizeAndSlotNum) {
     pos(aiv, "pl.system.aiv_initialize_pipe(c2v_buf, v2c_buf, dir_mask=3, slot_size=4096, slot_num=2)");
     // Only C2V crosses under `off`: one direction, and the other buffer is a zero constant.
     Expanded off = expand("v2c_rope_attn.py", passes::V2CPolicy::Off);
-    pos(function_text(off.text, "rope_attn_aic"), "pl.system.aic_initialize_pipe(c2v_buf, pl.const(0, pl.INT32), dir_mask=1, slot_size=4096, slot_num=2)");
+    pos(function_text(off.text, "rope_attn_aic"),
+        "pl.system.aic_initialize_pipe(c2v_buf, pl.const(0, pl.INT32), dir_mask=1, slot_size=4096, slot_num=2)");
 }
 
 TEST(Expand, V2cFencePushesAfterTheStoreAndPopsBeforeTheLoad) {
@@ -97,8 +98,10 @@ TEST(Expand, V2cFencePushesAfterTheStoreAndPopsBeforeTheLoad) {
 TEST(Expand, V2cFenceOnA5AdaptsTheTokenToNz) {
     Expanded e = expand("v2c_rope_attn.py", passes::V2CPolicy::Fence, Target::A5);
     std::string aiv = function_text(e.text, "rope_attn_aiv");
-    pos(aiv, "r_nz: pl.Tile[[16, 128], pl.FP16, pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)] = "
-             "pl.tile.move(r, target_memory=pl.Mem.Vec, blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)");
+    pos(aiv,
+        "r_nz: pl.Tile[[16, 128], pl.FP16, pl.Mem.Vec, pl.TileView(blayout=pl.TileLayout.col_major, "
+        "slayout=pl.TileLayout.row_major)] = "
+        "pl.tile.move(r, target_memory=pl.Mem.Vec, blayout=pl.TileLayout.col_major, slayout=pl.TileLayout.row_major)");
     pos(aiv, "pl.tile.tpush_to_aic(r_nz, split=0)");
 }
 
@@ -164,7 +167,8 @@ TEST(Expand, LoopCarriedWarWaitsForTheLastLoadOfTheIteration) {
         const char* reverse = pol == passes::V2CPolicy::Fence ? "pl.system.sync_set(" : "pl.system.syncall(";
         size_t after_first = aic.find(reverse, pos(aic, "g0: "));
         ASSERT_NE(after_first, std::string::npos) << aic;
-        EXPECT_GT(after_first, last_load) << "the reverse order comes after the second load, not between the two\n" << aic;
+        EXPECT_GT(after_first, last_load) << "the reverse order comes after the second load, not between the two\n"
+                                          << aic;
     }
 }
 
@@ -228,9 +232,11 @@ TEST(Expand, ExpandingAnExpandedProgramAddsNothing) {
     ASSERT_GE(kernels.size(), 15u);
     int rejected = 0;
     for (const std::string& k : kernels) {
-        for (auto pol : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall, passes::V2CPolicy::Off, passes::V2CPolicy::Reject}) {
+        for (auto pol : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall, passes::V2CPolicy::Off,
+                         passes::V2CPolicy::Reject}) {
             for (Target t : {Target::A2A3, Target::A5}) {
-                std::string what = k + " --v2c " + std::string(passes::policy_name(pol)) + " --target " + std::string(target_name(t));
+                std::string what =
+                    k + " --v2c " + std::string(passes::policy_name(pol)) + " --target " + std::string(target_name(t));
                 Expanded once;
                 try {
                     once = expand(k, pol, t);
@@ -244,9 +250,12 @@ TEST(Expand, ExpandingAnExpandedProgramAddsNothing) {
                 o.v2c = pol;
                 o.target = t;
                 passes::ExpandStats st;
-                std::string twice = print_program(*passes::expand_mixed_kernel(*parse_text(once.text, "once.py"), o, st));
+                std::string twice =
+                    print_program(*passes::expand_mixed_kernel(*parse_text(once.text, "once.py"), o, st));
                 EXPECT_EQ(twice, once.text) << what;
-                EXPECT_EQ(st.functions_expanded + st.boundaries + st.c2v_fences + st.v2c_fences + st.war_orders + st.fallbacks + st.barriers, 0)
+                EXPECT_EQ(st.functions_expanded + st.boundaries + st.c2v_fences + st.v2c_fences + st.war_orders +
+                              st.fallbacks + st.barriers,
+                          0)
                     << what;
             }
         }

@@ -32,7 +32,8 @@ inline std::optional<Diagnostic> diag_of(const std::string& text) {
 
 // A minimal program around one function body (8-space indented lines).
 inline std::string kernel_with(const std::string& params, const std::string& ret, const std::string& body) {
-    return "import pypto.language as pl\n\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n    def f(self, " +
+    return "import pypto.language as pl\n\n\n@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n    "
+           "def f(self, " +
            params + ")" + (ret.empty() ? "" : " -> " + ret) + ":\n" + body;
 }
 

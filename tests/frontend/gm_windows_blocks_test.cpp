@@ -27,7 +27,8 @@ void collect(Accesses& r, ir::Block& b, passes::StmtPath path) {
         passes::StmtPath here = path;
         here.push_back({&b, i});
         if (const ir::Expr* c = passes::stmt_call(*b[i]))
-            if (c->op->code == ir::OpCode::Store || c->op->code == ir::OpCode::Load) r.win.push_back(r.wa->window(*c, here));
+            if (c->op->code == ir::OpCode::Store || c->op->code == ir::OpCode::Load)
+                r.win.push_back(r.wa->window(*c, here));
         if (b[i]->kind == ir::StmtKind::For) r.loops.push_back(b[i].get());
         collect(r, b[i]->body, here);
         collect(r, b[i]->orelse, here);
@@ -47,14 +48,19 @@ const std::string kParams = "x: pl.Tensor[[64, 64], pl.FP16], s: pl.InOut[pl.Ten
 
 // Vector store of band `store_row` of s, cube load of band `load_row` (16 rows each).
 Accesses band_pair(const std::string& store_row, const std::string& load_row, const std::string& pre = "") {
-    return accesses(kParams + ", n: pl.Scalar[pl.INDEX]",
-                    "        blk = pl.tile.get_block_idx()\n" + pre +
-                        "        t = pl.load(x, [0, 0], [16, 64])\n"
-                        "        s = pl.store(t, [" + store_row + ", 0], s)\n"
-                        "        m = pl.load(s, [" + load_row + ", 0], [16, 64], target_memory=pl.MemorySpace.Mat)\n");
+    return accesses(kParams + ", n: pl.Scalar[pl.INDEX]", "        blk = pl.tile.get_block_idx()\n" + pre +
+                                                              "        t = pl.load(x, [0, 0], [16, 64])\n"
+                                                              "        s = pl.store(t, [" +
+                                                              store_row +
+                                                              ", 0], s)\n"
+                                                              "        m = pl.load(s, [" +
+                                                              load_row +
+                                                              ", 0], [16, 64], target_memory=pl.MemorySpace.Mat)\n");
 }
 
-bool across(const Accesses& a, int blocks) { return WindowAnalysis::may_overlap_across_blocks(a.win[1], a.win[2], blocks, *a.wa); }
+bool across(const Accesses& a, int blocks) {
+    return WindowAnalysis::may_overlap_across_blocks(a.win[1], a.win[2], blocks, *a.wa);
+}
 
 TEST(CrossBlockWindows, OwnBandInEveryClusterNeverMeetsAnotherCluster) {
     Accesses a = band_pair("blk * 16", "blk * 16");
@@ -104,12 +110,13 @@ TEST(CrossBlockWindows, AnUnknownWindowMayMeetAnything) {
 
 TEST(CrossBlockWindows, LoopVariablesAreFreeUnlessTiedByTheIterationOrder) {
     // Cluster b reads band b + 1 of column block i; its store writes band b of column block i.
-    Accesses a = accesses("x: pl.Tensor[[64, 64], pl.FP16], s: pl.InOut[pl.Tensor[[48, 192], pl.FP16]]",
-                          "        blk = pl.tile.get_block_idx()\n"
-                          "        for i in pl.range(3):\n"
-                          "            t = pl.load(x, [0, 0], [16, 64])\n"
-                          "            s = pl.store(t, [blk * 16, i * 64], s)\n"
-                          "            m = pl.load(s, [(blk + 1) * 16, i * 64], [16, 64], target_memory=pl.MemorySpace.Mat)\n");
+    Accesses a =
+        accesses("x: pl.Tensor[[64, 64], pl.FP16], s: pl.InOut[pl.Tensor[[48, 192], pl.FP16]]",
+                 "        blk = pl.tile.get_block_idx()\n"
+                 "        for i in pl.range(3):\n"
+                 "            t = pl.load(x, [0, 0], [16, 64])\n"
+                 "            s = pl.store(t, [blk * 16, i * 64], s)\n"
+                 "            m = pl.load(s, [(blk + 1) * 16, i * 64], [16, 64], target_memory=pl.MemorySpace.Mat)\n");
     ASSERT_EQ(a.loops.size(), 1u);
     const ir::Stmt* loop = a.loops[0];
     const ir::Var* i = loop->loop_var.get();

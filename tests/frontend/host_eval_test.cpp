@@ -77,7 +77,8 @@ TEST(HostWalk, AnExtentThatMayBeADefaultedDynamicDimIsUnknown) {
     // A dynamic dim sema defaulted (no --dim) is made up: a scalar derived from it must not feed a check.
     HostInputs in;
     in.defaulted_dims = {{"T", 64}};
-    auto w = walk("        d: pl.Scalar[pl.INDEX] = pl.tensor.dim(x, 0)\n        out = self.k(x, d - 16, 0, out)\n", in);
+    auto w =
+        walk("        d: pl.Scalar[pl.INDEX] = pl.tensor.dim(x, 0)\n        out = self.k(x, d - 16, 0, out)\n", in);
     EXPECT_EQ(bindings(w), "b=0 ?a");
     EXPECT_NE(w.kernels[0].distinct[0].why.find("--dim"), std::string::npos) << w.kernels[0].distinct[0].why;
 }
@@ -116,12 +117,16 @@ TEST(HostWalk, AnUnknownConditionRunsBothArmsAndWhatTheyAssignIsUnknownAfter) {
     // Given the entry's scalar, the walk takes one arm.
     HostInputs in;
     in.scalars["n"] = rt::Scalar::of_int(3);
-    EXPECT_EQ(bindings(walk("        v: pl.Scalar[pl.INDEX] = 0\n        if n > 2:\n            v = 32\n        out = self.k(x, v, 1, out)\n", in)),
+    EXPECT_EQ(bindings(walk("        v: pl.Scalar[pl.INDEX] = 0\n        if n > 2:\n            v = 32\n        out = "
+                            "self.k(x, v, 1, out)\n",
+                            in)),
               "a=32 b=1");
 }
 
 TEST(HostWalk, ALoopWithUnknownBoundsLaunchesWithItsVariableUnknown) {
-    auto w = walk("        for i in pl.range(n):\n            out = self.k(x, 0, i, out)\n            out = self.k(x, 0, 5, out)\n");
+    auto w = walk(
+        "        for i in pl.range(n):\n            out = self.k(x, 0, i, out)\n            out = self.k(x, 0, 5, "
+        "out)\n");
     EXPECT_EQ(bindings(w), "a=0 ?b; a=0 b=5");
     EXPECT_NE(w.kernels[0].distinct[0].why.find("bounds"), std::string::npos);
 }
@@ -143,7 +148,8 @@ TEST(HostWalk, TensorDataIsKnownOnlyFromAnInputFile) {
         "            out = self.k(x, 0, l, out)\n";
     auto w = walk(body);
     EXPECT_EQ(bindings(w), "a=0 ?b");
-    EXPECT_NE(w.kernels[0].distinct[0].why.find("--input lens=FILE.npy"), std::string::npos) << w.kernels[0].distinct[0].why;
+    EXPECT_NE(w.kernels[0].distinct[0].why.find("--input lens=FILE.npy"), std::string::npos)
+        << w.kernels[0].distinct[0].why;
     // A 1-D .npy as numpy writes it ("'shape': (4,)").
     const std::string path = ::testing::TempDir() + "host_walk_lens.npy";
     {

@@ -86,8 +86,7 @@ TEST(Lexer, EmptyAndCommentOnlyFilesHaveOnlyEnd) {
 }
 
 TEST(Lexer, IndentAndSeveralDedentsAtOnce) {
-    EXPECT_EQ(lex("if a:\n    b\n    if c:\n        d\ne\n"),
-              "if a : NL IN b NL if c : NL IN d NL DE DE e NL END");
+    EXPECT_EQ(lex("if a:\n    b\n    if c:\n        d\ne\n"), "if a : NL IN b NL if c : NL IN d NL DE DE e NL END");
 }
 
 TEST(Lexer, MissingFinalNewlineStillClosesLineAndBlocks) {
@@ -143,8 +142,7 @@ TEST(Lexer, EllipsisIsNotAFloat) {
 }
 
 TEST(Lexer, StringLiteralsAndEscapes) {
-    auto tokens =
-        tokenize(src(R"(a = 'it\'s' "say \"hi\"" 'tab\there' '\x41\101\u00e9' r'raw\n' "back\\slash" '\q')"));
+    auto tokens = tokenize(src(R"(a = 'it\'s' "say \"hi\"" 'tab\there' '\x41\101\u00e9' r'raw\n' "back\\slash" '\q')"));
     ASSERT_GE(tokens.size(), 9u);
     EXPECT_EQ(tokens[2].str_value, "it's");
     EXPECT_EQ(tokens[3].str_value, "say \"hi\"");
@@ -223,8 +221,7 @@ TEST(Lexer, BracketNestingLimit) {
 
 TEST(Lexer, IndentationErrors) {
     EXPECT_LEX_ERROR("if a:\n\tb\n", "E-PARSE", 2, 1, "tabs are not allowed in indentation");
-    EXPECT_LEX_ERROR("if a:\n    b\n  c\n", "E-PARSE", 3, 3,
-                     "unindent does not match any outer indentation level");
+    EXPECT_LEX_ERROR("if a:\n    b\n  c\n", "E-PARSE", 3, 3, "unindent does not match any outer indentation level");
     EXPECT_NO_THROW(tokenize(src("x = 1\t# tabs between tokens are fine\n")));
 }
 

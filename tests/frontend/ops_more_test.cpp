@@ -20,7 +20,8 @@ TileData tile(DType t, int64_t rows, int64_t cols, std::vector<double> v) {
     return d;
 }
 
-TileData run(OpCode c, std::vector<TileData> tiles, DType out, int64_t rows, int64_t cols, std::vector<std::pair<int64_t, int64_t>> valid = {}) {
+TileData run(OpCode c, std::vector<TileData> tiles, DType out, int64_t rows, int64_t cols,
+             std::vector<std::pair<int64_t, int64_t>> valid = {}) {
     OpOperands o;
     o.op = &op_def(c);
     o.tiles = std::move(tiles);
@@ -31,7 +32,9 @@ TileData run(OpCode c, std::vector<TileData> tiles, DType out, int64_t rows, int
     return eval_numerics(o);
 }
 
-std::optional<Diagnostic> diag_body(const std::string& params, const std::string& body) { return diag_of(kernel_with(params, "", body)); }
+std::optional<Diagnostic> diag_body(const std::string& params, const std::string& body) {
+    return diag_of(kernel_with(params, "", body));
+}
 
 }  // namespace
 
@@ -44,7 +47,8 @@ TEST(OpMore, PartOpsCombineWhereBothAreValidAndCopyTheOnlyValidOperand) {
         OpCode op;
         double both0, both1;
     };
-    for (Want w : {Want{OpCode::PartAdd, 11, -18}, Want{OpCode::PartMul, 10, -40}, Want{OpCode::PartMax, 10, 2}, Want{OpCode::PartMin, 1, -20}}) {
+    for (Want w : {Want{OpCode::PartAdd, 11, -18}, Want{OpCode::PartMul, 10, -40}, Want{OpCode::PartMax, 10, 2},
+                   Want{OpCode::PartMin, 1, -20}}) {
         SCOPED_TRACE(op_def(w.op).name());
         TileData r = run(w.op, {a, b}, DType::FP32, 2, 3, v);
         EXPECT_EQ(r.m(0, 0), w.both0);
@@ -52,7 +56,7 @@ TEST(OpMore, PartOpsCombineWhereBothAreValidAndCopyTheOnlyValidOperand) {
         EXPECT_EQ(r.m(0, 2), 30);  // only b
         EXPECT_EQ(r.m(1, 0), 4);   // only a
         EXPECT_EQ(r.m(1, 1), 5);
-        EXPECT_EQ(r.m(1, 2), 0);   // neither (documented: 0)
+        EXPECT_EQ(r.m(1, 2), 0);  // neither (documented: 0)
     }
 }
 
@@ -81,10 +85,13 @@ TEST(OpMore, GatherbCopiesThe32ByteBlockAtEachByteOffset) {
     for (int b = 0; b < 5; ++b)
         for (int e = 0; e < 8; ++e) EXPECT_EQ(r.m(0, b * 8 + e), first[b] + e) << b << "," << e;
     for (int e = 0; e < 16; ++e) EXPECT_EQ(r.m(0, 40 + e), 0) << "a block past the source reads zeros";
-    for (int e = 0; e < 8; ++e) EXPECT_EQ(r.m(0, 56 + e), e < 7 ? 25 + e : 0) << "a block running off the end is zero-filled";
+    for (int e = 0; e < 8; ++e)
+        EXPECT_EQ(r.m(0, 56 + e), e < 7 ? 25 + e : 0) << "a block running off the end is zero-filled";
     // output_dtype reads the bytes as another type: 8 FP32 -> 16 INT16 per block
-    TileData h = run(OpCode::Gatherb, {tile(DType::FP32, 1, 8, {1, 0, 0, 0, 0, 0, 0, 0}), tile(DType::UINT32, 1, 8, {0, 0, 0, 0, 0, 0, 0, 0})},
-                     DType::INT16, 1, 128);
+    TileData h =
+        run(OpCode::Gatherb,
+            {tile(DType::FP32, 1, 8, {1, 0, 0, 0, 0, 0, 0, 0}), tile(DType::UINT32, 1, 8, {0, 0, 0, 0, 0, 0, 0, 0})},
+            DType::INT16, 1, 128);
     EXPECT_EQ(h.m(0, 1), 0x3F80);
     EXPECT_EQ(h.m(0, 17), 0x3F80);
 }
@@ -103,8 +110,11 @@ TEST(OpMore, MisusesAreExit2DiagnosticsAtTheOperand) {
     struct Bad {
         std::string params, body, code, text;
     };
-    const std::string p = "a: pl.Tensor[[16, 16], pl.FP32], q: pl.Tensor[[16, 16], pl.INT8], r: pl.Tensor[[16, 8], pl.INT32]";
-    const std::string ld = "        x = pl.load(a, [0, 0], [16, 16])\n        c = pl.load(q, [0, 0], [16, 3])\n        o = pl.load(r, [0, 0], [16, 8])\n";
+    const std::string p =
+        "a: pl.Tensor[[16, 16], pl.FP32], q: pl.Tensor[[16, 16], pl.INT8], r: pl.Tensor[[16, 8], pl.INT32]";
+    const std::string ld =
+        "        x = pl.load(a, [0, 0], [16, 16])\n        c = pl.load(q, [0, 0], [16, 3])\n        o = pl.load(r, [0, "
+        "0], [16, 8])\n";
     const Bad cases[] = {
         {p, ld + "        y = pl.tile.part_add(x, c)\n", "E-TYPE", "same dtype"},
         {p, ld + "        y = pl.tile.reinterpret_view(c, pl.INT32)\n", "E-TYPE", "not divisible by 4"},
@@ -128,8 +138,10 @@ TEST(OpMore, MisusesAreExit2DiagnosticsAtTheOperand) {
 
 TEST(OpMore, FourListMrgsortAndScalarMaxAreAccepted) {
     const std::string body =
-        "        x = pl.load(a, [0, 0], [1, 32])\n        i = pl.tile.ci(0, [1, 32], dtype=pl.INT32)\n        s = pl.tile.sort32(x, i)\n"
+        "        x = pl.load(a, [0, 0], [1, 32])\n        i = pl.tile.ci(0, [1, 32], dtype=pl.INT32)\n        s = "
+        "pl.tile.sort32(x, i)\n"
         "        t = pl.tile.create([1, 256], dtype=pl.FP32)\n        m = pl.tile.mrgsort(s, s, s, s, tmp=t)\n"
         "        n = pl.tile.max(pl.tile.get_block_num(), 2)\n        y = pl.adds(m, pl.tile.min(n, 3))\n";
-    EXPECT_FALSE(diag_body("a: pl.Tensor[[1, 32], pl.FP32]", body)) << diag_body("a: pl.Tensor[[1, 32], pl.FP32]", body)->message;
+    EXPECT_FALSE(diag_body("a: pl.Tensor[[1, 32], pl.FP32]", body))
+        << diag_body("a: pl.Tensor[[1, 32], pl.FP32]", body)->message;
 }

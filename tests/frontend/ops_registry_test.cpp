@@ -59,14 +59,24 @@ TEST(OpRegistry, EveryOpHasSidePipeNumericsCostAndDoc) {
         EXPECT_FALSE(c.formula.empty());
         EXPECT_FALSE(c.source.empty());
         EXPECT_NE(std::string("HML").find(c.confidence), std::string::npos);
-        if (d.effect == Effect::View) { EXPECT_EQ(d.cost, OpCost::None) << "a view moves no data"; }
+        if (d.effect == Effect::View) {
+            EXPECT_EQ(d.cost, OpCost::None) << "a view moves no data";
+        }
         if (d.effect == Effect::Compute && d.cost != OpCost::None) {
             // A priced compute op runs on a real pipe and has a side.
-            if (d.pipe_rule == PipeRule::Fixed && d.cost != OpCost::Scalar) { EXPECT_NE(d.pipe, Pipe::Scalar) << "compute op without a pipe"; }
-            if (d.side_rule == SideRule::Fixed) { EXPECT_TRUE(d.side == Side::Cube || d.side == Side::Vector) << "compute op without a side"; }
+            if (d.pipe_rule == PipeRule::Fixed && d.cost != OpCost::Scalar) {
+                EXPECT_NE(d.pipe, Pipe::Scalar) << "compute op without a pipe";
+            }
+            if (d.side_rule == SideRule::Fixed) {
+                EXPECT_TRUE(d.side == Side::Cube || d.side == Side::Vector) << "compute op without a side";
+            }
         }
-        if (d.cost == OpCost::Mad) { EXPECT_EQ(d.side, Side::Cube); }
-        if (d.cost >= OpCost::VecUnary && d.cost <= OpCost::VecReduce && d.pipe_rule == PipeRule::Fixed) { EXPECT_EQ(d.pipe, Pipe::Vector); }
+        if (d.cost == OpCost::Mad) {
+            EXPECT_EQ(d.side, Side::Cube);
+        }
+        if (d.cost >= OpCost::VecUnary && d.cost <= OpCost::VecReduce && d.pipe_rule == PipeRule::Fixed) {
+            EXPECT_EQ(d.pipe, Pipe::Vector);
+        }
         for (const ParamSpec& p : d.params) EXPECT_FALSE(p.name.empty());
     }
 }
@@ -74,7 +84,8 @@ TEST(OpRegistry, EveryOpHasSidePipeNumericsCostAndDoc) {
 TEST(OpRegistry, OpsTableDocIsGeneratedFromTheRegistry) {
     // Regenerate with: build/cvsim ops > docs/OPS_TABLE.md
     const std::string want = ops_table_markdown();
-    EXPECT_EQ(slurp(source_dir() + "/docs/OPS_TABLE.md"), want) << "docs/OPS_TABLE.md is stale: run `cvsim ops > docs/OPS_TABLE.md`";
+    EXPECT_EQ(slurp(source_dir() + "/docs/OPS_TABLE.md"), want)
+        << "docs/OPS_TABLE.md is stale: run `cvsim ops > docs/OPS_TABLE.md`";
     for (const OpDef& d : all_ops()) EXPECT_NE(want.find("`pl." + d.name() + "`"), std::string::npos) << d.name();
 }
 
@@ -96,18 +107,21 @@ TEST(OpCoverage, EveryPyptoTileOpIsSupportedOrExplicitlyUnsupported) {
         ++unsup;
         EXPECT_FALSE(u->reason.empty()) << n;
     }
-    std::cout << "[coverage] " << names.size() << " PyPTO tile ops: " << sup << " supported, " << unsup << " explicitly unsupported\n";
+    std::cout << "[coverage] " << names.size() << " PyPTO tile ops: " << sup << " supported, " << unsup
+              << " explicitly unsupported\n";
     // Every unsupported entry names a PyPTO op of the list (no stale entries).
     std::set<std::string> all(names.begin(), names.end());
-    for (const auto& u : unsupported_ops()) EXPECT_TRUE(all.count(u.name.substr(5))) << u.name << " is not a PyPTO tile op";
+    for (const auto& u : unsupported_ops())
+        EXPECT_TRUE(all.count(u.name.substr(5))) << u.name << " is not a PyPTO tile op";
 }
 
 TEST(OpCoverage, AnUnsupportedOpIsRejectedWithItsNameAndAReasonAtACaret) {
     ASSERT_FALSE(unsupported_ops().empty());
     const UnsupportedOp& u = unsupported_ops().front();
     auto d = diag_of(kernel_with("a: pl.Tensor[[16, 16], pl.FP32], out: pl.Out[pl.Tensor[[16, 16], pl.FP32]]", "",
-                                 "        t = pl.load(a, [0, 0], [16, 16])\n        u = pl." + u.name + "(t, t)\n"
-                                 "        out = pl.store(t, [0, 0], out)\n"));
+                                 "        t = pl.load(a, [0, 0], [16, 16])\n        u = pl." + u.name +
+                                     "(t, t)\n"
+                                     "        out = pl.store(t, [0, 0], out)\n"));
     ASSERT_TRUE(d);
     EXPECT_EQ(d->code, "E-UNSUPPORTED");
     EXPECT_NE(d->message.find("pl." + u.name), std::string::npos) << d->message;

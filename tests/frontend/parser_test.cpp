@@ -114,8 +114,7 @@ Error parse_error(const std::string& text) {
 
 // Wraps body lines (8-space indented) in a program; the first body line is line 7 of the file.
 std::string in_function(const std::string& body) {
-    std::string out =
-        "import pypto.language as pl\n\n@pl.program\nclass C:\n    @pl.function\n    def f(self, a):\n";
+    std::string out = "import pypto.language as pl\n\n@pl.program\nclass C:\n    @pl.function\n    def f(self, a):\n";
     std::istringstream lines(body);
     for (std::string line; std::getline(lines, line);) out += (line.empty() ? "" : "        ") + line + "\n";
     return out;
@@ -227,8 +226,8 @@ TEST(ParserKernels, BranchKernelHasIfInsideFor) {
 }
 
 TEST(ParserKernels, SemanticBadCasesParse) {
-    for (const char* name : {"unknown_op.py", "undefined_name.py", "matmul_shape_mismatch.py",
-                             "load_out_of_bounds.py", "ub_overflow.py"}) {
+    for (const char* name : {"unknown_op.py", "undefined_name.py", "matmul_shape_mismatch.py", "load_out_of_bounds.py",
+                             "ub_overflow.py"}) {
         auto file = SourceFile::read((kKernels / "bad" / name).string());
         try {
             auto m = parse_module(file);
@@ -259,8 +258,7 @@ TEST(ParserKernels, SyntaxBadCasesReportCodeAndLine) {
         } catch (const CompileError& e) {
             EXPECT_EQ(e.diag().code, c.code) << c.file;
             EXPECT_EQ(e.diag().loc.line, c.line) << c.file;
-            EXPECT_NE(e.diag().message.find(c.fragment), std::string::npos)
-                << c.file << ": " << e.diag().message;
+            EXPECT_NE(e.diag().message.find(c.fragment), std::string::npos) << c.file << ": " << e.diag().message;
             EXPECT_FALSE(render_text(e.diag()).empty());
         }
     }
@@ -353,8 +351,7 @@ TEST(ParserStmt, AssignmentForms) {
 }
 
 TEST(ParserStmt, ImportForms) {
-    auto m = parse(
-        "import pypto.language as pl\nfrom pypto import language as pl\nimport os\nfrom a.b import (c)\n");
+    auto m = parse("import pypto.language as pl\nfrom pypto import language as pl\nimport os\nfrom a.b import (c)\n");
     EXPECT_EQ(m.body[0]->name, "pypto.language");
     EXPECT_EQ(m.body[0]->alias, "pl");
     EXPECT_EQ(m.body[1]->name, "pypto.language");
@@ -365,8 +362,7 @@ TEST(ParserStmt, ImportForms) {
 }
 
 TEST(ParserStmt, ElifNestsAnIfInTheElseBranch) {
-    auto m =
-        parse(in_function("if a:\n    x = 1\nelif b:\n    x = 2\nelif c:\n    pass\nelse:\n    x = 3\n"));
+    auto m = parse(in_function("if a:\n    x = 1\nelif b:\n    x = 2\nelif c:\n    pass\nelse:\n    x = 3\n"));
     const ast::Stmt& s = *only_function(m).body[0];
     EXPECT_EQ(sx(s.value.get()), "a");
     ASSERT_EQ(s.orelse.size(), 1u);
@@ -392,10 +388,8 @@ TEST(ParserStmt, FunctionSignatures) {
     EXPECT_EQ(fn.params[2].name, "n");
     EXPECT_EQ(fn.params[2].default_value->int_value, 4);
     EXPECT_EQ(fn.params[2].annotation, nullptr);
-    EXPECT_EQ(sx(fn.decorators[0].get()),
-              "(call pl.function type=pl.FunctionType.AIV attrs={ \"split\":1 })");
-    EXPECT_EQ(sx(fn.annotation.get()),
-              "(sub tuple (sub pl.Tensor [ 16 ] pl.FP32) (sub pl.Tensor [ 16 ] pl.FP32))");
+    EXPECT_EQ(sx(fn.decorators[0].get()), "(call pl.function type=pl.FunctionType.AIV attrs={ \"split\":1 })");
+    EXPECT_EQ(sx(fn.annotation.get()), "(sub tuple (sub pl.Tensor [ 16 ] pl.FP32) (sub pl.Tensor [ 16 ] pl.FP32))");
     EXPECT_EQ(sx(fn.body[0]->value.get()), "(tuple a a)");
 }
 

@@ -15,14 +15,17 @@ using namespace cvsim::test;
 
 namespace {
 
-double at(const rt::TensorBuffer& t, int64_t i) { return element_at(t, i); }
+double at(const rt::TensorBuffer& t, int64_t i) {
+    return element_at(t, i);
+}
 
 const std::string kParams = "x: pl.Tensor[[6, 8], pl.FP32], out: pl.Out[pl.Tensor[[2, 3, 8], pl.FP32]]";
 
 std::string store_kernel(const std::string& offsets, const std::string& shapes) {
     return kernel_with(kParams, "",
                        "        t: pl.Tile[[6, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [6, 8])\n"
-                       "        out = pl.tile.store(t, " + offsets + ", out, " + shapes + ")\n");
+                       "        out = pl.tile.store(t, " +
+                           offsets + ", out, " + shapes + ")\n");
 }
 
 }  // namespace

@@ -46,8 +46,9 @@ TEST(Pipeline, PassNamesAreUniqueAndDocumented) {
     }
     std::vector<std::string_view> order;
     for (const auto& p : pipeline_passes()) order.push_back(p.name);
-    EXPECT_EQ(order, (std::vector<std::string_view>{"sema", "entry", "capacity", "expand-mixed-kernel", "verify-hardware", "compile",
-                                                    "verify-launch", "ring-layout", "gm-budget"}));
+    EXPECT_EQ(order,
+              (std::vector<std::string_view>{"sema", "entry", "capacity", "expand-mixed-kernel", "verify-hardware",
+                                             "compile", "verify-launch", "ring-layout", "gm-budget"}));
 }
 
 // run/check/explore: the launch passes on the entry; expand: the printed expansion too. The passes each ran
@@ -55,8 +56,9 @@ TEST(Pipeline, PassNamesAreUniqueAndDocumented) {
 TEST(Pipeline, RunAndExpandRunThePassesInOrder) {
     auto file = SourceFile::read(test::kernel_path("v2c_rope_attn.py"));
     PipelineResult run = run_pipeline(file, options(false));
-    EXPECT_EQ(names(run), (std::vector<std::string>{"sema", "entry", "capacity", "compile@rope_attn", "verify-launch@rope_attn",
-                                                    "ring-layout@rope_attn", "gm-budget@rope_attn"}));
+    EXPECT_EQ(names(run),
+              (std::vector<std::string>{"sema", "entry", "capacity", "compile@rope_attn", "verify-launch@rope_attn",
+                                        "ring-layout@rope_attn", "gm-budget@rope_attn"}));
     ASSERT_EQ(run.launches.size(), 1u);
     EXPECT_EQ(run.printed, nullptr);
     EXPECT_EQ(stat(run.passes[0], "functions"), 1);
@@ -67,9 +69,10 @@ TEST(Pipeline, RunAndExpandRunThePassesInOrder) {
     EXPECT_GT(stat(run.passes[6], "bytes"), run.rings[0].bytes);
 
     PipelineResult expand = run_pipeline(file, options(true));
-    EXPECT_EQ(names(expand), (std::vector<std::string>{"sema", "entry", "capacity", "expand-mixed-kernel@printed", "verify-hardware@printed",
-                                                       "compile@rope_attn", "verify-launch@rope_attn", "ring-layout@rope_attn",
-                                                       "gm-budget@rope_attn"}));
+    EXPECT_EQ(names(expand),
+              (std::vector<std::string>{"sema", "entry", "capacity", "expand-mixed-kernel@printed",
+                                        "verify-hardware@printed", "compile@rope_attn", "verify-launch@rope_attn",
+                                        "ring-layout@rope_attn", "gm-budget@rope_attn"}));
     ASSERT_NE(expand.printed, nullptr);
     EXPECT_EQ(stat(expand.passes[3], "v2c_fences"), expand.printed_stats.v2c_fences);
     EXPECT_EQ(stat(expand.passes[3], "functions_split"), 1);
@@ -96,7 +99,8 @@ class Two:
         return out
 )");
     PipelineResult expand = run_pipeline(file, options(true));
-    EXPECT_EQ(names(expand), (std::vector<std::string>{"sema", "entry", "capacity", "expand-mixed-kernel@printed", "verify-hardware@printed"}));
+    EXPECT_EQ(names(expand), (std::vector<std::string>{"sema", "entry", "capacity", "expand-mixed-kernel@printed",
+                                                       "verify-hardware@printed"}));
     try {
         run_pipeline(file, options(false));
         ADD_FAILURE() << "run accepted a file without an entry";

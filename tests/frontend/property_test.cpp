@@ -16,7 +16,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string reprint(const std::string& text) { return print_program(*load_program_text("printed.py", text)); }
+std::string reprint(const std::string& text) {
+    return print_program(*load_program_text("printed.py", text));
+}
 
 std::shared_ptr<ir::Program> must_load(const GeneratedKernel& k) {
     try {
@@ -59,8 +61,12 @@ RC_GTEST_PROP(FrontendProperty, MangledKernelsGiveOneDiagnosticOrParse, ()) {
     size_t len = *rc::gen::inRange<size_t>(1, 8);
     len = std::min(len, n - at);
     switch (*rc::gen::inRange(0, 4)) {
-        case 0: text.erase(at, len); break;
-        case 1: text.insert(at, text.substr(at, len)); break;
+        case 0:
+            text.erase(at, len);
+            break;
+        case 1:
+            text.insert(at, text.substr(at, len));
+            break;
         case 2: {
             size_t other = *rc::gen::inRange<size_t>(0, n - len);
             std::string a = text.substr(at, len), b = text.substr(other, len);
@@ -68,8 +74,12 @@ RC_GTEST_PROP(FrontendProperty, MangledKernelsGiveOneDiagnosticOrParse, ()) {
             text.replace(other, len, a);
             break;
         }
-        case 3: text[at] = *rc::gen::element('(', ')', '[', ']', ':', ',', '=', ' ', '\n', '\t', '#', '"', '\\', '\xff'); break;
-        default: text.insert(at, *rc::gen::element<std::string>("    ", "\n", "pl.", "lambda", "((", "]", "0x", "1e")); break;
+        case 3:
+            text[at] = *rc::gen::element('(', ')', '[', ']', ':', ',', '=', ' ', '\n', '\t', '#', '"', '\\', '\xff');
+            break;
+        default:
+            text.insert(at, *rc::gen::element<std::string>("    ", "\n", "pl.", "lambda", "((", "]", "0x", "1e"));
+            break;
     }
     try {
         auto p = load_program_text("mangled.py", text);

@@ -28,6 +28,8 @@ inline RefRun run_reference(const std::string& text, uint64_t seed) {
 }
 
 // Element I of T, decoded from its dtype.
-inline double element_at(const rt::TensorBuffer& t, int64_t i) { return decode_element(t.dtype, t.bytes.data() + i * dtype_bytes(t.dtype)); }
+inline double element_at(const rt::TensorBuffer& t, int64_t i) {
+    return decode_element(t.dtype, t.bytes.data() + i * dtype_bytes(t.dtype));
+}
 
 }  // namespace cvsim::test

@@ -9,7 +9,9 @@ using namespace cvsim;
 using namespace cvsim::test;
 
 namespace {
-std::optional<Diagnostic> diag_body(const std::string& params, const std::string& body) { return diag_of(kernel_with(params, "", body)); }
+std::optional<Diagnostic> diag_body(const std::string& params, const std::string& body) {
+    return diag_of(kernel_with(params, "", body));
+}
 }  // namespace
 
 TEST(SubByteSema, ByteSplittingShapesAndWindowsAreTypeErrors) {
@@ -18,17 +20,23 @@ TEST(SubByteSema, ByteSplittingShapesAndWindowsAreTypeErrors) {
     };
     const std::string p = "a: pl.Tensor[[16, 32], pl.FP4], o: pl.Out[pl.Tensor[[16, 32], pl.INT4]]";
     const Bad cases[] = {
-        {"a: pl.Tensor[[16, 15], pl.FP4]", "        x = pl.load(a, [0, 0], [16, 14])\n", "E-TYPE", "last dimension must be even"},
+        {"a: pl.Tensor[[16, 15], pl.FP4]", "        x = pl.load(a, [0, 0], [16, 14])\n", "E-TYPE",
+         "last dimension must be even"},
         {p, "        x = pl.load(a, [0, 1], [16, 16])\n", "E-TYPE", "column offset 1"},
         {p, "        x = pl.load(a, [0, 0], [16, 15])\n", "E-TYPE", "odd number of columns"},
         {p, "        x = pl.load(a, [0, 0], [16, 32], valid_shape=[16, 7])\n", "E-TYPE", "odd number of columns"},
         {p, "        x = pl.tile.create([16, 31], dtype=pl.INT4)\n", "E-TYPE", "odd number of columns"},
-        {p, "        x = pl.load(a, [0, 0], [16, 32])\n        y = pl.add(x, x)\n", "E-UNSUPPORTED", "only through pl.tile.load, store, cast"},
-        {p, "        x = pl.load(a, [0, 0], [16, 32])\n        y = pl.tile.row_sum(x)\n", "E-UNSUPPORTED", "4-bit tiles only"},
-        {p, "        x = pl.load(a, [0, 0], [16, 32], target_memory=pl.Mem.Mat)\n", "E-UNSUPPORTED", "UB (pl.Mem.Vec) only"},
-        {"a: pl.Tensor[[16, 32], pl.FP4], s: pl.Scalar[pl.INT4]", "        x = pl.load(a, [0, 0], [16, 32])\n", "E-UNSUPPORTED",
-         "pl.Scalar[pl.INT4]"},
-        {p, "        x = pl.tile.full([16, 32], dtype=pl.INT4, value=1)\n        y = pl.store(x, [0, 0], o, atomic=pl.AtomicType.Add)\n",
+        {p, "        x = pl.load(a, [0, 0], [16, 32])\n        y = pl.add(x, x)\n", "E-UNSUPPORTED",
+         "only through pl.tile.load, store, cast"},
+        {p, "        x = pl.load(a, [0, 0], [16, 32])\n        y = pl.tile.row_sum(x)\n", "E-UNSUPPORTED",
+         "4-bit tiles only"},
+        {p, "        x = pl.load(a, [0, 0], [16, 32], target_memory=pl.Mem.Mat)\n", "E-UNSUPPORTED",
+         "UB (pl.Mem.Vec) only"},
+        {"a: pl.Tensor[[16, 32], pl.FP4], s: pl.Scalar[pl.INT4]", "        x = pl.load(a, [0, 0], [16, 32])\n",
+         "E-UNSUPPORTED", "pl.Scalar[pl.INT4]"},
+        {p,
+         "        x = pl.tile.full([16, 32], dtype=pl.INT4, value=1)\n        y = pl.store(x, [0, 0], o, "
+         "atomic=pl.AtomicType.Add)\n",
          "E-TYPE", "atomic-add dtypes"},
     };
     for (const Bad& b : cases) {
@@ -43,7 +51,9 @@ TEST(SubByteSema, ByteSplittingShapesAndWindowsAreTypeErrors) {
 }
 
 TEST(SubByteSema, LoadCastStoreCreateAndFullOnByteAlignedWindowsAreAccepted) {
-    const std::string p = "a: pl.Tensor[[16, 64], pl.FP4], o: pl.Out[pl.Tensor[[16, 64], pl.INT4]], f: pl.Out[pl.Tensor[[16, 64], pl.FP4]]";
+    const std::string p =
+        "a: pl.Tensor[[16, 64], pl.FP4], o: pl.Out[pl.Tensor[[16, 64], pl.INT4]], f: pl.Out[pl.Tensor[[16, 64], "
+        "pl.FP4]]";
     const std::string body =
         "        x = pl.load(a, [0, 2], [16, 32])\n"
         "        w = pl.cast(x, pl.FP16)\n"

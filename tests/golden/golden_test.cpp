@@ -112,7 +112,8 @@ Golden load_golden(const fs::path& file, const fs::path& root) {
             if (words.empty()) continue;
             g.command = words[0];
             size_t i = 1;
-            if (words.size() > 1 && words[1].size() > 3 && words[1].substr(words[1].size() - 3) == ".py") g.input = words[i++];
+            if (words.size() > 1 && words[1].size() > 3 && words[1].substr(words[1].size() - 3) == ".py")
+                g.input = words[i++];
             g.args.assign(words.begin() + static_cast<std::ptrdiff_t>(i), words.end());
         } else if (directive(line, "CHECK", v)) {
             g.checks.push_back({CheckKind::Plain, v, n});
@@ -147,8 +148,8 @@ std::vector<Golden> load_goldens() {
     for (const auto& e : fs::recursive_directory_iterator(root))
         // pypto/parity/ holds PyPTO's dumps and their sources, checked by tests/e2e/parity_test.cpp; pypto/src/
         // holds kernel sources for PyPTO (their printed IR is the golden), not cvsim inputs.
-        if (e.is_regular_file() && e.path().extension() == ".py" && e.path().string().find("/pypto/parity/") == std::string::npos &&
-            e.path().parent_path().filename() != "src")
+        if (e.is_regular_file() && e.path().extension() == ".py" &&
+            e.path().string().find("/pypto/parity/") == std::string::npos && e.path().parent_path().filename() != "src")
             files.push_back(e.path());
     std::sort(files.begin(), files.end());
     std::set<std::string> names;
@@ -161,10 +162,10 @@ std::vector<Golden> load_goldens() {
 
 struct Outcome {
     int exit_code = 0;
-    std::string out;                       // the text CHECK lines match (stdout)
-    std::string err;                       // stderr
-    std::vector<nlohmann::json> diags;     // diagnostics as data
-    std::string reprinted;                 // print: print(parse(out)), must equal out
+    std::string out;                    // the text CHECK lines match (stdout)
+    std::string err;                    // stderr
+    std::vector<nlohmann::json> diags;  // diagnostics as data
+    std::string reprinted;              // print: print(parse(out)), must equal out
 };
 
 Outcome run_golden(const Golden& g) {
@@ -215,15 +216,15 @@ Outcome run_golden(const Golden& g) {
 // FileCheck-like matching; returns "" or a description of the first failure.
 std::string match_checks(const std::vector<Check>& checks, const std::string& output) {
     std::vector<std::string> lines = split_lines(output);
-    size_t cursor = 0;     // first line the next CHECK may match
+    size_t cursor = 0;       // first line the next CHECK may match
     size_t last = SIZE_MAX;  // line of the previous match
     std::vector<const Check*> nots;
     auto find_not = [&](size_t from, size_t to) -> std::string {
         for (const Check* c : nots)
             for (size_t i = from; i < to && i < lines.size(); ++i)
                 if (lines[i].find(c->text) != std::string::npos)
-                    return "CHECK-NOT at golden line " + std::to_string(c->line) + " found '" + c->text + "' at output line " +
-                           std::to_string(i + 1);
+                    return "CHECK-NOT at golden line " + std::to_string(c->line) + " found '" + c->text +
+                           "' at output line " + std::to_string(i + 1);
         return "";
     };
     for (const Check& c : checks) {
@@ -236,14 +237,15 @@ std::string match_checks(const std::vector<Check>& checks, const std::string& ou
             size_t want = last == SIZE_MAX ? 0 : last + 1;
             if (want < lines.size() && lines[want].find(c.text) != std::string::npos) found = want;
             if (found == SIZE_MAX)
-                return "CHECK-NEXT at golden line " + std::to_string(c.line) + ": '" + c.text + "' is not on output line " +
-                       std::to_string(want + 1) + (want < lines.size() ? " ('" + lines[want] + "')" : " (past the end)");
+                return "CHECK-NEXT at golden line " + std::to_string(c.line) + ": '" + c.text +
+                       "' is not on output line " + std::to_string(want + 1) +
+                       (want < lines.size() ? " ('" + lines[want] + "')" : " (past the end)");
         } else {
             for (size_t i = cursor; i < lines.size() && found == SIZE_MAX; ++i)
                 if (lines[i].find(c.text) != std::string::npos) found = i;
             if (found == SIZE_MAX)
-                return "CHECK at golden line " + std::to_string(c.line) + ": '" + c.text + "' not found after output line " +
-                       std::to_string(cursor);
+                return "CHECK at golden line " + std::to_string(c.line) + ": '" + c.text +
+                       "' not found after output line " + std::to_string(cursor);
         }
         if (auto e = find_not(cursor, found); !e.empty()) return e;
         nots.clear();
@@ -272,7 +274,8 @@ void update_golden(const Golden& g, const Outcome& o) {
     bool had_exit = false;
     std::string v;
     for (const std::string& line : split_lines(read_file(g.path))) {
-        if (directive(line, "CHECK", v) || directive(line, "CHECK-NEXT", v) || directive(line, "CHECK-NOT", v)) continue;
+        if (directive(line, "CHECK", v) || directive(line, "CHECK-NEXT", v) || directive(line, "CHECK-NOT", v))
+            continue;
         if (directive(line, "EXIT", v)) {  // kept in place (as ERROR lines) so no line moves
             kept.push_back("# EXIT: " + std::to_string(o.exit_code));
             had_exit = true;
@@ -311,7 +314,8 @@ TEST_P(GoldenFile, MatchesItsDirectives) {
         std::cerr << "updated " << g.path << "\n";
         return;
     }
-    ASSERT_TRUE(!g.checks.empty() || !g.errors.empty()) << "a golden needs # CHECK: or # ERROR: lines (CVSIM_UPDATE_GOLDEN=1 writes them)";
+    ASSERT_TRUE(!g.checks.empty() || !g.errors.empty())
+        << "a golden needs # CHECK: or # ERROR: lines (CVSIM_UPDATE_GOLDEN=1 writes them)";
     if (!g.errors.empty()) {
         EXPECT_EQ(o.exit_code, g.exit_code.value_or(2));
         // Exactly one primary diagnostic per mistake, as data and as text.
@@ -341,9 +345,13 @@ TEST_P(GoldenFile, MatchesItsDirectives) {
     EXPECT_TRUE(failure.empty()) << failure;
 }
 
-std::string golden_name(const ::testing::TestParamInfo<Golden>& info) { return info.param.name; }
+std::string golden_name(const ::testing::TestParamInfo<Golden>& info) {
+    return info.param.name;
+}
 
-[[maybe_unused]] void PrintTo(const Golden& g, std::ostream* os) { *os << g.path; }
+[[maybe_unused]] void PrintTo(const Golden& g, std::ostream* os) {
+    *os << g.path;
+}
 
 }  // namespace
 

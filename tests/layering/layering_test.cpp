@@ -28,7 +28,8 @@ const std::map<std::string, std::set<std::string>> kAllowed = {
 // Folders whose code must not include SystemC or TLM.
 const std::set<std::string> kNoSystemC = {"core", "frontend", "oracle"};
 // Top-level folders that hold no library code (not part of the house).
-const std::set<std::string> kNotLibraries = {"tests", "bench", "build", "docs", "examples", "scripts", "cmake", "configs"};
+const std::set<std::string> kNotLibraries = {"tests",    "bench",   "build", "docs",
+                                             "examples", "scripts", "cmake", "configs"};
 
 struct Include {
     std::string file;  // relative to the source dir
@@ -81,8 +82,8 @@ TEST(Layering, EveryIncludeGoesDownTheHouse) {
             if (!kAllowed.count(to)) continue;  // not a folder of the house
             std::string list;
             for (const auto& m : may) list += (list.empty() ? "" : ", ") + m + "/";
-            bad.push_back(i.file + ":" + std::to_string(i.line) + ": " + folder + "/ includes \"" + i.path + "\" (it may include " +
-                          (list.empty() ? std::string("nothing of the project") : list) + ")");
+            bad.push_back(i.file + ":" + std::to_string(i.line) + ": " + folder + "/ includes \"" + i.path +
+                          "\" (it may include " + (list.empty() ? std::string("nothing of the project") : list) + ")");
         }
     }
     EXPECT_TRUE(bad.empty()) << bad.size() << " upward include(s):\n" << join(bad);
@@ -93,8 +94,11 @@ TEST(Layering, NoSystemCBelowTheModels) {
     for (const auto& folder : kNoSystemC)
         for (const auto& i : includes_of(folder)) {
             const bool sc = i.path == "systemc" || i.path == "systemc.h" || i.path == "tlm" || i.path == "tlm.h" ||
-                            i.path.rfind("sysc/", 0) == 0 || i.path.rfind("tlm_", 0) == 0 || i.path.rfind("tlm/", 0) == 0;
-            if (sc) bad.push_back(i.file + ":" + std::to_string(i.line) + ": " + folder + "/ includes SystemC (" + i.path + ")");
+                            i.path.rfind("sysc/", 0) == 0 || i.path.rfind("tlm_", 0) == 0 ||
+                            i.path.rfind("tlm/", 0) == 0;
+            if (sc)
+                bad.push_back(i.file + ":" + std::to_string(i.line) + ": " + folder + "/ includes SystemC (" + i.path +
+                              ")");
         }
     EXPECT_TRUE(bad.empty()) << join(bad);
 }
@@ -104,11 +108,14 @@ TEST(Layering, TableCoversEveryCodeFolder) {
     std::vector<std::string> bad;
     for (const auto& e : fs::directory_iterator(fs::path(CVSIM_SOURCE_DIR))) {
         const std::string name = e.path().filename().string();
-        if (!e.is_directory() || name.empty() || name[0] == '.' || kNotLibraries.count(name) || kAllowed.count(name)) continue;
-        if (fs::exists(e.path() / "CMakeCache.txt")) continue;  // a build folder in the tree (scripts/test.sh's build-asan/)
+        if (!e.is_directory() || name.empty() || name[0] == '.' || kNotLibraries.count(name) || kAllowed.count(name))
+            continue;
+        if (fs::exists(e.path() / "CMakeCache.txt"))
+            continue;  // a build folder in the tree (scripts/test.sh's build-asan/)
         for (const auto& f : fs::recursive_directory_iterator(e.path()))
             if (f.is_regular_file() && is_source(f.path())) {
-                bad.push_back(name + "/ holds code (" + f.path().filename().string() + ") but has no row in the layering table");
+                bad.push_back(name + "/ holds code (" + f.path().filename().string() +
+                              ") but has no row in the layering table");
                 break;
             }
     }

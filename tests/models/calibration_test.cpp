@@ -37,7 +37,8 @@ TEST(Calibration, ComputeBoundMatmulIsWithinTenPercentOfTheMadBound) {
     HwParams hw = preset(Target::A2A3);
     uint64_t bound = 64 * mad_cycles(hw.cube, DType::FP16, 128, 128, 256);
     double over = static_cast<double>(total) / static_cast<double>(bound);
-    std::cout << "calibration: compute-bound matmul " << total << " cycles, MAD bound " << bound << " cycles, ratio " << over << "\n";
+    std::cout << "calibration: compute-bound matmul " << total << " cycles, MAD bound " << bound << " cycles, ratio "
+              << over << "\n";
     RecordProperty("matmul_over_mad_bound", std::to_string(over));
     EXPECT_GE(over, 1.0);
     EXPECT_LE(over, 1.10);

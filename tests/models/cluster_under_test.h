@@ -13,7 +13,7 @@
 namespace cvsim::test {
 
 class ClusterUnderTest : public sim::EventSink {
-public:
+  public:
     struct Rec {
         uint64_t start = 0, end = 0;
         int cluster = 0;
@@ -52,23 +52,27 @@ public:
 
     const std::vector<Rec>& history() const { return m_history; }
     // Every record of `core` with op `op` (and detail containing `detail`), in completion order.
-    std::vector<Rec> find(sim::CoreId core, const std::string& op, const std::string& detail = "", int cluster = -1) const {
+    std::vector<Rec> find(sim::CoreId core, const std::string& op, const std::string& detail = "",
+                          int cluster = -1) const {
         std::vector<Rec> out;
         for (const auto& r : m_history)
-            if (r.core == core && r.op == op && r.detail.find(detail) != std::string::npos && (cluster < 0 || r.cluster == cluster))
+            if (r.core == core && r.op == op && r.detail.find(detail) != std::string::npos &&
+                (cluster < 0 || r.cluster == cluster))
                 out.push_back(r);
         return out;
     }
     static void expect_gap(const Rec& a, const Rec& b, uint64_t cycles) {
-        EXPECT_EQ(b.start - a.end, cycles) << a.op << " (ends " << a.end << ") -> " << b.op << " (starts " << b.start << ")";
+        EXPECT_EQ(b.start - a.end, cycles)
+            << a.op << " (ends " << a.end << ") -> " << b.op << " (starts " << b.start << ")";
     }
     static void expect_order(const Rec& a, const Rec& b) {
-        EXPECT_LE(a.end, b.start) << a.op << " (ends " << a.end << ") must precede " << b.op << " (starts " << b.start << ")";
+        EXPECT_LE(a.end, b.start) << a.op << " (ends " << a.end << ") must precede " << b.op << " (starts " << b.start
+                                  << ")";
     }
 
     sim::Session& session() { return m_session; }
 
-private:
+  private:
     sim::Session m_session;
     std::vector<Rec> m_history;
 };

@@ -17,7 +17,8 @@ const char* kHeader = "import pypto.language as pl\n\n\n@pl.program\nclass T:\n"
 TEST(Timing, MatmulTakesTheMadFormulasCycles) {
     std::string k = std::string(kHeader) +
                     "    @pl.function(type=pl.FunctionType.InCore)\n"
-                    "    def mm(self, x: pl.Tensor[[48, 96], pl.FP16], w: pl.Tensor[[96, 80], pl.FP16], out: pl.Out[pl.Tensor[[48, 80], pl.FP32]]):\n"
+                    "    def mm(self, x: pl.Tensor[[48, 96], pl.FP16], w: pl.Tensor[[96, 80], pl.FP16], out: "
+                    "pl.Out[pl.Tensor[[48, 80], pl.FP32]]):\n"
                     "        xm = pl.load(x, [0, 0], [48, 96], target_memory=pl.Mem.Mat)\n"
                     "        xl = pl.move(xm, target_memory=pl.Mem.Left)\n"
                     "        wm = pl.load(w, [0, 0], [96, 80], target_memory=pl.Mem.Mat)\n"
@@ -105,14 +106,17 @@ TEST(Timing, MissingTfreeStallsExactlyWhenTheRingIsFull) {
 std::string syncall_kernel(const char* mode) {
     return std::string(kHeader) +
            "    @pl.function(type=pl.FunctionType.InCore)\n"
-           "    def s(self, a: pl.Tensor[[64, 64], pl.FP16], w: pl.Tensor[[64, 64], pl.FP16], scratch: pl.Out[pl.Tensor[[64, 64], pl.FP16]],\n"
+           "    def s(self, a: pl.Tensor[[64, 64], pl.FP16], w: pl.Tensor[[64, 64], pl.FP16], scratch: "
+           "pl.Out[pl.Tensor[[64, 64], pl.FP16]],\n"
            "          out: pl.Out[pl.Tensor[[64, 64], pl.FP32]]):\n"
            "        blk = pl.tile.get_block_idx()\n"
            "        t = pl.load(a, [blk * 16, 0], [16, 64])\n"
            "        u = pl.exp(t)\n"
            "        scratch = pl.store(u, [blk * 16, 0], scratch)\n"
            "        pl.system.fence()\n"
-           "        pl.system.syncall(core_type='mix', mode='" + std::string(mode) + "')\n"
+           "        pl.system.syncall(core_type='mix', mode='" +
+           std::string(mode) +
+           "')\n"
            "        sm = pl.load(scratch, [blk * 16, 0], [16, 64], target_memory=pl.Mem.Mat)\n"
            "        sl = pl.move(sm, target_memory=pl.Mem.Left)\n"
            "        wm = pl.load(w, [0, 0], [64, 64], target_memory=pl.Mem.Mat)\n"
@@ -130,7 +134,8 @@ TEST(Timing, HardSyncallReleasesEveryParticipantInTheSameCycle) {
     EXPECT_TRUE(r.clean()) << (r.findings.empty() ? "" : r.findings[0].message);
     std::vector<uint64_t> departures, arrivals;
     for (const auto& h : cut.history())
-        if (h.op == "system.syncall") (h.detail.find("arrival") != std::string::npos ? arrivals : departures).push_back(h.end);
+        if (h.op == "system.syncall")
+            (h.detail.find("arrival") != std::string::npos ? arrivals : departures).push_back(h.end);
     ASSERT_EQ(departures.size(), 12u);  // 4 clusters x (AIC, AIV0, AIV1 replay)
     for (uint64_t d : departures) EXPECT_EQ(d, departures[0]);
     uint64_t last_arrival = *std::max_element(arrivals.begin(), arrivals.end());
@@ -158,8 +163,10 @@ TEST(Timing, SoftSyncallAtPartialOccupancyCompletes) {
     uint64_t last_arrival = 0, first_departure = UINT64_MAX;
     for (const auto& h : cut.history()) {
         if (h.op != "system.syncall") continue;
-        if (h.detail.find("arrival") != std::string::npos) last_arrival = std::max(last_arrival, h.end);
-        else first_departure = std::min(first_departure, h.end);
+        if (h.detail.find("arrival") != std::string::npos)
+            last_arrival = std::max(last_arrival, h.end);
+        else
+            first_departure = std::min(first_departure, h.end);
     }
     EXPECT_GE(first_departure, last_arrival);
 }

@@ -11,7 +11,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string fixture(const std::string& name) { return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name); }
+std::string fixture(const std::string& name) {
+    return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name);
+}
 
 struct Case {
     const char* kernel;
@@ -34,13 +36,16 @@ TEST_P(C2vComplete, UpstreamRacesCompleteIsClean) {
         o.c2v = passes::C2VPolicy::Upstream;
         auto up = session_of(c.kernel, text, o);
         CheckerView before = checker_of(*up, 3);
-        EXPECT_NE(before.text.find(c.race), std::string::npos) << c.kernel << ": upstream should leave " << c.race << "\n" << before.text;
+        EXPECT_NE(before.text.find(c.race), std::string::npos)
+            << c.kernel << ": upstream should leave " << c.race << "\n"
+            << before.text;
         EXPECT_EQ(up->compiled().stats.c2v_orders, 0);
 
         o.c2v = passes::C2VPolicy::Complete;
         auto s = session_of(c.kernel, text, o);
         CheckerView after = checker_of(*s, 5);
-        EXPECT_TRUE(after.text.empty()) << c.kernel << " --c2v complete --v2c " << passes::policy_name(v2c) << ":\n" << after.text;
+        EXPECT_TRUE(after.text.empty()) << c.kernel << " --c2v complete --v2c " << passes::policy_name(v2c) << ":\n"
+                                        << after.text;
         EXPECT_FALSE(after.deadlock);
         auto v = oracle_of(*s, true);
         EXPECT_FALSE(v.deadlock);
@@ -55,7 +60,8 @@ TEST_P(C2vComplete, UpstreamRacesCompleteIsClean) {
 
 INSTANTIATE_TEST_SUITE_P(Kernels, C2vComplete,
                          // (c2v_loop_war.py and c2v_cross_lane_waw.py are vector-first, V2C: v2c_first_test.cpp.)
-                         ::testing::Values(Case{"c2v_two_producer_stores.py", "E-RACE-RAW"}, Case{"c2v_cube_first_waw.py", "E-RACE-WAW"},
+                         ::testing::Values(Case{"c2v_two_producer_stores.py", "E-RACE-RAW"},
+                                           Case{"c2v_cube_first_waw.py", "E-RACE-WAW"},
                                            Case{"c2v_nested_store.py", "E-RACE-RAW"},
                                            Case{"c2v_loop_carried_raw.py", "E-RACE-RAW"},
                                            // C2V data under a visibility delay: the token needs a cube-side fence.
@@ -96,8 +102,11 @@ TEST_P(CarriedRawPublished, OrderedByATileMoveAndPublished) {
         auto s = session_of(c.kernel, text, opt);
         CheckerView cv = checker_of(*s, 3);
         auto v = oracle_of(*s, true);
-        EXPECT_TRUE(cv.tensors.count("scratch")) << c.kernel << " " << what << ": the checker should report the race\n" << cv.text;
-        EXPECT_TRUE(v.race_tensors().count("scratch")) << c.kernel << " " << what << ": the oracle should find the race\n" << format_verdict(v);
+        EXPECT_TRUE(cv.tensors.count("scratch")) << c.kernel << " " << what << ": the checker should report the race\n"
+                                                 << cv.text;
+        EXPECT_TRUE(v.race_tensors().count("scratch"))
+            << c.kernel << " " << what << ": the oracle should find the race\n"
+            << format_verdict(v);
     };
     auto clean = [&](const Opts& opt, const std::string& what) {
         auto s = session_of(c.kernel, text, opt);
@@ -118,19 +127,21 @@ TEST_P(CarriedRawPublished, OrderedByATileMoveAndPublished) {
             if (!c.v2c && c2v == passes::C2VPolicy::Upstream) continue;  // upstream leaves the C2V pair (checked above)
             o.v2c = v2c;
             o.c2v = c2v;
-            clean(o, std::string("--c2v ") + std::string(passes::c2v_policy_name(c2v)) + " --v2c " + std::string(passes::policy_name(v2c)));
+            clean(o, std::string("--c2v ") + std::string(passes::c2v_policy_name(c2v)) + " --v2c " +
+                         std::string(passes::policy_name(v2c)));
         }
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, CarriedRawPublished,
-                         ::testing::Combine(::testing::Values(Published{"carried_raw_tile_move_visibility.py", true},
-                                                              Published{"c2v_carried_raw_tile_move_visibility.py", false},
-                                                              Published{"c2v_carried_waw_tile_move_visibility.py", false}),
-                                            ::testing::Values(Target::A2A3, Target::A5)),
-                         [](const auto& info) {
-                             std::string k = std::get<0>(info.param).kernel;
-                             k = k.substr(0, k.find('.'));
-                             return k + "_" + std::string(target_name(std::get<1>(info.param)));
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Kernels, CarriedRawPublished,
+    ::testing::Combine(::testing::Values(Published{"carried_raw_tile_move_visibility.py", true},
+                                         Published{"c2v_carried_raw_tile_move_visibility.py", false},
+                                         Published{"c2v_carried_waw_tile_move_visibility.py", false}),
+                       ::testing::Values(Target::A2A3, Target::A5)),
+    [](const auto& info) {
+        std::string k = std::get<0>(info.param).kernel;
+        k = k.substr(0, k.find('.'));
+        return k + "_" + std::string(target_name(std::get<1>(info.param)));
+    });
 
 }  // namespace

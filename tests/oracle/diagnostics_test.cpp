@@ -14,10 +14,12 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string fixture(const std::string& name) { return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name); }
+std::string fixture(const std::string& name) {
+    return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name);
+}
 
-std::unique_ptr<sim::Session> session(const std::string& name, const std::string& text, uint64_t max_cycles, int blocks = 1,
-                                      passes::V2CPolicy v2c = passes::V2CPolicy::Fence) {
+std::unique_ptr<sim::Session> session(const std::string& name, const std::string& text, uint64_t max_cycles,
+                                      int blocks = 1, passes::V2CPolicy v2c = passes::V2CPolicy::Fence) {
     sim::SessionOptions so;
     so.blocks = blocks;
     so.v2c = v2c;
@@ -62,7 +64,8 @@ TEST(Diagnostics, ARealDeadlockIsNoTimeout) {
 TEST(Diagnostics, ARacingPairIsReportedOnceWhicheverCoreRunsFirst) {
     // --v2c off: fence orders each block's own vector-then-cube write-after-write (a V2C dependency) and
     // gives the cross-cluster one a barrier (gm_sync_blocks.cpp); the test needs the pairs unordered.
-    auto s = session("two_blocks_same_rows.py", fixture("two_blocks_same_rows.py"), 20'000'000, 2, passes::V2CPolicy::Off);
+    auto s =
+        session("two_blocks_same_rows.py", fixture("two_blocks_same_rows.py"), 20'000'000, 2, passes::V2CPolicy::Off);
     sim::Machine::instance(std::max(2, s->clusters_needed()));
     // Unordered pair of (line, cluster, core) -> the finding keys naming it, over many schedules.
     std::map<std::set<std::tuple<uint32_t, uint32_t, int>>, std::set<std::string>> names;
@@ -82,7 +85,9 @@ TEST(Diagnostics, ARacingPairIsReportedOnceWhicheverCoreRunsFirst) {
     }
     // Two blocks x (AIV store, AIC store): six pairs of different cores.
     EXPECT_EQ(names.size(), 6u);
-    for (const auto& [pair, keys] : names) EXPECT_EQ(keys.size(), 1u) << "one pair, " << keys.size() << " names: " << *keys.begin() << " / " << *keys.rbegin();
+    for (const auto& [pair, keys] : names)
+        EXPECT_EQ(keys.size(), 1u) << "one pair, " << keys.size() << " names: " << *keys.begin() << " / "
+                                   << *keys.rbegin();
 }
 
 }  // namespace

@@ -13,7 +13,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string fixture(const std::string& name) { return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name); }
+std::string fixture(const std::string& name) {
+    return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name);
+}
 
 struct Variant {
     const char* name;
@@ -68,19 +70,28 @@ Outcome outcome(const std::string& text, const Opts& o) {
 }
 
 const Variant kV2c[] = {
-    {"control: a right flag pair", "", "pl.system.sync_set(3, pipe=pl.PipeType.MTE3, core_type=\"aiv\")\n"
-                                       "pl.system.sync_wait(3, pipe=pl.PipeType.MTE2, core_type=\"aic\")", "", true},
-    {"a set on the vector pipe", "", "pl.system.sync_set(3, pipe=pl.PipeType.V, core_type=\"aiv\")\n"
-                                     "pl.system.sync_wait(3, pipe=pl.PipeType.MTE2, core_type=\"aic\")", "", false, true, true},
+    {"control: a right flag pair", "",
+     "pl.system.sync_set(3, pipe=pl.PipeType.MTE3, core_type=\"aiv\")\n"
+     "pl.system.sync_wait(3, pipe=pl.PipeType.MTE2, core_type=\"aic\")",
+     "", true},
+    {"a set on the vector pipe", "",
+     "pl.system.sync_set(3, pipe=pl.PipeType.V, core_type=\"aiv\")\n"
+     "pl.system.sync_wait(3, pipe=pl.PipeType.MTE2, core_type=\"aic\")",
+     "", false, true, true},
     {"the wait after the load", "", "pl.system.sync_set(3, pipe=pl.PipeType.MTE3, core_type=\"aiv\")",
      "pl.system.sync_wait(3, pipe=pl.PipeType.MTE2, core_type=\"aic\")"},
     {"mismatched ids", "pl.system.sync_set(4, pipe=pl.PipeType.MTE3, core_type=\"aiv\")",
-     "pl.system.sync_set(3, pipe=pl.PipeType.MTE3, core_type=\"aiv\")\npl.system.sync_wait(4, pipe=pl.PipeType.MTE2, core_type=\"aic\")",
+     "pl.system.sync_set(3, pipe=pl.PipeType.MTE3, core_type=\"aiv\")\npl.system.sync_wait(4, pipe=pl.PipeType.MTE2, "
+     "core_type=\"aic\")",
      "pl.system.sync_wait(3, pipe=pl.PipeType.MTE2, core_type=\"aic\")"},
-    {"a PIPE_ALL flag from the cube to the vector lane", "", "pl.system.sync_set(3, pipe=pl.PipeType.ALL, core_type=\"aic\")\n"
-                                                             "pl.system.sync_wait(3, pipe=pl.PipeType.ALL, core_type=\"aiv\")", ""},
-    {"a C2V transport", "", "pl.tpush_to_aiv(acc0, split=0)\nh: pl.Tile[[16, 64], pl.FP32, pl.MemorySpace.Vec] = pl.tpop_from_aic(split=0)\n"
-                            "hv = pl.cast(h, pl.FP16)\npl.tfree_to_aic(h)", ""},
+    {"a PIPE_ALL flag from the cube to the vector lane", "",
+     "pl.system.sync_set(3, pipe=pl.PipeType.ALL, core_type=\"aic\")\n"
+     "pl.system.sync_wait(3, pipe=pl.PipeType.ALL, core_type=\"aiv\")",
+     ""},
+    {"a C2V transport", "",
+     "pl.tpush_to_aiv(acc0, split=0)\nh: pl.Tile[[16, 64], pl.FP32, pl.MemorySpace.Vec] = pl.tpop_from_aic(split=0)\n"
+     "hv = pl.cast(h, pl.FP16)\npl.tfree_to_aic(h)",
+     ""},
     {"a V2C transport popped after the load", "", "pl.tpush_to_aic(u, split=0)",
      "m: pl.Tile[[16, 64], pl.FP16, pl.MemorySpace.Mat] = pl.tpop_from_aiv(split=0)\npl.tfree_to_aiv(m)", false, false},
 };
@@ -124,7 +135,8 @@ TEST(MisleadingSync, V2cFenceAndSyncallOrderWhatTheAuthorsSyncDoesNot) {
                     o.v2c = pol;
                     o.vis = vis;
                     Outcome r = outcome(text, o);
-                    std::string w = what + " --v2c " + std::string(passes::policy_name(pol)) + " --visibility-delay " + std::to_string(vis);
+                    std::string w = what + " --v2c " + std::string(passes::policy_name(pol)) + " --visibility-delay " +
+                                    std::to_string(vis);
                     EXPECT_FALSE(r.checker_race || r.oracle_race || r.deadlock) << w << "\n" << r.text;
                     EXPECT_EQ(r.already_ordered, v.orders || v.orders_published ? 1 : 0) << w;
                 }
@@ -133,19 +145,28 @@ TEST(MisleadingSync, V2cFenceAndSyncallOrderWhatTheAuthorsSyncDoesNot) {
 }
 
 const Variant kC2v[] = {
-    {"control: a right flag pair", "", "pl.system.sync_set(3, pipe=pl.PipeType.FIX, core_type=\"aic\")\n"
-                                       "pl.system.sync_wait(3, pipe=pl.PipeType.MTE2, core_type=\"aiv\")", "", true},
-    {"a set on the cube pipe", "", "pl.system.sync_set(3, pipe=pl.PipeType.M, core_type=\"aic\")\n"
-                                   "pl.system.sync_wait(3, pipe=pl.PipeType.MTE2, core_type=\"aiv\")", "", false, true, true},
+    {"control: a right flag pair", "",
+     "pl.system.sync_set(3, pipe=pl.PipeType.FIX, core_type=\"aic\")\n"
+     "pl.system.sync_wait(3, pipe=pl.PipeType.MTE2, core_type=\"aiv\")",
+     "", true},
+    {"a set on the cube pipe", "",
+     "pl.system.sync_set(3, pipe=pl.PipeType.M, core_type=\"aic\")\n"
+     "pl.system.sync_wait(3, pipe=pl.PipeType.MTE2, core_type=\"aiv\")",
+     "", false, true, true},
     {"the wait after the load", "", "pl.system.sync_set(3, pipe=pl.PipeType.FIX, core_type=\"aic\")",
      "pl.system.sync_wait(3, pipe=pl.PipeType.MTE2, core_type=\"aiv\")"},
     {"mismatched ids", "pl.system.sync_set(4, pipe=pl.PipeType.FIX, core_type=\"aic\")",
-     "pl.system.sync_set(3, pipe=pl.PipeType.FIX, core_type=\"aic\")\npl.system.sync_wait(4, pipe=pl.PipeType.MTE2, core_type=\"aiv\")",
+     "pl.system.sync_set(3, pipe=pl.PipeType.FIX, core_type=\"aic\")\npl.system.sync_wait(4, pipe=pl.PipeType.MTE2, "
+     "core_type=\"aiv\")",
      "pl.system.sync_wait(3, pipe=pl.PipeType.MTE2, core_type=\"aiv\")"},
-    {"a PIPE_ALL flag from the vector lane to the cube", "", "pl.system.sync_set(3, pipe=pl.PipeType.ALL, core_type=\"aiv\")\n"
-                                                             "pl.system.sync_wait(3, pipe=pl.PipeType.ALL, core_type=\"aic\")", ""},
-    {"a V2C transport", "", "pl.tpush_to_aic(t, split=0)\nm: pl.Tile[[16, 64], pl.FP16, pl.MemorySpace.Mat] = pl.tpop_from_aiv(split=0)\n"
-                            "pl.tfree_to_aiv(m)", "", false, false},
+    {"a PIPE_ALL flag from the vector lane to the cube", "",
+     "pl.system.sync_set(3, pipe=pl.PipeType.ALL, core_type=\"aiv\")\n"
+     "pl.system.sync_wait(3, pipe=pl.PipeType.ALL, core_type=\"aic\")",
+     ""},
+    {"a V2C transport", "",
+     "pl.tpush_to_aic(t, split=0)\nm: pl.Tile[[16, 64], pl.FP16, pl.MemorySpace.Mat] = pl.tpop_from_aiv(split=0)\n"
+     "pl.tfree_to_aiv(m)",
+     "", false, false},
     {"a C2V transport popped after the load", "", "pl.tpush_to_aiv(acc0, split=0)",
      "h: pl.Tile[[16, 64], pl.FP32, pl.MemorySpace.Vec] = pl.tpop_from_aic(split=0)\npl.tfree_to_aic(h)"},
 };
@@ -170,7 +191,8 @@ TEST(MisleadingSync, C2vCompleteOrdersWhatTheAuthorsSyncDoesNot) {
                     o.v2c = pol;
                     o.vis = vis;
                     Outcome r = outcome(text, o);
-                    std::string w = what + " --c2v complete --v2c " + std::string(passes::policy_name(pol)) + " --visibility-delay " + std::to_string(vis);
+                    std::string w = what + " --c2v complete --v2c " + std::string(passes::policy_name(pol)) +
+                                    " --visibility-delay " + std::to_string(vis);
                     EXPECT_FALSE(r.checker_race || r.oracle_race || r.deadlock) << w << "\n" << r.text;
                     EXPECT_EQ(r.already_ordered, v.orders || v.orders_published ? 1 : 0) << w;
                 }

@@ -135,7 +135,8 @@ std::string kernel_with(const char* name, const std::string& from = "", const st
 }
 
 // The expansion of `text` under (target, policy, visibility delay), checked race- and deadlock-free by the oracle.
-std::unique_ptr<sim::Session> race_free(const std::string& text, Target t, passes::V2CPolicy pol, uint64_t vis, const std::string& what) {
+std::unique_ptr<sim::Session> race_free(const std::string& text, Target t, passes::V2CPolicy pol, uint64_t vis,
+                                        const std::string& what) {
     Opts o;
     o.target = t;
     o.v2c = pol;
@@ -147,7 +148,9 @@ std::unique_ptr<sim::Session> race_free(const std::string& text, Target t, passe
     return s;
 }
 
-std::string config(Target t, passes::V2CPolicy pol) { return std::string(target_name(t)) + " --v2c " + std::string(passes::policy_name(pol)); }
+std::string config(Target t, passes::V2CPolicy pol) {
+    return std::string(target_name(t)) + " --v2c " + std::string(passes::policy_name(pol));
+}
 
 constexpr Target kTargets[] = {Target::A2A3, Target::A5};
 constexpr passes::V2CPolicy kOrdering[] = {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall};
@@ -159,7 +162,8 @@ TEST(NecessarySync, AnAuthorsLaterFencePublishesTheStore) {
     const std::string fence_line = "            pl.system.fence()\n";
     auto fences = [](const ir::Function& f) {
         std::vector<StmtSite> out;
-        collect_sites(const_cast<ir::Function&>(f).body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::Fence); }, out);
+        collect_sites(
+            const_cast<ir::Function&>(f).body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::Fence); }, out);
         return out.size();
     };
     for (Target t : kTargets)
@@ -194,7 +198,8 @@ TEST(NecessarySync, APushBeforeTheChainDoesNotOrderTheCubeLoad) {
 // The adversary of war_ordered_by_later_iteration_barrier.py: every inner iteration uses the same rows, so a
 // load and the next store of its rows have no barrier between them; the second barrier stays.
 TEST(NecessarySync, SameRowsEveryIterationKeepTheWarBarrier) {
-    std::string text = kernel_with("war_ordered_by_later_iteration_barrier.py", "pl.store(va, [j * 16, 0], t)", "pl.store(va, [0, 0], t)");
+    std::string text = kernel_with("war_ordered_by_later_iteration_barrier.py", "pl.store(va, [j * 16, 0], t)",
+                                   "pl.store(va, [0, 0], t)");
     size_t p = text.find("pl.load(t, [j * 16, 0]");
     ASSERT_NE(p, std::string::npos);
     text.replace(p, std::string("pl.load(t, [j * 16, 0]").size(), "pl.load(t, [0, 0]");
@@ -221,7 +226,8 @@ TEST(NecessarySync, AReleaseBetweenTheStoresKeepsTheFirstFence) {
             auto s = race_free(text, t, pol, 50, config(t, pol));
             std::string log;
             for (const auto& l : s->compiled().stats.log) log += l + "\n";
-            EXPECT_EQ(log.find("k.py:23: publishing fence dropped"), std::string::npos) << config(t, pol) << "\n" << log;
+            EXPECT_EQ(log.find("k.py:23: publishing fence dropped"), std::string::npos) << config(t, pol) << "\n"
+                                                                                        << log;
         }
 }
 
@@ -250,7 +256,9 @@ TEST(NecessarySync, AWarTokenDoesNotPublishAStore) {
             if (pol == passes::V2CPolicy::Syncall) continue;  // there the write-after-read's barrier publishes it
             std::string log;
             for (const auto& l : s->compiled().stats.log) log += l + "\n";
-            EXPECT_NE(log.find("k.py:23: store published with system.fence()"), std::string::npos) << config(t, pol) << "\n" << log;
+            EXPECT_NE(log.find("k.py:23: store published with system.fence()"), std::string::npos)
+                << config(t, pol) << "\n"
+                << log;
         }
 }
 
@@ -262,7 +270,8 @@ TEST(NecessarySync, AFenceOrdersALoadOnlyBeforeThePush) {
     const std::string loop = "        for i6 in pl.range(3):\n";
     const std::string store = "            sw1 = pl.store(acc0, [bi * 32 + 0, 0], sw1)\n";
     const std::string before = kernel_with("final_recheck_fence_stays.py", loop, "        pl.system.fence()\n" + loop);
-    const std::string after = kernel_with("final_recheck_fence_stays.py", store, "            pl.system.fence()\n" + store);
+    const std::string after =
+        kernel_with("final_recheck_fence_stays.py", store, "            pl.system.fence()\n" + store);
     for (Target t : kTargets) {
         auto rejected = [&](const std::string& text) {
             Opts o;
@@ -321,7 +330,8 @@ TEST(NecessarySync, RingBackPressureOrdersOnlyAPushThatWaitsForAFencedFree) {
         {"two pushes", with({{"pl.range(3)", "pl.range(2)"}}), 1},
         {"cube MTE2 load",
          with({{"        vout: pl.Out[pl.Tensor[[96, 32], pl.FP32]],\n",
-                "        vout: pl.Out[pl.Tensor[[96, 32], pl.FP32]],\n        h: pl.InOut[pl.Tensor[[16, 32], pl.FP16]],\n"},
+                "        vout: pl.Out[pl.Tensor[[96, 32], pl.FP32]],\n        h: pl.InOut[pl.Tensor[[16, 32], "
+                "pl.FP16]],\n"},
                {"t = pl.store(w, [bi * 16, 0], t)", "h = pl.store(vin, [0, 0], h)"},
                {cube_store,
                 "        h_l = pl.load(h, [0, 0], [16, 32], target_memory=pl.MemorySpace.Mat)\n"
@@ -329,7 +339,8 @@ TEST(NecessarySync, RingBackPressureOrdersOnlyAPushThatWaitsForAFencedFree) {
                 "        acc2 = pl.matmul(l2, rhs)\n"
                 "        t = pl.store(acc2, [bi * 16, 0], t)\n"}}),
          1},
-        {"four slots", with({{"type=pl.FunctionType.InCore)", "type=pl.FunctionType.InCore, attrs={\"slot_num\": 4})"}}), 1},
+        {"four slots",
+         with({{"type=pl.FunctionType.InCore)", "type=pl.FunctionType.InCore, attrs={\"slot_num\": 4})"}}), 1},
     };
     for (Target t : kTargets)
         for (const Variant& v : variants) {
@@ -364,8 +375,11 @@ TEST(NecessarySync, ATokenOnTheCountedRingTurnsBackPressureOff) {
                 for (const auto& l : s->compiled().stats.log) log += l + "\n";
                 EXPECT_NE(log.find("ring back-pressure not used"), std::string::npos) << what << "\n" << log;
                 if (pol == passes::V2CPolicy::Syncall) {
-                    EXPECT_NE(log.find("k.py:32 -> k.py:33 t: V2C write-after-write (same iteration) ordered with fence + syncall"), std::string::npos)
-                        << what << "\n" << log;
+                    EXPECT_NE(log.find("k.py:32 -> k.py:33 t: V2C write-after-write (same iteration) ordered with "
+                                       "fence + syncall"),
+                              std::string::npos)
+                        << what << "\n"
+                        << log;
                     continue;
                 }
                 auto v = oracle_of(*s);

@@ -22,28 +22,28 @@ namespace cvsim::test {
 struct OracleGenOptions {
     int min_steps = 2, max_steps = 8, max_depth = 2;
     bool loops = true, branches = true;
-    bool boundary = true;          // C2V / V2C tile moves
-    bool boundary_v2c = true;      // V2C tile moves (false: only C2V ones)
+    bool boundary = true;      // C2V / V2C tile moves
+    bool boundary_v2c = true;  // V2C tile moves (false: only C2V ones)
     bool gm_v2c = true, gm_c2v = true;
-    int scratch = 2;               // scratch tensors per direction
-    bool moving_windows = false;   // row windows that depend on the loop variable
-    bool views = false;            // loads / stores through pl.slice views (bases moving with the loop)
-    bool hand_sync = false;        // sync_set / sync_wait pairs placed right
-    bool wrong_sync = false;       // ... and wrong (another pipe, the wait after the load, another id)
-    bool barriers = false;         // fence + syncall(mix, soft); with wrong_sync also without the fence
-    int max_blocks = 1;            // blocks drawn from [1, max_blocks]; windows per block
-    bool block_collide = false;    // some stores forget the block offset (cross-block races)
-    bool atomics = false;          // the output accumulated with atomic=ADD by every block
-    std::vector<int> splits = {0}; // function split mode: 0 none, 1 UP_DOWN, 2 LEFT_RIGHT
+    int scratch = 2;                // scratch tensors per direction
+    bool moving_windows = false;    // row windows that depend on the loop variable
+    bool views = false;             // loads / stores through pl.slice views (bases moving with the loop)
+    bool hand_sync = false;         // sync_set / sync_wait pairs placed right
+    bool wrong_sync = false;        // ... and wrong (another pipe, the wait after the load, another id)
+    bool barriers = false;          // fence + syncall(mix, soft); with wrong_sync also without the fence
+    int max_blocks = 1;             // blocks drawn from [1, max_blocks]; windows per block
+    bool block_collide = false;     // some stores forget the block offset (cross-block races)
+    bool atomics = false;           // the output accumulated with atomic=ADD by every block
+    std::vector<int> splits = {0};  // function split mode: 0 none, 1 UP_DOWN, 2 LEFT_RIGHT
     // The dependencies the expander promises to order: each V2C scratch has one store statement, and a scratch
     // is loaded only after a store at the same or an enclosing level (so no straight-line write-after-read).
     bool single_store = false;
-    bool tile_views = false;       // a popped C2V tile also read through a pl.slice view of it (a5: in place)
-    bool live_loads = false;       // every V2C GM load feeds a cube store to `cout` (so dead-code removal keeps it)
-    bool rows_vary = true;         // windows at row 0 or M (false: row 0 of the block only)
-    bool gm_waw = false;           // the vector lane also stores into a cube-stored scratch (cross-lane WAW)
-    bool hand_rings = false;       // hand-written tpush/tpop/tfree pairs of both directions on ring ids 0 and 1
-                                   // (with wrong_sync: sometimes a pop on the other id, which deadlocks)
+    bool tile_views = false;  // a popped C2V tile also read through a pl.slice view of it (a5: in place)
+    bool live_loads = false;  // every V2C GM load feeds a cube store to `cout` (so dead-code removal keeps it)
+    bool rows_vary = true;    // windows at row 0 or M (false: row 0 of the block only)
+    bool gm_waw = false;      // the vector lane also stores into a cube-stored scratch (cross-lane WAW)
+    bool hand_rings = false;  // hand-written tpush/tpop/tfree pairs of both directions on ring ids 0 and 1
+                              // (with wrong_sync: sometimes a pop on the other id, which deadlocks)
     // Scratches sw<i> (InOut FP32) the vector lane reads and writes and the cube then overwrites: V2C
     // write-after-read / write-after-write only (no vector access after the tensor's first cube store, and
     // none in a loop around a cube store), so the V2C policies must order all of it under --c2v upstream.
@@ -65,7 +65,7 @@ struct OracleKernel {
 };
 
 class OracleKernelBuilder {
-public:
+  public:
     using Pick = std::function<int(int, int)>;
     OracleKernelBuilder(OracleGenOptions o, Pick p) : m_o(std::move(o)), m_pick(std::move(p)) {}
 
@@ -105,26 +105,32 @@ public:
         int rows = m_k.blocks * 2 * m_m;
         std::string outsh0 = "[" + std::to_string(m_k.blocks * m_m) + ", " + K + "]";
         std::string R = std::to_string(rows);
-        std::string params = "        a: pl.Tensor[" + m_sh + ", pl.FP16],\n        b: pl.Tensor[[" + K + ", " + K + "], pl.FP16],\n";
+        std::string params =
+            "        a: pl.Tensor[" + m_sh + ", pl.FP16],\n        b: pl.Tensor[[" + K + ", " + K + "], pl.FP16],\n";
         for (int i = 0; i < m_o.scratch; ++i) {
             params += "        sv" + std::to_string(i) + ": pl.Out[pl.Tensor[[" + R + ", " + K + "], pl.FP16]],\n";
             params += "        sc" + std::to_string(i) + ": pl.Out[pl.Tensor[[" + R + ", " + K + "], pl.FP32]],\n";
         }
         if (m_o.live_loads) params += "        cout: pl.Out[pl.Tensor[" + outsh0 + ", pl.FP32]],\n";
         if (m_o.v2c_first)
-            for (int i = 0; i < m_o.scratch; ++i) params += "        sw" + std::to_string(i) + ": pl.InOut[pl.Tensor[[" + R + ", " + K + "], pl.FP32]],\n";
+            for (int i = 0; i < m_o.scratch; ++i)
+                params +=
+                    "        sw" + std::to_string(i) + ": pl.InOut[pl.Tensor[[" + R + ", " + K + "], pl.FP32]],\n";
         if (m_o.tile_views) params += "        vout: pl.Out[pl.Tensor[[" + R + ", " + K + "], pl.FP16]],\n";
         std::string outsh = "[" + std::to_string(m_k.blocks * m_m) + ", " + K + "]";
         params += "        out: pl.Out[pl.Tensor[" + outsh + ", pl.FP32]],\n";
         std::string attrs;
         if (m_k.split == 1) attrs = ", attrs={\"split\": pl.SplitMode.UP_DOWN}";
         if (m_k.split == 2) attrs = ", attrs={\"split\": pl.SplitMode.LEFT_RIGHT}";
-        m_k.text = "import pypto.language as pl\n\n\n@pl.program\nclass Generated:\n    @pl.function(type=pl.FunctionType.InCore" + attrs +
-                   ")\n    def kernel(\n        self,\n" + params + "    ) -> pl.Tensor[" + outsh + ", pl.FP32]:\n" + m_body;
+        m_k.text =
+            "import pypto.language as pl\n\n\n@pl.program\nclass Generated:\n    "
+            "@pl.function(type=pl.FunctionType.InCore" +
+            attrs + ")\n    def kernel(\n        self,\n" + params + "    ) -> pl.Tensor[" + outsh + ", pl.FP32]:\n" +
+            m_body;
         return m_k;
     }
 
-private:
+  private:
     OracleGenOptions m_o;
     Pick m_pick;
     OracleKernel m_k;
@@ -134,23 +140,24 @@ private:
     std::vector<std::string> m_loops;  // enclosing loop variables
     int m_next = 0;
     int m_event = 0;
-    std::vector<int> m_stored;        // V2C scratches stored at this or an enclosing level (single_store)
-    std::vector<int> m_ever_stored;   // V2C scratches some store statement wrote (single_store)
+    std::vector<int> m_stored;       // V2C scratches stored at this or an enclosing level (single_store)
+    std::vector<int> m_ever_stored;  // V2C scratches some store statement wrote (single_store)
     struct Sw {
-        bool closed = false;                // the cube stored it: the vector lane no longer touches it
-        std::vector<std::string> loops;     // loops around some vector access of it
-        std::string row;                    // a row window of a vector access (no loop variable in it)
-        bool touched = false;               // some vector access of it
+        bool closed = false;             // the cube stored it: the vector lane no longer touches it
+        std::vector<std::string> loops;  // loops around some vector access of it
+        std::string row;                 // a row window of a vector access (no loop variable in it)
+        bool touched = false;            // some vector access of it
     };
-    std::vector<Sw> m_sw;                    // v2c_first scratches
+    std::vector<Sw> m_sw;  // v2c_first scratches
 
     // v2c_first: a vector access to sw<i>, or the cube's store into one the vector lane touched where no
     // enclosing loop holds a vector access of it (after which only the cube stores it).
     void v2c_first_step(int indent) {
         if (m_sw.empty()) m_sw.resize(static_cast<size_t>(m_o.scratch));
         auto cube_ok = [&](const Sw& st) {
-            return std::none_of(m_loops.begin(), m_loops.end(),
-                                [&](const std::string& l) { return std::find(st.loops.begin(), st.loops.end(), l) != st.loops.end(); });
+            return std::none_of(m_loops.begin(), m_loops.end(), [&](const std::string& l) {
+                return std::find(st.loops.begin(), st.loops.end(), l) != st.loops.end();
+            });
         };
         std::vector<int> cube, vec;  // candidates for a cube store / a vector access
         for (int i = 0; i < m_o.scratch; ++i) {
@@ -186,7 +193,8 @@ private:
             line(indent, g + " = pl.load(" + t + ", [" + r + ", 0], " + m_sh + ")");
             line(indent, v + " = pl.cast(" + g + ", pl.FP16)");
             m_vec.push_back(v);
-            if (pick(0, 1)) line(indent, t + " = pl.store(" + g + ", [" + row() + ", 0], " + t + ")");  // keeps the load live
+            if (pick(0, 1))
+                line(indent, t + " = pl.store(" + g + ", [" + row() + ", 0], " + t + ")");  // keeps the load live
         } else {
             std::string w = fresh("w");
             line(indent, w + " = pl.cast(" + any(m_vec) + ", pl.FP32)");
@@ -195,19 +203,27 @@ private:
     }
 
     int pick(int lo, int hi) { return lo >= hi ? lo : m_pick(lo, hi); }
-    std::string any(const std::vector<std::string>& p) { return p[static_cast<size_t>(pick(0, static_cast<int>(p.size()) - 1))]; }
+    std::string any(const std::vector<std::string>& p) {
+        return p[static_cast<size_t>(pick(0, static_cast<int>(p.size()) - 1))];
+    }
     std::string fresh(const std::string& b) { return b + std::to_string(m_next++); }
-    void line(int indent, const std::string& s) { m_body += std::string(static_cast<size_t>(indent) * 4, ' ') + s + "\n"; }
+    void line(int indent, const std::string& s) {
+        m_body += std::string(static_cast<size_t>(indent) * 4, ' ') + s + "\n";
+    }
 
     // A row offset inside this block's 2*M rows: 0, M, or moving with an enclosing loop.
     std::string row() {
         std::string M = std::to_string(m_m);
         std::string r;
         int c = m_o.rows_vary ? pick(0, m_o.moving_windows && !m_loops.empty() ? 2 : 1) : 0;
-        if (c == 0) r = "0";
-        else if (c == 1) r = M;
-        else r = "(" + any(m_loops) + " % 2) * " + M;
-        if (m_k.blocks > 1 && !(m_o.block_collide && pick(0, 3) == 0)) r = "bi * " + std::to_string(2 * m_m) + " + " + r;
+        if (c == 0)
+            r = "0";
+        else if (c == 1)
+            r = M;
+        else
+            r = "(" + any(m_loops) + " % 2) * " + M;
+        if (m_k.blocks > 1 && !(m_o.block_collide && pick(0, 3) == 0))
+            r = "bi * " + std::to_string(2 * m_m) + " + " + r;
         return r;
     }
     std::string scratch(const char* kind) { return kind + std::to_string(pick(0, m_o.scratch - 1)); }
@@ -238,14 +254,16 @@ private:
         std::string t = fresh("hr"), M = std::to_string(m_m), K = std::to_string(m_kk);
         if (pick(0, 1)) {  // C2V
             line(indent, "pl.tpush_to_aiv(" + any(m_acc) + ", split=0" + ida(id) + ")");
-            line(indent, t + ": pl.Tile[[" + M + ", " + K + "], pl.FP32, pl.MemorySpace.Vec] = pl.tpop_from_aic(split=0" + ida(pop_id) + ")");
+            line(indent, t + ": pl.Tile[[" + M + ", " + K +
+                             "], pl.FP32, pl.MemorySpace.Vec] = pl.tpop_from_aic(split=0" + ida(pop_id) + ")");
             std::string v = fresh("v");
             line(indent, v + " = pl.cast(" + t + ", pl.FP16)");
             line(indent, "pl.tfree_to_aic(" + t + ida(pop_id) + ")");
             m_vec.push_back(v);
         } else {  // V2C
             line(indent, "pl.tpush_to_aic(" + any(m_vec) + ", split=0" + ida(id) + ")");
-            line(indent, t + ": pl.Tile[[" + M + ", " + K + "], pl.FP16, pl.MemorySpace.Mat] = pl.tpop_from_aiv(split=0" + ida(pop_id) + ")");
+            line(indent, t + ": pl.Tile[[" + M + ", " + K +
+                             "], pl.FP16, pl.MemorySpace.Mat] = pl.tpop_from_aiv(split=0" + ida(pop_id) + ")");
             std::string l = fresh("lhs");
             line(indent, l + " = pl.move(" + t + ", target_memory=pl.MemorySpace.Left)");
             line(indent, "pl.tfree_to_aiv(" + t + ida(pop_id) + ")");
@@ -262,7 +280,8 @@ private:
             if (m_o.single_store) {
                 std::vector<int> free;
                 for (int i = 0; i < m_o.scratch; ++i)
-                    if (std::find(m_ever_stored.begin(), m_ever_stored.end(), i) == m_ever_stored.end()) free.push_back(i);
+                    if (std::find(m_ever_stored.begin(), m_ever_stored.end(), i) == m_ever_stored.end())
+                        free.push_back(i);
                 if (free.empty()) {
                     std::string v = fresh("v");
                     line(indent, v + " = pl.add(" + any(m_vec) + ", " + any(m_vec) + ")");
@@ -290,10 +309,12 @@ private:
         std::string prod_pipe = v2c ? "pl.PipeType.MTE3" : "pl.PipeType.FIX";  // the store's pipe
         std::string wrong_pipe = v2c ? "pl.PipeType.V" : "pl.PipeType.M";
         auto set = [&](int ev, const std::string& pipe, const char* core) {
-            line(indent, "pl.system.sync_set(" + std::to_string(ev) + ", pipe=" + pipe + ", core_type=\"" + core + "\")");
+            line(indent,
+                 "pl.system.sync_set(" + std::to_string(ev) + ", pipe=" + pipe + ", core_type=\"" + core + "\")");
         };
         auto wait = [&](int ev, const std::string& pipe, const char* core) {
-            line(indent, "pl.system.sync_wait(" + std::to_string(ev) + ", pipe=" + pipe + ", core_type=\"" + core + "\")");
+            line(indent,
+                 "pl.system.sync_wait(" + std::to_string(ev) + ", pipe=" + pipe + ", core_type=\"" + core + "\")");
         };
         int e = 8 + m_event++ % 4, e2 = 12 + m_event % 4;  // apart from sync_pair's ids 0-7
         auto store = [&] {
@@ -307,13 +328,15 @@ private:
             std::string g = fresh("g");
             if (v2c) {
                 std::string l = fresh("lhs");
-                line(indent, g + " = pl.load(" + t + ", [" + r + ", 0], " + m_sh + ", target_memory=pl.MemorySpace.Mat)");
+                line(indent,
+                     g + " = pl.load(" + t + ", [" + r + ", 0], " + m_sh + ", target_memory=pl.MemorySpace.Mat)");
                 line(indent, l + " = pl.move(" + g + ", target_memory=pl.MemorySpace.Left)");
                 m_left.push_back(l);
                 if (m_o.live_loads) {
                     std::string z = fresh("cz");
                     line(indent, z + " = pl.matmul(" + l + ", rhs0)");
-                    line(indent, "cout = pl.store(" + z + ", [" + std::string(m_k.blocks > 1 ? "bi * " + M : "0") + ", 0], cout)");
+                    line(indent, "cout = pl.store(" + z + ", [" + std::string(m_k.blocks > 1 ? "bi * " + M : "0") +
+                                     ", 0], cout)");
                 }
             } else {
                 std::string v = fresh("v");
@@ -328,7 +351,8 @@ private:
             if (to_aic) {
                 line(indent, "pl.tpush_to_aic(" + any(m_vec) + ", split=0)");
                 between();
-                line(indent, h + ": pl.Tile[[" + M + ", " + K + "], pl.FP16, pl.MemorySpace.Mat] = pl.tpop_from_aiv(split=0)");
+                line(indent,
+                     h + ": pl.Tile[[" + M + ", " + K + "], pl.FP16, pl.MemorySpace.Mat] = pl.tpop_from_aiv(split=0)");
                 std::string l = fresh("lhs");
                 line(indent, l + " = pl.move(" + h + ", target_memory=pl.MemorySpace.Left)");
                 line(indent, "pl.tfree_to_aiv(" + h + ")");
@@ -336,7 +360,8 @@ private:
             } else {
                 line(indent, "pl.tpush_to_aiv(" + any(m_acc) + ", split=0)");
                 between();
-                line(indent, h + ": pl.Tile[[" + M + ", " + K + "], pl.FP32, pl.MemorySpace.Vec] = pl.tpop_from_aic(split=0)");
+                line(indent,
+                     h + ": pl.Tile[[" + M + ", " + K + "], pl.FP32, pl.MemorySpace.Vec] = pl.tpop_from_aic(split=0)");
                 std::string v = fresh("v");
                 line(indent, v + " = pl.cast(" + h + ", pl.FP16)");
                 line(indent, "pl.tfree_to_aic(" + h + ")");
@@ -389,7 +414,10 @@ private:
             m_vec.push_back(v);
             return;
         }
-        std::string t = m_o.single_store ? "sv" + std::to_string(m_stored[static_cast<size_t>(pick(0, static_cast<int>(m_stored.size()) - 1))]) : scratch("sv");
+        std::string t =
+            m_o.single_store
+                ? "sv" + std::to_string(m_stored[static_cast<size_t>(pick(0, static_cast<int>(m_stored.size()) - 1))])
+                : scratch("sv");
         std::string g = fresh("g"), l = fresh("lhs");
         std::string src = t, r = row();
         if (m_o.views && pick(0, 1)) {
@@ -403,7 +431,8 @@ private:
         if (m_o.live_loads) {
             std::string z = fresh("cz");
             line(indent, z + " = pl.matmul(" + l + ", rhs0)");
-            line(indent, "cout = pl.store(" + z + ", [" + std::string(m_k.blocks > 1 ? "bi * " + std::to_string(m_m) : "0") + ", 0], cout)");
+            line(indent, "cout = pl.store(" + z + ", [" +
+                             std::string(m_k.blocks > 1 ? "bi * " + std::to_string(m_m) : "0") + ", 0], cout)");
         }
     }
 
@@ -462,7 +491,8 @@ private:
                 if (m_o.single_store) {
                     std::vector<int> free;
                     for (int i = 0; i < m_o.scratch; ++i)
-                        if (std::find(m_ever_stored.begin(), m_ever_stored.end(), i) == m_ever_stored.end()) free.push_back(i);
+                        if (std::find(m_ever_stored.begin(), m_ever_stored.end(), i) == m_ever_stored.end())
+                            free.push_back(i);
                     if (free.empty()) {
                         load_v2c(indent);
                         return;
@@ -482,7 +512,9 @@ private:
                 }
                 return;
             }
-            case LdV: load_v2c(indent); return;
+            case LdV:
+                load_v2c(indent);
+                return;
             case StC: {
                 std::string t = scratch("sc");
                 if (m_o.gm_waw && pick(0, 2) == 0) {  // the vector lane writes a cube scratch
@@ -501,9 +533,15 @@ private:
                 m_vec.push_back(v);
                 return;
             }
-            case Sync: sync_pair(indent); return;
-            case Ring: hand_ring(indent); return;
-            case Mislead: misleading(indent); return;
+            case Sync:
+                sync_pair(indent);
+                return;
+            case Ring:
+                hand_ring(indent);
+                return;
+            case Mislead:
+                misleading(indent);
+                return;
             case Barrier: {
                 bool fence = !(m_o.wrong_sync && pick(0, 2) == 0);
                 if (!fence) m_k.wrong_sync = true;
@@ -511,7 +549,8 @@ private:
                 line(indent, "pl.system.syncall(core_type=\"mix\", mode=\"soft\")");
                 return;
             }
-            case Loop: case Branch: {
+            case Loop:
+            case Branch: {
                 auto saved_v = m_vec, saved_l = m_left, saved_a = m_acc;
                 auto saved_s = m_stored;
                 if (k == Loop) {
@@ -539,7 +578,8 @@ private:
                 line(indent, init + " = pl.matmul(" + any(m_left) + ", rhs0)");
                 auto saved_v = m_vec, saved_l = m_left, saved_a = m_acc;
                 auto saved_s = m_stored;
-                line(indent, "for " + i + ", (" + c + ",) in pl.range(" + std::to_string(pick(1, 3)) + ", init_values=(" + init + ",)):");
+                line(indent, "for " + i + ", (" + c + ",) in pl.range(" + std::to_string(pick(1, 3)) +
+                                 ", init_values=(" + init + ",)):");
                 m_loops.push_back(i);
                 m_acc.push_back(c);
                 body(indent + 1, depth + 1, i);
@@ -551,7 +591,8 @@ private:
                 m_acc.push_back(res);
                 return;
             }
-            default: return;
+            default:
+                return;
         }
     }
 

@@ -6,11 +6,12 @@
 //     dependencies are all V2C, no hand-written mistakes);
 //  3. --v2c reject errors iff the oracle finds an unordered V2C dependency (an AIV write racing with an AIC read
 //     of a kernel tensor) in the --v2c off expansion.
-// CI runs properties 1 and 2 and the soundness half of 3 on the full generator, and 3 itself on a configuration restricted to what holds on
-// today's main (CVSIM_PROPERTY_CASES cases, default 150); CVSIM_ORACLE_FULL=1 switches every generator feature on
-// (the classes of issue 10 still open fail there). OracleSweep.Seeded with CVSIM_ORACLE_SWEEP=N runs N seeded
-// kernels of the full configuration and prints every failing class with its smallest kernel (written to
-// CVSIM_ORACLE_FINDINGS=DIR when set); without it, 20 kernels on which checker and oracle must agree.
+// CI runs properties 1 and 2 and the soundness half of 3 on the full generator, and 3 itself on a configuration
+// restricted to what holds on today's main (CVSIM_PROPERTY_CASES cases, default 150); CVSIM_ORACLE_FULL=1 switches
+// every generator feature on (the classes of issue 10 still open fail there). OracleSweep.Seeded with
+// CVSIM_ORACLE_SWEEP=N runs N seeded kernels of the full configuration and prints every failing class with its smallest
+// kernel (written to CVSIM_ORACLE_FINDINGS=DIR when set); without it, 20 kernels on which checker and oracle must
+// agree.
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
@@ -37,25 +38,33 @@ int env_int(const char* name, int dflt) {
     const char* v = std::getenv(name);
     return v ? std::max(1, std::atoi(v)) : dflt;
 }
-bool full() { return std::getenv("CVSIM_ORACLE_FULL") != nullptr; }
-int cases() { return env_int("CVSIM_PROPERTY_CASES", 150); }
+bool full() {
+    return std::getenv("CVSIM_ORACLE_FULL") != nullptr;
+}
+int cases() {
+    return env_int("CVSIM_PROPERTY_CASES", 150);
+}
 
 template <typename Testable>
 void check_property(const std::string& name, Testable&& t) {
-    test::check_property(name, std::forward<Testable>(t), cases(), 20261201);  // CI is deterministic; RC_PARAMS="seed=N" explores others
+    test::check_property(name, std::forward<Testable>(t), cases(),
+                         20261201);  // CI is deterministic; RC_PARAMS="seed=N" explores others
 }
 
 // Generator features: the full set, and the CI set that agrees with the checker on today's main.
 OracleGenOptions full_options() {
     OracleGenOptions o;
-    o.moving_windows = o.views = o.hand_sync = o.wrong_sync = o.barriers = o.block_collide = o.atomics = o.tile_views = o.live_loads = true;
+    o.moving_windows = o.views = o.hand_sync = o.wrong_sync = o.barriers = o.block_collide = o.atomics = o.tile_views =
+        o.live_loads = true;
     o.hand_rings = o.misleading_sync = true;
     o.max_blocks = 2;
     o.splits = {0, 1, 2};
     return o;
 }
 // Property 1 runs the full generator in CI too (classes 1, 6, 10 are fixed on main).
-OracleGenOptions ci_options() { return full_options(); }
+OracleGenOptions ci_options() {
+    return full_options();
+}
 
 struct Config {
     Target target = Target::A2A3;
@@ -64,7 +73,8 @@ struct Config {
 };
 
 std::string cfg_str(const Config& c, const OracleKernel& k) {
-    return fmt::format("--target {} --v2c {} --blocks {} --visibility-delay {}", target_name(c.target), passes::policy_name(c.v2c), k.blocks, c.vis);
+    return fmt::format("--target {} --v2c {} --blocks {} --visibility-delay {}", target_name(c.target),
+                       passes::policy_name(c.v2c), k.blocks, c.vis);
 }
 
 // One comparison of the checker with the oracle. Empty `cls` = agreement (or skipped: `skipped` set).
@@ -85,9 +95,10 @@ std::string line_tags(const std::string& text, uint32_t a, uint32_t b) {
         if (l.find("atomic=") != std::string::npos) tags.insert("atomic");
         if (l.find(", vw") != std::string::npos || l.find("(vw") != std::string::npos) tags.insert("view");
         if (l.find("% 2") != std::string::npos) tags.insert("moving window");
-        if (l.find("(tv") != std::string::npos || l.find("pl.move(acc") != std::string::npos) tags.insert("popped tile / view");
-        if (l.find("bi *") == std::string::npos && l.find("pl.store") != std::string::npos && l.find("vw") == std::string::npos &&
-            text.find("bi = ") != std::string::npos)
+        if (l.find("(tv") != std::string::npos || l.find("pl.move(acc") != std::string::npos)
+            tags.insert("popped tile / view");
+        if (l.find("bi *") == std::string::npos && l.find("pl.store") != std::string::npos &&
+            l.find("vw") == std::string::npos && text.find("bi = ") != std::string::npos)
             tags.insert("no block offset");
         if (l.find("sync_") != std::string::npos) tags.insert("hand flag");
         if (l.find("syncall") != std::string::npos) tags.insert("barrier");
@@ -99,7 +110,8 @@ std::string line_tags(const std::string& text, uint32_t a, uint32_t b) {
 
 // `gm_only`: ring slot traffic is left out of the comparison (under a visibility delay the checker applies
 // the fence rule to a2a3 slot writes: issue 10 class 10).
-Comparison compare(const OracleKernel& k, const Config& c, int randoms, bool cross_check = false, bool gm_only = false) {
+Comparison compare(const OracleKernel& k, const Config& c, int randoms, bool cross_check = false,
+                   bool gm_only = false) {
     Comparison out;
     std::unique_ptr<sim::Session> s;
     try {
@@ -128,7 +140,8 @@ Comparison compare(const OracleKernel& k, const Config& c, int randoms, bool cro
         out.skipped = true;
         return out;
     }
-    out.detail = format_verdict(ov) + "\nchecker:" + (cv.deadlock ? " DEADLOCK" : "") + keys_str(cv.races) + "\n" + cv.text;
+    out.detail =
+        format_verdict(ov) + "\nchecker:" + (cv.deadlock ? " DEADLOCK" : "") + keys_str(cv.races) + "\n" + cv.text;
     if (ov.deadlock != cv.deadlock) {
         out.cls = ov.deadlock ? "deadlock missed by the simulator" : "deadlock the oracle does not find";
         return out;
@@ -138,7 +151,8 @@ Comparison compare(const OracleKernel& k, const Config& c, int randoms, bool cro
     auto slots = [](const std::string& t) { return t.rfind("__", 0) == 0; };
     for (const auto& key : cv.races)
         if (!okeys.count(key) && !(gm_only && slots(key.tensor))) {
-            out.cls = "checker race the oracle does not find (" + std::string(key.tensor.rfind("__", 0) == 0 ? "ring slots" : "GM") + ")" +
+            out.cls = "checker race the oracle does not find (" +
+                      std::string(key.tensor.rfind("__", 0) == 0 ? "ring slots" : "GM") + ")" +
                       line_tags(k.text, key.line_a, key.line_b);
             return out;
         }
@@ -229,12 +243,14 @@ TEST(OracleProperty, FenceAndSyncallExpansionsAreCleanPerTheOracle) {
         }
         auto v = oracle_of(*s);
         RC_ASSERT(!v.unsupported);
-        const std::string cfg = std::string("--v2c ") + std::string(passes::policy_name(o.v2c)) + " --target " + std::string(target_name(o.target)) +
-                                " --blocks " + std::to_string(k.blocks) + " --visibility-delay " + std::to_string(o.vis);
+        const std::string cfg = std::string("--v2c ") + std::string(passes::policy_name(o.v2c)) + " --target " +
+                                std::string(target_name(o.target)) + " --blocks " + std::to_string(k.blocks) +
+                                " --visibility-delay " + std::to_string(o.vis);
         if (v.deadlock || !v.races.empty()) RC_FAIL(cfg + ": " + format_verdict(v) + "\n" + k.text);
         // ... and the expansion computes what the sequential reference computes (the nominal simulation).
         CheckerView cv = checker_of(*s, 0);
-        if (cv.other.count("E-MISMATCH") || cv.other.count("E-UNWRITTEN")) RC_FAIL(cfg + ": outputs differ from the reference\n" + cv.text + k.text);
+        if (cv.other.count("E-MISMATCH") || cv.other.count("E-UNWRITTEN"))
+            RC_FAIL(cfg + ": outputs differ from the reference\n" + cv.text + k.text);
     });
 }
 
@@ -268,8 +284,9 @@ TEST(OracleProperty, CompleteC2vExpansionsAreCleanPerTheOracle) {
         auto v = oracle_of(*s);
         RC_ASSERT(!v.unsupported);
         if (v.deadlock || !v.races.empty())
-            RC_FAIL(std::string("--c2v complete --v2c ") + std::string(passes::policy_name(o.v2c)) + " --target " + std::string(target_name(o.target)) +
-                    " --blocks " + std::to_string(k.blocks) + " --visibility-delay " + std::to_string(o.vis) + ": " + format_verdict(v) + "\n" + k.text);
+            RC_FAIL(std::string("--c2v complete --v2c ") + std::string(passes::policy_name(o.v2c)) + " --target " +
+                    std::string(target_name(o.target)) + " --blocks " + std::to_string(k.blocks) +
+                    " --visibility-delay " + std::to_string(o.vis) + ": " + format_verdict(v) + "\n" + k.text);
     });
 }
 
@@ -326,8 +343,8 @@ TEST(OracleProperty, RejectIsNeverSilentOnAnUnorderedV2cDependency) {
             if (e.diag().code == "E-V2C-UNFENCED") return;
             RC_FAIL("reject gave another diagnostic: " + render_text(e.diag()) + "\n" + k.text);
         }
-        RC_FAIL("reject is silent on an unordered V2C dependency (--target " + std::string(target_name(o.target)) + ")\n" +
-                format_verdict(v) + "\n" + k.text);
+        RC_FAIL("reject is silent on an unordered V2C dependency (--target " + std::string(target_name(o.target)) +
+                ")\n" + format_verdict(v) + "\n" + k.text);
     });
 }
 
@@ -361,8 +378,8 @@ TEST(OracleProperty, RejectIsNeverSilentUnderCompleteC2v) {
             if (e.diag().code == "E-V2C-UNFENCED") return;
             RC_FAIL("reject gave another diagnostic: " + render_text(e.diag()) + "\n" + k.text);
         }
-        RC_FAIL("--c2v complete --v2c reject is silent on an unordered dependency (--target " + std::string(target_name(o.target)) + ")\n" +
-                format_verdict(v) + "\n" + k.text);
+        RC_FAIL("--c2v complete --v2c reject is silent on an unordered dependency (--target " +
+                std::string(target_name(o.target)) + ")\n" + format_verdict(v) + "\n" + k.text);
     });
 }
 
@@ -426,13 +443,15 @@ TEST(OracleSweep, Seeded) {
         std::filesystem::create_directories(dump);
         std::ofstream f(std::string(dump) + "/" + file);
         std::string h = head;
-        for (size_t p = 0; (p = h.find('\n', p)) != std::string::npos && p + 1 < h.size(); p += 3) h.replace(p, 1, "\n# ");
+        for (size_t p = 0; (p = h.find('\n', p)) != std::string::npos && p + 1 < h.size(); p += 3)
+            h.replace(p, 1, "\n# ");
         f << "# " << h << "\n" << text;
     };
-    const Config configs[] = {{Target::A2A3, passes::V2CPolicy::Off, 0},   {Target::A2A3, passes::V2CPolicy::Fence, 0},
-                              {Target::A2A3, passes::V2CPolicy::Syncall, 0}, {Target::A5, passes::V2CPolicy::Off, 0},
-                              {Target::A5, passes::V2CPolicy::Fence, 0},     {Target::A2A3, passes::V2CPolicy::Fence, 50},
-                              {Target::A5, passes::V2CPolicy::Syncall, 50}};
+    const Config configs[] = {
+        {Target::A2A3, passes::V2CPolicy::Off, 0},     {Target::A2A3, passes::V2CPolicy::Fence, 0},
+        {Target::A2A3, passes::V2CPolicy::Syncall, 0}, {Target::A5, passes::V2CPolicy::Off, 0},
+        {Target::A5, passes::V2CPolicy::Fence, 0},     {Target::A2A3, passes::V2CPolicy::Fence, 50},
+        {Target::A5, passes::V2CPolicy::Syncall, 50}};
     for (int i = 0; i < (p34_only ? 0 : n); ++i) {
         OracleKernel k = seeded_oracle_kernel(static_cast<uint64_t>(i), opt);
         const Config& c = configs[static_cast<size_t>(i) % std::size(configs)];
@@ -444,7 +463,8 @@ TEST(OracleSweep, Seeded) {
         }
         ++compared;
         if (r.cls.empty()) continue;
-        std::string key = r.cls + " [" + std::string(target_name(c.target)) + " " + std::string(passes::policy_name(c.v2c)) + (c.vis ? " vis" : "") + "]";
+        std::string key = r.cls + " [" + std::string(target_name(c.target)) + " " +
+                          std::string(passes::policy_name(c.v2c)) + (c.vis ? " vis" : "") + "]";
         Class& cl = classes[key];
         ++cl.count;
         size_t lines = static_cast<size_t>(std::count(k.text.begin(), k.text.end(), '\n'));
@@ -457,8 +477,8 @@ TEST(OracleSweep, Seeded) {
     }
     if (!manual) {
         for (const auto& [name, cl] : classes) {
-            ADD_FAILURE() << "checker and oracle disagree: " << name << "\n   " << cl.config
-                               << "\n" << cl.detail << cl.smallest;
+            ADD_FAILURE() << "checker and oracle disagree: " << name << "\n   " << cl.config << "\n"
+                          << cl.detail << cl.smallest;
         }
         return;
     }
@@ -512,8 +532,11 @@ TEST(OracleSweep, Seeded) {
                 CheckerView cv = checker_of(*s, 0);
                 if (cv.other.count("E-MISMATCH") || cv.other.count("E-UNWRITTEN")) {
                     ++p2_wrong;
-                    note(std::string("P2: ") + std::string(passes::policy_name(pol)) + (o.vis ? " (vis)" : "") + " expansion differs from the reference", v,
-                         fmt::format("--target {} --v2c {} --blocks {} --visibility-delay {}", target_name(t), passes::policy_name(pol), k.blocks, o.vis));
+                    note(std::string("P2: ") + std::string(passes::policy_name(pol)) + (o.vis ? " (vis)" : "") +
+                             " expansion differs from the reference",
+                         v,
+                         fmt::format("--target {} --v2c {} --blocks {} --visibility-delay {}", target_name(t),
+                                     passes::policy_name(pol), k.blocks, o.vis));
                 }
                 Removal rm = try_removals(*s, k.text);
                 Removal& acc = removal[pol == passes::V2CPolicy::Fence ? 0 : 1];
@@ -524,16 +547,26 @@ TEST(OracleSweep, Seeded) {
                     std::string sites;
                     for (const auto& x : rm.redundant_sites) sites += x + "; ";
                     dump_kernel(fmt::format("p4_{}_{}.py", passes::policy_name(pol), i),
-                                fmt::format("redundant: {}\ncvsim run generated.py --target {} --v2c {} --blocks {} --visibility-delay {}", sites,
-                                            target_name(t), passes::policy_name(pol), k.blocks, o.vis),
+                                fmt::format("redundant: {}\ncvsim run generated.py --target {} --v2c {} --blocks {} "
+                                            "--visibility-delay {}",
+                                            sites, target_name(t), passes::policy_name(pol), k.blocks, o.vis),
                                 k.text);
                 }
                 if (rm.redundant && std::getenv("CVSIM_ORACLE_SHOW_REDUNDANT") && k.text.size() < 1900)
-                    std::cout << "redundant synchronisation under --v2c " << passes::policy_name(pol) << " vis " << o.vis << ":\n" << k.text;
+                    std::cout << "redundant synchronisation under --v2c " << passes::policy_name(pol) << " vis "
+                              << o.vis << ":\n"
+                              << k.text;
             }
-            std::string cfg = fmt::format("--target {} --v2c {} --blocks {} --visibility-delay {}", target_name(t), passes::policy_name(pol), k.blocks, o.vis);
-            if (v.deadlock) note(std::string("P2: ") + std::string(passes::policy_name(pol)) + (o.vis ? " (vis)" : "") + " expansion deadlocks", v, cfg);
-            else if (!v.races.empty()) note(std::string("P2: ") + std::string(passes::policy_name(pol)) + (o.vis ? " (vis)" : "") + " expansion races", v, cfg);
+            std::string cfg = fmt::format("--target {} --v2c {} --blocks {} --visibility-delay {}", target_name(t),
+                                          passes::policy_name(pol), k.blocks, o.vis);
+            if (v.deadlock)
+                note(std::string("P2: ") + std::string(passes::policy_name(pol)) + (o.vis ? " (vis)" : "") +
+                         " expansion deadlocks",
+                     v, cfg);
+            else if (!v.races.empty())
+                note(std::string("P2: ") + std::string(passes::policy_name(pol)) + (o.vis ? " (vis)" : "") +
+                         " expansion races",
+                     v, cfg);
         }
         o.v2c = passes::V2CPolicy::Reject;
         o.vis = 0;
@@ -554,9 +587,12 @@ TEST(OracleSweep, Seeded) {
         std::string cfg = fmt::format("--target {} --v2c reject --blocks {}", target_name(t), k.blocks);
         if (racy && !rejected) note("P3: reject silent on an unordered V2C dependency", vo, cfg);
         if (!racy && rejected) {
-            note(live ? "P3: reject errors but every V2C dependency is ordered" : "P3: reject errors on an access the expansion removes (dead)", vo, cfg);
-            dump_kernel(fmt::format("p3_{}.py", i), fmt::format("{}: line {}: {}\ncvsim check generated.py {}", live ? "false reject" : "dead access rejected",
-                                                                 rejected_line, diag, cfg),
+            note(live ? "P3: reject errors but every V2C dependency is ordered"
+                      : "P3: reject errors on an access the expansion removes (dead)",
+                 vo, cfg);
+            dump_kernel(fmt::format("p3_{}.py", i),
+                        fmt::format("{}: line {}: {}\ncvsim check generated.py {}",
+                                    live ? "false reject" : "dead access rejected", rejected_line, diag, cfg),
                         k.text);
         }
     }
@@ -584,36 +620,41 @@ TEST(OracleSweep, Seeded) {
         auto v = oracle_of(*s);
         ++p2c;
         if (!v.deadlock && v.races.empty()) continue;
-        std::string cls = std::string("P2c: --c2v complete --v2c ") + std::string(passes::policy_name(o.v2c)) + (o.vis ? " (vis)" : "") +
-                          (v.deadlock ? " expansion deadlocks" : " expansion races");
+        std::string cls = std::string("P2c: --c2v complete --v2c ") + std::string(passes::policy_name(o.v2c)) +
+                          (o.vis ? " (vis)" : "") + (v.deadlock ? " expansion deadlocks" : " expansion races");
         Class& cl = classes[cls + " [" + std::string(target_name(o.target)) + "]"];
         ++cl.count;
         size_t lines = static_cast<size_t>(std::count(k.text.begin(), k.text.end(), '\n'));
         if (lines < cl.lines) {
             cl.lines = lines;
             cl.smallest = k.text;
-            cl.config = fmt::format("--target {} --c2v complete --v2c {} --blocks {} --visibility-delay {}", target_name(o.target),
-                                    passes::policy_name(o.v2c), k.blocks, o.vis);
+            cl.config = fmt::format("--target {} --c2v complete --v2c {} --blocks {} --visibility-delay {}",
+                                    target_name(o.target), passes::policy_name(o.v2c), k.blocks, o.vis);
             cl.detail = format_verdict(v) + "\n";
         }
     }
     std::cout << "property 2 (--c2v complete): " << p2c << " expansions (" << upstream_racy
               << " of them racy or deadlocking under --c2v upstream)\n";
     for (int pi = 0; pi < 2; ++pi)
-        std::cout << "property 4 (" << (pi ? "syncall" : "fence") << "): " << removal[pi].inserted << " inserted synchronisations removed one at a time, "
-                  << removal[pi].necessary << " necessary, " << removal[pi].redundant << " redundant (the oracle finds no race without it)\n";
-    std::cout << "properties 2/3: " << p2 << " fence/syncall expansions (" << p2_wrong << " with outputs that differ from the reference), " << p3
-              << " reject checks\n";
-    std::cout << "oracle sweep: " << n << " kernels, " << compared << " compared, " << skipped << " skipped, " << classes.size() << " disagreement classes\n";
+        std::cout << "property 4 (" << (pi ? "syncall" : "fence") << "): " << removal[pi].inserted
+                  << " inserted synchronisations removed one at a time, " << removal[pi].necessary << " necessary, "
+                  << removal[pi].redundant << " redundant (the oracle finds no race without it)\n";
+    std::cout << "properties 2/3: " << p2 << " fence/syncall expansions (" << p2_wrong
+              << " with outputs that differ from the reference), " << p3 << " reject checks\n";
+    std::cout << "oracle sweep: " << n << " kernels, " << compared << " compared, " << skipped << " skipped, "
+              << classes.size() << " disagreement classes\n";
     int idx = 0;
     for (auto& [name, cl] : classes) {
-        std::cout << "== " << cl.count << " x " << name << "\n   " << cl.config << "\n" << cl.detail << cl.smallest << "\n";
+        std::cout << "== " << cl.count << " x " << name << "\n   " << cl.config << "\n"
+                  << cl.detail << cl.smallest << "\n";
         if (dir) {
             std::filesystem::create_directories(dir);
             std::ofstream f(std::string(dir) + "/sweep_" + std::to_string(idx++) + ".py");
-            f << "# oracle disagreement: " << name << " (" << cl.count << " kernels)\n# cvsim check generated.py " << cl.config << "\n";
+            f << "# oracle disagreement: " << name << " (" << cl.count << " kernels)\n# cvsim check generated.py "
+              << cl.config << "\n";
             std::string d = cl.detail;
-            for (size_t p = 0; (p = d.find('\n', p)) != std::string::npos && p + 1 < d.size(); p += 3) d.replace(p, 1, "\n# ");
+            for (size_t p = 0; (p = d.find('\n', p)) != std::string::npos && p + 1 < d.size(); p += 3)
+                d.replace(p, 1, "\n# ");
             f << "# " << d << "\n" << cl.smallest;
         }
     }
@@ -623,18 +664,21 @@ TEST(OracleSweep, Seeded) {
 
 namespace {
 
-// CVSIM_ORACLE_FILE=K.py [CVSIM_ORACLE_TARGET=a5] [CVSIM_ORACLE_V2C=off] [CVSIM_ORACLE_C2V=complete] [CVSIM_ORACLE_BLOCKS=2]
-// [CVSIM_ORACLE_VIS=50]:
-// prints the oracle's verdict and the checker's findings for one kernel (skipped without CVSIM_ORACLE_FILE).
+// CVSIM_ORACLE_FILE=K.py [CVSIM_ORACLE_TARGET=a5] [CVSIM_ORACLE_V2C=off] [CVSIM_ORACLE_C2V=complete]
+// [CVSIM_ORACLE_BLOCKS=2] [CVSIM_ORACLE_VIS=50]: prints the oracle's verdict and the checker's findings for one kernel
+// (skipped without CVSIM_ORACLE_FILE).
 TEST(OracleSweep, File) {
     // Without CVSIM_ORACLE_FILE: the shared unbalanced_pop.py, which both sides must call a deadlock.
     const char* env_file = std::getenv("CVSIM_ORACLE_FILE");
     std::string path = env_file ? env_file : kernel_path("unbalanced_pop.py");
     const char* file = path.c_str();
     Opts o;
-    if (const char* t = std::getenv("CVSIM_ORACLE_TARGET")) o.target = std::string(t) == "a5" ? Target::A5 : Target::A2A3;
-    if (const char* p = std::getenv("CVSIM_ORACLE_V2C")) o.v2c = passes::policy_from_name(p).value_or(passes::V2CPolicy::Fence);
-    if (const char* p = std::getenv("CVSIM_ORACLE_C2V")) o.c2v = passes::c2v_policy_from_name(p).value_or(passes::C2VPolicy::Upstream);
+    if (const char* t = std::getenv("CVSIM_ORACLE_TARGET"))
+        o.target = std::string(t) == "a5" ? Target::A5 : Target::A2A3;
+    if (const char* p = std::getenv("CVSIM_ORACLE_V2C"))
+        o.v2c = passes::policy_from_name(p).value_or(passes::V2CPolicy::Fence);
+    if (const char* p = std::getenv("CVSIM_ORACLE_C2V"))
+        o.c2v = passes::c2v_policy_from_name(p).value_or(passes::C2VPolicy::Upstream);
     o.blocks = env_int("CVSIM_ORACLE_BLOCKS", 1);
     if (std::getenv("CVSIM_ORACLE_VIS")) o.vis = static_cast<uint64_t>(env_int("CVSIM_ORACLE_VIS", 0));
     std::ifstream in(file);
@@ -642,7 +686,8 @@ TEST(OracleSweep, File) {
     auto s = session_of(file, text, o);
     auto v = oracle_of(*s, true);
     auto c = checker_of(*s, 5);
-    std::cout << format_verdict(v) << "\nchecker:" << (c.deadlock ? " DEADLOCK" : "") << keys_str(c.races) << "\n" << c.text;
+    std::cout << format_verdict(v) << "\nchecker:" << (c.deadlock ? " DEADLOCK" : "") << keys_str(c.races) << "\n"
+              << c.text;
     if (!env_file) {
         EXPECT_TRUE(v.deadlock);
         EXPECT_TRUE(c.deadlock);

@@ -20,7 +20,9 @@ struct StmtSite {
 };
 
 inline const ir::Expr* stmt_call_of(const ir::Stmt& s) {
-    if ((s.kind == ir::StmtKind::Assign || s.kind == ir::StmtKind::Eval) && s.value && s.value->kind == ir::ExprKind::Call) return s.value.get();
+    if ((s.kind == ir::StmtKind::Assign || s.kind == ir::StmtKind::Eval) && s.value &&
+        s.value->kind == ir::ExprKind::Call)
+        return s.value.get();
     return nullptr;
 }
 
@@ -40,12 +42,14 @@ inline bool is_op(const ir::Stmt& s, ir::OpCode c) {
     return e && e->op->code == c;
 }
 
-inline void erase_site(const StmtSite& st) { *(*st.block)[st.idx] = ir::Stmt{}; }  // becomes a Pass
+inline void erase_site(const StmtSite& st) {
+    *(*st.block)[st.idx] = ir::Stmt{};
+}  // becomes a Pass
 
 struct Removal {
-    int inserted = 0;   // inserted synchronisations tried
-    int necessary = 0;  // removing it makes the oracle find a race (or a deadlock)
-    int redundant = 0;  // removing it leaves the program race- and deadlock-free
+    int inserted = 0;                          // inserted synchronisations tried
+    int necessary = 0;                         // removing it makes the oracle find a race (or a deadlock)
+    int redundant = 0;                         // removing it leaves the program race- and deadlock-free
     std::vector<std::string> redundant_sites;  // "token line N" / "barrier line N" of each redundant one
 };
 
@@ -72,7 +76,8 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
         o.chip_clusters = static_cast<int>(s.hw().chip.clusters);
         auto v = oracle::analyze(p2, s.initial_gm(), o);
         ++r.inserted;
-        if (v.deadlock || !v.races.empty()) ++r.necessary;
+        if (v.deadlock || !v.races.empty())
+            ++r.necessary;
         else {
             ++r.redundant;
             r.redundant_sites.push_back(site);
@@ -90,8 +95,10 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
     {
         rt::LaunchPlan probe = fresh();
         std::vector<StmtSite> pops, pushes;
-        collect_sites(probe.aic->fn->body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::TpopFromAiv); }, pops);
-        collect_sites(probe.aiv->fn->body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::TpushToAic); }, pushes);
+        collect_sites(
+            probe.aic->fn->body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::TpopFromAiv); }, pops);
+        collect_sites(
+            probe.aiv->fn->body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::TpushToAic); }, pushes);
         if (pops.size() == pushes.size())
             for (size_t i = 0; i < pops.size(); ++i) {
                 const ir::Stmt& pop = *(*pops[i].block)[pops[i].idx];
@@ -99,15 +106,20 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
                 token_push_lines.push_back((*pushes[i].block)[pushes[i].idx]->loc.line);
                 rt::LaunchPlan p2 = fresh();
                 std::vector<StmtSite> pp, ps, fr;
-                collect_sites(p2.aic->fn->body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::TpopFromAiv); }, pp);
-                collect_sites(p2.aiv->fn->body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::TpushToAic); }, ps);
+                collect_sites(
+                    p2.aic->fn->body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::TpopFromAiv); }, pp);
+                collect_sites(
+                    p2.aiv->fn->body, [](const ir::Stmt& x) { return is_op(x, ir::OpCode::TpushToAic); }, ps);
                 std::string tok = (*pp[i].block)[pp[i].idx]->targets[0]->name;
-                collect_sites(p2.aic->fn->body, [&](const ir::Stmt& x) {
-                    const ir::Expr* e = stmt_call_of(x);
-                    if (!e || e->op->code != ir::OpCode::TfreeToAiv) return false;
-                    const ir::ExprPtr& t = ir::arg(*e, "tile");
-                    return t && t->kind == ir::ExprKind::Var && t->var->name == tok;
-                }, fr);
+                collect_sites(
+                    p2.aic->fn->body,
+                    [&](const ir::Stmt& x) {
+                        const ir::Expr* e = stmt_call_of(x);
+                        if (!e || e->op->code != ir::OpCode::TfreeToAiv) return false;
+                        const ir::ExprPtr& t = ir::arg(*e, "tile");
+                        return t && t->kind == ir::ExprKind::Var && t->var->name == tok;
+                    },
+                    fr);
                 std::string site = "token line " + std::to_string((*ps[i].block)[ps[i].idx]->loc.line);
                 erase_site(pp[i]);
                 erase_site(ps[i]);
@@ -131,7 +143,8 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
                     std::vector<StmtSite> sites;
                     collect_sites(*body, sync, sites);
                     StmtSite st = sites[i];
-                    if (st.idx > 0 && is_op(*(*st.block)[st.idx - 1], ir::OpCode::Fence)) erase_site({st.block, st.idx - 1});
+                    if (st.idx > 0 && is_op(*(*st.block)[st.idx - 1], ir::OpCode::Fence))
+                        erase_site({st.block, st.idx - 1});
                     erase_site(st);
                 }
                 judge(p2, site);
@@ -143,26 +156,30 @@ inline Removal try_removals(const sim::Session& s, const std::string& text) {
     // expander cannot know the board's delay and publishes whatever --visibility-delay says.
     {
         auto lone_fence = [&](const ir::Block& b, size_t i) {
-            if (!is_op(*b[i], ir::OpCode::Fence) || source_line(text, b[i]->loc.line).find("fence") != std::string::npos) return false;
+            if (!is_op(*b[i], ir::OpCode::Fence) ||
+                source_line(text, b[i]->loc.line).find("fence") != std::string::npos)
+                return false;
             size_t j = i + 1;
             if (j < b.size() && is_op(*b[j], ir::OpCode::Move)) ++j;
             if (j >= b.size()) return true;
             if (is_op(*b[j], ir::OpCode::Syncall)) return false;  // a barrier's fence
             // a token's fence (a push of the AIC's _v2c_token, or a C2V token of --c2v complete)
             if (is_op(*b[j], ir::OpCode::TpushToAiv)) return false;
-            return !(is_op(*b[j], ir::OpCode::TpushToAic) &&
-                     std::find(token_push_lines.begin(), token_push_lines.end(), b[j]->loc.line) != token_push_lines.end());
+            return !(is_op(*b[j], ir::OpCode::TpushToAic) && std::find(token_push_lines.begin(), token_push_lines.end(),
+                                                                       b[j]->loc.line) != token_push_lines.end());
         };
         for (int lane = 0; lane < 2; ++lane) {
             auto body_of = [&](rt::LaunchPlan& p) -> ir::Block& { return lane ? p.aiv->fn->body : p.aic->fn->body; };
             rt::LaunchPlan probe = fresh();
             std::vector<StmtSite> fences;
-            collect_sites(body_of(probe), [](const ir::Stmt& x) { return is_op(x, ir::OpCode::Fence); }, fences);
+            collect_sites(
+                body_of(probe), [](const ir::Stmt& x) { return is_op(x, ir::OpCode::Fence); }, fences);
             for (size_t i = 0; i < fences.size(); ++i) {
                 if (!lone_fence(*fences[i].block, fences[i].idx)) continue;
                 rt::LaunchPlan p2 = fresh();
                 std::vector<StmtSite> sites;
-                collect_sites(body_of(p2), [](const ir::Stmt& x) { return is_op(x, ir::OpCode::Fence); }, sites);
+                collect_sites(
+                    body_of(p2), [](const ir::Stmt& x) { return is_op(x, ir::OpCode::Fence); }, sites);
                 std::string site = "fence line " + std::to_string((*sites[i].block)[sites[i].idx]->loc.line);
                 erase_site(sites[i]);
                 judge(p2, site, 50);

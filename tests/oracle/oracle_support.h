@@ -75,7 +75,8 @@ inline CheckerView checker_of(sim::Session& s, int randoms) {
         for (const auto& f : r.findings) {
             v.text += "  " + f.code + " " + f.message + "\n";
             if (f.code.rfind("E-RACE-", 0) == 0) {
-                oracle::RaceKey k{race_tensor(f.message), std::min(f.loc.line, f.loc2.line), std::max(f.loc.line, f.loc2.line)};
+                oracle::RaceKey k{race_tensor(f.message), std::min(f.loc.line, f.loc2.line),
+                                  std::max(f.loc.line, f.loc2.line)};
                 v.races.insert(k);
                 v.tensors.insert(k.tensor);
             } else if (f.code == "E-DEADLOCK") {

@@ -16,7 +16,9 @@ oracle::Verdict verdict_of(const std::string& name, const std::string& text, con
     return oracle_of(*s, true);
 }
 
-oracle::Verdict verdict_of_kernel(const std::string& file, const Opts& o = {}) { return verdict_of(file, read_file(kernel_path(file)), o); }
+oracle::Verdict verdict_of_kernel(const std::string& file, const Opts& o = {}) {
+    return verdict_of(file, read_file(kernel_path(file)), o);
+}
 
 // An expanded program: the AIV stores a scratch, the AIC loads it; {SYNC_V} / {SYNC_C} are the lanes' sync.
 std::string v2c_program(const std::string& sync_v, const std::string& sync_c) {
@@ -47,7 +49,9 @@ SYNC_V
         result: pl.Tensor[[16, 16], pl.FP32] = self.k_aiv(a, scratch, out)
         return result
 )";
-    auto put = [&](const std::string& key, const std::string& v) { t.replace(t.find(key), key.size(), v.empty() ? "        pass" : v); };
+    auto put = [&](const std::string& key, const std::string& v) {
+        t.replace(t.find(key), key.size(), v.empty() ? "        pass" : v);
+    };
     put("SYNC_C", sync_c);
     put("SYNC_V", sync_v);
     return t;
@@ -136,7 +140,9 @@ TEST(Oracle, SharedSamplesByPolicy) {
                 o.v2c = pol;
                 o.target = t;
                 auto c = verdict_of_kernel(k, o);
-                EXPECT_TRUE(c.races.empty() && !c.deadlock) << k << " " << passes::policy_name(pol) << " " << target_name(t) << "\n" << format_verdict(c);
+                EXPECT_TRUE(c.races.empty() && !c.deadlock)
+                    << k << " " << passes::policy_name(pol) << " " << target_name(t) << "\n"
+                    << format_verdict(c);
             }
     }
     auto relay = verdict_of_kernel("c2v_row_relay.py", off);
@@ -157,7 +163,8 @@ TEST(Oracle, SharedSamplesByPolicy) {
 // Two blocks of one AIV-only program accumulate into the same output window: atomic adds do not race with each
 // other, plain stores do (WAW between clusters).
 std::string two_block_program(bool atomic) {
-    std::string store = atomic ? "pl.tile.store(x, [0, 0], out, atomic=pl.AtomicType.Add)" : "pl.tile.store(x, [0, 0], out)";
+    std::string store =
+        atomic ? "pl.tile.store(x, [0, 0], out, atomic=pl.AtomicType.Add)" : "pl.tile.store(x, [0, 0], out)";
     return R"(import pypto.language as pl
 
 
@@ -166,7 +173,8 @@ class Acc:
     @pl.function(type=pl.FunctionType.AIV)
     def k_aiv(self, a: pl.Tensor[[16, 16], pl.FP32], out: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
         x: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec] = pl.tile.load(a, [0, 0], [16, 16])
-        out: pl.Tensor[[16, 16], pl.FP32] = )" + store + R"(
+        out: pl.Tensor[[16, 16], pl.FP32] = )" +
+           store + R"(
         return out
 
     @pl.function(type=pl.FunctionType.Group)
@@ -194,7 +202,9 @@ TEST(Oracle, AtomicStoresOfTwoBlocksDoNotRace) {
 
 namespace {
 
-std::string fixture(const std::string& name) { return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name); }
+std::string fixture(const std::string& name) {
+    return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name);
+}
 
 TEST(OracleFixture, A5ReadThroughAViewAfterTfreeRacesWithTheSlotReuse) {
     Opts a5;
@@ -272,7 +282,8 @@ TEST(OracleFixture, TwoRingIdsHaveTheirOwnSlotsAndFrees) {
     EXPECT_TRUE(v.races.empty() && !v.deadlock) << format_verdict(v);
     // A third push on ring 1 (2 slots) needs the free of ring 1's first pop: freeing ring 0 instead deadlocks.
     std::string wrong = k;
-    wrong.replace(wrong.find("pl.tfree_to_aic(b, id=1)"), std::string("pl.tfree_to_aic(b, id=1)").size(), "pl.tfree_to_aic(b)");
+    wrong.replace(wrong.find("pl.tfree_to_aic(b, id=1)"), std::string("pl.tfree_to_aic(b, id=1)").size(),
+                  "pl.tfree_to_aic(b)");
     auto push = wrong.find("        pl.tpush_to_aiv(z, split=0, id=1)\n");
     wrong.insert(push, "        pl.tpush_to_aiv(z, split=0, id=1)\n        pl.tpush_to_aiv(z, split=0, id=1)\n");
     auto w = verdict_of("two_ring_ids.py", wrong);

@@ -11,7 +11,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string fixture(const std::string& name) { return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name); }
+std::string fixture(const std::string& name) {
+    return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name);
+}
 
 // A RAW's token dropped because a write-after-read token nests inside it: the inner push carries a loaded
 // tile and no fence, so the RAW store keeps its own publishing fence (the merged sweep's last racy fence
@@ -70,19 +72,21 @@ TEST(Publication, RejectErrorsOnATransportOrderedStoreNobodyPublishesUnderADelay
         EXPECT_EQ(reject_line(bare, t, 50), 25u) << tn << ": reject accepts an unpublished store under a delay";
         EXPECT_EQ(reject_line(fenced, t, 50), 0u) << tn << ": the author's fence publishes the store";
     }
-    RunResult drawn = run_cvsim({"check", std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + k, "--v2c", "reject",
-                                 "--max-visibility-delay", "50", "--schedules", "3"});
+    RunResult drawn = run_cvsim({"check", std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + k, "--v2c",
+                                 "reject", "--max-visibility-delay", "50", "--schedules", "3"});
     EXPECT_EQ(drawn.exit_code, 1) << drawn.out << drawn.err;
     EXPECT_NE(unwrapped(drawn.out + drawn.err).find("E-V2C-UNFENCED"), std::string::npos) << drawn.out << drawn.err;
     // What reject decides is what the checker and the oracle see in the program as written (--v2c off).
     for (Target t : {Target::A2A3, Target::A5})
-        for (const auto& [text, vis, racy] : {std::tuple{bare, uint64_t{0}, false}, std::tuple{bare, uint64_t{50}, true},
-                                               std::tuple{fenced, uint64_t{50}, false}}) {
+        for (const auto& [text, vis, racy] :
+             {std::tuple{bare, uint64_t{0}, false}, std::tuple{bare, uint64_t{50}, true},
+              std::tuple{fenced, uint64_t{50}, false}}) {
             Opts o;
             o.target = t;
             o.v2c = passes::V2CPolicy::Off;
             o.vis = vis;
-            std::string what = std::string(target_name(t)) + (text == fenced ? " fenced" : " bare") + " --visibility-delay " + std::to_string(vis);
+            std::string what = std::string(target_name(t)) + (text == fenced ? " fenced" : " bare") +
+                               " --visibility-delay " + std::to_string(vis);
             auto s = session_of(k, text, o);
             EXPECT_EQ(checker_of(*s, 3).tensors.count("sv0") > 0, racy) << what;
             EXPECT_EQ(oracle_of(*s, true).race_tensors().count("sv0") > 0, racy) << what;

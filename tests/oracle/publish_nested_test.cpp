@@ -13,7 +13,8 @@ using namespace cvsim::test;
 
 namespace {
 
-const char* kLoop = "        for i in pl.range(2):\n            sv0 = pl.store(vin, [i * 16, 0], sv0)\n        pl.system.fence()\n";
+const char* kLoop =
+    "        for i in pl.range(2):\n            sv0 = pl.store(vin, [i * 16, 0], sv0)\n        pl.system.fence()\n";
 
 struct Variant {
     const char* name;
@@ -23,14 +24,22 @@ struct Variant {
 
 const Variant kVariants[] = {
     {"fence after the loop", kLoop, true},
-    {"fence after the store in the body", "        for i in pl.range(2):\n            sv0 = pl.store(vin, [i * 16, 0], sv0)\n            pl.system.fence()\n", true},
+    {"fence after the store in the body",
+     "        for i in pl.range(2):\n            sv0 = pl.store(vin, [i * 16, 0], sv0)\n            "
+     "pl.system.fence()\n",
+     true},
     {"stores in an arm, fence after the loop",
      "        for i in pl.range(2):\n            if i == 1:\n                sv0 = pl.store(vin, [0, 0], sv0)\n"
      "                sv0 = pl.store(vin, [16, 0], sv0)\n        pl.system.fence()\n",
      true},
-    {"fence before the store in the body", "        for i in pl.range(2):\n            pl.system.fence()\n            sv0 = pl.store(vin, [i * 16, 0], sv0)\n", false},
+    {"fence before the store in the body",
+     "        for i in pl.range(2):\n            pl.system.fence()\n            sv0 = pl.store(vin, [i * 16, 0], "
+     "sv0)\n",
+     false},
     {"fence in one arm after the store",
-     "        for i in pl.range(2):\n            sv0 = pl.store(vin, [i * 16, 0], sv0)\n            if i == 0:\n                pl.system.fence()\n", false},
+     "        for i in pl.range(2):\n            sv0 = pl.store(vin, [i * 16, 0], sv0)\n            if i == 0:\n       "
+     "         pl.system.fence()\n",
+     false},
     {"no fence", "        for i in pl.range(2):\n            sv0 = pl.store(vin, [i * 16, 0], sv0)\n", false},
 };
 
@@ -74,7 +83,9 @@ TEST(PublishNested, RejectAcceptsExactlyTheFencesThatFollowEveryStoreBeforeTheRe
                 o.v2c = p;
                 auto s = session_of("k.py", variant(v), o);
                 CheckerView f = checker_of(*s, 3);
-                EXPECT_TRUE(f.races.empty() && !f.deadlock) << what << (p == passes::V2CPolicy::Fence ? " fence" : " syncall") << ":\n" << f.text;
+                EXPECT_TRUE(f.races.empty() && !f.deadlock)
+                    << what << (p == passes::V2CPolicy::Fence ? " fence" : " syncall") << ":\n"
+                    << f.text;
                 auto fv = oracle_of(*s, true);
                 EXPECT_TRUE(fv.races.empty() && !fv.deadlock) << what << " (oracle):\n" << format_verdict(fv);
             }

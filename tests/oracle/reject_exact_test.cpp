@@ -10,7 +10,9 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string fixture(const std::string& name) { return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name); }
+std::string fixture(const std::string& name) {
+    return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name);
+}
 
 // An AIV write racing with an AIC read of a kernel tensor in the --v2c off expansion, per the oracle.
 // `war`: a cube write racing with an AIV read counts too (a vector-first WAR, for a kernel with no C2V
@@ -84,9 +86,11 @@ INSTANTIATE_TEST_SUITE_P(
         // a flag pair in the load's loop, before the load (the wrong pipe orders nothing)
         Case{"reject_flags_in_load_loop.py", Target::A2A3, 1, "pipe=pl.PipeType.MTE3", "pipe=pl.PipeType.V"},
         // a hand-written ring pair between store and load (pushed before the store, it orders nothing)
-        Case{"reject_hand_ring_orders.py", Target::A5, 1, "        sv0 = pl.store(vin, [0, 0], sv0)\n        pl.tpush_to_aic(vin, split=0, id=1)\n",
+        Case{"reject_hand_ring_orders.py", Target::A5, 1,
+             "        sv0 = pl.store(vin, [0, 0], sv0)\n        pl.tpush_to_aic(vin, split=0, id=1)\n",
              "        pl.tpush_to_aic(vin, split=0, id=1)\n        sv0 = pl.store(vin, [0, 0], sv0)\n"},
-        Case{"reject_hand_ring_orders.py", Target::A2A3, 1, "        sv0 = pl.store(vin, [0, 0], sv0)\n        pl.tpush_to_aic(vin, split=0, id=1)\n",
+        Case{"reject_hand_ring_orders.py", Target::A2A3, 1,
+             "        sv0 = pl.store(vin, [0, 0], sv0)\n        pl.tpush_to_aic(vin, split=0, id=1)\n",
              "        pl.tpush_to_aic(vin, split=0, id=1)\n        sv0 = pl.store(vin, [0, 0], sv0)\n"},
         // a tile move next to hand-written transports of the same ring (before the store, it orders nothing)
         Case{"reject_move_with_hand_ring.py", Target::A2A3, 1,
@@ -95,15 +99,19 @@ INSTANTIATE_TEST_SUITE_P(
         // a tile move in an arm some iteration takes (in a 1-trip loop no iteration takes it)
         Case{"reject_move_in_taken_arm.py", Target::A5, 1, "pl.range(3)", "pl.range(1)"},
         // per instance: iteration 0 reads rows the store does not write (rows 0-15 it does: a race)
-        Case{"reject_barrier_orders_later_iteration.py", Target::A2A3, 1, "sv0 = pl.store(vin, [16, 0], sv0)", "sv0 = pl.store(vin, [0, 0], sv0)"},
+        Case{"reject_barrier_orders_later_iteration.py", Target::A2A3, 1, "sv0 = pl.store(vin, [16, 0], sv0)",
+             "sv0 = pl.store(vin, [0, 0], sv0)"},
         // `(i0 % 2) * 16` over range(3): known per iteration (enumeration), bounded in [0, 16] otherwise
         Case{"reject_mod_window_loop.py", Target::A2A3, 1, "g1 = pl.load(sv0, [16, 0]", "g1 = pl.load(sv0, [0, 0]"},
         Case{"reject_mod_window_loop.py", Target::A5, 1, "g1 = pl.load(sv0, [16, 0]", "g1 = pl.load(sv0, [0, 0]"},
-        Case{"reject_mod_window_blocks.py", Target::A2A3, 2, "g2 = pl.load(sv0, [bi * 32 + 16, 0]", "g2 = pl.load(sv0, [(1 - bi) * 32 + 16, 0]"},
-        Case{"reject_mod_window_blocks.py", Target::A5, 2, "g2 = pl.load(sv0, [bi * 32 + 16, 0]", "g2 = pl.load(sv0, [(1 - bi) * 32 + 16, 0]"},
+        Case{"reject_mod_window_blocks.py", Target::A2A3, 2, "g2 = pl.load(sv0, [bi * 32 + 16, 0]",
+             "g2 = pl.load(sv0, [(1 - bi) * 32 + 16, 0]"},
+        Case{"reject_mod_window_blocks.py", Target::A5, 2, "g2 = pl.load(sv0, [bi * 32 + 16, 0]",
+             "g2 = pl.load(sv0, [(1 - bi) * 32 + 16, 0]"},
         // a5: the NZ adapter of a hand-written push runs on the V pipe after a cast of the loaded tile (the cast
         // after the push: nothing orders the load before the cube store)
-        Case{"reject_a5_adapter_drains_load.py", Target::A5, 1, "        v6 = pl.cast(g5, pl.FP16)\n        pl.tpush_to_aic(vin, split=0, id=1)\n",
+        Case{"reject_a5_adapter_drains_load.py", Target::A5, 1,
+             "        v6 = pl.cast(g5, pl.FP16)\n        pl.tpush_to_aic(vin, split=0, id=1)\n",
              "        pl.tpush_to_aic(vin, split=0, id=1)\n        v6 = pl.cast(g5, pl.FP16)\n", true}));
 
 }  // namespace
@@ -122,11 +130,13 @@ TEST(RejectExact, ALoadTheSplitRemovesIsNoDependency) {
         const char* to;
         uint32_t line;  // where reject reports the pair (the cube access, in the edited kernel)
     };
-    const Live lives[] = {{"        v1 = pl.cast(g0, pl.FP16)\n", "        v1 = pl.cast(g0, pl.FP16)\n        vout = pl.store(v1, [0, 0], vout)\n", 30},
-                          {"        lhs9 = pl.move(g8, target_memory=pl.MemorySpace.Left)\n",
-                           "        lhs9 = pl.move(g8, target_memory=pl.MemorySpace.Left)\n        cz = pl.matmul(lhs9, rhs0)\n"
-                           "        cout = pl.store(cz, [0, 0], cout)\n",
-                           31}};
+    const Live lives[] = {
+        {"        v1 = pl.cast(g0, pl.FP16)\n",
+         "        v1 = pl.cast(g0, pl.FP16)\n        vout = pl.store(v1, [0, 0], vout)\n", 30},
+        {"        lhs9 = pl.move(g8, target_memory=pl.MemorySpace.Left)\n",
+         "        lhs9 = pl.move(g8, target_memory=pl.MemorySpace.Left)\n        cz = pl.matmul(lhs9, rhs0)\n"
+         "        cout = pl.store(cz, [0, 0], cout)\n",
+         31}};
     for (Target t : {Target::A2A3, Target::A5}) {
         Opts o;
         o.target = t;
@@ -149,7 +159,8 @@ TEST(RejectExact, ALoadTheSplitRemovesIsNoDependency) {
             o.v2c = v2c;
             auto s = session_of("k.py", dead, o);
             const auto& st = s->compiled().stats;
-            EXPECT_EQ(st.v2c_fences + st.war_orders + st.barriers + st.fallbacks, 0) << tn << " --v2c " << passes::policy_name(v2c);
+            EXPECT_EQ(st.v2c_fences + st.war_orders + st.barriers + st.fallbacks, 0)
+                << tn << " --v2c " << passes::policy_name(v2c);
             auto v = oracle_of(*s, true);
             EXPECT_TRUE(v.races.empty() && !v.deadlock) << format_verdict(v);
         }

@@ -53,7 +53,8 @@ TEST_P(ScalarGm, FenceAndSyncallOrderItRejectIsExact) {
         Opts o;
         o.target = t;
         if (c.complete) o.c2v = passes::C2VPolicy::Complete;
-        EXPECT_EQ(reject_code(text, o), c.racy ? "E-V2C-UNFENCED" : "") << c.kernel << " row " << c.row << " " << target_name(t);
+        EXPECT_EQ(reject_code(text, o), c.racy ? "E-V2C-UNFENCED" : "")
+            << c.kernel << " row " << c.row << " " << target_name(t);
     }
     for (Target t : {Target::A2A3, Target::A5}) {
         std::string what = std::string(c.kernel) + " row " + std::to_string(c.row) + " " + std::string(target_name(t));
@@ -69,9 +70,13 @@ TEST_P(ScalarGm, FenceAndSyncallOrderItRejectIsExact) {
             o.v2c = p;
             auto s = session_of("k.py", text, o);
             CheckerView f = checker_of(*s, 5);
-            EXPECT_TRUE(f.text.empty() && !f.deadlock) << what << " --v2c " << (p == passes::V2CPolicy::Fence ? "fence" : "syncall") << ":\n" << f.text;
+            EXPECT_TRUE(f.text.empty() && !f.deadlock)
+                << what << " --v2c " << (p == passes::V2CPolicy::Fence ? "fence" : "syncall") << ":\n"
+                << f.text;
             auto v = oracle_of(*s, true);
-            EXPECT_TRUE(v.races.empty() && !v.deadlock) << what << " --v2c " << (p == passes::V2CPolicy::Fence ? "fence" : "syncall") << " (oracle):\n" << format_verdict(v);
+            EXPECT_TRUE(v.races.empty() && !v.deadlock)
+                << what << " --v2c " << (p == passes::V2CPolicy::Fence ? "fence" : "syncall") << " (oracle):\n"
+                << format_verdict(v);
         }
     }
 }
@@ -94,7 +99,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(ScalarGmSplit, AVectorValueWrittenByBothAivLanesIsRefusedAConstantGoesToTheCube) {
     std::string text = fixture("scalar_write_v2c.py", 3);
     const std::string attr = "@pl.function(type=pl.FunctionType.InCore)";
-    text.replace(text.find(attr), attr.size(), "@pl.function(type=pl.FunctionType.InCore, attrs={\"split\": pl.SplitMode.UP_DOWN})");
+    text.replace(text.find(attr), attr.size(),
+                 "@pl.function(type=pl.FunctionType.InCore, attrs={\"split\": pl.SplitMode.UP_DOWN})");
     std::string constant = text;
     const std::string val = "v = pl.tile.read(vin, [0, 0])";
     constant.replace(constant.find(val), val.size(), "v = pl.cast(2.0, pl.FP16)");
@@ -135,7 +141,8 @@ TEST(ScalarGmVectorLanes, AReadTheOtherAivIssuesIsOrderedByABarrier) {
             Opts o;
             o.target = t;
             bool racy = row == 3 && t == Target::A2A3;
-            EXPECT_EQ(reject_code(fixture("scalar_read_vector_lanes.py", row), o), racy ? "E-V2C-UNFENCED" : "") << row << " " << target_name(t);
+            EXPECT_EQ(reject_code(fixture("scalar_read_vector_lanes.py", row), o), racy ? "E-V2C-UNFENCED" : "")
+                << row << " " << target_name(t);
         }
     for (int row : {3, 12})
         for (Target t : {Target::A2A3, Target::A5}) {
@@ -154,7 +161,8 @@ TEST(ScalarGmVectorLanes, AReadTheOtherAivIssuesIsOrderedByABarrier) {
                 o.v2c = p;
                 auto s = session_of("k.py", text, o);
                 int tokens = 0;
-                for (const auto& l : s->compiled().stats.log) tokens += l.find("fenced (tpush_to_aic") != std::string::npos;
+                for (const auto& l : s->compiled().stats.log)
+                    tokens += l.find("fenced (tpush_to_aic") != std::string::npos;
                 EXPECT_EQ(tokens, 0) << what << ": a V2C token for a read the cube does not issue";
                 CheckerView f = checker_of(*s, 3);
                 EXPECT_TRUE(f.text.empty() && !f.deadlock) << what << ":\n" << f.text;
@@ -178,10 +186,14 @@ TEST(ScalarGmPublication, ATransportOrderedScalarWriteNeedsAFenceUnderADelay) {
         ASSERT_NE(p, std::string::npos) << from;
         t.replace(p, from.size(), to);
     };
-    edit(bare, "        b_l = pl.load(b,", "        m1 = pl.move(vin, target_memory=pl.MemorySpace.Mat)\n        b_l = pl.load(b,");
-    edit(bare, "        a_l = pl.load(a, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)\n        rhs = pl.move(a_l,", "        rhs = pl.move(m1,");
+    edit(bare, "        b_l = pl.load(b,",
+         "        m1 = pl.move(vin, target_memory=pl.MemorySpace.Mat)\n        b_l = pl.load(b,");
+    edit(bare,
+         "        a_l = pl.load(a, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)\n        rhs = pl.move(a_l,",
+         "        rhs = pl.move(m1,");
     std::string fenced = bare;
-    edit(fenced, "        pl.tensor.write(b, [3, 5], v)\n", "        pl.tensor.write(b, [3, 5], v)\n        pl.system.fence()\n");
+    edit(fenced, "        pl.tensor.write(b, [3, 5], v)\n",
+         "        pl.tensor.write(b, [3, 5], v)\n        pl.system.fence()\n");
     struct V {
         const std::string* text;
         uint64_t vis;
@@ -197,7 +209,8 @@ TEST(ScalarGmPublication, ATransportOrderedScalarWriteNeedsAFenceUnderADelay) {
         }
     for (const V& v : vs)
         for (Target t : {Target::A2A3, Target::A5}) {
-            std::string what = std::string(target_name(t)) + " vis " + std::to_string(v.vis) + (v.text == &fenced ? " fenced" : "");
+            std::string what =
+                std::string(target_name(t)) + " vis " + std::to_string(v.vis) + (v.text == &fenced ? " fenced" : "");
             Opts o;
             o.target = t;
             o.vis = v.vis;

@@ -14,18 +14,22 @@ using namespace cvsim::test;
 
 namespace {
 
-std::string fixture(const std::string& name) { return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name); }
+std::string fixture(const std::string& name) {
+    return read_file(std::string(CVSIM_SOURCE_DIR) + "/tests/oracle/kernels/" + name);
+}
 
 struct Case {
     const char* kernel;
-    const char* race;    // what --v2c off leaves
-    const char* tensor;  // the tensor of the hazard
+    const char* race;                 // what --v2c off leaves
+    const char* tensor;               // the tensor of the hazard
     uint32_t vector_line, cube_line;  // the vector access (first) and the cube store (second)
     int blocks = 1;
     bool c2v_token = false;  // also holds a C2V RAW that upstream's token orders (unpublished under a delay)
 };
 
-std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.kernel; }
+std::ostream& operator<<(std::ostream& os, const Case& c) {
+    return os << c.kernel;
+}
 
 class V2cFirst : public ::testing::TestWithParam<std::tuple<Case, Target>> {};
 
@@ -39,7 +43,8 @@ TEST_P(V2cFirst, OffRacesRejectErrorsFenceAndSyncallAreClean) {
     // in the same process is a false stack-buffer-overflow (QuickThreads; docs/DECISIONS.md).
     for (auto c2v : {passes::C2VPolicy::Upstream, passes::C2VPolicy::Complete}) {
         o.c2v = c2v;
-        std::string cfg = std::string(c.kernel) + " --c2v " + std::string(passes::c2v_policy_name(c2v)) + " --target " + std::string(target_name(target));
+        std::string cfg = std::string(c.kernel) + " --c2v " + std::string(passes::c2v_policy_name(c2v)) + " --target " +
+                          std::string(target_name(target));
         // reject: E-V2C-UNFENCED at the cube store, naming the tensor and the vector access.
         o.v2c = passes::V2CPolicy::Reject;
         try {
@@ -49,13 +54,15 @@ TEST_P(V2cFirst, OffRacesRejectErrorsFenceAndSyncallAreClean) {
             EXPECT_EQ(e.diag().code, "E-V2C-UNFENCED") << render_text(e.diag());
             EXPECT_EQ(e.diag().loc.line, c.cube_line) << render_text(e.diag());
             EXPECT_NE(e.diag().message.find("'" + std::string(c.tensor) + "'"), std::string::npos) << e.diag().message;
-            EXPECT_NE(e.diag().message.find(std::string(c.kernel) + ":" + std::to_string(c.vector_line)), std::string::npos) << e.diag().message;
+            EXPECT_NE(e.diag().message.find(std::string(c.kernel) + ":" + std::to_string(c.vector_line)),
+                      std::string::npos)
+                << e.diag().message;
         }
-
     }
     for (auto c2v : {passes::C2VPolicy::Upstream, passes::C2VPolicy::Complete}) {
         o.c2v = c2v;
-        std::string cfg = std::string(c.kernel) + " --c2v " + std::string(passes::c2v_policy_name(c2v)) + " --target " + std::string(target_name(target));
+        std::string cfg = std::string(c.kernel) + " --c2v " + std::string(passes::c2v_policy_name(c2v)) + " --target " +
+                          std::string(target_name(target));
 
         // off: the race is there (the vector-first hazard is not --c2v complete's), and counted.
         o.v2c = passes::V2CPolicy::Off;
@@ -64,16 +71,19 @@ TEST_P(V2cFirst, OffRacesRejectErrorsFenceAndSyncallAreClean) {
         CheckerView racy = checker_of(*off, 3);
         EXPECT_NE(racy.text.find(c.race), std::string::npos) << cfg << " --v2c off should race\n" << racy.text;
         EXPECT_TRUE(racy.tensors.count(c.tensor)) << cfg << "\n" << racy.text;
-        EXPECT_TRUE(oracle_of(*off).race_tensors().count(c.tensor)) << cfg << " --v2c off: the oracle should find the race";
+        EXPECT_TRUE(oracle_of(*off).race_tensors().count(c.tensor))
+            << cfg << " --v2c off: the oracle should find the race";
         EXPECT_GE(off->compiled().stats.unfenced, 1) << cfg;
 
         // fence / syncall: ordered, clean, equal to the reference; the ordering is counted.
         for (auto v2c : {passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall})
             for (uint64_t vis : {uint64_t{0}, uint64_t{50}}) {
-                if (vis && c.c2v_token && c2v == passes::C2VPolicy::Upstream) continue;  // the C2V RAW races (DECISIONS)
+                if (vis && c.c2v_token && c2v == passes::C2VPolicy::Upstream)
+                    continue;  // the C2V RAW races (DECISIONS)
                 o.v2c = v2c;
                 o.vis = vis;
-                std::string what = cfg + " --v2c " + std::string(passes::policy_name(v2c)) + " --visibility-delay " + std::to_string(vis);
+                std::string what = cfg + " --v2c " + std::string(passes::policy_name(v2c)) + " --visibility-delay " +
+                                   std::to_string(vis);
                 auto s = session_of(c.kernel, text, o);
                 CheckerView cv = checker_of(*s, 5);
                 EXPECT_TRUE(cv.text.empty() && !cv.deadlock) << what << ":\n" << cv.text;
@@ -88,8 +98,10 @@ TEST_P(V2cFirst, OffRacesRejectErrorsFenceAndSyncallAreClean) {
 
 INSTANTIATE_TEST_SUITE_P(
     Kernels, V2cFirst,
-    ::testing::Combine(::testing::Values(Case{"v2c_war_same.py", "E-RACE-WAR", "io", 15, 22}, Case{"v2c_waw_same.py", "E-RACE-WAW", "out", 18, 23},
-                                         Case{"v2c_war_loop.py", "E-RACE-WAR", "io", 22, 21}, Case{"v2c_waw_loop.py", "E-RACE-WAW", "out", 24, 22},
+    ::testing::Combine(::testing::Values(Case{"v2c_war_same.py", "E-RACE-WAR", "io", 15, 22},
+                                         Case{"v2c_waw_same.py", "E-RACE-WAW", "out", 18, 23},
+                                         Case{"v2c_war_loop.py", "E-RACE-WAR", "io", 22, 21},
+                                         Case{"v2c_waw_loop.py", "E-RACE-WAW", "out", 24, 22},
                                          Case{"v2c_war_split.py", "E-RACE-WAR", "io", 15, 22},
                                          Case{"v2c_war_split_loop.py", "E-RACE-WAR", "io", 22, 21},
                                          Case{"v2c_waw_split_loop.py", "E-RACE-WAW", "out", 24, 22},

@@ -22,14 +22,18 @@ using namespace cvsim::test;
 
 namespace {
 
-int property_cases() { return test::property_cases(20); }
+int property_cases() {
+    return test::property_cases(20);
+}
 
 template <typename Testable>
 void check_property(const std::string& name, Testable&& t) {
     test::check_property(name, std::forward<Testable>(t), property_cases());
 }
 
-rc::Gen<GeneratedKernel> full_size(rc::Gen<GeneratedKernel> g) { return rc::gen::resize(rc::kNominalSize, std::move(g)); }
+rc::Gen<GeneratedKernel> full_size(rc::Gen<GeneratedKernel> g) {
+    return rc::gen::resize(rc::kNominalSize, std::move(g));
+}
 
 KernelGenOptions cross_options(int blocks) {
     KernelGenOptions opt;
@@ -48,40 +52,47 @@ std::string describe(const ScheduleResult& r) {
 // (One launch width per test: a process elaborates its clusters once; ctest runs each test alone.)
 void fence_and_syncall_order_dependencies_between_clusters(int blocks) {
     auto crossed = std::make_shared<int>(0);
-    check_property("fence/syncall + c2v complete on " + std::to_string(blocks) + " clusters: clean, equal to the reference", [crossed, blocks] {
-        GeneratedKernel k = *full_size(gen_mixed_kernel(cross_options(blocks)));
-        auto pol = *rc::gen::element(passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall);
-        Target target = *rc::gen::element(Target::A2A3, Target::A5);
-        RC_TAG(passes::policy_name(pol), k.cross_block);
-        *crossed += k.cross_block;
-        SessionOptions o;
-        o.v2c = pol;
-        o.c2v = passes::C2VPolicy::Complete;
-        o.target = target;
-        o.blocks = blocks;
-        std::unique_ptr<Session> s;
-        try {
-            s = std::make_unique<Session>(std::make_shared<SourceFile>("generated.py", k.text), o);
-        } catch (const CompileError& e) {
-            RC_FAIL("does not compile: " + render_text(e.diag()) + "\n" + k.text);
-        }
-        for (uint64_t seed = 0; seed <= 10; ++seed) {
-            Schedule sc;
-            if (seed > 0) {
-                sc.strategy = Strategy::Random;
-                sc.seed = seed;
+    check_property(
+        "fence/syncall + c2v complete on " + std::to_string(blocks) + " clusters: clean, equal to the reference",
+        [crossed, blocks] {
+            GeneratedKernel k = *full_size(gen_mixed_kernel(cross_options(blocks)));
+            auto pol = *rc::gen::element(passes::V2CPolicy::Fence, passes::V2CPolicy::Syncall);
+            Target target = *rc::gen::element(Target::A2A3, Target::A5);
+            RC_TAG(passes::policy_name(pol), k.cross_block);
+            *crossed += k.cross_block;
+            SessionOptions o;
+            o.v2c = pol;
+            o.c2v = passes::C2VPolicy::Complete;
+            o.target = target;
+            o.blocks = blocks;
+            std::unique_ptr<Session> s;
+            try {
+                s = std::make_unique<Session>(std::make_shared<SourceFile>("generated.py", k.text), o);
+            } catch (const CompileError& e) {
+                RC_FAIL("does not compile: " + render_text(e.diag()) + "\n" + k.text);
             }
-            ScheduleResult r = s->run(sc);
-            if (!r.clean())
-                RC_FAIL("--v2c " + std::string(passes::policy_name(pol)) + " --c2v complete --blocks " + std::to_string(blocks) + " on " +
-                        std::string(target_name(target)) + ", " + describe(r) + "\n" + k.text);
-        }
-    });
+            for (uint64_t seed = 0; seed <= 10; ++seed) {
+                Schedule sc;
+                if (seed > 0) {
+                    sc.strategy = Strategy::Random;
+                    sc.seed = seed;
+                }
+                ScheduleResult r = s->run(sc);
+                if (!r.clean())
+                    RC_FAIL("--v2c " + std::string(passes::policy_name(pol)) + " --c2v complete --blocks " +
+                            std::to_string(blocks) + " on " + std::string(target_name(target)) + ", " + describe(r) +
+                            "\n" + k.text);
+            }
+        });
     EXPECT_GE(*crossed, property_cases() / 4) << "too few generated kernels read another cluster's band";
 }
 
-TEST(CrossBlockProperty, FenceAndSyncallOrderDependenciesBetweenTwoClusters) { fence_and_syncall_order_dependencies_between_clusters(2); }
-TEST(CrossBlockProperty, FenceAndSyncallOrderDependenciesBetweenThreeClusters) { fence_and_syncall_order_dependencies_between_clusters(3); }
+TEST(CrossBlockProperty, FenceAndSyncallOrderDependenciesBetweenTwoClusters) {
+    fence_and_syncall_order_dependencies_between_clusters(2);
+}
+TEST(CrossBlockProperty, FenceAndSyncallOrderDependenciesBetweenThreeClusters) {
+    fence_and_syncall_order_dependencies_between_clusters(3);
+}
 
 // The generator's per-block windows: one cluster sees the same kernels as before (no choice drawn), several
 // see stores to their own band and some loads of the next band.

@@ -44,13 +44,15 @@ void expect_same(const ScheduleResult& a, const ScheduleResult& b, const std::st
     for (size_t i = 0; i < a.findings.size(); ++i) EXPECT_EQ(a.findings[i].message, b.findings[i].message) << what;
     ASSERT_EQ(a.outcome.gm_final.tensors.size(), b.outcome.gm_final.tensors.size()) << what;
     for (size_t i = 0; i < a.outcome.gm_final.tensors.size(); ++i)
-        EXPECT_TRUE(a.outcome.gm_final.tensors[i].bytes == b.outcome.gm_final.tensors[i].bytes) << what << " tensor " << i;
+        EXPECT_TRUE(a.outcome.gm_final.tensors[i].bytes == b.outcome.gm_final.tensors[i].bytes)
+            << what << " tensor " << i;
 }
 
 TEST(EngineSharing, MemoisedSchedulesEqualTheSameSchedulesComputedInFull) {
     // Pushes and pops of whole tiles and of split halves, a V2C gather with differing lane data
     // (W-NONUNIFORM-GATHER), loads of GM that a race changes, on both targets.
-    for (const char* k : {"flash_block.py", "nonuniform_gather.py", "c2v_row_relay.py", "split_updown_scratch.py", "v2c_rope_attn.py"})
+    for (const char* k :
+         {"flash_block.py", "nonuniform_gather.py", "c2v_row_relay.py", "split_updown_scratch.py", "v2c_rope_attn.py"})
         for (Target t : {Target::A2A3, Target::A5}) {
             auto memo = session(k, t, true), full = session(k, t, false);
             int n = 0;

@@ -25,7 +25,9 @@ using namespace cvsim::test;
 
 namespace {
 
-int property_cases() { return test::property_cases(20); }
+int property_cases() {
+    return test::property_cases(20);
+}
 
 template <typename Testable>
 void check_property(const std::string& name, Testable&& t) {
@@ -34,7 +36,9 @@ void check_property(const std::string& name, Testable&& t) {
 
 // Every choice drawn over its whole range from the first case on (rapidcheck grows the size with the case
 // number, which with few cases would keep the kernels trivial); shrinking still simplifies a failure.
-rc::Gen<GeneratedKernel> full_size(rc::Gen<GeneratedKernel> g) { return rc::gen::resize(rc::kNominalSize, std::move(g)); }
+rc::Gen<GeneratedKernel> full_size(rc::Gen<GeneratedKernel> g) {
+    return rc::gen::resize(rc::kNominalSize, std::move(g));
+}
 
 std::unique_ptr<Session> compile(const GeneratedKernel& k, passes::V2CPolicy pol, Target target) {
     SessionOptions o;
@@ -43,7 +47,8 @@ std::unique_ptr<Session> compile(const GeneratedKernel& k, passes::V2CPolicy pol
     try {
         return std::make_unique<Session>(std::make_shared<SourceFile>("generated.py", k.text), o);
     } catch (const CompileError& e) {
-        RC_FAIL("does not compile under --v2c " + std::string(passes::policy_name(pol)) + ": " + render_text(e.diag()) + "\n" + k.text);
+        RC_FAIL("does not compile under --v2c " + std::string(passes::policy_name(pol)) + ": " + render_text(e.diag()) +
+                "\n" + k.text);
     }
 }
 
@@ -77,8 +82,8 @@ TEST(ExpandProperty, FenceAndSyncallAreRaceFreeAndMatchTheReference) {
             }
             ScheduleResult r = s->run(sc);
             if (!r.clean())
-                RC_FAIL("--v2c " + std::string(passes::policy_name(pol)) + " on " + std::string(target_name(target)) + ", " + describe(r) +
-                        "\n" + k.text);
+                RC_FAIL("--v2c " + std::string(passes::policy_name(pol)) + " on " + std::string(target_name(target)) +
+                        ", " + describe(r) + "\n" + k.text);
         }
     });
 }
@@ -123,7 +128,8 @@ TEST(ExpandProperty, GeneratorOptionsHoldTheirPromises) {
         EXPECT_FALSE(std::regex_search(k.text, v2c_move)) << "a V2C tile move\n" << k.text;
         for (const char* t : {"sv0 = pl.store", "sv1 = pl.store", "sc0 = pl.store", "sc1 = pl.store"}) {
             size_t first = k.text.find(t);
-            EXPECT_TRUE(first == std::string::npos || k.text.find(t, first + 1) == std::string::npos) << t << "\n" << k.text;
+            EXPECT_TRUE(first == std::string::npos || k.text.find(t, first + 1) == std::string::npos) << t << "\n"
+                                                                                                      << k.text;
         }
         for (const char* t : {"            sc0 = pl.store", "            sc1 = pl.store"})
             EXPECT_EQ(k.text.find(t), std::string::npos) << "a cube scratch store below the top level\n" << k.text;

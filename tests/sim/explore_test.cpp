@@ -51,7 +51,8 @@ std::string tmp(const std::string& name) {
 nlohmann::json verdict_json(const std::string& path) {
     auto j = nlohmann::json::parse(read_file(path));
     for (auto& k : j["kernels"])
-        for (const char* stat : {"jobs", "wall_seconds", "schedules_per_s", "peak_rss_kb", "workers_peak_rss_kb"}) k.erase(stat);
+        for (const char* stat : {"jobs", "wall_seconds", "schedules_per_s", "peak_rss_kb", "workers_peak_rss_kb"})
+            k.erase(stat);
     return j;
 }
 
@@ -71,12 +72,14 @@ std::string fresh_dir(const std::string& name) {
 // The single-process exploration the sharded ones must equal: its --json report.
 nlohmann::json single_run(const std::string& kernel, const std::string& schedules) {
     std::string js = tmp("single_" + schedules + ".json");
-    run_cvsim({"explore", kernel, "--v2c", "off", "--schedules", schedules, "--jobs", "2", "--no-progress", "-q", "--json", js});
+    run_cvsim({"explore", kernel, "--v2c", "off", "--schedules", schedules, "--jobs", "2", "--no-progress", "-q",
+               "--json", js});
     return verdict_json(js);
 }
 
 TEST(Explore, RandomFindsTheV2cRaceInTheFirst100Schedules) {
-    RunResult r = run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--schedules", "100", "--no-progress"});
+    RunResult r =
+        run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--schedules", "100", "--no-progress"});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.out.find("E-RACE-RAW"), std::string::npos) << r.out;
 }
@@ -95,20 +98,23 @@ TEST(Explore, Pct2FindsADepth2BugWithinThePctBound) {
     ASSERT_GT(kk, 10u);
     uint64_t bound = n * kk;
     std::string jl = tmp("flag_race.jsonl");
-    RunResult pct = run_cvsim({"explore", k, "--strategy", "pct:2", "--schedules", std::to_string(bound), "--jsonl", jl, "--no-progress"});
+    RunResult pct = run_cvsim(
+        {"explore", k, "--strategy", "pct:2", "--schedules", std::to_string(bound), "--jsonl", jl, "--no-progress"});
     EXPECT_EQ(pct.exit_code, 1) << pct.out;
     EXPECT_NE(pct.out.find("E-FLAG-OVERFLOW"), std::string::npos) << pct.out;
     uint64_t first = UINT64_MAX;
     for (auto& line : read_jsonl(jl))
         if (!line["codes"].empty()) first = std::min<uint64_t>(first, line["seed"]);
-    std::cout << "pct:2 found the depth-2 bug first at seed " << first << " (bound n*k = " << n << "*" << kk << " = " << bound << ")\n";
+    std::cout << "pct:2 found the depth-2 bug first at seed " << first << " (bound n*k = " << n << "*" << kk << " = "
+              << bound << ")\n";
     EXPECT_LE(first, bound);
 }
 
 TEST(Explore, SameSeedsGiveIdenticalJsonLines) {
     std::string a = tmp("det_a.jsonl"), b = tmp("det_b.jsonl");
     for (auto* f : {&a, &b}) {
-        RunResult r = run_cvsim({"explore", kernel_path("v2c_blocked_loop.py"), "--v2c", "off", "--schedules", "60", "--jobs", "2", "--jsonl", *f, "--no-progress"});
+        RunResult r = run_cvsim({"explore", kernel_path("v2c_blocked_loop.py"), "--v2c", "off", "--schedules", "60",
+                                 "--jobs", "2", "--jsonl", *f, "--no-progress"});
         EXPECT_EQ(r.exit_code, 1);
     }
     EXPECT_EQ(normalised(read_jsonl(a)), normalised(read_jsonl(b)));
@@ -117,8 +123,8 @@ TEST(Explore, SameSeedsGiveIdenticalJsonLines) {
 
 TEST(Explore, ACrashingScheduleIsReportedWithItsSeedAndTheRestGoesOn) {
     std::string jl = tmp("crash.jsonl");
-    RunResult r = run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "40", "--jobs", "2", "--fault-abort-seed", "17",
-                             "--jsonl", jl, "--no-progress"});
+    RunResult r = run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "40", "--jobs", "2",
+                             "--fault-abort-seed", "17", "--jsonl", jl, "--no-progress"});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.out.find("E-CRASH"), std::string::npos) << r.out;
     EXPECT_NE(unwrapped(r.out).find("--seed 17"), std::string::npos) << r.out;
@@ -131,7 +137,8 @@ TEST(Explore, ACrashingScheduleIsReportedWithItsSeedAndTheRestGoesOn) {
 
 TEST(Explore, ShardsMergedEqualASingleRun) {
     std::string s0 = tmp("shard0.jsonl"), s1 = tmp("shard1.jsonl"), s2 = tmp("shard2.jsonl"), one = tmp("single.jsonl");
-    std::vector<std::string> common = {"explore", kernel_path("v2c_reused_scratch.py"), "--v2c", "off", "--schedules", "90", "--no-progress"};
+    std::vector<std::string> common = {
+        "explore", kernel_path("v2c_reused_scratch.py"), "--v2c", "off", "--schedules", "90", "--no-progress"};
     int i = 0;
     for (auto* f : {&s0, &s1, &s2}) {
         auto args = common;
@@ -149,7 +156,8 @@ TEST(Explore, ShardsMergedEqualASingleRun) {
 
 TEST(Explore, JsonlIsResumable) {
     std::string jl = tmp("resume.jsonl");
-    std::vector<std::string> args = {"explore", kernel_path("v2c_rope_attn.py"), "--schedules", "30", "--jsonl", jl, "--no-progress"};
+    std::vector<std::string> args = {
+        "explore", kernel_path("v2c_rope_attn.py"), "--schedules", "30", "--jsonl", jl, "--no-progress"};
     RunResult a = run_cvsim(args);
     EXPECT_EQ(read_jsonl(jl).size(), 31u);
     args[3] = "50";
@@ -161,7 +169,8 @@ TEST(Explore, JsonlIsResumable) {
 }
 
 TEST(Explore, SweepDelaysEachCoreAtEachEventInTurn) {
-    RunResult r = run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--strategy", "sweep", "--schedules", "60", "--no-progress"});
+    RunResult r = run_cvsim(
+        {"explore", kernel_path("v2c_rope_attn.py"), "--strategy", "sweep", "--schedules", "60", "--no-progress"});
     EXPECT_EQ(r.exit_code, 0) << r.out;
     // Delays move the schedule: cycles vary across the sweep.
     EXPECT_EQ(r.out.find("range 0..0"), std::string::npos);
@@ -172,8 +181,8 @@ TEST(Explore, MergeOfTheShardsPrintsTheSingleRunSummary) {
     std::vector<std::string> files;
     for (int i = 0; i < 3; ++i) {
         files.push_back(tmp("merge_shard" + std::to_string(i) + ".jsonl"));
-        RunResult r = run_cvsim({"explore", k, "--v2c", "off", "--schedules", "90", "--shard", std::to_string(i) + "/3", "--jobs", "1",
-                                 "--jsonl", files.back(), "--no-progress", "-q"});
+        RunResult r = run_cvsim({"explore", k, "--v2c", "off", "--schedules", "90", "--shard", std::to_string(i) + "/3",
+                                 "--jobs", "1", "--jsonl", files.back(), "--no-progress", "-q"});
         EXPECT_EQ(r.exit_code, 1) << r.err;
     }
     std::string js = tmp("merged.json");
@@ -196,19 +205,22 @@ TEST(Explore, MergeOfAMissingFileIsAnIoError) {
 
 // The README's GNU parallel command lines, run as written but for the paths and a smaller budget.
 TEST(Explore, ReadmeParallelShardsMergeToTheSingleRun) {
-    if (shell("command -v parallel >/dev/null 2>&1") != 0) GTEST_SKIP() << "GNU parallel is not installed (scripts/setup.sh --ci installs it)";
+    if (shell("command -v parallel >/dev/null 2>&1") != 0)
+        GTEST_SKIP() << "GNU parallel is not installed (scripts/setup.sh --ci installs it)";
     std::string readme = read_file(source_dir() + "/README.md");
     std::vector<std::string> lines;
     std::istringstream in(readme.substr(readme.find("## Scale-out")));
     std::string line;
     while (std::getline(in, line) && lines.size() < 2)
-        if (lines.empty() ? line.rfind("parallel -j", 0) == 0 : line.rfind("./build/cvsim explore ", 0) == 0 && line.find(" --merge ") != std::string::npos)
+        if (lines.empty() ? line.rfind("parallel -j", 0) == 0
+                          : line.rfind("./build/cvsim explore ", 0) == 0 && line.find(" --merge ") != std::string::npos)
             lines.push_back(line);
     ASSERT_EQ(lines.size(), 2u) << "the README shows a parallel line and a merge line";
     auto adapt = [](std::string l) {
         if (auto hash = l.find("   #"); hash != std::string::npos) l.resize(hash);  // the README's "# exit N" comment
         auto sub = [&](const std::string& from, const std::string& to) {
-            for (size_t at = l.find(from); at != std::string::npos; at = l.find(from, at + to.size())) l.replace(at, from.size(), to);
+            for (size_t at = l.find(from); at != std::string::npos; at = l.find(from, at + to.size()))
+                l.replace(at, from.size(), to);
         };
         sub("./build/cvsim", cvsim_binary());
         sub("../shared", shared_dir());
@@ -229,9 +241,10 @@ TEST(Explore, SlurmArrayScriptShardsMergeToTheSingleRun) {
     std::string dir = fresh_dir("slurm");
     std::string k = kernel_path("v2c_reused_scratch.py");
     for (int i = 0; i < 3; ++i) {
-        std::string cmd = "cd '" + dir + "' && SLURM_ARRAY_TASK_ID=" + std::to_string(i) + " SLURM_ARRAY_TASK_MAX=2 SLURM_CPUS_PER_TASK=1 KERNEL='" +
-                          k + "' SCHEDULES=90 ARGS='--v2c off -q' CVSIM='" + cvsim_binary() + "' OUT=out bash '" + source_dir() +
-                          "/scripts/slurm_explore.sbatch' </dev/null";
+        std::string cmd = "cd '" + dir + "' && SLURM_ARRAY_TASK_ID=" + std::to_string(i) +
+                          " SLURM_ARRAY_TASK_MAX=2 SLURM_CPUS_PER_TASK=1 KERNEL='" + k +
+                          "' SCHEDULES=90 ARGS='--v2c off -q' CVSIM='" + cvsim_binary() + "' OUT=out bash '" +
+                          source_dir() + "/scripts/slurm_explore.sbatch' </dev/null";
         EXPECT_EQ(shell(cmd), 0) << cmd;
     }
     std::vector<std::string> args = {"explore", k, "--v2c", "off", "-q", "--json", dir + "/merged.json", "--merge"};

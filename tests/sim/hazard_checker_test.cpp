@@ -9,7 +9,7 @@ using namespace cvsim::sim;
 namespace {
 
 class Stream {
-public:
+  public:
     Stream() {
         rt::TensorBuffer t;
         t.name = "scratch";
@@ -62,7 +62,7 @@ public:
         return out;
     }
 
-private:
+  private:
     rt::TensorStore m_store;
     std::unique_ptr<HazardChecker> m_checker;
     uint32_t m_seq[3] = {0, 0, 0};
@@ -98,16 +98,16 @@ TEST(HazardChecker, ReadsNeverRaceWithReads) {
 TEST(HazardChecker, ReleaseOnTheSamePipeAfterTheWriteOrdersIt) {
     Stream s;
     s.instr(CoreId::Aiv0, Pipe::Mte3, {Stream::acc(true)});
-    s.instr(CoreId::Aiv0, Pipe::Mte3, {}, {}, {}, {42});      // tpush: ready flag raised on MTE3 after the copy
-    s.instr(CoreId::Aic, Pipe::Scalar, {}, {}, {42});          // tpop acquires on the scalar unit
-    s.instr(CoreId::Aic, Pipe::Mte2, {Stream::acc(false)});    // the load issued after the pop
+    s.instr(CoreId::Aiv0, Pipe::Mte3, {}, {}, {}, {42});     // tpush: ready flag raised on MTE3 after the copy
+    s.instr(CoreId::Aic, Pipe::Scalar, {}, {}, {42});        // tpop acquires on the scalar unit
+    s.instr(CoreId::Aic, Pipe::Mte2, {Stream::acc(false)});  // the load issued after the pop
     EXPECT_TRUE(s.codes().empty());
 }
 
 TEST(HazardChecker, ReleaseOnAnotherPipeWithoutDependencyDoesNotCoverTheWrite) {
     Stream s;
     s.instr(CoreId::Aiv0, Pipe::Mte3, {Stream::acc(true)});
-    s.instr(CoreId::Aiv0, Pipe::Vector, {}, {}, {}, {42});     // a flag raised on VECTOR, not after the store
+    s.instr(CoreId::Aiv0, Pipe::Vector, {}, {}, {}, {42});  // a flag raised on VECTOR, not after the store
     s.instr(CoreId::Aic, Pipe::Scalar, {}, {}, {42});
     s.instr(CoreId::Aic, Pipe::Mte2, {Stream::acc(false)});
     EXPECT_EQ(s.codes(), std::vector<std::string>{"E-RACE-RAW"});
@@ -116,7 +116,7 @@ TEST(HazardChecker, ReleaseOnAnotherPipeWithoutDependencyDoesNotCoverTheWrite) {
 TEST(HazardChecker, DependencyChainCoversTheWrite) {
     Stream s;
     uint32_t w = s.instr(CoreId::Aiv0, Pipe::Mte3, {Stream::acc(true)});
-    s.instr(CoreId::Aiv0, Pipe::Vector, {}, {w}, {}, {42});    // depends on the store
+    s.instr(CoreId::Aiv0, Pipe::Vector, {}, {w}, {}, {42});  // depends on the store
     s.instr(CoreId::Aic, Pipe::Scalar, {}, {}, {42});
     s.instr(CoreId::Aic, Pipe::Mte2, {Stream::acc(false)});
     EXPECT_TRUE(s.codes().empty());
@@ -143,8 +143,8 @@ TEST(HazardChecker, WithAVisibilityDelayOnlyAFenceCoversTheWrite) {
 
 TEST(HazardChecker, WarAcrossIterationsIsReported) {
     Stream s;
-    s.instr(CoreId::Aic, Pipe::Mte2, {Stream::acc(false)});    // iteration i reads
-    s.instr(CoreId::Aiv0, Pipe::Mte3, {Stream::acc(true)});    // iteration i+1 overwrites, unordered
+    s.instr(CoreId::Aic, Pipe::Mte2, {Stream::acc(false)});  // iteration i reads
+    s.instr(CoreId::Aiv0, Pipe::Mte3, {Stream::acc(true)});  // iteration i+1 overwrites, unordered
     EXPECT_EQ(s.codes(), std::vector<std::string>{"E-RACE-WAR"});
 }
 
@@ -199,7 +199,7 @@ TEST(HazardChecker, RingSlotTrafficOrderedByItsFlagsIsNotARace) {
 TEST(HazardChecker, OneReaderKeepsAReadEpoch) {
     Stream s;
     for (int i = 0; i < 3; ++i) s.instr(CoreId::Aic, Pipe::Mte2, {Stream::acc(false)});  // same (core, pipe)
-    s.instr(CoreId::Aiv0, Pipe::Mte2, {Stream::acc(false, 0, 8)});                     // another window
+    s.instr(CoreId::Aiv0, Pipe::Mte2, {Stream::acc(false, 0, 8)});                       // another window
     EXPECT_EQ(s.checker().read_inflations(), 0u);
     EXPECT_EQ(s.checker().shared_read_cells(), 0u);
 }
@@ -279,9 +279,9 @@ TEST(HazardChecker, AnOlderRacingWriteStaysInTheShadow) {
 
 TEST(HazardChecker, PartlyOverlappingReadsOfOtherWindowsAreEachChecked) {
     Stream s;
-    s.instr(CoreId::Aiv0, Pipe::Mte2, {Stream::acc(false, 0, 4)});   // rows 0..4
-    s.instr(CoreId::Aiv1, Pipe::Mte2, {Stream::acc(false, 4, 4)});   // rows 4..8
-    s.instr(CoreId::Aic, Pipe::Mte3, {Stream::acc(true, 2, 4)});     // rows 2..6: races with both reads
+    s.instr(CoreId::Aiv0, Pipe::Mte2, {Stream::acc(false, 0, 4)});  // rows 0..4
+    s.instr(CoreId::Aiv1, Pipe::Mte2, {Stream::acc(false, 4, 4)});  // rows 4..8
+    s.instr(CoreId::Aic, Pipe::Mte3, {Stream::acc(true, 2, 4)});    // rows 2..6: races with both reads
     EXPECT_EQ(s.codes(), (std::vector<std::string>{"E-RACE-WAR", "E-RACE-WAR"}));
     EXPECT_EQ(s.checker().read_inflations(), 0u);  // different windows: one read epoch each
 }

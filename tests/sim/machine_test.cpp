@@ -11,7 +11,8 @@ using namespace cvsim::test;
 
 namespace {
 
-std::unique_ptr<Session> session(const std::string& kernel, passes::V2CPolicy pol = passes::V2CPolicy::Fence, Target t = Target::A2A3) {
+std::unique_ptr<Session> session(const std::string& kernel, passes::V2CPolicy pol = passes::V2CPolicy::Fence,
+                                 Target t = Target::A2A3) {
     SessionOptions o;
     o.v2c = pol;
     o.target = t;
@@ -107,7 +108,8 @@ TEST(Machine, A5WithoutNzAdapterDeliversScrambledData) {
     EXPECT_TRUE(has(s->run(Schedule{}), "W-V2C-LAYOUT"));
     std::string text = read_file(kernel_path("a5_missing_nz.py"));
     auto replace_all = [&](const std::string& a, const std::string& b) {
-        for (size_t p = text.find(a); p != std::string::npos; p = text.find(a, p + b.size())) text.replace(p, a.size(), b);
+        for (size_t p = text.find(a); p != std::string::npos; p = text.find(a, p + b.size()))
+            text.replace(p, a.size(), b);
     };
     replace_all("a: pl.Tensor[[16, 16], pl.FP16]", "a: pl.Tensor[[16, 32], pl.FP16]");
     replace_all("b: pl.Tensor[[16, 16], pl.FP16]", "b: pl.Tensor[[32, 16], pl.FP16]");

@@ -54,8 +54,18 @@ TEST(ParityOps, TokensAreOpsAndBlocksInProgramOrder) {
     auto seq = op_sequences(kOurs);
     ASSERT_EQ(seq.count("k_aiv"), 1u);
     EXPECT_EQ(seq["k_aiv"].type, "AIV");
-    std::vector<std::string> want = {"system.reserve_buffer", "for", "tile.tpop_from_aic", "if", "tile.exp", "}", "else",
-                                     "tile.relu", "}", "system.tfree_to_aic", "}", "return"};
+    std::vector<std::string> want = {"system.reserve_buffer",
+                                     "for",
+                                     "tile.tpop_from_aic",
+                                     "if",
+                                     "tile.exp",
+                                     "}",
+                                     "else",
+                                     "tile.relu",
+                                     "}",
+                                     "system.tfree_to_aic",
+                                     "}",
+                                     "return"};
     EXPECT_EQ(seq["k_aiv"].tokens, want);
 }
 
@@ -116,23 +126,31 @@ class P:
 TEST(ParityOps, APerCallCopyIsComparedWithTheFunctionItCopies) {
     // cvsim's expansion of a kernel called at two sizes has `f__N_24`, marked as a copy of `f`: it matches
     // upstream's `f` when its ops do, and differs when they do not; an unmarked extra function is still "only in".
-    const std::string head = "@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.AIV)\n    def f(self, x: pl.Tensor[[8, 64], pl.FP32]):\n"
-                             "        t: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 64])\n        return x\n";
-    const std::string copy = "    # cvsim: 'f__N_24' is a per-call copy of 'f'\n    @pl.function(type=pl.FunctionType.AIV)\n"
-                             "    def f__N_24(self, x: pl.Tensor[[24, 64], pl.FP32]):\n";
+    const std::string head =
+        "@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.AIV)\n    def f(self, x: pl.Tensor[[8, 64], "
+        "pl.FP32]):\n"
+        "        t: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 64])\n        return x\n";
+    const std::string copy =
+        "    # cvsim: 'f__N_24' is a per-call copy of 'f'\n    @pl.function(type=pl.FunctionType.AIV)\n"
+        "    def f__N_24(self, x: pl.Tensor[[24, 64], pl.FP32]):\n";
     auto theirs = op_sequences(head);
     std::string report;
-    EXPECT_TRUE(compare_op_sequences(op_sequences(head + copy + "        t: pl.Tile[[24, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [24, 64])\n        return x\n"),
+    EXPECT_TRUE(compare_op_sequences(op_sequences(head + copy +
+                                                  "        t: pl.Tile[[24, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, "
+                                                  "[0, 0], [24, 64])\n        return x\n"),
                                      theirs, report))
         << report;
     EXPECT_NE(report.find("f__N_24: per-call copy of f: same ops"), std::string::npos) << report;
     report.clear();
-    EXPECT_FALSE(compare_op_sequences(op_sequences(head + copy + "        t: pl.Tile[[24, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(x)\n        return x\n"),
-                                      theirs, report));
+    EXPECT_FALSE(compare_op_sequences(
+        op_sequences(head + copy +
+                     "        t: pl.Tile[[24, 64], pl.FP32, pl.Mem.Vec] = pl.tile.exp(x)\n        return x\n"),
+        theirs, report));
     EXPECT_NE(report.find("differs from upstream's f"), std::string::npos) << report;
     report.clear();
-    const std::string unmarked = "    @pl.function(type=pl.FunctionType.AIV)\n    def f__N_24(self, x: pl.Tensor[[24, 64], pl.FP32]):\n"
-                                 "        t: pl.Tile[[24, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [24, 64])\n        return x\n";
+    const std::string unmarked =
+        "    @pl.function(type=pl.FunctionType.AIV)\n    def f__N_24(self, x: pl.Tensor[[24, 64], pl.FP32]):\n"
+        "        t: pl.Tile[[24, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [24, 64])\n        return x\n";
     EXPECT_FALSE(compare_op_sequences(op_sequences(head + unmarked), theirs, report));
     EXPECT_NE(report.find("only in cvsim's expansion"), std::string::npos) << report;
 }
@@ -142,23 +160,31 @@ TEST(ParityOps, APerCallCopyIsComparedWithTheFunctionItCopies) {
 TEST(ParityOps, CvsimsGatherComparePairIsUpstreamsOneCall) {
     // cvsim prints pl.tile.gather_compare as gather_compare_dst + gather_compare_cdst on the same operands;
     // upstream prints one call returning the tuple (PyPTO's GatherCompareEqProgram): the same op.
-    const std::string head = "@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.AIV)\n    def f(self, x: pl.Tensor[[16, 64], pl.FP32]):\n"
-                             "        s: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64])\n";
+    const std::string head =
+        "@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.AIV)\n    def f(self, x: pl.Tensor[[16, 64], "
+        "pl.FP32]):\n"
+        "        s: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64])\n";
     const std::string ours = head +
-                             "        d: pl.Tile[[16, 8], pl.INT32, pl.Mem.Vec] = pl.tile.gather_compare_dst(s, k, t, cmp_mode=0, offset=0, out_cols=8)\n"
-                             "        c: pl.Tile[[1, 16], pl.INT32, pl.Mem.Vec] = pl.tile.gather_compare_cdst(s, k, t, cmp_mode=0, offset=0, out_cols=8)\n"
+                             "        d: pl.Tile[[16, 8], pl.INT32, pl.Mem.Vec] = pl.tile.gather_compare_dst(s, k, t, "
+                             "cmp_mode=0, offset=0, out_cols=8)\n"
+                             "        c: pl.Tile[[1, 16], pl.INT32, pl.Mem.Vec] = pl.tile.gather_compare_cdst(s, k, t, "
+                             "cmp_mode=0, offset=0, out_cols=8)\n"
                              "        return x\n";
     const std::string theirs = head +
-                               "        r: pl.Tuple[pl.Tile[[16, 8], pl.INT32, pl.Mem.Vec], pl.Tile[[1, 16], pl.INT32, pl.Mem.Vec]] = pl.tile.gather_compare(\n"
-                               "            s, k, t, cmp_mode=0, offset=0, out_cols=8\n        )\n        d = r[0]\n        c = r[1]\n        return x\n";
+                               "        r: pl.Tuple[pl.Tile[[16, 8], pl.INT32, pl.Mem.Vec], pl.Tile[[1, 16], pl.INT32, "
+                               "pl.Mem.Vec]] = pl.tile.gather_compare(\n"
+                               "            s, k, t, cmp_mode=0, offset=0, out_cols=8\n        )\n        d = r[0]\n   "
+                               "     c = r[1]\n        return x\n";
     std::vector<std::string> want = {"tile.load", "tile.gather_compare", "return"};
     EXPECT_EQ(op_sequences(ours)["f"].tokens, want);
     std::string report;
     EXPECT_TRUE(compare_op_sequences(op_sequences(ours), op_sequences(theirs), report)) << report;
     // Two calls stay two (the cdst of other operands is another call), and one call is not two.
     const std::string two = head +
-                            "        d: pl.Tile[[16, 8], pl.INT32, pl.Mem.Vec] = pl.tile.gather_compare_dst(s, k, t, cmp_mode=0, offset=0, out_cols=8)\n"
-                            "        c: pl.Tile[[1, 16], pl.INT32, pl.Mem.Vec] = pl.tile.gather_compare_cdst(s, k2, t, cmp_mode=0, offset=0, out_cols=8)\n"
+                            "        d: pl.Tile[[16, 8], pl.INT32, pl.Mem.Vec] = pl.tile.gather_compare_dst(s, k, t, "
+                            "cmp_mode=0, offset=0, out_cols=8)\n"
+                            "        c: pl.Tile[[1, 16], pl.INT32, pl.Mem.Vec] = pl.tile.gather_compare_cdst(s, k2, t, "
+                            "cmp_mode=0, offset=0, out_cols=8)\n"
                             "        return x\n";
     want = {"tile.load", "tile.gather_compare", "tile.gather_compare", "return"};
     EXPECT_EQ(op_sequences(two)["f"].tokens, want);

@@ -15,8 +15,9 @@ namespace {
 // option never lands on one line with its value on the next (CI once saw "--seed \" then "17" when the
 // kernel's path was 6 characters longer than here).
 TEST(ReportWrap, AReplayCommandKeepsEachOptionWithItsValueAtEveryWidth) {
-    const std::string line = "    replay: cvsim run /some/where/a/fairly/long/path/to/kernels/v2c_rope_attn.py --schedule random "
-                             "--seed 17 --v2c fence --target a5 --visibility-delay 50 --no-progress";
+    const std::string line =
+        "    replay: cvsim run /some/where/a/fairly/long/path/to/kernels/v2c_rope_attn.py --schedule random "
+        "--seed 17 --v2c fence --target a5 --visibility-delay 50 --no-progress";
     for (size_t width = 40; width <= line.size() + 1; ++width) {
         const std::string out = cli::fit_width(line + "\n", width);
         std::istringstream in(out);
@@ -32,7 +33,8 @@ TEST(ReportWrap, AReplayCommandKeepsEachOptionWithItsValueAtEveryWidth) {
                 const size_t sp = body.rfind(' ');
                 const std::string lastword = body.substr(sp == std::string::npos ? 0 : sp + 1);
                 EXPECT_FALSE(lastword.rfind("--", 0) == 0 && lastword != "--no-progress")
-                    << "width " << width << " split " << lastword << " from its value:\n" << out;
+                    << "width " << width << " split " << lastword << " from its value:\n"
+                    << out;
             }
         }
         EXPECT_EQ(lines > 1, line.size() > width) << out;

@@ -12,7 +12,7 @@ using ir::Pipe;
 namespace {
 
 class RingStream {
-public:
+  public:
     explicit RingStream(uint64_t vis) {
         rt::TensorBuffer t;
         t.name = "__ring_cluster0";
@@ -22,8 +22,8 @@ public:
         m_store.add(t);
         m_checker = std::make_unique<HazardChecker>(1, &m_store, vis);
     }
-    uint32_t instr(CoreId core, Pipe pipe, std::vector<GmAccess> gm = {}, std::vector<uint32_t> deps = {}, std::vector<uint64_t> acq = {},
-                   std::vector<uint64_t> rel = {}, int line = 1) {
+    uint32_t instr(CoreId core, Pipe pipe, std::vector<GmAccess> gm = {}, std::vector<uint32_t> deps = {},
+                   std::vector<uint64_t> acq = {}, std::vector<uint64_t> rel = {}, int line = 1) {
         int c = static_cast<int>(core);
         Event e;
         e.core = core;
@@ -55,7 +55,7 @@ public:
     }
     const std::vector<Finding>& findings() const { return m_checker->findings(); }
 
-private:
+  private:
     rt::TensorStore m_store;
     std::unique_ptr<HazardChecker> m_checker;
     uint32_t m_seq[3] = {0, 0, 0};
@@ -80,8 +80,10 @@ TEST(RingSlotChecker, APushIsOrderedByItsReadyFlagUnderAVisibilityDelay) {
         s.instr(CoreId::Aic, Pipe::Fixp, {RingStream::slot(true, 0, ring)}, {}, {}, {7});
         s.instr(CoreId::Aiv0, Pipe::Scalar, {}, {}, {7});
         s.instr(CoreId::Aiv0, Pipe::Mte2, {RingStream::slot(false, 0, ring)});
-        if (ring) EXPECT_TRUE(s.findings().empty()) << s.findings()[0].message;
-        else ASSERT_EQ(s.findings().size(), 1u) << "a plain GM store still needs a fence under a delay";
+        if (ring)
+            EXPECT_TRUE(s.findings().empty()) << s.findings()[0].message;
+        else
+            ASSERT_EQ(s.findings().size(), 1u) << "a plain GM store still needs a fence under a delay";
     }
 }
 
@@ -89,12 +91,14 @@ TEST(RingSlotChecker, AReadAfterTheTfreeRacesWithThePushThatReusesTheSlot) {
     for (bool early : {false, true}) {
         RingStream s(0);
         s.instr(CoreId::Aic, Pipe::Fixp, {RingStream::slot(true, 0)}, {}, {}, {1}, 10);  // push, generation 0
-        s.instr(CoreId::Aiv0, Pipe::Scalar, {}, {}, {1}, {}, 20);                         // pop (a5: bound in place)
+        s.instr(CoreId::Aiv0, Pipe::Scalar, {}, {}, {1}, {}, 20);                        // pop (a5: bound in place)
         std::vector<uint32_t> free_deps;
-        if (!early) free_deps.push_back(s.instr(CoreId::Aiv0, Pipe::Vector, {RingStream::slot(false, 0)}, {}, {}, {}, 21));
-        s.instr(CoreId::Aiv0, Pipe::Scalar, {}, free_deps, {}, {2}, 22);                  // tfree
-        if (early) s.instr(CoreId::Aiv0, Pipe::Vector, {RingStream::slot(false, 0)}, {}, {}, {}, 23);  // read after the free
-        s.instr(CoreId::Aic, Pipe::Fixp, {RingStream::slot(true, 1)}, {}, {2}, {3}, 10);  // push, generation 1
+        if (!early)
+            free_deps.push_back(s.instr(CoreId::Aiv0, Pipe::Vector, {RingStream::slot(false, 0)}, {}, {}, {}, 21));
+        s.instr(CoreId::Aiv0, Pipe::Scalar, {}, free_deps, {}, {2}, 22);  // tfree
+        if (early)
+            s.instr(CoreId::Aiv0, Pipe::Vector, {RingStream::slot(false, 0)}, {}, {}, {}, 23);  // read after the free
+        s.instr(CoreId::Aic, Pipe::Fixp, {RingStream::slot(true, 1)}, {}, {2}, {3}, 10);        // push, generation 1
         if (!early) {
             EXPECT_TRUE(s.findings().empty()) << s.findings()[0].message;
             continue;

@@ -9,7 +9,8 @@
 namespace cvsim::sim {
 
 TEST(ScheduleRng, TheLazyEngineGivesTheStandardEnginesValues) {
-    for (uint64_t seed : {uint64_t{0}, uint64_t{1}, uint64_t{7}, uint64_t{0x9E3779B97F4A7C15ull}, ~uint64_t{0}, uint64_t{123456789}}) {
+    for (uint64_t seed :
+         {uint64_t{0}, uint64_t{1}, uint64_t{7}, uint64_t{0x9E3779B97F4A7C15ull}, ~uint64_t{0}, uint64_t{123456789}}) {
         std::mt19937_64 want(seed);
         LazyMt64 got(seed);
         for (int i = 0; i < 3 * 312 + 5; ++i) ASSERT_EQ(got(), want()) << "seed " << seed << " draw " << i;

@@ -45,7 +45,8 @@ TEST(SubByteFamily, LoadCastComputeStoreMatchesTheReferenceBitForBit) {
                 for (uint64_t seed : {1, 2})
                     for (Target target : {Target::A2A3, Target::A5}) {
                         const std::string text = kernel(dt, s.r, s.c, op);
-                        SCOPED_TRACE(fmt::format("{} [{}, {}] {} seed {} target {}", dt, s.r, s.c, op, seed, static_cast<int>(target)));
+                        SCOPED_TRACE(fmt::format("{} [{}, {}] {} seed {} target {}", dt, s.r, s.c, op, seed,
+                                                 static_cast<int>(target)));
                         SessionOptions o;
                         o.input_seed = seed;
                         o.target = target;
@@ -54,7 +55,9 @@ TEST(SubByteFamily, LoadCastComputeStoreMatchesTheReferenceBitForBit) {
                             const auto& ref = sess.reference();
                             ASSERT_FALSE(ref.error) << ref.error->code << " " << ref.error->message << "\n" << text;
                             ScheduleResult r = sess.run(Schedule{});
-                            EXPECT_TRUE(r.clean()) << (r.findings.empty() ? "" : r.findings[0].code + " " + r.findings[0].message) << "\n" << text;
+                            EXPECT_TRUE(r.clean())
+                                << (r.findings.empty() ? "" : r.findings[0].code + " " + r.findings[0].message) << "\n"
+                                << text;
                         } catch (const std::exception& e) {
                             ADD_FAILURE() << e.what() << "\n" << text;
                         }

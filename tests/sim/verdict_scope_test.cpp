@@ -5,11 +5,11 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "app/report.h"
 #include "frontend/ops.h"
 #include "frontend/passes/ir_util.h"
 #include "frontend/passes/timing_scope.h"
 #include "frontend/sema.h"
-#include "app/report.h"
 #include "test_support.h"
 
 using namespace cvsim;
@@ -31,7 +31,9 @@ class P:
         return out
 )";
 
-std::shared_ptr<Program> program() { return load_program_text("scope.py", kKernel); }
+std::shared_ptr<Program> program() {
+    return load_program_text("scope.py", kKernel);
+}
 
 // Binds `v = <a scalar computed from the loaded tile>` just after the load: no op of the DSL does this
 // yet (a tile element read would), so the call is made by hand with a scalar result type.
@@ -105,7 +107,8 @@ TEST(TimingScope, ADataDerivedScalarAsTheValueOfATileScalarOpIsData) {
     Stmt& loop = *f.body[0];
     VarPtr tile = loop.body[0]->targets[0];
     VarPtr scaled = f.new_var("scaled", tile->type, loop.loc);
-    ExprPtr muls = passes::make_call(OpCode::Muls, {{"lhs", passes::var_ref(tile)}, {"rhs", passes::var_ref(v)}}, loop.loc, &tile->type);
+    ExprPtr muls = passes::make_call(OpCode::Muls, {{"lhs", passes::var_ref(tile)}, {"rhs", passes::var_ref(v)}},
+                                     loop.loc, &tile->type);
     loop.body.insert(loop.body.begin() + 2, passes::make_assign(scaled, muls, loop.loc));
     EXPECT_TRUE(passes::analyse_timing_scope(*p).data_independent);
 }
@@ -155,8 +158,8 @@ TEST(VerdictScope, CheckJsonCarriesTheScopeAndItsReasons) {
     ASSERT_FALSE(scope["reasons"].empty());
     EXPECT_NE(scope["reasons"][0].get<std::string>().find("W-NONUNIFORM-GATHER"), std::string::npos);
 
-    auto r2 = run_cvsim({"check", kernel_path("v2c_rope_attn.py"), "--v2c", "fence", "--strategy", "pct:2", "--schedules", "10",
-                         "--visibility-delay", "0", "--json", json, "-q"});
+    auto r2 = run_cvsim({"check", kernel_path("v2c_rope_attn.py"), "--v2c", "fence", "--strategy", "pct:2",
+                         "--schedules", "10", "--visibility-delay", "0", "--json", json, "-q"});
     ASSERT_EQ(r2.exit_code, 0) << r2.out << r2.err;
     auto j2 = nlohmann::json::parse(read_file(json));
     const auto& s2 = j2["kernels"][0]["scope"];

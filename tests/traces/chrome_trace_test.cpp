@@ -15,9 +15,9 @@ namespace {
 using namespace cvsim::test;
 using json = nlohmann::json;
 
-const std::vector<std::string> kLaneOrder = {"AIC SCALAR",  "AIC MTE2",   "AIC MTE1",    "AIC CUBE",   "AIC FIXP",
-                                             "AIC MTE3",    "AIV0 SCALAR", "AIV0 MTE2",  "AIV0 VECTOR", "AIV0 MTE3",
-                                             "AIV1 SCALAR", "AIV1 MTE2",  "AIV1 VECTOR", "AIV1 MTE3"};
+const std::vector<std::string> kLaneOrder = {"AIC SCALAR",  "AIC MTE2",    "AIC MTE1",    "AIC CUBE",    "AIC FIXP",
+                                             "AIC MTE3",    "AIV0 SCALAR", "AIV0 MTE2",   "AIV0 VECTOR", "AIV0 MTE3",
+                                             "AIV1 SCALAR", "AIV1 MTE2",   "AIV1 VECTOR", "AIV1 MTE3"};
 
 struct TraceRun {
     RunResult run;      // the command's exit code and report
@@ -25,7 +25,8 @@ struct TraceRun {
     json trace;         // parsed
 };
 
-TraceRun run_trace(const ScratchDir& dir, const std::string& name, const std::string& kernel, std::vector<std::string> args) {
+TraceRun run_trace(const ScratchDir& dir, const std::string& name, const std::string& kernel,
+                   std::vector<std::string> args) {
     TraceRun t;
     std::string path = dir.file(name);
     std::vector<std::string> argv = {"run", kernel_path(kernel), "--trace", path};
@@ -73,7 +74,8 @@ TEST(ChromeTraceCli, EveryInstructionIsOneSliceWithItsSourceLineAndNoLaneOverlap
     ScratchDir d;
     TraceRun t = run_trace(d, "t.json", "v2c_rope_attn.py", {"--v2c", "fence"});
     ASSERT_EQ(t.run.exit_code, 0) << t.run.err;
-    std::string cycles_text = number_before(t.run.out, " cycles"), instr_text = number_before(t.run.out, " instructions");
+    std::string cycles_text = number_before(t.run.out, " cycles"),
+                instr_text = number_before(t.run.out, " instructions");
     ASSERT_FALSE(cycles_text.empty() || instr_text.empty()) << t.run.out;
     const uint64_t cycles = std::stoull(cycles_text);
     auto slices = events_of(t.trace, "X");
@@ -84,21 +86,25 @@ TEST(ChromeTraceCli, EveryInstructionIsOneSliceWithItsSourceLineAndNoLaneOverlap
         ASSERT_TRUE(x.at("ts").is_number_unsigned() && x.at("dur").is_number_unsigned()) << x.dump();
         uint64_t ts = x.at("ts"), dur = x.at("dur");
         EXPECT_LE(ts + dur, cycles) << x.dump();
-        EXPECT_TRUE(is_prefix_digits_suffix(x.at("args").at("line").get<std::string>(), "v2c_rope_attn.py:", "")) << x.dump();
+        EXPECT_TRUE(is_prefix_digits_suffix(x.at("args").at("line").get<std::string>(), "v2c_rope_attn.py:", ""))
+            << x.dump();
         EXPECT_TRUE(x.at("args").contains("bytes") && x.at("args").contains("shape")) << x.dump();
         lanes[{x.at("pid").get<int>(), x.at("tid").get<int>()}].emplace_back(ts, dur);
     }
     for (auto& [lane, v] : lanes) {
         // In file order (how the writer placed them) and in time order (how a viewer draws them).
-        for (size_t i = 1; i < v.size(); ++i) EXPECT_GE(v[i].first, v[i - 1].first + v[i - 1].second) << "lane tid " << lane.second;
+        for (size_t i = 1; i < v.size(); ++i)
+            EXPECT_GE(v[i].first, v[i - 1].first + v[i - 1].second) << "lane tid " << lane.second;
         std::stable_sort(v.begin(), v.end());
-        for (size_t i = 1; i < v.size(); ++i) EXPECT_GE(v[i].first, v[i - 1].first + v[i - 1].second) << "lane tid " << lane.second;
+        for (size_t i = 1; i < v.size(); ++i)
+            EXPECT_GE(v[i].first, v[i - 1].first + v[i - 1].second) << "lane tid " << lane.second;
     }
     // The vector store of q_rot is on AIV0 MTE3 with its GM window.
     bool store = false;
     for (const auto& x : slices)
-        store = store || (x.at("name") == "tile.store" && x.at("args").at("line") == "v2c_rope_attn.py:31" && lane_of(t.trace, x) == "AIV0 MTE3" &&
-                          x.at("args").value("gm", "") == "write q_rot[0:16, 0:128]");
+        store =
+            store || (x.at("name") == "tile.store" && x.at("args").at("line") == "v2c_rope_attn.py:31" &&
+                      lane_of(t.trace, x) == "AIV0 MTE3" && x.at("args").value("gm", "") == "write q_rot[0:16, 0:128]");
     EXPECT_TRUE(store);
 }
 
@@ -159,7 +165,8 @@ TEST(ChromeTraceCli, EveryFlowHasOneStartAndOneEndOnASlice) {
         auto flows = bound_flows(t.trace);
         EXPECT_FALSE(flows.empty()) << policy;
     }
-    TraceRun t = run_trace(d, "flags.json", "v2c_reused_scratch.py", {"--v2c", "fence", "--schedule", "random", "--seed", "3"});
+    TraceRun t =
+        run_trace(d, "flags.json", "v2c_reused_scratch.py", {"--v2c", "fence", "--schedule", "random", "--seed", "3"});
     EXPECT_FALSE(bound_flows(t.trace).empty());
 }
 
@@ -172,8 +179,8 @@ TEST(ChromeTraceCli, FenceTraceHasTheV2CArrowFromTpushToTpopOrderingStoreBeforeL
     bool arrow = false;
     for (const auto& [id, ends] : bound_flows(t.trace)) {
         const auto& [from, to] = ends;
-        if (from.at("name") == "tile.tpush_to_aic" && lane_of(t.trace, from) == "AIV0 MTE3" && to.at("name") == "tile.tpop_from_aiv" &&
-            lane_of(t.trace, to).rfind("AIC ", 0) == 0) {
+        if (from.at("name") == "tile.tpush_to_aic" && lane_of(t.trace, from) == "AIV0 MTE3" &&
+            to.at("name") == "tile.tpop_from_aiv" && lane_of(t.trace, to).rfind("AIC ", 0) == 0) {
             arrow = true;
         }
     }
@@ -181,7 +188,8 @@ TEST(ChromeTraceCli, FenceTraceHasTheV2CArrowFromTpushToTpopOrderingStoreBeforeL
     // What the arrow orders: the store of line 31 ends before the cube's load of line 33 begins.
     uint64_t store_end = 0, load_start = UINT64_MAX;
     for (const auto& x : events_of(t.trace, "X")) {
-        if (x.at("args").value("gm", "") == "write q_rot[0:16, 0:128]") store_end = x.at("ts").get<uint64_t>() + x.at("dur").get<uint64_t>();
+        if (x.at("args").value("gm", "") == "write q_rot[0:16, 0:128]")
+            store_end = x.at("ts").get<uint64_t>() + x.at("dur").get<uint64_t>();
         if (x.at("args").value("gm", "") == "read q_rot[0:16, 0:128]") load_start = x.at("ts");
     }
     EXPECT_GT(store_end, 0u);
@@ -200,17 +208,23 @@ TEST(ChromeTraceCli, OffTraceMarksTheRaceBetweenTheVectorStoreAndTheCubeLoad) {
     EXPECT_EQ(race->at("dur"), 1);
     EXPECT_EQ(lane_of(t.trace, *race), "findings");
     const json& args = race->at("args");
-    EXPECT_TRUE(is_prefix_digits_suffix(args.at("first").get<std::string>(), "AIV0 MTE3 write at v2c_rope_attn.py:31 (cycle ", ")")) << args;
-    EXPECT_TRUE(is_prefix_digits_suffix(args.at("second").get<std::string>(), "AIC MTE2 read at v2c_rope_attn.py:33 (cycle ", ")")) << args;
+    EXPECT_TRUE(is_prefix_digits_suffix(args.at("first").get<std::string>(),
+                                        "AIV0 MTE3 write at v2c_rope_attn.py:31 (cycle ", ")"))
+        << args;
+    EXPECT_TRUE(is_prefix_digits_suffix(args.at("second").get<std::string>(),
+                                        "AIC MTE2 read at v2c_rope_attn.py:33 (cycle ", ")"))
+        << args;
     EXPECT_NE(args.at("message").get<std::string>().find("q_rot[0:16, 0:128]"), std::string::npos);
     // Arrows from both accesses' slices end at the mark.
     std::set<std::string> linked;
     for (const auto& [id, ends] : bound_flows(t.trace)) {
         const auto& [from, to] = ends;
         if (to.value("cat", "") == "finding" && to.at("name") == "E-RACE-RAW")
-            linked.insert(from.at("name").get<std::string>() + "@" + from.at("args").at("line").get<std::string>() + " " + lane_of(t.trace, from));
+            linked.insert(from.at("name").get<std::string>() + "@" + from.at("args").at("line").get<std::string>() +
+                          " " + lane_of(t.trace, from));
     }
-    EXPECT_EQ(linked, (std::set<std::string>{"tile.store@v2c_rope_attn.py:31 AIV0 MTE3", "tile.load@v2c_rope_attn.py:33 AIC MTE2"}));
+    EXPECT_EQ(linked, (std::set<std::string>{"tile.store@v2c_rope_attn.py:31 AIV0 MTE3",
+                                             "tile.load@v2c_rope_attn.py:33 AIC MTE2"}));
 }
 
 TEST(ChromeTraceCli, SameRunGivesByteIdenticalTraces) {
@@ -261,7 +275,8 @@ TEST(ChromeTraceCli, SyncallArrowsGoFromEveryArrivalToEveryExit) {
     std::map<std::string, std::set<std::string>> into;  // exit lane -> arrival lanes
     for (const auto& [id, ends] : bound_flows(t.trace)) {
         const auto& [from, to] = ends;
-        if (from.at("name") == "system.syncall" && to.at("name") == "system.syncall") into[lane_of(t.trace, to)].insert(lane_of(t.trace, from));
+        if (from.at("name") == "system.syncall" && to.at("name") == "system.syncall")
+            into[lane_of(t.trace, to)].insert(lane_of(t.trace, from));
     }
     const std::set<std::string> cores = {"AIC SCALAR", "AIV0 SCALAR", "AIV1 SCALAR"};
     ASSERT_EQ(into.size(), 3u);
@@ -312,12 +327,13 @@ TEST(ChromeTraceCli, TheTraceOfTheFencedRopeKernelMatchesItsGolden) {
 TEST(ExploreSaveFailures, WritesTheReplayAndTheThreeViewsOfEachFailingSchedule) {
     ScratchDir d;
     std::string dir = d.file("failures");
-    RunResult r = run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--schedules", "8", "--seed", "5",
-                             "--jobs", "1", "--no-progress", "--save-failures", dir});
+    RunResult r = run_cvsim({"explore", kernel_path("v2c_rope_attn.py"), "--v2c", "off", "--schedules", "8", "--seed",
+                             "5", "--jobs", "1", "--no-progress", "--save-failures", dir});
     ASSERT_EQ(r.exit_code, 1) << r.err;
     std::vector<std::string> stems;
     for (const auto& e : std::filesystem::directory_iterator(dir))
-        if (e.path().extension() == ".txt") stems.push_back(e.path().parent_path().string() + "/" + e.path().stem().string());
+        if (e.path().extension() == ".txt")
+            stems.push_back(e.path().parent_path().string() + "/" + e.path().stem().string());
     ASSERT_FALSE(stems.empty());
     for (const auto& stem : stems) {
         std::string txt = read_file(stem + ".txt");

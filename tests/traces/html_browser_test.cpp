@@ -17,19 +17,28 @@ using json = nlohmann::json;
 
 const char* kChromium = "/usr/bin/chromium";
 
-#define REQUIRE_CHROMIUM()                                                                                         \
-    if (!std::filesystem::exists(kChromium)) GTEST_SKIP() << kChromium << " is not installed (scripts/setup.sh --ci installs it)"
+#define REQUIRE_CHROMIUM()                   \
+    if (!std::filesystem::exists(kChromium)) \
+    GTEST_SKIP() << kChromium << " is not installed (scripts/setup.sh --ci installs it)"
 
 std::string unescape(std::string s) {
     for (auto [from, to] : {std::pair{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&amp;", "&"}})
-        for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + 1)) s.replace(at, std::string(from).size(), to);
+        for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + 1))
+            s.replace(at, std::string(from).size(), to);
     return s;
 }
 
 // The DOM after the page's scripts ran. `extra` adds browser flags.
 std::string dump_dom(const ScratchDir& d, const std::string& page, const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> argv = {kChromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                                     "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,800",
+    std::vector<std::string> argv = {kChromium,
+                                     "--headless",
+                                     "--no-sandbox",
+                                     "--disable-gpu",
+                                     "--disable-background-networking",
+                                     "--disable-component-update",
+                                     "--disable-sync",
+                                     "--no-first-run",
+                                     "--window-size=1400,800",
                                      "--user-data-dir=" + d.file("profile")};
     argv.insert(argv.end(), extra.begin(), extra.end());
     argv.push_back("--dump-dom");
@@ -41,7 +50,8 @@ std::string dump_dom(const ScratchDir& d, const std::string& page, const std::ve
 }
 
 // Every element `<tag ... class="cls" ...>` of the DOM, as attribute maps.
-std::vector<std::map<std::string, std::string>> elements(const std::string& dom, const std::string& tag, const std::string& cls) {
+std::vector<std::map<std::string, std::string>> elements(const std::string& dom, const std::string& tag,
+                                                         const std::string& cls) {
     std::vector<std::map<std::string, std::string>> out;
     const std::string open = "<" + tag;
     for (size_t pos = dom.find(open); pos != std::string::npos; pos = dom.find(open, pos + 1)) {
@@ -54,7 +64,9 @@ std::vector<std::map<std::string, std::string>> elements(const std::string& dom,
         while (p < end) {
             while (p < end && std::isspace(static_cast<unsigned char>(dom[p]))) ++p;
             size_t name_end = p;
-            while (name_end < end && (std::isalnum(static_cast<unsigned char>(dom[name_end])) || dom[name_end] == '-' || dom[name_end] == '_')) ++name_end;
+            while (name_end < end && (std::isalnum(static_cast<unsigned char>(dom[name_end])) || dom[name_end] == '-' ||
+                                      dom[name_end] == '_'))
+                ++name_end;
             if (name_end == p) break;
             if (dom.compare(name_end, 2, "=\"") != 0) {
                 p = name_end;
@@ -86,8 +98,9 @@ TEST(HtmlBrowser, FenceViewDrawsEveryLaneAndSliceAndTheV2CArrow) {
     std::string dom = dump_dom(d, page);
     std::vector<std::string> lanes;
     for (auto& l : elements(dom, "g", "lane")) lanes.push_back(l["data-lane"]);
-    std::vector<std::string> want = {"AIC SCALAR",  "AIC MTE2",  "AIC MTE1",    "AIC CUBE",    "AIC FIXP",  "AIC MTE3",    "AIV0 SCALAR",
-                                     "AIV0 MTE2",   "AIV0 VECTOR", "AIV0 MTE3", "AIV1 SCALAR", "AIV1 MTE2", "AIV1 VECTOR", "AIV1 MTE3"};
+    std::vector<std::string> want = {"AIC SCALAR",  "AIC MTE2",    "AIC MTE1",    "AIC CUBE",    "AIC FIXP",
+                                     "AIC MTE3",    "AIV0 SCALAR", "AIV0 MTE2",   "AIV0 VECTOR", "AIV0 MTE3",
+                                     "AIV1 SCALAR", "AIV1 MTE2",   "AIV1 VECTOR", "AIV1 MTE3"};
     EXPECT_EQ(lanes, want);
     // Every instruction of the run is a slice (the whole run is visible at first).
     auto slices = elements(dom, "rect", "instr");
@@ -100,7 +113,8 @@ TEST(HtmlBrowser, FenceViewDrawsEveryLaneAndSliceAndTheV2CArrow) {
     // The V2C handshake arrow: the AIV's tpush_to_aic into the AIC's tpop_from_aiv.
     bool v2c = false;
     for (auto& f : elements(dom, "path", "flow"))
-        v2c = v2c || (f["data-kind"] == "tpush->tpop" && f["data-from"] == "tile.tpush_to_aic" && f["data-to"] == "tile.tpop_from_aiv");
+        v2c = v2c || (f["data-kind"] == "tpush->tpop" && f["data-from"] == "tile.tpush_to_aic" &&
+                      f["data-to"] == "tile.tpop_from_aiv");
     EXPECT_TRUE(v2c) << "no tpush_to_aic -> tpop_from_aiv arrow in the DOM";
     EXPECT_TRUE(elements(dom, "g", "finding").empty()) << "the fenced kernel has no finding mark";
     EXPECT_NE(dom.find("class=\"legend\""), std::string::npos);
@@ -118,7 +132,8 @@ TEST(HtmlBrowser, ReplayLanesAndTheirHandshakesAreLabelledAsTheReplay) {
     auto replay_flows = elements(dom, "path", "flow replay");
     ASSERT_FALSE(replay_flows.empty()) << "the replay's ring handshakes";
     for (auto& f : replay_flows) EXPECT_EQ(f["data-replay"], "AIV1 (replay of AIV0)");
-    for (auto& f : elements(dom, "path", "flow")) EXPECT_EQ(f["data-replay"], "") << f["data-from"] << " -> " << f["data-to"];
+    for (auto& f : elements(dom, "path", "flow"))
+        EXPECT_EQ(f["data-replay"], "") << f["data-from"] << " -> " << f["data-to"];
     EXPECT_NE(dom.find("AIV1 (replay of AIV0): "), std::string::npos) << "the legend explains the replay";
 }
 
@@ -148,7 +163,8 @@ TEST(HtmlBrowser, HoverShowsTheSourceLineAndWheelAndDragZoomAndPan) {
     // A harness page drives the view in an iframe the way a user would, then writes what it saw.
     std::string harness = d.file("harness.html");
     std::ofstream(harness) << R"(<!DOCTYPE html><html><body>
-<iframe id="f" src="file://)" << page << R"(" width="1300" height="700"></iframe><pre id="result">pending</pre>
+<iframe id="f" src="file://)"
+                           << page << R"(" width="1300" height="700"></iframe><pre id="result">pending</pre>
 <script>
 const frame = document.getElementById('f');
 // Polls with timers (the browser's virtual time runs them) until the view redrew, at most 4 s.

@@ -6,9 +6,9 @@
 #include <iostream>
 #include <map>
 
+#include "trace_test_util.h"
 #include "traces/chrome_trace.h"
 #include "traces/html.h"
-#include "trace_test_util.h"
 
 namespace {
 
@@ -34,7 +34,9 @@ TEST(ChromeTraceSink, LateStartsAndZeroLengthInstructionsStayInsideTheirLane) {
     json t = read_json(d.file("t.json"));
     auto xs = events_of(t, "X");
     ASSERT_EQ(xs.size(), 5u);
-    for (size_t i = 1; i < xs.size(); ++i) EXPECT_GE(xs[i].at("ts").get<uint64_t>(), xs[i - 1].at("ts").get<uint64_t>() + xs[i - 1].at("dur").get<uint64_t>());
+    for (size_t i = 1; i < xs.size(); ++i)
+        EXPECT_GE(xs[i].at("ts").get<uint64_t>(),
+                  xs[i - 1].at("ts").get<uint64_t>() + xs[i - 1].at("dur").get<uint64_t>());
     // The moved slice ends where the instruction ended and remembers when it was ready.
     EXPECT_EQ(xs[1].at("ts"), 10);
     EXPECT_EQ(xs[1].at("dur"), 2);
@@ -202,9 +204,9 @@ TEST(ChromeTraceSink, AMillionEventsAreWrittenInBoundedMemory) {
     }
     const uint64_t hwm_end = status_kb("VmHWM:");
     const uint64_t bytes = std::filesystem::file_size(d.file("big.json"));
-    std::cout << "[ memory ] " << kEvents << " events, trace " << bytes / (1024 * 1024) << " MiB; VmRSS before " << rss_before
-              << " KiB, after 200k events " << rss_at_200k
-              << " KiB, after 1M " << rss_at_1m << " KiB (growth " << static_cast<int64_t>(rss_at_1m) - static_cast<int64_t>(rss_at_200k)
+    std::cout << "[ memory ] " << kEvents << " events, trace " << bytes / (1024 * 1024) << " MiB; VmRSS before "
+              << rss_before << " KiB, after 200k events " << rss_at_200k << " KiB, after 1M " << rss_at_1m
+              << " KiB (growth " << static_cast<int64_t>(rss_at_1m) - static_cast<int64_t>(rss_at_200k)
               << " KiB); VmHWM after 200k " << hwm_at_200k << " KiB, at the end " << hwm_end << " KiB\n";
     RecordProperty("rss_kib_200k", std::to_string(rss_at_200k));
     RecordProperty("rss_kib_1m", std::to_string(rss_at_1m));
@@ -217,7 +219,8 @@ TEST(ChromeTraceSink, AMillionEventsAreWrittenInBoundedMemory) {
     std::string tail(4, '\0');
     in.read(tail.data(), 4);
     EXPECT_EQ(tail, "\n]}\n");
-    if (kSanitized) GTEST_SKIP() << "memory growth is not measured under AddressSanitizer (its quarantine keeps freed memory)";
+    if (kSanitized)
+        GTEST_SKIP() << "memory growth is not measured under AddressSanitizer (its quarantine keeps freed memory)";
     // 800k more events (about 200 MB more JSON) may not cost more than 1 MiB of memory.
     EXPECT_LT(static_cast<int64_t>(rss_at_1m) - static_cast<int64_t>(rss_at_200k), 1024);
     EXPECT_LT(static_cast<int64_t>(hwm_end) - static_cast<int64_t>(hwm_at_200k), 1024);
@@ -235,7 +238,8 @@ TEST(HtmlSink, KeepsAtMostTheCapAndCountsTheRest) {
     std::string page = read_file(d.file("v.html"));
     EXPECT_NE(page.find("\"dropped\":15"), std::string::npos);
     // Self-contained: no external resource of any kind (the only URL is the SVG namespace name).
-    for (const char* ext : {"https:", "src=", "<link", "@import", "fetch(", "XMLHttpRequest"}) EXPECT_EQ(page.find(ext), std::string::npos) << ext;
+    for (const char* ext : {"https:", "src=", "<link", "@import", "fetch(", "XMLHttpRequest"})
+        EXPECT_EQ(page.find(ext), std::string::npos) << ext;
     for (size_t at = page.find("http:"); at != std::string::npos; at = page.find("http:", at + 1))
         EXPECT_EQ(page.compare(at, 26, "http://www.w3.org/2000/svg"), 0) << page.substr(at, 40);
 }

@@ -2,10 +2,10 @@
 // trace, and synthetic events for the writers (no simulation needed).
 #pragma once
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <fcntl.h>
 
 #include <cctype>
 #include <chrono>
@@ -27,7 +27,7 @@ namespace cvsim::test {
 
 // A fresh directory under $TMPDIR (or /tmp), removed with everything in it at the end of the test.
 class ScratchDir {
-public:
+  public:
     ScratchDir() {
         const char* base = std::getenv("TMPDIR");
         std::string tmpl = std::string(base && *base ? base : "/tmp") + "/cvsim-traces-XXXXXX";
@@ -43,19 +43,19 @@ public:
     std::string file(const std::string& name) const { return m_path + "/" + name; }
     const std::string& path() const { return m_path; }
 
-private:
+  private:
     std::string m_path;  // the directory
 };
 
 struct ProcessResult {
-    int exit_code = -1;       // 128 + signal when killed
-    bool timed_out = false;   // killed at the time limit
+    int exit_code = -1;      // 128 + signal when killed
+    bool timed_out = false;  // killed at the time limit
 };
 
 // Runs `argv` in its own process group with stdout and stderr sent to files; kills the whole group at
 // the time limit (a browser leaves helper processes behind that would keep a pipe open).
-inline ProcessResult run_process(const std::vector<std::string>& argv, const std::string& out_file, const std::string& err_file,
-                                 int timeout_seconds) {
+inline ProcessResult run_process(const std::vector<std::string>& argv, const std::string& out_file,
+                                 const std::string& err_file, int timeout_seconds) {
     pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork failed");
     if (pid == 0) {
@@ -122,7 +122,9 @@ inline std::optional<std::string> between(const std::string& s, const std::strin
     return s.substr(a, b - a);
 }
 
-inline nlohmann::json read_json(const std::string& path) { return nlohmann::json::parse(read_file(path)); }
+inline nlohmann::json read_json(const std::string& path) {
+    return nlohmann::json::parse(read_file(path));
+}
 
 // The trace events of one kind ("X", "s", "f", "i", "C", "M").
 inline std::vector<nlohmann::json> events_of(const nlohmann::json& trace, const std::string& ph) {
@@ -136,7 +138,8 @@ inline std::vector<nlohmann::json> events_of(const nlohmann::json& trace, const 
 inline std::map<int, std::string> thread_names(const nlohmann::json& trace, int pid) {
     std::map<int, std::string> out;
     for (const auto& e : trace.at("traceEvents"))
-        if (e.at("ph") == "M" && e.at("name") == "thread_name" && e.at("pid") == pid) out[e.at("tid").get<int>()] = e.at("args").at("name");
+        if (e.at("ph") == "M" && e.at("name") == "thread_name" && e.at("pid") == pid)
+            out[e.at("tid").get<int>()] = e.at("args").at("name");
     return out;
 }
 

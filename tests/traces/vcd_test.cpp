@@ -14,12 +14,12 @@ using namespace cvsim::test;
 
 // A minimal VCD reader: hierarchical names from $scope, values per time step.
 struct Vcd {
-    std::string timescale;                                // "1 ns"
-    std::map<std::string, std::string> id_of;             // "cluster0.AIC.state" -> identifier code
-    std::map<std::string, int> width;                     // name -> declared width
-    std::vector<uint64_t> times;                          // every #time in file order
+    std::string timescale;                     // "1 ns"
+    std::map<std::string, std::string> id_of;  // "cluster0.AIC.state" -> identifier code
+    std::map<std::string, int> width;          // name -> declared width
+    std::vector<uint64_t> times;               // every #time in file order
     std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>> changes;  // identifier -> (time, value)
-    std::vector<std::string> errors;                      // what the reader could not accept
+    std::vector<std::string> errors;                                            // what the reader could not accept
 };
 
 Vcd read_vcd(const std::string& text) {
@@ -34,7 +34,10 @@ Vcd read_vcd(const std::string& text) {
         if (tok == "$timescale") {
             std::string a, b;
             in >> a;
-            if (a.find_first_not_of("0123456789") == std::string::npos) in >> b; else b.clear();
+            if (a.find_first_not_of("0123456789") == std::string::npos)
+                in >> b;
+            else
+                b.clear();
             v.timescale = b.empty() ? a : a + " " + b;
             in >> tok;  // $end
         } else if (tok == "$scope") {
@@ -48,7 +51,8 @@ Vcd read_vcd(const std::string& text) {
             std::string type, id, name, rest;
             int w = 0;
             in >> type >> w >> id >> name;
-            while (in >> rest && rest != "$end") {}
+            while (in >> rest && rest != "$end") {
+            }
             std::string full;
             for (size_t i = 1; i < scope.size(); ++i) full += scope[i] + ".";  // scope 0 is SystemC's top
             full += name;
@@ -59,7 +63,8 @@ Vcd read_vcd(const std::string& text) {
             in >> tok;
             defs_done = true;
         } else if (tok == "$comment" || tok == "$date" || tok == "$version") {
-            while (in >> tok && tok != "$end") {}
+            while (in >> tok && tok != "$end") {
+            }
         } else if (tok == "$dumpvars" || tok == "$end") {
         } else if (tok[0] == '#') {
             if (!defs_done) v.errors.push_back("time before $enddefinitions");
@@ -91,8 +96,8 @@ TEST(VcdCli, HeaderDeclarationsAndStrictlyIncreasingTimes) {
     Vcd v = read_vcd(read_file(path));
     EXPECT_TRUE(v.errors.empty()) << v.errors.front();
     EXPECT_EQ(v.timescale, "1 ns") << "one time unit = one cycle";
-    for (const char* name : {"cluster0.AIC.state", "cluster0.AIV0.state", "cluster0.AIV1.state", "cluster0.ring_C2V.occupancy",
-                             "cluster0.ring_V2C.occupancy"})
+    for (const char* name : {"cluster0.AIC.state", "cluster0.AIV0.state", "cluster0.AIV1.state",
+                             "cluster0.ring_C2V.occupancy", "cluster0.ring_V2C.occupancy"})
         EXPECT_TRUE(v.id_of.count(name)) << name;
     ASSERT_GE(v.times.size(), 3u);
     for (size_t i = 1; i < v.times.size(); ++i) EXPECT_LT(v.times[i - 1], v.times[i]) << "at index " << i;
@@ -119,7 +124,8 @@ TEST(VcdCli, CoreStatesShowRunningStalledOnTheRingAndIdleAtTheEnd) {
     for (auto [t, val] : v.changes[v.id_of.at("cluster0.AIC.state")]) aic.push_back(val);
     EXPECT_NE(std::find(aic.begin(), aic.end(), 1u), aic.end());
     EXPECT_NE(std::find(aic.begin(), aic.end(), 4u), aic.end());
-    for (const char* core : {"cluster0.AIC.state", "cluster0.AIV0.state", "cluster0.AIV1.state"}) EXPECT_EQ(value_at_end(v, core), 0u) << core;
+    for (const char* core : {"cluster0.AIC.state", "cluster0.AIV0.state", "cluster0.AIV1.state"})
+        EXPECT_EQ(value_at_end(v, core), 0u) << core;
     // Each ring held a tile at some point and is empty at the end.
     for (const char* ring : {"cluster0.ring_C2V.occupancy", "cluster0.ring_V2C.occupancy"}) {
         uint64_t peak = 0;
