@@ -75,7 +75,7 @@ enum class OpCost : uint8_t {
     VecBinary,      // vector_op_cycles(Binary)
     VecExp,         // vector_op_cycles(Exp)
     VecReduce,      // vector_reduce_cycles
-    Transport,      // tpush/tpop: ring slot DMA (sim/exec_ops.cpp begin_push / pop copy)
+    Transport,      // tpush/tpop: ring slot DMA (sim/data_sync.cpp: DataEngine push / pop copy)
     VecSort,        // sort32 (VBS32 on the SFU): 5 compare-exchange rounds per repeat
     VecMerge,       // mrgsort (vmrgsort4): 2 steps per repeat of the output
     VecGather,      // gather / scatter by index: address generation + element move per repeat
