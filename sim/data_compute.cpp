@@ -40,6 +40,7 @@ void DataEngine::settle_output(const SimInstr& in, TileBuf& out) {
         }
         r->out_bytes = out.bytes;
         r->has_out = true;
+        m_st.cfg->memo->charge(out.bytes.size());
         out.clean = true;
     } else {
         out.clean = false;

@@ -304,6 +304,7 @@ uint64_t DataEngine::begin_load(SimInstr& in) {
         if (MemoEntry* r = memo_record(in)) {
             r->gm_bytes = p.bytes;
             r->image_read = image;
+            m_st.cfg->memo->charge(p.bytes.size());
         }
     }
     L2Result l2 = gm.touch(t, a.tensor, a.window);
@@ -344,7 +345,10 @@ uint64_t DataEngine::begin_store(SimInstr& in) {
                 double v = r < m.rows() && c < m.cols() ? m(r, c) : 0.0;
                 put_element(t.dtype, round_to(t.dtype, v), p.bytes.data(), r * C + c);  // packed for 4-bit dtypes
             }
-        if (MemoEntry* r = memo_record(in)) r->gm_bytes = p.bytes;
+        if (MemoEntry* r = memo_record(in)) {
+            r->gm_bytes = p.bytes;
+            m_st.cfg->memo->charge(p.bytes.size());
+        }
     }
     L2Result l2 = gm.touch(t, a.tensor, a.window);
     gm.transfer_begin();

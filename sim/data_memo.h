@@ -36,8 +36,12 @@ class DataMemo {
         MemoEntry& e = m_entries[core][seq];
         return e.valid && e.key == key ? &e : nullptr;
     }
+    // nullptr when not recording, or when the recorded bytes reached the budget: the instruction is then
+    // computed in every schedule (its output is never clean, so what reads it computes too), which is what a
+    // memo miss does. Real kernels of 10^5 instructions would otherwise keep every result of the session
+    // (pypto-lib's sparse attention: ~40 KB per instruction, 16 GB).
     MemoEntry* record(int core, uint32_t seq, const void* key) {
-        if (!m_recording) return nullptr;
+        if (!m_recording || m_bytes >= m_budget) return nullptr;
         if (core >= static_cast<int>(m_entries.size())) m_entries.resize(static_cast<size_t>(core) + 1);
         if (seq >= m_entries[core].size()) m_entries[core].resize(seq + 1);
         MemoEntry& e = m_entries[core][seq];
@@ -46,15 +50,23 @@ class DataMemo {
         return &e;
     }
     bool recording() const { return m_recording; }
+    // What an entry holds, counted against the budget once it is recorded.
+    void charge(size_t bytes) { m_bytes += bytes; }
+    size_t bytes() const { return m_bytes; }
+    void set_budget(size_t bytes) { m_budget = bytes; }
     void stop_recording() { m_recording = false; }
     void clear() {
         m_entries.clear();
         m_recording = true;
+        m_bytes = 0;
     }
+    static constexpr size_t kDefaultBudget = size_t{256} << 20;  // bytes of recorded results per session
 
   private:
     std::vector<std::vector<MemoEntry>> m_entries;  // [core][seq]
     bool m_recording = true;                        // the first schedule records
+    size_t m_bytes = 0;                             // bytes the entries hold (tiles, GM bytes, slot values)
+    size_t m_budget = kDefaultBudget;
 };
 
 }  // namespace cvsim::sim

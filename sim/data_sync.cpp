@@ -251,6 +251,7 @@ uint64_t DataEngine::push_data(SimInstr& in) {
             if (MemoEntry* rec = memo_record(in)) {
                 rec->data = shared;
                 p.data_clean = true;
+                m_st.cfg->memo->charge(static_cast<size_t>(shared->size()) * sizeof(double));
             }
     } else {
         p.data_clean = true;

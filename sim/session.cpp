@@ -247,6 +247,7 @@ ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventS
     cfg.ring_tensors = m_ring_tensors;
     cfg.ring_bases = m_ring_bases;
     cfg.fault_abort_at = fault_abort_at;
+    m_memo.set_budget(m_opt.memo_budget);
     cfg.memo = m_opt.memo ? &m_memo : nullptr;
     cfg.gm_image_id = m_gm_image_id;
     // Streams pay off over many schedules (a session that records the memo); one schedule walks live.

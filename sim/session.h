@@ -43,6 +43,7 @@ struct SessionOptions {
     // Record instruction results for reuse by later schedules (sim/data_memo.h). Off for a session that runs
     // one schedule (`run`): the memo would only hold a copy of every result until the end.
     bool memo = true;
+    size_t memo_budget = DataMemo::kDefaultBudget;  // bytes of results the memo keeps (beyond: computed per schedule)
     // Record each lane's instruction stream once and replay it (method mode, sim/lane_stream.h) when the lanes
     // allow it and the session records the memo (many schedules); off: every schedule walks the lanes live on
     // SystemC threads (the same schedule, cycle for cycle; CVSIM_LIVE_WALK=1 turns it off too, for comparisons).
@@ -105,6 +106,8 @@ class Session {
     ScheduleResult run(const Schedule& sched, const std::vector<EventSink*>& sinks = {}, int fault_abort_at = -1);
     // The clusters the machine must be elaborated with.
     int clusters_needed() const { return m_compiled.plan.blocks; }
+    // Bytes of instruction results the memo keeps (at most its budget plus one result).
+    size_t memo_bytes() const { return m_memo.bytes(); }
 
   private:
     ref::Options ref_options() const;

@@ -66,6 +66,38 @@ TEST(EngineSharing, MemoisedSchedulesEqualTheSameSchedulesComputedInFull) {
         }
 }
 
+TEST(EngineSharing, AMemoOutOfBudgetComputesTheRestAndChangesNothingAUserSees) {
+    // The memo stops recording at its budget (real kernels would keep every result of the session): the
+    // instructions past it compute in every schedule, and what reads their outputs computes too.
+    for (const char* k : {"flash_block.py", "v2c_rope_attn.py", "c2v_row_relay.py"})
+        for (Target t : {Target::A2A3, Target::A5}) {
+            SessionOptions o;
+            o.target = t;
+            auto unlimited = std::make_unique<Session>(SourceFile::read(kernel_path(k)), o);
+            unlimited->run(Schedule{});
+            const size_t all = unlimited->memo_bytes();
+            ASSERT_GT(all, 4096u) << k;
+            for (size_t budget : {size_t{0}, size_t{4096}, all / 2}) {
+                o.memo_budget = budget;
+                auto capped = std::make_unique<Session>(SourceFile::read(kernel_path(k)), o);
+                o.memo = false;
+                auto full = std::make_unique<Session>(SourceFile::read(kernel_path(k)), o);
+                o.memo = true;
+                int n = 0;
+                for (const Schedule& sc : schedules()) {
+                    std::string what = fmt::format("{} {} budget {} schedule {}", k, target_name(t), budget, n++);
+                    ScheduleResult a = capped->run(sc), b = full->run(sc), c = capped->run(sc);
+                    expect_same(a, b, what);
+                    expect_same(c, b, what + " (again)");
+                }
+                EXPECT_LT(capped->memo_bytes(), all) << k << " budget " << budget;
+                if (budget == 0) {
+                    EXPECT_EQ(capped->memo_bytes(), 0u) << k;
+                }
+            }
+        }
+}
+
 TEST(EngineSharing, AScheduleCutByTheCycleBoundLeavesTheNextOneIntact) {
     // The bound stops the run with pipes in timed waits and cores blocked on rings and flags; the abort must
     // unwind all of them, or the next schedule would resume their stale instructions.
