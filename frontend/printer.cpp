@@ -259,7 +259,11 @@ class Printer {
                         text = expr_str(vs);
                     else if (v.op->code == OpCode::SetValidShape)
                         text = "[" + expr_str(arg(v, "rows")) + ", " + expr_str(arg(v, "cols")) + "]";
-                    else
+                    else if (!v.args2.empty()) {  // a tpop's annotated region (Expr::args2)
+                        std::vector<std::string> d;
+                        for (const auto& a : v.args2) d.push_back(expr_str(a));
+                        text = fmt::format("[{}]", fmt::join(d, ", "));
+                    } else
                         for (const auto& a : v.args)
                             if (const std::string* t = from(a)) {
                                 text = *t;
