@@ -69,7 +69,7 @@ TEST(EngineSharing, MemoisedSchedulesEqualTheSameSchedulesComputedInFull) {
 TEST(EngineSharing, AMemoOutOfBudgetComputesTheRestAndChangesNothingAUserSees) {
     // The memo stops recording at its budget (real kernels would keep every result of the session): the
     // instructions past it compute in every schedule, and what reads their outputs computes too.
-    for (const char* k : {"flash_block.py", "v2c_rope_attn.py", "c2v_row_relay.py"})
+    for (const char* k : {"flash_block.py", "v2c_rope_attn.py"})
         for (Target t : {Target::A2A3, Target::A5}) {
             SessionOptions o;
             o.target = t;
@@ -77,7 +77,7 @@ TEST(EngineSharing, AMemoOutOfBudgetComputesTheRestAndChangesNothingAUserSees) {
             unlimited->run(Schedule{});
             const size_t all = unlimited->memo_bytes();
             ASSERT_GT(all, 4096u) << k;
-            for (size_t budget : {size_t{0}, size_t{4096}, all / 2}) {
+            for (size_t budget : {size_t{0}, all / 2}) {
                 o.memo_budget = budget;
                 auto capped = std::make_unique<Session>(SourceFile::read(kernel_path(k)), o);
                 o.memo = false;
