@@ -25,6 +25,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 
 DIAG = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): error\[(?P<code>[A-Z0-9-]+)\]: (?P<msg>.*)$", re.M)
 
@@ -115,6 +116,7 @@ def main() -> int:
     ap.add_argument("--schedules", type=int, default=20, help="check budget per kernel (default 20)")
     ap.add_argument("--jobs", type=int, default=1, help="files at once (default 1)")
     ap.add_argument("--tsv", default=None, help="write one row per file: file, stage, read, parity, verdict, class")
+    ap.add_argument("--rows", default=None, help="append each file's row (read, verdict, class) to this file as it is done")
     ap.add_argument("--match", default=None, help="only the files whose path matches this regular expression")
     ap.add_argument("--from-tsv", default=None, help="only the files of an earlier --tsv (with --class: of that class)")
     ap.add_argument("--class", dest="klass", default=None, help="with --from-tsv: rows whose class matches this regex")
@@ -162,8 +164,18 @@ def main() -> int:
                 r["class"] = "check: " + first_error(rc, out)
         return r
 
+    lock = threading.Lock()
+
+    def one_row(f):
+        r = one(f)
+        if a.rows:
+            with lock, open(a.rows, "a") as fh:
+                fh.write("\t".join([r["file"], r["stage"], "read" if r["read"] else "unread", "", r["verdict"], "",
+                                    r["class"]]) + "\n")
+        return r
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
-        res = list(pool.map(one, files))
+        res = list(pool.map(one_row, files))
     by_file = {r["file"]: r for r in res}
 
     pairs = []
