@@ -82,6 +82,18 @@ const Type& tensor_of(const Expr& c, const char* name) {
 
 Type mgather_mat_type(const Expr& c);
 
+// The table dtypes PyPTO's DeduceTileMgatherType accepts (both forms).
+void check_mgather_mem_dtype(const Expr& c, const Type& mem) {
+    static const auto ok = {DType::INT8, DType::UINT8, DType::INT16, DType::UINT16,    DType::INT32,   DType::UINT32,
+                            DType::FP16, DType::BF16,  DType::FP32,  DType::FP8E4M3FN, DType::FP8E5M2, DType::HF8};
+    if (std::find(ok.begin(), ok.end(), mem.dtype) == ok.end())
+        fail(c, arg(c, "mem"),
+             fmt::format(
+                 "{}: requires mem dtype in {{I8, U8, I16, U16, I32, U32, FP16, BF16, FP32, FP8E4M3FN, FP8E5M2, HF8}}, "
+                 "but got {}",
+                 label(c), dtype_name(mem.dtype)));
+}
+
 Type mgather_type(const Expr& c) {
     if (const ExprPtr& tm = arg(c, "target_memory");
         tm && !(tm->kind == ExprKind::Enum && tm->enum_kind == EnumKind::Mem))
@@ -98,14 +110,7 @@ Type mgather_type(const Expr& c) {
                          "from the index tile",
                          label(c)));
     const Type& mem = tensor_of(c, "mem");
-    static const auto ok = {DType::INT8, DType::UINT8, DType::INT16, DType::UINT16,    DType::INT32,   DType::UINT32,
-                            DType::FP16, DType::BF16,  DType::FP32,  DType::FP8E4M3FN, DType::FP8E5M2, DType::HF8};
-    if (std::find(ok.begin(), ok.end(), mem.dtype) == ok.end())
-        fail(c, arg(c, "mem"),
-             fmt::format(
-                 "{}: requires mem dtype in {{I8, U8, I16, U16, I32, U32, FP16, BF16, FP32, FP8E4M3FN, FP8E5M2, HF8}}, "
-                 "but got {}",
-                 label(c), dtype_name(mem.dtype)));
+    check_mgather_mem_dtype(c, mem);
     const Type& idx = vec_tile(c, "idx");
     if (idx.dtype != DType::INT32)
         fail(c, arg(c, "idx"),
@@ -139,14 +144,7 @@ Type mgather_type(const Expr& c) {
 Type mgather_mat_type(const Expr& c) {
     // PyPTO's DeduceTileMgatherType, Mat branch (src/ir/op/tile_ops/memory.cpp).
     const Type& mem = tensor_of(c, "mem");
-    static const auto ok = {DType::INT8, DType::UINT8, DType::INT16, DType::UINT16,    DType::INT32,   DType::UINT32,
-                            DType::FP16, DType::BF16,  DType::FP32,  DType::FP8E4M3FN, DType::FP8E5M2, DType::HF8};
-    if (std::find(ok.begin(), ok.end(), mem.dtype) == ok.end())
-        fail(c, arg(c, "mem"),
-             fmt::format(
-                 "{}: requires mem dtype in {{I8, U8, I16, U16, I32, U32, FP16, BF16, FP32, FP8E4M3FN, FP8E5M2, HF8}}, "
-                 "but got {}",
-                 label(c), dtype_name(mem.dtype)));
+    check_mgather_mem_dtype(c, mem);
     const Type& idx = tensor_of(c, "idx");
     if (idx.dtype != DType::INT32)
         fail(c, arg(c, "idx"),
