@@ -9,6 +9,7 @@
 #include <deque>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <variant>
 
 #include "core/datapath.h"
@@ -784,8 +785,7 @@ class Lane {
         if (c.args2.empty()) return;
         std::vector<int64_t> vv;
         for (const auto& a : c.args2) vv.push_back(scalar(a).as_int());
-        t.vr = std::clamp<int64_t>(rt::valid_rows(vv), 0, t.d.m.rows());
-        t.vc = std::clamp<int64_t>(vv.back(), 0, t.d.m.cols());
+        std::tie(t.vr, t.vc) = rt::clamped_region(vv, t.d.m.rows(), t.d.m.cols());
     }
 
     void tfree(const Expr& c) {

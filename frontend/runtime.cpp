@@ -40,6 +40,11 @@ std::string window_str(const Window& w) {
     return s + "]";
 }
 
+std::pair<int64_t, int64_t> clamped_region(const std::vector<int64_t>& valid, int64_t rows, int64_t cols) {
+    return {std::clamp<int64_t>(valid_rows(valid), 0, rows),
+            std::clamp<int64_t>(valid.empty() ? cols : valid.back(), 0, cols)};
+}
+
 int64_t valid_rows(const std::vector<int64_t>& valid) {
     int64_t r = 1;
     for (size_t d = 0; d + 1 < valid.size(); ++d) {

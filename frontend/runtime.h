@@ -9,6 +9,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "frontend/ir/ir.h"
@@ -120,6 +121,9 @@ inline bool window_covers(const Window& big, const Window& small) {
 // The rows of a valid region given per window dimension: the product of all extents but the last (1 for a 1-D
 // region; a negative extent gives 0 rows, valid_shape_error reports it).
 int64_t valid_rows(const std::vector<int64_t>& valid);
+// A run-time valid region given per dimension (a tpop's annotated one), as (rows, cols) clamped to a rows x cols
+// tile.
+std::pair<int64_t, int64_t> clamped_region(const std::vector<int64_t>& valid, int64_t rows, int64_t cols);
 std::optional<std::string> valid_shape_error(const std::vector<int64_t>& valid, const std::vector<int64_t>& shape);
 
 // "[0:16, 0:128]"

@@ -3,6 +3,7 @@
 // flags); a replay lane issues the handshakes only.
 #include <fmt/format.h>
 #include <algorithm>
+#include <tuple>
 
 #include "core/layout.h"
 #include "frontend/codes.h"
@@ -324,8 +325,7 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             if (!c.args2.empty()) {  // the annotation's run-time valid region (the codegen allocates the tile so)
                 std::vector<int64_t> vv;
                 for (const auto& a : c.args2) vv.push_back(scalar(a).as_int());
-                out->vr = std::clamp<int64_t>(rt::valid_rows(vv), 0, out->rows);
-                out->vc = std::clamp<int64_t>(vv.back(), 0, out->cols);
+                std::tie(out->vr, out->vc) = rt::clamped_region(vv, out->rows, out->cols);
             }
             auto wait = make(Pipe::Scalar, s, &c);
             Payload& p = wait->p;
