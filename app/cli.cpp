@@ -597,6 +597,26 @@ void add_launch_entries(const CommonOptions& c, const std::string& kernel, const
                         std::optional<SampleKind> sample_kind, const std::set<std::string>* only,
                         std::vector<CheckEntry>& out);
 
+// A note for each scalar parameter a launch takes from a value the host walk does not know but that cannot matter
+// to the kernel (LaunchBinding::dead): it is checked with 0 and the verdict holds for every value. NOTED: the
+// (kernel, parameter) pairs already noted.
+void note_dead_scalars(const CommonOptions& c, const std::string& kernel, const std::vector<KernelLaunch>& launches,
+                       std::set<std::pair<std::string, std::string>>& noted) {
+    if (c.quiet) return;
+    for (const auto& k : launches)
+        for (const auto& b : k.bindings)
+            for (const auto& [name, why] : b.dead) {
+                bool given = false;
+                for (const auto& in : c.inputs) given |= in.rfind(name + "=", 0) == 0;
+                if (given || !noted.insert({k.name, name}).second) continue;
+                std::cerr << fmt::format(
+                    "note: {}: kernel '{}' is launched with its scalar '{}' from a value cvsim does not know ({}), "
+                    "but no value derived from it reaches anything the kernel does (an op, an address, a loop "
+                    "bound, a branch, a returned value): cvsim checks it with {}=0 and the value does not matter\n",
+                    kernel, k.name, name, why, name);
+            }
+}
+
 std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& kernel) {
     sim::SessionOptions so = session_options(c);
     std::vector<std::pair<std::string, int64_t>> defaulted;
@@ -621,6 +641,8 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
     host.defaulted_dims = defaulted;
     auto launches = kernel_launches(*program, c.entry, host);
     if (!c.quiet) note_runtime_core_num(*program, c.blocks, launches);
+    std::set<std::pair<std::string, std::string>> noted_dead;
+    note_dead_scalars(c, kernel, launches, noted_dead);
     if (launches.empty()) return sampled_entries(c, kernel, program);
     if (!c.quiet)
         std::cerr << fmt::format(
@@ -650,7 +672,9 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
         // Under a sample, only what the walk then knows: a kernel it does not launch (a zero trip count) or
         // launches with a scalar it still cannot know (a sampled read past its tensor) gets no verdict from it.
         std::vector<KernelLaunch> ls;
-        for (auto k : kernel_launches(*program, c.entry, hs)) {
+        const std::vector<KernelLaunch> walked = kernel_launches(*program, c.entry, hs);
+        note_dead_scalars(c, kernel, walked, noted_dead);
+        for (auto k : walked) {
             std::erase_if(k.bindings, [](const LaunchBinding& b) { return !b.unknown.empty(); });
             if (k.bindings.empty()) continue;
             sampled_kernels.insert(k.name);
@@ -741,7 +765,9 @@ void add_launch_entries(const CommonOptions& c, const std::string& kernel, const
                 std::vector<std::string> shown;
                 for (const auto& [name, value] : b->scalars) {
                     if (!given(name)) ck.inputs.push_back(name + "=" + value);
-                    shown.push_back(name + "=" + value);
+                    bool dead = false;
+                    for (const auto& d : b->dead) dead |= d.first == name && !given(name);
+                    shown.push_back(name + "=" + (dead ? std::string("any") : value));
                 }
                 if (b->blocks > 0) ck.blocks = b->blocks;
                 if (!b->unknown.empty()) unbound(b->unknown, b->why);

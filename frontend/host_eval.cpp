@@ -12,6 +12,7 @@
 #include "frontend/diag.h"
 #include "frontend/ops.h"
 #include "frontend/runtime.h"
+#include "frontend/scalar_influence.h"
 
 namespace cvsim {
 
@@ -104,6 +105,7 @@ class Walker {
     const HostInputs& m_in;
     HostWalk m_out;
     int64_t m_steps = 0;
+    std::map<std::pair<const Function*, size_t>, bool> m_cannot_matter;
     struct TensorBufferCache {
         bool tried = false;
         bool ok = false;
@@ -317,6 +319,14 @@ class Walker {
         return dtype_is_int(dt) ? rt::Scalar::of_int(rt::Scalar::float_to_int(x), dt) : rt::Scalar::of_float(x, dt);
     }
 
+    // Whether parameter I of kernel F cannot influence what a launch of it does (memoised: a loop launches the
+    // same kernel many times).
+    bool cannot_matter(const Function& f, size_t i) {
+        auto [it, fresh] = m_cannot_matter.try_emplace({&f, i}, false);
+        if (fresh) it->second = scalar_param_cannot_matter(m_p, f, i);
+        return it->second;
+    }
+
     // Records one launch of kernel NAME with ARGS (parameter order) and its call expression.
     void launch(const Function& callee, const std::vector<ExprPtr>& args, const Expr& call, Frame& fr, int depth) {
         LaunchBinding b;
@@ -326,6 +336,10 @@ class Walker {
             HVal v = i < args.size() ? eval(args[i], fr, depth) : HVal::unknown("it is not passed");
             if (v.known()) {
                 b.scalars.emplace_back(pv.name, scalar_text(as_dtype(v.s, pv.type.dtype)));
+            } else if (cannot_matter(callee, i)) {
+                // Any value gives the same run (docs/DECISIONS.md, "Scalars that cannot matter"): 0.
+                b.scalars.emplace_back(pv.name, scalar_text(as_dtype(rt::Scalar::of_int(0), pv.type.dtype)));
+                b.dead.emplace_back(pv.name, v.why.empty() ? "the host walk does not evaluate it" : v.why);
             } else if (b.unknown.empty()) {
                 b.unknown = pv.name;
                 b.why = v.why.empty() ? "the host walk does not evaluate it" : v.why;

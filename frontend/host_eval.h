@@ -27,6 +27,9 @@ struct LaunchBinding {
     std::string unknown;  // the first scalar parameter whose value the walk could not know ("" = none)
     std::string why;      // why (names the statement or input that made it unknown)
     int blocks = 0;       // its core_num when the launch gives one (0: not given)
+    // Scalar parameters the walk could not know but whose value cannot matter to the kernel
+    // (frontend/scalar_influence.h): given 0 in `scalars`, listed here with why the walk did not know them.
+    std::vector<std::pair<std::string, std::string>> dead;
     bool operator==(const LaunchBinding& o) const {
         return scalars == o.scalars && unknown == o.unknown && blocks == o.blocks;
     }
