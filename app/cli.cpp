@@ -512,12 +512,17 @@ struct CheckEntry {
     // the entries of one kernel's sampling share `sample_group` (-1: none).
     std::string sampled;
     int sample_group = -1;
+    // The Orchestration function whose launch this is, when check takes several of a file in turn ("" otherwise).
+    std::string orchestration;
 };
 // attrs={"core_num": X} at a launch where X is computed at run time (docs/DECISIONS.md): cvsim launches
 // --blocks; say so, naming the launch and the expression.
 // `launches`: the host walk's launches; a kernel whose every binding has an evaluated core_num is launched with
 // that width (LaunchBinding::blocks), so it gets no note.
-void note_runtime_core_num(const ir::Program& p, int blocks, const std::vector<KernelLaunch>& launches) {
+// `skip`: functions whose launches are another entry's (the other Orchestration functions of a file check takes
+// one by one).
+void note_runtime_core_num(const ir::Program& p, int blocks, const std::vector<KernelLaunch>& launches,
+                           const std::set<std::string>& skip = {}) {
     // The widths the walk evaluated for `name` ("" when some binding has none).
     auto evaluated = [&](const std::string& name) {
         std::set<int> widths;
@@ -531,7 +536,8 @@ void note_runtime_core_num(const ir::Program& p, int blocks, const std::vector<K
         for (int x : widths) w += (w.empty() ? "" : ", ") + std::to_string(x);
         return w;
     };
-    for (const auto& f : p.functions)
+    for (const auto& f : p.functions) {
+        if (skip.count(f->name)) continue;
         passes::walk(f->body, [&](const ir::StmtPtr& s) {
             const ir::ExprPtr& v = s->value;
             if (!v || v->kind != ir::ExprKind::FuncCall) return;
@@ -549,6 +555,7 @@ void note_runtime_core_num(const ir::Program& p, int blocks, const std::vector<K
                 "launches --blocks {} block(s) (pass --blocks N to check N)\n",
                 f->name, s->loc.line, v->sval, print_expr(*val), blocks);
         });
+    }
 }
 
 // The entry kernel checked as given, or, when scalar parameters that decide what it runs are not given, once
@@ -559,7 +566,7 @@ std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::strin
     try {
         fn = pick_entry(*program, c.entry);
     } catch (const CompileError&) {
-        return {CheckEntry{c, "", "", "", {}, nullptr, "", -1}};  // the session reports E-ENTRY
+        return {CheckEntry{c, "", "", "", {}, nullptr, "", -1, ""}};  // the session reports E-ENTRY
     }
     std::vector<std::string> names;
     for (const auto& n : control_scalar_params(*program, *fn)) {
@@ -568,7 +575,7 @@ std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::strin
         if (!given) names.push_back(n);
     }
     if (names.empty() || fn->type == ir::FuncType::Orchestration)
-        return {CheckEntry{c, "", "", "", {}, nullptr, "", -1}};
+        return {CheckEntry{c, "", "", "", {}, nullptr, "", -1, ""}};
     const auto samples = sample_assignments(*fn, names);
     if (!c.quiet) {
         std::vector<std::string> at;
@@ -580,7 +587,7 @@ std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::strin
     }
     std::vector<CheckEntry> out;
     for (const auto& a : samples) {
-        CheckEntry e{c, "", "", "", {}, nullptr, "", -1};
+        CheckEntry e{c, "", "", "", {}, nullptr, "", -1, ""};
         e.opts.entry = fn->name;
         for (const auto& [n, v] : a) e.opts.inputs.push_back(n + "=" + v);
         e.sampled = assignment_text(a);
@@ -617,6 +624,26 @@ void note_dead_scalars(const CommonOptions& c, const std::string& kernel, const 
             }
 }
 
+std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::string& kernel,
+                                         const std::shared_ptr<ir::Program>& program, const HostInputs& host,
+                                         const std::set<std::string>& other_entries);
+
+// The Orchestration functions of P no other Orchestration function calls, in source order, when there are
+// several (empty otherwise: pick_entry chooses the entry, or says E-ENTRY for the other kinds).
+std::vector<std::string> orchestration_entries(const ir::Program& p) {
+    std::set<std::string> called;
+    for (const auto& f : p.functions)
+        if (f->type == ir::FuncType::Orchestration)
+            passes::walk(f->body, [&](const ir::StmtPtr& s) {
+                if (const ir::ExprPtr& v = s->value; v && v->kind == ir::ExprKind::FuncCall) called.insert(v->sval);
+            });
+    std::vector<std::string> out;
+    for (const auto& f : p.functions)
+        if (f->type == ir::FuncType::Orchestration && f->specialised_from.empty() && !called.count(f->name))
+            out.push_back(f->name);
+    return out.size() > 1 ? out : std::vector<std::string>{};
+}
+
 std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& kernel) {
     sim::SessionOptions so = session_options(c);
     std::vector<std::pair<std::string, int64_t>> defaulted;
@@ -628,26 +655,71 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
     sema.specialised = &specialised;
     sema.keep_unread = true;  // the launches that reach a function cvsim cannot read are reported not checked
     auto program = load_program(file, sema);
+    // Several Orchestration functions and no --entry: each is an entry of its own, checked in turn
+    // (docs/DECISIONS.md, "check takes every Orchestration function of a file").
+    const std::vector<std::string> orchs =
+        c.entry.empty() ? orchestration_entries(*program) : std::vector<std::string>{};
     if (!c.quiet) {
         for (const auto& [n, v] : inferred) std::cerr << inferred_dim_note(n, v);
         for (const auto& sp : specialised) std::cerr << "note: " << sp << "\n";
         for (const auto& [d, v] : defaulted) std::cerr << defaulted_dim_note(d, v);
-        note_unread(*program, kernel, c.entry);
+        if (orchs.empty()) {
+            note_unread(*program, kernel, c.entry);
+        } else {
+            // What no entry reaches.
+            std::map<const ir::Function*, size_t> unreached;
+            for (const auto& o : orchs)
+                for (const ir::Function* f : unread_unreached(*program, o)) ++unreached[f];
+            for (const auto& [f, n] : unreached)
+                if (n == orchs.size())
+                    std::cerr << fmt::format(
+                        "note: {}: function '{}' is not read ({} at line {}: {}); no entry reaches it (a launch "
+                        "that does is not checked)\n",
+                        kernel, f->name, f->unread.diag->code, f->unread.diag->loc.line, f->unread.diag->message);
+        }
     }
     HostInputs host;
     host.scalars = so.scalars;
     host.iotas = so.iotas;
     host.files = so.input_files;
     host.defaulted_dims = defaulted;
+    if (orchs.empty()) return entries_of_entry(c, kernel, program, host, {});
+    if (!c.quiet)
+        std::cerr << fmt::format(
+            "note: {}: the program has {} Orchestration functions ({}); check takes each as an entry in turn (--entry "
+            "NAME takes one)\n",
+            kernel, orchs.size(), fmt::join(orchs, ", "));
+    std::vector<CheckEntry> out;
+    for (const auto& o : orchs) {
+        CommonOptions co = c;
+        co.entry = o;
+        std::set<std::string> others(orchs.begin(), orchs.end());
+        others.erase(o);
+        for (auto& e : entries_of_entry(co, kernel, program, host, others)) {
+            e.orchestration = o;
+            // One kernel's samples under two entries are two groups.
+            if (e.sample_group >= 0)
+                e.sample_group =
+                    static_cast<int>((static_cast<size_t>(e.sample_group) ^ std::hash<std::string>{}(o)) & 0x3fffffff);
+            out.push_back(std::move(e));
+        }
+    }
+    return out;
+}
+
+// The entries of one entry C.entry ("": the one pick_entry chooses) of PROGRAM.
+std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::string& kernel,
+                                         const std::shared_ptr<ir::Program>& program, const HostInputs& host,
+                                         const std::set<std::string>& other_entries) {
     auto launches = kernel_launches(*program, c.entry, host);
-    if (!c.quiet) note_runtime_core_num(*program, c.blocks, launches);
+    if (!c.quiet) note_runtime_core_num(*program, c.blocks, launches, other_entries);
     std::set<std::pair<std::string, std::string>> noted_dead;
     note_dead_scalars(c, kernel, launches, noted_dead);
     if (launches.empty()) return sampled_entries(c, kernel, program);
     if (!c.quiet)
         std::cerr << fmt::format(
-            "note: {}: the entry launches {} kernel(s) in program order; each is checked on its own (--entry NAME)\n",
-            kernel, launches.size());
+            "note: {}: the entry{} launches {} kernel(s) in program order; each is checked on its own (--entry NAME)\n",
+            kernel, c.entry.empty() ? std::string() : " '" + c.entry + "'", launches.size());
     // A launch whose scalars the walk could not know because nobody gave the entry's scalars or the data it
     // reads them from: the walk runs again with those set to each sampled value (docs/DECISIONS.md, "Unbound
     // control scalars are sampled"); what it still cannot know stays E-UNCHECKED.
@@ -729,7 +801,7 @@ void add_launch_entries(const CommonOptions& c, const std::string& kernel, const
                 kernel, k.name, k.launch_count, nk, kMaxBindings);
         if (picked.empty()) picked.push_back(nullptr);
         for (const LaunchBinding* b : picked) {
-            CheckEntry entry{c, "", "", "", {}, nullptr, "", -1};
+            CheckEntry entry{c, "", "", "", {}, nullptr, "", -1, ""};
             if (!sampled.empty()) {
                 entry.sampled = sampled;
                 entry.sample_group = static_cast<int>(std::hash<std::string>{}(k.name) & 0x3fffffff);
@@ -858,8 +930,9 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
     bool any_unread = false;  // a kernel of a multi-launch file that gave a diagnostic instead of a verdict
     for (const auto& kernel : e.kernels) {
         const std::vector<CheckEntry> entries =
-            e.merge.empty() ? entries_of(c, kernel) : std::vector<CheckEntry>{{c, "", "", "", {}, nullptr, "", -1}};
-        const bool per_launch = entries.size() > 1 || entries[0].opts.entry != c.entry;
+            e.merge.empty() ? entries_of(c, kernel) : std::vector<CheckEntry>{{c, "", "", "", {}, nullptr, "", -1, ""}};
+        const bool per_launch =
+            entries.size() > 1 || entries[0].opts.entry != c.entry || !entries[0].orchestration.empty();
         if (e.jobs == 0 && e.merge.empty() && entries.size() > 1) {
             // In-process: SystemC elaborates once per process, so the machine is built for the widest launch
             // (a narrower one leaves clusters idle); each launch elaborating its own failed from the second on.
@@ -887,8 +960,13 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             }
             const CommonOptions& ck = ent.opts;
             const std::string& entry = ck.entry;
+            // Several entries of one file: "FILE [ENTRY: KERNEL ...]".
             const std::string label =
-                per_launch ? kernel + " [" + entry + (ent.binding.empty() ? "" : " " + ent.binding) + "]" : kernel;
+                per_launch
+                    ? kernel + " [" +
+                          (ent.orchestration.empty() || ent.orchestration == entry ? "" : ent.orchestration + ": ") +
+                          entry + (ent.binding.empty() ? "" : " " + ent.binding) + "]"
+                    : kernel;
             ExploreSummary sum;
             // In-process: the findings' source locations point into the session's source file, so the session
             // lives until the summary is printed and reported.
@@ -922,6 +1000,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 // a multi-launch file that cannot be checked does not hide the verdicts of the others.
                 nlohmann::json item = {{"kernel", kernel}, {"diagnostic", to_json(err.diag())}};
                 if (per_launch) item["entry"] = entry;
+                if (!ent.orchestration.empty()) item["orchestration"] = ent.orchestration;
                 if (!ent.binding.empty()) item["launch"] = ent.binding;
                 if (err.diag().code == cvsim::codes::kV2cUnfenced) {
                     std::cerr << render_text(err.diag());
@@ -969,6 +1048,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             if (!e.save_failures.empty()) save_failures(e.save_failures, ck, kernel, sum);
             nlohmann::json item = explore_json(kernel, sum, &scope);
             if (per_launch) item["entry"] = entry;
+            if (!ent.orchestration.empty()) item["orchestration"] = ent.orchestration;
             if (!ent.binding.empty()) item["launch"] = ent.binding;
             report.push_back(item);
             std::vector<std::string> codes;
@@ -999,7 +1079,9 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 ent.opts.entry, sample_why[g]);
             d.hint = "give the values your program uses: --input NAME=VALUE";
             std::cerr << render_text(d);
-            report.push_back({{"kernel", kernel}, {"entry", ent.opts.entry}, {"diagnostic", to_json(d)}});
+            nlohmann::json item = {{"kernel", kernel}, {"entry", ent.opts.entry}, {"diagnostic", to_json(d)}};
+            if (!ent.orchestration.empty()) item["orchestration"] = ent.orchestration;
+            report.push_back(item);
             any_unread = true;
         }
     }
