@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -628,6 +629,41 @@ std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::stri
                                          const std::shared_ptr<ir::Program>& program, const HostInputs& host,
                                          const std::set<std::string>& other_entries);
 
+// The integer constants (and each plus one) that the `if` conditions of ORCH, and of the orchestrations it calls,
+// compare a computed value with (`x < 3`, `128 < n`: 3, 4, 128, 129), in source order, each once; at most 8.
+// Sampled at each, a value on both sides of every such branch is tried (docs/DECISIONS.md, "Branch boundaries
+// are sampled").
+std::vector<int64_t> branch_boundaries(const ir::Program& p, const ir::Function& orch) {
+    constexpr size_t kMaxBounds = 8;
+    std::vector<int64_t> out;
+    std::set<const ir::Function*> seen;
+    std::function<void(const ir::ExprPtr&)> cond = [&](const ir::ExprPtr& e) {
+        if (!e) return;
+        if (e->kind == ir::ExprKind::Compare && e->args.size() == 2) {
+            for (int side = 0; side < 2; ++side) {
+                const ir::ExprPtr& k = e->args[side];
+                const ir::ExprPtr& other = e->args[1 - side];
+                if (!k || !other || k->kind != ir::ExprKind::Int || other->kind == ir::ExprKind::Int) continue;
+                if (k->ival < 0 || k->ival > (int64_t{1} << 31)) continue;
+                for (int64_t v : {k->ival, k->ival + 1})
+                    if (out.size() < kMaxBounds && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+            }
+        }
+        for (const auto& a : e->args) cond(a);
+    };
+    std::function<void(const ir::Function&)> visit = [&](const ir::Function& f) {
+        if (!seen.insert(&f).second) return;
+        passes::walk(f.body, [&](const ir::StmtPtr& s) {
+            if (s->kind == ir::StmtKind::If) cond(s->value);
+            if (const ir::ExprPtr& v = s->value; v && v->kind == ir::ExprKind::FuncCall)
+                if (auto callee = p.find(v->sval); callee && callee->type == ir::FuncType::Orchestration)
+                    visit(*callee);
+        });
+    };
+    visit(orch);
+    return out;
+}
+
 // The Orchestration functions of P no other Orchestration function calls, in source order, when there are
 // several (empty otherwise: pick_entry chooses the entry, or says E-ENTRY for the other kinds).
 std::vector<std::string> orchestration_entries(const ir::Program& p) {
@@ -735,7 +771,9 @@ std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::stri
     if (unknown.empty()) return out;
     bool noted = false;
     std::set<std::string> sampled_kernels;  // kernels some sample launches with known scalars
-    for (const SampleKind& kind : sample_kinds()) {
+    bool any_sampled = false;               // some walk set a value no --input gives
+    // The walk under KIND: the kernels of ONLY it launches with known scalars get entries.
+    auto walk_sampled = [&](const SampleKind& kind, const std::set<std::string>& only) {
         std::vector<std::string> sampled;
         HostInputs hs = host;
         hs.sample = kind.value;
@@ -749,9 +787,10 @@ std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::stri
         for (auto k : walked) {
             std::erase_if(k.bindings, [](const LaunchBinding& b) { return !b.unknown.empty(); });
             if (k.bindings.empty()) continue;
-            sampled_kernels.insert(k.name);
+            if (only.count(k.name)) sampled_kernels.insert(k.name);
             ls.push_back(std::move(k));
         }
+        any_sampled |= !sampled.empty();
         if (!c.quiet && !noted && !sampled.empty()) {
             noted = true;
             std::cerr << fmt::format(
@@ -762,13 +801,32 @@ std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::stri
         }
         const std::string what = kind.iota ? fmt::format("ascending from {}", kind.value) : std::to_string(kind.value);
         add_launch_entries(c, kernel, program, ls,
-                           sampled.empty() ? "" : fmt::format("{}={}", fmt::join(sampled, ", "), what), kind, &unknown,
+                           sampled.empty() ? "" : fmt::format("{}={}", fmt::join(sampled, ", "), what), kind, &only,
                            out);
-    }
-    // What no sample makes known is reported as before (E-UNCHECKED with the walk's reason).
+    };
+    for (const SampleKind& kind : sample_kinds()) walk_sampled(kind, unknown);
     std::set<std::string> still;
     for (const auto& n : unknown)
         if (!sampled_kernels.count(n)) still.insert(n);
+    // A kernel no sample launches (behind a branch on a sampled value that 0, 1 and 2 do not take, such as
+    // `if layer_id < 3: ... else: launch`): the walk runs again with the sampled values at each constant the
+    // orchestration's branch conditions compare with, and one more, until every such kernel is launched
+    // (docs/DECISIONS.md, "Branch boundaries are sampled").
+    if (!still.empty() && any_sampled) {
+        std::vector<int64_t> bounds = branch_boundaries(*program, *pick_entry(*program, c.entry));
+        std::erase_if(bounds, [](int64_t v) { return v == 0 || v == 1 || v == 2; });
+        if (!c.quiet && !bounds.empty())
+            std::cerr << fmt::format(
+                "note: {}: no sampled value launches {}: cvsim also samples the constants the orchestration's branch "
+                "conditions compare with, and each plus one ({}), in turn until one launches them\n",
+                kernel, fmt::join(still, ", "), fmt::join(bounds, ", "));
+        for (int64_t v : bounds) {
+            if (still.empty()) break;
+            walk_sampled(SampleKind{v, false}, still);
+            std::erase_if(still, [&](const std::string& n) { return sampled_kernels.count(n) > 0; });
+        }
+    }
+    // What no sample makes known is reported as before (E-UNCHECKED with the walk's reason).
     add_launch_entries(c, kernel, program, launches, "", std::nullopt, &still, out);
     return out;
 }
