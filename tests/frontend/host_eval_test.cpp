@@ -12,7 +12,8 @@
 namespace cvsim::test {
 namespace {
 
-// A program whose kernel `k(x, a, b, out)` takes two INDEX scalars; BODY is the orchestration's body
+// A program whose kernel `k(x, a, b, out)` takes two INDEX scalars (both read: a scalar the kernel never uses
+// is bound to 0, see AScalarTheKernelCannotUseIsBoundToZero); BODY is the orchestration's body
 // (8-space indented), which may use x (a [64, 64] FP16 tensor), lens (a [4] INT32 tensor), out and `n` (INDEX).
 std::string orch(const std::string& body) {
     return R"(import pypto.language as pl
@@ -22,7 +23,7 @@ std::string orch(const std::string& body) {
 class P:
     @pl.function(type=pl.FunctionType.InCore)
     def k(x: pl.Tensor[[64, 64], pl.FP16], a: pl.Scalar[pl.INDEX], b: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[64, 64], pl.FP16]]) -> pl.Tensor[[64, 64], pl.FP16]:
-        t: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.load(x, [a, 0], [16, 64])
+        t: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.load(x, [a, b], [16, 64])
         out = pl.tile.store(t, [a, 0], out)
         return out
 
@@ -129,6 +130,45 @@ TEST(HostWalk, ALoopWithUnknownBoundsLaunchesWithItsVariableUnknown) {
         "out)\n");
     EXPECT_EQ(bindings(w), "a=0 ?b; a=0 b=5");
     EXPECT_NE(w.kernels[0].distinct[0].why.find("bounds"), std::string::npos);
+}
+
+TEST(HostWalk, AScalarTheKernelCannotUseIsBoundToZero) {
+    // k2 only carries c through a loop that never reads it (frontend/scalar_influence.h): the walk does not know
+    // it (a kernel's tuple result), but any value gives the same run, so the launch is bound with c=0.
+    auto p = parse_text(R"(import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k1(x: pl.Tensor[[64, 64], pl.FP16], out: pl.Out[pl.Tensor[[64, 64], pl.FP16]]) -> tuple[pl.Scalar[pl.INDEX], pl.Tensor[[64, 64], pl.FP16]]:
+        t: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64])
+        out = pl.tile.store(t, [0, 0], out)
+        return 16, out
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def k2(x: pl.Tensor[[64, 64], pl.FP16], a: pl.Scalar[pl.INDEX], c: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[64, 64], pl.FP16]]) -> pl.Tensor[[64, 64], pl.FP16]:
+        for i, (d,) in pl.range(2, init_values=(c,)):
+            t: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.load(x, [a, 0], [16, 64])
+            d_1: pl.Scalar[pl.INDEX] = pl.yield_(i)
+        out = pl.tile.store(t, [a, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[64, 64], pl.FP16], out: pl.Out[pl.Tensor[[64, 64], pl.FP16]], out2: pl.Out[pl.Tensor[[64, 64], pl.FP16]]) -> pl.Tensor[[64, 64], pl.FP16]:
+        r: pl.Tuple[pl.Scalar[pl.INDEX], pl.Tensor[[64, 64], pl.FP16]] = self.k1(x, out)
+        v: pl.Scalar[pl.INDEX] = r[0]
+        out2 = self.k2(x, v, v, out2)
+        return out2
+)");
+    auto w = walk_host(*p, *p->find("main"), {});
+    ASSERT_EQ(w.kernels.size(), 2u);
+    ASSERT_EQ(w.kernels[1].distinct.size(), 1u);
+    const LaunchBinding& b = w.kernels[1].distinct[0];
+    EXPECT_EQ(b.unknown, "a");  // a is an offset: still unknown
+    ASSERT_EQ(b.dead.size(), 1u);
+    EXPECT_EQ(b.dead[0].first, "c");
+    EXPECT_EQ(b.scalars, (std::vector<std::pair<std::string, std::string>>{{"c", "0"}}));
 }
 
 TEST(HostWalk, ArraysHoldWhatUpdateElementWrote) {
