@@ -702,12 +702,12 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
         if (orchs.empty()) {
             note_unread(*program, kernel, c.entry);
         } else {
-            // What no entry reaches.
+            // What no entry reaches (in source order).
             std::map<const ir::Function*, size_t> unreached;
             for (const auto& o : orchs)
                 for (const ir::Function* f : unread_unreached(*program, o)) ++unreached[f];
-            for (const auto& [f, n] : unreached)
-                if (n == orchs.size())
+            for (const auto& fp : program->functions)
+                if (const ir::Function* f = fp.get(); unreached.count(f) && unreached[f] == orchs.size())
                     std::cerr << fmt::format(
                         "note: {}: function '{}' is not read ({} at line {}: {}); no entry reaches it (a launch "
                         "that does is not checked)\n",
