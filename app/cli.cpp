@@ -515,6 +515,8 @@ struct CheckEntry {
     int sample_group = -1;
     // The Orchestration function whose launch this is, when check takes several of a file in turn ("" otherwise).
     std::string orchestration;
+    // That entry's walk was rejected (e.g. aliased launch arguments): reported in its turn, the others checked.
+    std::shared_ptr<const Diagnostic> rejected;
 };
 // attrs={"core_num": X} at a launch where X is computed at run time (docs/DECISIONS.md): cvsim launches
 // --blocks; say so, naming the launch and the expression.
@@ -567,7 +569,7 @@ std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::strin
     try {
         fn = pick_entry(*program, c.entry);
     } catch (const CompileError&) {
-        return {CheckEntry{c, "", "", "", {}, nullptr, "", -1, ""}};  // the session reports E-ENTRY
+        return {CheckEntry{c, "", "", "", {}, nullptr, "", -1, "", nullptr}};  // the session reports E-ENTRY
     }
     std::vector<std::string> names;
     for (const auto& n : control_scalar_params(*program, *fn)) {
@@ -576,7 +578,7 @@ std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::strin
         if (!given) names.push_back(n);
     }
     if (names.empty() || fn->type == ir::FuncType::Orchestration)
-        return {CheckEntry{c, "", "", "", {}, nullptr, "", -1, ""}};
+        return {CheckEntry{c, "", "", "", {}, nullptr, "", -1, "", nullptr}};
     const auto samples = sample_assignments(*fn, names);
     if (!c.quiet) {
         std::vector<std::string> at;
@@ -588,7 +590,7 @@ std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::strin
     }
     std::vector<CheckEntry> out;
     for (const auto& a : samples) {
-        CheckEntry e{c, "", "", "", {}, nullptr, "", -1, ""};
+        CheckEntry e{c, "", "", "", {}, nullptr, "", -1, "", nullptr};
         e.opts.entry = fn->name;
         for (const auto& [n, v] : a) e.opts.inputs.push_back(n + "=" + v);
         e.sampled = assignment_text(a);
@@ -731,7 +733,16 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
         co.entry = o;
         std::set<std::string> others(orchs.begin(), orchs.end());
         others.erase(o);
-        for (auto& e : entries_of_entry(co, kernel, program, host, others)) {
+        std::vector<CheckEntry> es;
+        try {
+            es = entries_of_entry(co, kernel, program, host, others);
+        } catch (const CompileError& err) {
+            // One entry cvsim cannot walk does not hide the verdicts of the others.
+            CheckEntry r{co, "", "", "", {}, program, "", -1, "", nullptr};
+            r.rejected = std::make_shared<const Diagnostic>(err.diag());
+            es.push_back(std::move(r));
+        }
+        for (auto& e : es) {
             e.orchestration = o;
             // One kernel's samples under two entries are two groups.
             if (e.sample_group >= 0)
@@ -859,7 +870,7 @@ void add_launch_entries(const CommonOptions& c, const std::string& kernel, const
                 kernel, k.name, k.launch_count, nk, kMaxBindings);
         if (picked.empty()) picked.push_back(nullptr);
         for (const LaunchBinding* b : picked) {
-            CheckEntry entry{c, "", "", "", {}, nullptr, "", -1, ""};
+            CheckEntry entry{c, "", "", "", {}, nullptr, "", -1, "", nullptr};
             if (!sampled.empty()) {
                 entry.sampled = sampled;
                 entry.sample_group = static_cast<int>(std::hash<std::string>{}(k.name) & 0x3fffffff);
@@ -988,7 +999,8 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
     bool any_unread = false;  // a kernel of a multi-launch file that gave a diagnostic instead of a verdict
     for (const auto& kernel : e.kernels) {
         const std::vector<CheckEntry> entries =
-            e.merge.empty() ? entries_of(c, kernel) : std::vector<CheckEntry>{{c, "", "", "", {}, nullptr, "", -1, ""}};
+            e.merge.empty() ? entries_of(c, kernel)
+                            : std::vector<CheckEntry>{{c, "", "", "", {}, nullptr, "", -1, "", nullptr}};
         const bool per_launch =
             entries.size() > 1 || entries[0].opts.entry != c.entry || !entries[0].orchestration.empty();
         if (e.jobs == 0 && e.merge.empty() && entries.size() > 1) {
@@ -1030,6 +1042,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             // lives until the summary is printed and reported.
             std::unique_ptr<sim::Session> session;
             try {
+                if (ent.rejected) throw CompileError(*ent.rejected);
                 if (!ent.unbound.empty())
                     raise(
                         cvsim::codes::kUnchecked, ent.loc,
