@@ -932,6 +932,11 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                     "cvsim tries smaller sizes\n",
                     kernel, tag(ent), dims_text(0), why);
             if (!push_level(ent.opts.entry, 1)) {
+                if (!c.quiet)
+                    std::cerr << fmt::format(
+                        "note: {}{}: no smaller size gives this launch (the program does not compile with one, or "
+                        "does not launch it); the default's report stands\n",
+                        kernel, tag(ent));
                 r.deferred.clear();  // no smaller size gives a launch: report it now
                 return false;
             }
