@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -517,6 +518,9 @@ struct CheckEntry {
     std::string orchestration;
     // That entry's walk was rejected (e.g. aliased launch arguments): reported in its turn, the others checked.
     std::shared_ptr<const Diagnostic> rejected;
+    // 0: the dims the file's parse gave; k > 0: the pl.dynamic symbols cvsim defaulted, at kDefaultDim >> k
+    // (a retry after the default put a window out of bounds: docs/DECISIONS.md, "A size cvsim defaulted ...").
+    int dim_try = 0;
 };
 // attrs={"core_num": X} at a launch where X is computed at run time (docs/DECISIONS.md): cvsim launches
 // --blocks; say so, naming the launch and the expression.
@@ -682,7 +686,8 @@ std::vector<std::string> orchestration_entries(const ir::Program& p) {
     return out.size() > 1 ? out : std::vector<std::string>{};
 }
 
-std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& kernel) {
+std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& kernel,
+                                   std::vector<std::pair<std::string, int64_t>>* defaulted_out = nullptr) {
     sim::SessionOptions so = session_options(c);
     std::vector<std::pair<std::string, int64_t>> defaulted;
     auto file = SourceFile::read(kernel);
@@ -693,6 +698,7 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
     sema.specialised = &specialised;
     sema.keep_unread = true;  // the launches that reach a function cvsim cannot read are reported not checked
     auto program = load_program(file, sema);
+    if (defaulted_out) *defaulted_out = defaulted;
     // Several Orchestration functions and no --entry: each is an entry of its own, checked in turn
     // (docs/DECISIONS.md, "check takes every Orchestration function of a file").
     const std::vector<std::string> orchs =
@@ -998,9 +1004,14 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
     nlohmann::json report = nlohmann::json::array();
     bool any_unread = false;  // a kernel of a multi-launch file that gave a diagnostic instead of a verdict
     for (const auto& kernel : e.kernels) {
-        const std::vector<CheckEntry> entries =
-            e.merge.empty() ? entries_of(c, kernel)
-                            : std::vector<CheckEntry>{{c, "", "", "", {}, nullptr, "", -1, "", nullptr}};
+        // A deque: entries are appended while it is walked (retries at smaller defaulted dims) and references into it
+        // (sample_first) stay valid.
+        std::vector<std::pair<std::string, int64_t>> defaulted;
+        std::deque<CheckEntry> entries;
+        if (e.merge.empty())
+            for (auto& x : entries_of(c, kernel, &defaulted)) entries.push_back(std::move(x));
+        else
+            entries.push_back({c, "", "", "", {}, nullptr, "", -1, "", nullptr});
         const bool per_launch =
             entries.size() > 1 || entries[0].opts.entry != c.entry || !entries[0].orchestration.empty();
         if (e.jobs == 0 && e.merge.empty() && entries.size() > 1) {
@@ -1022,25 +1033,179 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 std::cerr << fmt::format("note: {} [{}]: {} is not a value it takes ({}); no verdict with it\n", kernel,
                                          ent.opts.entry, ent.sampled, why);
         };
-        for (const auto& ent : entries) {
+        // Defaulted dims (docs/DECISIONS.md, "A size cvsim defaulted that the kernel does not take"): the pl.dynamic
+        // symbols no --dim and no shape of the program bind are a guess (kDefaultDim). When the guess puts a
+        // window of a kernel out of bounds in the nominal schedule (and nothing races), the kernel is checked again
+        // with those symbols halved until a size is taken; its verdict is the one at that size, with a note. When
+        // no size down to 1 is taken, the default's reports stand (an out-of-bounds access at every size is a bug).
+        struct DimRetry {
+            int level = 0;                                // the size tried last: kDefaultDim >> level
+            int pending = 0;                              // its entries not run yet
+            bool taken = false;                           // some entry of a retry stayed in bounds
+            std::string why;                              // the default's first out-of-bounds message
+            std::vector<std::function<bool()>> deferred;  // the default's reports (true: interrupted)
+        };
+        std::map<std::string, DimRetry> retries;  // by retry_key
+        // A kernel of one entry: its Orchestration function (several in a file) and its name.
+        auto retry_key = [](const CheckEntry& x) { return x.orchestration + "\x1f" + x.opts.entry; };
+        auto tag = [](const CheckEntry& ent) { return ent.opts.entry.empty() ? "" : " [" + ent.opts.entry + "]"; };
+        auto dims_text = [&](int level) {
+            std::vector<std::string> t;
+            for (const auto& dv : defaulted) t.push_back(fmt::format("{}={}", dv.first, kDefaultDim >> level));
+            return fmt::format("{}", fmt::join(t, ", "));
+        };
+        // Queues kernel NAME's launches with the defaulted dims at the first size from kDefaultDim >> LEVEL down
+        // that gives any; false when no size down to 1 does.
+        auto push_level = [&](const std::string& name, int level) {
+            for (; (kDefaultDim >> level) >= 1; ++level) {
+                CommonOptions c2 = c;
+                c2.quiet = true;
+                for (const auto& dv : defaulted)
+                    c2.dims.push_back(fmt::format("{}={}", dv.first, kDefaultDim >> level));
+                int n = 0;
+                try {
+                    for (auto& x : entries_of(c2, kernel)) {
+                        if (retry_key(x) != name || !x.unbound.empty() || x.rejected) continue;
+                        x.opts.quiet = c.quiet;
+                        x.dim_try = level;
+                        // The sizes first, unless the binding shows them already (a symbol passed as a scalar).
+                        std::vector<std::string> shown;
+                        for (const auto& dv : defaulted)
+                            if (x.binding.find(dv.first + "=") == std::string::npos)
+                                shown.push_back(fmt::format("{}={}", dv.first, kDefaultDim >> level));
+                        if (!x.binding.empty()) shown.push_back(x.binding);
+                        x.binding = fmt::format("{}", fmt::join(shown, ", "));
+                        entries.push_back(std::move(x));
+                        ++n;
+                    }
+                } catch (const CompileError&) {
+                    // This size does not compile (out of bounds at compile time, ...): the next one.
+                }
+                retries[name].level = level;
+                retries[name].pending = n;
+                if (n > 0) return true;
+            }
+            return false;
+        };
+        // The default's run of ENT put a window out of bounds (WHY): keep its report (REPORT) until a smaller
+        // size is tried. False when the file has no defaulted dim (REPORT then runs now as before).
+        auto defer_default = [&](const CheckEntry& ent, const std::string& why, std::function<bool()> report_it) {
+            if (defaulted.empty() || ent.dim_try > 0 || !e.merge.empty()) return false;
+            DimRetry& r = retries[retry_key(ent)];
+            r.deferred.push_back(std::move(report_it));
+            if (r.deferred.size() > 1) return true;
+            r.why = why;
+            if (!c.quiet)
+                std::cerr << fmt::format(
+                    "note: {}{}: with the size(s) cvsim defaulted ({}) a window falls outside its tensor ({}); "
+                    "cvsim tries smaller sizes\n",
+                    kernel, tag(ent), dims_text(0), why);
+            if (!push_level(retry_key(ent), 1)) {
+                if (!c.quiet)
+                    std::cerr << fmt::format(
+                        "note: {}{}: no smaller size gives this launch (the program does not compile with one, or "
+                        "does not launch it); the default's report stands\n",
+                        kernel, tag(ent));
+                r.deferred.clear();  // no smaller size gives a launch: report it now
+                return false;
+            }
+            return true;
+        };
+        // An entry of a retry finished (TAKEN: it stayed in bounds): the next size when no entry of this one was
+        // taken, the default's reports when there is none. True when a report was interrupted.
+        auto retry_done = [&](const CheckEntry& ent, bool taken) {
+            DimRetry& r = retries[retry_key(ent)];
+            if (taken && !r.taken && !c.quiet)
+                std::cerr << fmt::format(
+                    "note: {}{}: checked with {}, the largest size at most {} it takes (the default's window "
+                    "fell outside its tensor: {}); --dim NAME=V checks the size you use\n",
+                    kernel, tag(ent), dims_text(r.level), kDefaultDim, r.why);
+            r.taken |= taken;
+            if (--r.pending > 0 || r.taken) return false;
+            if (push_level(retry_key(ent), r.level + 1)) return false;
+            if (!c.quiet)
+                std::cerr << fmt::format("note: {}{}: no smaller size is taken either; the default's report stands\n",
+                                         kernel, tag(ent));
+            auto deferred = std::move(r.deferred);
+            r.deferred.clear();
+            for (auto& f : deferred)
+                if (f()) return true;
+            return false;
+        };
+        auto interrupted_exit = [&]() {
+            if (!c.json.empty()) write_json(c.json, {{"kernels", report}, {"interrupted", true}});
+            return kExitInterrupted;
+        };
+        // The report of one explored entry (true: the run was interrupted).
+        auto emit = [&](const CheckEntry& ent, const std::string& label, const ExploreSummary& sum) {
+            const CommonOptions& ck = ent.opts;
+            VerdictScope scope =
+                verdict_scope(timing_scope_of(ck, kernel), sum, *base, fixed_visibility, e.max_visibility);
+            if (!c.quiet) print_explore_summary(std::cout, label, sum, is_check, &scope, output_width());
+            if (!c.quiet && !ent.sampled.empty() && !sum.distinct.empty())
+                std::cout << fmt::format(
+                    "note: found with values cvsim sampled ({}), not given: values your program never takes can break "
+                    "its "
+                    "preconditions; --input NAME=VALUE checks the ones it does\n",
+                    ent.sampled);
+            if (!e.save_failures.empty()) save_failures(e.save_failures, ck, kernel, sum);
+            nlohmann::json item = explore_json(kernel, sum, &scope);
+            if (per_launch || ent.dim_try > 0) item["entry"] = ck.entry;
+            if (!ent.orchestration.empty()) item["orchestration"] = ent.orchestration;
+            if (!ent.binding.empty()) item["launch"] = ent.binding;
+            report.push_back(item);
+            std::vector<std::string> codes;
+            for (const auto& d : sum.distinct) codes.push_back(d.finding.code);
+            if (only_unsupported(codes)) {
+                any_unread = true;
+                if (!c.quiet)
+                    std::cout << "NO VERDICT: a construct of this kernel is not modelled at run time (E-UNSUPPORTED "
+                                 "above); exit 2\n";
+            } else if (!sum.distinct.empty()) {
+                any_findings = true;
+            }
+            return sum.interrupted;
+        };
+        // An entry's verdict, or for a sampled value the kernel does not take, a note (true: interrupted).
+        auto report_entry = [&](const CheckEntry& ent, const std::string& label, const ExploreSummary& sum) {
+            if (ent.sample_group >= 0) {
+                ++sample_count[ent.sample_group];
+                // Not when the same run races: a race can be what put the window out of bounds (a stale read of a
+                // sampled index; found by review), and the race is a verdict of its own.
+                const DistinctFinding* oob = nullptr;
+                bool race = false;
+                for (const auto& d : sum.distinct) {
+                    if (!oob && d.finding.code == cvsim::codes::kOob && d.first.strategy == sim::Strategy::Nominal)
+                        oob = &d;
+                    race |= cvsim::is_race_code(d.finding.code);
+                }
+                if (oob && !race) {
+                    reject_sample(ent, oob->finding.message);
+                    return false;
+                }
+                ++sample_taken[ent.sample_group];
+            }
+            return emit(ent, label, sum);
+        };
+        for (size_t ei = 0; ei < entries.size(); ++ei) {
+            const CheckEntry& ent = entries[ei];
             if (ent.sample_group >= 0) {
                 sample_taken.emplace(ent.sample_group, 0);
                 sample_first.emplace(ent.sample_group, &ent);
-                ++sample_count[ent.sample_group];
             }
             const CommonOptions& ck = ent.opts;
             const std::string& entry = ck.entry;
             // Several entries of one file: "FILE [ENTRY: KERNEL ...]".
             const std::string label =
-                per_launch
+                per_launch || ent.dim_try > 0
                     ? kernel + " [" +
                           (ent.orchestration.empty() || ent.orchestration == entry ? "" : ent.orchestration + ": ") +
-                          entry + (ent.binding.empty() ? "" : " " + ent.binding) + "]"
+                          entry + (ent.binding.empty() ? "" : (entry.empty() ? "" : " ") + ent.binding) + "]"
                     : kernel;
             ExploreSummary sum;
             // In-process: the findings' source locations point into the session's source file, so the session
-            // lives until the summary is printed and reported.
-            std::unique_ptr<sim::Session> session;
+            // lives until the summary is printed and reported (a deferred report keeps it).
+            std::shared_ptr<sim::Session> session;
             try {
                 if (ent.rejected) throw CompileError(*ent.rejected);
                 if (!ent.unbound.empty())
@@ -1061,7 +1226,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 } else if (e.jobs == 0) {
                     sim::SessionOptions kso = session_options(ck);
                     kso.max_visibility_delay = e.max_visibility;  // reject: a drawn delay needs published stores too
-                    session = std::make_unique<sim::Session>(SourceFile::read(kernel), kso);
+                    session = std::make_shared<sim::Session>(SourceFile::read(kernel), kso);
                     sum = explore_kernel(*session, ck, kernel, e, *base);
                 } else {
                     sum = explore_parallel(ck, kernel, e, *base);
@@ -1070,73 +1235,64 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 // A reject diagnostic is a finding (exit 1); other diagnostics are bad input (exit 2). One kernel of
                 // a multi-launch file that cannot be checked does not hide the verdicts of the others.
                 nlohmann::json item = {{"kernel", kernel}, {"diagnostic", to_json(err.diag())}};
-                if (per_launch) item["entry"] = entry;
+                if (per_launch || ent.dim_try > 0) item["entry"] = entry;
                 if (!ent.orchestration.empty()) item["orchestration"] = ent.orchestration;
                 if (!ent.binding.empty()) item["launch"] = ent.binding;
+                const bool oob = err.diag().code == cvsim::codes::kOob;
+                if (ent.dim_try > 0) {
+                    if (retry_done(ent, !oob)) return interrupted_exit();
+                    if (oob) continue;  // a size it does not take either
+                }
                 if (err.diag().code == cvsim::codes::kV2cUnfenced) {
                     std::cerr << render_text(err.diag());
                     any_findings = true;
                     report.push_back(item);
                     continue;
                 }
-                if (ent.sample_group >= 0 && err.diag().code == cvsim::codes::kOob) {
-                    reject_sample(ent, err.diag().loc.valid()
-                                           ? fmt::format("{}: {}", err.diag().loc.short_str(), err.diag().message)
-                                           : err.diag().message);
-                    continue;
-                }
-                if (!per_launch) throw;
-                std::cerr << render_text(err.diag());
-                any_unread = true;
-                report.push_back(item);
+                auto report_it = [&, diag = err.diag(), item, keep = per_launch, at = &ent]() {
+                    if (at->sample_group >= 0) ++sample_count[at->sample_group];
+                    if (at->sample_group >= 0 && diag.code == cvsim::codes::kOob) {
+                        reject_sample(*at, diag.loc.valid() ? fmt::format("{}: {}", diag.loc.short_str(), diag.message)
+                                                            : diag.message);
+                        return false;
+                    }
+                    if (!keep) throw CompileError(diag);
+                    std::cerr << render_text(diag);
+                    any_unread = true;
+                    report.push_back(item);
+                    return false;
+                };
+                if (oob && defer_default(ent, err.diag().message, report_it)) continue;
+                report_it();
                 continue;
             }
-            if (ent.sample_group >= 0) {
-                // Not when the same run races: a race can be what put the window out of bounds (a stale read of a
-                // sampled index; found by review), and the race is a verdict of its own.
-                const DistinctFinding* oob = nullptr;
-                bool race = false;
-                for (const auto& d : sum.distinct) {
-                    if (!oob && d.finding.code == cvsim::codes::kOob && d.first.strategy == sim::Strategy::Nominal)
-                        oob = &d;
-                    race |= cvsim::is_race_code(d.finding.code);
-                }
-                if (oob && !race) {
-                    reject_sample(ent, oob->finding.message);
+            // Out of bounds in the nominal schedule, and whether the run raced.
+            const DistinctFinding* oob = nullptr;
+            bool race = false;
+            for (const auto& d : sum.distinct) {
+                if (!oob && d.finding.code == cvsim::codes::kOob && d.first.strategy == sim::Strategy::Nominal)
+                    oob = &d;
+                race |= cvsim::is_race_code(d.finding.code);
+            }
+            if (ent.dim_try > 0 && !sum.interrupted) {
+                if (retry_done(ent, !oob)) return interrupted_exit();
+                if (oob) continue;  // a size it does not take either
+            } else if (oob && !sum.interrupted) {
+                const std::string why =
+                    oob->finding.message +
+                    (race ? "; the run also raced there, which an access outside a tensor can cause" : "");
+                if (defer_default(ent, why, [&report_entry, at = &ent, label, sum, session]() {
+                        return report_entry(*at, label, sum);
+                    }))
                     continue;
-                }
-                ++sample_taken[ent.sample_group];
             }
-            VerdictScope scope =
-                verdict_scope(timing_scope_of(ck, kernel), sum, *base, fixed_visibility, e.max_visibility);
-            if (!c.quiet) print_explore_summary(std::cout, label, sum, is_check, &scope, output_width());
-            if (!c.quiet && !ent.sampled.empty() && !sum.distinct.empty())
-                std::cout << fmt::format(
-                    "note: found with values cvsim sampled ({}), not given: values your program never takes can break "
-                    "its "
-                    "preconditions; --input NAME=VALUE checks the ones it does\n",
-                    ent.sampled);
-            if (!e.save_failures.empty()) save_failures(e.save_failures, ck, kernel, sum);
-            nlohmann::json item = explore_json(kernel, sum, &scope);
-            if (per_launch) item["entry"] = entry;
-            if (!ent.orchestration.empty()) item["orchestration"] = ent.orchestration;
-            if (!ent.binding.empty()) item["launch"] = ent.binding;
-            report.push_back(item);
-            std::vector<std::string> codes;
-            for (const auto& d : sum.distinct) codes.push_back(d.finding.code);
-            if (only_unsupported(codes)) {
-                any_unread = true;
-                if (!c.quiet)
-                    std::cout << "NO VERDICT: a construct of this kernel is not modelled at run time (E-UNSUPPORTED "
-                                 "above); exit 2\n";
-            } else if (!sum.distinct.empty()) {
-                any_findings = true;
-            }
-            if (sum.interrupted) {
-                if (!c.json.empty()) write_json(c.json, {{"kernels", report}, {"interrupted", true}});
-                return kExitInterrupted;
-            }
+            if (report_entry(ent, label, sum)) return interrupted_exit();
         }
+        // Every retry ends in retry_done; a report still kept here would be lost, so it is given.
+        for (auto& [name, r] : retries)
+            if (!r.taken)
+                for (auto& f : std::exchange(r.deferred, {}))
+                    if (f()) return interrupted_exit();
         for (const auto& [g, taken] : sample_taken) {
             if (taken > 0 || sample_rejected[g] < sample_count[g])
                 continue;  // a verdict, or another diagnostic said why not

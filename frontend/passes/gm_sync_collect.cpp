@@ -1,0 +1,259 @@
+// gm_sync_collect: steps (1) and (2) of the GM-synchronisation pass (gm_sync.h): origins and accesses.
+#include "frontend/passes/gm_sync.h"
+
+namespace cvsim::passes::gmsync {
+
+bool GmSync::both_atomic_add(const Access& a, const Access& b) {
+    return a.call && b.call && a.call->op->code == OpCode::Store && b.call->op->code == OpCode::Store &&
+           is_atomic_add_store(*a.call) && is_atomic_add_store(*b.call);
+}
+
+bool GmSync::will_publish(const Access& prod) const {
+    if (!prod.store) return false;
+    if (prod.lane == Side::Vector) return m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall;
+    return complete();
+}
+
+bool GmSync::bp_conflict() const {
+    return std::any_of(m_tokens.begin(), m_tokens.end(),
+                       [&](const Token& t) { return m_bp_ring0_used[t.v2c ? 1 : 0]; });
+}
+
+bool GmSync::token_fenced(const Token& t) {
+    return std::any_of(t.after.begin(), t.after.end(),
+                       [](const StmtPtr& st) { return is_call(*st, OpCode::Fence); });
+}
+
+std::set<const Var*> GmSync::origin_of(const ExprPtr& e) {
+    if (!e || e->kind != ExprKind::Var) return {};
+    return m_origin[e->var.get()];
+}
+
+void GmSync::trace_origins() {
+    for (auto& p : m_f.params)
+        if (p.var->type.kind == TypeKind::Tensor) m_origin[p.var.get()].insert(p.var.get());
+    bool changed = true;
+    auto add = [&](const Var* to, const std::set<const Var*>& from) {
+        auto& s = m_origin[to];
+        size_t n = s.size();
+        s.insert(from.begin(), from.end());
+        if (s.size() != n) changed = true;
+    };
+    std::function<void(const Block&)> scan = [&](const Block& b) {
+        for (const auto& s : b) {
+            if (s->kind == StmtKind::Assign && s->targets.size() == 1 &&
+                s->targets[0]->type.kind == TypeKind::Tensor) {
+                const Var* t = s->targets[0].get();
+                if (const Expr* c = stmt_call(*s)) {
+                    if (c->op->code == OpCode::Store || c->op->code == OpCode::Mscatter)
+                        add(t, origin_of(arg(*c, "output_tensor")));
+                    else if (c->op->code == OpCode::Slice)
+                        add(t, origin_of(arg(*c, "tile")));
+                    // A reshaped view: its accesses have no window here (they may overlap anything of it).
+                    else if (c->op->code == OpCode::TensorView)
+                        add(t, origin_of(arg(*c, "tensor")));
+                    else if (c->op->code == OpCode::TensorCreate)
+                        add(t, {t});
+                } else {
+                    add(t, origin_of(s->value));
+                }
+            }
+            if (s->kind == StmtKind::For) {
+                for (size_t k = 0; k < s->iter_args.size(); ++k) {
+                    add(s->iter_args[k].get(), origin_of(s->init_values[k]));
+                    if (!s->body.empty() && s->body.back()->kind == StmtKind::Yield &&
+                        k < s->body.back()->values.size())
+                        add(s->iter_args[k].get(), origin_of(s->body.back()->values[k]));
+                    if (k < s->targets.size()) add(s->targets[k].get(), m_origin[s->iter_args[k].get()]);
+                }
+            }
+            if (s->kind == StmtKind::If)
+                for (auto* br : {&s->body, &s->orelse})
+                    if (!br->empty() && br->back()->kind == StmtKind::Yield)
+                        for (size_t k = 0; k < s->targets.size() && k < br->back()->values.size(); ++k)
+                            add(s->targets[k].get(), origin_of(br->back()->values[k]));
+            scan(s->body);
+            scan(s->orelse);
+        }
+    };
+    while (changed) {
+        changed = false;
+        scan(m_f.body);
+    }
+}
+
+void GmSync::pin_scalar_writes() {
+    bool any = false;
+    walk(m_f.body, [&](const StmtPtr& s) { any |= is_call(*s, OpCode::TensorWrite); });
+    if (!any) return;
+    std::map<const Var*, int> lanes;  // scalar variable -> lanes whose values it holds (1 cube, 2 vector)
+    auto uses = [&](const std::set<const Var*>& r) {
+        int m = 0;
+        for (const Var* v : r)
+            if (auto it = lanes.find(v); it != lanes.end()) m |= it->second;
+        return m;
+    };
+    auto expr_uses = [&](const ExprPtr& e) {
+        if (!e) return 0;
+        auto st = make_eval(e, e->loc);
+        std::set<const Var*> r;
+        collect_reads(*st, r);
+        return uses(r);
+    };
+    bool changed = true;
+    auto mark = [&](const Var* v, int m) {
+        if (!v || v->type.kind != TypeKind::Scalar || !m) return;
+        int& x = lanes[v];
+        if ((x | m) != x) {
+            x |= m;
+            changed = true;
+        }
+    };
+    auto yields = [](const Block& b) -> const Stmt* {
+        return !b.empty() && b.back()->kind == StmtKind::Yield ? b.back().get() : nullptr;
+    };
+    while (changed) {
+        changed = false;
+        walk(m_f.body, [&](const StmtPtr& s) {
+            if (s->kind == StmtKind::Assign) {
+                Side sd = stmt_side(*s);
+                int m = sd == Side::Cube     ? 1
+                        : sd == Side::Vector ? 2
+                        : sd == Side::Shared ? expr_uses(s->value)
+                                             : 3;
+                for (const auto& t : s->targets) mark(t.get(), m);
+            } else if (s->kind == StmtKind::For) {
+                const Stmt* y = yields(s->body);
+                for (size_t k = 0; k < s->iter_args.size(); ++k) {
+                    int m = k < s->init_values.size() ? expr_uses(s->init_values[k]) : 0;
+                    if (y && k < y->values.size()) m |= expr_uses(y->values[k]);
+                    mark(s->iter_args[k].get(), m);
+                    if (k < s->targets.size()) mark(s->targets[k].get(), m);
+                }
+            } else if (s->kind == StmtKind::If) {
+                int cond = expr_uses(s->value);
+                for (const Stmt* y : {yields(s->body), yields(s->orelse)})
+                    for (size_t k = 0; y && k < s->targets.size() && k < y->values.size(); ++k)
+                        mark(s->targets[k].get(), cond | expr_uses(y->values[k]));
+            }
+        });
+    }
+    // (a2a3's unsplit lane 1 is a replay: it issues no GM write, so only AIV0 writes.)
+    const bool two_aivs = m_split || a5_two_lanes();
+    walk(m_f.body, [&](const StmtPtr& s) {
+        if (!is_call(*s, OpCode::TensorWrite) || s->pinned_lane) return;
+        std::set<const Var*> r;
+        collect_reads(*s, r);
+        int m = uses(r);
+        if (m == 3)
+            raise(codes::kUnsupported, s->loc,
+                  "pl.tensor.write in a mixed kernel whose index or value uses values of both the cube and the "
+                  "vector lane",
+                  "compute the element's value and indices on one lane");
+        if (m == 2 && two_aivs)
+            raise(codes::kUnsupported, s->loc,
+                  "pl.tensor.write of a vector value in a function both AIV lanes run (split, split_aiv or dual "
+                  "dispatch): each lane "
+                  "would write the element",
+                  "write the element with pl.tile.store of a [1, 1] tile from one lane's half, or compute it on "
+                  "the cube");
+        s->pinned_lane = m == 1 || (m == 0 && two_aivs) ? 1 : 2;
+    });
+}
+
+void GmSync::collect(Block& b, Path path, Block* parent, bool dead) {
+    m_parent[&b] = parent;
+    for (size_t i = 0; i < b.size(); ++i) {
+        StmtPtr s = b[i];
+        Path here = path;
+        here.push_back({&b, i});
+        if (const Expr* c = dead ? nullptr : stmt_call(*s)) {
+            // A load lane DCE removes (nothing reads its tile) touches no GM in the expanded program.
+            bool dead_load =
+                c->op->code == OpCode::Load && m_live && !s->targets.empty() && !m_live->count(s->targets[0].get());
+            if ((c->op->code == OpCode::Store || c->op->code == OpCode::Load) && !dead_load) {
+                Access a;
+                a.stmt = s;
+                a.path = here;
+                a.store = c->op->code == OpCode::Store;
+                a.call = c;
+                a.win = m_win.window(*c, here);
+                if (a.store) {
+                    a.lane = is_cube_mem(arg(*c, "tile")->type.mem) ? Side::Cube : Side::Vector;
+                    a.origins = origin_of(arg(*c, "output_tensor"));
+                } else {
+                    a.lane = c->type.mem == Mem::Vec ? Side::Vector : Side::Cube;
+                    a.origins = origin_of(arg(*c, "tensor"));
+                }
+                m_acc.push_back(std::move(a));
+            } else if (is_indexed_gm(c->op->code)) {
+                // pl.tile.mgather (MTE2) / mscatter (MTE3) on the vector lane: the index tile's values pick the
+                // elements, so the access's window is unknown (may overlap anything of its tensor). mgather's
+                // Mat form runs on the cube: it reads the table and the GM index tensor and (elem mode) writes
+                // the GM scratch, each of unknown window here.
+                const bool scatter = c->op->code == OpCode::Mscatter;
+                const bool mat = !scatter && c->type.kind == TypeKind::Tile && c->type.mem == Mem::Mat;
+                const bool unused =
+                    !scatter && m_live && !s->targets.empty() && !m_live->count(s->targets[0].get());
+                std::vector<std::pair<const char*, bool>> parts = {{scatter ? "output_tensor" : "mem", scatter}};
+                if (mat) parts.push_back({"idx", false});
+                if (mat && arg(*c, "scratch") && arg(*c, "scratch")->kind == ExprKind::Var)
+                    parts.push_back({"scratch", true});
+                for (const auto& [param, store] : parts) {
+                    if (unused) break;
+                    Access a;
+                    a.stmt = s;
+                    a.path = here;
+                    a.store = store;
+                    a.call = c;
+                    a.win = GmWindow{};
+                    a.lane = mat ? Side::Cube : Side::Vector;
+                    a.origins = origin_of(arg(*c, param));
+                    m_acc.push_back(std::move(a));
+                }
+            } else if (c->op->code == OpCode::TensorWrite) {
+                // A scalar GM write of one element, on the lane pin_scalar_writes gave it (MTE3).
+                Access a;
+                a.stmt = s;
+                a.path = here;
+                a.store = true;
+                a.call = c;
+                a.win = m_win.window(*c, here);
+                a.lane = s->pinned_lane == 1 ? Side::Cube : Side::Vector;
+                a.origins = origin_of(arg(*c, "tensor"));
+                m_acc.push_back(std::move(a));
+            } else if (c->op->code == OpCode::TensorRead) {
+                // A scalar GM read (SHARED: each lane that keeps it reads GM on its own core), so it is a load
+                // of both lanes; lane DCE later drops the copy a lane does not use.
+                for (Side lane : {Side::Cube, Side::Vector}) {
+                    const auto* kept = m_live_reads ? &m_live_reads[lane == Side::Cube ? 0 : 1] : nullptr;
+                    if (kept && !s->targets.empty() && !kept->count(s->targets[0].get()))
+                        continue;  // the lane drops it
+                    Access a;
+                    a.stmt = s;
+                    a.path = here;
+                    a.call = c;
+                    a.win = m_win.window(*c, here);
+                    a.lane = lane;
+                    a.origins = origin_of(arg(*c, "tensor"));
+                    m_acc.push_back(std::move(a));
+                }
+            }
+        }
+        if (s->kind == StmtKind::For || s->kind == StmtKind::If) {
+            m_owner[&s->body] = s.get();
+            m_index_in_parent[&s->body] = i;
+            int taken = -1;  // the If's condition: 1 always, 0 never, -1 depends on the iteration
+            if (s->kind == StmtKind::If && s->value)
+                if (auto t = m_win.static_condition(*s->value)) taken = *t ? 1 : 0;
+            collect(s->body, here, &b, dead || taken == 0);
+            if (s->kind == StmtKind::If) {
+                m_owner[&s->orelse] = s.get();
+                m_index_in_parent[&s->orelse] = i;
+                collect(s->orelse, here, &b, dead || taken == 1);
+            }
+        }
+    }
+}
+
+}  // namespace cvsim::passes::gmsync

@@ -1,0 +1,427 @@
+// gm_sync_place: step (4) of the GM-synchronisation pass (gm_sync.h): pairing and placements.
+#include "frontend/passes/gm_sync.h"
+
+namespace cvsim::passes::gmsync {
+
+void GmSync::place_fence(const Access& s, const Access& l, Block* b, size_t is, size_t il, bool v2c) {
+    const SourceLoc& sl = s.stmt->loc;
+    ExprPtr tile = s.store ? arg(*s.call, "tile") : var_ref(s.stmt->targets.at(0), sl);
+    Type tok_t = tile->type;
+    tok_t.view = TileView{};
+    tok_t.valid.clear();
+    std::vector<StmtPtr> after_store;
+    if (v2c) {
+        ExprPtr pushed = tile;
+        if (m_opt.target == Target::A5) {
+            // a5: the V2C transport carries NZ data, so the token is adapted first (the layout contract).
+            Type nz_t = tok_t;
+            nz_t.view.blayout = TileLayout::col_major;
+            nz_t.view.slayout = TileLayout::row_major;
+            nz_t.view.written = true;
+            VarPtr nz = new_var(tile->kind == ExprKind::Var ? tile->var->name + "_nz" : "_tok_nz", nz_t, sl);
+            after_store.push_back(make_assign(nz,
+                                              make_call(OpCode::Move,
+                                                        {{"tile", clone_expr(tile)},
+                                                         {"target_memory", mem_lit(Mem::Vec)},
+                                                         {"blayout", layout_lit(TileLayout::col_major)},
+                                                         {"slayout", layout_lit(TileLayout::row_major)}},
+                                                        sl),
+                                              sl));
+            pushed = var_ref(nz, sl);
+        }
+        // Publication (SPEC 4.5/6): the push's flag covers the store only through a fence of the vector
+        // lane between them once GM writes become visible later than they complete.
+        StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
+        fence->pinned_lane = 2;
+        if (s.store) after_store.push_back(fence);
+        after_store.push_back(make_eval(
+            make_call(OpCode::TpushToAic, {{"tile", clone_expr(pushed)}, {"split", int_lit(0)}}, sl), sl));
+        Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Mat);
+        VarPtr tok = new_var("_v2c_token", pop_t, l.stmt->loc);
+        ExprPtr pop = make_call(OpCode::TpopFromAiv, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
+        m_tokens.push_back({b, is, il, true, make_assign(tok, pop, l.stmt->loc), after_store.back(), after_store,
+                            fmt::format("{} -> {}", where(s), where(l))});
+    } else {
+        if (complete()) {
+            // --c2v complete: the FIXP store is published before the token push (SPEC 4.5/6).
+            StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
+            fence->pinned_lane = 1;
+            after_store.push_back(fence);
+        }
+        after_store.push_back(
+            make_eval(make_call(OpCode::TpushToAiv, {{"tile", clone_expr(tile)}, {"split", int_lit(0)}}, sl), sl));
+        Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Vec);
+        VarPtr tok = new_var("_c2v_token", pop_t, l.stmt->loc);
+        ExprPtr pop = make_call(OpCode::TpopFromAic, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
+        m_tokens.push_back(
+            {b, is, il, false, make_assign(tok, pop, l.stmt->loc), after_store.back(), after_store, ""});
+    }
+    for (auto& st : after_store) plan(b, is + 1, st);
+}
+
+std::optional<size_t> GmSync::index_in(Block* b, Block* x, size_t index) const {
+    while (x && x != b) {
+        auto it = m_index_in_parent.find(x);
+        if (it == m_index_in_parent.end()) return std::nullopt;
+        index = it->second;
+        x = m_parent.at(x);
+    }
+    if (!x) return std::nullopt;
+    return index;
+}
+
+bool GmSync::blocks_consumer(const Stmt& s, bool v2c) {
+    if (const Expr* c = stmt_call(s)) {
+        OpCode code = c->op->code;
+        Side consumer = v2c ? Side::Cube : Side::Vector;
+        if (code == OpCode::Syncall) return true;
+        if (code == OpCode::SyncWait && call_side(*c) != (v2c ? Side::Vector : Side::Cube))
+            return call_side(*c) == consumer || call_side(*c) == Side::Shared;
+    }
+    if (has_transport(s, !v2c)) return true;
+    for (const auto& x : s.body)
+        if (blocks_consumer(*x, v2c)) return true;
+    for (const auto& x : s.orelse)
+        if (blocks_consumer(*x, v2c)) return true;
+    return false;
+}
+
+void GmSync::drop_nested_tokens() {
+    std::vector<int> drop(m_tokens.size(), 0);  // 0 keep, 1 drop, 2 drop but keep the publishing fence
+    for (size_t a = 0; a < m_tokens.size(); ++a)
+        for (size_t c = 0; c < m_tokens.size() && drop[a] != 1; ++c) {
+            const Token& ta = m_tokens[a];
+            const Token& tc = m_tokens[c];
+            // tc's push runs after ta's producer access and tc's pop before ta's consumer: nested, or from the
+            // same statement to an earlier consumer (two cube stores after one vector load), or the same
+            // interval twice (the later token goes).
+            const bool nested =
+                tc.is > ta.is ? tc.il <= ta.il : tc.is == ta.is && (tc.il < ta.il || (tc.il == ta.il && c < a));
+            if (c != a && ta.v2c && tc.v2c && tc.b == ta.b && nested)
+                drop[a] = token_fenced(tc) || !token_fenced(ta) ? 1 : 2;
+        }
+    std::vector<Token> kept;
+    for (size_t a = 0; a < m_tokens.size(); ++a) {
+        if (!drop[a]) {
+            kept.push_back(std::move(m_tokens[a]));
+            continue;
+        }
+        const Token& t = m_tokens[a];
+        auto& list = m_insert[{t.b, t.is + 1}];
+        for (const auto& st : t.after)
+            if (drop[a] == 1 || !is_call(*st, OpCode::Fence))
+                list.erase(std::remove(list.begin(), list.end(), st), list.end());
+        --m_stats.v2c_fences;
+        m_stats.log.push_back(
+            t.what + ": token dropped, the token of a pair nested inside it orders it" +
+            (drop[a] == 2 ? std::string(" (the store's publishing fence stays)") : std::string()));
+    }
+    m_tokens = std::move(kept);
+}
+
+void GmSync::drop_tokens_under_barriers() {
+    std::vector<Token> kept;
+    for (auto& t : m_tokens) {
+        if (!t.v2c || !planned_barrier(t.b, t.is + 1, t.il)) {
+            kept.push_back(std::move(t));
+            continue;
+        }
+        auto& list = m_insert[{t.b, t.is + 1}];
+        for (const auto& st : t.after) list.erase(std::remove(list.begin(), list.end(), st), list.end());
+        --m_stats.v2c_fences;
+        m_stats.log.push_back(t.what + ": token dropped, a barrier placed for another pair orders it");
+    }
+    m_tokens = std::move(kept);
+}
+
+void GmSync::place_token_pops() {
+    std::vector<size_t> pos(m_tokens.size());
+    for (size_t k = m_tokens.size(); k-- > 0;) {
+        const Token& t = m_tokens[k];
+        size_t p = t.il;
+        for (size_t i = t.is + 1; i < p; ++i)
+            if (has_transport(*(*t.b)[i], t.v2c) || blocks_consumer(*(*t.b)[i], t.v2c)) p = i;
+        for (const auto& [where, stmts] : m_insert) {
+            bool moves = false, blocks = false;
+            for (const auto& st : stmts) {
+                moves |= has_transport(*st, t.v2c);
+                blocks |= st != t.push && blocks_consumer(*st, t.v2c);
+            }
+            if (where.first == t.b) {
+                // Same-block pushes are ordered through their own pops below; a blocking statement planned
+                // at or before the pop's index pulls the pop up to that index (and in front of it).
+                if (blocks && where.second > t.is && where.second <= p) p = where.second;
+                continue;
+            }
+            if (!moves && !blocks) continue;
+            if (auto i = index_in(t.b, where.first, where.second); i && *i > t.is && *i < p) p = *i;
+        }
+        for (size_t j = k + 1; j < m_tokens.size(); ++j)
+            if (m_tokens[j].b == t.b && m_tokens[j].v2c == t.v2c && m_tokens[j].is > t.is) p = std::min(p, pos[j]);
+        pos[k] = p;
+    }
+    for (size_t k = 0; k < m_tokens.size(); ++k) {
+        const Token& t = m_tokens[k];
+        auto& list = m_insert[{t.b, pos[k]}];
+        // Before the first blocking statement planned at that index (after the token's own push).
+        auto from = std::find(list.begin(), list.end(), t.push);
+        auto at = std::find_if(from == list.end() ? list.begin() : from + 1, list.end(), [&](const StmtPtr& st) {
+            return blocks_consumer(*st, t.v2c) || is_call(*st, OpCode::Fence);
+        });
+        // A fence planned right before a barrier belongs to it: the pop goes before both.
+        list.insert(at, t.pop);
+    }
+}
+
+bool GmSync::quiet(const Stmt& x, const Stmt* store) const {
+    if (&x == store || x.kind == StmtKind::Yield || x.kind == StmtKind::Pass) return true;
+    if (x.kind == StmtKind::For || x.kind == StmtKind::If) {
+        for (const Block* blk : {&x.body, &x.orelse})
+            for (const auto& y : *blk)
+                if (!quiet(*y, store)) return false;
+        return true;
+    }
+    const Expr* c = stmt_call(x);
+    if (x.kind == StmtKind::Eval) return c && c->op->code == OpCode::Fence;
+    if (x.kind != StmtKind::Assign) return false;
+    // A tile move may become the transport that orders the store (a boundary move).
+    return !(c && (c->op->code == OpCode::Move || is_cross_core(c->op->code) ||
+                   call_side(*c) == Side::BoundaryV2C || call_side(*c) == Side::BoundaryC2V));
+}
+
+bool GmSync::published(const Access& s) const {
+    const int lane = s.lane == Side::Cube ? 1 : 2;
+    for (size_t k = s.path.size(); k-- > 0;) {
+        Block* b = s.path[k].first;
+        size_t i = s.path[k].second;
+        for (size_t j = i + 1; j < b->size(); ++j) {
+            const Stmt& x = *(*b)[j];
+            if (is_call(x, OpCode::Fence) && x.kind == StmtKind::Eval &&
+                (x.pinned_lane == 0 || x.pinned_lane == lane))
+                return true;
+            if (!quiet(x, nullptr)) return false;
+        }
+        auto owner = m_owner.find(b);
+        if (owner == m_owner.end() || !owner->second) return false;  // the function's body: no fence after it
+        if (owner->second->kind == StmtKind::For)
+            for (size_t j = 0; j <= i; ++j)
+                if (!quiet(*(*b)[j], s.stmt.get())) return false;
+    }
+    return false;
+}
+
+void GmSync::publish_after(const Access& s, const Access* cons) {
+    Block* sb = s.path.back().first;
+    size_t si = s.path.back().second;
+    // Already published: a fence after the store and before the first statement that orders it (an
+    // author's `fence()` + `syncall()`, or the fence this pass placed on an earlier expansion).
+    if (published(s) || (cons && trace_published(s, *cons))) return;
+    // A barrier this pass plans between the two (fence + syncall on both lanes) publishes the store too.
+    if (cons && compare(s.path, cons->path) == Order::Before) {
+        size_t d = 0;
+        while (d < s.path.size() && d < cons->path.size() && s.path[d] == cons->path[d]) ++d;
+        if (d < s.path.size() && d < cons->path.size() &&
+            (planned_barrier(s.path[d].first, s.path[d].second + 1, cons->path[d].second) ||
+             barrier_after(s, d + 1) || barrier_before(*cons, d + 1)))
+            return;
+        // So does a token of the store's direction whose fence + push run after s and whose pop runs
+        // before cons (both in the token's block): fence -> push -> pop is a release that orders and
+        // publishes. (A token dropped later leaves a nested token or a barrier inside its interval.)
+        const bool v2c = s.lane == Side::Vector;
+        for (const Token& t : m_tokens) {
+            if (t.v2c != v2c || !token_fenced(t)) continue;  // only a token with a publishing fence
+            std::optional<size_t> js, jc;
+            for (auto& [blk, i] : s.path)
+                if (blk == t.b) js = i;
+            for (auto& [blk, i] : cons->path)
+                if (blk == t.b) jc = i;
+            if (js && jc && *js < t.is && *jc >= t.il) return;
+        }
+    }
+    if (!m_published.insert({sb, si}).second) {
+        for (PubFence& pf : m_pub_fences)
+            if (pf.s.stmt == s.stmt && pf.b == sb && pf.idx == si + 1) {
+                if (cons)
+                    pf.cons.push_back(*cons);
+                else
+                    pf.keep = true;
+            }
+        return;
+    }
+    const SourceLoc& sl = s.stmt->loc;
+    StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
+    fence->pinned_lane = s.lane == Side::Cube ? 1 : 2;
+    plan(sb, si + 1, fence);
+    m_pub_fences.push_back({sb, si + 1, fence, s, {}, cons == nullptr});
+    if (cons) m_pub_fences.back().cons.push_back(*cons);
+    m_stats.log.push_back(
+        fmt::format("{}: store published with system.fence() (the ordering it relies on covers its completion "
+                    "only, or, a flag set on another pipe, only after a fence)",
+                    where(s)));
+}
+
+void GmSync::ordered_v2c_store(const Access& s, const Access& cons, bool same_cluster) {
+    if (!s.store || s.lane != Side::Vector) return;
+    if (m_opt.v2c == V2CPolicy::Fence || m_opt.v2c == V2CPolicy::Syncall)
+        return publish_after(s, same_cluster ? &cons : nullptr);
+    if (m_opt.v2c != V2CPolicy::Reject || m_opt.visibility_delay == 0 || published(s) ||
+        (same_cluster && trace_published(s, cons)))
+        return;
+    if (dry_reject(cons.stmt->loc)) return;
+    raise(codes::kV2cUnfenced, cons.stmt->loc,
+          fmt::format("{} {} of '{}' is ordered after the vector store at {} only on the store's completion: with "
+                      "a GM visibility delay "
+                      "({} cycles) a flag, barrier or tile transport publishes a write only through a "
+                      "system.fence() of the writing core "
+                      "between the write and the release, and none follows the store",
+                      cons.lane == Side::Cube ? "cube" : "vector", cons.store ? "store" : "load",
+                      name_of(s.origins), s.stmt->loc.str(), m_opt.visibility_delay),
+          "insert pl.system.fence() right after the vector store (or compile with --v2c fence)");
+}
+
+void GmSync::place_barrier(Block* b, size_t il, const SourceLoc& loc) {
+    if (m_rejected) return;  // a re-check that already failed (dry_reject): nothing more is planned
+    if (!m_barrier_at.insert({b, il}).second) return;  // one barrier covers every pair ordered there
+    // A launch wider than the chip runs in waves: a barrier over all its blocks never completes.
+    if (m_opt.chip_clusters > 0 && m_opt.blocks > m_opt.chip_clusters)
+        raise(codes::kOccupancy, loc,
+              fmt::format(
+                  "this dependency needs a barrier (pl.system.syncall), but the launch's {} blocks exceed the "
+                  "chip's {} clusters: "
+                  "the blocks run in waves, so a barrier over all of them never completes (it hangs on hardware)",
+                  m_opt.blocks, m_opt.chip_clusters),
+              fmt::format("launch at most {} blocks (loop over the work inside a block), or order the accesses "
+                          "within a cluster",
+                          m_opt.chip_clusters));
+    StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, loc), loc);
+    StmtPtr sync = make_eval(syncall_call(loc), loc);
+    plan(b, il, fence);
+    plan(b, il, sync);
+    ++m_stats.barriers;
+    m_barrier_units.push_back(
+        {"barrier", {fence, sync}, &m_stats.barriers, nullptr, fmt::format("{} barrier", loc.short_str())});
+}
+
+ExprPtr GmSync::syncall_call(const SourceLoc& loc) {
+    // Hard when the launch fills the chip, soft otherwise (a hard barrier would deadlock on hardware).
+    bool hard = m_opt.blocks == m_opt.chip_clusters;  // SPEC 5.7: hard only when the launch fills the chip exactly
+    std::vector<std::pair<std::string, ExprPtr>> args = {{"core_type", str_lit("mix")}};
+    if (!hard) {
+        args.push_back({"mode", str_lit("soft")});
+        args.push_back({"gm_workspace", var_ref(workspace(), loc)});
+    }
+    return make_call(OpCode::Syncall, args, loc);
+}
+
+VarPtr GmSync::workspace() {
+    static const char* kName = "__syncall_workspace";
+    if (VarPtr v = m_f.find_var(kName)) return v;
+    Type t = Type::tensor({64}, DType::INT32);
+    VarPtr v = m_f.new_var(kName, t, m_f.loc);
+    m_f.params.push_back({v, ParamDir::InOut});
+    m_made_workspace = true;
+    return v;
+}
+
+int GmSync::free_event(bool lane_pair) {
+    std::set<int64_t> used = m_planned_events;
+    walk(m_f.body, [&](const StmtPtr& s) {
+        if (const Expr* c = stmt_call(*s))
+            if (c->op->code == OpCode::SyncSet || c->op->code == OpCode::SyncWait)
+                if (auto id = const_int(arg(*c, "event_id"))) used.insert(*id);
+    });
+    const int stride = m_opt.flag_lane_stride;
+    int ev = 0;
+    while (used.count(ev) || (lane_pair && used.count(ev + stride))) ++ev;
+    if (lane_pair && ev >= stride)
+        raise(codes::kUnsupported, m_f.loc,
+              fmt::format("no free pair of flag ids (id, id + {}) is left for a loop-carried WAR order", stride));
+    m_planned_events.insert(ev);
+    if (lane_pair) m_planned_events.insert(ev + stride);
+    return ev;
+}
+
+bool GmSync::a5_two_lanes() const {
+    if (m_opt.target != Target::A5) return false;
+    if (m_f.split_mode() != SplitMode::NONE) return true;
+    const Attr* dual = m_f.attr("dual_aiv_dispatch");
+    if (dual && dual->value && dual->value->ival != 0) return true;
+    bool region = false;
+    walk(m_f.body,
+         [&](const StmtPtr& s) { region |= s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv; });
+    return region;
+}
+
+PipeType GmSync::pipe_of(const Access& a) {
+    if (a.store) return a.lane == Side::Cube ? PipeType::FIX : PipeType::MTE3;
+    return PipeType::MTE2;
+}
+
+ExprPtr GmSync::pipe_lit(PipeType p) {
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::Enum;
+    e->enum_kind = EnumKind::PipeType;
+    e->ival = static_cast<int64_t>(p);
+    e->sval = std::string(pipe_type_name(p));
+    e->type = Type::none();
+    return e;
+}
+
+void GmSync::place_war_flags(const Access& s, const Access& l, Block* b, size_t is, size_t il) {
+    const bool two = a5_two_lanes();
+    const int ev = free_event(two);
+    const int stride = m_opt.flag_lane_stride;
+    Unit unit{"write-after-read flag pair",
+              {},
+              &m_stats.war_orders,
+              nullptr,
+              fmt::format("{} -> {} write-after-read flags (event {})", where(l), where(s), ev)};
+    auto plan = [&](Block* blk, size_t at, StmtPtr st) {
+        unit.stmts.push_back(st);
+        this->plan(blk, at, std::move(st));
+    };
+    // The statements of one flag op on side `lane`: one per AIV lane on the cube, a lane branch on the vector.
+    auto flag_op = [&](OpCode op, Side lane, PipeType pipe, const SourceLoc& loc, Block* blk, size_t at) {
+        const char* core = lane == Side::Cube ? "aic" : "aiv";
+        auto one = [&](int id) {
+            return make_eval(
+                make_call(op, {{"event_id", int_lit(id)}, {"pipe", pipe_lit(pipe)}, {"core_type", str_lit(core)}},
+                          loc),
+                loc);
+        };
+        if (!two) return plan(blk, at, one(ev));
+        if (lane == Side::Cube) {
+            plan(blk, at, one(ev));
+            plan(blk, at, one(ev + stride));
+            return;
+        }
+        VarPtr sub = new_var("_lane", Type::scalar(DType::INDEX), loc);
+        plan(blk, at, make_assign(sub, make_call(OpCode::GetSubblockIdx, {}, loc), loc));
+        auto cond = std::make_shared<Expr>();
+        cond->kind = ExprKind::Compare;
+        cond->sval = "==";
+        cond->loc = loc;
+        cond->args = {var_ref(sub, loc), int_lit(0, loc)};
+        cond->type = Type::scalar(DType::BOOL);
+        auto br = std::make_shared<Stmt>();
+        br->kind = StmtKind::If;
+        br->loc = loc;
+        br->value = cond;
+        br->body.push_back(one(ev));
+        br->orelse.push_back(one(ev + stride));
+        plan(blk, at, br);
+    };
+    // After the consumer's statement in the loop body; before the producer store.
+    flag_op(OpCode::SyncSet, l.lane, pipe_of(l), l.stmt->loc, b, il + 1);
+    flag_op(OpCode::SyncWait, s.lane, pipe_of(s), s.stmt->loc, b, is);
+    // Priming set before the loop, draining wait after it, in the loop's parent block.
+    Block* loop_block = b;
+    Block* parent = m_parent.at(loop_block);
+    size_t loop_index = m_index_in_parent.at(loop_block);
+    flag_op(OpCode::SyncSet, l.lane, pipe_of(l), l.stmt->loc, parent, loop_index);
+    flag_op(OpCode::SyncWait, s.lane, pipe_of(s), s.stmt->loc, parent, loop_index + 1);
+    ++m_stats.war_orders;
+    m_flag_units.push_back(std::move(unit));
+}
+
+}  // namespace cvsim::passes::gmsync
