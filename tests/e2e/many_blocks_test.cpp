@@ -22,7 +22,8 @@ namespace {
 std::string kernel(int blocks, bool racy) {
     std::string k = R"(import pypto.language as pl
 
-NB = )" + std::to_string(blocks) + R"(
+NB = )" + std::to_string(blocks) +
+                    R"(
 M = 16
 K = 64
 N = 64
@@ -109,9 +110,9 @@ TEST(ManyBlocks, RunningOutOfMemoryInsideASystemCProcessIsTheCapacityDiagnostic)
     // instruction) ends as main's out-of-memory diagnostic, in process and from an explore worker.
     std::string path = write_kernel("clean4.py", 4, false);
     ::setenv("CVSIM_FAULT_OUT_OF_MEMORY_AT", "5", 1);
-    for (const std::vector<std::string>& args :
-         {std::vector<std::string>{"run", path}, {"check", path, "--schedules", "2", "--jobs", "0", "--no-progress"},
-          {"check", path, "--schedules", "2", "--jobs", "1", "--no-progress"}}) {
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"run", path},
+                                                 {"check", path, "--schedules", "2", "--jobs", "0", "--no-progress"},
+                                                 {"check", path, "--schedules", "2", "--jobs", "1", "--no-progress"}}) {
         RunResult r = run_cvsim(args, 120, limits(0));
         ASSERT_FALSE(r.timed_out);
         EXPECT_EQ(r.exit_code, 2) << args[0] << " " << args.back() << "\n" << r.out << r.err;

@@ -17,7 +17,8 @@ using ir::Pipe;
 
 class Clusters {
   public:
-    explicit Clusters(int clusters) : m_n(clusters), m_seq(clusters * 3), m_pipe_seq(clusters * 3), m_last(clusters * 3, -1) {
+    explicit Clusters(int clusters)
+        : m_n(clusters), m_seq(clusters * 3), m_pipe_seq(clusters * 3), m_last(clusters * 3, -1) {
         rt::TensorBuffer t;
         t.name = "scratch";
         t.dtype = DType::FP16;
@@ -46,7 +47,8 @@ class Clusters {
         e.scalar_before = in.pipe == Pipe::Scalar || !in.after_scalar ? -1 : m_last[static_cast<size_t>(c)];
         e.deps = in.deps;
         if (in.pipe == Pipe::Scalar) {
-            if (m_last[static_cast<size_t>(c)] >= 0) e.deps.push_back(static_cast<uint32_t>(m_last[static_cast<size_t>(c)]));
+            if (m_last[static_cast<size_t>(c)] >= 0)
+                e.deps.push_back(static_cast<uint32_t>(m_last[static_cast<size_t>(c)]));
             m_last[static_cast<size_t>(c)] = e.seq;
         }
         e.acquires = in.acq;
@@ -142,8 +144,8 @@ TEST(HazardCheckerClusters, ABarrierOverEveryClusterOrdersEveryWriteBeforeEveryL
 }
 
 TEST(HazardCheckerClusters, StoredClocksDoNotGrowWithTheClusterCount) {
-    // 256 clusters, 64 store-release / acquire / load rounds each, synchronised within their cluster only: a full vector
-    // clock per instruction was 256 * 24 components (24 KiB); the compressed one is the cluster's chunk.
+    // 256 clusters, 64 store-release / acquire / load rounds each, synchronised within their cluster only: a full
+    // vector clock per instruction was 256 * 24 components (24 KiB); the compressed one is the cluster's chunk.
     const int n = 256, per_core = 64;
     Clusters s(n);
     for (int b = 0; b < n; ++b)
