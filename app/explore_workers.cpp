@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <new>
 
 #include <fmt/format.h>
 
@@ -147,6 +148,9 @@ static_assert(RunningSlot::is_always_lock_free, "the running-seed slots are shar
         flush();
         ::close(fd);
         _exit(0);
+    } catch (const std::bad_alloc&) {
+        write_all(fd, "M\n");  // out of memory: the supervisor reports it as main does its own (E-CAPACITY)
+        _exit(3);
     } catch (const std::exception& ex) {
         write_all(fd, fmt::format("E {}\n", ex.what()));
         _exit(3);
@@ -335,6 +339,8 @@ class Supervisor {
             record(r);
         } else if (line.rfind("E ", 0) == 0) {
             throw std::runtime_error("worker: " + line.substr(2));
+        } else if (line == "M") {
+            throw std::bad_alloc();
         }
     }
 

@@ -120,6 +120,19 @@ std::optional<std::string> assemble_outside_error(const OpOperands& o) {
         r, c, t.m.rows(), t.m.cols());
 }
 
+std::optional<std::string> write_outside_error(const OpOperands& o) {
+    if (!o.op || o.op->code != OpCode::Write || o.tiles.empty()) return std::nullopt;
+    int64_t r = 0, c = 0;
+    if (o.ints.size() == 1)
+        c = o.ints[0];
+    else if (o.ints.size() >= 2)
+        r = o.ints[o.ints.size() - 2], c = o.ints.back();
+    const TileData& t = o.tiles[0];
+    if (r >= 0 && c >= 0 && r < t.m.rows() && c < t.m.cols()) return std::nullopt;
+    return fmt::format("pl.tile.write: index [{}, {}] is outside the tile of shape [{}, {}]", r, c, t.m.rows(),
+                       t.m.cols());
+}
+
 std::optional<std::string> gather_compare_overflow_error(const OpOperands& o) {
     if (!o.op || (o.op->code != OpCode::GatherCompareDst && o.op->code != OpCode::GatherCompareCdst) || !o.call ||
         o.tiles.empty() || o.scalars.empty())

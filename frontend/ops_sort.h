@@ -20,5 +20,8 @@ Type sort_op_type(const Expr& call);
 std::optional<std::string> gather_compare_overflow_error(const OpOperands& o);
 // A run-time pl.tile.assemble whose source region (its valid part) leaves the target: the message, else nullopt.
 std::optional<std::string> assemble_outside_error(const OpOperands& o);
+// A run-time pl.tile.write whose index (a scalar, possibly read from data) is outside the tile: the message, else
+// nullopt. Was an exception out of the numerics: in the simulator, inside a SystemC process (exit 3).
+std::optional<std::string> write_outside_error(const OpOperands& o);
 
 }  // namespace cvsim::ir

@@ -1010,6 +1010,7 @@ class Lane {
         }
         if (auto err = gather_compare_overflow_error(o)) fail(codes::kOob, c.loc, *err);
         if (auto err = assemble_outside_error(o)) fail(codes::kOob, c.loc, *err);
+        if (auto err = write_outside_error(o)) fail(codes::kOob, c.loc, *err);
         TileData res;
         try {
             res = eval_numerics(o);

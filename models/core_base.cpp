@@ -166,6 +166,11 @@ void CoreBase::scalar_thread() {
             drain(StallCause::None);
             finish_program();
         } catch (const AbortRun&) {
+        } catch (const sc_core::sc_unwind_exception&) {
+            throw;
+        } catch (...) {
+            m_ctl.keep_error(std::current_exception());
+            throw;
         }
     }
 }
@@ -183,6 +188,11 @@ void CoreBase::pipe_thread(int index) {
             ps.current = nullptr;
             // Wait for the next schedule: the queue is cleared by reset().
             while (m_ctl.aborted) wait(m_ctl.abort_ev | ps.nonempty[0]);
+        } catch (const sc_core::sc_unwind_exception&) {
+            throw;
+        } catch (...) {
+            m_ctl.keep_error(std::current_exception());
+            throw;
         }
     }
 }

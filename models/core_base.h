@@ -15,6 +15,7 @@
 
 #include <array>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
@@ -42,6 +43,13 @@ struct RunControl {
     uint64_t max_cycles = 0;              // simulated-time bound of a schedule (0: none)
     bool timed_out = false;               // a bound was hit (simulated or wall time)
     std::function<bool()> wall_exceeded;  // returns true when the wall-time bound is exceeded
+    // The first exception a core's process let out (not AbortRun): SystemC reports it as an opaque
+    // "uncaught exception ... In process: ..."; the machine rethrows this one after sc_start instead.
+    std::exception_ptr error;
+    bool broken = false;  // SystemC stopped at such an exception: no further schedule can run
+    void keep_error(std::exception_ptr e) {
+        if (!error) error = std::move(e);
+    }
 };
 
 // The scalar unit's program in method mode: called again after every wait it asks for.

@@ -102,6 +102,9 @@ void CoreBase::scalar_method() {
     } catch (const AbortRun&) {
         m_scalar_proc = Proc::Idle;
         next_trigger(m_start_ev[1]);
+    } catch (...) {
+        m_ctl.keep_error(std::current_exception());
+        throw;
     }
 }
 
@@ -149,6 +152,9 @@ void CoreBase::pipe_method(int index) {
                 return;
             }
             ps.proc = Proc::Idle;
+        } catch (...) {
+            m_ctl.keep_error(std::current_exception());
+            throw;
         }
     }
 }

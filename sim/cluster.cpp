@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <new>
+#include <string_view>
+#include <utility>
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <pthread.h>
@@ -29,20 +32,37 @@ namespace {
 // later one is reported as a stack-buffer-overflow: a false positive, but the ASan suite aborts on it (tests
 // run sessions and then compile kernels that raise diagnostics in one process). After each sc_start the
 // thread's real stack is reported again. Nothing in a build without ASan.
-void sc_run(const sc_time& t, sc_starvation_policy p = SC_RUN_TO_TIME) {
-    sc_start(t, p);
+void sc_run(RunControl& ctl, const sc_time& t, sc_starvation_policy p = SC_RUN_TO_TIME) {
+    std::string stopped;
+    bool no_stack = false;
+    try {
+        sc_start(t, p);
+    } catch (const sc_report& r) {
+        no_stack = std::string_view(r.get_msg_type()) == SC_ID_STACK_SETUP_FAILED_;
+        // A core's process let an exception out: SystemC wraps it ("uncaught exception ... In process: ...")
+        // and its kernel cannot run another schedule. The exception itself goes on (below), so std::bad_alloc
+        // is the out-of-memory diagnostic (E-CAPACITY, exit 2) as anywhere else.
+        ctl.broken = true;
+        stopped = r.what();
+    }
 #if defined(__SANITIZE_ADDRESS__)
     pthread_attr_t attr;
-    if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
-    void* addr = nullptr;
-    size_t size = 0;
-    const bool ok = pthread_attr_getstack(&attr, &addr, &size) == 0;
-    pthread_attr_destroy(&attr);
-    if (!ok) return;
-    void* fake_stack = nullptr;
-    __sanitizer_start_switch_fiber(&fake_stack, addr, size);
-    __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        void* addr = nullptr;
+        size_t size = 0;
+        const bool ok = pthread_attr_getstack(&attr, &addr, &size) == 0;
+        pthread_attr_destroy(&attr);
+        if (ok) {
+            void* fake_stack = nullptr;
+            __sanitizer_start_switch_fiber(&fake_stack, addr, size);
+            __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
+        }
+    }
 #endif
+    if (!ctl.broken) return;
+    if (ctl.error) std::rethrow_exception(std::exchange(ctl.error, nullptr));
+    if (no_stack) throw std::bad_alloc();  // SystemC could not allocate a thread's stack (E518): memory too
+    throw std::runtime_error(fmt::format("the simulation stopped: {}", stopped));
 }
 
 }  // namespace
@@ -77,7 +97,7 @@ Machine::Machine(int clusters) {
     }
     for (const char* g : {"mix", "aiv_only", "aic_only"}) m_barriers[g];
     // Finish elaboration so sc_start can run schedules.
-    sc_run(SC_ZERO_TIME);
+    sc_run(m_ctl, SC_ZERO_TIME);
 }
 
 CrossCorePipe& Machine::ring(int cluster, int dir, int64_t id) {
@@ -113,6 +133,9 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     if (plan.blocks > clusters())
         throw std::runtime_error(
             fmt::format("launch of {} clusters on a machine elaborated with {}", plan.blocks, clusters()));
+    if (m_ctl.broken)
+        throw std::runtime_error(
+            "the simulation kernel stopped at an error in an earlier schedule (run in a fresh process)");
     reset_models();
     m_ctl.aborted = false;
     m_ctl.timed_out = false;
@@ -230,7 +253,7 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     }
     st.launched_cores = static_cast<int>(runners.size());
     // Run until every core finished, nothing can move (deadlock), or a bound is hit.
-    sc_run(sc_time(static_cast<double>(cfg.max_cycles), SC_NS), SC_EXIT_ON_STARVATION);
+    sc_run(m_ctl, sc_time(static_cast<double>(cfg.max_cycles), SC_NS), SC_EXIT_ON_STARVATION);
 
     RunOutcome out;
     bool all_done = true;
@@ -316,8 +339,8 @@ RunOutcome Machine::run(const RunConfig& cfg) {
         m_ctl.abort_ev.notify(SC_ZERO_TIME);
         for (auto& cm : m_clusters)
             for (auto& c : cm->cores) c->abort_waits();
-        sc_run(SC_ZERO_TIME);
-        while (sc_pending_activity_at_current_time()) sc_run(SC_ZERO_TIME);
+        sc_run(m_ctl, SC_ZERO_TIME);
+        while (sc_pending_activity_at_current_time()) sc_run(m_ctl, SC_ZERO_TIME);
     }
     // Flush pending events (delayed notifications) so the next schedule starts clean.
     for (auto& r : runners) {

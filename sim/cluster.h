@@ -35,9 +35,10 @@ struct RunConfig {
     std::vector<EventSink*> sinks;         // observers of the event stream
     std::vector<uint32_t> ring_tensors;    // hidden ring tensor per cluster (index in gm)
     std::map<std::pair<int, int64_t>, int64_t> ring_bases;  // (dir 0 = C2V / 1 = V2C, ring id) -> byte offset in it
-    int fault_abort_at = -1;         // testing: abort the process at this instruction count (crash isolation)
-    class DataMemo* memo = nullptr;  // results reused across the session's schedules (optional)
-    uint64_t gm_image_id = 0;        // names `gm`'s contents (0: unnamed): the same image is restored, not rebuilt
+    int fault_abort_at = -1;              // testing: abort the process at this instruction count (crash isolation)
+    int64_t fault_out_of_memory_at = -1;  // testing: throw std::bad_alloc inside a core's process there
+    class DataMemo* memo = nullptr;       // results reused across the session's schedules (optional)
+    uint64_t gm_image_id = 0;             // names `gm`'s contents (0: unnamed): the same image is restored, not rebuilt
     struct StreamCache* streams = nullptr;  // the session's recorded instruction streams (nullptr: walk live)
 };
 

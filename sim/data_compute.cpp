@@ -131,6 +131,11 @@ void DataEngine::compute_data(SimInstr& in) {
     o.out_cols = out.cols;
     if (auto err = gather_compare_overflow_error(o)) runtime_finding(codes::kOob, *in.stmt, *err);
     if (auto err = assemble_outside_error(o)) runtime_finding(codes::kOob, *in.stmt, *err);
+    if (auto err = write_outside_error(o)) {
+        runtime_finding(codes::kOob, *in.stmt, *err);
+        p.data = o.tiles[0];  // nothing is written
+        return;
+    }
     p.data = eval_numerics(o);
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <new>
 
 #include "core/cost_model.h"
 #include "core/layout.h"
@@ -183,6 +184,9 @@ Step DataEngine::begin(SimInstr& in) {
     if (in.phase == 0) {
         if (m_st.cfg->fault_abort_at >= 0 && m_st.instructions >= static_cast<uint64_t>(m_st.cfg->fault_abort_at))
             std::abort();
+        if (m_st.cfg->fault_out_of_memory_at >= 0 &&
+            m_st.instructions >= static_cast<uint64_t>(m_st.cfg->fault_out_of_memory_at))
+            throw std::bad_alloc();
         in.phase = 1;
         // Every synchronisation or GM event is a scheduling point (PCT, sweep); an a5 read of slot memory is
         // recorded before it.

@@ -102,6 +102,8 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt)
     m_opt.dims = dims_from_inputs(m_file, m_opt.dims, m_opt.input_files);
     if (const char* live = std::getenv("CVSIM_LIVE_WALK"); live && *live && std::string_view(live) != "0")
         m_opt.streams = false;
+    if (const char* oom = std::getenv("CVSIM_FAULT_OUT_OF_MEMORY_AT"); oom && *oom)
+        m_opt.fault_out_of_memory_at = std::strtoll(oom, nullptr, 10);
     static uint64_t next_image_id = 0;
     m_gm_image_id = ++next_image_id;
     m_hw = session_params(m_opt);
@@ -247,6 +249,7 @@ ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventS
     cfg.ring_tensors = m_ring_tensors;
     cfg.ring_bases = m_ring_bases;
     cfg.fault_abort_at = fault_abort_at;
+    cfg.fault_out_of_memory_at = m_opt.fault_out_of_memory_at;
     m_memo.set_budget(m_opt.memo_budget);
     cfg.memo = m_opt.memo ? &m_memo : nullptr;
     cfg.gm_image_id = m_gm_image_id;

@@ -48,6 +48,9 @@ struct SessionOptions {
     // allow it and the session records the memo (many schedules); off: every schedule walks the lanes live on
     // SystemC threads (the same schedule, cycle for cycle; CVSIM_LIVE_WALK=1 turns it off too, for comparisons).
     bool streams = true;
+    // Testing (CVSIM_FAULT_OUT_OF_MEMORY_AT=N): std::bad_alloc is thrown inside a core's SystemC process at the
+    // N-th instruction of every schedule, as a real allocation failure there would be.
+    int64_t fault_out_of_memory_at = -1;
 };
 
 // The expander's options for a session's target, policy and launch, with what the hardware parameters decide

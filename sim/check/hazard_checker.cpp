@@ -20,9 +20,15 @@ void HazardChecker::reset(uint64_t visibility_delay) {
     m_cores.resize(static_cast<size_t>(m_ncomp / kComps));
     for (auto& c : m_cores) {
         std::fill(c.has_end.begin(), c.has_end.end(), uint8_t{0});  // the clock rows stay allocated
-        for (auto& v : c.last_on_pipe) v.assign(static_cast<size_t>(m_ncomp), 0);
+        c.last_on_pipe.fill(-1);
+        c.last_snap = 0;
         c.fences = 0;
     }
+    m_nsnaps = 0;
+    m_start.assign(width(), 0);
+    m_is_dirty.assign(static_cast<size_t>(m_ncomp / kChunk), 0);
+    m_dirty.clear();
+    m_all_dirty = false;
     m_tokens.clear();
     std::fill(m_token_set.begin(), m_token_set.end(), uint8_t{0});
     for (auto& cells : m_shadow) cells.n = 0;
@@ -40,47 +46,125 @@ size_t HazardChecker::shared_read_cells() const {
     return n;
 }
 
-const uint32_t* HazardChecker::token_clock(uint64_t t, uint64_t& own) const {
-    if (t < m_token_set.size()) {
-        if (!m_token_set[t]) return nullptr;
-        own = m_token_own[t];
-        return m_token_clock.data() + t * static_cast<uint64_t>(m_ncomp);
-    }
-    auto it = m_tokens.find(t);
-    if (it == m_tokens.end()) return nullptr;
-    own = 0xFFFFFFFFu;  // no epoch reaches this: always joined
-    return it->second.data();
+size_t HazardChecker::clock_bytes() const {
+    size_t n = m_snaps.capacity() * sizeof(uint32_t) + m_token_chunk.capacity() * sizeof(uint32_t) +
+               m_token_snap.capacity() * sizeof(uint32_t) + m_token_cluster.capacity() * sizeof(int32_t) +
+               m_token_set.capacity() + m_token_own.capacity() * sizeof(uint64_t) +
+               m_tokens.size() * sizeof(TokenClock);
+    for (const CoreState& c : m_cores)
+        n += c.chunk_end.capacity() * sizeof(uint32_t) + c.snap_end.capacity() * sizeof(uint32_t) +
+             c.has_end.capacity() + c.own_end.capacity() * sizeof(uint64_t);
+    return n;
 }
 
-void HazardChecker::set_token_clock(uint64_t t, const VC& clock, uint64_t own) {
+bool HazardChecker::token_clock(uint64_t t, uint64_t& own, ClockRef& r) const {
+    if (t < m_token_set.size()) {
+        if (!m_token_set[t]) return false;
+        own = m_token_own[t];
+        r.cluster = m_token_cluster[t];
+        r.snap = m_token_snap[t];
+        r.chunk = m_token_chunk.data() + t * static_cast<uint64_t>(kChunk);
+        return true;
+    }
+    auto it = m_tokens.find(t);
+    if (it == m_tokens.end()) return false;
+    own = 0xFFFFFFFFu;  // no epoch reaches this: always joined
+    r.cluster = it->second.cluster;
+    r.snap = it->second.snap;
+    r.chunk = it->second.chunk.data();
+    return true;
+}
+
+void HazardChecker::set_token_clock(uint64_t t, int cluster, uint32_t snap, const uint32_t* chunk, uint64_t own) {
     if (t >= kDenseTokens) {
-        m_tokens[t] = clock;
+        TokenClock& tc = m_tokens[t];
+        tc.cluster = cluster;
+        tc.snap = snap;
+        std::copy(chunk, chunk + kChunk, tc.chunk.begin());
         return;
     }
-    const size_t width = static_cast<size_t>(m_ncomp);
     if (t >= m_token_set.size()) {
         const size_t n =
             std::min<size_t>(std::max<size_t>(static_cast<size_t>(t) + 1, m_token_set.size() * 2), kDenseTokens);
         m_token_set.resize(n, 0);
         m_token_own.resize(n, 0);
-        m_token_clock.resize(n * width, 0);
+        m_token_snap.resize(n, 0);
+        m_token_cluster.resize(n, 0);
+        m_token_chunk.resize(n * kChunk, 0);
     }
     m_token_set[t] = 1;
     m_token_own[t] = own;
-    std::copy(clock.begin(), clock.end(), m_token_clock.begin() + static_cast<std::ptrdiff_t>(t * width));
+    m_token_snap[t] = snap;
+    m_token_cluster[t] = cluster;
+    std::copy(chunk, chunk + kChunk, m_token_chunk.begin() + static_cast<std::ptrdiff_t>(t * kChunk));
 }
 
-void HazardChecker::join(VC& a, const uint32_t* b) const {
-    // The width is a multiple of kComps: whole blocks of eight the compiler vectorises.
-    uint32_t* x = a.data();
-    const size_t n = a.size();
-    for (size_t i = 0; i < n; i += kComps)
-        for (size_t j = 0; j < static_cast<size_t>(kComps); ++j) x[i + j] = std::max(x[i + j], b[i + j]);
+void HazardChecker::clear_start(int cluster) {
+    if (m_all_dirty) {
+        std::fill(m_start.begin(), m_start.end(), 0u);
+        std::fill(m_is_dirty.begin(), m_is_dirty.end(), uint8_t{0});
+    } else {
+        for (int k : m_dirty) {
+            std::fill_n(m_start.begin() + static_cast<std::ptrdiff_t>(k) * kChunk, kChunk, 0u);
+            m_is_dirty[static_cast<size_t>(k)] = 0;
+        }
+    }
+    m_dirty.clear();
+    m_all_dirty = false;
+    m_start_cluster = cluster;
+    m_start_snap = 0;
+    m_start_mixed = false;
 }
 
-const uint32_t* HazardChecker::end_clock(const CoreState& cs, uint32_t seq) const {
-    if (seq >= cs.has_end.size() || !cs.has_end[seq]) return nullptr;
-    return cs.vc_end.data() + static_cast<size_t>(seq) * static_cast<size_t>(m_ncomp);
+void HazardChecker::join_ref(const ClockRef& r) {
+    if (r.snap != 0) {
+        // The whole width (the compiler vectorises the max).
+        uint32_t* x = m_start.data();
+        const uint32_t* y = snap_row(r.snap);
+        const size_t n = width();
+        for (size_t i = 0; i < n; ++i) x[i] = std::max(x[i], y[i]);
+        m_all_dirty = true;
+        if (r.cluster != m_start_cluster || (m_start_snap != 0 && m_start_snap != r.snap)) m_start_mixed = true;
+        m_start_snap = r.snap;
+    }
+    uint32_t* x = m_start.data() + static_cast<size_t>(r.cluster) * kChunk;
+    for (int j = 0; j < kChunk; ++j) x[j] = std::max(x[j], r.chunk[j]);
+    if (!m_is_dirty[static_cast<size_t>(r.cluster)]) {
+        m_is_dirty[static_cast<size_t>(r.cluster)] = 1;
+        m_dirty.push_back(r.cluster);
+    }
+    if (r.cluster != m_start_cluster) m_start_mixed = true;
+}
+
+uint32_t HazardChecker::snapshot_of_start(CoreState& cs, int cluster) {
+    if (!m_start_mixed) return m_start_snap;
+    // The remote part: m_start without the cluster's own chunk. All zeros, the core's last snapshot, or a new one.
+    const size_t w = width();
+    const size_t lo = static_cast<size_t>(cluster) * kChunk, hi = lo + kChunk;
+    auto remote_equals = [&](const uint32_t* row) {
+        for (size_t i = 0; i < lo; ++i)
+            if (m_start[i] != (row ? row[i] : 0u)) return false;
+        for (size_t i = hi; i < w; ++i)
+            if (m_start[i] != (row ? row[i] : 0u)) return false;
+        return true;
+    };
+    if (remote_equals(nullptr)) return 0;
+    if (cs.last_snap != 0 && remote_equals(snap_row(cs.last_snap))) return cs.last_snap;
+    const uint32_t s = ++m_nsnaps;
+    if (m_snaps.size() < static_cast<size_t>(s) * w) m_snaps.resize(static_cast<size_t>(s) * w);
+    uint32_t* row = m_snaps.data() + static_cast<size_t>(s - 1) * w;
+    std::copy(m_start.begin(), m_start.end(), row);
+    std::fill(row + lo, row + hi, 0u);
+    cs.last_snap = s;
+    return s;
+}
+
+bool HazardChecker::end_ref(const CoreState& cs, int cluster, uint32_t seq, ClockRef& r) const {
+    if (seq >= cs.has_end.size() || !cs.has_end[seq]) return false;
+    r.cluster = cluster;
+    r.snap = cs.snap_end[seq];
+    r.chunk = cs.chunk_end.data() + static_cast<size_t>(seq) * kChunk;
+    return true;
 }
 
 static bool same_window(const rt::Window& a, const rt::Window& b) {
@@ -277,16 +361,20 @@ void HazardChecker::on_event(const Event& e) {
     const int core = e.cluster * kCoresPerCluster + static_cast<int>(e.core);
     if (core >= static_cast<int>(m_cores.size())) return;
     CoreState& cs = m_cores[static_cast<size_t>(core)];
+    const int cluster = e.cluster;
     // The joins commute: the start is the pipe's previous end clock joined with the rest, each one it already
     // covers skipped (join_end).
-    VC& start = m_start;
-    start = cs.last_on_pipe[static_cast<int>(e.pipe)];
-    if (e.scalar_before >= 0) join_seq(start, cs, static_cast<uint32_t>(e.scalar_before));
-    for (uint32_t d : e.deps) join_seq(start, cs, d);
+    clear_start(cluster);
+    ClockRef r;
+    if (int64_t last = cs.last_on_pipe[static_cast<int>(e.pipe)]; last >= 0)
+        if (end_ref(cs, cluster, static_cast<uint32_t>(last), r)) join_ref(r);
+    if (e.scalar_before >= 0) join_seq(cs, cluster, static_cast<uint32_t>(e.scalar_before));
+    for (uint32_t d : e.deps) join_seq(cs, cluster, d);
     for (uint64_t t : e.acquires) {
         uint64_t own = 0;
-        if (const uint32_t* v = token_clock(t, own)) join_end(start, v, own);
+        if (token_clock(t, own, r)) join_end(r, own);
     }
+    const VC& start = m_start;
     const uint32_t c = static_cast<uint32_t>(comp(core, e.pipe));
     const uint32_t epoch = e.pipe_seq + 1;
     for (const GmAccess& g : e.gm) {
@@ -312,26 +400,34 @@ void HazardChecker::on_event(const Event& e) {
             check(std::move(a), w, start);
         }
     }
-    // The clock at the end: the start plus its own epoch (and the fence count after a fence).
-    VC& end = start;
+    // The clock at the end: the start plus its own epoch (and the fence count after a fence), both in the
+    // cluster's own chunk.
+    VC& end = m_start;
+    if (!m_is_dirty[static_cast<size_t>(cluster)]) {
+        m_is_dirty[static_cast<size_t>(cluster)] = 1;
+        m_dirty.push_back(cluster);
+    }
     end[c] = std::max(end[c], epoch);
     if (e.fence) {
         ++cs.fences;
         end[static_cast<size_t>(fence_comp(core))] = cs.fences;
     }
     const uint64_t own = (uint64_t{c} << 32) | epoch;
-    for (uint64_t t : e.releases) set_token_clock(t, end, own);
-    cs.last_on_pipe[static_cast<int>(e.pipe)] = end;
-    const size_t width = static_cast<size_t>(m_ncomp);
+    const uint32_t snap = snapshot_of_start(cs, cluster);
+    const uint32_t* chunk = end.data() + static_cast<size_t>(cluster) * kChunk;
+    for (uint64_t t : e.releases) set_token_clock(t, cluster, snap, chunk, own);
+    cs.last_on_pipe[static_cast<int>(e.pipe)] = e.seq;
     if (e.seq >= cs.has_end.size()) {
         size_t n = std::max<size_t>(static_cast<size_t>(e.seq) + 1, cs.has_end.size() * 2);
         cs.has_end.resize(n, 0);
         cs.own_end.resize(n, 0);
-        cs.vc_end.resize(n * width, 0);
+        cs.snap_end.resize(n, 0);
+        cs.chunk_end.resize(n * kChunk, 0);
     }
     cs.has_end[e.seq] = 1;
     cs.own_end[e.seq] = own;
-    std::copy(end.begin(), end.end(), cs.vc_end.begin() + static_cast<std::ptrdiff_t>(e.seq * width));
+    cs.snap_end[e.seq] = snap;
+    std::copy(chunk, chunk + kChunk, cs.chunk_end.begin() + static_cast<std::ptrdiff_t>(e.seq) * kChunk);
 }
 
 }  // namespace cvsim::sim

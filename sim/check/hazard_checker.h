@@ -52,6 +52,11 @@ class HazardChecker : public EventSink {
     uint64_t read_inflations() const { return m_inflations; }
     // Cells currently holding an inflated read vector clock.
     size_t shared_read_cells() const;
+    // Bytes held for completed instructions' and released tokens' clocks (the storage that grew with
+    // instructions x clusters before clocks were compressed).
+    size_t clock_bytes() const;
+    // Remote-part snapshots made this schedule.
+    uint32_t snapshots() const { return m_nsnaps; }
 
   private:
     using VC = std::vector<uint32_t>;
@@ -87,10 +92,29 @@ class HazardChecker : public EventSink {
     struct CoreState;
     int comp(int core, ir::Pipe p) const { return core * kComps + static_cast<int>(p); }
     int fence_comp(int core) const { return core * kComps + 7; }
-    void join(VC& a, const uint32_t* b) const;
-    const uint32_t* end_clock(const CoreState& cs, uint32_t seq) const;
-    void join_seq(VC& start, const CoreState& cs, uint32_t seq) const {
-        if (const uint32_t* v = end_clock(cs, seq)) join_end(start, v, cs.own_end[seq]);
+
+    // Stored clocks are compressed (memory grows with the instructions, not with instructions x clusters): a
+    // clock of a core of cluster X is its cluster's chunk (kChunk components, kept inline) plus a snapshot of
+    // the other clusters' components (X's chunk zero in it), shared by every clock with the same remote part.
+    // Snapshot 0 is all zeros (a cluster no other cluster's token reached); 1, 2, ... are rows of m_snaps.
+    static constexpr int kChunk = kCoresPerCluster * kComps;
+    struct ClockRef {
+        int cluster = 0;
+        uint32_t snap = 0;
+        const uint32_t* chunk = nullptr;
+    };
+    const uint32_t* snap_row(uint32_t s) const { return m_snaps.data() + static_cast<size_t>(s - 1) * width(); }
+    size_t width() const { return static_cast<size_t>(m_ncomp); }
+    // m_start := zeros, for an instruction of `cluster` (only the chunks written since the last clear are zeroed).
+    void clear_start(int cluster);
+    // Joins a stored clock into m_start (tracking whether the remote part is still one known snapshot).
+    void join_ref(const ClockRef& r);
+    // The snapshot of m_start's remote part for a core of `core`'s cluster (an existing one when it matches).
+    uint32_t snapshot_of_start(CoreState& cs, int cluster);
+    bool end_ref(const CoreState& cs, int cluster, uint32_t seq, ClockRef& r) const;
+    void join_seq(const CoreState& cs, int cluster, uint32_t seq) {
+        ClockRef r;
+        if (end_ref(cs, cluster, seq, r)) join_end(r, cs.own_end[seq]);
     }
     bool ordered_before(const Access& first, const VC& second_start) const;
     void check(Access a, const rt::Window& w, const VC& start);
@@ -105,28 +129,39 @@ class HazardChecker : public EventSink {
     const rt::TensorStore* m_tensors;  // names and shapes
     uint64_t m_vis_delay;              // > 0: writes need a fence to be covered
     struct CoreState {
-        std::vector<uint32_t> vc_end;    // clock at the end of each instruction: [seq * width]
-        std::vector<uint8_t> has_end;    // instruction `seq` completed
-        std::vector<uint64_t> own_end;   // its own component << 32 | its epoch there
-        std::array<VC, 7> last_on_pipe;  // clock at the end of each pipe's last instruction
-        uint32_t fences = 0;             // fences completed
+        std::vector<uint32_t> chunk_end;        // its cluster's chunk of the clock at the end: [seq * kChunk]
+        std::vector<uint32_t> snap_end;         // the snapshot of the rest of that clock
+        std::vector<uint8_t> has_end;           // instruction `seq` completed
+        std::vector<uint64_t> own_end;          // its own component << 32 | its epoch there
+        std::array<int64_t, 7> last_on_pipe{};  // seq of each pipe's last completed instruction (-1: none)
+        uint32_t last_snap = 0;                 // the snapshot it made or matched last
+        uint32_t fences = 0;                    // fences completed
     };
     std::vector<CoreState> m_cores;
+    std::vector<uint32_t> m_snaps;  // snapshot s >= 1 at [(s - 1) * width, s * width)
+    uint32_t m_nsnaps = 0;          // snapshots made this schedule (the rows past it keep their storage)
     // Released sync tokens -> clock of the release. The simulator numbers tokens 1, 2, ... per schedule: those
-    // below kDenseTokens have a row of m_token_clock (m_token_set says which), any other an entry of the map.
+    // below kDenseTokens have a row of m_token_chunk (m_token_set says which), any other an entry of the map.
     static constexpr uint64_t kDenseTokens = uint64_t{1} << 20;
-    std::vector<uint32_t> m_token_clock;
+    struct TokenClock {
+        int cluster = 0;
+        uint32_t snap = 0;
+        std::array<uint32_t, kChunk> chunk{};
+    };
+    std::vector<uint32_t> m_token_chunk;
+    std::vector<uint32_t> m_token_snap;
+    std::vector<int32_t> m_token_cluster;
     std::vector<uint8_t> m_token_set;
     std::vector<uint64_t> m_token_own;  // the releaser's component << 32 | its epoch
-    std::unordered_map<uint64_t, VC> m_tokens;
-    const uint32_t* token_clock(uint64_t t, uint64_t& own) const;
-    void set_token_clock(uint64_t t, const VC& clock, uint64_t own);
-    // Joins a completed instruction's end clock into `start` unless `start` already covers it: a clock whose
+    std::unordered_map<uint64_t, TokenClock> m_tokens;
+    bool token_clock(uint64_t t, uint64_t& own, ClockRef& r) const;
+    void set_token_clock(uint64_t t, int cluster, uint32_t snap, const uint32_t* chunk, uint64_t own);
+    // Joins a completed instruction's end clock into m_start unless m_start already covers it: a clock whose
     // component c holds e or more includes the end clock of the instruction with epoch e on c (clocks grow only
     // by joins, and each instruction's start joins the previous one of its pipe), so the join would change nothing.
-    void join_end(VC& start, const uint32_t* clock, uint64_t own) const {
-        if (start[static_cast<size_t>(own >> 32)] >= static_cast<uint32_t>(own)) return;
-        join(start, clock);
+    void join_end(const ClockRef& r, uint64_t own) {
+        if (m_start[static_cast<size_t>(own >> 32)] >= static_cast<uint32_t>(own)) return;
+        join_ref(r);
     }
     // The cells of one tensor: [0, n) are live; the rest keep their storage for the next schedule's cells.
     struct Cells {
@@ -166,6 +201,14 @@ class HazardChecker : public EventSink {
     uint64_t m_next_id = 0;
     uint64_t m_inflations = 0;
     VC m_start;  // scratch: the current instruction's start clock
+    // What m_start holds besides zeros: the chunks written (all of it after a snapshot's join), and whether its
+    // remote part is known to be snapshot m_start_snap (only its own cluster's stored clocks joined since the clear).
+    std::vector<int> m_dirty;
+    std::vector<uint8_t> m_is_dirty;
+    bool m_all_dirty = false;
+    int m_start_cluster = 0;
+    uint32_t m_start_snap = 0;
+    bool m_start_mixed = false;
     struct Race {
         const Access* a;
         const rt::Window* w;
