@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace cvsim {
 
@@ -269,8 +270,12 @@ bool may_share(const GmAlias& a, const GmAlias& b) {
 }
 
 // ARGS are CALLEE's arguments in parameter order, evaluated in CALLER.
-void refuse_aliased_arguments(const Program* prog, const Function& caller, const Function& callee,
-                              const std::vector<ExprPtr>& args, const SourceLoc& at) {
+// The pairs (i, j), i < j, of CALLEE's tensor parameters whose arguments may share GM bytes (both read-only
+// pairs left out, except for an orchestration callee), each with the tensor they may share.
+std::vector<std::tuple<size_t, size_t, const Var*>> sharing_pairs(const Program* prog, const Function& caller,
+                                                                  const Function& callee,
+                                                                  const std::vector<ExprPtr>& args) {
+    std::vector<std::tuple<size_t, size_t, const Var*>> out;
     LaunchAliases roots(caller, prog);
     const size_t n = std::min(args.size(), callee.params.size());
     for (size_t i = 0; i < n; ++i)
@@ -279,18 +284,258 @@ void refuse_aliased_arguments(const Program* prog, const Function& caller, const
             const Param& q = callee.params[j];
             if (p.var->type.kind != TypeKind::Tensor || q.var->type.kind != TypeKind::Tensor) continue;
             if (p.dir == ParamDir::In && q.dir == ParamDir::In && callee.type != FuncType::Orchestration) continue;
+            const Var* shared = nullptr;
             for (const GmAlias& a : roots.of(args[i].get()))
                 for (const GmAlias& b : roots.of(args[j].get()))
-                    if (may_share(a, b))
-                        raise(codes::kUnsupported, args[j] ? args[j]->loc : at,
-                              fmt::format("'{}' gets '{}' and '{}' as parameters '{}' and '{}', which may share GM "
-                                          "bytes of '{}'; cvsim "
-                                          "checks each tensor parameter as a GM tensor of its own, so a race between "
-                                          "them would go unseen",
-                                          callee.name, args[i] ? args[i]->var->name : "?", args[j]->var->name,
-                                          p.var->name, q.var->name, a.base->name),
-                              "pass tensors that do not overlap (disjoint slices), or one tensor and offsets into it");
+                    if (!shared && may_share(a, b)) shared = a.base;
+            if (shared) out.emplace_back(i, j, shared);
         }
+    return out;
+}
+
+[[noreturn]] void raise_shared(const Function& callee, const std::vector<ExprPtr>& args, size_t i, size_t j,
+                               const Var* base, const SourceLoc& at, const std::string& why) {
+    raise(codes::kUnsupported, args[j] ? args[j]->loc : at,
+          fmt::format("'{}' gets '{}' and '{}' as parameters '{}' and '{}', which may share GM bytes of '{}'; {}",
+                      callee.name, args[i] && args[i]->kind == ExprKind::Var ? args[i]->var->name : "?",
+                      args[j] && args[j]->kind == ExprKind::Var ? args[j]->var->name : "?", callee.params[i].var->name,
+                      callee.params[j].var->name, base->name, why),
+          "pass tensors that do not overlap (disjoint slices), or one tensor and its reshape or constant slice");
+}
+
+// ARGS are CALLEE's arguments in parameter order, evaluated in CALLER. EXACT(i, j): the pair is bound to the same
+// GM bytes as the launch has them (not refused).
+void refuse_aliased_arguments(const Program* prog, const Function& caller, const Function& callee,
+                              const std::vector<ExprPtr>& args, const SourceLoc& at,
+                              const std::function<bool(size_t, size_t)>& exact = nullptr) {
+    for (const auto& [i, j, base] : sharing_pairs(prog, caller, callee, args))
+        if (!exact || !exact(i, j))
+            raise_shared(callee, args, i, j, base, at,
+                         "cvsim checks each tensor parameter as a GM tensor of its own, so a race between them would "
+                         "go unseen");
+}
+
+// ---- aliasing launch arguments bound to one tensor (docs/DECISIONS.md, "Aliasing launch arguments") ----
+
+std::optional<std::vector<int64_t>> const_ints(const ExprPtr& l) {
+    if (!l || (l->kind != ExprKind::List && l->kind != ExprKind::Tuple)) return std::nullopt;
+    std::vector<int64_t> r;
+    for (const auto& x : l->args) {
+        auto c = const_int(x);
+        if (!c) return std::nullopt;
+        r.push_back(*c);
+    }
+    return r;
+}
+
+int64_t numel_of(const std::vector<int64_t>& shape) {
+    int64_t n = 1;
+    for (int64_t d : shape)
+        if (d < 0 || __builtin_mul_overflow(n, d, &n)) return -1;
+    return n;
+}
+
+// An orchestration value as an exact view of the tensor it was cut from (the root: a tensor the orchestration
+// creates or is given), as rt::ParamView describes one.
+struct ExactView {
+    const Var* root = nullptr;
+    std::vector<int64_t> off, shape, reshape;
+    std::string how;  // "" (the root itself), "a pl.tensor.reshape", "a pl.tensor.slice", ...
+    bool whole() const {
+        return reshape.empty() && shape == root->type.shape &&
+               std::all_of(off.begin(), off.end(), [](int64_t o) { return o == 0; });
+    }
+    bool operator==(const ExactView& o) const {
+        return root == o.root && off == o.off && shape == o.shape && reshape == o.reshape;
+    }
+};
+
+class ExactViews {
+  public:
+    ExactViews(const Function& f, const Program* prog) : m_prog(prog) {
+        passes::walk(f.body, [&](const StmtPtr& s) {
+            if (s->kind == StmtKind::For || s->kind == StmtKind::If)
+                for (const auto& t : s->targets) m_def[t.get()].push_back(nullptr);
+            if (s->value && s->kind == StmtKind::Assign)
+                for (size_t k = 0; k < s->targets.size(); ++k) {
+                    m_def[s->targets[k].get()].push_back(s->value.get());
+                    m_index[s->targets[k].get()] = s->targets.size() > 1 ? static_cast<int>(k) : -1;
+                }
+        });
+        for (const auto& prm : f.params)
+            if (prm.var) m_params.insert(prm.var.get());
+    }
+
+    // nullopt: not known exactly (a loop-carried or reassigned value, a computed shape or offset, a reshape of a
+    // part of a tensor, ...).
+    std::optional<ExactView> of(const Expr* e, int depth = 0) const {
+        if (!e || e->kind != ExprKind::Var || depth > 64) return std::nullopt;
+        const Var* v = e->var.get();
+        if (v->type.kind != TypeKind::Tensor) return std::nullopt;
+        auto whole = [&] {
+            ExactView r;
+            r.root = v;
+            r.off.assign(v->type.shape.size(), 0);
+            r.shape = v->type.shape;
+            return r;
+        };
+        auto it = m_def.find(v);
+        if (it == m_def.end()) return m_params.count(v) ? std::optional<ExactView>(whole()) : std::nullopt;
+        if (m_params.count(v) || it->second.size() != 1 || !it->second[0]) return std::nullopt;
+        const Expr* d = it->second[0];
+        if (d->kind == ExprKind::Var) return of(d, depth + 1);
+        if (d->kind == ExprKind::Call && d->op && d->op->code == OpCode::TensorCreate) return whole();
+        if (d->kind != ExprKind::FuncCall || d->ival == kFuncRef) return std::nullopt;
+        if (d->sval == "pl.tensor.create") return whole();
+        const bool view = d->sval == "pl.tensor.view";
+        if (d->sval == "pl.tensor.reshape" || (view && d->args.size() == 2)) {
+            // The source's bytes under another row-major shape: only of a whole tensor (or of a whole reshape).
+            if (d->args.size() != 2) return std::nullopt;
+            auto src = of(d->args[0].get(), depth + 1);
+            auto shape = const_ints(d->args[1]);
+            if (!shape) shape = v->type.shape;  // a computed extent: the value's type (sema's dims)
+            if (!src) return std::nullopt;
+            const auto& base = src->reshape.empty() ? src->root->type.shape : src->reshape;
+            if (src->shape != base || !std::all_of(src->off.begin(), src->off.end(), [](int64_t o) { return o == 0; }))
+                return std::nullopt;
+            if (shape->empty() || numel_of(*shape) != numel_of(base) || numel_of(base) < 0) return std::nullopt;
+            src->off.assign(shape->size(), 0);
+            src->shape = *shape;
+            src->reshape = *shape == src->root->type.shape ? std::vector<int64_t>{} : *shape;
+            src->how = "a " + d->sval;
+            return src;
+        }
+        if (d->sval == "pl.tensor.slice" || view) {
+            // A constant box of the source, in its coordinates.
+            if (d->args.size() != 3) return std::nullopt;
+            auto src = of(d->args[0].get(), depth + 1);
+            auto shape = const_ints(d->args[1]);
+            auto off = const_ints(d->args[2]);
+            if (!src || !shape || !off || shape->size() != src->shape.size() || off->size() != shape->size())
+                return std::nullopt;
+            for (size_t k = 0; k < off->size(); ++k) {
+                if ((*off)[k] < 0 || (*shape)[k] < 1 || (*off)[k] > src->shape[k] - (*shape)[k]) return std::nullopt;
+                src->off[k] += (*off)[k];
+            }
+            src->shape = *shape;
+            src->how = "a " + d->sval;
+            return src;
+        }
+        if (is_host_op_call(*d) || !m_prog) return std::nullopt;
+        // A kernel launch's result: the argument passed as the parameter the kernel returns.
+        auto fn = m_prog->find(d->sval);
+        if (!fn) return std::nullopt;
+        auto ix = m_index.find(v);
+        auto k =
+            returned_param(m_prog, *fn, ix == m_index.end() || ix->second < 0 ? 0 : static_cast<size_t>(ix->second), 0);
+        if (!k || *k >= d->args.size()) return std::nullopt;
+        return of(d->args[*k].get(), depth + 1);
+    }
+
+  private:
+    std::map<const Var*, std::vector<const Expr*>> m_def;  // assignments (nullptr: a loop or branch result)
+    std::map<const Var*, int> m_index;                     // its index in a tuple unpacking (-1: one target)
+    std::set<const Var*> m_params;
+    const Program* m_prog = nullptr;
+};
+
+// The alias groups one launch of CALLEE with ARGS (in CALLER) binds: its tensor parameters whose arguments may
+// share GM bytes, each as an exact view of the tensor they come from. Empty: no two share. E-UNSUPPORTED for a
+// pair that is not an exact view of one tensor (a computed offset, a reshape of a slice, a loop-carried value).
+std::vector<rt::AliasGroup> launch_alias_groups(const Program* prog, const Function& caller, const Function& callee,
+                                                const std::vector<ExprPtr>& args, const SourceLoc& at) {
+    const auto pairs = sharing_pairs(prog, caller, callee, args);
+    if (pairs.empty()) return {};
+    if (callee.type == FuncType::Orchestration) {
+        const auto& [i, j, base] = pairs.front();
+        raise_shared(callee, args, i, j, base, at,
+                     "cvsim does not follow aliasing arguments into a nested orchestration, so a race between them "
+                     "would go unseen");
+    }
+    ExactViews views(caller, prog);
+    std::map<size_t, ExactView> of;
+    for (const auto& [i, j, base] : pairs) {
+        for (size_t k : {i, j}) {
+            if (of.count(k)) continue;
+            auto v = views.of(args[k].get());
+            const Type& t = callee.params[k].var->type;
+            if (!v || t.dtype != v->root->type.dtype || t.shape != v->shape)
+                raise_shared(callee, args, i, j, base, at,
+                             fmt::format("cvsim binds two such parameters to one GM tensor only when each is the "
+                                         "tensor, a pl.tensor.reshape of all of it or a constant pl.tensor.slice of "
+                                         "it, of the parameter's dtype and shape, and '{}' is not",
+                                         args[k] && args[k]->kind == ExprKind::Var ? args[k]->var->name : "?"));
+            of.emplace(k, *v);
+        }
+    }
+    // One group per root; a pair with different roots shares nothing after all.
+    std::map<const Var*, rt::AliasGroup> groups;
+    std::vector<const Var*> order;
+    for (const auto& [k, v] : of) {
+        auto [it, fresh] = groups.try_emplace(v.root);
+        rt::AliasGroup& g = it->second;
+        if (fresh) {
+            order.push_back(v.root);
+            g.dtype = v.root->type.dtype;
+            g.shape = v.root->type.shape;
+            g.dir = callee.params[k].dir;
+        } else if (g.dir != callee.params[k].dir) {
+            g.dir = ParamDir::InOut;
+        }
+        const std::string& name = callee.params[k].var->name;
+        g.members.push_back(rt::ParamView{name, v.off, v.shape, v.reshape});
+        if (g.name.empty() && v.whole()) g.name = name;
+        g.origin +=
+            fmt::format("{}'{}'{}", g.origin.empty() ? "" : ", ", name, v.how.empty() ? "" : " (" + v.how + ")");
+    }
+    std::vector<rt::AliasGroup> out;
+    for (const Var* root : order) {
+        rt::AliasGroup& g = groups[root];
+        if (g.members.size() < 2) continue;
+        if (g.name.empty()) {
+            // No parameter is the whole tensor: the root keeps the orchestration's name (not a parameter's).
+            g.name = root->name;
+            for (bool clash = true; clash;) {
+                clash = false;
+                for (const auto& prm : callee.params) clash |= prm.var->name == g.name;
+                if (clash) g.name += "_shared";
+            }
+        }
+        g.origin = fmt::format("{} of '{}' ({}:{})", g.origin, root->name, caller.name, at.line);
+        out.push_back(std::move(g));
+    }
+    return out;
+}
+
+bool same_groups(const std::vector<rt::AliasGroup>& a, const std::vector<rt::AliasGroup>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+        if (a[i].name != b[i].name || a[i].shape != b[i].shape || a[i].dtype != b[i].dtype || a[i].dir != b[i].dir ||
+            a[i].members.size() != b[i].members.size())
+            return false;
+        for (size_t k = 0; k < a[i].members.size(); ++k) {
+            const auto &x = a[i].members[k], &y = b[i].members[k];
+            if (x.param != y.param || x.off != y.off || x.shape != y.shape || x.reshape != y.reshape) return false;
+        }
+    }
+    return true;
+}
+
+// The calls of KERNEL in F (self.k(...), pl.submit(self.k, ...), pl.spmd_submit(self.k, ...)): (call, arguments).
+void launch_sites(const Function& f, const std::string& kernel,
+                  const std::function<void(const Expr&, const std::vector<ExprPtr>&)>& at) {
+    passes::walk(f.body, [&](const StmtPtr& s) {
+        const ExprPtr& v = s->value;
+        if (!v || v->kind != ExprKind::FuncCall) return;
+        if (!is_host_op_call(*v)) {
+            if (v->sval == kernel) at(*v, v->args);
+            return;
+        }
+        for (size_t i = 0; i < v->args.size(); ++i)
+            if (const ExprPtr& a = v->args[i];
+                a && a->kind == ExprKind::FuncCall && a->ival == kFuncRef && a->sval == kernel)
+                at(*v, std::vector<ExprPtr>(v->args.begin() + static_cast<std::ptrdiff_t>(i) + 1, v->args.end()));
+    });
 }
 
 // The first function a launch of F reaches (F itself, the kernels it calls) that uses distributed state.
@@ -361,7 +606,7 @@ void collect_launches(const Program& p, const Function& f, std::vector<KernelLau
         auto add = [&](const std::string& name, const std::vector<ExprPtr>* args) {
             auto callee = p.find(name);
             if (!callee) return;
-            if (args) refuse_aliased_arguments(&p, f, *callee, *args, v->loc);
+            if (args) launch_alias_groups(&p, f, *callee, *args, v->loc);  // refuses what it cannot bind
             // An unread orchestration (no body) is a launch of its own: check reports it not checked.
             if (callee->type == FuncType::Orchestration && !callee->is_unread())
                 return collect_launches(p, *callee, out, host, depth + 1);
@@ -635,9 +880,16 @@ class Planner {
                 auto callee = m_c.expanded->find(call->sval);
                 if (!callee)
                     raise(codes::kName, call->loc, fmt::format("the program has no function '{}'", call->sval));
+                Sources cs = map_call(f, *call, src);
+                // One tensor passed as two parameters of one type is bound to both: they share its GM bytes.
                 if (auto orig = m_c.original->find(call->sval))
-                    refuse_aliased_arguments(m_c.original.get(), f, *orig, call->args, call->loc);
-                return launch(callee, map_call(f, *call, src), depth + 1);
+                    refuse_aliased_arguments(
+                        m_c.original.get(), f, *orig, call->args, call->loc, [&](size_t i, size_t j) {
+                            return j < cs.from.size() && cs.from[i] == cs.from[j] && cs.from[i] != rt::kConstArg &&
+                                   orig->params[i].var->type.shape == orig->params[j].var->type.shape &&
+                                   orig->params[i].var->type.dtype == orig->params[j].var->type.dtype;
+                        });
+                return launch(callee, cs, depth + 1);
             }
             default:
                 raise(codes::kUnsupported, f.loc,
@@ -908,6 +1160,39 @@ void check_soft_barrier_counts(const rt::LaunchPlan& plan) {
     }
 }
 
+// The alias groups every launch of ENTRY in PROGRAM binds (launch_alias_groups); E-UNSUPPORTED when two
+// launches bind its parameters differently (cvsim checks a kernel on one binding of its tensors).
+static std::vector<rt::AliasGroup> entry_aliases(const Program& program, const Function& entry) {
+    struct Site {
+        const Function* caller;
+        std::vector<ExprPtr> args;
+        SourceLoc loc;
+        std::vector<rt::AliasGroup> groups;
+    };
+    std::vector<Site> sites;
+    for (const auto& f : program.functions) {
+        if (f.get() == &entry || f->is_unread()) continue;
+        launch_sites(*f, entry.name, [&](const Expr& call, const std::vector<ExprPtr>& args) {
+            auto groups = launch_alias_groups(&program, *f, entry, args, call.loc);
+            sites.push_back(Site{f.get(), args, call.loc, std::move(groups)});
+        });
+    }
+    for (size_t k = 1; k < sites.size(); ++k) {
+        if (same_groups(sites[0].groups, sites[k].groups)) continue;
+        // Refused at the launch that shares bytes, naming its pair.
+        const Site& shared = sites[0].groups.empty() ? sites[k] : sites[0];
+        const Site& other = &shared == &sites[0] ? sites[k] : sites[0];
+        const auto pairs = sharing_pairs(&program, *shared.caller, entry, shared.args);
+        if (pairs.empty()) break;  // (cannot happen: a group comes from a sharing pair)
+        const auto& [i, j, base] = pairs.front();
+        raise_shared(entry, shared.args, i, j, base, shared.loc,
+                     fmt::format("its launch at line {} binds its tensors differently, and cvsim checks a kernel on "
+                                 "one binding of its tensors",
+                                 other.loc.line));
+    }
+    return sites.empty() ? std::vector<rt::AliasGroup>{} : sites[0].groups;
+}
+
 Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     refuse_unread(*program, opt.entry);      // before inlining, which would hide a call of an unread function
     program = inline_kernel_calls(program);  // the lanes and the reference run a callee's statements in place
@@ -917,6 +1202,10 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     check_gather_compare_targets(*program, opt.expand.target);
     check_lane_sides(*program);
     auto entry = pick_entry(*program, opt.entry);
+    // Parameters the launches of the entry pass one tensor's bytes (a tensor and its reshape or slice): one GM
+    // tensor, each parameter a view of it (docs/DECISIONS.md, "Aliasing launch arguments").
+    std::vector<rt::AliasGroup> aliases;
+    if (entry->type != FuncType::Orchestration) aliases = entry_aliases(*program, *entry);
     // The launch is what its entry reaches: the expansion, the hardware checks and the verify steps run on
     // those functions only (a whole-model file holds hundreds of kernels; cloning every one per launch made
     // `expand` of pypto-lib's deepseek_v4_pro decode_fwd take 18 GB). The checks above saw every function.
@@ -961,6 +1250,7 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
         if (!any_mixed || plan.blocks == std::max(1, eo.blocks)) break;
         eo.blocks = plan.blocks;
     }
+    plan.aliases = std::move(aliases);
     for (const auto* lane : {&plan.aic, &plan.aiv, &plan.mixed_prog})
         if (*lane && (*lane)->fn) check_numerics(*(*lane)->fn);
     if (plan.aiv) {

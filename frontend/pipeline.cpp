@@ -100,10 +100,13 @@ int64_t check_gm_budget(const rt::LaunchPlan& plan, const RingLayout& rings) {
     // The charges and their order are the session's allocation's (rt::bind_entry, then the ring tensors).
     int64_t used = 0;
     for (const auto& p : plan.entry->params)
-        if (p.var->type.kind == TypeKind::Tensor)
+        if (p.var->type.kind == TypeKind::Tensor && !rt::alias_group(plan, p.var->name))
             rt::charge_gm(used, rt::tensor_bytes(p.var->type.shape, p.var->type.dtype),
                           fmt::format("tensor '{}' of shape {}", p.var->name, shape_str(p.var->type.shape)),
                           p.var->loc);
+    for (const auto& g : plan.aliases)
+        rt::charge_gm(used, rt::tensor_bytes(g.shape, g.dtype),
+                      fmt::format("tensor '{}' of shape {}", g.name, shape_str(g.shape)), plan.entry->loc);
     for (const auto& c : plan.created)
         rt::charge_gm(used, rt::tensor_bytes(c.shape, c.dtype),
                       fmt::format("created tensor '{}' of shape {}", c.name, shape_str(c.shape)), plan.entry->loc);

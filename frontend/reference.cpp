@@ -119,7 +119,10 @@ class Lane {
             const Var& v = *m_fn->params[i].var;
             if (a.kind == rt::ArgBinding::Kind::Tensor) {
                 const auto& t = m_m.gm.tensors[a.tensor];
-                m_env[v.id].v = TView{a.tensor, std::vector<int64_t>(t.shape.size(), 0), t.shape, {}};
+                m_env[v.id].v =
+                    a.view_shape.empty()
+                        ? TView{a.tensor, std::vector<int64_t>(t.shape.size(), 0), t.shape, {}}
+                        : TView{a.tensor, a.view_off, a.view_shape, a.view_reshape};  // an aliasing argument
             } else {
                 m_env[v.id].v = a.scalar;
             }

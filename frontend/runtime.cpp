@@ -489,23 +489,59 @@ void charge_gm(int64_t& used, int64_t bytes, const std::string& what, const Sour
         "tiles");
 }
 
+const AliasGroup* alias_group(const LaunchPlan& plan, const std::string& name, const ParamView** view) {
+    for (const auto& g : plan.aliases)
+        for (const auto& m : g.members)
+            if (m.param == name) {
+                if (view) *view = &m;
+                return &g;
+            }
+    return nullptr;
+}
+
 void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string, Scalar>& scalars) {
     plan.entry_args.clear();
     // What the run will hold, checked before any allocation.
     int64_t used = 0;
     for (const auto& t : store.tensors) used += static_cast<int64_t>(t.bytes.size());
     for (const auto& p : plan.entry->params)
-        if (p.var->type.kind == ir::TypeKind::Tensor && !store.find(p.var->name))
+        if (p.var->type.kind == ir::TypeKind::Tensor && !alias_group(plan, p.var->name) && !store.find(p.var->name))
             charge_gm(used, tensor_bytes(p.var->type.shape, p.var->type.dtype),
                       fmt::format("tensor '{}' of shape {}", p.var->name, ir::shape_str(p.var->type.shape)),
                       p.var->loc);
+    for (const auto& g : plan.aliases)
+        if (!store.find(g.name))
+            charge_gm(used, tensor_bytes(g.shape, g.dtype),
+                      fmt::format("tensor '{}' of shape {}", g.name, ir::shape_str(g.shape)), plan.entry->loc);
+    // One tensor per alias group, its parameters views of it.
+    std::vector<uint32_t> group_ids;
+    for (const auto& g : plan.aliases) {
+        if (auto existing = store.find(g.name)) {
+            group_ids.push_back(*existing);
+            continue;
+        }
+        TensorBuffer buf;
+        buf.name = g.name;
+        buf.dtype = g.dtype;
+        buf.shape = g.shape;
+        buf.dir = g.dir;
+        buf.bytes.assign(storage_bytes(g.dtype, buf.numel()), 0);
+        group_ids.push_back(store.add(std::move(buf)));
+    }
     for (const auto& c : plan.created)
         charge_gm(used, tensor_bytes(c.shape, c.dtype),
                   fmt::format("created tensor '{}' of shape {}", c.name, ir::shape_str(c.shape)), plan.entry->loc);
     for (const auto& p : plan.entry->params) {
         ArgBinding b;
         const ir::Type& t = p.var->type;
-        if (t.kind == ir::TypeKind::Tensor) {
+        const ParamView* view = nullptr;
+        if (const AliasGroup* g = t.kind == ir::TypeKind::Tensor ? alias_group(plan, p.var->name, &view) : nullptr) {
+            b.kind = ArgBinding::Kind::Tensor;
+            b.tensor = group_ids[static_cast<size_t>(g - plan.aliases.data())];
+            b.view_off = view->off;
+            b.view_shape = view->shape;
+            b.view_reshape = view->reshape;
+        } else if (t.kind == ir::TypeKind::Tensor) {
             b.kind = ArgBinding::Kind::Tensor;
             if (auto existing = store.find(p.var->name)) {
                 b.tensor = *existing;

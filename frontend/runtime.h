@@ -207,6 +207,10 @@ struct ArgBinding {
     enum class Kind { Tensor, Scalar } kind = Kind::Tensor;
     uint32_t tensor = 0;  // Tensor: index into the TensorStore
     Scalar scalar;        // Scalar: value
+    // Tensor: a view of that tensor's bytes when the launch passes a reshape or slice of a tensor another parameter
+    // also sees (LaunchPlan::aliases): its origin (in `view_reshape` coordinates when given, else the tensor's),
+    // its shape, and the row-major shape of the tensor's bytes it is cut from. view_shape empty: the whole tensor.
+    std::vector<int64_t> view_off, view_shape, view_reshape;
 };
 
 // Where one argument of a launched function comes from: index >= 0 is the entry function's parameter,
@@ -227,6 +231,24 @@ struct CreatedTensor {
     std::vector<int64_t> shape;
 };
 
+// Entry tensor parameters that one launch site binds to the same GM bytes (docs/DECISIONS.md, "Aliasing launch
+// arguments share one GM tensor"): one tensor, the root, and each parameter a view of it, as the orchestration
+// cut it (pl.tensor.reshape: the root's row-major bytes under another shape; pl.tensor.slice / view: a box of it).
+struct ParamView {
+    std::string param;             // the entry parameter
+    std::vector<int64_t> off;      // its origin, in `reshape` coordinates when given, else the root's
+    std::vector<int64_t> shape;    // its shape
+    std::vector<int64_t> reshape;  // the root under this row-major shape (empty: the root's own shape)
+};
+struct AliasGroup {
+    std::string name;  // the root tensor's name: the parameter that is the whole root, else the orchestration's
+    DType dtype = DType::FP32;
+    std::vector<int64_t> shape;
+    ir::ParamDir dir = ir::ParamDir::In;  // In only when every member is In; Out when every member is Out
+    std::vector<ParamView> members;
+    std::string origin;  // "'o' and 'r' (a pl.tensor.reshape of it) at line N" for notes
+};
+
 // The cores of a launch: per cluster one AIC program and one AIV program (run on both AIVs).
 struct LaunchPlan {
     std::shared_ptr<ir::Program> program;
@@ -242,7 +264,10 @@ struct LaunchPlan {
     std::vector<CreatedTensor> created;     // tensors created by an Orchestration entry
     std::vector<ArgBinding> entry_args;     // the entry function's arguments
     std::vector<uint32_t> created_ids;      // TensorStore index of each created tensor (filled by bind_entry)
+    std::vector<AliasGroup> aliases;        // entry parameters one tensor's bytes back (empty: each its own)
 };
+// The alias group and view of the entry parameter NAME (nullptr: it is a tensor of its own).
+const AliasGroup* alias_group(const LaunchPlan& plan, const std::string& name, const ParamView** view = nullptr);
 
 // The GM cvsim simulates per run, all tensors together (kernel tensors, created tensors, ring buffers): a
 // run holds several copies (initial, simulated, reference), so a larger kernel is refused with E-CAPACITY

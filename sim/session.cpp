@@ -125,6 +125,11 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt)
     for (const auto& [n, v] : inferred) m_dim_notes.push_back(inferred_dim_note(n, v));
     for (const auto& sp : specialised) m_dim_notes.push_back("note: " + sp + "\n");
     for (const auto& [n, v] : defaulted) m_dim_notes.push_back(defaulted_dim_note(n, v));
+    for (const auto& g : m_compiled.plan.aliases)
+        m_dim_notes.push_back(
+            fmt::format("note: {}: {} share one GM tensor '{}' of shape {} (each sees it through its "
+                        "own shape; races between them are checked)\n",
+                        m_compiled.plan.entry->name, g.origin, g.name, ir::shape_str(g.shape)));
 
     // GM: the entry's tensors (inputs generated or read, outputs poisoned), then hidden ring tensors.
     // --input NAME=VALUE must name a scalar parameter of the entry (a typo is not silently a default 0).
@@ -151,15 +156,27 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt)
     }
     rt::bind_entry(m_compiled.plan, m_gm, scalars);
     rt::fill_inputs(m_gm, m_opt.input_seed);
+    // A parameter that views another's tensor (LaunchPlan::aliases) has no tensor of its name: a fill or an iota
+    // of it is one of that whole tensor (the same values everywhere, or ascending in its row-major order); a file
+    // would have to be cut into it, which cvsim does not do.
+    auto tensor_of = [&](const std::string& name) -> std::optional<uint32_t> {
+        if (const rt::AliasGroup* g = rt::alias_group(m_compiled.plan, name)) return m_gm.find(g->name);
+        return m_gm.find(name);
+    };
+    for (const auto& [name, path] : m_opt.input_files)
+        if (const rt::AliasGroup* g = rt::alias_group(m_compiled.plan, name); g && g->name != name)
+            throw std::invalid_argument(fmt::format(
+                "--input {}={}: '{}' shares the GM bytes of '{}' (its launch passes {}); give that tensor's data", name,
+                path, name, g->name, g->origin));
     for (const auto& [name, value] : fills) {
-        auto idx = m_gm.find(name);
+        auto idx = tensor_of(name);
         if (!idx) continue;
         rt::TensorBuffer& t = m_gm.tensors[*idx];
         const double v = value.is_float() ? value.f : static_cast<double>(value.i);
         for (int64_t i = 0, n = t.numel(); i < n; ++i) put_element(t.dtype, v, t.bytes.data(), i);
     }
     for (const auto& [name, base] : m_opt.iotas) {
-        auto idx = m_gm.find(name);
+        auto idx = tensor_of(name);
         if (!idx)
             throw std::invalid_argument(
                 fmt::format("--input {}=iota: the kernel has no tensor parameter '{}'", name, name));

@@ -69,13 +69,12 @@ TEST(Adversarial, ScalarTensorReadIsPairedLikeALoad) {
 }
 
 // Two launch arguments naming the same GM bytes (overlapping slices of one tensor, or one tensor twice), one
-// of them written: cvsim checks each parameter as its own tensor, so the race was missed (slices: exit 0 with
-// "holds for every schedule") or left by fence (same tensor). Refused with E-UNSUPPORTED; disjoint slices run.
-TEST(Adversarial, AliasedLaunchArgumentsAreRefused) {
+// of them written: cvsim checked each parameter as its own tensor, so the race was missed (slices: exit 0 with
+// "holds for every schedule") or left by fence (same tensor). They were refused (E-UNSUPPORTED); now both are
+// views of one GM tensor and the race is reported (tests/e2e/aliasing_test.cpp); disjoint slices run.
+TEST(Adversarial, AliasedLaunchArgumentsAreCheckedAsOneTensor) {
     for (const char* k : {"alias_slices.py", "alias_param_twice.py"})
-        for (const char* policy : {"off", "fence"}) expect_code(k, {"--v2c", policy}, 2, "E-UNSUPPORTED");
-    RunResult r = check("alias_slices.py", {});
-    EXPECT_NE(unwrapped(r.err).find("may share GM bytes of 'buf'"), std::string::npos) << r.err;
+        for (const char* policy : {"off", "fence"}) expect_code(k, {"--v2c", policy}, 1, "E-RACE-RAW");
     expect_clean("alias_disjoint.py", {"--v2c", "off"});
     expect_clean("alias_disjoint.py", {"--v2c", "reject"});
 }

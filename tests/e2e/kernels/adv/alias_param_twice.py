@@ -1,6 +1,6 @@
 # An orchestration passes its one scratch tensor as two parameters of a mixed kernel: the vector lane stores
-# into s1 and the cube lane loads s2, the same GM. The expander pairs accesses by parameter, so fence left
-# the race in place; such a launch is refused.
+# into s1 and the cube lane loads s2, the same GM. The expander pairs accesses by parameter, so fence leaves
+# the race in place; cvsim binds both parameters to the one tensor and reports it (it was refused before).
 import pypto.language as pl
 
 

@@ -1,6 +1,7 @@
 # An orchestration launches a mixed kernel with two overlapping slices of one GM tensor as two parameters
-# (rows 0-15 and 8-23 of buf): the vector store to s1 and the cube load of s2 race on rows 8-15. cvsim
-# gives each parameter a tensor of its own, so this was checked clean: it must be refused instead.
+# (rows 0-15 and 8-23 of buf): the vector store to s1 and the cube load of s2 race on rows 8-15. cvsim gave
+# each parameter a tensor of its own, so this was checked clean, then refused; now both are views of one
+# tensor (buf) and the race is reported.
 import pypto.language as pl
 
 

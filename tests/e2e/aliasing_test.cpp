@@ -1,0 +1,127 @@
+// Launch arguments that share GM bytes (a tensor and its pl.tensor.reshape or constant slice, or one tensor
+// twice) are bound to one GM tensor, each parameter a view of it (docs/DECISIONS.md, "Aliasing launch arguments
+// share one GM tensor"): a race between accesses through two of them is reported, an ordered handoff is clean, and
+// the data written through one is read through the other. Each test failed before (E-UNSUPPORTED, exit 2).
+// Fixtures: tests/e2e/kernels/alias/ and tests/e2e/kernels/adv/alias_*.py (kernels written for cvsim).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "npy_support.h"
+#include "test_support.h"
+
+using namespace cvsim;
+using namespace cvsim::test;
+
+namespace {
+
+std::string kpath(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/alias/" + name;
+}
+
+std::string all_of(const RunResult& r) {
+    return unwrapped(r.out + r.err);
+}
+
+RunResult check(const std::string& path, const std::vector<std::string>& extra, int schedules = 20) {
+    std::vector<std::string> args = {"check", path, "--schedules", std::to_string(schedules)};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_cvsim(args, 300);
+}
+
+// The fixture without its hand-written sync_set / sync_wait pair (and fence): the handoff is unordered.
+std::string unsynced(const std::string& name) {
+    std::ifstream in(kpath(name));
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const std::string line :
+         {"        pl.system.fence()\n", "        pl.system.sync_set(3, pipe=pl.PipeType.MTE3, core_type=\"aiv\")\n",
+          "        pl.system.sync_wait(3, pipe=pl.PipeType.MTE2, core_type=\"aic\")\n"}) {
+        auto at = text.find(line);
+        EXPECT_NE(at, std::string::npos) << name << " has no '" << line << "'";
+        if (at != std::string::npos) text.erase(at, line.size());
+    }
+    std::string path = ::testing::TempDir() + "alias_unsynced_" + name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+}  // namespace
+
+// The vector lane writes through the Out parameter, the cube lane reads the same bytes through the reshaped (or
+// sliced) one with nothing ordering them: a cross-core RAW on the shared tensor, on both targets and (the reshape)
+// over two blocks. The expander pairs accesses by parameter, so --v2c fence does not order it either.
+TEST(Aliasing, AnUnorderedHandoffThroughTwoAliasesIsARace) {
+    for (const char* k : {"reshape_handoff.py", "slice_handoff.py"})
+        for (const char* target : {"a2a3", "a5"})
+            for (const char* policy : {"off", "fence"}) {
+                RunResult r = check(unsynced(k), {"--target", target, "--v2c", policy});
+                EXPECT_EQ(r.exit_code, 1) << k << " " << target << " " << policy << "\n" << r.out << r.err;
+                EXPECT_NE(all_of(r).find("E-RACE-RAW"), std::string::npos) << k << "\n" << r.out << r.err;
+                EXPECT_EQ(all_of(r).find("E-UNSUPPORTED"), std::string::npos) << k << "\n" << r.out << r.err;
+            }
+}
+
+// The same handoff ordered by a sync_set / sync_wait pair after a fence: clean (no refusal), with and without a
+// visibility delay, on both targets.
+TEST(Aliasing, AnOrderedHandoffThroughTwoAliasesIsClean) {
+    for (const char* k : {"reshape_handoff.py", "slice_handoff.py"})
+        for (const char* target : {"a2a3", "a5"})
+            for (const char* delay : {"0", "200"}) {
+                RunResult r = check(kpath(k), {"--target", target, "--visibility-delay", delay});
+                EXPECT_EQ(r.exit_code, 0) << k << " " << target << " " << delay << "\n" << r.out << r.err;
+                EXPECT_EQ(all_of(r).find("E-UNSUPPORTED"), std::string::npos) << k << "\n" << r.out << r.err;
+            }
+}
+
+// Data parity: with a = 1 and w = 1 the vector lane stores 2 everywhere through `s`, so every element the cube
+// computes from what it loads through the alias is 64 * 2 = 128 (in the run and in the reference, which the run
+// compares it with). A separate tensor for the alias would hold seeded inputs there instead.
+TEST(Aliasing, WhatOneAliasWritesTheOtherReads) {
+    for (const char* k : {"reshape_handoff.py", "slice_handoff.py"})
+        for (const char* target : {"a2a3", "a5"}) {
+            const std::string dir = ::testing::TempDir() + "alias_parity_" + target + "_" + k;
+            std::filesystem::remove_all(dir);
+            // reshape_handoff.py's launch has core_num 2 (each block its own rows); `run --entry k` takes --blocks.
+            const std::string blocks = std::string(k) == "reshape_handoff.py" ? "2" : "1";
+            RunResult r = run_cvsim({"run", kpath(k), "--entry", "k", "--blocks", blocks, "--target", target, "--input",
+                                     "a=1", "--input", "w=1", "--output-dir", dir});
+            ASSERT_EQ(r.exit_code, 0) << k << " " << target << "\n" << r.out << r.err;
+            const auto out = npy_values(dir, "out", DType::FP32, {16, 64});
+            ASSERT_EQ(out.size(), 16u * 64u);
+            for (size_t i = 0; i < out.size(); ++i) ASSERT_EQ(out[i], 128.0) << k << " " << target << " element " << i;
+        }
+}
+
+// Overlapping slices of one created buffer, neither of them all of it (the buffer is the shared tensor), and
+// one tensor passed as two parameters (one launch: the Planner binds both to it): the vector store through one and
+// the cube load through the other race, as on the device; before, both launches were refused.
+TEST(Aliasing, OverlappingSlicesAndOneTensorTwiceAreCheckedNotRefused) {
+    const std::string adv = source_dir() + "/tests/e2e/kernels/adv/";
+    for (const char* k : {"alias_slices.py", "alias_param_twice.py"})
+        for (const char* policy : {"off", "fence"}) {
+            RunResult r = check(adv + k, {"--v2c", policy});
+            EXPECT_EQ(r.exit_code, 1) << k << " " << policy << "\n" << r.out << r.err;
+            EXPECT_NE(all_of(r).find("E-RACE-RAW"), std::string::npos) << k << "\n" << r.out << r.err;
+            EXPECT_EQ(all_of(r).find("E-UNSUPPORTED"), std::string::npos) << k << "\n" << r.out << r.err;
+        }
+    // Disjoint slices share nothing: each its own tensor, clean.
+    RunResult r = check(adv + "alias_disjoint.py", {"--v2c", "off"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
+// What cvsim cannot bind exactly stays refused, naming the pair: a reshape of a slice, and a kernel launched
+// with its tensors shared at one site and apart at another.
+TEST(Aliasing, WhatCannotBeBoundExactlyStaysRefused) {
+    RunResult r = check(kpath("reshape_of_slice.py"), {});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(all_of(r).find("'k' gets 'buf' and 'view' as parameters 's' and 'r', which may share GM bytes of 'buf'"),
+              std::string::npos)
+        << r.out << r.err;
+    r = check(kpath("two_sites.py"), {});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(all_of(r).find("which may share GM bytes of 'buf'; its launch at line"), std::string::npos)
+        << r.out << r.err;
+}
