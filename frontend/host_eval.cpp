@@ -106,6 +106,7 @@ class Walker {
     HostWalk m_out;
     int64_t m_steps = 0;
     std::map<std::pair<const Function*, size_t>, bool> m_cannot_matter;
+    int m_spmd_blocks = 0;  // inside `for i in pl.spmd(N)`: N (its launches are one launch of N blocks)
     struct TensorBufferCache {
         bool tried = false;
         bool ok = false;
@@ -230,6 +231,27 @@ class Walker {
             return;
         }
         const int64_t a = start.s.as_int(), b = stop.s.as_int(), st = stp.s.as_int();
+        if (s.loop_kind == LoopKind::Spmd) {
+            // `for i in pl.spmd(N)`: the body is one launch of N blocks that run at the same time, not N launches
+            // in turn (checking those one block at a time would miss the races between blocks: found by review).
+            // Its launches get N blocks; the block index is each block's own, so a launch argument computed from
+            // it is unknown (E-UNCHECKED, never one block's value for all).
+            const int64_t n = st > 0 ? (b > a ? (b - a + st - 1) / st : 0) : (a > b ? (a - b - st - 1) / -st : 0);
+            if (n < 1) return;
+            set(fr, s.loop_var.get(),
+                HVal::unknown(
+                    fmt::format("it is the block index of the pl.spmd launch at {}, each block's own", where(s.loc))));
+            const int saved = m_spmd_blocks;
+            m_spmd_blocks = static_cast<int>(std::min<int64_t>(n, 4096));
+            y.clear();
+            exec_block(s.body, fr, depth, ret, returned, y);
+            m_spmd_blocks = saved;
+            if (!s.iter_args.empty() && y.size() == s.iter_args.size())
+                for (size_t k = 0; k < s.iter_args.size(); ++k) set(fr, s.iter_args[k].get(), y[k]);
+            for (size_t k = 0; k < s.targets.size() && k < s.iter_args.size(); ++k)
+                set(fr, s.targets[k].get(), fr[s.iter_args[k].get()]);
+            return;
+        }
         for (int64_t i = a; st > 0 ? i < b : i > b; i = rt::sat_add(i, st)) {
             set(fr, s.loop_var.get(), HVal::scalar(rt::Scalar::of_int(i)));
             y.clear();
@@ -352,6 +374,7 @@ class Walker {
                     if (n.known() && n.s.as_int() >= 1 && n.s.as_int() <= 4096)
                         b.blocks = static_cast<int>(n.s.as_int());
                 }
+        if (b.blocks == 0 && m_spmd_blocks > 0) b.blocks = m_spmd_blocks;  // launched inside `pl.spmd(N)`
         HostKernelLaunches* k = nullptr;
         for (auto& e : m_out.kernels)
             if (e.name == callee.name) k = &e;
