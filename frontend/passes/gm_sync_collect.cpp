@@ -20,8 +20,7 @@ bool GmSync::bp_conflict() const {
 }
 
 bool GmSync::token_fenced(const Token& t) {
-    return std::any_of(t.after.begin(), t.after.end(),
-                       [](const StmtPtr& st) { return is_call(*st, OpCode::Fence); });
+    return std::any_of(t.after.begin(), t.after.end(), [](const StmtPtr& st) { return is_call(*st, OpCode::Fence); });
 }
 
 std::set<const Var*> GmSync::origin_of(const ExprPtr& e) {
@@ -41,8 +40,7 @@ void GmSync::trace_origins() {
     };
     std::function<void(const Block&)> scan = [&](const Block& b) {
         for (const auto& s : b) {
-            if (s->kind == StmtKind::Assign && s->targets.size() == 1 &&
-                s->targets[0]->type.kind == TypeKind::Tensor) {
+            if (s->kind == StmtKind::Assign && s->targets.size() == 1 && s->targets[0]->type.kind == TypeKind::Tensor) {
                 const Var* t = s->targets[0].get();
                 if (const Expr* c = stmt_call(*s)) {
                     if (c->op->code == OpCode::Store || c->op->code == OpCode::Mscatter)
@@ -117,10 +115,7 @@ void GmSync::pin_scalar_writes() {
         walk(m_f.body, [&](const StmtPtr& s) {
             if (s->kind == StmtKind::Assign) {
                 Side sd = stmt_side(*s);
-                int m = sd == Side::Cube     ? 1
-                        : sd == Side::Vector ? 2
-                        : sd == Side::Shared ? expr_uses(s->value)
-                                             : 3;
+                int m = sd == Side::Cube ? 1 : sd == Side::Vector ? 2 : sd == Side::Shared ? expr_uses(s->value) : 3;
                 for (const auto& t : s->targets) mark(t.get(), m);
             } else if (s->kind == StmtKind::For) {
                 const Stmt* y = yields(s->body);
@@ -193,8 +188,7 @@ void GmSync::collect(Block& b, Path path, Block* parent, bool dead) {
                 // the GM scratch, each of unknown window here.
                 const bool scatter = c->op->code == OpCode::Mscatter;
                 const bool mat = !scatter && c->type.kind == TypeKind::Tile && c->type.mem == Mem::Mat;
-                const bool unused =
-                    !scatter && m_live && !s->targets.empty() && !m_live->count(s->targets[0].get());
+                const bool unused = !scatter && m_live && !s->targets.empty() && !m_live->count(s->targets[0].get());
                 std::vector<std::pair<const char*, bool>> parts = {{scatter ? "output_tensor" : "mem", scatter}};
                 if (mat) parts.push_back({"idx", false});
                 if (mat && arg(*c, "scratch") && arg(*c, "scratch")->kind == ExprKind::Var)

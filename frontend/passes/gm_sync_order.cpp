@@ -127,8 +127,7 @@ bool GmSync::flags_order(const Block& b, size_t is, size_t il, const Access& pro
         if (it == direct.end())
             elsewhere.insert(*id);
         else
-            for (int64_t k = 0; k < it->second.second; ++k)
-                (set ? sets : waits)[*id].push_back({it->second.first, c});
+            for (int64_t k = 0; k < it->second.second; ++k) (set ? sets : waits)[*id].push_back({it->second.first, c});
     });
     if (nonconst) return false;
     const int lane = prod.lane == Side::Cube ? 1 : 2;
@@ -179,7 +178,7 @@ bool GmSync::surely_planned_in(const Stmt& x) const {
 }
 
 bool GmSync::already_ordered(const Block& b, size_t is, size_t il, const Access& prod, const Access& cons,
-                     bool* after_prod) const {
+                             bool* after_prod) const {
     if (after_prod) *after_prod = true;
     for (size_t i = is + 1; i < il; ++i)
         if (orders(*b[i], prod)) return true;

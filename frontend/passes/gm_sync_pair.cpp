@@ -21,8 +21,7 @@ void GmSync::pair_and_place() {
         if (!s.store || s.origins.empty()) continue;
         size_t first = m_acc.size();
         for (size_t j = i + 1; j < m_acc.size() && first == m_acc.size(); ++j)
-            if (opposite(s, m_acc[j]) && compare(s.path, m_acc[j].path) == Order::Before &&
-                depends_later(s, m_acc[j]))
+            if (opposite(s, m_acc[j]) && compare(s.path, m_acc[j].path) == Order::Before && depends_later(s, m_acc[j]))
                 first = j;
         order.push_back({first, i});
     }
@@ -119,8 +118,7 @@ void GmSync::handle_carried(const Access& s, std::optional<size_t> covered) {
             case V2CPolicy::Syncall:
                 if (m_opt.v2c == V2CPolicy::Fence) {
                     ++m_stats.fallbacks;
-                    m_stats.log.push_back(what +
-                                          " has no balanced fence placement (loop-carried), barrier instead");
+                    m_stats.log.push_back(what + " has no balanced fence placement (loop-carried), barrier instead");
                 } else {
                     m_stats.log.push_back(what + " ordered with fence + syncall");
                 }
@@ -288,8 +286,7 @@ std::optional<size_t> GmSync::handle_pair(const Access& s, const Access& l, std:
     }
     if (auto t = trace_ordered(s, l); t && *t == TraceOrder::Independent) {
         m_stats.log.push_back(
-            what +
-            ": no instance of the load may read what an instance of the store wrote before it, nothing added");
+            what + ": no instance of the load may read what an instance of the store wrote before it, nothing added");
         return std::nullopt;
     }
     bool after_store = true;
@@ -351,9 +348,8 @@ std::optional<size_t> GmSync::handle_pair(const Access& s, const Access& l, std:
         case V2CPolicy::Reject:
             if (dry_reject(l.stmt->loc)) return std::nullopt;
             raise(codes::kV2cUnfenced, l.stmt->loc,
-                  fmt::format(
-                      "cube load of '{}' reads GM written by the vector store at {} with nothing ordering them",
-                      tensor, s.stmt->loc.str()),
+                  fmt::format("cube load of '{}' reads GM written by the vector store at {} with nothing ordering them",
+                              tensor, s.stmt->loc.str()),
                   "insert pl.system.syncall between the producing region and the cube consumer (or compile with "
                   "--v2c fence)");
         case V2CPolicy::Fence:
@@ -370,9 +366,9 @@ std::optional<size_t> GmSync::handle_pair(const Access& s, const Access& l, std:
             }
             ++m_stats.fallbacks;
             m_stats.log.push_back(what + " has no balanced fence placement (" +
-                                  (s.call->op->code != OpCode::Store ? (s.call->op->code == OpCode::Mscatter
-                                                                            ? "a scatter is not a plain store"
-                                                                            : "a scalar write has no tile to pass")
+                                  (s.call->op->code != OpCode::Store
+                                       ? (s.call->op->code == OpCode::Mscatter ? "a scatter is not a plain store"
+                                                                               : "a scalar write has no tile to pass")
                                    : !token_ring_free(true) ? "hand-written transports share the token's ring"
                                    : unique                 ? "the store is nested deeper than the load"
                                                             : "several producer stores") +

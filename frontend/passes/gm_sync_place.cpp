@@ -34,8 +34,8 @@ void GmSync::place_fence(const Access& s, const Access& l, Block* b, size_t is, 
         StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, sl), sl);
         fence->pinned_lane = 2;
         if (s.store) after_store.push_back(fence);
-        after_store.push_back(make_eval(
-            make_call(OpCode::TpushToAic, {{"tile", clone_expr(pushed)}, {"split", int_lit(0)}}, sl), sl));
+        after_store.push_back(
+            make_eval(make_call(OpCode::TpushToAic, {{"tile", clone_expr(pushed)}, {"split", int_lit(0)}}, sl), sl));
         Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Mat);
         VarPtr tok = new_var("_v2c_token", pop_t, l.stmt->loc);
         ExprPtr pop = make_call(OpCode::TpopFromAiv, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
@@ -53,8 +53,7 @@ void GmSync::place_fence(const Access& s, const Access& l, Block* b, size_t is, 
         Type pop_t = Type::tile(tok_t.shape, tok_t.dtype, Mem::Vec);
         VarPtr tok = new_var("_c2v_token", pop_t, l.stmt->loc);
         ExprPtr pop = make_call(OpCode::TpopFromAic, {{"split", int_lit(0)}}, l.stmt->loc, &pop_t);
-        m_tokens.push_back(
-            {b, is, il, false, make_assign(tok, pop, l.stmt->loc), after_store.back(), after_store, ""});
+        m_tokens.push_back({b, is, il, false, make_assign(tok, pop, l.stmt->loc), after_store.back(), after_store, ""});
     }
     for (auto& st : after_store) plan(b, is + 1, st);
 }
@@ -112,9 +111,8 @@ void GmSync::drop_nested_tokens() {
             if (drop[a] == 1 || !is_call(*st, OpCode::Fence))
                 list.erase(std::remove(list.begin(), list.end(), st), list.end());
         --m_stats.v2c_fences;
-        m_stats.log.push_back(
-            t.what + ": token dropped, the token of a pair nested inside it orders it" +
-            (drop[a] == 2 ? std::string(" (the store's publishing fence stays)") : std::string()));
+        m_stats.log.push_back(t.what + ": token dropped, the token of a pair nested inside it orders it" +
+                              (drop[a] == 2 ? std::string(" (the store's publishing fence stays)") : std::string()));
     }
     m_tokens = std::move(kept);
 }
@@ -185,8 +183,8 @@ bool GmSync::quiet(const Stmt& x, const Stmt* store) const {
     if (x.kind == StmtKind::Eval) return c && c->op->code == OpCode::Fence;
     if (x.kind != StmtKind::Assign) return false;
     // A tile move may become the transport that orders the store (a boundary move).
-    return !(c && (c->op->code == OpCode::Move || is_cross_core(c->op->code) ||
-                   call_side(*c) == Side::BoundaryV2C || call_side(*c) == Side::BoundaryC2V));
+    return !(c && (c->op->code == OpCode::Move || is_cross_core(c->op->code) || call_side(*c) == Side::BoundaryV2C ||
+                   call_side(*c) == Side::BoundaryC2V));
 }
 
 bool GmSync::published(const Access& s) const {
@@ -196,8 +194,7 @@ bool GmSync::published(const Access& s) const {
         size_t i = s.path[k].second;
         for (size_t j = i + 1; j < b->size(); ++j) {
             const Stmt& x = *(*b)[j];
-            if (is_call(x, OpCode::Fence) && x.kind == StmtKind::Eval &&
-                (x.pinned_lane == 0 || x.pinned_lane == lane))
+            if (is_call(x, OpCode::Fence) && x.kind == StmtKind::Eval && (x.pinned_lane == 0 || x.pinned_lane == lane))
                 return true;
             if (!quiet(x, nullptr)) return false;
         }
@@ -221,8 +218,8 @@ void GmSync::publish_after(const Access& s, const Access* cons) {
         size_t d = 0;
         while (d < s.path.size() && d < cons->path.size() && s.path[d] == cons->path[d]) ++d;
         if (d < s.path.size() && d < cons->path.size() &&
-            (planned_barrier(s.path[d].first, s.path[d].second + 1, cons->path[d].second) ||
-             barrier_after(s, d + 1) || barrier_before(*cons, d + 1)))
+            (planned_barrier(s.path[d].first, s.path[d].second + 1, cons->path[d].second) || barrier_after(s, d + 1) ||
+             barrier_before(*cons, d + 1)))
             return;
         // So does a token of the store's direction whose fence + push run after s and whose pop runs
         // before cons (both in the token's block): fence -> push -> pop is a release that orders and
@@ -274,8 +271,8 @@ void GmSync::ordered_v2c_store(const Access& s, const Access& cons, bool same_cl
                       "({} cycles) a flag, barrier or tile transport publishes a write only through a "
                       "system.fence() of the writing core "
                       "between the write and the release, and none follows the store",
-                      cons.lane == Side::Cube ? "cube" : "vector", cons.store ? "store" : "load",
-                      name_of(s.origins), s.stmt->loc.str(), m_opt.visibility_delay),
+                      cons.lane == Side::Cube ? "cube" : "vector", cons.store ? "store" : "load", name_of(s.origins),
+                      s.stmt->loc.str(), m_opt.visibility_delay),
           "insert pl.system.fence() right after the vector store (or compile with --v2c fence)");
 }
 
@@ -284,15 +281,15 @@ void GmSync::place_barrier(Block* b, size_t il, const SourceLoc& loc) {
     if (!m_barrier_at.insert({b, il}).second) return;  // one barrier covers every pair ordered there
     // A launch wider than the chip runs in waves: a barrier over all its blocks never completes.
     if (m_opt.chip_clusters > 0 && m_opt.blocks > m_opt.chip_clusters)
-        raise(codes::kOccupancy, loc,
-              fmt::format(
-                  "this dependency needs a barrier (pl.system.syncall), but the launch's {} blocks exceed the "
-                  "chip's {} clusters: "
-                  "the blocks run in waves, so a barrier over all of them never completes (it hangs on hardware)",
-                  m_opt.blocks, m_opt.chip_clusters),
-              fmt::format("launch at most {} blocks (loop over the work inside a block), or order the accesses "
-                          "within a cluster",
-                          m_opt.chip_clusters));
+        raise(
+            codes::kOccupancy, loc,
+            fmt::format("this dependency needs a barrier (pl.system.syncall), but the launch's {} blocks exceed the "
+                        "chip's {} clusters: "
+                        "the blocks run in waves, so a barrier over all of them never completes (it hangs on hardware)",
+                        m_opt.blocks, m_opt.chip_clusters),
+            fmt::format("launch at most {} blocks (loop over the work inside a block), or order the accesses "
+                        "within a cluster",
+                        m_opt.chip_clusters));
     StmtPtr fence = make_eval(make_call(OpCode::Fence, {}, loc), loc);
     StmtPtr sync = make_eval(syncall_call(loc), loc);
     plan(b, il, fence);
@@ -347,8 +344,7 @@ bool GmSync::a5_two_lanes() const {
     const Attr* dual = m_f.attr("dual_aiv_dispatch");
     if (dual && dual->value && dual->value->ival != 0) return true;
     bool region = false;
-    walk(m_f.body,
-         [&](const StmtPtr& s) { region |= s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv; });
+    walk(m_f.body, [&](const StmtPtr& s) { region |= s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv; });
     return region;
 }
 
@@ -385,8 +381,7 @@ void GmSync::place_war_flags(const Access& s, const Access& l, Block* b, size_t 
         const char* core = lane == Side::Cube ? "aic" : "aiv";
         auto one = [&](int id) {
             return make_eval(
-                make_call(op, {{"event_id", int_lit(id)}, {"pipe", pipe_lit(pipe)}, {"core_type", str_lit(core)}},
-                          loc),
+                make_call(op, {{"event_id", int_lit(id)}, {"pipe", pipe_lit(pipe)}, {"core_type", str_lit(core)}}, loc),
                 loc);
         };
         if (!two) return plan(blk, at, one(ev));

@@ -94,8 +94,7 @@ void GmSync::drop_unneeded_publishing_fences() {
     for (const PubFence& pf : m_pub_fences) {
         if (pf.keep || pf.cons.empty()) continue;
         auto lit = m_insert.find({pf.b, pf.idx});
-        if (lit == m_insert.end() ||
-            std::find(lit->second.begin(), lit->second.end(), pf.fence) == lit->second.end())
+        if (lit == m_insert.end() || std::find(lit->second.begin(), lit->second.end(), pf.fence) == lit->second.end())
             continue;
         m_pub_removed.insert(pf.fence.get());
         bool ok = holds(pf);
@@ -158,8 +157,7 @@ bool GmSync::recheck_plans_nothing(std::string* why) {
         if (g.m_rejected && why)
             *why = fmt::format("{}: E-V2C-UNFENCED", g.m_rejected->short_str());
         else if (!ok && why)
-            *why = "it would add an ordering" +
-                   (scratch.log.empty() ? std::string() : " (" + scratch.log.back() + ")");
+            *why = "it would add an ordering" + (scratch.log.empty() ? std::string() : " (" + scratch.log.back() + ")");
     } catch (const CompileError& e) {
         ok = false;
         if (why) *why = fmt::format("{}: {}", e.diag().loc.short_str(), e.what());
@@ -206,17 +204,13 @@ void GmSync::prune_inserted() {
     // Publishing fences placed alone, in program order (the function's statements as now applied).
     walk(m_f.body, [&](const StmtPtr& st) {
         if (inserted.count(st.get()) && !claimed.count(st.get()) && is_call(*st, OpCode::Fence))
-            add({"publishing fence",
-                 {st},
-                 nullptr,
-                 nullptr,
-                 fmt::format("{} publishing fence", st->loc.short_str())});
+            add({"publishing fence", {st}, nullptr, nullptr, fmt::format("{} publishing fence", st->loc.short_str())});
     });
     if (units.empty()) return;
     if (units.size() > kMaxPruneUnits) {
         m_stats.log.push_back(
-            fmt::format("final re-check skipped: {} insertions (at most {} are re-checked one by one)",
-                        units.size(), kMaxPruneUnits));
+            fmt::format("final re-check skipped: {} insertions (at most {} are re-checked one by one)", units.size(),
+                        kMaxPruneUnits));
         return;
     }
     if (std::string why; !recheck_plans_nothing(&why)) {
@@ -258,9 +252,9 @@ void GmSync::prune_inserted() {
         if (u.counter) --*u.counter;
         if (u.counter2) --*u.counter2;
         ++m_stats.pruned;
-        m_stats.log.push_back(fmt::format(
-            "{}: {} removed{} by the final re-check (every pair stays ordered and published without it)", u.what,
-            u.kind, part ? " (its system.fence() stays)" : ""));
+        m_stats.log.push_back(
+            fmt::format("{}: {} removed{} by the final re-check (every pair stays ordered and published without it)",
+                        u.what, u.kind, part ? " (its system.fence() stays)" : ""));
     }
     if (removed.empty()) return;
     walk_blocks(m_f.body, [&](Block& b) {
