@@ -1221,15 +1221,30 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                                           "does not know ({}), and a value cvsim picked could make the verdict vacuous",
                                           entry, ent.unbound, ent.why),
                         fmt::format("give the value the orchestration computes: --input {}=VALUE", ent.unbound));
+                auto explore_with = [&](const ExploreOptions& eo) {
+                    if (eo.jobs == 0) {
+                        sim::SessionOptions kso = session_options(ck);
+                        kso.max_visibility_delay = eo.max_visibility;  // reject: a drawn delay needs published stores
+                        session = std::make_shared<sim::Session>(SourceFile::read(kernel), kso);
+                        return explore_kernel(*session, ck, kernel, eo, *base);
+                    }
+                    return explore_parallel(ck, kernel, eo, *base);
+                };
                 if (!e.merge.empty()) {
                     sum = merge_jsonl(c, kernel, e, *base);
-                } else if (e.jobs == 0) {
-                    sim::SessionOptions kso = session_options(ck);
-                    kso.max_visibility_delay = e.max_visibility;  // reject: a drawn delay needs published stores too
-                    session = std::make_shared<sim::Session>(SourceFile::read(kernel), kso);
-                    sum = explore_kernel(*session, ck, kernel, e, *base);
+                } else if (ent.dim_try > 0 && e.schedules > 1) {
+                    // A retry at a smaller size: its nominal schedule decides whether the kernel takes the size
+                    // (a probe of one more schedule, no journal), and only a size it takes is explored in full.
+                    ExploreOptions probe = e;
+                    probe.schedules = 1;
+                    probe.jsonl.clear();
+                    sum = explore_with(probe);
+                    bool oob = false;
+                    for (const auto& d : sum.distinct)
+                        oob |= d.finding.code == cvsim::codes::kOob && d.first.strategy == sim::Strategy::Nominal;
+                    if (!oob && !sum.interrupted) sum = explore_with(e);
                 } else {
-                    sum = explore_parallel(ck, kernel, e, *base);
+                    sum = explore_with(e);
                 }
             } catch (const CompileError& err) {
                 // A reject diagnostic is a finding (exit 1); other diagnostics are bad input (exit 2). One kernel of
