@@ -976,6 +976,16 @@ void add_launch_entries(const CommonOptions& c, const std::string& kernel, const
 
 }  // namespace
 
+// The first out-of-bounds finding of SUM's nominal schedule (nullptr: none); RACE: whether the run raced.
+static const DistinctFinding* nominal_oob(const ExploreSummary& sum, bool* race = nullptr) {
+    const DistinctFinding* oob = nullptr;
+    for (const auto& d : sum.distinct) {
+        if (!oob && d.finding.code == cvsim::codes::kOob && d.first.strategy == sim::Strategy::Nominal) oob = &d;
+        if (race) *race |= cvsim::is_race_code(d.finding.code);
+    }
+    return oob;
+}
+
 int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) {
     sim::SessionOptions so = session_options(c);
     auto base = sim::parse_schedule(e.strategy);
@@ -1172,13 +1182,8 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 ++sample_count[ent.sample_group];
                 // Not when the same run races: a race can be what put the window out of bounds (a stale read of a
                 // sampled index; found by review), and the race is a verdict of its own.
-                const DistinctFinding* oob = nullptr;
                 bool race = false;
-                for (const auto& d : sum.distinct) {
-                    if (!oob && d.finding.code == cvsim::codes::kOob && d.first.strategy == sim::Strategy::Nominal)
-                        oob = &d;
-                    race |= cvsim::is_race_code(d.finding.code);
-                }
+                const DistinctFinding* oob = nominal_oob(sum, &race);
                 if (oob && !race) {
                     reject_sample(ent, oob->finding.message);
                     return false;
@@ -1239,10 +1244,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                     probe.schedules = 1;
                     probe.jsonl.clear();
                     sum = explore_with(probe);
-                    bool oob = false;
-                    for (const auto& d : sum.distinct)
-                        oob |= d.finding.code == cvsim::codes::kOob && d.first.strategy == sim::Strategy::Nominal;
-                    if (!oob && !sum.interrupted) sum = explore_with(e);
+                    if (!nominal_oob(sum) && !sum.interrupted) sum = explore_with(e);
                 } else {
                     sum = explore_with(e);
                 }
@@ -1282,13 +1284,8 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 continue;
             }
             // Out of bounds in the nominal schedule, and whether the run raced.
-            const DistinctFinding* oob = nullptr;
             bool race = false;
-            for (const auto& d : sum.distinct) {
-                if (!oob && d.finding.code == cvsim::codes::kOob && d.first.strategy == sim::Strategy::Nominal)
-                    oob = &d;
-                race |= cvsim::is_race_code(d.finding.code);
-            }
+            const DistinctFinding* oob = nominal_oob(sum, &race);
             if (ent.dim_try > 0 && !sum.interrupted) {
                 if (retry_done(ent, !oob)) return interrupted_exit();
                 if (oob) continue;  // a size it does not take either
