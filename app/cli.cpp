@@ -1045,9 +1045,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         };
         // Defaulted dims (docs/DECISIONS.md, "A size cvsim defaulted that the kernel does not take"): the pl.dynamic
         // symbols no --dim and no shape of the program bind are a guess (kDefaultDim). When the guess puts a
-        // window of a kernel out of bounds in the nominal schedule (and nothing races), the kernel is checked again
-        // with those symbols halved until a size is taken; its verdict is the one at that size, with a note. When
-        // no size down to 1 is taken, the default's reports stand (an out-of-bounds access at every size is a bug).
+        // window of a kernel out of bounds in the nominal schedule, the kernel is also checked with those symbols
+        // halved, down to the first size whose nominal run stays in bounds, and that verdict is reported too. The
+        // default's reports are kept and always given after it (a smaller size can hide what the default found:
+        // a launch that is out of bounds at every size, a loop a small size skips; found by review).
         struct DimRetry {
             int level = 0;                                // the size tried last: kDefaultDim >> level
             int pending = 0;                              // its entries not run yet
@@ -1100,7 +1101,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         // The default's run of ENT put a window out of bounds (WHY): keep its report (REPORT) until a smaller
         // size is tried. False when the file has no defaulted dim (REPORT then runs now as before).
         auto defer_default = [&](const CheckEntry& ent, const std::string& why, std::function<bool()> report_it) {
-            if (defaulted.empty() || ent.dim_try > 0 || !e.merge.empty()) return false;
+            // Not with --jsonl (a journal is one size's) or in-process (its machine is elaborated once, for the
+            // default's widths).
+            if (defaulted.empty() || ent.dim_try > 0 || !e.merge.empty() || !e.jsonl.empty() || e.jobs == 0)
+                return false;
             DimRetry& r = retries[retry_key(ent)];
             r.deferred.push_back(std::move(report_it));
             if (r.deferred.size() > 1) return true;
@@ -1127,15 +1131,15 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             DimRetry& r = retries[retry_key(ent)];
             if (taken && !r.taken && !c.quiet)
                 std::cerr << fmt::format(
-                    "note: {}{}: checked with {}, the largest size at most {} it takes (the default's window "
-                    "fell outside its tensor: {}); --dim NAME=V checks the size you use\n",
+                    "note: {}{}: also checked with {}, the largest size at most {} at which its nominal run stays in "
+                    "bounds (the verdict there is above); the report at the size cvsim defaulted follows and "
+                    "counts (the window fell outside its tensor: {}); --dim NAME=V checks the size you use\n",
                     kernel, tag(ent), dims_text(r.level), kDefaultDim, r.why);
             r.taken |= taken;
-            if (--r.pending > 0 || r.taken) return false;
-            if (push_level(retry_key(ent), r.level + 1)) return false;
-            if (!c.quiet)
-                std::cerr << fmt::format("note: {}{}: no smaller size is taken either; the default's report stands\n",
-                                         kernel, tag(ent));
+            if (--r.pending > 0) return false;
+            if (!r.taken && push_level(retry_key(ent), r.level + 1)) return false;
+            if (!r.taken && !c.quiet)
+                std::cerr << fmt::format("note: {}{}: no smaller size stays in bounds either\n", kernel, tag(ent));
             auto deferred = std::move(r.deferred);
             r.deferred.clear();
             for (auto& f : deferred)
@@ -1257,8 +1261,9 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 if (!ent.binding.empty()) item["launch"] = ent.binding;
                 const bool oob = err.diag().code == cvsim::codes::kOob;
                 if (ent.dim_try > 0) {
-                    if (retry_done(ent, !oob)) return interrupted_exit();
-                    if (oob) continue;  // a size it does not take either
+                    // A diagnostic at a smaller size is no verdict there (the default's report comes anyway).
+                    if (retry_done(ent, false)) return interrupted_exit();
+                    continue;
                 }
                 if (err.diag().code == cvsim::codes::kV2cUnfenced) {
                     std::cerr << render_text(err.diag());
@@ -1287,8 +1292,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             bool race = false;
             const DistinctFinding* oob = nominal_oob(sum, &race);
             if (ent.dim_try > 0 && !sum.interrupted) {
+                // Its verdict first when the size stays in bounds, then (the level done) the default's reports.
+                if (!oob && report_entry(ent, label, sum)) return interrupted_exit();
                 if (retry_done(ent, !oob)) return interrupted_exit();
-                if (oob) continue;  // a size it does not take either
+                continue;
             } else if (oob && !sum.interrupted) {
                 const std::string why =
                     oob->finding.message +
@@ -1302,9 +1309,8 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         }
         // Every retry ends in retry_done; a report still kept here would be lost, so it is given.
         for (auto& [name, r] : retries)
-            if (!r.taken)
-                for (auto& f : std::exchange(r.deferred, {}))
-                    if (f()) return interrupted_exit();
+            for (auto& f : std::exchange(r.deferred, {}))
+                if (f()) return interrupted_exit();
         for (const auto& [g, taken] : sample_taken) {
             if (taken > 0 || sample_rejected[g] < sample_count[g])
                 continue;  // a verdict, or another diagnostic said why not

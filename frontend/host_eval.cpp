@@ -106,7 +106,8 @@ class Walker {
     HostWalk m_out;
     int64_t m_steps = 0;
     std::map<std::pair<const Function*, size_t>, bool> m_cannot_matter;
-    int m_spmd_blocks = 0;  // inside `for i in pl.spmd(N)`: N (its launches are one launch of N blocks)
+    int m_spmd_blocks = 0;   // inside `for i in pl.spmd(N)`: N (its launches are one launch of N blocks); -1: N unknown
+    std::string m_spmd_why;  // N unknown: why
     struct TensorBufferCache {
         bool tried = false;
         bool ok = false;
@@ -226,7 +227,18 @@ class Walker {
                             bad.known() ? std::string("a zero step") : bad.why);
             set(fr, s.loop_var.get(), HVal::unknown(why));
             for (const auto& a : s.iter_args) set(fr, a.get(), HVal::unknown(why));
+            // `pl.spmd(n)` with n unknown: its launches' block count is unknown, so they are not checked with a
+            // guessed one (E-UNCHECKED; one block would hide the races between blocks: found by review).
+            const int saved = m_spmd_blocks;
+            const std::string saved_why = m_spmd_why;
+            if (s.loop_kind == LoopKind::Spmd) {
+                m_spmd_blocks = -1;
+                m_spmd_why = fmt::format("it is the block count of the pl.spmd launch at {}, which {}", where(s.loc),
+                                         why.substr(why.find("it depends on") == 0 ? 3 : 0));
+            }
             exec_maybe(s.body, fr, depth, ret, y, why);
+            m_spmd_blocks = saved;
+            m_spmd_why = saved_why;
             for (const auto& t : s.targets) set(fr, t.get(), HVal::unknown(why));
             return;
         }
@@ -375,6 +387,10 @@ class Walker {
                         b.blocks = static_cast<int>(n.s.as_int());
                 }
         if (b.blocks == 0 && m_spmd_blocks > 0) b.blocks = m_spmd_blocks;  // launched inside `pl.spmd(N)`
+        if (b.blocks == 0 && m_spmd_blocks < 0 && b.unknown.empty()) {
+            b.unknown = "pl.spmd";  // the launch width, not a parameter: check says the kernel is not checked
+            b.why = m_spmd_why;
+        }
         HostKernelLaunches* k = nullptr;
         for (auto& e : m_out.kernels)
             if (e.name == callee.name) k = &e;
