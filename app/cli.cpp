@@ -918,6 +918,7 @@ void add_launch_entries(const CommonOptions& c, const std::string& kernel, const
                 }
                 if (b->blocks > 0) ck.blocks = b->blocks;
                 if (!b->unknown.empty()) unbound(b->unknown, b->why);
+                if (!entry.unbound.empty() && !entry.loc.valid()) entry.loc = b->loc;  // a launch width: the launch
                 if (nb > 1 || !sampled.empty()) entry.binding = fmt::format("{}", fmt::join(shown, ", "));
             } else {
                 for (const auto& [name, value] : k.scalars)
@@ -1217,6 +1218,12 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             std::shared_ptr<sim::Session> session;
             try {
                 if (ent.rejected) throw CompileError(*ent.rejected);
+                if (ent.unbound == "pl.spmd" || ent.unbound == "core_num")  // the launch width, not a scalar
+                    raise(cvsim::codes::kUnchecked, ent.loc,
+                          fmt::format("kernel '{}' is not checked as launched ({}), and checking it otherwise could "
+                                      "hide the races between its blocks",
+                                      entry, ent.why),
+                          "launch it alone in a pl.spmd loop (or with core_num) of a constant width of 1 to 4096");
                 if (!ent.unbound.empty())
                     raise(
                         cvsim::codes::kUnchecked, ent.loc,

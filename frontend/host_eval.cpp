@@ -254,10 +254,36 @@ class Walker {
                 HVal::unknown(
                     fmt::format("it is the block index of the pl.spmd launch at {}, each block's own", where(s.loc))));
             const int saved = m_spmd_blocks;
-            m_spmd_blocks = static_cast<int>(std::min<int64_t>(n, 4096));
+            const std::string saved_why = m_spmd_why;
+            // Nested inside another pl.spmd: every block of the outer one runs the inner one's blocks, so the
+            // launch is their product. More than cvsim launches (4096 blocks) is not checked with fewer: fewer
+            // blocks would hide the races of the others (E-UNCHECKED says why).
+            const int64_t total = saved > 0 ? n * saved : n;
+            const int launches = launch_sites(s.body);
+            if (saved < 0) {
+                m_spmd_blocks = -1;
+            } else if (launches > 1) {
+                // Each block runs every launch of the body in turn, beside the other blocks: block i's second
+                // kernel can race with block j's first. cvsim checks each kernel on its own, so such a body is
+                // not checked (E-UNCHECKED), never as launches in program order (a false PASS).
+                m_spmd_blocks = -1;
+                m_spmd_why = fmt::format(
+                    "the pl.spmd loop at {} launches {} kernels in each block, and cvsim checks "
+                    "each kernel on its own, not the blocks of one beside those of another",
+                    where(s.loc), launches);
+            } else if (total > 4096) {
+                m_spmd_blocks = -1;
+                m_spmd_why = fmt::format(
+                    "it is the block count of the pl.spmd launch at {}: {} blocks, and cvsim "
+                    "launches at most 4096",
+                    where(s.loc), total);
+            } else {
+                m_spmd_blocks = static_cast<int>(total);
+            }
             y.clear();
             exec_block(s.body, fr, depth, ret, returned, y);
             m_spmd_blocks = saved;
+            m_spmd_why = saved_why;
             if (!s.iter_args.empty() && y.size() == s.iter_args.size())
                 for (size_t k = 0; k < s.iter_args.size(); ++k) set(fr, s.iter_args[k].get(), y[k]);
             for (size_t k = 0; k < s.targets.size() && k < s.iter_args.size(); ++k)
@@ -362,8 +388,21 @@ class Walker {
     }
 
     // Records one launch of kernel NAME with ARGS (parameter order) and its call expression.
+    // Statements of BODY (nested blocks included) that launch a kernel or enter another function.
+    int launch_sites(const Block& body) const {
+        int n = 0;
+        for (const auto& st : body) {
+            if (st->value && st->value->kind == ExprKind::FuncCall &&
+                (m_p.find(st->value->sval) || st->value->sval == "pl.submit" || st->value->sval == "pl.spmd_submit"))
+                ++n;
+            n += launch_sites(st->body) + launch_sites(st->orelse);
+        }
+        return n;
+    }
+
     void launch(const Function& callee, const std::vector<ExprPtr>& args, const Expr& call, Frame& fr, int depth) {
         LaunchBinding b;
+        b.loc = call.loc;
         for (size_t i = 0; i < callee.params.size(); ++i) {
             const Var& pv = *callee.params[i].var;
             if (pv.type.kind != TypeKind::Scalar) continue;
@@ -383,8 +422,14 @@ class Walker {
             for (size_t i = 0; i < d->args.size() && i < d->args2.size(); ++i)
                 if (d->args[i] && d->args[i]->sval == "core_num") {
                     HVal n = eval(d->args2[i], fr, depth);
-                    if (n.known() && n.s.as_int() >= 1 && n.s.as_int() <= 4096)
+                    if (n.known() && n.s.as_int() >= 1 && n.s.as_int() <= 4096) {
                         b.blocks = static_cast<int>(n.s.as_int());
+                    } else if (n.known() && b.unknown.empty()) {
+                        // Never checked with another width: fewer blocks would hide the others' races.
+                        b.unknown = "core_num";
+                        b.why = fmt::format("core_num is {} at this launch ({}), and cvsim launches 1 to 4096 blocks",
+                                            n.s.as_int(), where(call.loc));
+                    }
                 }
         if (b.blocks == 0 && m_spmd_blocks > 0) b.blocks = m_spmd_blocks;  // launched inside `pl.spmd(N)`
         if (b.blocks == 0 && m_spmd_blocks < 0 && b.unknown.empty()) {

@@ -30,6 +30,7 @@ struct LaunchBinding {
     // Scalar parameters the walk could not know but whose value cannot matter to the kernel
     // (frontend/scalar_influence.h): given 0 in `scalars`, listed here with why the walk did not know them.
     std::vector<std::pair<std::string, std::string>> dead;
+    SourceLoc loc;  // the launch (where an unknown launch width is reported)
     bool operator==(const LaunchBinding& o) const {
         return scalars == o.scalars && unknown == o.unknown && blocks == o.blocks;
     }

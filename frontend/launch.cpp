@@ -838,6 +838,7 @@ class Planner {
                 // Tensors it creates, the SPMD width, the one kernel it calls.
                 const Expr* call = nullptr;
                 int blocks = 0;
+                int64_t spmd = 1;  // blocks of the enclosing pl.spmd loops (their product)
                 std::function<void(const Block&)> scan = [&](const Block& b) {
                     for (const auto& s : b) {
                         if (const Expr* c = passes::stmt_call(*s);
@@ -860,13 +861,41 @@ class Planner {
                                 raise(codes::kEntry, s->loc,
                                       several_launches(m_c.expanded ? *m_c.expanded : *m_c.original, f));
                             call = s->value.get();
-                            if (auto n = launch_core_num(*call)) blocks = static_cast<int>(*n);
+                            if (auto n = launch_core_num(*call))
+                                blocks = static_cast<int>(*n);
+                            else if (spmd > 1)
+                                blocks = static_cast<int>(spmd);
                         }
                         if (s->kind == StmtKind::For && s->loop_kind == LoopKind::Spmd) {
                             auto n = const_int(s->stop);
                             if (!n || *n < 1)
                                 raise(codes::kUnsupported, s->loc, "pl.spmd needs a constant block count");
-                            blocks = static_cast<int>(*n);
+                            // Nested in another pl.spmd: every outer block runs the inner blocks (their product).
+                            // Never fewer blocks than the program launches: the others' races would be missed.
+                            const int64_t saved = spmd;
+                            if (*n > 4096 / spmd)
+                                raise(codes::kUnsupported, s->loc,
+                                      fmt::format("pl.spmd launches {} blocks here; cvsim launches 1 to 4096",
+                                                  *n > INT64_MAX / spmd ? INT64_MAX : *n * spmd));
+                            // Two launches in one body: each block runs both, beside the other blocks (block
+                            // i's second launch can race with block j's first), which one launch does not model.
+                            int sites = 0;
+                            passes::walk(s->body, [&](const StmtPtr& st) {
+                                sites += st->value && st->value->kind == ExprKind::FuncCall &&
+                                         !is_host_op_call(*st->value) &&
+                                         (m_c.expanded->find(st->value->sval) || st->value->sval == "pl.submit" ||
+                                          st->value->sval == "pl.spmd_submit");
+                            });
+                            if (sites > 1)
+                                raise(codes::kUnsupported, s->loc,
+                                      fmt::format("this pl.spmd loop launches {} kernels in each block; cvsim checks "
+                                                  "one launch of one kernel at a time, not the blocks of one beside "
+                                                  "those of another",
+                                                  sites));
+                            spmd *= *n;
+                            scan(s->body);
+                            spmd = saved;
+                            continue;
                         }
                         scan(s->body);
                         scan(s->orelse);

@@ -1,0 +1,50 @@
+// Launches inside `for b in pl.spmd(N)` in an orchestration (docs/DECISIONS.md, "A launch inside pl.spmd(N) is one
+// launch of N blocks"): two launches in one pl.spmd body run beside each other block by block, which cvsim's
+// per-kernel check does not model, so both kernels are reported not checked (a false PASS before: each kernel was
+// checked on its own as if the launches were ordered); the same kernels in two pl.spmd loops are ordered and clean.
+// Fixtures: tests/e2e/kernels/spmd/ (kernels written for cvsim).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_support.h"
+
+using namespace cvsim;
+using namespace cvsim::test;
+
+namespace {
+
+std::string kpath(const std::string& name) {
+    return source_dir() + "/tests/e2e/kernels/spmd/" + name;
+}
+
+size_t count(const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST(SpmdLaunch, TwoLaunchesInOneSpmdBodyAreNotCheckedAsIfOrdered) {
+    for (const char* target : {"a2a3", "a5"}) {
+        RunResult r = run_cvsim({"check", kpath("two_launches.py"), "--schedules", "5", "--target", target}, 300);
+        const std::string all = unwrapped(r.out + r.err);
+        EXPECT_EQ(r.exit_code, 2) << all;
+        EXPECT_EQ(count(all, "error[E-UNCHECKED]"), 2u) << all;
+        EXPECT_NE(all.find("kernel 'fill' is not checked"), std::string::npos) << all;
+        EXPECT_NE(all.find("kernel 'use' is not checked"), std::string::npos) << all;
+        EXPECT_NE(all.find("launches 2 kernels in each block"), std::string::npos) << all;
+        EXPECT_EQ(all.find("PASS"), std::string::npos) << all;
+    }
+}
+
+TEST(SpmdLaunch, TheSameKernelsInTwoSpmdLoopsAreOrderedAndClean) {
+    for (const char* target : {"a2a3", "a5"}) {
+        RunResult r = run_cvsim({"check", kpath("two_loops.py"), "--schedules", "5", "--target", target}, 300);
+        const std::string all = unwrapped(r.out + r.err);
+        EXPECT_EQ(r.exit_code, 0) << all;
+        EXPECT_EQ(count(all, "PASS: no finding"), 2u) << all;
+        EXPECT_EQ(all.find("error["), std::string::npos) << all;
+    }
+}
