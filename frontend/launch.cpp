@@ -143,60 +143,134 @@ std::optional<size_t> returned_param(const Program* prog, const Function& fn, si
     return std::nullopt;
 }
 
+// A list or tuple of integer constants (nullopt: anything else).
+std::optional<std::vector<int64_t>> const_ints(const ExprPtr& l) {
+    if (!l || (l->kind != ExprKind::List && l->kind != ExprKind::Tuple)) return std::nullopt;
+    std::vector<int64_t> r;
+    for (const auto& x : l->args) {
+        auto c = const_int(x);
+        if (!c) return std::nullopt;
+        r.push_back(*c);
+    }
+    return r;
+}
+
 class LaunchAliases {
   public:
     explicit LaunchAliases(const Function& f, const Program* prog = nullptr) : m_prog(prog) {
-        passes::walk(f.body, [&](const StmtPtr& s) {
-            if (s->value && (s->kind == StmtKind::Assign))
-                for (size_t k = 0; k < s->targets.size(); ++k) {
-                    m_def[s->targets[k].get()].push_back(s->value.get());
-                    m_index[{s->targets[k].get(), s->value.get()}] = s->targets.size() > 1 ? static_cast<int>(k) : -1;
+        // Every definition of a value: assignments, a loop's carried values (its init values and what the body
+        // yields) and results (its carried values), a branch's results (what each arm yields). A value with no
+        // definition is a root (a parameter or a created tensor).
+        std::function<void(const Block&, const Stmt*)> scan = [&](const Block& body, const Stmt* owner) {
+            for (const auto& s : body) {
+                if (s->value && s->kind == StmtKind::Assign)
+                    for (size_t k = 0; k < s->targets.size(); ++k) {
+                        m_def[s->targets[k].get()].push_back(s->value.get());
+                        m_index[{s->targets[k].get(), s->value.get()}] =
+                            s->targets.size() > 1 ? static_cast<int>(k) : -1;
+                    }
+                if (s->kind == StmtKind::For) {
+                    for (size_t k = 0; k < s->iter_args.size() && k < s->init_values.size(); ++k)
+                        add(s->iter_args[k].get(), s->init_values[k].get());
+                    for (size_t k = 0; k < s->targets.size() && k < s->iter_args.size(); ++k)
+                        m_link[s->targets[k].get()].push_back(s->iter_args[k].get());
+                    scan(s->body, s.get());
+                } else if (s->kind == StmtKind::If) {
+                    scan(s->body, s.get());
+                    scan(s->orelse, s.get());
+                } else if (s->kind == StmtKind::Yield) {
+                    for (size_t k = 0; k < s->values.size(); ++k) {
+                        if (k < s->targets.size()) add(s->targets[k].get(), s->values[k].get());
+                        if (!owner) continue;
+                        const auto& to = owner->kind == StmtKind::For ? owner->iter_args : owner->targets;
+                        if (k < to.size()) add(to[k].get(), s->values[k].get());
+                        if (owner->kind == StmtKind::For && k < owner->targets.size())
+                            add(owner->targets[k].get(), s->values[k].get());
+                    }
                 }
-        });
+            }
+        };
+        scan(f.body, nullptr);
         for (const auto& prm : f.params)
             if (prm.var) m_params.insert(prm.var.get());
     }
 
+    // The roots (with a constant window when known) whose bytes the value E may be: a variable, or an element of
+    // a tuple (`ret[1]` of a launch's or pl.submit's result).
     std::vector<GmAlias> of(const Expr* e, int depth = 0) const {
+        if (!e) return {};
+        if (e->kind == ExprKind::Index && !e->args.empty()) return item(e->args[0].get(), e->ival, depth);
+        if (e->kind != ExprKind::Var) return {};
+        return of_var(e->var.get(), e->loc, -1, depth);
+    }
+
+  private:
+    void add(const Var* v, const Expr* value) {
+        if (!v || !value) return;
+        m_def[v].push_back(value);
+        m_index[{v, value}] = -1;
+    }
+
+    std::vector<GmAlias> item(const Expr* base, int64_t k, int depth) const {
+        if (!base) return {};
+        if (base->kind == ExprKind::Tuple || base->kind == ExprKind::List)
+            return k >= 0 && static_cast<size_t>(k) < base->args.size() ? of(base->args[k].get(), depth + 1)
+                                                                        : std::vector<GmAlias>{};
+        if (base->kind != ExprKind::Var) {  // an element of something else: anything it may be (windows unknown)
+            auto r = of(base, depth + 1);
+            for (auto& g : r) g.lo.clear(), g.ext.clear();
+            return r;
+        }
+        return of_var(base->var.get(), base->loc, k, depth);
+    }
+
+    // V, or (INDEX >= 0) its INDEX-th element.
+    std::vector<GmAlias> of_var(const Var* v, const SourceLoc& loc, int64_t index, int depth) const {
         std::vector<GmAlias> out;
-        if (!e || e->kind != ExprKind::Var) return out;
-        const Var* v = e->var.get();
         auto it = m_def.find(v);
-        if (it == m_def.end()) return {GmAlias{v, {}, {}}};
+        auto ln = m_link.find(v);
+        if (it == m_def.end() && ln == m_link.end()) return {GmAlias{v, {}, {}}};
         // Bounded: a chain too deep or too many paths to follow is refused, never cut short (a cut-off alias
         // would be a missed race).
         if (depth > 64 || ++m_visits > 200000)
-            raise(codes::kUnsupported, e->loc,
+            raise(codes::kUnsupported, loc,
                   fmt::format("the tensors '{}' may alias are too many definitions deep to follow", v->name),
                   "bind each launch argument once (a fresh name per launch result)");
-        if (!m_active.insert(v).second)
+        if (!m_active.insert({v, index}).second)
             return out;  // a cycle (`out = self.k(a, out)` in a loop): its other definitions cover it
         if (m_params.count(v)) out.push_back(GmAlias{v, {}, {}});  // a reassigned parameter: its value on entry too
         struct Pop {
-            std::set<const Var*>& active;
-            const Var* v;
+            std::set<std::pair<const Var*, int64_t>>& active;
+            std::pair<const Var*, int64_t> v;
             ~Pop() { active.erase(v); }
-        } pop{m_active, v};
+        } pop{m_active, {v, index}};
+        auto append = [&](std::vector<GmAlias> r) { out.insert(out.end(), r.begin(), r.end()); };
+        if (ln != m_link.end())
+            for (const Var* w : ln->second) append(of_var(w, loc, index, depth + 1));
+        if (it == m_def.end()) return out;
         for (const Expr* d : it->second) {
+            if (index >= 0) {
+                // An element of a tuple value: of a launch's result, the parameter the kernel returns there; of a
+                // tuple written out, that element; else anything the value may be.
+                if (d->kind == ExprKind::Var) {
+                    append(of_var(d->var.get(), d->loc, index, depth + 1));
+                } else if (d->kind == ExprKind::FuncCall && d->ival != kFuncRef && !is_tensor_op(*d)) {
+                    append(call_result(v, d, index, depth));
+                } else {
+                    append(item(d, index, depth + 1));
+                }
+                continue;
+            }
             if (d->kind == ExprKind::Var) {
-                auto r = of(d, depth + 1);
-                out.insert(out.end(), r.begin(), r.end());
+                append(of(d, depth + 1));
+            } else if (d->kind == ExprKind::Index) {
+                append(of(d, depth + 1));
             } else if (d->kind == ExprKind::FuncCall && is_host_op_call(*d) && d->sval == "pl.tensor.create") {
                 out.push_back(GmAlias{v, {}, {}});
             } else if (d->kind == ExprKind::FuncCall && !d->args.empty() &&
                        (d->sval == "pl.tensor.slice" || d->sval == "pl.tensor.view")) {
-                auto ints = [](const ExprPtr& l) -> std::optional<std::vector<int64_t>> {
-                    if (!l || (l->kind != ExprKind::List && l->kind != ExprKind::Tuple)) return std::nullopt;
-                    std::vector<int64_t> r;
-                    for (const auto& x : l->args) {
-                        auto c = const_int(x);
-                        if (!c) return std::nullopt;
-                        r.push_back(*c);
-                    }
-                    return r;
-                };
-                auto shape = d->args.size() > 1 ? ints(d->args[1]) : std::nullopt;
-                auto off = d->args.size() > 2 ? ints(d->args[2]) : std::nullopt;
+                auto shape = d->args.size() > 1 ? const_ints(d->args[1]) : std::nullopt;
+                auto off = d->args.size() > 2 ? const_ints(d->args[2]) : std::nullopt;
                 for (GmAlias a : of(d->args[0].get(), depth + 1)) {
                     bool known = shape && off && shape->size() == off->size() &&
                                  (a.ext.empty() ? true : a.ext.size() == off->size());
@@ -213,36 +287,7 @@ class LaunchAliases {
                     out.push_back(a);
                 }
             } else if (d->kind == ExprKind::FuncCall && d->ival != kFuncRef) {
-                // Another host op or a kernel's result: any tensor it was given (windows unknown). A kernel of
-                // the program with Out / InOut tensor parameters returns one of those (PyPTO's kernels return
-                // what they write), so its result aliases only those arguments: `out = self.k(a, out)` is not
-                // `a` and `out` sharing bytes at the next launch.
-                std::shared_ptr<Function> fn = m_prog ? m_prog->find(d->sval) : nullptr;
-                bool writes = false;
-                if (fn)
-                    for (const auto& prm : fn->params)
-                        writes |= prm.var && prm.var->type.kind == TypeKind::Tensor && prm.dir != ParamDir::In;
-                // The one parameter the returned value is (followed through stores and nested launches): the
-                // result aliases that argument only (`y1 = self.k(a, w, ws, ybuf1)` is ybuf1, not ws).
-                int64_t from = -1;  // (an int, not an optional: g++ 12 warns maybe-uninitialized on the optional)
-                if (fn && writes) {
-                    auto ix = m_index.find({v, d});
-                    if (auto r = returned_param(
-                            m_prog, *fn, ix == m_index.end() || ix->second < 0 ? 0 : static_cast<size_t>(ix->second),
-                            0);
-                        r && *r < d->args.size() && fn->params[*r].dir != ParamDir::In)
-                        from = static_cast<int64_t>(*r);
-                }
-                for (size_t k = 0; k < d->args.size(); ++k) {
-                    const auto& a = d->args[k];
-                    if (from >= 0 && static_cast<int64_t>(k) != from) continue;
-                    if (writes && k < fn->params.size() && fn->params[k].dir == ParamDir::In) continue;
-                    for (GmAlias g : of(a.get(), depth + 1)) {
-                        g.lo.clear();
-                        g.ext.clear();
-                        out.push_back(g);
-                    }
-                }
+                append(call_result(v, d, -1, depth));
             } else {
                 out.push_back(GmAlias{v, {}, {}});  // an op (pl.create_tensor) or a fresh value
             }
@@ -250,13 +295,60 @@ class LaunchAliases {
         return out;
     }
 
-  private:
+    // The roots the result of the call D (assigned to V; INDEX >= 0: its INDEX-th element) may be. Another host op
+    // or a kernel's result: any tensor it was given (windows unknown). A kernel of the program with Out / InOut
+    // tensor parameters returns one of those (PyPTO's kernels return what they write), so its result aliases only
+    // those arguments: `out = self.k(a, out)` is not `a` and `out` sharing bytes at the next launch. A pl.submit /
+    // pl.spmd_submit of a kernel is that kernel's launch (its arguments after the kernel).
+    std::vector<GmAlias> call_result(const Var* v, const Expr* d, int64_t index, int depth) const {
+        std::vector<GmAlias> out;
+        const bool submit = (d->sval == "pl.submit" || d->sval == "pl.spmd_submit") && !d->args.empty() && d->args[0] &&
+                            d->args[0]->ival == kFuncRef;
+        const size_t first = submit ? 1 : 0;  // the kernel's first argument
+        std::shared_ptr<Function> fn = m_prog ? m_prog->find(submit ? d->args[0]->sval : d->sval) : nullptr;
+        bool writes = false;
+        if (fn)
+            for (const auto& prm : fn->params)
+                writes |= prm.var && prm.var->type.kind == TypeKind::Tensor && prm.dir != ParamDir::In;
+        // The one parameter the returned value is (followed through stores and nested launches): the result
+        // aliases that argument only (`y1 = self.k(a, w, ws, ybuf1)` is ybuf1, not ws).
+        int64_t from = -1;  // (an int, not an optional: g++ 12 warns maybe-uninitialized on the optional)
+        if (fn && writes) {
+            size_t at = 0;
+            if (index >= 0) {
+                at = static_cast<size_t>(index);
+            } else if (auto ix = m_index.find({v, d}); ix != m_index.end() && ix->second >= 0) {
+                at = static_cast<size_t>(ix->second);
+            }
+            if (auto r = returned_param(m_prog, *fn, at, 0);
+                r && *r + first < d->args.size() && fn->params[*r].dir != ParamDir::In)
+                from = static_cast<int64_t>(*r);
+        }
+        for (size_t k = first; k < d->args.size(); ++k) {
+            const auto& a = d->args[k];
+            const size_t p = k - first;  // the kernel's parameter
+            if (from >= 0 && static_cast<int64_t>(p) != from) continue;
+            if (writes && p < fn->params.size() && fn->params[p].dir == ParamDir::In) continue;
+            for (GmAlias g : of(a.get(), depth + 1)) {
+                g.lo.clear();
+                g.ext.clear();
+                out.push_back(g);
+            }
+        }
+        return out;
+    }
+
+    static bool is_tensor_op(const Expr& d) {
+        return d.sval == "pl.tensor.slice" || d.sval == "pl.tensor.view" || d.sval == "pl.tensor.create";
+    }
+
     std::map<std::pair<const Var*, const Expr*>, int>
         m_index;  // (target, value) -> its index in a tuple unpacking (-1: one target)
     std::map<const Var*, std::vector<const Expr*>> m_def;
-    std::set<const Var*> m_params;          // the function's parameters (a reassigned one keeps its entry value)
-    mutable std::set<const Var*> m_active;  // variables being resolved (cycle guard)
-    mutable int64_t m_visits = 0;           // bound on the work of one launch's check
+    std::map<const Var*, std::vector<const Var*>> m_link;  // a loop's results: its carried values
+    std::set<const Var*> m_params;  // the function's parameters (a reassigned one keeps its entry value)
+    mutable std::set<std::pair<const Var*, int64_t>> m_active;  // values being resolved (cycle guard)
+    mutable int64_t m_visits = 0;                               // bound on the work of one launch's check
     const Program* m_prog =
         nullptr;  // the kernels a result may come from (nullptr: every result aliases all arguments)
 };
@@ -317,17 +409,6 @@ void refuse_aliased_arguments(const Program* prog, const Function& caller, const
 
 // ---- aliasing launch arguments bound to one tensor (docs/DECISIONS.md, "Aliasing launch arguments") ----
 
-std::optional<std::vector<int64_t>> const_ints(const ExprPtr& l) {
-    if (!l || (l->kind != ExprKind::List && l->kind != ExprKind::Tuple)) return std::nullopt;
-    std::vector<int64_t> r;
-    for (const auto& x : l->args) {
-        auto c = const_int(x);
-        if (!c) return std::nullopt;
-        r.push_back(*c);
-    }
-    return r;
-}
-
 int64_t numel_of(const std::vector<int64_t>& shape) {
     int64_t n = 1;
     for (int64_t d : shape)
@@ -369,6 +450,16 @@ class ExactViews {
     // nullopt: not known exactly (a loop-carried or reassigned value, a computed shape or offset, a reshape of a
     // part of a tensor, ...).
     std::optional<ExactView> of(const Expr* e, int depth = 0) const {
+        if (e && e->kind == ExprKind::Index && !e->args.empty() && e->args[0] && e->args[0]->kind == ExprKind::Var &&
+            depth <= 64) {
+            // `ret[k]` of a launch's (or pl.submit's) result assigned once: the argument the kernel returns there.
+            const Var* t = e->args[0]->var.get();
+            auto it = m_def.find(t);
+            if (it == m_def.end() || m_params.count(t) || it->second.size() != 1 || !it->second[0] ||
+                it->second[0]->kind != ExprKind::FuncCall || it->second[0]->ival == kFuncRef)
+                return std::nullopt;
+            return launch_result(it->second[0], static_cast<size_t>(std::max<int64_t>(e->ival, 0)), depth);
+        }
         if (!e || e->kind != ExprKind::Var || depth > 64) return std::nullopt;
         const Var* v = e->var.get();
         if (v->type.kind != TypeKind::Tensor) return std::nullopt;
@@ -383,7 +474,7 @@ class ExactViews {
         if (it == m_def.end()) return m_params.count(v) ? std::optional<ExactView>(whole()) : std::nullopt;
         if (m_params.count(v) || it->second.size() != 1 || !it->second[0]) return std::nullopt;
         const Expr* d = it->second[0];
-        if (d->kind == ExprKind::Var) return of(d, depth + 1);
+        if (d->kind == ExprKind::Var || d->kind == ExprKind::Index) return of(d, depth + 1);
         if (d->kind == ExprKind::Call && d->op && d->op->code == OpCode::TensorCreate) return whole();
         if (d->kind != ExprKind::FuncCall || d->ival == kFuncRef) return std::nullopt;
         if (d->sval == "pl.tensor.create") return whole();
@@ -421,15 +512,23 @@ class ExactViews {
             src->how = "a " + d->sval;
             return src;
         }
-        if (is_host_op_call(*d) || !m_prog) return std::nullopt;
-        // A kernel launch's result: the argument passed as the parameter the kernel returns.
-        auto fn = m_prog->find(d->sval);
-        if (!fn) return std::nullopt;
         auto ix = m_index.find(v);
-        auto k =
-            returned_param(m_prog, *fn, ix == m_index.end() || ix->second < 0 ? 0 : static_cast<size_t>(ix->second), 0);
-        if (!k || *k >= d->args.size()) return std::nullopt;
-        return of(d->args[*k].get(), depth + 1);
+        return launch_result(d, ix == m_index.end() || ix->second < 0 ? 0 : static_cast<size_t>(ix->second), depth);
+    }
+
+  private:
+    // The INDEX-th value a launch D (self.k(...), pl.submit(self.k, ...)) returns: the argument passed as the
+    // parameter the kernel returns there.
+    std::optional<ExactView> launch_result(const Expr* d, size_t index, int depth) const {
+        const bool submit = (d->sval == "pl.submit" || d->sval == "pl.spmd_submit") && !d->args.empty() && d->args[0] &&
+                            d->args[0]->ival == kFuncRef;
+        if ((!submit && is_host_op_call(*d)) || !m_prog) return std::nullopt;
+        const size_t first = submit ? 1 : 0;
+        auto fn = m_prog->find(submit ? d->args[0]->sval : d->sval);
+        if (!fn) return std::nullopt;
+        auto k = returned_param(m_prog, *fn, index, 0);
+        if (!k || *k + first >= d->args.size()) return std::nullopt;
+        return of(d->args[*k + first].get(), depth + 1);
     }
 
   private:
