@@ -1046,6 +1046,13 @@ class Lane {
                                      vc, res.m.rows(), res.m.cols()));
                 break;
         }
+        // matmul_acc / gemv_acc write into the accumulator's storage and keep its valid region (pto-isa's
+        // TMATMUL_ACC computes the operands' [m, n] into it and leaves the tile's valid region as it was), as the
+        // lane executor's result is the accumulator's tile: a printed result type without a TileView (full) does
+        // not widen it (pypto-lib's hc_head: an accumulator of valid [16, 4] stored as [16, 16] was E-UNWRITTEN).
+        if ((c.op->code == OpCode::MatmulAcc || c.op->code == OpCode::GemvAcc) && x && x->d.m.rows() == o.out_rows &&
+            x->d.m.cols() == o.out_cols)
+            vr = x->vr, vc = x->vc;
         return Value{make_tile(std::move(res), c.type.mem, vr, vc)};
     }
 };
