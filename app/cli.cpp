@@ -877,10 +877,10 @@ void add_launch_entries(const CommonOptions& c, const std::string& kernel, const
         if (picked.empty()) picked.push_back(nullptr);
         for (const LaunchBinding* b : picked) {
             CheckEntry entry{c, "", "", "", {}, nullptr, "", -1, "", nullptr};
+            entry.program = program;  // its kernel's location for a diagnostic about it (E-CAPACITY)
             if (!sampled.empty()) {
                 entry.sampled = sampled;
                 entry.sample_group = static_cast<int>(std::hash<std::string>{}(k.name) & 0x3fffffff);
-                entry.program = program;
             }
             CommonOptions& ck = entry.opts;
             ck.entry = k.name;
@@ -1238,13 +1238,28 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                                           entry, ent.unbound, ent.why),
                         fmt::format("give the value the orchestration computes: --input {}=VALUE", ent.unbound));
                 auto explore_with = [&](const ExploreOptions& eo) {
-                    if (eo.jobs == 0) {
-                        sim::SessionOptions kso = session_options(ck);
-                        kso.max_visibility_delay = eo.max_visibility;  // reject: a drawn delay needs published stores
-                        session = std::make_shared<sim::Session>(SourceFile::read(kernel), kso);
-                        return explore_kernel(*session, ck, kernel, eo, *base);
+                    // Out of memory checking one kernel of a multi-launch file is that kernel's E-CAPACITY; the
+                    // others are still checked (it used to end the whole check).
+                    try {
+                        if (eo.jobs == 0) {
+                            sim::SessionOptions kso = session_options(ck);
+                            kso.max_visibility_delay =
+                                eo.max_visibility;  // reject: a drawn delay needs published stores
+                            session = std::make_shared<sim::Session>(SourceFile::read(kernel), kso);
+                            return explore_kernel(*session, ck, kernel, eo, *base);
+                        }
+                        return explore_parallel(ck, kernel, eo, *base);
+                    } catch (const std::bad_alloc&) {
+                        session.reset();
+                        if (!per_launch) throw;
+                        std::shared_ptr<ir::Function> fn = ent.program ? ent.program->find(entry) : nullptr;
+                        raise(cvsim::codes::kCapacity, fn ? fn->loc : SourceLoc{},
+                              fmt::format("kernel '{}'{} is not checked: out of memory (it needs more memory than "
+                                          "this machine gives cvsim)",
+                                          entry, ent.binding.empty() ? "" : " [" + ent.binding + "]"),
+                              "check it alone with --entry NAME and smaller --dim sizes, or on a machine with more "
+                              "memory");
                     }
-                    return explore_parallel(ck, kernel, eo, *base);
                 };
                 if (!e.merge.empty()) {
                     sum = merge_jsonl(c, kernel, e, *base);

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <exception>
 #include <new>
 
 #include <fmt/format.h>
@@ -110,9 +111,39 @@ struct InterruptGuard {
 using RunningSlot = std::atomic<uint64_t>;
 static_assert(RunningSlot::is_always_lock_free, "the running-seed slots are shared between processes");
 
+// The worker's pipe to its supervisor, for the terminate handler.
+int g_worker_fd = -1;
+
+// An exception that escapes where nothing can catch it (a noexcept frame, a handler that allocates while memory
+// is exhausted): the worker still tells its supervisor what ended it instead of dying of SIGABRT ("explore workers
+// keep dying" E-IO): out of memory is E-CAPACITY, anything else the worker's error.
+[[noreturn]] void worker_terminate() {
+    // No allocation on the out-of-memory path: a static line, written with write(2).
+    static const char kMemory[] = "M\n";
+    static const char kOther[] = "E internal error: an exception escaped to std::terminate\n";
+    const char* line = kOther;
+    try {
+        if (auto ex = std::current_exception()) std::rethrow_exception(ex);
+    } catch (const std::bad_alloc&) {
+        line = kMemory;
+    } catch (...) {
+    }
+    if (g_worker_fd >= 0) {
+        const size_t n = line == kMemory ? sizeof kMemory - 1 : sizeof kOther - 1;
+        for (size_t done = 0; done < n;) {
+            ssize_t w = ::write(g_worker_fd, line + done, n - done);
+            if (w <= 0) break;
+            done += static_cast<size_t>(w);
+        }
+    }
+    _exit(3);
+}
+
 [[noreturn]] void worker_main(int fd, const CommonOptions& c, const std::string& kernel, const ExploreOptions& e,
                               const Schedule& base, uint64_t lo, uint64_t hi, const std::set<uint64_t>& skip,
                               bool report_nominal, RunningSlot* running) {
+    g_worker_fd = fd;
+    std::set_terminate(worker_terminate);
     try {
         sim::SessionOptions so = session_options(c);
         so.max_visibility_delay = e.max_visibility;

@@ -102,8 +102,11 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt)
     m_opt.dims = dims_from_inputs(m_file, m_opt.dims, m_opt.input_files);
     if (const char* live = std::getenv("CVSIM_LIVE_WALK"); live && *live && std::string_view(live) != "0")
         m_opt.streams = false;
-    if (const char* oom = std::getenv("CVSIM_FAULT_OUT_OF_MEMORY_AT"); oom && *oom)
-        m_opt.fault_out_of_memory_at = std::strtoll(oom, nullptr, 10);
+    // Test hook: out of memory at that instruction (CVSIM_FAULT_OUT_OF_MEMORY_ENTRY: only in that entry's sessions).
+    if (const char* oom = std::getenv("CVSIM_FAULT_OUT_OF_MEMORY_AT"); oom && *oom) {
+        const char* only = std::getenv("CVSIM_FAULT_OUT_OF_MEMORY_ENTRY");
+        if (!only || !*only || m_opt.entry == only) m_opt.fault_out_of_memory_at = std::strtoll(oom, nullptr, 10);
+    }
     static uint64_t next_image_id = 0;
     m_gm_image_id = ++next_image_id;
     m_hw = session_params(m_opt);

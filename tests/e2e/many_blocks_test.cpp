@@ -135,6 +135,65 @@ TEST(ManyBlocks, RunningOutOfMemoryInsideASystemCProcessIsTheCapacityDiagnostic)
     }
 }
 
+TEST(ManyBlocks, OneKernelOutOfMemoryDoesNotEndTheCheckOfTheOthers) {
+    // A multi-launch orchestration whose first kernel runs out of memory (the hook, only in that kernel's sessions):
+    // that kernel is E-CAPACITY, named, and the second kernel still gets its verdict (out of memory used to end
+    // the whole check, or, escaping where nothing caught it, kill the explore workers: E-IO "keep dying").
+    const std::string path = ::testing::TempDir() + "oom_two_launches.py";
+    std::ofstream(path) << R"(import pypto.language as pl
+
+
+@pl.program
+class TwoLaunches:
+    @pl.function(type=pl.FunctionType.InCore)
+    def fill(x: pl.Tensor[[16, 64], pl.FP16], t: pl.Out[pl.Tensor[[16, 64], pl.FP16]]) -> pl.Tensor[[16, 64], pl.FP16]:
+        xv: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64])
+        t_1: pl.Tensor[[16, 64], pl.FP16] = pl.tile.store(xv, [0, 0], t)
+        return t_1
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def use(t: pl.Tensor[[16, 64], pl.FP16], out: pl.Out[pl.Tensor[[16, 64], pl.FP16]]) -> pl.Tensor[[16, 64], pl.FP16]:
+        tv: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.load(t, [0, 0], [16, 64])
+        y: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.muls(tv, 2.0)
+        out_1: pl.Tensor[[16, 64], pl.FP16] = pl.tile.store(y, [0, 0], out)
+        return out_1
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[16, 64], pl.FP16], out: pl.Out[pl.Tensor[[16, 64], pl.FP16]]) -> pl.Tensor[[16, 64], pl.FP16]:
+        t: pl.Tensor[[16, 64], pl.FP16] = pl.tensor.create([16, 64], dtype=pl.FP16)
+        t1: pl.Tensor[[16, 64], pl.FP16] = self.fill(x, t)
+        r: pl.Tensor[[16, 64], pl.FP16] = self.use(t1, out)
+        return out
+)";
+    ::setenv("CVSIM_FAULT_OUT_OF_MEMORY_AT", "1", 1);
+    ::setenv("CVSIM_FAULT_OUT_OF_MEMORY_ENTRY", "fill", 1);
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    const std::string saved_asan = asan ? asan : "";
+    if (kSanitized)
+        ::setenv("ASAN_OPTIONS", (saved_asan + (saved_asan.empty() ? "" : ":") + "detect_leaks=0").c_str(), 1);
+    // (--jobs 1: in-process, --jobs 0, SystemC cannot simulate again after a simulation failed; the later kernels
+    // are then E-IO "run in a fresh process".)
+    for (const char* jobs : {"1", "2"}) {
+        RunResult r = run_cvsim({"check", path, "--schedules", "2", "--jobs", jobs, "--no-progress"}, 120, limits(0));
+        ASSERT_FALSE(r.timed_out);
+        EXPECT_EQ(r.exit_code, 2) << jobs << "\n" << r.out << r.err;
+        EXPECT_NE(r.err.find("oom_two_launches.py:7:5: error[E-CAPACITY]: kernel 'fill' is not checked: out of memory"),
+                  std::string::npos)
+            << jobs << "\n"
+            << r.err;
+        EXPECT_NE(r.out.find("[use]"), std::string::npos) << jobs << "\n" << r.out;
+        EXPECT_NE(r.out.find("PASS: no finding in any explored schedule"), std::string::npos) << jobs << "\n" << r.out;
+    }
+    ::unsetenv("CVSIM_FAULT_OUT_OF_MEMORY_AT");
+    ::unsetenv("CVSIM_FAULT_OUT_OF_MEMORY_ENTRY");
+    if (kSanitized) {
+        if (asan)
+            ::setenv("ASAN_OPTIONS", saved_asan.c_str(), 1);
+        else
+            ::unsetenv("ASAN_OPTIONS");
+    }
+}
+
 TEST(ManyBlocks, ATileWriteOutsideItsTileIsAnOobFindingNotAnExceptionOutOfTheSimulation) {
     const std::string k = source_dir() + "/tests/e2e/kernels/adv/write_index_from_scalar.py";
     RunResult in = run_cvsim({"run", k, "--input", "r=3"});
