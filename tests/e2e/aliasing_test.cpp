@@ -160,3 +160,26 @@ TEST(Aliasing, ALoopCarriedTensorIsNotTakenForAFreshOne) {
         EXPECT_EQ(all_of(r).find("PASS"), std::string::npos) << r.out << r.err;
     }
 }
+
+// The parameter a kernel returns, followed through a branch whose arms yield its Out parameters and through an Spmd
+// wrapper returning `ret[0], ret[1]`: the orchestration's `ret[0]` and `ret[1]` are the two separate buffers, so k2
+// is checked (clean), not refused as sharing (two deepseek prefill files were). When the arms yield them crossed,
+// either element may be either buffer: refused, never checked as apart.
+TEST(Aliasing, ReturnedParametersAreFollowedThroughBranchesAndIndexedResults) {
+    RunResult r = check(kpath("branch_results.py"), {}, 5);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(all_of(r).find("E-UNSUPPORTED"), std::string::npos) << r.out << r.err;
+    std::ifstream in(kpath("branch_results.py"));
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string arm = "            r1, r2 = pl.yield_(o1, o2)\n";
+    auto at = text.find(arm);
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, arm.size(), "            r1, r2 = pl.yield_(o2, o1)\n");
+    const std::string crossed = ::testing::TempDir() + "alias_branch_results_crossed.py";
+    std::ofstream(crossed) << text;
+    r = check(crossed, {}, 5);
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(all_of(r).find("'k2' gets 'p1' and 'p2' as parameters 'x' and 'y', which may share GM bytes"),
+              std::string::npos)
+        << r.out << r.err;
+}
