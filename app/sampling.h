@@ -28,6 +28,22 @@ const std::vector<SampleKind>& sample_kinds();
 // sample kind, duplicates dropped (a single scalar has three).
 std::vector<Assignment> sample_assignments(const ir::Function& f, const std::vector<std::string>& names);
 
+// Values tried after the kinds above when none of them found anything (docs/DECISIONS.md, "Larger sampled
+// values"): a race that needs n >= 3, `n == 4` or a loop reaching the last rows of a tensor is empty at 1, 2, 0.
+struct ExtraSample {
+    int64_t value = 0;
+    // One of the descending chain (64, 32, ..., 4): only its largest value the kernel takes (nominal run in
+    // bounds) is checked.
+    bool chain = false;
+};
+// The extra values for F of program P: 3, each integer constant a comparison in F (or a function it calls)
+// makes with a computed value, and that constant plus one (`n == 4`, `n > 2`: 4, 5, 3), at most 8, in source
+// order, then the chain; values the kinds above already give are left out.
+std::vector<ExtraSample> extra_samples(const ir::Program& p, const ir::Function& f);
+
+// The assignment of NAMES with every one at VALUE (a tensor filled with it), as sample_assignments writes it.
+Assignment constant_assignment(const ir::Function& f, const std::vector<std::string>& names, int64_t value);
+
 // "n=1, flag=1"
 std::string assignment_text(const Assignment& a);
 
