@@ -503,6 +503,10 @@ passes::TimingScope timing_scope_of(const CommonOptions& c, const std::string& k
 // this many of them (docs/DECISIONS.md, "The host walk").
 constexpr size_t kMaxBindings = 8;
 
+// The wall-time bound (seconds) of one schedule at an extra sampled value (app/sampling.h ExtraSample): a value
+// whose schedule does not finish within it is no verdict (a made-up size must not turn into an E-TIMEOUT).
+constexpr double kExtraSampleTimeout = 2;
+
 struct CheckEntry {
     CommonOptions opts;
     std::string unbound;  // a computed scalar parameter without --input ("": every scalar is bound)
@@ -609,7 +613,10 @@ std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::strin
     for (size_t i = 0; i < samples.size(); ++i) {
         const Assignment& a = samples[i];
         CheckEntry e{c, "", "", "", {}, nullptr, "", -1, "", nullptr};
-        if (i >= base_samples) e.sample_extra = extras[i - base_samples].chain ? 2 : 1;
+        if (i >= base_samples) {
+            e.sample_extra = extras[i - base_samples].chain ? 2 : 1;
+            e.opts.timeout = std::min(e.opts.timeout, kExtraSampleTimeout);
+        }
         e.opts.entry = fn->name;
         for (const auto& [n, v] : a) e.opts.inputs.push_back(n + "=" + v);
         e.sampled = assignment_text(a);
@@ -867,7 +874,10 @@ std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::stri
             const size_t before = out.size();
             walk_sampled(SampleKind{x.value, false}, base_sampled);
             for (size_t i = before; i < out.size(); ++i)
-                if (out[i].sample_group >= 0) out[i].sample_extra = x.chain ? 2 : 1;
+                if (out[i].sample_group >= 0) {
+                    out[i].sample_extra = x.chain ? 2 : 1;
+                    out[i].opts.timeout = std::min(out[i].opts.timeout, kExtraSampleTimeout);
+                }
         }
     }
     // What no sample makes known is reported as before (E-UNCHECKED with the walk's reason).
@@ -1011,6 +1021,15 @@ static const DistinctFinding* nominal_oob(const ExploreSummary& sum, bool* race 
         if (race) *race |= cvsim::is_race_code(d.finding.code);
     }
     return oob;
+}
+
+// Whether SUM found something and all of it is a bound hit: E-TIMEOUT, or E-UNCHECKED (the reference interpreter's
+// own wall-time bound; at an extra sampled value, anything else that leaves a kernel unchecked was found before).
+static bool only_timeouts(const ExploreSummary& sum) {
+    if (sum.distinct.empty()) return false;
+    for (const auto& d : sum.distinct)
+        if (d.finding.code != cvsim::codes::kTimeout && d.finding.code != cvsim::codes::kUnchecked) return false;
+    return true;
 }
 
 int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) {
@@ -1301,7 +1320,8 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                     probe.schedules = 1;
                     sum = explore_with(probe);
                     bool raced = false;
-                    const bool out_of_bounds = nominal_oob(sum, &raced) && (!raced || ent.sample_extra == 2);
+                    const bool out_of_bounds =
+                        (nominal_oob(sum, &raced) && (!raced || ent.sample_extra == 2)) || only_timeouts(sum);
                     if (!out_of_bounds && ent.sample_extra == 2) chain_done[ent.sample_group] = true;
                     if (!out_of_bounds && sum.distinct.empty() && !sum.interrupted && e.schedules > 1) {
                         ExploreOptions small = e;
@@ -1369,6 +1389,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             // Out of bounds in the nominal schedule, and whether the run raced.
             bool race = false;
             const DistinctFinding* oob = nominal_oob(sum, &race);
+            if (ent.sample_extra > 0 && only_timeouts(sum) && !sum.interrupted) {
+                skip_extra(ent, "its schedules exceed the wall-time bound", false);
+                continue;
+            }
             if (ent.sample_extra > 0 && oob && !sum.interrupted) {
                 if (race && ent.sample_extra == 2) {
                     if (!chain_fallback.count(ent.sample_group))
