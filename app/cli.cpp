@@ -593,11 +593,14 @@ std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::strin
         return {CheckEntry{c, "", "", "", {}, nullptr, "", -1, "", nullptr}};
     auto samples = sample_assignments(*fn, names);
     const size_t base_samples = samples.size();
-    const std::vector<ExtraSample> extras = extra_samples(*program, *fn);
+    std::vector<ExtraSample> extras;
     std::vector<std::string> extra_at, chain_at;
-    for (const auto& x : extras) {
-        samples.push_back(constant_assignment(*fn, names, x.value));
-        (x.chain ? chain_at : extra_at).push_back(std::to_string(x.value));
+    for (const auto& x : extra_samples(*program, *fn)) {
+        Assignment a = extra_assignment(*fn, names, x);
+        if (std::find(samples.begin(), samples.end(), a) != samples.end()) continue;  // a kind gave it already
+        samples.push_back(std::move(a));
+        extras.push_back(x);
+        (x.chain ? chain_at : extra_at).push_back(x.descending ? "descending" : std::to_string(x.value));
     }
     if (!c.quiet) {
         std::vector<std::string> at;
@@ -871,6 +874,7 @@ std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::stri
     // found nothing in that kernel (docs/DECISIONS.md, "Larger sampled values").
     if (any_sampled && !base_sampled.empty()) {
         for (const ExtraSample& x : extra_samples(*program, *pick_entry(*program, c.entry))) {
+            if (x.descending) continue;  // the host walk samples one value for all
             const size_t before = out.size();
             walk_sampled(SampleKind{x.value, false}, base_sampled);
             for (size_t i = before; i < out.size(); ++i)

@@ -52,6 +52,7 @@ std::vector<ExtraSample> extra_samples(const ir::Program& p, const ir::Function&
         out.push_back({v, chain});
     };
     add(3, false);
+    out.push_back({1, false, true});
     size_t bounds = 0;
     std::function<void(const ir::ExprPtr&)> cond = [&](const ir::ExprPtr& e) {
         if (!e) return;
@@ -84,13 +85,22 @@ std::vector<ExtraSample> extra_samples(const ir::Program& p, const ir::Function&
     return out;
 }
 
-Assignment constant_assignment(const ir::Function& f, const std::vector<std::string>& names, int64_t value) {
-    Assignment a;
-    for (const auto& n : names) {
-        const ir::Var* var = nullptr;
+Assignment extra_assignment(const ir::Function& f, const std::vector<std::string>& names, const ExtraSample& x) {
+    auto param = [&](const std::string& n) -> const ir::Var* {
         for (const auto& p : f.params)
-            if (p.var->name == n) var = p.var.get();
-        if (var && var->type.kind != ir::TypeKind::Tensor && dtype_is_float(var->type.dtype))
+            if (p.var->name == n) return p.var.get();
+        return nullptr;
+    };
+    int64_t scalars = 0;
+    for (const auto& n : names)
+        if (const ir::Var* v = param(n); !v || v->type.kind != ir::TypeKind::Tensor) ++scalars;
+    Assignment a;
+    int64_t k = 0;
+    for (const auto& n : names) {
+        const ir::Var* var = param(n);
+        const bool tensor = var && var->type.kind == ir::TypeKind::Tensor;
+        const int64_t value = x.descending && !tensor ? x.value + scalars - 1 - k++ : x.value;
+        if (var && !tensor && dtype_is_float(var->type.dtype))
             a.emplace_back(n, fmt::format("{}.0", value));
         else
             a.emplace_back(n, std::to_string(value));

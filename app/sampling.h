@@ -35,14 +35,18 @@ struct ExtraSample {
     // One of the descending chain (64, 32, ..., 4): only its largest value the kernel takes (nominal run in
     // bounds) is checked.
     bool chain = false;
+    // Descending: the k-th of the m sampled scalars at value + m - 1 - k (`if lo > hi` with two unbound scalars,
+    // which every kind above and every constant leaves false); entry kernels only.
+    bool descending = false;
 };
-// The extra values for F of program P: 3, each integer constant a comparison in F (or a function it calls)
-// makes with a computed value, and that constant plus one (`n == 4`, `n > 2`: 4, 5, 3), at most 8, in source
-// order, then the chain; values the kinds above already give are left out.
+// The extra values for F of program P: 3, descending from 1, each integer constant a comparison in F (or a
+// function it calls) makes with a computed value, and that constant plus one (`n == 4`, `n > 2`: 4, 5, 3), at
+// most 8, in source order, then the chain; values the kinds above already give are left out.
 std::vector<ExtraSample> extra_samples(const ir::Program& p, const ir::Function& f);
 
-// The assignment of NAMES with every one at VALUE (a tensor filled with it), as sample_assignments writes it.
-Assignment constant_assignment(const ir::Function& f, const std::vector<std::string>& names, int64_t value);
+// The assignment of NAMES for X: every one at X.value (a tensor filled with it), or descending (tensors at
+// X.value), as sample_assignments writes it.
+Assignment extra_assignment(const ir::Function& f, const std::vector<std::string>& names, const ExtraSample& x);
 
 // "n=1, flag=1"
 std::string assignment_text(const Assignment& a);

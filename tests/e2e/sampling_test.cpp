@@ -122,10 +122,11 @@ TEST(Sampling, RacesOnlyAtLargerValuesAreFoundByTheExtraSamples) {
         const char* label;
     };
     const std::vector<Case> cases = {
-        {"race_at_three.py", "n=3 (sampled)"},      // the loop's third iteration writes what the cube reads
-        {"race_at_five.py", "n=5 (sampled)"},       // `if n == 5`
-        {"race_at_last_rows.py", "n=4 (sampled)"},  // the largest value in bounds
-        {"race_at_three_orch.py", "sampled n=3"},   // the orchestration's scalar, launched
+        {"race_at_three.py", "n=3 (sampled)"},         // the loop's third iteration writes what the cube reads
+        {"race_at_five.py", "n=5 (sampled)"},          // `if n == 5`
+        {"race_at_last_rows.py", "n=4 (sampled)"},     // the largest value in bounds
+        {"race_at_three_orch.py", "sampled n=3"},      // the orchestration's scalar, launched
+        {"race_lo_gt_hi.py", "lo=2, hi=1 (sampled)"},  // two scalars in descending order
     };
     for (const auto& c : cases) {
         RunResult r = run_cvsim(
@@ -141,8 +142,14 @@ TEST(Sampling, RacesOnlyAtLargerValuesAreFoundByTheExtraSamples) {
             run_cvsim({"check", sampling_kernel(c.file), "--schedules", "20", "--no-progress", "--jobs", "1"});
         EXPECT_EQ(fence.exit_code, 0) << c.file << "\n" << fence.out << fence.err;
         // A value given is not sampled.
-        RunResult given = run_cvsim({"check", sampling_kernel(c.file), "--v2c", "off", "--input", "n=2", "--schedules",
-                                     "20", "--no-progress", "--jobs", "1"});
+        std::vector<std::string> args = {"check", sampling_kernel(c.file), "--v2c", "off",           "--input",
+                                         "n=2",   "--schedules",           "20",    "--no-progress", "--jobs",
+                                         "1"};
+        if (std::string(c.file) == "race_lo_gt_hi.py") {
+            args[5] = "lo=1";
+            args.insert(args.begin() + 6, {"--input", "hi=2"});
+        }
+        RunResult given = run_cvsim(args);
         EXPECT_EQ(given.exit_code, 0) << c.file << "\n" << given.out << given.err;
     }
     // Once a kind finds a race, the extra values are not tried.
