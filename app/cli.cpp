@@ -503,6 +503,10 @@ passes::TimingScope timing_scope_of(const CommonOptions& c, const std::string& k
 // this many of them (docs/DECISIONS.md, "The host walk").
 constexpr size_t kMaxBindings = 8;
 
+// The wall-time bound (seconds) of one schedule at an extra sampled value (app/sampling.h ExtraSample): a value
+// whose schedule does not finish within it is no verdict (a made-up size must not turn into an E-TIMEOUT).
+constexpr double kExtraSampleTimeout = 2;
+
 struct CheckEntry {
     CommonOptions opts;
     std::string unbound;  // a computed scalar parameter without --input ("": every scalar is bound)
@@ -521,6 +525,10 @@ struct CheckEntry {
     // 0: the dims the file's parse gave; k > 0: the pl.dynamic symbols cvsim defaulted, at kDefaultDim >> k
     // (a retry after the default put a window out of bounds: docs/DECISIONS.md, "A size cvsim defaulted ...").
     int dim_try = 0;
+    // 1: an extra sampled value (app/sampling.h ExtraSample), checked only when the kinds before it found nothing,
+    // with its nominal run first and a small budget; 2: the same, one of the descending chain (only its largest
+    // value in bounds is checked).
+    int sample_extra = 0;
 };
 // attrs={"core_num": X} at a launch where X is computed at run time (docs/DECISIONS.md): cvsim launches
 // --blocks; say so, naming the launch and the expression.
@@ -583,18 +591,35 @@ std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::strin
     }
     if (names.empty() || fn->type == ir::FuncType::Orchestration)
         return {CheckEntry{c, "", "", "", {}, nullptr, "", -1, "", nullptr}};
-    const auto samples = sample_assignments(*fn, names);
+    auto samples = sample_assignments(*fn, names);
+    const size_t base_samples = samples.size();
+    std::vector<ExtraSample> extras;
+    std::vector<std::string> extra_at, chain_at;
+    for (const auto& x : extra_samples(*program, *fn)) {
+        Assignment a = extra_assignment(*fn, names, x);
+        if (std::find(samples.begin(), samples.end(), a) != samples.end()) continue;  // a kind gave it already
+        samples.push_back(std::move(a));
+        extras.push_back(x);
+        (x.chain ? chain_at : extra_at).push_back(x.descending ? "descending" : std::to_string(x.value));
+    }
     if (!c.quiet) {
         std::vector<std::string> at;
-        for (const auto& a : samples) at.push_back(a.front().second);
+        for (size_t i = 0; i < base_samples; ++i) at.push_back(samples[i].front().second);
         std::cerr << fmt::format(
             "note: {}: '{}' takes the scalar parameter(s) {} that decide what it runs, and no --input gives them: "
-            "cvsim checks it with each set to {} (a verdict each; --input NAME=V checks the values you use)\n",
-            kernel, fn->name, fmt::join(names, ", "), fmt::join(at, ", then "));
+            "cvsim checks it with each set to {} (a verdict each; --input NAME=V checks the values you use); when "
+            "none of these finds anything, also with each set to {}, and to the largest of {} it takes\n",
+            kernel, fn->name, fmt::join(names, ", "), fmt::join(at, ", then "), fmt::join(extra_at, ", "),
+            fmt::join(chain_at, ", "));
     }
     std::vector<CheckEntry> out;
-    for (const auto& a : samples) {
+    for (size_t i = 0; i < samples.size(); ++i) {
+        const Assignment& a = samples[i];
         CheckEntry e{c, "", "", "", {}, nullptr, "", -1, "", nullptr};
+        if (i >= base_samples) {
+            e.sample_extra = extras[i - base_samples].chain ? 2 : 1;
+            e.opts.timeout = std::min(e.opts.timeout, kExtraSampleTimeout);
+        }
         e.opts.entry = fn->name;
         for (const auto& [n, v] : a) e.opts.inputs.push_back(n + "=" + v);
         e.sampled = assignment_text(a);
@@ -822,6 +847,8 @@ std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::stri
                            out);
     };
     for (const SampleKind& kind : sample_kinds()) walk_sampled(kind, unknown);
+    // The kernels the values above launch: they also get the extra values (below).
+    const std::set<std::string> base_sampled = sampled_kernels;
     std::set<std::string> still;
     for (const auto& n : unknown)
         if (!sampled_kernels.count(n)) still.insert(n);
@@ -841,6 +868,20 @@ std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::stri
             if (still.empty()) break;
             walk_sampled(SampleKind{v, false}, still);
             std::erase_if(still, [&](const std::string& n) { return sampled_kernels.count(n) > 0; });
+        }
+    }
+    // The extra values (app/sampling.h) for the kernels the values above launch, each checked only when those
+    // found nothing in that kernel (docs/DECISIONS.md, "Larger sampled values").
+    if (any_sampled && !base_sampled.empty()) {
+        for (const ExtraSample& x : extra_samples(*program, *pick_entry(*program, c.entry))) {
+            if (x.descending) continue;  // the host walk samples one value for all
+            const size_t before = out.size();
+            walk_sampled(SampleKind{x.value, false}, base_sampled);
+            for (size_t i = before; i < out.size(); ++i)
+                if (out[i].sample_group >= 0) {
+                    out[i].sample_extra = x.chain ? 2 : 1;
+                    out[i].opts.timeout = std::min(out[i].opts.timeout, kExtraSampleTimeout);
+                }
         }
     }
     // What no sample makes known is reported as before (E-UNCHECKED with the walk's reason).
@@ -987,6 +1028,15 @@ static const DistinctFinding* nominal_oob(const ExploreSummary& sum, bool* race 
     return oob;
 }
 
+// Whether SUM found something and all of it is a bound hit: E-TIMEOUT, or E-UNCHECKED (the reference interpreter's
+// own wall-time bound; at an extra sampled value, anything else that leaves a kernel unchecked was found before).
+static bool only_timeouts(const ExploreSummary& sum) {
+    if (sum.distinct.empty()) return false;
+    for (const auto& d : sum.distinct)
+        if (d.finding.code != cvsim::codes::kTimeout && d.finding.code != cvsim::codes::kUnchecked) return false;
+    return true;
+}
+
 int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) {
     sim::SessionOptions so = session_options(c);
     auto base = sim::parse_schedule(e.strategy);
@@ -1037,6 +1087,25 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         std::map<int, int> sample_taken, sample_count, sample_rejected;
         std::map<int, std::string> sample_why;
         std::map<int, const CheckEntry*> sample_first;
+        // Per sample group: some entry found something (its extra values are then not tried); the descending chain
+        // of extra values reached a value the kernel takes (the smaller ones are not tried).
+        std::map<int, bool> sample_found, chain_done;
+        // A value of the chain whose nominal run raced out of bounds: reported when no smaller value stays in bounds
+        // (a race can be what put the window out of bounds; a smaller value shows a race without that artefact).
+        struct ChainFallback {
+            const CheckEntry* ent;
+            std::string label;
+            ExploreSummary sum;
+            std::shared_ptr<sim::Session> session;  // in-process: the findings point into its source file
+        };
+        std::map<int, ChainFallback> chain_fallback;
+        // An extra sampled value the kernel does not take: counted like any sample, without a note of its own.
+        auto skip_extra = [&](const CheckEntry& ent, const std::string& why, bool counted) {
+            if (!counted) return;
+            if (!sample_why.count(ent.sample_group)) sample_why[ent.sample_group] = why;
+            ++sample_count[ent.sample_group];
+            ++sample_rejected[ent.sample_group];
+        };
         auto reject_sample = [&](const CheckEntry& ent, const std::string& why) {
             if (!sample_why.count(ent.sample_group)) sample_why[ent.sample_group] = why;
             ++sample_rejected[ent.sample_group];
@@ -1194,6 +1263,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                     return false;
                 }
                 ++sample_taken[ent.sample_group];
+                if (!sum.distinct.empty()) sample_found[ent.sample_group] = true;
             }
             return emit(ent, label, sum);
         };
@@ -1203,6 +1273,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 sample_taken.emplace(ent.sample_group, 0);
                 sample_first.emplace(ent.sample_group, &ent);
             }
+            // Extra sampled values: only while the group found nothing, never into a journal, one value of the chain.
+            if (ent.sample_extra > 0 && (sample_found[ent.sample_group] || !e.jsonl.empty() ||
+                                         (ent.sample_extra == 2 && chain_done[ent.sample_group])))
+                continue;
             const CommonOptions& ck = ent.opts;
             const std::string& entry = ck.entry;
             // Several entries of one file: "FILE [ENTRY: KERNEL ...]".
@@ -1263,6 +1337,23 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 };
                 if (!e.merge.empty()) {
                     sum = merge_jsonl(c, kernel, e, *base);
+                } else if (ent.sample_extra > 0) {
+                    // An extra sampled value: its nominal run (and one more) decides whether the kernel takes it; a
+                    // value it takes that shows nothing there is explored on a small budget (the happens-before
+                    // graph of a kernel whose control and addresses do not depend on data is the same in every
+                    // schedule, and the scope line says when that does not hold).
+                    ExploreOptions probe = e;
+                    probe.schedules = 1;
+                    sum = explore_with(probe);
+                    bool raced = false;
+                    const bool out_of_bounds =
+                        (nominal_oob(sum, &raced) && (!raced || ent.sample_extra == 2)) || only_timeouts(sum);
+                    if (!out_of_bounds && ent.sample_extra == 2) chain_done[ent.sample_group] = true;
+                    if (!out_of_bounds && sum.distinct.empty() && !sum.interrupted && e.schedules > 1) {
+                        ExploreOptions small = e;
+                        small.schedules = std::min<uint64_t>(e.schedules, 8);
+                        sum = explore_with(small);
+                    }
                 } else if (ent.dim_try > 0 && e.schedules > 1) {
                     // A retry at a smaller size: its nominal schedule decides whether the kernel takes the size
                     // (a probe of one more schedule, no journal), and only a size it takes is explored in full.
@@ -1282,6 +1373,11 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 if (!ent.orchestration.empty()) item["orchestration"] = ent.orchestration;
                 if (!ent.binding.empty()) item["launch"] = ent.binding;
                 const bool oob = err.diag().code == cvsim::codes::kOob;
+                if (ent.sample_extra > 0 && err.diag().code != cvsim::codes::kV2cUnfenced) {
+                    // An extra value the program does not compile with: no verdict with it.
+                    skip_extra(ent, err.diag().message, oob);
+                    continue;
+                }
                 if (ent.dim_try > 0) {
                     // A diagnostic at a smaller size is no verdict there (the default's report comes anyway).
                     if (retry_done(ent, false)) return interrupted_exit();
@@ -1290,6 +1386,12 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 if (err.diag().code == cvsim::codes::kV2cUnfenced) {
                     std::cerr << render_text(err.diag());
                     any_findings = true;
+                    if (ent.sample_group >= 0) {
+                        // A verdict with this value (the group is not unchecked).
+                        ++sample_count[ent.sample_group];
+                        ++sample_taken[ent.sample_group];
+                        sample_found[ent.sample_group] = true;
+                    }
                     report.push_back(item);
                     continue;
                 }
@@ -1313,6 +1415,21 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             // Out of bounds in the nominal schedule, and whether the run raced.
             bool race = false;
             const DistinctFinding* oob = nominal_oob(sum, &race);
+            if (ent.sample_extra > 0 && only_timeouts(sum) && !sum.interrupted) {
+                skip_extra(ent, "its schedules exceed the wall-time bound", false);
+                continue;
+            }
+            if (ent.sample_extra > 0 && oob && !sum.interrupted) {
+                if (race && ent.sample_extra == 2) {
+                    if (!chain_fallback.count(ent.sample_group))
+                        chain_fallback.emplace(ent.sample_group, ChainFallback{&ent, label, sum, session});
+                    continue;
+                }
+                if (!race) {
+                    skip_extra(ent, oob->finding.message, true);
+                    continue;
+                }
+            }
             if (ent.dim_try > 0 && !sum.interrupted) {
                 // Its verdict first when the size stays in bounds, then (the level done) the default's reports.
                 if (!oob && report_entry(ent, label, sum)) return interrupted_exit();
@@ -1329,6 +1446,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             }
             if (report_entry(ent, label, sum)) return interrupted_exit();
         }
+        // A chain value that raced out of bounds, when no smaller one stayed in bounds (and nothing else was found).
+        for (auto& [g, fb] : chain_fallback)
+            if (!chain_done[g] && !sample_found[g] && report_entry(*fb.ent, fb.label, fb.sum))
+                return interrupted_exit();
         // Every retry ends in retry_done; a report still kept here would be lost, so it is given.
         for (auto& [name, r] : retries)
             for (auto& f : std::exchange(r.deferred, {}))

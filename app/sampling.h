@@ -28,6 +28,26 @@ const std::vector<SampleKind>& sample_kinds();
 // sample kind, duplicates dropped (a single scalar has three).
 std::vector<Assignment> sample_assignments(const ir::Function& f, const std::vector<std::string>& names);
 
+// Values tried after the kinds above when none of them found anything (docs/DECISIONS.md, "Larger sampled
+// values"): a race that needs n >= 3, `n == 4` or a loop reaching the last rows of a tensor is empty at 1, 2, 0.
+struct ExtraSample {
+    int64_t value = 0;
+    // One of the descending chain (64, 32, ..., 4): only its largest value the kernel takes (nominal run in
+    // bounds) is checked.
+    bool chain = false;
+    // Descending: the k-th of the m sampled scalars at value + m - 1 - k (`if lo > hi` with two unbound scalars,
+    // which every kind above and every constant leaves false); entry kernels only.
+    bool descending = false;
+};
+// The extra values for F of program P: 3, descending from 1, each integer constant a comparison in F (or a
+// function it calls) makes with a computed value, and that constant plus one (`n == 4`, `n > 2`: 4, 5, 3), at
+// most 8, in source order, then the chain; values the kinds above already give are left out.
+std::vector<ExtraSample> extra_samples(const ir::Program& p, const ir::Function& f);
+
+// The assignment of NAMES for X: every one at X.value (a tensor filled with it), or descending (tensors at
+// X.value), as sample_assignments writes it.
+Assignment extra_assignment(const ir::Function& f, const std::vector<std::string>& names, const ExtraSample& x);
+
 // "n=1, flag=1"
 std::string assignment_text(const Assignment& a);
 

@@ -391,7 +391,7 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             pa.drain = true;
             pa.group = ct;
             pa.hard = hard;
-            for (uint32_t i = 0; i < m_sink.issued(); ++i) arrive->deps.push_back(i);
+            dep_drain(*arrive);
             issue(std::move(arrive));
             auto depart = make(Pipe::Scalar, s, &c);
             Payload& pd = depart->p;
@@ -407,7 +407,7 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             p.kind = PayloadKind::Fence;
             p.drain = true;
             p.fence = true;
-            for (uint32_t i = 0; i < m_sink.issued(); ++i) in->deps.push_back(i);
+            dep_drain(*in);
             issue(std::move(in));
             return {};
         }
@@ -422,7 +422,7 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             p.event_id = scalar(arg(c, "event_id")).as_int();
             if (pt == PipeType::ALL) {
                 p.drain = true;
-                for (uint32_t i = 0; i < m_sink.issued(); ++i) in->deps.push_back(i);
+                dep_drain(*in);
             }
             issue(std::move(in));
             return {};

@@ -113,6 +113,62 @@ TEST(Sampling, RacesBehindSamplesReviewFoundVacuous) {
     }
 }
 
+// Races the kinds 1, 2, 0 and ascending miss (hunt: PASS at every sampled value): the extra values, tried only
+// when those found nothing, are 3, the constants a condition compares with (and each plus one), and the largest
+// of 64 .. 4 the kernel takes (docs/DECISIONS.md, "Larger sampled values").
+TEST(Sampling, RacesOnlyAtLargerValuesAreFoundByTheExtraSamples) {
+    struct Case {
+        const char* file;
+        const char* label;
+    };
+    const std::vector<Case> cases = {
+        {"race_at_three.py", "n=3 (sampled)"},         // the loop's third iteration writes what the cube reads
+        {"race_at_five.py", "n=5 (sampled)"},          // `if n == 5`
+        {"race_at_last_rows.py", "n=4 (sampled)"},     // the largest value in bounds
+        {"race_at_three_orch.py", "sampled n=3"},      // the orchestration's scalar, launched
+        {"race_lo_gt_hi.py", "lo=2, hi=1 (sampled)"},  // two scalars in descending order
+    };
+    for (const auto& c : cases) {
+        RunResult r = run_cvsim(
+            {"check", sampling_kernel(c.file), "--v2c", "off", "--schedules", "20", "--no-progress", "--jobs", "1"});
+        EXPECT_EQ(r.exit_code, 1) << c.file << "\n" << r.out << r.err;
+        EXPECT_NE(r.out.find("E-RACE-RAW"), std::string::npos) << c.file << "\n" << r.out;
+        EXPECT_NE(unwrapped(r.out).find(c.label), std::string::npos) << c.file << "\n" << r.out;
+        EXPECT_EQ(r.err.find("E-UNCHECKED"), std::string::npos) << c.file << "\n" << r.err;
+        // The values a value makes out of bounds are no verdict and no finding.
+        EXPECT_EQ(r.out.find("E-OOB"), std::string::npos) << c.file << "\n" << r.out;
+        // fence orders it at every value.
+        RunResult fence =
+            run_cvsim({"check", sampling_kernel(c.file), "--schedules", "20", "--no-progress", "--jobs", "1"});
+        EXPECT_EQ(fence.exit_code, 0) << c.file << "\n" << fence.out << fence.err;
+        // A value given is not sampled.
+        std::vector<std::string> args = {"check", sampling_kernel(c.file), "--v2c", "off",           "--input",
+                                         "n=2",   "--schedules",           "20",    "--no-progress", "--jobs",
+                                         "1"};
+        if (std::string(c.file) == "race_lo_gt_hi.py") {
+            args[5] = "lo=1";
+            args.insert(args.begin() + 6, {"--input", "hi=2"});
+        }
+        RunResult given = run_cvsim(args);
+        EXPECT_EQ(given.exit_code, 0) << c.file << "\n" << given.out << given.err;
+    }
+    // Once a kind finds a race, the extra values are not tried.
+    RunResult early = run_cvsim(
+        {"check", kernel("branch_result_v2c.py"), "--v2c", "off", "--schedules", "10", "--no-progress", "--jobs", "1"});
+    EXPECT_EQ(early.exit_code, 1) << early.out << early.err;
+    EXPECT_EQ(early.out.find("flag=3"), std::string::npos) << early.out;
+}
+
+// --v2c reject's E-V2C-UNFENCED at each sampled value is the verdict there: no E-UNCHECKED "takes none of the
+// values" after it (hunt: it said so, with an empty reason).
+TEST(Sampling, ARejectDiagnosticAtASampledValueIsAVerdict) {
+    RunResult r = run_cvsim({"check", kernel("branch_result_v2c.py"), "--v2c", "reject", "--schedules", "5",
+                             "--no-progress", "--jobs", "1"});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("E-V2C-UNFENCED"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("E-UNCHECKED"), std::string::npos) << r.err;
+}
+
 TEST(Sampling, AnIotaInputFillsATensorWithAscendingValues) {
     // --input offs=iota: offs = 0, 1, ...: the range offs[0] .. offs[1] runs once and races; a constant fill is empty.
     RunResult iota = run_cvsim(
