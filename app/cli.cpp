@@ -805,7 +805,7 @@ std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::stri
     for (const auto& k : launches) {
         bool u = k.bindings.empty() && !k.computed.empty();
         for (const auto& b : k.bindings) u |= !b.unknown.empty() || (k.runtime_core_num && b.blocks <= 0);
-        u &= !k.distributed && !k.unread;  // their own E-UNSUPPORTED, whatever the values
+        u &= !k.distributed && !k.unread && !k.rejected;  // their own E-UNSUPPORTED, whatever the values
         (u ? unknown : known).insert(k.name);
     }
     std::vector<CheckEntry> out;
@@ -897,6 +897,16 @@ void add_launch_entries(const CommonOptions& c, const std::string& kernel, const
                         std::vector<CheckEntry>& out) {
     for (const auto& k : launches) {
         if (only && !only->count(k.name)) continue;
+        if (k.rejected) {  // its arguments cannot be bound: reported in its turn, once
+            CheckEntry entry{c, "", "", "", {}, program, "", -1, "", nullptr};
+            entry.opts.entry = k.name;
+            entry.rejected = k.rejected;
+            if (std::none_of(out.begin(), out.end(), [&](const CheckEntry& x) {
+                    return x.rejected && x.opts.entry == k.name && x.rejected->message == k.rejected->message;
+                }))
+                out.push_back(std::move(entry));
+            continue;
+        }
         // The launches to check: one per distinct scalar binding the host walk found (at most kMaxBindings of
         // them: the first, the last and evenly spaced ones), else the first launch site's constants.
         // A launch with a scalar the walk does not know is always reported (E-UNCHECKED), never left out.

@@ -790,14 +790,27 @@ void collect_launches(const Program& p, const Function& f, std::vector<KernelLau
         auto add = [&](const std::string& name, const std::vector<ExprPtr>* args) {
             auto callee = p.find(name);
             if (!callee) return;
-            if (args) launch_alias_groups(&p, f, *callee, *args, v->loc);  // refuses what it cannot bind
+            std::shared_ptr<const Diagnostic> refused;  // what launch_alias_groups cannot bind
+            if (args) {
+                try {
+                    launch_alias_groups(&p, f, *callee, *args, v->loc);
+                } catch (const CompileError& err) {
+                    refused = std::make_shared<const Diagnostic>(err.diag());
+                }
+            }
             // An unread orchestration (no body) is a launch of its own: check reports it not checked.
-            if (callee->type == FuncType::Orchestration && !callee->is_unread())
+            if (callee->type == FuncType::Orchestration && !callee->is_unread()) {
+                if (refused) throw CompileError(*refused);
                 return collect_launches(p, *callee, out, host, depth + 1);
-            for (const auto& k : out)
-                if (k.name == name) return;  // the first launch site gives the scalar arguments
+            }
+            for (auto& k : out)
+                if (k.name == name) {  // the first launch site gives the scalar arguments
+                    if (refused && !k.rejected) k.rejected = refused;
+                    return;
+                }
             KernelLaunch k;
             k.name = name;
+            k.rejected = refused;
             if (auto n = launch_core_num(*v))
                 k.blocks = static_cast<int>(*n);
             else
