@@ -268,7 +268,8 @@ class Walker {
                 // not checked (E-UNCHECKED), never as launches in program order (a false PASS).
                 m_spmd_blocks = -1;
                 m_spmd_why = fmt::format(
-                    "the pl.spmd loop at {} launches {} kernels in each block, and cvsim checks "
+                    "the pl.spmd loop at {} makes {} launches in each block (one in a loop counts twice), and cvsim "
+                    "checks "
                     "each kernel on its own, not the blocks of one beside those of another",
                     where(s.loc), launches);
             } else if (total > 4096) {
@@ -388,14 +389,16 @@ class Walker {
     }
 
     // Records one launch of kernel NAME with ARGS (parameter order) and its call expression.
-    // Statements of BODY (nested blocks included) that launch a kernel or enter another function.
+    // Launches in BODY (nested blocks included) that launch a kernel or enter another function; one inside a loop
+    // counts twice (it runs again in the next trip, beside the other blocks' earlier trips).
     int launch_sites(const Block& body) const {
         int n = 0;
         for (const auto& st : body) {
             if (st->value && st->value->kind == ExprKind::FuncCall &&
                 (m_p.find(st->value->sval) || st->value->sval == "pl.submit" || st->value->sval == "pl.spmd_submit"))
                 ++n;
-            n += launch_sites(st->body) + launch_sites(st->orelse);
+            const int inner = launch_sites(st->body) + launch_sites(st->orelse);
+            n += st->kind == StmtKind::For && st->loop_kind != LoopKind::Spmd && inner > 0 ? 2 * inner : inner;
         }
         return n;
     }

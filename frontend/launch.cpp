@@ -1076,16 +1076,26 @@ class Planner {
                                                   *n > INT64_MAX / spmd ? INT64_MAX : *n * spmd));
                             // Two launches in one body: each block runs both, beside the other blocks (block
                             // i's second launch can race with block j's first), which one launch does not model.
-                            int sites = 0;
-                            passes::walk(s->body, [&](const StmtPtr& st) {
-                                sites += st->value && st->value->kind == ExprKind::FuncCall &&
+                            // (One in a loop inside it runs again in the next trip: counted twice.)
+                            std::function<int(const Block&)> count = [&](const Block& body) {
+                                int n = 0;
+                                for (const auto& st : body) {
+                                    n += st->value && st->value->kind == ExprKind::FuncCall &&
                                          !is_host_op_call(*st->value) &&
                                          (m_c.expanded->find(st->value->sval) || st->value->sval == "pl.submit" ||
                                           st->value->sval == "pl.spmd_submit");
-                            });
+                                    const int inner = count(st->body) + count(st->orelse);
+                                    n += st->kind == StmtKind::For && st->loop_kind != LoopKind::Spmd && inner > 0
+                                             ? 2 * inner
+                                             : inner;
+                                }
+                                return n;
+                            };
+                            const int sites = count(s->body);
                             if (sites > 1)
                                 raise(codes::kUnsupported, s->loc,
-                                      fmt::format("this pl.spmd loop launches {} kernels in each block; cvsim checks "
+                                      fmt::format("this pl.spmd loop makes {} launches in each block (one in a loop "
+                                                  "counts twice); cvsim checks "
                                                   "one launch of one kernel at a time, not the blocks of one beside "
                                                   "those of another",
                                                   sites));

@@ -34,9 +34,17 @@ TEST(SpmdLaunch, TwoLaunchesInOneSpmdBodyAreNotCheckedAsIfOrdered) {
         EXPECT_EQ(count(all, "error[E-UNCHECKED]"), 2u) << all;
         EXPECT_NE(all.find("kernel 'fill' is not checked"), std::string::npos) << all;
         EXPECT_NE(all.find("kernel 'use' is not checked"), std::string::npos) << all;
-        EXPECT_NE(all.find("launches 2 kernels in each block"), std::string::npos) << all;
+        EXPECT_NE(all.find("makes 2 launches in each block"), std::string::npos) << all;
         EXPECT_EQ(all.find("PASS"), std::string::npos) << all;
     }
+}
+
+TEST(SpmdLaunch, ALaunchInALoopInsideASpmdBodyIsNotCheckedAsOneLaunch) {
+    RunResult r = run_cvsim({"check", kpath("launch_in_loop.py"), "--schedules", "3"}, 300);
+    const std::string all = unwrapped(r.out + r.err);
+    EXPECT_EQ(r.exit_code, 2) << all;
+    EXPECT_NE(all.find("error[E-UNCHECKED]: kernel 'fill' is not checked as launched"), std::string::npos) << all;
+    EXPECT_EQ(all.find("PASS"), std::string::npos) << all;
 }
 
 TEST(SpmdLaunch, TheSameKernelsInTwoSpmdLoopsAreOrderedAndClean) {
