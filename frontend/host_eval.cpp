@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
+#include <set>
 
 #include "core/dtype.h"
 #include "frontend/codes.h"
@@ -106,6 +108,7 @@ class Walker {
     HostWalk m_out;
     int64_t m_steps = 0;
     std::map<std::pair<const Function*, size_t>, bool> m_cannot_matter;
+    std::map<std::string, std::set<std::string>> m_seen;  // per kernel: the keys of its distinct bindings
     int m_spmd_blocks = 0;   // inside `for i in pl.spmd(N)`: N (its launches are one launch of N blocks); -1: N unknown
     std::string m_spmd_why;  // N unknown: why
     struct TensorBufferCache {
@@ -447,8 +450,11 @@ class Walker {
             k = &m_out.kernels.back();
         }
         ++k->launches;
-        for (const auto& e : k->distinct)
-            if (e == b) return;
+        // Distinct bindings by a key of what LaunchBinding::operator== compares (a set, not a scan of every earlier
+        // one: a model's walk launches a kernel tens of thousands of times).
+        std::string key = b.unknown + '\x1e' + std::to_string(b.blocks);
+        for (const auto& [n, v] : b.scalars) key += '\x1e' + n + '\x1f' + v;
+        if (!m_seen[k->name].insert(std::move(key)).second) return;
         k->distinct.push_back(std::move(b));
     }
 

@@ -311,6 +311,25 @@ class LaunchAliases {
 
     // V, or (INDEX >= 0) its INDEX-th element.
     std::vector<GmAlias> of_var(const Var* v, const SourceLoc& loc, int64_t index, int depth) const {
+        // Memoised, and duplicates dropped (a long SSA chain of launches reaches one root by many paths): a result
+        // is kept only when no cycle was cut while computing it (a cut result is complete only for its caller).
+        const std::pair<const Var*, int64_t> key{v, index};
+        if (auto m = m_memo.find(key); m != m_memo.end()) return m->second;
+        const int64_t cuts = m_cuts;
+        std::vector<GmAlias> r = of_var_paths(v, loc, index, depth);
+        std::sort(r.begin(), r.end(), [](const GmAlias& a, const GmAlias& b) {
+            return std::tie(a.base, a.lo, a.ext) < std::tie(b.base, b.lo, b.ext);
+        });
+        r.erase(std::unique(r.begin(), r.end(),
+                            [](const GmAlias& a, const GmAlias& b) {
+                                return a.base == b.base && a.lo == b.lo && a.ext == b.ext;
+                            }),
+                r.end());
+        if (m_cuts == cuts) m_memo.emplace(key, r);
+        return r;
+    }
+
+    std::vector<GmAlias> of_var_paths(const Var* v, const SourceLoc& loc, int64_t index, int depth) const {
         std::vector<GmAlias> out;
         auto it = m_def.find(v);
         auto ln = m_link.find(v);
@@ -321,8 +340,10 @@ class LaunchAliases {
             raise(codes::kUnsupported, loc,
                   fmt::format("the tensors '{}' may alias are too many definitions deep to follow", v->name),
                   "bind each launch argument once (a fresh name per launch result)");
-        if (!m_active.insert({v, index}).second)
+        if (!m_active.insert({v, index}).second) {
+            ++m_cuts;
             return out;  // a cycle (`out = self.k(a, out)` in a loop): its other definitions cover it
+        }
         if (m_params.count(v)) out.push_back(GmAlias{v, {}, {}});  // a reassigned parameter: its value on entry too
         struct Pop {
             std::set<std::pair<const Var*, int64_t>>& active;
@@ -433,7 +454,9 @@ class LaunchAliases {
     std::map<const Var*, std::vector<const Var*>> m_link;  // a loop's results: its carried values
     std::set<const Var*> m_params;  // the function's parameters (a reassigned one keeps its entry value)
     mutable std::set<std::pair<const Var*, int64_t>> m_active;  // values being resolved (cycle guard)
-    mutable int64_t m_visits = 0;                               // bound on the work of one launch's check
+    mutable std::map<std::pair<const Var*, int64_t>, std::vector<GmAlias>> m_memo;  // complete results
+    mutable int64_t m_cuts = 0;                                                     // cycles cut so far
+    mutable int64_t m_visits = 0;  // bound on the work of one launch's check
     const Program* m_prog =
         nullptr;  // the kernels a result may come from (nullptr: every result aliases all arguments)
 };
