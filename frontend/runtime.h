@@ -189,9 +189,17 @@ struct TensorStore {
     std::optional<uint32_t> find(const std::string& name) const;
 };
 
-// Initial contents: inputs uniform in [-1, 1] (rounded to the dtype; integers in [-8, 8]) from a
-// generator seeded by (seed, tensor name); outputs poisoned. `given` overrides by name.
+// Initial contents: inputs uniform in [-1, 1] (rounded to the dtype; integers in [-8, 8]; unsigned types and E8M0
+// their magnitudes; FP4 scaled by 6), element i a function of (seed, tensor name, i) alone (docs/DECISIONS.md,
+// "Seeded inputs are a per-element function of (seed, name, index)"); outputs poisoned.
 void fill_inputs(TensorStore& store, uint64_t seed);
+// The generator behind fill_inputs. input_key: one tensor's key from (seed, name); input_value: element i's value
+// before rounding to the dtype; generate_inputs: elements [first, first + n) encoded into `out` (which holds
+// element `first` at its start; `first` even for the 4-bit dtypes), the bytes put_element(t, input_value(t, key, i))
+// writes into a zeroed buffer, through bit-level fast paths for the common dtypes.
+uint64_t input_key(uint64_t seed, const std::string& name);
+double input_value(DType t, uint64_t key, int64_t i);
+void generate_inputs(DType t, uint64_t key, int64_t first, int64_t n, uint8_t* out);
 void poison_outputs(TensorStore& store);
 // numpy .npy (version 1.0) for one tensor; throws std::runtime_error on I/O failure.
 void write_npy(const TensorBuffer& t, const std::string& path);
