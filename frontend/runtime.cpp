@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
+#include <string_view>
 
 #include "core/fast_round.h"
 #include "frontend/codes.h"
@@ -371,12 +373,28 @@ void generate_inputs(DType t, uint64_t key, int64_t first, int64_t n, uint8_t* o
     for (int64_t j = 0; j < n; ++j) put_element(t, input_value(t, key, first + j), out, j);
 }
 
+size_t lazy_input_bytes() {
+    const char* v = std::getenv("CVSIM_LAZY_INPUT_BYTES");
+    if (!v || !*v) return size_t{1} << 20;
+    if (std::string_view(v) == "off") return SIZE_MAX;
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(v, &end, 10);
+    if (*end != '\0') throw std::invalid_argument(fmt::format("CVSIM_LAZY_INPUT_BYTES={}: not a byte count or off", v));
+    return static_cast<size_t>(n);
+}
+
 void fill_inputs(TensorStore& store, uint64_t seed) {
+    const size_t lazy_min = lazy_input_bytes();
     for (auto& t : store.tensors) {
         if (t.hidden || t.dir == ir::ParamDir::Out) continue;
         // One stream per tensor, keyed by (seed, name): adding a tensor does not change the others, and element i
         // does not depend on any other element (a window of the tensor can be generated alone).
-        t.bytes.assign(storage_bytes(t.dtype, t.numel()), 0);
+        const size_t size = storage_bytes(t.dtype, t.numel());
+        if (t.dir == ir::ParamDir::In && size >= lazy_min) {
+            t.bytes = ByteStore::lazy_input(t.dtype, input_key(seed, t.name), t.numel());
+            continue;
+        }
+        t.bytes.assign(size, 0);
         generate_inputs(t.dtype, input_key(seed, t.name), 0, t.numel(), t.bytes.data());
     }
 }
