@@ -427,8 +427,7 @@ class Lane {
         vc = std::min(vc, w.cols());
         for (int64_t r = 0; r < std::min(R, vr); ++r) {
             int64_t base = rt::window_row_start(t, w, r);
-            for (int64_t col = 0; col < std::min(C, vc); ++col)
-                d.m(r, col) = get_element(t.dtype, t.bytes.data(), base + col);
+            for (int64_t col = 0; col < std::min(C, vc); ++col) d.m(r, col) = rt::tensor_element(t, base + col);
         }
         return Value{make_tile(std::move(d), c.type.mem, vr, vc)};
     }
@@ -528,14 +527,13 @@ class Lane {
             vc = d.m.cols();
             for (int64_t r = 0; r < vr; ++r)
                 if (auto base = read(r, row_vector ? idx->d.m(0, r) : idx->d.m(r, 0)))
-                    for (int64_t col = 0; col < vc; ++col)
-                        d.m(r, col) = get_element(t.dtype, t.bytes.data(), *base + col);
+                    for (int64_t col = 0; col < vc; ++col) d.m(r, col) = rt::tensor_element(t, *base + col);
         } else {
             vr = std::min<int64_t>(idx->vr, d.m.rows());
             vc = std::min<int64_t>(idx->vc, d.m.cols());
             for (int64_t i = 0; i < vr; ++i)
                 for (int64_t j = 0; j < vc; ++j)
-                    if (auto k = read(i * vc + j, idx->d.m(i, j))) d.m(i, j) = get_element(t.dtype, t.bytes.data(), *k);
+                    if (auto k = read(i * vc + j, idx->d.m(i, j))) d.m(i, j) = rt::tensor_element(t, *k);
         }
         return Value{make_tile(std::move(d), Mem::Vec, vr, vc)};
     }
@@ -593,8 +591,7 @@ class Lane {
         TileData d{t.dtype, Matrix::Zero(rows, cols)};
         for (int64_t r = 0; r < vr; ++r)
             for (int64_t col = 0; col < (row ? 1 : vc); ++col) {
-                const double raw =
-                    get_element(it.dtype, it.bytes.data(), element(iv, it, row ? r : r * idx_cols + col));
+                const double raw = rt::tensor_element(it, element(iv, it, row ? r : r * idx_cols + col));
                 auto k = pick(raw);
                 if (!k) continue;
                 if (row) {
@@ -604,9 +601,9 @@ class Lane {
                              fmt::format("pl.tile.mgather: row {} of a pl.tensor.view is not one box of tensor {}", *k,
                                          t.name));
                     const int64_t base = rt::window_row_start(t, *w, 0);
-                    for (int64_t j = 0; j < vc; ++j) d.m(r, j) = get_element(t.dtype, t.bytes.data(), base + j);
+                    for (int64_t j = 0; j < vc; ++j) d.m(r, j) = rt::tensor_element(t, base + j);
                 } else {
-                    d.m(r, col) = get_element(t.dtype, t.bytes.data(), element(v, t, *k));
+                    d.m(r, col) = rt::tensor_element(t, element(v, t, *k));
                 }
             }
         if (!row) {
@@ -855,8 +852,7 @@ class Lane {
                 TView v = view(arg(c, "tensor"));
                 rt::Window w = window(v, arg(c, "indices"), std::vector<int64_t>(v.shape.size(), 1), c.loc);
                 const auto& t = m_m.gm.tensors[v.id];
-                double x =
-                    decode_element(t.dtype, t.bytes.data() + rt::window_row_start(t, w, 0) * dtype_bytes(t.dtype));
+                double x = rt::tensor_element(t, rt::window_row_start(t, w, 0));
                 const DType dt = c.type.dtype;
                 return Value{dtype_is_int(dt) ? Scalar::of_int(static_cast<int64_t>(x), dt) : Scalar::of_float(x, dt)};
             }

@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
+#include <string_view>
 
+#include "core/fast_round.h"
 #include "frontend/codes.h"
 #include "frontend/diag.h"
 
@@ -270,27 +273,129 @@ std::optional<uint32_t> TensorStore::find(const std::string& name) const {
     return std::nullopt;
 }
 
+namespace {
+// splitmix64's finaliser: a bijective mix of 64 bits.
+inline uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+// The 64 random bits of element i (splitmix64 at counter i of the tensor's stream).
+inline uint64_t input_bits(uint64_t key, int64_t i) {
+    return mix64(key + static_cast<uint64_t>(i) * 0x9E3779B97F4A7C15ull);
+}
+// Uniform in [-1, 1): 53 bits on the grid of 2^-52 (exact in double).
+inline double unit_float(uint64_t x) {
+    return static_cast<double>(x >> 11) * 0x1p-52 - 1.0;
+}
+// Uniform in [-8, 8] (17 values; multiply-shift on the top 32 bits).
+inline int unit_int(uint64_t x) {
+    return static_cast<int>(((x >> 32) * 17) >> 32) - 8;
+}
+// Unsigned types (and the sign-less E8M0 scale) get magnitudes, not saturated zeros.
+bool magnitude_input(DType t) {
+    return t == DType::UINT8 || t == DType::BOOL || t == DType::UINT16 || t == DType::UINT32 || t == DType::UINT64 ||
+           t == DType::FP8E8M0 || t == DType::UINT4;
+}
+template <class T>
+void generate_ints(uint64_t key, int64_t first, int64_t n, uint8_t* out, bool magnitude) {
+    for (int64_t j = 0; j < n; ++j) {
+        int k = unit_int(input_bits(key, first + j));
+        if (magnitude && k < 0) k = -k;
+        const T x = static_cast<T>(k);
+        std::memcpy(out + static_cast<size_t>(j) * sizeof(T), &x, sizeof(T));
+    }
+}
+template <bool (*Fast)(double, uint16_t&)>
+void generate_half(DType t, uint64_t key, int64_t first, int64_t n, uint8_t* out) {
+    for (int64_t j = 0; j < n; ++j) {
+        const double v = unit_float(input_bits(key, first + j));
+        uint16_t h;
+        if (Fast(v, h))
+            std::memcpy(out + static_cast<size_t>(j) * 2, &h, 2);
+        else
+            encode_element(t, v, out + static_cast<size_t>(j) * 2);  // zero and FP16 subnormals
+    }
+}
+}  // namespace
+
+uint64_t input_key(uint64_t seed, const std::string& name) {
+    uint64_t h = seed * 0x9E3779B97F4A7C15ull;
+    for (char c : name) h = (h ^ static_cast<uint8_t>(c)) * 0x100000001B3ull;
+    return mix64(h);
+}
+
+double input_value(DType t, uint64_t key, int64_t i) {
+    const uint64_t x = input_bits(key, i);
+    double v = dtype_is_float(t) ? unit_float(x) : static_cast<double>(unit_int(x));
+    if (magnitude_input(t)) v = std::fabs(v);
+    if (t == DType::FP4) v *= 6.0;  // E2M1's range is +-6: spread the inputs over its grid
+    return v;
+}
+
+void generate_inputs(DType t, uint64_t key, int64_t first, int64_t n, uint8_t* out) {
+    if (n <= 0) return;
+    switch (t) {
+        case DType::FP32:
+            for (int64_t j = 0; j < n; ++j) {
+                const float f = static_cast<float>(unit_float(input_bits(key, first + j)));
+                std::memcpy(out + static_cast<size_t>(j) * 4, &f, 4);
+            }
+            return;
+        case DType::FP16:
+            return generate_half<fp16_bits_fast>(t, key, first, n, out);
+        case DType::BF16:
+            return generate_half<bf16_bits_fast>(t, key, first, n, out);
+        case DType::INT8:
+            return generate_ints<int8_t>(key, first, n, out, false);
+        case DType::INT16:
+            return generate_ints<int16_t>(key, first, n, out, false);
+        case DType::INT32:
+            return generate_ints<int32_t>(key, first, n, out, false);
+        case DType::INT64:
+        case DType::INDEX:
+        case DType::TASK_ID:
+            return generate_ints<int64_t>(key, first, n, out, false);
+        case DType::UINT8:
+            return generate_ints<uint8_t>(key, first, n, out, true);
+        case DType::UINT16:
+            return generate_ints<uint16_t>(key, first, n, out, true);
+        case DType::UINT32:
+            return generate_ints<uint32_t>(key, first, n, out, true);
+        case DType::UINT64:
+            return generate_ints<uint64_t>(key, first, n, out, true);
+        default:
+            break;
+    }
+    // The rest (BOOL, the 8-bit floats, the 4-bit types): the generic encoding. put_element keeps a 4-bit
+    // element's neighbour nibble, so the bytes start zeroed.
+    if (is_sub_byte(t)) std::memset(out, 0, storage_bytes(t, n));
+    for (int64_t j = 0; j < n; ++j) put_element(t, input_value(t, key, first + j), out, j);
+}
+
+size_t lazy_input_bytes() {
+    const char* v = std::getenv("CVSIM_LAZY_INPUT_BYTES");
+    if (!v || !*v) return size_t{1} << 20;
+    if (std::string_view(v) == "off") return SIZE_MAX;
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(v, &end, 10);
+    if (*end != '\0') throw std::invalid_argument(fmt::format("CVSIM_LAZY_INPUT_BYTES={}: not a byte count or off", v));
+    return static_cast<size_t>(n);
+}
+
 void fill_inputs(TensorStore& store, uint64_t seed) {
+    const size_t lazy_min = lazy_input_bytes();
     for (auto& t : store.tensors) {
         if (t.hidden || t.dir == ir::ParamDir::Out) continue;
-        // One generator per tensor, seeded from (seed, name): adding a tensor does not change the others.
-        uint64_t h = seed * 0x9E3779B97F4A7C15ull;
-        for (char c : t.name) h = (h ^ static_cast<uint8_t>(c)) * 0x100000001B3ull;
-        std::mt19937_64 gen(h);
-        t.bytes.assign(storage_bytes(t.dtype, t.numel()), 0);
-        for (int64_t i = 0; i < t.numel(); ++i) {
-            double v;
-            if (dtype_is_float(t.dtype))
-                v = std::uniform_real_distribution<double>(-1.0, 1.0)(gen);
-            else
-                v = static_cast<double>(std::uniform_int_distribution<int>(-8, 8)(gen));
-            if (t.dtype == DType::UINT8 || t.dtype == DType::BOOL || t.dtype == DType::UINT16 ||
-                t.dtype == DType::UINT32 || t.dtype == DType::UINT64 || t.dtype == DType::FP8E8M0 ||
-                t.dtype == DType::UINT4)
-                v = std::fabs(v);  // unsigned types (and the sign-less E8M0 scale) get magnitudes, not saturated zeros
-            if (t.dtype == DType::FP4) v *= 6.0;  // E2M1's range is +-6: spread the inputs over its grid
-            put_element(t.dtype, v, t.bytes.data(), i);
+        // One stream per tensor, keyed by (seed, name): adding a tensor does not change the others, and element i
+        // does not depend on any other element (a window of the tensor can be generated alone).
+        const size_t size = storage_bytes(t.dtype, t.numel());
+        if (t.dir == ir::ParamDir::In && size >= lazy_min) {
+            t.bytes = ByteStore::lazy_input(t.dtype, input_key(seed, t.name), t.numel());
+            continue;
         }
+        t.bytes.assign(size, 0);
+        generate_inputs(t.dtype, input_key(seed, t.name), 0, t.numel(), t.bytes.data());
     }
 }
 

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "frontend/byte_store.h"
 #include "frontend/ir/ir.h"
 
 namespace cvsim::rt {
@@ -60,7 +61,7 @@ struct TensorBuffer {
     std::vector<int64_t> shape;
     ir::ParamDir dir = ir::ParamDir::In;
     bool hidden = false;           // created by cvsim (ring buffers, soft-syncall workspace), not a kernel output
-    std::vector<uint8_t> bytes;    // shape.product() * dtype_bytes
+    ByteStore bytes;               // shape.product() * dtype_bytes (a large input: generated per page on access)
     std::vector<uint8_t> written;  // per element: 1 once a store wrote it (outputs only; filled by the run)
     // Per element: how far two orders of the float atomic adds into it can differ (filled by the reference
     // run; empty when no float atomic add touched the tensor). Output comparison allows this much there.
@@ -70,6 +71,14 @@ struct TensorBuffer {
     bool is_output() const { return !hidden && dir != ir::ParamDir::In; }
     std::vector<int64_t> strides() const;  // in elements
 };
+
+// Element i of a GM tensor (a lazy input's from its page alone: the rest stays ungenerated).
+inline double tensor_element(const TensorBuffer& t, int64_t i) {
+    if (!t.bytes.lazy()) return get_element(t.dtype, t.bytes.data(), i);
+    if (is_sub_byte(t.dtype)) return get_element(t.dtype, t.bytes.span(static_cast<size_t>(i / 2), 1), i & 1);
+    const size_t eb = dtype_bytes(t.dtype);
+    return decode_element(t.dtype, t.bytes.span(static_cast<size_t>(i) * eb, eb));
+}
 
 // A window into a GM tensor: full-rank offsets and extents.
 struct Window {
@@ -189,9 +198,21 @@ struct TensorStore {
     std::optional<uint32_t> find(const std::string& name) const;
 };
 
-// Initial contents: inputs uniform in [-1, 1] (rounded to the dtype; integers in [-8, 8]) from a
-// generator seeded by (seed, tensor name); outputs poisoned. `given` overrides by name.
+// Initial contents: inputs uniform in [-1, 1] (rounded to the dtype; integers in [-8, 8]; unsigned types and E8M0
+// their magnitudes; FP4 scaled by 6), element i a function of (seed, tensor name, i) alone (docs/DECISIONS.md,
+// "Seeded inputs are a per-element function of (seed, name, index)"); outputs poisoned.
+// An In tensor of at least lazy_input_bytes() bytes is a lazy ByteStore (docs/DECISIONS.md, "Lazy GM inputs"):
+// what the run touches is generated, the same bytes either way. lazy_input_bytes(): the environment's
+// CVSIM_LAZY_INPUT_BYTES (a byte count, or "off"), else 1 MiB.
 void fill_inputs(TensorStore& store, uint64_t seed);
+size_t lazy_input_bytes();
+// The generator behind fill_inputs. input_key: one tensor's key from (seed, name); input_value: element i's value
+// before rounding to the dtype; generate_inputs: elements [first, first + n) encoded into `out` (which holds
+// element `first` at its start; `first` even for the 4-bit dtypes), the bytes put_element(t, input_value(t, key, i))
+// writes into a zeroed buffer, through bit-level fast paths for the common dtypes.
+uint64_t input_key(uint64_t seed, const std::string& name);
+double input_value(DType t, uint64_t key, int64_t i);
+void generate_inputs(DType t, uint64_t key, int64_t first, int64_t n, uint8_t* out);
 void poison_outputs(TensorStore& store);
 // numpy .npy (version 1.0) for one tensor; throws std::runtime_error on I/O failure.
 void write_npy(const TensorBuffer& t, const std::string& path);

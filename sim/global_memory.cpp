@@ -1,9 +1,12 @@
 // GM image, placement, L2 tags, visibility.
 #include "sim/global_memory.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <new>
 
 namespace cvsim {
 
@@ -75,7 +78,42 @@ struct ElemBytes {
 
 }  // namespace
 
+ZeroBytes::~ZeroBytes() {
+    if (m_p) munmap(m_p, m_n);
+}
+
+void ZeroBytes::reset(size_t n) {
+    if (m_p && n == m_n) {
+        // Drop the pages: they read as zero again, and only the ones touched cost anything.
+        if (madvise(m_p, m_n, MADV_DONTNEED) == 0) return;
+        std::memset(m_p, 0, m_n);
+        return;
+    }
+    if (m_p) munmap(m_p, m_n);
+    m_p = nullptr;
+    m_n = 0;
+    if (n == 0) return;
+    void* p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    m_p = static_cast<uint8_t*>(p);
+    m_n = n;
+}
+
 GlobalMemory::GlobalMemory() : m_l2(192ull << 20, 512, 16) {}
+
+void GlobalMemory::ensure_pages(uint32_t tensor, uint64_t offset, uint64_t n) {
+    LazyTensor& lt = m_lazy[tensor];
+    constexpr uint64_t kPage = rt::ByteStore::kPageBytes;
+    const int64_t page_elems = static_cast<int64_t>(kPage * 8 / static_cast<uint64_t>(dtype_bits(lt.dtype)));
+    for (uint64_t p = offset / kPage, last = (offset + n - 1) / kPage; p <= last && p < lt.ready.size(); ++p) {
+        if (lt.ready[p]) continue;
+        const int64_t first = static_cast<int64_t>(p) * page_elems;
+        const int64_t count = std::min(page_elems, lt.numel - first);
+        rt::generate_inputs(lt.dtype, lt.key, first, count, m_bytes.data() + m_base[tensor] + p * kPage);
+        m_generated += storage_bytes(lt.dtype, count);
+        lt.ready[p] = 1;
+    }
+}
 
 void GlobalMemory::load(const rt::TensorStore& store, const HwParams& hw, uint64_t image_id) {
     uint64_t align = std::max<uint64_t>(hw.gm.tensor_alignment, 1);
@@ -88,10 +126,22 @@ void GlobalMemory::load(const rt::TensorStore& store, const HwParams& hw, uint64
         size.push_back(t.bytes.size());
         addr += t.bytes.size() + guard;
     }
+    // A lazy input (never an output: those are flat) stays lazy: GM generates the pages it touches.
+    auto lazy_in = [](const rt::TensorBuffer& t) { return t.bytes.lazy() && !t.is_output(); };
     if (image_id != 0 && image_id == m_image_id && base == m_base && size == m_size && addr == m_bytes.size()) {
-        // The same image again: undo the last schedule's writes only.
+        // The same image again: undo the last schedule's writes only (a lazy tensor's pages they wrote are
+        // generated again when next touched).
         for (auto [a, n] : m_dirty) {
-            std::memcpy(m_bytes.data() + a, m_image.data() + a, n);
+            const size_t i =
+                static_cast<size_t>(std::upper_bound(m_base.begin(), m_base.end(), a) - m_base.begin()) - 1;
+            if (!m_lazy[i].ready.empty()) {
+                constexpr uint64_t kPage = rt::ByteStore::kPageBytes;
+                for (uint64_t p = (a - m_base[i]) / kPage;
+                     p <= (a - m_base[i] + n - 1) / kPage && p < m_lazy[i].ready.size(); ++p)
+                    m_lazy[i].ready[p] = 0;
+            } else {
+                std::memcpy(m_bytes.data() + a, m_image.data() + a, n);
+            }
             std::memset(m_written.data() + a, 0, n);
             std::memset(m_landed.data() + a, 0, n);
         }
@@ -100,22 +150,32 @@ void GlobalMemory::load(const rt::TensorStore& store, const HwParams& hw, uint64
         m_size = std::move(size);
         m_dtype.clear();
         m_zero_init.clear();
-        for (const auto& t : store.tensors) {
+        m_lazy.assign(store.tensors.size(), LazyTensor{});
+        for (size_t i = 0; i < store.tensors.size(); ++i) {
+            const auto& t = store.tensors[i];
             m_dtype.push_back(t.dtype);
             m_zero_init.push_back(!t.hidden && t.dir == ir::ParamDir::Out);
+            if (lazy_in(t)) {
+                LazyTensor& lt = m_lazy[i];
+                lt.dtype = t.bytes.lazy_dtype();
+                lt.key = t.bytes.lazy_key();
+                lt.numel = t.bytes.lazy_numel();
+                lt.ready.assign((m_size[i] + rt::ByteStore::kPageBytes - 1) / rt::ByteStore::kPageBytes, 0);
+            }
         }
-        m_bytes.assign(addr, 0);
-        m_written.assign(addr, 0);
-        m_landed.assign(addr, 0);
-        for (size_t i = 0; i < store.tensors.size(); ++i)
-            if (!store.tensors[i].bytes.empty())
-                std::memcpy(m_bytes.data() + m_base[i], store.tensors[i].bytes.data(), store.tensors[i].bytes.size());
+        m_bytes.reset(addr);
+        m_written.reset(addr);
+        m_landed.reset(addr);
         m_image_id = image_id;
-        if (image_id != 0)
-            m_image = m_bytes;
-        else
-            m_image.clear();
+        m_image.reset(image_id != 0 ? addr : 0);
+        for (size_t i = 0; i < store.tensors.size(); ++i) {
+            const auto& t = store.tensors[i];
+            if (t.bytes.empty() || lazy_in(t)) continue;
+            std::memcpy(m_bytes.data() + m_base[i], t.bytes.data(), t.bytes.size());
+            if (image_id != 0) std::memcpy(m_image.data() + m_base[i], t.bytes.data(), t.bytes.size());
+        }
     }
+    m_generated = 0;
     m_dirty.clear();
     m_tensor_written.assign(store.tensors.size(), 0);
     m_pending.clear();
@@ -131,9 +191,9 @@ void GlobalMemory::store_back(rt::TensorStore& store, uint64_t now) {
     apply_visible(now);
     for (size_t i = 0; i < store.tensors.size() && i < m_base.size(); ++i) {
         auto& t = store.tensors[i];
-        if (!t.is_output()) continue;  // callers read outputs only
-        t.bytes.assign(m_bytes.begin() + static_cast<std::ptrdiff_t>(m_base[i]),
-                       m_bytes.begin() + static_cast<std::ptrdiff_t>(m_base[i] + m_size[i]));
+        if (!t.is_output()) continue;                    // callers read outputs only
+        ensure(static_cast<uint32_t>(i), 0, m_size[i]);  // a no-op: outputs are flat
+        t.bytes.assign(m_bytes.data() + m_base[i], m_bytes.data() + m_base[i] + m_size[i]);
         if (!t.is_output()) continue;
         // An element counts as written when every one of its bytes was.
         const size_t eb = dtype_bytes(t.dtype);
@@ -182,8 +242,7 @@ void GlobalMemory::apply(const Pending& p) {
         for (uint64_t k = 0; k + eb <= p.size; k += eb)
             atomic_add_element(dt, m_bytes.data() + p.addr + k, src + k, zero_init && !m_landed[p.addr + k]);
     }
-    std::fill_n(m_landed.begin() + static_cast<std::ptrdiff_t>(p.addr), p.size,
-                uint8_t{1});  // in m_dirty since its write
+    std::fill_n(m_landed.data() + p.addr, p.size, uint8_t{1});  // in m_dirty since its write
 }
 
 void GlobalMemory::add_pending(uint64_t visible_at, uint64_t addr, const uint8_t* data, uint64_t n,
@@ -222,6 +281,7 @@ void GlobalMemory::read(const rt::TensorBuffer& t, uint32_t tensor, const rt::Wi
     RowWalk walk(t, w);
     for (int64_t r = 0; r < rows; ++r, walk.next()) {
         uint64_t addr = m_base[tensor] + bytes_of(walk.start());
+        ensure(tensor, addr - m_base[tensor], row_bytes);
         std::memcpy(out.data() + static_cast<size_t>(r) * row_bytes, m_bytes.data() + addr, row_bytes);
         overlay_own(reader, addr, row_bytes, out.data() + static_cast<size_t>(r) * row_bytes);
     }
@@ -239,6 +299,7 @@ bool GlobalMemory::read_equals(const rt::TensorBuffer& t, uint32_t tensor, const
     RowWalk walk(t, w);
     for (int64_t r = 0; r < rows; ++r, walk.next()) {
         uint64_t addr = m_base[tensor] + bytes_of(walk.start());
+        ensure(tensor, addr - m_base[tensor], row_bytes);
         if (std::memcmp(expect.data() + static_cast<size_t>(r) * row_bytes, m_bytes.data() + addr, row_bytes) != 0)
             return false;
     }
@@ -257,9 +318,11 @@ void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::W
     size_t run_src = 0;
     auto flush = [&] {
         if (run_bytes == 0) return;
+        // The pages under the write hold the image first (a partial page write lands on generated bytes).
+        ensure(tensor, run_addr - m_base[tensor], run_bytes);
         add_pending(visible_at, run_addr, data + run_src, run_bytes, atomic ? static_cast<int32_t>(tensor) : -1, writer,
                     stable);
-        std::fill_n(m_written.begin() + static_cast<std::ptrdiff_t>(run_addr), run_bytes, uint8_t{1});
+        std::fill_n(m_written.data() + run_addr, run_bytes, uint8_t{1});
         m_dirty.push_back({run_addr, run_bytes});
         run_bytes = 0;
     };
@@ -279,12 +342,14 @@ void GlobalMemory::write(const rt::TensorBuffer& t, uint32_t tensor, const rt::W
 
 void GlobalMemory::read_raw(uint32_t tensor, uint64_t offset, uint64_t n, uint64_t now, uint8_t* out) {
     apply_visible(now);
+    ensure(tensor, offset, n);
     std::memcpy(out, m_bytes.data() + m_base[tensor] + offset, n);
     m_bytes_read += n;
 }
 
 void GlobalMemory::write_raw(uint32_t tensor, uint64_t offset, const uint8_t* data, uint64_t n, uint64_t visible_at) {
     m_tensor_written[tensor] = 1;
+    ensure(tensor, offset, n);
     m_dirty.push_back({m_base[tensor] + offset, n});
     add_pending(visible_at, m_base[tensor] + offset, data, n);
     m_bytes_written += n;

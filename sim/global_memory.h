@@ -3,7 +3,9 @@
 // (SPEC 4.5). Passive: the pipes call it at the cycle they read or write.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/l2_cache.h"
@@ -12,11 +14,39 @@
 
 namespace cvsim {
 
+// Zero bytes whose pages the OS provides on first touch (an anonymous mapping): allocating and clearing cost what
+// was touched, not the size (GM spans every tensor of a launch: a 400 MB weight of which a kernel reads 10 MB).
+class ZeroBytes {
+  public:
+    ZeroBytes() = default;
+    ZeroBytes(const ZeroBytes&) = delete;
+    ZeroBytes& operator=(const ZeroBytes&) = delete;
+    ZeroBytes(ZeroBytes&& o) noexcept : m_p(o.m_p), m_n(o.m_n) { o.m_p = nullptr, o.m_n = 0; }
+    ZeroBytes& operator=(ZeroBytes&& o) noexcept {
+        std::swap(m_p, o.m_p);
+        std::swap(m_n, o.m_n);
+        return *this;
+    }
+    ~ZeroBytes();
+    // n zero bytes (the previous contents dropped); throws std::bad_alloc when the mapping fails.
+    void reset(size_t n);
+    uint8_t* data() { return m_p; }
+    const uint8_t* data() const { return m_p; }
+    size_t size() const { return m_n; }
+    uint8_t& operator[](size_t i) { return m_p[i]; }
+    const uint8_t& operator[](size_t i) const { return m_p[i]; }
+
+  private:
+    uint8_t* m_p = nullptr;
+    size_t m_n = 0;
+};
+
 class GlobalMemory {
   public:
     GlobalMemory();
 
-    // Place every tensor of `store` (in order) and copy its bytes in. Resets L2, pending writes, statistics.
+    // Place every tensor of `store` (in order) and copy its bytes in (a lazy input's pages are generated when an
+    // access first touches them: ensure()). Resets L2, pending writes, statistics.
     // `image_id` names the store's contents (0: unnamed). Loading the image loaded last again, with the
     // same placement, restores only the bytes the last schedule wrote instead of rebuilding the GM.
     void load(const rt::TensorStore& store, const HwParams& hw, uint64_t image_id = 0);
@@ -25,6 +55,8 @@ class GlobalMemory {
 
     uint64_t base(uint32_t tensor) const { return m_base[tensor]; }
     size_t size() const { return m_bytes.size(); }
+    // Bytes of lazy input pages generated since the load (the rest of those tensors was never touched).
+    uint64_t generated_bytes() const { return m_generated; }
 
     // Copy the window's rows (row-major) out of GM as seen at cycle `now` by core `reader` (>= 0: a core sees
     // its own writes once they complete, before other cores do: SPEC 4.5's delay is to other cores; -1: none).
@@ -76,6 +108,19 @@ class GlobalMemory {
     uint64_t bytes_written() const { return m_bytes_written; }
 
   private:
+    // A lazy input (rt::ByteStore::lazy_input): its generator and which of its pages GM holds.
+    struct LazyTensor {
+        DType dtype = DType::FP32;
+        uint64_t key = 0;
+        int64_t numel = 0;
+        std::vector<uint8_t> ready;  // per page of rt::ByteStore::kPageBytes (empty: a flat tensor)
+    };
+    // Generates the pages of a lazy tensor that bytes [offset, offset + n) of it lie on (no-op for flat ones).
+    // Every access to m_bytes goes through it first.
+    void ensure(uint32_t tensor, uint64_t offset, uint64_t n) {
+        if (!m_lazy[tensor].ready.empty() && n > 0) ensure_pages(tensor, offset, n);
+    }
+    void ensure_pages(uint32_t tensor, uint64_t offset, uint64_t n);
     struct Pending {
         uint64_t visible_at;           // cycle the write becomes visible
         uint64_t addr;                 // byte address
@@ -94,13 +139,15 @@ class GlobalMemory {
     const uint8_t* pending_data(const Pending& p) const { return p.ext ? p.ext : m_pending_bytes.data() + p.data; }
     void apply(const Pending& p);
 
-    std::vector<uint8_t> m_bytes;      // the flat GM image (visible contents)
-    std::vector<uint8_t> m_written;    // per byte: 1 once any write (visible or not) covered it
-    std::vector<uint8_t> m_landed;     // per byte: 1 once a write became visible there (atomic adds onto Out tensors)
+    ZeroBytes m_bytes;                 // the flat GM image (visible contents)
+    ZeroBytes m_written;               // per byte: 1 once any write (visible or not) covered it
+    ZeroBytes m_landed;                // per byte: 1 once a write became visible there (atomic adds onto Out tensors)
+    std::vector<LazyTensor> m_lazy;    // per tensor
+    uint64_t m_generated = 0;          // lazy input bytes generated since the load
     std::vector<DType> m_dtype;        // element type of each tensor
     std::vector<uint8_t> m_zero_init;  // per tensor: an Out tensor (an atomic add onto an unwritten element adds to 0)
     uint64_t m_image_id = 0;           // the image in m_image (0: none)
-    std::vector<uint8_t> m_image;      // the GM as loaded (restores what a schedule wrote)
+    ZeroBytes m_image;  // the flat tensors as loaded (restores what a schedule wrote; lazy ones regenerate)
     std::vector<std::pair<uint64_t, uint64_t>>
         m_dirty;                            // (address, bytes) written since the load (each pending write's range)
     std::vector<uint64_t> m_base;           // byte address of each tensor
