@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -1187,7 +1188,20 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
     std::vector<Diagnostic> out;
     if (orch.type != FuncType::Orchestration || !orch.loc.file) return out;
     const auto scopes = manual_scope_lines(*orch.loc.file);
-    if (scopes.empty()) return out;
+    // Tensors the runtime does not track in an AUTO scope either: pl.tensor.create(..., manual_dep=True).
+    std::set<const Var*> untracked;
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        const Expr* v = s->value.get();
+        if (s->kind != StmtKind::Assign || !v || v->kind != ExprKind::FuncCall || v->sval != "pl.tensor.create" ||
+            !v->attrs)
+            return;
+        for (size_t k = 0; k < v->attrs->args.size() && k < v->attrs->args2.size(); ++k)
+            if (v->attrs->args[k]->sval == "manual_dep" && v->attrs->args2[k] &&
+                v->attrs->args2[k]->kind == ExprKind::Bool && v->attrs->args2[k]->ival != 0)
+                for (const auto& t : s->targets) untracked.insert(t.get());
+    });
+    if (scopes.empty() && untracked.empty()) return out;
+    constexpr size_t kAuto = std::numeric_limits<size_t>::max();  // ManualLaunch::scope of a launch in no manual scope
     auto scope_of = [&](uint32_t line) -> std::optional<size_t> {
         for (size_t k = 0; k < scopes.size(); ++k)
             if (line > scopes[k].first && line <= scopes[k].second) return k;
@@ -1211,11 +1225,11 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
                     fn = program.find(c.args[0]->sval);
                 else if (!is_host_op_call(c))
                     fn = program.find(c.sval);
-                if (fn && fn->type != FuncType::Orchestration)
-                    if (auto sc = scope_of(s->loc.line)) {
-                        launch_of[&c] = launches.size();
-                        launches.push_back(ManualLaunch{s.get(), &c, fn, submit ? size_t{1} : size_t{0}, *sc, arms});
-                    }
+                if (fn && fn->type != FuncType::Orchestration) {
+                    launch_of[&c] = launches.size();
+                    launches.push_back(ManualLaunch{s.get(), &c, fn, submit ? size_t{1} : size_t{0},
+                                                    scope_of(s->loc.line).value_or(kAuto), arms});
+                }
             }
             if (s->kind == StmtKind::For) collect(s->body);
             if (s->kind == StmtKind::If) {
@@ -1300,51 +1314,79 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
     }
 
     LaunchAliases roots(orch, &program);
-    for (size_t j = 1; j < launches.size(); ++j) {
+    // A tensor launches A and B may both access, one of them writing it, whose root KEEP accepts (nullptr: none).
+    struct Conflict {
+        const Var* shared = nullptr;
+        bool a_writes = false, b_writes = false;
+    };
+    // Each launch's tensor arguments: what each may be (roots and windows) and whether the launch writes it.
+    std::vector<std::vector<std::pair<std::vector<GmAlias>, bool>>> access(launches.size());
+    for (size_t k = 0; k < launches.size(); ++k) {
+        const ManualLaunch& l = launches[k];
+        for (size_t p = l.first; p < l.call->args.size(); ++p) {
+            const size_t pp = p - l.first;
+            if (pp >= l.callee->params.size() || l.callee->params[pp].var->type.kind != TypeKind::Tensor) continue;
+            access[k].emplace_back(roots.of(l.call->args[p].get()), l.callee->params[pp].dir != ParamDir::In);
+        }
+    }
+    auto conflict = [&](size_t a, size_t b, const std::function<bool(const Var*)>& keep) {
+        Conflict c;
+        for (const auto& [xs, aw] : access[a])
+            for (const auto& [ys, bw] : access[b]) {
+                if (!aw && !bw) continue;
+                for (const GmAlias& x : xs)
+                    for (const GmAlias& y : ys)
+                        if (!c.shared && may_share(x, y) && keep(x.base)) c = Conflict{x.base, aw, bw};
+            }
+        return c;
+    };
+    auto is_untracked = [&](const Var* v) { return untracked.count(v) > 0; };
+    auto is_tracked = [&](const Var* v) { return untracked.count(v) == 0; };
+    // What each launch runs after (transitively): its deps= and, in an AUTO scope, every earlier AUTO launch it
+    // shares a tracked tensor with (one writing it), as the runtime's OverlapMap orders them.
+    std::vector<std::set<size_t>> after(launches.size());
+    for (size_t j = 0; j < launches.size(); ++j) {
         const ManualLaunch& b = launches[j];
-        std::set<size_t> waits;
-        deps_of(*b.call, waits);
+        std::set<size_t> direct;
+        deps_of(*b.call, direct);
+        auto exclusive = [&](const ManualLaunch& a) {  // the two arms of one branch
+            bool x = false;
+            for (const auto& [s1, arm1] : a.arms)
+                for (const auto& [s2, arm2] : b.arms) x |= s1 == s2 && arm1 != arm2;
+            return x;
+        };
+        if (b.scope == kAuto)
+            for (size_t i = 0; i < j; ++i)
+                if (launches[i].scope == kAuto && !exclusive(launches[i]) && conflict(i, j, is_tracked).shared)
+                    direct.insert(i);
+        for (size_t i : direct)
+            if (i < j) {
+                after[j].insert(i);
+                after[j].insert(after[i].begin(), after[i].end());
+            }
         for (size_t i = 0; i < j; ++i) {
             const ManualLaunch& a = launches[i];
-            if (a.scope != b.scope || waits.count(i)) continue;
-            bool exclusive = false;  // the two arms of one branch
-            for (const auto& [s1, arm1] : a.arms)
-                for (const auto& [s2, arm2] : b.arms) exclusive |= s1 == s2 && arm1 != arm2;
-            if (exclusive) continue;
-            // A tensor both may access, one of them writing it.
-            const Var* shared = nullptr;
-            bool a_writes = false, b_writes = false;
-            for (size_t p = a.first; p < a.call->args.size() && !shared; ++p) {
-                const size_t pp = p - a.first;
-                if (pp >= a.callee->params.size() || a.callee->params[pp].var->type.kind != TypeKind::Tensor) continue;
-                const bool aw = a.callee->params[pp].dir != ParamDir::In;
-                for (size_t q = b.first; q < b.call->args.size() && !shared; ++q) {
-                    const size_t qq = q - b.first;
-                    if (qq >= b.callee->params.size() || b.callee->params[qq].var->type.kind != TypeKind::Tensor)
-                        continue;
-                    const bool bw = b.callee->params[qq].dir != ParamDir::In;
-                    if (!aw && !bw) continue;
-                    for (const GmAlias& x : roots.of(a.call->args[p].get()))
-                        for (const GmAlias& y : roots.of(b.call->args[q].get()))
-                            if (!shared && may_share(x, y)) {
-                                shared = x.base;
-                                a_writes = aw;
-                                b_writes = bw;
-                            }
-                }
-            }
-            if (!shared) continue;
-            const char* code = a_writes && b_writes ? codes::kRaceWaw : a_writes ? codes::kRaceRaw : codes::kRaceWar;
-            const std::string kind = a_writes && b_writes ? "WAW" : a_writes ? "RAW" : "WAR";
+            if (after[j].count(i) || exclusive(a)) continue;
+            const bool manual = a.scope == b.scope && b.scope != kAuto;
+            if (!manual && !(a.scope == kAuto && b.scope == kAuto)) continue;
+            const Conflict c = manual ? conflict(i, j, [](const Var*) { return true; }) : conflict(i, j, is_untracked);
+            if (!c.shared) continue;
+            const char* code = c.a_writes && c.b_writes ? codes::kRaceWaw
+                               : c.a_writes             ? codes::kRaceRaw
+                                                        : codes::kRaceWar;
+            const std::string kind = c.a_writes && c.b_writes ? "WAW" : c.a_writes ? "RAW" : "WAR";
             Diagnostic d;
             d.code = code;
             d.loc = b.stmt->loc;
             d.span = 1;
             d.message = fmt::format(
-                "{} on GM tensor '{}' between launches in a manual scope: '{}' (line {}) {} it and '{}' {} it, and "
-                "'{}' does not depend on '{}' (deps=), so the runtime may run them in either order or at once",
-                kind, shared->name, a.callee->name, a.stmt->loc.line, a_writes ? "writes" : "reads", b.callee->name,
-                b_writes ? "writes" : "reads", b.callee->name, a.callee->name);
+                "{} on GM tensor '{}' between launches {}: '{}' (line {}) {} it and '{}' {} it, and '{}' does not "
+                "depend on '{}' (deps=), so the runtime may run them in either order or at once",
+                kind, c.shared->name,
+                manual ? "in a manual scope"
+                       : "of a tensor created with manual_dep=True (the runtime does not track it)",
+                a.callee->name, a.stmt->loc.line, c.a_writes ? "writes" : "reads", b.callee->name,
+                c.b_writes ? "writes" : "reads", b.callee->name, a.callee->name);
             d.hint =
                 fmt::format("add the task id of the launch at line {} to deps=[...] of this launch", a.stmt->loc.line);
             out.push_back(std::move(d));
