@@ -809,6 +809,20 @@ std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::stri
         (u ? unknown : known).insert(k.name);
     }
     std::vector<CheckEntry> out;
+    // Launches a manual scope leaves unordered (docs/DECISIONS.md, "Manual scopes"): a finding each, before the
+    // kernels' own verdicts (which run each launch alone).
+    try {
+        if (auto orch = pick_entry(*program, c.entry); orch && orch->type == ir::FuncType::Orchestration)
+            for (auto& d : unordered_manual_launches(*program, *orch)) {
+                CommonOptions co = c;
+                co.entry = orch->name;  // the JSON report's "entry": the launches are the orchestration's
+                CheckEntry r{co, "", "", "", {}, program, "", -1, "", nullptr};
+                r.rejected = std::make_shared<const Diagnostic>(std::move(d));
+                out.push_back(std::move(r));
+            }
+    } catch (const CompileError&) {
+        // No entry to follow: the kernels' entries report it.
+    }
     add_launch_entries(c, kernel, program, launches, "", std::nullopt, &known, out);
     if (unknown.empty()) return out;
     bool noted = false;
@@ -1393,7 +1407,8 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                     if (retry_done(ent, false)) return interrupted_exit();
                     continue;
                 }
-                if (err.diag().code == cvsim::codes::kV2cUnfenced) {
+                if (err.diag().code == cvsim::codes::kV2cUnfenced || cvsim::is_race_code(err.diag().code)) {
+                    // (a race between launches of a manual scope: unordered_manual_launches)
                     std::cerr << render_text(err.diag());
                     any_findings = true;
                     if (ent.sample_group >= 0) {

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -1182,6 +1183,264 @@ void check_numerics(const Function& f) {
 }
 
 }  // namespace
+
+// ---- Launches of a manual scope (docs/DECISIONS.md, "Manual scopes") ----
+
+namespace {
+
+// The line ranges (the `with` line, the last line of its body) of every `with pl.scope(mode=pl.ScopeMode.MANUAL)`
+// of FILE: the body is the following lines indented deeper than the `with` (blank and comment lines inside).
+std::vector<std::pair<uint32_t, uint32_t>> manual_scope_lines(const SourceFile& file) {
+    auto indent = [](std::string_view t) {
+        size_t k = 0;
+        while (k < t.size() && (t[k] == ' ' || t[k] == '\t')) ++k;
+        return k;
+    };
+    auto blank = [&](std::string_view t) {
+        size_t k = indent(t);
+        return k == t.size() || t[k] == '#';
+    };
+    std::vector<std::pair<uint32_t, uint32_t>> out;
+    for (uint32_t l = 1; l <= file.line_count(); ++l) {
+        std::string_view t = file.line_text(l);
+        const size_t w = indent(t);
+        std::string_view rest = t.substr(w);
+        if (rest.rfind("with pl.scope(", 0) != 0 || rest.find("pl.ScopeMode.MANUAL") == std::string_view::npos)
+            continue;
+        uint32_t last = l;
+        for (uint32_t m = l + 1; m <= file.line_count(); ++m) {
+            std::string_view u = file.line_text(m);
+            if (blank(u)) continue;
+            if (indent(u) <= w) break;
+            last = m;
+        }
+        out.emplace_back(l, last);
+    }
+    return out;
+}
+
+struct ManualLaunch {
+    const Stmt* stmt = nullptr;
+    const Expr* call = nullptr;
+    std::shared_ptr<Function> callee;
+    size_t first = 0;                               // the callee's first argument in call->args (1 for a submit)
+    size_t scope = 0;                               // index of its manual scope
+    std::vector<std::pair<const Stmt*, int>> arms;  // the branch arms it sits in (If, 0 then / 1 else)
+};
+
+}  // namespace
+
+std::vector<Diagnostic> unordered_manual_launches(const Program& program, const Function& orch) {
+    std::vector<Diagnostic> out;
+    if (orch.type != FuncType::Orchestration || !orch.loc.file) return out;
+    const auto scopes = manual_scope_lines(*orch.loc.file);
+    // Tensors the runtime does not track in an AUTO scope either: pl.tensor.create(..., manual_dep=True).
+    std::set<const Var*> untracked;
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        const Expr* v = s->value.get();
+        if (s->kind != StmtKind::Assign || !v || v->kind != ExprKind::FuncCall || v->sval != "pl.tensor.create" ||
+            !v->attrs)
+            return;
+        for (size_t k = 0; k < v->attrs->args.size() && k < v->attrs->args2.size(); ++k)
+            if (v->attrs->args[k]->sval == "manual_dep" && v->attrs->args2[k] &&
+                v->attrs->args2[k]->kind == ExprKind::Bool && v->attrs->args2[k]->ival != 0)
+                for (const auto& t : s->targets) untracked.insert(t.get());
+    });
+    if (scopes.empty() && untracked.empty()) return out;
+    constexpr size_t kAuto = std::numeric_limits<size_t>::max();  // ManualLaunch::scope of a launch in no manual scope
+    auto scope_of = [&](uint32_t line) -> std::optional<size_t> {
+        for (size_t k = 0; k < scopes.size(); ++k)
+            if (line > scopes[k].first && line <= scopes[k].second) return k;
+        return std::nullopt;
+    };
+    // The launches, in program order, and the task-id tokens each value may carry: a launch's result carries the
+    // launch and everything its deps= carry (so a dependency is transitive); other values carry what the values
+    // they are computed from carry (task-id arrays, loop-carried and branch values), to a fixed point.
+    std::vector<ManualLaunch> launches;
+    std::map<const Expr*, size_t> launch_of;
+    std::vector<std::pair<const Stmt*, int>> arms;
+    std::function<void(const Block&)> collect = [&](const Block& body) {
+        for (const auto& s : body) {
+            if (s->value && (s->kind == StmtKind::Assign || s->kind == StmtKind::Eval) &&
+                s->value->kind == ExprKind::FuncCall && s->value->ival != kFuncRef) {
+                const Expr& c = *s->value;
+                const bool submit = (c.sval == "pl.submit" || c.sval == "pl.spmd_submit") && !c.args.empty() &&
+                                    c.args[0] && c.args[0]->ival == kFuncRef;
+                std::shared_ptr<Function> fn;
+                if (submit)
+                    fn = program.find(c.args[0]->sval);
+                else if (!is_host_op_call(c))
+                    fn = program.find(c.sval);
+                if (fn && fn->type != FuncType::Orchestration) {
+                    launch_of[&c] = launches.size();
+                    launches.push_back(ManualLaunch{s.get(), &c, fn, submit ? size_t{1} : size_t{0},
+                                                    scope_of(s->loc.line).value_or(kAuto), arms});
+                }
+            }
+            if (s->kind == StmtKind::For) collect(s->body);
+            if (s->kind == StmtKind::If) {
+                arms.emplace_back(s.get(), 0);
+                collect(s->body);
+                arms.back().second = 1;
+                collect(s->orelse);
+                arms.pop_back();
+            }
+        }
+    };
+    collect(orch.body);
+    if (launches.size() < 2) return out;
+
+    std::map<const Var*, std::set<size_t>> tokens;
+    auto expr_tokens = [&](const Expr* e, std::set<size_t>& acc) {
+        std::function<void(const Expr*)> go = [&](const Expr* x) {
+            if (!x) return;
+            if (x->kind == ExprKind::Var && x->var)
+                if (auto it = tokens.find(x->var.get()); it != tokens.end())
+                    acc.insert(it->second.begin(), it->second.end());
+            for (const auto& a : x->args) go(a.get());
+            for (const auto& a : x->args2) go(a.get());
+            go(x->attrs.get());
+        };
+        go(e);
+    };
+    auto deps_of = [&](const Expr& c, std::set<size_t>& acc) {
+        if (!c.attrs) return;
+        for (size_t k = 0; k < c.attrs->args.size() && k < c.attrs->args2.size(); ++k)
+            if (c.attrs->args[k]->sval == "deps") expr_tokens(c.attrs->args2[k].get(), acc);
+    };
+    bool changed = true;
+    auto add = [&](const Var* v, const std::set<size_t>& from) {
+        if (!v || from.empty()) return;
+        auto& to = tokens[v];
+        const size_t before = to.size();
+        to.insert(from.begin(), from.end());
+        changed |= to.size() != before;
+    };
+    std::function<void(const Block&, const Stmt*)> flow = [&](const Block& body, const Stmt* owner) {
+        for (const auto& s : body) {
+            if (s->kind == StmtKind::Assign && s->value) {
+                std::set<size_t> acc;
+                if (auto it = launch_of.find(s->value.get()); it != launch_of.end()) {
+                    acc.insert(it->second);
+                    deps_of(*s->value, acc);
+                } else {
+                    expr_tokens(s->value.get(), acc);
+                }
+                for (const auto& t : s->targets) add(t.get(), acc);
+            } else if (s->kind == StmtKind::For) {
+                for (size_t k = 0; k < s->iter_args.size() && k < s->init_values.size(); ++k) {
+                    std::set<size_t> acc;
+                    expr_tokens(s->init_values[k].get(), acc);
+                    add(s->iter_args[k].get(), acc);
+                }
+                flow(s->body, s.get());
+                for (size_t k = 0; k < s->targets.size() && k < s->iter_args.size(); ++k)
+                    if (auto it = tokens.find(s->iter_args[k].get()); it != tokens.end()) {
+                        const std::set<size_t> acc = it->second;
+                        add(s->targets[k].get(), acc);
+                    }
+            } else if (s->kind == StmtKind::If) {
+                flow(s->body, s.get());
+                flow(s->orelse, s.get());
+            } else if (s->kind == StmtKind::Yield) {
+                for (size_t k = 0; k < s->values.size(); ++k) {
+                    std::set<size_t> acc;
+                    expr_tokens(s->values[k].get(), acc);
+                    if (k < s->targets.size()) add(s->targets[k].get(), acc);
+                    if (owner && owner->kind == StmtKind::For && k < owner->iter_args.size())
+                        add(owner->iter_args[k].get(), acc);
+                    if (owner && k < owner->targets.size()) add(owner->targets[k].get(), acc);
+                }
+            }
+        }
+    };
+    for (int round = 0; changed && round < 64; ++round) {
+        changed = false;
+        flow(orch.body, nullptr);
+    }
+
+    LaunchAliases roots(orch, &program);
+    // A tensor launches A and B may both access, one of them writing it, whose root KEEP accepts (nullptr: none).
+    struct Conflict {
+        const Var* shared = nullptr;
+        bool a_writes = false, b_writes = false;
+    };
+    // Each launch's tensor arguments: what each may be (roots and windows) and whether the launch writes it.
+    std::vector<std::vector<std::pair<std::vector<GmAlias>, bool>>> access(launches.size());
+    for (size_t k = 0; k < launches.size(); ++k) {
+        const ManualLaunch& l = launches[k];
+        for (size_t p = l.first; p < l.call->args.size(); ++p) {
+            const size_t pp = p - l.first;
+            if (pp >= l.callee->params.size() || l.callee->params[pp].var->type.kind != TypeKind::Tensor) continue;
+            access[k].emplace_back(roots.of(l.call->args[p].get()), l.callee->params[pp].dir != ParamDir::In);
+        }
+    }
+    auto conflict = [&](size_t a, size_t b, const std::function<bool(const Var*)>& keep) {
+        Conflict c;
+        for (const auto& [xs, aw] : access[a])
+            for (const auto& [ys, bw] : access[b]) {
+                if (!aw && !bw) continue;
+                for (const GmAlias& x : xs)
+                    for (const GmAlias& y : ys)
+                        if (!c.shared && may_share(x, y) && keep(x.base)) c = Conflict{x.base, aw, bw};
+            }
+        return c;
+    };
+    auto is_untracked = [&](const Var* v) { return untracked.count(v) > 0; };
+    auto is_tracked = [&](const Var* v) { return untracked.count(v) == 0; };
+    // What each launch runs after (transitively): its deps= and, in an AUTO scope, every earlier AUTO launch it
+    // shares a tracked tensor with (one writing it), as the runtime's OverlapMap orders them.
+    std::vector<std::set<size_t>> after(launches.size());
+    for (size_t j = 0; j < launches.size(); ++j) {
+        const ManualLaunch& b = launches[j];
+        std::set<size_t> direct;
+        deps_of(*b.call, direct);
+        auto exclusive = [&](const ManualLaunch& a) {  // the two arms of one branch
+            bool x = false;
+            for (const auto& [s1, arm1] : a.arms)
+                for (const auto& [s2, arm2] : b.arms) x |= s1 == s2 && arm1 != arm2;
+            return x;
+        };
+        if (b.scope == kAuto)
+            for (size_t i = 0; i < j; ++i)
+                if (launches[i].scope == kAuto && !exclusive(launches[i]) && conflict(i, j, is_tracked).shared)
+                    direct.insert(i);
+        for (size_t i : direct)
+            if (i < j) {
+                after[j].insert(i);
+                after[j].insert(after[i].begin(), after[i].end());
+            }
+        for (size_t i = 0; i < j; ++i) {
+            const ManualLaunch& a = launches[i];
+            if (after[j].count(i) || exclusive(a)) continue;
+            const bool manual = a.scope == b.scope && b.scope != kAuto;
+            if (!manual && !(a.scope == kAuto && b.scope == kAuto)) continue;
+            const Conflict c = manual ? conflict(i, j, [](const Var*) { return true; }) : conflict(i, j, is_untracked);
+            if (!c.shared) continue;
+            const char* code = c.a_writes && c.b_writes ? codes::kRaceWaw
+                               : c.a_writes             ? codes::kRaceRaw
+                                                        : codes::kRaceWar;
+            const std::string kind = c.a_writes && c.b_writes ? "WAW" : c.a_writes ? "RAW" : "WAR";
+            Diagnostic d;
+            d.code = code;
+            d.loc = b.stmt->loc;
+            d.span = 1;
+            d.message = fmt::format(
+                "{} on GM tensor '{}' between launches {}: '{}' (line {}) {} it and '{}' {} it, and '{}' does not "
+                "depend on '{}' (deps=), so the runtime may run them in either order or at once",
+                kind, c.shared->name,
+                manual ? "in a manual scope"
+                       : "of a tensor created with manual_dep=True (the runtime does not track it)",
+                a.callee->name, a.stmt->loc.line, c.a_writes ? "writes" : "reads", b.callee->name,
+                c.b_writes ? "writes" : "reads", b.callee->name, a.callee->name);
+            d.hint =
+                fmt::format("add the task id of the launch at line {} to deps=[...] of this launch", a.stmt->loc.line);
+            out.push_back(std::move(d));
+            break;  // one diagnostic per later launch
+        }
+    }
+    return out;
+}
 
 void refuse_distributed(const Function& f) {
     if (f.distributed.what.empty()) return;
