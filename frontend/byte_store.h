@@ -25,7 +25,7 @@ class ByteStore {
     static constexpr size_t kPageBytes = size_t{1} << 16;  // whole elements of every dtype (4-bit: an even count)
 
     ByteStore() = default;
-    ByteStore(const std::vector<uint8_t>& v) : m_vec(v) {}  // NOLINT: a vector is a store of its bytes
+    ByteStore(const std::vector<uint8_t>& v) : m_vec(v) {}        // NOLINT: a vector is a store of its bytes
     ByteStore(std::vector<uint8_t>&& v) : m_vec(std::move(v)) {}  // NOLINT
     ByteStore& operator=(const std::vector<uint8_t>& v) {
         m_lazy.reset();
@@ -80,7 +80,7 @@ class ByteStore {
 
   private:
     struct Lazy;
-    mutable std::vector<uint8_t> m_vec;   // flat bytes (empty while lazy)
+    mutable std::vector<uint8_t> m_vec;    // flat bytes (empty while lazy)
     mutable std::shared_ptr<Lazy> m_lazy;  // the generator and its pages (null: flat)
 };
 

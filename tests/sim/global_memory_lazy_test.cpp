@@ -54,7 +54,8 @@ TEST(GlobalMemoryLazy, ReadsEqualTheFlatLoadAndGenerateOnlyTouchedPages) {
         a.load(lazy, hw, 1);
         b.load(flat, hw, 2);
         // A window that straddles page boundaries, a column band over many rows, a single element.
-        for (const rt::Window& w : {win({60, 100}, {10, 512}), win({0, 900}, {rows, 100}), win({rows - 1, 998}, {1, 2})}) {
+        for (const rt::Window& w :
+             {win({60, 100}, {10, 512}), win({0, 900}, {rows, 100}), win({rows - 1, 998}, {1, 2})}) {
             std::vector<uint8_t> ga, gb;
             a.read(lazy.tensors[0], 0, w, 0, ga);
             b.read(flat.tensors[0], 0, w, 0, gb);
