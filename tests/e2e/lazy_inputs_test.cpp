@@ -19,9 +19,10 @@ std::string kernel(const std::string& name) {
     return source_dir() + "/tests/e2e/kernels/" + name;
 }
 
-// The report without what measures the process (wall time, peak RSS, schedules per second).
+// TEXT without what differs between two runs: the schedules-per-second rate (its width also moves the wrapping,
+// so wrapped lines are joined first), wall time and peak RSS.
 std::string stable_lines(const std::string& text) {
-    std::istringstream in(text);
+    std::istringstream in(unwrapped(text));
     std::string line, out;
     static const std::regex rate(R"(\(\d+/s\))");
     while (std::getline(in, line))
