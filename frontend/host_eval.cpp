@@ -262,7 +262,7 @@ class Walker {
             // launch is their product. More than cvsim launches (4096 blocks) is not checked with fewer: fewer
             // blocks would hide the races of the others (E-UNCHECKED says why).
             const int64_t total = saved > 0 ? n * saved : n;
-            const int launches = launch_sites(s.body);
+            const int launches = spmd_body_launches(m_p, s.body);
             if (saved < 0) {
                 m_spmd_blocks = -1;
             } else if (launches > 1) {
@@ -392,20 +392,6 @@ class Walker {
     }
 
     // Records one launch of kernel NAME with ARGS (parameter order) and its call expression.
-    // Launches in BODY (nested blocks included) that launch a kernel or enter another function; one inside a loop
-    // counts twice (it runs again in the next trip, beside the other blocks' earlier trips).
-    int launch_sites(const Block& body) const {
-        int n = 0;
-        for (const auto& st : body) {
-            if (st->value && st->value->kind == ExprKind::FuncCall &&
-                (m_p.find(st->value->sval) || st->value->sval == "pl.submit" || st->value->sval == "pl.spmd_submit"))
-                ++n;
-            const int inner = launch_sites(st->body) + launch_sites(st->orelse);
-            n += st->kind == StmtKind::For && st->loop_kind != LoopKind::Spmd && inner > 0 ? 2 * inner : inner;
-        }
-        return n;
-    }
-
     void launch(const Function& callee, const std::vector<ExprPtr>& args, const Expr& call, Frame& fr, int depth) {
         LaunchBinding b;
         b.loc = call.loc;
@@ -661,6 +647,18 @@ class Walker {
 };
 
 }  // namespace
+
+int spmd_body_launches(const Program& p, const Block& body) {
+    int n = 0;
+    for (const auto& st : body) {
+        if (st->value && st->value->kind == ExprKind::FuncCall &&
+            (p.find(st->value->sval) || st->value->sval == "pl.submit" || st->value->sval == "pl.spmd_submit"))
+            ++n;
+        const int inner = spmd_body_launches(p, st->body) + spmd_body_launches(p, st->orelse);
+        n += st->kind == StmtKind::For && st->loop_kind != LoopKind::Spmd && inner > 0 ? 2 * inner : inner;
+    }
+    return n;
+}
 
 HostWalk walk_host(const Program& program, const Function& orch, const HostInputs& in) {
     return Walker(program, in).run(orch);

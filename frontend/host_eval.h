@@ -71,4 +71,9 @@ struct HostInputs {
 // pl.tensor.read index into an --input tensor).
 HostWalk walk_host(const ir::Program& program, const ir::Function& orch, const HostInputs& in);
 
+// The launches in BODY of a `for b in pl.spmd(N)` loop (nested blocks included; a kernel call, pl.submit /
+// pl.spmd_submit, or a call of another function): one inside a loop other than a nested pl.spmd counts twice, as it
+// runs again beside the other blocks' earlier trips. More than one: the body is not one launch of N blocks.
+int spmd_body_launches(const ir::Program& p, const ir::Block& body);
+
 }  // namespace cvsim

@@ -87,6 +87,20 @@ struct GmAlias {
 std::optional<size_t> returned_param(const Program* prog, const Function& fn, size_t index, int depth);
 
 namespace {
+// A launch call D: the kernel it names (self.k(...), or the kernel pl.submit / pl.spmd_submit(self.k, ...) submits)
+// and where that kernel's arguments start in D's (1 for a submit).
+struct LaunchTarget {
+    const std::string& kernel;
+    size_t first = 0;
+    bool submit = false;
+};
+LaunchTarget launch_target(const Expr& d) {
+    if ((d.sval == "pl.submit" || d.sval == "pl.spmd_submit") && !d.args.empty() && d.args[0] &&
+        d.args[0]->ival == kFuncRef)
+        return {d.args[0]->sval, 1, true};
+    return {d.sval, 0, false};
+}
+
 // Which parameter of FN a value of FN is (see returned_param): -1 none or not known, -2 only a cycle (a loop's
 // carried value that nothing else reaches).
 class ParamResolver {
@@ -188,10 +202,9 @@ class ParamResolver {
 
     // The argument of the launch D that its callee returns at INDEX, as a parameter of FN.
     int64_t call_param(const Expr* d, size_t index) {
-        const bool submit = (d->sval == "pl.submit" || d->sval == "pl.spmd_submit") && !d->args.empty() && d->args[0] &&
-                            d->args[0]->ival == kFuncRef;
-        const size_t first = submit ? 1 : 0;
-        auto callee = m_prog ? m_prog->find(submit ? d->args[0]->sval : d->sval) : nullptr;
+        const LaunchTarget t = launch_target(*d);
+        const size_t first = t.first;
+        auto callee = m_prog ? m_prog->find(t.kernel) : nullptr;
         if (!callee || callee.get() == &m_fn) return -1;
         auto k = returned_param(m_prog, *callee, index, m_depth + 1);
         if (!k || *k + first >= d->args.size()) return -1;
@@ -409,10 +422,9 @@ class LaunchAliases {
     // pl.spmd_submit of a kernel is that kernel's launch (its arguments after the kernel).
     std::vector<GmAlias> call_result(const Var* v, const Expr* d, int64_t index, int depth) const {
         std::vector<GmAlias> out;
-        const bool submit = (d->sval == "pl.submit" || d->sval == "pl.spmd_submit") && !d->args.empty() && d->args[0] &&
-                            d->args[0]->ival == kFuncRef;
-        const size_t first = submit ? 1 : 0;  // the kernel's first argument
-        std::shared_ptr<Function> fn = m_prog ? m_prog->find(submit ? d->args[0]->sval : d->sval) : nullptr;
+        const LaunchTarget t = launch_target(*d);
+        const size_t first = t.first;  // the kernel's first argument
+        std::shared_ptr<Function> fn = m_prog ? m_prog->find(t.kernel) : nullptr;
         bool writes = false;
         if (fn)
             for (const auto& prm : fn->params)
@@ -629,11 +641,10 @@ class ExactViews {
     // The INDEX-th value a launch D (self.k(...), pl.submit(self.k, ...)) returns: the argument passed as the
     // parameter the kernel returns there.
     std::optional<ExactView> launch_result(const Expr* d, size_t index, int depth) const {
-        const bool submit = (d->sval == "pl.submit" || d->sval == "pl.spmd_submit") && !d->args.empty() && d->args[0] &&
-                            d->args[0]->ival == kFuncRef;
-        if ((!submit && is_host_op_call(*d)) || !m_prog) return std::nullopt;
-        const size_t first = submit ? 1 : 0;
-        auto fn = m_prog->find(submit ? d->args[0]->sval : d->sval);
+        const LaunchTarget t = launch_target(*d);
+        if ((!t.submit && is_host_op_call(*d)) || !m_prog) return std::nullopt;
+        const size_t first = t.first;
+        auto fn = m_prog->find(t.kernel);
         if (!fn) return std::nullopt;
         auto k = returned_param(m_prog, *fn, index, 0);
         if (!k || *k + first >= d->args.size()) return std::nullopt;
@@ -1100,22 +1111,7 @@ class Planner {
                                                   *n > INT64_MAX / spmd ? INT64_MAX : *n * spmd));
                             // Two launches in one body: each block runs both, beside the other blocks (block
                             // i's second launch can race with block j's first), which one launch does not model.
-                            // (One in a loop inside it runs again in the next trip: counted twice.)
-                            std::function<int(const Block&)> count = [&](const Block& body) {
-                                int n = 0;
-                                for (const auto& st : body) {
-                                    n += st->value && st->value->kind == ExprKind::FuncCall &&
-                                         !is_host_op_call(*st->value) &&
-                                         (m_c.expanded->find(st->value->sval) || st->value->sval == "pl.submit" ||
-                                          st->value->sval == "pl.spmd_submit");
-                                    const int inner = count(st->body) + count(st->orelse);
-                                    n += st->kind == StmtKind::For && st->loop_kind != LoopKind::Spmd && inner > 0
-                                             ? 2 * inner
-                                             : inner;
-                                }
-                                return n;
-                            };
-                            const int sites = count(s->body);
+                            const int sites = spmd_body_launches(*m_c.expanded, s->body);
                             if (sites > 1)
                                 raise(codes::kUnsupported, s->loc,
                                       fmt::format("this pl.spmd loop makes {} launches in each block (one in a loop "
@@ -1264,13 +1260,10 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
             if (s->value && (s->kind == StmtKind::Assign || s->kind == StmtKind::Eval) &&
                 s->value->kind == ExprKind::FuncCall && s->value->ival != kFuncRef) {
                 const Expr& c = *s->value;
-                const bool submit = (c.sval == "pl.submit" || c.sval == "pl.spmd_submit") && !c.args.empty() &&
-                                    c.args[0] && c.args[0]->ival == kFuncRef;
+                const LaunchTarget t = launch_target(c);
+                const bool submit = t.submit;
                 std::shared_ptr<Function> fn;
-                if (submit)
-                    fn = program.find(c.args[0]->sval);
-                else if (!is_host_op_call(c))
-                    fn = program.find(c.sval);
+                if (submit || !is_host_op_call(c)) fn = program.find(t.kernel);
                 if (fn && fn->type != FuncType::Orchestration) {
                     launch_of[&c] = launches.size();
                     launches.push_back(ManualLaunch{s.get(), &c, fn, submit ? size_t{1} : size_t{0},
