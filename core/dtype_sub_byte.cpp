@@ -9,6 +9,7 @@
 //    saturation is the only value-preserving choice); NaN gives +0. -0 is kept.
 //  * INT4 / UINT4: two's complement [-8, 7] / [0, 15]; conversion rounds to nearest even and saturates (NaN: 0),
 //    the rule of the wider integers.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -104,7 +105,16 @@ void poison_fill(DType t, uint8_t* p, int64_t n) {
         std::memset(p, 0x88, storage_bytes(t, n));
         return;
     }
-    for (int64_t i = 0; i < n; ++i) write_poison(t, p + static_cast<size_t>(i) * dtype_bytes(t));
+    if (n <= 0) return;
+    // Every element holds the same pattern: write the first, then double the filled prefix (a 128 MiB output
+    // was 2.5 s of per-element NaN encoding).
+    write_poison(t, p);
+    const size_t total = static_cast<size_t>(n) * dtype_bytes(t);
+    for (size_t done = dtype_bytes(t); done < total;) {
+        const size_t k = std::min(done, total - done);
+        std::memcpy(p + done, p, k);
+        done += k;
+    }
 }
 
 bool is_poison_element(DType t, const uint8_t* p, int64_t i) {

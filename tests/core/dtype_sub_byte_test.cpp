@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "core/datapath.h"
 #include "core/dtype.h"
@@ -140,6 +142,26 @@ TEST(SubByteDtype, CastsRoundThroughTheSharedDatapath) {
     // FP4 widens exactly.
     const TileData back = cast(f4, DType::FP16);
     for (int i = 0; i < 6; ++i) EXPECT_EQ(back.m(0, i), want[i]) << i;
+}
+
+// poison_fill doubles one poisoned element over the buffer: every element of every dtype must be exactly what
+// write_poison gives it alone, at odd counts too, and no byte past the n elements is touched.
+TEST(PoisonFill, EveryElementOfEveryDtypeIsTheSinglePoisonPattern) {
+    for (int d = 0; d < kNumDTypes; ++d) {
+        const auto t = static_cast<DType>(d);
+        for (int64_t n : {1, 2, 3, 7, 1000, 4097}) {
+            const size_t bytes = storage_bytes(t, n);
+            std::vector<uint8_t> got(bytes + 8, 0x5A);
+            poison_fill(t, got.data(), n);
+            std::vector<uint8_t> want(bytes + 8, 0x5A);
+            if (is_sub_byte(t))
+                std::fill_n(want.begin(), bytes, uint8_t{0x88});
+            else
+                for (int64_t i = 0; i < n; ++i) write_poison(t, want.data() + static_cast<size_t>(i) * dtype_bytes(t));
+            EXPECT_EQ(got, want) << dtype_name(t) << " n=" << n;
+            for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(is_poison_element(t, got.data(), i)) << dtype_name(t) << " " << i;
+        }
+    }
 }
 
 }  // namespace
