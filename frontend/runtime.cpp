@@ -390,7 +390,7 @@ void fill_inputs(TensorStore& store, uint64_t seed) {
         // One stream per tensor, keyed by (seed, name): adding a tensor does not change the others, and element i
         // does not depend on any other element (a window of the tensor can be generated alone).
         const size_t size = storage_bytes(t.dtype, t.numel());
-        if (t.dir == ir::ParamDir::In && size >= lazy_min) {
+        if (size >= lazy_min) {  // In and InOut (an InOut's run writes go to pages of their own: "Sparse outputs")
             t.bytes = ByteStore::lazy_input(t.dtype, input_key(seed, t.name), t.numel());
             continue;
         }
@@ -402,9 +402,40 @@ void fill_inputs(TensorStore& store, uint64_t seed) {
 void poison_outputs(TensorStore& store) {
     for (auto& t : store.tensors) {
         if (t.hidden || t.dir != ir::ParamDir::Out) continue;
+        if (storage_bytes(t.dtype, t.numel()) >= lazy_input_bytes()) {  // docs/DECISIONS.md, "Sparse outputs"
+            t.bytes = ByteStore::lazy_poison(t.dtype, t.numel());
+            continue;
+        }
         t.bytes.assign(storage_bytes(t.dtype, t.numel()), 0);
         poison_fill(t.dtype, t.bytes.data(), t.numel());
     }
+}
+
+void sparsify_output(TensorBuffer& t, const TensorBuffer& initial) {
+    const ByteStore& gen = initial.bytes;
+    if (!gen.lazy() || t.bytes.lazy() || t.bytes.patched() || t.bytes.size() != gen.size() || t.dtype != initial.dtype)
+        return;
+    const int64_t numel = t.numel();
+    if (t.written.size() != static_cast<size_t>(numel)) return;
+    const uint8_t* flat = t.bytes.data();
+    std::vector<uint8_t> scratch(ByteStore::kPageBytes);
+    ByteStore::Patch patch;
+    for (size_t p = 0; p < gen.num_pages(); ++p) {
+        const int64_t first = static_cast<int64_t>(p) * gen.page_elems();
+        const int64_t count = std::min(gen.page_elems(), numel - first);
+        const size_t nb = gen.page_bytes(p);
+        const uint8_t* bytes = flat + p * ByteStore::kPageBytes;
+        const auto w0 = t.written.begin() + first, w1 = w0 + count;
+        const bool written = std::any_of(w0, w1, [](uint8_t v) { return v != 0; });
+        gen.fill_page(p, scratch.data());
+        if (!written && std::memcmp(bytes, scratch.data(), nb) == 0) continue;
+        ByteStore::PatchPage pg;
+        pg.bytes.assign(bytes, bytes + nb);
+        pg.written.assign(w0, w1);
+        patch.emplace(p, std::move(pg));
+    }
+    t.bytes = ByteStore::patched(gen, std::move(patch));
+    t.written.clear();
 }
 
 namespace {

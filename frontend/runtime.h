@@ -214,6 +214,11 @@ uint64_t input_key(uint64_t seed, const std::string& name);
 double input_value(DType t, uint64_t key, int64_t i);
 void generate_inputs(DType t, uint64_t key, int64_t first, int64_t n, uint8_t* out);
 void poison_outputs(TensorStore& store);
+// An output of a run made from `initial` (its tensor in the store the run started from): when that was a lazy
+// generator and `t` is flat with a written mask, `t` becomes the generator with the pages where it differs or
+// was written (ByteStore::patched; docs/DECISIONS.md, "Sparse outputs"), so comparisons with a run's patched
+// outputs look at those pages only. Anything else is left as it is.
+void sparsify_output(TensorBuffer& t, const TensorBuffer& initial);
 // numpy .npy (version 1.0) for one tensor; throws std::runtime_error on I/O failure.
 void write_npy(const TensorBuffer& t, const std::string& path);
 // Reads an .npy into `t` (dtype and shape must match); throws std::runtime_error with a reason.

@@ -104,13 +104,10 @@ GlobalMemory::GlobalMemory() : m_l2(192ull << 20, 512, 16) {}
 void GlobalMemory::ensure_pages(uint32_t tensor, uint64_t offset, uint64_t n) {
     LazyTensor& lt = m_lazy[tensor];
     constexpr uint64_t kPage = rt::ByteStore::kPageBytes;
-    const int64_t page_elems = static_cast<int64_t>(kPage * 8 / static_cast<uint64_t>(dtype_bits(lt.dtype)));
     for (uint64_t p = offset / kPage, last = (offset + n - 1) / kPage; p <= last && p < lt.ready.size(); ++p) {
         if (lt.ready[p]) continue;
-        const int64_t first = static_cast<int64_t>(p) * page_elems;
-        const int64_t count = std::min(page_elems, lt.numel - first);
-        rt::generate_inputs(lt.dtype, lt.key, first, count, m_bytes.data() + m_base[tensor] + p * kPage);
-        m_generated += storage_bytes(lt.dtype, count);
+        lt.gen.fill_page(p, m_bytes.data() + m_base[tensor] + p * kPage);
+        m_generated += lt.gen.page_bytes(p);
         lt.ready[p] = 1;
     }
 }
@@ -126,8 +123,8 @@ void GlobalMemory::load(const rt::TensorStore& store, const HwParams& hw, uint64
         size.push_back(t.bytes.size());
         addr += t.bytes.size() + guard;
     }
-    // A lazy input (never an output: those are flat) stays lazy: GM generates the pages it touches.
-    auto lazy_in = [](const rt::TensorBuffer& t) { return t.bytes.lazy() && !t.is_output(); };
+    // A lazy tensor (a seeded input or a poisoned output) stays lazy: GM generates the pages it touches.
+    auto lazy_in = [](const rt::TensorBuffer& t) { return t.bytes.lazy(); };
     if (image_id != 0 && image_id == m_image_id && base == m_base && size == m_size && addr == m_bytes.size()) {
         // The same image again: undo the last schedule's writes only (a lazy tensor's pages they wrote are
         // generated again when next touched).
@@ -157,9 +154,7 @@ void GlobalMemory::load(const rt::TensorStore& store, const HwParams& hw, uint64
             m_zero_init.push_back(!t.hidden && t.dir == ir::ParamDir::Out);
             if (lazy_in(t)) {
                 LazyTensor& lt = m_lazy[i];
-                lt.dtype = t.bytes.lazy_dtype();
-                lt.key = t.bytes.lazy_key();
-                lt.numel = t.bytes.lazy_numel();
+                lt.gen = t.bytes;
                 lt.ready.assign((m_size[i] + rt::ByteStore::kPageBytes - 1) / rt::ByteStore::kPageBytes, 0);
             }
         }
@@ -191,8 +186,11 @@ void GlobalMemory::store_back(rt::TensorStore& store, uint64_t now) {
     apply_visible(now);
     for (size_t i = 0; i < store.tensors.size() && i < m_base.size(); ++i) {
         auto& t = store.tensors[i];
-        if (!t.is_output()) continue;                    // callers read outputs only
-        ensure(static_cast<uint32_t>(i), 0, m_size[i]);  // a no-op: outputs are flat
+        if (!t.is_output()) continue;  // callers read outputs only
+        if (!m_lazy[i].ready.empty()) {
+            store_back_pages(t, static_cast<uint32_t>(i));
+            continue;
+        }
         t.bytes.assign(m_bytes.data() + m_base[i], m_bytes.data() + m_base[i] + m_size[i]);
         if (!t.is_output()) continue;
         // An element counts as written when every one of its bytes was.
@@ -215,6 +213,47 @@ void GlobalMemory::store_back(rt::TensorStore& store, uint64_t now) {
             t.written[k] = all;
         }
     }
+}
+
+void GlobalMemory::store_back_pages(rt::TensorBuffer& t, uint32_t tensor) {
+    constexpr uint64_t kPage = rt::ByteStore::kPageBytes;
+    const rt::ByteStore& gen = m_lazy[tensor].gen;
+    const uint64_t lo = m_base[tensor], hi = m_base[tensor] + m_size[tensor];
+    // The pages a write of this load touched (each was generated before the write landed on it).
+    std::vector<size_t> pages;
+    for (auto [a, n] : m_dirty) {
+        const uint64_t s = std::max(a, lo), e = std::min(a + n, hi);
+        if (s >= e) continue;
+        for (uint64_t p = (s - lo) / kPage; p <= (e - 1 - lo) / kPage; ++p) pages.push_back(p);
+    }
+    std::sort(pages.begin(), pages.end());
+    pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+    rt::ByteStore::Patch patch;
+    const bool packed = is_sub_byte(t.dtype);
+    const size_t eb = dtype_bytes(t.dtype);
+    for (size_t p : pages) {
+        rt::ByteStore::PatchPage pg;
+        const size_t nb = gen.page_bytes(p);
+        const uint8_t* src = m_bytes.data() + lo + p * kPage;
+        const uint8_t* w = m_written.data() + lo + p * kPage;
+        pg.bytes.assign(src, src + nb);
+        const size_t n = packed ? nb * 2 : nb / eb;  // a 4-bit page of an odd tensor: its last byte is half used
+        const size_t elems =
+            std::min<size_t>(n, static_cast<size_t>(t.numel() - static_cast<int64_t>(p) * gen.page_elems()));
+        pg.written.assign(elems, 0);
+        for (size_t k = 0; k < elems; ++k) {
+            if (packed) {
+                pg.written[k] = w[k / 2] != 0;
+                continue;
+            }
+            bool all = true;
+            for (size_t b = 0; b < eb; ++b) all &= w[k * eb + b] != 0;
+            pg.written[k] = all;
+        }
+        patch.emplace(p, std::move(pg));
+    }
+    t.written.clear();
+    t.bytes = rt::ByteStore::patched(gen, std::move(patch));
 }
 
 void GlobalMemory::apply_visible(uint64_t now) {

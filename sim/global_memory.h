@@ -50,7 +50,9 @@ class GlobalMemory {
     // `image_id` names the store's contents (0: unnamed). Loading the image loaded last again, with the
     // same placement, restores only the bytes the last schedule wrote instead of rebuilding the GM.
     void load(const rt::TensorStore& store, const HwParams& hw, uint64_t image_id = 0);
-    // Copy every output tensor's visible bytes (and written-element mask) back into `store`.
+    // Copy every output tensor's visible bytes (and written-element mask) back into `store`. A lazy output gets
+    // the pages the run wrote on its generator (rt::ByteStore::patched, the written mask in the pages), not a
+    // copy of the whole tensor.
     void store_back(rt::TensorStore& store, uint64_t now);
 
     uint64_t base(uint32_t tensor) const { return m_base[tensor]; }
@@ -108,11 +110,10 @@ class GlobalMemory {
     uint64_t bytes_written() const { return m_bytes_written; }
 
   private:
-    // A lazy input (rt::ByteStore::lazy_input): its generator and which of its pages GM holds.
+    // A lazy tensor (rt::ByteStore::lazy(): a seeded input or a poisoned output): its generator and which of its
+    // pages GM holds.
     struct LazyTensor {
-        DType dtype = DType::FP32;
-        uint64_t key = 0;
-        int64_t numel = 0;
+        rt::ByteStore gen;           // the store's generator (a copy sharing its page cache)
         std::vector<uint8_t> ready;  // per page of rt::ByteStore::kPageBytes (empty: a flat tensor)
     };
     // Generates the pages of a lazy tensor that bytes [offset, offset + n) of it lie on (no-op for flat ones).
@@ -121,6 +122,8 @@ class GlobalMemory {
         if (!m_lazy[tensor].ready.empty() && n > 0) ensure_pages(tensor, offset, n);
     }
     void ensure_pages(uint32_t tensor, uint64_t offset, uint64_t n);
+    // store_back of a lazy output: the pages the run wrote, on the tensor's generator.
+    void store_back_pages(rt::TensorBuffer& t, uint32_t tensor);
     struct Pending {
         uint64_t visible_at;           // cycle the write becomes visible
         uint64_t addr;                 // byte address

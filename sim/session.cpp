@@ -232,7 +232,12 @@ ref::Options Session::ref_options() const {
 }
 
 const ref::Result& Session::reference() {
-    if (!m_ref) m_ref = ref::interpret(m_compiled.plan, m_gm, ref_options());
+    if (!m_ref) {
+        m_ref = ref::interpret(m_compiled.plan, m_gm, ref_options());
+        // Large outputs on a generator: the pages the reference wrote (a run's outputs come back that way).
+        for (size_t i = 0; i < m_ref->gm.tensors.size() && i < m_gm.tensors.size(); ++i)
+            if (m_ref->gm.tensors[i].is_output()) rt::sparsify_output(m_ref->gm.tensors[i], m_gm.tensors[i]);
+    }
     return *m_ref;
 }
 

@@ -4,8 +4,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace cvsim::sim {
 
@@ -39,6 +42,46 @@ std::string index_str(const rt::TensorBuffer& t, int64_t flat) {
     return s + "]";
 }
 
+// One output's elements, flat or as the pages of a generator both sides share (ByteStore::patched).
+struct ElementSource {
+    const rt::TensorBuffer& t;
+    // Element k's bytes (a 4-bit element: its byte pair's base and k) and whether a store wrote it.
+    const uint8_t* base = nullptr;  // flat bytes, or the current page's
+    int64_t first = 0;              // the first element of `base`
+    const std::vector<uint8_t>* page_written = nullptr;
+
+    explicit ElementSource(const rt::TensorBuffer& x) : t(x) {}
+    void flat() {
+        base = t.bytes.data();
+        first = 0;
+        page_written = nullptr;
+    }
+    void page(size_t p) {
+        base = t.bytes.page(p);
+        first = static_cast<int64_t>(p) * t.bytes.page_elems();
+        page_written = nullptr;
+        if (const auto* patch = t.bytes.patch())
+            if (auto it = patch->find(p); it != patch->end()) page_written = &it->second.written;
+    }
+    bool written(int64_t k) const {
+        if (t.bytes.patched()) return page_written && (*page_written)[static_cast<size_t>(k - first)] != 0;
+        // Unwritten: no store wrote it (poison remains), when the run kept no mask.
+        return t.written.empty() ? !is_poison_element(t.dtype, base, k - first)
+                                 : t.written[static_cast<size_t>(k)] != 0;
+    }
+};
+
+// A patched output as a flat one with its full written mask (compared with a flat side).
+rt::TensorBuffer flattened(const rt::TensorBuffer& t) {
+    rt::TensorBuffer c = t;  // shares the pages
+    c.written.assign(static_cast<size_t>(t.numel()), 0);
+    const int64_t pe = t.bytes.page_elems();
+    for (const auto& [p, pg] : *t.bytes.patch())
+        std::copy(pg.written.begin(), pg.written.end(), c.written.begin() + static_cast<int64_t>(p) * pe);
+    c.bytes.materialise();
+    return c;
+}
+
 }  // namespace
 
 std::vector<Finding> compare_outputs(const rt::TensorStore& got, const rt::TensorStore& want, const CompareOptions& opt,
@@ -46,11 +89,17 @@ std::vector<Finding> compare_outputs(const rt::TensorStore& got, const rt::Tenso
     std::vector<Finding> out;
     if (!tol) tol = &want;
     for (size_t i = 0; i < want.tensors.size() && i < got.tensors.size(); ++i) {
-        const auto& w = want.tensors[i];
-        const auto& g = got.tensors[i];
-        if (!w.is_output()) continue;
+        if (!want.tensors[i].is_output()) continue;
+        const bool paged = want.tensors[i].bytes.patched() && got.tensors[i].bytes.patched() &&
+                           rt::ByteStore::same_generator(want.tensors[i].bytes, got.tensors[i].bytes);
+        std::optional<rt::TensorBuffer> wflat, gflat;
+        if (!paged && want.tensors[i].bytes.patched()) wflat = flattened(want.tensors[i]);
+        if (!paged && got.tensors[i].bytes.patched()) gflat = flattened(got.tensors[i]);
+        const auto& w = wflat ? *wflat : want.tensors[i];
+        const auto& g = gflat ? *gflat : got.tensors[i];
         // Fast path: identical bytes and identical written elements (the common, clean case).
-        if (w.bytes == g.bytes && (w.written.empty() || g.written.empty() || w.written == g.written)) continue;
+        if (!paged && w.bytes == g.bytes && (w.written.empty() || g.written.empty() || w.written == g.written))
+            continue;
         const size_t eb = dtype_bytes(w.dtype);
         int64_t n = w.numel();
         const std::vector<double>* atol =
@@ -61,29 +110,29 @@ std::vector<Finding> compare_outputs(const rt::TensorStore& got, const rt::Tenso
         double max_diff = 0;
         double first_got = 0, first_want = 0;
         const bool packed = is_sub_byte(w.dtype);  // 4-bit: element k is a nibble of byte k / 2
-        for (int64_t k = 0; k < n; ++k) {
-            const uint8_t* pw = w.bytes.data() + (packed ? 0 : k * eb);
-            const uint8_t* pg = g.bytes.data() + (packed ? 0 : k * eb);
+        ElementSource ws(w), gs(g);
+        auto visit = [&](int64_t k) {
+            const int64_t kw = k - ws.first, kg = k - gs.first;
+            const uint8_t* pw = ws.base + (packed ? 0 : kw * eb);
+            const uint8_t* pg = gs.base + (packed ? 0 : kg * eb);
             // Unwritten: the reference stored this element but no store of the run did (poison remains).
-            bool want_written = w.written.empty() ? !is_poison_element(w.dtype, w.bytes.data(), k)
-                                                  : w.written[static_cast<size_t>(k)] != 0;
-            bool got_written = g.written.empty() ? !is_poison_element(w.dtype, g.bytes.data(), k)
-                                                 : g.written[static_cast<size_t>(k)] != 0;
+            const bool want_written = ws.written(k);
+            const bool got_written = gs.written(k);
             if (want_written && !got_written && mismatch_code == codes::kMismatch) {
                 if (unwritten++ == 0) first_unw = k;
-                continue;
+                return;
             }
-            if (packed ? element_bits(w.dtype, w.bytes.data(), k) == element_bits(w.dtype, g.bytes.data(), k)
+            if (packed ? element_bits(w.dtype, ws.base, kw) == element_bits(w.dtype, gs.base, kg)
                        : std::memcmp(pw, pg, eb) == 0)
-                continue;
-            double a = packed ? get_element(w.dtype, w.bytes.data(), k) : decode_element(w.dtype, pw);
-            double b = packed ? get_element(w.dtype, g.bytes.data(), k) : decode_element(w.dtype, pg);
+                return;
+            double a = packed ? get_element(w.dtype, ws.base, kw) : decode_element(w.dtype, pw);
+            double b = packed ? get_element(w.dtype, gs.base, kg) : decode_element(w.dtype, pg);
             double diff = std::fabs(a - b);
             bool both_nan = std::isnan(a) && std::isnan(b);
-            if (both_nan) continue;
-            if (atol && diff <= (*atol)[static_cast<size_t>(k)]) continue;  // atomic accumulation order
+            if (both_nan) return;
+            if (atol && diff <= (*atol)[static_cast<size_t>(k)]) return;  // atomic accumulation order
             if (opt.rtol > 0 || opt.atol > 0) {
-                if (diff <= opt.atol + opt.rtol * std::fabs(a)) continue;
+                if (diff <= opt.atol + opt.rtol * std::fabs(a)) return;
             }
             if (mismatches++ == 0) {
                 first_mis = k;
@@ -94,6 +143,25 @@ std::vector<Finding> compare_outputs(const rt::TensorStore& got, const rt::Tenso
                 max_diff = std::max(max_diff, diff);
             else
                 max_diff = std::numeric_limits<double>::infinity();
+        };
+        if (paged) {
+            // Pages neither side replaced hold the same generated bytes, written by neither: only the replaced
+            // ones can hold a difference (docs/DECISIONS.md, "Sparse outputs").
+            std::vector<size_t> pages;
+            for (const auto& kv : *w.bytes.patch()) pages.push_back(kv.first);
+            for (const auto& kv : *g.bytes.patch()) pages.push_back(kv.first);
+            std::sort(pages.begin(), pages.end());
+            pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+            const int64_t pe = w.bytes.page_elems();
+            for (size_t p : pages) {
+                ws.page(p);
+                gs.page(p);
+                for (int64_t k = static_cast<int64_t>(p) * pe, e = std::min(n, k + pe); k < e; ++k) visit(k);
+            }
+        } else {
+            ws.flat();
+            gs.flat();
+            for (int64_t k = 0; k < n; ++k) visit(k);
         }
         if (unwritten > 0) {
             Finding f;

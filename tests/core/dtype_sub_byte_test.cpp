@@ -3,8 +3,8 @@
 // nibble of byte k), and the layout / cast paths that the reference and the simulator share.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -159,7 +159,8 @@ TEST(PoisonFill, EveryElementOfEveryDtypeIsTheSinglePoisonPattern) {
             else
                 for (int64_t i = 0; i < n; ++i) write_poison(t, want.data() + static_cast<size_t>(i) * dtype_bytes(t));
             EXPECT_EQ(got, want) << dtype_name(t) << " n=" << n;
-            for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(is_poison_element(t, got.data(), i)) << dtype_name(t) << " " << i;
+            for (int64_t i = 0; i < n; ++i)
+                ASSERT_TRUE(is_poison_element(t, got.data(), i)) << dtype_name(t) << " " << i;
         }
     }
 }

@@ -3,6 +3,7 @@
 // large In tensors lazy (the threshold from CVSIM_LAZY_INPUT_BYTES) and the rest flat, with equal bytes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
@@ -54,7 +55,7 @@ TEST(ByteStore, PagesAreTheGeneratorsBytesGeneratedOnFirstAccess) {
     }
 }
 
-TEST(ByteStore, FillInputsMakesLargeInTensorsLazyWithTheSameBytes) {
+TEST(ByteStore, FillInputsMakesLargeInAndInOutTensorsLazyWithTheSameBytes) {
     auto store = [] {
         rt::TensorStore s;
         rt::TensorBuffer big, small, inout;
@@ -78,18 +79,87 @@ TEST(ByteStore, FillInputsMakesLargeInTensorsLazyWithTheSameBytes) {
     rt::fill_inputs(lazy, 4);
     EXPECT_TRUE(lazy.tensors[0].bytes.lazy());
     EXPECT_FALSE(lazy.tensors[1].bytes.lazy());
-    EXPECT_FALSE(lazy.tensors[2].bytes.lazy());  // an output (InOut) stays flat
+    EXPECT_TRUE(lazy.tensors[2].bytes.lazy());  // an InOut too (docs/DECISIONS.md, "Sparse outputs")
     setenv("CVSIM_LAZY_INPUT_BYTES", "off", 1);
     EXPECT_EQ(rt::lazy_input_bytes(), SIZE_MAX);
     rt::TensorStore eager = store();
     rt::fill_inputs(eager, 4);
     EXPECT_FALSE(eager.tensors[0].bytes.lazy());
+    EXPECT_FALSE(eager.tensors[2].bytes.lazy());
     setenv("CVSIM_LAZY_INPUT_BYTES", "100", 1);
     EXPECT_EQ(rt::lazy_input_bytes(), 100u);
     setenv("CVSIM_LAZY_INPUT_BYTES", "1x", 1);
     EXPECT_THROW(rt::lazy_input_bytes(), std::invalid_argument);
     unsetenv("CVSIM_LAZY_INPUT_BYTES");
     for (size_t i = 0; i < 3; ++i) EXPECT_EQ(lazy.tensors[i].bytes.vec(), eager.tensors[i].bytes.vec()) << i;
+}
+
+// A large Out tensor is a lazy poisoned store: the bytes poison_fill gives; small ones stay flat.
+TEST(ByteStore, PoisonOutputsMakesLargeOutTensorsLazyPoison) {
+    rt::TensorStore s;
+    rt::TensorBuffer big, small;
+    big.name = "big";
+    big.dtype = DType::FP16;
+    big.shape = {1024, 1000};  // 2 MB
+    big.dir = ir::ParamDir::Out;
+    small = big;
+    small.name = "small";
+    small.shape = {16, 16};
+    s.add(big);
+    s.add(small);
+    unsetenv("CVSIM_LAZY_INPUT_BYTES");
+    rt::poison_outputs(s);
+    ASSERT_TRUE(s.tensors[0].bytes.lazy());
+    EXPECT_FALSE(s.tensors[1].bytes.lazy());
+    std::vector<uint8_t> want(storage_bytes(DType::FP16, 1024 * 1000));
+    poison_fill(DType::FP16, want.data(), 1024 * 1000);
+    EXPECT_EQ(*s.tensors[0].bytes.span(rt::ByteStore::kPageBytes * 3 + 6, 1), want[rt::ByteStore::kPageBytes * 3 + 6]);
+    EXPECT_EQ(s.tensors[0].bytes.vec(), want);
+}
+
+// A patched store reads its replaced pages and the generator's elsewhere; two patches of one generator are equal
+// exactly when their bytes are, whichever pages each holds.
+TEST(ByteStore, PatchedStoresReadAndCompareByTheirPages) {
+    const uint64_t key = rt::input_key(5, "kv");
+    const int64_t n = 100000;  // FP32: 400,000 B, 7 pages (the last partial)
+    const rt::ByteStore gen = rt::ByteStore::lazy_input(DType::FP32, key, n);
+    const auto flat = flat_input(DType::FP32, key, n);
+    const size_t P = rt::ByteStore::kPageBytes;
+    auto page_of = [&](size_t p, uint8_t fill) {
+        rt::ByteStore::PatchPage pg;
+        pg.bytes.assign(flat.begin() + static_cast<int64_t>(p * P),
+                        flat.begin() + static_cast<int64_t>(std::min(flat.size(), (p + 1) * P)));
+        pg.bytes[10] = fill;
+        pg.written.assign(static_cast<size_t>(gen.page_elems()), 0);
+        return pg;
+    };
+    rt::ByteStore::Patch a_pages;
+    a_pages.emplace(2, page_of(2, 0xAB));
+    const rt::ByteStore a = rt::ByteStore::patched(gen, a_pages);
+    ASSERT_TRUE(a.patched());
+    EXPECT_FALSE(a.lazy());
+    EXPECT_EQ(*a.span(2 * P + 10, 1), 0xAB);
+    EXPECT_EQ(*a.span(3 * P + 10, 1), flat[3 * P + 10]);
+    // b holds page 2 with the same bytes and page 5 unchanged: equal to a; c changes page 6 (the last): not.
+    rt::ByteStore::Patch b_pages;
+    b_pages.emplace(2, page_of(2, 0xAB));
+    b_pages.emplace(5, page_of(5, flat[5 * P + 10]));
+    const rt::ByteStore b = rt::ByteStore::patched(gen, b_pages);
+    EXPECT_TRUE(a == b);
+    EXPECT_TRUE(b == a);
+    rt::ByteStore::Patch c_pages = a_pages;
+    c_pages.emplace(6, page_of(6, 0x01));
+    const rt::ByteStore c = rt::ByteStore::patched(gen, c_pages);
+    EXPECT_FALSE(a == c);
+    EXPECT_FALSE(c == a);
+    EXPECT_FALSE(gen == a);
+    // Materialised: the flat bytes with page 2's change.
+    auto want = flat;
+    want[2 * P + 10] = 0xAB;
+    rt::ByteStore m = a;
+    EXPECT_EQ(m.vec(), want);
+    EXPECT_FALSE(m.patched());
+    EXPECT_TRUE(a.patched());  // the copy materialised alone
 }
 
 }  // namespace

@@ -3,6 +3,9 @@
 // restores the pages a schedule wrote.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -115,6 +118,60 @@ TEST(GlobalMemoryLazy, WritesLandOnGeneratedBytesAndAReloadRestoresThem) {
         std::vector<uint8_t> image(gb.size());
         std::memcpy(image.data(), flat.tensors[0].bytes.data() + 99 * 512 * 4, image.size());
         EXPECT_EQ(gb, image);
+    }
+}
+
+// A lazy output (a seeded InOut, a poisoned Out) comes back from store_back as the pages the run wrote on its
+// generator: the same bytes and written mask as the flat load gives, and only the written pages held
+// (docs/DECISIONS.md, "Sparse outputs").
+TEST(GlobalMemoryLazy, ALazyOutputComesBackAsTheWrittenPagesWithTheFlatBytesAndMask) {
+    const HwParams hw = load_params(Target::A2A3, {}, {});
+    for (DType dt : {DType::FP32, DType::BF16, DType::FP4}) {
+        for (ir::ParamDir dir : {ir::ParamDir::InOut, ir::ParamDir::Out}) {
+            for (bool atomic : {false, true}) {
+                if (atomic && dt == DType::FP4) continue;  // no 4-bit atomics
+                SCOPED_TRACE(fmt::format("{} {} {}", dtype_name(dt), dir == ir::ParamDir::Out ? "Out" : "InOut",
+                                         atomic ? "atomic" : "plain"));
+                rt::TensorStore lazy = store_of(dt, 2048, 512, true), flat = store_of(dt, 2048, 512, false);
+                for (rt::TensorStore* s : {&lazy, &flat}) {
+                    rt::TensorBuffer& x = s->tensors[0];
+                    x.dir = dir;
+                    if (dir == ir::ParamDir::Out && s == &lazy) x.bytes = rt::ByteStore::lazy_poison(dt, x.numel());
+                    if (dir == ir::ParamDir::Out && s == &flat) poison_fill(dt, x.bytes.data(), x.numel());
+                }
+                ASSERT_TRUE(lazy.tensors[0].bytes.lazy());
+                GlobalMemory a, b;
+                a.load(lazy, hw, 21);
+                b.load(flat, hw, 22);
+                // Two windows: one straddling a page boundary (row 64 of 512 FP32 columns is byte 131072), one in
+                // the middle of another page, partly overlapping bytes of elements (4-bit: whole bytes).
+                const rt::Window w1 = win({63, 500}, {2, 12}), w2 = win({700, 8}, {3, 6});
+                for (const rt::Window& w : {w1, w2}) {
+                    std::vector<uint8_t> data(storage_bytes(dt, w.rows() * w.cols()));
+                    for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 29 + 3);
+                    a.write(lazy.tensors[0], 0, w, data.data(), 10, atomic);
+                    b.write(flat.tensors[0], 0, w, data.data(), 10, atomic);
+                }
+                rt::TensorStore la = lazy, fb = flat;
+                a.store_back(la, 100);
+                b.store_back(fb, 100);
+                const rt::TensorBuffer& got = la.tensors[0];
+                ASSERT_TRUE(got.bytes.patched());
+                EXPECT_LE(got.bytes.patch()->size(), 3u);  // pages 1 and 2 (the boundary), and row 700's
+                // The written mask of the pages, element by element, against the flat run's.
+                const int64_t pe = got.bytes.page_elems();
+                std::vector<uint8_t> mask(static_cast<size_t>(got.numel()), 0);
+                for (const auto& [p, pg] : *got.bytes.patch())
+                    std::copy(pg.written.begin(), pg.written.end(), mask.begin() + static_cast<int64_t>(p) * pe);
+                EXPECT_EQ(mask, fb.tensors[0].written);
+                EXPECT_EQ(std::count(mask.begin(), mask.end(), 1), 2 * 12 + 3 * 6);
+                // The bytes, materialised, against the flat run's; and equality both ways without materialising.
+                rt::TensorBuffer copy = got;
+                EXPECT_TRUE(copy.bytes == la.tensors[0].bytes);
+                EXPECT_EQ(copy.bytes.vec(), fb.tensors[0].bytes.vec());
+                EXPECT_FALSE(la.tensors[0].bytes == lazy.tensors[0].bytes);  // written pages differ
+            }
+        }
     }
 }
 
