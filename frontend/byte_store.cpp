@@ -10,7 +10,12 @@
 namespace cvsim::rt {
 
 struct ByteStore::Lazy {
-    bool poison = false;  // the dtype's poison pattern (else the seeded inputs of `key`)
+    enum class Kind : uint8_t {
+        Seeded,
+        Poison,
+        Zero
+    } kind = Kind::Seeded;  // the seeded inputs of `key`, the
+                            // dtype's poison pattern, zeros
     DType dtype = DType::FP32;
     uint64_t key = 0;
     int64_t numel = 0;
@@ -25,10 +30,14 @@ struct ByteStore::Lazy {
     }
     void fill(size_t p, uint8_t* dst) const {
         const int64_t first = static_cast<int64_t>(p) * page_elems();
-        if (poison)
-            poison_fill(dtype, dst, page_count(p));
-        else
-            generate_inputs(dtype, key, first, page_count(p), dst);
+        switch (kind) {
+            case Kind::Poison:
+                return poison_fill(dtype, dst, page_count(p));
+            case Kind::Zero:
+                return void(std::memset(dst, 0, storage_bytes(dtype, page_count(p))));
+            case Kind::Seeded:
+                return generate_inputs(dtype, key, first, page_count(p), dst);
+        }
     }
     const uint8_t* page(size_t p) {
         auto& pg = pages[p];
@@ -43,9 +52,9 @@ struct ByteStore::Lazy {
 };
 
 namespace {
-std::shared_ptr<ByteStore::Lazy> make_lazy(bool poison, DType dtype, uint64_t key, int64_t numel) {
+std::shared_ptr<ByteStore::Lazy> make_lazy(ByteStore::Lazy::Kind kind, DType dtype, uint64_t key, int64_t numel) {
     auto l = std::make_shared<ByteStore::Lazy>();
-    l->poison = poison;
+    l->kind = kind;
     l->dtype = dtype;
     l->key = key;
     l->numel = numel;
@@ -57,13 +66,19 @@ std::shared_ptr<ByteStore::Lazy> make_lazy(bool poison, DType dtype, uint64_t ke
 
 ByteStore ByteStore::lazy_input(DType dtype, uint64_t key, int64_t numel) {
     ByteStore s;
-    s.m_lazy = make_lazy(false, dtype, key, numel);
+    s.m_lazy = make_lazy(Lazy::Kind::Seeded, dtype, key, numel);
     return s;
 }
 
 ByteStore ByteStore::lazy_poison(DType dtype, int64_t numel) {
     ByteStore s;
-    s.m_lazy = make_lazy(true, dtype, 0, numel);
+    s.m_lazy = make_lazy(Lazy::Kind::Poison, dtype, 0, numel);
+    return s;
+}
+
+ByteStore ByteStore::lazy_zero(DType dtype, int64_t numel) {
+    ByteStore s;
+    s.m_lazy = make_lazy(Lazy::Kind::Zero, dtype, 0, numel);
     return s;
 }
 
@@ -79,7 +94,8 @@ bool ByteStore::same_generator(const ByteStore& a, const ByteStore& b) {
     if (a.m_lazy == b.m_lazy) return true;
     const Lazy& x = *a.m_lazy;
     const Lazy& y = *b.m_lazy;
-    return x.poison == y.poison && x.dtype == y.dtype && x.numel == y.numel && (x.poison || x.key == y.key);
+    return x.kind == y.kind && x.dtype == y.dtype && x.numel == y.numel &&
+           (x.kind != Lazy::Kind::Seeded || x.key == y.key);
 }
 
 DType ByteStore::lazy_dtype() const {

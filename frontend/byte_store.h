@@ -41,6 +41,8 @@ class ByteStore {
     static ByteStore lazy_input(DType dtype, uint64_t key, int64_t numel);
     // A lazy output of `numel` poisoned elements (poison_fill).
     static ByteStore lazy_poison(DType dtype, int64_t numel);
+    // `numel` zeroed elements, lazily (a large tensor bind_entry places before its inputs are generated).
+    static ByteStore lazy_zero(DType dtype, int64_t numel);
     // A pure generator (no page replaced): GM generates the pages it touches from it (fill_page).
     bool lazy() const { return m_lazy != nullptr && m_patch == nullptr; }
 

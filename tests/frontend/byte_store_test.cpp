@@ -162,5 +162,18 @@ TEST(ByteStore, PatchedStoresReadAndCompareByTheirPages) {
     EXPECT_TRUE(a.patched());  // the copy materialised alone
 }
 
+// bind_entry places a large tensor as lazy zeros (its inputs usually replace them), which read as zeros page by
+// page and flat, and are a different generator from the seeded and poisoned ones.
+TEST(ByteStore, LazyZerosReadAsZerosAndAreTheirOwnGenerator) {
+    const int64_t n = 300000;
+    const rt::ByteStore z = rt::ByteStore::lazy_zero(DType::BF16, n);
+    ASSERT_TRUE(z.lazy());
+    EXPECT_EQ(*z.span(rt::ByteStore::kPageBytes * 2 + 3, 1), 0);
+    EXPECT_TRUE(rt::ByteStore::same_generator(z, rt::ByteStore::lazy_zero(DType::BF16, n)));
+    EXPECT_FALSE(rt::ByteStore::same_generator(z, rt::ByteStore::lazy_poison(DType::BF16, n)));
+    EXPECT_FALSE(rt::ByteStore::same_generator(z, rt::ByteStore::lazy_input(DType::BF16, 0, n)));
+    EXPECT_EQ(z.vec(), std::vector<uint8_t>(storage_bytes(DType::BF16, n), 0));  // materialises z
+}
+
 }  // namespace
 }  // namespace cvsim
