@@ -78,6 +78,10 @@ std::optional<int64_t> launch_core_num(const Expr& call) {
 struct GmAlias {
     const Var* base = nullptr;
     std::vector<int64_t> lo, ext;  // a constant window of base (ext empty: anywhere in it)
+    // lo/ext, and the offsets of a slice taken of this value, are in base's own coordinates. False once the value
+    // went through a reshape, a view or anything whose window is unknown: a slice of it is anywhere in base too
+    // (a slice of a [64, 64] reshape of a [32, 128] tensor is not that box of the tensor).
+    bool framed = true;
 };
 
 // The parameter of FN that its INDEX-th returned value is: a parameter itself, a store into one, the result (or
@@ -317,7 +321,7 @@ class LaunchAliases {
                                                                         : std::vector<GmAlias>{};
         if (base->kind != ExprKind::Var) {  // an element of something else: anything it may be (windows unknown)
             auto r = of(base, depth + 1);
-            for (auto& g : r) g.lo.clear(), g.ext.clear();
+            for (auto& g : r) g.lo.clear(), g.ext.clear(), g.framed = false;
             return r;
         }
         return of_var(base->var.get(), base->loc, k, depth);
@@ -332,11 +336,11 @@ class LaunchAliases {
         const int64_t cuts = m_cuts;
         std::vector<GmAlias> r = of_var_paths(v, loc, index, depth);
         std::sort(r.begin(), r.end(), [](const GmAlias& a, const GmAlias& b) {
-            return std::tie(a.base, a.lo, a.ext) < std::tie(b.base, b.lo, b.ext);
+            return std::tie(a.base, a.lo, a.ext, a.framed) < std::tie(b.base, b.lo, b.ext, b.framed);
         });
         r.erase(std::unique(r.begin(), r.end(),
                             [](const GmAlias& a, const GmAlias& b) {
-                                return a.base == b.base && a.lo == b.lo && a.ext == b.ext;
+                                return a.base == b.base && a.lo == b.lo && a.ext == b.ext && a.framed == b.framed;
                             }),
                 r.end());
         if (m_cuts == cuts) m_memo.emplace(key, r);
@@ -391,18 +395,24 @@ class LaunchAliases {
                        (d->sval == "pl.tensor.slice" || d->sval == "pl.tensor.view")) {
                 auto shape = d->args.size() > 1 ? const_ints(d->args[1]) : std::nullopt;
                 auto off = d->args.size() > 2 ? const_ints(d->args[2]) : std::nullopt;
-                for (GmAlias a : of(d->args[0].get(), depth + 1)) {
-                    bool known = shape && off && shape->size() == off->size() &&
+                // A view as another dtype (pl.tensor.view(..., dtype=D)): its shape and offsets count D's elements,
+                // not the source's, so its window is not a box of the source's coordinates.
+                const Expr* src = d->args[0].get();
+                const bool retyped = src && d->type.kind == TypeKind::Tensor && src->type.kind == TypeKind::Tensor &&
+                                     d->type.dtype != src->type.dtype;
+                for (GmAlias a : of(src, depth + 1)) {
+                    bool known = !retyped && shape && off && shape->size() == off->size() &&
                                  (a.ext.empty() ? true : a.ext.size() == off->size());
-                    if (known && !a.ext.empty() && a.lo.size() == off->size()) {
+                    if (known && a.framed && !a.ext.empty() && a.lo.size() == off->size()) {
                         for (size_t k = 0; k < off->size(); ++k) a.lo[k] += (*off)[k];
                         a.ext = *shape;
-                    } else if (known && a.ext.empty() && a.lo.empty()) {
+                    } else if (known && a.framed && a.ext.empty() && a.lo.empty()) {
                         a.lo = *off;
                         a.ext = *shape;
                     } else {
                         a.lo.clear();
                         a.ext.clear();
+                        a.framed = false;
                     }
                     out.push_back(a);
                 }
@@ -451,6 +461,7 @@ class LaunchAliases {
             for (GmAlias g : of(a.get(), depth + 1)) {
                 g.lo.clear();
                 g.ext.clear();
+                g.framed = false;
                 out.push_back(g);
             }
         }
@@ -600,6 +611,10 @@ class ExactViews {
         if (d->kind != ExprKind::FuncCall || d->ival == kFuncRef) return std::nullopt;
         if (d->sval == "pl.tensor.create") return whole();
         const bool view = d->sval == "pl.tensor.view";
+        // A view as another dtype counts its shape and offsets in that dtype's elements: not a box of the source.
+        if (!d->args.empty() && d->args[0] && d->type.kind == TypeKind::Tensor &&
+            d->args[0]->type.kind == TypeKind::Tensor && d->type.dtype != d->args[0]->type.dtype)
+            return std::nullopt;
         if (d->sval == "pl.tensor.reshape" || (view && d->args.size() == 2)) {
             // The source's bytes under another row-major shape: only of a whole tensor (or of a whole reshape).
             if (d->args.size() != 2) return std::nullopt;
