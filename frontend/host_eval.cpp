@@ -397,6 +397,16 @@ class Walker {
         b.loc = call.loc;
         for (size_t i = 0; i < callee.params.size(); ++i) {
             const Var& pv = *callee.params[i].var;
+            if (pv.type.kind == TypeKind::Tensor && m_spmd_blocks != 0 && b.unknown.empty() && i < args.size()) {
+                // In a pl.spmd body a tensor argument that is a window at an offset the walk does not know (the
+                // block index's) is each block's own window: not checked with one binding for all blocks (it gave
+                // a race between blocks writing disjoint slices, or hid one between overlapping slices).
+                HVal v = eval(args[i], fr, depth);
+                if (v.kind == HVal::Kind::Tensor && !v.why.empty()) {
+                    b.unknown = pv.name;
+                    b.why = v.why;
+                }
+            }
             if (pv.type.kind != TypeKind::Scalar) continue;
             HVal v = i < args.size() ? eval(args[i], fr, depth) : HVal::unknown("it is not passed");
             if (v.known()) {
@@ -571,6 +581,28 @@ class Walker {
         HVal t;
         if (e.type.kind == TypeKind::Tensor) {
             t.kind = HVal::Kind::Tensor;
+            // A window of a tensor at offsets the walk does not know (in a pl.spmd body: computed from the block
+            // index) may differ per block, which one launch binding cannot express: launch() refuses it there.
+            // The reason rides on the tensor value (its `why`), through further slices, views and reshapes.
+            if (n == "pl.tensor.slice" || n == "pl.tensor.view" || n == "pl.tensor.reshape") {
+                HVal src = eval(operand(0), fr, depth);
+                if (src.kind == HVal::Kind::Tensor) t.why = src.why;
+                ExprPtr off = n == "pl.tensor.reshape" ? nullptr : operand(2);
+                if (!off && n != "pl.tensor.reshape" && e.attrs && e.attrs->kind == ExprKind::Dict)
+                    for (size_t i = 0; i < e.attrs->args.size() && i < e.attrs->args2.size(); ++i)
+                        if (e.attrs->args[i] &&
+                            (e.attrs->args[i]->sval == "offset" || e.attrs->args[i]->sval == "offsets"))
+                            off = e.attrs->args2[i];
+                if (t.why.empty() && off && (off->kind == ExprKind::List || off->kind == ExprKind::Tuple))
+                    for (const auto& x : off->args) {
+                        std::string why;
+                        if (!known_int(x, fr, depth, why)) {
+                            t.why = fmt::format("it is a window ({}: {}) at an offset the host walk does not know: {}",
+                                                where(e.loc), n, why.empty() ? "not evaluated" : why);
+                            break;
+                        }
+                    }
+            }
             return t;
         }
         return HVal::unknown(
