@@ -1070,8 +1070,9 @@ class Planner {
                     index = st->targets.size() > 1 ? k : 0;
                 }
         });
-        if (n != 1 || def->kind != StmtKind::Assign || !def->value || def->value->kind != ExprKind::FuncCall)
-            return nullptr;
+        if (n != 1 || def->kind != StmtKind::Assign || !def->value) return nullptr;
+        if (def->value->kind == ExprKind::Var) return def->value->var.get();  // `v = buf`: the same tensor
+        if (def->value->kind != ExprKind::FuncCall) return nullptr;
         const Program* prog = m_c.original.get();
         auto callee = prog ? prog->find(def->value->sval) : nullptr;
         if (!callee) return nullptr;

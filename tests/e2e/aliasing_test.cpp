@@ -127,6 +127,16 @@ TEST(Aliasing, SliceOfAReshapeIsNotThatBoxOfTheTensor) {
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
 }
 
+// A plain copy of a tensor's name (`v1 = buf`) is that tensor: the launch planner refused it (exit 2), and two copies
+// passed as two parameters are one GM tensor whose unordered store and load race.
+TEST(Aliasing, ACopiedNameIsTheTensorItCopies) {
+    for (const char* policy : {"off", "fence"}) {
+        RunResult r = check(kpath("copied_name.py"), {"--v2c", policy});
+        EXPECT_EQ(r.exit_code, 1) << policy << "\n" << r.out << r.err;
+        EXPECT_NE(all_of(r).find("E-RACE-RAW"), std::string::npos) << policy << "\n" << r.out << r.err;
+    }
+}
+
 // A view as another dtype counts its shape and offsets in that dtype's elements: a slice at FP32 columns 48-63 of
 // an FP32 view of an FP16 buffer is the buffer's columns 96-127, not 48-63. cvsim took them as the buffer's own
 // coordinates, found the launch's two parameters apart and checked a racy launch clean; now it is refused.
