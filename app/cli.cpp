@@ -1322,6 +1322,17 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                                       "hide the races between its blocks",
                                       entry, ent.why),
                           "launch it alone in a pl.spmd loop (or with core_num) of a constant width of 1 to 4096");
+                bool tensor_arg = false;  // a pl.spmd launch's per-block window of a tensor (host walk)
+                if (ent.program)
+                    if (auto fn = ent.program->find(entry))
+                        for (const auto& p : fn->params)
+                            tensor_arg |= p.var->name == ent.unbound && p.var->type.kind == ir::TypeKind::Tensor;
+                if (tensor_arg)
+                    raise(cvsim::codes::kUnchecked, ent.loc,
+                          fmt::format("kernel '{}' is not checked: its tensor '{}' is each block's own window ({}), "
+                                      "which one binding for all the blocks of its launch cannot express",
+                                      entry, ent.unbound, ent.why),
+                          "pass the whole tensor and take each block's window in the kernel (pl.tile.get_block_idx())");
                 if (!ent.unbound.empty())
                     raise(
                         cvsim::codes::kUnchecked, ent.loc,

@@ -13,6 +13,7 @@
 #include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/ops.h"
+#include "frontend/passes/ir_util.h"
 #include "frontend/runtime.h"
 #include "frontend/scalar_influence.h"
 
@@ -392,11 +393,47 @@ class Walker {
     }
 
     // Records one launch of kernel NAME with ARGS (parameter order) and its call expression.
+    // Whether kernel F may write GM through its tensor parameter I: an Out/InOut one, or any GM store of F whose
+    // tensor operand is that parameter or not a parameter at all (a view of one); a kernel that calls other
+    // functions (a Group / Spmd wrapper) may write any.
+    static bool may_write_param(const Function& f, size_t i) {
+        if (f.params[i].dir != ParamDir::In) return true;
+        bool may = false;
+        passes::walk(f.body, [&](const StmtPtr& st) {
+            if (may || !st->value) return;
+            if (st->value->kind == ExprKind::FuncCall) {
+                may = true;
+                return;
+            }
+            const Expr* c = passes::stmt_call(*st);
+            if (!c || !c->op || c->op->effect != Effect::GmStore) return;
+            for (const auto& a : c->args) {
+                if (!a || a->type.kind != TypeKind::Tensor) continue;
+                bool other_param = false;
+                for (size_t k = 0; k < f.params.size(); ++k)
+                    other_param |= k != i && a->kind == ExprKind::Var && a->var == f.params[k].var;
+                may |= !other_param;
+            }
+        });
+        return may;
+    }
+
     void launch(const Function& callee, const std::vector<ExprPtr>& args, const Expr& call, Frame& fr, int depth) {
         LaunchBinding b;
         b.loc = call.loc;
         for (size_t i = 0; i < callee.params.size(); ++i) {
             const Var& pv = *callee.params[i].var;
+            if (pv.type.kind == TypeKind::Tensor && m_spmd_blocks != 0 && b.unknown.empty() && i < args.size() &&
+                may_write_param(callee, i)) {
+                // In a pl.spmd body a written tensor argument that is a window at an offset the walk does not know
+                // (the block index's) is each block's own window: not checked with one binding for all blocks (it
+                // gave a race between blocks writing disjoint slices). A read-only one cannot race there.
+                HVal v = eval(args[i], fr, depth);
+                if (v.kind == HVal::Kind::Tensor && !v.why.empty()) {
+                    b.unknown = pv.name;
+                    b.why = v.why;
+                }
+            }
             if (pv.type.kind != TypeKind::Scalar) continue;
             HVal v = i < args.size() ? eval(args[i], fr, depth) : HVal::unknown("it is not passed");
             if (v.known()) {
@@ -571,6 +608,28 @@ class Walker {
         HVal t;
         if (e.type.kind == TypeKind::Tensor) {
             t.kind = HVal::Kind::Tensor;
+            // A window of a tensor at offsets the walk does not know (in a pl.spmd body: computed from the block
+            // index) may differ per block, which one launch binding cannot express: launch() refuses it there.
+            // The reason rides on the tensor value (its `why`), through further slices, views and reshapes.
+            if (n == "pl.tensor.slice" || n == "pl.tensor.view" || n == "pl.tensor.reshape") {
+                HVal src = eval(operand(0), fr, depth);
+                if (src.kind == HVal::Kind::Tensor) t.why = src.why;
+                ExprPtr off = n == "pl.tensor.reshape" ? nullptr : operand(2);
+                if (!off && n != "pl.tensor.reshape" && e.attrs && e.attrs->kind == ExprKind::Dict)
+                    for (size_t i = 0; i < e.attrs->args.size() && i < e.attrs->args2.size(); ++i)
+                        if (e.attrs->args[i] &&
+                            (e.attrs->args[i]->sval == "offset" || e.attrs->args[i]->sval == "offsets"))
+                            off = e.attrs->args2[i];
+                if (t.why.empty() && off && (off->kind == ExprKind::List || off->kind == ExprKind::Tuple))
+                    for (const auto& x : off->args) {
+                        std::string why;
+                        if (!known_int(x, fr, depth, why)) {
+                            t.why = fmt::format("it is a window ({}: {}) at an offset the host walk does not know: {}",
+                                                where(e.loc), n, why.empty() ? "not evaluated" : why);
+                            break;
+                        }
+                    }
+            }
             return t;
         }
         return HVal::unknown(

@@ -77,8 +77,75 @@ std::optional<int64_t> launch_core_num(const Expr& call) {
 // them written, hide a cross-core race. Such a launch is refused, never checked as if the tensors were apart.
 struct GmAlias {
     const Var* base = nullptr;
-    std::vector<int64_t> lo, ext;  // a constant window of base (ext empty: anywhere in it)
+    // The view's elements of base exactly, as base's row-major element indices start + sum(i_k * strides[k]) for
+    // 0 <= i < shape (a slice moves start; a reshape recomputes the strides where that is a view). shape empty:
+    // anywhere in base (a value whose window is not known: a computed offset, a launch result, a reshape that is
+    // no strided view). (A slice of a [64, 64] reshape of a [32, 128] tensor is not that box of the tensor.)
+    std::vector<int64_t> shape, strides;
+    int64_t start = 0;
 };
+
+// All of V (a root: a tensor the function creates or is given) in its own row-major coordinates; anywhere in V
+// when its shape is not known.
+GmAlias whole_of(const Var* v) {
+    GmAlias g;
+    g.base = v;
+    if (!v || v->type.kind != TypeKind::Tensor || v->type.shape.empty()) return g;
+    for (int64_t d : v->type.shape)
+        if (d < 1) return g;
+    g.shape = v->type.shape;
+    g.strides.assign(g.shape.size(), 1);
+    for (size_t k = g.shape.size() - 1; k > 0; --k)
+        if (__builtin_mul_overflow(g.strides[k], g.shape[k], &g.strides[k - 1])) return GmAlias{v, {}, {}, 0};
+    return g;
+}
+
+// A's elements under another row-major SHAPE (pl.tensor.reshape, two-argument pl.tensor.view) as a strided view,
+// or anywhere in A's base when that is not one (numpy's reshape-without-copy rule; dimensions of 1 dropped).
+GmAlias reshaped(GmAlias a, const std::vector<int64_t>& shape) {
+    GmAlias any{a.base, {}, {}, 0};
+    if (a.shape.empty() || shape.empty()) return any;
+    int64_t n_old = 1, n_new = 1;
+    for (int64_t d : a.shape) n_old *= d;
+    for (int64_t d : shape) {
+        if (d < 1) return any;
+        if (__builtin_mul_overflow(n_new, d, &n_new)) return any;
+    }
+    if (n_old != n_new) return any;
+    std::vector<int64_t> od, os;  // the old dimensions above 1 and their strides
+    for (size_t k = 0; k < a.shape.size(); ++k)
+        if (a.shape[k] != 1) od.push_back(a.shape[k]), os.push_back(a.strides[k]);
+    std::vector<size_t> keep;  // the new dimensions above 1
+    for (size_t k = 0; k < shape.size(); ++k)
+        if (shape[k] != 1) keep.push_back(k);
+    std::vector<int64_t> nd, ns(keep.size(), 0);
+    for (size_t k : keep) nd.push_back(shape[k]);
+    size_t oi = 0, ni = 0;
+    while (oi < od.size() && ni < nd.size()) {
+        size_t oj = oi + 1, nj = ni + 1;
+        int64_t po = od[oi], pn = nd[ni];
+        while (po != pn) {
+            if (pn < po) {
+                if (nj >= nd.size()) return any;
+                pn *= nd[nj++];
+            } else {
+                if (oj >= od.size()) return any;
+                po *= od[oj++];
+            }
+        }
+        for (size_t k = oi; k + 1 < oj; ++k)  // the merged old dimensions must be contiguous in one another
+            if (os[k] != od[k + 1] * os[k + 1]) return any;
+        ns[nj - 1] = os[oj - 1];
+        for (size_t k = nj - 1; k > ni; --k) ns[k - 1] = ns[k] * nd[k];
+        oi = oj;
+        ni = nj;
+    }
+    if (oi != od.size() || ni != nd.size()) return any;
+    a.shape = shape;
+    a.strides.assign(shape.size(), 0);
+    for (size_t k = 0; k < keep.size(); ++k) a.strides[keep[k]] = ns[k];
+    return a;
+}
 
 // The parameter of FN that its INDEX-th returned value is: a parameter itself, a store into one, the result (or
 // an indexed element of the result) of a launch of another kernel of the program whose returned parameter is
@@ -317,7 +384,7 @@ class LaunchAliases {
                                                                         : std::vector<GmAlias>{};
         if (base->kind != ExprKind::Var) {  // an element of something else: anything it may be (windows unknown)
             auto r = of(base, depth + 1);
-            for (auto& g : r) g.lo.clear(), g.ext.clear();
+            for (auto& g : r) g = GmAlias{g.base, {}, {}, 0};
             return r;
         }
         return of_var(base->var.get(), base->loc, k, depth);
@@ -332,11 +399,12 @@ class LaunchAliases {
         const int64_t cuts = m_cuts;
         std::vector<GmAlias> r = of_var_paths(v, loc, index, depth);
         std::sort(r.begin(), r.end(), [](const GmAlias& a, const GmAlias& b) {
-            return std::tie(a.base, a.lo, a.ext) < std::tie(b.base, b.lo, b.ext);
+            return std::tie(a.base, a.start, a.shape, a.strides) < std::tie(b.base, b.start, b.shape, b.strides);
         });
         r.erase(std::unique(r.begin(), r.end(),
                             [](const GmAlias& a, const GmAlias& b) {
-                                return a.base == b.base && a.lo == b.lo && a.ext == b.ext;
+                                return a.base == b.base && a.start == b.start && a.shape == b.shape &&
+                                       a.strides == b.strides;
                             }),
                 r.end());
         if (m_cuts == cuts) m_memo.emplace(key, r);
@@ -347,7 +415,7 @@ class LaunchAliases {
         std::vector<GmAlias> out;
         auto it = m_def.find(v);
         auto ln = m_link.find(v);
-        if (it == m_def.end() && ln == m_link.end()) return {GmAlias{v, {}, {}}};
+        if (it == m_def.end() && ln == m_link.end()) return {whole_of(v)};
         // Bounded: a chain too deep or too many paths to follow is refused, never cut short (a cut-off alias
         // would be a missed race).
         if (depth > 64 || ++m_visits > 200000)
@@ -358,7 +426,7 @@ class LaunchAliases {
             ++m_cuts;
             return out;  // a cycle (`out = self.k(a, out)` in a loop): its other definitions cover it
         }
-        if (m_params.count(v)) out.push_back(GmAlias{v, {}, {}});  // a reassigned parameter: its value on entry too
+        if (m_params.count(v)) out.push_back(whole_of(v));  // a reassigned parameter: its value on entry too
         struct Pop {
             std::set<std::pair<const Var*, int64_t>>& active;
             std::pair<const Var*, int64_t> v;
@@ -386,30 +454,42 @@ class LaunchAliases {
             } else if (d->kind == ExprKind::Index) {
                 append(of(d, depth + 1));
             } else if (d->kind == ExprKind::FuncCall && is_host_op_call(*d) && d->sval == "pl.tensor.create") {
-                out.push_back(GmAlias{v, {}, {}});
+                out.push_back(whole_of(v));
             } else if (d->kind == ExprKind::FuncCall && !d->args.empty() &&
-                       (d->sval == "pl.tensor.slice" || d->sval == "pl.tensor.view")) {
+                       (d->sval == "pl.tensor.slice" || d->sval == "pl.tensor.view" ||
+                        d->sval == "pl.tensor.reshape")) {
                 auto shape = d->args.size() > 1 ? const_ints(d->args[1]) : std::nullopt;
-                auto off = d->args.size() > 2 ? const_ints(d->args[2]) : std::nullopt;
-                for (GmAlias a : of(d->args[0].get(), depth + 1)) {
-                    bool known = shape && off && shape->size() == off->size() &&
-                                 (a.ext.empty() ? true : a.ext.size() == off->size());
-                    if (known && !a.ext.empty() && a.lo.size() == off->size()) {
-                        for (size_t k = 0; k < off->size(); ++k) a.lo[k] += (*off)[k];
-                        a.ext = *shape;
-                    } else if (known && a.ext.empty() && a.lo.empty()) {
-                        a.lo = *off;
-                        a.ext = *shape;
+                const bool reshape = d->sval == "pl.tensor.reshape" || d->args.size() == 2;
+                auto off = reshape ? std::nullopt : const_ints(d->args[2]);
+                // A view as another dtype (pl.tensor.view(..., dtype=D)): its shape and offsets count D's elements,
+                // not the source's, so it is anywhere in the source.
+                const Expr* src = d->args[0].get();
+                const bool retyped = src && d->type.kind == TypeKind::Tensor && src->type.kind == TypeKind::Tensor &&
+                                     d->type.dtype != src->type.dtype;
+                for (GmAlias a : of(src, depth + 1)) {
+                    if (retyped || !shape) {
+                        a = GmAlias{a.base, {}, {}, 0};
+                    } else if (reshape) {
+                        a = reshaped(a, *shape);
                     } else {
-                        a.lo.clear();
-                        a.ext.clear();
+                        // A constant box of the value, in its own coordinates.
+                        bool inside =
+                            off && !a.shape.empty() && off->size() == shape->size() && a.shape.size() == off->size();
+                        for (size_t k = 0; inside && k < off->size(); ++k)
+                            inside = (*off)[k] >= 0 && (*shape)[k] >= 1 && (*off)[k] <= a.shape[k] - (*shape)[k];
+                        if (!inside) {
+                            a = GmAlias{a.base, {}, {}, 0};
+                        } else {
+                            for (size_t k = 0; k < off->size(); ++k) a.start += (*off)[k] * a.strides[k];
+                            a.shape = *shape;
+                        }
                     }
                     out.push_back(a);
                 }
             } else if (d->kind == ExprKind::FuncCall && d->ival != kFuncRef) {
                 append(call_result(v, d, -1, depth));
             } else {
-                out.push_back(GmAlias{v, {}, {}});  // an op (pl.create_tensor) or a fresh value
+                out.push_back(whole_of(v));  // an op (pl.create_tensor) or a fresh value
             }
         }
         return out;
@@ -449,8 +529,7 @@ class LaunchAliases {
             if (from >= 0 && static_cast<int64_t>(p) != from) continue;
             if (writes && p < fn->params.size() && fn->params[p].dir == ParamDir::In) continue;
             for (GmAlias g : of(a.get(), depth + 1)) {
-                g.lo.clear();
-                g.ext.clear();
+                g = GmAlias{g.base, {}, {}, 0};
                 out.push_back(g);
             }
         }
@@ -474,12 +553,50 @@ class LaunchAliases {
         nullptr;  // the kernels a result may come from (nullptr: every result aliases all arguments)
 };
 
+// The element ranges [lo, hi) of base that view A holds (runs along its last dimension where that has stride 1),
+// or nullopt beyond LIMIT ranges.
+std::optional<std::vector<std::pair<int64_t, int64_t>>> element_ranges(const GmAlias& a, size_t limit) {
+    std::vector<std::pair<int64_t, int64_t>> out;
+    const size_t n = a.shape.size();
+    const bool run = a.strides[n - 1] == 1;
+    const size_t outer = run ? n - 1 : n;  // dimensions enumerated one index at a time
+    int64_t count = 1;
+    for (size_t k = 0; k < outer; ++k)
+        if (__builtin_mul_overflow(count, a.shape[k], &count) || count > static_cast<int64_t>(limit))
+            return std::nullopt;
+    const int64_t len = run ? a.shape[n - 1] : 1;
+    std::vector<int64_t> i(outer, 0);
+    for (int64_t c = 0; c < count; ++c) {
+        int64_t at = a.start;
+        for (size_t k = 0; k < outer; ++k) at += i[k] * a.strides[k];
+        out.emplace_back(at, at + len);
+        for (size_t k = outer; k-- > 0;) {
+            if (++i[k] < a.shape[k]) break;
+            i[k] = 0;
+        }
+    }
+    return out;
+}
+
 bool may_share(const GmAlias& a, const GmAlias& b) {
     if (a.base != b.base) return false;
-    if (a.ext.empty() || b.ext.empty() || a.ext.size() != b.ext.size()) return true;
-    for (size_t k = 0; k < a.ext.size(); ++k)
-        if (a.lo[k] >= b.lo[k] + b.ext[k] || b.lo[k] >= a.lo[k] + a.ext[k]) return false;
-    return true;
+    if (a.shape.empty() || b.shape.empty()) return true;
+    // Exact: the two views' element ranges of base (bounded; beyond that, assumed to share).
+    constexpr size_t kLimit = 1 << 18;
+    auto ra = element_ranges(a, kLimit), rb = element_ranges(b, kLimit);
+    if (!ra || !rb) return true;
+    std::sort(ra->begin(), ra->end());
+    std::sort(rb->begin(), rb->end());
+    size_t i = 0, j = 0;
+    while (i < ra->size() && j < rb->size()) {
+        const auto &x = (*ra)[i], &y = (*rb)[j];
+        if (x.first < y.second && y.first < x.second) return true;
+        if (x.second <= y.second)
+            ++i;
+        else
+            ++j;
+    }
+    return false;
 }
 
 // ARGS are CALLEE's arguments in parameter order, evaluated in CALLER.
@@ -600,6 +717,10 @@ class ExactViews {
         if (d->kind != ExprKind::FuncCall || d->ival == kFuncRef) return std::nullopt;
         if (d->sval == "pl.tensor.create") return whole();
         const bool view = d->sval == "pl.tensor.view";
+        // A view as another dtype counts its shape and offsets in that dtype's elements: not a box of the source.
+        if (!d->args.empty() && d->args[0] && d->type.kind == TypeKind::Tensor &&
+            d->args[0]->type.kind == TypeKind::Tensor && d->type.dtype != d->args[0]->type.dtype)
+            return std::nullopt;
         if (d->sval == "pl.tensor.reshape" || (view && d->args.size() == 2)) {
             // The source's bytes under another row-major shape: only of a whole tensor (or of a whole reshape).
             if (d->args.size() != 2) return std::nullopt;
@@ -949,8 +1070,9 @@ class Planner {
                     index = st->targets.size() > 1 ? k : 0;
                 }
         });
-        if (n != 1 || def->kind != StmtKind::Assign || !def->value || def->value->kind != ExprKind::FuncCall)
-            return nullptr;
+        if (n != 1 || def->kind != StmtKind::Assign || !def->value) return nullptr;
+        if (def->value->kind == ExprKind::Var) return def->value->var.get();  // `v = buf`: the same tensor
+        if (def->value->kind != ExprKind::FuncCall) return nullptr;
         const Program* prog = m_c.original.get();
         auto callee = prog ? prog->find(def->value->sval) : nullptr;
         if (!callee) return nullptr;

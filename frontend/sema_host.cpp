@@ -203,7 +203,27 @@ ExprPtr FunctionLowering::lower_host_call(const ast::Expr& e, const std::string&
             if (s && dt && dt->kind == ExprKind::DTypeLit) t = Type::tensor(*s, dt->dtype);
         } else if (op == "slice" || op == "view" || op == "reshape") {
             auto s = const_shape(operand(1, "shape"));
-            if (s && a) t = Type::tensor(*s, a->type.dtype);
+            // pl.tensor.view(..., dtype=D) reads the same bytes as D (the shape is in D's elements).
+            ExprPtr dt = op == "view" ? kwarg("dtype") : nullptr;
+            if (s && a) t = Type::tensor(*s, dt && dt->kind == ExprKind::DTypeLit ? dt->dtype : a->type.dtype);
+            // A constant slice (or offset view) outside its tensor: E-OOB here, as a kernel's constant window is
+            // (a launch given it would otherwise run on a parameter tensor of its own, never out of bounds).
+            ExprPtr o = op == "reshape" ? nullptr : operand(2, "offset");
+            if (s && a && a->type.kind == TypeKind::Tensor && t.dtype == a->type.dtype && o &&
+                (o->kind == ExprKind::List || o->kind == ExprKind::Tuple) && o->args.size() == s->size() &&
+                a->type.shape.size() == s->size())
+                for (size_t k = 0; k < s->size(); ++k) {
+                    const ExprPtr& d = o->args[k];
+                    const int64_t dim = a->type.shape[k];
+                    if (!d || d->kind != ExprKind::Int || dim < 1) continue;
+                    if (d->ival < 0 || d->ival > dim - (*s)[k])
+                        raise(codes::kOob, e.loc,
+                              fmt::format("{}: window of shape {} at offset {} is outside '{}' of shape {} (dimension "
+                                          "{})",
+                                          name, shape_str(*s), d->ival, a->kind == ExprKind::Var ? a->var->name : "?",
+                                          shape_str(a->type.shape), k),
+                              "offset + shape must stay within the tensor");
+                }
         } else if (a && a->type.kind == TypeKind::Tensor) {
             t = a->type;  // assemble / write / fillpad / set_validshape / no_dep / dump_tag: the first tensor
         }

@@ -112,6 +112,40 @@ TEST(Aliasing, OverlappingSlicesAndOneTensorTwiceAreCheckedNotRefused) {
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
 }
 
+// A slice of a reshape is a window of the reshape, not that box of the tensor: rows 0-15 of a [64, 64] reshape of
+// a [32, 128] buffer are the buffer's rows 0-7, which a slice of the buffer's rows 7-22, columns 64-127 overlaps.
+// cvsim added the slice's offsets to the buffer's coordinates ([0:16, 0:64], apart), bound the two parameters to
+// tensors of their own and checked the racy launch clean.
+TEST(Aliasing, SliceOfAReshapeIsNotThatBoxOfTheTensor) {
+    for (const char* policy : {"off", "fence"}) {
+        RunResult r = check(kpath("slice_of_reshape.py"), {"--v2c", policy});
+        EXPECT_EQ(r.exit_code, 1) << policy << "\n" << r.out << r.err;
+        EXPECT_NE(all_of(r).find("E-RACE-RAW"), std::string::npos) << policy << "\n" << r.out << r.err;
+    }
+    // One row lower the two windows share no byte: clean (bound to one tensor, checked on its bytes).
+    RunResult r = check(kpath("slice_of_reshape_apart.py"), {"--v2c", "off"});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
+// A plain copy of a tensor's name (`v1 = buf`) is that tensor: the launch planner refused it (exit 2), and two copies
+// passed as two parameters are one GM tensor whose unordered store and load race.
+TEST(Aliasing, ACopiedNameIsTheTensorItCopies) {
+    for (const char* policy : {"off", "fence"}) {
+        RunResult r = check(kpath("copied_name.py"), {"--v2c", policy});
+        EXPECT_EQ(r.exit_code, 1) << policy << "\n" << r.out << r.err;
+        EXPECT_NE(all_of(r).find("E-RACE-RAW"), std::string::npos) << policy << "\n" << r.out << r.err;
+    }
+}
+
+// A view as another dtype counts its shape and offsets in that dtype's elements: a slice at FP32 columns 48-63 of
+// an FP32 view of an FP16 buffer is the buffer's columns 96-127, not 48-63. cvsim took them as the buffer's own
+// coordinates, found the launch's two parameters apart and checked a racy launch clean; now it is refused.
+TEST(Aliasing, ViewAsAnotherDtypeIsNotABoxOfItsSource) {
+    RunResult r = check(kpath("view_other_dtype.py"), {"--v2c", "off"});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(all_of(r).find("which may share GM bytes of 'buf'"), std::string::npos) << r.out << r.err;
+}
+
 // What cvsim cannot bind exactly stays refused, naming the pair: a reshape of a slice, and a kernel launched
 // with its tensors shared at one site and apart at another.
 TEST(Aliasing, WhatCannotBeBoundExactlyStaysRefused) {
