@@ -793,7 +793,24 @@ std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::stri
     if (!c.quiet) note_runtime_core_num(*program, c.blocks, launches, other_entries);
     std::set<std::pair<std::string, std::string>> noted_dead;
     note_dead_scalars(c, kernel, launches, noted_dead);
-    if (launches.empty()) return sampled_entries(c, kernel, program);
+    if (launches.empty()) {
+        // --entry KERNEL that an orchestration launches wider than --blocks (its core_num, or the pl.spmd loops
+        // around it): its blocks run at once on the board, so it is checked that wide (one block was a false PASS
+        // for blocks writing the same rows). --blocks N > 1 given by the user stands.
+        const ir::Function* fn = c.entry.empty() ? nullptr : program->find(c.entry).get();
+        if (fn && fn->type != ir::FuncType::Orchestration && c.blocks == 1)
+            if (auto w = kernel_site_width(*program, c.entry)) {
+                CommonOptions wide = c;
+                wide.blocks = static_cast<int>(w->first);
+                if (!c.quiet)
+                    std::cerr << fmt::format(
+                        "note: {}: '{}' is launched with {} blocks at line {}; cvsim checks it with {} (--blocks N "
+                        "checks another width)\n",
+                        kernel, c.entry, w->first, w->second.line, w->first);
+                return sampled_entries(wide, kernel, program);
+            }
+        return sampled_entries(c, kernel, program);
+    }
     if (!c.quiet)
         std::cerr << fmt::format(
             "note: {}: the entry{} launches {} kernel(s) in program order; each is checked on its own (--entry NAME)\n",

@@ -1624,6 +1624,64 @@ std::optional<int> launch_width(const Program& program, const std::string& entry
     return width;
 }
 
+namespace {
+std::optional<std::pair<int64_t, SourceLoc>> site_width(const Program& program, const std::string& kernel, int depth) {
+    std::optional<std::pair<int64_t, SourceLoc>> widest;
+    // A wrapper that calls the kernel (an Spmd / Group function) runs it as wide as the wrapper is launched.
+    int64_t caller_width = 1;
+    SourceLoc caller_loc;
+    std::function<void(const Block&, int64_t)> scan = [&](const Block& b, int64_t spmd) {
+        for (const auto& st : b) {
+            if (const ExprPtr& v = st->value; v && v->kind == ExprKind::FuncCall) {
+                bool launches = v->sval == kernel;
+                for (const auto& a : v->args)
+                    launches |= is_host_op_call(*v) && a && a->kind == ExprKind::FuncCall && a->ival == kFuncRef &&
+                                a->sval == kernel;
+                if (launches) {
+                    int64_t w = spmd;
+                    if (const ExprPtr* n = core_num_attr(*v)) {
+                        const auto c = const_int(*n);
+                        w = c && *c > 0 ? *c : w;  // a run-time core_num: the walk's business (--entry: unknown)
+                    }
+                    w = std::max(w, caller_width);
+                    if (!widest || w > widest->first)
+                        widest = std::make_pair(w, caller_width > 1 && w == caller_width ? caller_loc : st->loc);
+                }
+            }
+            int64_t inner = spmd;
+            if (st->kind == StmtKind::For && st->loop_kind == LoopKind::Spmd) {
+                const auto n = const_int(st->stop);
+                inner = n && *n > 0 && *n <= 4096 / spmd ? spmd * *n : spmd;
+            }
+            scan(st->body, inner);
+            scan(st->orelse, spmd);
+        }
+    };
+    for (const auto& f : program.functions) {
+        if (f->name == kernel || f->is_unread()) continue;
+        caller_width = 1;
+        bool calls = false;
+        launch_sites(*f, kernel, [&](const Expr&, const std::vector<ExprPtr>&) { calls = true; });
+        if (!calls) continue;
+        if (f->type != FuncType::Orchestration) {
+            if (depth >= 8) continue;
+            auto w = site_width(program, f->name, depth + 1);
+            if (!w) continue;  // a wrapper nobody launches wide
+            caller_width = w->first;
+            caller_loc = w->second;
+        }
+        scan(f->body, 1);
+    }
+    return widest;
+}
+}  // namespace
+
+std::optional<std::pair<int64_t, SourceLoc>> kernel_site_width(const Program& program, const std::string& kernel) {
+    auto widest = site_width(program, kernel, 0);
+    if (!widest || widest->first <= 1) return std::nullopt;
+    return widest;
+}
+
 std::vector<KernelLaunch> kernel_launches(const Program& program, const std::string& entry, const HostInputs& in) {
     bool host = false;
     std::vector<KernelLaunch> launches = entry_launches(program, entry, host);

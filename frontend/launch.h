@@ -99,6 +99,11 @@ const ir::ExprPtr* core_num_attr(const ir::Expr& call);
 // The core_num every launch of ENTRY that gives one agrees on (attrs={"core_num": N}); nullopt when none gives
 // one, when they differ, or when the entry is no orchestration.
 std::optional<int> launch_width(const ir::Program& program, const std::string& entry);
+// The widest launch of KERNEL in the program's Orchestration functions: its constant core_num, else the product
+// of the pl.spmd loops around it, and where it is; nullopt when none launches it wider than 1 block. `--entry
+// KERNEL` checks the kernel that wide (docs/DECISIONS.md, "A kernel named by --entry is launched as wide as its
+// widest launch").
+std::optional<std::pair<int64_t, SourceLoc>> kernel_site_width(const ir::Program& program, const std::string& kernel);
 
 // Where each ring of one cluster lives in that cluster's hidden ring tensor (on a2a3 the GM buffer; on a5
 // the same numbering names the consumer-SRAM slots for the hazard checker), from the lane programs'

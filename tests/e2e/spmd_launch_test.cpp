@@ -56,3 +56,29 @@ TEST(SpmdLaunch, TheSameKernelsInTwoSpmdLoopsAreOrderedAndClean) {
         EXPECT_EQ(all.find("error["), std::string::npos) << all;
     }
 }
+
+// --entry KERNEL is checked as wide as its widest launch (docs/DECISIONS.md, "A kernel named by --entry is launched
+// as wide as its widest launch"): a pl.spmd(4) loop around the launch, or core_num 2 on the Spmd wrapper that
+// calls it, with a note naming the launch; every block writes the same rows, a race one block cannot show.
+// --blocks N > 1 stands as given.
+TEST(SpmdLaunch, AKernelNamedByEntryIsCheckedAsWideAsItsLaunch) {
+    const std::string golden = source_dir() + "/tests/golden/printed/";
+    const struct {
+        const char *file, *kernel, *note;
+    } cases[] = {
+        {"spmd_loop_entry_width.py", "band", "'band' is launched with 4 blocks at line 28; cvsim checks it with 4"},
+        {"core_num_wrapper_entry_width.py", "rows",
+         "'rows' is launched with 2 blocks at line 26; cvsim checks it with 2"},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.file);
+        RunResult r = run_cvsim({"check", golden + c.file, "--entry", c.kernel, "--schedules", "3"}, 300);
+        EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+        EXPECT_NE(unwrapped(r.err).find(c.note), std::string::npos) << r.err;
+        EXPECT_NE(r.out.find("error[E-RACE-WAW]"), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("--blocks"), std::string::npos) << r.out;  // the replay line launches that wide
+        RunResult two = run_cvsim({"check", golden + c.file, "--entry", c.kernel, "--blocks", "2", "--schedules", "3"});
+        EXPECT_EQ(two.exit_code, 1) << two.out << two.err;
+        EXPECT_EQ(unwrapped(two.err).find("cvsim checks it with"), std::string::npos) << two.err;
+    }
+}
