@@ -1053,6 +1053,27 @@ void add_launch_entries(const CommonOptions& c, const std::string& kernel, const
     }
 }
 
+// What the check of entry X depends on: its kernel and the functions it calls as printed (their shapes and every
+// size folded in), its inputs and its width. Two entries with one signature are the same check whatever --dim
+// made their programs; "" when X has no program to read it from (never the same as another).
+std::string launch_signature(const CheckEntry& x) {
+    if (!x.program || x.opts.entry.empty() || !x.program->find(x.opts.entry)) return "";
+    std::string sig = fmt::format("{}\x1f{}\x1f{}", x.opts.entry, x.opts.blocks, fmt::join(x.opts.inputs, "\x1f"));
+    std::set<std::string> seen;
+    std::vector<const ir::Function*> todo = {x.program->find(x.opts.entry).get()};
+    while (!todo.empty()) {
+        const ir::Function* f = todo.back();
+        todo.pop_back();
+        if (!seen.insert(f->name).second) continue;
+        sig += "\x1f" + print_function(*f);
+        passes::walk(f->body, [&](const ir::StmtPtr& st) {
+            if (const ir::ExprPtr& v = st->value; v && v->kind == ir::ExprKind::FuncCall)
+                if (auto callee = x.program->find(v->sval)) todo.push_back(callee.get());
+        });
+    }
+    return sig;
+}
+
 }  // namespace
 
 // The first out-of-bounds finding of SUM's nominal schedule (nullptr: none); RACE: whether the run raced.
@@ -1308,6 +1329,11 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             if (defaulted.size() > 1)
                 for (const auto& d : defaulted)
                     for (int k = smallest; k >= 1; --k) add_combo({{d.first, kDefaultDim >> k}});
+            // A launch at a size that is the same check as one already run (a kernel the symbol does not reach,
+            // launched with the same scalars) is not run again.
+            std::set<std::string> checked;
+            for (const auto& x : entries)
+                if (std::string sig = launch_signature(x); !sig.empty()) checked.insert(sig);
             size_t queued = 0;
             bool capped = false;
             for (const auto& combo : combos) {
@@ -1327,6 +1353,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                     if (x.sample_extra > 0 || !x.unbound.empty() || size_dirty.count(retry_key(x))) continue;
                     if (x.rejected && !cvsim::is_race_code(x.rejected->code)) continue;
                     if (e.jobs == 0 && x.opts.blocks > widest) continue;  // this process's machine is narrower
+                    if (std::string sig = launch_signature(x); !sig.empty() && !checked.insert(sig).second) {
+                        any = true;  // the size is taken (what it changes was checked already)
+                        continue;
+                    }
                     if (queued == kMaxSizeEntries) {
                         capped = true;
                         break;

@@ -31,7 +31,7 @@ TEST(DimSampling, ARaceOnlyAtASmallerSizeIsFound) {
         {"race_trip_count_one.py", "race_trip_count_one.py [N=16]"},  // the last iteration is the first
         {"race_if_small.py", "race_if_small.py [N=32]"},              // `if N <= 32`: the compared value first
         {"race_at_compared.py", "race_at_compared.py [N=48]"},        // `if N == 48`: no halving gives it
-        {"race_two_dims.py", "race_two_dims.py [M=16]"},  // M alone (N = 16 does not fit the kernel's load)
+        {"race_two_dims.py", "race_two_dims.py [M=16]"},              // M alone (N = 16 does not fit the kernel's load)
         {"race_orch_dim.py", "race_orch_dim.py [N=16]"},  // N only in the orchestration, passed to the kernel
     };
     for (const auto& c : cases) {
@@ -42,7 +42,8 @@ TEST(DimSampling, ARaceOnlyAtASmallerSizeIsFound) {
             EXPECT_NE(out.find("E-RACE-RAW"), std::string::npos) << c.file << "\n" << out;
             EXPECT_NE(out.find(c.label), std::string::npos) << c.file << "\n" << out;
             EXPECT_NE(out.find("a size cvsim chose for the pl.dynamic symbol(s) it defaulted"), std::string::npos)
-                << c.file << "\n" << out;
+                << c.file << "\n"
+                << out;
             // The sizes the kernel does not take are no finding.
             EXPECT_EQ(out.find("E-OOB"), std::string::npos) << c.file << "\n" << out;
             EXPECT_EQ(err.find("error[E-OOB]"), std::string::npos) << c.file << "\n" << err;
@@ -50,8 +51,10 @@ TEST(DimSampling, ARaceOnlyAtASmallerSizeIsFound) {
         // fence orders the race at every size: no finding anywhere.
         RunResult fence = run_cvsim({"check", kernel(c.file), "--schedules", "20", "--no-progress"});
         EXPECT_EQ(fence.exit_code, 0) << c.file << "\n" << fence.out << fence.err;
-        EXPECT_NE(unwrapped(fence.err).find("found nothing in were also checked, with the nominal schedule"), std::string::npos)
-            << c.file << "\n" << fence.err;
+        EXPECT_NE(unwrapped(fence.err).find("found nothing in were also checked, with the nominal schedule"),
+                  std::string::npos)
+            << c.file << "\n"
+            << fence.err;
     }
 }
 
