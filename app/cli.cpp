@@ -510,12 +510,12 @@ constexpr double kExtraSampleTimeout = 2;
 
 // Sizes cvsim defaulted are sampled (docs/DECISIONS.md): the values a comparison of the program's source changes
 // at (at most this many per symbol, up to kMaxComparedSize), then every defaulted symbol at 1, 2, ..., 64 (and,
-// with several, each alone); each launch at a size gets at most kSizeSchedules schedules, and a file at most
-// kMaxSizeEntries launches at other sizes.
+// with several, each alone where not all of them compile at a size); each launch at a size gets the nominal schedule
+// and at most kSizeSchedules more, and a file at most kMaxSizeEntries launches at other sizes.
 constexpr size_t kMaxComparedSizes = 8;
 constexpr int64_t kMaxComparedSize = 1024;
-constexpr uint64_t kSizeSchedules = 8;
-constexpr size_t kMaxSizeEntries = 96;
+constexpr uint64_t kSizeSchedules = 2;
+constexpr size_t kMaxSizeEntries = 48;
 
 struct CheckEntry {
     CommonOptions opts;
@@ -1299,44 +1299,22 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         auto queue_sizes = [&]() {
             // (--merge reads journals: it runs nothing, so it has no defaulted sizes.)
             if (defaulted.empty() || !e.merge.empty()) return;
-            // The sizes: the values the program compares each symbol with, then all symbols together at 1, 2, 4, ...,
-            // 64, then (several symbols) each alone at those; the default itself and repeats are left out.
-            std::vector<std::vector<std::pair<std::string, int64_t>>> combos;
-            auto add_combo = [&](std::vector<std::pair<std::string, int64_t>> combo) {
-                bool is_default = true;
-                for (const auto& [n, v] : combo)
-                    for (const auto& d : defaulted) is_default &= d.first != n || d.second == v;
-                if (!is_default && std::find(combos.begin(), combos.end(), combo) == combos.end())
-                    combos.push_back(std::move(combo));
-            };
-            try {
-                const ast::Module module = parse_module(SourceFile::read(kernel));
-                for (const auto& d : defaulted)
-                    for (int64_t v : compared_sizes(module, d.first, kMaxComparedSizes, kMaxComparedSize))
-                        add_combo({{d.first, v}});
-            } catch (const CompileError&) {
-                // The program was read before: nothing to add.
-            }
-            // Ascending: the smallest sizes overlap the most windows, and those the program does not take cost only
-            // a compile (and come before the cap).
-            int smallest = 1;
-            while ((kDefaultDim >> smallest) > 1) ++smallest;
-            for (int k = smallest; k >= 1; --k) {
-                std::vector<std::pair<std::string, int64_t>> all;
-                for (const auto& d : defaulted) all.emplace_back(d.first, kDefaultDim >> k);
-                add_combo(all);
-            }
-            if (defaulted.size() > 1)
-                for (const auto& d : defaulted)
-                    for (int k = smallest; k >= 1; --k) add_combo({{d.first, kDefaultDim >> k}});
             // A launch at a size that is the same check as one already run (a kernel the symbol does not reach,
             // launched with the same scalars) is not run again.
             std::set<std::string> checked;
             for (const auto& x : entries)
                 if (std::string sig = launch_signature(x); !sig.empty()) checked.insert(sig);
+            std::vector<std::vector<std::pair<std::string, int64_t>>> tried;
             size_t queued = 0;
             bool capped = false;
-            for (const auto& combo : combos) {
+            // Queues the launches of the program with COMBO's sizes; false when it does not compile with them or
+            // launches nothing there (the default itself and a repeat are not queued again).
+            auto queue_combo = [&](const std::vector<std::pair<std::string, int64_t>>& combo) {
+                bool is_default = true;
+                for (const auto& [n, v] : combo)
+                    for (const auto& d : defaulted) is_default &= d.first != n || d.second == v;
+                if (capped || is_default || std::find(tried.begin(), tried.end(), combo) != tried.end()) return true;
+                tried.push_back(combo);
                 CommonOptions c2 = c;
                 c2.quiet = true;
                 for (const auto& [n, v] : combo) c2.dims.push_back(fmt::format("{}={}", n, v));
@@ -1346,12 +1324,14 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                     xs = entries_of(c2, kernel);
                 } catch (const CompileError&) {
                     size_skipped.push_back(text);  // this size does not compile: not one the program takes
-                    continue;
+                    return false;
                 }
-                bool any = false;
+                bool launches = false, any = false;
                 for (auto& x : xs) {
-                    if (x.sample_extra > 0 || !x.unbound.empty() || size_dirty.count(retry_key(x))) continue;
+                    if (x.sample_extra > 0 || !x.unbound.empty()) continue;
                     if (x.rejected && !cvsim::is_race_code(x.rejected->code)) continue;
+                    launches = true;
+                    if (size_dirty.count(retry_key(x))) continue;
                     if (e.jobs == 0 && x.opts.blocks > widest) continue;  // this process's machine is narrower
                     if (std::string sig = launch_signature(x); !sig.empty() && !checked.insert(sig).second) {
                         any = true;  // the size is taken (what it changes was checked already)
@@ -1375,7 +1355,27 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                     any = true;
                 }
                 if (!any && !capped) size_skipped.push_back(text);
-                if (capped) break;
+                return launches;
+            };
+            // The sizes: the values the program compares each symbol with (that symbol alone), then all symbols
+            // together at 1, 2, 4, ..., 64 (ascending: the smallest sizes overlap the most windows, and those the
+            // program does not take cost only a compile), and where the program does not compile with all of them
+            // at one size (one symbol needs to be larger), each symbol alone at it.
+            try {
+                const ast::Module module = parse_module(SourceFile::read(kernel));
+                for (const auto& d : defaulted)
+                    for (int64_t v : compared_sizes(module, d.first, kMaxComparedSizes, kMaxComparedSize))
+                        queue_combo({{d.first, v}});
+            } catch (const CompileError&) {
+                // The program was read before: nothing to add.
+            }
+            int smallest = 1;
+            while ((kDefaultDim >> smallest) > 1) ++smallest;
+            for (int k = smallest; k >= 1; --k) {
+                std::vector<std::pair<std::string, int64_t>> all;
+                for (const auto& d : defaulted) all.emplace_back(d.first, kDefaultDim >> k);
+                if (!queue_combo(all) && defaulted.size() > 1)
+                    for (const auto& d : defaulted) queue_combo({{d.first, kDefaultDim >> k}});
             }
             if (capped && !c.quiet)
                 std::cerr << fmt::format(
