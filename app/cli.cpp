@@ -1296,67 +1296,77 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             for (const auto& [n, v] : dims) t.push_back(fmt::format("{}={}", n, v));
             return fmt::format("{}", fmt::join(t, ", "));
         };
+        // A launch at a size that is the same check as one already run (a kernel the symbol does not reach,
+        // launched with the same scalars) is not run again: the signatures run (launch_signature).
+        std::set<std::string> checked;
+        std::vector<std::vector<std::pair<std::string, int64_t>>> tried;
+        size_t queued = 0;
+        bool capped = false;
+        // With several symbols, a size at which all of them together launch something but no launch takes it (its
+        // nominal run falls outside a tensor): by its text, the size, its launches not run yet, whether one took it.
+        struct SizeGroup {
+            int64_t value = 0;
+            int pending = 0;
+            bool taken = false;
+        };
+        std::map<std::string, SizeGroup> size_groups;
+        // Queues the launches of the program with COMBO's sizes; false when it does not compile with them or
+        // launches nothing there (the default itself and a repeat are not queued again). QUEUED_HERE: how many it
+        // queued.
+        auto queue_combo = [&](const std::vector<std::pair<std::string, int64_t>>& combo, int* queued_here = nullptr) {
+            bool is_default = true;
+            for (const auto& [n, v] : combo)
+                for (const auto& d : defaulted) is_default &= d.first != n || d.second == v;
+            if (capped || is_default || std::find(tried.begin(), tried.end(), combo) != tried.end()) return true;
+            tried.push_back(combo);
+            CommonOptions c2 = c;
+            c2.quiet = true;
+            for (const auto& [n, v] : combo) c2.dims.push_back(fmt::format("{}={}", n, v));
+            const std::string text = size_text(combo);
+            std::vector<CheckEntry> xs;
+            try {
+                xs = entries_of(c2, kernel);
+            } catch (const CompileError&) {
+                size_skipped.push_back(text);  // this size does not compile: not one the program takes
+                return false;
+            }
+            bool launches = false, any = false;
+            for (auto& x : xs) {
+                if (x.sample_extra > 0 || !x.unbound.empty()) continue;
+                if (x.rejected && !cvsim::is_race_code(x.rejected->code)) continue;
+                launches = true;
+                if (size_dirty.count(retry_key(x)) || size_found.count(retry_key(x))) continue;
+                if (e.jobs == 0 && x.opts.blocks > widest) continue;  // this process's machine is narrower
+                if (std::string sig = launch_signature(x); !sig.empty() && !checked.insert(sig).second) {
+                    any = true;  // the size is taken (what it changes was checked already)
+                    continue;
+                }
+                if (queued == kMaxSizeEntries) {
+                    capped = true;
+                    break;
+                }
+                x.opts.quiet = c.quiet;
+                x.opts.timeout = std::min(x.opts.timeout, kExtraSampleTimeout);
+                x.dim_sample = text;
+                x.sample_group = -1;  // not one of the default's samples: no group bookkeeping
+                std::vector<std::string> shown;
+                for (const auto& [n, v] : combo)
+                    if (x.binding.find(n + "=") == std::string::npos) shown.push_back(fmt::format("{}={}", n, v));
+                if (!x.binding.empty()) shown.push_back(x.binding);
+                x.binding = fmt::format("{}", fmt::join(shown, ", "));
+                entries.push_back(std::move(x));
+                ++queued;
+                if (queued_here) ++*queued_here;
+                any = true;
+            }
+            if (!any && !capped) size_skipped.push_back(text);
+            return launches;
+        };
         auto queue_sizes = [&]() {
             // (--merge reads journals: it runs nothing, so it has no defaulted sizes.)
             if (defaulted.empty() || !e.merge.empty()) return;
-            // A launch at a size that is the same check as one already run (a kernel the symbol does not reach,
-            // launched with the same scalars) is not run again.
-            std::set<std::string> checked;
             for (const auto& x : entries)
                 if (std::string sig = launch_signature(x); !sig.empty()) checked.insert(sig);
-            std::vector<std::vector<std::pair<std::string, int64_t>>> tried;
-            size_t queued = 0;
-            bool capped = false;
-            // Queues the launches of the program with COMBO's sizes; false when it does not compile with them or
-            // launches nothing there (the default itself and a repeat are not queued again).
-            auto queue_combo = [&](const std::vector<std::pair<std::string, int64_t>>& combo) {
-                bool is_default = true;
-                for (const auto& [n, v] : combo)
-                    for (const auto& d : defaulted) is_default &= d.first != n || d.second == v;
-                if (capped || is_default || std::find(tried.begin(), tried.end(), combo) != tried.end()) return true;
-                tried.push_back(combo);
-                CommonOptions c2 = c;
-                c2.quiet = true;
-                for (const auto& [n, v] : combo) c2.dims.push_back(fmt::format("{}={}", n, v));
-                const std::string text = size_text(combo);
-                std::vector<CheckEntry> xs;
-                try {
-                    xs = entries_of(c2, kernel);
-                } catch (const CompileError&) {
-                    size_skipped.push_back(text);  // this size does not compile: not one the program takes
-                    return false;
-                }
-                bool launches = false, any = false;
-                for (auto& x : xs) {
-                    if (x.sample_extra > 0 || !x.unbound.empty()) continue;
-                    if (x.rejected && !cvsim::is_race_code(x.rejected->code)) continue;
-                    launches = true;
-                    if (size_dirty.count(retry_key(x))) continue;
-                    if (e.jobs == 0 && x.opts.blocks > widest) continue;  // this process's machine is narrower
-                    if (std::string sig = launch_signature(x); !sig.empty() && !checked.insert(sig).second) {
-                        any = true;  // the size is taken (what it changes was checked already)
-                        continue;
-                    }
-                    if (queued == kMaxSizeEntries) {
-                        capped = true;
-                        break;
-                    }
-                    x.opts.quiet = c.quiet;
-                    x.opts.timeout = std::min(x.opts.timeout, kExtraSampleTimeout);
-                    x.dim_sample = text;
-                    x.sample_group = -1;  // not one of the default's samples: no group bookkeeping
-                    std::vector<std::string> shown;
-                    for (const auto& [n, v] : combo)
-                        if (x.binding.find(n + "=") == std::string::npos) shown.push_back(fmt::format("{}={}", n, v));
-                    if (!x.binding.empty()) shown.push_back(x.binding);
-                    x.binding = fmt::format("{}", fmt::join(shown, ", "));
-                    entries.push_back(std::move(x));
-                    ++queued;
-                    any = true;
-                }
-                if (!any && !capped) size_skipped.push_back(text);
-                return launches;
-            };
             // The sizes: the values the program compares each symbol with (that symbol alone), then all symbols
             // together at 1, 2, 4, ..., 64 (ascending: the smallest sizes overlap the most windows, and those the
             // program does not take cost only a compile), and where the program does not compile with all of them
@@ -1374,14 +1384,27 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             for (int k = smallest; k >= 1; --k) {
                 std::vector<std::pair<std::string, int64_t>> all;
                 for (const auto& d : defaulted) all.emplace_back(d.first, kDefaultDim >> k);
-                if (!queue_combo(all) && defaulted.size() > 1)
+                int n = 0;
+                if (!queue_combo(all, &n) && defaulted.size() > 1)
                     for (const auto& d : defaulted) queue_combo({{d.first, kDefaultDim >> k}});
+                else if (n > 0 && defaulted.size() > 1)
+                    size_groups[size_text(all)] = SizeGroup{kDefaultDim >> k, n, false};  // decided when they ran
             }
             if (capped && !c.quiet)
                 std::cerr << fmt::format(
                     "note: {}: cvsim checks at most {} launches at sizes other than the one it defaulted; the rest "
                     "are not checked (--dim NAME=V checks the sizes you use)\n",
                     kernel, kMaxSizeEntries);
+        };
+        // A launch at a sampled size ran (TAKEN: the program takes the size): when the last launch of all symbols
+        // together at one size did not take it, each symbol alone at that size is queued.
+        auto size_entry_done = [&](const CheckEntry& ent, bool taken) {
+            auto it = size_groups.find(ent.dim_sample);
+            if (it == size_groups.end()) return;
+            SizeGroup& g = it->second;
+            g.taken |= taken;
+            if (--g.pending > 0 || g.taken) return;
+            for (const auto& d : defaulted) queue_combo({{d.first, g.value}});
         };
         // A sampled size's run: no verdict (true) when the nominal run falls outside a tensor or every finding is
         // a bound hit.
@@ -1445,7 +1468,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 if (ei == entries.size()) break;
             }
             const CheckEntry& ent = entries[ei];
-            if (!ent.dim_sample.empty() && size_found.count(retry_key(ent))) continue;
+            if (!ent.dim_sample.empty() && size_found.count(retry_key(ent))) {
+                size_entry_done(ent, false);  // not run: the kernel's verdict is found already
+                continue;
+            }
             if (ent.sample_group >= 0) {
                 sample_taken.emplace(ent.sample_group, 0);
                 sample_first.emplace(ent.sample_group, &ent);
@@ -1564,7 +1590,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 if (!ent.dim_sample.empty()) {
                     // A sampled size: a race (a reject diagnostic, launches a manual scope leaves unordered) is
                     // the kernel's verdict there; any other diagnostic says the program does not take the size.
-                    if (!race_diag) continue;
+                    if (!race_diag) {
+                        size_entry_done(ent, false);
+                        continue;
+                    }
                     std::cerr << render_text(err.diag());
                     if (!c.quiet)
                         std::cerr << fmt::format(
@@ -1623,8 +1652,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 if (size_not_taken(sum)) {
                     if (std::find(size_skipped.begin(), size_skipped.end(), ent.dim_sample) == size_skipped.end())
                         size_skipped.push_back(ent.dim_sample);
+                    size_entry_done(ent, false);
                     continue;
                 }
+                size_entry_done(ent, true);
                 if (std::find(size_taken.begin(), size_taken.end(), ent.dim_sample) == size_taken.end())
                     size_taken.push_back(ent.dim_sample);
                 if (sum.distinct.empty()) continue;  // nothing there: the default's report stands

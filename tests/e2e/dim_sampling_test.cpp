@@ -32,6 +32,7 @@ TEST(DimSampling, ARaceOnlyAtASmallerSizeIsFound) {
         {"race_if_small.py", "race_if_small.py [N=32]"},              // `if N <= 32`: the compared value first
         {"race_at_compared.py", "race_at_compared.py [N=48]"},        // `if N == 48`: no halving gives it
         {"race_two_dims.py", "race_two_dims.py [M=16]"},              // M alone (N = 16 does not fit the kernel's load)
+        {"race_two_dims_runtime.py", "race_two_dims_runtime.py [M=16]"},  // N >= 64 shows only when it runs
         {"race_orch_dim.py", "race_orch_dim.py [N=16]"},  // N only in the orchestration, passed to the kernel
     };
     for (const auto& c : cases) {
