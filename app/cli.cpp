@@ -26,6 +26,7 @@
 #include "frontend/diag.h"
 #include "frontend/launch.h"
 #include "frontend/ops.h"
+#include "frontend/parser.h"
 #include "frontend/passes/ir_util.h"
 #include "frontend/pipeline.h"
 #include "frontend/printer.h"
@@ -507,6 +508,15 @@ constexpr size_t kMaxBindings = 8;
 // whose schedule does not finish within it is no verdict (a made-up size must not turn into an E-TIMEOUT).
 constexpr double kExtraSampleTimeout = 2;
 
+// Sizes cvsim defaulted are sampled (docs/DECISIONS.md): the values a comparison of the program's source changes
+// at (at most this many per symbol, up to kMaxComparedSize), then every defaulted symbol at 1, 2, ..., 64 (and,
+// with several, each alone where not all of them compile at a size); each launch at a size gets the nominal schedule
+// and at most kSizeSchedules more, and a file at most kMaxSizeEntries launches at other sizes.
+constexpr size_t kMaxComparedSizes = 8;
+constexpr int64_t kMaxComparedSize = 1024;
+constexpr uint64_t kSizeSchedules = 2;
+constexpr size_t kMaxSizeEntries = 48;
+
 struct CheckEntry {
     CommonOptions opts;
     std::string unbound;  // a computed scalar parameter without --input ("": every scalar is bound)
@@ -529,6 +539,9 @@ struct CheckEntry {
     // with its nominal run first and a small budget; 2: the same, one of the descending chain (only its largest
     // value in bounds is checked).
     int sample_extra = 0;
+    // Non-empty: the pl.dynamic symbols cvsim defaulted at another size ("N=16"), checked after the default gave
+    // this kernel no finding (docs/DECISIONS.md, "Sizes cvsim defaulted are sampled").
+    std::string dim_sample = {};
 };
 // attrs={"core_num": X} at a launch where X is computed at run time (docs/DECISIONS.md): cvsim launches
 // --blocks; say so, naming the launch and the expression.
@@ -1057,6 +1070,27 @@ void add_launch_entries(const CommonOptions& c, const std::string& kernel, const
     }
 }
 
+// What the check of entry X depends on: its kernel and the functions it calls as printed (their shapes and every
+// size folded in), its inputs and its width. Two entries with one signature are the same check whatever --dim
+// made their programs; "" when X has no program to read it from (never the same as another).
+std::string launch_signature(const CheckEntry& x) {
+    if (!x.program || x.opts.entry.empty() || !x.program->find(x.opts.entry)) return "";
+    std::string sig = fmt::format("{}\x1f{}\x1f{}", x.opts.entry, x.opts.blocks, fmt::join(x.opts.inputs, "\x1f"));
+    std::set<std::string> seen;
+    std::vector<const ir::Function*> todo = {x.program->find(x.opts.entry).get()};
+    while (!todo.empty()) {
+        const ir::Function* f = todo.back();
+        todo.pop_back();
+        if (!seen.insert(f->name).second) continue;
+        sig += "\x1f" + print_function(*f);
+        passes::walk(f->body, [&](const ir::StmtPtr& st) {
+            if (const ir::ExprPtr& v = st->value; v && v->kind == ir::ExprKind::FuncCall)
+                if (auto callee = x.program->find(v->sval)) todo.push_back(callee.get());
+        });
+    }
+    return sig;
+}
+
 }  // namespace
 
 // The first out-of-bounds finding of SUM's nominal schedule (nullptr: none); RACE: whether the run raced.
@@ -1160,6 +1194,9 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         // halved, down to the first size whose nominal run stays in bounds, and that verdict is reported too. The
         // default's reports are kept and always given after it (a smaller size can hide what the default found:
         // a launch that is out of bounds at every size, a loop a small size skips; found by review).
+        // Sizes cvsim defaulted are sampled (queue_sizes below): the kernels (by retry_key) whose entries at the
+        // default found something or gave no verdict, and those a sampled size found something in.
+        std::set<std::string> size_dirty, size_found;
         struct DimRetry {
             int level = 0;                                // the size tried last: kDefaultDim >> level
             int pending = 0;                              // its entries not run yet
@@ -1216,6 +1253,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             // default's widths).
             if (defaulted.empty() || ent.dim_try > 0 || !e.merge.empty() || !e.jsonl.empty() || e.jobs == 0)
                 return false;
+            size_dirty.insert(retry_key(ent));
             DimRetry& r = retries[retry_key(ent)];
             r.deferred.push_back(std::move(report_it));
             if (r.deferred.size() > 1) return true;
@@ -1261,6 +1299,133 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             if (!c.json.empty()) write_json(c.json, {{"kernels", report}, {"interrupted", true}});
             return kExitInterrupted;
         };
+        // Sizes cvsim defaulted are sampled (docs/DECISIONS.md): a kernel clean at the size(s) cvsim made up can
+        // race at another (a window at N - 16 meets one at 0 only when N = 16; a loop over N // 16 runs once;
+        // `if N <= 32`). Once every entry at the default ran, the launches of the kernels that found nothing there
+        // are checked again at other sizes of those symbols, each size a small run; a size the kernel does not
+        // take (it does not compile, or its nominal run falls outside a tensor) or whose schedules only hit the
+        // wall-time bound is no verdict, and a size that finds something is that kernel's verdict.
+        std::vector<std::string> size_taken, size_skipped;  // the sizes checked, and those no launch took
+        int widest = 1;  // --jobs 0: the machine is elaborated for the default's widest launch
+        for (const auto& ent : entries) widest = std::max(widest, ent.opts.blocks);
+        auto size_text = [](const std::vector<std::pair<std::string, int64_t>>& dims) {
+            std::vector<std::string> t;
+            for (const auto& [n, v] : dims) t.push_back(fmt::format("{}={}", n, v));
+            return fmt::format("{}", fmt::join(t, ", "));
+        };
+        // A launch at a size that is the same check as one already run (a kernel the symbol does not reach,
+        // launched with the same scalars) is not run again: the signatures run (launch_signature).
+        std::set<std::string> checked;
+        std::vector<std::vector<std::pair<std::string, int64_t>>> tried;
+        size_t queued = 0;
+        bool capped = false;
+        // With several symbols, a size at which all of them together launch something but no launch takes it (its
+        // nominal run falls outside a tensor): by its text, the size, its launches not run yet, whether one took it.
+        struct SizeGroup {
+            int64_t value = 0;
+            int pending = 0;
+            bool taken = false;
+        };
+        std::map<std::string, SizeGroup> size_groups;
+        // Queues the launches of the program with COMBO's sizes; false when it does not compile with them or
+        // launches nothing there (the default itself and a repeat are not queued again). QUEUED_HERE: how many it
+        // queued.
+        auto queue_combo = [&](const std::vector<std::pair<std::string, int64_t>>& combo, int* queued_here = nullptr) {
+            bool is_default = true;
+            for (const auto& [n, v] : combo)
+                for (const auto& d : defaulted) is_default &= d.first != n || d.second == v;
+            if (capped || is_default || std::find(tried.begin(), tried.end(), combo) != tried.end()) return true;
+            tried.push_back(combo);
+            CommonOptions c2 = c;
+            c2.quiet = true;
+            for (const auto& [n, v] : combo) c2.dims.push_back(fmt::format("{}={}", n, v));
+            const std::string text = size_text(combo);
+            std::vector<CheckEntry> xs;
+            try {
+                xs = entries_of(c2, kernel);
+            } catch (const CompileError&) {
+                size_skipped.push_back(text);  // this size does not compile: not one the program takes
+                return false;
+            }
+            bool launches = false, any = false;
+            for (auto& x : xs) {
+                if (x.sample_extra > 0 || !x.unbound.empty()) continue;
+                if (x.rejected && !cvsim::is_race_code(x.rejected->code)) continue;
+                launches = true;
+                if (size_dirty.count(retry_key(x)) || size_found.count(retry_key(x))) continue;
+                if (e.jobs == 0 && x.opts.blocks > widest) continue;  // this process's machine is narrower
+                if (std::string sig = launch_signature(x); !sig.empty() && !checked.insert(sig).second) {
+                    any = true;  // the size is taken (what it changes was checked already)
+                    continue;
+                }
+                if (queued == kMaxSizeEntries) {
+                    capped = true;
+                    break;
+                }
+                x.opts.quiet = c.quiet;
+                x.opts.timeout = std::min(x.opts.timeout, kExtraSampleTimeout);
+                x.dim_sample = text;
+                x.sample_group = -1;  // not one of the default's samples: no group bookkeeping
+                std::vector<std::string> shown;
+                for (const auto& [n, v] : combo)
+                    if (x.binding.find(n + "=") == std::string::npos) shown.push_back(fmt::format("{}={}", n, v));
+                if (!x.binding.empty()) shown.push_back(x.binding);
+                x.binding = fmt::format("{}", fmt::join(shown, ", "));
+                entries.push_back(std::move(x));
+                ++queued;
+                if (queued_here) ++*queued_here;
+                any = true;
+            }
+            if (!any && !capped) size_skipped.push_back(text);
+            return launches;
+        };
+        auto queue_sizes = [&]() {
+            // (--merge reads journals: it runs nothing, so it has no defaulted sizes.)
+            if (defaulted.empty() || !e.merge.empty()) return;
+            for (const auto& x : entries)
+                if (std::string sig = launch_signature(x); !sig.empty()) checked.insert(sig);
+            // The sizes: the values the program compares each symbol with (that symbol alone), then all symbols
+            // together at 1, 2, 4, ..., 64 (ascending: the smallest sizes overlap the most windows, and those the
+            // program does not take cost only a compile), and where the program does not compile with all of them
+            // at one size (one symbol needs to be larger), each symbol alone at it.
+            try {
+                const ast::Module module = parse_module(SourceFile::read(kernel));
+                for (const auto& d : defaulted)
+                    for (int64_t v : compared_sizes(module, d.first, kMaxComparedSizes, kMaxComparedSize))
+                        queue_combo({{d.first, v}});
+            } catch (const CompileError&) {
+                // The program was read before: nothing to add.
+            }
+            int smallest = 1;
+            while ((kDefaultDim >> smallest) > 1) ++smallest;
+            for (int k = smallest; k >= 1; --k) {
+                std::vector<std::pair<std::string, int64_t>> all;
+                for (const auto& d : defaulted) all.emplace_back(d.first, kDefaultDim >> k);
+                int n = 0;
+                if (!queue_combo(all, &n) && defaulted.size() > 1)
+                    for (const auto& d : defaulted) queue_combo({{d.first, kDefaultDim >> k}});
+                else if (n > 0 && defaulted.size() > 1)
+                    size_groups[size_text(all)] = SizeGroup{kDefaultDim >> k, n, false};  // decided when they ran
+            }
+            if (capped && !c.quiet)
+                std::cerr << fmt::format(
+                    "note: {}: cvsim checks at most {} launches at sizes other than the one it defaulted; the rest "
+                    "are not checked (--dim NAME=V checks the sizes you use)\n",
+                    kernel, kMaxSizeEntries);
+        };
+        // A launch at a sampled size ran (TAKEN: the program takes the size): when the last launch of all symbols
+        // together at one size did not take it, each symbol alone at that size is queued.
+        auto size_entry_done = [&](const CheckEntry& ent, bool taken) {
+            auto it = size_groups.find(ent.dim_sample);
+            if (it == size_groups.end()) return;
+            SizeGroup& g = it->second;
+            g.taken |= taken;
+            if (--g.pending > 0 || g.taken) return;
+            for (const auto& d : defaulted) queue_combo({{d.first, g.value}});
+        };
+        // A sampled size's run: no verdict (true) when the nominal run falls outside a tensor or every finding is
+        // a bound hit.
+        auto size_not_taken = [&](const ExploreSummary& sum) { return nominal_oob(sum) || only_timeouts(sum); };
         // The report of one explored entry (true: the run was interrupted).
         auto emit = [&](const CheckEntry& ent, const std::string& label, const ExploreSummary& sum) {
             const CommonOptions& ck = ent.opts;
@@ -1275,9 +1440,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                     ent.sampled);
             if (!e.save_failures.empty()) save_failures(e.save_failures, ck, kernel, sum);
             nlohmann::json item = explore_json(kernel, sum, &scope);
-            if (per_launch || ent.dim_try > 0) item["entry"] = ck.entry;
+            if (per_launch || ent.dim_try > 0 || !ent.dim_sample.empty()) item["entry"] = ck.entry;
             if (!ent.orchestration.empty()) item["orchestration"] = ent.orchestration;
             if (!ent.binding.empty()) item["launch"] = ent.binding;
+            if (!ent.dim_sample.empty()) item["sizes"] = ent.dim_sample;  // the sizes cvsim chose, not given
             report.push_back(item);
             std::vector<std::string> codes;
             for (const auto& d : sum.distinct) codes.push_back(d.finding.code);
@@ -1289,6 +1455,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             } else if (!sum.distinct.empty()) {
                 any_findings = true;
             }
+            if (!sum.distinct.empty()) size_dirty.insert(retry_key(ent));
             return sum.interrupted;
         };
         // An entry's verdict, or for a sampled value the kernel does not take, a note (true: interrupted).
@@ -1308,8 +1475,20 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             }
             return emit(ent, label, sum);
         };
-        for (size_t ei = 0; ei < entries.size(); ++ei) {
+        bool sizes_queued = false;
+        for (size_t ei = 0;; ++ei) {
+            if (ei == entries.size()) {
+                // Every entry at the default ran (and the retries): the other sizes of the defaulted symbols.
+                if (sizes_queued) break;
+                sizes_queued = true;
+                queue_sizes();
+                if (ei == entries.size()) break;
+            }
             const CheckEntry& ent = entries[ei];
+            if (!ent.dim_sample.empty() && size_found.count(retry_key(ent))) {
+                size_entry_done(ent, false);  // not run: the kernel's verdict is found already
+                continue;
+            }
             if (ent.sample_group >= 0) {
                 sample_taken.emplace(ent.sample_group, 0);
                 sample_first.emplace(ent.sample_group, &ent);
@@ -1322,7 +1501,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             const std::string& entry = ck.entry;
             // Several entries of one file: "FILE [ENTRY: KERNEL ...]".
             const std::string label =
-                per_launch || ent.dim_try > 0
+                per_launch || ent.dim_try > 0 || !ent.dim_sample.empty()
                     ? kernel + " [" +
                           (ent.orchestration.empty() || ent.orchestration == entry ? "" : ent.orchestration + ": ") +
                           entry + (ent.binding.empty() ? "" : (entry.empty() ? "" : " ") + ent.binding) + "]"
@@ -1406,6 +1585,15 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                         small.schedules = std::min<uint64_t>(e.schedules, 8);
                         sum = explore_with(small);
                     }
+                } else if (!ent.dim_sample.empty()) {
+                    // A sampled size: a small budget (its nominal schedule among them), never into a journal (a
+                    // journal is the default's), and whole in every shard.
+                    ExploreOptions small = e;
+                    small.schedules = std::min<uint64_t>(e.schedules, kSizeSchedules);
+                    small.jsonl.clear();
+                    small.shard_index = 0;
+                    small.shard_count = 1;
+                    sum = explore_with(small);
                 } else if (ent.dim_try > 0 && e.schedules > 1) {
                     // A retry at a smaller size: its nominal schedule decides whether the kernel takes the size
                     // (a probe of one more schedule, no journal), and only a size it takes is explored in full.
@@ -1425,6 +1613,27 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 if (!ent.orchestration.empty()) item["orchestration"] = ent.orchestration;
                 if (!ent.binding.empty()) item["launch"] = ent.binding;
                 const bool oob = err.diag().code == cvsim::codes::kOob;
+                const bool race_diag =
+                    err.diag().code == cvsim::codes::kV2cUnfenced || cvsim::is_race_code(err.diag().code);
+                if (!ent.dim_sample.empty()) {
+                    // A sampled size: a race (a reject diagnostic, launches a manual scope leaves unordered) is
+                    // the kernel's verdict there; any other diagnostic says the program does not take the size.
+                    if (!race_diag) {
+                        size_entry_done(ent, false);
+                        continue;
+                    }
+                    std::cerr << render_text(err.diag());
+                    if (!c.quiet)
+                        std::cerr << fmt::format(
+                            "note: {}{}: found with {}, a size cvsim chose for the pl.dynamic symbol(s) it defaulted "
+                            "(with {} it found nothing): bind the sizes your program uses with --dim NAME=V\n",
+                            kernel, tag(ent), ent.dim_sample, size_text(defaulted));
+                    any_findings = true;
+                    size_found.insert(retry_key(ent));
+                    item["sizes"] = ent.dim_sample;
+                    report.push_back(item);
+                    continue;
+                }
                 if (ent.sample_extra > 0 && err.diag().code != cvsim::codes::kV2cUnfenced) {
                     // An extra value the program does not compile with: no verdict with it.
                     skip_extra(ent, err.diag().message, oob);
@@ -1435,10 +1644,11 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                     if (retry_done(ent, false)) return interrupted_exit();
                     continue;
                 }
-                if (err.diag().code == cvsim::codes::kV2cUnfenced || cvsim::is_race_code(err.diag().code)) {
+                if (race_diag) {
                     // (a race between launches of a manual scope: unordered_manual_launches)
                     std::cerr << render_text(err.diag());
                     any_findings = true;
+                    size_dirty.insert(retry_key(ent));
                     if (ent.sample_group >= 0) {
                         // A verdict with this value (the group is not unchecked).
                         ++sample_count[ent.sample_group];
@@ -1455,6 +1665,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                                                             : diag.message);
                         return false;
                     }
+                    size_dirty.insert(retry_key(*at));
                     if (!keep) throw CompileError(diag);
                     std::cerr << render_text(diag);
                     any_unread = true;
@@ -1463,6 +1674,26 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 };
                 if (oob && defer_default(ent, err.diag().message, report_it)) continue;
                 report_it();
+                continue;
+            }
+            if (!ent.dim_sample.empty() && !sum.interrupted) {
+                if (size_not_taken(sum)) {
+                    if (std::find(size_skipped.begin(), size_skipped.end(), ent.dim_sample) == size_skipped.end())
+                        size_skipped.push_back(ent.dim_sample);
+                    size_entry_done(ent, false);
+                    continue;
+                }
+                size_entry_done(ent, true);
+                if (std::find(size_taken.begin(), size_taken.end(), ent.dim_sample) == size_taken.end())
+                    size_taken.push_back(ent.dim_sample);
+                if (sum.distinct.empty()) continue;  // nothing there: the default's report stands
+                size_found.insert(retry_key(ent));
+                if (report_entry(ent, label, sum)) return interrupted_exit();
+                if (!c.quiet)
+                    std::cout << fmt::format(
+                        "note: found with {}, a size cvsim chose for the pl.dynamic symbol(s) it defaulted (with {} it "
+                        "found nothing in this kernel): bind the sizes your program uses with --dim NAME=V\n",
+                        ent.dim_sample, size_text(defaulted));
                 continue;
             }
             // Out of bounds in the nominal schedule, and whether the run raced.
@@ -1524,6 +1755,19 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             if (!ent.orchestration.empty()) item["orchestration"] = ent.orchestration;
             report.push_back(item);
             any_unread = true;
+        }
+        if (!c.quiet && size_found.empty() && !size_taken.empty()) {
+            std::vector<std::string> not_taken;
+            for (const auto& t : size_skipped)
+                if (std::find(size_taken.begin(), size_taken.end(), t) == size_taken.end()) not_taken.push_back(t);
+            std::cerr << fmt::format(
+                "note: {}: the kernels the size(s) cvsim defaulted ({}) found nothing in were also checked, with the "
+                "nominal schedule and up to {} more each, with {} (sizes cvsim chose: the values the program compares "
+                "them with, then halvings of {}): no finding there{}; --dim NAME=V checks the sizes you use\n",
+                kernel, size_text(defaulted), kSizeSchedules, fmt::join(size_taken, "; "), kDefaultDim,
+                not_taken.empty()
+                    ? std::string()
+                    : fmt::format(" ({} not taken: out of bounds or not compiling)", fmt::join(not_taken, "; ")));
         }
     }
     if (!c.json.empty()) write_json(c.json, {{"kernels", report}});

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "core/dtype.h"
@@ -112,6 +114,136 @@ std::string assignment_text(const Assignment& a) {
     std::string s;
     for (const auto& [n, v] : a) s += (s.empty() ? "" : ", ") + n + "=" + v;
     return s;
+}
+
+namespace {
+
+// Python's floor division and modulo (a zero divisor gives nothing).
+std::optional<int64_t> floor_div(int64_t a, int64_t b) {
+    if (b == 0) return std::nullopt;
+    int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+}
+
+struct SizeEval {
+    const std::string& name;
+    const std::map<std::string, int64_t>& consts;
+    int64_t value = 0;
+    bool reads_name = false;
+
+    std::optional<int64_t> eval(const ast::Expr& e) {
+        switch (e.kind) {
+            case ast::ExprKind::Int:
+                return e.int_value;
+            case ast::ExprKind::Name:
+                if (e.name == name) {
+                    reads_name = true;
+                    return value;
+                }
+                if (auto it = consts.find(e.name); it != consts.end()) return it->second;
+                return std::nullopt;
+            case ast::ExprKind::UnaryOp: {
+                if (e.children.empty() || !e.children[0]) return std::nullopt;
+                auto a = eval(*e.children[0]);
+                if (!a) return std::nullopt;
+                if (e.op == "-") return -*a;
+                if (e.op == "+") return *a;
+                return std::nullopt;
+            }
+            case ast::ExprKind::BinOp: {
+                if (e.children.size() != 2 || !e.children[0] || !e.children[1]) return std::nullopt;
+                auto a = eval(*e.children[0]);
+                auto b = eval(*e.children[1]);
+                if (!a || !b) return std::nullopt;
+                // Operands stay far below 2^31 (sizes up to the limit, the program's constants): no overflow
+                // checks beyond a bound on each operand.
+                constexpr int64_t kBig = int64_t{1} << 31;
+                if (*a > kBig || *a < -kBig || *b > kBig || *b < -kBig) return std::nullopt;
+                if (e.op == "+") return *a + *b;
+                if (e.op == "-") return *a - *b;
+                if (e.op == "*") return *a * *b;
+                if (e.op == "//") return floor_div(*a, *b);
+                if (e.op == "%") {
+                    auto q = floor_div(*a, *b);
+                    if (!q) return std::nullopt;
+                    return *a - *q * *b;
+                }
+                return std::nullopt;
+            }
+            default:
+                return std::nullopt;
+        }
+    }
+
+    // The comparison's value at the current size (nothing when it cannot be evaluated).
+    std::optional<bool> compare(const ast::Expr& e) {
+        if (e.children.size() != 2 || !e.children[0] || !e.children[1]) return std::nullopt;
+        auto a = eval(*e.children[0]);
+        auto b = eval(*e.children[1]);
+        if (!a || !b) return std::nullopt;
+        if (e.op == "==") return *a == *b;
+        if (e.op == "!=") return *a != *b;
+        if (e.op == "<") return *a < *b;
+        if (e.op == "<=") return *a <= *b;
+        if (e.op == ">") return *a > *b;
+        if (e.op == ">=") return *a >= *b;
+        return std::nullopt;
+    }
+};
+
+}  // namespace
+
+std::vector<int64_t> compared_sizes(const ast::Module& module, const std::string& name, size_t max, int64_t limit) {
+    // Module-level integer constants (`TILE = 16`), which a comparison may read.
+    std::map<std::string, int64_t> consts;
+    for (const auto& s : module.body)
+        if (s && s->kind == ast::StmtKind::Assign && s->targets.size() == 1 && s->targets[0] &&
+            s->targets[0]->kind == ast::ExprKind::Name && s->value && s->value->kind == ast::ExprKind::Int)
+            consts[s->targets[0]->name] = s->value->int_value;
+    std::vector<int64_t> out;
+    auto add = [&](int64_t v) {
+        if (v >= 1 && v <= limit && out.size() < max && std::find(out.begin(), out.end(), v) == out.end())
+            out.push_back(v);
+    };
+    std::function<void(const ast::Expr&)> expr = [&](const ast::Expr& e) {
+        if (e.kind == ast::ExprKind::Compare) {
+            SizeEval ev{name, consts};
+            ev.value = 1;
+            std::optional<bool> prev = ev.compare(e);
+            if (prev && ev.reads_name)
+                for (int64_t v = 2; v <= limit && out.size() < max; ++v) {
+                    ev.value = v;
+                    std::optional<bool> now = ev.compare(e);
+                    if (!now) break;
+                    if (*now != *prev) {
+                        add(v - 1);
+                        add(v);
+                    }
+                    prev = now;
+                }
+        }
+        for (const auto& c : e.children)
+            if (c) expr(*c);
+        for (const auto& c : e.args)
+            if (c) expr(*c);
+        for (const auto& c : e.values)
+            if (c) expr(*c);
+        for (const auto& k : e.keywords)
+            if (k.value) expr(*k.value);
+    };
+    std::function<void(const ast::Stmt&)> stmt = [&](const ast::Stmt& s) {
+        for (const auto& t : s.targets)
+            if (t) expr(*t);
+        if (s.value) expr(*s.value);
+        for (const auto& b : s.body)
+            if (b) stmt(*b);
+        for (const auto& b : s.orelse)
+            if (b) stmt(*b);
+    };
+    for (const auto& s : module.body)
+        if (s) stmt(*s);
+    return out;
 }
 
 }  // namespace cvsim::cli

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "frontend/ast.h"
 #include "frontend/ir/ir.h"
 
 namespace cvsim::cli {
@@ -47,6 +48,13 @@ std::vector<ExtraSample> extra_samples(const ir::Program& p, const ir::Function&
 // The assignment of NAMES for X: every one at X.value (a tensor filled with it), or descending (tensors at
 // X.value), as sample_assignments writes it.
 Assignment extra_assignment(const ir::Function& f, const std::vector<std::string>& names, const ExtraSample& x);
+
+// Sizes of a pl.dynamic symbol cvsim defaulted (docs/DECISIONS.md, "Sizes cvsim defaulted are sampled"): the
+// sizes in 1..LIMIT at which a comparison of MODULE's source that reads the symbol NAME changes its value, each
+// with the size just below it (`N <= 32`: 32, 33; `N // 16 == 1`: 15, 16, 31, 32), in source order, each once,
+// at most MAX. A comparison is evaluated with NAME at each size when it reads nothing else than integers, module
+// integer constants and `+ - * // %`; any other comparison gives nothing (its sizes come from the chain).
+std::vector<int64_t> compared_sizes(const ast::Module& module, const std::string& name, size_t max, int64_t limit);
 
 // "n=1, flag=1"
 std::string assignment_text(const Assignment& a);
