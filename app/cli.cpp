@@ -558,17 +558,19 @@ void note_runtime_core_num(const ir::Program& p, int blocks, const std::vector<K
             if (!v || v->kind != ir::ExprKind::FuncCall) return;
             const ir::ExprPtr* val = core_num_attr(*v);
             if (!val || (*val)->kind == ir::ExprKind::Int) return;
-            if (std::string w = evaluated(v->sval); !w.empty()) {
+            // The kernel launched (a pl.spmd_submit's / pl.submit's first argument): the walk's launches name it.
+            const std::string& kernel = launched_kernel(*v);
+            if (std::string w = evaluated(kernel); !w.empty()) {
                 std::cerr << fmt::format(
                     "note: {}:{}: the launch of '{}' sets core_num at run time; the host walk evaluates it to {} "
                     "block(s), which cvsim launches\n",
-                    f->name, s->loc.line, v->sval, w);
+                    f->name, s->loc.line, kernel, w);
                 return;
             }
             std::cerr << fmt::format(
                 "note: {}:{}: the launch of '{}' sets core_num to the run-time value {}; cvsim "
                 "launches --blocks {} block(s) (pass --blocks N to check N)\n",
-                f->name, s->loc.line, v->sval, print_expr(*val), blocks);
+                f->name, s->loc.line, kernel, print_expr(*val), blocks);
         });
     }
 }

@@ -1226,6 +1226,8 @@ struct ManualLaunch {
 
 }  // namespace
 
+const std::string& launched_kernel(const Expr& call) { return launch_target(call).kernel; }
+
 std::vector<Diagnostic> unordered_manual_launches(const Program& program, const Function& orch) {
     std::vector<Diagnostic> out;
     if (orch.type != FuncType::Orchestration || !orch.loc.file) return out;

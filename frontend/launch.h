@@ -96,6 +96,8 @@ std::vector<KernelLaunch> kernel_launches(const ir::Program& program, const std:
                                           const HostInputs& host = {});
 // The value of a launch call's attrs={"core_num": ...} (constant or not); nullptr when it gives none.
 const ir::ExprPtr* core_num_attr(const ir::Expr& call);
+// The kernel a launch call names: K of self.K(...), of pl.submit(self.K, ...) and of pl.spmd_submit(self.K, ...).
+const std::string& launched_kernel(const ir::Expr& call);
 // The core_num every launch of ENTRY that gives one agrees on (attrs={"core_num": N}); nullopt when none gives
 // one, when they differ, or when the entry is no orchestration.
 std::optional<int> launch_width(const ir::Program& program, const std::string& entry);
