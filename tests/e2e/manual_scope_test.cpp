@@ -51,3 +51,65 @@ TEST(ManualScope, TheCoreNumNoteOfASubmitNamesTheKernelAndTheEvaluatedWidth) {
         << err;
     EXPECT_EQ(err.find("--blocks 1"), std::string::npos) << err;
 }
+
+// Every iteration of a manual-scope loop writes the same accumulator window without deps= on the previous
+// iteration's task id: a race between iterations (before: PASS, iterations were never paired). Carrying the task
+// id orders them; giving each iteration its own columns (a scalar offset i * 64 the kernel stores at) makes the
+// windows apart: no finding either way.
+TEST(ManualScope, LoopIterationsWritingOneAccumulatorWithoutACarriedDependencyRace) {
+    RunResult r = check(kpath("loop_accumulator.py"));
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    const std::string all = unwrapped(r.out + r.err);
+    EXPECT_NE(all.find("E-RACE-WAW"), std::string::npos) << all;
+    EXPECT_NE(all.find("'fill' writes it at a later iteration of the loop at line 19"), std::string::npos) << all;
+
+    RunResult carried = check(
+        variant("loop_accumulator.py",
+                {{"pl.submit(self.fill, x, n0, acc)", "pl.submit(self.fill, x, n0, acc, deps=[prev])"}}, "carried"));
+    EXPECT_EQ(carried.exit_code, 0) << carried.out << carried.err;
+    EXPECT_EQ(unwrapped(carried.out + carried.err).find("E-RACE"), std::string::npos);
+
+    RunResult apart = check(variant("loop_accumulator.py",
+                                    {{"pl.tile.store(xv, [0, 0], acc)", "pl.tile.store(xv, [0, n0], acc)"},
+                                     {"n0: pl.Scalar[pl.INDEX] = 0", "n0: pl.Scalar[pl.INDEX] = i * 64"}},
+                                    "apart"));
+    EXPECT_EQ(apart.exit_code, 0) << apart.out << apart.err;
+    EXPECT_EQ(unwrapped(apart.out + apart.err).find("E-RACE"), std::string::npos);
+}
+
+// pl.no_dep (printed: attrs={"arg_direction_overrides": [k]}) takes the argument out of the runtime's tracking in
+// an AUTO scope: a read of what an earlier launch wrote is unordered without deps= (before: ordered as tracked).
+TEST(ManualScope, ANoDepArgumentIsNotOrderedByTheTensorMap) {
+    RunResult r = check(kpath("no_dep_auto.py"));
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(unwrapped(r.out + r.err).find("E-RACE-RAW"), std::string::npos) << r.out << r.err;
+    EXPECT_NE(unwrapped(r.out + r.err).find("passing it with pl.no_dep"), std::string::npos) << r.out << r.err;
+
+    RunResult tracked =
+        check(variant("no_dep_auto.py", {{", attrs={\"arg_direction_overrides\": [0]}", ""}}, "tracked"));
+    EXPECT_EQ(tracked.exit_code, 0) << tracked.out << tracked.err;
+
+    RunResult dep = check(variant(
+        "no_dep_auto.py",
+        {{"        s1: pl.Tensor[[16, 64], pl.FP16] = ret0[0]\n",
+          "        s1: pl.Tensor[[16, 64], pl.FP16] = ret0[0]\n        tid0: pl.Scalar[pl.TASK_ID] = ret0[1]\n"},
+         {"out, attrs={\"arg_direction_overrides\": [0]}",
+          "out, deps=[tid0], attrs={\"arg_direction_overrides\": [0]}"}},
+        "dep"));
+    EXPECT_EQ(dep.exit_code, 0) << dep.out << dep.err;
+}
+
+// A launch in a manual scope reading what an AUTO launch before the scope wrote: the manual scope's task looks
+// nothing up in the tensor map (simpler's compute_task_fanin returns at once in a manual scope), so it needs
+// deps= (before: the pair was never checked).
+TEST(ManualScope, ALaunchInAManualScopeIsNotOrderedAfterAnAutoWriterBeforeIt) {
+    RunResult r = check(kpath("auto_then_manual.py"));
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(unwrapped(r.out + r.err).find("across a manual scope and outside it"), std::string::npos)
+        << r.out << r.err;
+
+    RunResult dep = check(
+        variant("auto_then_manual.py",
+                {{"pl.submit(self.consume, s1, out)", "pl.submit(self.consume, s1, out, deps=[ret0[1]])"}}, "dep"));
+    EXPECT_EQ(dep.exit_code, 0) << dep.out << dep.err;
+}
