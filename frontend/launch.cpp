@@ -1263,9 +1263,99 @@ struct KernelDim {
 };
 using KernelWindow = std::vector<std::optional<KernelDim>>;
 
-std::optional<KernelWindow> kernel_window(Function& k, size_t param, int blocks) {
+// ATOMIC (when given): set to whether every access is an atomic-add store (writers that commute).
+std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size_t param, int blocks, int depth = 0,
+                                          bool* atomic = nullptr);
+
+// A wrapper (Spmd or Group function): the windows of the kernels it calls with the parameter, their scalar
+// parameters mapped back to the wrapper's (a scalar argument that is not a wrapper parameter: that dimension
+// unknown), merged. nullopt when the parameter is used otherwise.
+std::optional<KernelWindow> wrapper_window(const Program& prog, Function& k, size_t param, int blocks, int depth,
+                                           bool* atomic) {
+    bool all_atomic = true;
+    const Var* pv = k.params[param].var.get();
+    std::map<const Var*, size_t> scalar_index;
+    for (size_t i = 0; i < k.params.size(); ++i)
+        if (k.params[i].var && k.params[i].var->type.kind == TypeKind::Scalar) scalar_index[k.params[i].var.get()] = i;
+    int refs = 0, passed = 0;
+    std::function<void(const Expr*)> count = [&](const Expr* x) {
+        if (!x) return;
+        if (x->kind == ExprKind::Var && x->var.get() == pv) ++refs;
+        for (const auto& a : x->args) count(a.get());
+        for (const auto& a : x->args2) count(a.get());
+        count(x->attrs.get());
+    };
+    std::optional<KernelWindow> out;
+    bool bad = false;
+    passes::walk(k.body, [&](const StmtPtr& st) {
+        count(st->value.get());
+        for (const auto& v : st->values) {
+            count(v.get());
+            passed += v && v->kind == ExprKind::Var && v->var.get() == pv;  // returned
+        }
+        for (const auto& v : st->init_values) count(v.get());
+        const Expr* c = st->value.get();
+        if (!c || c->kind != ExprKind::FuncCall || is_host_op_call(*c) || c->ival == kFuncRef) return;
+        auto callee = prog.find(c->sval);
+        if (!callee) return;
+        for (size_t q = 0; q < c->args.size(); ++q) {
+            if (!c->args[q] || c->args[q]->kind != ExprKind::Var || c->args[q]->var.get() != pv) continue;
+            ++passed;
+            bool callee_atomic = false;
+            auto w = kernel_window(prog, *callee, q, blocks, depth + 1, &callee_atomic);
+            all_atomic &= callee_atomic;
+            if (!w) {
+                bad = true;
+                continue;
+            }
+            for (auto& d : *w) {
+                if (!d) continue;
+                std::map<size_t, int64_t> mapped;
+                bool ok = true;
+                for (const auto& [cq, m] : d->coef) {
+                    const ExprPtr& a = cq < c->args.size() ? c->args[cq] : nullptr;
+                    auto it = a && a->kind == ExprKind::Var ? scalar_index.find(a->var.get()) : scalar_index.end();
+                    if (it == scalar_index.end()) {
+                        ok = false;
+                        break;
+                    }
+                    mapped[it->second] += m;
+                }
+                if (ok)
+                    d->coef = mapped;
+                else
+                    d.reset();
+            }
+            if (!out) {
+                out = w;
+            } else if (out->size() != w->size()) {
+                bad = true;
+            } else {
+                for (size_t d = 0; d < w->size(); ++d) {
+                    auto& o = (*out)[d];
+                    if (!o || !(*w)[d] || o->coef != (*w)[d]->coef) {
+                        o.reset();
+                        continue;
+                    }
+                    o->lo = std::min(o->lo, (*w)[d]->lo);
+                    o->hi = std::max(o->hi, (*w)[d]->hi);
+                }
+            }
+        }
+    });
+    if (bad || refs != passed || !out) return std::nullopt;
+    if (atomic) *atomic = all_atomic;
+    return out;
+}
+
+std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size_t param, int blocks, int depth,
+                                          bool* atomic) {
+    if (atomic) *atomic = false;
+    if (param >= k.params.size() || !k.params[param].var || depth > 4) return std::nullopt;
+    if (k.type == FuncType::Spmd || k.type == FuncType::Group)
+        return wrapper_window(prog, k, param, blocks, depth, atomic);
+    bool all_atomic = true;
     if (k.type != FuncType::InCore && k.type != FuncType::AIC && k.type != FuncType::AIV) return std::nullopt;
-    if (param >= k.params.size() || !k.params[param].var) return std::nullopt;
     const Var* pv = k.params[param].var.get();
     std::map<const Var*, size_t> scalar_index;
     for (size_t i = 0; i < k.params.size(); ++i)
@@ -1330,7 +1420,18 @@ std::optional<KernelWindow> kernel_window(Function& k, size_t param, int blocks)
                 const ExprPtr& t = arg(*c, c->op->code == OpCode::Store ? "output_tensor" : "tensor");
                 if (is_same(t)) {
                     ++accesses;
-                    const passes::GmWindow w = wa.window(*c, here);
+                    all_atomic &= c->op->code == OpCode::Store && is_atomic_add_store(*c);
+                    // Each of `same` is the whole parameter (a store returns its whole output tensor): the window
+                    // of the access as if it named the parameter itself (the analysis cannot merge a carried
+                    // value's start, the parameter, with what the body yields, a store's result).
+                    ExprPtr as_param = clone_expr(b[i]->value);
+                    for (size_t x = 0; x < c->args.size(); ++x)
+                        if (&c->args[x] == &t) {
+                            auto v = std::make_shared<Expr>(*t);
+                            v->var = k.params[param].var;
+                            as_param->args[x] = v;
+                        }
+                    const passes::GmWindow w = wa.window(*as_param, here);
                     KernelWindow kw;
                     if (w.ok)
                         for (size_t d = 0; d < w.off.size(); ++d) {
@@ -1380,6 +1481,7 @@ std::optional<KernelWindow> kernel_window(Function& k, size_t param, int blocks)
     };
     walk(k.body, {});
     if (bad || refs != accesses || !out) return std::nullopt;
+    if (atomic) *atomic = all_atomic;
     return out;
 }
 
@@ -1695,10 +1797,12 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
     struct ArgDim {
         Affine off;
         int64_t ext = 0;
+        bool exact = false;  // narrowed to what the kernel accesses (else the argument's whole extent)
     };
     struct ArgWindow {
         const Var* root = nullptr;
         std::vector<std::optional<ArgDim>> dims;
+        bool atomic = false;  // the kernel only adds to it atomically (atomic-add stores commute)
     };
     std::map<std::pair<size_t, size_t>, std::optional<ArgWindow>> arg_windows;  // (launch, access) -> window
     std::vector<std::vector<size_t>> access_param(n_launch);                    // access -> kernel parameter
@@ -1729,8 +1833,10 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
         }
         const size_t pp = access_param[k][x];
         auto blocks = launch_core_num(*l.call);
-        if (auto kw = kernel_window(*l.callee, pp, blocks ? static_cast<int>(*blocks) : 1);
-            kw && kw->size() == w.dims.size())
+        bool atomic = false;
+        auto kw = kernel_window(program, *l.callee, pp, blocks ? static_cast<int>(*blocks) : 1, 0, &atomic);
+        w.atomic = kw && atomic;
+        if (kw && kw->size() == w.dims.size())
             for (size_t d = 0; d < w.dims.size(); ++d) {
                 if (!w.dims[d] || !(*kw)[d]) continue;
                 Affine off = w.dims[d]->off;
@@ -1748,7 +1854,7 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
                 if (!ok) continue;
                 off.c += (*kw)[d]->lo;
                 std::erase_if(off.coef, [](const auto& e) { return e.second == 0; });
-                w.dims[d] = ArgDim{off, (*kw)[d]->hi - (*kw)[d]->lo};
+                w.dims[d] = ArgDim{off, (*kw)[d]->hi - (*kw)[d]->lo, true};
             }
         it->second = w;
         return it->second;
@@ -1850,7 +1956,25 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
     // runtime's tensor map orders (both launches in AUTO scopes, both arguments tracked, the tensor not
     // manual_dep); else only through the others. LOOP: at different iterations of it (windows that differ by the
     // iteration are apart).
-    auto conflict = [&](size_t a, size_t b, bool ordered_by_map, const Stmt* loop) {
+    // The window of access X of launch K is known at every iteration of LOOP: narrowed to what the kernel
+    // accesses in every dimension, offsets moving only with LOOP and the loops outside it.
+    auto known = [&](size_t k, size_t x, const Stmt* loop) {
+        const auto& w = arg_window(k, x);
+        if (!w || !loop) return false;
+        std::set<const Var*> fixed;
+        for (const Stmt* f : launches[k].loops) {
+            fixed.insert(f->loop_var.get());
+            if (f == loop) break;
+        }
+        for (const auto& d : w->dims) {
+            if (!d || !d->exact) return false;
+            for (const auto& [v, cf] : d->off.coef)
+                if (!fixed.count(v)) return false;
+        }
+        return true;
+    };
+    // KNOWN_ONLY: only through arguments whose windows are known in every dimension.
+    auto conflict = [&](size_t a, size_t b, bool ordered_by_map, const Stmt* loop, bool known_only = false) {
         Conflict c;
         const bool both_auto = launches[a].scope == kAuto && launches[b].scope == kAuto;
         for (size_t xi = 0; xi < access[a].size(); ++xi)
@@ -1868,6 +1992,11 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
                         const bool by_map = both_auto && x.tracked && y.tracked && !is_untracked(gx.base);
                         if (by_map != ordered_by_map) continue;
                         if (!ordered_by_map && apart(a, xi, b, yi, loop)) continue;
+                        // Two atomic adds (and nothing else) to the same bytes commute: no order needed.
+                        if (const auto& wa = arg_window(a, xi), &wb = arg_window(b, yi);
+                            wa && wb && wa->atomic && wb->atomic)
+                            continue;
+                        if (known_only && (!known(a, xi, loop) || !known(b, yi, loop))) continue;
                         c = Conflict{gx.base, x.writes, y.writes};
                     }
             }
@@ -1986,16 +2115,32 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
                             r.insert(after[x].begin(), after[x].end());
                         }
             }
+            // Both in AUTO scopes and sharing a tracked tensor (one writing it): the tensor map orders j after
+            // the previous iteration's i, as it does in one iteration.
+            if (launches[j].scope == kAuto)
+                for (size_t i : in)
+                    if (launches[i].scope == kAuto && conflict(i, j, true, nullptr).shared) {
+                        r.insert(i);
+                        r.insert(after[i].begin(), after[i].end());
+                    }
             back[j] = std::move(r);
         }
+        // Through a launch j runs after in its iteration: that launch's back edges too.
+        std::map<size_t, std::set<size_t>> back_direct = back;
+        for (size_t j : in)
+            for (size_t y : after[j])
+                if (auto it = back_direct.find(y); it != back_direct.end())
+                    back[j].insert(it->second.begin(), it->second.end());
         for (size_t j : in) {
-            if (reported[j] || launch_varies(j, loop)) continue;
+            if (reported[j]) continue;
             const bool b_self = back[j].count(j) > 0;
             for (size_t i : in) {
-                if (launch_varies(i, loop)) continue;
                 const bool reach = back[j].count(i) > 0 || after[j].count(i) > 0;
                 if (reach && (b_self || back[i].count(i))) continue;
-                if (const Conflict c = conflict(i, j, false, loop); c.shared) {
+                // Launches whose arguments change with the iteration are paired through windows cvsim knows
+                // (docs/DECISIONS.md, "Manual scopes": what it cannot tell is a limit, counted in the note).
+                const bool varying = launch_varies(i, loop) || launch_varies(j, loop);
+                if (const Conflict c = conflict(i, j, false, loop, varying); c.shared) {
                     report(i, j, c, loop);
                     break;
                 }

@@ -113,3 +113,25 @@ TEST(ManualScope, ALaunchInAManualScopeIsNotOrderedAfterAnAutoWriterBeforeIt) {
                 {{"pl.submit(self.consume, s1, out)", "pl.submit(self.consume, s1, out, deps=[ret0[1]])"}}, "dep"));
     EXPECT_EQ(dep.exit_code, 0) << dep.out << dep.err;
 }
+
+// What the kernel accesses of its tensor parameter (its loads and stores, through a loop it carries the tensor in,
+// offsets from its scalar parameters) narrows the launch's window: iterations writing columns i * 64 .. + 63 are
+// apart (no finding); the same kernel storing 128 columns per launch overlaps the next iteration (a race).
+// Atomic adds to one window commute: no finding.
+TEST(ManualScope, KernelWindowsAndAtomicAddsKeepLoopIterationsApart) {
+    RunResult apart = check(kpath("loop_kernel_carried_columns.py"));
+    EXPECT_EQ(apart.exit_code, 0) << apart.out << apart.err;
+
+    RunResult overlap = check(variant("loop_kernel_carried_columns.py",
+                                      {{"pl.range(4, init_values=(acc,))", "pl.range(8, init_values=(acc,))"},
+                                       {"n0: pl.Scalar[pl.INDEX] = i * 64", "n0: pl.Scalar[pl.INDEX] = i * 16"}},
+                                      "overlap"));
+    EXPECT_EQ(overlap.exit_code, 1) << overlap.out << overlap.err;
+    EXPECT_NE(unwrapped(overlap.out + overlap.err).find("at a later iteration of the loop"), std::string::npos)
+        << overlap.out << overlap.err;
+
+    RunResult atomic = check(variant(
+        "loop_accumulator.py",
+        {{"pl.tile.store(xv, [0, 0], acc)", "pl.tile.store(xv, [0, 0], acc, atomic=pl.AtomicType.Add)"}}, "atomic"));
+    EXPECT_EQ(atomic.exit_code, 0) << atomic.out << atomic.err;
+}
