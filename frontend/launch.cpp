@@ -964,6 +964,79 @@ class Planner {
         return arg_k && arg_k->kind == ExprKind::Var ? arg_k->var.get() : nullptr;
     }
 
+    // The value of a scalar E of CALLER (a Spmd / Group wrapper computing a kernel's scalar argument, e.g.
+    // `row = base * 2`) when it depends only on constants and on parameters its launcher passes as constants:
+    // integer + - * // % (Python's floor semantics), pl.min / pl.max, unary minus, pl.cast, float + - * /.
+    // nullopt otherwise.
+    std::optional<rt::Scalar> wrapper_scalar(const Function& caller, const Expr* e, const Sources& outer,
+                                             int depth) const {
+        if (!e || depth > 32) return std::nullopt;
+        if (e->kind == ExprKind::Int || e->kind == ExprKind::Bool)
+            return rt::Scalar::of_int(e->ival, e->type.kind == TypeKind::Scalar ? e->type.dtype : DType::INDEX);
+        if (e->kind == ExprKind::Float) return rt::Scalar::of_float(e->fval);
+        if (e->kind == ExprKind::Var && e->var) {
+            const Var* v = e->var.get();
+            for (size_t i = 0; i < caller.params.size(); ++i)
+                if (caller.params[i].var.get() == v)
+                    return i < outer.from.size() && outer.from[i] == rt::kConstArg &&
+                                   outer.consts[i].kind == rt::ArgBinding::Kind::Scalar
+                               ? std::optional<rt::Scalar>(outer.consts[i].scalar)
+                               : std::nullopt;
+            const Expr* def = nullptr;
+            int n = 0;
+            passes::walk(caller.body, [&](const StmtPtr& st) {
+                for (const auto& t : st->targets)
+                    if (t.get() == v) {
+                        ++n;
+                        def = st->kind == StmtKind::Assign && st->targets.size() == 1 ? st->value.get() : nullptr;
+                    }
+            });
+            return n == 1 && def ? wrapper_scalar(caller, def, outer, depth + 1) : std::nullopt;
+        }
+        if (e->kind == ExprKind::Unary && e->sval == "-" && !e->args.empty()) {
+            auto a = wrapper_scalar(caller, e->args[0].get(), outer, depth + 1);
+            if (!a) return std::nullopt;
+            if (a->is_float()) return rt::Scalar::of_float(-a->f, a->dtype);
+            return rt::Scalar::of_int(-a->i, a->dtype);
+        }
+        const bool minmax = e->kind == ExprKind::FuncCall && (e->sval == "pl.min" || e->sval == "pl.max");
+        if (e->kind == ExprKind::FuncCall && e->sval == "pl.cast" && !e->args.empty()) {
+            auto a = wrapper_scalar(caller, e->args[0].get(), outer, depth + 1);
+            if (!a || e->type.kind != TypeKind::Scalar) return std::nullopt;
+            return dtype_is_float(e->type.dtype) ? rt::Scalar::of_float(a->as_double(), e->type.dtype)
+                                                 : rt::Scalar::of_int(a->as_int(), e->type.dtype);
+        }
+        if ((e->kind != ExprKind::Binary && !minmax) || e->args.size() != 2) return std::nullopt;
+        auto a = wrapper_scalar(caller, e->args[0].get(), outer, depth + 1);
+        auto b = wrapper_scalar(caller, e->args[1].get(), outer, depth + 1);
+        if (!a || !b) return std::nullopt;
+        const std::string op = minmax ? e->sval : e->sval;
+        if (a->is_float() || b->is_float()) {
+            const double x = a->as_double(), y = b->as_double();
+            if (op == "+") return rt::Scalar::of_float(x + y);
+            if (op == "-") return rt::Scalar::of_float(x - y);
+            if (op == "*") return rt::Scalar::of_float(x * y);
+            if (op == "/" && y != 0) return rt::Scalar::of_float(x / y);
+            if (op == "pl.min") return rt::Scalar::of_float(std::min(x, y));
+            if (op == "pl.max") return rt::Scalar::of_float(std::max(x, y));
+            return std::nullopt;
+        }
+        const int64_t x = a->i, y = b->i;
+        const DType dt = a->dtype;
+        auto fits = [](__int128 r) { return r >= INT64_MIN && r <= INT64_MAX; };
+        if (op == "+" && fits(static_cast<__int128>(x) + y)) return rt::Scalar::of_int(x + y, dt);
+        if (op == "-" && fits(static_cast<__int128>(x) - y)) return rt::Scalar::of_int(x - y, dt);
+        if (op == "*" && fits(static_cast<__int128>(x) * y)) return rt::Scalar::of_int(x * y, dt);
+        if ((op == "//" || op == "%") && y != 0 && !(x == INT64_MIN && y == -1)) {
+            int64_t q = x / y, r = x % y;
+            if (r != 0 && ((r < 0) != (y < 0))) --q, r += y;
+            return rt::Scalar::of_int(op == "//" ? q : r, dt);
+        }
+        if (op == "pl.min") return rt::Scalar::of_int(std::min(x, y), dt);
+        if (op == "pl.max") return rt::Scalar::of_int(std::max(x, y), dt);
+        return std::nullopt;
+    }
+
     Sources map_call(const Function& caller, const Expr& call, const Sources& outer) {
         Sources s;
         for (const auto& a : call.args) {
@@ -1001,6 +1074,21 @@ class Planner {
                     return true;
                 };
                 const Var* v = a->var.get();
+                // A scalar the wrapper computes from what its launcher passes (a constant at the launch).
+                if (v->type.kind == TypeKind::Scalar && !bind(v)) {
+                    auto val = wrapper_scalar(caller, a.get(), outer, 0);
+                    if (!val)
+                        raise(codes::kUnsupported, a->loc,
+                              fmt::format("'{}' is a scalar '{}' computes from values cvsim does not know when it "
+                                          "plans the launch (a parameter its launcher does not pass as a constant, "
+                                          "or an operation other than + - * // % / pl.min pl.max pl.cast)",
+                                          v->name, caller.name));
+                    s.from.push_back(rt::kConstArg);
+                    b.kind = rt::ArgBinding::Kind::Scalar;
+                    b.scalar = *val;
+                    s.consts.push_back(b);
+                    continue;
+                }
                 for (int hop = 0; v && !bind(v); ++hop) v = hop < 16 ? launch_result_source(caller, v) : nullptr;
                 if (!v)
                     raise(codes::kUnsupported, a->loc,

@@ -135,3 +135,22 @@ TEST(ManualScope, KernelWindowsAndAtomicAddsKeepLoopIterationsApart) {
         {{"pl.tile.store(xv, [0, 0], acc)", "pl.tile.store(xv, [0, 0], acc, atomic=pl.AtomicType.Add)"}}, "atomic"));
     EXPECT_EQ(atomic.exit_code, 0) << atomic.out << atomic.err;
 }
+
+// A Spmd wrapper that computes a scalar before launching its kernel is checked with the value (before: refused).
+// Blocks writing the same rows race; base 8 puts the last block's rows outside the tensor (the value is used).
+TEST(ManualScope, ASpmdWrapperComputingAScalarIsCheckedWithItsValue) {
+    RunResult r = check(kpath("spmd_wrapper_computed_scalar.py"));
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(unwrapped(r.out + r.err).find("neither a parameter"), std::string::npos) << r.out << r.err;
+
+    RunResult race =
+        check(variant("spmd_wrapper_computed_scalar.py",
+                      {{"r: pl.Scalar[pl.INDEX] = row + b * 16", "r: pl.Scalar[pl.INDEX] = row + b * 0"}}, "race"));
+    EXPECT_EQ(race.exit_code, 1) << race.out << race.err;
+    EXPECT_NE(unwrapped(race.out).find("E-RACE-WAW"), std::string::npos) << race.out;
+
+    RunResult oob = check(variant("spmd_wrapper_computed_scalar.py",
+                                  {{"self.scale_spmd(x, 0, out", "self.scale_spmd(x, 8, out"}}, "oob"));
+    EXPECT_EQ(oob.exit_code, 1) << oob.out << oob.err;
+    EXPECT_NE(unwrapped(oob.out).find("window [64:80, 0:64] is outside tensor x"), std::string::npos) << oob.out;
+}
