@@ -2015,7 +2015,9 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
             const bool tensor = v->type.kind == TypeKind::Tensor;
             auto it = def_of.find(v);
             if (it == def_of.end() || multi_def.count(v) || !it->second)
-                return !tensor && !carry_index.count(v) ? false : !tensor;
+                // No single definition: a parameter (fixed), or a loop's or branch's result or carried value (a
+                // scalar one may change; a tensor one has the same roots at every iteration).
+                return !tensor && (multi_def.count(v) > 0 || carry_index.count(v) > 0);
             const Expr* d = it->second;
             if (tensor) {
                 if (d->kind == ExprKind::Var) return varies(d, loop, l, depth + 1);
