@@ -546,13 +546,19 @@ int64_t numel_of(const std::vector<int64_t>& shape) {
 struct ExactView {
     const Var* root = nullptr;
     std::vector<int64_t> off, shape, reshape;
+    // Per dimension, the launched kernel's scalar parameter whose value adds to `off` ("" none): a slice offset
+    // the orchestration computes and passes to the kernel too (rt::ParamView::off_param).
+    std::vector<std::string> off_param;
     std::string how;  // "" (the root itself), "a pl.tensor.reshape", "a pl.tensor.slice", ...
+    bool fixed() const {
+        return std::all_of(off_param.begin(), off_param.end(), [](const std::string& p) { return p.empty(); });
+    }
     bool whole() const {
-        return reshape.empty() && shape == root->type.shape &&
+        return reshape.empty() && shape == root->type.shape && fixed() &&
                std::all_of(off.begin(), off.end(), [](int64_t o) { return o == 0; });
     }
     bool operator==(const ExactView& o) const {
-        return root == o.root && off == o.off && shape == o.shape && reshape == o.reshape;
+        return root == o.root && off == o.off && shape == o.shape && reshape == o.reshape && off_param == o.off_param;
     }
 };
 
@@ -612,7 +618,8 @@ class ExactViews {
             if (!shape) shape = v->type.shape;  // a computed extent: the value's type (sema's dims)
             if (!src) return std::nullopt;
             const auto& base = src->reshape.empty() ? src->root->type.shape : src->reshape;
-            if (src->shape != base || !std::all_of(src->off.begin(), src->off.end(), [](int64_t o) { return o == 0; }))
+            if (src->shape != base || !src->fixed() ||
+                !std::all_of(src->off.begin(), src->off.end(), [](int64_t o) { return o == 0; }))
                 return std::nullopt;
             if (shape->empty() || numel_of(*shape) != numel_of(base) || numel_of(base) < 0) return std::nullopt;
             src->off.assign(shape->size(), 0);
@@ -626,12 +633,24 @@ class ExactViews {
             if (d->args.size() != 3) return std::nullopt;
             auto src = of(d->args[0].get(), depth + 1);
             auto shape = const_ints(d->args[1]);
-            auto off = const_ints(d->args[2]);
-            if (!src || !shape || !off || shape->size() != src->shape.size() || off->size() != shape->size())
+            const Expr* offs = d->args[2].get();
+            if (!src || !shape || !offs || (offs->kind != ExprKind::List && offs->kind != ExprKind::Tuple) ||
+                shape->size() != src->shape.size() || offs->args.size() != shape->size())
                 return std::nullopt;
-            for (size_t k = 0; k < off->size(); ++k) {
-                if ((*off)[k] < 0 || (*shape)[k] < 1 || (*off)[k] > src->shape[k] - (*shape)[k]) return std::nullopt;
-                src->off[k] += (*off)[k];
+            src->off_param.resize(src->off.size());
+            for (size_t k = 0; k < shape->size(); ++k) {
+                if ((*shape)[k] < 1 || (*shape)[k] > src->shape[k]) return std::nullopt;
+                if (auto o = const_int(offs->args[k])) {
+                    if (*o < 0 || *o > src->shape[k] - (*shape)[k]) return std::nullopt;
+                    src->off[k] += *o;
+                    continue;
+                }
+                // A computed offset the launch also passes as a scalar parameter: bound at bind time (bind_entry
+                // adds the parameter's value and checks the box).
+                const Expr* x = offs->args[k].get();
+                auto it = x && x->kind == ExprKind::Var ? m_scalar_args.find(x->var.get()) : m_scalar_args.end();
+                if (it == m_scalar_args.end() || !src->off_param[k].empty() || src->reshape.size()) return std::nullopt;
+                src->off_param[k] = it->second;
             }
             src->shape = *shape;
             src->how = "a " + d->sval;
@@ -655,7 +674,13 @@ class ExactViews {
         return of(d->args[*k + first].get(), depth + 1);
     }
 
+  public:
+    // The caller's scalar values a launch passes as scalar parameters of the kernel, with the parameter's name: a
+    // slice offset that is one of them is that parameter's value at bind time.
+    void set_scalar_args(std::map<const Var*, std::string> m) { m_scalar_args = std::move(m); }
+
   private:
+    std::map<const Var*, std::string> m_scalar_args;
     std::map<const Var*, std::vector<const Expr*>> m_def;  // assignments (nullptr: a loop or branch result)
     std::map<const Var*, int> m_index;                     // its index in a tuple unpacking (-1: one target)
     std::set<const Var*> m_params;
@@ -676,6 +701,14 @@ std::vector<rt::AliasGroup> launch_alias_groups(const Program* prog, const Funct
                      "would go unseen");
     }
     ExactViews views(caller, prog);
+    {
+        std::map<const Var*, std::string> scalars;
+        for (size_t q = 0; q < args.size() && q < callee.params.size(); ++q)
+            if (args[q] && args[q]->kind == ExprKind::Var && callee.params[q].var->type.kind == TypeKind::Scalar &&
+                dtype_is_int(callee.params[q].var->type.dtype))
+                scalars.emplace(args[q]->var.get(), callee.params[q].var->name);
+        views.set_scalar_args(std::move(scalars));
+    }
     std::map<size_t, ExactView> of;
     for (const auto& [i, j, base] : pairs) {
         for (size_t k : {i, j}) {
@@ -706,7 +739,7 @@ std::vector<rt::AliasGroup> launch_alias_groups(const Program* prog, const Funct
             g.dir = ParamDir::InOut;
         }
         const std::string& name = callee.params[k].var->name;
-        g.members.push_back(rt::ParamView{name, v.off, v.shape, v.reshape});
+        g.members.push_back(rt::ParamView{name, v.off, v.shape, v.reshape, v.off_param});
         if (g.name.empty() && v.whole()) g.name = name;
         g.origin +=
             fmt::format("{}'{}'{}", g.origin.empty() ? "" : ", ", name, v.how.empty() ? "" : " (" + v.how + ")");
@@ -738,7 +771,9 @@ bool same_groups(const std::vector<rt::AliasGroup>& a, const std::vector<rt::Ali
             return false;
         for (size_t k = 0; k < a[i].members.size(); ++k) {
             const auto &x = a[i].members[k], &y = b[i].members[k];
-            if (x.param != y.param || x.off != y.off || x.shape != y.shape || x.reshape != y.reshape) return false;
+            if (x.param != y.param || x.off != y.off || x.shape != y.shape || x.reshape != y.reshape ||
+                x.off_param != y.off_param)
+                return false;
         }
     }
     return true;

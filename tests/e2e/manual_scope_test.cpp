@@ -154,3 +154,32 @@ TEST(ManualScope, ASpmdWrapperComputingAScalarIsCheckedWithItsValue) {
     EXPECT_EQ(oob.exit_code, 1) << oob.out << oob.err;
     EXPECT_NE(unwrapped(oob.out).find("window [64:80, 0:64] is outside tensor x"), std::string::npos) << oob.out;
 }
+
+// A slice at a computed offset that the launch also passes as the kernel's scalar parameters is bound as a view
+// of the shared tensor at the parameters' values (before: refused as not a constant slice). Two blocks, block b
+// storing at row r0 + 16 * b, race with the other block's read of rows r0 .. r0 + 15 through the slice; an
+// offset past the tensor is refused at bind time.
+TEST(ManualScope, AComputedSliceOffsetPassedAsScalarParametersIsBound) {
+    RunResult r = check(kpath("computed_slice_offset_params.py"));
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(unwrapped(r.out + r.err).find("E-UNSUPPORTED"), std::string::npos) << r.out << r.err;
+
+    RunResult race = check(
+        variant("computed_slice_offset_params.py",
+                {{"        v: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.load(src",
+                  "        b: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()\n        v: pl.Tile[[16, 64], pl.FP16, "
+                  "pl.Mem.Vec] = pl.tile.load(src"},
+                 {"pl.tile.store(v, [r0 + 16, c0], dst)", "pl.tile.store(v, [r0 + b * 16, c0], dst)"},
+                 {"self.copy(s, r0, c0, out)", "self.copy(s, r0, c0, out, attrs={\"core_num\": 2})"}},
+                "race"),
+        {}, 5);
+    EXPECT_EQ(race.exit_code, 1) << race.out << race.err;
+    EXPECT_NE(unwrapped(race.out).find("E-RACE-WAR"), std::string::npos) << race.out;
+
+    RunResult oob =
+        check(variant("computed_slice_offset_params.py",
+                      {{"r0: pl.Scalar[pl.INDEX] = n // 4 - 16", "r0: pl.Scalar[pl.INDEX] = n // 4 + 40"}}, "oob"));
+    EXPECT_NE(unwrapped(oob.out + oob.err).find("is a slice at offset [56, 0] (from the scalar arguments 'r0', 'c0')"),
+              std::string::npos)
+        << oob.out << oob.err;
+}
