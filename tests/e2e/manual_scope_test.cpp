@@ -183,3 +183,14 @@ TEST(ManualScope, AComputedSliceOffsetPassedAsScalarParametersIsBound) {
               std::string::npos)
         << oob.out << oob.err;
 }
+
+// Of more than 8 distinct bindings of a kernel, the launches with each scalar's smallest and largest value are
+// among those checked (before: the first, the last and evenly spaced ones, which missed s = 19's E-OOB).
+TEST(ManualScope, ManyBindingsAreCheckedAtEachScalarsExtremes) {
+    RunResult r = check(kpath("many_bindings_extreme.py"), {}, 1);
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_NE(unwrapped(r.out).find("window [152:168, 0:64] is outside tensor x"), std::string::npos) << r.out;
+    EXPECT_NE(unwrapped(r.err).find("the first with the smallest and with the largest value of each scalar"),
+              std::string::npos)
+        << r.err;
+}
