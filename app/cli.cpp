@@ -571,17 +571,19 @@ void note_runtime_core_num(const ir::Program& p, int blocks, const std::vector<K
             if (!v || v->kind != ir::ExprKind::FuncCall) return;
             const ir::ExprPtr* val = core_num_attr(*v);
             if (!val || (*val)->kind == ir::ExprKind::Int) return;
-            if (std::string w = evaluated(v->sval); !w.empty()) {
+            // The kernel launched (a pl.spmd_submit's / pl.submit's first argument): the walk's launches name it.
+            const std::string& kernel = launched_kernel(*v);
+            if (std::string w = evaluated(kernel); !w.empty()) {
                 std::cerr << fmt::format(
                     "note: {}:{}: the launch of '{}' sets core_num at run time; the host walk evaluates it to {} "
                     "block(s), which cvsim launches\n",
-                    f->name, s->loc.line, v->sval, w);
+                    f->name, s->loc.line, kernel, w);
                 return;
             }
             std::cerr << fmt::format(
                 "note: {}:{}: the launch of '{}' sets core_num to the run-time value {}; cvsim "
                 "launches --blocks {} block(s) (pass --blocks N to check N)\n",
-                f->name, s->loc.line, v->sval, print_expr(*val), blocks);
+                f->name, s->loc.line, kernel, print_expr(*val), blocks);
         });
     }
 }
@@ -957,18 +959,57 @@ void add_launch_entries(const CommonOptions& c, const std::string& kernel, const
         std::vector<const LaunchBinding*> known, unknown, picked;
         for (const auto& b : k.bindings) (b.unknown.empty() ? known : unknown).push_back(&b);
         const size_t nb = k.bindings.size(), nk = known.size();
-        for (size_t j = 0; j < std::min(nk, kMaxBindings); ++j)
-            picked.push_back(
-                known[nk <= kMaxBindings ? j : (j * (nk - 1) + (kMaxBindings - 1) / 2) / (kMaxBindings - 1)]);
+        if (nk <= kMaxBindings) {
+            picked = known;
+        } else {
+            // The first and the last, then for each scalar parameter (and the launch width) the first binding
+            // with its smallest and with its largest value (an out-of-range window is likeliest there; evenly
+            // spaced launches of a non-monotonic scalar can miss both), then evenly spaced ones up to
+            // kMaxBindings; extremes beyond that are kept (at most kMaxExtremes in all).
+            constexpr size_t kMaxExtremes = 16;
+            std::set<size_t> chosen{0, nk - 1};
+            auto number = [](const std::string& t) -> std::optional<double> {
+                try {
+                    size_t used = 0;
+                    double v = std::stod(t, &used);
+                    if (used == t.size()) return v;
+                } catch (const std::exception&) {
+                }
+                return std::nullopt;
+            };
+            std::map<std::string, std::pair<size_t, size_t>> lo_hi;  // parameter -> (index of min, index of max)
+            std::map<std::string, std::pair<double, double>> value;
+            for (size_t j = 0; j < nk; ++j) {
+                std::vector<std::pair<std::string, std::string>> vals = known[j]->scalars;
+                vals.emplace_back("core_num", std::to_string(known[j]->blocks));
+                for (const auto& [name, text] : vals) {
+                    auto v = number(text);
+                    if (!v) continue;
+                    auto [it, fresh] = value.try_emplace(name, *v, *v);
+                    auto& idx = lo_hi.try_emplace(name, j, j).first->second;
+                    if (fresh) continue;
+                    if (*v < it->second.first) it->second.first = *v, idx.first = j;
+                    if (*v > it->second.second) it->second.second = *v, idx.second = j;
+                }
+            }
+            for (const auto& [name, idx] : lo_hi)
+                for (size_t j : {idx.first, idx.second})
+                    if (chosen.size() < kMaxExtremes) chosen.insert(j);
+            for (size_t j = 0; chosen.size() < kMaxBindings && j < kMaxBindings; ++j)
+                chosen.insert((j * (nk - 1) + (kMaxBindings - 1) / 2) / (kMaxBindings - 1));
+            for (size_t j = 0; chosen.size() < kMaxBindings && j < nk; ++j) chosen.insert(j);
+            for (size_t j : chosen) picked.push_back(known[j]);
+        }
+        const size_t n_checked = picked.size();
         picked.insert(picked.end(), unknown.begin(), unknown.end());
         if (!c.quiet && !k.walk_incomplete.empty())
             std::cerr << fmt::format("note: {}: {}\n", kernel, k.walk_incomplete);
         if (!c.quiet && nk > kMaxBindings)
             std::cerr << fmt::format(
                 "note: {}: kernel '{}' is launched {} times with {} distinct scalar bindings; cvsim checks {} of them "
-                "(the "
-                "first, the last and evenly spaced ones; --input NAME=V checks one)\n",
-                kernel, k.name, k.launch_count, nk, kMaxBindings);
+                "(the first, the last, the first with the smallest and with the largest value of each scalar and of "
+                "core_num, then evenly spaced ones; the others are not checked; --input NAME=V checks one)\n",
+                kernel, k.name, k.launch_count, nk, n_checked);
         if (picked.empty()) picked.push_back(nullptr);
         for (const LaunchBinding* b : picked) {
             CheckEntry entry{c, "", "", "", {}, nullptr, "", -1, "", nullptr};

@@ -7,6 +7,7 @@
 #include "frontend/diag.h"
 #include "frontend/ops.h"
 #include "frontend/passes/capacity.h"
+#include "frontend/passes/gm_windows.h"
 #include "frontend/passes/ir_util.h"
 #include "frontend/passes/ring_buffers.h"
 
@@ -366,6 +367,9 @@ class LaunchAliases {
     std::vector<GmAlias> of(const Expr* e, int depth = 0) const {
         if (!e) return {};
         if (e->kind == ExprKind::Index && !e->args.empty()) return item(e->args[0].get(), e->ival, depth);
+        // pl.no_dep(x) (a launch argument the runtime does not track) is x's bytes.
+        if (e->kind == ExprKind::FuncCall && e->sval == "pl.no_dep" && !e->args.empty())
+            return of(e->args[0].get(), depth + 1);
         if (e->kind != ExprKind::Var) return {};
         return of_var(e->var.get(), e->loc, -1, depth);
     }
@@ -659,13 +663,19 @@ int64_t numel_of(const std::vector<int64_t>& shape) {
 struct ExactView {
     const Var* root = nullptr;
     std::vector<int64_t> off, shape, reshape;
+    // Per dimension, the launched kernel's scalar parameter whose value adds to `off` ("" none): a slice offset
+    // the orchestration computes and passes to the kernel too (rt::ParamView::off_param).
+    std::vector<std::string> off_param;
     std::string how;  // "" (the root itself), "a pl.tensor.reshape", "a pl.tensor.slice", ...
+    bool fixed() const {
+        return std::all_of(off_param.begin(), off_param.end(), [](const std::string& p) { return p.empty(); });
+    }
     bool whole() const {
-        return reshape.empty() && shape == root->type.shape &&
+        return reshape.empty() && shape == root->type.shape && fixed() &&
                std::all_of(off.begin(), off.end(), [](int64_t o) { return o == 0; });
     }
     bool operator==(const ExactView& o) const {
-        return root == o.root && off == o.off && shape == o.shape && reshape == o.reshape;
+        return root == o.root && off == o.off && shape == o.shape && reshape == o.reshape && off_param == o.off_param;
     }
 };
 
@@ -729,7 +739,8 @@ class ExactViews {
             if (!shape) shape = v->type.shape;  // a computed extent: the value's type (sema's dims)
             if (!src) return std::nullopt;
             const auto& base = src->reshape.empty() ? src->root->type.shape : src->reshape;
-            if (src->shape != base || !std::all_of(src->off.begin(), src->off.end(), [](int64_t o) { return o == 0; }))
+            if (src->shape != base || !src->fixed() ||
+                !std::all_of(src->off.begin(), src->off.end(), [](int64_t o) { return o == 0; }))
                 return std::nullopt;
             if (shape->empty() || numel_of(*shape) != numel_of(base) || numel_of(base) < 0) return std::nullopt;
             src->off.assign(shape->size(), 0);
@@ -743,12 +754,24 @@ class ExactViews {
             if (d->args.size() != 3) return std::nullopt;
             auto src = of(d->args[0].get(), depth + 1);
             auto shape = const_ints(d->args[1]);
-            auto off = const_ints(d->args[2]);
-            if (!src || !shape || !off || shape->size() != src->shape.size() || off->size() != shape->size())
+            const Expr* offs = d->args[2].get();
+            if (!src || !shape || !offs || (offs->kind != ExprKind::List && offs->kind != ExprKind::Tuple) ||
+                shape->size() != src->shape.size() || offs->args.size() != shape->size())
                 return std::nullopt;
-            for (size_t k = 0; k < off->size(); ++k) {
-                if ((*off)[k] < 0 || (*shape)[k] < 1 || (*off)[k] > src->shape[k] - (*shape)[k]) return std::nullopt;
-                src->off[k] += (*off)[k];
+            src->off_param.resize(src->off.size());
+            for (size_t k = 0; k < shape->size(); ++k) {
+                if ((*shape)[k] < 1 || (*shape)[k] > src->shape[k]) return std::nullopt;
+                if (auto o = const_int(offs->args[k])) {
+                    if (*o < 0 || *o > src->shape[k] - (*shape)[k]) return std::nullopt;
+                    src->off[k] += *o;
+                    continue;
+                }
+                // A computed offset the launch also passes as a scalar parameter: bound at bind time (bind_entry
+                // adds the parameter's value and checks the box).
+                const Expr* x = offs->args[k].get();
+                auto it = x && x->kind == ExprKind::Var ? m_scalar_args.find(x->var.get()) : m_scalar_args.end();
+                if (it == m_scalar_args.end() || !src->off_param[k].empty() || src->reshape.size()) return std::nullopt;
+                src->off_param[k] = it->second;
             }
             src->shape = *shape;
             src->how = "a " + d->sval;
@@ -772,7 +795,13 @@ class ExactViews {
         return of(d->args[*k + first].get(), depth + 1);
     }
 
+  public:
+    // The caller's scalar values a launch passes as scalar parameters of the kernel, with the parameter's name: a
+    // slice offset that is one of them is that parameter's value at bind time.
+    void set_scalar_args(std::map<const Var*, std::string> m) { m_scalar_args = std::move(m); }
+
   private:
+    std::map<const Var*, std::string> m_scalar_args;
     std::map<const Var*, std::vector<const Expr*>> m_def;  // assignments (nullptr: a loop or branch result)
     std::map<const Var*, int> m_index;                     // its index in a tuple unpacking (-1: one target)
     std::set<const Var*> m_params;
@@ -793,6 +822,14 @@ std::vector<rt::AliasGroup> launch_alias_groups(const Program* prog, const Funct
                      "would go unseen");
     }
     ExactViews views(caller, prog);
+    {
+        std::map<const Var*, std::string> scalars;
+        for (size_t q = 0; q < args.size() && q < callee.params.size(); ++q)
+            if (args[q] && args[q]->kind == ExprKind::Var && callee.params[q].var->type.kind == TypeKind::Scalar &&
+                dtype_is_int(callee.params[q].var->type.dtype))
+                scalars.emplace(args[q]->var.get(), callee.params[q].var->name);
+        views.set_scalar_args(std::move(scalars));
+    }
     std::map<size_t, ExactView> of;
     for (const auto& [i, j, base] : pairs) {
         for (size_t k : {i, j}) {
@@ -823,7 +860,7 @@ std::vector<rt::AliasGroup> launch_alias_groups(const Program* prog, const Funct
             g.dir = ParamDir::InOut;
         }
         const std::string& name = callee.params[k].var->name;
-        g.members.push_back(rt::ParamView{name, v.off, v.shape, v.reshape});
+        g.members.push_back(rt::ParamView{name, v.off, v.shape, v.reshape, v.off_param});
         if (g.name.empty() && v.whole()) g.name = name;
         g.origin +=
             fmt::format("{}'{}'{}", g.origin.empty() ? "" : ", ", name, v.how.empty() ? "" : " (" + v.how + ")");
@@ -855,7 +892,9 @@ bool same_groups(const std::vector<rt::AliasGroup>& a, const std::vector<rt::Ali
             return false;
         for (size_t k = 0; k < a[i].members.size(); ++k) {
             const auto &x = a[i].members[k], &y = b[i].members[k];
-            if (x.param != y.param || x.off != y.off || x.shape != y.shape || x.reshape != y.reshape) return false;
+            if (x.param != y.param || x.off != y.off || x.shape != y.shape || x.reshape != y.reshape ||
+                x.off_param != y.off_param)
+                return false;
         }
     }
     return true;
@@ -1082,6 +1121,79 @@ class Planner {
         return arg_k && arg_k->kind == ExprKind::Var ? arg_k->var.get() : nullptr;
     }
 
+    // The value of a scalar E of CALLER (a Spmd / Group wrapper computing a kernel's scalar argument, e.g.
+    // `row = base * 2`) when it depends only on constants and on parameters its launcher passes as constants:
+    // integer + - * // % (Python's floor semantics), pl.min / pl.max, unary minus, pl.cast, float + - * /.
+    // nullopt otherwise.
+    std::optional<rt::Scalar> wrapper_scalar(const Function& caller, const Expr* e, const Sources& outer,
+                                             int depth) const {
+        if (!e || depth > 32) return std::nullopt;
+        if (e->kind == ExprKind::Int || e->kind == ExprKind::Bool)
+            return rt::Scalar::of_int(e->ival, e->type.kind == TypeKind::Scalar ? e->type.dtype : DType::INDEX);
+        if (e->kind == ExprKind::Float) return rt::Scalar::of_float(e->fval);
+        if (e->kind == ExprKind::Var && e->var) {
+            const Var* v = e->var.get();
+            for (size_t i = 0; i < caller.params.size(); ++i)
+                if (caller.params[i].var.get() == v)
+                    return i < outer.from.size() && outer.from[i] == rt::kConstArg &&
+                                   outer.consts[i].kind == rt::ArgBinding::Kind::Scalar
+                               ? std::optional<rt::Scalar>(outer.consts[i].scalar)
+                               : std::nullopt;
+            const Expr* def = nullptr;
+            int n = 0;
+            passes::walk(caller.body, [&](const StmtPtr& st) {
+                for (const auto& t : st->targets)
+                    if (t.get() == v) {
+                        ++n;
+                        def = st->kind == StmtKind::Assign && st->targets.size() == 1 ? st->value.get() : nullptr;
+                    }
+            });
+            return n == 1 && def ? wrapper_scalar(caller, def, outer, depth + 1) : std::nullopt;
+        }
+        if (e->kind == ExprKind::Unary && e->sval == "-" && !e->args.empty()) {
+            auto a = wrapper_scalar(caller, e->args[0].get(), outer, depth + 1);
+            if (!a) return std::nullopt;
+            if (a->is_float()) return rt::Scalar::of_float(-a->f, a->dtype);
+            return rt::Scalar::of_int(-a->i, a->dtype);
+        }
+        const bool minmax = e->kind == ExprKind::FuncCall && (e->sval == "pl.min" || e->sval == "pl.max");
+        if (e->kind == ExprKind::FuncCall && e->sval == "pl.cast" && !e->args.empty()) {
+            auto a = wrapper_scalar(caller, e->args[0].get(), outer, depth + 1);
+            if (!a || e->type.kind != TypeKind::Scalar) return std::nullopt;
+            return dtype_is_float(e->type.dtype) ? rt::Scalar::of_float(a->as_double(), e->type.dtype)
+                                                 : rt::Scalar::of_int(a->as_int(), e->type.dtype);
+        }
+        if ((e->kind != ExprKind::Binary && !minmax) || e->args.size() != 2) return std::nullopt;
+        auto a = wrapper_scalar(caller, e->args[0].get(), outer, depth + 1);
+        auto b = wrapper_scalar(caller, e->args[1].get(), outer, depth + 1);
+        if (!a || !b) return std::nullopt;
+        const std::string op = minmax ? e->sval : e->sval;
+        if (a->is_float() || b->is_float()) {
+            const double x = a->as_double(), y = b->as_double();
+            if (op == "+") return rt::Scalar::of_float(x + y);
+            if (op == "-") return rt::Scalar::of_float(x - y);
+            if (op == "*") return rt::Scalar::of_float(x * y);
+            if (op == "/" && y != 0) return rt::Scalar::of_float(x / y);
+            if (op == "pl.min") return rt::Scalar::of_float(std::min(x, y));
+            if (op == "pl.max") return rt::Scalar::of_float(std::max(x, y));
+            return std::nullopt;
+        }
+        const int64_t x = a->i, y = b->i;
+        const DType dt = a->dtype;
+        auto fits = [](__int128 r) { return r >= INT64_MIN && r <= INT64_MAX; };
+        if (op == "+" && fits(static_cast<__int128>(x) + y)) return rt::Scalar::of_int(x + y, dt);
+        if (op == "-" && fits(static_cast<__int128>(x) - y)) return rt::Scalar::of_int(x - y, dt);
+        if (op == "*" && fits(static_cast<__int128>(x) * y)) return rt::Scalar::of_int(x * y, dt);
+        if ((op == "//" || op == "%") && y != 0 && !(x == INT64_MIN && y == -1)) {
+            int64_t q = x / y, r = x % y;
+            if (r != 0 && ((r < 0) != (y < 0))) --q, r += y;
+            return rt::Scalar::of_int(op == "//" ? q : r, dt);
+        }
+        if (op == "pl.min") return rt::Scalar::of_int(std::min(x, y), dt);
+        if (op == "pl.max") return rt::Scalar::of_int(std::max(x, y), dt);
+        return std::nullopt;
+    }
+
     Sources map_call(const Function& caller, const Expr& call, const Sources& outer) {
         Sources s;
         for (const auto& a : call.args) {
@@ -1119,6 +1231,21 @@ class Planner {
                     return true;
                 };
                 const Var* v = a->var.get();
+                // A scalar the wrapper computes from what its launcher passes (a constant at the launch).
+                if (v->type.kind == TypeKind::Scalar && !bind(v)) {
+                    auto val = wrapper_scalar(caller, a.get(), outer, 0);
+                    if (!val)
+                        raise(codes::kUnsupported, a->loc,
+                              fmt::format("'{}' is a scalar '{}' computes from values cvsim does not know when it "
+                                          "plans the launch (a parameter its launcher does not pass as a constant, "
+                                          "or an operation other than + - * // % / pl.min pl.max pl.cast)",
+                                          v->name, caller.name));
+                    s.from.push_back(rt::kConstArg);
+                    b.kind = rt::ArgBinding::Kind::Scalar;
+                    b.scalar = *val;
+                    s.consts.push_back(b);
+                    continue;
+                }
                 for (int hop = 0; v && !bind(v); ++hop) v = hop < 16 ? launch_result_source(caller, v) : nullptr;
                 if (!v)
                     raise(codes::kUnsupported, a->loc,
@@ -1344,9 +1471,276 @@ struct ManualLaunch {
     size_t first = 0;                               // the callee's first argument in call->args (1 for a submit)
     size_t scope = 0;                               // index of its manual scope
     std::vector<std::pair<const Stmt*, int>> arms;  // the branch arms it sits in (If, 0 then / 1 else)
+    std::vector<const Stmt*> loops;                 // the loops it sits in (For, outermost first; no pl.spmd)
+    std::set<size_t> no_dep;                        // the kernel parameters it passes with pl.no_dep
+};
+
+// The kernel parameters a launch C passes with pl.no_dep(arg) (PyPTO's printed form: attrs={"arg_direction_
+// overrides": [k, ...]}, k counting the kernel's arguments): the runtime neither looks the argument up in its
+// tensor map nor publishes it there (simpler: TensorArgType::NO_DEP).
+std::set<size_t> no_dep_params(const Expr& c, size_t first) {
+    std::set<size_t> out;
+    for (size_t p = first; p < c.args.size(); ++p)
+        if (c.args[p] && c.args[p]->kind == ExprKind::FuncCall && c.args[p]->sval == "pl.no_dep") out.insert(p - first);
+    std::function<void(const Expr*)> dict = [&](const Expr* d) {
+        if (!d || d->kind != ExprKind::Dict) return;
+        for (size_t k = 0; k < d->args.size() && k < d->args2.size(); ++k) {
+            if (!d->args[k] || !d->args2[k]) continue;
+            if (d->args[k]->sval == "attrs") dict(d->args2[k].get());
+            if (d->args[k]->sval != "arg_direction_overrides") continue;
+            const Expr& l = *d->args2[k];
+            if (l.kind != ExprKind::List && l.kind != ExprKind::Tuple) continue;
+            for (const auto& e : l.args)
+                if (auto v = const_int(e); v && *v >= 0) out.insert(static_cast<size_t>(*v));
+        }
+    };
+    dict(c.attrs.get());
+    return out;
+}
+
+// What a kernel accesses of one tensor parameter, per dimension: the window [sum(coef * scalar parameter) + lo,
+// ... + hi) covering every load and store of it (its own loop variables and block index over their constant
+// ranges). nullopt for a dimension whose accesses disagree on the scalar part or are not of that form, and for
+// every dimension when the parameter is used otherwise (a view, a call, another op) or the function is a wrapper.
+struct KernelDim {
+    std::map<size_t, int64_t> coef;  // scalar parameter index -> coefficient
+    int64_t lo = 0, hi = 0;
+};
+using KernelWindow = std::vector<std::optional<KernelDim>>;
+
+// ATOMIC (when given): set to whether every access is an atomic-add store (writers that commute).
+std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size_t param, int blocks, int depth = 0,
+                                          bool* atomic = nullptr);
+
+// A wrapper (Spmd or Group function): the windows of the kernels it calls with the parameter, their scalar
+// parameters mapped back to the wrapper's (a scalar argument that is not a wrapper parameter: that dimension
+// unknown), merged. nullopt when the parameter is used otherwise.
+std::optional<KernelWindow> wrapper_window(const Program& prog, Function& k, size_t param, int blocks, int depth,
+                                           bool* atomic) {
+    bool all_atomic = true;
+    const Var* pv = k.params[param].var.get();
+    std::map<const Var*, size_t> scalar_index;
+    for (size_t i = 0; i < k.params.size(); ++i)
+        if (k.params[i].var && k.params[i].var->type.kind == TypeKind::Scalar) scalar_index[k.params[i].var.get()] = i;
+    int refs = 0, passed = 0;
+    std::function<void(const Expr*)> count = [&](const Expr* x) {
+        if (!x) return;
+        if (x->kind == ExprKind::Var && x->var.get() == pv) ++refs;
+        for (const auto& a : x->args) count(a.get());
+        for (const auto& a : x->args2) count(a.get());
+        count(x->attrs.get());
+    };
+    std::optional<KernelWindow> out;
+    bool bad = false;
+    passes::walk(k.body, [&](const StmtPtr& st) {
+        count(st->value.get());
+        for (const auto& v : st->values) {
+            count(v.get());
+            passed += v && v->kind == ExprKind::Var && v->var.get() == pv;  // returned
+        }
+        for (const auto& v : st->init_values) count(v.get());
+        const Expr* c = st->value.get();
+        if (!c || c->kind != ExprKind::FuncCall || is_host_op_call(*c) || c->ival == kFuncRef) return;
+        auto callee = prog.find(c->sval);
+        if (!callee) return;
+        for (size_t q = 0; q < c->args.size(); ++q) {
+            if (!c->args[q] || c->args[q]->kind != ExprKind::Var || c->args[q]->var.get() != pv) continue;
+            ++passed;
+            bool callee_atomic = false;
+            auto w = kernel_window(prog, *callee, q, blocks, depth + 1, &callee_atomic);
+            all_atomic &= callee_atomic;
+            if (!w) {
+                bad = true;
+                continue;
+            }
+            for (auto& d : *w) {
+                if (!d) continue;
+                std::map<size_t, int64_t> mapped;
+                bool ok = true;
+                for (const auto& [cq, m] : d->coef) {
+                    const ExprPtr& a = cq < c->args.size() ? c->args[cq] : nullptr;
+                    auto it = a && a->kind == ExprKind::Var ? scalar_index.find(a->var.get()) : scalar_index.end();
+                    if (it == scalar_index.end()) {
+                        ok = false;
+                        break;
+                    }
+                    mapped[it->second] += m;
+                }
+                if (ok)
+                    d->coef = mapped;
+                else
+                    d.reset();
+            }
+            if (!out) {
+                out = w;
+            } else if (out->size() != w->size()) {
+                bad = true;
+            } else {
+                for (size_t d = 0; d < w->size(); ++d) {
+                    auto& o = (*out)[d];
+                    if (!o || !(*w)[d] || o->coef != (*w)[d]->coef) {
+                        o.reset();
+                        continue;
+                    }
+                    o->lo = std::min(o->lo, (*w)[d]->lo);
+                    o->hi = std::max(o->hi, (*w)[d]->hi);
+                }
+            }
+        }
+    });
+    if (bad || refs != passed || !out) return std::nullopt;
+    if (atomic) *atomic = all_atomic;
+    return out;
+}
+
+std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size_t param, int blocks, int depth,
+                                          bool* atomic) {
+    if (atomic) *atomic = false;
+    if (param >= k.params.size() || !k.params[param].var || depth > 4) return std::nullopt;
+    if (k.type == FuncType::Spmd || k.type == FuncType::Group)
+        return wrapper_window(prog, k, param, blocks, depth, atomic);
+    bool all_atomic = true;
+    if (k.type != FuncType::InCore && k.type != FuncType::AIC && k.type != FuncType::AIV) return std::nullopt;
+    const Var* pv = k.params[param].var.get();
+    std::map<const Var*, size_t> scalar_index;
+    for (size_t i = 0; i < k.params.size(); ++i)
+        if (k.params[i].var && k.params[i].var->type.kind == TypeKind::Scalar) scalar_index[k.params[i].var.get()] = i;
+    // The parameter and the values that are it: a store's result into it, a loop's carried value started from
+    // it (and that loop's results), a copy. Every reference to one of them must be the tensor operand of a load
+    // or store, or such a flow (an init value, a yielded or returned value, a copy).
+    std::set<const Var*> same{pv};
+    auto is_same = [&](const ExprPtr& e) { return e && e->kind == ExprKind::Var && same.count(e->var.get()); };
+    auto is_access = [](const Expr* c) {
+        return c && c->kind == ExprKind::Call && c->op && (c->op->code == OpCode::Load || c->op->code == OpCode::Store);
+    };
+    for (size_t before = 0; before != same.size();) {
+        before = same.size();
+        passes::walk(k.body, [&](const StmtPtr& st) {
+            if (st->kind == StmtKind::Assign && st->targets.size() == 1 &&
+                (is_same(st->value) || (is_access(st->value.get()) && st->value->op->code == OpCode::Store &&
+                                        is_same(arg(*st->value, "output_tensor")))))
+                same.insert(st->targets[0].get());
+            if (st->kind == StmtKind::For)
+                for (size_t i = 0; i < st->iter_args.size() && i < st->init_values.size(); ++i)
+                    if (is_same(st->init_values[i])) {
+                        same.insert(st->iter_args[i].get());
+                        if (i < st->targets.size()) same.insert(st->targets[i].get());
+                    }
+        });
+    }
+    int refs = 0, accesses = 0;
+    std::function<void(const Expr*)> count = [&](const Expr* x) {
+        if (!x) return;
+        if (x->kind == ExprKind::Var && same.count(x->var.get())) ++refs;
+        for (const auto& a : x->args) count(a.get());
+        for (const auto& a : x->args2) count(a.get());
+        count(x->attrs.get());
+    };
+    passes::walk(k.body, [&](const StmtPtr& st) {
+        count(st->value.get());
+        for (const auto& v : st->values) {
+            count(v.get());
+            accesses += is_same(v);  // a yielded or returned value
+        }
+        for (const auto& v : st->init_values) {
+            count(v.get());
+            accesses += is_same(v);
+        }
+        count(st->start.get());
+        count(st->stop.get());
+        count(st->step.get());
+        if (st->kind == StmtKind::Assign && is_same(st->value)) ++accesses;
+    });
+    passes::WindowAnalysis wa(k, blocks);
+    std::optional<KernelWindow> out;
+    bool bad = false;
+    std::function<void(Block&, passes::StmtPath)> walk = [&](Block& b, passes::StmtPath path) {
+        for (size_t i = 0; i < b.size() && !bad; ++i) {
+            passes::StmtPath here = path;
+            here.emplace_back(&b, i);
+            Stmt& s = *b[i];
+            const Expr* c = s.value.get();
+            if (c && c->kind == ExprKind::Call && c->op &&
+                (c->op->code == OpCode::Load || c->op->code == OpCode::Store)) {
+                const ExprPtr& t = arg(*c, c->op->code == OpCode::Store ? "output_tensor" : "tensor");
+                if (is_same(t)) {
+                    ++accesses;
+                    all_atomic &= c->op->code == OpCode::Store && is_atomic_add_store(*c);
+                    // Each of `same` is the whole parameter (a store returns its whole output tensor): the window
+                    // of the access as if it named the parameter itself (the analysis cannot merge a carried
+                    // value's start, the parameter, with what the body yields, a store's result).
+                    ExprPtr as_param = clone_expr(b[i]->value);
+                    for (size_t x = 0; x < c->args.size(); ++x)
+                        if (&c->args[x] == &t) {
+                            auto v = std::make_shared<Expr>(*t);
+                            v->var = k.params[param].var;
+                            as_param->args[x] = v;
+                        }
+                    const passes::GmWindow w = wa.window(*as_param, here);
+                    KernelWindow kw;
+                    if (w.ok)
+                        for (size_t d = 0; d < w.off.size(); ++d) {
+                            KernelDim kd;
+                            passes::Affine rest;
+                            rest.c = w.off[d].c;
+                            bool ok = w.off[d].ok;
+                            for (const auto& [v, m] : w.off[d].terms) {
+                                if (auto it = scalar_index.find(v); it != scalar_index.end())
+                                    kd.coef[it->second] = m;
+                                else
+                                    rest.terms[v] = m;
+                            }
+                            auto r = ok ? wa.bounds(rest) : std::nullopt;
+                            if (!r) {
+                                kw.emplace_back();
+                                continue;
+                            }
+                            kd.lo = r->first;
+                            kd.hi = r->second + w.ext[d];
+                            kw.emplace_back(kd);
+                        }
+                    if (!w.ok) kw.assign(pv->type.shape.size(), std::nullopt);
+                    if (!out) {
+                        out = kw;
+                    } else if (out->size() != kw.size()) {
+                        bad = true;
+                    } else {
+                        for (size_t d = 0; d < kw.size(); ++d) {
+                            auto& o = (*out)[d];
+                            if (!o || !kw[d] || o->coef != kw[d]->coef) {
+                                o.reset();
+                                continue;
+                            }
+                            o->lo = std::min(o->lo, kw[d]->lo);
+                            o->hi = std::max(o->hi, kw[d]->hi);
+                        }
+                    }
+                }
+            }
+            if (s.kind == StmtKind::For) walk(s.body, here);
+            if (s.kind == StmtKind::If) {
+                walk(s.body, here);
+                walk(s.orelse, here);
+            }
+        }
+    };
+    walk(k.body, {});
+    if (bad || refs != accesses || !out) return std::nullopt;
+    if (atomic) *atomic = all_atomic;
+    return out;
+}
+
+// An integer value of the orchestration as sum(coef * loop variable) + constant (nullopt: not of that form).
+struct Affine {
+    std::map<const Var*, int64_t> coef;
+    int64_t c = 0;
 };
 
 }  // namespace
+
+const std::string& launched_kernel(const Expr& call) {
+    return launch_target(call).kernel;
+}
 
 std::vector<Diagnostic> unordered_manual_launches(const Program& program, const Function& orch) {
     std::vector<Diagnostic> out;
@@ -1364,19 +1758,18 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
                 v->attrs->args2[k]->kind == ExprKind::Bool && v->attrs->args2[k]->ival != 0)
                 for (const auto& t : s->targets) untracked.insert(t.get());
     });
-    if (scopes.empty() && untracked.empty()) return out;
     constexpr size_t kAuto = std::numeric_limits<size_t>::max();  // ManualLaunch::scope of a launch in no manual scope
     auto scope_of = [&](uint32_t line) -> std::optional<size_t> {
         for (size_t k = 0; k < scopes.size(); ++k)
             if (line > scopes[k].first && line <= scopes[k].second) return k;
         return std::nullopt;
     };
-    // The launches, in program order, and the task-id tokens each value may carry: a launch's result carries the
-    // launch and everything its deps= carry (so a dependency is transitive); other values carry what the values
-    // they are computed from carry (task-id arrays, loop-carried and branch values), to a fixed point.
+    // The launches, in program order, with the loops and branch arms they sit in.
     std::vector<ManualLaunch> launches;
     std::map<const Expr*, size_t> launch_of;
     std::vector<std::pair<const Stmt*, int>> arms;
+    std::vector<const Stmt*> loops;
+    bool any_no_dep = false;
     std::function<void(const Block&)> collect = [&](const Block& body) {
         for (const auto& s : body) {
             if (s->value && (s->kind == StmtKind::Assign || s->kind == StmtKind::Eval) &&
@@ -1388,11 +1781,21 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
                 if (submit || !is_host_op_call(c)) fn = program.find(t.kernel);
                 if (fn && fn->type != FuncType::Orchestration) {
                     launch_of[&c] = launches.size();
-                    launches.push_back(ManualLaunch{s.get(), &c, fn, submit ? size_t{1} : size_t{0},
-                                                    scope_of(s->loc.line).value_or(kAuto), arms});
+                    ManualLaunch l{
+                        s.get(), &c,    fn, submit ? size_t{1} : size_t{0}, scope_of(s->loc.line).value_or(kAuto),
+                        arms,    loops, {}};
+                    l.no_dep = no_dep_params(c, l.first);
+                    any_no_dep |= !l.no_dep.empty();
+                    launches.push_back(std::move(l));
                 }
             }
-            if (s->kind == StmtKind::For) collect(s->body);
+            // A pl.spmd loop is one launch of its body's kernel on N blocks, not N submissions.
+            if (s->kind == StmtKind::For) {
+                const bool iterates = s->loop_kind != LoopKind::Spmd;
+                if (iterates) loops.push_back(s.get());
+                collect(s->body);
+                if (iterates) loops.pop_back();
+            }
             if (s->kind == StmtKind::If) {
                 arms.emplace_back(s.get(), 0);
                 collect(s->body);
@@ -1403,10 +1806,98 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
         }
     };
     collect(orch.body);
-    if (launches.size() < 2) return out;
+    if (launches.empty() || (scopes.empty() && untracked.empty() && !any_no_dep)) return out;
 
-    std::map<const Var*, std::set<size_t>> tokens;
-    auto expr_tokens = [&](const Expr* e, std::set<size_t>& acc) {
+    // The task-id tokens each value may carry: a launch's result carries the launch and everything its deps=
+    // carry (so a dependency is transitive); other values carry what the values they are computed from carry
+    // (task-id arrays, loop-carried and branch values), to a fixed point. Two flows: `full` follows every value
+    // (what a loop's carried value may hold at some iteration); `intra` does not follow a loop's back edge (what
+    // its body yields does not reach its carried values): a carried value there stands for itself, the token
+    // carry_token(v), which says "a task id of an earlier iteration through v".
+    const size_t n_launch = launches.size();
+    std::map<const Var*, size_t> carry_index;
+    std::vector<const Var*> carry_var;
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        if (s->kind != StmtKind::For) return;
+        for (const auto& ia : s->iter_args)
+            if (ia && carry_index.emplace(ia.get(), n_launch + carry_var.size()).second) carry_var.push_back(ia.get());
+    });
+    auto flow_tokens = [&](bool back_edges) {
+        std::map<const Var*, std::set<size_t>> tokens;
+        if (!back_edges)
+            for (const auto& [v, k] : carry_index) tokens[v].insert(k);
+        auto expr_tokens = [&](const Expr* e, std::set<size_t>& acc) {
+            std::function<void(const Expr*)> go = [&](const Expr* x) {
+                if (!x) return;
+                if (x->kind == ExprKind::Var && x->var)
+                    if (auto it = tokens.find(x->var.get()); it != tokens.end())
+                        acc.insert(it->second.begin(), it->second.end());
+                for (const auto& a : x->args) go(a.get());
+                for (const auto& a : x->args2) go(a.get());
+                go(x->attrs.get());
+            };
+            go(e);
+        };
+        bool changed = true;
+        auto add = [&](const Var* v, const std::set<size_t>& from) {
+            if (!v || from.empty()) return;
+            auto& to = tokens[v];
+            const size_t before = to.size();
+            to.insert(from.begin(), from.end());
+            changed |= to.size() != before;
+        };
+        std::function<void(const Block&, const Stmt*)> flow = [&](const Block& body, const Stmt* owner) {
+            for (const auto& s : body) {
+                if (s->kind == StmtKind::Assign && s->value) {
+                    std::set<size_t> acc;
+                    if (auto it = launch_of.find(s->value.get()); it != launch_of.end()) {
+                        acc.insert(it->second);
+                        const Expr& c = *s->value;
+                        if (c.attrs)
+                            for (size_t k = 0; k < c.attrs->args.size() && k < c.attrs->args2.size(); ++k)
+                                if (c.attrs->args[k]->sval == "deps") expr_tokens(c.attrs->args2[k].get(), acc);
+                    } else {
+                        expr_tokens(s->value.get(), acc);
+                    }
+                    for (const auto& t : s->targets) add(t.get(), acc);
+                } else if (s->kind == StmtKind::For) {
+                    for (size_t k = 0; k < s->iter_args.size() && k < s->init_values.size(); ++k) {
+                        std::set<size_t> acc;
+                        expr_tokens(s->init_values[k].get(), acc);
+                        add(s->iter_args[k].get(), acc);
+                    }
+                    flow(s->body, s.get());
+                    for (size_t k = 0; k < s->targets.size() && k < s->iter_args.size(); ++k)
+                        if (auto it = tokens.find(s->iter_args[k].get()); it != tokens.end()) {
+                            std::set<size_t> acc = it->second;
+                            if (!back_edges) acc.erase(carry_index.at(s->iter_args[k].get()));
+                            add(s->targets[k].get(), acc);
+                        }
+                } else if (s->kind == StmtKind::If) {
+                    flow(s->body, s.get());
+                    flow(s->orelse, s.get());
+                } else if (s->kind == StmtKind::Yield) {
+                    for (size_t k = 0; k < s->values.size(); ++k) {
+                        std::set<size_t> acc;
+                        expr_tokens(s->values[k].get(), acc);
+                        if (k < s->targets.size()) add(s->targets[k].get(), acc);
+                        if (owner && owner->kind == StmtKind::For && k < owner->iter_args.size() && back_edges)
+                            add(owner->iter_args[k].get(), acc);
+                        if (owner && k < owner->targets.size()) add(owner->targets[k].get(), acc);
+                    }
+                }
+            }
+        };
+        for (int round = 0; changed && round < 64; ++round) {
+            changed = false;
+            flow(orch.body, nullptr);
+        }
+        return tokens;
+    };
+    const auto full = flow_tokens(true);
+    const auto intra = flow_tokens(false);
+    auto deps_of = [&](const Expr& c, const std::map<const Var*, std::set<size_t>>& tokens, std::set<size_t>& acc) {
+        if (!c.attrs) return;
         std::function<void(const Expr*)> go = [&](const Expr* x) {
             if (!x) return;
             if (x->kind == ExprKind::Var && x->var)
@@ -1416,142 +1907,491 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
             for (const auto& a : x->args2) go(a.get());
             go(x->attrs.get());
         };
-        go(e);
-    };
-    auto deps_of = [&](const Expr& c, std::set<size_t>& acc) {
-        if (!c.attrs) return;
         for (size_t k = 0; k < c.attrs->args.size() && k < c.attrs->args2.size(); ++k)
-            if (c.attrs->args[k]->sval == "deps") expr_tokens(c.attrs->args2[k].get(), acc);
+            if (c.attrs->args[k]->sval == "deps") go(c.attrs->args2[k].get());
     };
-    bool changed = true;
-    auto add = [&](const Var* v, const std::set<size_t>& from) {
-        if (!v || from.empty()) return;
-        auto& to = tokens[v];
-        const size_t before = to.size();
-        to.insert(from.begin(), from.end());
-        changed |= to.size() != before;
-    };
-    std::function<void(const Block&, const Stmt*)> flow = [&](const Block& body, const Stmt* owner) {
-        for (const auto& s : body) {
-            if (s->kind == StmtKind::Assign && s->value) {
-                std::set<size_t> acc;
-                if (auto it = launch_of.find(s->value.get()); it != launch_of.end()) {
-                    acc.insert(it->second);
-                    deps_of(*s->value, acc);
-                } else {
-                    expr_tokens(s->value.get(), acc);
-                }
-                for (const auto& t : s->targets) add(t.get(), acc);
-            } else if (s->kind == StmtKind::For) {
-                for (size_t k = 0; k < s->iter_args.size() && k < s->init_values.size(); ++k) {
-                    std::set<size_t> acc;
-                    expr_tokens(s->init_values[k].get(), acc);
-                    add(s->iter_args[k].get(), acc);
-                }
-                flow(s->body, s.get());
-                for (size_t k = 0; k < s->targets.size() && k < s->iter_args.size(); ++k)
-                    if (auto it = tokens.find(s->iter_args[k].get()); it != tokens.end()) {
-                        const std::set<size_t> acc = it->second;
-                        add(s->targets[k].get(), acc);
-                    }
-            } else if (s->kind == StmtKind::If) {
-                flow(s->body, s.get());
-                flow(s->orelse, s.get());
-            } else if (s->kind == StmtKind::Yield) {
-                for (size_t k = 0; k < s->values.size(); ++k) {
-                    std::set<size_t> acc;
-                    expr_tokens(s->values[k].get(), acc);
-                    if (k < s->targets.size()) add(s->targets[k].get(), acc);
-                    if (owner && owner->kind == StmtKind::For && k < owner->iter_args.size())
-                        add(owner->iter_args[k].get(), acc);
-                    if (owner && k < owner->targets.size()) add(owner->targets[k].get(), acc);
-                }
-            }
-        }
-    };
-    for (int round = 0; changed && round < 64; ++round) {
-        changed = false;
-        flow(orch.body, nullptr);
-    }
 
     LaunchAliases roots(orch, &program);
-    // A tensor launches A and B may both access, one of them writing it, whose root KEEP accepts (nullptr: none).
+    // A tensor launches A and B may both access, one of them writing it (nullptr: none).
     struct Conflict {
         const Var* shared = nullptr;
         bool a_writes = false, b_writes = false;
     };
-    // Each launch's tensor arguments: what each may be (roots and windows) and whether the launch writes it.
-    std::vector<std::vector<std::pair<std::vector<GmAlias>, bool>>> access(launches.size());
-    for (size_t k = 0; k < launches.size(); ++k) {
+    // Each launch's tensor arguments: the argument, what it may be (roots and windows), whether the launch writes
+    // it and whether the runtime tracks it there (not pl.no_dep).
+    struct Access {
+        const Expr* arg = nullptr;
+        std::vector<GmAlias> roots;
+        bool writes = false;
+        bool tracked = true;
+    };
+    std::vector<std::vector<Access>> access(n_launch);
+    for (size_t k = 0; k < n_launch; ++k) {
         const ManualLaunch& l = launches[k];
         for (size_t p = l.first; p < l.call->args.size(); ++p) {
             const size_t pp = p - l.first;
             if (pp >= l.callee->params.size() || l.callee->params[pp].var->type.kind != TypeKind::Tensor) continue;
-            access[k].emplace_back(roots.of(l.call->args[p].get()), l.callee->params[pp].dir != ParamDir::In);
+            const Expr* a = l.call->args[p].get();
+            if (a && a->kind == ExprKind::FuncCall && a->sval == "pl.no_dep" && !a->args.empty()) a = a->args[0].get();
+            access[k].push_back(
+                Access{a, roots.of(a), l.callee->params[pp].dir != ParamDir::In, l.no_dep.count(pp) == 0});
         }
     }
-    auto conflict = [&](size_t a, size_t b, const std::function<bool(const Var*)>& keep) {
+
+    // Values of the orchestration as affine functions of its loop variables (single definitions followed).
+    std::map<const Var*, const Expr*> def_of;
+    std::set<const Var*> multi_def, loop_vars;
+    // The loops each tensor the orchestration creates is created in: every iteration of those has a fresh one.
+    std::map<const Var*, std::set<const Stmt*>> created_in;
+    {
+        std::vector<const Stmt*> stack;
+        std::function<void(const Block&)> scan = [&](const Block& body) {
+            for (const auto& st : body) {
+                if (st->kind == StmtKind::Assign && st->value && st->value->kind == ExprKind::FuncCall &&
+                    st->value->sval == "pl.tensor.create")
+                    for (const auto& t : st->targets) created_in[t.get()].insert(stack.begin(), stack.end());
+                if (st->kind == StmtKind::For) {
+                    stack.push_back(st.get());
+                    scan(st->body);
+                    stack.pop_back();
+                }
+                if (st->kind == StmtKind::If) {
+                    scan(st->body);
+                    scan(st->orelse);
+                }
+            }
+        };
+        scan(orch.body);
+    }
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        if (s->kind == StmtKind::For && s->loop_var) loop_vars.insert(s->loop_var.get());
+        for (const auto& t : s->targets)
+            if (s->kind != StmtKind::Assign || s->targets.size() != 1 ||
+                !def_of.emplace(t.get(), s->value.get()).second)
+                multi_def.insert(t.get());
+    });
+    std::function<std::optional<Affine>(const Expr*, int)> affine = [&](const Expr* e,
+                                                                        int depth) -> std::optional<Affine> {
+        if (!e || depth > 32) return std::nullopt;
+        if (e->kind == ExprKind::Int) return Affine{{}, e->ival};
+        if (e->kind == ExprKind::Var && e->var) {
+            const Var* v = e->var.get();
+            if (loop_vars.count(v)) return Affine{{{v, 1}}, 0};
+            auto it = def_of.find(v);
+            if (it == def_of.end() || multi_def.count(v)) return std::nullopt;
+            return affine(it->second, depth + 1);
+        }
+        if (e->kind == ExprKind::FuncCall && e->sval == "pl.cast" && !e->args.empty())
+            return affine(e->args[0].get(), depth + 1);
+        if (e->kind != ExprKind::Binary || e->args.size() != 2) return std::nullopt;
+        auto a = affine(e->args[0].get(), depth + 1);
+        auto b = affine(e->args[1].get(), depth + 1);
+        if (!a || !b) return std::nullopt;
+        if (e->sval == "+" || e->sval == "-") {
+            const int64_t sign = e->sval == "+" ? 1 : -1;
+            for (const auto& [v, k] : b->coef) a->coef[v] += sign * k;
+            a->c += sign * b->c;
+            return a;
+        }
+        if (e->sval == "*") {
+            if (!a->coef.empty() && !b->coef.empty()) return std::nullopt;
+            const Affine& s = a->coef.empty() ? *b : *a;
+            const int64_t m = a->coef.empty() ? a->c : b->c;
+            Affine r{{}, s.c * m};
+            for (const auto& [v, k] : s.coef) r.coef[v] = k * m;
+            return r;
+        }
+        return std::nullopt;
+    };
+    // The window ARG names when it is a pl.tensor.slice (or three-argument pl.tensor.view) of the whole of one
+    // root, per dimension its offset (affine) and extent; nullopt otherwise.
+    struct AffineWindow {
+        const Var* root = nullptr;
+        std::vector<std::optional<Affine>> lo;
+        std::vector<int64_t> ext;
+    };
+    auto window_of = [&](const Expr* arg) -> std::optional<AffineWindow> {
+        for (int hop = 0; arg && arg->kind == ExprKind::Var && hop < 16; ++hop) {
+            auto it = def_of.find(arg->var.get());
+            if (it == def_of.end() || multi_def.count(arg->var.get()) || !it->second) return std::nullopt;
+            const Expr* d = it->second;
+            if (d->kind == ExprKind::Var) {
+                arg = d;
+                continue;
+            }
+            if (d->kind != ExprKind::FuncCall || (d->sval != "pl.tensor.slice" && d->sval != "pl.tensor.view") ||
+                d->args.size() < 3 || !d->args[0] || d->args[0]->kind != ExprKind::Var)
+                return std::nullopt;
+            auto shape = const_ints(d->args[1]);
+            const Expr* offs = d->args[2].get();
+            if (!shape || !offs || (offs->kind != ExprKind::List && offs->kind != ExprKind::Tuple) ||
+                offs->args.size() != shape->size())
+                return std::nullopt;
+            auto base = roots.of(d->args[0].get());
+            if (base.size() != 1 || !base[0].ext.empty() || base[0].base->type.shape != d->args[0]->var->type.shape)
+                return std::nullopt;
+            AffineWindow w{base[0].base, {}, *shape};
+            for (const auto& o : offs->args) w.lo.push_back(affine(o.get(), 0));
+            return w;
+        }
+        return std::nullopt;
+    };
+    // The window a launch's argument covers of its root, per dimension an offset affine in the orchestration's
+    // loop variables and an extent (nullopt: not known): the argument's own slice (or the whole root), narrowed by
+    // what the kernel accesses of its parameter (kernel_window) when its scalar arguments are affine too.
+    struct ArgDim {
+        Affine off;
+        int64_t ext = 0;
+        bool exact = false;  // narrowed to what the kernel accesses (else the argument's whole extent)
+    };
+    struct ArgWindow {
+        const Var* root = nullptr;
+        std::vector<std::optional<ArgDim>> dims;
+        bool atomic = false;  // the kernel only adds to it atomically (atomic-add stores commute)
+    };
+    std::map<std::pair<size_t, size_t>, std::optional<ArgWindow>> arg_windows;  // (launch, access) -> window
+    std::vector<std::vector<size_t>> access_param(n_launch);                    // access -> kernel parameter
+    for (size_t k = 0; k < n_launch; ++k) {
+        const ManualLaunch& l = launches[k];
+        for (size_t p = l.first; p < l.call->args.size(); ++p) {
+            const size_t pp = p - l.first;
+            if (pp < l.callee->params.size() && l.callee->params[pp].var->type.kind == TypeKind::Tensor)
+                access_param[k].push_back(pp);
+        }
+    }
+    auto arg_window = [&](size_t k, size_t x) -> const std::optional<ArgWindow>& {
+        auto [it, fresh] = arg_windows.try_emplace({k, x});
+        if (!fresh) return it->second;
+        const ManualLaunch& l = launches[k];
+        const Access& a = access[k][x];
+        ArgWindow w;
+        if (auto sw = window_of(a.arg)) {
+            w.root = sw->root;
+            for (size_t d = 0; d < sw->lo.size(); ++d)
+                w.dims.push_back(sw->lo[d] ? std::optional<ArgDim>(ArgDim{*sw->lo[d], sw->ext[d]}) : std::nullopt);
+        } else if (a.roots.size() == 1 && a.roots[0].ext.empty() && a.arg && a.arg->type.kind == TypeKind::Tensor &&
+                   a.roots[0].base->type.shape == a.arg->type.shape) {
+            w.root = a.roots[0].base;
+            for (int64_t e : a.arg->type.shape) w.dims.push_back(ArgDim{Affine{}, e});
+        } else {
+            return it->second;
+        }
+        const size_t pp = access_param[k][x];
+        auto blocks = launch_core_num(*l.call);
+        bool atomic = false;
+        auto kw = kernel_window(program, *l.callee, pp, blocks ? static_cast<int>(*blocks) : 1, 0, &atomic);
+        w.atomic = kw && atomic;
+        if (kw && kw->size() == w.dims.size())
+            for (size_t d = 0; d < w.dims.size(); ++d) {
+                if (!w.dims[d] || !(*kw)[d]) continue;
+                Affine off = w.dims[d]->off;
+                bool ok = true;
+                for (const auto& [q, m] : (*kw)[d]->coef) {
+                    auto v =
+                        l.first + q < l.call->args.size() ? affine(l.call->args[l.first + q].get(), 0) : std::nullopt;
+                    if (!v) {
+                        ok = false;
+                        break;
+                    }
+                    for (const auto& [lv, cf] : v->coef) off.coef[lv] += m * cf;
+                    off.c += m * v->c;
+                }
+                if (!ok) continue;
+                off.c += (*kw)[d]->lo;
+                std::erase_if(off.coef, [](const auto& e) { return e.second == 0; });
+                w.dims[d] = ArgDim{off, (*kw)[d]->hi - (*kw)[d]->lo, true};
+            }
+        it->second = w;
+        return it->second;
+    };
+    // Whether access X of launch A and Y of launch B name bytes that cannot be shared: in one dimension both
+    // offsets move alike with the loops (the same loop variables, same coefficients) and the windows are apart.
+    // LOOP == nullptr: in one iteration of every loop both sit in; else at two different iterations of LOOP:
+    // both offsets are s * i + c (+ the same terms of loops outside it) and both windows fit in one span of
+    // |s * step| elements, so different iterations' windows are different spans.
+    auto apart = [&](size_t a, size_t x, size_t b, size_t y, const Stmt* loop) {
+        const auto& wx = arg_window(a, x);
+        const auto& wy = arg_window(b, y);
+        if (!wx || !wy || wx->root != wy->root || wx->dims.size() != wy->dims.size()) return false;
+        auto common = [&](const Var* v) {
+            for (const Stmt* f : launches[a].loops)
+                if (f->loop_var.get() == v)
+                    return std::find(launches[b].loops.begin(), launches[b].loops.end(), f) != launches[b].loops.end();
+            return false;
+        };
+        for (size_t d = 0; d < wx->dims.size(); ++d) {
+            const auto& p = wx->dims[d];
+            const auto& q = wy->dims[d];
+            if (!p || !q || p->off.coef != q->off.coef) continue;
+            bool same_iteration_terms = true;
+            for (const auto& [v, cf] : p->off.coef) same_iteration_terms &= common(v);
+            if (!same_iteration_terms) continue;
+            if (!loop) {
+                if (p->off.c + p->ext <= q->off.c || q->off.c + q->ext <= p->off.c) return true;
+                continue;
+            }
+            const Var* iv = loop->loop_var.get();
+            auto step = loop->step ? const_int(loop->step) : std::optional<int64_t>(1);
+            auto s_it = p->off.coef.find(iv);
+            if (!iv || !step || *step == 0 || s_it == p->off.coef.end()) continue;
+            // The other terms must not change between two iterations of LOOP: loops enclosing it.
+            bool outer_only = true;
+            for (const auto& [v, cf] : p->off.coef) {
+                if (v == iv) continue;
+                bool outer = false;
+                for (const Stmt* f : launches[a].loops) {
+                    if (f == loop) break;
+                    outer |= f->loop_var.get() == v;
+                }
+                outer_only &= outer;
+            }
+            if (!outer_only) continue;
+            const int64_t span = std::abs(s_it->second * *step);
+            const int64_t lo = std::min(p->off.c, q->off.c), hi = std::max(p->off.c + p->ext, q->off.c + q->ext);
+            if (hi - lo <= span) return true;
+        }
+        return false;
+    };
+
+    // Whether an argument of launch K may differ between iterations of LOOP: a scalar computed from a loop
+    // variable of LOOP or of a loop inside it (or from a value cvsim does not follow: a carried scalar, several
+    // definitions), or a tensor sliced at such an offset. A tensor that is a launch's result or a loop's carried
+    // value is the same root at every iteration.
+    std::function<bool(const Expr*, const Stmt*, const ManualLaunch&, int)> varies =
+        [&](const Expr* e, const Stmt* loop, const ManualLaunch& l, int depth) -> bool {
+        if (!e || depth > 32) return depth > 32;
+        if (e->kind == ExprKind::Var && e->var) {
+            const Var* v = e->var.get();
+            if (loop_vars.count(v)) {
+                for (const Stmt* f : l.loops) {
+                    if (f == loop) break;
+                    if (f->loop_var.get() == v) return false;  // a loop outside LOOP: fixed across its iterations
+                }
+                return true;
+            }
+            const bool tensor = v->type.kind == TypeKind::Tensor;
+            auto it = def_of.find(v);
+            if (it == def_of.end() || multi_def.count(v) || !it->second)
+                // No single definition: a parameter (fixed), or a loop's or branch's result or carried value (a
+                // scalar one may change; a tensor one has the same roots at every iteration).
+                return !tensor && (multi_def.count(v) > 0 || carry_index.count(v) > 0);
+            const Expr* d = it->second;
+            if (tensor) {
+                if (d->kind == ExprKind::Var) return varies(d, loop, l, depth + 1);
+                if (d->kind == ExprKind::FuncCall &&
+                    (d->sval == "pl.tensor.slice" || d->sval == "pl.tensor.view" || d->sval == "pl.tensor.reshape"))
+                    for (const auto& a : d->args)
+                        if (varies(a.get(), loop, l, depth + 1)) return true;
+                return false;
+            }
+            return varies(d, loop, l, depth + 1);
+        }
+        if (e->kind == ExprKind::FuncCall && e->ival == kFuncRef) return false;
+        for (const auto& a : e->args)
+            if (varies(a.get(), loop, l, depth + 1)) return true;
+        return false;
+    };
+    auto launch_varies = [&](size_t k, const Stmt* loop) {
+        const ManualLaunch& l = launches[k];
+        for (size_t p = l.first; p < l.call->args.size(); ++p)
+            if (varies(l.call->args[p].get(), loop, l, 0)) return true;
+        return false;
+    };
+
+    auto is_untracked = [&](const Var* v) { return untracked.count(v) > 0; };
+    // A tensor launches A and B may share, one of them writing it. ORDERED_BY_MAP: only through arguments the
+    // runtime's tensor map orders (both launches in AUTO scopes, both arguments tracked, the tensor not
+    // manual_dep); else only through the others. LOOP: at different iterations of it (windows that differ by the
+    // iteration are apart).
+    // The window of access X of launch K is known at every iteration of LOOP: narrowed to what the kernel
+    // accesses in every dimension, offsets moving only with LOOP and the loops outside it.
+    auto known = [&](size_t k, size_t x, const Stmt* loop) {
+        const auto& w = arg_window(k, x);
+        if (!w || !loop) return false;
+        std::set<const Var*> fixed;
+        for (const Stmt* f : launches[k].loops) {
+            fixed.insert(f->loop_var.get());
+            if (f == loop) break;
+        }
+        for (const auto& d : w->dims) {
+            if (!d || !d->exact) return false;
+            for (const auto& [v, cf] : d->off.coef)
+                if (!fixed.count(v)) return false;
+        }
+        return true;
+    };
+    // KNOWN_ONLY: only through arguments whose windows are known in every dimension.
+    auto conflict = [&](size_t a, size_t b, bool ordered_by_map, const Stmt* loop, bool known_only = false) {
         Conflict c;
-        for (const auto& [xs, aw] : access[a])
-            for (const auto& [ys, bw] : access[b]) {
-                if (!aw && !bw) continue;
-                for (const GmAlias& x : xs)
-                    for (const GmAlias& y : ys)
-                        if (!c.shared && may_share(x, y) && keep(x.base)) c = Conflict{x.base, aw, bw};
+        const bool both_auto = launches[a].scope == kAuto && launches[b].scope == kAuto;
+        for (size_t xi = 0; xi < access[a].size(); ++xi)
+            for (size_t yi = 0; yi < access[b].size(); ++yi) {
+                const Access& x = access[a][xi];
+                const Access& y = access[b][yi];
+                if (!x.writes && !y.writes) continue;
+                for (const GmAlias& gx : x.roots)
+                    for (const GmAlias& gy : y.roots) {
+                        if (c.shared || !may_share(gx, gy)) continue;
+                        // A tensor created in the loop's body: each iteration has its own.
+                        if (loop)
+                            if (auto it = created_in.find(gx.base); it != created_in.end() && it->second.count(loop))
+                                continue;
+                        const bool by_map = both_auto && x.tracked && y.tracked && !is_untracked(gx.base);
+                        if (by_map != ordered_by_map) continue;
+                        if (!ordered_by_map && apart(a, xi, b, yi, loop)) continue;
+                        // Two atomic adds (and nothing else) to the same bytes commute: no order needed.
+                        if (const auto& wa = arg_window(a, xi), &wb = arg_window(b, yi);
+                            wa && wb && wa->atomic && wb->atomic)
+                            continue;
+                        if (known_only && (!known(a, xi, loop) || !known(b, yi, loop))) continue;
+                        c = Conflict{gx.base, x.writes, y.writes};
+                    }
             }
         return c;
     };
-    auto is_untracked = [&](const Var* v) { return untracked.count(v) > 0; };
-    auto is_tracked = [&](const Var* v) { return untracked.count(v) == 0; };
-    // What each launch runs after (transitively): its deps= and, in an AUTO scope, every earlier AUTO launch it
-    // shares a tracked tensor with (one writing it), as the runtime's OverlapMap orders them.
-    std::vector<std::set<size_t>> after(launches.size());
-    for (size_t j = 0; j < launches.size(); ++j) {
+    auto exclusive = [&](const ManualLaunch& a, const ManualLaunch& b) {  // the two arms of one branch
+        bool x = false;
+        for (const auto& [s1, arm1] : a.arms)
+            for (const auto& [s2, arm2] : b.arms) x |= s1 == s2 && arm1 != arm2;
+        return x;
+    };
+    // What each launch runs after in its iteration (transitively): its deps= and, both in AUTO scopes, every
+    // earlier launch it shares a tracked tensor with (one writing it), as the runtime's tensor map orders them;
+    // and the loop-carried values its deps= (or those of a launch it runs after) read.
+    std::vector<std::set<size_t>> after(n_launch), carried(n_launch);
+    std::vector<bool> reported(n_launch, false);
+    auto report = [&](size_t i, size_t j, const Conflict& c, const Stmt* loop) {
+        const ManualLaunch& a = launches[i];
+        const ManualLaunch& b = launches[j];
+        const char* code = c.a_writes && c.b_writes ? codes::kRaceWaw : c.a_writes ? codes::kRaceRaw : codes::kRaceWar;
+        const std::string kind = c.a_writes && c.b_writes ? "WAW" : c.a_writes ? "RAW" : "WAR";
+        std::string where;
+        if (a.scope != kAuto && a.scope == b.scope)
+            where = "in a manual scope";
+        else if (a.scope != kAuto || b.scope != kAuto)
+            where = fmt::format(
+                "{} a manual scope and {}",
+                a.scope != kAuto && b.scope != kAuto ? "in two manual scopes (neither is tracked):" : "across",
+                a.scope != kAuto && b.scope != kAuto ? "the runtime orders neither by tensor"
+                                                     : "outside it (the runtime's tensor map "
+                                                       "records no task of a manual scope and "
+                                                       "looks none up there)");
+        else if (is_untracked(c.shared))
+            where = "of a tensor created with manual_dep=True (the runtime does not track it)";
+        else
+            where = "passing it with pl.no_dep (the runtime does not track that argument)";
+        Diagnostic d;
+        d.code = code;
+        d.loc = b.stmt->loc;
+        d.span = 1;
+        if (loop) {
+            d.message = fmt::format(
+                "{} on GM tensor '{}' between launches {}: '{}' (line {}) {} it and '{}' {} it at a later iteration "
+                "of the loop at line {}, and nothing orders that iteration's '{}' after the earlier one's '{}' "
+                "(deps= of a task id the loop carries, or windows that differ by the loop index), so the runtime "
+                "may run them in either order or at once",
+                kind, c.shared->name, where, a.callee->name, a.stmt->loc.line, c.a_writes ? "writes" : "reads",
+                b.callee->name, c.b_writes ? "writes" : "reads", loop->loc.line, b.callee->name, a.callee->name);
+            d.hint = fmt::format(
+                "carry the task id of the launch at line {} through the loop (init_values / pl.yield_, or a task-id "
+                "array) into deps=[...] of this launch, or give each iteration a slice of its own",
+                a.stmt->loc.line);
+        } else {
+            d.message = fmt::format(
+                "{} on GM tensor '{}' between launches {}: '{}' (line {}) {} it and '{}' {} it, and '{}' does not "
+                "depend on '{}' (deps=), so the runtime may run them in either order or at once",
+                kind, c.shared->name, where, a.callee->name, a.stmt->loc.line, c.a_writes ? "writes" : "reads",
+                b.callee->name, c.b_writes ? "writes" : "reads", b.callee->name, a.callee->name);
+            d.hint =
+                fmt::format("add the task id of the launch at line {} to deps=[...] of this launch", a.stmt->loc.line);
+        }
+        out.push_back(std::move(d));
+        reported[j] = true;
+    };
+    for (size_t j = 0; j < n_launch; ++j) {
         const ManualLaunch& b = launches[j];
         std::set<size_t> direct;
-        deps_of(*b.call, direct);
-        auto exclusive = [&](const ManualLaunch& a) {  // the two arms of one branch
-            bool x = false;
-            for (const auto& [s1, arm1] : a.arms)
-                for (const auto& [s2, arm2] : b.arms) x |= s1 == s2 && arm1 != arm2;
-            return x;
-        };
+        deps_of(*b.call, intra, direct);
+        for (size_t t : direct)
+            if (t >= n_launch) carried[j].insert(t);
         if (b.scope == kAuto)
             for (size_t i = 0; i < j; ++i)
-                if (launches[i].scope == kAuto && !exclusive(launches[i]) && conflict(i, j, is_tracked).shared)
+                if (launches[i].scope == kAuto && !exclusive(launches[i], b) && conflict(i, j, true, nullptr).shared)
                     direct.insert(i);
         for (size_t i : direct)
             if (i < j) {
                 after[j].insert(i);
                 after[j].insert(after[i].begin(), after[i].end());
+                carried[j].insert(carried[i].begin(), carried[i].end());
             }
-        for (size_t i = 0; i < j; ++i) {
-            const ManualLaunch& a = launches[i];
-            if (after[j].count(i) || exclusive(a)) continue;
-            const bool manual = a.scope == b.scope && b.scope != kAuto;
-            if (!manual && !(a.scope == kAuto && b.scope == kAuto)) continue;
-            const Conflict c = manual ? conflict(i, j, [](const Var*) { return true; }) : conflict(i, j, is_untracked);
-            if (!c.shared) continue;
-            const char* code = c.a_writes && c.b_writes ? codes::kRaceWaw
-                               : c.a_writes             ? codes::kRaceRaw
-                                                        : codes::kRaceWar;
-            const std::string kind = c.a_writes && c.b_writes ? "WAW" : c.a_writes ? "RAW" : "WAR";
-            Diagnostic d;
-            d.code = code;
-            d.loc = b.stmt->loc;
-            d.span = 1;
-            d.message = fmt::format(
-                "{} on GM tensor '{}' between launches {}: '{}' (line {}) {} it and '{}' {} it, and '{}' does not "
-                "depend on '{}' (deps=), so the runtime may run them in either order or at once",
-                kind, c.shared->name,
-                manual ? "in a manual scope"
-                       : "of a tensor created with manual_dep=True (the runtime does not track it)",
-                a.callee->name, a.stmt->loc.line, c.a_writes ? "writes" : "reads", b.callee->name,
-                c.b_writes ? "writes" : "reads", b.callee->name, a.callee->name);
-            d.hint =
-                fmt::format("add the task id of the launch at line {} to deps=[...] of this launch", a.stmt->loc.line);
-            out.push_back(std::move(d));
-            break;  // one diagnostic per later launch
+        for (size_t i = 0; i < j && !reported[j]; ++i) {
+            if (after[j].count(i) || exclusive(launches[i], b)) continue;
+            if (const Conflict c = conflict(i, j, false, nullptr); c.shared) report(i, j, c, nullptr);
+        }
+    }
+    // Launches of one loop at two iterations (a launch and itself, or two launches of its body, either first in
+    // the body): B at iteration t' runs after A at every t < t' when B's deps= reach A's task id of the previous
+    // iteration through a value the loop carries and A (or B) is so ordered after itself, or B runs after A in
+    // one iteration and one of the two is so ordered after itself (docs/DECISIONS.md, "Manual scopes").
+    std::set<const Stmt*> all_loops;
+    for (const auto& l : launches) all_loops.insert(l.loops.begin(), l.loops.end());
+    for (const Stmt* loop : all_loops) {
+        // A loop of one iteration (or none) pairs nothing across iterations.
+        if (auto lo = loop->start ? const_int(loop->start) : std::optional<int64_t>(0),
+            hi = loop->stop ? const_int(loop->stop) : std::nullopt,
+            st = loop->step ? const_int(loop->step) : std::optional<int64_t>(1);
+            lo && hi && st && *st > 0 && *hi - *lo <= *st)
+            continue;
+        std::vector<size_t> in;
+        for (size_t k = 0; k < n_launch; ++k)
+            if (std::find(launches[k].loops.begin(), launches[k].loops.end(), loop) != launches[k].loops.end())
+                in.push_back(k);
+        std::set<const Var*> own;
+        for (const auto& ia : loop->iter_args) own.insert(ia.get());
+        // back[j]: the launches of the loop whose previous-iteration task j runs after (one back edge).
+        std::map<size_t, std::set<size_t>> back;
+        for (size_t j : in) {
+            std::set<size_t> r;
+            for (size_t t : carried[j]) {
+                const Var* ia = carry_var[t - n_launch];
+                if (!own.count(ia)) continue;
+                if (auto it = full.find(ia); it != full.end())
+                    for (size_t x : it->second)
+                        if (x < n_launch) {
+                            r.insert(x);
+                            r.insert(after[x].begin(), after[x].end());
+                        }
+            }
+            // Both in AUTO scopes and sharing a tracked tensor (one writing it): the tensor map orders j after
+            // the previous iteration's i, as it does in one iteration.
+            if (launches[j].scope == kAuto)
+                for (size_t i : in)
+                    if (launches[i].scope == kAuto && conflict(i, j, true, nullptr).shared) {
+                        r.insert(i);
+                        r.insert(after[i].begin(), after[i].end());
+                    }
+            back[j] = std::move(r);
+        }
+        // Through a launch j runs after in its iteration: that launch's back edges too.
+        std::map<size_t, std::set<size_t>> back_direct = back;
+        for (size_t j : in)
+            for (size_t y : after[j])
+                if (auto it = back_direct.find(y); it != back_direct.end())
+                    back[j].insert(it->second.begin(), it->second.end());
+        for (size_t j : in) {
+            if (reported[j]) continue;
+            const bool b_self = back[j].count(j) > 0;
+            for (size_t i : in) {
+                const bool reach = back[j].count(i) > 0 || after[j].count(i) > 0;
+                if (reach && (b_self || back[i].count(i))) continue;
+                // Launches whose arguments change with the iteration are paired through windows cvsim knows
+                // (docs/DECISIONS.md, "Manual scopes": what it cannot tell is a limit, counted in the note).
+                const bool varying = launch_varies(i, loop) || launch_varies(j, loop);
+                if (const Conflict c = conflict(i, j, false, loop, varying); c.shared) {
+                    report(i, j, c, loop);
+                    break;
+                }
+            }
         }
     }
     return out;

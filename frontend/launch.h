@@ -48,11 +48,13 @@ void refuse_unread(const ir::Program& program, const std::string& entry);
 // The unread functions no launch of ENTRY reaches (empty when no entry can be chosen).
 std::vector<const ir::Function*> unread_unreached(const ir::Program& program, const std::string& entry);
 
-// Launches of ORCH (an Orchestration function) inside one `with pl.scope(mode=pl.ScopeMode.MANUAL)`: there the
-// runtime tracks no tensor dependencies, so a later launch runs after an earlier one only when its deps= names
-// that launch's task id (directly, through task-id arrays, or through a launch that does). One E-RACE-RAW /
-// WAR / WAW diagnostic (at the later launch) per later launch that may share GM with an earlier one of its
-// scope, one of the two writing it, without such a dependency (docs/DECISIONS.md, "Manual scopes").
+// Launches of ORCH (an Orchestration function) the runtime does not order by tensor: any pair of which one sits in
+// a `with pl.scope(mode=pl.ScopeMode.MANUAL)` (a task there neither looks up nor publishes in the tensor map), and
+// AUTO pairs through a manual_dep tensor or a pl.no_dep argument; a later launch runs after an earlier one only
+// when its deps= reach that launch's task id (directly, through task-id arrays, loop-carried values, or through a
+// launch that does). Launches of a loop are also paired with later iterations. One E-RACE-RAW / WAR / WAW
+// diagnostic (at the later launch) per later launch that may share GM with an earlier one, one of the two writing
+// it, without such a dependency (docs/DECISIONS.md, "Manual scopes").
 std::vector<Diagnostic> unordered_manual_launches(const ir::Program& program, const ir::Function& orch);
 
 // The function a launch of NAME runs ("": the outermost launcher: the only Orchestration, else the only Spmd,
@@ -96,6 +98,8 @@ std::vector<KernelLaunch> kernel_launches(const ir::Program& program, const std:
                                           const HostInputs& host = {});
 // The value of a launch call's attrs={"core_num": ...} (constant or not); nullptr when it gives none.
 const ir::ExprPtr* core_num_attr(const ir::Expr& call);
+// The kernel a launch call names: K of self.K(...), of pl.submit(self.K, ...) and of pl.spmd_submit(self.K, ...).
+const std::string& launched_kernel(const ir::Expr& call);
 // The core_num every launch of ENTRY that gives one agrees on (attrs={"core_num": N}); nullopt when none gives
 // one, when they differ, or when the entry is no orchestration.
 std::optional<int> launch_width(const ir::Program& program, const std::string& entry);

@@ -2,6 +2,7 @@
 #include "frontend/runtime.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -713,6 +714,30 @@ void bind_entry(LaunchPlan& plan, TensorStore& store, const std::map<std::string
                   fmt::format("entry parameter '{}' of type {} cannot be bound", p.var->name, ir::type_str(t)));
         }
         plan.entry_args.push_back(b);
+    }
+    // A view whose offset is a scalar parameter's value (a computed slice offset the launch passes too): add it
+    // now that the scalars are bound, and check the box lies in the shared tensor.
+    for (size_t i = 0; i < plan.entry->params.size(); ++i) {
+        const ParamView* view = nullptr;
+        const auto& p = plan.entry->params[i];
+        const AliasGroup* g =
+            p.var->type.kind == ir::TypeKind::Tensor ? alias_group(plan, p.var->name, &view) : nullptr;
+        if (!g || !view || view->off_param.empty()) continue;
+        ArgBinding& b = plan.entry_args[i];
+        for (size_t k = 0; k < view->off_param.size() && k < b.view_off.size(); ++k) {
+            if (view->off_param[k].empty()) continue;
+            for (size_t q = 0; q < plan.entry->params.size(); ++q)
+                if (plan.entry->params[q].var->name == view->off_param[k])
+                    b.view_off[k] += plan.entry_args[q].scalar.as_int();
+        }
+        const auto& base = view->reshape.empty() ? g->shape : view->reshape;
+        for (size_t k = 0; k < b.view_off.size() && k < b.view_shape.size() && k < base.size(); ++k)
+            if (b.view_off[k] < 0 || b.view_off[k] > base[k] - b.view_shape[k])
+                raise(codes::kUnsupported, p.var->loc,
+                      fmt::format("'{}' is a slice at offset {} (from the scalar arguments '{}') of shape {} of a "
+                                  "tensor of shape {}: outside it",
+                                  p.var->name, ir::shape_str(b.view_off), fmt::join(view->off_param, "', '"),
+                                  ir::shape_str(b.view_shape), ir::shape_str(base)));
     }
     plan.created_ids.clear();
     for (const auto& c : plan.created) {

@@ -265,6 +265,9 @@ struct ParamView {
     std::vector<int64_t> off;      // its origin, in `reshape` coordinates when given, else the root's
     std::vector<int64_t> shape;    // its shape
     std::vector<int64_t> reshape;  // the root under this row-major shape (empty: the root's own shape)
+    // Per dimension, an entry scalar parameter whose value adds to `off` ("" none, or empty: none at all): a slice
+    // offset the orchestration computes and also passes to the kernel (bind_entry adds it and checks the box).
+    std::vector<std::string> off_param;
 };
 struct AliasGroup {
     std::string name;  // the root tensor's name: the parameter that is the whole root, else the orchestration's

@@ -75,6 +75,9 @@ class WindowAnalysis {
                                           const std::set<const ir::Var*>& shared = {}, const ir::Stmt* cross = nullptr,
                                           int64_t tmin = 0, int64_t tmax = 0);
     bool is_block_var(const ir::Var* v) const { return m_block_vars.count(v) > 0; }
+    // [min, max] of an affine form whose atoms are loop variables of constant ranges (and block variables of a
+    // known block count); nullopt otherwise.
+    std::optional<std::pair<int64_t, int64_t>> bounds(const Affine& a) const { return range(a); }
 
   private:
     struct Def {
