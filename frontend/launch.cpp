@@ -101,6 +101,14 @@ GmAlias whole_of(const Var* v) {
     return g;
 }
 
+// Whether A is all of its root in the root's own coordinates, or anywhere in it (unknown): either way a value of
+// the root's shape stands for the whole root (the manual-scope window analysis reads windows relative to it).
+bool whole_or_unknown(const GmAlias& a) {
+    if (a.shape.empty()) return true;
+    const GmAlias w = whole_of(a.base);
+    return a.start == 0 && a.shape == w.shape && a.strides == w.strides;
+}
+
 // A's elements under another row-major SHAPE (pl.tensor.reshape, two-argument pl.tensor.view) as a strided view,
 // or anywhere in A's base when that is not one (numpy's reshape-without-copy rule; dimensions of 1 dropped).
 GmAlias reshaped(GmAlias a, const std::vector<int64_t>& shape) {
@@ -2028,7 +2036,8 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
                 offs->args.size() != shape->size())
                 return std::nullopt;
             auto base = roots.of(d->args[0].get());
-            if (base.size() != 1 || !base[0].ext.empty() || base[0].base->type.shape != d->args[0]->var->type.shape)
+            if (base.size() != 1 || !whole_or_unknown(base[0]) ||
+                base[0].base->type.shape != d->args[0]->var->type.shape)
                 return std::nullopt;
             AffineWindow w{base[0].base, {}, *shape};
             for (const auto& o : offs->args) w.lo.push_back(affine(o.get(), 0));
@@ -2069,8 +2078,8 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
             w.root = sw->root;
             for (size_t d = 0; d < sw->lo.size(); ++d)
                 w.dims.push_back(sw->lo[d] ? std::optional<ArgDim>(ArgDim{*sw->lo[d], sw->ext[d]}) : std::nullopt);
-        } else if (a.roots.size() == 1 && a.roots[0].ext.empty() && a.arg && a.arg->type.kind == TypeKind::Tensor &&
-                   a.roots[0].base->type.shape == a.arg->type.shape) {
+        } else if (a.roots.size() == 1 && whole_or_unknown(a.roots[0]) && a.arg &&
+                   a.arg->type.kind == TypeKind::Tensor && a.roots[0].base->type.shape == a.arg->type.shape) {
             w.root = a.roots[0].base;
             for (int64_t e : a.arg->type.shape) w.dims.push_back(ArgDim{Affine{}, e});
         } else {
