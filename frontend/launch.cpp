@@ -1778,8 +1778,27 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
     std::vector<std::pair<const Stmt*, int>> arms;
     std::vector<const Stmt*> loops;
     bool any_no_dep = false;
+    // The orchestration's own reads of tensor data (pl.tensor.read), in program order among the launches: the
+    // host waits there for the tensor's writers (docs/DECISIONS.md, "Manual scopes", host reads).
+    struct HostRead {
+        size_t pos = 0;  // launches before it in program order
+        const Expr* tensor = nullptr;
+        std::vector<std::pair<const Stmt*, int>> arms;
+        std::vector<const Stmt*> loops;
+        bool in_manual_scope = false;
+    };
+    std::vector<HostRead> host_reads;
     std::function<void(const Block&)> collect = [&](const Block& body) {
         for (const auto& s : body) {
+            std::function<void(const Expr*, int)> reads = [&](const Expr* e, int depth) {
+                if (!e || depth > 32) return;
+                if (e->kind == ExprKind::FuncCall && e->sval == "pl.tensor.read" && !e->args.empty() && e->args[0] &&
+                    e->args[0]->kind == ExprKind::Var)
+                    host_reads.push_back(
+                        HostRead{launches.size(), e->args[0].get(), arms, loops, scope_of(s->loc.line).has_value()});
+                for (const auto& a : e->args) reads(a.get(), depth + 1);
+            };
+            if (s->kind == StmtKind::Assign || s->kind == StmtKind::Eval) reads(s->value.get(), 0);
             if (s->value && (s->kind == StmtKind::Assign || s->kind == StmtKind::Eval) &&
                 s->value->kind == ExprKind::FuncCall && s->value->ival != kFuncRef) {
                 const Expr& c = *s->value;
@@ -2317,10 +2336,35 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
         out.push_back(std::move(d));
         reported[j] = true;
     };
+    // A host read of a tracked tensor waits for the launches that wrote it before (AUTO scope, tracked argument:
+    // the runtime's tensor map knows them): every launch after the read, in every path through it, runs after
+    // them. A read in a manual scope, of a manual_dep tensor, or in a branch arm or loop the later launch is not
+    // in orders nothing here.
+    std::vector<std::set<size_t>> read_writers(host_reads.size());
+    for (size_t r = 0; r < host_reads.size(); ++r) {
+        const HostRead& hr = host_reads[r];
+        if (hr.in_manual_scope) continue;
+        const auto read_roots = roots.of(hr.tensor);
+        for (size_t i = 0; i < hr.pos && i < n_launch; ++i) {
+            if (launches[i].scope != kAuto) continue;
+            for (const Access& x : access[i])
+                if (x.writes && x.tracked)
+                    for (const GmAlias& gx : x.roots)
+                        for (const GmAlias& gr : read_roots)
+                            if (!is_untracked(gx.base) && may_share(gx, gr)) read_writers[r].insert(i);
+        }
+    }
+    auto prefix_of = [](const auto& a, const auto& b) {
+        return a.size() <= b.size() && std::equal(a.begin(), a.end(), b.begin());
+    };
     for (size_t j = 0; j < n_launch; ++j) {
         const ManualLaunch& b = launches[j];
         std::set<size_t> direct;
         deps_of(*b.call, intra, direct);
+        for (size_t r = 0; r < host_reads.size(); ++r)
+            if (host_reads[r].pos <= j && prefix_of(host_reads[r].arms, b.arms) &&
+                prefix_of(host_reads[r].loops, b.loops))
+                direct.insert(read_writers[r].begin(), read_writers[r].end());
         for (size_t t : direct)
             if (t >= n_launch) carried[j].insert(t);
         if (b.scope == kAuto)
