@@ -1,8 +1,9 @@
-# The host read sits in a loop the consumer is not in (a loop may run no iteration): it orders nothing for the
-# consumer after the loop: E-RACE-RAW at the consumer (docs/DECISIONS.md, "Manual scopes", host reads).
+# The host read sits in a loop the consumer is not in, and the loop runs no iteration (pl.range(0); a loop whose
+# trip count is not a constant counts the same): it orders nothing for the consumer after the loop: E-RACE-RAW at
+# the consumer (docs/DECISIONS.md, "Manual scopes", host reads).
 # RUN: check --schedules 3
 # EXIT: 1
-# ERROR: E-RACE-RAW 34 manual_dep=True
+# ERROR: E-RACE-RAW 35 manual_dep=True
 import pypto.language as pl
 
 
@@ -29,7 +30,7 @@ class P:
         count: pl.Tensor[[16, 64], pl.FP16] = pl.tensor.create([16, 64], dtype=pl.FP16, layout=pl.TensorLayout.ND)
         ret0: pl.Tuple[pl.Tensor[[16, 64], pl.FP16], pl.Scalar[pl.TASK_ID]] = pl.submit(self.produce, x, scratch, count)
         s1: pl.Tensor[[16, 64], pl.FP16] = ret0[0]
-        for i in pl.range(1):
+        for i in pl.range(0):
             n: pl.Scalar[pl.FP16] = pl.tensor.read(count, [0, 0])
         ret1: pl.Tuple[pl.Tensor[[16, 64], pl.FP16], pl.Scalar[pl.TASK_ID]] = pl.submit(self.consume, s1, out)
         o1: pl.Tensor[[16, 64], pl.FP16] = ret1[0]
