@@ -2357,13 +2357,6 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
     auto prefix_of = [](const auto& a, const auto& b) {
         return a.size() <= b.size() && std::equal(a.begin(), a.end(), b.begin());
     };
-    // A loop whose body surely runs: constant bounds with at least one iteration.
-    auto runs = [](const Stmt* loop) {
-        const auto lo = loop->start ? const_int(loop->start) : std::optional<int64_t>(0);
-        const auto hi = const_int(loop->stop);
-        const auto st = loop->step ? const_int(loop->step) : std::optional<int64_t>(1);
-        return lo && hi && st && *st > 0 && *lo < *hi;
-    };
     // The read lies on every path to launch B: the branch arms it sits in are B's, and each loop around it that
     // is not around B runs (a read in the loops B shares sits in B's iteration).
     auto dominates = [&](const HostRead& r, const ManualLaunch& b) {
@@ -2371,7 +2364,7 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
         size_t k = 0;
         while (k < r.loops.size() && k < b.loops.size() && r.loops[k] == b.loops[k]) ++k;
         for (size_t m = k; m < r.loops.size(); ++m)
-            if (!runs(r.loops[m])) return false;
+            if (!passes::runs_at_least_once(*r.loops[m])) return false;
         return true;
     };
     for (size_t j = 0; j < n_launch; ++j) {

@@ -182,6 +182,23 @@ void GlobalMemory::load(const rt::TensorStore& store, const HwParams& hw, uint64
     m_bytes_read = m_bytes_written = 0;
 }
 
+namespace {
+// The written flags of N elements of DTYPE from the per-byte mask W: an element counts as written when every one
+// of its bytes was (4-bit: two elements per byte; windows are byte-aligned, so a byte is written whole).
+void written_elements(DType dtype, const uint8_t* w, size_t n, uint8_t* out) {
+    if (is_sub_byte(dtype)) {
+        for (size_t k = 0; k < n; ++k) out[k] = w[k / 2] != 0;
+        return;
+    }
+    const size_t eb = dtype_bytes(dtype);
+    for (size_t k = 0; k < n; ++k) {
+        bool all = true;
+        for (size_t b = 0; b < eb; ++b) all &= w[k * eb + b] != 0;
+        out[k] = all;
+    }
+}
+}  // namespace
+
 void GlobalMemory::store_back(rt::TensorStore& store, uint64_t now) {
     apply_visible(now);
     for (size_t i = 0; i < store.tensors.size() && i < m_base.size(); ++i) {
@@ -192,9 +209,6 @@ void GlobalMemory::store_back(rt::TensorStore& store, uint64_t now) {
             continue;
         }
         t.bytes.assign(m_bytes.data() + m_base[i], m_bytes.data() + m_base[i] + m_size[i]);
-        if (!t.is_output()) continue;
-        // An element counts as written when every one of its bytes was.
-        const size_t eb = dtype_bytes(t.dtype);
         const uint8_t* w = m_written.data() + m_base[i];
         const size_t n = static_cast<size_t>(t.numel());
         const size_t nb = storage_bytes(t.dtype, t.numel());
@@ -203,15 +217,7 @@ void GlobalMemory::store_back(rt::TensorStore& store, uint64_t now) {
             continue;
         }
         t.written.assign(n, 0);
-        if (is_sub_byte(t.dtype)) {  // two elements per byte (windows are byte-aligned: a byte is written whole)
-            for (size_t k = 0; k < n; ++k) t.written[k] = m_written[m_base[i] + k / 2] != 0;
-            continue;
-        }
-        for (size_t k = 0; k < t.written.size(); ++k) {
-            bool all = true;
-            for (size_t b = 0; b < eb; ++b) all &= m_written[m_base[i] + k * eb + b] != 0;
-            t.written[k] = all;
-        }
+        written_elements(t.dtype, w, n, t.written.data());
     }
 }
 
@@ -229,27 +235,16 @@ void GlobalMemory::store_back_pages(rt::TensorBuffer& t, uint32_t tensor) {
     std::sort(pages.begin(), pages.end());
     pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
     rt::ByteStore::Patch patch;
-    const bool packed = is_sub_byte(t.dtype);
-    const size_t eb = dtype_bytes(t.dtype);
     for (size_t p : pages) {
         rt::ByteStore::PatchPage pg;
         const size_t nb = gen.page_bytes(p);
         const uint8_t* src = m_bytes.data() + lo + p * kPage;
         const uint8_t* w = m_written.data() + lo + p * kPage;
         pg.bytes.assign(src, src + nb);
-        const size_t n = packed ? nb * 2 : nb / eb;  // a 4-bit page of an odd tensor: its last byte is half used
-        const size_t elems =
-            std::min<size_t>(n, static_cast<size_t>(t.numel() - static_cast<int64_t>(p) * gen.page_elems()));
+        const int64_t first = static_cast<int64_t>(p) * gen.page_elems();
+        const size_t elems = static_cast<size_t>(std::min(gen.page_elems(), t.numel() - first));
         pg.written.assign(elems, 0);
-        for (size_t k = 0; k < elems; ++k) {
-            if (packed) {
-                pg.written[k] = w[k / 2] != 0;
-                continue;
-            }
-            bool all = true;
-            for (size_t b = 0; b < eb; ++b) all &= w[k * eb + b] != 0;
-            pg.written[k] = all;
-        }
+        written_elements(t.dtype, w, elems, pg.written.data());
         patch.emplace(p, std::move(pg));
     }
     t.written.clear();

@@ -285,8 +285,6 @@ class GmSync {
     // ring holds no hand-written push or pop of that direction (its k-th pop may then take an older token).
     bool orders(const Stmt& s, const Access& prod) const;
 
-    static bool runs_at_least_once(const Stmt& loop);
-
     // Does statement `s` (or anything nested in it) move a tile through the ring of one direction?
     static bool has_transport(const Stmt& s, bool v2c);
 

@@ -37,7 +37,7 @@ struct BlockOrder {
             return false;
         };
         if (s.kind == StmtKind::If) return any(s.body) && any(s.orelse);
-        if (s.kind == StmtKind::For) return GmSync::runs_at_least_once(s) && any(s.body);
+        if (s.kind == StmtKind::For) return runs_at_least_once(s) && any(s.body);
         return false;
     }
 

@@ -35,15 +35,6 @@ bool GmSync::orders(const Stmt& s, const Access& prod) const {
     return false;
 }
 
-bool GmSync::runs_at_least_once(const Stmt& loop) {
-    if (loop.loop_kind == LoopKind::SplitAiv) return true;
-    auto start = loop.start ? const_int(loop.start) : std::optional<int64_t>(0);
-    auto stop = const_int(loop.stop);
-    auto step = loop.step ? const_int(loop.step) : std::optional<int64_t>(1);
-    if (!start || !stop || !step || *step == 0) return false;
-    return *step > 0 ? *start < *stop : *start > *stop;
-}
-
 bool GmSync::has_transport(const Stmt& s, bool v2c) {
     if (const Expr* c = stmt_call(s)) {
         OpCode code = c->op->code;

@@ -340,4 +340,13 @@ Side distributed_op_side(const Expr& call) {
     return Side::Shared;
 }
 
+bool runs_at_least_once(const ir::Stmt& loop) {
+    if (loop.loop_kind == ir::LoopKind::SplitAiv) return true;
+    auto start = loop.start ? const_int(loop.start) : std::optional<int64_t>(0);
+    auto stop = const_int(loop.stop);
+    auto step = loop.step ? const_int(loop.step) : std::optional<int64_t>(1);
+    if (!start || !stop || !step || *step == 0) return false;
+    return *step > 0 ? *start < *stop : *start > *stop;
+}
+
 }  // namespace cvsim::passes

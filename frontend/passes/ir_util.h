@@ -38,6 +38,9 @@ bool reads_var(const ir::Stmt& s, const ir::Var* v);
 void walk(const ir::Block& b, const std::function<void(const ir::StmtPtr&)>& f);
 // Does a statement have an effect beyond binding its targets (stores, transports, syncs, calls)?
 bool has_effect(const ir::Stmt& s);
+// Does the body of For statement LOOP surely run: constant bounds with at least one iteration (a split_aiv loop
+// always runs)?
+bool runs_at_least_once(const ir::Stmt& loop);
 
 // Every tile variable that may share storage with `v` (v included), transitively: `b = a`, a view of it
 // (slice, reshape, set_validshape, transpose_view), a tuple holding it and an element taken from such a
