@@ -828,7 +828,8 @@ std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::stri
     }
     if (!c.quiet)
         std::cerr << fmt::format(
-            "note: {}: the entry{} launches {} kernel(s) in program order; each is checked on its own (--entry NAME)\n",
+            "note: {}: the entry{} launches {} kernel(s); each is checked on its own (--entry NAME), and the launches "
+            "against each other as the runtime orders them\n",
             kernel, c.entry.empty() ? std::string() : " '" + c.entry + "'", launches.size());
     // A launch whose scalars the walk could not know because nobody gave the entry's scalars or the data it
     // reads them from: the walk runs again with those set to each sampled value (docs/DECISIONS.md, "Unbound
@@ -841,11 +842,11 @@ std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::stri
         (u ? unknown : known).insert(k.name);
     }
     std::vector<CheckEntry> out;
-    // Launches a manual scope leaves unordered (docs/DECISIONS.md, "Manual scopes"): a finding each, before the
-    // kernels' own verdicts (which run each launch alone).
+    // Launches the runtime leaves unordered (docs/DECISIONS.md, "Manual scopes" and "AUTO scopes order readers
+    // after writers only"): a finding each, before the kernels' own verdicts (which run each launch alone).
     try {
         if (auto orch = pick_entry(*program, c.entry); orch && orch->type == ir::FuncType::Orchestration)
-            for (auto& d : unordered_manual_launches(*program, *orch)) {
+            for (auto& d : unordered_launches(*program, *orch)) {
                 CommonOptions co = c;
                 co.entry = orch->name;  // the JSON report's "entry": the launches are the orchestration's
                 CheckEntry r{co, "", "", "", {}, program, "", -1, "", nullptr};
@@ -1686,7 +1687,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                     continue;
                 }
                 if (race_diag) {
-                    // (a race between launches of a manual scope: unordered_manual_launches)
+                    // (a race between launches of a manual scope: unordered_launches)
                     std::cerr << render_text(err.diag());
                     any_findings = true;
                     size_dirty.insert(retry_key(ent));

@@ -177,6 +177,43 @@ LaunchTarget launch_target(const Expr& d) {
     return {d.sval, 0, false};
 }
 
+// FN's parameter directions as the runtime receives them: a function that launches others (a Group / Spmd
+// wrapper) writes a parameter it passes as is to a parameter its callee writes, whatever it declares. PyPTO's
+// DeriveCallDirections (phase 0, MaterializeWrapperDirections) merges them so, InOut > Out > In, before it
+// derives the call sites' directions: its outliners leave a wrapper's signature as they found it.
+std::vector<ParamDir> effective_dirs(const Program& program, const Function& fn,
+                                     std::map<const Function*, std::vector<ParamDir>>& memo, int depth = 0) {
+    if (auto it = memo.find(&fn); it != memo.end()) return it->second;
+    std::vector<ParamDir> dirs;
+    for (const auto& p : fn.params) dirs.push_back(p.dir);
+    memo[&fn] = dirs;  // a call back into FN sees what it declares
+    if (depth > 16) return dirs;
+    std::map<const Var*, size_t> index;
+    for (size_t k = 0; k < fn.params.size(); ++k)
+        if (fn.params[k].var) index[fn.params[k].var.get()] = k;
+    auto rank = [](ParamDir d) { return d == ParamDir::InOut ? 2 : d == ParamDir::Out ? 1 : 0; };
+    passes::walk(fn.body, [&](const StmtPtr& s) {
+        const Expr* v = s->value.get();
+        if (!v || (s->kind != StmtKind::Assign && s->kind != StmtKind::Eval) || v->kind != ExprKind::FuncCall ||
+            v->ival == kFuncRef)
+            return;
+        const LaunchTarget t = launch_target(*v);
+        std::shared_ptr<Function> callee = program.find(t.kernel);
+        if (!callee || callee.get() == &fn) return;
+        const std::vector<ParamDir> cd = effective_dirs(program, *callee, memo, depth + 1);
+        for (size_t a = t.first; a < v->args.size(); ++a) {
+            const Expr* x = v->args[a].get();
+            if (x && x->kind == ExprKind::FuncCall && x->sval == "pl.no_dep" && !x->args.empty()) x = x->args[0].get();
+            if (!x || x->kind != ExprKind::Var || !x->var) continue;
+            auto it = index.find(x->var.get());
+            if (it == index.end() || a - t.first >= cd.size()) continue;
+            if (rank(cd[a - t.first]) > rank(dirs[it->second])) dirs[it->second] = cd[a - t.first];
+        }
+    });
+    memo[&fn] = dirs;
+    return dirs;
+}
+
 // Which parameter of FN a value of FN is (see returned_param): -1 none or not known, -2 only a cycle (a loop's
 // carried value that nothing else reaches).
 class ParamResolver {
@@ -338,6 +375,9 @@ class LaunchAliases {
         // definition is a root (a parameter or a created tensor).
         std::function<void(const Block&, const Stmt*)> scan = [&](const Block& body, const Stmt* owner) {
             for (const auto& s : body) {
+                if (s->value && s->kind == StmtKind::Assign && s->targets.size() == 1 &&
+                    s->value->kind == ExprKind::FuncCall && s->value->sval == "pl.tensor.create")
+                    m_created.insert(s->targets[0].get());
                 if (s->value && s->kind == StmtKind::Assign)
                     for (size_t k = 0; k < s->targets.size(); ++k) {
                         m_def[s->targets[k].get()].push_back(s->value.get());
@@ -368,6 +408,24 @@ class LaunchAliases {
         scan(f.body, nullptr);
         for (const auto& prm : f.params)
             if (prm.var) m_params.insert(prm.var.get());
+        // A tensor the orchestration creates and assembles into a target exactly once is a window of that target:
+        // PyPTO's FuseCreateAssembleToSlice turns the pl.tensor.create into a pl.tensor.slice of the target at
+        // the assemble's offsets (its codegen emits no copy for an orchestration assemble: the producing kernel
+        // stores straight into the target). Its launches then write the target's bytes.
+        std::map<const Var*, std::vector<const Expr*>> assembled;  // created tensor -> the assembles of it
+        passes::walk(f.body, [&](const StmtPtr& s) {
+            const Expr* v = s->value.get();
+            if (s->kind != StmtKind::Assign || !v || v->kind != ExprKind::FuncCall || v->sval != "pl.tensor.assemble" ||
+                v->args.size() < 3)
+                return;
+            std::set<const Var*> created;
+            for (const GmAlias& g : of(v->args[1].get()))
+                if (g.base && m_created.count(g.base)) created.insert(g.base);
+            for (const Var* c : created) assembled[c].push_back(v);
+        });
+        for (const auto& [c, list] : assembled)
+            if (list.size() == 1) m_fused[c] = list.front();
+        m_memo.clear();
     }
 
     // The roots (with a constant window when known) whose bytes the value E may be: a variable, or an element of
@@ -466,7 +524,10 @@ class LaunchAliases {
             } else if (d->kind == ExprKind::Index) {
                 append(of(d, depth + 1));
             } else if (d->kind == ExprKind::FuncCall && is_host_op_call(*d) && d->sval == "pl.tensor.create") {
-                out.push_back(whole_of(v));
+                if (auto fu = m_fused.find(v); fu != m_fused.end())
+                    append(fused_window(v, *fu->second, depth));
+                else
+                    out.push_back(whole_of(v));
             } else if (d->kind == ExprKind::FuncCall && !d->args.empty() &&
                        (d->sval == "pl.tensor.slice" || d->sval == "pl.tensor.view" ||
                         d->sval == "pl.tensor.reshape")) {
@@ -517,10 +578,14 @@ class LaunchAliases {
         const LaunchTarget t = launch_target(*d);
         const size_t first = t.first;  // the kernel's first argument
         std::shared_ptr<Function> fn = m_prog ? m_prog->find(t.kernel) : nullptr;
+        // What each parameter is to the runtime (a wrapper writes what its callee writes).
+        const std::vector<ParamDir> dirs = fn ? effective_dirs(*m_prog, *fn, m_dirs) : std::vector<ParamDir>{};
+        auto dir_of = [&](size_t p) { return p < dirs.size() ? dirs[p] : ParamDir::In; };
         bool writes = false;
         if (fn)
-            for (const auto& prm : fn->params)
-                writes |= prm.var && prm.var->type.kind == TypeKind::Tensor && prm.dir != ParamDir::In;
+            for (size_t p = 0; p < fn->params.size(); ++p)
+                writes |=
+                    fn->params[p].var && fn->params[p].var->type.kind == TypeKind::Tensor && dir_of(p) != ParamDir::In;
         // The one parameter the returned value is (followed through stores and nested launches): the result
         // aliases that argument only (`y1 = self.k(a, w, ws, ybuf1)` is ybuf1, not ws).
         int64_t from = -1;  // (an int, not an optional: g++ 12 warns maybe-uninitialized on the optional)
@@ -532,18 +597,42 @@ class LaunchAliases {
                 at = static_cast<size_t>(ix->second);
             }
             if (auto r = returned_param(m_prog, *fn, at, 0);
-                r && *r + first < d->args.size() && fn->params[*r].dir != ParamDir::In)
+                r && *r + first < d->args.size() && dir_of(*r) != ParamDir::In)
                 from = static_cast<int64_t>(*r);
         }
         for (size_t k = first; k < d->args.size(); ++k) {
             const auto& a = d->args[k];
             const size_t p = k - first;  // the kernel's parameter
             if (from >= 0 && static_cast<int64_t>(p) != from) continue;
-            if (writes && p < fn->params.size() && fn->params[p].dir == ParamDir::In) continue;
+            if (writes && p < fn->params.size() && dir_of(p) == ParamDir::In) continue;
             for (GmAlias g : of(a.get(), depth + 1)) {
                 g = GmAlias{g.base, {}, {}, 0};
                 out.push_back(g);
             }
+        }
+        return out;
+    }
+
+    // The window of the target of pl.tensor.assemble A that the created tensor V (A's source) is: V's shape, padded
+    // with leading 1s to the target's rank, at A's offsets (anywhere in the target when they are not constants).
+    std::vector<GmAlias> fused_window(const Var* v, const Expr& a, int depth) const {
+        std::vector<GmAlias> out;
+        auto off = const_ints(a.args[2]);
+        std::vector<int64_t> shape = v->type.shape;
+        for (GmAlias g : of(a.args[0].get(), depth + 1)) {
+            const size_t rank = g.shape.size();
+            bool inside = off && rank > 0 && off->size() == rank && shape.size() <= rank;
+            std::vector<int64_t> full(rank > shape.size() ? rank - shape.size() : 0, 1);
+            full.insert(full.end(), shape.begin(), shape.end());
+            for (size_t k = 0; inside && k < rank; ++k)
+                inside = (*off)[k] >= 0 && full[k] >= 1 && (*off)[k] <= g.shape[k] - full[k];
+            if (!inside) {
+                g = GmAlias{g.base, {}, {}, 0};
+            } else {
+                for (size_t k = 0; k < rank; ++k) g.start += (*off)[k] * g.strides[k];
+                g.shape = full;
+            }
+            out.push_back(g);
         }
         return out;
     }
@@ -557,6 +646,9 @@ class LaunchAliases {
     std::map<const Var*, std::vector<const Expr*>> m_def;
     std::map<const Var*, std::vector<const Var*>> m_link;  // a loop's results: its carried values
     std::set<const Var*> m_params;  // the function's parameters (a reassigned one keeps its entry value)
+    mutable std::map<const Function*, std::vector<ParamDir>> m_dirs;  // effective_dirs, memoised
+    std::set<const Var*> m_created;                                   // the tensors it creates (pl.tensor.create)
+    std::map<const Var*, const Expr*> m_fused;                  // a created tensor -> the one pl.tensor.assemble of it
     mutable std::set<std::pair<const Var*, int64_t>> m_active;  // values being resolved (cycle guard)
     mutable std::map<std::pair<const Var*, int64_t>, std::vector<GmAlias>> m_memo;  // complete results
     mutable int64_t m_cuts = 0;                                                     // cycles cut so far
@@ -1750,7 +1842,7 @@ const std::string& launched_kernel(const Expr& call) {
     return launch_target(call).kernel;
 }
 
-std::vector<Diagnostic> unordered_manual_launches(const Program& program, const Function& orch) {
+std::vector<Diagnostic> unordered_launches(const Program& program, const Function& orch) {
     std::vector<Diagnostic> out;
     if (orch.type != FuncType::Orchestration || !orch.loc.file) return out;
     const auto scopes = manual_scope_lines(*orch.loc.file);
@@ -1833,7 +1925,10 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
         }
     };
     collect(orch.body);
-    if (launches.empty() || (scopes.empty() && untracked.empty() && !any_no_dep)) return out;
+    // Every orchestration: two AUTO launches are ordered only as far as the runtime's tensor map orders them
+    // (docs/DECISIONS.md, "AUTO scopes order readers after writers only").
+    if (launches.empty()) return out;
+    (void)any_no_dep;
 
     // The task-id tokens each value may carry: a launch's result carries the launch and everything its deps=
     // carry (so a dependency is transitive); other values carry what the values they are computed from carry
@@ -1943,25 +2038,32 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
     struct Conflict {
         const Var* shared = nullptr;
         bool a_writes = false, b_writes = false;
+        bool tracked = false;  // both in AUTO scopes, both arguments tracked, the tensor not manual_dep
     };
     // Each launch's tensor arguments: the argument, what it may be (roots and windows), whether the launch writes
     // it and whether the runtime tracks it there (not pl.no_dep).
+    // LOOKS_UP: the runtime looks the argument up in its tensor map, so the launch runs after the earlier writers
+    // it finds there (an In or InOut argument, or an Out one PyPTO's DeriveCallDirections makes InOut; set below).
     struct Access {
         const Expr* arg = nullptr;
         std::vector<GmAlias> roots;
         bool writes = false;
         bool tracked = true;
+        ParamDir dir = ParamDir::In;
+        bool looks_up = false;
     };
+    std::map<const Function*, std::vector<ParamDir>> dir_memo;
     std::vector<std::vector<Access>> access(n_launch);
     for (size_t k = 0; k < n_launch; ++k) {
         const ManualLaunch& l = launches[k];
+        const std::vector<ParamDir> dirs = effective_dirs(program, *l.callee, dir_memo);
         for (size_t p = l.first; p < l.call->args.size(); ++p) {
             const size_t pp = p - l.first;
             if (pp >= l.callee->params.size() || l.callee->params[pp].var->type.kind != TypeKind::Tensor) continue;
             const Expr* a = l.call->args[p].get();
             if (a && a->kind == ExprKind::FuncCall && a->sval == "pl.no_dep" && !a->args.empty()) a = a->args[0].get();
-            access[k].push_back(
-                Access{a, roots.of(a), l.callee->params[pp].dir != ParamDir::In, l.no_dep.count(pp) == 0});
+            const ParamDir d = pp < dirs.size() ? dirs[pp] : l.callee->params[pp].dir;
+            access[k].push_back(Access{a, roots.of(a), d != ParamDir::In, l.no_dep.count(pp) == 0, d, false});
         }
     }
 
@@ -1997,6 +2099,175 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
                 !def_of.emplace(t.get(), s->value.get()).second)
                 multi_def.insert(t.get());
     });
+    // The buffer a tensor value is, as PyPTO's BufferRootCollector names it for DeriveCallDirections (nullptr:
+    // none it would name, or not one cvsim can tell): a parameter, a pl.tensor.create or pl.tensor.slice result
+    // (a slice is a root of its own there), what pl.tensor.assemble writes into, a launch's result that one
+    // written argument matches in shape and dtype (the I-th written argument for `ret[I]`), a loop's carried value
+    // when its initial value and every yield are the same buffer. A view or reshape is no root there.
+    std::map<const Var*, std::pair<const Expr*, std::vector<const Expr*>>> carry_defs;  // init, yields
+    std::map<const Var*, const Var*> loop_result;                                       // result -> carried value
+    {
+        std::function<void(const Block&, const Stmt*)> scan = [&](const Block& body, const Stmt* owner) {
+            for (const auto& st : body) {
+                if (st->kind == StmtKind::For) {
+                    for (size_t k = 0; k < st->iter_args.size() && k < st->init_values.size(); ++k)
+                        if (st->iter_args[k]) carry_defs[st->iter_args[k].get()].first = st->init_values[k].get();
+                    for (size_t k = 0; k < st->targets.size() && k < st->iter_args.size(); ++k)
+                        if (st->targets[k] && st->iter_args[k])
+                            loop_result[st->targets[k].get()] = st->iter_args[k].get();
+                    scan(st->body, st.get());
+                } else if (st->kind == StmtKind::If) {
+                    scan(st->body, nullptr);
+                    scan(st->orelse, nullptr);
+                } else if (st->kind == StmtKind::Yield && owner) {
+                    for (size_t k = 0; k < st->values.size() && k < owner->iter_args.size(); ++k)
+                        if (owner->iter_args[k])
+                            carry_defs[owner->iter_args[k].get()].second.push_back(st->values[k].get());
+                }
+            }
+        };
+        scan(orch.body, nullptr);
+    }
+    std::set<const Var*> orch_params;
+    std::map<const Var*, ParamDir> orch_param_dir;
+    for (const auto& prm : orch.params)
+        if (prm.var) {
+            orch_params.insert(prm.var.get());
+            orch_param_dir[prm.var.get()] = prm.dir;
+        }
+    std::map<const Var*, const Var*> root_memo;
+    std::set<const Var*> root_active;
+    // The I-th written argument of launch call D (I < 0: the one matching the result type T).
+    auto written_arg = [&](const Expr* d, int64_t i, const Type* t) -> const Expr* {
+        if (!d || d->kind != ExprKind::FuncCall || d->ival == kFuncRef) return nullptr;
+        const LaunchTarget lt = launch_target(*d);
+        std::shared_ptr<Function> fn = program.find(lt.kernel);
+        if (!fn || fn->type == FuncType::Orchestration) return nullptr;
+        const std::vector<ParamDir> dirs = effective_dirs(program, *fn, dir_memo);
+        std::vector<const Expr*> written;
+        for (size_t a = lt.first; a < d->args.size(); ++a) {
+            const size_t pp = a - lt.first;
+            if (pp >= fn->params.size() || pp >= dirs.size() || dirs[pp] == ParamDir::In ||
+                fn->params[pp].var->type.kind != TypeKind::Tensor)
+                continue;
+            const Expr* x = d->args[a].get();
+            if (x && x->kind == ExprKind::FuncCall && x->sval == "pl.no_dep" && !x->args.empty()) x = x->args[0].get();
+            written.push_back(x);
+        }
+        if (i >= 0) return static_cast<size_t>(i) < written.size() ? written[static_cast<size_t>(i)] : nullptr;
+        const Expr* match = nullptr;
+        int matches = 0;
+        for (const Expr* x : written)
+            if (x && t && x->type.kind == TypeKind::Tensor && x->type.shape == t->shape && x->type.dtype == t->dtype) {
+                match = x;
+                ++matches;
+            }
+        return matches == 1 ? match : nullptr;
+    };
+    // CYCLE: set when the value was reached again while its own root is computed (a loop's carried value yielded
+    // back through launches): nullptr then says "the same as where the cycle started", not "none".
+    std::function<const Var*(const Var*, int, bool&)> root_of_var;
+    std::function<const Var*(const Expr*, int, bool&)> root_of = [&](const Expr* e, int depth,
+                                                                     bool& cycle) -> const Var* {
+        if (!e || depth > 64) return nullptr;
+        if (e->kind == ExprKind::Index && !e->args.empty() && e->args[0] && e->args[0]->kind == ExprKind::Var) {
+            auto it = def_of.find(e->args[0]->var.get());
+            if (it == def_of.end() || multi_def.count(e->args[0]->var.get())) return nullptr;
+            return root_of(written_arg(it->second, e->ival, nullptr), depth + 1, cycle);
+        }
+        if (e->kind != ExprKind::Var || !e->var) return nullptr;
+        return root_of_var(e->var.get(), depth, cycle);
+    };
+    int64_t root_visits = 0;  // bound on the work (beyond it: no root, so no promotion is assumed)
+    root_of_var = [&](const Var* v, int depth, bool& cycle) -> const Var* {
+        if (auto m = root_memo.find(v); m != root_memo.end()) return m->second;
+        if (!root_active.insert(v).second) {
+            cycle = true;
+            return nullptr;
+        }
+        if (++root_visits > 100000) {
+            root_active.erase(v);
+            return nullptr;
+        }
+        bool cut = false;
+        const Var* r = nullptr;
+        if (auto c = carry_defs.find(v); c != carry_defs.end()) {
+            // The roots of the initial value and of each yield, a value that cycles back being any of them.
+            bool any = false, agree = true;
+            std::vector<const Expr*> defs{c->second.first};
+            defs.insert(defs.end(), c->second.second.begin(), c->second.second.end());
+            for (const Expr* y : defs) {
+                bool back = false;
+                const Var* ry = root_of(y, depth + 1, back);
+                cut |= back;
+                if (!ry && back) continue;
+                if (any && ry != r) agree = false;
+                any = true;
+                r = ry;
+            }
+            if (!agree) r = nullptr;
+            if (!any) {  // every definition cycles back: the same as where the cycle started
+                root_active.erase(v);
+                cycle = true;
+                return nullptr;
+            }
+        } else if (auto lr = loop_result.find(v); lr != loop_result.end()) {
+            r = root_of_var(lr->second, depth + 1, cut);
+        } else if (orch_params.count(v) && !def_of.count(v)) {
+            r = v;
+        } else if (auto it = def_of.find(v); it != def_of.end() && !multi_def.count(v) && it->second) {
+            const Expr* d = it->second;
+            if (d->kind == ExprKind::Var || d->kind == ExprKind::Index)
+                r = root_of(d, depth + 1, cut);
+            else if (d->kind == ExprKind::FuncCall && (d->sval == "pl.tensor.create" || d->sval == "pl.tensor.slice"))
+                r = v;
+            else if (d->kind == ExprKind::FuncCall && d->sval == "pl.tensor.assemble" && !d->args.empty())
+                r = root_of(d->args[0].get(), depth + 1, cut);
+            else
+                r = root_of(written_arg(d, -1, &v->type), depth + 1, cut);
+        }
+        root_active.erase(v);
+        // A result computed through a cycle cut short holds only for where that cycle started: not kept.
+        if (!cut) root_memo[v] = r;
+        cycle |= cut && !r;
+        return r;
+    };
+    auto pypto_root = [&](const Expr* e) {
+        bool cycle = false;
+        return root_of(e, 0, cycle);
+    };
+    // Which arguments the runtime looks up (PyPTO's DeriveCallDirections): In and InOut always; Out when the launch
+    // sits in a loop that is not pl.parallel (R-seq), an earlier launch (not in the other arm of a branch) writes the
+    // same buffer (R-prior), or the buffer is an InOut parameter of the orchestration (R-enclosing); else it is
+    // OutputExisting, published without a lookup. Not tracked (pl.no_dep): never.
+    auto exclusive_arms = [&](const ManualLaunch& a, const ManualLaunch& b) {
+        bool x = false;
+        for (const auto& [s1, arm1] : a.arms)
+            for (const auto& [s2, arm2] : b.arms) x |= s1 == s2 && arm1 != arm2;
+        return x;
+    };
+    for (size_t k = 0; k < n_launch; ++k) {
+        bool sequential = false;
+        for (const Stmt* f : launches[k].loops) sequential |= f->loop_kind != LoopKind::Parallel;
+        for (Access& x : access[k]) {
+            if (!x.tracked) continue;
+            if (x.dir != ParamDir::Out || sequential) {
+                x.looks_up = true;
+                continue;
+            }
+            const Var* r = pypto_root(x.arg);
+            if (!r) continue;
+            if (auto pd = orch_param_dir.find(r); pd != orch_param_dir.end() && pd->second == ParamDir::InOut) {
+                x.looks_up = true;
+                continue;
+            }
+            for (size_t i = 0; i < k && !x.looks_up; ++i) {
+                if (exclusive_arms(launches[i], launches[k])) continue;
+                for (const Access& w : access[i])
+                    if (w.writes && pypto_root(w.arg) == r) x.looks_up = true;
+            }
+        }
+    }
     std::function<std::optional<Affine>(const Expr*, int)> affine = [&](const Expr* e,
                                                                         int depth) -> std::optional<Affine> {
         if (!e || depth > 32) return std::nullopt;
@@ -2097,10 +2368,23 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
             w.root = sw->root;
             for (size_t d = 0; d < sw->lo.size(); ++d)
                 w.dims.push_back(sw->lo[d] ? std::optional<ArgDim>(ArgDim{*sw->lo[d], sw->ext[d]}) : std::nullopt);
-        } else if (a.roots.size() == 1 && whole_or_unknown(a.roots[0]) && a.arg &&
-                   a.arg->type.kind == TypeKind::Tensor && a.roots[0].base->type.shape == a.arg->type.shape) {
+        } else if (!a.roots.empty() &&
+                   std::all_of(a.roots.begin(), a.roots.end(),
+                               [&](const GmAlias& g) { return g.base == a.roots[0].base && whole_or_unknown(g); }) &&
+                   a.arg && a.arg->type.kind == TypeKind::Tensor && a.roots[0].base->type.shape == a.arg->type.shape) {
+            // (several roots: the same tensor by several paths, e.g. a loop's carried value; of its shape: all of it)
             w.root = a.roots[0].base;
             for (int64_t e : a.arg->type.shape) w.dims.push_back(ArgDim{Affine{}, e});
+        } else if (const GmAlias whole = a.roots.size() == 1 ? whole_of(a.roots[0].base) : GmAlias{};
+                   a.roots.size() == 1 && !a.roots[0].shape.empty() && !whole.shape.empty() &&
+                   a.roots[0].strides == whole.strides && a.roots[0].start >= 0) {
+            // One constant box of the root (a slice, or a tensor assembled into it): its offsets from its start.
+            w.root = a.roots[0].base;
+            int64_t rest = a.roots[0].start;
+            for (size_t d = 0; d < whole.shape.size(); ++d) {
+                w.dims.push_back(ArgDim{Affine{{}, rest / whole.strides[d]}, a.roots[0].shape[d]});
+                rest %= whole.strides[d];
+            }
         } else {
             return it->second;
         }
@@ -2147,9 +2431,56 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
                     return std::find(launches[b].loops.begin(), launches[b].loops.end(), f) != launches[b].loops.end();
             return false;
         };
+        // The values loop variable V takes (its loop's constant bounds; nullopt: not known).
+        auto range_of = [&](const Var* v) -> std::optional<std::pair<int64_t, int64_t>> {
+            for (const ManualLaunch* l : {&launches[a], &launches[b]})
+                for (const Stmt* f : l->loops) {
+                    if (f->loop_var.get() != v) continue;
+                    // (plain ints, not optionals: g++ 12 warns maybe-uninitialized on them)
+                    const auto lo_c = f->start ? const_int(f->start) : std::optional<int64_t>(0);
+                    const auto hi_c = f->stop ? const_int(f->stop) : std::nullopt;
+                    const auto st_c = f->step ? const_int(f->step) : std::optional<int64_t>(1);
+                    if (!lo_c.has_value() || !hi_c.has_value() || !st_c.has_value()) return std::nullopt;
+                    const int64_t lo = lo_c.value_or(0), hi = hi_c.value_or(0), st = st_c.value_or(1);
+                    if (st <= 0 || hi <= lo) return std::nullopt;
+                    return std::pair<int64_t, int64_t>{lo, lo + (hi - lo - 1) / st * st};
+                }
+            return std::nullopt;
+        };
         for (size_t d = 0; d < wx->dims.size(); ++d) {
             const auto& p = wx->dims[d];
             const auto& q = wy->dims[d];
+            // The offsets' difference over the values the loop variables take keeps the windows apart: a loop only
+            // one of them sits in (or LOOP, at two different iterations) gives each its own value; a loop both sit
+            // in the same value (what the two coefficients do not cancel ranges over its values).
+            if (p && q) {
+                const Var* iv = loop ? loop->loop_var.get() : nullptr;
+                std::map<const Var*, int64_t> shared;
+                std::vector<std::pair<const Var*, int64_t>> own;
+                for (int side = 0; side < 2; ++side)
+                    for (const auto& [v, cf] : (side == 0 ? p : q)->off.coef) {
+                        const int64_t signed_cf = side == 0 ? cf : -cf;
+                        if (v != iv && common(v))
+                            shared[v] += signed_cf;
+                        else
+                            own.emplace_back(v, signed_cf);
+                    }
+                for (const auto& [v, cf] : shared) own.emplace_back(v, cf);
+                int64_t lo = p->off.c - q->off.c, hi = lo;
+                bool ok = true;
+                for (const auto& [v, cf] : own) {
+                    if (cf == 0) continue;
+                    auto r = range_of(v);
+                    if (!r || std::abs(cf) > (int64_t{1} << 31) || std::abs(r->first) > (int64_t{1} << 31) ||
+                        std::abs(r->second) > (int64_t{1} << 31)) {
+                        ok = false;
+                        break;
+                    }
+                    lo += std::min(cf * r->first, cf * r->second);
+                    hi += std::max(cf * r->first, cf * r->second);
+                }
+                if (ok && (lo >= q->ext || hi <= -p->ext)) return true;
+            }
             if (!p || !q || p->off.coef != q->off.coef) continue;
             bool same_iteration_terms = true;
             for (const auto& [v, cf] : p->off.coef) same_iteration_terms &= common(v);
@@ -2249,7 +2580,7 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
         return true;
     };
     // KNOWN_ONLY: only through arguments whose windows are known in every dimension.
-    auto conflict = [&](size_t a, size_t b, bool ordered_by_map, const Stmt* loop, bool known_only = false) {
+    auto conflict = [&](size_t a, size_t b, const Stmt* loop, bool known_only = false) {
         Conflict c;
         const bool both_auto = launches[a].scope == kAuto && launches[b].scope == kAuto;
         for (size_t xi = 0; xi < access[a].size(); ++xi)
@@ -2264,28 +2595,37 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
                         if (loop)
                             if (auto it = created_in.find(gx.base); it != created_in.end() && it->second.count(loop))
                                 continue;
-                        const bool by_map = both_auto && x.tracked && y.tracked && !is_untracked(gx.base);
-                        if (by_map != ordered_by_map) continue;
-                        if (!ordered_by_map && apart(a, xi, b, yi, loop)) continue;
+                        if (apart(a, xi, b, yi, loop)) continue;
                         // Two atomic adds (and nothing else) to the same bytes commute: no order needed.
                         if (const auto& wa = arg_window(a, xi), &wb = arg_window(b, yi);
                             wa && wb && wa->atomic && wb->atomic)
                             continue;
                         if (known_only && (!known(a, xi, loop) || !known(b, yi, loop))) continue;
-                        c = Conflict{gx.base, x.writes, y.writes};
+                        c = Conflict{gx.base, x.writes, y.writes,
+                                     both_auto && x.tracked && y.tracked && !is_untracked(gx.base)};
                     }
             }
         return c;
     };
-    auto exclusive = [&](const ManualLaunch& a, const ManualLaunch& b) {  // the two arms of one branch
-        bool x = false;
-        for (const auto& [s1, arm1] : a.arms)
-            for (const auto& [s2, arm2] : b.arms) x |= s1 == s2 && arm1 != arm2;
-        return x;
+    // The runtime's tensor map orders B after A (both in AUTO scopes; A earlier, in the same iteration or an
+    // earlier one): A publishes a tracked argument it writes and B looks up one that may share its bytes.
+    auto map_orders = [&](size_t a, size_t b) {
+        if (launches[a].scope != kAuto || launches[b].scope != kAuto) return false;
+        for (const Access& x : access[a]) {
+            if (!x.writes || !x.tracked) continue;
+            for (const Access& y : access[b]) {
+                if (!y.looks_up) continue;
+                for (const GmAlias& gx : x.roots)
+                    for (const GmAlias& gy : y.roots)
+                        if (!is_untracked(gx.base) && may_share(gx, gy)) return true;
+            }
+        }
+        return false;
     };
+    const auto& exclusive = exclusive_arms;  // the two arms of one branch
     // What each launch runs after in its iteration (transitively): its deps= and, both in AUTO scopes, every
-    // earlier launch it shares a tracked tensor with (one writing it), as the runtime's tensor map orders them;
-    // and the loop-carried values its deps= (or those of a launch it runs after) read.
+    // earlier launch that publishes a tracked tensor it looks up (map_orders), as the runtime's tensor map orders
+    // them; and the loop-carried values its deps= (or those of a launch it runs after) read.
     std::vector<std::set<size_t>> after(n_launch), carried(n_launch);
     std::vector<bool> reported(n_launch, false);
     auto report = [&](size_t i, size_t j, const Conflict& c, const Stmt* loop) {
@@ -2304,6 +2644,16 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
                                                      : "outside it (the runtime's tensor map "
                                                        "records no task of a manual scope and "
                                                        "looks none up there)");
+        else if (c.tracked && !c.a_writes)
+            where =
+                "in AUTO scopes (the runtime's tensor map orders a launch after the earlier writers it looks "
+                "up, never a writer after an earlier reader: no write-after-read order)";
+        else if (c.tracked)
+            where = fmt::format(
+                "in AUTO scopes ('{}' writes it through an Out argument the runtime does not look up: PyPTO's "
+                "DeriveCallDirections makes it OutputExisting when no sequential loop encloses the launch and no "
+                "earlier launch writes the same buffer)",
+                b.callee->name);
         else if (is_untracked(c.shared))
             where = "of a tensor created with manual_dep=True (the runtime does not track it)";
         else
@@ -2330,8 +2680,13 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
                 "depend on '{}' (deps=), so the runtime may run them in either order or at once",
                 kind, c.shared->name, where, a.callee->name, a.stmt->loc.line, c.a_writes ? "writes" : "reads",
                 b.callee->name, c.b_writes ? "writes" : "reads", b.callee->name, a.callee->name);
-            d.hint =
-                fmt::format("add the task id of the launch at line {} to deps=[...] of this launch", a.stmt->loc.line);
+            d.hint = c.tracked ? fmt::format(
+                                     "order it explicitly: submit this launch with deps=[the task id of the launch at "
+                                     "line {}], declare the earlier launch's parameter pl.InOut (the runtime then "
+                                     "publishes it as a writer), or write into a tensor of its own",
+                                     a.stmt->loc.line)
+                               : fmt::format("add the task id of the launch at line {} to deps=[...] of this launch",
+                                             a.stmt->loc.line);
         }
         out.push_back(std::move(d));
         reported[j] = true;
@@ -2376,10 +2731,8 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
                 direct.insert(read_writers[r].begin(), read_writers[r].end());
         for (size_t t : direct)
             if (t >= n_launch) carried[j].insert(t);
-        if (b.scope == kAuto)
-            for (size_t i = 0; i < j; ++i)
-                if (launches[i].scope == kAuto && !exclusive(launches[i], b) && conflict(i, j, true, nullptr).shared)
-                    direct.insert(i);
+        for (size_t i = 0; i < j; ++i)
+            if (!exclusive(launches[i], b) && map_orders(i, j)) direct.insert(i);
         for (size_t i : direct)
             if (i < j) {
                 after[j].insert(i);
@@ -2388,7 +2741,7 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
             }
         for (size_t i = 0; i < j && !reported[j]; ++i) {
             if (after[j].count(i) || exclusive(launches[i], b)) continue;
-            if (const Conflict c = conflict(i, j, false, nullptr); c.shared) report(i, j, c, nullptr);
+            if (const Conflict c = conflict(i, j, nullptr); c.shared) report(i, j, c, nullptr);
         }
     }
     // Launches of one loop at two iterations (a launch and itself, or two launches of its body, either first in
@@ -2424,14 +2777,13 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
                             r.insert(after[x].begin(), after[x].end());
                         }
             }
-            // Both in AUTO scopes and sharing a tracked tensor (one writing it): the tensor map orders j after
-            // the previous iteration's i, as it does in one iteration.
-            if (launches[j].scope == kAuto)
-                for (size_t i : in)
-                    if (launches[i].scope == kAuto && conflict(i, j, true, nullptr).shared) {
-                        r.insert(i);
-                        r.insert(after[i].begin(), after[i].end());
-                    }
+            // The tensor map orders j after the previous iteration's i as it does in one iteration: i publishes
+            // what j looks up.
+            for (size_t i : in)
+                if (map_orders(i, j)) {
+                    r.insert(i);
+                    r.insert(after[i].begin(), after[i].end());
+                }
             back[j] = std::move(r);
         }
         // Through a launch j runs after in its iteration: that launch's back edges too.
@@ -2449,7 +2801,7 @@ std::vector<Diagnostic> unordered_manual_launches(const Program& program, const 
                 // Launches whose arguments change with the iteration are paired through windows cvsim knows
                 // (docs/DECISIONS.md, "Manual scopes": what it cannot tell is a limit, counted in the note).
                 const bool varying = launch_varies(i, loop) || launch_varies(j, loop);
-                if (const Conflict c = conflict(i, j, false, loop, varying); c.shared) {
+                if (const Conflict c = conflict(i, j, loop, varying); c.shared) {
                     report(i, j, c, loop);
                     break;
                 }

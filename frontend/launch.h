@@ -48,14 +48,16 @@ void refuse_unread(const ir::Program& program, const std::string& entry);
 // The unread functions no launch of ENTRY reaches (empty when no entry can be chosen).
 std::vector<const ir::Function*> unread_unreached(const ir::Program& program, const std::string& entry);
 
-// Launches of ORCH (an Orchestration function) the runtime does not order by tensor: any pair of which one sits in
-// a `with pl.scope(mode=pl.ScopeMode.MANUAL)` (a task there neither looks up nor publishes in the tensor map), and
-// AUTO pairs through a manual_dep tensor or a pl.no_dep argument; a later launch runs after an earlier one only
-// when its deps= reach that launch's task id (directly, through task-id arrays, loop-carried values, or through a
-// launch that does). Launches of a loop are also paired with later iterations. One E-RACE-RAW / WAR / WAW
-// diagnostic (at the later launch) per later launch that may share GM with an earlier one, one of the two writing
-// it, without such a dependency (docs/DECISIONS.md, "Manual scopes").
-std::vector<Diagnostic> unordered_manual_launches(const ir::Program& program, const ir::Function& orch);
+// Launches of ORCH (an Orchestration function) the runtime leaves unordered. A later launch runs after an earlier
+// one when its deps= reach that launch's task id (directly, through task-id arrays, loop-carried values, or
+// through a launch that does), when a host read between them waits for it, or when the runtime's tensor map
+// orders them: both in AUTO scopes, the earlier one publishing a tracked tensor it writes and the later one
+// looking up an argument that may share its bytes (In, InOut, or an Out argument PyPTO's DeriveCallDirections
+// makes InOut) - never a writer after a reader. A launch in a manual scope neither looks up nor publishes.
+// Launches of a loop are also paired with later iterations. One E-RACE-RAW / WAR / WAW diagnostic (at the later
+// launch) per later launch that may share GM with an earlier one, one of the two writing it, without such an
+// order (docs/DECISIONS.md, "Manual scopes" and "AUTO scopes order readers after writers only").
+std::vector<Diagnostic> unordered_launches(const ir::Program& program, const ir::Function& orch);
 
 // The function a launch of NAME runs ("": the outermost launcher: the only Orchestration, else the only Spmd,
 // Group or InCore function); E-ENTRY when there is none to choose.

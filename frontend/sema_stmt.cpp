@@ -603,7 +603,7 @@ void FunctionLowering::check_scope(const ast::Stmt& s) {
     // A runtime (task-graph) scope of an Orchestration function. cvsim runs launches in program order, which
     // orders every launch an AUTO scope orders, so the scope is transparent: its body is lowered in place
     // (and printed without the `with`; print -> parse -> print stays the identity). The launches of a MANUAL
-    // scope are ordered only by their deps=: check reads the scope's lines again (unordered_manual_launches).
+    // scope are ordered only by their deps=: check reads the scope's lines again (unordered_launches).
     const ast::Expr& ctx = *s.value;
     if (!ctx.args.empty())
         raise(codes::kType, ctx.args[0]->loc, "pl.scope takes keyword arguments only (mode=pl.ScopeMode.X)");
