@@ -1605,12 +1605,37 @@ std::set<size_t> no_dep_params(const Expr& c, size_t first) {
 struct KernelDim {
     std::map<size_t, int64_t> coef;  // scalar parameter index -> coefficient
     int64_t lo = 0, hi = 0;
+    // Every element of [lo, hi) is accessed (no gaps): the kernel's own loop moves the access by at most its
+    // extent. A window with gaps (a loop striding past its tile) is a bounding box: apart when boxes are, but
+    // overlap of two boxes says nothing.
+    bool dense = true;
 };
 using KernelWindow = std::vector<std::optional<KernelDim>>;
 
 // ATOMIC (when given): set to whether every access is an atomic-add store (writers that commute).
 std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size_t param, int blocks, int depth = 0,
                                           bool* atomic = nullptr);
+
+// Whether F's body names V anywhere.
+bool references(const Function& f, const Var* v) {
+    bool found = false;
+    std::function<void(const Expr*)> look = [&](const Expr* x) {
+        if (!x || found) return;
+        if (x->kind == ExprKind::Var && x->var.get() == v) found = true;
+        for (const auto& a : x->args) look(a.get());
+        for (const auto& a : x->args2) look(a.get());
+        look(x->attrs.get());
+    };
+    passes::walk(f.body, [&](const StmtPtr& st) {
+        look(st->value.get());
+        for (const auto& e : st->values) look(e.get());
+        for (const auto& e : st->init_values) look(e.get());
+        look(st->start.get());
+        look(st->stop.get());
+        look(st->step.get());
+    });
+    return found;
+}
 
 // A wrapper (Spmd or Group function): the windows of the kernels it calls with the parameter, their scalar
 // parameters mapped back to the wrapper's (a scalar argument that is not a wrapper parameter: that dimension
@@ -1646,6 +1671,10 @@ std::optional<KernelWindow> wrapper_window(const Program& prog, Function& k, siz
         for (size_t q = 0; q < c->args.size(); ++q) {
             if (!c->args[q] || c->args[q]->kind != ExprKind::Var || c->args[q]->var.get() != pv) continue;
             ++passed;
+            // A callee that never names its parameter (an AIC kernel given the output only its AIV half stores)
+            // accesses none of it.
+            if (q < callee->params.size() && callee->params[q].var && !references(*callee, callee->params[q].var.get()))
+                continue;
             bool callee_atomic = false;
             auto w = kernel_window(prog, *callee, q, blocks, depth + 1, &callee_atomic);
             all_atomic &= callee_atomic;
@@ -1682,6 +1711,7 @@ std::optional<KernelWindow> wrapper_window(const Program& prog, Function& k, siz
                         o.reset();
                         continue;
                     }
+                    o->dense &= (*w)[d]->dense && (*w)[d]->lo <= o->hi && o->lo <= (*w)[d]->hi;
                     o->lo = std::min(o->lo, (*w)[d]->lo);
                     o->hi = std::max(o->hi, (*w)[d]->hi);
                 }
@@ -1797,6 +1827,8 @@ std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size
                             }
                             kd.lo = r->first;
                             kd.hi = r->second + w.ext[d];
+                            kd.dense = rest.terms.size() <= 1;
+                            for (const auto& [v, m] : rest.terms) kd.dense &= std::abs(m) <= w.ext[d];
                             kw.emplace_back(kd);
                         }
                     if (!w.ok) kw.assign(pv->type.shape.size(), std::nullopt);
@@ -1811,6 +1843,7 @@ std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size
                                 o.reset();
                                 continue;
                             }
+                            o->dense &= kw[d]->dense && kw[d]->lo <= o->hi && o->lo <= kw[d]->hi;
                             o->lo = std::min(o->lo, kw[d]->lo);
                             o->hi = std::max(o->hi, kw[d]->hi);
                         }
@@ -2341,7 +2374,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     struct ArgDim {
         Affine off;
         int64_t ext = 0;
-        bool exact = false;  // narrowed to what the kernel accesses (else the argument's whole extent)
+        bool exact = false;  // narrowed to what the kernel accesses, with no gaps (else its whole extent, or a box)
     };
     struct ArgWindow {
         const Var* root = nullptr;
@@ -2411,7 +2444,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 if (!ok) continue;
                 off.c += (*kw)[d]->lo;
                 std::erase_if(off.coef, [](const auto& e) { return e.second == 0; });
-                w.dims[d] = ArgDim{off, (*kw)[d]->hi - (*kw)[d]->lo, true};
+                w.dims[d] = ArgDim{off, (*kw)[d]->hi - (*kw)[d]->lo, (*kw)[d]->dense};
             }
         it->second = w;
         return it->second;
@@ -2421,6 +2454,35 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // LOOP == nullptr: in one iteration of every loop both sit in; else at two different iterations of LOOP:
     // both offsets are s * i + c (+ the same terms of loops outside it) and both windows fit in one span of
     // |s * step| elements, so different iterations' windows are different spans.
+    // The loop of each orchestration loop variable, the range of values it takes (constant bounds; nullopt: not
+    // known) and the values themselves (nullopt beyond 4096 of them).
+    std::map<const Var*, const Stmt*> loop_of;
+    for (const auto& l : launches)
+        for (const Stmt* f : l.loops)
+            if (f->loop_var) loop_of[f->loop_var.get()] = f;
+    auto loop_range = [&](const Var* v) -> std::optional<std::pair<int64_t, int64_t>> {
+        auto it = loop_of.find(v);
+        if (it == loop_of.end()) return std::nullopt;
+        const Stmt* f = it->second;
+        // (plain ints, not optionals: g++ 12 warns maybe-uninitialized on them)
+        const auto lo_c = f->start ? const_int(f->start) : std::optional<int64_t>(0);
+        const auto hi_c = f->stop ? const_int(f->stop) : std::nullopt;
+        const auto st_c = f->step ? const_int(f->step) : std::optional<int64_t>(1);
+        if (!lo_c.has_value() || !hi_c.has_value() || !st_c.has_value()) return std::nullopt;
+        const int64_t lo = lo_c.value_or(0), hi = hi_c.value_or(0), st = st_c.value_or(1);
+        if (st <= 0 || hi <= lo) return std::nullopt;
+        return std::pair<int64_t, int64_t>{lo, lo + (hi - lo - 1) / st * st};
+    };
+    auto loop_values = [&](const Var* v) -> std::optional<std::vector<int64_t>> {
+        auto r = loop_range(v);
+        if (!r) return std::nullopt;
+        const Stmt* f = loop_of.at(v);
+        const int64_t st = f->step ? const_int(f->step).value_or(1) : 1;
+        if ((r->second - r->first) / st >= 4096) return std::nullopt;
+        std::vector<int64_t> out;
+        for (int64_t x = r->first; x <= r->second; x += st) out.push_back(x);
+        return out;
+    };
     auto apart = [&](size_t a, size_t x, size_t b, size_t y, const Stmt* loop) {
         const auto& wx = arg_window(a, x);
         const auto& wy = arg_window(b, y);
@@ -2431,36 +2493,94 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                     return std::find(launches[b].loops.begin(), launches[b].loops.end(), f) != launches[b].loops.end();
             return false;
         };
-        // The values loop variable V takes (its loop's constant bounds; nullopt: not known).
-        auto range_of = [&](const Var* v) -> std::optional<std::pair<int64_t, int64_t>> {
-            for (const ManualLaunch* l : {&launches[a], &launches[b]})
-                for (const Stmt* f : l->loops) {
-                    if (f->loop_var.get() != v) continue;
-                    // (plain ints, not optionals: g++ 12 warns maybe-uninitialized on them)
-                    const auto lo_c = f->start ? const_int(f->start) : std::optional<int64_t>(0);
-                    const auto hi_c = f->stop ? const_int(f->stop) : std::nullopt;
-                    const auto st_c = f->step ? const_int(f->step) : std::optional<int64_t>(1);
-                    if (!lo_c.has_value() || !hi_c.has_value() || !st_c.has_value()) return std::nullopt;
-                    const int64_t lo = lo_c.value_or(0), hi = hi_c.value_or(0), st = st_c.value_or(1);
-                    if (st <= 0 || hi <= lo) return std::nullopt;
-                    return std::pair<int64_t, int64_t>{lo, lo + (hi - lo - 1) / st * st};
-                }
-            return std::nullopt;
+        // Whether loop variable V has one value for both windows: its loop encloses both launches and, when LOOP
+        // pairs two of its iterations, encloses LOOP too (a loop inside LOOP runs afresh in each iteration).
+        const Var* iv = loop ? loop->loop_var.get() : nullptr;
+        auto shared_var = [&](const Var* v) {
+            if (v == iv || !common(v)) return false;
+            if (!loop) return true;
+            for (const Stmt* f : launches[a].loops) {
+                if (f == loop) return false;  // reached LOOP first: V's loop is inside it
+                if (f->loop_var.get() == v) return true;
+            }
+            return false;
         };
+        // Each variable instance of the two offsets: (variable, 0 = A's own value, 1 = B's own, 2 = shared).
+        std::vector<std::pair<const Var*, int>> keys;
+        auto key_of = [&](const Var* v, int side) {
+            const std::pair<const Var*, int> k{v, shared_var(v) ? 2 : side};
+            auto it = std::find(keys.begin(), keys.end(), k);
+            if (it != keys.end()) return static_cast<size_t>(it - keys.begin());
+            keys.push_back(k);
+            return keys.size() - 1;
+        };
+        for (size_t d = 0; d < wx->dims.size(); ++d)
+            for (int side = 0; side < 2; ++side)
+                if (const auto& w = (side == 0 ? wx : wy)->dims[d])
+                    for (const auto& [v, cf] : w->off.coef) key_of(v, side);
+        std::vector<std::vector<int64_t>> values;
+        bool enumerable = true;
+        int64_t combos = 1;
+        for (const auto& [v, side] : keys) {
+            auto vals = loop_values(v);
+            if (!vals || vals->empty()) {
+                enumerable = false;
+                values.emplace_back();
+                continue;
+            }
+            combos = std::min<int64_t>(combos * static_cast<int64_t>(vals->size()), int64_t{1} << 40);
+            values.push_back(std::move(*vals));
+        }
+        // Exact when the variables take few values: under every assignment (LOOP's two iterations differ) the two
+        // windows are apart in some dimension.
+        if (enumerable && combos <= (int64_t{1} << 16)) {
+            std::vector<size_t> at(keys.size(), 0);
+            size_t iv_a = keys.size(), iv_b = keys.size();
+            for (size_t k = 0; k < keys.size(); ++k) {
+                if (keys[k].first == iv && keys[k].second == 0) iv_a = k;
+                if (keys[k].first == iv && keys[k].second == 1) iv_b = k;
+            }
+            auto value = [&](const Var* v, int side) {
+                const std::pair<const Var*, int> k{v, shared_var(v) ? 2 : side};
+                const size_t i = static_cast<size_t>(std::find(keys.begin(), keys.end(), k) - keys.begin());
+                return values[i][at[i]];
+            };
+            bool all_apart = true;
+            for (int64_t c = 0; c < combos && all_apart; ++c) {
+                const bool skip =
+                    iv_a < keys.size() && iv_b < keys.size() && values[iv_a][at[iv_a]] == values[iv_b][at[iv_b]];
+                if (!skip) {
+                    bool apart_here = false;
+                    for (size_t d = 0; d < wx->dims.size() && !apart_here; ++d) {
+                        const auto& p = wx->dims[d];
+                        const auto& q = wy->dims[d];
+                        if (!p || !q) continue;
+                        int64_t po = p->off.c, qo = q->off.c;
+                        for (const auto& [v, cf] : p->off.coef) po += cf * value(v, 0);
+                        for (const auto& [v, cf] : q->off.coef) qo += cf * value(v, 1);
+                        apart_here = po + p->ext <= qo || qo + q->ext <= po;
+                    }
+                    all_apart = apart_here;
+                }
+                for (size_t k = 0; k < at.size(); ++k) {
+                    if (++at[k] < values[k].size()) break;
+                    at[k] = 0;
+                }
+            }
+            if (all_apart) return true;
+        }
         for (size_t d = 0; d < wx->dims.size(); ++d) {
             const auto& p = wx->dims[d];
             const auto& q = wy->dims[d];
-            // The offsets' difference over the values the loop variables take keeps the windows apart: a loop only
-            // one of them sits in (or LOOP, at two different iterations) gives each its own value; a loop both sit
-            // in the same value (what the two coefficients do not cancel ranges over its values).
+            // The offsets' difference over the ranges of the variables keeps the windows apart (what the two
+            // coefficients of a shared variable do not cancel ranges over its values).
             if (p && q) {
-                const Var* iv = loop ? loop->loop_var.get() : nullptr;
                 std::map<const Var*, int64_t> shared;
                 std::vector<std::pair<const Var*, int64_t>> own;
                 for (int side = 0; side < 2; ++side)
                     for (const auto& [v, cf] : (side == 0 ? p : q)->off.coef) {
                         const int64_t signed_cf = side == 0 ? cf : -cf;
-                        if (v != iv && common(v))
+                        if (shared_var(v))
                             shared[v] += signed_cf;
                         else
                             own.emplace_back(v, signed_cf);
@@ -2470,7 +2590,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 bool ok = true;
                 for (const auto& [v, cf] : own) {
                     if (cf == 0) continue;
-                    auto r = range_of(v);
+                    auto r = loop_range(v);
                     if (!r || std::abs(cf) > (int64_t{1} << 31) || std::abs(r->first) > (int64_t{1} << 31) ||
                         std::abs(r->second) > (int64_t{1} << 31)) {
                         ok = false;
@@ -2489,7 +2609,6 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 if (p->off.c + p->ext <= q->off.c || q->off.c + q->ext <= p->off.c) return true;
                 continue;
             }
-            const Var* iv = loop->loop_var.get();
             auto step = loop->step ? const_int(loop->step) : std::optional<int64_t>(1);
             auto s_it = p->off.coef.find(iv);
             if (!iv || !step || *step == 0 || s_it == p->off.coef.end()) continue;
@@ -2575,7 +2694,11 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         for (const auto& d : w->dims) {
             if (!d || !d->exact) return false;
             for (const auto& [v, cf] : d->off.coef)
-                if (!fixed.count(v)) return false;
+                if (!fixed.count(v)) {
+                    // A loop inside LOOP with few values: apart() tries every one of them.
+                    auto vals = loop_values(v);
+                    if (!vals || vals->size() > 64) return false;
+                }
         }
         return true;
     };
@@ -2628,7 +2751,8 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // them; and the loop-carried values its deps= (or those of a launch it runs after) read.
     std::vector<std::set<size_t>> after(n_launch), carried(n_launch);
     std::vector<bool> reported(n_launch, false);
-    auto report = [&](size_t i, size_t j, const Conflict& c, const Stmt* loop) {
+    // UNSURE: the windows of the two iterations may or may not overlap (cvsim cannot bound them).
+    auto report = [&](size_t i, size_t j, const Conflict& c, const Stmt* loop, bool unsure = false) {
         const ManualLaunch& a = launches[i];
         const ManualLaunch& b = launches[j];
         const char* code = c.a_writes && c.b_writes ? codes::kRaceWaw : c.a_writes ? codes::kRaceRaw : codes::kRaceWar;
@@ -2644,6 +2768,10 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                                                      : "outside it (the runtime's tensor map "
                                                        "records no task of a manual scope and "
                                                        "looks none up there)");
+        else if (c.tracked && !c.b_writes)
+            where =
+                "in AUTO scopes (the runtime's tensor map orders a reader after the writers it finds there, "
+                "but cvsim found no such order between these two)";
         else if (c.tracked && !c.a_writes)
             where =
                 "in AUTO scopes (the runtime's tensor map orders a launch after the earlier writers it looks "
@@ -2666,14 +2794,20 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             d.message = fmt::format(
                 "{} on GM tensor '{}' between launches {}: '{}' (line {}) {} it and '{}' {} it at a later iteration "
                 "of the loop at line {}, and nothing orders that iteration's '{}' after the earlier one's '{}' "
-                "(deps= of a task id the loop carries, or windows that differ by the loop index), so the runtime "
+                "(deps= of a task id the loop carries, or windows that differ by the loop index){}, so the runtime "
                 "may run them in either order or at once",
                 kind, c.shared->name, where, a.callee->name, a.stmt->loc.line, c.a_writes ? "writes" : "reads",
-                b.callee->name, c.b_writes ? "writes" : "reads", loop->loc.line, b.callee->name, a.callee->name);
+                b.callee->name, c.b_writes ? "writes" : "reads", loop->loc.line, b.callee->name, a.callee->name,
+                unsure ? "; cvsim cannot tell whether the two iterations' windows overlap: they depend on data, "
+                         "on a value it does not follow, or on a strided access it bounds by a box"
+                       : "");
             d.hint = fmt::format(
                 "carry the task id of the launch at line {} through the loop (init_values / pl.yield_, or a task-id "
-                "array) into deps=[...] of this launch, or give each iteration a slice of its own",
-                a.stmt->loc.line);
+                "array) into deps=[...] of this launch, or give each iteration a slice of its own{}",
+                a.stmt->loc.line,
+                unsure ? " (a pl.tensor.slice at an offset affine in the loop index, which cvsim can show apart); if "
+                         "the windows are disjoint by construction, this finding is what cvsim cannot prove"
+                       : "");
         } else {
             d.message = fmt::format(
                 "{} on GM tensor '{}' between launches {}: '{}' (line {}) {} it and '{}' {} it, and '{}' does not "
@@ -2798,6 +2932,10 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             for (size_t i : in) {
                 const bool reach = back[j].count(i) > 0 || after[j].count(i) > 0;
                 if (reach && (b_self || back[i].count(i))) continue;
+                // j looks up what i publishes: the tensor map holds every earlier iteration's i that is still
+                // running (a task publishes one entry per write; a writer that replaced another overlapping one
+                // without an order is itself a WAW reported at i), so j runs after all of them.
+                if (map_orders(i, j)) continue;
                 // Launches whose arguments change with the iteration are paired through windows cvsim knows
                 // (docs/DECISIONS.md, "Manual scopes": what it cannot tell is a limit, counted in the note).
                 const bool varying = launch_varies(i, loop) || launch_varies(j, loop);
@@ -2805,6 +2943,13 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                     report(i, j, c, loop);
                     break;
                 }
+                // Windows cvsim cannot bound in every dimension (data, a value it does not follow, a strided
+                // access): it cannot show the iterations apart, so the pair is a finding that says so.
+                if (varying)
+                    if (const Conflict c = conflict(i, j, loop, false); c.shared) {
+                        report(i, j, c, loop, true);
+                        break;
+                    }
             }
         }
     }
