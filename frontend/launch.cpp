@@ -440,6 +440,12 @@ class LaunchAliases {
         return of_var(e->var.get(), e->loc, -1, depth);
     }
 
+    // The one pl.tensor.assemble of created tensor V (nullptr: V is not assembled exactly once).
+    const Expr* fused_assemble(const Var* v) const {
+        auto it = m_fused.find(v);
+        return it == m_fused.end() ? nullptr : it->second;
+    }
+
   private:
     void add(const Var* v, const Expr* value) {
         if (!v || !value) return;
@@ -1677,6 +1683,7 @@ std::optional<KernelWindow> wrapper_window(const Program& prog, Function& k, siz
                 continue;
             bool callee_atomic = false;
             auto w = kernel_window(prog, *callee, q, blocks, depth + 1, &callee_atomic);
+            if (w && w->empty()) continue;  // the callee does not access it
             all_atomic &= callee_atomic;
             if (!w) {
                 bad = true;
@@ -1718,7 +1725,8 @@ std::optional<KernelWindow> wrapper_window(const Program& prog, Function& k, siz
             }
         }
     });
-    if (bad || refs != passed || !out) return std::nullopt;
+    if (bad || refs != passed) return std::nullopt;
+    if (!out) return KernelWindow{};  // no callee accesses it
     if (atomic) *atomic = all_atomic;
     return out;
 }
@@ -1782,6 +1790,62 @@ std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size
         if (st->kind == StmtKind::Assign && is_same(st->value)) ++accesses;
     });
     passes::WindowAnalysis wa(k, blocks);
+    // Loops of K whose start is affine in its scalar parameters and whose stop is that start plus a constant
+    // (`for i in pl.range(p, p + 2)`): the start, the step and the trip count.
+    struct RelLoop {
+        KernelDim start;  // coef and lo: the start's affine form (lo holds the constant)
+        int64_t step = 1, trips = 0;
+    };
+    std::map<const Var*, const Expr*> kdef;
+    passes::walk(k.body, [&](const StmtPtr& st) {
+        if (st->kind == StmtKind::Assign && st->targets.size() == 1 && st->value)
+            if (!kdef.emplace(st->targets[0].get(), st->value.get()).second) kdef[st->targets[0].get()] = nullptr;
+    });
+    std::function<std::optional<KernelDim>(const Expr*, int)> param_affine =
+        [&](const Expr* e, int depth) -> std::optional<KernelDim> {
+        if (!e || depth > 16) return std::nullopt;
+        if (e->kind == ExprKind::Int) return KernelDim{{}, e->ival, 0};
+        if (e->kind == ExprKind::Var && e->var) {
+            if (auto it = scalar_index.find(e->var.get()); it != scalar_index.end())
+                return KernelDim{{{it->second, 1}}, 0, 0};
+            auto d = kdef.find(e->var.get());
+            return d != kdef.end() && d->second ? param_affine(d->second, depth + 1) : std::nullopt;
+        }
+        if (e->kind == ExprKind::FuncCall && e->sval == "pl.cast" && !e->args.empty())
+            return param_affine(e->args[0].get(), depth + 1);
+        if (e->kind != ExprKind::Binary || e->args.size() != 2) return std::nullopt;
+        auto a = param_affine(e->args[0].get(), depth + 1), b = param_affine(e->args[1].get(), depth + 1);
+        if (!a || !b) return std::nullopt;
+        if (e->sval == "+" || e->sval == "-") {
+            const int64_t sg = e->sval == "+" ? 1 : -1;
+            for (const auto& [q, m] : b->coef) a->coef[q] += sg * m;
+            a->lo += sg * b->lo;
+            return a;
+        }
+        if (e->sval == "*" && (a->coef.empty() || b->coef.empty())) {
+            const KernelDim& x = a->coef.empty() ? *b : *a;
+            const int64_t f = a->coef.empty() ? a->lo : b->lo;
+            KernelDim r{{}, x.lo * f, 0};
+            for (const auto& [q, m] : x.coef) r.coef[q] = m * f;
+            return r;
+        }
+        return std::nullopt;
+    };
+    std::map<const Var*, std::optional<RelLoop>> rel_loops;
+    passes::walk(k.body, [&](const StmtPtr& st) {
+        if (st->kind != StmtKind::For || !st->loop_var || !st->start || !st->stop) return;
+        auto a = param_affine(st->start.get(), 0), b = param_affine(st->stop.get(), 0);
+        const auto step = st->step ? const_int(st->step) : std::optional<int64_t>(1);
+        if (!a || !b || a->coef.empty() || !step || *step <= 0) return;
+        std::erase_if(a->coef, [](const auto& e) { return e.second == 0; });
+        std::erase_if(b->coef, [](const auto& e) { return e.second == 0; });
+        if (a->coef != b->coef || b->lo - a->lo <= 0 || b->lo - a->lo > (int64_t{1} << 24)) return;
+        rel_loops[st->loop_var.get()] = RelLoop{*a, *step, (b->lo - a->lo + *step - 1) / *step};
+    });
+    auto relative_loop = [&](const Var* v) -> std::optional<RelLoop> {
+        auto it = rel_loops.find(v);
+        return it == rel_loops.end() ? std::nullopt : it->second;
+    };
     std::optional<KernelWindow> out;
     bool bad = false;
     std::function<void(Block&, passes::StmtPath)> walk = [&](Block& b, passes::StmtPath path) {
@@ -1814,21 +1878,35 @@ std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size
                             passes::Affine rest;
                             rest.c = w.off[d].c;
                             bool ok = w.off[d].ok;
+                            // A loop from a scalar parameter (`for i in pl.range(p, p + 2)`): i is p's part plus
+                            // `step * k`, k below the trip count.
+                            int64_t rel_lo = 0, rel_hi = 0;
+                            std::vector<int64_t> strides;  // of the terms that move the access
                             for (const auto& [v, m] : w.off[d].terms) {
-                                if (auto it = scalar_index.find(v); it != scalar_index.end())
-                                    kd.coef[it->second] = m;
-                                else
+                                if (auto it = scalar_index.find(v); it != scalar_index.end()) {
+                                    kd.coef[it->second] += m;
+                                } else if (auto rl = relative_loop(v)) {
+                                    for (const auto& [q, a] : rl->start.coef) kd.coef[q] += m * a;
+                                    rest.c += m * rl->start.lo;
+                                    const int64_t span = m * rl->step * (rl->trips - 1);
+                                    rel_lo += std::min<int64_t>(0, span);
+                                    rel_hi += std::max<int64_t>(0, span);
+                                    if (rl->trips > 1) strides.push_back(m * rl->step);
+                                } else {
                                     rest.terms[v] = m;
+                                    strides.push_back(m);
+                                }
                             }
+                            std::erase_if(kd.coef, [](const auto& e) { return e.second == 0; });
                             auto r = ok ? wa.bounds(rest) : std::nullopt;
                             if (!r) {
                                 kw.emplace_back();
                                 continue;
                             }
-                            kd.lo = r->first;
-                            kd.hi = r->second + w.ext[d];
-                            kd.dense = rest.terms.size() <= 1;
-                            for (const auto& [v, m] : rest.terms) kd.dense &= std::abs(m) <= w.ext[d];
+                            kd.lo = r->first + rel_lo;
+                            kd.hi = r->second + rel_hi + w.ext[d];
+                            kd.dense = strides.size() <= 1;
+                            for (int64_t st : strides) kd.dense &= std::abs(st) <= w.ext[d];
                             kw.emplace_back(kd);
                         }
                     if (!w.ok) kw.assign(pv->type.shape.size(), std::nullopt);
@@ -1858,7 +1936,10 @@ std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size
         }
     };
     walk(k.body, {});
-    if (bad || refs != accesses || !out) return std::nullopt;
+    if (bad || refs != accesses) return std::nullopt;
+    // Only passed along (returned, yielded, copied), never loaded or stored: nothing of it is accessed (an
+    // empty window; a wrapper's other callees give the window).
+    if (!out) return KernelWindow{};
     if (atomic) *atomic = all_atomic;
     return out;
 }
@@ -2350,17 +2431,39 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 arg = d;
                 continue;
             }
-            if (d->kind != ExprKind::FuncCall || (d->sval != "pl.tensor.slice" && d->sval != "pl.tensor.view") ||
-                d->args.size() < 3 || !d->args[0] || d->args[0]->kind != ExprKind::Var)
+            // A tensor created and assembled once into a target is a slice of it (FuseCreateAssembleToSlice): its
+            // shape, padded with leading 1s, at the assemble's offsets.
+            const Expr* target = nullptr;
+            const Expr* offs = nullptr;
+            std::optional<std::vector<int64_t>> shape;
+            if (d->kind == ExprKind::FuncCall && d->sval == "pl.tensor.create") {
+                const Expr* as = roots.fused_assemble(arg->var.get());
+                if (!as || as->args.size() < 3 || !as->args[0] || as->args[0]->kind != ExprKind::Var)
+                    return std::nullopt;
+                target = as->args[0].get();
+                offs = as->args[2].get();
+                std::vector<int64_t> sh = arg->var->type.shape;
+                const size_t rank = target->var->type.shape.size();
+                if (sh.size() > rank) return std::nullopt;
+                sh.insert(sh.begin(), rank - sh.size(), 1);
+                shape = sh;
+            } else if (d->kind == ExprKind::FuncCall && (d->sval == "pl.tensor.slice" || d->sval == "pl.tensor.view") &&
+                       d->args.size() >= 3 && d->args[0] && d->args[0]->kind == ExprKind::Var) {
+                target = d->args[0].get();
+                offs = d->args[2].get();
+                shape = const_ints(d->args[1]);
+            } else {
                 return std::nullopt;
-            auto shape = const_ints(d->args[1]);
-            const Expr* offs = d->args[2].get();
+            }
             if (!shape || !offs || (offs->kind != ExprKind::List && offs->kind != ExprKind::Tuple) ||
                 offs->args.size() != shape->size())
                 return std::nullopt;
-            auto base = roots.of(d->args[0].get());
-            if (base.size() != 1 || !whole_or_unknown(base[0]) ||
-                base[0].base->type.shape != d->args[0]->var->type.shape)
+            // The whole of one root (by one path or several: a loop's carried value).
+            auto base = roots.of(target);
+            if (base.empty() ||
+                !std::all_of(base.begin(), base.end(),
+                             [&](const GmAlias& g) { return g.base == base[0].base && whole_or_unknown(g); }) ||
+                base[0].base->type.shape != target->var->type.shape)
                 return std::nullopt;
             AffineWindow w{base[0].base, {}, *shape};
             for (const auto& o : offs->args) w.lo.push_back(affine(o.get(), 0));
