@@ -2153,6 +2153,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         const Var* shared = nullptr;
         bool a_writes = false, b_writes = false;
         bool tracked = false;  // both in AUTO scopes, both arguments tracked, the tensor not manual_dep
+        bool sure = false;     // both windows are what the kernels access, without gaps: the overlap is real
     };
     // Each launch's tensor arguments: the argument, what it may be (roots and windows), whether the launch writes
     // it and whether the runtime tracks it there (not pl.no_dep).
@@ -2805,6 +2806,11 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         }
         return true;
     };
+    // The window of access X of launch K is what the kernel accesses in every dimension, without gaps.
+    auto exact_window = [&](size_t k, size_t x) {
+        const auto& w = arg_window(k, x);
+        return w && std::all_of(w->dims.begin(), w->dims.end(), [](const auto& d) { return d && d->exact; });
+    };
     // KNOWN_ONLY: only through arguments whose windows are known in every dimension.
     auto conflict = [&](size_t a, size_t b, const Stmt* loop, bool known_only = false) {
         Conflict c;
@@ -2828,7 +2834,8 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                             continue;
                         if (known_only && (!known(a, xi, loop) || !known(b, yi, loop))) continue;
                         c = Conflict{gx.base, x.writes, y.writes,
-                                     both_auto && x.tracked && y.tracked && !is_untracked(gx.base)};
+                                     both_auto && x.tracked && y.tracked && !is_untracked(gx.base),
+                                     exact_window(a, xi) && exact_window(b, yi)};
                     }
             }
         return c;
@@ -2914,9 +2921,12 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         } else {
             d.message = fmt::format(
                 "{} on GM tensor '{}' between launches {}: '{}' (line {}) {} it and '{}' {} it, and '{}' does not "
-                "depend on '{}' (deps=), so the runtime may run them in either order or at once",
+                "depend on '{}' (deps=){}, so the runtime may run them in either order or at once",
                 kind, c.shared->name, where, a.callee->name, a.stmt->loc.line, c.a_writes ? "writes" : "reads",
-                b.callee->name, c.b_writes ? "writes" : "reads", b.callee->name, a.callee->name);
+                b.callee->name, c.b_writes ? "writes" : "reads", b.callee->name, a.callee->name,
+                unsure ? "; cvsim cannot tell whether their windows overlap: they depend on data, on a value it does "
+                         "not follow, or on an access it bounds by a box"
+                       : "");
             d.hint = c.tracked ? fmt::format(
                                      "order it explicitly: submit this launch with deps=[the task id of the launch at "
                                      "line {}], declare the earlier launch's parameter pl.InOut (the runtime then "
@@ -2978,7 +2988,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             }
         for (size_t i = 0; i < j && !reported[j]; ++i) {
             if (after[j].count(i) || exclusive(launches[i], b)) continue;
-            if (const Conflict c = conflict(i, j, nullptr); c.shared) report(i, j, c, nullptr);
+            if (const Conflict c = conflict(i, j, nullptr); c.shared) report(i, j, c, nullptr, !c.sure);
         }
     }
     // Launches of one loop at two iterations (a launch and itself, or two launches of its body, either first in
@@ -3043,7 +3053,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 // (docs/DECISIONS.md, "Manual scopes": what it cannot tell is a limit, counted in the note).
                 const bool varying = launch_varies(i, loop) || launch_varies(j, loop);
                 if (const Conflict c = conflict(i, j, loop, varying); c.shared) {
-                    report(i, j, c, loop);
+                    report(i, j, c, loop, !c.sure);
                     break;
                 }
                 // Windows cvsim cannot bound in every dimension (data, a value it does not follow, a strided
