@@ -612,7 +612,8 @@ class LaunchAliases {
             if (from >= 0 && static_cast<int64_t>(p) != from) continue;
             if (writes && p < fn->params.size() && dir_of(p) == ParamDir::In) continue;
             for (GmAlias g : of(a.get(), depth + 1)) {
-                g = GmAlias{g.base, {}, {}, 0};
+                // The parameter the kernel returns is the argument's view itself; any other: somewhere in it.
+                if (from < 0) g = GmAlias{g.base, {}, {}, 0};
                 out.push_back(g);
             }
         }
@@ -2842,16 +2843,47 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     };
     // The runtime's tensor map orders B after A (both in AUTO scopes; A earlier, in the same iteration or an
     // earlier one): A publishes a tracked argument it writes and B looks up one that may share its bytes.
-    auto map_orders = [&](size_t a, size_t b) {
+    // The tensor map's lookup finds an entry only when the two argument views overlap, so an order is claimed
+    // only where they surely do (an order assumed from a mere "may" would order other pairs through it): B's
+    // looked-up argument is the same value as one A publishes (at different iterations of LOOP, one that does not
+    // change with it), or whichever root B's value is, some written argument of A is surely a constant view of
+    // that root overlapping it.
+    auto map_orders = [&](size_t a, size_t b, const Stmt* loop = nullptr) {
         if (launches[a].scope != kAuto || launches[b].scope != kAuto) return false;
+        std::vector<const Access*> published;
         for (const Access& x : access[a]) {
             if (!x.writes || !x.tracked) continue;
-            for (const Access& y : access[b]) {
-                if (!y.looks_up) continue;
-                for (const GmAlias& gx : x.roots)
-                    for (const GmAlias& gy : y.roots)
-                        if (!is_untracked(gx.base) && may_share(gx, gy)) return true;
+            bool untracked_root = false;
+            for (const GmAlias& gx : x.roots) untracked_root |= is_untracked(gx.base);
+            if (!untracked_root) published.push_back(&x);
+        }
+        auto same_value = [&](const Access& x, const Access& y) {
+            return x.arg && y.arg && x.arg->kind == ExprKind::Var && y.arg->kind == ExprKind::Var && x.arg->var &&
+                   x.arg->var == y.arg->var &&
+                   (!loop || (!varies(x.arg, loop, launches[a], 0) && !varies(y.arg, loop, launches[b], 0)));
+        };
+        for (const Access& y : access[b]) {
+            if (!y.looks_up) continue;
+            for (const Access* x : published)
+                if (same_value(*x, y)) return true;
+            bool covered = !y.roots.empty();
+            for (const GmAlias& gy : y.roots) {
+                bool some = false;
+                for (const Access* x : published) {
+                    // (all of the root overlaps any part of it; else two constant views that overlap)
+                    bool all = !x->roots.empty();
+                    for (const GmAlias& gx : x->roots) {
+                        const GmAlias whole = whole_of(gx.base);
+                        const bool is_whole = !gx.shape.empty() && gx.shape == whole.shape && gx.start == 0 &&
+                                              gx.strides == whole.strides;
+                        all &= gx.base == gy.base &&
+                               (is_whole || (!gx.shape.empty() && !gy.shape.empty() && may_share(gx, gy)));
+                    }
+                    some |= all;
+                }
+                covered &= some;
             }
+            if (covered) return true;
         }
         return false;
     };
@@ -3027,7 +3059,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             // The tensor map orders j after the previous iteration's i as it does in one iteration: i publishes
             // what j looks up.
             for (size_t i : in)
-                if (map_orders(i, j)) {
+                if (map_orders(i, j, loop)) {
                     r.insert(i);
                     r.insert(after[i].begin(), after[i].end());
                 }
@@ -3048,7 +3080,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 // j looks up what i publishes: the tensor map holds every earlier iteration's i that is still
                 // running (a task publishes one entry per write; a writer that replaced another overlapping one
                 // without an order is itself a WAW reported at i), so j runs after all of them.
-                if (map_orders(i, j)) continue;
+                if (map_orders(i, j, loop)) continue;
                 // Launches whose arguments change with the iteration are paired through windows cvsim knows
                 // (docs/DECISIONS.md, "Manual scopes": what it cannot tell is a limit, counted in the note).
                 const bool varying = launch_varies(i, loop) || launch_varies(j, loop);
