@@ -2391,11 +2391,14 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 access_param[k].push_back(pp);
         }
     }
-    auto arg_window = [&](size_t k, size_t x) -> const std::optional<ArgWindow>& {
-        auto [it, fresh] = arg_windows.try_emplace({k, x});
-        if (!fresh) return it->second;
-        const ManualLaunch& l = launches[k];
-        const Access& a = access[k][x];
+    // The window access X of launch K names of its root as the runtime's tensor map sees it: the argument's own
+    // slice (or the whole root), not narrowed to what the kernel accesses (nullopt: not known).
+    std::map<std::pair<size_t, size_t>, std::optional<ArgWindow>> arg_boxes;  // (launch, access) -> window
+    auto box_from = [&](const Expr* arg, const std::vector<GmAlias>& rts) -> std::optional<ArgWindow> {
+        struct {
+            const Expr* arg;
+            const std::vector<GmAlias>& roots;
+        } a{arg, rts};
         ArgWindow w;
         if (auto sw = window_of(a.arg)) {
             w.root = sw->root;
@@ -2419,8 +2422,63 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 rest %= whole.strides[d];
             }
         } else {
-            return it->second;
+            return std::nullopt;
         }
+        return w;
+    };
+    auto arg_box = [&](size_t k, size_t x) -> const std::optional<ArgWindow>& {
+        auto [it, fresh] = arg_boxes.try_emplace({k, x});
+        if (fresh) it->second = box_from(access[k][x].arg, access[k][x].roots);
+        return it->second;
+    };
+    // The argument a launch's result stands for: the written argument of the launch that returns it, when that
+    // launch writes one tensor argument only (followed through single definitions); else E itself.
+    auto through_results = [&](const Expr* e) {
+        for (int hop = 0; e && hop < 32; ++hop) {
+            const Expr* d = nullptr;
+            int64_t index = -1;
+            const Type* t = nullptr;
+            if (e->kind == ExprKind::Index && !e->args.empty() && e->args[0] && e->args[0]->kind == ExprKind::Var) {
+                const Var* tv = e->args[0]->var.get();
+                auto it = def_of.find(tv);
+                if (it == def_of.end() || multi_def.count(tv)) break;
+                d = it->second;
+                index = e->ival;
+            } else if (e->kind == ExprKind::Var && e->var) {
+                auto it = def_of.find(e->var.get());
+                if (it == def_of.end() || multi_def.count(e->var.get()) || !it->second) break;
+                if (it->second->kind == ExprKind::Var || it->second->kind == ExprKind::Index) {
+                    e = it->second;
+                    continue;
+                }
+                d = it->second;
+                t = &e->var->type;
+            } else {
+                break;
+            }
+            const Expr* w = written_arg(d, index, t);
+            // one written tensor argument only: the result is that one
+            if (!w || written_arg(d, 1, nullptr)) break;
+            e = w;
+        }
+        return e;
+    };
+    std::map<std::pair<size_t, size_t>, std::optional<ArgWindow>> map_boxes;  // (launch, access) -> window
+    auto map_box = [&](size_t k, size_t x) -> const std::optional<ArgWindow>& {
+        auto [it, fresh] = map_boxes.try_emplace({k, x});
+        if (fresh) {
+            const Expr* e = through_results(access[k][x].arg);
+            it->second = e == access[k][x].arg ? arg_box(k, x) : box_from(e, roots.of(e));
+        }
+        return it->second;
+    };
+    auto arg_window = [&](size_t k, size_t x) -> const std::optional<ArgWindow>& {
+        auto [it, fresh] = arg_windows.try_emplace({k, x});
+        if (!fresh) return it->second;
+        const ManualLaunch& l = launches[k];
+        const auto& box = map_box(k, x);
+        if (!box) return it->second;
+        ArgWindow w = *box;
         const size_t pp = access_param[k][x];
         auto blocks = launch_core_num(*l.call);
         bool atomic = false;
@@ -2631,6 +2689,86 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         return false;
     };
 
+    // Whether the runtime's tensor map surely sees access X of launch A and Y of launch B overlap, at every pair of
+    // their instances the check pairs: the argument windows (not narrowed to what the kernels access: the map keys
+    // on arguments) share bytes under every value of the loop variables in their offsets (LOOP == nullptr: one
+    // iteration of every loop both sit in; else two different iterations of LOOP). A map edge that holds for some
+    // instances only (a slice at an offset moving with a loop, a value that is one of several tensors) orders
+    // nothing cvsim may rely on: the instance it misses is unordered.
+    auto must_overlap = [&](size_t a, size_t x, size_t b, size_t y, const Stmt* loop) {
+        const auto& wx = map_box(a, x);
+        const auto& wy = map_box(b, y);
+        if (!wx || !wy || wx->root != wy->root || wx->dims.size() != wy->dims.size()) return false;
+        for (size_t d = 0; d < wx->dims.size(); ++d)
+            if (!wx->dims[d] || !wy->dims[d]) return false;
+        auto common = [&](const Var* v) {
+            for (const Stmt* f : launches[a].loops)
+                if (f->loop_var.get() == v)
+                    return std::find(launches[b].loops.begin(), launches[b].loops.end(), f) != launches[b].loops.end();
+            return false;
+        };
+        const Var* iv = loop ? loop->loop_var.get() : nullptr;
+        auto shared_var = [&](const Var* v) {
+            if (v == iv || !common(v)) return false;
+            if (!loop) return true;
+            for (const Stmt* f : launches[a].loops) {
+                if (f == loop) return false;
+                if (f->loop_var.get() == v) return true;
+            }
+            return false;
+        };
+        std::vector<std::pair<const Var*, int>> keys;
+        for (size_t d = 0; d < wx->dims.size(); ++d)
+            for (int side = 0; side < 2; ++side)
+                for (const auto& [v, cf] : (side == 0 ? wx : wy)->dims[d]->off.coef) {
+                    const std::pair<const Var*, int> k{v, shared_var(v) ? 2 : side};
+                    if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+                }
+        std::vector<std::vector<int64_t>> values;
+        int64_t combos = 1;
+        for (const auto& [v, side] : keys) {
+            auto vals = loop_values(v);
+            if (!vals || vals->empty()) return false;
+            combos = std::min<int64_t>(combos * static_cast<int64_t>(vals->size()), int64_t{1} << 40);
+            values.push_back(std::move(*vals));
+        }
+        if (combos > (int64_t{1} << 16)) return false;
+        size_t iv_a = keys.size(), iv_b = keys.size();
+        for (size_t k = 0; k < keys.size(); ++k) {
+            if (keys[k].first == iv && keys[k].second == 0) iv_a = k;
+            if (keys[k].first == iv && keys[k].second == 1) iv_b = k;
+        }
+        std::vector<size_t> at(keys.size(), 0);
+        auto value = [&](const Var* v, int side) {
+            const std::pair<const Var*, int> k{v, shared_var(v) ? 2 : side};
+            const size_t i = static_cast<size_t>(std::find(keys.begin(), keys.end(), k) - keys.begin());
+            return values[i][at[i]];
+        };
+        for (int64_t c = 0; c < combos; ++c) {
+            const bool skip =
+                iv_a < keys.size() && iv_b < keys.size() && values[iv_a][at[iv_a]] == values[iv_b][at[iv_b]];
+            if (!skip)
+                for (size_t d = 0; d < wx->dims.size(); ++d) {
+                    const auto& p = *wx->dims[d];
+                    const auto& q = *wy->dims[d];
+                    int64_t po = p.off.c, qo = q.off.c;
+                    for (const auto& [v, cf] : p.off.coef) po += cf * value(v, 0);
+                    for (const auto& [v, cf] : q.off.coef) qo += cf * value(v, 1);
+                    // (a dimension of unknown extent overlaps only as the same whole dimension)
+                    const bool overlap = p.ext > 0 && q.ext > 0
+                                             ? po < qo + q.ext && qo < po + p.ext
+                                             : po == 0 && qo == 0 && p.ext == q.ext && p.off.coef.empty() &&
+                                                   q.off.coef.empty();
+                    if (!overlap) return false;
+                }
+            for (size_t k = 0; k < at.size(); ++k) {
+                if (++at[k] < values[k].size()) break;
+                at[k] = 0;
+            }
+        }
+        return true;
+    };
+
     // Whether an argument of launch K may differ between iterations of LOOP: a scalar computed from a loop
     // variable of LOOP or of a loop inside it (or from a value cvsim does not follow: a carried scalar, several
     // definitions), or a tensor sliced at such an offset. A tensor that is a launch's result or a loop's carried
@@ -2711,6 +2849,13 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 const Access& x = access[a][xi];
                 const Access& y = access[b][yi];
                 if (!x.writes && !y.writes) continue;
+                // X published and Y looked up in the tensor map: at every pair of instances whose accesses share
+                // bytes, the arguments (which hold the accesses) overlap there too, so the map orders those two.
+                if (both_auto && x.writes && x.tracked && y.looks_up && y.tracked) {
+                    bool tracked_roots = true;
+                    for (const GmAlias& gx : x.roots) tracked_roots &= !is_untracked(gx.base);
+                    if (tracked_roots) continue;
+                }
                 for (const GmAlias& gx : x.roots)
                     for (const GmAlias& gy : y.roots) {
                         if (c.shared || !may_share(gx, gy)) continue;
@@ -2732,15 +2877,67 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     };
     // The runtime's tensor map orders B after A (both in AUTO scopes; A earlier, in the same iteration or an
     // earlier one): A publishes a tracked argument it writes and B looks up one that may share its bytes.
-    auto map_orders = [&](size_t a, size_t b) {
+    // It does so only when the two arguments surely overlap at every instance paired (LOOP: at two different
+    // iterations of it): one root each (not a value that is one of several tensors), and constant windows that
+    // share bytes or windows over the loop variables that share bytes at every value (must_overlap). A window
+    // that moves with a loop overlaps some instances only, and the tensor map orders nothing for the others.
+    auto single_root = [](const std::vector<GmAlias>& rs) -> const GmAlias* {
+        if (rs.empty()) return nullptr;
+        for (const GmAlias& g : rs)
+            if (g.base != rs[0].base || g.shape != rs[0].shape || g.strides != rs[0].strides || g.start != rs[0].start)
+                return nullptr;
+        return &rs[0];
+    };
+    // The one tensor all of RS are (nullptr: none, or several tensors).
+    auto one_base = [](const std::vector<GmAlias>& rs) -> const Var* {
+        if (rs.empty()) return nullptr;
+        for (const GmAlias& g : rs)
+            if (g.base != rs[0].base) return nullptr;
+        return rs[0].base;
+    };
+    // Whether the tensor BASE is created in a loop launch A sits in and the other side (the loops OTHER) does not:
+    // that side finds one iteration's tensor only.
+    auto fresh_in = [&](const Var* base, const std::vector<const Stmt*>& a_loops,
+                        const std::vector<const Stmt*>& other) {
+        auto it = created_in.find(base);
+        if (it == created_in.end()) return false;
+        for (const Stmt* f : it->second)
+            if (std::find(a_loops.begin(), a_loops.end(), f) != a_loops.end() &&
+                std::find(other.begin(), other.end(), f) == other.end())
+                return true;
+        return false;
+    };
+    // Whether E (which may be RS) is all of its one root, by one path or several (as arg_box reads it).
+    auto whole_arg = [&](const std::vector<GmAlias>& rs, const Expr* e) {
+        return e && e->type.kind == TypeKind::Tensor && one_base(rs) &&
+               std::all_of(rs.begin(), rs.end(), [](const GmAlias& g) { return whole_or_unknown(g); }) &&
+               rs[0].base->type.shape == e->type.shape;
+    };
+    auto map_orders = [&](size_t a, size_t b, const Stmt* loop = nullptr) {
         if (launches[a].scope != kAuto || launches[b].scope != kAuto) return false;
-        for (const Access& x : access[a]) {
+        for (size_t xi = 0; xi < access[a].size(); ++xi) {
+            const Access& x = access[a][xi];
             if (!x.writes || !x.tracked) continue;
-            for (const Access& y : access[b]) {
-                if (!y.looks_up) continue;
-                for (const GmAlias& gx : x.roots)
-                    for (const GmAlias& gy : y.roots)
-                        if (!is_untracked(gx.base) && may_share(gx, gy)) return true;
+            const Var* base = one_base(x.roots);
+            if (!base || is_untracked(base)) continue;
+            // A tensor created in a loop A sits in and B does not (or, pairing iterations of LOOP, in LOOP's
+            // body): B finds one iteration's tensor only, another instance of A wrote another tensor.
+            if (loop ? created_in.count(base) && created_in.at(base).count(loop)
+                     : fresh_in(base, launches[a].loops, launches[b].loops))
+                continue;
+            for (size_t yi = 0; yi < access[b].size(); ++yi) {
+                const Access& y = access[b][yi];
+                if (!y.looks_up || !y.tracked || one_base(y.roots) != base) continue;
+                // All of the root on one side: any window of it overlaps.
+                if (whole_arg(x.roots, x.arg) || whole_arg(y.roots, y.arg)) return true;
+                // Two constant boxes: may_share is exact.
+                const GmAlias* gx = single_root(x.roots);
+                const GmAlias* gy = single_root(y.roots);
+                if (gx && gy && !gx->shape.empty() && !gy->shape.empty()) {
+                    if (may_share(*gx, *gy)) return true;
+                    continue;
+                }
+                if (must_overlap(a, xi, b, yi, loop)) return true;
             }
         }
         return false;
@@ -2833,14 +3030,22 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     for (size_t r = 0; r < host_reads.size(); ++r) {
         const HostRead& hr = host_reads[r];
         if (hr.in_manual_scope) continue;
+        // Only writers the read surely waits for at every instance (as map_orders): one root each, and constant
+        // windows that share bytes, or one of the two all of the root. A writer in a loop the read is not in, at
+        // a window moving with that loop, overlaps the read at some iterations only; one writing a tensor created
+        // in that loop wrote the read's tensor at one iteration only.
         const auto read_roots = roots.of(hr.tensor);
-        for (size_t i = 0; i < hr.pos && i < n_launch; ++i) {
-            if (launches[i].scope != kAuto) continue;
-            for (const Access& x : access[i])
-                if (x.writes && x.tracked)
-                    for (const GmAlias& gx : x.roots)
-                        for (const GmAlias& gr : read_roots)
-                            if (!is_untracked(gx.base) && may_share(gx, gr)) read_writers[r].insert(i);
+        const Var* base = one_base(read_roots);
+        const GmAlias* gr = single_root(read_roots);
+        for (size_t i = 0; base && !is_untracked(base) && i < hr.pos && i < n_launch; ++i) {
+            if (launches[i].scope != kAuto || fresh_in(base, launches[i].loops, hr.loops)) continue;
+            for (const Access& x : access[i]) {
+                if (!x.writes || !x.tracked || one_base(x.roots) != base) continue;
+                const GmAlias* gx = single_root(x.roots);
+                if ((gx && gr && !gx->shape.empty() && !gr->shape.empty() && may_share(*gx, *gr)) ||
+                    whole_arg(x.roots, x.arg) || whole_arg(read_roots, hr.tensor))
+                    read_writers[r].insert(i);
+            }
         }
     }
     auto prefix_of = [](const auto& a, const auto& b) {
@@ -2914,7 +3119,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             // The tensor map orders j after the previous iteration's i as it does in one iteration: i publishes
             // what j looks up.
             for (size_t i : in)
-                if (map_orders(i, j)) {
+                if (map_orders(i, j, loop)) {
                     r.insert(i);
                     r.insert(after[i].begin(), after[i].end());
                 }
@@ -2935,7 +3140,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 // j looks up what i publishes: the tensor map holds every earlier iteration's i that is still
                 // running (a task publishes one entry per write; a writer that replaced another overlapping one
                 // without an order is itself a WAW reported at i), so j runs after all of them.
-                if (map_orders(i, j)) continue;
+                if (map_orders(i, j, loop)) continue;
                 // Launches whose arguments change with the iteration are paired through windows cvsim knows
                 // (docs/DECISIONS.md, "Manual scopes": what it cannot tell is a limit, counted in the note).
                 const bool varying = launch_varies(i, loop) || launch_varies(j, loop);
