@@ -1977,6 +1977,14 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         for (const auto& ia : s->iter_args)
             if (ia && carry_index.emplace(ia.get(), n_launch + carry_var.size()).second) carry_var.push_back(ia.get());
     });
+    // Single assignments of the orchestration (task-id arrays are followed through them).
+    std::map<const Var*, const Expr*> token_def;
+    std::set<const Var*> token_multi;
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        for (const auto& t : s->targets)
+            if (s->kind != StmtKind::Assign || s->targets.size() != 1 || !token_def.emplace(t.get(), s->value.get()).second)
+                token_multi.insert(t.get());
+    });
     auto flow_tokens = [&](bool back_edges) {
         std::map<const Var*, std::set<size_t>> tokens;
         if (!back_edges)
@@ -2011,6 +2019,32 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                         if (c.attrs)
                             for (size_t k = 0; k < c.attrs->args.size() && k < c.attrs->args2.size(); ++k)
                                 if (c.attrs->args[k]->sval == "deps") expr_tokens(c.attrs->args2[k].get(), acc);
+                    } else if (const Expr* g = s->value.get();
+                               g->kind == ExprKind::FuncCall && g->sval == "pl.array.get_element" &&
+                               g->args.size() >= 2 && g->args[0] && g->args[0]->kind == ExprKind::Var &&
+                               g->args[1] && g->args[1]->kind == ExprKind::Int) {
+                        // One element of a task-id array: what the last update of that element stored (an update
+                        // of another constant index leaves it; one at an index not known may or may not: nothing
+                        // sure; the array created: none). Not an update chain (a carried array): all it carries.
+                        const Var* cur = g->args[0]->var.get();
+                        for (int hop = 0; cur; ++hop) {
+                            auto d = token_def.find(cur);
+                            const Expr* u = d == token_def.end() || token_multi.count(cur) ? nullptr : d->second;
+                            if (hop > 256 || !u || u->kind != ExprKind::FuncCall ||
+                                (u->sval != "pl.array.update_element" && u->sval != "pl.array.create")) {
+                                if (auto it = tokens.find(cur); it != tokens.end())
+                                    acc.insert(it->second.begin(), it->second.end());
+                                break;
+                            }
+                            if (u->sval == "pl.array.create" || u->args.size() < 3 || !u->args[1] ||
+                                u->args[1]->kind != ExprKind::Int)
+                                break;
+                            if (u->args[1]->ival == g->args[1]->ival) {
+                                expr_tokens(u->args[2].get(), acc);
+                                break;
+                            }
+                            cur = u->args[0] && u->args[0]->kind == ExprKind::Var ? u->args[0]->var.get() : nullptr;
+                        }
                     } else {
                         expr_tokens(s->value.get(), acc);
                     }
@@ -2031,6 +2065,30 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 } else if (s->kind == StmtKind::If) {
                     flow(s->body, s.get());
                     flow(s->orelse, s.get());
+                    // A branch's value holds a task id only when both arms yield it (a dependency on one path
+                    // is none on the other: deps= of a value that may be task_invalid orders nothing sure).
+                    auto yield_of = [](const Block& b) -> const Stmt* {
+                        for (auto it = b.rbegin(); it != b.rend(); ++it)
+                            if ((*it)->kind == StmtKind::Yield) return it->get();
+                        return nullptr;
+                    };
+                    const Stmt* y1 = yield_of(s->body);
+                    const Stmt* y2 = yield_of(s->orelse);
+                    for (size_t k = 0; k < s->targets.size(); ++k) {
+                        std::set<size_t> a1, a2, both;
+                        if (y1 && k < y1->values.size()) expr_tokens(y1->values[k].get(), a1);
+                        if (y2 && k < y2->values.size()) expr_tokens(y2->values[k].get(), a2);
+                        if (y1 && y2)
+                            std::set_intersection(a1.begin(), a1.end(), a2.begin(), a2.end(),
+                                                  std::inserter(both, both.begin()));
+                        else
+                            both = y1 ? a1 : a2;
+                        add(s->targets[k].get(), both);
+                        for (const Stmt* y : {y1, y2})
+                            if (y && k < y->targets.size() && y->targets[k] != s->targets[k]) add(y->targets[k].get(), both);
+                    }
+                } else if (s->kind == StmtKind::Yield && owner && owner->kind == StmtKind::If) {
+                    // (the branch's values: at the If above)
                 } else if (s->kind == StmtKind::Yield) {
                     for (size_t k = 0; k < s->values.size(); ++k) {
                         std::set<size_t> acc;
