@@ -3130,9 +3130,21 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             if (t >= n_launch) carried[j].insert(t);
         for (size_t i = 0; i < j; ++i)
             if (!exclusive(launches[i], b) && map_orders(i, j)) direct.insert(i);
+        // What i runs after reaches j through i only when i runs whenever j does: i in no branch arm j is not
+        // in, and in no loop j is not in that may run no iteration (else, on the path without i, nothing of it
+        // orders j).
+        auto on_every_path = [&](const ManualLaunch& m) {
+            if (!prefix_of(m.arms, b.arms)) return false;
+            size_t k = 0;
+            while (k < m.loops.size() && k < b.loops.size() && m.loops[k] == b.loops[k]) ++k;
+            for (size_t q = k; q < m.loops.size(); ++q)
+                if (!passes::runs_at_least_once(*m.loops[q])) return false;
+            return true;
+        };
         for (size_t i : direct)
             if (i < j) {
                 after[j].insert(i);
+                if (!on_every_path(launches[i])) continue;
                 after[j].insert(after[i].begin(), after[i].end());
                 carried[j].insert(carried[i].begin(), carried[i].end());
             }
