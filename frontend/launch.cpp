@@ -2909,14 +2909,12 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 if (!x.writes && !y.writes) continue;
                 // X published and Y looked up in the tensor map: at every pair of instances whose accesses share
                 // bytes, the arguments (which hold the accesses) overlap there too, so the map orders those two.
-                if (both_auto && x.writes && x.tracked && y.looks_up && y.tracked) {
-                    bool tracked_roots = true;
-                    for (const GmAlias& gx : x.roots) tracked_roots &= !is_untracked(gx.base);
-                    if (tracked_roots) continue;
-                }
+                // (per shared tensor: one the runtime tracks)
+                const bool through_map = both_auto && x.writes && x.tracked && y.looks_up && y.tracked;
                 for (const GmAlias& gx : x.roots)
                     for (const GmAlias& gy : y.roots) {
                         if (c.shared || !may_share(gx, gy)) continue;
+                        if (through_map && !is_untracked(gx.base)) continue;
                         // A tensor created in the loop's body: each iteration has its own.
                         if (loop)
                             if (auto it = created_in.find(gx.base); it != created_in.end() && it->second.count(loop))
