@@ -2059,6 +2059,15 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         for (const auto& ia : s->iter_args)
             if (ia && carry_index.emplace(ia.get(), n_launch + carry_var.size()).second) carry_var.push_back(ia.get());
     });
+    // Single assignments of the orchestration (task-id arrays are followed through them).
+    std::map<const Var*, const Expr*> token_def;
+    std::set<const Var*> token_multi;
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        for (const auto& t : s->targets)
+            if (s->kind != StmtKind::Assign || s->targets.size() != 1 ||
+                !token_def.emplace(t.get(), s->value.get()).second)
+                token_multi.insert(t.get());
+    });
     auto flow_tokens = [&](bool back_edges) {
         std::map<const Var*, std::set<size_t>> tokens;
         if (!back_edges)
@@ -2093,6 +2102,32 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                         if (c.attrs)
                             for (size_t k = 0; k < c.attrs->args.size() && k < c.attrs->args2.size(); ++k)
                                 if (c.attrs->args[k]->sval == "deps") expr_tokens(c.attrs->args2[k].get(), acc);
+                    } else if (const Expr* g = s->value.get();
+                               g->kind == ExprKind::FuncCall && g->sval == "pl.array.get_element" &&
+                               g->args.size() >= 2 && g->args[0] && g->args[0]->kind == ExprKind::Var && g->args[1] &&
+                               g->args[1]->kind == ExprKind::Int) {
+                        // One element of a task-id array: what the last update of that element stored (an update
+                        // of another constant index leaves it; one at an index not known may or may not: nothing
+                        // sure; the array created: none). Not an update chain (a carried array): all it carries.
+                        const Var* cur = g->args[0]->var.get();
+                        for (int hop = 0; cur; ++hop) {
+                            auto d = token_def.find(cur);
+                            const Expr* u = d == token_def.end() || token_multi.count(cur) ? nullptr : d->second;
+                            if (hop > 256 || !u || u->kind != ExprKind::FuncCall ||
+                                (u->sval != "pl.array.update_element" && u->sval != "pl.array.create")) {
+                                if (auto it = tokens.find(cur); it != tokens.end())
+                                    acc.insert(it->second.begin(), it->second.end());
+                                break;
+                            }
+                            if (u->sval == "pl.array.create" || u->args.size() < 3 || !u->args[1] ||
+                                u->args[1]->kind != ExprKind::Int)
+                                break;
+                            if (u->args[1]->ival == g->args[1]->ival) {
+                                expr_tokens(u->args[2].get(), acc);
+                                break;
+                            }
+                            cur = u->args[0] && u->args[0]->kind == ExprKind::Var ? u->args[0]->var.get() : nullptr;
+                        }
                     } else {
                         expr_tokens(s->value.get(), acc);
                     }
@@ -2113,6 +2148,31 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 } else if (s->kind == StmtKind::If) {
                     flow(s->body, s.get());
                     flow(s->orelse, s.get());
+                    // A branch's value holds a task id only when both arms yield it (a dependency on one path
+                    // is none on the other: deps= of a value that may be task_invalid orders nothing sure).
+                    auto yield_of = [](const Block& b) -> const Stmt* {
+                        for (auto it = b.rbegin(); it != b.rend(); ++it)
+                            if ((*it)->kind == StmtKind::Yield) return it->get();
+                        return nullptr;
+                    };
+                    const Stmt* y1 = yield_of(s->body);
+                    const Stmt* y2 = yield_of(s->orelse);
+                    for (size_t k = 0; k < s->targets.size(); ++k) {
+                        std::set<size_t> a1, a2, both;
+                        if (y1 && k < y1->values.size()) expr_tokens(y1->values[k].get(), a1);
+                        if (y2 && k < y2->values.size()) expr_tokens(y2->values[k].get(), a2);
+                        if (y1 && y2)
+                            std::set_intersection(a1.begin(), a1.end(), a2.begin(), a2.end(),
+                                                  std::inserter(both, both.begin()));
+                        else
+                            both = y1 ? a1 : a2;
+                        add(s->targets[k].get(), both);
+                        for (const Stmt* y : {y1, y2})
+                            if (y && k < y->targets.size() && y->targets[k] != s->targets[k])
+                                add(y->targets[k].get(), both);
+                    }
+                } else if (s->kind == StmtKind::Yield && owner && owner->kind == StmtKind::If) {
+                    // (the branch's values: at the If above)
                 } else if (s->kind == StmtKind::Yield) {
                     for (size_t k = 0; k < s->values.size(); ++k) {
                         std::set<size_t> acc;
@@ -2496,11 +2556,14 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 access_param[k].push_back(pp);
         }
     }
-    auto arg_window = [&](size_t k, size_t x) -> const std::optional<ArgWindow>& {
-        auto [it, fresh] = arg_windows.try_emplace({k, x});
-        if (!fresh) return it->second;
-        const ManualLaunch& l = launches[k];
-        const Access& a = access[k][x];
+    // The window access X of launch K names of its root as the runtime's tensor map sees it: the argument's own
+    // slice (or the whole root), not narrowed to what the kernel accesses (nullopt: not known).
+    std::map<std::pair<size_t, size_t>, std::optional<ArgWindow>> arg_boxes;  // (launch, access) -> window
+    auto box_from = [&](const Expr* arg, const std::vector<GmAlias>& rts) -> std::optional<ArgWindow> {
+        struct {
+            const Expr* arg;
+            const std::vector<GmAlias>& roots;
+        } a{arg, rts};
         ArgWindow w;
         if (auto sw = window_of(a.arg)) {
             w.root = sw->root;
@@ -2524,8 +2587,63 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 rest %= whole.strides[d];
             }
         } else {
-            return it->second;
+            return std::nullopt;
         }
+        return w;
+    };
+    auto arg_box = [&](size_t k, size_t x) -> const std::optional<ArgWindow>& {
+        auto [it, fresh] = arg_boxes.try_emplace({k, x});
+        if (fresh) it->second = box_from(access[k][x].arg, access[k][x].roots);
+        return it->second;
+    };
+    // The argument a launch's result stands for: the written argument of the launch that returns it, when that
+    // launch writes one tensor argument only (followed through single definitions); else E itself.
+    auto through_results = [&](const Expr* e) {
+        for (int hop = 0; e && hop < 32; ++hop) {
+            const Expr* d = nullptr;
+            int64_t index = -1;
+            const Type* t = nullptr;
+            if (e->kind == ExprKind::Index && !e->args.empty() && e->args[0] && e->args[0]->kind == ExprKind::Var) {
+                const Var* tv = e->args[0]->var.get();
+                auto it = def_of.find(tv);
+                if (it == def_of.end() || multi_def.count(tv)) break;
+                d = it->second;
+                index = e->ival;
+            } else if (e->kind == ExprKind::Var && e->var) {
+                auto it = def_of.find(e->var.get());
+                if (it == def_of.end() || multi_def.count(e->var.get()) || !it->second) break;
+                if (it->second->kind == ExprKind::Var || it->second->kind == ExprKind::Index) {
+                    e = it->second;
+                    continue;
+                }
+                d = it->second;
+                t = &e->var->type;
+            } else {
+                break;
+            }
+            const Expr* w = written_arg(d, index, t);
+            // one written tensor argument only: the result is that one
+            if (!w || written_arg(d, 1, nullptr)) break;
+            e = w;
+        }
+        return e;
+    };
+    std::map<std::pair<size_t, size_t>, std::optional<ArgWindow>> map_boxes;  // (launch, access) -> window
+    auto map_box = [&](size_t k, size_t x) -> const std::optional<ArgWindow>& {
+        auto [it, fresh] = map_boxes.try_emplace({k, x});
+        if (fresh) {
+            const Expr* e = through_results(access[k][x].arg);
+            it->second = e == access[k][x].arg ? arg_box(k, x) : box_from(e, roots.of(e));
+        }
+        return it->second;
+    };
+    auto arg_window = [&](size_t k, size_t x) -> const std::optional<ArgWindow>& {
+        auto [it, fresh] = arg_windows.try_emplace({k, x});
+        if (!fresh) return it->second;
+        const ManualLaunch& l = launches[k];
+        const auto& box = map_box(k, x);
+        if (!box) return it->second;
+        ArgWindow w = *box;
         const size_t pp = access_param[k][x];
         auto blocks = launch_core_num(*l.call);
         bool atomic = false;
@@ -2736,6 +2854,85 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         return false;
     };
 
+    // Whether the runtime's tensor map surely sees access X of launch A and Y of launch B overlap, at every pair of
+    // their instances the check pairs: the argument windows (not narrowed to what the kernels access: the map keys
+    // on arguments) share bytes under every value of the loop variables in their offsets (LOOP == nullptr: one
+    // iteration of every loop both sit in; else two different iterations of LOOP). A map edge that holds for some
+    // instances only (a slice at an offset moving with a loop, a value that is one of several tensors) orders
+    // nothing cvsim may rely on: the instance it misses is unordered.
+    auto must_overlap = [&](size_t a, size_t x, size_t b, size_t y, const Stmt* loop) {
+        const auto& wx = map_box(a, x);
+        const auto& wy = map_box(b, y);
+        if (!wx || !wy || wx->root != wy->root || wx->dims.size() != wy->dims.size()) return false;
+        for (size_t d = 0; d < wx->dims.size(); ++d)
+            if (!wx->dims[d] || !wy->dims[d]) return false;
+        auto common = [&](const Var* v) {
+            for (const Stmt* f : launches[a].loops)
+                if (f->loop_var.get() == v)
+                    return std::find(launches[b].loops.begin(), launches[b].loops.end(), f) != launches[b].loops.end();
+            return false;
+        };
+        const Var* iv = loop ? loop->loop_var.get() : nullptr;
+        auto shared_var = [&](const Var* v) {
+            if (v == iv || !common(v)) return false;
+            if (!loop) return true;
+            for (const Stmt* f : launches[a].loops) {
+                if (f == loop) return false;
+                if (f->loop_var.get() == v) return true;
+            }
+            return false;
+        };
+        std::vector<std::pair<const Var*, int>> keys;
+        for (size_t d = 0; d < wx->dims.size(); ++d)
+            for (int side = 0; side < 2; ++side)
+                for (const auto& [v, cf] : (side == 0 ? wx : wy)->dims[d]->off.coef) {
+                    const std::pair<const Var*, int> k{v, shared_var(v) ? 2 : side};
+                    if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+                }
+        std::vector<std::vector<int64_t>> values;
+        int64_t combos = 1;
+        for (const auto& [v, side] : keys) {
+            auto vals = loop_values(v);
+            if (!vals || vals->empty()) return false;
+            combos = std::min<int64_t>(combos * static_cast<int64_t>(vals->size()), int64_t{1} << 40);
+            values.push_back(std::move(*vals));
+        }
+        if (combos > (int64_t{1} << 16)) return false;
+        size_t iv_a = keys.size(), iv_b = keys.size();
+        for (size_t k = 0; k < keys.size(); ++k) {
+            if (keys[k].first == iv && keys[k].second == 0) iv_a = k;
+            if (keys[k].first == iv && keys[k].second == 1) iv_b = k;
+        }
+        std::vector<size_t> at(keys.size(), 0);
+        auto value = [&](const Var* v, int side) {
+            const std::pair<const Var*, int> k{v, shared_var(v) ? 2 : side};
+            const size_t i = static_cast<size_t>(std::find(keys.begin(), keys.end(), k) - keys.begin());
+            return values[i][at[i]];
+        };
+        for (int64_t c = 0; c < combos; ++c) {
+            const bool skip =
+                iv_a < keys.size() && iv_b < keys.size() && values[iv_a][at[iv_a]] == values[iv_b][at[iv_b]];
+            if (!skip)
+                for (size_t d = 0; d < wx->dims.size(); ++d) {
+                    const auto& p = *wx->dims[d];
+                    const auto& q = *wy->dims[d];
+                    int64_t po = p.off.c, qo = q.off.c;
+                    for (const auto& [v, cf] : p.off.coef) po += cf * value(v, 0);
+                    for (const auto& [v, cf] : q.off.coef) qo += cf * value(v, 1);
+                    // (a dimension of unknown extent overlaps only as the same whole dimension)
+                    const bool overlap = p.ext > 0 && q.ext > 0 ? po < qo + q.ext && qo < po + p.ext
+                                                                : po == 0 && qo == 0 && p.ext == q.ext &&
+                                                                      p.off.coef.empty() && q.off.coef.empty();
+                    if (!overlap) return false;
+                }
+            for (size_t k = 0; k < at.size(); ++k) {
+                if (++at[k] < values[k].size()) break;
+                at[k] = 0;
+            }
+        }
+        return true;
+    };
+
     // Whether an argument of launch K may differ between iterations of LOOP: a scalar computed from a loop
     // variable of LOOP or of a loop inside it (or from a value cvsim does not follow: a carried scalar, several
     // definitions), or a tensor sliced at such an offset. A tensor that is a launch's result or a loop's carried
@@ -2821,9 +3018,14 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 const Access& x = access[a][xi];
                 const Access& y = access[b][yi];
                 if (!x.writes && !y.writes) continue;
+                // X published and Y looked up in the tensor map: at every pair of instances whose accesses share
+                // bytes, the arguments (which hold the accesses) overlap there too, so the map orders those two.
+                // (per shared tensor: one the runtime tracks)
+                const bool through_map = both_auto && x.writes && x.tracked && y.looks_up && y.tracked;
                 for (const GmAlias& gx : x.roots)
                     for (const GmAlias& gy : y.roots) {
                         if (c.shared || !may_share(gx, gy)) continue;
+                        if (through_map && !is_untracked(gx.base)) continue;
                         // A tensor created in the loop's body: each iteration has its own.
                         if (loop)
                             if (auto it = created_in.find(gx.base); it != created_in.end() && it->second.count(loop))
@@ -2843,47 +3045,85 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     };
     // The runtime's tensor map orders B after A (both in AUTO scopes; A earlier, in the same iteration or an
     // earlier one): A publishes a tracked argument it writes and B looks up one that may share its bytes.
-    // The tensor map's lookup finds an entry only when the two argument views overlap, so an order is claimed
-    // only where they surely do (an order assumed from a mere "may" would order other pairs through it): B's
-    // looked-up argument is the same value as one A publishes (at different iterations of LOOP, one that does not
-    // change with it), or whichever root B's value is, some written argument of A is surely a constant view of
-    // that root overlapping it.
+    // It does so only when the two arguments surely overlap at every instance paired (LOOP: at two different
+    // iterations of it): one root each (not a value that is one of several tensors), and constant windows that
+    // share bytes or windows over the loop variables that share bytes at every value (must_overlap). A window
+    // that moves with a loop overlaps some instances only, and the tensor map orders nothing for the others.
+    auto single_root = [](const std::vector<GmAlias>& rs) -> const GmAlias* {
+        if (rs.empty()) return nullptr;
+        for (const GmAlias& g : rs)
+            if (g.base != rs[0].base || g.shape != rs[0].shape || g.strides != rs[0].strides || g.start != rs[0].start)
+                return nullptr;
+        return &rs[0];
+    };
+    // The one tensor all of RS are (nullptr: none, or several tensors).
+    auto one_base = [](const std::vector<GmAlias>& rs) -> const Var* {
+        if (rs.empty()) return nullptr;
+        for (const GmAlias& g : rs)
+            if (g.base != rs[0].base) return nullptr;
+        return rs[0].base;
+    };
+    // Whether the tensor BASE is created in a loop launch A sits in and the other side (the loops OTHER) does not:
+    // that side finds one iteration's tensor only.
+    auto fresh_in = [&](const Var* base, const std::vector<const Stmt*>& a_loops,
+                        const std::vector<const Stmt*>& other) {
+        auto it = created_in.find(base);
+        if (it == created_in.end()) return false;
+        for (const Stmt* f : it->second)
+            if (std::find(a_loops.begin(), a_loops.end(), f) != a_loops.end() &&
+                std::find(other.begin(), other.end(), f) == other.end())
+                return true;
+        return false;
+    };
+    // Whether E (which may be RS) is all of its one root, by one path or several (as arg_box reads it).
+    // A view that is all of its root in another shape (a pl.tensor.reshape of the whole): it starts at 0, holds as
+    // many elements as the root, contiguously.
+    auto whole_view = [](const GmAlias& g) {
+        if (g.shape.empty() || g.start != 0) return false;
+        const GmAlias w = whole_of(g.base);
+        if (w.shape.empty()) return false;
+        int64_t n = 1, m = 1;
+        for (int64_t d : g.shape) n *= d;
+        for (int64_t d : w.shape) m *= d;
+        int64_t stride = 1;
+        for (size_t k = g.shape.size(); k-- > 0;) {
+            if (g.shape[k] != 1 && g.strides[k] != stride) return false;
+            stride *= g.shape[k];
+        }
+        return n == m;
+    };
+    auto whole_arg = [&](const std::vector<GmAlias>& rs, const Expr* e) {
+        if (!e || e->type.kind != TypeKind::Tensor || !one_base(rs)) return false;
+        if (std::all_of(rs.begin(), rs.end(), whole_view)) return true;
+        return std::all_of(rs.begin(), rs.end(), [](const GmAlias& g) { return whole_or_unknown(g); }) &&
+               rs[0].base->type.shape == e->type.shape;
+    };
     auto map_orders = [&](size_t a, size_t b, const Stmt* loop = nullptr) {
         if (launches[a].scope != kAuto || launches[b].scope != kAuto) return false;
-        std::vector<const Access*> published;
-        for (const Access& x : access[a]) {
+        for (size_t xi = 0; xi < access[a].size(); ++xi) {
+            const Access& x = access[a][xi];
             if (!x.writes || !x.tracked) continue;
-            bool untracked_root = false;
-            for (const GmAlias& gx : x.roots) untracked_root |= is_untracked(gx.base);
-            if (!untracked_root) published.push_back(&x);
-        }
-        auto same_value = [&](const Access& x, const Access& y) {
-            return x.arg && y.arg && x.arg->kind == ExprKind::Var && y.arg->kind == ExprKind::Var && x.arg->var &&
-                   x.arg->var == y.arg->var &&
-                   (!loop || (!varies(x.arg, loop, launches[a], 0) && !varies(y.arg, loop, launches[b], 0)));
-        };
-        for (const Access& y : access[b]) {
-            if (!y.looks_up) continue;
-            for (const Access* x : published)
-                if (same_value(*x, y)) return true;
-            bool covered = !y.roots.empty();
-            for (const GmAlias& gy : y.roots) {
-                bool some = false;
-                for (const Access* x : published) {
-                    // (all of the root overlaps any part of it; else two constant views that overlap)
-                    bool all = !x->roots.empty();
-                    for (const GmAlias& gx : x->roots) {
-                        const GmAlias whole = whole_of(gx.base);
-                        const bool is_whole = !gx.shape.empty() && gx.shape == whole.shape && gx.start == 0 &&
-                                              gx.strides == whole.strides;
-                        all &= gx.base == gy.base &&
-                               (is_whole || (!gx.shape.empty() && !gy.shape.empty() && may_share(gx, gy)));
-                    }
-                    some |= all;
+            const Var* base = one_base(x.roots);
+            if (!base || is_untracked(base)) continue;
+            // A tensor created in a loop A sits in and B does not (or, pairing iterations of LOOP, in LOOP's
+            // body): B finds one iteration's tensor only, another instance of A wrote another tensor.
+            if (loop ? created_in.count(base) && created_in.at(base).count(loop)
+                     : fresh_in(base, launches[a].loops, launches[b].loops))
+                continue;
+            for (size_t yi = 0; yi < access[b].size(); ++yi) {
+                const Access& y = access[b][yi];
+                if (!y.looks_up || !y.tracked || one_base(y.roots) != base) continue;
+                // All of the root on one side: any window of it overlaps.
+                if (whole_arg(x.roots, x.arg) || whole_arg(y.roots, y.arg)) return true;
+                // Two constant boxes: may_share is exact.
+                const GmAlias* gx = single_root(x.roots);
+                const GmAlias* gy = single_root(y.roots);
+                if (gx && gy && !gx->shape.empty() && !gy->shape.empty()) {
+                    if (may_share(*gx, *gy)) return true;
+                    continue;
                 }
-                covered &= some;
+                if (must_overlap(a, xi, b, yi, loop)) return true;
             }
-            if (covered) return true;
         }
         return false;
     };
@@ -2978,14 +3218,22 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     for (size_t r = 0; r < host_reads.size(); ++r) {
         const HostRead& hr = host_reads[r];
         if (hr.in_manual_scope) continue;
+        // Only writers the read surely waits for at every instance (as map_orders): one root each, and constant
+        // windows that share bytes, or one of the two all of the root. A writer in a loop the read is not in, at
+        // a window moving with that loop, overlaps the read at some iterations only; one writing a tensor created
+        // in that loop wrote the read's tensor at one iteration only.
         const auto read_roots = roots.of(hr.tensor);
-        for (size_t i = 0; i < hr.pos && i < n_launch; ++i) {
-            if (launches[i].scope != kAuto) continue;
-            for (const Access& x : access[i])
-                if (x.writes && x.tracked)
-                    for (const GmAlias& gx : x.roots)
-                        for (const GmAlias& gr : read_roots)
-                            if (!is_untracked(gx.base) && may_share(gx, gr)) read_writers[r].insert(i);
+        const Var* base = one_base(read_roots);
+        const GmAlias* gr = single_root(read_roots);
+        for (size_t i = 0; base && !is_untracked(base) && i < hr.pos && i < n_launch; ++i) {
+            if (launches[i].scope != kAuto || fresh_in(base, launches[i].loops, hr.loops)) continue;
+            for (const Access& x : access[i]) {
+                if (!x.writes || !x.tracked || one_base(x.roots) != base) continue;
+                const GmAlias* gx = single_root(x.roots);
+                if ((gx && gr && !gx->shape.empty() && !gr->shape.empty() && may_share(*gx, *gr)) ||
+                    whole_arg(x.roots, x.arg) || whole_arg(read_roots, hr.tensor))
+                    read_writers[r].insert(i);
+            }
         }
     }
     auto prefix_of = [](const auto& a, const auto& b) {
@@ -3012,9 +3260,21 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             if (t >= n_launch) carried[j].insert(t);
         for (size_t i = 0; i < j; ++i)
             if (!exclusive(launches[i], b) && map_orders(i, j)) direct.insert(i);
+        // What i runs after reaches j through i only when i runs whenever j does: i in no branch arm j is not
+        // in, and in no loop j is not in that may run no iteration (else, on the path without i, nothing of it
+        // orders j).
+        auto on_every_path = [&](const ManualLaunch& m) {
+            if (!prefix_of(m.arms, b.arms)) return false;
+            size_t k = 0;
+            while (k < m.loops.size() && k < b.loops.size() && m.loops[k] == b.loops[k]) ++k;
+            for (size_t q = k; q < m.loops.size(); ++q)
+                if (!passes::runs_at_least_once(*m.loops[q])) return false;
+            return true;
+        };
         for (size_t i : direct)
             if (i < j) {
                 after[j].insert(i);
+                if (!on_every_path(launches[i])) continue;
                 after[j].insert(after[i].begin(), after[i].end());
                 carried[j].insert(carried[i].begin(), carried[i].end());
             }
