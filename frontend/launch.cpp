@@ -1984,7 +1984,6 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     std::map<const Expr*, size_t> launch_of;
     std::vector<std::pair<const Stmt*, int>> arms;
     std::vector<const Stmt*> loops;
-    bool any_no_dep = false;
     // The orchestration's own reads of tensor data (pl.tensor.read), in program order among the launches: the
     // host waits there for the tensor's writers (docs/DECISIONS.md, "Manual scopes", host reads).
     struct HostRead {
@@ -2019,7 +2018,6 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                         s.get(), &c,    fn, submit ? size_t{1} : size_t{0}, scope_of(s->loc.line).value_or(kAuto),
                         arms,    loops, {}};
                     l.no_dep = no_dep_params(c, l.first);
-                    any_no_dep |= !l.no_dep.empty();
                     launches.push_back(std::move(l));
                 }
             }
@@ -2043,7 +2041,6 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // Every orchestration: two AUTO launches are ordered only as far as the runtime's tensor map orders them
     // (docs/DECISIONS.md, "AUTO scopes order readers after writers only").
     if (launches.empty()) return out;
-    (void)any_no_dep;
 
     // The task-id tokens each value may carry: a launch's result carries the launch and everything its deps=
     // carry (so a dependency is transitive); other values carry what the values they are computed from carry
@@ -2985,16 +2982,19 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // iteration are apart).
     // The window of access X of launch K is known at every iteration of LOOP: narrowed to what the kernel
     // accesses in every dimension, offsets moving only with LOOP and the loops outside it.
-    auto known = [&](size_t k, size_t x, const Stmt* loop) {
+    // The window of access X of launch K is what the kernel accesses in every dimension, without gaps.
+    auto exact_window = [&](size_t k, size_t x) {
         const auto& w = arg_window(k, x);
-        if (!w || !loop) return false;
+        return w && std::all_of(w->dims.begin(), w->dims.end(), [](const auto& d) { return d && d->exact; });
+    };
+    auto known = [&](size_t k, size_t x, const Stmt* loop) {
+        if (!loop || !exact_window(k, x)) return false;
         std::set<const Var*> fixed;
         for (const Stmt* f : launches[k].loops) {
             fixed.insert(f->loop_var.get());
             if (f == loop) break;
         }
-        for (const auto& d : w->dims) {
-            if (!d || !d->exact) return false;
+        for (const auto& d : arg_window(k, x)->dims) {
             for (const auto& [v, cf] : d->off.coef)
                 if (!fixed.count(v)) {
                     // A loop inside LOOP with few values: apart() tries every one of them.
@@ -3003,11 +3003,6 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 }
         }
         return true;
-    };
-    // The window of access X of launch K is what the kernel accesses in every dimension, without gaps.
-    auto exact_window = [&](size_t k, size_t x) {
-        const auto& w = arg_window(k, x);
-        return w && std::all_of(w->dims.begin(), w->dims.end(), [](const auto& d) { return d && d->exact; });
     };
     // KNOWN_ONLY: only through arguments whose windows are known in every dimension.
     auto conflict = [&](size_t a, size_t b, const Stmt* loop, bool known_only = false) {
