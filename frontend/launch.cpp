@@ -1946,6 +1946,21 @@ std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size
 }
 
 // An integer value of the orchestration as sum(coef * loop variable) + constant (nullopt: not of that form).
+// The values a loop's index takes (constant bounds, a positive step; nullopt when not known, none or more than
+// 4096 of them).
+std::optional<std::vector<int64_t>> const_loop_values(const Stmt& f) {
+    // (plain ints, not optionals: g++ 12 warns maybe-uninitialized on them)
+    const auto lo_c = f.start ? const_int(f.start) : std::optional<int64_t>(0);
+    const auto hi_c = f.stop ? const_int(f.stop) : std::nullopt;
+    const auto st_c = f.step ? const_int(f.step) : std::optional<int64_t>(1);
+    if (!lo_c.has_value() || !hi_c.has_value() || !st_c.has_value()) return std::nullopt;
+    const int64_t lo = lo_c.value_or(0), hi = hi_c.value_or(0), st = st_c.value_or(1);
+    if (st <= 0 || hi <= lo || (hi - lo - 1) / st >= 4096) return std::nullopt;
+    std::vector<int64_t> out;
+    for (int64_t x = lo; x < hi; x += st) out.push_back(x);
+    return out;
+}
+
 struct Affine {
     std::map<const Var*, int64_t> coef;
     int64_t c = 0;
@@ -1984,6 +1999,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     std::map<const Expr*, size_t> launch_of;
     std::vector<std::pair<const Stmt*, int>> arms;
     std::vector<const Stmt*> loops;
+    std::map<const Stmt*, size_t> if_depth;  // the loops around each branch
     // The orchestration's own reads of tensor data (pl.tensor.read), in program order among the launches: the
     // host waits there for the tensor's writers (docs/DECISIONS.md, "Manual scopes", host reads).
     struct HostRead {
@@ -2029,6 +2045,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 if (iterates) loops.pop_back();
             }
             if (s->kind == StmtKind::If) {
+                if_depth[s.get()] = loops.size();
                 arms.emplace_back(s.get(), 0);
                 collect(s->body);
                 arms.back().second = 1;
@@ -2042,21 +2059,27 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // (docs/DECISIONS.md, "AUTO scopes order readers after writers only").
     if (launches.empty()) return out;
 
-    // The task-id tokens each value may carry: a launch's result carries the launch and everything its deps=
-    // carry (so a dependency is transitive); other values carry what the values they are computed from carry
-    // (task-id arrays, loop-carried and branch values), to a fixed point. Two flows: `full` follows every value
-    // (what a loop's carried value may hold at some iteration); `intra` does not follow a loop's back edge (what
-    // its body yields does not reach its carried values): a carried value there stands for itself, the token
-    // carry_token(v), which says "a task id of an earlier iteration through v".
+    // The task-id tokens each value surely carries (a must-set: a task waits for every launch in it). A launch's
+    // result carries the launch and everything its deps= carry (so a dependency is transitive); a task-id array
+    // carries its elements at constant indices one by one (an update at an index not known leaves each element
+    // only what both values surely carry; an element read at an index not known: nothing sure); a branch's value
+    // what both arms yield; other values what they are computed from.
+    // A loop's carried value (or element) at an iteration stands for itself, the carry token (v, e): "what the
+    // previous iteration yielded there", plus what it surely carries at every iteration (`carried_must`: the
+    // greatest part of the initial value every iteration's yield keeps). `yielded` is what the body yields there
+    // (the previous iteration's launches, for the back edges below). A loop's result is what its last iteration
+    // yields (met with the initial value when the loop may run no iteration): the LAST instance of a launch in
+    // the loop, which orders the earlier ones only when they run one after another, except for an array the loop
+    // fills one element per iteration (below). Values are followed in program order; each loop to its fixed point.
     const size_t n_launch = launches.size();
-    std::map<const Var*, size_t> carry_index;
-    std::vector<const Var*> carry_var;
+    constexpr int64_t kWhole = std::numeric_limits<int64_t>::min();  // the element of a scalar carried value
+    std::set<const Var*> carry_index;                                // the loops' carried values
     passes::walk(orch.body, [&](const StmtPtr& s) {
         if (s->kind != StmtKind::For) return;
         for (const auto& ia : s->iter_args)
-            if (ia && carry_index.emplace(ia.get(), n_launch + carry_var.size()).second) carry_var.push_back(ia.get());
+            if (ia) carry_index.insert(ia.get());
     });
-    // Single assignments of the orchestration (task-id arrays are followed through them).
+    // Single assignments of the orchestration (an array filled per iteration is recognised through them).
     std::map<const Var*, const Expr*> token_def;
     std::set<const Var*> token_multi;
     passes::walk(orch.body, [&](const StmtPtr& s) {
@@ -2065,131 +2088,427 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 !token_def.emplace(t.get(), s->value.get()).second)
                 token_multi.insert(t.get());
     });
-    auto flow_tokens = [&](bool back_edges) {
-        std::map<const Var*, std::set<size_t>> tokens;
-        if (!back_edges)
-            for (const auto& [v, k] : carry_index) tokens[v].insert(k);
-        auto expr_tokens = [&](const Expr* e, std::set<size_t>& acc) {
-            std::function<void(const Expr*)> go = [&](const Expr* x) {
-                if (!x) return;
-                if (x->kind == ExprKind::Var && x->var)
-                    if (auto it = tokens.find(x->var.get()); it != tokens.end())
-                        acc.insert(it->second.begin(), it->second.end());
-                for (const auto& a : x->args) go(a.get());
-                for (const auto& a : x->args2) go(a.get());
-                go(x->attrs.get());
-            };
-            go(e);
-        };
-        bool changed = true;
-        auto add = [&](const Var* v, const std::set<size_t>& from) {
-            if (!v || from.empty()) return;
-            auto& to = tokens[v];
-            const size_t before = to.size();
-            to.insert(from.begin(), from.end());
-            changed |= to.size() != before;
-        };
-        std::function<void(const Block&, const Stmt*)> flow = [&](const Block& body, const Stmt* owner) {
-            for (const auto& s : body) {
-                if (s->kind == StmtKind::Assign && s->value) {
-                    std::set<size_t> acc;
-                    if (auto it = launch_of.find(s->value.get()); it != launch_of.end()) {
-                        acc.insert(it->second);
-                        const Expr& c = *s->value;
-                        if (c.attrs)
-                            for (size_t k = 0; k < c.attrs->args.size() && k < c.attrs->args2.size(); ++k)
-                                if (c.attrs->args[k]->sval == "deps") expr_tokens(c.attrs->args2[k].get(), acc);
-                    } else if (const Expr* g = s->value.get();
-                               g->kind == ExprKind::FuncCall && g->sval == "pl.array.get_element" &&
-                               g->args.size() >= 2 && g->args[0] && g->args[0]->kind == ExprKind::Var && g->args[1] &&
-                               g->args[1]->kind == ExprKind::Int) {
-                        // One element of a task-id array: what the last update of that element stored (an update
-                        // of another constant index leaves it; one at an index not known may or may not: nothing
-                        // sure; the array created: none). Not an update chain (a carried array): all it carries.
-                        const Var* cur = g->args[0]->var.get();
-                        for (int hop = 0; cur; ++hop) {
-                            auto d = token_def.find(cur);
-                            const Expr* u = d == token_def.end() || token_multi.count(cur) ? nullptr : d->second;
-                            if (hop > 256 || !u || u->kind != ExprKind::FuncCall ||
-                                (u->sval != "pl.array.update_element" && u->sval != "pl.array.create")) {
-                                if (auto it = tokens.find(cur); it != tokens.end())
-                                    acc.insert(it->second.begin(), it->second.end());
-                                break;
-                            }
-                            if (u->sval == "pl.array.create" || u->args.size() < 3 || !u->args[1] ||
-                                u->args[1]->kind != ExprKind::Int)
-                                break;
-                            if (u->args[1]->ival == g->args[1]->ival) {
-                                expr_tokens(u->args[2].get(), acc);
-                                break;
-                            }
-                            cur = u->args[0] && u->args[0]->kind == ExprKind::Var ? u->args[0]->var.get() : nullptr;
-                        }
-                    } else {
-                        expr_tokens(s->value.get(), acc);
-                    }
-                    for (const auto& t : s->targets) add(t.get(), acc);
-                } else if (s->kind == StmtKind::For) {
-                    for (size_t k = 0; k < s->iter_args.size() && k < s->init_values.size(); ++k) {
-                        std::set<size_t> acc;
-                        expr_tokens(s->init_values[k].get(), acc);
-                        add(s->iter_args[k].get(), acc);
-                    }
-                    flow(s->body, s.get());
-                    for (size_t k = 0; k < s->targets.size() && k < s->iter_args.size(); ++k)
-                        if (auto it = tokens.find(s->iter_args[k].get()); it != tokens.end()) {
-                            std::set<size_t> acc = it->second;
-                            if (!back_edges) acc.erase(carry_index.at(s->iter_args[k].get()));
-                            add(s->targets[k].get(), acc);
-                        }
-                } else if (s->kind == StmtKind::If) {
-                    flow(s->body, s.get());
-                    flow(s->orelse, s.get());
-                    // A branch's value holds a task id only when both arms yield it (a dependency on one path
-                    // is none on the other: deps= of a value that may be task_invalid orders nothing sure).
-                    auto yield_of = [](const Block& b) -> const Stmt* {
-                        for (auto it = b.rbegin(); it != b.rend(); ++it)
-                            if ((*it)->kind == StmtKind::Yield) return it->get();
-                        return nullptr;
-                    };
-                    const Stmt* y1 = yield_of(s->body);
-                    const Stmt* y2 = yield_of(s->orelse);
-                    for (size_t k = 0; k < s->targets.size(); ++k) {
-                        std::set<size_t> a1, a2, both;
-                        if (y1 && k < y1->values.size()) expr_tokens(y1->values[k].get(), a1);
-                        if (y2 && k < y2->values.size()) expr_tokens(y2->values[k].get(), a2);
-                        if (y1 && y2)
-                            std::set_intersection(a1.begin(), a1.end(), a2.begin(), a2.end(),
-                                                  std::inserter(both, both.begin()));
-                        else
-                            both = y1 ? a1 : a2;
-                        add(s->targets[k].get(), both);
-                        for (const Stmt* y : {y1, y2})
-                            if (y && k < y->targets.size() && y->targets[k] != s->targets[k])
-                                add(y->targets[k].get(), both);
-                    }
-                } else if (s->kind == StmtKind::Yield && owner && owner->kind == StmtKind::If) {
-                    // (the branch's values: at the If above)
-                } else if (s->kind == StmtKind::Yield) {
-                    for (size_t k = 0; k < s->values.size(); ++k) {
-                        std::set<size_t> acc;
-                        expr_tokens(s->values[k].get(), acc);
-                        if (k < s->targets.size()) add(s->targets[k].get(), acc);
-                        if (owner && owner->kind == StmtKind::For && k < owner->iter_args.size() && back_edges)
-                            add(owner->iter_args[k].get(), acc);
-                        if (owner && k < owner->targets.size()) add(owner->targets[k].get(), acc);
-                    }
+    // A task-id array a loop nest fills one element per iteration: after the nest, element e holds the task id
+    // the one iteration whose index expression is e stored (PyPTO's lowering of a list of task ids built in
+    // loops: `tids[g * 8 + n] = tid`). The nest's loops have constant ranges, the array goes through every level
+    // as a carried value, the innermost body updates it at an index of the nest's loop indices that differs at
+    // every iteration, so depending on every element of the image orders after every iteration's launch. An
+    // instance token (launch, fill, e) says "that launch at the iteration that stored element e".
+    std::map<const Var*, std::pair<const Stmt*, size_t>> loop_result_of;  // a loop's result -> (loop, k)
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        if (s->kind != StmtKind::For) return;
+        for (size_t k = 0; k < s->targets.size(); ++k)
+            if (s->targets[k]) loop_result_of[s->targets[k].get()] = {s.get(), k};
+    });
+    auto last_yield = [](const Block& b) -> const Stmt* {
+        for (auto it = b.rbegin(); it != b.rend(); ++it)
+            if ((*it)->kind == StmtKind::Yield) return it->get();
+        return nullptr;
+    };
+    // An index at one iteration (BOUND: the nest's loop indices; other single assignments followed).
+    std::function<std::optional<int64_t>(const Expr*, const std::map<const Var*, int64_t>&, int)> index_at =
+        [&](const Expr* x, const std::map<const Var*, int64_t>& bound, int depth) -> std::optional<int64_t> {
+        if (!x || depth > 32) return std::nullopt;
+        if (x->kind == ExprKind::Int) return x->ival;
+        if (x->kind == ExprKind::Var && x->var) {
+            if (auto it = bound.find(x->var.get()); it != bound.end()) return it->second;
+            auto d = token_def.find(x->var.get());
+            if (d == token_def.end() || token_multi.count(x->var.get())) return std::nullopt;
+            return index_at(d->second, bound, depth + 1);
+        }
+        if (x->kind == ExprKind::FuncCall && x->sval == "pl.cast" && !x->args.empty())
+            return index_at(x->args[0].get(), bound, depth + 1);
+        std::string op;
+        if (x->kind == ExprKind::Binary && x->args.size() == 2) op = x->sval;
+        if (x->kind == ExprKind::FuncCall && (x->sval == "pl.min" || x->sval == "pl.max") && x->args.size() == 2)
+            op = x->sval;
+        if (op.empty()) return std::nullopt;
+        auto p = index_at(x->args[0].get(), bound, depth + 1);
+        auto q = index_at(x->args[1].get(), bound, depth + 1);
+        if (!p || !q || std::abs(*p) > (int64_t{1} << 31) || std::abs(*q) > (int64_t{1} << 31)) return std::nullopt;
+        if (op == "+") return *p + *q;
+        if (op == "-") return *p - *q;
+        if (op == "*") return *p * *q;
+        if ((op == "//" || op == "%") && *q > 0 && *p >= 0) return op == "//" ? *p / *q : *p % *q;
+        if (op == "pl.min" || op == "pl.max") return op == "pl.min" ? std::min(*p, *q) : std::max(*p, *q);
+        return std::nullopt;
+    };
+    // The values a loop's index takes: as const_loop_values, the bounds followed through single assignments.
+    auto loop_vals = [&](const Stmt& f) -> std::optional<std::vector<int64_t>> {
+        const std::map<const Var*, int64_t> none;
+        const auto lo = f.start ? index_at(f.start.get(), none, 0) : std::optional<int64_t>(0);
+        const auto hi = f.stop ? index_at(f.stop.get(), none, 0) : std::nullopt;
+        const auto st = f.step ? index_at(f.step.get(), none, 0) : std::optional<int64_t>(1);
+        if (!lo.has_value() || !hi.has_value() || !st.has_value()) return std::nullopt;
+        const int64_t l = lo.value_or(0), h = hi.value_or(0), t = st.value_or(1);
+        if (t <= 0 || h <= l || (h - l - 1) / t >= 4096) return std::nullopt;
+        std::vector<int64_t> out;
+        for (int64_t x = l; x < h; x += t) out.push_back(x);
+        return out;
+    };
+    struct Fill {
+        std::vector<const Stmt*> nest;  // outermost first
+        const Expr* tid = nullptr;      // the task id stored
+        std::set<int64_t> image;        // the elements it stores
+    };
+    std::vector<Fill> fills;
+    std::map<std::pair<const Stmt*, size_t>, std::optional<size_t>> fill_of;  // (loop, k) -> index in fills
+    auto fill_nest = [&](const Stmt* loop, size_t k) -> std::optional<size_t> {
+        auto [memo, fresh] = fill_of.try_emplace({loop, k});
+        if (!fresh) return memo->second;
+        Fill f;
+        const Stmt* cur = loop;
+        size_t ck = k;
+        const Expr* update = nullptr;
+        for (int depth = 0; depth < 8 && !update; ++depth) {
+            if (ck >= cur->iter_args.size() || !cur->iter_args[ck] || !cur->loop_var) return std::nullopt;
+            f.nest.push_back(cur);
+            const Stmt* y = last_yield(cur->body);
+            if (!y || ck >= y->values.size() || !y->values[ck] || y->values[ck]->kind != ExprKind::Var)
+                return std::nullopt;
+            const Var* v = y->values[ck]->var.get();
+            if (auto d = token_def.find(v); d != token_def.end() && !token_multi.count(v)) {
+                const Expr* u = d->second;
+                if (!u || u->kind != ExprKind::FuncCall || u->sval != "pl.array.update_element" || u->args.size() < 3 ||
+                    !u->args[0] || u->args[0]->kind != ExprKind::Var || u->args[0]->var != cur->iter_args[ck])
+                    return std::nullopt;
+                update = u;
+                break;
+            }
+            // The carried array goes through a loop of the body (as its initial value) whose result is yielded.
+            auto lr = loop_result_of.find(v);
+            if (lr == loop_result_of.end()) return std::nullopt;
+            const auto [inner, ik] = lr->second;
+            if (std::find_if(cur->body.begin(), cur->body.end(),
+                             [&](const StmtPtr& st) { return st.get() == inner; }) == cur->body.end() ||
+                ik >= inner->init_values.size() || !inner->init_values[ik] ||
+                inner->init_values[ik]->kind != ExprKind::Var || inner->init_values[ik]->var != cur->iter_args[ck])
+                return std::nullopt;
+            cur = inner;
+            ck = ik;
+        }
+        if (!update) return std::nullopt;
+        f.tid = update->args[2].get();
+        // Every iteration of the nest (at most 4096): a different element each.
+        std::vector<std::vector<int64_t>> values;
+        size_t points = 1;
+        for (const Stmt* l : f.nest) {
+            auto v = loop_vals(*l);
+            if (!v || v->empty()) return std::nullopt;
+            points *= v->size();
+            if (points > 4096) return std::nullopt;
+            values.push_back(std::move(*v));
+        }
+        std::vector<size_t> at(f.nest.size(), 0);
+        for (size_t p = 0; p < points; ++p) {
+            std::map<const Var*, int64_t> bound;
+            for (size_t q = 0; q < f.nest.size(); ++q) bound[f.nest[q]->loop_var.get()] = values[q][at[q]];
+            auto e = index_at(update->args[1].get(), bound, 0);
+            if (!e || !f.image.insert(*e).second) return std::nullopt;
+            for (size_t q = f.nest.size(); q-- > 0;) {
+                if (++at[q] < values[q].size()) break;
+                at[q] = 0;
+            }
+        }
+        fills.push_back(std::move(f));
+        memo->second = fills.size() - 1;
+        return memo->second;
+    };
+    // Tokens past the launches: carry tokens (v, e) and instance tokens (launch, fill, e), by id - n_launch.
+    struct Token {
+        bool carry = false;
+        const Var* var = nullptr;  // carry: the carried value
+        size_t launch = 0;         // instance: the launch
+        size_t fill = 0;           // instance: the fill (index in fills)
+        int64_t e = 0;             // carry: the element (kWhole: the value); instance: the element stored
+    };
+    std::vector<Token> token_of;
+    std::map<std::pair<const Var*, int64_t>, size_t> carry_id;
+    std::map<std::tuple<size_t, size_t, int64_t>, size_t> inst_id;
+    auto carry_token = [&](const Var* v, int64_t e) {
+        auto [it, fresh] = carry_id.emplace(std::make_pair(v, e), n_launch + token_of.size());
+        if (fresh) token_of.push_back(Token{true, v, 0, 0, e});
+        return it->second;
+    };
+    auto inst_token = [&](size_t x, size_t fill, int64_t e) {
+        auto [it, fresh] = inst_id.emplace(std::make_tuple(x, fill, e), n_launch + token_of.size());
+        if (fresh) token_of.push_back(Token{false, nullptr, x, fill, e});
+        return it->second;
+    };
+    auto is_carry = [&](size_t t) { return t >= n_launch && token_of[t - n_launch].carry; };
+    auto is_inst = [&](size_t t) { return t >= n_launch && !token_of[t - n_launch].carry; };
+    using Tokens = std::set<size_t>;
+    struct TokVal {
+        Tokens s;                      // the value as a whole (a scalar task id; an array: none sure)
+        std::map<int64_t, Tokens> at;  // an array's elements at constant indices (the others: none sure)
+        bool operator==(const TokVal& o) const { return s == o.s && at == o.at; }
+    };
+    auto meet = [](const Tokens& a, const Tokens& b) {
+        Tokens r;
+        std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::inserter(r, r.begin()));
+        return r;
+    };
+    auto meet_val = [&](const TokVal& a, const TokVal& b) {
+        TokVal r{meet(a.s, b.s), {}};
+        for (const auto& [e, t] : a.at)
+            if (auto it = b.at.find(e); it != b.at.end())
+                if (Tokens m = meet(t, it->second); !m.empty()) r.at[e] = std::move(m);
+        return r;
+    };
+    auto whole = [](const TokVal& v) {
+        Tokens r = v.s;
+        for (const auto& [e, t] : v.at) r.insert(t.begin(), t.end());
+        return r;
+    };
+    std::map<const Var*, TokVal> vals;
+    std::map<size_t, Tokens> yielded;  // by carry token
+    // The values an index may take (at most 4096; nullopt: not known): constants, loop indices of constant
+    // ranges, single assignments, and + - * // % min max casts of those (each combination: a superset).
+    std::map<const Var*, const Stmt*> index_loop;
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        if (s->kind == StmtKind::For && s->loop_var) index_loop[s->loop_var.get()] = s.get();
+    });
+    std::function<std::optional<std::set<int64_t>>(const Expr*, int)> index_values =
+        [&](const Expr* x, int depth) -> std::optional<std::set<int64_t>> {
+        if (!x || depth > 32) return std::nullopt;
+        if (x->kind == ExprKind::Int) return std::set<int64_t>{x->ival};
+        if (x->kind == ExprKind::Var && x->var) {
+            if (auto it = index_loop.find(x->var.get()); it != index_loop.end()) {
+                auto v = loop_vals(*it->second);
+                if (!v) return std::nullopt;
+                return std::set<int64_t>(v->begin(), v->end());
+            }
+            auto d = token_def.find(x->var.get());
+            if (d == token_def.end() || token_multi.count(x->var.get())) return std::nullopt;
+            return index_values(d->second, depth + 1);
+        }
+        if (x->kind == ExprKind::FuncCall && x->sval == "pl.cast" && !x->args.empty())
+            return index_values(x->args[0].get(), depth + 1);
+        std::string op;
+        if (x->kind == ExprKind::Binary && x->args.size() == 2) op = x->sval;
+        if (x->kind == ExprKind::FuncCall && (x->sval == "pl.min" || x->sval == "pl.max") && x->args.size() == 2)
+            op = x->sval;
+        if (op.empty()) return std::nullopt;
+        auto a = index_values(x->args[0].get(), depth + 1);
+        auto b = index_values(x->args[1].get(), depth + 1);
+        if (!a || !b || a->size() * b->size() > 65536) return std::nullopt;
+        std::set<int64_t> r;
+        for (int64_t p : *a)
+            for (int64_t q : *b) {
+                if (std::abs(p) > (int64_t{1} << 31) || std::abs(q) > (int64_t{1} << 31)) return std::nullopt;
+                if (op == "+")
+                    r.insert(p + q);
+                else if (op == "-")
+                    r.insert(p - q);
+                else if (op == "*")
+                    r.insert(p * q);
+                else if ((op == "//" || op == "%") && q > 0 && p >= 0)
+                    r.insert(op == "//" ? p / q : p % q);
+                else if (op == "pl.min" || op == "pl.max")
+                    r.insert(op == "pl.min" ? std::min(p, q) : std::max(p, q));
+                else
+                    return std::nullopt;
+            }
+        if (r.size() > 4096) return std::nullopt;
+        return r;
+    };
+    std::function<TokVal(const Expr*)> eval = [&](const Expr* x) -> TokVal {
+        if (!x) return {};
+        if (x->kind == ExprKind::Var && x->var) {
+            auto it = vals.find(x->var.get());
+            return it == vals.end() ? TokVal{} : it->second;
+        }
+        if (x->kind == ExprKind::FuncCall && x->sval == "pl.array.create") return {};
+        if (x->kind == ExprKind::FuncCall && x->sval == "pl.array.update_element" && x->args.size() >= 3) {
+            TokVal a = eval(x->args[0].get());
+            const Tokens v = whole(eval(x->args[2].get()));
+            a.s.clear();  // (an element it named may be the one replaced)
+            const auto where = index_values(x->args[1].get(), 0);
+            if (where && where->size() == 1) {
+                a.at[*where->begin()] = v;
+            } else {
+                // (an element the index may name keeps what both values surely carry)
+                for (auto it = a.at.begin(); it != a.at.end();) {
+                    if (!where || where->count(it->first)) it->second = meet(it->second, v);
+                    it = it->second.empty() ? a.at.erase(it) : std::next(it);
                 }
             }
-        };
-        for (int round = 0; changed && round < 64; ++round) {
-            changed = false;
-            flow(orch.body, nullptr);
+            return a;
         }
-        return tokens;
+        if (x->kind == ExprKind::FuncCall && x->sval == "pl.array.get_element" && x->args.size() >= 2) {
+            // (at an index that may take several values: what every element it may name surely carries)
+            const TokVal a = eval(x->args[0].get());
+            const auto where = index_values(x->args[1].get(), 0);
+            if (!where || where->empty()) return {};
+            std::optional<Tokens> r;
+            for (int64_t e : *where) {
+                auto it = a.at.find(e);
+                if (it == a.at.end()) return {};
+                r = r ? meet(*r, it->second) : it->second;
+            }
+            return TokVal{*r, {}};
+        }
+        TokVal r;
+        if (auto it = launch_of.find(x); it != launch_of.end()) {
+            r.s.insert(it->second);
+            if (x->attrs)
+                for (size_t k = 0; k < x->attrs->args.size() && k < x->attrs->args2.size(); ++k)
+                    if (x->attrs->args[k]->sval == "deps") {
+                        const Tokens d = whole(eval(x->attrs->args2[k].get()));
+                        r.s.insert(d.begin(), d.end());
+                    }
+            return r;
+        }
+        for (const auto& a : x->args) {
+            const Tokens t = whole(eval(a.get()));
+            r.s.insert(t.begin(), t.end());
+        }
+        for (const auto& a : x->args2) {
+            const Tokens t = whole(eval(a.get()));
+            r.s.insert(t.begin(), t.end());
+        }
+        const Tokens t = whole(eval(x->attrs.get()));
+        r.s.insert(t.begin(), t.end());
+        return r;
     };
-    const auto full = flow_tokens(true);
-    const auto intra = flow_tokens(false);
+    // The tokens of element E of a filled array: the fill's launches in its innermost loop at the iteration that
+    // stored E, what the task id holds from outside the nest; nothing of the nest's own carried values.
+    auto acc_fill = [&](size_t fi, int64_t e, Tokens& acc) {
+        const Fill& f = fills[fi];
+        for (size_t x : whole(eval(f.tid))) {
+            if (x < n_launch) {
+                const auto& ls = launches[x].loops;
+                if (ls.size() >= f.nest.size() && std::equal(f.nest.begin(), f.nest.end(), ls.end() - f.nest.size()))
+                    acc.insert(inst_token(x, fi, e));
+                else if (std::find(ls.begin(), ls.end(), f.nest.front()) == ls.end())
+                    acc.insert(x);
+            } else if (is_inst(x) || std::none_of(f.nest.begin(), f.nest.end(), [&](const Stmt* l) {
+                           return std::any_of(l->iter_args.begin(), l->iter_args.end(),
+                                              [&](const VarPtr& v) { return v.get() == token_of[x - n_launch].var; });
+                       })) {
+                acc.insert(x);
+            }
+        }
+    };
+    std::function<void(const Block&)> flow = [&](const Block& body) {
+        for (const auto& s : body) {
+            if (s->kind == StmtKind::Assign && s->value) {
+                const TokVal v = eval(s->value.get());
+                if (s->targets.size() == 1) {
+                    if (s->targets[0]) vals[s->targets[0].get()] = v;
+                } else {
+                    for (const auto& t : s->targets)
+                        if (t) vals[t.get()] = TokVal{whole(v), {}};
+                }
+            } else if (s->kind == StmtKind::For) {
+                const size_t n_ia = s->iter_args.size();
+                std::vector<TokVal> init(n_ia), must(n_ia), y(n_ia);
+                for (size_t k = 0; k < n_ia && k < s->init_values.size(); ++k) init[k] = eval(s->init_values[k].get());
+                const Stmt* ys = last_yield(s->body);
+                // Its own carried tokens stand for what they surely hold at every iteration.
+                auto own_of = [&](size_t t) -> std::optional<std::pair<size_t, int64_t>> {
+                    if (!is_carry(t)) return std::nullopt;
+                    const Token& tk = token_of[t - n_launch];
+                    for (size_t q = 0; q < n_ia; ++q)
+                        if (s->iter_args[q].get() == tk.var) return std::make_pair(q, tk.e);
+                    return std::nullopt;
+                };
+                auto expand = [&](const Tokens& in, const std::vector<TokVal>& m) {
+                    Tokens r;
+                    for (size_t t : in) {
+                        if (auto o = own_of(t)) {
+                            const TokVal& mv = m[o->first];
+                            const Tokens* part = &mv.s;
+                            if (o->second != kWhole) {
+                                auto it = mv.at.find(o->second);
+                                static const Tokens none;
+                                part = it == mv.at.end() ? &none : &it->second;
+                            }
+                            r.insert(part->begin(), part->end());
+                        } else {
+                            r.insert(t);
+                        }
+                    }
+                    return r;
+                };
+                auto expand_val = [&](const TokVal& v, const std::vector<TokVal>& m) {
+                    TokVal r{expand(v.s, m), {}};
+                    for (const auto& [e, t] : v.at)
+                        if (Tokens x = expand(t, m); !x.empty()) r.at[e] = std::move(x);
+                    return r;
+                };
+                // The greatest M <= init with M[k] <= what the body yields through k (with M for its own carried
+                // tokens), from the top down; at most 16 rounds, then nothing sure.
+                must = init;
+                for (int round = 0; round <= 16; ++round) {
+                    if (round == 16) must.assign(n_ia, TokVal{});
+                    for (size_t k = 0; k < n_ia; ++k) {
+                        if (!s->iter_args[k]) continue;
+                        const Var* ia = s->iter_args[k].get();
+                        TokVal v = must[k];
+                        v.s.insert(carry_token(ia, kWhole));
+                        std::set<int64_t> keys;
+                        for (const auto& [e, t] : init[k].at) keys.insert(e);
+                        for (const auto& [e, t] : y[k].at) keys.insert(e);
+                        for (int64_t e : keys) v.at[e].insert(carry_token(ia, e));
+                        vals[ia] = std::move(v);
+                    }
+                    flow(s->body);
+                    for (size_t k = 0; k < n_ia; ++k)
+                        y[k] = ys && k < ys->values.size() ? eval(ys->values[k].get()) : TokVal{};
+                    if (round == 16) break;
+                    std::vector<TokVal> next(n_ia);
+                    for (size_t k = 0; k < n_ia; ++k) next[k] = meet_val(init[k], expand_val(y[k], must));
+                    // (a key the yield added changes the carried value's elements: one more round)
+                    bool keys_same = true;
+                    for (size_t k = 0; k < n_ia && keys_same; ++k)
+                        for (const auto& [e, t] : y[k].at)
+                            keys_same &= vals[s->iter_args[k].get()].at.count(e) > 0 || !s->iter_args[k];
+                    if (next == must && keys_same) break;
+                    must = std::move(next);
+                }
+                for (size_t k = 0; k < n_ia; ++k) {
+                    if (!s->iter_args[k]) continue;
+                    const Var* ia = s->iter_args[k].get();
+                    yielded[carry_token(ia, kWhole)] = whole(y[k]);
+                    for (const auto& [e, t] : y[k].at) yielded[carry_token(ia, e)] = t;
+                }
+                const bool runs = passes::runs_at_least_once(*s);
+                for (size_t k = 0; k < n_ia; ++k) {
+                    TokVal res = expand_val(y[k], must);
+                    if (!runs) res = meet_val(res, init[k]);
+                    if (auto fi = fill_nest(s.get(), k))
+                        for (int64_t e : fills[*fi].image) {
+                            Tokens t;
+                            acc_fill(*fi, e, t);
+                            res.at[e] = std::move(t);
+                        }
+                    if (k < s->targets.size() && s->targets[k]) vals[s->targets[k].get()] = res;
+                    if (ys && k < ys->targets.size() && ys->targets[k]) vals[ys->targets[k].get()] = res;
+                }
+            } else if (s->kind == StmtKind::If) {
+                flow(s->body);
+                flow(s->orelse);
+                // A branch's value holds a task id only when both arms yield it (a dependency on one path is
+                // none on the other: deps= of a value that may be task_invalid orders nothing sure).
+                const Stmt* y1 = last_yield(s->body);
+                const Stmt* y2 = last_yield(s->orelse);
+                for (size_t k = 0; k < s->targets.size(); ++k) {
+                    TokVal a1, a2;
+                    if (y1 && k < y1->values.size()) a1 = eval(y1->values[k].get());
+                    if (y2 && k < y2->values.size()) a2 = eval(y2->values[k].get());
+                    const TokVal both = y1 && y2 ? meet_val(a1, a2) : y1 ? a1 : a2;
+                    if (s->targets[k]) vals[s->targets[k].get()] = both;
+                    for (const Stmt* yy : {y1, y2})
+                        if (yy && k < yy->targets.size() && yy->targets[k] && yy->targets[k] != s->targets[k])
+                            vals[yy->targets[k].get()] = both;
+                }
+            }
+        }
+    };
+    flow(orch.body);
+    std::map<const Var*, Tokens> intra;
+    for (const auto& [v, tv] : vals) intra[v] = whole(tv);
     auto deps_of = [&](const Expr& c, const std::map<const Var*, std::set<size_t>>& tokens, std::set<size_t>& acc) {
         if (!c.attrs) return;
         std::function<void(const Expr*)> go = [&](const Expr* x) {
@@ -2694,14 +3013,8 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         return std::pair<int64_t, int64_t>{lo, lo + (hi - lo - 1) / st * st};
     };
     auto loop_values = [&](const Var* v) -> std::optional<std::vector<int64_t>> {
-        auto r = loop_range(v);
-        if (!r) return std::nullopt;
-        const Stmt* f = loop_of.at(v);
-        const int64_t st = f->step ? const_int(f->step).value_or(1) : 1;
-        if ((r->second - r->first) / st >= 4096) return std::nullopt;
-        std::vector<int64_t> out;
-        for (int64_t x = r->first; x <= r->second; x += st) out.push_back(x);
-        return out;
+        auto it = loop_of.find(v);
+        return it == loop_of.end() ? std::nullopt : const_loop_values(*it->second);
     };
     auto apart = [&](size_t a, size_t x, size_t b, size_t y, const Stmt* loop) {
         const auto& wx = arg_window(a, x);
@@ -3231,8 +3544,58 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             }
         }
     }
+    // Where a launch sits relative to a loop it is in: D is the loop's index in its loops.
+    auto loop_index = [](const ManualLaunch& m, const Stmt* loop) -> size_t {
+        return static_cast<size_t>(std::find(m.loops.begin(), m.loops.end(), loop) - m.loops.begin());
+    };
+    // M runs in every iteration of LOOP: in no branch arm inside it, and every loop between them runs.
+    auto runs_every = [&](const ManualLaunch& m, const Stmt* loop) {
+        const size_t d = loop_index(m, loop);
+        for (const auto& arm : m.arms)
+            if (if_depth.at(arm.first) > d) return false;
+        for (size_t q = d + 1; q < m.loops.size(); ++q)
+            if (!passes::runs_at_least_once(*m.loops[q])) return false;
+        return true;
+    };
+    // What a launch runs after across the iterations of one loop (its launches only):
+    // PREV[j]: every instance of i at the previous iteration that ran (through a task id the loop carries, or
+    // the tensor map); EVERY[j]: every instance of i at every earlier iteration (the tensor map holds them all).
+    struct LoopOrder {
+        std::map<size_t, std::set<size_t>> prev, every;
+    };
+    std::map<const Stmt*, LoopOrder> loop_orders;
+    std::function<const LoopOrder&(const Stmt*)> loop_order;
+    // Every instance of X over LOOP runs after every earlier one: the tensor map finds them, or X runs in every
+    // iteration after the previous iteration's.
+    auto chained = [&](size_t x, const Stmt* loop) {
+        if (auto values = loop_vals(*loop); values && values->size() == 1) return true;  // one instance
+        const LoopOrder& o = loop_order(loop);
+        auto has = [&](const std::map<size_t, std::set<size_t>>& m) {
+            auto it = m.find(x);
+            return it != m.end() && it->second.count(x) > 0;
+        };
+        return has(o.every) || (has(o.prev) && runs_every(launches[x], loop));
+    };
+    // X's instances inside LOOP's iteration (in the loops below LOOP) run one after another: the last one runs
+    // after the others.
+    auto chained_below = [&](size_t x, const Stmt* loop) {
+        const ManualLaunch& m = launches[x];
+        for (size_t q = loop_index(m, loop) + 1; q < m.loops.size(); ++q)
+            if (!chained(x, m.loops[q])) return false;
+        return true;
+    };
     auto prefix_of = [](const auto& a, const auto& b) {
         return a.size() <= b.size() && std::equal(a.begin(), a.end(), b.begin());
+    };
+    // What i runs after reaches j through i only when i runs whenever j does: i in no branch arm j is not in,
+    // and in no loop j is not in that may run no iteration (else, on the path without i, nothing of it orders j).
+    auto on_every_path = [&](const ManualLaunch& m, const ManualLaunch& b) {
+        if (!prefix_of(m.arms, b.arms)) return false;
+        size_t k = 0;
+        while (k < m.loops.size() && k < b.loops.size() && m.loops[k] == b.loops[k]) ++k;
+        for (size_t q = k; q < m.loops.size(); ++q)
+            if (!passes::runs_at_least_once(*m.loops[q])) return false;
+        return true;
     };
     // The read lies on every path to launch B: the branch arms it sits in are B's, and each loop around it that
     // is not around B runs (a read in the loops B shares sits in B's iteration).
@@ -3244,32 +3607,108 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             if (!passes::runs_at_least_once(*r.loops[m])) return false;
         return true;
     };
+    // The launches of LOOP and what each runs after across its iterations (needs `after` of its launches: every launch
+    // of a loop comes before the launches after it, which ask).
+    auto launches_in = [&](const Stmt* loop) {
+        std::vector<size_t> in;
+        for (size_t k = 0; k < n_launch; ++k)
+            if (std::find(launches[k].loops.begin(), launches[k].loops.end(), loop) != launches[k].loops.end())
+                in.push_back(k);
+        return in;
+    };
+    loop_order = [&](const Stmt* loop) -> const LoopOrder& {
+        if (auto it = loop_orders.find(loop); it != loop_orders.end()) return it->second;
+        LoopOrder o;
+        const std::vector<size_t> in = launches_in(loop);
+        std::set<const Var*> own;
+        for (const auto& ia : loop->iter_args) own.insert(ia.get());
+        for (size_t j : in) {
+            std::set<size_t> r, e;
+            // Through a value the loop carries: the launches the previous iteration's yield surely holds ran there
+            // (their last instance in the loops below; all of them when those run one after another), and so did
+            // what they run after.
+            for (size_t t : carried[j]) {
+                if (!is_carry(t) || !own.count(token_of[t - n_launch].var)) continue;
+                if (auto it = yielded.find(t); it != yielded.end())
+                    for (size_t x : it->second)
+                        if (x < n_launch && loop_index(launches[x], loop) < launches[x].loops.size() &&
+                            chained_below(x, loop)) {
+                            r.insert(x);
+                            r.insert(after[x].begin(), after[x].end());
+                        }
+            }
+            // The tensor map orders j after every earlier iteration's i as it does in one iteration: i publishes
+            // what j looks up (and what i runs after, where i runs in every iteration).
+            for (size_t i : in)
+                if (map_orders(i, j, loop)) {
+                    for (auto* s : {&r, &e}) {
+                        s->insert(i);
+                        if (runs_every(launches[i], loop)) s->insert(after[i].begin(), after[i].end());
+                    }
+                }
+            o.prev[j] = std::move(r);
+            o.every[j] = std::move(e);
+        }
+        // Through a launch j runs after in its iteration, which runs whenever j does: that launch's back edges.
+        const LoopOrder direct = o;
+        for (size_t j : in)
+            for (size_t y : after[j])
+                if (on_every_path(launches[y], launches[j])) {
+                    if (auto it = direct.prev.find(y); it != direct.prev.end())
+                        o.prev[j].insert(it->second.begin(), it->second.end());
+                    if (auto it = direct.every.find(y); it != direct.every.end())
+                        o.every[j].insert(it->second.begin(), it->second.end());
+                }
+        return loop_orders.emplace(loop, std::move(o)).first->second;
+    };
+    // after[j]: every instance of i that ran, in j's iteration of the loops both are in (all of i's instances in
+    // the loops j is not in), runs before j.
     for (size_t j = 0; j < n_launch; ++j) {
         const ManualLaunch& b = launches[j];
-        std::set<size_t> direct;
-        deps_of(*b.call, intra, direct);
+        std::set<size_t> by_deps, direct, named;
+        deps_of(*b.call, intra, by_deps);
+        for (size_t t : by_deps) {
+            if (is_inst(t))
+                named.insert(token_of[t - n_launch].launch);
+            else if (is_carry(t))
+                carried[j].insert(t);
+            else
+                named.insert(t);
+        }
+        for (size_t t : named) {
+            if (t >= j) continue;
+            // A task id out of a loop j is not in is its last iteration's: it orders the earlier iterations'
+            // instances only when they run one after another, or when deps= name the task id of every iteration
+            // (an array filled per iteration).
+            const ManualLaunch& m = launches[t];
+            size_t k = 0;
+            while (k < m.loops.size() && k < b.loops.size() && m.loops[k] == b.loops[k]) ++k;
+            // (the loops from Q on: covered by a fill whose every element deps= name)
+            size_t covered = m.loops.size();
+            for (size_t fi = 0; fi < fills.size(); ++fi) {
+                const Fill& f = fills[fi];
+                if (f.nest.size() > m.loops.size() - k ||
+                    !std::equal(f.nest.begin(), f.nest.end(), m.loops.end() - f.nest.size()))
+                    continue;
+                const bool every = std::all_of(f.image.begin(), f.image.end(), [&](int64_t e) {
+                    auto it = inst_id.find(std::make_tuple(t, fi, e));
+                    return it != inst_id.end() && by_deps.count(it->second) > 0;
+                });
+                if (every) covered = std::min(covered, m.loops.size() - f.nest.size());
+            }
+            bool all = true;
+            for (size_t q = k; q < covered && all; ++q) all = chained(t, m.loops[q]);
+            if (all) direct.insert(t);
+        }
         for (size_t r = 0; r < host_reads.size(); ++r)
             if (host_reads[r].pos <= j && dominates(host_reads[r], b))
                 direct.insert(read_writers[r].begin(), read_writers[r].end());
-        for (size_t t : direct)
-            if (t >= n_launch) carried[j].insert(t);
         for (size_t i = 0; i < j; ++i)
             if (!exclusive(launches[i], b) && map_orders(i, j)) direct.insert(i);
-        // What i runs after reaches j through i only when i runs whenever j does: i in no branch arm j is not
-        // in, and in no loop j is not in that may run no iteration (else, on the path without i, nothing of it
-        // orders j).
-        auto on_every_path = [&](const ManualLaunch& m) {
-            if (!prefix_of(m.arms, b.arms)) return false;
-            size_t k = 0;
-            while (k < m.loops.size() && k < b.loops.size() && m.loops[k] == b.loops[k]) ++k;
-            for (size_t q = k; q < m.loops.size(); ++q)
-                if (!passes::runs_at_least_once(*m.loops[q])) return false;
-            return true;
-        };
         for (size_t i : direct)
             if (i < j) {
                 after[j].insert(i);
-                if (!on_every_path(launches[i])) continue;
+                if (!on_every_path(launches[i], b)) continue;
                 after[j].insert(after[i].begin(), after[i].end());
                 carried[j].insert(carried[i].begin(), carried[i].end());
             }
@@ -3279,9 +3718,11 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         }
     }
     // Launches of one loop at two iterations (a launch and itself, or two launches of its body, either first in
-    // the body): B at iteration t' runs after A at every t < t' when B's deps= reach A's task id of the previous
-    // iteration through a value the loop carries and A (or B) is so ordered after itself, or B runs after A in
-    // one iteration and one of the two is so ordered after itself (docs/DECISIONS.md, "Manual scopes").
+    // the body): i at iteration t runs before j at every later t' when j runs after every earlier instance of i
+    // (the tensor map), or after the previous iteration's i and i after its own previous instance in every
+    // iteration, or after i in its own iteration (i running whenever j does) and i so chained, or when j runs in
+    // every iteration after its previous instance and after i in its own or the previous iteration
+    // (docs/DECISIONS.md, "Manual scopes" and "Task ids carried by loops").
     std::set<const Stmt*> all_loops;
     for (const auto& l : launches) all_loops.insert(l.loops.begin(), l.loops.end());
     for (const Stmt* loop : all_loops) {
@@ -3291,47 +3732,22 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             st = loop->step ? const_int(loop->step) : std::optional<int64_t>(1);
             lo && hi && st && *st > 0 && *hi - *lo <= *st)
             continue;
-        std::vector<size_t> in;
-        for (size_t k = 0; k < n_launch; ++k)
-            if (std::find(launches[k].loops.begin(), launches[k].loops.end(), loop) != launches[k].loops.end())
-                in.push_back(k);
-        std::set<const Var*> own;
-        for (const auto& ia : loop->iter_args) own.insert(ia.get());
-        // back[j]: the launches of the loop whose previous-iteration task j runs after (one back edge).
-        std::map<size_t, std::set<size_t>> back;
-        for (size_t j : in) {
-            std::set<size_t> r;
-            for (size_t t : carried[j]) {
-                const Var* ia = carry_var[t - n_launch];
-                if (!own.count(ia)) continue;
-                if (auto it = full.find(ia); it != full.end())
-                    for (size_t x : it->second)
-                        if (x < n_launch) {
-                            r.insert(x);
-                            r.insert(after[x].begin(), after[x].end());
-                        }
-            }
-            // The tensor map orders j after the previous iteration's i as it does in one iteration: i publishes
-            // what j looks up.
-            for (size_t i : in)
-                if (map_orders(i, j, loop)) {
-                    r.insert(i);
-                    r.insert(after[i].begin(), after[i].end());
-                }
-            back[j] = std::move(r);
-        }
-        // Through a launch j runs after in its iteration: that launch's back edges too.
-        std::map<size_t, std::set<size_t>> back_direct = back;
-        for (size_t j : in)
-            for (size_t y : after[j])
-                if (auto it = back_direct.find(y); it != back_direct.end())
-                    back[j].insert(it->second.begin(), it->second.end());
+        const std::vector<size_t> in = launches_in(loop);
+        const LoopOrder& o = loop_order(loop);
+        auto holds = [](const std::map<size_t, std::set<size_t>>& m, size_t j, size_t i) {
+            auto it = m.find(j);
+            return it != m.end() && it->second.count(i) > 0;
+        };
         for (size_t j : in) {
             if (reported[j]) continue;
-            const bool b_self = back[j].count(j) > 0;
+            const ManualLaunch& b = launches[j];
             for (size_t i : in) {
-                const bool reach = back[j].count(i) > 0 || after[j].count(i) > 0;
-                if (reach && (b_self || back[i].count(i))) continue;
+                const ManualLaunch& a = launches[i];
+                const bool ordered =
+                    holds(o.every, j, i) || (holds(o.prev, j, i) && runs_every(a, loop) && chained(i, loop)) ||
+                    (after[j].count(i) && on_every_path(a, b) && chained(i, loop)) ||
+                    ((after[j].count(i) || holds(o.prev, j, i)) && runs_every(b, loop) && chained(j, loop));
+                if (ordered) continue;
                 // j looks up what i publishes: the tensor map holds every earlier iteration's i that is still
                 // running (a task publishes one entry per write; a writer that replaced another overlapping one
                 // without an order is itself a WAW reported at i), so j runs after all of them.
