@@ -1946,21 +1946,6 @@ std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size
 }
 
 // An integer value of the orchestration as sum(coef * loop variable) + constant (nullopt: not of that form).
-// The values a loop's index takes (constant bounds, a positive step; nullopt when not known, none or more than
-// 4096 of them).
-std::optional<std::vector<int64_t>> const_loop_values(const Stmt& f) {
-    // (plain ints, not optionals: g++ 12 warns maybe-uninitialized on them)
-    const auto lo_c = f.start ? const_int(f.start) : std::optional<int64_t>(0);
-    const auto hi_c = f.stop ? const_int(f.stop) : std::nullopt;
-    const auto st_c = f.step ? const_int(f.step) : std::optional<int64_t>(1);
-    if (!lo_c.has_value() || !hi_c.has_value() || !st_c.has_value()) return std::nullopt;
-    const int64_t lo = lo_c.value_or(0), hi = hi_c.value_or(0), st = st_c.value_or(1);
-    if (st <= 0 || hi <= lo || (hi - lo - 1) / st >= 4096) return std::nullopt;
-    std::vector<int64_t> out;
-    for (int64_t x = lo; x < hi; x += st) out.push_back(x);
-    return out;
-}
-
 struct Affine {
     std::map<const Var*, int64_t> coef;
     int64_t c = 0;
@@ -2133,7 +2118,8 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         if (op == "pl.min" || op == "pl.max") return op == "pl.min" ? std::min(*p, *q) : std::max(*p, *q);
         return std::nullopt;
     };
-    // The values a loop's index takes: as const_loop_values, the bounds followed through single assignments.
+    // The values a loop's index takes (constant bounds, a positive step, followed through single assignments;
+    // nullopt when not known, none or more than 4096 of them).
     auto loop_vals = [&](const Stmt& f) -> std::optional<std::vector<int64_t>> {
         const std::map<const Var*, int64_t> none;
         const auto lo = f.start ? index_at(f.start.get(), none, 0) : std::optional<int64_t>(0);
@@ -2149,6 +2135,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     struct Fill {
         std::vector<const Stmt*> nest;  // outermost first
         const Expr* tid = nullptr;      // the task id stored
+        const Expr* index = nullptr;    // where, over the nest's loop indices
         std::set<int64_t> image;        // the elements it stores
     };
     std::vector<Fill> fills;
@@ -2189,6 +2176,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         }
         if (!update) return std::nullopt;
         f.tid = update->args[2].get();
+        f.index = update->args[1].get();
         // Every iteration of the nest (at most 4096): a different element each.
         std::vector<std::vector<int64_t>> values;
         size_t points = 1;
@@ -2221,18 +2209,25 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         size_t launch = 0;         // instance: the launch
         size_t fill = 0;           // instance: the fill (index in fills)
         int64_t e = 0;             // carry: the element (kWhole: the value); instance: the element stored
+        const Expr* at = nullptr;  // instance: the element is this index at the reader's iteration (not e)
     };
     std::vector<Token> token_of;
     std::map<std::pair<const Var*, int64_t>, size_t> carry_id;
     std::map<std::tuple<size_t, size_t, int64_t>, size_t> inst_id;
     auto carry_token = [&](const Var* v, int64_t e) {
         auto [it, fresh] = carry_id.emplace(std::make_pair(v, e), n_launch + token_of.size());
-        if (fresh) token_of.push_back(Token{true, v, 0, 0, e});
+        if (fresh) token_of.push_back(Token{true, v, 0, 0, e, nullptr});
         return it->second;
     };
     auto inst_token = [&](size_t x, size_t fill, int64_t e) {
         auto [it, fresh] = inst_id.emplace(std::make_tuple(x, fill, e), n_launch + token_of.size());
-        if (fresh) token_of.push_back(Token{false, nullptr, x, fill, e});
+        if (fresh) token_of.push_back(Token{false, nullptr, x, fill, e, nullptr});
+        return it->second;
+    };
+    std::map<std::tuple<size_t, size_t, const Expr*>, size_t> sym_id;
+    auto sym_token = [&](size_t x, size_t fill, const Expr* at) {
+        auto [it, fresh] = sym_id.emplace(std::make_tuple(x, fill, at), n_launch + token_of.size());
+        if (fresh) token_of.push_back(Token{false, nullptr, x, fill, 0, at});
         return it->second;
     };
     auto is_carry = [&](size_t t) { return t >= n_launch && token_of[t - n_launch].carry; };
@@ -2262,6 +2257,13 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     };
     std::map<const Var*, TokVal> vals;
     std::map<size_t, Tokens> yielded;  // by carry token
+    // The instances of a launch in a fill's nest that a later launch's deps= name: elements stored, and indices
+    // (over the later launch's loops) whose element it names.
+    struct Partial {
+        size_t fill = 0;
+        std::set<int64_t> elems;
+        std::vector<const Expr*> at;
+    };
     // The values an index may take (at most 4096; nullopt: not known): constants, loop indices of constant
     // ranges, single assignments, and + - * // % min max casts of those (each combination: a superset).
     std::map<const Var*, const Stmt*> index_loop;
@@ -2312,6 +2314,45 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         if (r.size() > 4096) return std::nullopt;
         return r;
     };
+    // The loops whose indices an index expression reads (through single assignments), and each loop's
+    // enclosing loops.
+    std::map<const Stmt*, std::vector<const Stmt*>> enclosing;
+    {
+        std::vector<const Stmt*> stack;
+        std::function<void(const Block&)> go = [&](const Block& b) {
+            for (const auto& st : b) {
+                if (st->kind == StmtKind::For) {
+                    enclosing[st.get()] = stack;
+                    stack.push_back(st.get());
+                    go(st->body);
+                    stack.pop_back();
+                } else if (st->kind == StmtKind::If) {
+                    go(st->body);
+                    go(st->orelse);
+                }
+            }
+        };
+        go(orch.body);
+    }
+    std::map<const Expr*, std::set<const Stmt*>> index_loops_memo;
+    std::function<void(const Expr*, std::set<const Stmt*>&, int)> collect_index_loops =
+        [&](const Expr* x, std::set<const Stmt*>& out, int depth) {
+            if (!x || depth > 32) return;
+            if (x->kind == ExprKind::Var && x->var) {
+                if (auto it = index_loop.find(x->var.get()); it != index_loop.end()) {
+                    out.insert(it->second);
+                } else if (auto d = token_def.find(x->var.get());
+                           d != token_def.end() && !token_multi.count(x->var.get())) {
+                    collect_index_loops(d->second, out, depth + 1);
+                }
+            }
+            for (const auto& a : x->args) collect_index_loops(a.get(), out, depth + 1);
+        };
+    auto index_loops = [&](const Expr* x) -> const std::set<const Stmt*>& {
+        auto [it, fresh] = index_loops_memo.try_emplace(x);
+        if (fresh) collect_index_loops(x, it->second, 0);
+        return it->second;
+    };
     std::function<TokVal(const Expr*)> eval = [&](const Expr* x) -> TokVal {
         if (!x) return {};
         if (x->kind == ExprKind::Var && x->var) {
@@ -2345,6 +2386,24 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 auto it = a.at.find(e);
                 if (it == a.at.end()) return {};
                 r = r ? meet(*r, it->second) : it->second;
+            }
+            // A filled array read at an index of the reader's loops: the launch at the iteration that stored
+            // that element, whichever it is (when every element the index may name holds that fill's instance).
+            if (where->size() > 1) {
+                std::set<std::pair<size_t, size_t>> common;
+                bool first = true;
+                for (int64_t e : *where) {
+                    std::set<std::pair<size_t, size_t>> here;
+                    for (size_t t : a.at.at(e))
+                        if (is_inst(t) && !token_of[t - n_launch].at && token_of[t - n_launch].e == e)
+                            here.emplace(token_of[t - n_launch].launch, token_of[t - n_launch].fill);
+                    if (first)
+                        common = std::move(here);
+                    else
+                        std::erase_if(common, [&](const auto& c) { return !here.count(c); });
+                    first = false;
+                }
+                for (const auto& [lx, fi] : common) r->insert(sym_token(lx, fi, x->args[1].get()));
             }
             return TokVal{*r, {}};
         }
@@ -2382,7 +2441,8 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                     acc.insert(inst_token(x, fi, e));
                 else if (std::find(ls.begin(), ls.end(), f.nest.front()) == ls.end())
                     acc.insert(x);
-            } else if (is_inst(x) || std::none_of(f.nest.begin(), f.nest.end(), [&](const Stmt* l) {
+            } else if ((is_inst(x) && !token_of[x - n_launch].at) ||
+                       std::none_of(f.nest.begin(), f.nest.end(), [&](const Stmt* l) {
                            return std::any_of(l->iter_args.begin(), l->iter_args.end(),
                                               [&](const VarPtr& v) { return v.get() == token_of[x - n_launch].var; });
                        })) {
@@ -2474,9 +2534,21 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                     for (const auto& [e, t] : y[k].at) yielded[carry_token(ia, e)] = t;
                 }
                 const bool runs = passes::runs_at_least_once(*s);
+                // (an element read at an index of this loop or one inside it: out of the loop, not known)
+                auto local = [&](size_t t) {
+                    if (!is_inst(t) || !token_of[t - n_launch].at) return false;
+                    for (const Stmt* l : index_loops(token_of[t - n_launch].at)) {
+                        if (l == s.get()) return true;
+                        const auto& enc = enclosing[l];
+                        if (std::find(enc.begin(), enc.end(), s.get()) != enc.end()) return true;
+                    }
+                    return false;
+                };
                 for (size_t k = 0; k < n_ia; ++k) {
                     TokVal res = expand_val(y[k], must);
                     if (!runs) res = meet_val(res, init[k]);
+                    std::erase_if(res.s, local);
+                    for (auto& [e, t] : res.at) std::erase_if(t, local);
                     if (auto fi = fill_nest(s.get(), k))
                         for (int64_t e : fills[*fi].image) {
                             Tokens t;
@@ -3014,9 +3086,12 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     };
     auto loop_values = [&](const Var* v) -> std::optional<std::vector<int64_t>> {
         auto it = loop_of.find(v);
-        return it == loop_of.end() ? std::nullopt : const_loop_values(*it->second);
+        if (it == loop_of.end()) it = index_loop.find(v);
+        return it == index_loop.end() ? std::nullopt : loop_vals(*it->second);
     };
-    auto apart = [&](size_t a, size_t x, size_t b, size_t y, const Stmt* loop) {
+    // PART (in one iteration only): the instances of A that B's deps= name through a filled array; a pair of
+    // instances it orders needs no window apart.
+    auto apart = [&](size_t a, size_t x, size_t b, size_t y, const Stmt* loop, const Partial* part = nullptr) {
         const auto& wx = arg_window(a, x);
         const auto& wy = arg_window(b, y);
         if (!wx || !wy || wx->root != wy->root || wx->dims.size() != wy->dims.size()) return false;
@@ -3051,6 +3126,11 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             for (int side = 0; side < 2; ++side)
                 if (const auto& w = (side == 0 ? wx : wy)->dims[d])
                     for (const auto& [v, cf] : w->off.coef) key_of(v, side);
+        if (part) {
+            for (const Stmt* l : fills[part->fill].nest) key_of(l->loop_var.get(), 0);
+            for (const Expr* h : part->at)
+                for (const Stmt* l : index_loops(h)) key_of(l->loop_var.get(), 1);
+        }
         std::vector<std::vector<int64_t>> values;
         bool enumerable = true;
         int64_t combos = 1;
@@ -3078,10 +3158,27 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 const size_t i = static_cast<size_t>(std::find(keys.begin(), keys.end(), k) - keys.begin());
                 return values[i][at[i]];
             };
+            // The instance pair is ordered through a filled array B's deps= read (PART).
+            auto ordered_here = [&] {
+                if (!part) return false;
+                const Fill& f = fills[part->fill];
+                std::map<const Var*, int64_t> bound;
+                for (const Stmt* l : f.nest) bound[l->loop_var.get()] = value(l->loop_var.get(), 0);
+                const auto e = index_at(f.index, bound, 0);
+                if (!e) return false;
+                if (part->elems.count(*e)) return true;
+                for (const Expr* h : part->at) {
+                    std::map<const Var*, int64_t> hb;
+                    for (const Stmt* l : index_loops(h)) hb[l->loop_var.get()] = value(l->loop_var.get(), 1);
+                    if (index_at(h, hb, 0) == e) return true;
+                }
+                return false;
+            };
             bool all_apart = true;
             for (int64_t c = 0; c < combos && all_apart; ++c) {
                 const bool skip =
-                    iv_a < keys.size() && iv_b < keys.size() && values[iv_a][at[iv_a]] == values[iv_b][at[iv_b]];
+                    (iv_a < keys.size() && iv_b < keys.size() && values[iv_a][at[iv_a]] == values[iv_b][at[iv_b]]) ||
+                    ordered_here();
                 if (!skip) {
                     bool apart_here = false;
                     for (size_t d = 0; d < wx->dims.size() && !apart_here; ++d) {
@@ -3318,7 +3415,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         return true;
     };
     // KNOWN_ONLY: only through arguments whose windows are known in every dimension.
-    auto conflict = [&](size_t a, size_t b, const Stmt* loop, bool known_only = false) {
+    auto conflict = [&](size_t a, size_t b, const Stmt* loop, bool known_only = false, const Partial* part = nullptr) {
         Conflict c;
         const bool both_auto = launches[a].scope == kAuto && launches[b].scope == kAuto;
         for (size_t xi = 0; xi < access[a].size(); ++xi)
@@ -3338,7 +3435,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                         if (loop)
                             if (auto it = created_in.find(gx.base); it != created_in.end() && it->second.count(loop))
                                 continue;
-                        if (apart(a, xi, b, yi, loop)) continue;
+                        if (apart(a, xi, b, yi, loop, part)) continue;
                         // Two atomic adds (and nothing else) to the same bytes commute: no order needed.
                         if (const auto& wa = arg_window(a, xi), &wb = arg_window(b, yi);
                             wa && wb && wa->atomic && wb->atomic)
@@ -3662,7 +3759,9 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         return loop_orders.emplace(loop, std::move(o)).first->second;
     };
     // after[j]: every instance of i that ran, in j's iteration of the loops both are in (all of i's instances in
-    // the loops j is not in), runs before j.
+    // the loops j is not in), runs before j. partial[(i, j)]: some instances of i do (through a filled array).
+    std::map<std::pair<size_t, size_t>, Partial> partial;
+    std::vector<std::set<size_t>> before_all(n_launch);  // every instance of x runs before some instance of j
     for (size_t j = 0; j < n_launch; ++j) {
         const ManualLaunch& b = launches[j];
         std::set<size_t> by_deps, direct, named;
@@ -3698,7 +3797,63 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             }
             bool all = true;
             for (size_t q = k; q < covered && all; ++q) all = chained(t, m.loops[q]);
-            if (all) direct.insert(t);
+            if (all) {
+                direct.insert(t);
+                continue;
+            }
+            // Some of its instances: those of a fill over all the loops t is in and j is not, whose elements
+            // deps= name (constant elements, or an index over j's loops).
+            for (size_t fi = 0; fi < fills.size() && !partial.count({t, j}); ++fi) {
+                const Fill& f = fills[fi];
+                if (f.nest.size() != m.loops.size() - k ||
+                    !std::equal(f.nest.begin(), f.nest.end(), m.loops.end() - f.nest.size()))
+                    continue;
+                Partial p{fi, {}, {}};
+                for (size_t tk : by_deps) {
+                    if (!is_inst(tk)) continue;
+                    const Token& x = token_of[tk - n_launch];
+                    if (x.launch != t || x.fill != fi) continue;
+                    if (!x.at) {
+                        p.elems.insert(x.e);
+                    } else if (std::all_of(index_loops(x.at).begin(), index_loops(x.at).end(), [&](const Stmt* l) {
+                                   return std::find(b.loops.begin(), b.loops.end(), l) != b.loops.end();
+                               })) {
+                        p.at.push_back(x.at);
+                    }
+                }
+                if (p.elems.empty() && p.at.empty()) continue;
+                // Every instance of t runs before some instance of j, all of which run (j in no branch arm in
+                // its loops past t's, those of constant ranges, the indices over them): what runs after every
+                // instance of j runs after every instance of t.
+                bool all_run = std::all_of(b.arms.begin(), b.arms.end(),
+                                           [&](const auto& arm) { return if_depth.at(arm.first) <= k; });
+                std::vector<const Stmt*> own(b.loops.begin() + static_cast<std::ptrdiff_t>(k), b.loops.end());
+                for (const Expr* h : p.at)
+                    for (const Stmt* l : index_loops(h)) all_run &= std::find(own.begin(), own.end(), l) != own.end();
+                std::vector<std::vector<int64_t>> vals;
+                size_t points = 1;
+                for (const Stmt* l : own) {
+                    auto v = all_run ? loop_vals(*l) : std::nullopt;
+                    all_run = all_run && v && !v->empty() && (points *= v->size()) <= 4096;
+                    if (all_run) vals.push_back(std::move(*v));
+                }
+                if (all_run) {
+                    std::set<int64_t> got = p.elems;
+                    std::vector<size_t> at(own.size(), 0);
+                    for (size_t q = 0; q < points; ++q) {
+                        std::map<const Var*, int64_t> bound;
+                        for (size_t d = 0; d < own.size(); ++d) bound[own[d]->loop_var.get()] = vals[d][at[d]];
+                        for (const Expr* h : p.at)
+                            if (auto e = index_at(h, bound, 0)) got.insert(*e);
+                        for (size_t d = own.size(); d-- > 0;) {
+                            if (++at[d] < vals[d].size()) break;
+                            at[d] = 0;
+                        }
+                    }
+                    if (std::includes(got.begin(), got.end(), f.image.begin(), f.image.end())) before_all[j].insert(t);
+                }
+                partial.emplace(std::make_pair(t, j), std::move(p));
+            }
         }
         for (size_t r = 0; r < host_reads.size(); ++r)
             if (host_reads[r].pos <= j && dominates(host_reads[r], b))
@@ -3711,10 +3866,17 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 if (!on_every_path(launches[i], b)) continue;
                 after[j].insert(after[i].begin(), after[i].end());
                 carried[j].insert(carried[i].begin(), carried[i].end());
+                for (size_t x : before_all[i]) {
+                    after[j].insert(x);
+                    after[j].insert(after[x].begin(), after[x].end());
+                }
             }
         for (size_t i = 0; i < j && !reported[j]; ++i) {
             if (after[j].count(i) || exclusive(launches[i], b)) continue;
-            if (const Conflict c = conflict(i, j, nullptr); c.shared) report(i, j, c, nullptr, !c.sure);
+            auto pt = partial.find({i, j});
+            if (const Conflict c = conflict(i, j, nullptr, false, pt == partial.end() ? nullptr : &pt->second);
+                c.shared)
+                report(i, j, c, nullptr, !c.sure);
         }
     }
     // Launches of one loop at two iterations (a launch and itself, or two launches of its body, either first in
