@@ -12,6 +12,7 @@
 #include "frontend/passes/ring_buffers.h"
 
 #include <algorithm>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <map>
@@ -2832,6 +2833,66 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             }
         }
     }
+    // A loop index divided by a constant (`i // 5`, `i % 5`: a flattened 2-D loop) is a derived variable: an
+    // offset affine in it, whose value follows from the loop index's (apart() pairs the two).
+    struct Derived {
+        const Var* base = nullptr;
+        int64_t k = 1, c = 0, d = 1;  // (k * base + c) // d, or % d
+        bool mod = false;
+    };
+    std::map<const Var*, Derived> derived_of;
+    std::deque<Var> derived_vars;
+    std::map<std::tuple<const Var*, int64_t, int64_t, int64_t, bool>, const Var*> derived_key;
+    auto derive = [](const Derived& dv, int64_t x) {
+        const int64_t n = dv.k * x + dv.c;
+        return dv.mod ? n % dv.d : n / dv.d;
+    };
+    auto base_of = [&](const Var* v) {
+        auto it = derived_of.find(v);
+        return it == derived_of.end() ? v : it->second.base;
+    };
+    // The loop of each orchestration loop variable, the range of values it takes (constant bounds; nullopt: not
+    // known) and the values themselves (nullopt beyond 4096 of them).
+    std::map<const Var*, const Stmt*> loop_of;
+    for (const auto& l : launches)
+        for (const Stmt* f : l.loops)
+            if (f->loop_var) loop_of[f->loop_var.get()] = f;
+    std::function<std::optional<std::pair<int64_t, int64_t>>(const Var*)> loop_range =
+        [&](const Var* v) -> std::optional<std::pair<int64_t, int64_t>> {
+        if (auto dv = derived_of.find(v); dv != derived_of.end()) {
+            // (monotone in the base for k > 0 and a quotient; a remainder: 0 .. d - 1)
+            auto r = loop_range(dv->second.base);
+            if (!r) return std::nullopt;
+            if (dv->second.mod) return std::pair<int64_t, int64_t>{0, dv->second.d - 1};
+            const int64_t x = derive(dv->second, r->first), y = derive(dv->second, r->second);
+            return std::pair<int64_t, int64_t>{std::min(x, y), std::max(x, y)};
+        }
+        auto it = loop_of.find(v);
+        if (it == loop_of.end()) return std::nullopt;
+        const Stmt* f = it->second;
+        // (plain ints, not optionals: g++ 12 warns maybe-uninitialized on them; bounds through single assignments)
+        const std::map<const Var*, int64_t> none;
+        const auto lo_c = f->start ? index_at(f->start.get(), none, 0) : std::optional<int64_t>(0);
+        const auto hi_c = f->stop ? index_at(f->stop.get(), none, 0) : std::nullopt;
+        const auto st_c = f->step ? index_at(f->step.get(), none, 0) : std::optional<int64_t>(1);
+        if (!lo_c.has_value() || !hi_c.has_value() || !st_c.has_value()) return std::nullopt;
+        const int64_t lo = lo_c.value_or(0), hi = hi_c.value_or(0), st = st_c.value_or(1);
+        if (st <= 0 || hi <= lo) return std::nullopt;
+        return std::pair<int64_t, int64_t>{lo, lo + (hi - lo - 1) / st * st};
+    };
+    std::function<std::optional<std::vector<int64_t>>(const Var*)> loop_values =
+        [&](const Var* v) -> std::optional<std::vector<int64_t>> {
+        if (auto dv = derived_of.find(v); dv != derived_of.end()) {
+            auto b = loop_values(dv->second.base);
+            if (!b) return std::nullopt;
+            std::set<int64_t> out;
+            for (int64_t x : *b) out.insert(derive(dv->second, x));
+            return std::vector<int64_t>(out.begin(), out.end());
+        }
+        auto it = loop_of.find(v);
+        if (it == loop_of.end()) it = index_loop.find(v);
+        return it == index_loop.end() ? std::nullopt : loop_vals(*it->second);
+    };
     std::function<std::optional<Affine>(const Expr*, int)> affine = [&](const Expr* e,
                                                                         int depth) -> std::optional<Affine> {
         if (!e || depth > 32) return std::nullopt;
@@ -2862,6 +2923,22 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             Affine r{{}, s.c * m};
             for (const auto& [v, k] : s.coef) r.coef[v] = k * m;
             return r;
+        }
+        if ((e->sval == "//" || e->sval == "%") && b->coef.empty() && b->c > 0 && a->coef.size() == 1 &&
+            loop_vars.count(a->coef.begin()->first) && std::abs(a->coef.begin()->second) < (int64_t{1} << 20) &&
+            std::abs(a->c) < (int64_t{1} << 40)) {
+            // (a numerator that is never negative: Python's floor division is C++'s there)
+            const auto [v, k] = *a->coef.begin();
+            const auto r = loop_range(v);
+            if (!r || std::min(k * r->first, k * r->second) + a->c < 0) return std::nullopt;
+            const bool mod = e->sval == "%";
+            auto [it, fresh] = derived_key.try_emplace(std::make_tuple(v, k, a->c, b->c, mod), nullptr);
+            if (fresh) {
+                derived_vars.push_back(Var{v->name + (mod ? "%" : "//") + std::to_string(b->c), v->type, 0, v->loc});
+                it->second = &derived_vars.back();
+                derived_of[it->second] = Derived{v, k, a->c, b->c, mod};
+            }
+            return Affine{{{it->second, 1}}, 0};
         }
         return std::nullopt;
     };
@@ -3065,37 +3142,15 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // LOOP == nullptr: in one iteration of every loop both sit in; else at two different iterations of LOOP:
     // both offsets are s * i + c (+ the same terms of loops outside it) and both windows fit in one span of
     // |s * step| elements, so different iterations' windows are different spans.
-    // The loop of each orchestration loop variable, the range of values it takes (constant bounds; nullopt: not
-    // known) and the values themselves (nullopt beyond 4096 of them).
-    std::map<const Var*, const Stmt*> loop_of;
-    for (const auto& l : launches)
-        for (const Stmt* f : l.loops)
-            if (f->loop_var) loop_of[f->loop_var.get()] = f;
-    auto loop_range = [&](const Var* v) -> std::optional<std::pair<int64_t, int64_t>> {
-        auto it = loop_of.find(v);
-        if (it == loop_of.end()) return std::nullopt;
-        const Stmt* f = it->second;
-        // (plain ints, not optionals: g++ 12 warns maybe-uninitialized on them)
-        const auto lo_c = f->start ? const_int(f->start) : std::optional<int64_t>(0);
-        const auto hi_c = f->stop ? const_int(f->stop) : std::nullopt;
-        const auto st_c = f->step ? const_int(f->step) : std::optional<int64_t>(1);
-        if (!lo_c.has_value() || !hi_c.has_value() || !st_c.has_value()) return std::nullopt;
-        const int64_t lo = lo_c.value_or(0), hi = hi_c.value_or(0), st = st_c.value_or(1);
-        if (st <= 0 || hi <= lo) return std::nullopt;
-        return std::pair<int64_t, int64_t>{lo, lo + (hi - lo - 1) / st * st};
-    };
-    auto loop_values = [&](const Var* v) -> std::optional<std::vector<int64_t>> {
-        auto it = loop_of.find(v);
-        if (it == loop_of.end()) it = index_loop.find(v);
-        return it == index_loop.end() ? std::nullopt : loop_vals(*it->second);
-    };
     // PART (in one iteration only): the instances of A that B's deps= name through a filled array; a pair of
     // instances it orders needs no window apart.
     auto apart = [&](size_t a, size_t x, size_t b, size_t y, const Stmt* loop, const Partial* part = nullptr) {
         const auto& wx = arg_window(a, x);
         const auto& wy = arg_window(b, y);
         if (!wx || !wy || wx->root != wy->root || wx->dims.size() != wy->dims.size()) return false;
+        // (a derived variable is its loop index's: the same loop, its value computed from the index's)
         auto common = [&](const Var* v) {
+            v = base_of(v);
             for (const Stmt* f : launches[a].loops)
                 if (f->loop_var.get() == v)
                     return std::find(launches[b].loops.begin(), launches[b].loops.end(), f) != launches[b].loops.end();
@@ -3105,6 +3160,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         // pairs two of its iterations, encloses LOOP too (a loop inside LOOP runs afresh in each iteration).
         const Var* iv = loop ? loop->loop_var.get() : nullptr;
         auto shared_var = [&](const Var* v) {
+            v = base_of(v);
             if (v == iv || !common(v)) return false;
             if (!loop) return true;
             for (const Stmt* f : launches[a].loops) {
@@ -3116,7 +3172,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         // Each variable instance of the two offsets: (variable, 0 = A's own value, 1 = B's own, 2 = shared).
         std::vector<std::pair<const Var*, int>> keys;
         auto key_of = [&](const Var* v, int side) {
-            const std::pair<const Var*, int> k{v, shared_var(v) ? 2 : side};
+            const std::pair<const Var*, int> k{base_of(v), shared_var(v) ? 2 : side};
             auto it = std::find(keys.begin(), keys.end(), k);
             if (it != keys.end()) return static_cast<size_t>(it - keys.begin());
             keys.push_back(k);
@@ -3154,9 +3210,10 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 if (keys[k].first == iv && keys[k].second == 1) iv_b = k;
             }
             auto value = [&](const Var* v, int side) {
-                const std::pair<const Var*, int> k{v, shared_var(v) ? 2 : side};
+                const std::pair<const Var*, int> k{base_of(v), shared_var(v) ? 2 : side};
                 const size_t i = static_cast<size_t>(std::find(keys.begin(), keys.end(), k) - keys.begin());
-                return values[i][at[i]];
+                auto dv = derived_of.find(v);
+                return dv == derived_of.end() ? values[i][at[i]] : derive(dv->second, values[i][at[i]]);
             };
             // The instance pair is ordered through a filled array B's deps= read (PART).
             auto ordered_here = [&] {
@@ -3406,7 +3463,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         }
         for (const auto& d : arg_window(k, x)->dims) {
             for (const auto& [v, cf] : d->off.coef)
-                if (!fixed.count(v)) {
+                if (!fixed.count(base_of(v))) {
                     // A loop inside LOOP with few values: apart() tries every one of them.
                     auto vals = loop_values(v);
                     if (!vals || vals->size() > 64) return false;
