@@ -2451,8 +2451,13 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             }
         }
     };
+    // (a budget of statements: nested loops each find their fixed point afresh in every round of the loops around
+    // them; past it, a loop's carried values hold nothing sure and its body is followed once)
+    int64_t work = 0;
+    constexpr int64_t kWorkBudget = 4'000'000;
     std::function<void(const Block&)> flow = [&](const Block& body) {
         for (const auto& s : body) {
+            ++work;
             if (s->kind == StmtKind::Assign && s->value) {
                 const TokVal v = eval(s->value.get());
                 if (s->targets.size() == 1) {
@@ -2501,8 +2506,11 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 // The greatest M <= init with M[k] <= what the body yields through k (with M for its own carried
                 // tokens), from the top down; at most 16 rounds, then nothing sure.
                 must = init;
-                for (int round = 0; round <= 16; ++round) {
-                    if (round == 16) must.assign(n_ia, TokVal{});
+                for (int round = work > kWorkBudget ? 16 : 0; round <= 16; ++round) {
+                    if (round == 16 || work > kWorkBudget) {
+                        round = 16;
+                        must.assign(n_ia, TokVal{});
+                    }
                     for (size_t k = 0; k < n_ia; ++k) {
                         if (!s->iter_args[k]) continue;
                         const Var* ia = s->iter_args[k].get();
