@@ -2138,6 +2138,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         const Expr* tid = nullptr;      // the task id stored
         const Expr* index = nullptr;    // where, over the nest's loop indices
         std::set<int64_t> image;        // the elements it stores
+        std::vector<int64_t> order;     // the same, in the order the iterations run
     };
     std::vector<Fill> fills;
     std::map<std::pair<const Stmt*, size_t>, std::optional<size_t>> fill_of;  // (loop, k) -> index in fills
@@ -2194,6 +2195,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             for (size_t q = 0; q < f.nest.size(); ++q) bound[f.nest[q]->loop_var.get()] = values[q][at[q]];
             auto e = index_at(update->args[1].get(), bound, 0);
             if (!e || !f.image.insert(*e).second) return std::nullopt;
+            f.order.push_back(*e);
             for (size_t q = f.nest.size(); q-- > 0;) {
                 if (++at[q] < values[q].size()) break;
                 at[q] = 0;
@@ -2260,6 +2262,8 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     std::map<size_t, Tokens> yielded;  // by carry token
     // The instances of a launch in a fill's nest that a later launch's deps= name: elements stored, and indices
     // (over the later launch's loops) whose element it names.
+    // The elements of fill FI whose instance of launch T the tokens DEPS order: those named, and, when T's
+    // instances run one after another over the nest, every one stored before the last named.
     struct Partial {
         size_t fill = 0;
         std::set<int64_t> elems;
@@ -2354,9 +2358,20 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         if (fresh) collect_index_loops(x, it->second, 0);
         return it->second;
     };
+    // A value assigned by several statements (not what the printer emits: hand-written code) surely carries
+    // nothing: which assignment reaches a use is not followed. What deps= each launch carries is taken where it
+    // runs, in program order.
+    std::map<const Var*, int> assign_count;
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        if (s->kind == StmtKind::Assign)
+            for (const auto& t : s->targets)
+                if (t) ++assign_count[t.get()];
+    });
+    std::vector<Tokens> launch_deps(n_launch);
     std::function<TokVal(const Expr*)> eval = [&](const Expr* x) -> TokVal {
         if (!x) return {};
         if (x->kind == ExprKind::Var && x->var) {
+            if (auto c = assign_count.find(x->var.get()); c != assign_count.end() && c->second > 1) return {};
             auto it = vals.find(x->var.get());
             return it == vals.end() ? TokVal{} : it->second;
         }
@@ -2410,13 +2425,16 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         }
         TokVal r;
         if (auto it = launch_of.find(x); it != launch_of.end()) {
-            r.s.insert(it->second);
+            Tokens deps;
             if (x->attrs)
                 for (size_t k = 0; k < x->attrs->args.size() && k < x->attrs->args2.size(); ++k)
                     if (x->attrs->args[k]->sval == "deps") {
                         const Tokens d = whole(eval(x->attrs->args2[k].get()));
-                        r.s.insert(d.begin(), d.end());
+                        deps.insert(d.begin(), d.end());
                     }
+            r.s = deps;
+            r.s.insert(it->second);
+            launch_deps[it->second] = std::move(deps);
             return r;
         }
         for (const auto& a : x->args) {
@@ -2451,6 +2469,15 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             }
         }
     };
+    std::function<void(const Block&)> forget_assigned = [&](const Block& b) {
+        for (const auto& st : b) {
+            if (st->kind == StmtKind::Assign)
+                for (const auto& t : st->targets)
+                    if (t) vals.erase(t.get());
+            forget_assigned(st->body);
+            forget_assigned(st->orelse);
+        }
+    };
     // (a budget of statements: nested loops each find their fixed point afresh in every round of the loops around
     // them; past it, a loop's carried values hold nothing sure and its body is followed once)
     int64_t work = 0;
@@ -2466,6 +2493,8 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                     for (const auto& t : s->targets)
                         if (t) vals[t.get()] = TokVal{whole(v), {}};
                 }
+            } else if (s->kind == StmtKind::Eval && s->value) {
+                eval(s->value.get());
             } else if (s->kind == StmtKind::For) {
                 const size_t n_ia = s->iter_args.size();
                 std::vector<TokVal> init(n_ia), must(n_ia), y(n_ia);
@@ -2567,6 +2596,8 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                     if (k < s->targets.size() && s->targets[k]) vals[s->targets[k].get()] = res;
                     if (ys && k < ys->targets.size() && ys->targets[k]) vals[ys->targets[k].get()] = res;
                 }
+                // (a value assigned in the body and used after it: the last iteration's, when one surely ran)
+                if (!runs) forget_assigned(s->body);
             } else if (s->kind == StmtKind::If) {
                 flow(s->body);
                 flow(s->orelse);
@@ -2584,26 +2615,14 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                         if (yy && k < yy->targets.size() && yy->targets[k] && yy->targets[k] != s->targets[k])
                             vals[yy->targets[k].get()] = both;
                 }
+                // (a value assigned in an arm and used after the branch, not through its results: on the other
+                // path it is not that value)
+                forget_assigned(s->body);
+                forget_assigned(s->orelse);
             }
         }
     };
     flow(orch.body);
-    std::map<const Var*, Tokens> intra;
-    for (const auto& [v, tv] : vals) intra[v] = whole(tv);
-    auto deps_of = [&](const Expr& c, const std::map<const Var*, std::set<size_t>>& tokens, std::set<size_t>& acc) {
-        if (!c.attrs) return;
-        std::function<void(const Expr*)> go = [&](const Expr* x) {
-            if (!x) return;
-            if (x->kind == ExprKind::Var && x->var)
-                if (auto it = tokens.find(x->var.get()); it != tokens.end())
-                    acc.insert(it->second.begin(), it->second.end());
-            for (const auto& a : x->args) go(a.get());
-            for (const auto& a : x->args2) go(a.get());
-            go(x->attrs.get());
-        };
-        for (size_t k = 0; k < c.attrs->args.size() && k < c.attrs->args2.size(); ++k)
-            if (c.attrs->args[k]->sval == "deps") go(c.attrs->args2[k].get());
-    };
 
     LaunchAliases roots(orch, &program);
     // A tensor launches A and B may both access, one of them writing it (nullptr: none).
@@ -3827,10 +3846,24 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // the loops j is not in), runs before j. partial[(i, j)]: some instances of i do (through a filled array).
     std::map<std::pair<size_t, size_t>, Partial> partial;
     std::vector<std::set<size_t>> before_all(n_launch);  // every instance of x runs before some instance of j
+    auto ordered_elems = [&](size_t t, size_t fi, const std::set<size_t>& deps) {
+        const Fill& f = fills[fi];
+        std::set<int64_t> named;
+        for (int64_t e : f.image)
+            if (auto it = inst_id.find(std::make_tuple(t, fi, e)); it != inst_id.end() && deps.count(it->second))
+                named.insert(e);
+        if (named.empty() || !std::all_of(f.nest.begin(), f.nest.end(), [&](const Stmt* l) { return chained(t, l); }))
+            return named;
+        size_t last = 0;
+        for (size_t q = 0; q < f.order.size(); ++q)
+            if (named.count(f.order[q])) last = q;
+        named.insert(f.order.begin(), f.order.begin() + static_cast<std::ptrdiff_t>(last) + 1);
+        return named;
+    };
     for (size_t j = 0; j < n_launch; ++j) {
         const ManualLaunch& b = launches[j];
         std::set<size_t> by_deps, direct, named;
-        deps_of(*b.call, intra, by_deps);
+        by_deps = launch_deps[j];
         for (size_t t : by_deps) {
             if (is_inst(t))
                 named.insert(token_of[t - n_launch].launch);
@@ -3854,13 +3887,12 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 if (f.nest.size() > m.loops.size() - k ||
                     !std::equal(f.nest.begin(), f.nest.end(), m.loops.end() - f.nest.size()))
                     continue;
-                const bool every = std::all_of(f.image.begin(), f.image.end(), [&](int64_t e) {
-                    auto it = inst_id.find(std::make_tuple(t, fi, e));
-                    return it != inst_id.end() && by_deps.count(it->second) > 0;
-                });
+                const bool every = ordered_elems(t, fi, by_deps).size() == f.image.size();
                 if (every) covered = std::min(covered, m.loops.size() - f.nest.size());
             }
-            bool all = true;
+            // (the loops no fill covers: chained, and a task id of t itself, which is its last instance there; a
+            // fill's element names the instance that stored it, which orders nothing about the later ones)
+            bool all = covered < m.loops.size() || by_deps.count(t) > 0;
             for (size_t q = k; q < covered && all; ++q) all = chained(t, m.loops[q]);
             if (all) {
                 direct.insert(t);
@@ -3873,13 +3905,13 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 if (f.nest.size() != m.loops.size() - k ||
                     !std::equal(f.nest.begin(), f.nest.end(), m.loops.end() - f.nest.size()))
                     continue;
-                Partial p{fi, {}, {}};
+                Partial p{fi, ordered_elems(t, fi, by_deps), {}};
                 for (size_t tk : by_deps) {
                     if (!is_inst(tk)) continue;
                     const Token& x = token_of[tk - n_launch];
                     if (x.launch != t || x.fill != fi) continue;
                     if (!x.at) {
-                        p.elems.insert(x.e);
+                        continue;
                     } else if (std::all_of(index_loops(x.at).begin(), index_loops(x.at).end(), [&](const Stmt* l) {
                                    return std::find(b.loops.begin(), b.loops.end(), l) != b.loops.end();
                                })) {
