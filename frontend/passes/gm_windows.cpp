@@ -62,6 +62,7 @@ int64_t ceil_div(int64_t a, int64_t b) {
 WindowAnalysis::WindowAnalysis(Function& f, int blocks) {
     for (auto& p : f.params) m_params.insert(p.var.get());
     scan(f.body, {});
+    for (const Var* v : m_unbounded) m_bounds.erase(v);
     if (blocks >= 1)
         for (const Var* v : m_block_vars) m_bounds[v] = {0, blocks - 1};
 }
@@ -91,13 +92,20 @@ void WindowAnalysis::scan(Block& b, StmtPath path) {
             auto start = s->start ? const_int(s->start) : std::optional<int64_t>(0);
             auto stop = const_int(s->stop);
             auto step = s->step ? const_int(s->step) : std::optional<int64_t>(1);
+            // A name re-bound by several loops (`for i in ...` twice) is one variable: its bounds are the union
+            // of every loop's range, and unknown when one of them is not constant.
             if (s->loop_var && s->loop_kind != LoopKind::SplitAiv && s->loop_kind != LoopKind::Spmd && start && stop &&
                 step && *step != 0) {
                 int64_t n = *step > 0 ? (*stop - *start + *step - 1) / *step : (*start - *stop - *step - 1) / -*step;
                 if (n > 0) {
                     int64_t last = *start + (n - 1) * *step;
-                    m_bounds[s->loop_var.get()] = {std::min(*start, last), std::max(*start, last)};
+                    std::pair<int64_t, int64_t> r{std::min(*start, last), std::max(*start, last)};
+                    auto [it, fresh] = m_bounds.insert({s->loop_var.get(), r});
+                    if (!fresh)
+                        it->second = {std::min(it->second.first, r.first), std::max(it->second.second, r.second)};
                 }
+            } else if (s->loop_var) {
+                m_unbounded.insert(s->loop_var.get());
             }
             const Stmt* y =
                 !s->body.empty() && s->body.back()->kind == StmtKind::Yield ? s->body.back().get() : nullptr;
@@ -466,7 +474,14 @@ bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std
         auto step = cross->step ? const_int(cross->step) : std::optional<int64_t>(1);
         auto start = cross->start ? const_int(cross->start) : std::optional<int64_t>(0);
         if (bounds != wa.m_bounds.end() && step && *step != 0 && start) {
+            // The cross loop's own trip count when its range is constant (its variable's bounds may be the
+            // union with another loop re-binding the name).
             int64_t n = (bounds->second.second - bounds->second.first) / std::abs(*step) + 1;
+            if (const ExprPtr& e = cross->stop; e)
+                if (const std::optional<int64_t> stop = const_int(e); stop.has_value())
+                    n = std::max<int64_t>(*step > 0 ? (stop.value() - *start + *step - 1) / *step
+                                                    : (*start - stop.value() - *step - 1) / -*step,
+                                          0);
             if (n <= 128) {
                 for (int64_t ka = 0; ka < n; ++ka)
                     for (int64_t kb = 0; kb < n; ++kb) {

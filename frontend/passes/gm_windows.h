@@ -106,6 +106,7 @@ class WindowAnalysis {
     std::set<const ir::Var*> m_block_vars;         // variables bound to get_block_idx()
     mutable std::map<const ir::Var*, std::pair<int64_t, int64_t>>
         m_bounds;                                            // loop variable -> [min, max] (constant ranges)
+    std::set<const ir::Var*> m_unbounded;                    // loop variables some loop binds over an unknown range
     mutable std::map<const ir::Expr*, ir::VarPtr> m_mod_of;  // `x % c` expression -> its atom
     mutable std::map<const ir::Var*, ModAtom> m_mod;
     std::set<const ir::Var*> m_params;
