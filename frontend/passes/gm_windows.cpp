@@ -433,7 +433,8 @@ bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std
             in_b |= cb != 0;
         }
         // Not shared: enumerable only when one window alone holds it (two free copies would need two values).
-        if (!shared.count(v) && (!wa.is_loop_var(v) || (in_a && in_b))) continue;
+        // A block index is one value in both windows of a cluster, like a shared loop variable.
+        if (!shared.count(v) && !wa.is_block_var(v) && (!wa.is_loop_var(v) || (in_a && in_b))) continue;
         auto bd = wa.m_bounds.find(v);
         if (!differs || bd == wa.m_bounds.end()) continue;
         const int64_t n = bd->second.second - bd->second.first + 1;
