@@ -163,6 +163,9 @@ Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth)
                     k.c = *c;
                     return k;
                 }
+                // A loop variable whose name an assignment also binds (`i = 3` after the loop) holds values
+                // outside its loops' ranges there: no affine form.
+                if (rebound(v)) return unknown();
                 return atom;
             }
             if (m_multi.count(v)) return unknown();
@@ -264,7 +267,7 @@ std::optional<int64_t> WindowAnalysis::arm_value(const Var* v, const StmtPath& p
 
 std::optional<bool> WindowAnalysis::static_condition(const Expr& cond) const {
     auto vc = var_compare(cond);
-    if (!vc || !m_loop_vars.count(std::get<0>(*vc))) return std::nullopt;
+    if (!vc || !m_loop_vars.count(std::get<0>(*vc)) || rebound(std::get<0>(*vc))) return std::nullopt;
     auto it = m_bounds.find(std::get<0>(*vc));
     if (it == m_bounds.end()) return std::nullopt;
     int64_t c = std::get<1>(*vc), lo = it->second.first, hi = it->second.second;
