@@ -157,15 +157,15 @@ Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth)
             Affine atom;
             atom.terms[v] = 1;
             if (m_loop_vars.count(v)) {
+                // A loop variable whose name an assignment also binds (`i = 3` after the loop, or in the body)
+                // holds values outside its loops' ranges there: no affine form (nor the value of an arm's test).
+                if (rebound(v)) return unknown();
                 // Inside `if v == c:` (or the else arm of `if v != c:`) the loop variable is c.
                 if (auto c = arm_value(v, path)) {
                     Affine k;
                     k.c = *c;
                     return k;
                 }
-                // A loop variable whose name an assignment also binds (`i = 3` after the loop) holds values
-                // outside its loops' ranges there: no affine form.
-                if (rebound(v)) return unknown();
                 return atom;
             }
             if (m_multi.count(v)) return unknown();
