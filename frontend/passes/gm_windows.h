@@ -44,8 +44,10 @@ class WindowAnalysis {
     // The absolute window of a store (`output_tensor`) or load (`tensor`) call at `path`.
     GmWindow window(const ir::Expr& call, const StmtPath& path) const;
     bool is_loop_var(const ir::Var* v) const { return m_loop_vars.count(v) > 0; }
-    // A loop variable whose name an assignment (or a branch / tuple result) also binds.
-    bool rebound(const ir::Var* v) const { return m_defs.count(v) > 0 || m_multi.count(v) > 0; }
+    // A loop variable whose name an assignment (or a branch / tuple result, or a parameter) also binds.
+    bool rebound(const ir::Var* v) const {
+        return m_defs.count(v) > 0 || m_multi.count(v) > 0 || m_params.count(v) > 0;
+    }
     // `x % c` over loop variables whose range spans more than one period of c is an atom of its own, a
     // "loop variable" in [0, c - 1] that no other access shares (free to differ in every comparison);
     // mod_atom gives its definition, so that an enumeration that knows x's value knows the atom's.
