@@ -89,6 +89,12 @@ void WindowAnalysis::scan(Block& b, StmtPath path) {
         }
         if (s->kind == StmtKind::For) {
             if (s->loop_var) m_loop_vars.insert(s->loop_var.get());
+            // A loop nested in one binding the same name: after it, the enclosing loop's body sees the inner
+            // loop's last value, not its own iteration's.
+            if (s->loop_var)
+                for (const auto& [blk, idx] : path)
+                    if (const Stmt& o = *(*blk)[idx]; o.kind == StmtKind::For && o.loop_var == s->loop_var)
+                        m_nested_rebound.insert(s->loop_var.get());
             auto start = s->start ? const_int(s->start) : std::optional<int64_t>(0);
             auto stop = const_int(s->stop);
             auto step = s->step ? const_int(s->step) : std::optional<int64_t>(1);
