@@ -159,6 +159,7 @@ class Splitter {
     bool m_dual = false;                  // a split_aiv region was flattened (both lanes run it)
     std::set<const Var*> m_copy_defs;     // lane variables bound by a copy standing for the other lane's store
     std::set<const Stmt*> m_shared_only;  // the other side's loops/branches, kept for their SHARED statements
+    std::set<const Stmt*> m_var_shells;   // ... of them, the loops kept for their variable's last value
     GmOrigins m_src_origins;              // the source function's GM-tensor versions -> their parameter
 
     bool mine(Side s) const {
@@ -204,6 +205,7 @@ class Splitter {
                 else if (holds_shared(s)) {
                     structured(s, out);
                     m_shared_only.insert(out.back().get());
+                    if (loop_var_read_after(s)) m_var_shells.insert(out.back().get());
                 }
                 return;
             default:
@@ -228,6 +230,7 @@ class Splitter {
     // A SHARED statement (scalar work, barriers, fences, flags of both sides) anywhere inside a loop or branch,
     // or a carried value / result that is a scalar (the other lane may read it after the loop or branch).
     bool holds_shared(const Stmt& s) const {
+        if (loop_var_read_after(s)) return true;
         // A GM tensor that is a version of one parameter is not: the lane names that parameter instead (upstream
         // drops such a loop or branch from the lane and repoints the version: strip_dangling_branch_results). A
         // result that picks between tensors (arms yielding versions of different parameters) is (found by
@@ -246,6 +249,46 @@ class Splitter {
                 }
                 if (stmt_side(*x) == Side::Shared) return true;
             }
+        return false;
+    }
+
+    // A loop whose variable a statement after it reads (its last value, DSL 4.1) before the name is bound
+    // again (`for i ...` then `r = i * 16`): the other lane keeps the loop's control flow for that value. The
+    // statements after the loop in its block and in each enclosing block are looked at, in order.
+    bool loop_var_read_after(const Stmt& loop) const {
+        if (loop.kind != StmtKind::For || !loop.loop_var || loop.loop_kind == LoopKind::SplitAiv ||
+            loop.loop_kind == LoopKind::Spmd)
+            return false;
+        const Var* v = loop.loop_var.get();
+        std::vector<std::pair<const Block*, size_t>> path;
+        std::function<bool(const Block&)> find = [&](const Block& b) {
+            for (size_t i = 0; i < b.size(); ++i) {
+                path.push_back({&b, i});
+                if (b[i].get() == &loop || find(b[i]->body) || find(b[i]->orelse)) return true;
+                path.pop_back();
+            }
+            return false;
+        };
+        if (!find(m_src.body)) return false;
+        for (size_t lvl = path.size(); lvl-- > 0;) {
+            const Block& b = *path[lvl].first;
+            for (size_t j = path[lvl].second + 1; j < b.size(); ++j) {
+                const Stmt& x = *b[j];
+                std::set<const Var*> r;
+                const bool rebinds =
+                    (x.kind == StmtKind::For && x.loop_var.get() == v) ||
+                    std::any_of(x.targets.begin(), x.targets.end(), [&](const VarPtr& t) { return t.get() == v; });
+                if (rebinds) {
+                    Stmt head = x;  // its own header or value still reads the old one
+                    head.body.clear();
+                    head.orelse.clear();
+                    collect_reads(head, r);
+                    return r.count(v) > 0;
+                }
+                collect_reads(x, r);
+                if (r.count(v)) return true;
+            }
+        }
         return false;
     }
 
@@ -444,7 +487,7 @@ class Splitter {
                     for (const auto& t : x->iter_args)
                         if (t->type.kind != TypeKind::Tensor) tensors_only = false;
                 });
-            if (m_shared_only.count(&s) && tensors_only && !effect_besides_yields(s.body) &&
+            if (m_shared_only.count(&s) && !m_var_shells.count(&s) && tensors_only && !effect_besides_yields(s.body) &&
                 !effect_besides_yields(s.orelse)) {
                 b.erase(b.begin() + static_cast<std::ptrdiff_t>(i));
                 continue;
@@ -461,7 +504,7 @@ class Splitter {
             std::set<const Var*> used;
             for (const auto& s : m_out->body) collect_reads(*s, used);
             changed = strip_dead_carried(m_out->body, used, m_out->body);
-            if (!changed) changed = prune(m_out->body, used);
+            if (!changed) changed = prune(m_out->body, used, m_var_shells);
         }
     }
 
@@ -581,13 +624,13 @@ class Splitter {
         return false;
     }
 
-    static bool prune(Block& b, const std::set<const Var*>& used) {
+    static bool prune(Block& b, const std::set<const Var*>& used, const std::set<const Stmt*>& var_shells) {
         bool changed = false;
         for (size_t i = 0; i < b.size();) {
             Stmt& s = *b[i];
             if (s.kind == StmtKind::For || s.kind == StmtKind::If) {
-                changed |= prune(s.body, used);
-                changed |= prune(s.orelse, used);
+                changed |= prune(s.body, used, var_shells);
+                changed |= prune(s.orelse, used, var_shells);
             }
             bool targets_used = false;
             for (auto& t : s.targets)
@@ -596,7 +639,8 @@ class Splitter {
             if (s.kind == StmtKind::Assign) removable = !has_effect(s) && !targets_used;
             if (s.kind == StmtKind::For || s.kind == StmtKind::If)
                 removable = !effect_besides_yields(s.body) && !effect_besides_yields(s.orelse) && !targets_used &&
-                            !binds_used(s.body, used) && !binds_used(s.orelse, used);
+                            !binds_used(s.body, used) && !binds_used(s.orelse, used) &&
+                            !(var_shells.count(&s) && s.loop_var && used.count(s.loop_var.get()));
             if (removable) {
                 b.erase(b.begin() + static_cast<std::ptrdiff_t>(i));
                 changed = true;

@@ -240,6 +240,9 @@ void GmSync::collect(Block& b, Path path, Block* parent, bool dead) {
             int taken = -1;  // the If's condition: 1 always, 0 never, -1 depends on the iteration
             if (s->kind == StmtKind::If && s->value)
                 if (auto t = m_win.static_condition(*s->value)) taken = *t ? 1 : 0;
+            // A loop of a constant trip count of 0 never runs its body (`pl.range(NB - 1)` with NB = 1).
+            if (s->kind == StmtKind::For && s->loop_kind != LoopKind::SplitAiv && s->loop_kind != LoopKind::Spmd)
+                if (auto n = trips(*s); n && *n == 0) taken = 0;
             collect(s->body, here, &b, dead || taken == 0);
             if (s->kind == StmtKind::If) {
                 m_owner[&s->orelse] = s.get();

@@ -87,8 +87,11 @@ bool GmSync::trace_block(const Block& b, std::map<const Var*, int64_t>& env, boo
                 auto step = x->step ? const_int(x->step) : std::optional<int64_t>(1);
                 if (!start || !stop || !step || *step == 0) return false;
                 vals.push_back({x->loop_var.get(), 0});
+                // A loop variable an assignment re-binds is not the iteration's value everywhere: left unbound
+                // (conditions on it may go either way, windows holding it are unknown).
+                const bool bind = x->loop_var && !m_win.rebound(x->loop_var.get());
                 for (int64_t v = *start; *step > 0 ? v < *stop : v > *stop; v += *step) {
-                    if (x->loop_var) env[x->loop_var.get()] = v;
+                    if (bind) env[x->loop_var.get()] = v;
                     vals.back().second = v;
                     if (!trace_block(x->body, env, definite, vals, out)) return false;
                 }

@@ -141,8 +141,8 @@ void GmSync::reject_vector_pair(const Access& x, const Access& y, const std::str
                       y.store ? "store" : read_name(y), name_of(x.origins), y.store ? "overwrites" : "reads",
                       x.store ? "store" : read_name(x), x.stmt->loc.str(), x.store ? "wrote" : "reads", when,
                       m_opt.target == Target::A2A3 && !m_split ? "a2a3: lane 1's replay issues the scalar read"
-                      : m_f.split_mode() != SplitMode::NONE &&
-                              (x.call->op->code == OpCode::Load || y.call->op->code == OpCode::Load)
+                      : m_f.split_mode() != SplitMode::NONE && x.call->op->code != OpCode::TensorRead &&
+                              y.call->op->code != OpCode::TensorRead
                           ? "the split gives each AIV lane its half of the tile"
                           : "both AIV lanes run the function"),
           "insert pl.system.fence() + pl.system.syncall(core_type=\"mix\") before it (or compile with --v2c fence)");
@@ -195,16 +195,23 @@ void GmSync::order_vector_reads() {
     };
     for (const Access& x : m_acc)
         for (const Access& y : m_acc) {
-            if (x.lane != Side::Vector || y.lane != Side::Vector || x.store == y.store ||
+            // A store against a load, or (split) two halved stores: lane 0's half of one may land on lane 1's
+            // half of the other (a write-after-write the split creates).
+            if (x.lane != Side::Vector || y.lane != Side::Vector || (!x.store && !y.store) ||
                 !intersects(x.origins, y.origins))
                 continue;
             const Access& r = x.store ? y : x;
             const bool scalar = r.call->op->code == OpCode::TensorRead;
-            // A halved load against a halved store: the split made the two lanes' halves a cross-core pair.
+            // A halved load against a halved store, or two halved stores: the split made the two lanes' halves a
+            // cross-core pair. (Two stores of which one is not halved are not this pass's: a whole tile both
+            // lanes store is a write of each lane, reported by the checker.)
             if (!scalar && !(lane_access(x, 0) && lane_access(y, 0))) continue;
             auto same = [&](const Access& a, const Access& b) { return overlap_same(a, b); };
-            std::string what = fmt::format("{} -> {} {}: vector {} on the other AIV lane", where(x), where(y),
-                                           name_of(x.origins), x.store ? "read-after-write" : "write-after-read");
+            std::string what =
+                fmt::format("{} -> {} {}: vector {} on the other AIV lane", where(x), where(y), name_of(x.origins),
+                            !x.store  ? "write-after-read"
+                            : y.store ? "write-after-write"
+                                      : "read-after-write");
             if (compare(x.path, y.path) == Order::Before && (scalar ? overlap_same(x, y) : across_lanes(x, y, same))) {
                 size_t d = 0;
                 while (d < x.path.size() && d < y.path.size() && x.path[d] == y.path[d]) ++d;

@@ -62,6 +62,7 @@ int64_t ceil_div(int64_t a, int64_t b) {
 WindowAnalysis::WindowAnalysis(Function& f, int blocks) {
     for (auto& p : f.params) m_params.insert(p.var.get());
     scan(f.body, {});
+    for (const Var* v : m_unbounded) m_bounds.erase(v);
     if (blocks >= 1)
         for (const Var* v : m_block_vars) m_bounds[v] = {0, blocks - 1};
 }
@@ -88,16 +89,29 @@ void WindowAnalysis::scan(Block& b, StmtPath path) {
         }
         if (s->kind == StmtKind::For) {
             if (s->loop_var) m_loop_vars.insert(s->loop_var.get());
+            // A loop nested in one binding the same name: after it, the enclosing loop's body sees the inner
+            // loop's last value, not its own iteration's.
+            if (s->loop_var)
+                for (const auto& [blk, idx] : path)
+                    if (const Stmt& o = *(*blk)[idx]; o.kind == StmtKind::For && o.loop_var == s->loop_var)
+                        m_nested_rebound.insert(s->loop_var.get());
             auto start = s->start ? const_int(s->start) : std::optional<int64_t>(0);
             auto stop = const_int(s->stop);
             auto step = s->step ? const_int(s->step) : std::optional<int64_t>(1);
+            // A name re-bound by several loops (`for i in ...` twice) is one variable: its bounds are the union
+            // of every loop's range, and unknown when one of them is not constant.
             if (s->loop_var && s->loop_kind != LoopKind::SplitAiv && s->loop_kind != LoopKind::Spmd && start && stop &&
                 step && *step != 0) {
                 int64_t n = *step > 0 ? (*stop - *start + *step - 1) / *step : (*start - *stop - *step - 1) / -*step;
                 if (n > 0) {
                     int64_t last = *start + (n - 1) * *step;
-                    m_bounds[s->loop_var.get()] = {std::min(*start, last), std::max(*start, last)};
+                    std::pair<int64_t, int64_t> r{std::min(*start, last), std::max(*start, last)};
+                    auto [it, fresh] = m_bounds.insert({s->loop_var.get(), r});
+                    if (!fresh)
+                        it->second = {std::min(it->second.first, r.first), std::max(it->second.second, r.second)};
                 }
+            } else if (s->loop_var) {
+                m_unbounded.insert(s->loop_var.get());
             }
             const Stmt* y =
                 !s->body.empty() && s->body.back()->kind == StmtKind::Yield ? s->body.back().get() : nullptr;
@@ -149,6 +163,9 @@ Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth)
             Affine atom;
             atom.terms[v] = 1;
             if (m_loop_vars.count(v)) {
+                // A loop variable whose name an assignment also binds (`i = 3` after the loop, or in the body)
+                // holds values outside its loops' ranges there: no affine form (nor the value of an arm's test).
+                if (rebound(v)) return unknown();
                 // Inside `if v == c:` (or the else arm of `if v != c:`) the loop variable is c.
                 if (auto c = arm_value(v, path)) {
                     Affine k;
@@ -256,7 +273,7 @@ std::optional<int64_t> WindowAnalysis::arm_value(const Var* v, const StmtPath& p
 
 std::optional<bool> WindowAnalysis::static_condition(const Expr& cond) const {
     auto vc = var_compare(cond);
-    if (!vc || !m_loop_vars.count(std::get<0>(*vc))) return std::nullopt;
+    if (!vc || !m_loop_vars.count(std::get<0>(*vc)) || rebound(std::get<0>(*vc))) return std::nullopt;
     auto it = m_bounds.find(std::get<0>(*vc));
     if (it == m_bounds.end()) return std::nullopt;
     int64_t c = std::get<1>(*vc), lo = it->second.first, hi = it->second.second;
@@ -425,7 +442,8 @@ bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std
             in_b |= cb != 0;
         }
         // Not shared: enumerable only when one window alone holds it (two free copies would need two values).
-        if (!shared.count(v) && (!wa.is_loop_var(v) || (in_a && in_b))) continue;
+        // A block index is one value in both windows of a cluster, like a shared loop variable.
+        if (!shared.count(v) && !wa.is_block_var(v) && (!wa.is_loop_var(v) || (in_a && in_b))) continue;
         auto bd = wa.m_bounds.find(v);
         if (!differs || bd == wa.m_bounds.end()) continue;
         const int64_t n = bd->second.second - bd->second.first + 1;
@@ -466,7 +484,14 @@ bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std
         auto step = cross->step ? const_int(cross->step) : std::optional<int64_t>(1);
         auto start = cross->start ? const_int(cross->start) : std::optional<int64_t>(0);
         if (bounds != wa.m_bounds.end() && step && *step != 0 && start) {
+            // The cross loop's own trip count when its range is constant (its variable's bounds may be the
+            // union with another loop re-binding the name).
             int64_t n = (bounds->second.second - bounds->second.first) / std::abs(*step) + 1;
+            if (const ExprPtr& e = cross->stop; e)
+                if (const std::optional<int64_t> stop = const_int(e); stop.has_value())
+                    n = std::max<int64_t>(*step > 0 ? (stop.value() - *start + *step - 1) / *step
+                                                    : (*start - stop.value() - *step - 1) / -*step,
+                                          0);
             if (n <= 128) {
                 for (int64_t ka = 0; ka < n; ++ka)
                     for (int64_t kb = 0; kb < n; ++kb) {

@@ -44,6 +44,10 @@ class WindowAnalysis {
     // The absolute window of a store (`output_tensor`) or load (`tensor`) call at `path`.
     GmWindow window(const ir::Expr& call, const StmtPath& path) const;
     bool is_loop_var(const ir::Var* v) const { return m_loop_vars.count(v) > 0; }
+    // A loop variable whose name an assignment (or a branch / tuple result, or a parameter) also binds.
+    bool rebound(const ir::Var* v) const {
+        return m_defs.count(v) > 0 || m_multi.count(v) > 0 || m_params.count(v) > 0 || m_nested_rebound.count(v) > 0;
+    }
     // `x % c` over loop variables whose range spans more than one period of c is an atom of its own, a
     // "loop variable" in [0, c - 1] that no other access shares (free to differ in every comparison);
     // mod_atom gives its definition, so that an enumeration that knows x's value knows the atom's.
@@ -105,7 +109,9 @@ class WindowAnalysis {
     mutable std::set<const ir::Var*> m_loop_vars;  // (mutable: mod atoms join them when first met)
     std::set<const ir::Var*> m_block_vars;         // variables bound to get_block_idx()
     mutable std::map<const ir::Var*, std::pair<int64_t, int64_t>>
-        m_bounds;                                            // loop variable -> [min, max] (constant ranges)
+        m_bounds;                               // loop variable -> [min, max] (constant ranges)
+    std::set<const ir::Var*> m_unbounded;       // loop variables some loop binds over an unknown range
+    std::set<const ir::Var*> m_nested_rebound;  // loop variables a loop nested in a loop of the same name binds
     mutable std::map<const ir::Expr*, ir::VarPtr> m_mod_of;  // `x % c` expression -> its atom
     mutable std::map<const ir::Var*, ModAtom> m_mod;
     std::set<const ir::Var*> m_params;

@@ -1,0 +1,30 @@
+# LEFT_RIGHT split, a [16, 128] tile stored at columns i * 64 for i in range(2): iteration 0's AIV1 half
+# (columns 64..127) and iteration 1's AIV0 half (columns 64..127) are a loop-carried write-after-write on
+# two cores. `fence` now places fence + syncall before the store in the loop body (it left the race:
+# E-RACE-WAW). Racy twin: split_cross_lane_waw_loop_off.py.
+# RUN: check --v2c fence
+# CHECK: PASS: no finding in any explored schedule
+import pypto.language as pl
+
+
+@pl.program
+class SplitWawLoop:
+    @pl.function(type=pl.FunctionType.InCore, attrs={"split": pl.SplitMode.LEFT_RIGHT})
+    def k(
+        self,
+        x: pl.Tensor[[16, 128], pl.FP16],
+        w: pl.Tensor[[64, 64], pl.FP16],
+        scratch: pl.InOut[pl.Tensor[[16, 256], pl.FP16]],
+        out: pl.Out[pl.Tensor[[16, 64], pl.FP32]],
+    ) -> pl.Tensor[[16, 64], pl.FP32]:
+        for i in pl.range(2):
+            xa = pl.load(x, [0, 0], [16, 128])
+            ta = pl.add(xa, xa)
+            scratch = pl.store(ta, [0, i * 64], scratch)
+        cm = pl.load(scratch, [0, 192], [16, 64], target_memory=pl.MemorySpace.Mat)
+        cl = pl.move(cm, target_memory=pl.MemorySpace.Left)
+        w_mat = pl.load(w, [0, 0], [64, 64], target_memory=pl.MemorySpace.Mat)
+        w_right = pl.move(w_mat, target_memory=pl.MemorySpace.Right)
+        z = pl.matmul(cl, w_right)
+        out = pl.store(z, [0, 0], out)
+        return out
