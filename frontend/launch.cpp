@@ -3227,7 +3227,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             combos = std::min<int64_t>(combos * static_cast<int64_t>(vals->size()), int64_t{1} << 40);
             values.push_back(std::move(*vals));
         }
-        // Exact when the variables take few values: under every assignment (LOOP's two iterations differ) the two
+        // Exact when the variables take few values: under every assignment (A's iteration of LOOP before B's) the two
         // windows are apart in some dimension.
         if (enumerable && combos <= (int64_t{1} << 16)) {
             std::vector<size_t> at(keys.size(), 0);
@@ -3261,7 +3261,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             bool all_apart = true;
             for (int64_t c = 0; c < combos && all_apart; ++c) {
                 const bool skip =
-                    (iv_a < keys.size() && iv_b < keys.size() && values[iv_a][at[iv_a]] == values[iv_b][at[iv_b]]) ||
+                    (iv_a < keys.size() && iv_b < keys.size() && values[iv_a][at[iv_a]] >= values[iv_b][at[iv_b]]) ||
                     ordered_here();
                 if (!skip) {
                     bool apart_here = false;
@@ -3348,8 +3348,8 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // Whether the runtime's tensor map surely sees access X of launch A and Y of launch B overlap, at every pair of
     // their instances the check pairs: the argument windows (not narrowed to what the kernels access: the map keys
     // on arguments) share bytes under every value of the loop variables in their offsets (LOOP == nullptr: one
-    // iteration of every loop both sit in; else two different iterations of LOOP). A map edge that holds for some
-    // instances only (a slice at an offset moving with a loop, a value that is one of several tensors) orders
+    // iteration of every loop both sit in; else A at an earlier iteration of LOOP than B). A map edge that holds for
+    // some instances only (a slice at an offset moving with a loop, a value that is one of several tensors) orders
     // nothing cvsim may rely on: the instance it misses is unordered.
     auto must_overlap = [&](size_t a, size_t x, size_t b, size_t y, const Stmt* loop) {
         const auto& wx = map_box(a, x);
@@ -3402,7 +3402,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         };
         for (int64_t c = 0; c < combos; ++c) {
             const bool skip =
-                iv_a < keys.size() && iv_b < keys.size() && values[iv_a][at[iv_a]] == values[iv_b][at[iv_b]];
+                iv_a < keys.size() && iv_b < keys.size() && values[iv_a][at[iv_a]] >= values[iv_b][at[iv_b]];
             if (!skip)
                 for (size_t d = 0; d < wx->dims.size(); ++d) {
                     const auto& p = *wx->dims[d];

@@ -1,0 +1,30 @@
+# As manual_loop_pair_order_clean.py, with 'A' writing rows 16 * i + 24 and 'B' reading rows 8 * i + 40: B at i = 0
+# reads rows 40..47, which A at i = 1 writes, and nothing orders A after the earlier B (E-RACE-WAR).
+# RUN: check --schedules 2
+# EXIT: 1
+# ERROR: E-RACE-WAR 24:17 's8' (line 27) reads it and 's8' writes it at a later iteration of the loop at line 22
+import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def s8(x: pl.Tensor[[64, 64], pl.FP16], row: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[64, 64], pl.FP16]]) -> pl.Tensor[[64, 64], pl.FP16]:
+        xv: pl.Tile[[8, 64], pl.FP16, pl.Mem.Vec] = pl.tile.load(x, [row, 0], [8, 64], target_memory=pl.Mem.Vec)
+        y: pl.Tile[[8, 64], pl.FP16, pl.Mem.Vec] = pl.tile.adds(xv, 1.0)
+        o1: pl.Tensor[[64, 64], pl.FP16] = pl.tile.store(y, [row, 0], out)
+        return o1
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[64, 64], pl.FP16], flag: pl.Scalar[pl.INDEX], T: pl.Out[pl.Tensor[[64, 64], pl.FP16]], U: pl.Out[pl.Tensor[[64, 64], pl.FP16]]) -> pl.Tensor[[64, 64], pl.FP16]:
+        with pl.scope(mode=pl.ScopeMode.MANUAL):
+            inv: pl.Scalar[pl.TASK_ID] = pl.system.task_invalid()
+            for i, (c,) in pl.range(2, init_values=(inv,)):
+                ra: pl.Scalar[pl.INDEX] = i * 16 + 24
+                ret0: pl.Tuple[pl.Tensor[[64, 64], pl.FP16], pl.Scalar[pl.TASK_ID]] = pl.submit(self.s8, x, ra, T)
+                ta: pl.Scalar[pl.TASK_ID] = ret0[1]
+                rb: pl.Scalar[pl.INDEX] = i * 8 + 40
+                ret1: pl.Tuple[pl.Tensor[[64, 64], pl.FP16], pl.Scalar[pl.TASK_ID]] = pl.submit(self.s8, T, rb, U, deps=[ta, c])
+                tb: pl.Scalar[pl.TASK_ID] = ret1[1]
+                o: pl.Scalar[pl.TASK_ID] = pl.yield_(tb)
+        return T
