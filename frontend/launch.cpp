@@ -3725,6 +3725,17 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             }
         }
     }
+    // A launch in a loop of a constant range that runs no iteration never runs: it races with nothing.
+    auto never_runs = [&](const ManualLaunch& m) {
+        return std::any_of(m.loops.begin(), m.loops.end(), [&](const Stmt* l) {
+            const std::map<const Var*, int64_t> none;
+            const auto lo = l->start ? index_at(l->start.get(), none, 0) : std::optional<int64_t>(0);
+            const auto hi = l->stop ? index_at(l->stop.get(), none, 0) : std::nullopt;
+            const auto st = l->step ? index_at(l->step.get(), none, 0) : std::optional<int64_t>(1);
+            return lo.has_value() && hi.has_value() && st.has_value() && st.value_or(1) > 0 &&
+                   hi.value_or(0) <= lo.value_or(0);
+        });
+    };
     // Where a launch sits relative to a loop it is in: D is the loop's index in its loops.
     auto loop_index = [](const ManualLaunch& m, const Stmt* loop) -> size_t {
         return static_cast<size_t>(std::find(m.loops.begin(), m.loops.end(), loop) - m.loops.begin());
@@ -3969,7 +3980,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 }
             }
         for (size_t i = 0; i < j && !reported[j]; ++i) {
-            if (after[j].count(i) || exclusive(launches[i], b)) continue;
+            if (after[j].count(i) || exclusive(launches[i], b) || never_runs(launches[i]) || never_runs(b)) continue;
             auto pt = partial.find({i, j});
             if (const Conflict c = conflict(i, j, nullptr, false, pt == partial.end() ? nullptr : &pt->second);
                 c.shared)
@@ -3998,10 +4009,11 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             return it != m.end() && it->second.count(i) > 0;
         };
         for (size_t j : in) {
-            if (reported[j]) continue;
+            if (reported[j] || never_runs(launches[j])) continue;
             const ManualLaunch& b = launches[j];
             for (size_t i : in) {
                 const ManualLaunch& a = launches[i];
+                if (never_runs(a)) continue;
                 const bool ordered =
                     holds(o.every, j, i) || (holds(o.prev, j, i) && runs_every(a, loop) && chained(i, loop)) ||
                     (after[j].count(i) && on_every_path(a, b) && chained(i, loop)) ||
