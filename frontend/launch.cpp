@@ -2080,6 +2080,22 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // as a carried value, the innermost body updates it at an index of the nest's loop indices that differs at
     // every iteration, so depending on every element of the image orders after every iteration's launch. An
     // instance token (launch, fill, e) says "that launch at the iteration that stored element e".
+    // A loop index that names something else too (the index of another loop, an assigned value, a parameter:
+    // the parser gives every use of a name one variable) has no value cvsim follows.
+    std::set<const Var*> rebound;
+    {
+        std::map<const Var*, int> loops_of, defs;
+        for (const auto& p : orch.params)
+            if (p.var) ++defs[p.var.get()];
+        passes::walk(orch.body, [&](const StmtPtr& s) {
+            if (s->kind == StmtKind::For && s->loop_var) ++loops_of[s->loop_var.get()];
+            if (s->kind == StmtKind::Assign || s->kind == StmtKind::For || s->kind == StmtKind::If)
+                for (const auto& t : s->targets)
+                    if (t) ++defs[t.get()];
+        });
+        for (const auto& [v, n] : loops_of)
+            if (n > 1 || defs.count(v)) rebound.insert(v);
+    }
     std::map<const Var*, std::pair<const Stmt*, size_t>> loop_result_of;  // a loop's result -> (loop, k)
     passes::walk(orch.body, [&](const StmtPtr& s) {
         if (s->kind != StmtKind::For) return;
@@ -2097,6 +2113,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         if (!x || depth > 32) return std::nullopt;
         if (x->kind == ExprKind::Int) return x->ival;
         if (x->kind == ExprKind::Var && x->var) {
+            if (rebound.count(x->var.get())) return std::nullopt;
             if (auto it = bound.find(x->var.get()); it != bound.end()) return it->second;
             auto d = token_def.find(x->var.get());
             if (d == token_def.end() || token_multi.count(x->var.get())) return std::nullopt;
@@ -2157,6 +2174,11 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 return std::nullopt;
             const Var* v = y->values[ck]->var.get();
             if (auto d = token_def.find(v); d != token_def.end() && !token_multi.count(v)) {
+                // (the update is a statement of this body itself, not of a branch or loop in it)
+                if (std::none_of(cur->body.begin(), cur->body.end(), [&](const StmtPtr& st) {
+                        return st->kind == StmtKind::Assign && st->targets.size() == 1 && st->targets[0].get() == v;
+                    }))
+                    return std::nullopt;
                 const Expr* u = d->second;
                 if (!u || u->kind != ExprKind::FuncCall || u->sval != "pl.array.update_element" || u->args.size() < 3 ||
                     !u->args[0] || u->args[0]->kind != ExprKind::Var || u->args[0]->var != cur->iter_args[ck])
@@ -2280,6 +2302,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         if (!x || depth > 32) return std::nullopt;
         if (x->kind == ExprKind::Int) return std::set<int64_t>{x->ival};
         if (x->kind == ExprKind::Var && x->var) {
+            if (rebound.count(x->var.get())) return std::nullopt;
             if (auto it = index_loop.find(x->var.get()); it != index_loop.end()) {
                 auto v = loop_vals(*it->second);
                 if (!v) return std::nullopt;
@@ -2361,11 +2384,12 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // A value assigned by several statements (not what the printer emits: hand-written code) surely carries
     // nothing: which assignment reaches a use is not followed. What deps= each launch carries is taken where it
     // runs, in program order.
-    std::map<const Var*, int> assign_count;
+    std::map<const Var*, int> assign_count;  // (a loop's or branch's results count once: their yields name them)
     passes::walk(orch.body, [&](const StmtPtr& s) {
-        if (s->kind == StmtKind::Assign)
+        if (s->kind == StmtKind::Assign || s->kind == StmtKind::For || s->kind == StmtKind::If)
             for (const auto& t : s->targets)
                 if (t) ++assign_count[t.get()];
+        if (s->kind == StmtKind::For && s->loop_var) ++assign_count[s->loop_var.get()];
     });
     std::vector<Tokens> launch_deps(n_launch);
     std::function<TokVal(const Expr*)> eval = [&](const Expr* x) -> TokVal {
@@ -2551,6 +2575,8 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                         for (int64_t e : keys) v.at[e].insert(carry_token(ia, e));
                         vals[ia] = std::move(v);
                     }
+                    // (a value of the body read before it is assigned there: not the last round's)
+                    forget_assigned(s->body);
                     flow(s->body);
                     for (size_t k = 0; k < n_ia; ++k)
                         y[k] = ys && k < ys->values.size() ? eval(ys->values[k].get()) : TokVal{};
@@ -2599,16 +2625,24 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 // (a value assigned in the body and used after it: the last iteration's, when one surely ran)
                 if (!runs) forget_assigned(s->body);
             } else if (s->kind == StmtKind::If) {
-                flow(s->body);
-                flow(s->orelse);
-                // A branch's value holds a task id only when both arms yield it (a dependency on one path is
-                // none on the other: deps= of a value that may be task_invalid orders nothing sure).
+                // (each arm sees what was before the branch, not what the other arm assigned)
                 const Stmt* y1 = last_yield(s->body);
                 const Stmt* y2 = last_yield(s->orelse);
+                forget_assigned(s->body);
+                flow(s->body);
+                std::vector<TokVal> v1(s->targets.size()), v2(s->targets.size());
+                for (size_t k = 0; k < s->targets.size(); ++k)
+                    if (y1 && k < y1->values.size()) v1[k] = eval(y1->values[k].get());
+                forget_assigned(s->body);
+                forget_assigned(s->orelse);
+                flow(s->orelse);
+                for (size_t k = 0; k < s->targets.size(); ++k)
+                    if (y2 && k < y2->values.size()) v2[k] = eval(y2->values[k].get());
+                // A branch's value holds a task id only when both arms yield it (a dependency on one path is
+                // none on the other: deps= of a value that may be task_invalid orders nothing sure).
                 for (size_t k = 0; k < s->targets.size(); ++k) {
-                    TokVal a1, a2;
-                    if (y1 && k < y1->values.size()) a1 = eval(y1->values[k].get());
-                    if (y2 && k < y2->values.size()) a2 = eval(y2->values[k].get());
+                    const TokVal& a1 = v1[k];
+                    const TokVal& a2 = v2[k];
                     const TokVal both = y1 && y2 ? meet_val(a1, a2) : y1 ? a1 : a2;
                     if (s->targets[k]) vals[s->targets[k].get()] = both;
                     for (const Stmt* yy : {y1, y2})
@@ -2926,6 +2960,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         if (e->kind == ExprKind::Int) return Affine{{}, e->ival};
         if (e->kind == ExprKind::Var && e->var) {
             const Var* v = e->var.get();
+            if (rebound.count(v)) return std::nullopt;
             if (loop_vars.count(v)) return Affine{{{v, 1}}, 0};
             auto it = def_of.find(v);
             if (it == def_of.end() || multi_def.count(v)) return std::nullopt;
@@ -3433,6 +3468,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         if (!e || depth > 32) return depth > 32;
         if (e->kind == ExprKind::Var && e->var) {
             const Var* v = e->var.get();
+            if (rebound.count(v)) return true;
             if (loop_vars.count(v)) {
                 for (const Stmt* f : l.loops) {
                     if (f == loop) break;
@@ -3856,7 +3892,14 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // after[j]: every instance of i that ran, in j's iteration of the loops both are in (all of i's instances in
     // the loops j is not in), runs before j. partial[(i, j)]: some instances of i do (through a filled array).
     std::map<std::pair<size_t, size_t>, Partial> partial;
-    std::vector<std::set<size_t>> before_all(n_launch);  // every instance of x runs before some instance of j
+    // before_all[j][x] = K: every instance of x runs before some instance of j over j's loops past the first K (the
+    // loops x and j share), in each iteration of those K.
+    std::vector<std::map<size_t, size_t>> before_all(n_launch);
+    auto shared_loops = [](const ManualLaunch& p, const ManualLaunch& q) {
+        size_t k = 0;
+        while (k < p.loops.size() && k < q.loops.size() && p.loops[k] == q.loops[k]) ++k;
+        return k;
+    };
     auto ordered_elems = [&](size_t t, size_t fi, const std::set<size_t>& deps) {
         const Fill& f = fills[fi];
         std::set<int64_t> named;
@@ -3958,7 +4001,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                             at[d] = 0;
                         }
                     }
-                    if (std::includes(got.begin(), got.end(), f.image.begin(), f.image.end())) before_all[j].insert(t);
+                    if (std::includes(got.begin(), got.end(), f.image.begin(), f.image.end())) before_all[j][t] = k;
                 }
                 partial.emplace(std::make_pair(t, j), std::move(p));
             }
@@ -3974,7 +4017,9 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 if (!on_every_path(launches[i], b)) continue;
                 after[j].insert(after[i].begin(), after[i].end());
                 carried[j].insert(carried[i].begin(), carried[i].end());
-                for (size_t x : before_all[i]) {
+                // (only when j runs after ALL of those instances of i: j shares none of i's loops past the K)
+                for (const auto& [x, kx] : before_all[i]) {
+                    if (shared_loops(launches[i], b) > kx) continue;
                     after[j].insert(x);
                     after[j].insert(after[x].begin(), after[x].end());
                 }
