@@ -2108,9 +2108,12 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         return nullptr;
     };
     // An index at one iteration (BOUND: the nest's loop indices; other single assignments followed).
+    // (each top-level evaluation visits at most 4096 expressions: shared subexpressions are not memoised)
+    int64_t index_steps = 0;
     std::function<std::optional<int64_t>(const Expr*, const std::map<const Var*, int64_t>&, int)> index_at =
         [&](const Expr* x, const std::map<const Var*, int64_t>& bound, int depth) -> std::optional<int64_t> {
-        if (!x || depth > 32) return std::nullopt;
+        if (depth == 0) index_steps = 0;
+        if (!x || depth > 32 || ++index_steps > 4096) return std::nullopt;
         if (x->kind == ExprKind::Int) return x->ival;
         if (x->kind == ExprKind::Var && x->var) {
             if (rebound.count(x->var.get())) return std::nullopt;
@@ -2297,9 +2300,11 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     passes::walk(orch.body, [&](const StmtPtr& s) {
         if (s->kind == StmtKind::For && s->loop_var) index_loop[s->loop_var.get()] = s.get();
     });
+    int64_t value_steps = 0;
     std::function<std::optional<std::set<int64_t>>(const Expr*, int)> index_values =
         [&](const Expr* x, int depth) -> std::optional<std::set<int64_t>> {
-        if (!x || depth > 32) return std::nullopt;
+        if (depth == 0) value_steps = 0;
+        if (!x || depth > 32 || ++value_steps > 4096) return std::nullopt;
         if (x->kind == ExprKind::Int) return std::set<int64_t>{x->ival};
         if (x->kind == ExprKind::Var && x->var) {
             if (rebound.count(x->var.get())) return std::nullopt;
@@ -2363,9 +2368,15 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         go(orch.body);
     }
     std::map<const Expr*, std::set<const Stmt*>> index_loops_memo;
+    int64_t loop_steps = 0;
     std::function<void(const Expr*, std::set<const Stmt*>&, int)> collect_index_loops =
         [&](const Expr* x, std::set<const Stmt*>& out, int depth) {
-            if (!x || depth > 32) return;
+            if (depth == 0) loop_steps = 0;
+            if (!x) return;
+            if (depth > 32 || ++loop_steps > 4096) {
+                out.insert(nullptr);  // (not followed to the end: any loop)
+                return;
+            }
             if (x->kind == ExprKind::Var && x->var) {
                 if (auto it = index_loop.find(x->var.get()); it != index_loop.end()) {
                     out.insert(it->second);
@@ -2602,7 +2613,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 auto local = [&](size_t t) {
                     if (!is_inst(t) || !token_of[t - n_launch].at) return false;
                     for (const Stmt* l : index_loops(token_of[t - n_launch].at)) {
-                        if (l == s.get()) return true;
+                        if (!l || l == s.get()) return true;
                         const auto& enc = enclosing[l];
                         if (std::find(enc.begin(), enc.end(), s.get()) != enc.end()) return true;
                     }
@@ -4038,8 +4049,11 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // iteration, or after i in its own iteration (i running whenever j does) and i so chained, or when j runs in
     // every iteration after its previous instance and after i in its own or the previous iteration
     // (docs/DECISIONS.md, "Manual scopes" and "Task ids carried by loops").
-    std::set<const Stmt*> all_loops;
-    for (const auto& l : launches) all_loops.insert(l.loops.begin(), l.loops.end());
+    // (in program order: the order of findings never depends on where the statements were allocated)
+    std::vector<const Stmt*> all_loops;
+    for (const auto& l : launches)
+        for (const Stmt* f : l.loops)
+            if (std::find(all_loops.begin(), all_loops.end(), f) == all_loops.end()) all_loops.push_back(f);
     for (const Stmt* loop : all_loops) {
         // A loop of one iteration (or none) pairs nothing across iterations.
         if (auto lo = loop->start ? const_int(loop->start) : std::optional<int64_t>(0),
