@@ -2074,6 +2074,19 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 !token_def.emplace(t.get(), s->value.get()).second)
                 token_multi.insert(t.get());
     });
+    // Names defined otherwise than by an assignment: parameters, loop indices, carried values. One of them that is
+    // also assigned has no single value (the parser gives every use of a name one variable).
+    std::set<const Var*> other_defs;
+    for (const auto& p : orch.params)
+        if (p.var) other_defs.insert(p.var.get());
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        if (s->kind != StmtKind::For) return;
+        if (s->loop_var) other_defs.insert(s->loop_var.get());
+        for (const auto& ia : s->iter_args)
+            if (ia) other_defs.insert(ia.get());
+    });
+    for (const Var* v : other_defs)
+        if (token_def.count(v)) token_multi.insert(v);
     // A task-id array a loop nest fills one element per iteration: after the nest, element e holds the task id
     // the one iteration whose index expression is e stored (PyPTO's lowering of a list of task ids built in
     // loops: `tids[g * 8 + n] = tid`). The nest's loops have constant ranges, the array goes through every level
@@ -2092,6 +2105,9 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             if (s->kind == StmtKind::Assign || s->kind == StmtKind::For || s->kind == StmtKind::If)
                 for (const auto& t : s->targets)
                     if (t) ++defs[t.get()];
+            if (s->kind == StmtKind::For)
+                for (const auto& ia : s->iter_args)
+                    if (ia) ++defs[ia.get()];
         });
         for (const auto& [v, n] : loops_of)
             if (n > 1 || defs.count(v)) rebound.insert(v);
@@ -2396,11 +2412,17 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // nothing: which assignment reaches a use is not followed. What deps= each launch carries is taken where it
     // runs, in program order.
     std::map<const Var*, int> assign_count;  // (a loop's or branch's results count once: their yields name them)
+    for (const auto& p : orch.params)
+        if (p.var) ++assign_count[p.var.get()];
     passes::walk(orch.body, [&](const StmtPtr& s) {
         if (s->kind == StmtKind::Assign || s->kind == StmtKind::For || s->kind == StmtKind::If)
             for (const auto& t : s->targets)
                 if (t) ++assign_count[t.get()];
-        if (s->kind == StmtKind::For && s->loop_var) ++assign_count[s->loop_var.get()];
+        if (s->kind == StmtKind::For) {
+            if (s->loop_var) ++assign_count[s->loop_var.get()];
+            for (const auto& ia : s->iter_args)
+                if (ia) ++assign_count[ia.get()];
+        }
     });
     std::vector<Tokens> launch_deps(n_launch);
     std::function<TokVal(const Expr*)> eval = [&](const Expr* x) -> TokVal {
@@ -2495,8 +2517,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                     acc.insert(inst_token(x, fi, e));
                 else if (std::find(ls.begin(), ls.end(), f.nest.front()) == ls.end())
                     acc.insert(x);
-            } else if ((is_inst(x) && !token_of[x - n_launch].at) ||
-                       std::none_of(f.nest.begin(), f.nest.end(), [&](const Stmt* l) {
+            } else if (!is_inst(x) && std::none_of(f.nest.begin(), f.nest.end(), [&](const Stmt* l) {
                            return std::any_of(l->iter_args.begin(), l->iter_args.end(),
                                               [&](const VarPtr& v) { return v.get() == token_of[x - n_launch].var; });
                        })) {
@@ -2736,6 +2757,9 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 !def_of.emplace(t.get(), s->value.get()).second)
                 multi_def.insert(t.get());
     });
+    // (a parameter, a loop index or a carried value that is also assigned: one name, several values)
+    for (const Var* v : other_defs)
+        if (def_of.count(v)) multi_def.insert(v);
     // The buffer a tensor value is, as PyPTO's BufferRootCollector names it for DeriveCallDirections (nullptr:
     // none it would name, or not one cvsim can tell): a parameter, a pl.tensor.create or pl.tensor.slice result
     // (a slice is a root of its own there), what pl.tensor.assemble writes into, a launch's result that one
