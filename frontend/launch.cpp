@@ -2074,44 +2074,41 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 !token_def.emplace(t.get(), s->value.get()).second)
                 token_multi.insert(t.get());
     });
-    // Names defined otherwise than by an assignment: parameters, loop indices, carried values. One of them that is
-    // also assigned has no single value (the parser gives every use of a name one variable).
-    std::set<const Var*> other_defs;
+    // How many times each name is defined: as a parameter, an assignment's target, a loop's or branch's result
+    // (once: their yields name the same results), a loop index, a carried value. The parser gives every use of a
+    // name one variable, so a name defined more than once has no single value cvsim follows.
+    std::map<const Var*, int> def_count;
     for (const auto& p : orch.params)
-        if (p.var) other_defs.insert(p.var.get());
+        if (p.var) ++def_count[p.var.get()];
     passes::walk(orch.body, [&](const StmtPtr& s) {
-        if (s->kind != StmtKind::For) return;
-        if (s->loop_var) other_defs.insert(s->loop_var.get());
-        for (const auto& ia : s->iter_args)
-            if (ia) other_defs.insert(ia.get());
+        if (s->kind == StmtKind::Assign || s->kind == StmtKind::For || s->kind == StmtKind::If)
+            for (const auto& t : s->targets)
+                if (t) ++def_count[t.get()];
+        if (s->kind == StmtKind::For) {
+            if (s->loop_var) ++def_count[s->loop_var.get()];
+            for (const auto& ia : s->iter_args)
+                if (ia) ++def_count[ia.get()];
+        }
     });
-    for (const Var* v : other_defs)
-        if (token_def.count(v)) token_multi.insert(v);
+    auto defined_twice = [&](const Var* v) {
+        auto it = def_count.find(v);
+        return it != def_count.end() && it->second > 1;
+    };
+    for (const auto& [v, d] : token_def)
+        if (defined_twice(v)) token_multi.insert(v);
     // A task-id array a loop nest fills one element per iteration: after the nest, element e holds the task id
     // the one iteration whose index expression is e stored (PyPTO's lowering of a list of task ids built in
     // loops: `tids[g * 8 + n] = tid`). The nest's loops have constant ranges, the array goes through every level
     // as a carried value, the innermost body updates it at an index of the nest's loop indices that differs at
     // every iteration, so depending on every element of the image orders after every iteration's launch. An
     // instance token (launch, fill, e) says "that launch at the iteration that stored element e".
-    // A loop index that names something else too (the index of another loop, an assigned value, a parameter:
-    // the parser gives every use of a name one variable) has no value cvsim follows.
+    // A loop index that names something else too (the index of another loop, an assigned value, a parameter)
+    // has no value cvsim follows.
     std::set<const Var*> rebound;
-    {
-        std::map<const Var*, int> loops_of, defs;
-        for (const auto& p : orch.params)
-            if (p.var) ++defs[p.var.get()];
-        passes::walk(orch.body, [&](const StmtPtr& s) {
-            if (s->kind == StmtKind::For && s->loop_var) ++loops_of[s->loop_var.get()];
-            if (s->kind == StmtKind::Assign || s->kind == StmtKind::For || s->kind == StmtKind::If)
-                for (const auto& t : s->targets)
-                    if (t) ++defs[t.get()];
-            if (s->kind == StmtKind::For)
-                for (const auto& ia : s->iter_args)
-                    if (ia) ++defs[ia.get()];
-        });
-        for (const auto& [v, n] : loops_of)
-            if (n > 1 || defs.count(v)) rebound.insert(v);
-    }
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        if (s->kind == StmtKind::For && s->loop_var && defined_twice(s->loop_var.get()))
+            rebound.insert(s->loop_var.get());
+    });
     std::map<const Var*, std::pair<const Stmt*, size_t>> loop_result_of;  // a loop's result -> (loop, k)
     passes::walk(orch.body, [&](const StmtPtr& s) {
         if (s->kind != StmtKind::For) return;
@@ -2155,15 +2152,24 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         if (op == "pl.min" || op == "pl.max") return op == "pl.min" ? std::min(*p, *q) : std::max(*p, *q);
         return std::nullopt;
     };
-    // The values a loop's index takes (constant bounds, a positive step, followed through single assignments;
-    // nullopt when not known, none or more than 4096 of them).
-    auto loop_vals = [&](const Stmt& f) -> std::optional<std::vector<int64_t>> {
+    // A loop's start, stop and step, each a constant followed through single assignments (nullopt: one is not).
+    struct LoopBounds {
+        int64_t lo = 0, hi = 0, step = 1;
+    };
+    auto loop_bounds = [&](const Stmt& f) -> std::optional<LoopBounds> {
+        // (plain ints, not optionals: g++ 12 warns maybe-uninitialized on them)
         const std::map<const Var*, int64_t> none;
         const auto lo = f.start ? index_at(f.start.get(), none, 0) : std::optional<int64_t>(0);
         const auto hi = f.stop ? index_at(f.stop.get(), none, 0) : std::nullopt;
         const auto st = f.step ? index_at(f.step.get(), none, 0) : std::optional<int64_t>(1);
         if (!lo.has_value() || !hi.has_value() || !st.has_value()) return std::nullopt;
-        const int64_t l = lo.value_or(0), h = hi.value_or(0), t = st.value_or(1);
+        return LoopBounds{lo.value_or(0), hi.value_or(0), st.value_or(1)};
+    };
+    // The values a loop's index takes (a positive step; nullopt when not known, none or more than 4096 of them).
+    auto loop_vals = [&](const Stmt& f) -> std::optional<std::vector<int64_t>> {
+        const auto b = loop_bounds(f);
+        if (!b) return std::nullopt;
+        const int64_t l = b->lo, h = b->hi, t = b->step;
         if (t <= 0 || h <= l || (h - l - 1) / t >= 4096) return std::nullopt;
         std::vector<int64_t> out;
         for (int64_t x = l; x < h; x += t) out.push_back(x);
@@ -2408,27 +2414,14 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         if (fresh) collect_index_loops(x, it->second, 0);
         return it->second;
     };
-    // A value assigned by several statements (not what the printer emits: hand-written code) surely carries
-    // nothing: which assignment reaches a use is not followed. What deps= each launch carries is taken where it
-    // runs, in program order.
-    std::map<const Var*, int> assign_count;  // (a loop's or branch's results count once: their yields name them)
-    for (const auto& p : orch.params)
-        if (p.var) ++assign_count[p.var.get()];
-    passes::walk(orch.body, [&](const StmtPtr& s) {
-        if (s->kind == StmtKind::Assign || s->kind == StmtKind::For || s->kind == StmtKind::If)
-            for (const auto& t : s->targets)
-                if (t) ++assign_count[t.get()];
-        if (s->kind == StmtKind::For) {
-            if (s->loop_var) ++assign_count[s->loop_var.get()];
-            for (const auto& ia : s->iter_args)
-                if (ia) ++assign_count[ia.get()];
-        }
-    });
+    // A value defined more than once (not what the printer emits: hand-written code) surely carries nothing:
+    // which definition reaches a use is not followed. What deps= each launch carries is taken where it runs, in
+    // program order.
     std::vector<Tokens> launch_deps(n_launch);
     std::function<TokVal(const Expr*)> eval = [&](const Expr* x) -> TokVal {
         if (!x) return {};
         if (x->kind == ExprKind::Var && x->var) {
-            if (auto c = assign_count.find(x->var.get()); c != assign_count.end() && c->second > 1) return {};
+            if (defined_twice(x->var.get())) return {};
             auto it = vals.find(x->var.get());
             return it == vals.end() ? TokVal{} : it->second;
         }
@@ -2758,8 +2751,8 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 multi_def.insert(t.get());
     });
     // (a parameter, a loop index or a carried value that is also assigned: one name, several values)
-    for (const Var* v : other_defs)
-        if (def_of.count(v)) multi_def.insert(v);
+    for (const auto& [v, d] : def_of)
+        if (defined_twice(v)) multi_def.insert(v);
     // The buffer a tensor value is, as PyPTO's BufferRootCollector names it for DeriveCallDirections (nullptr:
     // none it would name, or not one cvsim can tell): a parameter, a pl.tensor.create or pl.tensor.slice result
     // (a slice is a root of its own there), what pl.tensor.assemble writes into, a launch's result that one
@@ -2965,14 +2958,9 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         }
         auto it = loop_of.find(v);
         if (it == loop_of.end()) return std::nullopt;
-        const Stmt* f = it->second;
-        // (plain ints, not optionals: g++ 12 warns maybe-uninitialized on them; bounds through single assignments)
-        const std::map<const Var*, int64_t> none;
-        const auto lo_c = f->start ? index_at(f->start.get(), none, 0) : std::optional<int64_t>(0);
-        const auto hi_c = f->stop ? index_at(f->stop.get(), none, 0) : std::nullopt;
-        const auto st_c = f->step ? index_at(f->step.get(), none, 0) : std::optional<int64_t>(1);
-        if (!lo_c.has_value() || !hi_c.has_value() || !st_c.has_value()) return std::nullopt;
-        const int64_t lo = lo_c.value_or(0), hi = hi_c.value_or(0), st = st_c.value_or(1);
+        const auto b = loop_bounds(*it->second);
+        if (!b) return std::nullopt;
+        const int64_t lo = b->lo, hi = b->hi, st = b->step;
         if (st <= 0 || hi <= lo) return std::nullopt;
         return std::pair<int64_t, int64_t>{lo, lo + (hi - lo - 1) / st * st};
     };
@@ -3799,12 +3787,8 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // A launch in a loop of a constant range that runs no iteration never runs: it races with nothing.
     auto never_runs = [&](const ManualLaunch& m) {
         return std::any_of(m.loops.begin(), m.loops.end(), [&](const Stmt* l) {
-            const std::map<const Var*, int64_t> none;
-            const auto lo = l->start ? index_at(l->start.get(), none, 0) : std::optional<int64_t>(0);
-            const auto hi = l->stop ? index_at(l->stop.get(), none, 0) : std::nullopt;
-            const auto st = l->step ? index_at(l->step.get(), none, 0) : std::optional<int64_t>(1);
-            return lo.has_value() && hi.has_value() && st.has_value() && st.value_or(1) > 0 &&
-                   hi.value_or(0) <= lo.value_or(0);
+            const auto b = loop_bounds(*l);
+            return b && b->step > 0 && b->hi <= b->lo;
         });
     };
     // Where a launch sits relative to a loop it is in: D is the loop's index in its loops.
@@ -3852,10 +3836,15 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     };
     // What i runs after reaches j through i only when i runs whenever j does: i in no branch arm j is not in,
     // and in no loop j is not in that may run no iteration (else, on the path without i, nothing of it orders j).
+    // The number of loops two launches (or a read and a launch) share, outermost first.
+    auto shared_loops = [](const std::vector<const Stmt*>& p, const std::vector<const Stmt*>& q) {
+        size_t k = 0;
+        while (k < p.size() && k < q.size() && p[k] == q[k]) ++k;
+        return k;
+    };
     auto on_every_path = [&](const ManualLaunch& m, const ManualLaunch& b) {
         if (!prefix_of(m.arms, b.arms)) return false;
-        size_t k = 0;
-        while (k < m.loops.size() && k < b.loops.size() && m.loops[k] == b.loops[k]) ++k;
+        const size_t k = shared_loops(m.loops, b.loops);
         for (size_t q = k; q < m.loops.size(); ++q)
             if (!passes::runs_at_least_once(*m.loops[q])) return false;
         return true;
@@ -3864,8 +3853,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // is not around B runs (a read in the loops B shares sits in B's iteration).
     auto dominates = [&](const HostRead& r, const ManualLaunch& b) {
         if (!prefix_of(r.arms, b.arms)) return false;
-        size_t k = 0;
-        while (k < r.loops.size() && k < b.loops.size() && r.loops[k] == b.loops[k]) ++k;
+        const size_t k = shared_loops(r.loops, b.loops);
         for (size_t m = k; m < r.loops.size(); ++m)
             if (!passes::runs_at_least_once(*r.loops[m])) return false;
         return true;
@@ -3930,11 +3918,6 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // before_all[j][x] = K: every instance of x runs before some instance of j over j's loops past the first K (the
     // loops x and j share), in each iteration of those K.
     std::vector<std::map<size_t, size_t>> before_all(n_launch);
-    auto shared_loops = [](const ManualLaunch& p, const ManualLaunch& q) {
-        size_t k = 0;
-        while (k < p.loops.size() && k < q.loops.size() && p.loops[k] == q.loops[k]) ++k;
-        return k;
-    };
     auto ordered_elems = [&](size_t t, size_t fi, const std::set<size_t>& deps) {
         const Fill& f = fills[fi];
         std::set<int64_t> named;
@@ -3967,8 +3950,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             // instances only when they run one after another, or when deps= name the task id of every iteration
             // (an array filled per iteration).
             const ManualLaunch& m = launches[t];
-            size_t k = 0;
-            while (k < m.loops.size() && k < b.loops.size() && m.loops[k] == b.loops[k]) ++k;
+            const size_t k = shared_loops(m.loops, b.loops);
             // (the loops from Q on: covered by a fill whose every element deps= name)
             size_t covered = m.loops.size();
             for (size_t fi = 0; fi < fills.size(); ++fi) {
@@ -4054,7 +4036,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 carried[j].insert(carried[i].begin(), carried[i].end());
                 // (only when j runs after ALL of those instances of i: j shares none of i's loops past the K)
                 for (const auto& [x, kx] : before_all[i]) {
-                    if (shared_loops(launches[i], b) > kx) continue;
+                    if (shared_loops(launches[i].loops, b.loops) > kx) continue;
                     after[j].insert(x);
                     after[j].insert(after[x].begin(), after[x].end());
                 }
