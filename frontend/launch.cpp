@@ -2260,28 +2260,42 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         size_t fill = 0;           // instance: the fill (index in fills)
         int64_t e = 0;             // carry: the element (kWhole: the value); instance: the element stored
         const Expr* at = nullptr;  // instance: the element is this index at the reader's iteration (not e)
+        // select: an element of an array whose elements hold different launches, read at AT, an index over the
+        // reader's loops: at the reader's iteration where AT is E, the launches ELEMS[E] (their instances in that
+        // iteration of the loops they share with the reader).
+        bool select = false;
+        std::map<int64_t, std::set<size_t>> elems;
     };
     std::vector<Token> token_of;
     std::map<std::pair<const Var*, int64_t>, size_t> carry_id;
     std::map<std::tuple<size_t, size_t, int64_t>, size_t> inst_id;
     auto carry_token = [&](const Var* v, int64_t e) {
         auto [it, fresh] = carry_id.emplace(std::make_pair(v, e), n_launch + token_of.size());
-        if (fresh) token_of.push_back(Token{true, v, 0, 0, e, nullptr});
+        if (fresh) token_of.push_back(Token{true, v, 0, 0, e, nullptr, false, {}});
         return it->second;
     };
     auto inst_token = [&](size_t x, size_t fill, int64_t e) {
         auto [it, fresh] = inst_id.emplace(std::make_tuple(x, fill, e), n_launch + token_of.size());
-        if (fresh) token_of.push_back(Token{false, nullptr, x, fill, e, nullptr});
+        if (fresh) token_of.push_back(Token{false, nullptr, x, fill, e, nullptr, false, {}});
         return it->second;
     };
     std::map<std::tuple<size_t, size_t, const Expr*>, size_t> sym_id;
     auto sym_token = [&](size_t x, size_t fill, const Expr* at) {
         auto [it, fresh] = sym_id.emplace(std::make_tuple(x, fill, at), n_launch + token_of.size());
-        if (fresh) token_of.push_back(Token{false, nullptr, x, fill, 0, at});
+        if (fresh) token_of.push_back(Token{false, nullptr, x, fill, 0, at, false, {}});
+        return it->second;
+    };
+    std::map<std::pair<const Expr*, std::map<int64_t, std::set<size_t>>>, size_t> sel_id;
+    auto sel_token = [&](const Expr* at, std::map<int64_t, std::set<size_t>> elems) {
+        auto [it, fresh] = sel_id.emplace(std::make_pair(at, elems), n_launch + token_of.size());
+        if (fresh) token_of.push_back(Token{false, nullptr, 0, 0, 0, at, true, std::move(elems)});
         return it->second;
     };
     auto is_carry = [&](size_t t) { return t >= n_launch && token_of[t - n_launch].carry; };
-    auto is_inst = [&](size_t t) { return t >= n_launch && !token_of[t - n_launch].carry; };
+    auto is_inst = [&](size_t t) {
+        return t >= n_launch && !token_of[t - n_launch].carry && !token_of[t - n_launch].select;
+    };
+    auto is_sel = [&](size_t t) { return t >= n_launch && token_of[t - n_launch].select; };
     using Tokens = std::set<size_t>;
     struct TokVal {
         Tokens s;                      // the value as a whole (a scalar task id; an array: none sure)
@@ -2311,10 +2325,17 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     // (over the later launch's loops) whose element it names.
     // The elements of fill FI whose instance of launch T the tokens DEPS order: those named, and, when T's
     // instances run one after another over the nest, every one stored before the last named.
+    // SEL: through an array read at an index over the later launch's loops whose elements hold different launches
+    // (a select token), the instances of the later launch where that index is one of the values given.
+    static constexpr size_t kNoFill = std::numeric_limits<size_t>::max();
     struct Partial {
-        size_t fill = 0;
+        size_t fill = kNoFill;
         std::set<int64_t> elems;
         std::vector<const Expr*> at;
+        std::vector<std::pair<const Expr*, std::set<int64_t>>> sel;
+        // AT_IN: as AT, where the index is one of the values given (a select token's elements that hold this
+        // fill's instances).
+        std::vector<std::pair<const Expr*, std::set<int64_t>>> at_in;
     };
     // The values an index may take (at most 4096; nullopt: not known): constants, loop indices of constant
     // ranges, single assignments, and + - * // % min max casts of those (each combination: a superset).
@@ -2450,8 +2471,20 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             std::optional<Tokens> r;
             for (int64_t e : *where) {
                 auto it = a.at.find(e);
-                if (it == a.at.end()) return {};
-                r = r ? meet(*r, it->second) : it->second;
+                static const Tokens none;
+                r = r ? meet(*r, it == a.at.end() ? none : it->second) : it == a.at.end() ? none : it->second;
+            }
+            // Elements holding different launches (not in every element): which one orders the reader depends on
+            // the reader's iteration (a select token, resolved per instance pair in apart()).
+            if (where->size() > 1) {
+                std::map<int64_t, std::set<size_t>> elems;
+                for (int64_t e : *where)
+                    if (auto it = a.at.find(e); it != a.at.end())
+                        for (size_t t : it->second)
+                            if (!r->count(t) && (t < n_launch || (is_inst(t) && !token_of[t - n_launch].at &&
+                                                                  token_of[t - n_launch].e == e)))
+                                elems[e].insert(t);
+                if (!elems.empty()) r->insert(sel_token(x->args[1].get(), std::move(elems)));
             }
             // A filled array read at an index of the reader's loops: the launch at the iteration that stored
             // that element, whichever it is (when every element the index may name holds that fill's instance).
@@ -2460,9 +2493,10 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 bool first = true;
                 for (int64_t e : *where) {
                     std::set<std::pair<size_t, size_t>> here;
-                    for (size_t t : a.at.at(e))
-                        if (is_inst(t) && !token_of[t - n_launch].at && token_of[t - n_launch].e == e)
-                            here.emplace(token_of[t - n_launch].launch, token_of[t - n_launch].fill);
+                    if (a.at.count(e))
+                        for (size_t t : a.at.at(e))
+                            if (is_inst(t) && !token_of[t - n_launch].at && token_of[t - n_launch].e == e)
+                                here.emplace(token_of[t - n_launch].launch, token_of[t - n_launch].fill);
                     if (first)
                         common = std::move(here);
                     else
@@ -2510,7 +2544,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                     acc.insert(inst_token(x, fi, e));
                 else if (std::find(ls.begin(), ls.end(), f.nest.front()) == ls.end())
                     acc.insert(x);
-            } else if (!is_inst(x) && std::none_of(f.nest.begin(), f.nest.end(), [&](const Stmt* l) {
+            } else if (!is_inst(x) && !is_sel(x) && std::none_of(f.nest.begin(), f.nest.end(), [&](const Stmt* l) {
                            return std::any_of(l->iter_args.begin(), l->iter_args.end(),
                                               [&](const VarPtr& v) { return v.get() == token_of[x - n_launch].var; });
                        })) {
@@ -2625,7 +2659,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 const bool runs = passes::runs_at_least_once(*s);
                 // (an element read at an index of this loop or one inside it: out of the loop, not known)
                 auto local = [&](size_t t) {
-                    if (!is_inst(t) || !token_of[t - n_launch].at) return false;
+                    if (!(is_inst(t) || is_sel(t)) || !token_of[t - n_launch].at) return false;
                     for (const Stmt* l : index_loops(token_of[t - n_launch].at)) {
                         if (!l || l == s.get()) return true;
                         const auto& enc = enclosing[l];
@@ -3268,8 +3302,13 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 if (const auto& w = (side == 0 ? wx : wy)->dims[d])
                     for (const auto& [v, cf] : w->off.coef) key_of(v, side);
         if (part) {
-            for (const Stmt* l : fills[part->fill].nest) key_of(l->loop_var.get(), 0);
+            if (part->fill != kNoFill)
+                for (const Stmt* l : fills[part->fill].nest) key_of(l->loop_var.get(), 0);
             for (const Expr* h : part->at)
+                for (const Stmt* l : index_loops(h)) key_of(l->loop_var.get(), 1);
+            for (const auto& [h, es] : part->sel)
+                for (const Stmt* l : index_loops(h)) key_of(l->loop_var.get(), 1);
+            for (const auto& [h, es] : part->at_in)
                 for (const Stmt* l : index_loops(h)) key_of(l->loop_var.get(), 1);
         }
         std::vector<std::vector<int64_t>> values;
@@ -3303,6 +3342,12 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
             // The instance pair is ordered through a filled array B's deps= read (PART).
             auto ordered_here = [&] {
                 if (!part) return false;
+                for (const auto& [h, es] : part->sel) {
+                    std::map<const Var*, int64_t> hb;
+                    for (const Stmt* l : index_loops(h)) hb[l->loop_var.get()] = value(l->loop_var.get(), 1);
+                    if (auto e = index_at(h, hb, 0); e && es.count(*e)) return true;
+                }
+                if (part->fill == kNoFill) return false;
                 const Fill& f = fills[part->fill];
                 std::map<const Var*, int64_t> bound;
                 for (const Stmt* l : f.nest) bound[l->loop_var.get()] = value(l->loop_var.get(), 0);
@@ -3313,6 +3358,11 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                     std::map<const Var*, int64_t> hb;
                     for (const Stmt* l : index_loops(h)) hb[l->loop_var.get()] = value(l->loop_var.get(), 1);
                     if (index_at(h, hb, 0) == e) return true;
+                }
+                for (const auto& [h, es] : part->at_in) {
+                    std::map<const Var*, int64_t> hb;
+                    for (const Stmt* l : index_loops(h)) hb[l->loop_var.get()] = value(l->loop_var.get(), 1);
+                    if (index_at(h, hb, 0) == e && es.count(*e)) return true;
                 }
                 return false;
             };
@@ -3934,15 +3984,21 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
     };
     for (size_t j = 0; j < n_launch; ++j) {
         const ManualLaunch& b = launches[j];
-        std::set<size_t> by_deps, direct, named;
+        std::set<size_t> by_deps, direct, named, sels;
         by_deps = launch_deps[j];
         for (size_t t : by_deps) {
-            if (is_inst(t))
+            if (is_sel(t)) {
+                sels.insert(t);
+                for (const auto& [e, ts] : token_of[t - n_launch].elems)
+                    for (size_t u : ts)
+                        if (is_inst(u)) named.insert(token_of[u - n_launch].launch);
+            } else if (is_inst(t)) {
                 named.insert(token_of[t - n_launch].launch);
-            else if (is_carry(t))
+            } else if (is_carry(t)) {
                 carried[j].insert(t);
-            else
+            } else {
                 named.insert(t);
+            }
         }
         for (size_t t : named) {
             if (t >= j) continue;
@@ -3976,7 +4032,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 if (f.nest.size() != m.loops.size() - k ||
                     !std::equal(f.nest.begin(), f.nest.end(), m.loops.end() - f.nest.size()))
                     continue;
-                Partial p{fi, ordered_elems(t, fi, by_deps), {}};
+                Partial p{fi, ordered_elems(t, fi, by_deps), {}, {}, {}};
                 for (size_t tk : by_deps) {
                     if (!is_inst(tk)) continue;
                     const Token& x = token_of[tk - n_launch];
@@ -3989,7 +4045,22 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                         p.at.push_back(x.at);
                     }
                 }
-                if (p.elems.empty() && p.at.empty()) continue;
+                // (a select token: the elements that hold this fill's instance that stored them)
+                for (size_t tk : sels) {
+                    const Token& x = token_of[tk - n_launch];
+                    const auto& hl = index_loops(x.at);
+                    if (!std::all_of(hl.begin(), hl.end(), [&](const Stmt* l) {
+                            return l && std::find(b.loops.begin(), b.loops.end(), l) != b.loops.end();
+                        }))
+                        continue;
+                    std::set<int64_t> es;
+                    for (const auto& [e, ts] : x.elems)
+                        if (auto it = inst_id.find(std::make_tuple(t, fi, e));
+                            it != inst_id.end() && ts.count(it->second))
+                            es.insert(e);
+                    if (!es.empty()) p.at_in.emplace_back(x.at, std::move(es));
+                }
+                if (p.elems.empty() && p.at.empty() && p.at_in.empty()) continue;
                 // Every instance of t runs before some instance of j, all of which run (j in no branch arm in
                 // its loops past t's, those of constant ranges, the indices over them): what runs after every
                 // instance of j runs after every instance of t.
@@ -3997,6 +4068,8 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                                            [&](const auto& arm) { return if_depth.at(arm.first) <= k; });
                 std::vector<const Stmt*> own(b.loops.begin() + static_cast<std::ptrdiff_t>(k), b.loops.end());
                 for (const Expr* h : p.at)
+                    for (const Stmt* l : index_loops(h)) all_run &= std::find(own.begin(), own.end(), l) != own.end();
+                for (const auto& [h, es] : p.at_in)
                     for (const Stmt* l : index_loops(h)) all_run &= std::find(own.begin(), own.end(), l) != own.end();
                 std::vector<std::vector<int64_t>> vals;
                 size_t points = 1;
@@ -4013,6 +4086,8 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                         for (size_t d = 0; d < own.size(); ++d) bound[own[d]->loop_var.get()] = vals[d][at[d]];
                         for (const Expr* h : p.at)
                             if (auto e = index_at(h, bound, 0)) got.insert(*e);
+                        for (const auto& [h, es] : p.at_in)
+                            if (auto e = index_at(h, bound, 0); e && es.count(*e)) got.insert(*e);
                         for (size_t d = own.size(); d-- > 0;) {
                             if (++at[d] < vals[d].size()) break;
                             at[d] = 0;
@@ -4022,6 +4097,28 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                 }
                 partial.emplace(std::make_pair(t, j), std::move(p));
             }
+        }
+        // Select tokens: at j's instances where the index is E, the launches of element E (and, when each runs
+        // whenever j does, what they run after) ran before, in this iteration of the loops they share with j. Only
+        // launches in no loop j is not in (a task id out of such a loop is its last instance, which orders
+        // nothing of the others here), and indices over j's own loops.
+        for (size_t tk : sels) {
+            const Token& x = token_of[tk - n_launch];
+            const auto& hl = index_loops(x.at);
+            if (hl.empty() || !std::all_of(hl.begin(), hl.end(), [&](const Stmt* l) {
+                    return l && std::find(b.loops.begin(), b.loops.end(), l) != b.loops.end();
+                }))
+                continue;
+            std::map<size_t, std::set<int64_t>> ordered;  // launch -> the index values where j runs after it
+            for (const auto& [e, ts] : x.elems)
+                for (size_t t : ts) {
+                    if (t >= n_launch || t >= j || shared_loops(launches[t].loops, b.loops) != launches[t].loops.size())
+                        continue;
+                    ordered[t].insert(e);
+                    if (on_every_path(launches[t], b))
+                        for (size_t i : after[t]) ordered[i].insert(e);
+                }
+            for (auto& [i, es] : ordered) partial[{i, j}].sel.emplace_back(x.at, std::move(es));
         }
         for (size_t r = 0; r < host_reads.size(); ++r)
             if (host_reads[r].pos <= j && dominates(host_reads[r], b))
