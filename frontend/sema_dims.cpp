@@ -263,22 +263,85 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
         }
         return changed;
     };
+    // What the fixed point reads, found once (its rounds only re-read them, in the same order): `NAME =
+    // pl.tensor.dim(t, k)` assignments, annotated assignments (with the callee of a `self.f(...)` value), every
+    // function's returns, and every `self.f(...)` call with its caller and callee (a whole model file has tens of
+    // thousands of calls; walking and naming each in every round was most of what reading it cost).
+    struct DimAssign {
+        const std::string* name;
+        FnInfo* fi;
+        const Expr* tensor;
+        const Expr* axis;
+    };
+    std::vector<DimAssign> dim_assigns;
+    struct AnnAssign {
+        const Stmt* stmt;
+        FnInfo* fi;
+        const FnInfo* callee;  // the value is self.callee(...), else nullptr
+    };
+    std::vector<AnnAssign> ann_assigns;
+    for (auto& [stmt, fi] : assigns) {
+        const Expr* v = stmt->value.get();
+        if (stmt->targets.size() == 1 && stmt->targets[0]->kind == ExprKind::Name && v && v->kind == ExprKind::Call &&
+            v->children[0]->dotted() == "pl.tensor.dim" && v->args.size() == 2 && v->args[0]->kind == ExprKind::Name)
+            dim_assigns.push_back(DimAssign{&stmt->targets[0]->name, fi, v->args[0].get(), v->args[1].get()});
+        if (!stmt->annotation || stmt->targets.size() != 1 || !stmt->value) continue;
+        if (v->kind == ExprKind::Name) {
+            ann_assigns.push_back(AnnAssign{stmt, fi, nullptr});
+        } else if (v->kind == ExprKind::Call) {
+            const std::string callee = v->children[0]->dotted();
+            if (callee.rfind("self.", 0) == 0)
+                if (auto f = fns.find(callee.substr(5)); f != fns.end())
+                    ann_assigns.push_back(AnnAssign{stmt, fi, &f->second});
+        }
+    }
+    std::vector<std::pair<FnInfo*, const Stmt*>> returns;
+    for (auto& entry : fns) {
+        FnInfo& fi = entry.second;
+        if (!fi.ret) continue;
+        std::function<void(const std::vector<ast::StmtPtr>&)> rets = [&](const std::vector<ast::StmtPtr>& body) {
+            for (const auto& st : body) {
+                if (st->kind == StmtKind::Return && st->value) returns.emplace_back(&fi, st.get());
+                rets(st->body);
+                rets(st->orelse);
+            }
+        };
+        rets(fi.def->body);
+    }
+    struct SelfCall {
+        const FnInfo* caller;
+        const Expr* call;
+        const FnInfo* callee;
+    };
+    std::vector<SelfCall> self_calls;
+    for (auto& entry : fns) {
+        const FnInfo& caller = entry.second;
+        std::function<void(const Expr&)> on_call = [&](const Expr& c) {
+            const std::string callee = c.children[0]->dotted();
+            if (callee.rfind("self.", 0) != 0) return;
+            if (auto f = fns.find(callee.substr(5)); f != fns.end())
+                self_calls.push_back(SelfCall{&caller, &c, &f->second});
+        };
+        std::function<void(const std::vector<ast::StmtPtr>&)> walk = [&](const std::vector<ast::StmtPtr>& body) {
+            for (const auto& st : body) {
+                if (st->value) visit_calls(*st->value, on_call);
+                walk(st->body);
+                walk(st->orelse);
+            }
+        };
+        walk(caller.def->body);
+    }
     auto fixpoint = [&] {
         for (bool changed = true; changed;) {
             changed = false;
-            for (auto& [stmt, fi] : assigns) {  // NAME = pl.tensor.dim(t, k)
-                const Expr* v = stmt->value.get();
-                if (stmt->targets.size() != 1 || stmt->targets[0]->kind != ExprKind::Name || !v ||
-                    v->kind != ExprKind::Call || v->children[0]->dotted() != "pl.tensor.dim" || v->args.size() != 2 ||
-                    v->args[0]->kind != ExprKind::Name)
-                    continue;
-                const std::string& n = stmt->targets[0]->name;
-                auto t = fi->annotated.find(v->args[0]->name);
-                auto k = fold_const(consts, *v->args[1]);
-                if (!unresolved(n) || t == fi->annotated.end() || !k) continue;
+            for (const DimAssign& d : dim_assigns) {  // NAME = pl.tensor.dim(t, k)
+                const std::string& n = *d.name;
+                auto t = d.fi->annotated.find(d.tensor->name);
+                auto k = fold_const(consts, *d.axis);
+                if (!unresolved(n) || t == d.fi->annotated.end() || !k) continue;
                 auto* ki = std::get_if<int64_t>(&k->v);
                 if (!ki || *ki < 0 || static_cast<size_t>(*ki) >= t->second->args.size()) continue;
-                if (auto d = fold_dim(*t->second->args[static_cast<size_t>(*ki)])) changed |= set(n, *d);
+                if (auto dv = fold_dim(*t->second->args[static_cast<size_t>(*ki)])) changed |= set(n, *dv);
             }
             // Both ways, position by position: `x: ANN = y` (an alias), `t: ANN = self.f(...)` against f's return
             // annotation, and `return a, b` against the function's own (PyPTO writes a symbol on one side and the
@@ -290,73 +353,42 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
                     changed |= unify(b[i], a[i]);
                 }
             };
-            for (auto& [stmt, fi] : assigns) {
-                if (!stmt->annotation || stmt->targets.size() != 1 || !stmt->value) continue;
-                const Expr* v = stmt->value.get();
-                if (v->kind == ExprKind::Name) {
-                    auto it = fi->annotated.find(v->name);
-                    if (it != fi->annotated.end()) both(shapes_in(stmt->annotation.get()), {it->second});
-                } else if (v->kind == ExprKind::Call && v->children[0]->dotted().rfind("self.", 0) == 0) {
-                    auto f = fns.find(v->children[0]->dotted().substr(5));
-                    if (f != fns.end()) both(shapes_in(stmt->annotation.get()), shapes_in(f->second.ret));
+            for (const AnnAssign& a : ann_assigns) {
+                if (!a.callee) {
+                    auto it = a.fi->annotated.find(a.stmt->value->name);
+                    if (it != a.fi->annotated.end()) both(shapes_in(a.stmt->annotation.get()), {it->second});
+                } else {
+                    both(shapes_in(a.stmt->annotation.get()), shapes_in(a.callee->ret));
                 }
             }
-            for (auto& entry : fns) {
-                FnInfo& fi = entry.second;
-                if (!fi.ret) continue;
-                std::function<void(const std::vector<ast::StmtPtr>&)> rets =
-                    [&](const std::vector<ast::StmtPtr>& body) {
-                        for (const auto& s : body) {
-                            if (s->kind == StmtKind::Return && s->value) {
-                                std::vector<const Expr*> got;
-                                const Expr* v = s->value.get();
-                                auto shape_of = [&](const Expr& x) -> const Expr* {
-                                    if (x.kind != ExprKind::Name) return nullptr;
-                                    auto it = fi.annotated.find(x.name);
-                                    return it == fi.annotated.end() ? nullptr : it->second;
-                                };
-                                if (v->kind == ExprKind::Tuple)
-                                    for (const auto& a : v->args) got.push_back(shape_of(*a));
-                                else
-                                    got.push_back(shape_of(*v));
-                                both(shapes_in(fi.ret), got);
-                            }
-                            rets(s->body);
-                            rets(s->orelse);
-                        }
-                    };
-                rets(fi.def->body);
-            }
-            for (auto& entry : fns) {         // self.f(args): a parameter's dims from the actual argument's
-                auto& caller = entry.second;  // (a named reference: clang 15 cannot capture a structured binding)
-                std::function<void(const Expr&)> on_call = [&](const Expr& c) {
-                    std::string callee = c.children[0]->dotted();
-                    if (callee.rfind("self.", 0) != 0) return;
-                    auto f = fns.find(callee.substr(5));
-                    if (f == fns.end()) return;
-                    auto arg_shape = [&](const Expr& a) -> const Expr* {
-                        if (a.kind != ExprKind::Name) return nullptr;
-                        auto it = caller.annotated.find(a.name);
-                        return it == caller.annotated.end() ? nullptr : it->second;
-                    };
-                    auto param_shape = [&](const std::string& p) -> const Expr* {
-                        auto it = f->second.annotated.find(p);
-                        return it == f->second.annotated.end() ? nullptr : it->second;
-                    };
-                    for (size_t i = 0; i < c.args.size() && i < f->second.params.size(); ++i)
-                        changed |= unify(param_shape(f->second.params[i]), arg_shape(*c.args[i]));
-                    for (const auto& kw : c.keywords) changed |= unify(param_shape(kw.name), arg_shape(*kw.value));
+            for (const auto& [fi, st] : returns) {
+                std::vector<const Expr*> got;
+                const Expr* v = st->value.get();
+                auto shape_of = [&](const Expr& x) -> const Expr* {
+                    if (x.kind != ExprKind::Name) return nullptr;
+                    auto it = fi->annotated.find(x.name);
+                    return it == fi->annotated.end() ? nullptr : it->second;
                 };
-                std::vector<std::pair<const Stmt*, FnInfo*>> mine;
-                std::function<void(const std::vector<ast::StmtPtr>&)> walk =
-                    [&](const std::vector<ast::StmtPtr>& body) {
-                        for (const auto& s : body) {
-                            if (s->value) visit_calls(*s->value, on_call);
-                            walk(s->body);
-                            walk(s->orelse);
-                        }
-                    };
-                walk(caller.def->body);
+                if (v->kind == ExprKind::Tuple)
+                    for (const auto& a : v->args) got.push_back(shape_of(*a));
+                else
+                    got.push_back(shape_of(*v));
+                both(shapes_in(fi->ret), got);
+            }
+            for (const SelfCall& sc : self_calls) {  // self.f(args): a parameter's dims from the actual argument's
+                const Expr& c = *sc.call;
+                auto arg_shape = [&](const Expr& a) -> const Expr* {
+                    if (a.kind != ExprKind::Name) return nullptr;
+                    auto it = sc.caller->annotated.find(a.name);
+                    return it == sc.caller->annotated.end() ? nullptr : it->second;
+                };
+                auto param_shape = [&](const std::string& p) -> const Expr* {
+                    auto it = sc.callee->annotated.find(p);
+                    return it == sc.callee->annotated.end() ? nullptr : it->second;
+                };
+                for (size_t i = 0; i < c.args.size() && i < sc.callee->params.size(); ++i)
+                    changed |= unify(param_shape(sc.callee->params[i]), arg_shape(*c.args[i]));
+                for (const auto& kw : c.keywords) changed |= unify(param_shape(kw.name), arg_shape(*kw.value));
             }
         }
     };
