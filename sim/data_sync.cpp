@@ -90,9 +90,12 @@ Step DataEngine::begin_pop(SimInstr& in) {
         if (written > 1 && sl.parts.size() > 1 && sl.parts[0] != sl.parts[1] &&
             (a.rows() != b.rows() || a.cols() != b.cols() || a != b)) {
             last_writer_matters = true;
-            runtime_finding(codes::kNonuniformGather, *in.stmt,
-                            "both AIV lanes pushed different data into the same V2C slot with split 0; the cube "
-                            "receives whichever landed last");
+            // A token (cvsim's own V2C fence under a split region) is never read: which lane landed last
+            // cannot change anything.
+            if (!p.unread)
+                runtime_finding(codes::kNonuniformGather, *in.stmt,
+                                "both AIV lanes pushed different data into the same V2C slot with split 0; the cube "
+                                "receives whichever landed last");
         }
     }
     p.xfer = std::move(m);

@@ -333,6 +333,7 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             p.ring = r;
             p.ring_dir = dir;
             p.split = arg(c, "split") ? static_cast<int>(scalar(arg(c, "split")).as_int()) : 0;
+            p.unread = dir == 1 && p.split == 0 && pop_unread(s);
             const int p_split = p.split;
             wait->out = out;
             // What the popped tile is: its ring and lane now, its slot (and on a5 the slot's bytes in place) once the

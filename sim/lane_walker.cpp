@@ -52,6 +52,49 @@ LaneWalker::LaneWalker(const WalkContext& cx, const rt::LaneProgram& prog, LaneS
     }
 }
 
+namespace {
+// Marks every variable `e` reads, except a tfree's operand (freeing a popped tile does not read its data).
+void mark_read(const ExprPtr& e, std::vector<bool>& read) {
+    if (!e) return;
+    if (e->kind == ExprKind::Var) {
+        if (e->var && e->var->id < read.size()) read[e->var->id] = true;
+        return;
+    }
+    if (e->kind == ExprKind::Call && e->op && (e->op->code == OpCode::TfreeToAic || e->op->code == OpCode::TfreeToAiv))
+        return;
+    for (const auto& a : e->args) mark_read(a, read);
+    for (const auto& a : e->args2) mark_read(a, read);
+    mark_read(e->attrs, read);
+}
+void mark_read(const Block& b, std::vector<bool>& read) {
+    for (const auto& s : b) {
+        mark_read(s->value, read);
+        for (const auto& v : s->values) mark_read(v, read);
+        for (const auto& v : s->init_values) mark_read(v, read);
+        for (const auto& v : s->loop_extra) mark_read(v, read);
+        mark_read(s->start, read);
+        mark_read(s->stop, read);
+        mark_read(s->step, read);
+        mark_read(s->body, read);
+        mark_read(s->orelse, read);
+    }
+}
+}  // namespace
+
+bool LaneWalker::pop_unread(const Stmt& s) {
+    const Function& fn = *m_prog.fn;
+    if (s.kind != StmtKind::Assign || s.targets.size() != 1) return false;
+    const VarPtr& t = s.targets[0];
+    // Only a variable of this lane's own function (a statement of another function has other ids).
+    if (!t || t->id >= fn.vars.size() || fn.vars[t->id] != t) return false;
+    if (!m_var_read_done) {
+        m_var_read.assign(fn.vars.size(), false);
+        mark_read(fn.body, m_var_read);
+        m_var_read_done = true;
+    }
+    return !m_var_read[t->id];
+}
+
 LaneWalker::~LaneWalker() {
     m_env.clear();
     if (env_pool().size() < 64) env_pool().push_back(std::move(m_env));

@@ -106,6 +106,8 @@ class LaneWalker {
         for (int64_t seq : m_last_on_pipe)
             if (seq >= 0) in.deps.push_back(static_cast<uint32_t>(seq));
     }
+    // Whether a V2C pop's result is never read but by a tfree (a token: its data cannot matter).
+    bool pop_unread(const ir::Stmt& s);
     // ---- op calls (lane_ops.cpp) ----
     LValue issue_call(const ir::Stmt& s, const ir::Expr& c);
     // pl.tile.mgather's Mat form on the cube (lane_mgather_mat.cpp; its data: DataEngine::begin_mgather_mat).
@@ -117,6 +119,8 @@ class LaneWalker {
     std::vector<LValue> m_env;    // per variable id (its storage is reused by the next walk)
     std::vector<LValue> m_yield;  // values of the last pl.yield_
     bool m_returned = false;
+    std::vector<bool> m_var_read;  // per variable id of the program's function: read but by a tfree (lazily)
+    bool m_var_read_done = false;
     std::vector<std::pair<uint64_t, int64_t>> m_loops;  // enclosing loops (location key, iteration)
     struct GmRec {
         uint32_t tensor;

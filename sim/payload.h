@@ -50,6 +50,7 @@ struct Payload {
     std::string detail;              // words for traces and reports
     bool memo_hit = false;           // the result is taken from the memo (inputs identical)
     bool data_clean = false;         // p.data equals the memo's (pushes, pops)
+    bool unread = false;             // pops: nothing but a tfree reads the popped tile (a token)
     uint32_t gm_static = 0;          // gm[0, gm_static) are the windows (the rest: run time)
     std::vector<GmAccess> gm_spare;  // run-time windows of earlier schedules, kept for their storage
     uint32_t indexed_tensor = 0;     // mgather / mscatter: the GM tensor the index tile picks from

@@ -503,9 +503,16 @@ class Splitter {
             changed = false;
             std::set<const Var*> used;
             for (const auto& s : m_out->body) collect_reads(*s, used);
-            changed = strip_dead_carried(m_out->body, used, m_out->body);
+            changed = strip_dead_carried(m_out->body, used, m_out->body, lane_origins());
             if (!changed) changed = prune(m_out->body, used, m_var_shells);
         }
+    }
+
+    // The source's GM origins (gm_origins) on this lane's variables.
+    GmOrigins lane_origins() const {
+        GmOrigins origins;
+        for (const auto& [v, prm] : m_src_origins) origins[m_map.get(m_src.vars[v->id]).get()] = m_map.get(prm);
+        return origins;
     }
 
     // The reads of every statement of ROOT outside LOOP's body (LOOP's own header and init values included).
@@ -529,12 +536,18 @@ class Splitter {
     // so copies are not reads here). A branch's results are kept as they are (upstream strips only the ones
     // whose value the lane no longer defines: see docs/DECISIONS.md, parity). The copies that fed a dropped
     // value are then dead and pruned.
-    static bool strip_dead_carried(Block& b, const std::set<const Var*>& used, const Block& root) {
+    //
+    // A read of a copy standing for the other lane's store (m_copy_defs) is not a read of the carried value
+    // either when that copy is a version of one tensor parameter: upstream's lane has no such statement, so its
+    // reader names the dangling store result, which RemapDanglingGmRefsToParam points at the parameter (the AIC
+    // lane of a loop whose vector stores a GM tensor the cube then loads carries nothing upstream). Such a copy
+    // of a dropped value then copies the parameter instead: the same GM tensor, so no access changes.
+    bool strip_dead_carried(Block& b, const std::set<const Var*>& used, const Block& root, const GmOrigins& origins) {
         bool changed = false;
         for (auto& sp : b) {
             Stmt& s = *sp;
-            changed |= strip_dead_carried(s.body, used, root);
-            changed |= strip_dead_carried(s.orelse, used, root);
+            changed |= strip_dead_carried(s.body, used, root, origins);
+            changed |= strip_dead_carried(s.orelse, used, root, origins);
             if (s.kind != StmtKind::For || s.iter_args.empty()) continue;
             Stmt* y = !s.body.empty() && s.body.back()->kind == StmtKind::Yield ? s.body.back().get() : nullptr;
             if (!y || y->values.size() != s.iter_args.size()) continue;  // not the shape this pass knows: kept
@@ -552,6 +565,16 @@ class Splitter {
                         if (is_copy(*x) && chain.insert(x->targets[0].get()).second) grew = true;
                     });
                 }
+                // The chain's copies standing for the other lane's stores, all versions of the carried value's
+                // parameter: their readers read that parameter upstream.
+                const auto carried_origin = origins.find(s.iter_args[i].get());
+                std::set<const Var*> store_copies;
+                if (carried_origin != origins.end())
+                    for (const Var* v : chain) {
+                        auto o = origins.find(v);
+                        if (m_copy_defs.count(v) && o != origins.end() && o->second == carried_origin->second)
+                            store_copies.insert(v);
+                    }
                 bool read = false;
                 walk(s.body, [&](const StmtPtr& x) {
                     if (read || is_copy(*x)) return;
@@ -566,7 +589,7 @@ class Splitter {
                         collect_reads(shallow, r);
                     }
                     for (const Var* v : chain)
-                        if (r.count(v)) read = true;
+                        if (r.count(v) && !store_copies.count(v)) read = true;
                 });
                 if (read) continue;
                 // A copy is a read when something after the loop reads it: a name the body binds is visible
@@ -576,8 +599,15 @@ class Splitter {
                 std::set<const Var*> after;
                 reads_outside(root, &s, after);
                 for (const Var* v : chain)
-                    if (after.count(v)) read = true;
+                    if (after.count(v) && !store_copies.count(v)) read = true;
                 if (read) continue;
+                // The store copies (and the copies of them) that something still reads copy the parameter now.
+                if (!store_copies.empty())
+                    walk(s.body, [&](const StmtPtr& x) {
+                        if (is_copy(*x) && store_copies.count(x->targets[0].get()) &&
+                            !store_copies.count(x->value->var.get()))
+                            x->value = var_ref(carried_origin->second, x->value->loc);
+                    });
                 auto erase_at = [](auto& v, size_t k) {
                     if (k < v.size()) v.erase(v.begin() + static_cast<std::ptrdiff_t>(k));
                 };
