@@ -1181,6 +1181,10 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                                           : load_params(so.target, so.config_files, so.param_sets).gm.visibility_delay;
     nlohmann::json report = nlohmann::json::array();
     bool any_unread = false;  // a kernel of a multi-launch file that gave a diagnostic instead of a verdict
+    // For the closing line of a file of several kernels (its last lines are otherwise one kernel's verdict, which
+    // may read PASS when another kernel, or the launches, failed).
+    bool several = false;
+    int verdicts = 0, verdicts_found = 0, diag_found = 0;
     for (const auto& kernel : e.kernels) {
         // A deque: entries are appended while it is walked (retries at smaller defaulted dims) and references into it
         // (sample_first) stay valid.
@@ -1192,6 +1196,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
             entries.push_back({c, "", "", "", {}, nullptr, "", -1, "", nullptr});
         const bool per_launch =
             entries.size() > 1 || entries[0].opts.entry != c.entry || !entries[0].orchestration.empty();
+        several |= entries.size() > 1;
         if (e.jobs == 0 && e.merge.empty() && entries.size() > 1) {
             // In-process: SystemC elaborates once per process, so the machine is built for the widest launch
             // (a narrower one leaves clusters idle); each launch elaborating its own failed from the second on.
@@ -1494,8 +1499,12 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                 if (!c.quiet)
                     std::cout << "NO VERDICT: a construct of this kernel is not modelled at run time (E-UNSUPPORTED "
                                  "above); exit 2\n";
-            } else if (!sum.distinct.empty()) {
-                any_findings = true;
+            } else {
+                ++verdicts;
+                if (!sum.distinct.empty()) {
+                    any_findings = true;
+                    ++verdicts_found;
+                }
             }
             if (!sum.distinct.empty()) size_dirty.insert(retry_key(ent));
             return sum.interrupted;
@@ -1671,6 +1680,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                             "(with {} it found nothing): bind the sizes your program uses with --dim NAME=V\n",
                             kernel, tag(ent), ent.dim_sample, size_text(defaulted));
                     any_findings = true;
+                    ++diag_found;
                     size_found.insert(retry_key(ent));
                     item["sizes"] = ent.dim_sample;
                     report.push_back(item);
@@ -1690,6 +1700,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                     // (a race between launches of a manual scope: unordered_launches)
                     std::cerr << render_text(err.diag());
                     any_findings = true;
+                    ++diag_found;
                     size_dirty.insert(retry_key(ent));
                     if (ent.sample_group >= 0) {
                         // A verdict with this value (the group is not unchecked).
@@ -1813,6 +1824,21 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         }
     }
     if (!c.json.empty()) write_json(c.json, {{"kernels", report}});
+    if (several && !c.quiet) {
+        std::cout.flush();
+        const std::string races =
+            diag_found > 0 ? fmt::format("{} race diagnostic(s) (error[...] above), ", diag_found) : "";
+        if (any_findings)
+            std::cout << fmt::format("FAIL (the file): {}{} of {} kernel verdict(s) with findings; exit 1\n", races,
+                                     verdicts_found, verdicts);
+        else if (any_unread)
+            std::cout << fmt::format(
+                "NO VERDICT (the file): {} kernel verdict(s), all clean, but not every kernel was checked (the "
+                "diagnostics above); exit 2\n",
+                verdicts);
+        else
+            std::cout << fmt::format("PASS (the file): all {} kernel verdict(s) clean\n", verdicts);
+    }
     return any_findings ? kExitFindings : any_unread ? kExitBadInput : kExitClean;
 }
 

@@ -2,7 +2,8 @@
 # columns it reads is another element's, nothing orders it (E-RACE-RAW).
 # RUN: check --schedules 2
 # EXIT: 1
-# ERROR: E-RACE-RAW 67:17 'writer' (line 30) writes it and 'reader' reads it
+# ERROR: E-RACE-RAW 68:17 'writer' (line 31) writes it and 'reader' reads it
+# CHECK: FAIL (the file): 1 race diagnostic(s) (error[...] above), 0 of 8 kernel verdict(s) with findings; exit 1
 import pypto.language as pl
 
 
