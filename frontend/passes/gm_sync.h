@@ -63,6 +63,9 @@ struct Access {
     std::set<const Var*> origins;  // tensor parameters it touches
     const Expr* call = nullptr;
     GmWindow win;  // absolute window (gm_windows.h)
+    // The clusters it runs in, as `if` conditions on the block index around it say (nullopt: every cluster;
+    // WindowAnalysis::block_values).
+    std::optional<std::vector<bool>> blocks;
 };
 
 enum class Order { Before, After, Same, Unordered };
@@ -337,6 +340,10 @@ class GmSync {
 
     // May a and b touch a common element in the same iteration of every loop holding both?
     bool overlap_same(const Access& a, const Access& b) const;
+    // meet(a's window, b's window) for a and b in one cluster: as written when both run in every cluster,
+    // else for each cluster both run in, with its block index substituted.
+    bool overlap_in_one_cluster(const Access& a, const Access& b,
+                                const std::function<bool(const GmWindow&, const GmWindow&)>& meet) const;
 
     // May a, in an earlier iteration of the common loop `lp` than b, touch an element b touches? (Loops
     // inside lp may be in any iteration; loops around it in the same.) A loop of at most one trip carries
@@ -417,7 +424,13 @@ class GmSync {
     // what publishes the store before the barrier that orders the other cluster's access.
     void ordered_v2c_store(const Access& s, const Access& cons, bool same_cluster = true);
 
-    void place_barrier(Block* b, size_t il, const SourceLoc& loc);
+    // A barrier (fence + syncall) before index il of b. Every cluster must arrive at it as often as the
+    // others: where b sits in an arm of a branch whose condition may differ between clusters (on the block
+    // index), the other arm gets a barrier too, at its end (one unit with it for the final re-check), up to
+    // the first loop around b. `paired_at`: a branch whose other arm the caller gives its own barrier (with
+    // `second`: that one, which balances nothing above the branch, as the first one does).
+    void place_barrier(Block* b, size_t il, const SourceLoc& loc, const Stmt* paired_at = nullptr, bool second = false);
+    static constexpr int64_t kMaxBalancingBarriers = 64;  // per arm and barrier
 
     ExprPtr syncall_call(const SourceLoc& loc);
 

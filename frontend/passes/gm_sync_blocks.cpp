@@ -85,14 +85,23 @@ struct BlockOrder {
     }
 
     // Order x before y (x runs first) with a barrier at (b, index), as the policy of its direction says.
-    void order(const Access& x, const Access& y, Block* b, size_t index, const std::string& carried) {
+    // b2 (when given): a second barrier at (b2, index2), for a pair in sibling arms of one branch (each cluster
+    // runs one arm, so it passes one of the two barriers).
+    void order(const Access& x, const Access& y, Block* b, size_t index, const std::string& carried,
+               Block* b2 = nullptr, size_t index2 = 0, const Stmt* sibling_if = nullptr) {
         const bool v2c = !(x.lane == Side::Cube && x.store);
         const std::string tensor = GmSync::name_of(x.origins);
         const std::string what = fmt::format("{} -> {} {}: {} {} across clusters{}", g.where(x), g.where(y), tensor,
                                              v2c ? "V2C" : "C2V", kind(x, y), carried);
         if (!v2c) {
             if (g.complete()) {
+                const size_t before = g.m_barrier_units.size();
                 g.c2v_order_at(b, index, y.stmt->loc, what + " ordered with fence + syncall (--c2v complete)");
+                if (b2) {
+                    const size_t mid = g.m_barrier_units.size();
+                    g.c2v_order_at(b2, index2, y.stmt->loc, what + " ordered with fence + syncall (--c2v complete)");
+                    if (mid == before + 1 && g.m_barrier_units.size() == mid + 1) merge_last_two(true);
+                }
             } else {
                 ++g.m_stats.unfenced;
                 g.m_stats.log.push_back(what + " left unfenced as upstream does");
@@ -114,20 +123,42 @@ struct BlockOrder {
                                   "one cluster) cannot order it",
                                   what_access(y), tensor, y.store ? "overwrites" : "reads", what_access(x),
                                   x.stmt->loc.str(), x.store ? "writes" : "reads",
-                                  carried.empty() ? "" : " in an earlier iteration"),
+                                  carried.find("loop-carried") != std::string::npos ? " in an earlier iteration" : ""),
                       "insert pl.system.fence() + pl.system.syncall(core_type=\"mix\") between the two accesses (or "
                       "compile with --v2c "
                       "fence)");
             case V2CPolicy::Fence:
                 ++g.m_stats.fallbacks;
                 g.m_stats.log.push_back(what + " has no balanced fence placement (crosses clusters), barrier instead");
-                g.place_barrier(b, index, y.stmt->loc);
+                place(b, index, b2, index2, y.stmt->loc, sibling_if);
                 return;
             case V2CPolicy::Syncall:
                 g.m_stats.log.push_back(what + " ordered with fence + syncall");
-                g.place_barrier(b, index, y.stmt->loc);
+                place(b, index, b2, index2, y.stmt->loc, sibling_if);
                 return;
         }
+    }
+
+    // The barrier at (b, index), and its sibling-arm twin at (b2, index2) when given: one unit for the final
+    // re-check (removed together or kept together, so each cluster still arrives as often as the others).
+    void place(Block* b, size_t index, Block* b2, size_t index2, const SourceLoc& loc, const Stmt* sibling_if) {
+        const size_t before = g.m_barrier_units.size();
+        g.place_barrier(b, index, loc, sibling_if);
+        if (!b2) return;
+        const size_t mid = g.m_barrier_units.size();
+        g.place_barrier(b2, index2, loc, sibling_if, true);
+        if (mid == before + 1 && g.m_barrier_units.size() == mid + 1) merge_last_two(false);
+    }
+
+    // The last two barrier units as one (a sibling pair, counted once).
+    void merge_last_two(bool c2v) {
+        auto& units = g.m_barrier_units;
+        auto& first = units[units.size() - 2].stmts;
+        const auto& second = units.back().stmts;
+        first.insert(first.end(), second.begin(), second.end());
+        units.pop_back();
+        --g.m_stats.barriers;
+        if (c2v) --g.m_stats.c2v_orders;
     }
 
     // Already ordered by an author barrier (or one planned): counted, and the store published under the
@@ -172,21 +203,63 @@ struct BlockOrder {
         return s;
     }
 
+    static const std::vector<bool>* blocks_of(const Access& a) { return a.blocks ? &*a.blocks : nullptr; }
+
     // May p (in an earlier iteration of a loop holding both than q) touch an element q touches, in another
     // cluster?
     bool overlap_earlier(const Access& p, const Access& q) const {
         const int nb = g.m_opt.blocks;
         for (auto& l : carrying(p, q))
             if (WindowAnalysis::may_overlap_across_blocks(p.win, q.win, nb, g.m_win, shared_above(p, q, l.depth),
-                                                          l.loop, -far(*l.loop), -1))
+                                                          l.loop, -far(*l.loop), -1, blocks_of(p), blocks_of(q)))
                 return true;
         return false;
+    }
+
+    // first and then in sibling arms (depth d) of the branch at depth d - 1, in one iteration of every loop
+    // around it and in two clusters that take different arms. The reference runs the blocks in lockstep by
+    // program position, in which the arms' statement indices compare (the arm itself does not), so the access
+    // at the lower index in its arm runs first (a tie: the one whose statement that is, else the then-arm's, as
+    // written; deeper positions hold iteration ordinals, so no one order holds there). Ordered by a barrier after
+    // that access's statement in its arm and one before the other's in the other arm: each cluster takes one
+    // arm, so each passes one of the two.
+    void sibling_same_iteration(const Access& first, const Access& then, size_t d) {
+        const Stmt& br = *(*first.path[d - 1].first)[first.path[d - 1].second];
+        if (br.kind != StmtKind::If || !br.value || g.m_win.uniform_across_blocks(*br.value)) return;
+        std::set<const Var*> all;
+        for (auto& l : g.common_loops(first, then))
+            if (l.loop->loop_kind != LoopKind::SplitAiv) all.insert(l.loop->loop_var.get());
+        const bool first_then = first.path[d].first == &br.body, then_then = then.path[d].first == &br.body;
+        const std::function<bool(int64_t, int64_t)> differ = [&](int64_t x, int64_t y) {
+            return g.m_win.arms_may_differ(*br.value, x, first_then, y, then_then);
+        };
+        if (g.m_opt.blocks > WindowAnalysis::kMaxBlockEnum ||
+            !WindowAnalysis::may_overlap_across_blocks(first.win, then.win, g.m_opt.blocks, g.m_win, all, nullptr, 0, 0,
+                                                       blocks_of(first), blocks_of(then), &differ))
+            return;
+        // (At one index, an access directly in its arm is a prefix of the other's position: it goes first.)
+        const size_t fi = first.path[d].second, ti = then.path[d].second;
+        const bool first_runs_first =
+            fi < ti || (fi == ti && !(then.path.size() == d + 1 && first.path.size() > d + 1));
+        const Access& x = first_runs_first ? first : then;
+        const Access& y = first_runs_first ? then : first;
+        const std::string what = " (sibling arms, one iteration)";
+        const bool x_after = author_nested(x, d, true) || g.barrier_after(x, d);
+        const bool y_before = author_nested(y, d, false) || g.barrier_before(y, d);
+        if (x_after && y_before) {
+            const bool author = author_nested(x, d, true) && author_nested(y, d, false);
+            ordered(x, y, !author, what);
+            return;
+        }
+        order(x, y, x.path[d].first, x.path[d].second + 1, what, y.path[d].first, y.path[d].second, &br);
     }
 
     void pair(const Access& first, const Access& then) {
         const int nb = g.m_opt.blocks;
         // Cheap exclusion first: no overlap with every loop variable free.
-        if (!WindowAnalysis::may_overlap_across_blocks(first.win, then.win, nb, g.m_win)) return;
+        if (!WindowAnalysis::may_overlap_across_blocks(first.win, then.win, nb, g.m_win, {}, nullptr, 0, 0,
+                                                       blocks_of(first), blocks_of(then)))
+            return;
         size_t d = 0;
         while (d < first.path.size() && d < then.path.size() && first.path[d] == then.path[d]) ++d;
         if (d >= first.path.size() || d >= then.path.size()) return;
@@ -194,8 +267,11 @@ struct BlockOrder {
         for (auto& l : g.common_loops(first, then))
             if (GmSync::sequential(*l.loop)) loops.push_back(l);
         if (first.path[d].first != then.path[d].first) {
-            // Sibling arms of the branch at depth d - 1: only iterations of a loop around it order them (a
-            // barrier after the branch, every iteration, orders both ways).
+            // Sibling arms of the branch at depth d - 1. In one iteration, two clusters may take different arms
+            // (a condition on the block index) and run them at the same time.
+            if (d > 0) sibling_same_iteration(first, then, d);
+            // Across iterations, only iterations of a loop around it order them (a barrier after the branch,
+            // every iteration, orders both ways).
             if (d == 0 || loops.empty() || carrying(first, then).empty()) return;
             if (!overlap_earlier(first, then) && !overlap_earlier(then, first)) return;
             Block* p = first.path[d - 1].first;
@@ -220,7 +296,8 @@ struct BlockOrder {
         for (auto& l : g.common_loops(first, then))
             if (l.loop->loop_kind != LoopKind::SplitAiv) all.insert(l.loop->loop_var.get());
         // first (iteration i) before then (iteration j >= i).
-        if (WindowAnalysis::may_overlap_across_blocks(first.win, then.win, nb, g.m_win, all) ||
+        if (WindowAnalysis::may_overlap_across_blocks(first.win, then.win, nb, g.m_win, all, nullptr, 0, 0,
+                                                      blocks_of(first), blocks_of(then)) ||
             overlap_earlier(first, then)) {
             bool author = false;
             if (forward_ordered(first, then, d)) {

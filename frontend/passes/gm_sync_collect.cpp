@@ -156,6 +156,13 @@ void GmSync::pin_scalar_writes() {
     });
 }
 
+namespace {
+// An access whose `if` conditions on the block index hold in no cluster of the launch never runs.
+bool runs_somewhere(const Access& a) {
+    return !a.blocks || std::find(a.blocks->begin(), a.blocks->end(), true) != a.blocks->end();
+}
+}  // namespace
+
 void GmSync::collect(Block& b, Path path, Block* parent, bool dead) {
     m_parent[&b] = parent;
     for (size_t i = 0; i < b.size(); ++i) {
@@ -170,6 +177,7 @@ void GmSync::collect(Block& b, Path path, Block* parent, bool dead) {
                 Access a;
                 a.stmt = s;
                 a.path = here;
+                a.blocks = m_win.block_values(here);
                 a.store = c->op->code == OpCode::Store;
                 a.call = c;
                 a.win = m_win.window(*c, here);
@@ -180,7 +188,7 @@ void GmSync::collect(Block& b, Path path, Block* parent, bool dead) {
                     a.lane = c->type.mem == Mem::Vec ? Side::Vector : Side::Cube;
                     a.origins = origin_of(arg(*c, "tensor"));
                 }
-                m_acc.push_back(std::move(a));
+                if (runs_somewhere(a)) m_acc.push_back(std::move(a));
             } else if (is_indexed_gm(c->op->code)) {
                 // pl.tile.mgather (MTE2) / mscatter (MTE3) on the vector lane: the index tile's values pick the
                 // elements, so the access's window is unknown (may overlap anything of its tensor). mgather's
@@ -198,24 +206,26 @@ void GmSync::collect(Block& b, Path path, Block* parent, bool dead) {
                     Access a;
                     a.stmt = s;
                     a.path = here;
+                    a.blocks = m_win.block_values(here);
                     a.store = store;
                     a.call = c;
                     a.win = GmWindow{};
                     a.lane = mat ? Side::Cube : Side::Vector;
                     a.origins = origin_of(arg(*c, param));
-                    m_acc.push_back(std::move(a));
+                    if (runs_somewhere(a)) m_acc.push_back(std::move(a));
                 }
             } else if (c->op->code == OpCode::TensorWrite) {
                 // A scalar GM write of one element, on the lane pin_scalar_writes gave it (MTE3).
                 Access a;
                 a.stmt = s;
                 a.path = here;
+                a.blocks = m_win.block_values(here);
                 a.store = true;
                 a.call = c;
                 a.win = m_win.window(*c, here);
                 a.lane = s->pinned_lane == 1 ? Side::Cube : Side::Vector;
                 a.origins = origin_of(arg(*c, "tensor"));
-                m_acc.push_back(std::move(a));
+                if (runs_somewhere(a)) m_acc.push_back(std::move(a));
             } else if (c->op->code == OpCode::TensorRead) {
                 // A scalar GM read (SHARED: each lane that keeps it reads GM on its own core), so it is a load
                 // of both lanes; lane DCE later drops the copy a lane does not use.
@@ -226,11 +236,12 @@ void GmSync::collect(Block& b, Path path, Block* parent, bool dead) {
                     Access a;
                     a.stmt = s;
                     a.path = here;
+                    a.blocks = m_win.block_values(here);
                     a.call = c;
                     a.win = m_win.window(*c, here);
                     a.lane = lane;
                     a.origins = origin_of(arg(*c, "tensor"));
-                    m_acc.push_back(std::move(a));
+                    if (runs_somewhere(a)) m_acc.push_back(std::move(a));
                 }
             }
         }

@@ -212,7 +212,21 @@ bool GmSync::overlap_same(const Access& a, const Access& b) const {
     std::set<const Var*> shared;  // a split_aiv lane index differs between the lanes and the cube: free
     for (auto& l : common_loops(a, b))
         if (l.loop->loop_kind != LoopKind::SplitAiv) shared.insert(l.loop->loop_var.get());
-    return WindowAnalysis::may_overlap(a.win, b.win, shared, nullptr, 0, 0, m_win);
+    return overlap_in_one_cluster(a, b, [&](const GmWindow& wa, const GmWindow& wb) {
+        return WindowAnalysis::may_overlap(wa, wb, shared, nullptr, 0, 0, m_win);
+    });
+}
+
+bool GmSync::overlap_in_one_cluster(const Access& a, const Access& b,
+                                    const std::function<bool(const GmWindow&, const GmWindow&)>& meet) const {
+    if (!a.blocks && !b.blocks) return meet(a.win, b.win);
+    // Either runs in some clusters only (`if blk == 0:`): both in one cluster x, the block index x in both.
+    for (int64_t x = 0; x < m_win.blocks(); ++x) {
+        const size_t k = static_cast<size_t>(x);
+        if ((a.blocks && !(*a.blocks)[k]) || (b.blocks && !(*b.blocks)[k])) continue;
+        if (meet(m_win.at_block(a.win, x), m_win.at_block(b.win, x))) return true;
+    }
+    return false;
 }
 
 bool GmSync::overlap_carried(const Access& a, const Access& b, const LoopAt& lp) const {
@@ -223,7 +237,9 @@ bool GmSync::overlap_carried(const Access& a, const Access& b, const LoopAt& lp)
     std::set<const Var*> shared;
     for (auto& l : common_loops(a, b))
         if (l.depth < lp.depth && l.loop->loop_kind != LoopKind::SplitAiv) shared.insert(l.loop->loop_var.get());
-    return WindowAnalysis::may_overlap(a.win, b.win, shared, lp.loop, -far, -1, m_win);
+    return overlap_in_one_cluster(a, b, [&](const GmWindow& wa, const GmWindow& wb) {
+        return WindowAnalysis::may_overlap(wa, wb, shared, lp.loop, -far, -1, m_win);
+    });
 }
 
 }  // namespace cvsim::passes::gmsync

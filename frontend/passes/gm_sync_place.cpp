@@ -276,7 +276,7 @@ void GmSync::ordered_v2c_store(const Access& s, const Access& cons, bool same_cl
           "insert pl.system.fence() right after the vector store (or compile with --v2c fence)");
 }
 
-void GmSync::place_barrier(Block* b, size_t il, const SourceLoc& loc) {
+void GmSync::place_barrier(Block* b, size_t il, const SourceLoc& loc, const Stmt* paired_at, bool second) {
     if (m_rejected) return;  // a re-check that already failed (dry_reject): nothing more is planned
     if (!m_barrier_at.insert({b, il}).second) return;  // one barrier covers every pair ordered there
     // A launch wider than the chip runs in waves: a barrier over all its blocks never completes.
@@ -294,9 +294,46 @@ void GmSync::place_barrier(Block* b, size_t il, const SourceLoc& loc) {
     StmtPtr sync = make_eval(syncall_call(loc), loc);
     plan(b, il, fence);
     plan(b, il, sync);
+    std::vector<StmtPtr> stmts = {fence, sync};
+    // Clusters that take the other arm of a branch on the block index around it arrive at the end of that arm
+    // (else they never arrive and the barrier hangs).
+    // A barrier in loops inside that arm runs once per iteration: the other arm gets as many (the loops'
+    // constant trip counts multiplied; a loop of unknown trip count ends the walk).
+    int64_t times = 1;
+    for (Block* cur = b;;) {
+        auto pi = m_parent.find(cur);
+        auto ii = m_index_in_parent.find(cur);
+        if (pi == m_parent.end() || !pi->second || ii == m_index_in_parent.end()) break;
+        const StmtPtr& own = (*pi->second)[ii->second];
+        if (own->kind == StmtKind::For) {
+            auto n =
+                own->loop_kind == LoopKind::SplitAiv || own->loop_kind == LoopKind::Spmd ? std::nullopt : trips(*own);
+            if (!n || *n * times > kMaxBalancingBarriers) break;
+            times *= *n;
+        } else if (own->kind != StmtKind::If) {
+            break;
+        }
+        if (second && own.get() == paired_at) break;
+        if (own->kind == StmtKind::If && own.get() != paired_at && own->value &&
+            !m_win.uniform_across_blocks(*own->value)) {
+            Block* other = cur == &own->body ? &own->orelse : &own->body;
+            size_t at = other->size();
+            while (at > 0 && ((*other)[at - 1]->kind == StmtKind::Yield || (*other)[at - 1]->kind == StmtKind::Return))
+                --at;
+            for (int64_t k = 0; k < times; ++k) {
+                StmtPtr f2 = make_eval(make_call(OpCode::Fence, {}, loc), loc);
+                StmtPtr s2 = make_eval(syncall_call(loc), loc);
+                plan(other, at, f2);
+                plan(other, at, s2);
+                stmts.push_back(f2);
+                stmts.push_back(s2);
+            }
+        }
+        cur = pi->second;
+    }
     ++m_stats.barriers;
     m_barrier_units.push_back(
-        {"barrier", {fence, sync}, &m_stats.barriers, nullptr, fmt::format("{} barrier", loc.short_str())});
+        {"barrier", std::move(stmts), &m_stats.barriers, nullptr, fmt::format("{} barrier", loc.short_str())});
 }
 
 ExprPtr GmSync::syncall_call(const SourceLoc& loc) {

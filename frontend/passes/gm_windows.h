@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -77,7 +78,27 @@ class WindowAnalysis {
     // window may overlap anything. blocks <= 1: false.
     static bool may_overlap_across_blocks(const GmWindow& a, const GmWindow& b, int blocks, const WindowAnalysis& wa,
                                           const std::set<const ir::Var*>& shared = {}, const ir::Stmt* cross = nullptr,
-                                          int64_t tmin = 0, int64_t tmax = 0);
+                                          int64_t tmin = 0, int64_t tmax = 0,
+                                          const std::vector<bool>* a_blocks = nullptr,
+                                          const std::vector<bool>* b_blocks = nullptr,
+                                          const std::function<bool(int64_t, int64_t)>* pair_ok = nullptr);
+    // Can cluster x take the arm x_then says (true: the then-arm) of a branch on `cond` while cluster y takes
+    // the arm y_then says, in the same iteration? (Parts of cond that are the same in every cluster have one
+    // value in both.)
+    bool arms_may_differ(const ir::Expr& cond, int64_t x, bool x_then, int64_t y, bool y_then) const;
+    // The clusters a statement at `path` can run in: element x says whether the `if` conditions around it
+    // can hold with the block index x (a condition that also reads anything but constants and variables bound
+    // to get_block_idx() holds for every x). nullopt: no condition on the block index around it, or the launch
+    // width is unknown or wider than kMaxBlockEnum. (may_overlap_across_blocks' a_blocks / b_blocks.)
+    std::optional<std::vector<bool>> block_values(const StmtPath& path) const;
+    // w with every block variable replaced by the cluster index x.
+    GmWindow at_block(const GmWindow& w, int64_t x) const;
+    int blocks() const { return m_blocks; }
+    // Does a condition take the same value in every cluster (at one iteration of every loop around it)? Built
+    // from constants, scalar parameters, loop variables and names bound once to such values; anything else
+    // (the block index, a value read from GM or a tile) may differ between clusters.
+    bool uniform_across_blocks(const ir::Expr& e, int depth = 0) const;
+    static constexpr int kMaxBlockEnum = 256;
     bool is_block_var(const ir::Var* v) const { return m_block_vars.count(v) > 0; }
     // [min, max] of an affine form whose atoms are loop variables of constant ranges (and block variables of a
     // known block count); nullopt otherwise.
@@ -108,6 +129,9 @@ class WindowAnalysis {
     std::map<const ir::Var*, StmtPath> m_def_path;                                    // path of the single definition
     mutable std::set<const ir::Var*> m_loop_vars;  // (mutable: mod atoms join them when first met)
     std::set<const ir::Var*> m_block_vars;         // variables bound to get_block_idx()
+    int m_blocks = 0;                              // the launch's cluster count (0: unknown)
+    // The value of a condition with every block variable equal to x (nullopt: it reads anything else).
+    std::optional<int64_t> block_eval(const ir::Expr& e, int64_t x, int depth, std::string* residual) const;
     mutable std::map<const ir::Var*, std::pair<int64_t, int64_t>>
         m_bounds;                               // loop variable -> [min, max] (constant ranges)
     std::set<const ir::Var*> m_unbounded;       // loop variables some loop binds over an unknown range
