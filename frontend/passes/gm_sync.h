@@ -42,6 +42,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "frontend/codes.h"
 #include "frontend/diag.h"
@@ -254,6 +255,9 @@ class GmSync {
     bool m_author_ring0[2] = {false, false};
     bool token_ring_free(bool v2c) const { return !m_author_ring0[v2c ? 1 : 0]; }
     std::set<std::pair<const Block*, size_t>> m_barrier_at;  // barriers planned (block, index)
+    // Sibling-arm barrier pairs planned (both positions): a pair is placed whole or not at all, never deduplicated
+    // against a single barrier already at one of its positions (that left one arm a barrier short: E-DEADLOCK).
+    std::set<std::tuple<const Block*, size_t, const Block*, size_t>> m_sibling_at;
     std::set<int64_t> m_planned_events;
     std::set<std::pair<const Block*, size_t>> m_published;  // stores given a publishing fence                     //
                                                             // flag ids taken by planned sync_set/sync_wait
@@ -429,7 +433,8 @@ class GmSync {
     // index), the other arm gets a barrier too, at its end (one unit with it for the final re-check), up to
     // the first loop around b. `paired_at`: a branch whose other arm the caller gives its own barrier (with
     // `second`: that one, which balances nothing above the branch, as the first one does).
-    void place_barrier(Block* b, size_t il, const SourceLoc& loc, const Stmt* paired_at = nullptr, bool second = false);
+    void place_barrier(Block* b, size_t il, const SourceLoc& loc, const Stmt* paired_at = nullptr, bool second = false,
+                       bool whole_pair = false);
     static constexpr int64_t kMaxBalancingBarriers = 64;  // per arm and barrier
 
     ExprPtr syncall_call(const SourceLoc& loc);

@@ -141,12 +141,18 @@ struct BlockOrder {
 
     // The barrier at (b, index), and its sibling-arm twin at (b2, index2) when given: one unit for the final
     // re-check (removed together or kept together, so each cluster still arrives as often as the others).
+    // (a sibling pair whose two positions were planned already: nothing more; else both halves, even where one
+    // position holds a barrier of another pair, whose twins balance that one alone)
     void place(Block* b, size_t index, Block* b2, size_t index2, const SourceLoc& loc, const Stmt* sibling_if) {
         const size_t before = g.m_barrier_units.size();
-        g.place_barrier(b, index, loc, sibling_if);
-        if (!b2) return;
+        if (!b2) {
+            g.place_barrier(b, index, loc, sibling_if);
+            return;
+        }
+        if (g.m_rejected || !g.m_sibling_at.emplace(b, index, b2, index2).second) return;
+        g.place_barrier(b, index, loc, sibling_if, false, true);
         const size_t mid = g.m_barrier_units.size();
-        g.place_barrier(b2, index2, loc, sibling_if, true);
+        g.place_barrier(b2, index2, loc, sibling_if, true, true);
         if (mid == before + 1 && g.m_barrier_units.size() == mid + 1) merge_last_two(false);
     }
 

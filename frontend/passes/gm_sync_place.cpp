@@ -276,9 +276,11 @@ void GmSync::ordered_v2c_store(const Access& s, const Access& cons, bool same_cl
           "insert pl.system.fence() right after the vector store (or compile with --v2c fence)");
 }
 
-void GmSync::place_barrier(Block* b, size_t il, const SourceLoc& loc, const Stmt* paired_at, bool second) {
+void GmSync::place_barrier(Block* b, size_t il, const SourceLoc& loc, const Stmt* paired_at, bool second,
+                           bool whole_pair) {
     if (m_rejected) return;  // a re-check that already failed (dry_reject): nothing more is planned
-    if (!m_barrier_at.insert({b, il}).second) return;  // one barrier covers every pair ordered there
+    // One barrier covers every pair ordered there; half of a sibling-arm pair is placed with its other half.
+    if (!m_barrier_at.insert({b, il}).second && !whole_pair) return;
     // A launch wider than the chip runs in waves: a barrier over all its blocks never completes.
     if (m_opt.chip_clusters > 0 && m_opt.blocks > m_opt.chip_clusters)
         raise(
