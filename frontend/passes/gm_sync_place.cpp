@@ -302,6 +302,12 @@ void GmSync::place_barrier(Block* b, size_t il, const SourceLoc& loc, const Stmt
     // A barrier in loops inside that arm runs once per iteration: the other arm gets as many (the loops'
     // constant trip counts multiplied; a loop of unknown trip count ends the walk).
     int64_t times = 1;
+    // The branches the same in every cluster passed on the way up (`if i == 0:`, `if n > 0:`), with the arm the
+    // barrier is in: the twins at a block-index branch above them run under the same conditions (else they run
+    // when the barrier does not, and the clusters meet different barriers), when every name the conditions read
+    // is defined outside that branch (the same value in both its arms); otherwise the twins run unguarded (as
+    // before: a deadlock stays possible there, and the run says so).
+    std::vector<std::pair<ExprPtr, bool>> guards;  // innermost first
     for (Block* cur = b;;) {
         auto pi = m_parent.find(cur);
         auto ii = m_index_in_parent.find(cur);
@@ -317,18 +323,56 @@ void GmSync::place_barrier(Block* b, size_t il, const SourceLoc& loc, const Stmt
         }
         if (second && own.get() == paired_at) break;
         if (own->kind == StmtKind::If && own.get() != paired_at && own->value &&
-            !m_win.uniform_across_blocks(*own->value)) {
+            m_win.uniform_across_blocks(*own->value)) {
+            guards.emplace_back(own->value, cur == &own->body);
+        } else if (own->kind == StmtKind::If && own.get() != paired_at && own->value) {
             Block* other = cur == &own->body ? &own->orelse : &own->body;
             size_t at = other->size();
             while (at > 0 && ((*other)[at - 1]->kind == StmtKind::Yield || (*other)[at - 1]->kind == StmtKind::Return))
                 --at;
+            // (the names this branch defines: a condition reading one has no value in the other arm)
+            std::set<const Var*> inside;
+            for (const Block* arm : {&own->body, &own->orelse})
+                walk(*arm, [&](const StmtPtr& x) {
+                    for (const auto& t : x->targets) inside.insert(t.get());
+                    for (const auto& t : x->iter_args) inside.insert(t.get());
+                    if (x->loop_var) inside.insert(x->loop_var.get());
+                });
+            bool guarded = !guards.empty();
+            for (const auto& [cond, then_arm] : guards)
+                for_each_var(cond, [&](const VarPtr& v) { guarded &= !inside.count(v.get()); });
             for (int64_t k = 0; k < times; ++k) {
                 StmtPtr f2 = make_eval(make_call(OpCode::Fence, {}, loc), loc);
                 StmtPtr s2 = make_eval(syncall_call(loc), loc);
-                plan(other, at, f2);
-                plan(other, at, s2);
-                stmts.push_back(f2);
-                stmts.push_back(s2);
+                if (!guarded) {
+                    plan(other, at, f2);
+                    plan(other, at, s2);
+                    stmts.push_back(f2);
+                    stmts.push_back(s2);
+                    continue;
+                }
+                // if c_outer: ... if c_inner: fence; syncall (a condition the barrier is in the else arm of: not c)
+                Block inner = {f2, s2};
+                for (const auto& [cond, then_arm] : guards) {
+                    auto g = std::make_shared<Stmt>();
+                    g->kind = StmtKind::If;
+                    g->loc = loc;
+                    ExprPtr c = clone_expr(cond);
+                    if (!then_arm) {
+                        auto n = std::make_shared<Expr>();
+                        n->kind = ExprKind::Unary;
+                        n->loc = loc;
+                        n->type = c->type;
+                        n->sval = "not";
+                        n->args.push_back(c);
+                        c = n;
+                    }
+                    g->value = c;
+                    g->body = std::move(inner);
+                    inner = {g};
+                }
+                plan(other, at, inner.front());
+                stmts.push_back(inner.front());
             }
         }
         cur = pi->second;
