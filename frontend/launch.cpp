@@ -3982,6 +3982,13 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         named.insert(f.order.begin(), f.order.begin() + static_cast<std::ptrdiff_t>(last) + 1);
         return named;
     };
+    // Whether index H reads only loops B is in (its value is known at each instance of B).
+    auto over_loops_of = [&](const Expr* h, const ManualLaunch& b) {
+        const auto& hl = index_loops(h);
+        return std::all_of(hl.begin(), hl.end(), [&](const Stmt* l) {
+            return l && std::find(b.loops.begin(), b.loops.end(), l) != b.loops.end();
+        });
+    };
     for (size_t j = 0; j < n_launch; ++j) {
         const ManualLaunch& b = launches[j];
         std::set<size_t> by_deps, direct, named, sels;
@@ -4039,20 +4046,14 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
                     if (x.launch != t || x.fill != fi) continue;
                     if (!x.at) {
                         continue;
-                    } else if (std::all_of(index_loops(x.at).begin(), index_loops(x.at).end(), [&](const Stmt* l) {
-                                   return std::find(b.loops.begin(), b.loops.end(), l) != b.loops.end();
-                               })) {
+                    } else if (over_loops_of(x.at, b)) {
                         p.at.push_back(x.at);
                     }
                 }
                 // (a select token: the elements that hold this fill's instance that stored them)
                 for (size_t tk : sels) {
                     const Token& x = token_of[tk - n_launch];
-                    const auto& hl = index_loops(x.at);
-                    if (!std::all_of(hl.begin(), hl.end(), [&](const Stmt* l) {
-                            return l && std::find(b.loops.begin(), b.loops.end(), l) != b.loops.end();
-                        }))
-                        continue;
+                    if (!over_loops_of(x.at, b)) continue;
                     std::set<int64_t> es;
                     for (const auto& [e, ts] : x.elems)
                         if (auto it = inst_id.find(std::make_tuple(t, fi, e));
@@ -4104,11 +4105,7 @@ std::vector<Diagnostic> unordered_launches(const Program& program, const Functio
         // nothing of the others here), and indices over j's own loops.
         for (size_t tk : sels) {
             const Token& x = token_of[tk - n_launch];
-            const auto& hl = index_loops(x.at);
-            if (hl.empty() || !std::all_of(hl.begin(), hl.end(), [&](const Stmt* l) {
-                    return l && std::find(b.loops.begin(), b.loops.end(), l) != b.loops.end();
-                }))
-                continue;
+            if (index_loops(x.at).empty() || !over_loops_of(x.at, b)) continue;
             std::map<size_t, std::set<int64_t>> ordered;  // launch -> the index values where j runs after it
             for (const auto& [e, ts] : x.elems)
                 for (size_t t : ts) {

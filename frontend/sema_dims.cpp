@@ -120,6 +120,15 @@ void visit_calls(const Expr& e, const std::function<void(const Expr&)>& f) {
     for (auto& k : e.keywords) visit_calls(*k.value, f);
 }
 
+// Every call in the statements' values, nested bodies included, in program order.
+void visit_body_calls(const std::vector<ast::StmtPtr>& body, const std::function<void(const Expr&)>& f) {
+    for (const auto& st : body) {
+        if (st->value) visit_calls(*st->value, f);
+        visit_body_calls(st->body, f);
+        visit_body_calls(st->orelse, f);
+    }
+}
+
 }  // namespace
 
 static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<std::string>& symbol_set) {
@@ -188,14 +197,7 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
                          shapes ? shapes : shape_of(fi.tiles, arg(c, 0, "tile")));
                 }
             };
-            std::function<void(const std::vector<ast::StmtPtr>&)> walk = [&](const std::vector<ast::StmtPtr>& body) {
-                for (const auto& st : body) {
-                    if (st->value) visit_calls(*st->value, on_call);
-                    walk(st->body);
-                    walk(st->orelse);
-                }
-            };
-            walk(fi.def->body);
+            visit_body_calls(fi.def->body, on_call);
         }
     }
     auto made_up = [&](const std::string& n) {
@@ -322,14 +324,7 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
             if (auto f = fns.find(callee.substr(5)); f != fns.end())
                 self_calls.push_back(SelfCall{&caller, &c, &f->second});
         };
-        std::function<void(const std::vector<ast::StmtPtr>&)> walk = [&](const std::vector<ast::StmtPtr>& body) {
-            for (const auto& st : body) {
-                if (st->value) visit_calls(*st->value, on_call);
-                walk(st->body);
-                walk(st->orelse);
-            }
-        };
-        walk(caller.def->body);
+        visit_body_calls(caller.def->body, on_call);
     }
     auto fixpoint = [&] {
         for (bool changed = true; changed;) {
