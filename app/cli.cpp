@@ -395,7 +395,7 @@ void note_unread(const ir::Program& p, const std::string& kernel, const std::str
 // ran the launch passes). Unbound pl.dynamic symbols take kDefaultDim; NOTES prints which on stderr (unless
 // --quiet).
 PipelineResult expand_kernel_file(const CommonOptions& c, const std::string& kernel, bool notes = false,
-                                  bool launches = true) {
+                                  bool launches = true, bool reached_only = false) {
     sim::SessionOptions so = session_options(c);
     auto file = SourceFile::read(kernel);
     std::vector<std::pair<std::string, int64_t>> defaulted;
@@ -406,6 +406,7 @@ PipelineResult expand_kernel_file(const CommonOptions& c, const std::string& ker
     po.sema.inferred = &inferred;
     po.sema.specialised = &specialised;
     po.sema.keep_unread = true;  // a function no launch of the entry reaches may be one cvsim cannot read
+    po.sema.reuse = true;        // read only (check's verdict scope reads the program of every kernel's sessions)
     po.entry = c.entry;
     po.after_sema = [&](const ir::Program& program) {
         if (!notes || c.quiet) return;
@@ -421,6 +422,7 @@ PipelineResult expand_kernel_file(const CommonOptions& c, const std::string& ker
     po.hw = sim::session_params(so);
     po.expand = sim::session_expand_options(so, po.hw);
     po.printed = true;
+    po.reached_only = reached_only;
     po.every_launch = launches;
     po.host.scalars = so.scalars;  // the launches check checks (entries_of)
     po.host.iotas = so.iotas;
@@ -483,7 +485,8 @@ namespace {
 
 // The static half of the verdict's scope, over the lane programs the exploration ran.
 passes::TimingScope timing_scope_of(const CommonOptions& c, const std::string& kernel) {
-    auto program = expand_kernel_file(c, kernel, false, /*launches=*/false).printed;
+    // (a kernel entry: the functions it reaches, not every kernel of a whole-model file)
+    auto program = expand_kernel_file(c, kernel, false, /*launches=*/false, /*reached_only=*/true).printed;
     // A kernel an orchestration launches is checked on its launch's scalars, which the host walk computed: the
     // orchestration's own control flow is not part of that check's scope.
     if (auto e = c.entry.empty() ? nullptr : program->find(c.entry); e && e->type != ir::FuncType::Orchestration) {
@@ -737,6 +740,7 @@ std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& ke
     std::vector<std::string> specialised;
     sema.specialised = &specialised;
     sema.keep_unread = true;  // the launches that reach a function cvsim cannot read are reported not checked
+    sema.reuse = true;        // (its kernels' sessions read the same program)
     auto program = load_program(file, sema);
     if (defaulted_out) *defaulted_out = defaulted;
     // Several Orchestration functions and no --entry: each is an entry of its own, checked in turn

@@ -1055,6 +1055,8 @@ std::vector<std::string> callees_of(const Function& f) {
     return out;
 }
 
+}  // namespace
+
 // F and every function it reaches through calls and submits.
 std::set<const Function*> reached_from(const Program& p, const Function& f) {
     std::set<const Function*> seen = {&f};
@@ -1067,6 +1069,8 @@ std::set<const Function*> reached_from(const Program& p, const Function& f) {
     }
     return seen;
 }
+
+namespace {
 
 // Of FNS, the unread function (Function::unread) whose diagnostic comes first in the source; nullptr: none.
 template <class Range>

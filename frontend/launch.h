@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,9 @@ std::vector<KernelLaunch> kernel_launches(const ir::Program& program, const std:
 const ir::ExprPtr* core_num_attr(const ir::Expr& call);
 // The kernel a launch call names: K of self.K(...), of pl.submit(self.K, ...) and of pl.spmd_submit(self.K, ...).
 const std::string& launched_kernel(const ir::Expr& call);
+// F and every function it reaches through calls and submits.
+std::set<const ir::Function*> reached_from(const ir::Program& p, const ir::Function& f);
+
 // The core_num every launch of ENTRY that gives one agrees on (attrs={"core_num": N}); nullopt when none gives
 // one, when they differ, or when the entry is no orchestration.
 std::optional<int> launch_width(const ir::Program& program, const std::string& entry);

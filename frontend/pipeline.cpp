@@ -155,15 +155,29 @@ PipelineResult run_pipeline(const std::shared_ptr<SourceFile>& file, const Pipel
     record("entry", "");
     if (opt.after_sema) opt.after_sema(program);
 
+    // What capacity and the printed expansion read: with reached_only and a kernel entry, the functions it reaches
+    // (the launch passes below take the whole program: a kernel's launch sites bind its tensors).
+    const Program* reach = &program;
+    Program reached;
+    if (const auto e = opt.reached_only && !opt.entry.empty() ? program.find(opt.entry) : nullptr;
+        e && e->type != FuncType::Orchestration) {
+        const std::set<const Function*> in = reached_from(program, *e);
+        reached.name = program.name;
+        reached.sources = program.sources;
+        for (const auto& f : program.functions)
+            if (in.count(f.get())) reached.functions.push_back(f);
+        reach = &reached;
+    }
+
     // capacity (as written: the author's own tiles, at their lines)
-    passes::check_capacity(program, opt.hw);
-    record("capacity", "", {{"functions", static_cast<int64_t>(program.functions.size())}});
+    passes::check_capacity(*reach, opt.hw);
+    record("capacity", "", {{"functions", static_cast<int64_t>(reach->functions.size())}});
 
     if (opt.printed) {
         passes::ExpandOptions eo = opt.expand;
         if (auto w = launch_width(program, opt.entry)) eo.blocks = *w;  // the launch's own width
         res.printed_blocks = eo.blocks;
-        res.printed = passes::expand_mixed_kernel(program, eo, res.printed_stats);
+        res.printed = passes::expand_mixed_kernel(*reach, eo, res.printed_stats);
         verify_program(*res.printed, "expand-mixed-kernel");
         add_expand_stats(record("expand-mixed-kernel", "printed"), res.printed_stats);
         // The store-layout rule is the board toolchain's, not the pass's: expand prints what PyPTO's pass would.

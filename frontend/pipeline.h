@@ -53,6 +53,10 @@ struct PipelineOptions {
     // program): run/check/explore, which allocate it; `expand` allocates nothing and prints real models whose
     // weights are gigabytes (the pass records the bytes, or `over_bound`).
     bool gm_budget = true;
+    // capacity and the printed expansion on the functions a kernel entry reaches, not the whole file (check's
+    // kernel sessions and their verdict scope: a whole-model file holds hundreds of kernels, and another kernel's
+    // tiles or data-dependent branches say nothing about this one). An Orchestration entry reaches every kernel.
+    bool reached_only = false;
     // Called after `entry` with the program as read (the commands print their notes there).
     std::function<void(const ir::Program&)> after_sema;
 };

@@ -449,9 +449,53 @@ std::shared_ptr<const ast::Module> parsed(const std::shared_ptr<SourceFile>& fil
 }
 }  // namespace
 
+namespace {
+// (SemaOptions::reuse) The programs read last from the tree parsed() keeps, by the options that shape them (--dim
+// bindings, the default size, keep_unread), with the notes their reading appended: `check` of a whole model file reads
+// the same program once per kernel session (two or more per kernel; 75 % of a kernel's check in a file of 360
+// functions). Nothing after sema changes a program (compile, the expansion and the inliner clone what they change; the
+// sessions read it), so the sessions may share one. A reading that throws is not kept (the next one throws again).
+struct ReadProgram {
+    std::shared_ptr<const ast::Module> module;
+    std::map<std::string, int64_t> dims;
+    std::optional<int64_t> dim_default;
+    bool keep_unread = false;
+    std::shared_ptr<Program> program;
+    std::vector<std::pair<std::string, int64_t>> defaulted, inferred;
+    std::vector<std::string> specialised;
+};
+}  // namespace
+
 std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file, const SemaOptions& opt) {
     const std::shared_ptr<const ast::Module> m = parsed(file);
-    return analyze(*m, opt);
+    if (!opt.reuse) return analyze(*m, opt);
+    static std::mutex mu;
+    static std::vector<ReadProgram> kept;  // at most kKept, the latest last
+    constexpr size_t kKept = 4;
+    auto give = [&](const ReadProgram& r) {
+        if (opt.defaulted) opt.defaulted->insert(opt.defaulted->end(), r.defaulted.begin(), r.defaulted.end());
+        if (opt.inferred) opt.inferred->insert(opt.inferred->end(), r.inferred.begin(), r.inferred.end());
+        if (opt.specialised)
+            opt.specialised->insert(opt.specialised->end(), r.specialised.begin(), r.specialised.end());
+        return r.program;
+    };
+    {
+        std::lock_guard<std::mutex> lock(mu);
+        std::erase_if(kept, [&](const ReadProgram& r) { return r.module != m; });  // another file: its programs go
+        for (const ReadProgram& r : kept)
+            if (r.dims == opt.dims && r.dim_default == opt.dim_default && r.keep_unread == opt.keep_unread)
+                return give(r);
+    }
+    ReadProgram r{m, opt.dims, opt.dim_default, opt.keep_unread, nullptr, {}, {}, {}};
+    SemaOptions own = opt;
+    own.defaulted = &r.defaulted;
+    own.inferred = &r.inferred;
+    own.specialised = &r.specialised;
+    r.program = analyze(*m, own);
+    std::lock_guard<std::mutex> lock(mu);
+    if (kept.size() >= kKept) kept.erase(kept.begin());
+    kept.push_back(r);
+    return give(r);
 }
 
 std::shared_ptr<Program> load_program_text(const std::string& path, const std::string& text) {

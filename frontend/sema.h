@@ -41,6 +41,10 @@ struct SemaOptions {
     // (ir::Function::unread) instead of thrown: the commands set it (frontend/launch.h refuse_unread raises it
     // for a launch that reaches the function). Unset: the first one is thrown, as any other error.
     bool keep_unread = false;
+    // load_program may return the program an earlier load of the same file with the same dims, default and
+    // keep_unread returned (and append the same notes): the commands' sessions, which never change a program they
+    // read (a whole-model file is read once per kernel session otherwise). Unset: a program of the caller's own.
+    bool reuse = false;
 };
 
 // The size cvsim gives a pl.dynamic symbol that no --dim binds (docs/DECISIONS.md, Frontend).

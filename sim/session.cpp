@@ -62,6 +62,7 @@ std::map<std::string, int64_t> dims_from_inputs(const std::shared_ptr<SourceFile
         std::vector<std::pair<std::string, int64_t>> inferred;  // an --input shape wins over the program's own
         sema.inferred = &inferred;
         sema.keep_unread = true;
+        sema.reuse = true;
         load_program(file, sema);
         for (const auto& [n, v] : defaulted) unbound.push_back(n);
         for (const auto& [n, v] : inferred) unbound.push_back(n);
@@ -75,6 +76,7 @@ std::map<std::string, int64_t> dims_from_inputs(const std::shared_ptr<SourceFile
         }
         SemaOptions marked_sema{marked, kDefaultDim};
         marked_sema.keep_unread = true;
+        marked_sema.reuse = true;
         probe = load_program(file, marked_sema);
     } catch (const std::exception&) {
         return dims;
@@ -118,7 +120,9 @@ Session::Session(std::shared_ptr<SourceFile> file, SessionOptions opt)
     po.sema.inferred = &inferred;
     po.sema.specialised = &specialised;
     po.sema.keep_unread = true;  // a launch that reaches an unread function is refused
+    po.sema.reuse = true;        // the program is only read here
     po.entry = m_opt.entry;
+    po.reached_only = true;  // a kernel's capacity is its own (whole-model files: hundreds of kernels)
     po.hw = m_hw;
     po.expand = session_expand_options(m_opt, m_hw);
     PipelineResult piped = run_pipeline(m_file, po);
