@@ -101,9 +101,11 @@ void WindowAnalysis::scan(Block& b, StmtPath path) {
             auto stop = const_int(s->stop);
             auto step = s->step ? const_int(s->step) : std::optional<int64_t>(1);
             // A name re-bound by several loops (`for i in ...` twice) is one variable: its bounds are the union
-            // of every loop's range, and unknown when one of them is not constant.
-            if (s->loop_var && s->loop_kind != LoopKind::SplitAiv && s->loop_kind != LoopKind::Spmd && start && stop &&
-                step && *step != 0) {
+            // of every loop's range, and unknown when one of them is not constant. A split_aiv region's lane
+            // index is in [0, 1] too (each AIV lane runs the region at one value; gm_sync never counts it as
+            // shared by two accesses, so it stays free to differ between them): unbounded, a lane's rows
+            // `16 + lane * 8` met every window of the tensor (E-V2C-UNFENCED against the cube's rows 32-47).
+            if (s->loop_var && s->loop_kind != LoopKind::Spmd && start && stop && step && *step != 0) {
                 int64_t n = *step > 0 ? (*stop - *start + *step - 1) / *step : (*start - *stop - *step - 1) / -*step;
                 if (n > 0) {
                     int64_t last = *start + (n - 1) * *step;
@@ -223,6 +225,25 @@ Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth)
                 Affine r;
                 r.c = floor_div(x.c, y.c);
                 return r;
+            }
+            if (e->sval == "//" && y.terms.empty() && y.c > 0) {
+                // x // c over loop variables of constant ranges: a constant when x stays within one period of
+                // c, else an atom of its own in [min / c, max / c] (no affine form: it moves by steps).
+                if (auto r = range(x)) {
+                    int64_t lo = floor_div(r->first, y.c), hi = floor_div(r->second, y.c);
+                    if (lo == hi) return Affine{true, lo, {}};
+                    VarPtr& atom = m_mod_of[e.get()];
+                    if (!atom) {
+                        atom = std::make_shared<Var>();
+                        atom->name = "%div";
+                        m_loop_vars.insert(atom.get());
+                        m_bounds[atom.get()] = {lo, hi};
+                    }
+                    Affine a;
+                    a.terms[atom.get()] = 1;
+                    return a;
+                }
+                return unknown();
             }
             return unknown();
         }
@@ -407,8 +428,27 @@ GmWindow WindowAnalysis::window(const Expr& call, const StmtPath& path) const {
     if (w.ext.size() != offs->args.size()) return w;
     auto b = base(t->var.get(), path, 0);
     if (!b || b->size() != offs->args.size()) return w;
+    const std::vector<int64_t>& shape = t->type.shape;
     for (size_t d = 0; d < offs->args.size(); ++d) {
         Affine a = add((*b)[d], affine(offs->args[d], path, 0), 1);
+        // An offset without an affine form (a division, a product of variables, a value read from GM) over a
+        // known base: within [0, size - extent] of the tensor it addresses (a window outside it is E-OOB;
+        // a rank-3+ partition may run past a leading dimension, so only the last one there), an atom of its
+        // own. Unknown in this dimension only: two windows apart in another one still do not meet (an
+        // UP_DOWN half at a computed row against the cube's columns 16-31 was reported, E-V2C-UNFENCED).
+        if (!a.ok && (*b)[d].ok && d < shape.size() && w.ext.size() == shape.size() &&
+            (shape.size() <= 2 || d + 1 == shape.size()) && shape[d] > 0 && w.ext[d] > 0 && w.ext[d] <= shape[d]) {
+            ir::VarPtr& atom = m_unknown_off[{&call, d}];
+            if (!atom) {
+                atom = std::make_shared<Var>();
+                atom->name = "%off";
+                m_loop_vars.insert(atom.get());
+                m_bounds[atom.get()] = {0, shape[d] - w.ext[d]};
+            }
+            Affine x;
+            x.terms[atom.get()] = 1;
+            a = add((*b)[d], x, 1);
+        }
         if (!a.ok) return w;
         w.off.push_back(a);
     }
