@@ -465,7 +465,12 @@ bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std
     // 2-trip loop: 0..16, not 0 or 16). Over small constant ranges each value is tried instead (every integer
     // of its [min, max], a superset of its iterations).
     // The same for a loop variable only one of the two windows moves with (its value there is free).
-    std::vector<std::pair<const Var*, std::pair<int64_t, int64_t>>> fix;
+    struct Fix {
+        const Var* v;
+        std::pair<int64_t, int64_t> r;
+        int side;  // 0: the same value in both windows; 1 / 2: a's / b's copy only (two free copies)
+    };
+    std::vector<Fix> fix;
     int64_t combos = 1;
     static thread_local bool enumerating = false;  // one level: the substituted calls below do not enumerate again
     std::set<const Var*> candidates = enumerating ? std::set<const Var*>{} : shared;
@@ -483,37 +488,46 @@ bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std
             in_a |= ca != 0;
             in_b |= cb != 0;
         }
-        // Not shared: enumerable only when one window alone holds it (two free copies would need two values).
-        // A block index is one value in both windows of a cluster, like a shared loop variable.
-        if (!shared.count(v) && !wa.is_block_var(v) && (!wa.is_loop_var(v) || (in_a && in_b))) continue;
+        // Not shared and in both windows: two free copies, each enumerated on its own (as one interval, a
+        // `%` atom's lane halves 32 + 16 m + 8 L of two iterations seemed to meet). A block index is one value
+        // in both windows of a cluster, like a shared loop variable.
+        if (!shared.count(v) && !wa.is_block_var(v) && !wa.is_loop_var(v)) continue;
+        const bool copies = !shared.count(v) && !wa.is_block_var(v) && in_a && in_b;
         auto bd = wa.m_bounds.find(v);
-        if (!differs || bd == wa.m_bounds.end()) continue;
+        if ((!differs && !copies) || bd == wa.m_bounds.end()) continue;
         const int64_t n = bd->second.second - bd->second.first + 1;
-        if (n < 1 || n > 64 || combos * n > 1024) continue;
-        combos *= n;
-        fix.push_back({v, bd->second});
+        if (n < 1 || n > 64 || combos * n * (copies ? n : 1) > 1024) continue;
+        combos *= n * (copies ? n : 1);
+        if (copies) {
+            fix.push_back({v, bd->second, 1});
+            fix.push_back({v, bd->second, 2});
+        } else {
+            fix.push_back({v, bd->second, 0});
+        }
     }
     if (!fix.empty()) {
         std::set<const Var*> rest = shared;
-        for (auto& [v, r] : fix) rest.erase(v);
+        for (auto& f : fix) rest.erase(f.v);
         std::vector<int64_t> val(fix.size());
-        for (size_t k = 0; k < fix.size(); ++k) val[k] = fix[k].second.first;
+        for (size_t k = 0; k < fix.size(); ++k) val[k] = fix[k].r.first;
         while (true) {
             GmWindow sa = a, sb = b;
             for (size_t k = 0; k < fix.size(); ++k)
-                for (GmWindow* w : {&sa, &sb})
+                for (GmWindow* w : {&sa, &sb}) {
+                    if ((fix[k].side == 1 && w != &sa) || (fix[k].side == 2 && w != &sb)) continue;
                     for (auto& off : w->off)
-                        if (auto it = off.terms.find(fix[k].first); it != off.terms.end()) {
+                        if (auto it = off.terms.find(fix[k].v); it != off.terms.end()) {
                             off.c += it->second * val[k];
                             off.terms.erase(it);
                         }
+                }
             enumerating = true;
             const bool meet = may_overlap(sa, sb, rest, cross, tmin, tmax, wa);
             enumerating = false;
             if (meet) return true;
             size_t k = 0;
-            while (k < fix.size() && ++val[k] > fix[k].second.second) {
-                val[k] = fix[k].second.first;
+            while (k < fix.size() && ++val[k] > fix[k].r.second) {
+                val[k] = fix[k].r.first;
                 ++k;
             }
             if (k == fix.size()) return false;

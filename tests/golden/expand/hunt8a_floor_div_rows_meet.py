@@ -1,7 +1,7 @@
 # hunt8a: the racy twin of hunt8a_floor_div_rows_apart.py: with i in 0..3 the cube's rows (i // 2) * 16 reach
 # rows 16-31, which the vector lane loaded in an earlier iteration (rows (i % 2) * 16 + 16): a V2C write-after-read.
 # RUN: check --v2c reject
-# CHECK: error[E-V2C-UNFENCED]
+# ERROR: E-V2C-UNFENCED 23:13
 # EXIT: 1
 import pypto.language as pl
 

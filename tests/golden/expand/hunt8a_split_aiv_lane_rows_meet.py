@@ -1,7 +1,7 @@
 # hunt8a: the racy twin of hunt8a_split_aiv_lane_rows_apart.py: the cube loads rows 24-39, which lane 1's
 # rows 24-31 meet: a V2C read-after-write (lane 1 only; lane 0's rows 16-23 are apart).
 # RUN: check --v2c reject
-# CHECK: error[E-V2C-UNFENCED]
+# ERROR: E-V2C-UNFENCED 24:9
 # EXIT: 1
 import pypto.language as pl
 

@@ -1,7 +1,7 @@
 # hunt8a: the racy twin of hunt8a_unknown_row_columns_apart.py: the cube's columns 8-23 meet the vector
 # lane's columns 0-15 at the unknown rows i * j (rows 0-15 at i * j = 0): a V2C write-after-write.
 # RUN: check --v2c reject
-# CHECK: error[E-V2C-UNFENCED]
+# ERROR: E-V2C-UNFENCED 23:17
 # EXIT: 1
 import pypto.language as pl
 
