@@ -56,6 +56,9 @@ std::vector<ExtraSample> extra_samples(const ir::Program& p, const ir::Function&
     add(3, false);
     out.push_back({1, false, true});
     size_t bounds = 0;
+    constexpr int64_t kMaxModulus = 16;
+    constexpr size_t kMaxResidues = 16;
+    size_t residues = 0;
     std::function<void(const ir::ExprPtr&)> cond = [&](const ir::ExprPtr& e) {
         if (!e) return;
         if (e->kind == ir::ExprKind::Compare && e->args.size() == 2) {
@@ -71,6 +74,17 @@ std::vector<ExtraSample> extra_samples(const ir::Program& p, const ir::Function&
                     }
             }
         }
+        // `x % c` of a computed x (a window at `((n + 1) % 7) * 16`): every residue of a scalar modulo c is one
+        // of 0 .. c - 1, which no other sample reaches (n = 6 there; the kinds and 3 / 64 / 32 / ... give
+        // residues 0-5 and 1: a race only n = 6 has was "PASS", found by hunt8a).
+        if (e->kind == ir::ExprKind::Binary && e->sval == "%" && e->args.size() == 2 && e->args[1] &&
+            e->args[1]->kind == ir::ExprKind::Int && e->args[1]->ival >= 2 && e->args[1]->ival <= kMaxModulus &&
+            e->args[0] && e->args[0]->kind != ir::ExprKind::Int)
+            for (int64_t v = 0; v < e->args[1]->ival; ++v)
+                if (residues < kMaxResidues && std::find(taken.begin(), taken.end(), v) == taken.end()) {
+                    add(v, false);
+                    ++residues;
+                }
         for (const auto& a : e->args) cond(a);
     };
     std::set<const ir::Function*> seen;
@@ -78,6 +92,7 @@ std::vector<ExtraSample> extra_samples(const ir::Program& p, const ir::Function&
         if (!seen.insert(&fn).second) return;
         passes::walk(fn.body, [&](const ir::StmtPtr& s) {
             cond(s->value);
+            for (const ir::ExprPtr* b : {&s->start, &s->stop, &s->step}) cond(*b);
             if (const ir::ExprPtr& v = s->value; v && v->kind == ir::ExprKind::FuncCall)
                 if (auto callee = p.find(v->sval)) visit(*callee);
         });

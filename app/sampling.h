@@ -42,7 +42,8 @@ struct ExtraSample {
 };
 // The extra values for F of program P: 3, descending from 1, each integer constant a comparison in F (or a
 // function it calls) makes with a computed value, and that constant plus one (`n == 4`, `n > 2`: 4, 5, 3), at
-// most 8, in source order, then the chain; values the kinds above already give are left out.
+// most 8, in source order, the residues 0 .. c - 1 of each `x % c` of a computed x (c <= 16; at most 16 values),
+// then the chain; values the kinds above already give are left out.
 std::vector<ExtraSample> extra_samples(const ir::Program& p, const ir::Function& f);
 
 // The assignment of NAMES for X: every one at X.value (a tensor filled with it), or descending (tensors at

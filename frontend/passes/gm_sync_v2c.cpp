@@ -161,7 +161,7 @@ void GmSync::order_vector_reads() {
     // o + (L + 1) * half) of the whole tile's window (a superset of its valid part). nullopt: not halved.
     const SplitMode mode = m_f.split_mode();
     auto lane_access = [&](const Access& a, int lane) -> std::optional<Access> {
-        if (mode == SplitMode::NONE || !a.win.ok || a.win.ext.size() < 2) return std::nullopt;
+        if (mode == SplitMode::NONE) return std::nullopt;
         const Expr& c = *a.call;
         std::vector<int64_t> box;
         if (c.op->code == OpCode::Store) {
@@ -175,9 +175,13 @@ void GmSync::order_vector_reads() {
         }
         if (box.size() < 2) return std::nullopt;
         const size_t tax = mode == SplitMode::UP_DOWN ? box.size() - 2 : box.size() - 1;
-        const size_t wax = mode == SplitMode::UP_DOWN ? a.win.ext.size() - 2 : a.win.ext.size() - 1;
         if (box[tax] < 2 || box[tax] % 2)
             return std::nullopt;  // whole on both lanes (extent 1), or refused by the split
+        // A halved access whose window is unknown may meet anything on the other lane (it was taken for no
+        // halved access at all: two halved stores at a computed row got no barrier, E-RACE-WAW under fence).
+        if (!a.win.ok) return a;
+        if (a.win.ext.size() < 2) return std::nullopt;
+        const size_t wax = mode == SplitMode::UP_DOWN ? a.win.ext.size() - 2 : a.win.ext.size() - 1;
         const int64_t half = box[tax] / 2;
         Access l = a;
         l.win.off[wax].c += lane * half;

@@ -101,9 +101,11 @@ void WindowAnalysis::scan(Block& b, StmtPath path) {
             auto stop = const_int(s->stop);
             auto step = s->step ? const_int(s->step) : std::optional<int64_t>(1);
             // A name re-bound by several loops (`for i in ...` twice) is one variable: its bounds are the union
-            // of every loop's range, and unknown when one of them is not constant.
-            if (s->loop_var && s->loop_kind != LoopKind::SplitAiv && s->loop_kind != LoopKind::Spmd && start && stop &&
-                step && *step != 0) {
+            // of every loop's range, and unknown when one of them is not constant. A split_aiv region's lane
+            // index is in [0, 1] too (each AIV lane runs the region at one value; gm_sync never counts it as
+            // shared by two accesses, so it stays free to differ between them): unbounded, a lane's rows
+            // `16 + lane * 8` met every window of the tensor (E-V2C-UNFENCED against the cube's rows 32-47).
+            if (s->loop_var && s->loop_kind != LoopKind::Spmd && start && stop && step && *step != 0) {
                 int64_t n = *step > 0 ? (*stop - *start + *step - 1) / *step : (*start - *stop - *step - 1) / -*step;
                 if (n > 0) {
                     int64_t last = *start + (n - 1) * *step;
@@ -223,6 +225,25 @@ Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth)
                 Affine r;
                 r.c = floor_div(x.c, y.c);
                 return r;
+            }
+            if (e->sval == "//" && y.terms.empty() && y.c > 0) {
+                // x // c over loop variables of constant ranges: a constant when x stays within one period of
+                // c, else an atom of its own in [min / c, max / c] (no affine form: it moves by steps).
+                if (auto r = range(x)) {
+                    int64_t lo = floor_div(r->first, y.c), hi = floor_div(r->second, y.c);
+                    if (lo == hi) return Affine{true, lo, {}};
+                    VarPtr& atom = m_mod_of[e.get()];
+                    if (!atom) {
+                        atom = std::make_shared<Var>();
+                        atom->name = "%div";
+                        m_loop_vars.insert(atom.get());
+                        m_bounds[atom.get()] = {lo, hi};
+                    }
+                    Affine a;
+                    a.terms[atom.get()] = 1;
+                    return a;
+                }
+                return unknown();
             }
             return unknown();
         }
@@ -407,8 +428,27 @@ GmWindow WindowAnalysis::window(const Expr& call, const StmtPath& path) const {
     if (w.ext.size() != offs->args.size()) return w;
     auto b = base(t->var.get(), path, 0);
     if (!b || b->size() != offs->args.size()) return w;
+    const std::vector<int64_t>& shape = t->type.shape;
     for (size_t d = 0; d < offs->args.size(); ++d) {
         Affine a = add((*b)[d], affine(offs->args[d], path, 0), 1);
+        // An offset without an affine form (a division, a product of variables, a value read from GM) over a
+        // known base: within [0, size - extent] of the tensor it addresses (a window outside it is E-OOB;
+        // a rank-3+ partition may run past a leading dimension, so only the last one there), an atom of its
+        // own. Unknown in this dimension only: two windows apart in another one still do not meet (an
+        // UP_DOWN half at a computed row against the cube's columns 16-31 was reported, E-V2C-UNFENCED).
+        if (!a.ok && (*b)[d].ok && d < shape.size() && w.ext.size() == shape.size() &&
+            (shape.size() <= 2 || d + 1 == shape.size()) && shape[d] > 0 && w.ext[d] > 0 && w.ext[d] <= shape[d]) {
+            ir::VarPtr& atom = m_unknown_off[{&call, d}];
+            if (!atom) {
+                atom = std::make_shared<Var>();
+                atom->name = "%off";
+                m_loop_vars.insert(atom.get());
+                m_bounds[atom.get()] = {0, shape[d] - w.ext[d]};
+            }
+            Affine x;
+            x.terms[atom.get()] = 1;
+            a = add((*b)[d], x, 1);
+        }
         if (!a.ok) return w;
         w.off.push_back(a);
     }
@@ -425,7 +465,12 @@ bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std
     // 2-trip loop: 0..16, not 0 or 16). Over small constant ranges each value is tried instead (every integer
     // of its [min, max], a superset of its iterations).
     // The same for a loop variable only one of the two windows moves with (its value there is free).
-    std::vector<std::pair<const Var*, std::pair<int64_t, int64_t>>> fix;
+    struct Fix {
+        const Var* v;
+        std::pair<int64_t, int64_t> r;
+        int side;  // 0: the same value in both windows; 1 / 2: a's / b's copy only (two free copies)
+    };
+    std::vector<Fix> fix;
     int64_t combos = 1;
     static thread_local bool enumerating = false;  // one level: the substituted calls below do not enumerate again
     std::set<const Var*> candidates = enumerating ? std::set<const Var*>{} : shared;
@@ -443,37 +488,46 @@ bool WindowAnalysis::may_overlap(const GmWindow& a, const GmWindow& b, const std
             in_a |= ca != 0;
             in_b |= cb != 0;
         }
-        // Not shared: enumerable only when one window alone holds it (two free copies would need two values).
-        // A block index is one value in both windows of a cluster, like a shared loop variable.
-        if (!shared.count(v) && !wa.is_block_var(v) && (!wa.is_loop_var(v) || (in_a && in_b))) continue;
+        // Not shared and in both windows: two free copies, each enumerated on its own (as one interval, a
+        // `%` atom's lane halves 32 + 16 m + 8 L of two iterations seemed to meet). A block index is one value
+        // in both windows of a cluster, like a shared loop variable.
+        if (!shared.count(v) && !wa.is_block_var(v) && !wa.is_loop_var(v)) continue;
+        const bool copies = !shared.count(v) && !wa.is_block_var(v) && in_a && in_b;
         auto bd = wa.m_bounds.find(v);
-        if (!differs || bd == wa.m_bounds.end()) continue;
+        if ((!differs && !copies) || bd == wa.m_bounds.end()) continue;
         const int64_t n = bd->second.second - bd->second.first + 1;
-        if (n < 1 || n > 64 || combos * n > 1024) continue;
-        combos *= n;
-        fix.push_back({v, bd->second});
+        if (n < 1 || n > 64 || combos * n * (copies ? n : 1) > 1024) continue;
+        combos *= n * (copies ? n : 1);
+        if (copies) {
+            fix.push_back({v, bd->second, 1});
+            fix.push_back({v, bd->second, 2});
+        } else {
+            fix.push_back({v, bd->second, 0});
+        }
     }
     if (!fix.empty()) {
         std::set<const Var*> rest = shared;
-        for (auto& [v, r] : fix) rest.erase(v);
+        for (auto& f : fix) rest.erase(f.v);
         std::vector<int64_t> val(fix.size());
-        for (size_t k = 0; k < fix.size(); ++k) val[k] = fix[k].second.first;
+        for (size_t k = 0; k < fix.size(); ++k) val[k] = fix[k].r.first;
         while (true) {
             GmWindow sa = a, sb = b;
             for (size_t k = 0; k < fix.size(); ++k)
-                for (GmWindow* w : {&sa, &sb})
+                for (GmWindow* w : {&sa, &sb}) {
+                    if ((fix[k].side == 1 && w != &sa) || (fix[k].side == 2 && w != &sb)) continue;
                     for (auto& off : w->off)
-                        if (auto it = off.terms.find(fix[k].first); it != off.terms.end()) {
+                        if (auto it = off.terms.find(fix[k].v); it != off.terms.end()) {
                             off.c += it->second * val[k];
                             off.terms.erase(it);
                         }
+                }
             enumerating = true;
             const bool meet = may_overlap(sa, sb, rest, cross, tmin, tmax, wa);
             enumerating = false;
             if (meet) return true;
             size_t k = 0;
-            while (k < fix.size() && ++val[k] > fix[k].second.second) {
-                val[k] = fix[k].second.first;
+            while (k < fix.size() && ++val[k] > fix[k].r.second) {
+                val[k] = fix[k].r.first;
                 ++k;
             }
             if (k == fix.size()) return false;

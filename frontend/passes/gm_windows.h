@@ -3,7 +3,8 @@
 // An offset is an affine form over "atoms": loop variables, scalar parameters and variables bound once
 // to pl.tile.get_block_idx(). A variable bound exactly once to an affine value in a block that encloses
 // the access (earlier in it) is substituted; anything else (a variable re-bound, an iter_arg, division,
-// a product of variables) makes the offset unknown, and an unknown offset may overlap anything. A view
+// a product of variables) makes the offset unknown, and an unknown offset may overlap anything (in its own
+// dimension only, where the tensor bounds it: its other dimensions still separate two windows). A view
 // (`pl.slice` of a tensor, or a store's result) adds its base offsets, traced through assignments, loop
 // carried values and branch results; when the sources disagree the base is unknown.
 #pragma once
@@ -137,6 +138,10 @@ class WindowAnalysis {
     std::set<const ir::Var*> m_unbounded;       // loop variables some loop binds over an unknown range
     std::set<const ir::Var*> m_nested_rebound;  // loop variables a loop nested in a loop of the same name binds
     mutable std::map<const ir::Expr*, ir::VarPtr> m_mod_of;  // `x % c` expression -> its atom
+    // An offset with no affine form in one dimension of a window whose other dimensions have one: an atom of
+    // its own per (access, dimension), in [0, size - extent] (the access stays inside its tensor, or it is
+    // E-OOB), free to differ in every comparison, like a `%` atom without a definition.
+    mutable std::map<std::pair<const ir::Expr*, size_t>, ir::VarPtr> m_unknown_off;
     mutable std::map<const ir::Var*, ModAtom> m_mod;
     std::set<const ir::Var*> m_params;
     std::set<const ir::Var*> m_multi;  // variables bound by loops / branches / several assignments

@@ -101,11 +101,31 @@ TEST(CrossBlockWindows, EveryVariableBoundToTheBlockIndexHoldsTheSameValue) {
     EXPECT_FALSE(across(band_pair("blk * 16", "b2 * 16", "        b2 = pl.tile.get_block_idx()\n"), 2));
 }
 
-TEST(CrossBlockWindows, AnUnknownWindowMayMeetAnything) {
-    // (blk + 1) % 2 is not affine (the block index's range is the launch's): unknown.
+TEST(CrossBlockWindows, AnUnknownOffsetMayMeetAnythingInItsDimension) {
+    // (blk + 1) % 2 is not affine (the block index's range is the launch's): an atom of its own over the rows
+    // the tensor allows (hunt8a; the whole window was unknown), so it may meet any band.
     Accesses a = band_pair("blk * 16", "((blk + 1) % 2) * 16");
-    EXPECT_FALSE(a.win[2].ok);
+    ASSERT_TRUE(a.win[2].ok);
+    EXPECT_FALSE(a.win[2].off[0].terms.empty());
     EXPECT_TRUE(across(a, 2));
+    auto b = a.wa->bounds(a.win[2].off[0]);
+    ASSERT_TRUE(b.has_value());
+    EXPECT_EQ(b->first, 0);
+    EXPECT_EQ(b->second, 80 - 16);
+}
+
+TEST(CrossBlockWindows, AnUnknownOffsetKeepsTheOtherDimensions) {
+    // Rows i * j (no affine form) of columns 0-15 against columns 32-47: apart whatever the rows.
+    Accesses a = accesses(kParams,
+                          "        t = pl.load(x, [0, 0], [16, 16])\n"
+                          "        for i in pl.range(2):\n"
+                          "            for j in pl.range(2):\n"
+                          "                s = pl.store(t, [i * j * 16, 0], s)\n"
+                          "                m = pl.load(s, [0, 32], [16, 16], target_memory=pl.MemorySpace.Mat)\n"
+                          "                q = pl.load(s, [0, 8], [16, 16], target_memory=pl.MemorySpace.Mat)\n");
+    ASSERT_EQ(a.win.size(), 4u);
+    EXPECT_FALSE(WindowAnalysis::may_overlap(a.win[1], a.win[2], {}, nullptr, 0, 0, *a.wa));
+    EXPECT_TRUE(WindowAnalysis::may_overlap(a.win[1], a.win[3], {}, nullptr, 0, 0, *a.wa));
 }
 
 TEST(CrossBlockWindows, LoopVariablesAreFreeUnlessTiedByTheIterationOrder) {
