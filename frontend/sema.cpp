@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <list>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -464,14 +465,18 @@ struct ReadProgram {
     std::vector<std::pair<std::string, int64_t>> defaulted, inferred;
     std::vector<std::string> specialised;
 };
+// How many readings are kept: check samples a whole-model file's sizes in up to ~30 option sets (each size
+// combination it tries, and the kernels' own), every kernel the same ones; at most 48, and at most 200,000 source
+// lines together (a reading costs about 0.75 KB per line: 4 MB for a 5,000-line model file, 150 MB in all).
+constexpr size_t kKeptPrograms = 48;
+constexpr size_t kKeptLines = 200'000;
 }  // namespace
 
 std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file, const SemaOptions& opt) {
     const std::shared_ptr<const ast::Module> m = parsed(file);
     if (!opt.reuse) return analyze(*m, opt);
     static std::mutex mu;
-    static std::vector<ReadProgram> kept;  // at most kKept, the latest last
-    constexpr size_t kKept = 4;
+    static std::list<ReadProgram> kept;  // at most kKept, the one used last at the back
     auto give = [&](const ReadProgram& r) {
         if (opt.defaulted) opt.defaulted->insert(opt.defaulted->end(), r.defaulted.begin(), r.defaulted.end());
         if (opt.inferred) opt.inferred->insert(opt.inferred->end(), r.inferred.begin(), r.inferred.end());
@@ -481,10 +486,12 @@ std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file, const Se
     };
     {
         std::lock_guard<std::mutex> lock(mu);
-        std::erase_if(kept, [&](const ReadProgram& r) { return r.module != m; });  // another file: its programs go
-        for (const ReadProgram& r : kept)
-            if (r.dims == opt.dims && r.dim_default == opt.dim_default && r.keep_unread == opt.keep_unread)
-                return give(r);
+        if (!kept.empty() && kept.front().module != m) kept.clear();  // another file: its programs go
+        for (auto it = kept.begin(); it != kept.end(); ++it)
+            if (it->dims == opt.dims && it->dim_default == opt.dim_default && it->keep_unread == opt.keep_unread) {
+                kept.splice(kept.end(), kept, it);
+                return give(kept.back());
+            }
     }
     ReadProgram r{m, opt.dims, opt.dim_default, opt.keep_unread, nullptr, {}, {}, {}};
     SemaOptions own = opt;
@@ -493,9 +500,11 @@ std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file, const Se
     own.specialised = &r.specialised;
     r.program = analyze(*m, own);
     std::lock_guard<std::mutex> lock(mu);
-    if (kept.size() >= kKept) kept.erase(kept.begin());
-    kept.push_back(r);
-    return give(r);
+    if (!kept.empty() && kept.front().module != m) kept.clear();
+    const size_t lines = std::max<size_t>(m->source->line_count(), 1);
+    if (kept.size() >= std::min(kKeptPrograms, std::max<size_t>(kKeptLines / lines, 1))) kept.pop_front();
+    kept.push_back(std::move(r));
+    return give(kept.back());
 }
 
 std::shared_ptr<Program> load_program_text(const std::string& path, const std::string& text) {
