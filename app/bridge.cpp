@@ -78,7 +78,16 @@ std::optional<std::string> pypto_source_reason(const std::string& text) {
     std::string line;
     static const std::regex jit(R"(^\s*@(pl\.|pypto\.language\.|pypto\.)?jit\b)");
     static const std::regex scope(R"(^\s*with\s+pl\.(at|cluster|spmd|incore|auto_incore)\s*\()");
+    // Forms of PyPTO's own parser that neither the printer writes nor cvsim's DSL reads (a user's @pl.program
+    // file, e.g. PyPTO's examples/utils/phase_fence_dep_compression.py): a manual scope written as such, a
+    // launch unpacked into its result and task id, an element assignment (a task-id array filled in a loop),
+    // a second @pl.program class in one file.
+    static const std::regex manual(R"(^\s*with\s+pl\.manual_scope\s*\()");
+    static const std::regex unpack(R"(^\s*[A-Za-z_]\w*\s*,\s*[A-Za-z_]\w*\s*=\s*pl\.(submit|spmd_submit)\s*\()");
+    static const std::regex element(R"(^\s*[A-Za-z_]\w*\s*\[[^\]]+\]\s*=[^=])");
+    static const std::regex program(R"(^\s*@(pl\.|pypto\.language\.)?program\b)");
     bool first = true;
+    uint32_t programs = 0;
     for (uint32_t n = 1; std::getline(in, line); ++n) {
         if (first && !trim(line).empty()) {
             first = false;
@@ -89,6 +98,13 @@ std::optional<std::string> pypto_source_reason(const std::string& text) {
         std::smatch m;
         if (std::regex_search(line, m, scope))
             return fmt::format("tensor-level code (with pl.{}(...)) at line {}", m[1].str(), n);
+        if (std::regex_search(line, manual))
+            return fmt::format("a manual scope (with pl.manual_scope()) at line {}", n);
+        if (std::regex_search(line, m, unpack))
+            return fmt::format("pl.{}(...) unpacked into its result and task id at line {}", m[1].str(), n);
+        if (std::regex_search(line, element)) return fmt::format("an element assignment at line {}", n);
+        if (std::regex_search(line, program) && ++programs == 2)
+            return fmt::format("a second @pl.program class at line {}", n);
     }
     return std::nullopt;
 }

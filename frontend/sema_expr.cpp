@@ -470,7 +470,10 @@ ExprPtr FunctionLowering::lower_scalar_func(const ast::Expr& e, const std::strin
         if (x.kind == ast::ExprKind::Call) {
             std::string n = x.children[0]->dotted();
             scalar = n == "pl.const" || n == "pl.min" || n == "pl.max" || n == "pl.cast" || n == "min" || n == "max" ||
-                     n == "abs" || n == "pl.tile.min" || n == "pl.tile.max";
+                     n == "abs" || n == "pl.tile.min" || n == "pl.tile.max" ||
+                     // element reads and dimensions are scalars (a submit's predicate= casts pl.tensor.read; hunt8b)
+                     n == "pl.tensor.read" || n == "pl.tile.read" || n == "pl.read" || n == "pl.tensor.dim" ||
+                     n == "pl.array.get_element";
         }
         if (!scalar) return nullptr;  // the tile op pl.cast
     }

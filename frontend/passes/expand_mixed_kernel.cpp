@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <initializer_list>
 #include <map>
 #include <set>
 
@@ -29,8 +30,8 @@ using namespace ir;
 
 // Marks an AIV function whose lanes each run their own part (a flattened split_aiv region): split_aiv, as PyPTO
 // stamps it, and dual_aiv_dispatch (both lanes are dispatched).
-static void mark_dual_aiv(Function& f) {
-    for (const char* key : {"split_aiv", "dual_aiv_dispatch"})
+static void mark_attrs_true(Function& f, std::initializer_list<const char*> keys) {
+    for (const char* key : keys)
         if (!f.attr(key)) {
             Attr a;
             a.key = key;
@@ -39,6 +40,10 @@ static void mark_dual_aiv(Function& f) {
             a.value->ival = 1;
             f.attrs.push_back(a);
         }
+}
+
+static void mark_dual_aiv(Function& f) {
+    mark_attrs_true(f, {"split_aiv", "dual_aiv_dispatch"});
 }
 
 std::string_view policy_name(V2CPolicy p) {
@@ -1030,9 +1035,17 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
         }
         auto aic = Splitter(*work, Lane::Aic, opt, stats).build();
         auto aiv = Splitter(*work, Lane::Aiv, opt, stats).build();
+        // Halved lanes say so (split_aiv, as PyPTO's LowerAutoVectorSplit stamps its halved functions): a reader
+        // of the printed program, cvsim included, must not halve them again (PyPTO's SplitVectorKernel halves
+        // every split AIV function without it, whatever its body reads).
+        const bool halved = halve && f->split_mode() != SplitMode::NONE;
         if (halve) {
             split_vector_lane(*aiv, f->split_mode());
             split_cube_lane(*aic, f->split_mode());
+        }
+        if (halved) {
+            mark_attrs_true(*aic, {"split_aiv"});
+            mark_attrs_true(*aiv, {"split_aiv"});
         }
         std::map<int64_t, PipeUse> uses;
         scan_pipes(aic->body, uses);
@@ -1046,6 +1059,7 @@ std::shared_ptr<Program> expand_mixed_kernel(const Program& p, const ExpandOptio
         out->functions.push_back(aic);
         out->functions.push_back(aiv);
         out->functions.push_back(make_group(*work, *aic, *aiv));  // with any parameter gm_sync added
+        if (halved) mark_attrs_true(*out->functions.back(), {"split_aiv"});
         ++stats.functions_expanded;
     }
     return out;

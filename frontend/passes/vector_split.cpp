@@ -192,10 +192,21 @@ class VectorSplit {
                                   "half the index tile)",
                                   c.op->name(), split_mode_name(m_mode)),
                       "gather or scatter outside the split function, or in a function with split=NONE");
-            case O::TpopFromAic:
+            case O::TpopFromAic: {
                 c.args[0] = int_lit(m_code, c.loc);  // (split, id, shape, dtype)
+                const size_t ax = c.type.shape.empty() ? 0 : axis(c.type.shape.size());
+                const int64_t full = c.type.shape.empty() ? 0 : c.type.shape[ax];
                 halve(c.type, c.loc, "the popped tile", false);
+                // An annotated run-time valid region (pl.TileView(valid_shape=[rows, cols])): the lane's part of its
+                // split-axis extent, clamp(v - idx * half, 0, half), as upstream's SplitVectorKernel localizes a
+                // halved tile's view (HalvedTileView); the full extent is each lane's half.
+                if (ax < c.args2.size() && c.args2[ax] && !c.type.shape.empty()) {
+                    const int64_t half = c.type.shape[ax];
+                    auto k = const_int(c.args2[ax]);
+                    c.args2[ax] = k && *k >= full ? int_lit(half, c.loc) : lane_part(c.args2[ax], half, c.loc);
+                }
                 return;
+            }
             case O::Create:
             case O::Full: {
                 if (c.type.mem != Mem::Vec) return;
@@ -321,11 +332,11 @@ void split_cube_lane(Function& aic, SplitMode mode) {
 
 namespace {
 
+// PyPTO's SplitVectorKernel halves a split AIV function unless it carries split_aiv (LowerAutoVectorSplit's
+// mark on a body already in per-lane form); a get_subblock_idx the author wrote does not make it one.
 bool per_lane_form(const Function& f) {
-    if (f.attr("split_aiv")) return true;
-    bool sub = false;
-    walk(f.body, [&](const StmtPtr& s) { sub |= is_call(*s, OpCode::GetSubblockIdx); });
-    return sub;
+    const Attr* a = f.attr("split_aiv");
+    return a && (!a->value || a->value->kind != ExprKind::Bool || a->value->ival != 0);
 }
 
 }  // namespace

@@ -58,6 +58,22 @@ TEST(Bridge, PrintedIrAndCvsimsOwnDslAreReadDirectly) {
         "@pl.program\nclass P:\n    def f(self):\n        with pl.at(level=pl.Level.CORE_GROUP):\n");
     ASSERT_TRUE(at);
     EXPECT_EQ(*at, "tensor-level code (with pl.at(...)) at line 4");
+    // A user's @pl.program file in forms only PyPTO's parser reads (hunt8b: exit 2 from cvsim's DSL reader).
+    const std::string prog = "@pl.program\nclass P:\n    def main(self):\n";
+    auto manual = pypto_source_reason(prog + "        with pl.manual_scope():\n");
+    ASSERT_TRUE(manual);
+    EXPECT_EQ(*manual, "a manual scope (with pl.manual_scope()) at line 4");
+    auto unpack = pypto_source_reason(prog + "        out, tid = pl.submit(self.k, x, out)\n");
+    ASSERT_TRUE(unpack);
+    EXPECT_EQ(*unpack, "pl.submit(...) unpacked into its result and task id at line 4");
+    auto element = pypto_source_reason(prog + "        tids[i] = tid\n");
+    ASSERT_TRUE(element);
+    EXPECT_EQ(*element, "an element assignment at line 4");
+    auto two = pypto_source_reason(prog + "        pass\n\n\n@pl.program\nclass Q:\n    pass\n");
+    ASSERT_TRUE(two);
+    EXPECT_EQ(*two, "a second @pl.program class at line 7");
+    EXPECT_FALSE(pypto_source_reason(prog + "        r: pl.Tuple[pl.Scalar[pl.TASK_ID]] = pl.submit(self.k)\n"
+                                            "        ok = x[0] == y\n"));
 }
 
 TEST(Bridge, WithoutPythonASourceFileGetsOneDiagnosticSayingWhatIsNeeded) {

@@ -1,8 +1,10 @@
 # A hand-written consumer declares the popped tile's run-time valid region in its annotation
-# (pl.TileView(valid_shape=[rows, cols]) of scalar parameters), as PyPTO's C2V valid-shape tests do: the codegen
-# allocates the popped tile with that region, so each AIV lane stores `rows` rows at its offset (lane 1 at row 8).
-# Before, cvsim bounded the popped tile by its full 16 rows: lane 1's store ran past the tensor at every sampled
-# value and the kernel got no verdict (E-UNCHECKED). rows = 12 overruns the tensor on lane 1: a real E-OOB.
+# (pl.TileView(valid_shape=[rows, cols]) of scalar parameters), as PyPTO's C2V valid-shape tests do. The function
+# has attr split and no split_aiv, so PyPTO's SplitVectorKernel halves it: each lane's popped tile is 8 rows with
+# its part of the region, clamp(rows - 8 * lane, 0, 8), and the store of the halved tile is shifted by 8 * lane
+# again (lane 1 at row 16: with rows = 8 it stores nothing). Before, cvsim bounded the popped tile by its full 16
+# rows (lane 1 past the tensor at every sampled value: E-UNCHECKED), then (until hunt8b) took the body as already
+# halved because it reads get_subblock_idx. rows = 12 gives lane 1 4 rows at row 16: a real E-OOB.
 # RUN: run --entry pair --input rows=8 --input cols=32
 # CHECK: outputs: equal to the reference (1 tensor, bit-exact)
 # CHECK: findings: none
