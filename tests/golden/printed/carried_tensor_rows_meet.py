@@ -1,8 +1,9 @@
-# As carried_tensor_rows_apart.py, but the vector loads rows 16 * (i + 1): the cube's store at the next iteration
-# overwrites the rows this iteration's vector load reads, with nothing ordering them (the loop carries the
-# tensor, not an order): reject must name it.
+# PyPTO's printed IR (before ExpandMixedKernel) of a kernel written for cvsim (hunt8b k10, changed): the cube
+# stores rows 16 * i of a scratch tensor the loop carries (init_values / pl.yield_ of the store's result), the
+# vector loads rows 16 * (i + 1): the next iteration's store overwrites the rows this iteration's vector load
+# reads, with nothing ordering them (the loop carries the tensor, not an order): reject must name it.
 # RUN: check --v2c reject
-# ERROR: E-V2C-UNFENCED 20 reads in an earlier iteration
+# ERROR: E-V2C-UNFENCED 21 reads in an earlier iteration
 # EXIT: 1
 # pypto.program: C2VLoopRows
 import pypto.language as pl
