@@ -322,6 +322,21 @@ std::optional<bool> WindowAnalysis::static_condition(const Expr& cond) const {
 
 std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const StmtPath& path, int depth) const {
     if (depth > kMaxDepth) return std::nullopt;
+    // The variables whose base is being found, outermost first: a loop-carried tensor and the store that writes it
+    // (`t_iter` flows from `t_new = store(..., t_iter)`, which flows back through the yield) reach each other; a
+    // value that reaches one of them through stores and copies only has that one's base (a marker, as for `v`
+    // itself). Before, such a carried tensor had no base: every window of it unknown (a false E-V2C-UNFENCED on
+    // rows `16 * i` stored and loaded per iteration).
+    static thread_local std::vector<const Var*> resolving;
+    // Lowest index in `resolving` of a variable a flow was cut at (a marker returned for it): a base found below a
+    // slice is partial when the cut variable was being resolved before the slice's input was (rev24).
+    static thread_local size_t lowest_cut = SIZE_MAX;
+    struct Frame {
+        std::vector<const Var*>& st;
+        Frame(std::vector<const Var*>& s, const Var* x) : st(s) { st.push_back(x); }
+        ~Frame() { st.pop_back(); }
+    } frame(resolving, v);
+    bool saw_self = false;  // a flow of v reached a variable being resolved through stores and copies
     std::optional<std::vector<Affine>> result;
     bool conflict = false;
     auto meet = [&](const std::vector<Affine>& r) {
@@ -346,6 +361,10 @@ std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const Stmt
                 if (!x || dd > kMaxDepth) return std::nullopt;
                 if (x->kind == ExprKind::Var) {
                     if (x->var.get() == v) return std::vector<Affine>{};  // marker: self
+                    if (auto f = std::find(resolving.begin(), resolving.end(), x->var.get()); f != resolving.end()) {
+                        lowest_cut = std::min(lowest_cut, size_t(f - resolving.begin()));
+                        return std::vector<Affine>{};  // marker: a variable being resolved (a cycle)
+                    }
                     return base(x->var.get(), p, dd + 1);
                 }
                 if (x->kind != ExprKind::Call) return std::nullopt;
@@ -355,8 +374,14 @@ std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const Stmt
                     const ExprPtr& in = arg(*x, "tile");
                     const ExprPtr& off = arg(*x, "offset");
                     if (!in || in->type.kind != TypeKind::Tensor || !off) return std::nullopt;
+                    size_t saved_cut = lowest_cut, here = resolving.size();
+                    lowest_cut = SIZE_MAX;
                     auto b = of(in, dd + 1);
-                    if (!b) return std::nullopt;
+                    bool partial = lowest_cut < here;  // cut at a variable resolved outside this slice: a cycle through it
+                    lowest_cut = std::min(saved_cut, lowest_cut);
+                    if (!b || partial) return std::nullopt;
+                    // (a cycle through a slice moves the base at every trip: no base)
+                    if (b->empty() && !(in->kind == ExprKind::Var && in->var.get() == v)) return std::nullopt;
                     if (b->empty())
                         b = std::vector<Affine>(in->type.shape.size());  // self-slice: unusual; relative to itself
                     if (b->size() != off->args.size()) return std::nullopt;
@@ -369,7 +394,10 @@ std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const Stmt
             };
             auto r = of(val, depth);
             if (!r) return std::nullopt;
-            if (r->empty()) continue;  // self
+            if (r->empty()) {  // self
+                saw_self = true;
+                continue;
+            }
             // A base that moves with a loop variable, defined where the access does not see this very
             // definition (a later statement of the loop body, another arm), may be another iteration's.
             bool moves = false;
@@ -383,7 +411,10 @@ std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const Stmt
             meet(*r);
         }
     }
-    if (conflict || !result) return std::nullopt;
+    if (conflict) return std::nullopt;
+    // Only flows back to a variable being resolved (nested): that variable's base (the marker); at the top, none.
+    if (!result)
+        return saw_self && depth > 0 ? std::optional<std::vector<Affine>>(std::vector<Affine>{}) : std::nullopt;
     return result;
 }
 
