@@ -1070,6 +1070,15 @@ std::set<const Function*> reached_from(const Program& p, const Function& f) {
     return seen;
 }
 
+Program sub_program(const Program& p, const std::set<const Function*>& keep) {
+    Program sub;
+    sub.name = p.name;
+    sub.sources = p.sources;
+    for (const auto& f : p.functions)
+        if (keep.count(f.get())) sub.functions.push_back(f);
+    return sub;
+}
+
 namespace {
 
 // Of FNS, the unread function (Function::unread) whose diagnostic comes first in the source; nullptr: none.
@@ -4553,14 +4562,7 @@ Compiled compile(std::shared_ptr<Program> program, const CompileOptions& opt) {
     // those functions only (a whole-model file holds hundreds of kernels; cloning every one per launch made
     // `expand` of pypto-lib's deepseek_v4_pro decode_fwd take 18 GB). The checks above saw every function.
     const std::set<const Function*> reached = reached_from(*program, *entry);
-    if (reached.size() < program->functions.size()) {
-        auto sub = std::make_shared<Program>();
-        sub->name = program->name;
-        sub->sources = program->sources;
-        for (const auto& f : program->functions)
-            if (reached.count(f.get())) sub->functions.push_back(f);
-        program = sub;
-    }
+    if (reached.size() < program->functions.size()) program = std::make_shared<Program>(sub_program(*program, reached));
     Compiled c;
     c.original = program;
     bool any_mixed = false;

@@ -105,6 +105,8 @@ const ir::ExprPtr* core_num_attr(const ir::Expr& call);
 const std::string& launched_kernel(const ir::Expr& call);
 // F and every function it reaches through calls and submits.
 std::set<const ir::Function*> reached_from(const ir::Program& p, const ir::Function& f);
+// The program of P's functions in KEEP, in P's order, sharing them (name and sources as P's).
+ir::Program sub_program(const ir::Program& p, const std::set<const ir::Function*>& keep);
 
 // The core_num every launch of ENTRY that gives one agrees on (attrs={"core_num": N}); nullopt when none gives
 // one, when they differ, or when the entry is no orchestration.

@@ -161,11 +161,7 @@ PipelineResult run_pipeline(const std::shared_ptr<SourceFile>& file, const Pipel
     Program reached;
     if (const auto e = opt.reached_only && !opt.entry.empty() ? program.find(opt.entry) : nullptr;
         e && e->type != FuncType::Orchestration) {
-        const std::set<const Function*> in = reached_from(program, *e);
-        reached.name = program.name;
-        reached.sources = program.sources;
-        for (const auto& f : program.functions)
-            if (in.count(f.get())) reached.functions.push_back(f);
+        reached = sub_program(program, reached_from(program, *e));
         reach = &reached;
     }
 

@@ -484,9 +484,13 @@ std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file, const Se
             opt.specialised->insert(opt.specialised->end(), r.specialised.begin(), r.specialised.end());
         return r.program;
     };
+    // Readings of another file go (checked again after the reading: another thread may have read one meanwhile).
+    auto forget_other_files = [&] {
+        if (!kept.empty() && kept.front().module != m) kept.clear();
+    };
     {
         std::lock_guard<std::mutex> lock(mu);
-        if (!kept.empty() && kept.front().module != m) kept.clear();  // another file: its programs go
+        forget_other_files();
         for (auto it = kept.begin(); it != kept.end(); ++it)
             if (it->dims == opt.dims && it->dim_default == opt.dim_default && it->keep_unread == opt.keep_unread) {
                 kept.splice(kept.end(), kept, it);
@@ -500,7 +504,7 @@ std::shared_ptr<Program> load_program(std::shared_ptr<SourceFile> file, const Se
     own.specialised = &r.specialised;
     r.program = analyze(*m, own);
     std::lock_guard<std::mutex> lock(mu);
-    if (!kept.empty() && kept.front().module != m) kept.clear();
+    forget_other_files();
     const size_t lines = std::max<size_t>(m->source->line_count(), 1);
     if (kept.size() >= std::min(kKeptPrograms, std::max<size_t>(kKeptLines / lines, 1))) kept.pop_front();
     kept.push_back(std::move(r));
