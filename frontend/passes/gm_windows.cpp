@@ -377,8 +377,8 @@ std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const Stmt
                     size_t saved_cut = lowest_cut, here = resolving.size();
                     lowest_cut = SIZE_MAX;
                     auto b = of(in, dd + 1);
-                    bool partial =
-                        lowest_cut < here;  // cut at a variable resolved outside this slice: a cycle through it
+                    // Cut at a variable resolved outside this slice: a cycle through it.
+                    bool partial = lowest_cut < here;
                     lowest_cut = std::min(saved_cut, lowest_cut);
                     if (!b || partial) return std::nullopt;
                     // (a cycle through a slice moves the base at every trip: no base)
