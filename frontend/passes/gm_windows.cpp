@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -128,7 +129,12 @@ void WindowAnalysis::scan(Block& b, StmtPath path) {
                 if (y && k < y->values.size()) m_flows[ia].push_back({y->values[k], ypath});
                 if (k < s->targets.size()) {
                     m_multi.insert(s->targets[k].get());
-                    m_flows[s->targets[k].get()] = m_flows[ia];
+                    // Appended, not assigned: a name bound before (an earlier loop's result or a plain
+                    // assignment of the same name) keeps its flows, so a base found for it is the meet of every
+                    // binding's (rev25: a later loop's view at row 48 was taken for an earlier binding's row 0).
+                    auto copy = m_flows[ia];
+                    auto& tf = m_flows[s->targets[k].get()];
+                    tf.insert(tf.end(), copy.begin(), copy.end());
                 }
             }
         }
@@ -337,6 +343,16 @@ std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const Stmt
         ~Frame() { st.pop_back(); }
     } frame(resolving, v);
     bool saw_self = false;  // a flow of v reached a variable being resolved through stores and copies
+    // The bases of the variables this frame's flows name, found once each (rev25: an `if` yielding the same
+    // variable from both arms, chained 20 times in a loop, was explored 2^20 times, one path at a time, now
+    // that a flow back to the carried tensor is a marker and no longer ends the search). Under one frame the
+    // stack below is the same at every call, so a variable's base there only depends on its depth and on whether
+    // its definition is visible from the flow (the only use of the path); the cuts it made are replayed.
+    struct Memo {
+        std::optional<std::vector<Affine>> r;
+        size_t cut;
+    };
+    std::map<std::tuple<const Var*, int, bool>, Memo> memo;
     std::optional<std::vector<Affine>> result;
     bool conflict = false;
     auto meet = [&](const std::vector<Affine>& r) {
@@ -365,7 +381,19 @@ std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const Stmt
                         lowest_cut = std::min(lowest_cut, size_t(f - resolving.begin()));
                         return std::vector<Affine>{};  // marker: a variable being resolved (a cycle)
                     }
-                    return base(x->var.get(), p, dd + 1);
+                    auto d = m_defs.find(x->var.get());
+                    const bool vis = d != m_defs.end() && visible_def(d->second, p);
+                    auto key = std::make_tuple(x->var.get(), dd + 1, vis);
+                    if (auto m = memo.find(key); m != memo.end()) {
+                        lowest_cut = std::min(lowest_cut, m->second.cut);
+                        return m->second.r;
+                    }
+                    size_t saved_cut = lowest_cut;
+                    lowest_cut = SIZE_MAX;
+                    auto r = base(x->var.get(), p, dd + 1);
+                    memo[key] = Memo{r, lowest_cut};
+                    lowest_cut = std::min(saved_cut, lowest_cut);
+                    return r;
                 }
                 if (x->kind != ExprKind::Call) return std::nullopt;
                 if (x->op->code == OpCode::Store) return of(arg(*x, "output_tensor"), dd + 1);
@@ -383,8 +411,16 @@ std::optional<std::vector<Affine>> WindowAnalysis::base(const Var* v, const Stmt
                     if (!b || partial) return std::nullopt;
                     // (a cycle through a slice moves the base at every trip: no base)
                     if (b->empty() && !(in->kind == ExprKind::Var && in->var.get() == v)) return std::nullopt;
-                    if (b->empty())
-                        b = std::vector<Affine>(in->type.shape.size());  // self-slice: unusual; relative to itself
+                    // A self-slice (`v = slice(v, off)`): a copy of itself when every offset is 0; otherwise v moves
+                    // by `off` each time it runs (in a loop: every trip), so it has no base. It used to be taken
+                    // "relative to itself", the offset alone: a constant 16 for rows 32, 48, 64 (rev25 r03/r04).
+                    if (b->empty()) {
+                        for (const auto& o : off->args) {
+                            const Affine a = affine(o, p, 0);
+                            if (!a.ok || a.c != 0 || !a.terms.empty()) return std::nullopt;
+                        }
+                        return std::vector<Affine>{};
+                    }
                     if (b->size() != off->args.size()) return std::nullopt;
                     for (size_t d = 0; d < off->args.size(); ++d) (*b)[d] = add((*b)[d], affine(off->args[d], p, 0), 1);
                     for (auto& a : *b)
