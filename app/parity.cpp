@@ -185,6 +185,12 @@ std::map<std::string, OpSequence> op_sequences(const std::string& printed) {
                         if (op == "tile.gather_compare_dst") gc_dst_args = args;
                         op = "tile.gather_compare";
                     }
+                    // cvsim reads pl.tile.gather_row as a load of the source rows and an assemble into dst (docs/
+                    // DECISIONS.md, "pl.tile.gather_row"): upstream's one op is those two tokens.
+                    if (op == "tile.gather_row") {
+                        f.tokens.push_back("tile.load");
+                        op = "tile.assemble";
+                    }
                     f.tokens.push_back(op == "yield_" ? "yield" : op);
                 } else if (std::regex_search(rhs, m, call_re)) {
                     f.tokens.push_back("call");

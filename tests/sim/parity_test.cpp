@@ -191,3 +191,32 @@ TEST(ParityOps, CvsimsGatherComparePairIsUpstreamsOneCall) {
     report.clear();
     EXPECT_FALSE(compare_op_sequences(op_sequences(two), op_sequences(theirs), report));
 }
+
+TEST(ParityOps, UpstreamsGatherRowIsCvsimsLoadAndAssemble) {
+    // cvsim reads pl.tile.gather_row as a load of the source rows and an assemble into dst (docs/DECISIONS.md) and
+    // prints those; upstream prints the one op (pypto-lib's sparse attention kernels gather KV rows into a Mat tile).
+    const std::string head =
+        "@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.AIC)\n    def f(self, kv: pl.Tensor[[256, 64], "
+        "pl.BF16], idx: pl.Tensor[[16], pl.INT32]):\n"
+        "        d: pl.Tile[[16, 64], pl.BF16, pl.Mem.Mat] = pl.tile.create([16, 64], dtype=pl.BF16, "
+        "target_memory=pl.Mem.Mat)\n";
+    const std::string ours = head +
+                             "        r: pl.Tile[[1, 64], pl.BF16, pl.Mem.Mat] = pl.tile.load(kv, [3, 0], [1, 64], "
+                             "target_memory=pl.Mem.Mat)\n"
+                             "        d2: pl.Tile[[16, 64], pl.BF16, pl.Mem.Mat] = pl.tile.assemble(d, r, [0, 0])\n"
+                             "        return d2\n";
+    const std::string theirs = head +
+                               "        d2: pl.Tile[[16, 64], pl.BF16, pl.Mem.Mat] = pl.tile.gather_row(\n"
+                               "            d, kv, [0, 0], [3, 0], [1, 64]\n        )\n        return d2\n";
+    std::vector<std::string> want = {"tile.create", "tile.load", "tile.assemble", "return"};
+    EXPECT_EQ(op_sequences(theirs)["f"].tokens, want);
+    std::string report;
+    EXPECT_TRUE(compare_op_sequences(op_sequences(ours), op_sequences(theirs), report)) << report;
+    // A load without the assemble is not the gather.
+    const std::string half = head +
+                             "        r: pl.Tile[[1, 64], pl.BF16, pl.Mem.Mat] = pl.tile.load(kv, [3, 0], [1, 64], "
+                             "target_memory=pl.Mem.Mat)\n"
+                             "        return r\n";
+    report.clear();
+    EXPECT_FALSE(compare_op_sequences(op_sequences(half), op_sequences(theirs), report));
+}
