@@ -2,6 +2,7 @@
 // wait on another core is a Step the core performs; the instruction's phase says where begin() resumes.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "frontend/codes.h"
@@ -86,8 +87,12 @@ void DataEngine::end_sync_set(SimInstr& in) {
         auto& ctr = fb.counters[{p.event_id, rcv}];
         ctr.tokens.push_back(tok);
         ctr.from.push_back(m_core_id == CoreId::Aic ? 0 : m_lane);
+        // At the AIC the sets of both AIVs wait in one counter and a wait takes one of each (SPEC 4.4): the sets
+        // pending from this lane. (It was the total over the lanes halved: one lane's 16 sets beside the other's
+        // one counted 9, no overflow; found by the twenty-fifth session's hunt.)
         size_t pending = ctr.tokens.size();
-        if (rcv == 0 && m_aiv_lanes > 0) pending = (pending + m_aiv_lanes - 1) / m_aiv_lanes;
+        if (rcv == 0 && m_aiv_lanes > 0)
+            pending = static_cast<size_t>(std::count(ctr.from.begin(), ctr.from.end(), m_lane));
         if (pending > hw.chip.flag_counter_max)
             runtime_finding(codes::kFlagOverflow, *in.stmt,
                             fmt::format("sync_set({}) leaves {} pending sets; the 4-bit counter holds {}", p.event_id,
