@@ -378,6 +378,29 @@ class Splitter {
         return var_ref(nz, loc);
     }
 
+    // On a2a3 the V2C pop repacks the slot ND -> NZ (SPEC 4.3), so a boundary move of a tile the author put in
+    // another layout (an NZ tile written for a5) is first moved back to ND in UB: the expansion computes what the
+    // mixed function computes (it was pushed as is and arrived scrambled: W-V2C-LAYOUT and E-MISMATCH on cvsim's
+    // own expansion of a valid kernel; hunt10). A hand-written tpush_to_aic is left as written (W-V2C-LAYOUT).
+    ExprPtr nd_adapted(const ExprPtr& src, const SourceLoc& loc, Block& out) {
+        if (m_opt.target == Target::A5 || src->type.layout() == Layout::ND) return src;
+        Type nd_t = src->type;
+        nd_t.view.blayout = TileLayout::row_major;
+        nd_t.view.slayout = TileLayout::none_box;
+        nd_t.view.written = true;
+        std::string base = src->kind == ExprKind::Var ? src->var->name + "_nd" : "_nd";
+        VarPtr nd = m_out->new_var(m_out->fresh_name(base), nd_t, loc);
+        out.push_back(make_assign(nd,
+                                  make_call(OpCode::Move,
+                                            {{"tile", src},
+                                             {"target_memory", mem_lit(Mem::Vec)},
+                                             {"blayout", layout_lit(TileLayout::row_major)},
+                                             {"slayout", layout_lit(TileLayout::none_box)}},
+                                            loc),
+                                  loc));
+        return var_ref(nd, loc);
+    }
+
     // A tpush_to_aic the author wrote in the mixed function: the AIV lane gets the same NZ adapter as a
     // boundary move's push.
     void hand_push(const Stmt& s, Block& out) {
@@ -407,7 +430,7 @@ class Splitter {
         }
         // V2C
         if (m_lane == Lane::Aiv) {
-            ExprPtr pushed = nz_adapted(src, s.loc, out);
+            ExprPtr pushed = m_opt.target == Target::A5 ? nz_adapted(src, s.loc, out) : nd_adapted(src, s.loc, out);
             out.push_back(
                 make_eval(make_call(OpCode::TpushToAic, {{"tile", pushed}, {"split", int_lit(split)}}, s.loc), s.loc));
             return;
