@@ -55,6 +55,17 @@ std::shared_ptr<Function> pick_entry(const Program& p, const std::string& name) 
             raise(codes::kEntry, of[1]->loc,
                   fmt::format("the program has several {} functions; choose one with --entry NAME", func_type_name(t)));
     }
+    // An expanded program of one lane function (a cube-only or vector-only kernel's expansion): that function.
+    // (One AIC and one AIV function get the Group sema adds: passes::add_implicit_group.)
+    std::vector<std::shared_ptr<Function>> lanes;
+    for (auto& f : p.functions)
+        if ((f->type == FuncType::AIC || f->type == FuncType::AIV) && f->specialised_from.empty()) lanes.push_back(f);
+    if (lanes.size() == 1) return lanes[0];
+    if (lanes.size() > 1)
+        raise(codes::kEntry, lanes[0]->loc,
+              "the program has AIC / AIV functions but no Group, Spmd or Orchestration function to launch them "
+              "together (one AIC and one AIV function with the same parameters are launched as a pair)",
+              "write the Group function that calls them, or give one with --entry NAME (it runs alone)");
     raise(codes::kEntry, loc, "the program has no Orchestration, Spmd, Group or InCore function to launch",
           "give the entry with --entry NAME");
 }

@@ -23,6 +23,7 @@
 #include "frontend/diag.h"
 #include "frontend/ops.h"
 #include "frontend/parser.h"
+#include "frontend/passes/expand_mixed_kernel.h"
 #include "frontend/sema_lower.h"
 #include "frontend/sema_types.h"
 
@@ -407,6 +408,8 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
                 fn->unread.text.replace(d + 4, e - d - 4, s.name);
         }
     }
+    // An expanded program without its Group is launched as the expander would have written it (SPEC 3).
+    passes::add_implicit_group(*ctx.program);
     return ctx.program;
 }
 

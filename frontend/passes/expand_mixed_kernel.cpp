@@ -913,6 +913,49 @@ std::shared_ptr<Function> make_group(const Function& src, const Function& aic, c
 
 }  // namespace
 
+bool add_implicit_group(Program& p) {
+    const Function* aic = nullptr;
+    const Function* aiv = nullptr;
+    for (const auto& f : p.functions) {
+        if (!f->specialised_from.empty()) continue;  // a per-call copy is a callee
+        switch (f->type) {
+            case FuncType::Orchestration:
+            case FuncType::Spmd:
+            case FuncType::Group:
+            case FuncType::InCore:
+                return false;
+            case FuncType::AIC:
+                if (aic) return false;
+                aic = f.get();
+                break;
+            case FuncType::AIV:
+                if (aiv) return false;
+                aiv = f.get();
+                break;
+            default:
+                break;
+        }
+    }
+    if (!aic || !aiv || aic->is_unread() || aiv->is_unread() || aic->params.size() != aiv->params.size()) return false;
+    for (size_t i = 0; i < aic->params.size(); ++i)
+        if (aic->params[i].var->name != aiv->params[i].var->name ||
+            aic->params[i].var->type != aiv->params[i].var->type)
+            return false;
+    std::string name = aiv->name + "_group";
+    const std::string& a = aic->name;
+    const std::string& v = aiv->name;
+    if (a.size() > 4 && v.size() > 4 && a.compare(a.size() - 4, 4, "_aic") == 0 &&
+        v.compare(v.size() - 4, 4, "_aiv") == 0 && a.substr(0, a.size() - 4) == v.substr(0, v.size() - 4))
+        name = a.substr(0, a.size() - 4);
+    while (p.find(name)) name += "_";
+    auto g = make_group(*aiv, *aic, *aiv);
+    g->name = name;
+    g->origin = name;
+    g->loc = aic->loc;
+    p.functions.push_back(g);
+    return true;
+}
+
 static bool flatten_split_regions(Block& b);
 
 // A pl.split_aiv region cvsim flattens into one lane's statements (one with loop-carried values stays a loop).

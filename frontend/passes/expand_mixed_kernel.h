@@ -70,6 +70,12 @@ struct ExpandStats {
 // (E-V2C-UNFENCED) and for constructs it cannot split.
 std::shared_ptr<ir::Program> expand_mixed_kernel(const ir::Program& p, const ExpandOptions& opt, ExpandStats& stats);
 
+// An expanded program written without its Group (SPEC 3: "AIC + AIV (+ Group) functions ... cvsim runs it as
+// written"): when nothing launches (no Orchestration, Spmd, Group or InCore function) and the program holds one
+// AIC and one AIV function taking the same parameters, adds the Group the expander writes (the AIC's call, then the
+// AIV's, whose result it returns), named after them (`f` for f_aic / f_aiv). False when it added none.
+bool add_implicit_group(ir::Program& p);
+
 // True when `f` is an InCore function holding both cube and vector statements.
 bool is_mixed(const ir::Function& f);
 
