@@ -177,6 +177,13 @@ class GmSync {
   public:
     bool m_bp_retry = false;  // run() stopped before applying anything: plan again with m_bp_off (insert_gm_sync)
     void set_back_pressure_off() { m_bp_off = true; }
+    // insert_gm_sync's second look at a function reject refused: `hold` records each E-V2C-UNFENCED (where it would
+    // have been raised: rejected()) and plans and applies everything else as a run without the error would;
+    // `dry` is the re-check (recheck_plans_nothing): it records the same way and applies nothing.
+    void hold_rejections() { m_hold = true; }
+    void set_dry() { m_dry = true; }
+    std::optional<SourceLoc> rejected() const { return m_rejected; }
+    bool plans_nothing() const;
 
   private:
     mutable std::map<const Var*, std::vector<const Stmt*>> m_defs;  // variable -> the statements assigning it
@@ -551,6 +558,7 @@ class GmSync {
     };
     std::vector<Unit> m_barrier_units, m_flag_units;
     bool m_dry = false;                           // a re-check: run() plans and stops before apply()
+    bool m_hold = false;                          // hold_rejections(): recorded as under m_dry, the plan applied
     mutable std::optional<SourceLoc> m_rejected;  // a re-check: where reject would have raised E-V2C-UNFENCED
     // Under a re-check, reject's E-V2C-UNFENCED is recorded instead of thrown (true: the caller returns as
     // if the pair were left). The re-check needs no message, and a C++ exception thrown in a process whose
@@ -560,8 +568,6 @@ class GmSync {
     bool dry_reject(const SourceLoc& loc) const;
     bool m_made_workspace = false;  // workspace() added the soft barrier's parameter
     static constexpr size_t kMaxPruneUnits = 48;
-
-    bool plans_nothing() const;
 
     // The pass in reject mode on the function as it now stands: no error, nothing to add. `why` (optional):
     // what the re-check objects to (for -v).

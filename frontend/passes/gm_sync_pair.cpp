@@ -106,7 +106,7 @@ void GmSync::handle_carried(const Access& s, std::optional<size_t> covered) {
                 m_stats.log.push_back(what + " left unfenced (--v2c off)");
                 return;
             case V2CPolicy::Reject:
-                if (dry_reject(c.stmt->loc)) return;
+                if (dry_reject(c.stmt->loc)) continue;  // recorded (the plan of the other pairs goes on)
                 raise(codes::kV2cUnfenced, c.stmt->loc,
                       fmt::format("cube load of '{}' reads GM written by the vector store at {} in an earlier "
                                   "iteration of the loop at line {}, "
@@ -193,7 +193,7 @@ void GmSync::handle_war(const Access& s, const std::set<const Access*>& done) {
                 if (v2c) continue;
                 return;
             case V2CPolicy::Reject:
-                if (dry_reject(s.stmt->loc)) return;
+                if (dry_reject(s.stmt->loc)) continue;  // recorded (the plan of the other pairs goes on)
                 if (v2c)
                     raise(codes::kV2cUnfenced, s.stmt->loc,
                           fmt::format("cube store of '{}' overwrites GM that the vector load at {} reads{}, with "

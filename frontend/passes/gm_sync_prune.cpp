@@ -131,7 +131,7 @@ void GmSync::place_deferred_war_barriers() {
 }
 
 bool GmSync::dry_reject(const SourceLoc& loc) const {
-    if (!m_dry) return false;
+    if (!m_dry && !m_hold) return false;
     if (!m_rejected) m_rejected = loc;
     return true;
 }
