@@ -1890,8 +1890,9 @@ std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size
                             std::vector<int64_t> strides;  // of the terms that move the access
                             for (const auto& [v, m] : w.off[d].terms) {
                                 // An offset the window analysis only bounds (gm_windows.h: `%off`, no affine
-                                // form; `%div`, x // c) says nothing about which elements are accessed.
-                                if (v->name == "%off" || v->name == "%div") ok = false;
+                                // form; `%div`, x // c; `%lane`, the AIV lane index, whose lane 1 may not
+                                // store at all) says nothing about which elements are accessed.
+                                if (v->name == "%off" || v->name == "%div" || v->name == "%lane") ok = false;
                                 if (auto it = scalar_index.find(v); it != scalar_index.end()) {
                                     kd.coef[it->second] += m;
                                 } else if (auto rl = relative_loop(v)) {

@@ -353,8 +353,20 @@ class GmSync {
     bool overlap_same(const Access& a, const Access& b) const;
     // meet(a's window, b's window) for a and b in one cluster: as written when both run in every cluster,
     // else for each cluster both run in, with its block index substituted.
+    // A vector access whose window holds the AIV lane index (WindowAnalysis::lane_atom) is met lane by lane
+    // (at_lane), each such access on either lane.
     bool overlap_in_one_cluster(const Access& a, const Access& b,
                                 const std::function<bool(const GmWindow&, const GmWindow&)>& meet) const;
+    // Does the split halve this function's vector tiles (attr split UP_DOWN / LEFT_RIGHT, and not already in
+    // PyPTO's per-lane form, attr split_aiv: expand_mixed_kernel's `halve`)?
+    bool halved_function() const;
+    // A halved vector tile load / store on AIV lane `lane`: rows (UP_DOWN; columns LEFT_RIGHT) [o + lane * half,
+    // o + (lane + 1) * half) of the whole tile's window (a superset of its valid part), with the lane index
+    // (get_subblock_idx()) = lane. nullopt: not halved. A halved access of unknown window: as it is.
+    std::optional<Access> lane_half(const Access& a, int lane) const;
+    // a as AIV lane `lane` runs it: the lane index = lane in its window, and its half when halved (lane_half).
+    Access at_lane(const Access& a, int lane) const;
+    bool holds_lane(const Access& a) const;  // a vector access whose window holds the lane index
 
     // May a, in an earlier iteration of the common loop `lp` than b, touch an element b touches? (Loops
     // inside lp may be in any iteration; loops around it in the same.) A loop of at most one trip carries
