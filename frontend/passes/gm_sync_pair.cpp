@@ -313,9 +313,18 @@ std::optional<size_t> GmSync::handle_pair(const Access& s, const Access& l, std:
         m_stats.log.push_back(what + " already ordered, nothing added");
         return after_store ? std::optional<size_t>(d) : std::nullopt;
     }
-    if (planned_barrier(b, is + 1, il) || trace_planned_orders(s, l)) {
+    if (planned_barrier(b, is + 1, il)) {
         m_stats.log.push_back(what + " ordered by the barrier placed for an earlier pair");
         return d;
+    }
+    // Over the unrolled function a planned barrier runs between each instance of the load and the latest store
+    // instance it may read: that orders this load only, not the later loads of the block (which may read a later
+    // store instance, with no barrier after it: a barrier in the next iteration of an inner loop orders the load
+    // of rows its first iteration stored, not the load of rows its last one stored; hunt9 steps 1110, E-RACE-RAW
+    // under fence / syncall with --c2v complete), as for the trace's own orderings above.
+    if (trace_planned_orders(s, l)) {
+        m_stats.log.push_back(what + " ordered by the barriers planned for earlier pairs (unrolled)");
+        return std::nullopt;
     }
     if (!v2c) {
         // Upstream's pairing (expand_mixed_kernel_pass.cpp) collects tile.store -> tile.load only: a vector
