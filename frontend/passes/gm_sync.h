@@ -67,6 +67,9 @@ struct Access {
     // The clusters it runs in, as `if` conditions on the block index around it say (nullopt: every cluster;
     // WindowAnalysis::block_values).
     std::optional<std::vector<bool>> blocks;
+    // What the conditions and loop bounds around it say of the integer scalar parameters when it runs: parameter ->
+    // [min, max] (GmSync::collect). Two accesses whose facts contradict never run in one launch.
+    std::map<const Var*, std::pair<int64_t, int64_t>> facts;
 };
 
 enum class Order { Before, After, Same, Unordered };
@@ -287,6 +290,17 @@ class GmSync {
     // `dead`: the block never runs (an arm whose loop-variable condition is decided by the loop's constant
     // range, e.g. `if i > 0:` in a 1-trip loop): its statements are no accesses.
     void collect(Block& b, Path path, Block* parent, bool dead = false);
+    // Path facts over the launch's integer scalar parameters (no statement re-binds them: one value per launch,
+    // the same in every lane and cluster). Entering an arm of `if p OP c` (or `c OP p`, an `and` of such in the then
+    // arm) or the body of a sequential loop (it runs only when start < stop, for a positive step) narrows p's
+    // interval; an empty one makes the block dead (its statements never run). m_facts: the current path's.
+    using Facts = std::map<const Var*, std::pair<int64_t, int64_t>>;
+    std::set<const Var*> m_fact_vars;
+    Facts m_facts;
+    void find_fact_vars();
+    bool narrow_cond(const Expr& cond, bool holds, Facts& f) const;  // false: the arm never runs
+    bool narrow_loop(const Stmt& loop, Facts& f) const;              // false: the body never runs
+    static bool facts_disjoint(const Access& a, const Access& b);
 
     // ---- helpers ----
     static std::string name_of(const std::set<const Var*>& o);

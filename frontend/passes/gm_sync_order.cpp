@@ -280,6 +280,8 @@ Access GmSync::at_lane(const Access& a, int lane) const {
 
 bool GmSync::overlap_in_one_cluster(const Access& a, const Access& b,
                                     const std::function<bool(const GmWindow&, const GmWindow&)>& meet) const {
+    // Conditions on the scalar parameters that no launch meets both of (collect's path facts): never together.
+    if (facts_disjoint(a, b)) return false;
     // The lane index: each access that holds it on either lane (at_lane: its value and, halved, its half).
     if (holds_lane(a) || holds_lane(b)) {
         const bool la = holds_lane(a), lb = holds_lane(b);
