@@ -56,6 +56,12 @@ using namespace ir;
 
 using Path = std::vector<std::pair<Block*, size_t>>;
 
+// A scalar parameter's values on a path: [lo, hi] without `ne` (GmSync::collect's path facts).
+struct ParamFact {
+    int64_t lo = 0, hi = 0;
+    std::set<int64_t> ne;
+};
+
 struct Access {
     StmtPtr stmt;  // the store/load statement
     Path path;     // where it sits
@@ -68,8 +74,8 @@ struct Access {
     // WindowAnalysis::block_values).
     std::optional<std::vector<bool>> blocks;
     // What the conditions and loop bounds around it say of the integer scalar parameters when it runs: parameter ->
-    // [min, max] (GmSync::collect). Two accesses whose facts contradict never run in one launch.
-    std::map<const Var*, std::pair<int64_t, int64_t>> facts;
+    // its values (GmSync::collect). Two accesses whose facts contradict never run in one launch.
+    std::map<const Var*, ParamFact> facts;
 };
 
 enum class Order { Before, After, Same, Unordered };
@@ -294,7 +300,7 @@ class GmSync {
     // the same in every lane and cluster). Entering an arm of `if p OP c` (or `c OP p`, an `and` of such in the then
     // arm) or the body of a sequential loop (it runs only when start < stop, for a positive step) narrows p's
     // interval; an empty one makes the block dead (its statements never run). m_facts: the current path's.
-    using Facts = std::map<const Var*, std::pair<int64_t, int64_t>>;
+    using Facts = std::map<const Var*, ParamFact>;
     std::set<const Var*> m_fact_vars;
     Facts m_facts;
     void find_fact_vars();

@@ -176,25 +176,25 @@ void GmSync::find_fact_vars() {
 
 namespace {
 
-// p OP c over p's interval [lo, hi] (integers): false when no value is left.
-bool narrow(std::pair<int64_t, int64_t>& r, const std::string& op, int64_t c) {
-    auto& [lo, hi] = r;
+// p OP c over p's values ([lo, hi] without ne, integers): false when no value is left.
+bool narrow(ParamFact& r, const std::string& op, int64_t c) {
     if (op == "==") {
-        lo = std::max(lo, c);
-        hi = std::min(hi, c);
+        r.lo = std::max(r.lo, c);
+        r.hi = std::min(r.hi, c);
     } else if (op == "!=") {
-        if (lo == c) ++lo;
-        if (hi == c) --hi;
+        r.ne.insert(c);
     } else if (op == "<") {
-        hi = std::min(hi, c - 1);
+        r.hi = std::min(r.hi, c - 1);
     } else if (op == "<=") {
-        hi = std::min(hi, c);
+        r.hi = std::min(r.hi, c);
     } else if (op == ">") {
-        lo = std::max(lo, c + 1);
+        r.lo = std::max(r.lo, c + 1);
     } else if (op == ">=") {
-        lo = std::max(lo, c);
+        r.lo = std::max(r.lo, c);
     }
-    return lo <= hi;
+    while (r.lo <= r.hi && r.ne.count(r.lo)) ++r.lo;
+    while (r.lo <= r.hi && r.ne.count(r.hi)) --r.hi;
+    return r.lo <= r.hi;
 }
 
 std::string negate(const std::string& op) {
@@ -240,7 +240,7 @@ bool GmSync::narrow_cond(const Expr& cond, bool holds, Facts& f) const {
     if (!v || !c || std::abs(*c) > kFactMax) return true;
     if (!holds) op = negate(op);
     if (op.empty()) return true;
-    auto it = f.try_emplace(v, -kFactMax * 4, kFactMax * 4).first;
+    auto it = f.try_emplace(v, ParamFact{-kFactMax * 4, kFactMax * 4, {}}).first;
     return narrow(it->second, op, *c);
 }
 
@@ -256,7 +256,8 @@ bool GmSync::narrow_loop(const Stmt& loop, Facts& f) const {
         if (auto k = const_int(e)) return std::make_pair(*k, *k);
         if (e->kind == ExprKind::Var && m_fact_vars.count(e->var.get())) {
             auto it = f.find(e->var.get());
-            return it == f.end() ? std::make_pair(-kFactMax * 4, kFactMax * 4) : it->second;
+            return it == f.end() ? std::make_pair(-kFactMax * 4, kFactMax * 4)
+                                 : std::make_pair(it->second.lo, it->second.hi);
         }
         return std::nullopt;
     };
@@ -266,7 +267,7 @@ bool GmSync::narrow_loop(const Stmt& loop, Facts& f) const {
     const bool up = *step > 0;
     auto narrow_end = [&](const ExprPtr& e, const std::string& op, int64_t c) {
         if (e && e->kind == ExprKind::Var && m_fact_vars.count(e->var.get())) {
-            auto it = f.try_emplace(e->var.get(), -kFactMax * 4, kFactMax * 4).first;
+            auto it = f.try_emplace(e->var.get(), ParamFact{-kFactMax * 4, kFactMax * 4, {}}).first;
             return narrow(it->second, op, c);
         }
         return true;
@@ -287,9 +288,16 @@ bool GmSync::narrow_loop(const Stmt& loop, Facts& f) const {
 }
 
 bool GmSync::facts_disjoint(const Access& a, const Access& b) {
-    for (const auto& [v, r] : a.facts) {
+    for (const auto& [v, x] : a.facts) {
         auto it = b.facts.find(v);
-        if (it != b.facts.end() && (r.second < it->second.first || it->second.second < r.first)) return true;
+        if (it == b.facts.end()) continue;
+        const ParamFact& y = it->second;
+        const int64_t lo = std::max(x.lo, y.lo), hi = std::min(x.hi, y.hi);
+        if (lo > hi) return true;
+        if (hi - lo > 64) continue;  // (the excluded values are few: some value is left)
+        bool any = false;
+        for (int64_t k = lo; k <= hi && !any; ++k) any = !x.ne.count(k) && !y.ne.count(k);
+        if (!any) return true;
     }
     return false;
 }
