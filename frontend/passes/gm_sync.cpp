@@ -53,36 +53,43 @@ void insert_gm_sync(ir::Function& f, const ExpandOptions& opt, ExpandStats& stat
         // re-check raises nothing and plans nothing more: it then holds every dependency ordered in the very
         // function that is emitted, as reject holds an author's program. Otherwise the error stands (the
         // re-check's, which names a pair still unordered with the plan applied).
+        const CompileError original = e;
         stats = before;
         f.vars.resize(vars);
         f.params.resize(params);
-        auto held = plan_once(f, opt, stats, live_loads, live_reads, true);
-        if (!held) return;  // (the same plan without the error: cannot happen, the plan is deterministic)
-        const size_t vars2 = f.vars.size(), params2 = f.params.size();
-        ExpandStats scratch;
         std::optional<SourceLoc> where;
         bool ok = false;
-        {
-            gmsync::GmSync g(f, opt, scratch, live_loads, live_reads);
-            g.set_dry();
-            g.run();
-            where = g.rejected();
-            ok = !where && !g.m_bp_retry && g.plans_nothing();
+        try {
+            if (!plan_once(f, opt, stats, live_loads, live_reads, true))
+                return;  // (the same plan without the error: cannot happen, the plan is deterministic)
+            const size_t vars2 = f.vars.size(), params2 = f.params.size();
+            ExpandStats scratch;
+            {
+                gmsync::GmSync g(f, opt, scratch, live_loads, live_reads);
+                g.set_dry();
+                g.run();
+                where = g.rejected();
+                ok = !where && !g.m_bp_retry && g.plans_nothing();
+            }
+            f.vars.resize(vars2);
+            f.params.resize(params2);
+        } catch (const CompileError&) {
+            throw original;  // another diagnostic of the second look (not met before the first error): the first stands
         }
-        f.vars.resize(vars2);
-        f.params.resize(params2);
         if (ok) {
             stats.log.push_back(
                 fmt::format("{}: E-V2C-UNFENCED withdrawn: with this pass's own orderings applied "
                             "every pair is ordered (the expanded function re-checked in reject mode)",
-                            e.diag().loc.short_str()));
+                            original.diag().loc.short_str()));
             return;
         }
-        if (!where || (where->line == e.diag().loc.line && where->col == e.diag().loc.col)) throw;
+        if (!where || (where->line == original.diag().loc.line && where->col == original.diag().loc.col))
+            throw original;
         // Another pair is the one left unordered: its own diagnostic (the pass on the function as planned raises it).
+        ExpandStats scratch;
         gmsync::GmSync t(f, opt, scratch, live_loads, live_reads);
         t.run();
-        throw;  // (t raised nothing: cannot happen, the re-check above found that pair)
+        throw original;  // (t raised nothing: cannot happen, the re-check above found that pair)
     }
 }
 
