@@ -1194,8 +1194,15 @@ bool attr_true(const Function& f, const char* key) {
 // `dual_aiv_dispatch` runs both lanes on a5; on a2a3 PyPTO's SplitVectorKernel (910B backend,
 // ProcessNoSplitDualAivFunction) turns lane 1 into a replay of lane 0's handshakes (loads become empty tiles,
 // stores are dropped), which is what the plan's lane-1 replay models.
+// A vector-only InCore function (one the expansion leaves as written: no function of the program is mixed) is the
+// plain AIV function upstream makes of it: ExpandMixedKernel converts a one-sided InCore function to AIV and strips
+// its `split` (LowerAutoVectorSplit leaves a pure-vector split function un-split: no boundary to halve), as cvsim's
+// expander does when it runs (`expand` prints it so). So its `split` does not make both lanes run it: they ran the
+// whole unhalved body each, an AIV0 / AIV1 write-after-write on every store (hunt8a
+// vector_only_split_function_lanes.py).
 bool aiv_splits(const Function& f, Target target) {
-    if (f.split_mode() != SplitMode::NONE || attr_true(f, "split_aiv")) return true;
+    const bool split = f.split_mode() != SplitMode::NONE && f.type != FuncType::InCore;
+    if (split || attr_true(f, "split_aiv")) return true;
     return target == Target::A5 && attr_true(f, "dual_aiv_dispatch");
 }
 
@@ -1910,8 +1917,9 @@ std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size
                             std::vector<int64_t> strides;  // of the terms that move the access
                             for (const auto& [v, m] : w.off[d].terms) {
                                 // An offset the window analysis only bounds (gm_windows.h: `%off`, no affine
-                                // form; `%div`, x // c) says nothing about which elements are accessed.
-                                if (v->name == "%off" || v->name == "%div") ok = false;
+                                // form; `%div`, x // c; `%lane`, the AIV lane index, whose lane 1 may not
+                                // store at all) says nothing about which elements are accessed.
+                                if (v->name == "%off" || v->name == "%div" || v->name == "%lane") ok = false;
                                 if (auto it = scalar_index.find(v); it != scalar_index.end()) {
                                     kd.coef[it->second] += m;
                                 } else if (auto rl = relative_loop(v)) {

@@ -56,6 +56,12 @@ using namespace ir;
 
 using Path = std::vector<std::pair<Block*, size_t>>;
 
+// A scalar parameter's values on a path: [lo, hi] without `ne` (GmSync::collect's path facts).
+struct ParamFact {
+    int64_t lo = 0, hi = 0;
+    std::set<int64_t> ne;
+};
+
 struct Access {
     StmtPtr stmt;  // the store/load statement
     Path path;     // where it sits
@@ -67,6 +73,9 @@ struct Access {
     // The clusters it runs in, as `if` conditions on the block index around it say (nullopt: every cluster;
     // WindowAnalysis::block_values).
     std::optional<std::vector<bool>> blocks;
+    // What the conditions and loop bounds around it say of the integer scalar parameters when it runs: parameter ->
+    // its values (GmSync::collect). Two accesses whose facts contradict never run in one launch.
+    std::map<const Var*, ParamFact> facts;
 };
 
 enum class Order { Before, After, Same, Unordered };
@@ -177,6 +186,13 @@ class GmSync {
   public:
     bool m_bp_retry = false;  // run() stopped before applying anything: plan again with m_bp_off (insert_gm_sync)
     void set_back_pressure_off() { m_bp_off = true; }
+    // insert_gm_sync's second look at a function reject refused: `hold` records each E-V2C-UNFENCED (where it would
+    // have been raised: rejected()) and plans and applies everything else as a run without the error would;
+    // `dry` is the re-check (recheck_plans_nothing): it records the same way and applies nothing.
+    void hold_rejections() { m_hold = true; }
+    void set_dry() { m_dry = true; }
+    std::optional<SourceLoc> rejected() const { return m_rejected; }
+    bool plans_nothing() const;
 
   private:
     mutable std::map<const Var*, std::vector<const Stmt*>> m_defs;  // variable -> the statements assigning it
@@ -280,6 +296,17 @@ class GmSync {
     // `dead`: the block never runs (an arm whose loop-variable condition is decided by the loop's constant
     // range, e.g. `if i > 0:` in a 1-trip loop): its statements are no accesses.
     void collect(Block& b, Path path, Block* parent, bool dead = false);
+    // Path facts over the launch's integer scalar parameters (no statement re-binds them: one value per launch,
+    // the same in every lane and cluster). Entering an arm of `if p OP c` (or `c OP p`, an `and` of such in the then
+    // arm) or the body of a sequential loop (it runs only when start < stop, for a positive step) narrows p's
+    // interval; an empty one makes the block dead (its statements never run). m_facts: the current path's.
+    using Facts = std::map<const Var*, ParamFact>;
+    std::set<const Var*> m_fact_vars;
+    Facts m_facts;
+    void find_fact_vars();
+    bool narrow_cond(const Expr& cond, bool holds, Facts& f) const;  // false: the arm never runs
+    bool narrow_loop(const Stmt& loop, Facts& f) const;              // false: the body never runs
+    static bool facts_disjoint(const Access& a, const Access& b);
 
     // ---- helpers ----
     static std::string name_of(const std::set<const Var*>& o);
@@ -346,8 +373,20 @@ class GmSync {
     bool overlap_same(const Access& a, const Access& b) const;
     // meet(a's window, b's window) for a and b in one cluster: as written when both run in every cluster,
     // else for each cluster both run in, with its block index substituted.
+    // A vector access whose window holds the AIV lane index (WindowAnalysis::lane_atom) is met lane by lane
+    // (at_lane), each such access on either lane.
     bool overlap_in_one_cluster(const Access& a, const Access& b,
                                 const std::function<bool(const GmWindow&, const GmWindow&)>& meet) const;
+    // Does the split halve this function's vector tiles (attr split UP_DOWN / LEFT_RIGHT, and not already in
+    // PyPTO's per-lane form, attr split_aiv: expand_mixed_kernel's `halve`)?
+    bool halved_function() const;
+    // A halved vector tile load / store on AIV lane `lane`: rows (UP_DOWN; columns LEFT_RIGHT) [o + lane * half,
+    // o + (lane + 1) * half) of the whole tile's window (a superset of its valid part), with the lane index
+    // (get_subblock_idx()) = lane. nullopt: not halved. A halved access of unknown window: as it is.
+    std::optional<Access> lane_half(const Access& a, int lane) const;
+    // a as AIV lane `lane` runs it: the lane index = lane in its window, and its half when halved (lane_half).
+    Access at_lane(const Access& a, int lane) const;
+    bool holds_lane(const Access& a) const;  // a vector access whose window holds the lane index
 
     // May a, in an earlier iteration of the common loop `lp` than b, touch an element b touches? (Loops
     // inside lp may be in any iteration; loops around it in the same.) A loop of at most one trip carries
@@ -551,6 +590,7 @@ class GmSync {
     };
     std::vector<Unit> m_barrier_units, m_flag_units;
     bool m_dry = false;                           // a re-check: run() plans and stops before apply()
+    bool m_hold = false;                          // hold_rejections(): recorded as under m_dry, the plan applied
     mutable std::optional<SourceLoc> m_rejected;  // a re-check: where reject would have raised E-V2C-UNFENCED
     // Under a re-check, reject's E-V2C-UNFENCED is recorded instead of thrown (true: the caller returns as
     // if the pair were left). The re-check needs no message, and a C++ exception thrown in a process whose
@@ -560,8 +600,6 @@ class GmSync {
     bool dry_reject(const SourceLoc& loc) const;
     bool m_made_workspace = false;  // workspace() added the soft barrier's parameter
     static constexpr size_t kMaxPruneUnits = 48;
-
-    bool plans_nothing() const;
 
     // The pass in reject mode on the function as it now stands: no error, nothing to add. `why` (optional):
     // what the re-check objects to (for -v).

@@ -163,12 +163,152 @@ bool runs_somewhere(const Access& a) {
 }
 }  // namespace
 
+void GmSync::find_fact_vars() {
+    for (const auto& p : m_f.params)
+        if (p.var && p.var->type.kind == TypeKind::Scalar && dtype_is_int(p.var->type.dtype))
+            m_fact_vars.insert(p.var.get());
+    walk(m_f.body, [&](const StmtPtr& s) {
+        for (const auto& t : s->targets) m_fact_vars.erase(t.get());
+        for (const auto& t : s->iter_args) m_fact_vars.erase(t.get());
+        if (s->loop_var) m_fact_vars.erase(s->loop_var.get());
+    });
+}
+
+namespace {
+
+// p OP c over p's values ([lo, hi] without ne, integers): false when no value is left.
+bool narrow(ParamFact& r, const std::string& op, int64_t c) {
+    if (op == "==") {
+        r.lo = std::max(r.lo, c);
+        r.hi = std::min(r.hi, c);
+    } else if (op == "!=") {
+        r.ne.insert(c);
+    } else if (op == "<") {
+        r.hi = std::min(r.hi, c - 1);
+    } else if (op == "<=") {
+        r.hi = std::min(r.hi, c);
+    } else if (op == ">") {
+        r.lo = std::max(r.lo, c + 1);
+    } else if (op == ">=") {
+        r.lo = std::max(r.lo, c);
+    }
+    while (r.lo <= r.hi && r.ne.count(r.lo)) ++r.lo;
+    while (r.lo <= r.hi && r.ne.count(r.hi)) --r.hi;
+    return r.lo <= r.hi;
+}
+
+std::string negate(const std::string& op) {
+    if (op == "==") return "!=";
+    if (op == "!=") return "==";
+    if (op == "<") return ">=";
+    if (op == "<=") return ">";
+    if (op == ">") return "<=";
+    if (op == ">=") return "<";
+    return "";
+}
+
+std::string mirror(const std::string& op) {  // c OP p as p OP' c
+    if (op == "<") return ">";
+    if (op == "<=") return ">=";
+    if (op == ">") return "<";
+    if (op == ">=") return "<=";
+    return op;
+}
+
+constexpr int64_t kFactMax = int64_t{1} << 40;
+
+}  // namespace
+
+bool GmSync::narrow_cond(const Expr& cond, bool holds, Facts& f) const {
+    if (cond.kind == ExprKind::BoolOp && cond.args.size() == 2 && cond.args[0] && cond.args[1] &&
+        ((cond.sval == "and" && holds) || (cond.sval == "or" && !holds)))
+        return narrow_cond(*cond.args[0], holds, f) && narrow_cond(*cond.args[1], holds, f);
+    if (cond.kind == ExprKind::Unary && cond.sval == "not" && cond.args.size() == 1 && cond.args[0])
+        return narrow_cond(*cond.args[0], !holds, f);
+    if (cond.kind != ExprKind::Compare || cond.args.size() != 2 || !cond.args[0] || !cond.args[1]) return true;
+    std::string op = cond.sval;
+    const Var* v = nullptr;
+    std::optional<int64_t> c;
+    if (cond.args[0]->kind == ExprKind::Var && m_fact_vars.count(cond.args[0]->var.get())) {
+        v = cond.args[0]->var.get();
+        c = const_int(cond.args[1]);
+    } else if (cond.args[1]->kind == ExprKind::Var && m_fact_vars.count(cond.args[1]->var.get())) {
+        v = cond.args[1]->var.get();
+        c = const_int(cond.args[0]);
+        op = mirror(op);
+    }
+    if (!v || !c || std::abs(*c) > kFactMax) return true;
+    if (!holds) op = negate(op);
+    if (op.empty()) return true;
+    auto it = f.try_emplace(v, ParamFact{-kFactMax * 4, kFactMax * 4, {}}).first;
+    return narrow(it->second, op, *c);
+}
+
+bool GmSync::narrow_loop(const Stmt& loop, Facts& f) const {
+    if (!sequential(loop)) return true;
+    const auto step = loop.step ? const_int(loop.step) : std::optional<int64_t>(1);
+    if (!step || *step == 0) return true;
+    // The body runs only when start < stop (a positive step; start > stop for a negative one).
+    const ExprPtr start = loop.start;
+    const ExprPtr& stop = loop.stop;
+    auto value = [&](const ExprPtr& e) -> std::optional<std::pair<int64_t, int64_t>> {  // an interval
+        if (!e) return std::make_pair(int64_t{0}, int64_t{0});
+        if (auto k = const_int(e)) return std::make_pair(*k, *k);
+        if (e->kind == ExprKind::Var && m_fact_vars.count(e->var.get())) {
+            auto it = f.find(e->var.get());
+            return it == f.end() ? std::make_pair(-kFactMax * 4, kFactMax * 4)
+                                 : std::make_pair(it->second.lo, it->second.hi);
+        }
+        return std::nullopt;
+    };
+    auto a = value(start), b = value(stop);
+    if (!a || !b) return true;
+    // start < stop (step > 0) or start > stop: narrow a variable end by the other end's interval.
+    const bool up = *step > 0;
+    auto narrow_end = [&](const ExprPtr& e, const std::string& op, int64_t c) {
+        if (e && e->kind == ExprKind::Var && m_fact_vars.count(e->var.get())) {
+            auto it = f.try_emplace(e->var.get(), ParamFact{-kFactMax * 4, kFactMax * 4, {}}).first;
+            return narrow(it->second, op, c);
+        }
+        return true;
+    };
+    // (up) start < stop: start < max(stop), stop > min(start); a constant end is its own interval.
+    if (up ? !(a->first < b->second) : !(a->second > b->first)) return false;
+    // Each end by the other's bound, when that bound is known (an unknown end is [-4 kFactMax, 4 kFactMax]).
+    auto known = [](int64_t x) { return std::abs(x) <= kFactMax; };
+    bool ok = true;
+    if (up) {
+        if (known(b->second)) ok = narrow_end(start, "<", b->second) && ok;
+        if (known(a->first)) ok = narrow_end(stop, ">", a->first) && ok;
+    } else {
+        if (known(b->first)) ok = narrow_end(start, ">", b->first) && ok;
+        if (known(a->second)) ok = narrow_end(stop, "<", a->second) && ok;
+    }
+    return ok;
+}
+
+bool GmSync::facts_disjoint(const Access& a, const Access& b) {
+    for (const auto& [v, x] : a.facts) {
+        auto it = b.facts.find(v);
+        if (it == b.facts.end()) continue;
+        const ParamFact& y = it->second;
+        const int64_t lo = std::max(x.lo, y.lo), hi = std::min(x.hi, y.hi);
+        if (lo > hi) return true;
+        if (hi - lo > 64) continue;  // (the excluded values are few: some value is left)
+        bool any = false;
+        for (int64_t k = lo; k <= hi && !any; ++k) any = !x.ne.count(k) && !y.ne.count(k);
+        if (!any) return true;
+    }
+    return false;
+}
+
 void GmSync::collect(Block& b, Path path, Block* parent, bool dead) {
     m_parent[&b] = parent;
     for (size_t i = 0; i < b.size(); ++i) {
         StmtPtr s = b[i];
         Path here = path;
         here.push_back({&b, i});
+        const size_t first_new = m_acc.size();
         if (const Expr* c = dead ? nullptr : stmt_call(*s)) {
             // A load lane DCE removes (nothing reads its tile) touches no GM in the expanded program.
             bool dead_load =
@@ -245,6 +385,7 @@ void GmSync::collect(Block& b, Path path, Block* parent, bool dead) {
                 }
             }
         }
+        for (size_t k = first_new; k < m_acc.size(); ++k) m_acc[k].facts = m_facts;  // the path's facts
         if (s->kind == StmtKind::For || s->kind == StmtKind::If) {
             m_owner[&s->body] = s.get();
             m_index_in_parent[&s->body] = i;
@@ -254,11 +395,20 @@ void GmSync::collect(Block& b, Path path, Block* parent, bool dead) {
             // A loop of a constant trip count of 0 never runs its body (`pl.range(NB - 1)` with NB = 1).
             if (s->kind == StmtKind::For && s->loop_kind != LoopKind::SplitAiv && s->loop_kind != LoopKind::Spmd)
                 if (auto n = trips(*s); n && *n == 0) taken = 0;
-            collect(s->body, here, &b, dead || taken == 0);
+            const Facts outer = m_facts;
+            bool live = true;
+            if (s->kind == StmtKind::If && s->value)
+                live = narrow_cond(*s->value, true, m_facts);
+            else if (s->kind == StmtKind::For)
+                live = narrow_loop(*s, m_facts);
+            collect(s->body, here, &b, dead || taken == 0 || !live);
+            m_facts = outer;
             if (s->kind == StmtKind::If) {
                 m_owner[&s->orelse] = s.get();
                 m_index_in_parent[&s->orelse] = i;
-                collect(s->orelse, here, &b, dead || taken == 1);
+                live = !s->value || narrow_cond(*s->value, false, m_facts);
+                collect(s->orelse, here, &b, dead || taken == 1 || !live);
+                m_facts = outer;
             }
         }
     }

@@ -217,8 +217,79 @@ bool GmSync::overlap_same(const Access& a, const Access& b) const {
     });
 }
 
+bool GmSync::halved_function() const {
+    if (m_f.split_mode() == SplitMode::NONE) return false;
+    const Attr* lowered = m_f.attr("split_aiv");
+    return !lowered || !lowered->value || lowered->value->ival == 0;
+}
+
+bool GmSync::holds_lane(const Access& a) const {
+    const Var* lane = m_win.lane_atom();
+    if (!lane || a.lane != Side::Vector || !a.win.ok) return false;
+    for (const auto& off : a.win.off)
+        if (off.terms.count(lane)) return true;
+    return false;
+}
+
+std::optional<Access> GmSync::lane_half(const Access& a, int lane) const {
+    if (!halved_function()) return std::nullopt;
+    const SplitMode mode = m_f.split_mode();
+    const Expr& c = *a.call;
+    std::vector<int64_t> box;
+    if (c.op->code == OpCode::Store) {
+        const ExprPtr& t = arg(c, "tile");
+        if (!t || t->type.kind != TypeKind::Tile || t->type.mem != Mem::Vec) return std::nullopt;
+        box = t->type.shape;
+    } else if (c.op->code == OpCode::Load && c.type.mem == Mem::Vec) {
+        box = c.type.shape;
+    } else {
+        return std::nullopt;
+    }
+    if (box.size() < 2) return std::nullopt;
+    const size_t tax = mode == SplitMode::UP_DOWN ? box.size() - 2 : box.size() - 1;
+    if (box[tax] < 2 || box[tax] % 2) return std::nullopt;  // whole on both lanes (extent 1), or refused by the split
+    // A halved access whose window is unknown may meet anything on the other lane (it was taken for no
+    // halved access at all: two halved stores at a computed row got no barrier, E-RACE-WAW under fence).
+    if (!a.win.ok) return a;
+    if (a.win.ext.size() < 2) return std::nullopt;
+    const size_t wax = mode == SplitMode::UP_DOWN ? a.win.ext.size() - 2 : a.win.ext.size() - 1;
+    const int64_t half = box[tax] / 2;
+    Access l = a;
+    if (const Var* lv = m_win.lane_atom())
+        for (auto& off : l.win.off)
+            if (auto it = off.terms.find(lv); it != off.terms.end()) {
+                off.c += it->second * lane;
+                off.terms.erase(it);
+            }
+    l.win.off[wax].c += lane * half;
+    l.win.ext[wax] = std::min(half, std::max<int64_t>(a.win.ext[wax] - lane * half, 0));
+    return l;
+}
+
+Access GmSync::at_lane(const Access& a, int lane) const {
+    if (auto h = lane_half(a, lane)) return *h;
+    Access l = a;
+    if (const Var* lv = m_win.lane_atom())
+        for (auto& off : l.win.off)
+            if (auto it = off.terms.find(lv); it != off.terms.end()) {
+                off.c += it->second * lane;
+                off.terms.erase(it);
+            }
+    return l;
+}
+
 bool GmSync::overlap_in_one_cluster(const Access& a, const Access& b,
                                     const std::function<bool(const GmWindow&, const GmWindow&)>& meet) const {
+    // Conditions on the scalar parameters that no launch meets both of (collect's path facts): never together.
+    if (facts_disjoint(a, b)) return false;
+    // The lane index: each access that holds it on either lane (at_lane: its value and, halved, its half).
+    if (holds_lane(a) || holds_lane(b)) {
+        const bool la = holds_lane(a), lb = holds_lane(b);
+        for (int x = 0; x < (la ? 2 : 1); ++x)
+            for (int y = 0; y < (lb ? 2 : 1); ++y)
+                if (overlap_in_one_cluster(la ? at_lane(a, x) : a, lb ? at_lane(b, y) : b, meet)) return true;
+        return false;
+    }
     if (!a.blocks && !b.blocks) return meet(a.win, b.win);
     // Either runs in some clusters only (`if blk == 0:`): both in one cluster x, the block index x in both.
     for (int64_t x = 0; x < m_win.blocks(); ++x) {

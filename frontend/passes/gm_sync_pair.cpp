@@ -106,7 +106,7 @@ void GmSync::handle_carried(const Access& s, std::optional<size_t> covered) {
                 m_stats.log.push_back(what + " left unfenced (--v2c off)");
                 return;
             case V2CPolicy::Reject:
-                if (dry_reject(c.stmt->loc)) return;
+                if (dry_reject(c.stmt->loc)) continue;  // recorded (the plan of the other pairs goes on)
                 raise(codes::kV2cUnfenced, c.stmt->loc,
                       fmt::format("cube load of '{}' reads GM written by the vector store at {} in an earlier "
                                   "iteration of the loop at line {}, "
@@ -193,7 +193,7 @@ void GmSync::handle_war(const Access& s, const std::set<const Access*>& done) {
                 if (v2c) continue;
                 return;
             case V2CPolicy::Reject:
-                if (dry_reject(s.stmt->loc)) return;
+                if (dry_reject(s.stmt->loc)) continue;  // recorded (the plan of the other pairs goes on)
                 if (v2c)
                     raise(codes::kV2cUnfenced, s.stmt->loc,
                           fmt::format("cube store of '{}' overwrites GM that the vector load at {} reads{}, with "
@@ -313,9 +313,18 @@ std::optional<size_t> GmSync::handle_pair(const Access& s, const Access& l, std:
         m_stats.log.push_back(what + " already ordered, nothing added");
         return after_store ? std::optional<size_t>(d) : std::nullopt;
     }
-    if (planned_barrier(b, is + 1, il) || trace_planned_orders(s, l)) {
+    if (planned_barrier(b, is + 1, il)) {
         m_stats.log.push_back(what + " ordered by the barrier placed for an earlier pair");
         return d;
+    }
+    // Over the unrolled function a planned barrier runs between each instance of the load and the latest store
+    // instance it may read: that orders this load only, not the later loads of the block (which may read a later
+    // store instance, with no barrier after it: a barrier in the next iteration of an inner loop orders the load
+    // of rows its first iteration stored, not the load of rows its last one stored; hunt9 steps 1110, E-RACE-RAW
+    // under fence / syncall with --c2v complete), as for the trace's own orderings above.
+    if (trace_planned_orders(s, l)) {
+        m_stats.log.push_back(what + " ordered by the barriers planned for earlier pairs (unrolled)");
+        return std::nullopt;
     }
     if (!v2c) {
         // Upstream's pairing (expand_mixed_kernel_pass.cpp) collects tile.store -> tile.load only: a vector

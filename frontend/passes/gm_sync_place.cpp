@@ -278,7 +278,10 @@ void GmSync::ordered_v2c_store(const Access& s, const Access& cons, bool same_cl
 
 void GmSync::place_barrier(Block* b, size_t il, const SourceLoc& loc, const Stmt* paired_at, bool second,
                            bool whole_pair) {
-    if (m_rejected) return;  // a re-check that already failed (dry_reject): nothing more is planned
+    // A re-check that already failed, or a run holding reject's errors (dry_reject): nothing more is planned (under
+    // reject a barrier is planned for a pair it rejects, order_vector_reads, or for --c2v complete; with errors
+    // held a missing one makes insert_gm_sync's re-check fail, so the error stands).
+    if (m_rejected) return;
     // One barrier covers every pair ordered there; half of a sibling-arm pair is placed with its other half.
     if (!m_barrier_at.insert({b, il}).second && !whole_pair) return;
     // A launch wider than the chip runs in waves: a barrier over all its blocks never completes.

@@ -10,6 +10,7 @@ void GmSync::run() {
         if (s->kind == StmtKind::For && s->loop_kind == LoopKind::SplitAiv) m_split = true;
     });
     pin_scalar_writes();
+    find_fact_vars();
     collect(m_f.body, {}, nullptr);
     walk(m_f.body, [&](const StmtPtr& s) {
         if (const Expr* c = stmt_call(*s)) {
@@ -131,7 +132,7 @@ void GmSync::place_deferred_war_barriers() {
 }
 
 bool GmSync::dry_reject(const SourceLoc& loc) const {
-    if (!m_dry) return false;
+    if (!m_dry && !m_hold) return false;
     if (!m_rejected) m_rejected = loc;
     return true;
 }

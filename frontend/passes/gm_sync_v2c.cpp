@@ -157,36 +157,18 @@ void GmSync::order_vector_reads() {
                 return true;
         return false;
     };
-    // A split function's halved tile load/store: lane L moves rows (UP_DOWN; columns LEFT_RIGHT) [o + L * half,
-    // o + (L + 1) * half) of the whole tile's window (a superset of its valid part). nullopt: not halved.
-    const SplitMode mode = m_f.split_mode();
+    // A split function's halved tile load/store on lane L (lane_half); in PyPTO's per-lane form (attr split_aiv
+    // beside split: the split leaves the tiles whole, each lane runs the function at its lane index) a tile
+    // load/store as lane L runs it (at_lane; it was halved as well, which only the lane index's being unknown kept
+    // from missing a pair). nullopt: neither (two accesses the split does not share between the lanes).
     auto lane_access = [&](const Access& a, int lane) -> std::optional<Access> {
-        if (mode == SplitMode::NONE) return std::nullopt;
+        if (halved_function()) return lane_half(a, lane);
+        if (m_f.split_mode() == SplitMode::NONE) return std::nullopt;
         const Expr& c = *a.call;
-        std::vector<int64_t> box;
-        if (c.op->code == OpCode::Store) {
-            const ExprPtr& t = arg(c, "tile");
-            if (!t || t->type.kind != TypeKind::Tile || t->type.mem != Mem::Vec) return std::nullopt;
-            box = t->type.shape;
-        } else if (c.op->code == OpCode::Load && c.type.mem == Mem::Vec) {
-            box = c.type.shape;
-        } else {
-            return std::nullopt;
-        }
-        if (box.size() < 2) return std::nullopt;
-        const size_t tax = mode == SplitMode::UP_DOWN ? box.size() - 2 : box.size() - 1;
-        if (box[tax] < 2 || box[tax] % 2)
-            return std::nullopt;  // whole on both lanes (extent 1), or refused by the split
-        // A halved access whose window is unknown may meet anything on the other lane (it was taken for no
-        // halved access at all: two halved stores at a computed row got no barrier, E-RACE-WAW under fence).
-        if (!a.win.ok) return a;
-        if (a.win.ext.size() < 2) return std::nullopt;
-        const size_t wax = mode == SplitMode::UP_DOWN ? a.win.ext.size() - 2 : a.win.ext.size() - 1;
-        const int64_t half = box[tax] / 2;
-        Access l = a;
-        l.win.off[wax].c += lane * half;
-        l.win.ext[wax] = std::min(half, std::max<int64_t>(a.win.ext[wax] - lane * half, 0));
-        return l;
+        const ExprPtr& t = c.op->code == OpCode::Store ? arg(c, "tile") : nullptr;
+        const bool tile = (t && t->type.kind == TypeKind::Tile && t->type.mem == Mem::Vec) ||
+                          (c.op->code == OpCode::Load && c.type.mem == Mem::Vec);
+        return tile ? std::optional<Access>(at_lane(a, lane)) : std::nullopt;
     };
     // Does x on one AIV lane meet y on the other (by `meet`, given the two accesses)?
     auto across_lanes = [&](const Access& x, const Access& y,

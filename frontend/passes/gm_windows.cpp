@@ -191,6 +191,7 @@ Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth)
             if (n > 1 || m_params.count(v) || !visible_def(it->second, path)) return unknown();
             const ExprPtr& val = it->second.stmt->value;
             if (val && val->kind == ExprKind::Call && val->op->code == OpCode::GetBlockIdx) return atom;
+            if (val && val->kind == ExprKind::Call && val->op->code == OpCode::GetSubblockIdx) return lane_term();
             return affine(val, m_def_path.at(v), depth + 1);
         }
         case ExprKind::Unary:
@@ -253,9 +254,24 @@ Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth)
             }
             return unknown();
         }
+        case ExprKind::Call:
+            if (e->op && e->op->code == OpCode::GetSubblockIdx && e->args.empty()) return lane_term();
+            return unknown();
         default:
             return unknown();
     }
+}
+
+Affine WindowAnalysis::lane_term() const {
+    if (!m_lane_atom) {
+        m_lane_atom = std::make_shared<Var>();
+        m_lane_atom->name = "%lane";
+        m_loop_vars.insert(m_lane_atom.get());
+        m_bounds[m_lane_atom.get()] = {0, 1};
+    }
+    Affine a;
+    a.terms[m_lane_atom.get()] = 1;
+    return a;
 }
 
 std::optional<std::pair<int64_t, int64_t>> WindowAnalysis::range(const Affine& a) const {

@@ -61,6 +61,11 @@ class WindowAnalysis {
         auto it = m_mod.find(v);
         return it == m_mod.end() ? nullptr : &it->second;
     }
+    // pl.tile.get_subblock_idx() (directly, or a variable bound once to it) is the AIV lane index: one atom of the
+    // function, "%lane", a "loop variable" in [0, 1] that no two accesses share (the two AIV lanes read different
+    // values; the cube has none), like a split_aiv region's lane index. gm_sync puts each lane's value in a vector
+    // access's window where the lane decides the rows (GmSync::at_lane). nullptr: no window holds it.
+    const ir::Var* lane_atom() const { return m_lane_atom.get(); }
     // A branch condition comparing a loop variable of a constant range with a constant that holds (or fails)
     // in every iteration: the arm that never runs has no accesses. nullopt: depends on the iteration.
     std::optional<bool> static_condition(const ir::Expr& cond) const;
@@ -143,6 +148,8 @@ class WindowAnalysis {
     // E-OOB), free to differ in every comparison, like a `%` atom without a definition.
     mutable std::map<std::pair<const ir::Expr*, size_t>, ir::VarPtr> m_unknown_off;
     mutable std::map<const ir::Var*, ModAtom> m_mod;
+    mutable ir::VarPtr m_lane_atom;  // lane_atom()
+    Affine lane_term() const;        // the lane atom, made when first met
     std::set<const ir::Var*> m_params;
     std::set<const ir::Var*> m_multi;  // variables bound by loops / branches / several assignments
 };

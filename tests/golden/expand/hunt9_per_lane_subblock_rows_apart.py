@@ -1,0 +1,25 @@
+# hunt9: a mixed function in PyPTO's per-lane form (attr split_aiv beside split: not halved again) stores its 8-row
+# tile at rows sb * 8 (lane 0 rows 0-7, lane 1 rows 8-15) and the cube loads rows 16-31: no common row, clean
+# under reject (it was E-V2C-UNFENCED: the lane index was an unknown row). Racy twin (the cube loads rows 8-23):
+# hunt9_per_lane_subblock_rows_meet.py; the lanes' own pair: hunt9_per_lane_subblock_other_lane.py.
+# RUN: check --v2c reject
+# CHECK: PASS: no finding in any explored schedule
+# EXIT: 0
+import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore, attrs={"split": pl.SplitMode.UP_DOWN, "split_aiv": True})
+    def k(self, a: pl.Tensor[[16, 16], pl.FP32], b: pl.Tensor[[16, 16], pl.FP32], s: pl.InOut[pl.Tensor[[48, 16], pl.FP32]], co: pl.Out[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        sb = pl.tile.get_subblock_idx()
+        vin = pl.load(a, [sb * 8, 0], [8, 16])
+        w = pl.adds(vin, 1.0)
+        s = pl.store(w, [sb * 8, 0], s)
+        b_m = pl.load(b, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)
+        rhs = pl.move(b_m, target_memory=pl.MemorySpace.Right)
+        cm = pl.load(s, [16, 0], [16, 16], target_memory=pl.MemorySpace.Mat)
+        cl = pl.move(cm, target_memory=pl.MemorySpace.Left)
+        cz = pl.matmul(cl, rhs)
+        co = pl.store(cz, [0, 0], co)
+        return co
