@@ -150,6 +150,19 @@ bool same_groups(const std::vector<rt::AliasGroup>& a, const std::vector<rt::Ali
 void launch_sites(const Function& f, const std::string& kernel,
                   const std::function<void(const Expr&, const std::vector<ExprPtr>&)>& at);
 
+// ---- Launch collection (launch.cpp) and the launch plan (launch_plan.cpp) ----
+
+std::string several_launches(const Program& p, const Function& f);
+
+// Fills C.plan (program, blocks and entry already set) for a launch of ENTRY: its lane programs, created tensors
+// and block count.
+void plan_launch(Compiled& c, const std::shared_ptr<Function>& entry);
+
+// The checks and attributes compile() reads of the planned lane programs (launch_plan.cpp).
+void check_numerics(const Function& f);
+bool attr_true(const Function& f, const char* key);
+bool aiv_splits(const Function& f, Target target);
+
 // ---- What a kernel accesses of a tensor parameter (launch_kernel_window.cpp) ----
 
 // What a kernel accesses of one tensor parameter, per dimension: the window [sum(coef * scalar parameter) + lo,
