@@ -884,7 +884,7 @@ Type infer_call_type_of(const Expr& call, int region_split) {
                 raise(codes::kType, arg(call, "mode")->loc,
                       fmt::format("pl.system.syncall: mode must be 'hard' or 'soft', got '{}'", *m));
             // used_cores (a soft barrier's participant count) is checked against the launch: compile() in
-            // frontend/launch.cpp (check_soft_barrier_counts).
+            // frontend/launch_compile.cpp (check_soft_barrier_counts).
             return Type::none();
         }
         case O::SyncSet:

@@ -1,0 +1,245 @@
+// LaunchOrder, the launches: unordered_launches, manual scopes, launches and host reads, the definitions followed.
+#include "frontend/launch_order.h"
+
+#include <functional>
+#include <string_view>
+
+#include "frontend/passes/ir_util.h"
+
+namespace cvsim {
+
+std::vector<Diagnostic> unordered_launches(const ir::Program& program, const ir::Function& orch) {
+    std::vector<Diagnostic> out;
+    if (orch.type != ir::FuncType::Orchestration || !orch.loc.file) return out;
+    return launch_detail::LaunchOrder(program, orch).run();
+}
+
+}  // namespace cvsim
+
+namespace cvsim::launch_detail {
+
+namespace {
+
+// The line ranges (the `with` line, the last line of its body) of every `with pl.scope(mode=pl.ScopeMode.MANUAL)`
+// of FILE: the body is the following lines indented deeper than the `with` (blank and comment lines inside).
+std::vector<std::pair<uint32_t, uint32_t>> manual_scope_lines(const SourceFile& file) {
+    auto indent = [](std::string_view t) {
+        size_t k = 0;
+        while (k < t.size() && (t[k] == ' ' || t[k] == '\t')) ++k;
+        return k;
+    };
+    auto blank = [&](std::string_view t) {
+        size_t k = indent(t);
+        return k == t.size() || t[k] == '#';
+    };
+    std::vector<std::pair<uint32_t, uint32_t>> out;
+    for (uint32_t l = 1; l <= file.line_count(); ++l) {
+        std::string_view t = file.line_text(l);
+        const size_t w = indent(t);
+        std::string_view rest = t.substr(w);
+        if (rest.rfind("with pl.scope(", 0) != 0 || rest.find("pl.ScopeMode.MANUAL") == std::string_view::npos)
+            continue;
+        uint32_t last = l;
+        for (uint32_t m = l + 1; m <= file.line_count(); ++m) {
+            std::string_view u = file.line_text(m);
+            if (blank(u)) continue;
+            if (indent(u) <= w) break;
+            last = m;
+        }
+        out.emplace_back(l, last);
+    }
+    return out;
+}
+
+// The kernel parameters a launch C passes with pl.no_dep(arg) (PyPTO's printed form: attrs={"arg_direction_
+// overrides": [k, ...]}, k counting the kernel's arguments): the runtime neither looks the argument up in its
+// tensor map nor publishes it there (simpler: TensorArgType::NO_DEP).
+std::set<size_t> no_dep_params(const Expr& c, size_t first) {
+    std::set<size_t> out;
+    for (size_t p = first; p < c.args.size(); ++p)
+        if (c.args[p] && c.args[p]->kind == ExprKind::FuncCall && c.args[p]->sval == "pl.no_dep") out.insert(p - first);
+    std::function<void(const Expr*)> dict = [&](const Expr* d) {
+        if (!d || d->kind != ExprKind::Dict) return;
+        for (size_t k = 0; k < d->args.size() && k < d->args2.size(); ++k) {
+            if (!d->args[k] || !d->args2[k]) continue;
+            if (d->args[k]->sval == "attrs") dict(d->args2[k].get());
+            if (d->args[k]->sval != "arg_direction_overrides") continue;
+            const Expr& l = *d->args2[k];
+            if (l.kind != ExprKind::List && l.kind != ExprKind::Tuple) continue;
+            for (const auto& e : l.args)
+                if (auto v = const_int(e); v && *v >= 0) out.insert(static_cast<size_t>(*v));
+        }
+    };
+    dict(c.attrs.get());
+    return out;
+}
+
+}  // namespace
+
+LaunchOrder::LaunchOrder(const Program& program, const Function& orch)
+    : program(program), orch(orch), scopes(manual_scope_lines(*orch.loc.file)) {}
+
+std::vector<Diagnostic> LaunchOrder::run() {
+    find_untracked();
+    collect(orch.body);
+    // Every orchestration: two AUTO launches are ordered only as far as the runtime's tensor map orders them
+    // (docs/DECISIONS.md, "AUTO scopes order readers after writers only").
+    if (launches.empty()) return out;
+    n_launch = launches.size();
+
+    // The task-id tokens each value surely carries (a must-set: a task waits for every launch in it). A launch's
+    // result carries the launch and everything its deps= carry (so a dependency is transitive); a task-id array
+    // carries its elements at constant indices one by one (an update at an index not known leaves each element
+    // only what both values surely carry; an element read at an index not known: nothing sure); a branch's value
+    // what both arms yield; other values what they are computed from.
+    // A loop's carried value (or element) at an iteration stands for itself, the carry token (v, e): "what the
+    // previous iteration yielded there", plus what it surely carries at every iteration (`carried_must`: the
+    // greatest part of the initial value every iteration's yield keeps). `yielded` is what the body yields there
+    // (the previous iteration's launches, for the back edges below). A loop's result is what its last iteration
+    // yields (met with the initial value when the loop may run no iteration): the LAST instance of a launch in
+    // the loop, which orders the earlier ones only when they run one after another, except for an array the loop
+    // fills one element per iteration (below). Values are followed in program order; each loop to its fixed point.
+    scan_values();
+    launch_deps.resize(n_launch);
+    flow(orch.body);
+
+    roots.emplace(orch, &program);
+    find_accesses();
+    order_launches();
+    order_iterations();
+    return std::move(out);
+}
+
+void LaunchOrder::find_untracked() {
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        const Expr* v = s->value.get();
+        if (s->kind != StmtKind::Assign || !v || v->kind != ExprKind::FuncCall || v->sval != "pl.tensor.create" ||
+            !v->attrs)
+            return;
+        for (size_t k = 0; k < v->attrs->args.size() && k < v->attrs->args2.size(); ++k)
+            if (v->attrs->args[k]->sval == "manual_dep" && v->attrs->args2[k] &&
+                v->attrs->args2[k]->kind == ExprKind::Bool && v->attrs->args2[k]->ival != 0)
+                for (const auto& t : s->targets) untracked.insert(t.get());
+    });
+}
+
+std::optional<size_t> LaunchOrder::scope_of(uint32_t line) {
+    for (size_t k = 0; k < scopes.size(); ++k)
+        if (line > scopes[k].first && line <= scopes[k].second) return k;
+    return std::nullopt;
+}
+
+void LaunchOrder::collect(const Block& body) {
+    for (const auto& s : body) {
+        std::function<void(const Expr*, int)> reads = [&](const Expr* e, int depth) {
+            if (!e || depth > 32) return;
+            if (e->kind == ExprKind::FuncCall && e->sval == "pl.tensor.read" && !e->args.empty() && e->args[0] &&
+                e->args[0]->kind == ExprKind::Var)
+                host_reads.push_back(
+                    HostRead{launches.size(), e->args[0].get(), arms, loops, scope_of(s->loc.line).has_value()});
+            for (const auto& a : e->args) reads(a.get(), depth + 1);
+        };
+        if (s->kind == StmtKind::Assign || s->kind == StmtKind::Eval) reads(s->value.get(), 0);
+        if (s->value && (s->kind == StmtKind::Assign || s->kind == StmtKind::Eval) &&
+            s->value->kind == ExprKind::FuncCall && s->value->ival != kFuncRef) {
+            const Expr& c = *s->value;
+            const LaunchTarget t = launch_target(c);
+            const bool submit = t.submit;
+            std::shared_ptr<Function> fn;
+            if (submit || !is_host_op_call(c)) fn = program.find(t.kernel);
+            if (fn && fn->type != FuncType::Orchestration) {
+                launch_of[&c] = launches.size();
+                ManualLaunch l{
+                    s.get(), &c,    fn, submit ? size_t{1} : size_t{0}, scope_of(s->loc.line).value_or(kAuto),
+                    arms,    loops, {}};
+                l.no_dep = no_dep_params(c, l.first);
+                launches.push_back(std::move(l));
+            }
+        }
+        // A pl.spmd loop is one launch of its body's kernel on N blocks, not N submissions.
+        if (s->kind == StmtKind::For) {
+            const bool iterates = s->loop_kind != LoopKind::Spmd;
+            if (iterates) loops.push_back(s.get());
+            collect(s->body);
+            if (iterates) loops.pop_back();
+        }
+        if (s->kind == StmtKind::If) {
+            if_depth[s.get()] = loops.size();
+            arms.emplace_back(s.get(), 0);
+            collect(s->body);
+            arms.back().second = 1;
+            collect(s->orelse);
+            arms.pop_back();
+        }
+    }
+}
+
+void LaunchOrder::scan_values() {
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        if (s->kind != StmtKind::For) return;
+        for (const auto& ia : s->iter_args)
+            if (ia) carry_index.insert(ia.get());
+    });
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        for (const auto& t : s->targets)
+            if (s->kind != StmtKind::Assign || s->targets.size() != 1 ||
+                !token_def.emplace(t.get(), s->value.get()).second)
+                token_multi.insert(t.get());
+    });
+    for (const auto& p : orch.params)
+        if (p.var) ++def_count[p.var.get()];
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        if (s->kind == StmtKind::Assign || s->kind == StmtKind::For || s->kind == StmtKind::If)
+            for (const auto& t : s->targets)
+                if (t) ++def_count[t.get()];
+        if (s->kind == StmtKind::For) {
+            if (s->loop_var) ++def_count[s->loop_var.get()];
+            for (const auto& ia : s->iter_args)
+                if (ia) ++def_count[ia.get()];
+        }
+    });
+    for (const auto& [v, d] : token_def)
+        if (defined_twice(v)) token_multi.insert(v);
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        if (s->kind == StmtKind::For && s->loop_var && defined_twice(s->loop_var.get()))
+            rebound.insert(s->loop_var.get());
+    });
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        if (s->kind != StmtKind::For) return;
+        for (size_t k = 0; k < s->targets.size(); ++k)
+            if (s->targets[k]) loop_result_of[s->targets[k].get()] = {s.get(), k};
+    });
+    passes::walk(orch.body, [&](const StmtPtr& s) {
+        if (s->kind == StmtKind::For && s->loop_var) index_loop[s->loop_var.get()] = s.get();
+    });
+    {
+        std::vector<const Stmt*> stack;
+        std::function<void(const Block&)> go = [&](const Block& b) {
+            for (const auto& st : b) {
+                if (st->kind == StmtKind::For) {
+                    enclosing[st.get()] = stack;
+                    stack.push_back(st.get());
+                    go(st->body);
+                    stack.pop_back();
+                } else if (st->kind == StmtKind::If) {
+                    go(st->body);
+                    go(st->orelse);
+                }
+            }
+        };
+        go(orch.body);
+    }
+}
+
+bool LaunchOrder::defined_twice(const Var* v) {
+    auto it = def_count.find(v);
+    return it != def_count.end() && it->second > 1;
+}
+
+const Stmt* LaunchOrder::last_yield(const Block& b) {
+    for (auto it = b.rbegin(); it != b.rend(); ++it)
+        if ((*it)->kind == StmtKind::Yield) return it->get();
+    return nullptr;
+}
+
+}  // namespace cvsim::launch_detail
