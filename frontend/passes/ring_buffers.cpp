@@ -44,7 +44,7 @@ std::optional<Reservation> reservation_in(const Function& f, const std::string& 
     return out;
 }
 
-// a5: a ring of slot_num x slot_size bytes larger than the buffer reserved for it (SPEC 4.3: "out-of-range
+// a5: a ring of (explicit) slot_num x slot_size bytes larger than the buffer reserved for it (SPEC 4.3: "out-of-range
 // buffers"): its last slots are UB/L1 bytes that belong to something else (another ring, tiles). E-CAPACITY at the
 // *_initialize_pipe, for the consumer's own reservation and for the producer's import of it. (On a2a3 the rings
 // live in GM, SPEC 4.3, and the reservation does not hold them: not checked there.)
@@ -68,9 +68,10 @@ void check_rings_fit_reservations(const Program& p, const HwParams& hw) {
                 const auto mask = const_int(arg(*c, "dir_mask"));
                 const auto slot_size = const_int(arg(*c, "slot_size"));
                 if (!mask || !slot_size) return;
-                int64_t slots = arg(*c, "slot_num") ? const_int(arg(*c, "slot_num")).value_or(0)
-                                                    : static_cast<int64_t>(*mask == 3 ? hw.sync.slot_num_both
-                                                                                      : hw.sync.slot_num_one_dir);
+                // Only a ring whose depth the kernel states: without slot_num the reservation may be what the
+                // toolchain sizes it from (hand-written kernels reserve 4 slots and leave the default, 8, unsaid).
+                if (!arg(*c, "slot_num")) return;
+                const int64_t slots = const_int(arg(*c, "slot_num")).value_or(0);
                 int64_t ring = 0;
                 if (slots <= 0 || __builtin_mul_overflow(*slot_size, slots, &ring)) return;
                 for (int dir = 0; dir < 2; ++dir) {
