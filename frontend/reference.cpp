@@ -31,6 +31,8 @@ struct RTile {
     int64_t vr = 0;  // valid rows
     int64_t vc = 0;  // valid cols
     Mem mem = Mem::Vec;
+    bool popped = false;                // the result of a tpop
+    std::shared_ptr<RTile> popped_src;  // a view (slice, reshape, ...) of a popped tile: that tile (its tfree's)
 };
 using TileP = std::shared_ptr<RTile>;
 
@@ -776,6 +778,7 @@ class Lane {
             for (int64_t j = 0; j < cc; ++j) out.m(i, j) = round_to(type.dtype, d.m(i, j));
         TileP t = make_tile(std::move(out), type.mem);
         annotated_region(c, *t);
+        t->popped = true;
         m_popped.push_back(t.get());
         return Value{t};
     }
@@ -790,6 +793,8 @@ class Lane {
 
     void tfree(const Expr& c) {
         TileP t = tile(arg(c, "tile"));
+        // A tfree of a view frees the popped tile's slot (docs/DECISIONS.md, "a5 slot memory").
+        if (t && !t->popped && t->popped_src) t = t->popped_src;
         for (auto it = m_popped.begin(); it != m_popped.end(); ++it)
             if (*it == t.get()) {
                 m_popped.erase(it);
@@ -1049,7 +1054,9 @@ class Lane {
         if ((c.op->code == OpCode::MatmulAcc || c.op->code == OpCode::GemvAcc) && x && x->d.m.rows() == o.out_rows &&
             x->d.m.cols() == o.out_cols)
             vr = x->vr, vc = x->vc;
-        return Value{make_tile(std::move(res), c.type.mem, vr, vc)};
+        TileP out = make_tile(std::move(res), c.type.mem, vr, vc);
+        if (d.effect == Effect::View && x) out->popped_src = x->popped ? tiles[0] : x->popped_src;
+        return Value{out};
     }
 };
 

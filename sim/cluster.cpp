@@ -110,6 +110,7 @@ void Machine::reset_models() {
     for (auto& cm : m_clusters) {
         for (auto& c : cm->cores) c->reset();
         for (auto& [k, r] : cm->rings) r->reset();
+        cm->ring_setups.clear();
         cm->flags.reset();
     }
     for (auto& [g, b] : m_barriers) b.reset();
@@ -126,6 +127,32 @@ static std::string core_label(const CoreBase& c, int blocks) {
 
 static uint64_t now_abs() {
     return static_cast<uint64_t>(sc_time_stamp().value() / sc_time(1, SC_NS).value());
+}
+
+// Every ring both sides use must be bound by both (SPEC 4.3: each side's *_initialize_pipe binds its rings): one
+// the AIC bound and the AIV never did (or the reverse, e.g. dir_mask 3 on one side and 1 on the other) is set up
+// inconsistently. Checked when every core finished (a deadlock may have stopped a side before its setup), and
+// only when no use without setup was reported already (the same missing setup).
+void Machine::check_ring_setups(const rt::LaunchPlan& plan, RunState& st, uint64_t end_cycle) {
+    for (const Finding& f : st.findings)
+        if (f.code == codes::kPipeSetup) return;
+    for (int b = 0; b < plan.blocks; ++b)
+        for (const auto& [key, sides] : m_clusters[b]->ring_setups) {
+            if ((sides[0] == nullptr) == (sides[1] == nullptr)) continue;
+            const int side = sides[0] ? 0 : 1;
+            const ir::Stmt& s = *sides[side];
+            Finding f;
+            f.code = codes::kPipeSetup;
+            f.loc = s.loc;
+            f.cycle = end_cycle;
+            f.message = fmt::format(
+                "{}: the {} binds the {} ring id {} here, but the {} never does (no {}_initialize_pipe with that "
+                "direction and id ran): the two sides set up different rings",
+                s.loc.short_str(), side == 0 ? "AIC" : "AIV", key.first == 0 ? "C2V" : "V2C", key.second,
+                side == 0 ? "AIV" : "AIC", side == 0 ? "aiv" : "aic");
+            f.key = f.code + ":" + s.loc.str();
+            st.add_finding(std::move(f));
+        }
 }
 
 RunOutcome Machine::run(const RunConfig& cfg) {
@@ -261,6 +288,7 @@ RunOutcome Machine::run(const RunConfig& cfg) {
         if (!r->model().finished()) all_done = false;
     out.end_cycle = now_abs() - m_ctl.t0;
     out.completed = all_done;
+    if (all_done && plan.aic && plan.aiv) check_ring_setups(plan, st, out.end_cycle);
     if (!all_done) {
         // sc_start stops at the last event before the bound, not at the bound: activity still pending at a
         // future time means something was in flight when the bound hit (a timeout, not a deadlock).

@@ -86,6 +86,9 @@ struct ClusterModel {
     std::array<std::unique_ptr<CoreBase>, kCoresPerCluster> cores;            // AIC, AIV0, AIV1
     std::map<std::pair<int, int64_t>, std::unique_ptr<CrossCorePipe>> rings;  // (dir 0=C2V/1=V2C, id)
     FlagBank flags;                                                           // sync_set / sync_wait counters
+    // Per (dir, id) ring: the *_initialize_pipe that bound it on the AIC ([0]) and on an AIV ([1]) in this
+    // schedule (nullptr: that side never did); a ring bound by one side only is E-PIPE-SETUP at the end of a run.
+    std::map<std::pair<int, int64_t>, std::array<const ir::Stmt*, 2>> ring_setups;
 };
 
 class Machine {
@@ -110,6 +113,7 @@ class Machine {
   private:
     explicit Machine(int clusters);
     void reset_models();
+    void check_ring_setups(const rt::LaunchPlan& plan, struct RunState& st, uint64_t end_cycle);
 
     RunControl m_ctl;                                       // abort / bounds shared by all cores
     std::vector<std::unique_ptr<ClusterModel>> m_clusters;  // the clusters

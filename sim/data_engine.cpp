@@ -103,6 +103,8 @@ void DataEngine::runtime_finding(const std::string& code, const Stmt& s, const s
 
 void DataEngine::configure_ring(int dir, int64_t id, int64_t slot_num, int64_t slot_size, const Stmt& s) {
     CrossCorePipe& r = m_st.machine->ring(m_cluster, dir, id);
+    const ir::Stmt*& side = m_st.machine->cluster(m_cluster).ring_setups[{dir, id}][m_core_id == CoreId::Aic ? 0 : 1];
+    if (!side) side = &s;
     if (!r.configured()) {
         bool c2v = dir == 0;
         r.configure(c2v, static_cast<int>(slot_num), slot_size, c2v ? 1 : m_aiv_lanes, c2v ? m_aiv_lanes : 1);

@@ -160,6 +160,8 @@ void DataEngine::end_tfree(SimInstr& in) {
     Payload& p = in.p;
     const TileRef& t = in.in[0];
     if (!t || t->ring < 0 || t->slot < 0) return;
+    // The walker frees only on the ring the tile was popped from (LaneWalker, tfree): that ring is configured.
+    if (!p.ring || !p.ring->configured()) return;
     auto res = p.ring->ring().free(t->lane, t->slot);
     if (res == RingBuffer::FreeResult::AlreadyFreed)
         runtime_finding(codes::kPipeFree, *in.stmt,

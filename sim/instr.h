@@ -73,6 +73,9 @@ struct TileBuf {
     // slot rewrites them (a tfree before the last use really corrupts the data).
     bool slot_bound = false;            // the popped tile itself
     std::shared_ptr<TileBuf> view_src;  // for a view of a slot-bound tile: the tile it views
+    // For a view of a popped tile that is not slot memory (a2a3's landing buffer, a replay's placeholder): the
+    // popped tile, whose slot a tfree of the view frees.
+    std::shared_ptr<TileBuf> popped_src;
     ir::OpCode view_code = ir::OpCode::Slice;
     std::vector<int64_t> view_ints;  // the view's offsets (slice) or shape (reshape)
     uint64_t slot_writes = 0;        // the slot's push count its bytes reflect (CrossCorePipe::Slot::writes)

@@ -8,6 +8,7 @@
 #include "core/layout.h"
 #include "frontend/codes.h"
 #include "frontend/ops.h"
+#include "frontend/passes/ir_util.h"
 #include "sim/lane_walker.h"
 
 namespace cvsim::sim {
@@ -47,7 +48,14 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
                      code == O::GetBlockIdx || code == O::GetBlockNum || code == O::GetSubblockIdx || code == O::Read ||
                      code == O::TensorRead || code == O::TensorView;
     if (m_cx.replay && !handshake) {
-        if (c.type.kind == TypeKind::Tile) return LValue{result_tile(c.type)};
+        if (c.type.kind == TypeKind::Tile) {
+            TileRef out = result_tile(c.type);
+            // A view of a popped tile: a tfree of it frees the popped tile's slot (the replay frees it too).
+            if (c.op->effect == Effect::View && !c.args.empty() && c.args[0] && c.args[0]->type.kind == TypeKind::Tile)
+                if (TileRef x = tile(c.args[0]); x && (x->ring >= 0 || x->popped_src))
+                    out->popped_src = x->ring >= 0 ? x : x->popped_src;
+            return LValue{out};
+        }
         if (c.type.kind == TypeKind::Tensor) return LValue{view(arg(c, "output_tensor"))};
         return {};
     }
@@ -146,8 +154,10 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             v.reshape = v.shape == t.shape ? std::vector<int64_t>{} : v.shape;
             return LValue{v};
         }
-        case O::ReserveBuffer:
         case O::ImportPeerBuffer:
+            check_peer_buffer(s, c);
+            return LValue{Scalar::of_int(0, DType::INT32)};
+        case O::ReserveBuffer:
             return LValue{Scalar::of_int(0, DType::INT32)};
         case O::SetFfts:
         case O::CacheInvalid:
@@ -296,7 +306,10 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
                                    : static_cast<int64_t>(dir_mask == 3 ? sync.slot_num_both : sync.slot_num_one_dir);
             int64_t id = arg(c, "id") ? scalar(arg(c, "id")).as_int() : 0;
             for (int dir = 0; dir < 2; ++dir)
-                if (dir_mask & (1 << dir)) m_sink.configure_ring(dir, id, slot_num, slot_size, s);
+                if (dir_mask & (1 << dir)) {
+                    m_rings_set_up.insert({dir, id});
+                    m_sink.configure_ring(dir, id, slot_num, slot_size, s);
+                }
             auto in = make(Pipe::Scalar, s, &c);
             in->p.kind = PayloadKind::Scalar;
             issue(std::move(in));
@@ -305,6 +318,7 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
         case O::TpushToAiv:
         case O::TpushToAic: {
             int dir = code == O::TpushToAiv ? 0 : 1;
+            check_ring_setup(s, c, dir, arg(c, "id") ? scalar(arg(c, "id")).as_int() : 0);
             CrossCorePipe* r = ring_for(c, dir, s);
             TileRef src = tile(arg(c, "tile"));
             auto in = make(dir == 0 ? Pipe::Fixp : Pipe::Mte3, s, &c);
@@ -320,6 +334,7 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
         case O::TpopFromAic:
         case O::TpopFromAiv: {
             int dir = code == O::TpopFromAic ? 0 : 1;
+            check_ring_setup(s, c, dir, arg(c, "id") ? scalar(arg(c, "id")).as_int() : 0);
             CrossCorePipe* r = ring_for(c, dir, s);
             TileRef out = result_tile(c.type);
             if (!c.args2.empty()) {  // the annotation's run-time valid region (the codegen allocates the tile so)
@@ -365,13 +380,30 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
         case O::TfreeToAic:
         case O::TfreeToAiv: {
             TileRef t = tile(arg(c, "tile"));
-            // a5: freeing a view of a popped tile frees the slot it is (the popped tile's).
-            while (t && t->ring < 0 && t->view_src) t = t->view_src;
+            // Freeing a view of a popped tile frees the popped tile's slot (docs/DECISIONS.md, "a5 slot memory";
+            // on a2a3 the view is of the landing buffer, and the free is the same).
+            while (t && t->ring < 0 && (t->view_src || t->popped_src)) t = t->view_src ? t->view_src : t->popped_src;
+            const int dir = code == O::TfreeToAic ? 0 : 1;
+            const int64_t id = arg(c, "id") ? scalar(arg(c, "id")).as_int() : 0;
+            if (t && t->ring >= 0 && (t->ring != dir || t->ring_id != id)) {
+                // The slot belongs to another ring: nothing is freed (freeing it there would release a slot of a
+                // ring the tile never came from, or of one nobody set up).
+                const ExprPtr& x = arg(c, "tile");
+                m_sink.finding(
+                    codes::kPipeFree, s,
+                    fmt::format("{} names the {} ring id {}{}, but {} was popped from the {} ring id {}: no slot is "
+                                "freed",
+                                c.op->name(), dir == 0 ? "C2V" : "V2C", id,
+                                m_rings_set_up.count({dir, id}) ? "" : " (which this core never initialised)",
+                                x && x->kind == ExprKind::Var && x->var ? "'" + x->var->name + "'" : "the tile",
+                                t->ring == 0 ? "C2V" : "V2C", t->ring_id));
+                return {};
+            }
+            check_ring_setup(s, c, dir, id);
             auto in = make(Pipe::Scalar, s, &c);
             Payload& p = in->p;
             p.kind = PayloadKind::Tfree;
-            int dir = code == O::TfreeToAic ? 0 : 1;
-            p.ring = &m_cx.machine->ring(m_cx.cluster, dir, arg(c, "id") ? scalar(arg(c, "id")).as_int() : 0);
+            p.ring = &m_cx.machine->ring(m_cx.cluster, dir, id);
             p.ring_dir = dir;
             if (t) {
                 // The slot is released only after every reader of the popped tile completed.
@@ -492,16 +524,59 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
         for (auto& a : arg(c, c.op->int_list_param)->args) in->ints.push_back(scalar(a).as_int());
     if ((code == O::Slice || code == O::Reshape || code == O::SetValidShape || code == O::TransposeView ||
          code == O::ReinterpretView) &&
-        in->in[0])
+        in->in[0]) {
         if (slot_root(in->in[0].get())) {
             // a5: a view of slot memory is slot memory too (rewritten with it, read as it).
             out->view_src = in->in[0];
             out->view_code = code;
             out->view_ints = in->ints;
+        } else if (in->in[0]->ring >= 0 || in->in[0]->popped_src) {
+            // a2a3: a view of a popped tile's landing buffer; a tfree of it frees the popped tile's slot.
+            out->popped_src = in->in[0]->ring >= 0 ? in->in[0] : in->in[0]->popped_src;
         }
+    }
     in->out = out;
     issue(std::move(in));
     return LValue{out};
+}
+
+void LaneWalker::check_ring_setup(const Stmt& s, const Expr& c, int dir, int64_t id) {
+    if (m_rings_set_up.count({dir, id}) || !m_setup_reported.insert({dir, id}).second) return;
+    const bool aic = m_cx.core == CoreId::Aic;
+    m_sink.finding(codes::kPipeSetup, s,
+                   fmt::format("{} uses the {} ring id {}, which the {} never initialised: no {}_initialize_pipe "
+                               "with dir_mask {} (or 3) and id {} ran on it before",
+                               c.op->name(), dir == 0 ? "C2V" : "V2C", id, aic ? "AIC" : "AIV", aic ? "aic" : "aiv",
+                               dir == 0 ? 1 : 2, id));
+}
+
+void LaneWalker::check_peer_buffer(const Stmt& s, const Expr& c) {
+    const auto name = const_str(arg(c, "name"));
+    const auto peer_name = const_str(arg(c, "peer_func"));
+    const rt::LaunchPlan* plan = m_cx.cfg ? m_cx.cfg->plan : nullptr;
+    if (!name || !peer_name || !plan || !plan->program) return;
+    const auto peer = plan->program->find(*peer_name);
+    if (!peer) return;
+    std::vector<std::string> reserved;
+    bool found = false;
+    passes::walk(peer->body, [&](const StmtPtr& st) {
+        const Expr* r = passes::stmt_call(*st);
+        if (!r || r->op->code != OpCode::ReserveBuffer) return;
+        const auto n = const_str(arg(*r, "name"));
+        if (!n)
+            found = true;  // a name cvsim cannot read: assume it matches
+        else if (*n == *name)
+            found = true;
+        else
+            reserved.push_back("'" + *n + "'");
+    });
+    if (found) return;
+    std::string list;
+    for (const auto& r : reserved) list += (list.empty() ? "" : ", ") + r;
+    m_sink.finding(codes::kPipeSetup, s,
+                   fmt::format("import_peer_buffer of '{}' from '{}', which reserves no buffer of that name ({}): the "
+                               "producer's ring is not the consumer's",
+                               *name, *peer_name, list.empty() ? "it reserves none" : "it reserves " + list));
 }
 
 }  // namespace cvsim::sim

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -112,6 +113,12 @@ class LaneWalker {
     LValue issue_call(const ir::Stmt& s, const ir::Expr& c);
     // pl.tile.mgather's Mat form on the cube (lane_mgather_mat.cpp; its data: DataEngine::begin_mgather_mat).
     LValue issue_mgather_mat(const ir::Stmt& s, const ir::Expr& c);
+    // A tpush/tpop/tfree of a (direction, id) ring this lane never bound with its own *_initialize_pipe:
+    // E-PIPE-SETUP at the op, once per ring (the op then goes on as before: a ring the peer bound works, one
+    // nobody bound is waited for).
+    void check_ring_setup(const ir::Stmt& s, const ir::Expr& c, int dir, int64_t id);
+    // An import_peer_buffer of a name its peer function never reserves: E-PIPE-SETUP at the import.
+    void check_peer_buffer(const ir::Stmt& s, const ir::Expr& c);
 
     WalkContext m_cx;
     rt::LaneProgram m_prog;
@@ -121,7 +128,9 @@ class LaneWalker {
     bool m_returned = false;
     std::vector<bool> m_var_read;  // per variable id of the program's function: read but by a tfree (lazily)
     bool m_var_read_done = false;
-    std::vector<std::pair<uint64_t, int64_t>> m_loops;  // enclosing loops (location key, iteration)
+    std::vector<std::pair<uint64_t, int64_t>> m_loops;   // enclosing loops (location key, iteration)
+    std::set<std::pair<int, int64_t>> m_rings_set_up;    // (direction, id) rings this lane initialised
+    std::set<std::pair<int, int64_t>> m_setup_reported;  // rings a use without setup was reported for
     struct GmRec {
         uint32_t tensor;
         rt::Window w;

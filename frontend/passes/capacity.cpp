@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "core/layout.h"
@@ -186,6 +187,48 @@ void check_function(const Function& f, const HwParams& hw) {
             it->second.bytes, physical_bytes(t.layout(), t.dtype, t.mem == Mem::Acc, t.rows(), t.cols()));
         it->second.names += (it->second.names.empty() ? "" : "/") + v->name;
     }
+    // a5: a ring lives in its consumer's SRAM at its reservation (SPEC 4.3), the AIV's C2V rings in UB and the AIC's
+    // V2C rings in L1, for the whole function and beside the live tiles; a popped tile (or a view of it) is one of
+    // its slots, not a tile of its own. (On a2a3 the rings are in GM and a pop copies into a tile of its own.)
+    const bool rings_here = hw.target == Target::A5 && (f.type == FuncType::AIV || f.type == FuncType::AIC);
+    const Mem ring_mem = f.type == FuncType::AIV ? Mem::Vec : Mem::Mat;
+    uint64_t reserved = 0;
+    std::string reserved_names;
+    if (rings_here)
+        walk(f.body, [&](const StmtPtr& s) {
+            const Expr* c = stmt_call(*s);
+            if (!c || c->op->code != OpCode::ReserveBuffer) return;
+            const auto size = const_int(arg(*c, "size"));
+            if (!size || *size <= 0) return;
+            reserved += static_cast<uint64_t>(*size);
+            reserved_names +=
+                fmt::format("{}'{}'", reserved_names.empty() ? "" : "/", const_str(arg(*c, "name")).value_or("?"));
+        });
+    // A reservation alone larger than the buffer is check_ring_buffers' (its own message).
+    if (reserved > capacity(hw, ring_mem)) reserved = 0;
+    if (reserved > 0) {
+        const OpCode pop = f.type == FuncType::AIV ? OpCode::TpopFromAic : OpCode::TpopFromAiv;
+        std::set<const Var*> slot_vars;  // popped tiles and views of them
+        for (const auto& fl : flat) {
+            const Stmt& s = *fl.stmt;
+            const Expr* c = stmt_call(s);
+            if (!c || s.targets.size() != 1 || s.targets[0]->type.kind != TypeKind::Tile ||
+                s.targets[0]->type.mem != ring_mem)
+                continue;
+            if (c->op->code == pop ||
+                (c->op->effect == Effect::View && !c->args.empty() && slot_vars.count(var_of(c->args[0]))))
+                slot_vars.insert(s.targets[0].get());
+        }
+        // A storage class is slot memory when every tile of it is (a class that also holds another tile keeps it).
+        std::map<const Var*, bool> all_slot;
+        for (const auto& v : f.vars)
+            if (v->type.kind == TypeKind::Tile && live.count(find(v.get()))) {
+                auto [it, fresh] = all_slot.emplace(find(v.get()), true);
+                it->second = it->second && slot_vars.count(v.get()) > 0;
+            }
+        for (const auto& [rep, slot] : all_slot)
+            if (slot) live.erase(rep);
+    }
     // In-place reuse, as PyPTO's MemoryReuse pass does: the result of a vector compute op may take the buffer
     // of an operand whose life ends at that op (same memory, at least as large), unless the op needs distinct
     // source and destination buffers (PyPTO's not_inplace_safe ops: ir::is_inplace_safe).
@@ -213,6 +256,10 @@ void check_function(const Function& f, const HwParams& hw) {
         std::map<Mem, uint64_t> used;
         std::map<Mem, std::vector<std::tuple<uint64_t, size_t, std::string>>>
             who;  // (bytes, first live statement, names)
+        if (reserved > 0) {
+            used[ring_mem] = reserved;
+            who[ring_mem].push_back({reserved, 0, "ring buffers " + reserved_names});
+        }
         for (auto& [v, r] : live) {
             if (r.first > i || r.last < i) continue;
             if (auto ru = reused.find(i); ru != reused.end() && ru->second == v)

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 #include "frontend/codes.h"
 #include "frontend/diag.h"
@@ -22,6 +24,88 @@ struct Region {
     int64_t size = 0;
     SourceLoc loc;
 };
+
+// The reserve_buffer a ring's buffer operand names: the function's own reservation (the consumer's), or through
+// import_peer_buffer the peer function's reservation of that name (the producer's). nullopt: not a constant
+// reservation cvsim can find (then nothing is checked).
+struct Reservation {
+    std::string name;
+    int64_t size = 0;
+    SourceLoc loc;
+};
+
+std::optional<Reservation> reservation_in(const Function& f, const std::string& name) {
+    std::optional<Reservation> out;
+    walk(f.body, [&](const StmtPtr& s) {
+        const Expr* c = stmt_call(*s);
+        if (out || !c || c->op->code != OpCode::ReserveBuffer || const_str(arg(*c, "name")) != name) return;
+        if (auto size = const_int(arg(*c, "size"))) out = Reservation{name, *size, s->loc};
+    });
+    return out;
+}
+
+// a5: a ring of (explicit) slot_num x slot_size bytes larger than the buffer reserved for it (SPEC 4.3: "out-of-range
+// buffers"): its last slots are UB/L1 bytes that belong to something else (another ring, tiles). E-CAPACITY at the
+// *_initialize_pipe, for the consumer's own reservation and for the producer's import of it. (On a2a3 the rings
+// live in GM, SPEC 4.3, and the reservation does not hold them: not checked there.)
+void check_rings_fit_reservations(const Program& p, const HwParams& hw) {
+    if (hw.target != Target::A5) return;
+    // The consumers' own reservations first (where the ring lives), then the producers' imports of them.
+    for (int producers = 0; producers < 2; ++producers)
+        for (const auto& f : p.functions) {
+            if (f->type != FuncType::AIC && f->type != FuncType::AIV) continue;
+            std::map<const Var*, const Expr*> bound;  // a variable -> the reserve_buffer / import_peer_buffer it holds
+            walk(f->body, [&](const StmtPtr& s) {
+                const Expr* c = stmt_call(*s);
+                if (c && (c->op->code == OpCode::ReserveBuffer || c->op->code == OpCode::ImportPeerBuffer) &&
+                    s->targets.size() == 1)
+                    bound[s->targets[0].get()] = c;
+            });
+            walk(f->body, [&](const StmtPtr& s) {
+                const Expr* c = stmt_call(*s);
+                if (!c || (c->op->code != OpCode::AicInitializePipe && c->op->code != OpCode::AivInitializePipe))
+                    return;
+                const auto mask = const_int(arg(*c, "dir_mask"));
+                const auto slot_size = const_int(arg(*c, "slot_size"));
+                if (!mask || !slot_size) return;
+                // Only a ring whose depth the kernel states: without slot_num the reservation may be what the
+                // toolchain sizes it from (hand-written kernels reserve 4 slots and leave the default, 8, unsaid).
+                if (!arg(*c, "slot_num")) return;
+                const int64_t slots = const_int(arg(*c, "slot_num")).value_or(0);
+                int64_t ring = 0;
+                if (slots <= 0 || __builtin_mul_overflow(*slot_size, slots, &ring)) return;
+                for (int dir = 0; dir < 2; ++dir) {
+                    if (!(*mask & (1 << dir))) continue;
+                    const ExprPtr& buf = arg(*c, dir == 0 ? "c2v_consumer_buf" : "v2c_consumer_buf");
+                    if (!buf || buf->kind != ExprKind::Var || !buf->var) continue;
+                    auto it = bound.find(buf->var.get());
+                    if (it == bound.end()) continue;
+                    const Expr& b = *it->second;
+                    if ((b.op->code == OpCode::ImportPeerBuffer) != (producers == 1)) continue;
+                    const auto name = const_str(arg(b, "name"));
+                    if (!name) continue;
+                    std::optional<Reservation> r;
+                    std::string whose;
+                    if (b.op->code == OpCode::ReserveBuffer) {
+                        r = reservation_in(*f, *name);
+                    } else if (const auto peer_name = const_str(arg(b, "peer_func"))) {
+                        if (const auto peer = p.find(*peer_name)) r = reservation_in(*peer, *name);
+                        whose = fmt::format("by '{}' ", *peer_name);
+                    }
+                    if (!r || ring <= r->size) continue;
+                    raise(codes::kCapacity, s->loc,
+                          fmt::format(
+                              "{} binds a {} ring of {} slots x {} bytes = {} bytes to the buffer '{}', reserved {}"
+                              "at line {} with {} bytes: the ring overruns its reservation (on a5 the ring lives "
+                              "there, so "
+                              "its last slots are {} bytes that belong to something else)",
+                              c->op->name(), dir == 0 ? "C2V" : "V2C", slots, *slot_size, ring, *name, whose,
+                              r->loc.line, r->size, dir == 0 ? "UB" : "L1"),
+                          "reserve slot_num x slot_size bytes for the ring (or make the ring smaller)");
+                }
+            });
+        }
+}
 
 }  // namespace
 
@@ -76,6 +160,7 @@ void check_ring_buffers(const Program& p, const HwParams& hw) {
             end += r.size;
         }
     }
+    check_rings_fit_reservations(p, hw);
 }
 
 }  // namespace cvsim::passes

@@ -116,8 +116,10 @@ TEST(Machine, A5WithoutNzAdapterDeliversScrambledData) {
     replace_all("pl.Tile[[16, 16], pl.FP16, pl.MemorySpace.Mat]", "pl.Tile[[16, 32], pl.FP16, pl.MemorySpace.Mat]");
     replace_all("pl.load(b, [0, 0], [16, 16]", "pl.load(b, [0, 0], [32, 16]");
     replace_all("pl.load(a, [0, 0], [16, 16])", "pl.load(a, [0, 0], [16, 32])");
-    replace_all("slot_size=512", "slot_size=1024");
+    // The reservation first: "size=1024" is also a substring of the new "slot_size=1024" (the ring became
+    // 2 x 2048 bytes in a 2048-byte reservation, which a5 now refuses with E-CAPACITY).
     replace_all("size=1024", "size=2048");
+    replace_all("slot_size=512", "slot_size=1024");
     for (Target t : {Target::A5, Target::A2A3}) {
         SessionOptions o;
         o.target = t;

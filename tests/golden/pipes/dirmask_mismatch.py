@@ -1,0 +1,51 @@
+# The AIC initialises both directions (dir_mask=3), the AIV only C2V (dir_mask=1): the V2C ring is bound on
+# one side only, E-PIPE-SETUP at the AIC's initialize (at the end of the run). It passed.
+# RUN: check
+# EXIT: 1
+import pypto.language as pl
+
+T = 4
+
+
+@pl.program
+class MissingTfree:
+    @pl.function(type=pl.FunctionType.AIC)
+    def relay_aic(
+        self,
+        x: pl.Tensor[[16, 16], pl.FP16],
+        out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ):
+        ring = pl.import_peer_buffer(name="relay_c2v_slot_buffer", peer_func="relay_aiv")
+        pl.aic_initialize_pipe(ring, pl.const(0, pl.INT32), dir_mask=3, slot_size=1024, slot_num=2)
+        x_mat = pl.load(x, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)
+        x_left = pl.move(x_mat, target_memory=pl.MemorySpace.Left)
+        x_right = pl.move(x_mat, target_memory=pl.MemorySpace.Right)
+        for i in pl.range(T):
+            z = pl.matmul(x_left, x_right)
+            pl.tpush_to_aiv(z, split=0)
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def relay_aiv(
+        self,
+        x: pl.Tensor[[16, 16], pl.FP16],
+        out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ) -> pl.Tensor[[16, 16], pl.FP32]:
+        ring = pl.reserve_buffer(name="relay_c2v_slot_buffer", size=2048, base=pl.AUTO)
+        pl.aiv_initialize_pipe(ring, pl.const(0, pl.INT32), dir_mask=1, slot_size=1024, slot_num=2)
+        for i in pl.range(T):
+            z: pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Vec] = pl.tpop_from_aic(split=0)
+            out = pl.store(z, [0, 0], out)
+            pl.tfree_to_aic(z)
+        return out
+
+    @pl.function(type=pl.FunctionType.Group)
+    def relay(
+        self,
+        x: pl.Tensor[[16, 16], pl.FP16],
+        out: pl.Out[pl.Tensor[[16, 16], pl.FP32]],
+    ) -> pl.Tensor[[16, 16], pl.FP32]:
+        self.relay_aic(x, out)
+        result = self.relay_aiv(x, out)
+        return result
+# CHECK: FAIL: 1 distinct finding(s)
+# CHECK: error[E-PIPE-SETUP]: dirmask_mismatch.py:19: the AIC binds the V2C ring id 0 here, but the AIV never

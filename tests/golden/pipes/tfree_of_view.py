@@ -1,0 +1,46 @@
+# The consumer frees a slice view of the popped tile: it frees the popped tile's slot (DECISIONS, "a5 slot
+# memory"), on a2a3 too and in the reference. It was E-PIPE-FREE + E-DEADLOCK on a2a3 and E-UNCHECKED on a5.
+# RUN: check
+import pypto.language as pl
+
+
+@pl.program
+class FreeView:
+    @pl.function(type=pl.FunctionType.AIC)
+    def k_aic(
+        self,
+        x: pl.Tensor[[16, 16], pl.FP16],
+        out: pl.Out[pl.Tensor[[8, 16], pl.FP32]],
+    ):
+        ring = pl.import_peer_buffer(name="k_c2v_slot_buffer", peer_func="k_aiv")
+        pl.aic_initialize_pipe(ring, pl.const(0, pl.INT32), dir_mask=1, slot_size=1024, slot_num=2)
+        x_mat = pl.load(x, [0, 0], [16, 16], target_memory=pl.MemorySpace.Mat)
+        x_left = pl.move(x_mat, target_memory=pl.MemorySpace.Left)
+        x_right = pl.move(x_mat, target_memory=pl.MemorySpace.Right)
+        z = pl.matmul(x_left, x_right)
+        pl.tpush_to_aiv(z, split=0)
+
+    @pl.function(type=pl.FunctionType.AIV)
+    def k_aiv(
+        self,
+        x: pl.Tensor[[16, 16], pl.FP16],
+        out: pl.Out[pl.Tensor[[8, 16], pl.FP32]],
+    ) -> pl.Tensor[[8, 16], pl.FP32]:
+        ring = pl.reserve_buffer(name="k_c2v_slot_buffer", size=2048, base=pl.AUTO)
+        pl.aiv_initialize_pipe(ring, pl.const(0, pl.INT32), dir_mask=1, slot_size=1024, slot_num=2)
+        z: pl.Tile[[16, 16], pl.FP32, pl.MemorySpace.Vec] = pl.tpop_from_aic(split=0)
+        v = pl.slice(z, [8, 16], [8, 0])
+        out = pl.store(v, [0, 0], out)
+        pl.tfree_to_aic(v)
+        return out
+
+    @pl.function(type=pl.FunctionType.Group)
+    def k(
+        self,
+        x: pl.Tensor[[16, 16], pl.FP16],
+        out: pl.Out[pl.Tensor[[8, 16], pl.FP32]],
+    ) -> pl.Tensor[[8, 16], pl.FP32]:
+        self.k_aic(x, out)
+        result = self.k_aiv(x, out)
+        return result
+# CHECK: PASS: no finding in any explored schedule
