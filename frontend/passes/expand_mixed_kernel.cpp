@@ -357,25 +357,31 @@ class Splitter {
         out.push_back(ns);
     }
 
+    // SRC moved in UB to the layout (BL, SL) the V2C transport needs, named `<src>_SUFFIX` (the adapters below).
+    ExprPtr moved_to_layout(const ExprPtr& src, TileLayout bl, TileLayout sl, const char* suffix, const SourceLoc& loc,
+                            Block& out) {
+        Type t = src->type;
+        t.view.blayout = bl;
+        t.view.slayout = sl;
+        t.view.written = true;
+        std::string base = (src->kind == ExprKind::Var ? src->var->name : std::string()) + suffix;
+        VarPtr v = m_out->new_var(m_out->fresh_name(base), t, loc);
+        out.push_back(make_assign(v,
+                                  make_call(OpCode::Move,
+                                            {{"tile", src},
+                                             {"target_memory", mem_lit(Mem::Vec)},
+                                             {"blayout", layout_lit(bl)},
+                                             {"slayout", layout_lit(sl)}},
+                                            loc),
+                                  loc));
+        return var_ref(v, loc);
+    }
+
     // On a5 the V2C transport carries NZ data: a tile that is not NZ is first moved to NZ in UB (the adapter
     // upstream inserts), else the tile itself.
     ExprPtr nz_adapted(const ExprPtr& src, const SourceLoc& loc, Block& out) {
         if (m_opt.target != Target::A5 || src->type.layout() == Layout::NZ) return src;
-        Type nz_t = src->type;
-        nz_t.view.blayout = TileLayout::col_major;
-        nz_t.view.slayout = TileLayout::row_major;
-        nz_t.view.written = true;
-        std::string base = src->kind == ExprKind::Var ? src->var->name + "_nz" : "_nz";
-        VarPtr nz = m_out->new_var(m_out->fresh_name(base), nz_t, loc);
-        out.push_back(make_assign(nz,
-                                  make_call(OpCode::Move,
-                                            {{"tile", src},
-                                             {"target_memory", mem_lit(Mem::Vec)},
-                                             {"blayout", layout_lit(TileLayout::col_major)},
-                                             {"slayout", layout_lit(TileLayout::row_major)}},
-                                            loc),
-                                  loc));
-        return var_ref(nz, loc);
+        return moved_to_layout(src, TileLayout::col_major, TileLayout::row_major, "_nz", loc, out);
     }
 
     // On a2a3 the V2C pop repacks the slot ND -> NZ (SPEC 4.3), so a boundary move of a tile the author put in
@@ -384,21 +390,7 @@ class Splitter {
     // own expansion of a valid kernel; hunt10). A hand-written tpush_to_aic is left as written (W-V2C-LAYOUT).
     ExprPtr nd_adapted(const ExprPtr& src, const SourceLoc& loc, Block& out) {
         if (m_opt.target == Target::A5 || src->type.layout() == Layout::ND) return src;
-        Type nd_t = src->type;
-        nd_t.view.blayout = TileLayout::row_major;
-        nd_t.view.slayout = TileLayout::none_box;
-        nd_t.view.written = true;
-        std::string base = src->kind == ExprKind::Var ? src->var->name + "_nd" : "_nd";
-        VarPtr nd = m_out->new_var(m_out->fresh_name(base), nd_t, loc);
-        out.push_back(make_assign(nd,
-                                  make_call(OpCode::Move,
-                                            {{"tile", src},
-                                             {"target_memory", mem_lit(Mem::Vec)},
-                                             {"blayout", layout_lit(TileLayout::row_major)},
-                                             {"slayout", layout_lit(TileLayout::none_box)}},
-                                            loc),
-                                  loc));
-        return var_ref(nd, loc);
+        return moved_to_layout(src, TileLayout::row_major, TileLayout::none_box, "_nd", loc, out);
     }
 
     // A tpush_to_aic the author wrote in the mixed function: the AIV lane gets the same NZ adapter as a
