@@ -299,6 +299,19 @@ std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::stri
                                          const std::shared_ptr<ir::Program>& program, const HostInputs& host,
                                          const std::set<std::string>& other_entries) {
     auto launches = kernel_launches(*program, c.entry, host);
+    // A kernel the host walk, run to its end, never launches is not part of the program at these sizes and
+    // inputs: when checking it anyway could only say E-OOB (a window that does not fit at these sizes) or
+    // E-UNCHECKED (scalars the orchestration would compute for a launch it does not make), a note says so instead
+    // (docs/DECISIONS.md, "A symbol the orchestration computes"). Others are still checked as launched once.
+    std::erase_if(launches, [&](const KernelLaunch& k) {
+        if (!k.not_launched || !(k.unread_oob || (!k.unread && !k.distributed && !k.computed.empty()))) return false;
+        if (!c.quiet)
+            std::cerr << fmt::format(
+                "note: {}: kernel '{}' is not launched by the entry with these sizes and inputs (the host walk ran "
+                "to its end without launching it); it is not checked\n",
+                kernel, k.name);
+        return true;
+    });
     if (!c.quiet) note_runtime_core_num(*program, c.blocks, launches, other_entries);
     std::set<std::pair<std::string, std::string>> noted_dead;
     note_dead_scalars(c, kernel, launches, noted_dead);

@@ -13,6 +13,7 @@
 #include "app/sampling.h"
 #include "frontend/codes.h"
 #include "frontend/control_scalars.h"
+#include "frontend/host_eval.h"
 #include "frontend/launch.h"
 #include "frontend/parser.h"
 #include "frontend/passes/ir_util.h"
@@ -242,6 +243,12 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         // take (it does not compile, or its nominal run falls outside a tensor) or whose schedules only hit the
         // wall-time bound is no verdict, and a size that finds something is that kernel's verdict.
         std::vector<std::string> size_taken, size_skipped;  // the sizes checked, and those no launch took
+        // A kernel not checked at the default size because a scalar of its launch comes from a size cvsim made up
+        // (pl.tensor.dim of a defaulted dim): its E-UNCHECKED waits for the other sizes, and a size at which the
+        // kernel is launched with known scalars and checked replaces it (docs/DECISIONS.md, "A symbol the
+        // orchestration computes"). By kernel: the reports kept, and the kernels a sampled size checked.
+        std::map<std::string, std::vector<std::function<bool()>>> unchecked_deferred;
+        std::set<std::string> size_checked_kernels;
         int widest = 1;  // --jobs 0: the machine is elaborated for the default's widest launch
         for (const auto& ent : entries) widest = std::max(widest, ent.opts.blocks);
         auto size_text = [](const std::vector<std::pair<std::string, int64_t>>& dims) {
@@ -559,6 +566,9 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                     // A sampled size: a race (a reject diagnostic, launches a manual scope leaves unordered) is
                     // the kernel's verdict there; any other diagnostic says the program does not take the size.
                     if (!race_diag) {
+                        // (a window that does not fit at this size: the size is not one the program takes)
+                        if (std::find(size_skipped.begin(), size_skipped.end(), ent.dim_sample) == size_skipped.end())
+                            size_skipped.push_back(ent.dim_sample);
                         size_entry_done(ent, false);
                         continue;
                     }
@@ -615,6 +625,12 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                     return false;
                 };
                 if (oob && defer_default(ent, err.diag().message, report_it)) continue;
+                if (err.diag().code == cvsim::codes::kUnchecked && !defaulted.empty() && ent.dim_try == 0 &&
+                    ent.dim_sample.empty() && ent.sample_extra == 0 && e.merge.empty() &&
+                    ent.why.find(kMadeUpSizeWhy) != std::string::npos) {
+                    unchecked_deferred[ent.opts.entry].push_back(report_it);
+                    continue;
+                }
                 report_it();
                 continue;
             }
@@ -626,6 +642,7 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
                     continue;
                 }
                 size_entry_done(ent, true);
+                size_checked_kernels.insert(ent.opts.entry);
                 if (std::find(size_taken.begin(), size_taken.end(), ent.dim_sample) == size_taken.end())
                     size_taken.push_back(ent.dim_sample);
                 if (sum.distinct.empty()) continue;  // nothing there: the default's report stands
@@ -680,6 +697,18 @@ int cmd_explore(const CommonOptions& c, const ExploreOptions& e, bool is_check) 
         for (auto& [name, r] : retries)
             for (auto& f : std::exchange(r.deferred, {}))
                 if (f()) return interrupted_exit();
+        for (auto& [name, reports] : unchecked_deferred) {
+            if (size_checked_kernels.count(name)) {
+                if (!c.quiet)
+                    std::cerr << fmt::format(
+                        "note: {}: kernel '{}' is not launched with known scalars at the size(s) cvsim defaulted ({}); "
+                        "it was checked at the other sizes cvsim chose (below)\n",
+                        kernel, name, size_text(defaulted));
+                continue;
+            }
+            for (auto& f : reports)
+                if (f()) return interrupted_exit();
+        }
         for (const auto& [g, taken] : sample_taken) {
             if (taken > 0 || sample_rejected[g] < sample_count[g])
                 continue;  // a verdict, or another diagnostic said why not

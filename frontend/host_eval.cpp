@@ -540,9 +540,9 @@ class Walker {
                         if (dv == extent) same.push_back(dn);
                     if (!same.empty() && !m_in.sample)
                         return HVal::unknown(fmt::format(
-                            "pl.tensor.dim ({}) may be the dynamic dim {} that cvsim gave the made-up size {}; bind "
-                            "it with --dim NAME=VALUE or an --input .npy",
-                            where(e.loc), fmt::join(same, " / "), extent));
+                            "pl.tensor.dim ({}) may be the dynamic dim {} {} {}; bind it with --dim NAME=VALUE or an "
+                            "--input .npy",
+                            where(e.loc), fmt::join(same, " / "), kMadeUpSizeWhy, extent));
                     return HVal::scalar(rt::Scalar::of_int(extent, e.type.dtype));
                 }
             }

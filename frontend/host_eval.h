@@ -42,6 +42,10 @@ struct HostKernelLaunches {
     int64_t launches = 0;                 // launches the walk executed (>= distinct.size())
 };
 
+// Part of every `why` of a value the walk does not know because it may be a size cvsim made up (pl.tensor.dim of
+// a defaulted dim): check waits for the other sizes before it reports such a launch not checked.
+inline constexpr char kMadeUpSizeWhy[] = "that cvsim gave the made-up size";
+
 struct HostWalk {
     std::vector<HostKernelLaunches> kernels;  // in order of each kernel's first launch
     std::string incomplete;  // "" or why the walk stopped early (its budget): later launches were not seen

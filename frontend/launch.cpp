@@ -183,7 +183,9 @@ void collect_launches(const Program& p, const Function& f, std::vector<KernelLau
                     k.computed.push_back(pv.name);
             }
             k.distributed = distributed_reached(p, *callee, 0) != nullptr;
-            k.unread = unread_reached(p, *callee) != nullptr;
+            const Function* u = unread_reached(p, *callee);
+            k.unread = u != nullptr;
+            k.unread_oob = u && u->unread.diag && u->unread.diag->code == codes::kOob;
             out.push_back(std::move(k));
         };
         if (!is_host_op_call(*v)) return add(v->sval, &v->args);
@@ -352,6 +354,10 @@ std::vector<KernelLaunch> kernel_launches(const Program& program, const std::str
     bool one = launches.size() == 1 && !host && launches[0].computed.empty() && !launches[0].runtime_core_num;
     for (const auto& w : walk.kernels) one &= w.launches <= 1;
     if (one) return {};
+    for (auto& k : launches) {
+        k.not_launched = walk.incomplete.empty();
+        for (const auto& w : walk.kernels) k.not_launched &= w.name != k.name || w.launches == 0;
+    }
     for (auto& k : launches)
         for (const auto& w : walk.kernels)
             if (w.name == k.name) {

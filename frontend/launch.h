@@ -85,6 +85,10 @@ struct KernelLaunch {
     int blocks = 0;                                            // its attrs={"core_num": N} (0: not given)
     bool runtime_core_num = false;  // core_num is given but not a constant (the host walk may evaluate it)
     bool unread = false;            // it reaches a function cvsim could not read (compile() raises that diagnostic)
+    bool unread_oob = false;        // ... and what it could not read is a window out of bounds at these sizes (E-OOB)
+    // The host walk ran to its end and never launched it (the conditions around the launch are known and false:
+    // an `if` on a value the walk does not know walks both arms and launches).
+    bool not_launched = false;
     bool distributed =
         false;  // it reaches a distributed function (compile() refuses it: E-UNSUPPORTED, not E-UNCHECKED)
     // The host walk (frontend/host_eval.h) of the entry: the distinct scalar bindings its launches of this kernel

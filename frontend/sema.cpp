@@ -381,10 +381,20 @@ static std::shared_ptr<Program> analyze_program(const ast::Module& module, const
                 lower.lower_body(s.body);
                 sema::check_view_writes(*fn);
             } catch (const CompileError& e) {
-                if (e.diag().code != codes::kUnsupported || !opt.keep_unread) throw;
+                // A window that does not fit its tensor at these sizes (E-OOB) is kept the same way: at a size
+                // cvsim samples, a kernel the orchestration does not launch there must not reject the sizes the
+                // launches it does make (docs/DECISIONS.md, "A symbol the orchestration computes"); a launch that
+                // reaches the function gets the E-OOB.
+                if ((e.diag().code != codes::kUnsupported && e.diag().code != codes::kOob) || !opt.keep_unread) throw;
                 fn->body.clear();
                 fn->vars.resize(fn->params.size());
-                fn->unread.diag = std::make_shared<const Diagnostic>(e.diag());
+                Diagnostic kept = e.diag();
+                if (kept.code == codes::kOob) try {  // named with the sizes cvsim chose, as when it is thrown
+                        rethrow_with_dims(e, ctx.consts);
+                    } catch (const CompileError& named) {
+                        kept = named.diag();
+                    }
+                fn->unread.diag = std::make_shared<const Diagnostic>(std::move(kept));
             }
         }
         if (!fn->is_unread()) continue;

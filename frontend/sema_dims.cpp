@@ -276,6 +276,34 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
         const Expr* axis;
     };
     std::vector<DimAssign> dim_assigns;
+    // `NAME = EXPR` of a symbol assigned once in the whole program, EXPR not a pl.tensor.dim or a call: the
+    // symbol is the orchestration's scalar of that name (PyPTO prints a host variable into the kernel types
+    // after inlining, e.g. `t_linear = (t_dim + 15) // 16 * 16`), so it takes EXPR's value once EXPR's names
+    // have one; defaulting it independently gave sizes the program can never have together (docs/DECISIONS.md,
+    // "A symbol the orchestration computes").
+    std::vector<std::pair<const std::string*, const Expr*>> scalar_assigns;
+    {
+        std::map<std::string, int> times;
+        for (auto& [stmt, fi] : assigns)
+            for (const auto& t : stmt->targets)
+                if (t && t->kind == ExprKind::Name) ++times[t->name];
+        for (auto& [stmt, fi] : assigns) {
+            const Expr* v = stmt->value.get();
+            if (stmt->targets.size() != 1 || stmt->targets[0]->kind != ExprKind::Name || !v) continue;
+            const std::string& n = stmt->targets[0]->name;
+            if (times[n] != 1 || std::find(symbols.begin(), symbols.end(), n) == symbols.end()) continue;
+            bool plain = true;  // arithmetic over names and constants only
+            std::function<void(const Expr&)> scan = [&](const Expr& e) {
+                if (e.kind == ExprKind::Call) plain = false;
+                for (const auto& x : e.children)
+                    if (x) scan(*x);
+                for (const auto& x : e.args)
+                    if (x) scan(*x);
+            };
+            scan(*v);
+            if (plain) scalar_assigns.emplace_back(&n, v);
+        }
+    }
     struct AnnAssign {
         const Stmt* stmt;
         FnInfo* fi;
@@ -338,6 +366,9 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
                 if (!ki || *ki < 0 || static_cast<size_t>(*ki) >= t->second->args.size()) continue;
                 if (auto dv = fold_dim(*t->second->args[static_cast<size_t>(*ki)])) changed |= set(n, *dv);
             }
+            for (const auto& [n, v] : scalar_assigns)  // NAME = EXPR over names that have a value
+                if (unresolved(*n))
+                    if (auto dv = fold_dim(*v)) changed |= set(*n, *dv);
             // Both ways, position by position: `x: ANN = y` (an alias), `t: ANN = self.f(...)` against f's return
             // annotation, and `return a, b` against the function's own (PyPTO writes a symbol on one side and the
             // size on the other: pypto-lib's `-> [T_DYN, 4]` returning an `[8, 4]` parameter).
