@@ -77,15 +77,15 @@ std::set<size_t> no_dep_params(const Expr& c, size_t first) {
 }  // namespace
 
 LaunchOrder::LaunchOrder(const Program& program, const Function& orch)
-    : program(program), orch(orch), scopes(manual_scope_lines(*orch.loc.file)) {}
+    : m_program(program), m_orch(orch), m_scopes(manual_scope_lines(*orch.loc.file)) {}
 
 std::vector<Diagnostic> LaunchOrder::run() {
     find_untracked();
-    collect(orch.body);
+    collect(m_orch.body);
     // Every orchestration: two AUTO launches are ordered only as far as the runtime's tensor map orders them
     // (docs/DECISIONS.md, "AUTO scopes order readers after writers only").
-    if (launches.empty()) return out;
-    n_launch = launches.size();
+    if (m_launches.empty()) return m_out;
+    m_n_launch = m_launches.size();
 
     // The task-id tokens each value surely carries (a must-set: a task waits for every launch in it). A launch's
     // result carries the launch and everything its deps= carry (so a dependency is transitive); a task-id array
@@ -100,18 +100,18 @@ std::vector<Diagnostic> LaunchOrder::run() {
     // the loop, which orders the earlier ones only when they run one after another, except for an array the loop
     // fills one element per iteration (below). Values are followed in program order; each loop to its fixed point.
     scan_values();
-    launch_deps.resize(n_launch);
-    flow(orch.body);
+    m_launch_deps.resize(m_n_launch);
+    flow(m_orch.body);
 
-    roots.emplace(orch, &program);
+    m_roots.emplace(m_orch, &m_program);
     find_accesses();
     order_launches();
     order_iterations();
-    return std::move(out);
+    return std::move(m_out);
 }
 
 void LaunchOrder::find_untracked() {
-    passes::walk(orch.body, [&](const StmtPtr& s) {
+    passes::walk(m_orch.body, [&](const StmtPtr& s) {
         const Expr* v = s->value.get();
         if (s->kind != StmtKind::Assign || !v || v->kind != ExprKind::FuncCall || v->sval != "pl.tensor.create" ||
             !v->attrs)
@@ -119,13 +119,13 @@ void LaunchOrder::find_untracked() {
         for (size_t k = 0; k < v->attrs->args.size() && k < v->attrs->args2.size(); ++k)
             if (v->attrs->args[k]->sval == "manual_dep" && v->attrs->args2[k] &&
                 v->attrs->args2[k]->kind == ExprKind::Bool && v->attrs->args2[k]->ival != 0)
-                for (const auto& t : s->targets) untracked.insert(t.get());
+                for (const auto& t : s->targets) m_untracked.insert(t.get());
     });
 }
 
 std::optional<size_t> LaunchOrder::scope_of(uint32_t line) {
-    for (size_t k = 0; k < scopes.size(); ++k)
-        if (line > scopes[k].first && line <= scopes[k].second) return k;
+    for (size_t k = 0; k < m_scopes.size(); ++k)
+        if (line > m_scopes[k].first && line <= m_scopes[k].second) return k;
     return std::nullopt;
 }
 
@@ -135,8 +135,8 @@ void LaunchOrder::collect(const Block& body) {
             if (!e || depth > 32) return;
             if (e->kind == ExprKind::FuncCall && e->sval == "pl.tensor.read" && !e->args.empty() && e->args[0] &&
                 e->args[0]->kind == ExprKind::Var)
-                host_reads.push_back(
-                    HostRead{launches.size(), e->args[0].get(), arms, loops, scope_of(s->loc.line).has_value()});
+                m_host_reads.push_back(
+                    HostRead{m_launches.size(), e->args[0].get(), m_arms, m_loops, scope_of(s->loc.line).has_value()});
             for (const auto& a : e->args) reads(a.get(), depth + 1);
         };
         if (s->kind == StmtKind::Assign || s->kind == StmtKind::Eval) reads(s->value.get(), 0);
@@ -146,78 +146,78 @@ void LaunchOrder::collect(const Block& body) {
             const LaunchTarget t = launch_target(c);
             const bool submit = t.submit;
             std::shared_ptr<Function> fn;
-            if (submit || !is_host_op_call(c)) fn = program.find(t.kernel);
+            if (submit || !is_host_op_call(c)) fn = m_program.find(t.kernel);
             if (fn && fn->type != FuncType::Orchestration) {
-                launch_of[&c] = launches.size();
+                m_launch_of[&c] = m_launches.size();
                 ManualLaunch l{
-                    s.get(), &c,    fn, submit ? size_t{1} : size_t{0}, scope_of(s->loc.line).value_or(kAuto),
-                    arms,    loops, {}};
+                    s.get(), &c,      fn, submit ? size_t{1} : size_t{0}, scope_of(s->loc.line).value_or(kAuto),
+                    m_arms,  m_loops, {}};
                 l.no_dep = no_dep_params(c, l.first);
-                launches.push_back(std::move(l));
+                m_launches.push_back(std::move(l));
             }
         }
         // A pl.spmd loop is one launch of its body's kernel on N blocks, not N submissions.
         if (s->kind == StmtKind::For) {
             const bool iterates = s->loop_kind != LoopKind::Spmd;
-            if (iterates) loops.push_back(s.get());
+            if (iterates) m_loops.push_back(s.get());
             collect(s->body);
-            if (iterates) loops.pop_back();
+            if (iterates) m_loops.pop_back();
         }
         if (s->kind == StmtKind::If) {
-            if_depth[s.get()] = loops.size();
-            arms.emplace_back(s.get(), 0);
+            m_if_depth[s.get()] = m_loops.size();
+            m_arms.emplace_back(s.get(), 0);
             collect(s->body);
-            arms.back().second = 1;
+            m_arms.back().second = 1;
             collect(s->orelse);
-            arms.pop_back();
+            m_arms.pop_back();
         }
     }
 }
 
 void LaunchOrder::scan_values() {
-    passes::walk(orch.body, [&](const StmtPtr& s) {
+    passes::walk(m_orch.body, [&](const StmtPtr& s) {
         if (s->kind != StmtKind::For) return;
         for (const auto& ia : s->iter_args)
-            if (ia) carry_index.insert(ia.get());
+            if (ia) m_carry_index.insert(ia.get());
     });
-    passes::walk(orch.body, [&](const StmtPtr& s) {
+    passes::walk(m_orch.body, [&](const StmtPtr& s) {
         for (const auto& t : s->targets)
             if (s->kind != StmtKind::Assign || s->targets.size() != 1 ||
-                !token_def.emplace(t.get(), s->value.get()).second)
-                token_multi.insert(t.get());
+                !m_token_def.emplace(t.get(), s->value.get()).second)
+                m_token_multi.insert(t.get());
     });
-    for (const auto& p : orch.params)
-        if (p.var) ++def_count[p.var.get()];
-    passes::walk(orch.body, [&](const StmtPtr& s) {
+    for (const auto& p : m_orch.params)
+        if (p.var) ++m_def_count[p.var.get()];
+    passes::walk(m_orch.body, [&](const StmtPtr& s) {
         if (s->kind == StmtKind::Assign || s->kind == StmtKind::For || s->kind == StmtKind::If)
             for (const auto& t : s->targets)
-                if (t) ++def_count[t.get()];
+                if (t) ++m_def_count[t.get()];
         if (s->kind == StmtKind::For) {
-            if (s->loop_var) ++def_count[s->loop_var.get()];
+            if (s->loop_var) ++m_def_count[s->loop_var.get()];
             for (const auto& ia : s->iter_args)
-                if (ia) ++def_count[ia.get()];
+                if (ia) ++m_def_count[ia.get()];
         }
     });
-    for (const auto& [v, d] : token_def)
-        if (defined_twice(v)) token_multi.insert(v);
-    passes::walk(orch.body, [&](const StmtPtr& s) {
+    for (const auto& [v, d] : m_token_def)
+        if (defined_twice(v)) m_token_multi.insert(v);
+    passes::walk(m_orch.body, [&](const StmtPtr& s) {
         if (s->kind == StmtKind::For && s->loop_var && defined_twice(s->loop_var.get()))
-            rebound.insert(s->loop_var.get());
+            m_rebound.insert(s->loop_var.get());
     });
-    passes::walk(orch.body, [&](const StmtPtr& s) {
+    passes::walk(m_orch.body, [&](const StmtPtr& s) {
         if (s->kind != StmtKind::For) return;
         for (size_t k = 0; k < s->targets.size(); ++k)
-            if (s->targets[k]) loop_result_of[s->targets[k].get()] = {s.get(), k};
+            if (s->targets[k]) m_loop_result_of[s->targets[k].get()] = {s.get(), k};
     });
-    passes::walk(orch.body, [&](const StmtPtr& s) {
-        if (s->kind == StmtKind::For && s->loop_var) index_loop[s->loop_var.get()] = s.get();
+    passes::walk(m_orch.body, [&](const StmtPtr& s) {
+        if (s->kind == StmtKind::For && s->loop_var) m_index_loop[s->loop_var.get()] = s.get();
     });
     {
         std::vector<const Stmt*> stack;
         std::function<void(const Block&)> go = [&](const Block& b) {
             for (const auto& st : b) {
                 if (st->kind == StmtKind::For) {
-                    enclosing[st.get()] = stack;
+                    m_enclosing[st.get()] = stack;
                     stack.push_back(st.get());
                     go(st->body);
                     stack.pop_back();
@@ -227,13 +227,13 @@ void LaunchOrder::scan_values() {
                 }
             }
         };
-        go(orch.body);
+        go(m_orch.body);
     }
 }
 
 bool LaunchOrder::defined_twice(const Var* v) {
-    auto it = def_count.find(v);
-    return it != def_count.end() && it->second > 1;
+    auto it = m_def_count.find(v);
+    return it != m_def_count.end() && it->second > 1;
 }
 
 const Stmt* LaunchOrder::last_yield(const Block& b) {

@@ -90,7 +90,7 @@ class LaunchOrder {
         bool carry = false;
         const Var* var = nullptr;  // carry: the carried value
         size_t launch = 0;         // instance: the launch
-        size_t fill = 0;           // instance: the fill (index in fills)
+        size_t fill = 0;           // instance: the fill (index in m_fills)
         int64_t e = 0;             // carry: the element (kWhole: the value); instance: the element stored
         const Expr* at = nullptr;  // instance: the element is this index at the reader's iteration (not e)
         // select: an element of an array whose elements hold different launches, read at AT, an index over the
@@ -263,97 +263,97 @@ class LaunchOrder {
     std::set<int64_t> ordered_elems(size_t t, size_t fi, const std::set<size_t>& deps);
     bool over_loops_of(const Expr* h, const ManualLaunch& b);
 
-    const Program& program;
-    const Function& orch;
-    std::vector<Diagnostic> out;
-    const std::vector<std::pair<uint32_t, uint32_t>> scopes;  // the manual scopes' line ranges
+    const Program& m_program;
+    const Function& m_orch;
+    std::vector<Diagnostic> m_out;
+    const std::vector<std::pair<uint32_t, uint32_t>> m_scopes;  // the manual scopes' line ranges
     // Tensors the runtime does not track in an AUTO scope either: pl.tensor.create(..., manual_dep=True).
-    std::set<const Var*> untracked;
+    std::set<const Var*> m_untracked;
 
     // The launches, in program order, with the loops and branch arms they sit in.
-    std::vector<ManualLaunch> launches;
-    std::map<const Expr*, size_t> launch_of;
-    std::vector<std::pair<const Stmt*, int>> arms;
-    std::vector<const Stmt*> loops;
-    std::map<const Stmt*, size_t> if_depth;  // the loops around each branch
-    std::vector<HostRead> host_reads;
-    size_t n_launch = 0;
+    std::vector<ManualLaunch> m_launches;
+    std::map<const Expr*, size_t> m_launch_of;
+    std::vector<std::pair<const Stmt*, int>> m_arms;
+    std::vector<const Stmt*> m_loops;
+    std::map<const Stmt*, size_t> m_if_depth;  // the loops around each branch
+    std::vector<HostRead> m_host_reads;
+    size_t m_n_launch = 0;
 
-    std::set<const Var*> carry_index;  // the loops' carried values
+    std::set<const Var*> m_carry_index;  // the loops' carried values
     // Single assignments of the orchestration (an array filled per iteration is recognised through them).
-    std::map<const Var*, const Expr*> token_def;
-    std::set<const Var*> token_multi;
+    std::map<const Var*, const Expr*> m_token_def;
+    std::set<const Var*> m_token_multi;
     // How many times each name is defined: as a parameter, an assignment's target, a loop's or branch's result
     // (once: their yields name the same results), a loop index, a carried value. The parser gives every use of a
     // name one variable, so a name defined more than once has no single value cvsim follows.
-    std::map<const Var*, int> def_count;
+    std::map<const Var*, int> m_def_count;
     // A loop index that names something else too (the index of another loop, an assigned value, a parameter)
     // has no value cvsim follows.
-    std::set<const Var*> rebound;
-    std::map<const Var*, std::pair<const Stmt*, size_t>> loop_result_of;  // a loop's result -> (loop, k)
-    int64_t index_steps = 0;                                              // index_at's budget
-    std::vector<Fill> fills;
-    std::map<std::pair<const Stmt*, size_t>, std::optional<size_t>> fill_of;  // (loop, k) -> index in fills
-    std::vector<Token> token_of;
-    std::map<std::pair<const Var*, int64_t>, size_t> carry_id;
-    std::map<std::tuple<size_t, size_t, int64_t>, size_t> inst_id;
-    std::map<std::tuple<size_t, size_t, const Expr*>, size_t> sym_id;
-    std::map<std::pair<const Expr*, std::map<int64_t, std::set<size_t>>>, size_t> sel_id;
-    std::map<const Var*, TokVal> vals;
-    std::map<size_t, Tokens> yielded;  // by carry token
-    std::map<const Var*, const Stmt*> index_loop;
-    int64_t value_steps = 0;
+    std::set<const Var*> m_rebound;
+    std::map<const Var*, std::pair<const Stmt*, size_t>> m_loop_result_of;  // a loop's result -> (loop, k)
+    int64_t m_index_steps = 0;                                              // index_at's budget
+    std::vector<Fill> m_fills;
+    std::map<std::pair<const Stmt*, size_t>, std::optional<size_t>> m_fill_of;  // (loop, k) -> index in m_fills
+    std::vector<Token> m_token_of;
+    std::map<std::pair<const Var*, int64_t>, size_t> m_carry_id;
+    std::map<std::tuple<size_t, size_t, int64_t>, size_t> m_inst_id;
+    std::map<std::tuple<size_t, size_t, const Expr*>, size_t> m_sym_id;
+    std::map<std::pair<const Expr*, std::map<int64_t, std::set<size_t>>>, size_t> m_sel_id;
+    std::map<const Var*, TokVal> m_vals;
+    std::map<size_t, Tokens> m_yielded;  // by carry token
+    std::map<const Var*, const Stmt*> m_index_loop;
+    int64_t m_value_steps = 0;
     // Each loop's enclosing loops.
-    std::map<const Stmt*, std::vector<const Stmt*>> enclosing;
-    std::map<const Expr*, std::set<const Stmt*>> index_loops_memo;
-    int64_t loop_steps = 0;
+    std::map<const Stmt*, std::vector<const Stmt*>> m_enclosing;
+    std::map<const Expr*, std::set<const Stmt*>> m_index_loops_memo;
+    int64_t m_loop_steps = 0;
     // A value defined more than once (not what the printer emits: hand-written code) surely carries nothing:
     // which definition reaches a use is not followed. What deps= each launch carries is taken where it runs, in
     // program order.
-    std::vector<Tokens> launch_deps;
+    std::vector<Tokens> m_launch_deps;
     // (a budget of statements: nested loops each find their fixed point afresh in every round of the loops around
     // them; past it, a loop's carried values hold nothing sure and its body is followed once)
-    int64_t work = 0;
+    int64_t m_work = 0;
 
-    std::optional<LaunchAliases> roots;  // built once the tokens are followed
-    std::map<const Function*, std::vector<ParamDir>> dir_memo;
-    std::vector<std::vector<Access>> access;
+    std::optional<LaunchAliases> m_roots;  // built once the tokens are followed
+    std::map<const Function*, std::vector<ParamDir>> m_dir_memo;
+    std::vector<std::vector<Access>> m_access;
     // Values of the orchestration as affine functions of its loop variables (single definitions followed).
-    std::map<const Var*, const Expr*> def_of;
-    std::set<const Var*> multi_def, loop_vars;
+    std::map<const Var*, const Expr*> m_def_of;
+    std::set<const Var*> m_multi_def, m_loop_vars;
     // The loops each tensor the orchestration creates is created in: every iteration of those has a fresh one.
-    std::map<const Var*, std::set<const Stmt*>> created_in;
-    std::map<const Var*, std::pair<const Expr*, std::vector<const Expr*>>> carry_defs;  // init, yields
-    std::map<const Var*, const Var*> loop_result;                                       // result -> carried value
-    std::set<const Var*> orch_params;
-    std::map<const Var*, ParamDir> orch_param_dir;
-    std::map<const Var*, const Var*> root_memo;
-    std::set<const Var*> root_active;
-    int64_t root_visits = 0;  // bound on the work (beyond it: no root, so no promotion is assumed)
+    std::map<const Var*, std::set<const Stmt*>> m_created_in;
+    std::map<const Var*, std::pair<const Expr*, std::vector<const Expr*>>> m_carry_defs;  // init, yields
+    std::map<const Var*, const Var*> m_loop_result;                                       // result -> carried value
+    std::set<const Var*> m_orch_params;
+    std::map<const Var*, ParamDir> m_orch_param_dir;
+    std::map<const Var*, const Var*> m_root_memo;
+    std::set<const Var*> m_root_active;
+    int64_t m_root_visits = 0;  // bound on the work (beyond it: no root, so no promotion is assumed)
 
-    std::map<const Var*, Derived> derived_of;
-    std::deque<Var> derived_vars;
-    std::map<std::tuple<const Var*, int64_t, int64_t, int64_t, bool>, const Var*> derived_key;
+    std::map<const Var*, Derived> m_derived_of;
+    std::deque<Var> m_derived_vars;
+    std::map<std::tuple<const Var*, int64_t, int64_t, int64_t, bool>, const Var*> m_derived_key;
     // The loop of each orchestration loop variable.
-    std::map<const Var*, const Stmt*> loop_of;
-    std::map<std::pair<size_t, size_t>, std::optional<ArgWindow>> arg_windows;  // (launch, access) -> window
-    std::vector<std::vector<size_t>> access_param;                              // access -> kernel parameter
-    std::map<std::pair<size_t, size_t>, std::optional<ArgWindow>> arg_boxes;    // (launch, access) -> window
-    std::map<std::pair<size_t, size_t>, std::optional<ArgWindow>> map_boxes;    // (launch, access) -> window
+    std::map<const Var*, const Stmt*> m_loop_of;
+    std::map<std::pair<size_t, size_t>, std::optional<ArgWindow>> m_arg_windows;  // (launch, access) -> window
+    std::vector<std::vector<size_t>> m_access_param;                              // access -> kernel parameter
+    std::map<std::pair<size_t, size_t>, std::optional<ArgWindow>> m_arg_boxes;    // (launch, access) -> window
+    std::map<std::pair<size_t, size_t>, std::optional<ArgWindow>> m_map_boxes;    // (launch, access) -> window
 
     // What each launch runs after in its iteration (transitively): its deps= and, both in AUTO scopes, every
     // earlier launch that publishes a tracked tensor it looks up (map_orders), as the runtime's tensor map orders
     // them; and the loop-carried values its deps= (or those of a launch it runs after) read.
-    std::vector<std::set<size_t>> after, carried;
-    std::vector<bool> reported;
-    std::vector<std::set<size_t>> read_writers;  // per host read: the launches it waits for
-    std::map<const Stmt*, LoopOrder> loop_orders;
-    // after[j]: every instance of i that ran, in j's iteration of the loops both are in (all of i's instances in
-    // the loops j is not in), runs before j. partial[(i, j)]: some instances of i do (through a filled array).
-    std::map<std::pair<size_t, size_t>, Partial> partial;
-    // before_all[j][x] = K: every instance of x runs before some instance of j over j's loops past the first K (the
+    std::vector<std::set<size_t>> m_after, m_carried;
+    std::vector<bool> m_reported;
+    std::vector<std::set<size_t>> m_read_writers;  // per host read: the launches it waits for
+    std::map<const Stmt*, LoopOrder> m_loop_orders;
+    // m_after[j]: every instance of i that ran, in j's iteration of the loops both are in (all of i's instances in
+    // the loops j is not in), runs before j. m_partial[(i, j)]: some instances of i do (through a filled array).
+    std::map<std::pair<size_t, size_t>, Partial> m_partial;
+    // m_before_all[j][x] = K: every instance of x runs before some instance of j over j's loops past the first K (the
     // loops x and j share), in each iteration of those K.
-    std::vector<std::map<size_t, size_t>> before_all;
+    std::vector<std::map<size_t, size_t>> m_before_all;
 };
 
 }  // namespace cvsim::launch_detail

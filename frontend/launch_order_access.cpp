@@ -8,17 +8,17 @@
 namespace cvsim::launch_detail {
 
 void LaunchOrder::find_accesses() {
-    access.resize(n_launch);
-    for (size_t k = 0; k < n_launch; ++k) {
-        const ManualLaunch& l = launches[k];
-        const std::vector<ParamDir> dirs = effective_dirs(program, *l.callee, dir_memo);
+    m_access.resize(m_n_launch);
+    for (size_t k = 0; k < m_n_launch; ++k) {
+        const ManualLaunch& l = m_launches[k];
+        const std::vector<ParamDir> dirs = effective_dirs(m_program, *l.callee, m_dir_memo);
         for (size_t p = l.first; p < l.call->args.size(); ++p) {
             const size_t pp = p - l.first;
             if (pp >= l.callee->params.size() || l.callee->params[pp].var->type.kind != TypeKind::Tensor) continue;
             const Expr* a = l.call->args[p].get();
             if (a && a->kind == ExprKind::FuncCall && a->sval == "pl.no_dep" && !a->args.empty()) a = a->args[0].get();
             const ParamDir d = pp < dirs.size() ? dirs[pp] : l.callee->params[pp].dir;
-            access[k].push_back(Access{a, roots->of(a), d != ParamDir::In, l.no_dep.count(pp) == 0, d, false});
+            m_access[k].push_back(Access{a, m_roots->of(a), d != ParamDir::In, l.no_dep.count(pp) == 0, d, false});
         }
     }
     {
@@ -27,7 +27,7 @@ void LaunchOrder::find_accesses() {
             for (const auto& st : body) {
                 if (st->kind == StmtKind::Assign && st->value && st->value->kind == ExprKind::FuncCall &&
                     st->value->sval == "pl.tensor.create")
-                    for (const auto& t : st->targets) created_in[t.get()].insert(stack.begin(), stack.end());
+                    for (const auto& t : st->targets) m_created_in[t.get()].insert(stack.begin(), stack.end());
                 if (st->kind == StmtKind::For) {
                     stack.push_back(st.get());
                     scan(st->body);
@@ -39,18 +39,18 @@ void LaunchOrder::find_accesses() {
                 }
             }
         };
-        scan(orch.body);
+        scan(m_orch.body);
     }
-    passes::walk(orch.body, [&](const StmtPtr& s) {
-        if (s->kind == StmtKind::For && s->loop_var) loop_vars.insert(s->loop_var.get());
+    passes::walk(m_orch.body, [&](const StmtPtr& s) {
+        if (s->kind == StmtKind::For && s->loop_var) m_loop_vars.insert(s->loop_var.get());
         for (const auto& t : s->targets)
             if (s->kind != StmtKind::Assign || s->targets.size() != 1 ||
-                !def_of.emplace(t.get(), s->value.get()).second)
-                multi_def.insert(t.get());
+                !m_def_of.emplace(t.get(), s->value.get()).second)
+                m_multi_def.insert(t.get());
     });
     // (a parameter, a loop index or a carried value that is also assigned: one name, several values)
-    for (const auto& [v, d] : def_of)
-        if (defined_twice(v)) multi_def.insert(v);
+    for (const auto& [v, d] : m_def_of)
+        if (defined_twice(v)) m_multi_def.insert(v);
     // The buffer a tensor value is, as PyPTO's BufferRootCollector names it for DeriveCallDirections (nullptr:
     // none it would name, or not one cvsim can tell): a parameter, a pl.tensor.create or pl.tensor.slice result
     // (a slice is a root of its own there), what pl.tensor.assemble writes into, a launch's result that one
@@ -61,10 +61,10 @@ void LaunchOrder::find_accesses() {
             for (const auto& st : body) {
                 if (st->kind == StmtKind::For) {
                     for (size_t k = 0; k < st->iter_args.size() && k < st->init_values.size(); ++k)
-                        if (st->iter_args[k]) carry_defs[st->iter_args[k].get()].first = st->init_values[k].get();
+                        if (st->iter_args[k]) m_carry_defs[st->iter_args[k].get()].first = st->init_values[k].get();
                     for (size_t k = 0; k < st->targets.size() && k < st->iter_args.size(); ++k)
                         if (st->targets[k] && st->iter_args[k])
-                            loop_result[st->targets[k].get()] = st->iter_args[k].get();
+                            m_loop_result[st->targets[k].get()] = st->iter_args[k].get();
                     scan(st->body, st.get());
                 } else if (st->kind == StmtKind::If) {
                     scan(st->body, nullptr);
@@ -72,25 +72,25 @@ void LaunchOrder::find_accesses() {
                 } else if (st->kind == StmtKind::Yield && owner) {
                     for (size_t k = 0; k < st->values.size() && k < owner->iter_args.size(); ++k)
                         if (owner->iter_args[k])
-                            carry_defs[owner->iter_args[k].get()].second.push_back(st->values[k].get());
+                            m_carry_defs[owner->iter_args[k].get()].second.push_back(st->values[k].get());
                 }
             }
         };
-        scan(orch.body, nullptr);
+        scan(m_orch.body, nullptr);
     }
-    for (const auto& prm : orch.params)
+    for (const auto& prm : m_orch.params)
         if (prm.var) {
-            orch_params.insert(prm.var.get());
-            orch_param_dir[prm.var.get()] = prm.dir;
+            m_orch_params.insert(prm.var.get());
+            m_orch_param_dir[prm.var.get()] = prm.dir;
         }
     // Which arguments the runtime looks up (PyPTO's DeriveCallDirections): In and InOut always; Out when the launch
     // sits in a loop that is not pl.parallel (R-seq), an earlier launch (not in the other arm of a branch) writes the
     // same buffer (R-prior), or the buffer is an InOut parameter of the orchestration (R-enclosing); else it is
     // OutputExisting, published without a lookup. Not tracked (pl.no_dep): never.
-    for (size_t k = 0; k < n_launch; ++k) {
+    for (size_t k = 0; k < m_n_launch; ++k) {
         bool sequential = false;
-        for (const Stmt* f : launches[k].loops) sequential |= f->loop_kind != LoopKind::Parallel;
-        for (Access& x : access[k]) {
+        for (const Stmt* f : m_launches[k].loops) sequential |= f->loop_kind != LoopKind::Parallel;
+        for (Access& x : m_access[k]) {
             if (!x.tracked) continue;
             if (x.dir != ParamDir::Out || sequential) {
                 x.looks_up = true;
@@ -98,29 +98,29 @@ void LaunchOrder::find_accesses() {
             }
             const Var* r = pypto_root(x.arg);
             if (!r) continue;
-            if (auto pd = orch_param_dir.find(r); pd != orch_param_dir.end() && pd->second == ParamDir::InOut) {
+            if (auto pd = m_orch_param_dir.find(r); pd != m_orch_param_dir.end() && pd->second == ParamDir::InOut) {
                 x.looks_up = true;
                 continue;
             }
             for (size_t i = 0; i < k && !x.looks_up; ++i) {
-                if (exclusive_arms(launches[i], launches[k])) continue;
-                for (const Access& w : access[i])
+                if (exclusive_arms(m_launches[i], m_launches[k])) continue;
+                for (const Access& w : m_access[i])
                     if (w.writes && pypto_root(w.arg) == r) x.looks_up = true;
             }
         }
     }
     // The loop of each orchestration loop variable, the range of values it takes (constant bounds; nullopt: not
     // known) and the values themselves (nullopt beyond 4096 of them).
-    for (const auto& l : launches)
+    for (const auto& l : m_launches)
         for (const Stmt* f : l.loops)
-            if (f->loop_var) loop_of[f->loop_var.get()] = f;
-    access_param.resize(n_launch);
-    for (size_t k = 0; k < n_launch; ++k) {
-        const ManualLaunch& l = launches[k];
+            if (f->loop_var) m_loop_of[f->loop_var.get()] = f;
+    m_access_param.resize(m_n_launch);
+    for (size_t k = 0; k < m_n_launch; ++k) {
+        const ManualLaunch& l = m_launches[k];
         for (size_t p = l.first; p < l.call->args.size(); ++p) {
             const size_t pp = p - l.first;
             if (pp < l.callee->params.size() && l.callee->params[pp].var->type.kind == TypeKind::Tensor)
-                access_param[k].push_back(pp);
+                m_access_param[k].push_back(pp);
         }
     }
 }
@@ -129,9 +129,9 @@ void LaunchOrder::find_accesses() {
 const Expr* LaunchOrder::written_arg(const Expr* d, int64_t i, const Type* t) {
     if (!d || d->kind != ExprKind::FuncCall || d->ival == kFuncRef) return nullptr;
     const LaunchTarget lt = launch_target(*d);
-    std::shared_ptr<Function> fn = program.find(lt.kernel);
+    std::shared_ptr<Function> fn = m_program.find(lt.kernel);
     if (!fn || fn->type == FuncType::Orchestration) return nullptr;
-    const std::vector<ParamDir> dirs = effective_dirs(program, *fn, dir_memo);
+    const std::vector<ParamDir> dirs = effective_dirs(m_program, *fn, m_dir_memo);
     std::vector<const Expr*> written;
     for (size_t a = lt.first; a < d->args.size(); ++a) {
         const size_t pp = a - lt.first;
@@ -158,8 +158,8 @@ const Expr* LaunchOrder::written_arg(const Expr* d, int64_t i, const Type* t) {
 const Var* LaunchOrder::root_of(const Expr* e, int depth, bool& cycle) {
     if (!e || depth > 64) return nullptr;
     if (e->kind == ExprKind::Index && !e->args.empty() && e->args[0] && e->args[0]->kind == ExprKind::Var) {
-        auto it = def_of.find(e->args[0]->var.get());
-        if (it == def_of.end() || multi_def.count(e->args[0]->var.get())) return nullptr;
+        auto it = m_def_of.find(e->args[0]->var.get());
+        if (it == m_def_of.end() || m_multi_def.count(e->args[0]->var.get())) return nullptr;
         return root_of(written_arg(it->second, e->ival, nullptr), depth + 1, cycle);
     }
     if (e->kind != ExprKind::Var || !e->var) return nullptr;
@@ -167,18 +167,18 @@ const Var* LaunchOrder::root_of(const Expr* e, int depth, bool& cycle) {
 }
 
 const Var* LaunchOrder::root_of_var(const Var* v, int depth, bool& cycle) {
-    if (auto m = root_memo.find(v); m != root_memo.end()) return m->second;
-    if (!root_active.insert(v).second) {
+    if (auto m = m_root_memo.find(v); m != m_root_memo.end()) return m->second;
+    if (!m_root_active.insert(v).second) {
         cycle = true;
         return nullptr;
     }
-    if (++root_visits > 100000) {
-        root_active.erase(v);
+    if (++m_root_visits > 100000) {
+        m_root_active.erase(v);
         return nullptr;
     }
     bool cut = false;
     const Var* r = nullptr;
-    if (auto c = carry_defs.find(v); c != carry_defs.end()) {
+    if (auto c = m_carry_defs.find(v); c != m_carry_defs.end()) {
         // The roots of the initial value and of each yield, a value that cycles back being any of them.
         bool any = false, agree = true;
         std::vector<const Expr*> defs{c->second.first};
@@ -194,15 +194,15 @@ const Var* LaunchOrder::root_of_var(const Var* v, int depth, bool& cycle) {
         }
         if (!agree) r = nullptr;
         if (!any) {  // every definition cycles back: the same as where the cycle started
-            root_active.erase(v);
+            m_root_active.erase(v);
             cycle = true;
             return nullptr;
         }
-    } else if (auto lr = loop_result.find(v); lr != loop_result.end()) {
+    } else if (auto lr = m_loop_result.find(v); lr != m_loop_result.end()) {
         r = root_of_var(lr->second, depth + 1, cut);
-    } else if (orch_params.count(v) && !def_of.count(v)) {
+    } else if (m_orch_params.count(v) && !m_def_of.count(v)) {
         r = v;
-    } else if (auto it = def_of.find(v); it != def_of.end() && !multi_def.count(v) && it->second) {
+    } else if (auto it = m_def_of.find(v); it != m_def_of.end() && !m_multi_def.count(v) && it->second) {
         const Expr* d = it->second;
         if (d->kind == ExprKind::Var || d->kind == ExprKind::Index)
             r = root_of(d, depth + 1, cut);
@@ -213,9 +213,9 @@ const Var* LaunchOrder::root_of_var(const Var* v, int depth, bool& cycle) {
         else
             r = root_of(written_arg(d, -1, &v->type), depth + 1, cut);
     }
-    root_active.erase(v);
+    m_root_active.erase(v);
     // A result computed through a cycle cut short holds only for where that cycle started: not kept.
-    if (!cut) root_memo[v] = r;
+    if (!cut) m_root_memo[v] = r;
     cycle |= cut && !r;
     return r;
 }

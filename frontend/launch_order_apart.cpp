@@ -21,9 +21,10 @@ bool LaunchOrder::apart(size_t a, size_t x, size_t b, size_t y, const Stmt* loop
     // (a derived variable is its loop index's: the same loop, its value computed from the index's)
     auto common = [&](const Var* v) {
         v = base_of(v);
-        for (const Stmt* f : launches[a].loops)
+        for (const Stmt* f : m_launches[a].loops)
             if (f->loop_var.get() == v)
-                return std::find(launches[b].loops.begin(), launches[b].loops.end(), f) != launches[b].loops.end();
+                return std::find(m_launches[b].loops.begin(), m_launches[b].loops.end(), f) !=
+                       m_launches[b].loops.end();
         return false;
     };
     // Whether loop variable V has one value for both windows: its loop encloses both launches and, when LOOP
@@ -33,7 +34,7 @@ bool LaunchOrder::apart(size_t a, size_t x, size_t b, size_t y, const Stmt* loop
         v = base_of(v);
         if (v == iv || !common(v)) return false;
         if (!loop) return true;
-        for (const Stmt* f : launches[a].loops) {
+        for (const Stmt* f : m_launches[a].loops) {
             if (f == loop) return false;  // reached LOOP first: V's loop is inside it
             if (f->loop_var.get() == v) return true;
         }
@@ -54,7 +55,7 @@ bool LaunchOrder::apart(size_t a, size_t x, size_t b, size_t y, const Stmt* loop
                 for (const auto& [v, cf] : w->off.coef) key_of(v, side);
     if (part) {
         if (part->fill != kNoFill)
-            for (const Stmt* l : fills[part->fill].nest) key_of(l->loop_var.get(), 0);
+            for (const Stmt* l : m_fills[part->fill].nest) key_of(l->loop_var.get(), 0);
         for (const Expr* h : part->at)
             for (const Stmt* l : index_loops(h)) key_of(l->loop_var.get(), 1);
         for (const auto& [h, es] : part->sel)
@@ -87,8 +88,8 @@ bool LaunchOrder::apart(size_t a, size_t x, size_t b, size_t y, const Stmt* loop
         auto value = [&](const Var* v, int side) {
             const std::pair<const Var*, int> k{base_of(v), shared_var(v) ? 2 : side};
             const size_t i = static_cast<size_t>(std::find(keys.begin(), keys.end(), k) - keys.begin());
-            auto dv = derived_of.find(v);
-            return dv == derived_of.end() ? values[i][at[i]] : derive(dv->second, values[i][at[i]]);
+            auto dv = m_derived_of.find(v);
+            return dv == m_derived_of.end() ? values[i][at[i]] : derive(dv->second, values[i][at[i]]);
         };
         // The instance pair is ordered through a filled array B's deps= read (PART).
         auto ordered_here = [&] {
@@ -99,7 +100,7 @@ bool LaunchOrder::apart(size_t a, size_t x, size_t b, size_t y, const Stmt* loop
                 if (auto e = index_at(h, hb, 0); e && es.count(*e)) return true;
             }
             if (part->fill == kNoFill) return false;
-            const Fill& f = fills[part->fill];
+            const Fill& f = m_fills[part->fill];
             std::map<const Var*, int64_t> bound;
             for (const Stmt* l : f.nest) bound[l->loop_var.get()] = value(l->loop_var.get(), 0);
             const auto e = index_at(f.index, bound, 0);
@@ -190,7 +191,7 @@ bool LaunchOrder::apart(size_t a, size_t x, size_t b, size_t y, const Stmt* loop
         for (const auto& [v, cf] : p->off.coef) {
             if (v == iv) continue;
             bool outer = false;
-            for (const Stmt* f : launches[a].loops) {
+            for (const Stmt* f : m_launches[a].loops) {
                 if (f == loop) break;
                 outer |= f->loop_var.get() == v;
             }
@@ -217,16 +218,17 @@ bool LaunchOrder::must_overlap(size_t a, size_t x, size_t b, size_t y, const Stm
     for (size_t d = 0; d < wx->dims.size(); ++d)
         if (!wx->dims[d] || !wy->dims[d]) return false;
     auto common = [&](const Var* v) {
-        for (const Stmt* f : launches[a].loops)
+        for (const Stmt* f : m_launches[a].loops)
             if (f->loop_var.get() == v)
-                return std::find(launches[b].loops.begin(), launches[b].loops.end(), f) != launches[b].loops.end();
+                return std::find(m_launches[b].loops.begin(), m_launches[b].loops.end(), f) !=
+                       m_launches[b].loops.end();
         return false;
     };
     const Var* iv = loop ? loop->loop_var.get() : nullptr;
     auto shared_var = [&](const Var* v) {
         if (v == iv || !common(v)) return false;
         if (!loop) return true;
-        for (const Stmt* f : launches[a].loops) {
+        for (const Stmt* f : m_launches[a].loops) {
             if (f == loop) return false;
             if (f->loop_var.get() == v) return true;
         }

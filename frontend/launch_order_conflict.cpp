@@ -17,8 +17,8 @@ bool LaunchOrder::varies(const Expr* e, const Stmt* loop, const ManualLaunch& l,
     if (!e || depth > 32) return depth > 32;
     if (e->kind == ExprKind::Var && e->var) {
         const Var* v = e->var.get();
-        if (rebound.count(v)) return true;
-        if (loop_vars.count(v)) {
+        if (m_rebound.count(v)) return true;
+        if (m_loop_vars.count(v)) {
             for (const Stmt* f : l.loops) {
                 if (f == loop) break;
                 if (f->loop_var.get() == v) return false;  // a loop outside LOOP: fixed across its iterations
@@ -26,11 +26,11 @@ bool LaunchOrder::varies(const Expr* e, const Stmt* loop, const ManualLaunch& l,
             return true;
         }
         const bool tensor = v->type.kind == TypeKind::Tensor;
-        auto it = def_of.find(v);
-        if (it == def_of.end() || multi_def.count(v) || !it->second)
+        auto it = m_def_of.find(v);
+        if (it == m_def_of.end() || m_multi_def.count(v) || !it->second)
             // No single definition: a parameter (fixed), or a loop's or branch's result or carried value (a
             // scalar one may change; a tensor one has the same roots at every iteration).
-            return !tensor && (multi_def.count(v) > 0 || carry_index.count(v) > 0);
+            return !tensor && (m_multi_def.count(v) > 0 || m_carry_index.count(v) > 0);
         const Expr* d = it->second;
         if (tensor) {
             if (d->kind == ExprKind::Var) return varies(d, loop, l, depth + 1);
@@ -49,14 +49,14 @@ bool LaunchOrder::varies(const Expr* e, const Stmt* loop, const ManualLaunch& l,
 }
 
 bool LaunchOrder::launch_varies(size_t k, const Stmt* loop) {
-    const ManualLaunch& l = launches[k];
+    const ManualLaunch& l = m_launches[k];
     for (size_t p = l.first; p < l.call->args.size(); ++p)
         if (varies(l.call->args[p].get(), loop, l, 0)) return true;
     return false;
 }
 
 bool LaunchOrder::is_untracked(const Var* v) {
-    return untracked.count(v) > 0;
+    return m_untracked.count(v) > 0;
 }
 
 // The window of access X of launch K is what the kernel accesses in every dimension, without gaps.
@@ -70,7 +70,7 @@ bool LaunchOrder::exact_window(size_t k, size_t x) {
 bool LaunchOrder::known(size_t k, size_t x, const Stmt* loop) {
     if (!loop || !exact_window(k, x)) return false;
     std::set<const Var*> fixed;
-    for (const Stmt* f : launches[k].loops) {
+    for (const Stmt* f : m_launches[k].loops) {
         fixed.insert(f->loop_var.get());
         if (f == loop) break;
     }
@@ -93,11 +93,11 @@ bool LaunchOrder::known(size_t k, size_t x, const Stmt* loop) {
 LaunchOrder::Conflict LaunchOrder::conflict(size_t a, size_t b, const Stmt* loop, bool known_only,
                                             const Partial* part) {
     Conflict c;
-    const bool both_auto = launches[a].scope == kAuto && launches[b].scope == kAuto;
-    for (size_t xi = 0; xi < access[a].size(); ++xi)
-        for (size_t yi = 0; yi < access[b].size(); ++yi) {
-            const Access& x = access[a][xi];
-            const Access& y = access[b][yi];
+    const bool both_auto = m_launches[a].scope == kAuto && m_launches[b].scope == kAuto;
+    for (size_t xi = 0; xi < m_access[a].size(); ++xi)
+        for (size_t yi = 0; yi < m_access[b].size(); ++yi) {
+            const Access& x = m_access[a][xi];
+            const Access& y = m_access[b][yi];
             if (!x.writes && !y.writes) continue;
             // X published and Y looked up in the tensor map: at every pair of instances whose accesses share
             // bytes, the arguments (which hold the accesses) overlap there too, so the map orders those two.
@@ -109,7 +109,7 @@ LaunchOrder::Conflict LaunchOrder::conflict(size_t a, size_t b, const Stmt* loop
                     if (through_map && !is_untracked(gx.base)) continue;
                     // A tensor created in the loop's body: each iteration has its own.
                     if (loop)
-                        if (auto it = created_in.find(gx.base); it != created_in.end() && it->second.count(loop))
+                        if (auto it = m_created_in.find(gx.base); it != m_created_in.end() && it->second.count(loop))
                             continue;
                     if (apart(a, xi, b, yi, loop, part)) continue;
                     // Two atomic adds (and nothing else) to the same bytes commute: no order needed.
@@ -145,8 +145,8 @@ const Var* LaunchOrder::one_base(const std::vector<GmAlias>& rs) {
 // that side finds one iteration's tensor only.
 bool LaunchOrder::fresh_in(const Var* base, const std::vector<const Stmt*>& a_loops,
                            const std::vector<const Stmt*>& other) {
-    auto it = created_in.find(base);
-    if (it == created_in.end()) return false;
+    auto it = m_created_in.find(base);
+    if (it == m_created_in.end()) return false;
     for (const Stmt* f : it->second)
         if (std::find(a_loops.begin(), a_loops.end(), f) != a_loops.end() &&
             std::find(other.begin(), other.end(), f) == other.end())
@@ -186,19 +186,19 @@ bool LaunchOrder::whole_arg(const std::vector<GmAlias>& rs, const Expr* e) {
 // share bytes or windows over the loop variables that share bytes at every value (must_overlap). A window
 // that moves with a loop overlaps some instances only, and the tensor map orders nothing for the others.
 bool LaunchOrder::map_orders(size_t a, size_t b, const Stmt* loop) {
-    if (launches[a].scope != kAuto || launches[b].scope != kAuto) return false;
-    for (size_t xi = 0; xi < access[a].size(); ++xi) {
-        const Access& x = access[a][xi];
+    if (m_launches[a].scope != kAuto || m_launches[b].scope != kAuto) return false;
+    for (size_t xi = 0; xi < m_access[a].size(); ++xi) {
+        const Access& x = m_access[a][xi];
         if (!x.writes || !x.tracked) continue;
         const Var* base = one_base(x.roots);
         if (!base || is_untracked(base)) continue;
         // A tensor created in a loop A sits in and B does not (or, pairing iterations of LOOP, in LOOP's
         // body): B finds one iteration's tensor only, another instance of A wrote another tensor.
-        if (loop ? created_in.count(base) && created_in.at(base).count(loop)
-                 : fresh_in(base, launches[a].loops, launches[b].loops))
+        if (loop ? m_created_in.count(base) && m_created_in.at(base).count(loop)
+                 : fresh_in(base, m_launches[a].loops, m_launches[b].loops))
             continue;
-        for (size_t yi = 0; yi < access[b].size(); ++yi) {
-            const Access& y = access[b][yi];
+        for (size_t yi = 0; yi < m_access[b].size(); ++yi) {
+            const Access& y = m_access[b][yi];
             if (!y.looks_up || !y.tracked || one_base(y.roots) != base) continue;
             // All of the root on one side: any window of it overlaps.
             if (whole_arg(x.roots, x.arg) || whole_arg(y.roots, y.arg)) return true;
@@ -217,8 +217,8 @@ bool LaunchOrder::map_orders(size_t a, size_t b, const Stmt* loop) {
 
 // UNSURE: the windows of the two iterations may or may not overlap (cvsim cannot bound them).
 void LaunchOrder::report(size_t i, size_t j, const Conflict& c, const Stmt* loop, bool unsure) {
-    const ManualLaunch& a = launches[i];
-    const ManualLaunch& b = launches[j];
+    const ManualLaunch& a = m_launches[i];
+    const ManualLaunch& b = m_launches[j];
     const char* code = c.a_writes && c.b_writes ? codes::kRaceWaw : c.a_writes ? codes::kRaceRaw : codes::kRaceWar;
     const std::string kind = c.a_writes && c.b_writes ? "WAW" : c.a_writes ? "RAW" : "WAR";
     std::string where;
@@ -289,8 +289,8 @@ void LaunchOrder::report(size_t i, size_t j, const Conflict& c, const Stmt* loop
                            : fmt::format("add the task id of the launch at line {} to deps=[...] of this launch",
                                          a.stmt->loc.line);
     }
-    out.push_back(std::move(d));
-    reported[j] = true;
+    m_out.push_back(std::move(d));
+    m_reported[j] = true;
 }
 
 }  // namespace cvsim::launch_detail

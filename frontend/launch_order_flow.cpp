@@ -12,8 +12,8 @@ LaunchOrder::TokVal LaunchOrder::eval(const Expr* x) {
     if (!x) return {};
     if (x->kind == ExprKind::Var && x->var) {
         if (defined_twice(x->var.get())) return {};
-        auto it = vals.find(x->var.get());
-        return it == vals.end() ? TokVal{} : it->second;
+        auto it = m_vals.find(x->var.get());
+        return it == m_vals.end() ? TokVal{} : it->second;
     }
     if (x->kind == ExprKind::FuncCall && x->sval == "pl.array.create") return {};
     if (x->kind == ExprKind::FuncCall && x->sval == "pl.array.update_element" && x->args.size() >= 3) {
@@ -50,8 +50,8 @@ LaunchOrder::TokVal LaunchOrder::eval(const Expr* x) {
             for (int64_t e : *where)
                 if (auto it = a.at.find(e); it != a.at.end())
                     for (size_t t : it->second)
-                        if (!r->count(t) && (t < n_launch || (is_inst(t) && !token_of[t - n_launch].at &&
-                                                              token_of[t - n_launch].e == e)))
+                        if (!r->count(t) && (t < m_n_launch || (is_inst(t) && !m_token_of[t - m_n_launch].at &&
+                                                                m_token_of[t - m_n_launch].e == e)))
                             elems[e].insert(t);
             if (!elems.empty()) r->insert(sel_token(x->args[1].get(), std::move(elems)));
         }
@@ -64,8 +64,8 @@ LaunchOrder::TokVal LaunchOrder::eval(const Expr* x) {
                 std::set<std::pair<size_t, size_t>> here;
                 if (a.at.count(e))
                     for (size_t t : a.at.at(e))
-                        if (is_inst(t) && !token_of[t - n_launch].at && token_of[t - n_launch].e == e)
-                            here.emplace(token_of[t - n_launch].launch, token_of[t - n_launch].fill);
+                        if (is_inst(t) && !m_token_of[t - m_n_launch].at && m_token_of[t - m_n_launch].e == e)
+                            here.emplace(m_token_of[t - m_n_launch].launch, m_token_of[t - m_n_launch].fill);
                 if (first)
                     common = std::move(here);
                 else
@@ -77,7 +77,7 @@ LaunchOrder::TokVal LaunchOrder::eval(const Expr* x) {
         return TokVal{*r, {}};
     }
     TokVal r;
-    if (auto it = launch_of.find(x); it != launch_of.end()) {
+    if (auto it = m_launch_of.find(x); it != m_launch_of.end()) {
         Tokens deps;
         if (x->attrs)
             for (size_t k = 0; k < x->attrs->args.size() && k < x->attrs->args2.size(); ++k)
@@ -87,7 +87,7 @@ LaunchOrder::TokVal LaunchOrder::eval(const Expr* x) {
                 }
         r.s = deps;
         r.s.insert(it->second);
-        launch_deps[it->second] = std::move(deps);
+        m_launch_deps[it->second] = std::move(deps);
         return r;
     }
     for (const auto& a : x->args) {
@@ -106,17 +106,17 @@ LaunchOrder::TokVal LaunchOrder::eval(const Expr* x) {
 // The tokens of element E of a filled array: the fill's launches in its innermost loop at the iteration that
 // stored E, what the task id holds from outside the nest; nothing of the nest's own carried values.
 void LaunchOrder::acc_fill(size_t fi, int64_t e, Tokens& acc) {
-    const Fill& f = fills[fi];
+    const Fill& f = m_fills[fi];
     for (size_t x : whole(eval(f.tid))) {
-        if (x < n_launch) {
-            const auto& ls = launches[x].loops;
+        if (x < m_n_launch) {
+            const auto& ls = m_launches[x].loops;
             if (ls.size() >= f.nest.size() && std::equal(f.nest.begin(), f.nest.end(), ls.end() - f.nest.size()))
                 acc.insert(inst_token(x, fi, e));
             else if (std::find(ls.begin(), ls.end(), f.nest.front()) == ls.end())
                 acc.insert(x);
         } else if (!is_inst(x) && !is_sel(x) && std::none_of(f.nest.begin(), f.nest.end(), [&](const Stmt* l) {
                        return std::any_of(l->iter_args.begin(), l->iter_args.end(),
-                                          [&](const VarPtr& v) { return v.get() == token_of[x - n_launch].var; });
+                                          [&](const VarPtr& v) { return v.get() == m_token_of[x - m_n_launch].var; });
                    })) {
             acc.insert(x);
         }
@@ -127,7 +127,7 @@ void LaunchOrder::forget_assigned(const Block& b) {
     for (const auto& st : b) {
         if (st->kind == StmtKind::Assign)
             for (const auto& t : st->targets)
-                if (t) vals.erase(t.get());
+                if (t) m_vals.erase(t.get());
         forget_assigned(st->body);
         forget_assigned(st->orelse);
     }
@@ -135,14 +135,14 @@ void LaunchOrder::forget_assigned(const Block& b) {
 
 void LaunchOrder::flow(const Block& body) {
     for (const auto& s : body) {
-        ++work;
+        ++m_work;
         if (s->kind == StmtKind::Assign && s->value) {
             const TokVal v = eval(s->value.get());
             if (s->targets.size() == 1) {
-                if (s->targets[0]) vals[s->targets[0].get()] = v;
+                if (s->targets[0]) m_vals[s->targets[0].get()] = v;
             } else {
                 for (const auto& t : s->targets)
-                    if (t) vals[t.get()] = TokVal{whole(v), {}};
+                    if (t) m_vals[t.get()] = TokVal{whole(v), {}};
             }
         } else if (s->kind == StmtKind::Eval && s->value) {
             eval(s->value.get());
@@ -154,7 +154,7 @@ void LaunchOrder::flow(const Block& body) {
             // Its own carried tokens stand for what they surely hold at every iteration.
             auto own_of = [&](size_t t) -> std::optional<std::pair<size_t, int64_t>> {
                 if (!is_carry(t)) return std::nullopt;
-                const Token& tk = token_of[t - n_launch];
+                const Token& tk = m_token_of[t - m_n_launch];
                 for (size_t q = 0; q < n_ia; ++q)
                     if (s->iter_args[q].get() == tk.var) return std::make_pair(q, tk.e);
                 return std::nullopt;
@@ -186,8 +186,8 @@ void LaunchOrder::flow(const Block& body) {
             // The greatest M <= init with M[k] <= what the body yields through k (with M for its own carried
             // tokens), from the top down; at most 16 rounds, then nothing sure.
             must = init;
-            for (int round = work > kWorkBudget ? 16 : 0; round <= 16; ++round) {
-                if (round == 16 || work > kWorkBudget) {
+            for (int round = m_work > kWorkBudget ? 16 : 0; round <= 16; ++round) {
+                if (round == 16 || m_work > kWorkBudget) {
                     round = 16;
                     must.assign(n_ia, TokVal{});
                 }
@@ -200,7 +200,7 @@ void LaunchOrder::flow(const Block& body) {
                     for (const auto& [e, t] : init[k].at) keys.insert(e);
                     for (const auto& [e, t] : y[k].at) keys.insert(e);
                     for (int64_t e : keys) v.at[e].insert(carry_token(ia, e));
-                    vals[ia] = std::move(v);
+                    m_vals[ia] = std::move(v);
                 }
                 // (a value of the body read before it is assigned there: not the last round's)
                 forget_assigned(s->body);
@@ -214,23 +214,23 @@ void LaunchOrder::flow(const Block& body) {
                 bool keys_same = true;
                 for (size_t k = 0; k < n_ia && keys_same; ++k)
                     for (const auto& [e, t] : y[k].at)
-                        keys_same &= vals[s->iter_args[k].get()].at.count(e) > 0 || !s->iter_args[k];
+                        keys_same &= m_vals[s->iter_args[k].get()].at.count(e) > 0 || !s->iter_args[k];
                 if (next == must && keys_same) break;
                 must = std::move(next);
             }
             for (size_t k = 0; k < n_ia; ++k) {
                 if (!s->iter_args[k]) continue;
                 const Var* ia = s->iter_args[k].get();
-                yielded[carry_token(ia, kWhole)] = whole(y[k]);
-                for (const auto& [e, t] : y[k].at) yielded[carry_token(ia, e)] = t;
+                m_yielded[carry_token(ia, kWhole)] = whole(y[k]);
+                for (const auto& [e, t] : y[k].at) m_yielded[carry_token(ia, e)] = t;
             }
             const bool runs = passes::runs_at_least_once(*s);
             // (an element read at an index of this loop or one inside it: out of the loop, not known)
             auto local = [&](size_t t) {
-                if (!(is_inst(t) || is_sel(t)) || !token_of[t - n_launch].at) return false;
-                for (const Stmt* l : index_loops(token_of[t - n_launch].at)) {
+                if (!(is_inst(t) || is_sel(t)) || !m_token_of[t - m_n_launch].at) return false;
+                for (const Stmt* l : index_loops(m_token_of[t - m_n_launch].at)) {
                     if (!l || l == s.get()) return true;
-                    const auto& enc = enclosing[l];
+                    const auto& enc = m_enclosing[l];
                     if (std::find(enc.begin(), enc.end(), s.get()) != enc.end()) return true;
                 }
                 return false;
@@ -241,13 +241,13 @@ void LaunchOrder::flow(const Block& body) {
                 std::erase_if(res.s, local);
                 for (auto& [e, t] : res.at) std::erase_if(t, local);
                 if (auto fi = fill_nest(s.get(), k))
-                    for (int64_t e : fills[*fi].image) {
+                    for (int64_t e : m_fills[*fi].image) {
                         Tokens t;
                         acc_fill(*fi, e, t);
                         res.at[e] = std::move(t);
                     }
-                if (k < s->targets.size() && s->targets[k]) vals[s->targets[k].get()] = res;
-                if (ys && k < ys->targets.size() && ys->targets[k]) vals[ys->targets[k].get()] = res;
+                if (k < s->targets.size() && s->targets[k]) m_vals[s->targets[k].get()] = res;
+                if (ys && k < ys->targets.size() && ys->targets[k]) m_vals[ys->targets[k].get()] = res;
             }
             // (a value assigned in the body and used after it: the last iteration's, when one surely ran)
             if (!runs) forget_assigned(s->body);
@@ -271,10 +271,10 @@ void LaunchOrder::flow(const Block& body) {
                 const TokVal& a1 = v1[k];
                 const TokVal& a2 = v2[k];
                 const TokVal both = y1 && y2 ? meet_val(a1, a2) : y1 ? a1 : a2;
-                if (s->targets[k]) vals[s->targets[k].get()] = both;
+                if (s->targets[k]) m_vals[s->targets[k].get()] = both;
                 for (const Stmt* yy : {y1, y2})
                     if (yy && k < yy->targets.size() && yy->targets[k] && yy->targets[k] != s->targets[k])
-                        vals[yy->targets[k].get()] = both;
+                        m_vals[yy->targets[k].get()] = both;
             }
             // (a value assigned in an arm and used after the branch, not through its results: on the other
             // path it is not that value)

@@ -31,7 +31,7 @@ size_t LaunchOrder::loop_index(const ManualLaunch& m, const Stmt* loop) {
 bool LaunchOrder::runs_every(const ManualLaunch& m, const Stmt* loop) {
     const size_t d = loop_index(m, loop);
     for (const auto& arm : m.arms)
-        if (if_depth.at(arm.first) > d) return false;
+        if (m_if_depth.at(arm.first) > d) return false;
     for (size_t q = d + 1; q < m.loops.size(); ++q)
         if (!passes::runs_at_least_once(*m.loops[q])) return false;
     return true;
@@ -46,13 +46,13 @@ bool LaunchOrder::chained(size_t x, const Stmt* loop) {
         auto it = m.find(x);
         return it != m.end() && it->second.count(x) > 0;
     };
-    return has(o.every) || (has(o.prev) && runs_every(launches[x], loop));
+    return has(o.every) || (has(o.prev) && runs_every(m_launches[x], loop));
 }
 
 // X's instances inside LOOP's iteration (in the loops below LOOP) run one after another: the last one runs
 // after the others.
 bool LaunchOrder::chained_below(size_t x, const Stmt* loop) {
-    const ManualLaunch& m = launches[x];
+    const ManualLaunch& m = m_launches[x];
     for (size_t q = loop_index(m, loop) + 1; q < m.loops.size(); ++q)
         if (!chained(x, m.loops[q])) return false;
     return true;
@@ -89,14 +89,14 @@ bool LaunchOrder::dominates(const HostRead& r, const ManualLaunch& b) {
 // of a loop comes before the launches after it, which ask).
 std::vector<size_t> LaunchOrder::launches_in(const Stmt* loop) {
     std::vector<size_t> in;
-    for (size_t k = 0; k < n_launch; ++k)
-        if (std::find(launches[k].loops.begin(), launches[k].loops.end(), loop) != launches[k].loops.end())
+    for (size_t k = 0; k < m_n_launch; ++k)
+        if (std::find(m_launches[k].loops.begin(), m_launches[k].loops.end(), loop) != m_launches[k].loops.end())
             in.push_back(k);
     return in;
 }
 
 const LaunchOrder::LoopOrder& LaunchOrder::loop_order(const Stmt* loop) {
-    if (auto it = loop_orders.find(loop); it != loop_orders.end()) return it->second;
+    if (auto it = m_loop_orders.find(loop); it != m_loop_orders.end()) return it->second;
     LoopOrder o;
     const std::vector<size_t> in = launches_in(loop);
     std::set<const Var*> own;
@@ -106,14 +106,14 @@ const LaunchOrder::LoopOrder& LaunchOrder::loop_order(const Stmt* loop) {
         // Through a value the loop carries: the launches the previous iteration's yield surely holds ran there
         // (their last instance in the loops below; all of them when those run one after another), and so did
         // what they run after.
-        for (size_t t : carried[j]) {
-            if (!is_carry(t) || !own.count(token_of[t - n_launch].var)) continue;
-            if (auto it = yielded.find(t); it != yielded.end())
+        for (size_t t : m_carried[j]) {
+            if (!is_carry(t) || !own.count(m_token_of[t - m_n_launch].var)) continue;
+            if (auto it = m_yielded.find(t); it != m_yielded.end())
                 for (size_t x : it->second)
-                    if (x < n_launch && loop_index(launches[x], loop) < launches[x].loops.size() &&
+                    if (x < m_n_launch && loop_index(m_launches[x], loop) < m_launches[x].loops.size() &&
                         chained_below(x, loop)) {
                         r.insert(x);
-                        r.insert(after[x].begin(), after[x].end());
+                        r.insert(m_after[x].begin(), m_after[x].end());
                     }
         }
         // The tensor map orders j after every earlier iteration's i as it does in one iteration: i publishes
@@ -122,7 +122,7 @@ const LaunchOrder::LoopOrder& LaunchOrder::loop_order(const Stmt* loop) {
             if (map_orders(i, j, loop)) {
                 for (auto* s : {&r, &e}) {
                     s->insert(i);
-                    if (runs_every(launches[i], loop)) s->insert(after[i].begin(), after[i].end());
+                    if (runs_every(m_launches[i], loop)) s->insert(m_after[i].begin(), m_after[i].end());
                 }
             }
         o.prev[j] = std::move(r);
@@ -131,14 +131,14 @@ const LaunchOrder::LoopOrder& LaunchOrder::loop_order(const Stmt* loop) {
     // Through a launch j runs after in its iteration, which runs whenever j does: that launch's back edges.
     const LoopOrder direct = o;
     for (size_t j : in)
-        for (size_t y : after[j])
-            if (on_every_path(launches[y], launches[j])) {
+        for (size_t y : m_after[j])
+            if (on_every_path(m_launches[y], m_launches[j])) {
                 if (auto it = direct.prev.find(y); it != direct.prev.end())
                     o.prev[j].insert(it->second.begin(), it->second.end());
                 if (auto it = direct.every.find(y); it != direct.every.end())
                     o.every[j].insert(it->second.begin(), it->second.end());
             }
-    return loop_orders.emplace(loop, std::move(o)).first->second;
+    return m_loop_orders.emplace(loop, std::move(o)).first->second;
 }
 
 void LaunchOrder::order_iterations() {
@@ -150,7 +150,7 @@ void LaunchOrder::order_iterations() {
     // (docs/DECISIONS.md, "Manual scopes" and "Task ids carried by loops").
     // (in program order: the order of findings never depends on where the statements were allocated)
     std::vector<const Stmt*> all_loops;
-    for (const auto& l : launches)
+    for (const auto& l : m_launches)
         for (const Stmt* f : l.loops)
             if (std::find(all_loops.begin(), all_loops.end(), f) == all_loops.end()) all_loops.push_back(f);
     for (const Stmt* loop : all_loops) {
@@ -167,15 +167,15 @@ void LaunchOrder::order_iterations() {
             return it != m.end() && it->second.count(i) > 0;
         };
         for (size_t j : in) {
-            if (reported[j] || never_runs(launches[j])) continue;
-            const ManualLaunch& b = launches[j];
+            if (m_reported[j] || never_runs(m_launches[j])) continue;
+            const ManualLaunch& b = m_launches[j];
             for (size_t i : in) {
-                const ManualLaunch& a = launches[i];
+                const ManualLaunch& a = m_launches[i];
                 if (never_runs(a)) continue;
                 const bool ordered =
                     holds(o.every, j, i) || (holds(o.prev, j, i) && runs_every(a, loop) && chained(i, loop)) ||
-                    (after[j].count(i) && on_every_path(a, b) && chained(i, loop)) ||
-                    ((after[j].count(i) || holds(o.prev, j, i)) && runs_every(b, loop) && chained(j, loop));
+                    (m_after[j].count(i) && on_every_path(a, b) && chained(i, loop)) ||
+                    ((m_after[j].count(i) || holds(o.prev, j, i)) && runs_every(b, loop) && chained(j, loop));
                 if (ordered) continue;
                 // j looks up what i publishes: the tensor map holds every earlier iteration's i that is still
                 // running (a task publishes one entry per write; a writer that replaced another overlapping one

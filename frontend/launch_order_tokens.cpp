@@ -10,14 +10,14 @@ namespace cvsim::launch_detail {
 // An index at one iteration (BOUND: the nest's loop indices; other single assignments followed).
 // (each top-level evaluation visits at most 4096 expressions: shared subexpressions are not memoised)
 std::optional<int64_t> LaunchOrder::index_at(const Expr* x, const std::map<const Var*, int64_t>& bound, int depth) {
-    if (depth == 0) index_steps = 0;
-    if (!x || depth > 32 || ++index_steps > 4096) return std::nullopt;
+    if (depth == 0) m_index_steps = 0;
+    if (!x || depth > 32 || ++m_index_steps > 4096) return std::nullopt;
     if (x->kind == ExprKind::Int) return x->ival;
     if (x->kind == ExprKind::Var && x->var) {
-        if (rebound.count(x->var.get())) return std::nullopt;
+        if (m_rebound.count(x->var.get())) return std::nullopt;
         if (auto it = bound.find(x->var.get()); it != bound.end()) return it->second;
-        auto d = token_def.find(x->var.get());
-        if (d == token_def.end() || token_multi.count(x->var.get())) return std::nullopt;
+        auto d = m_token_def.find(x->var.get());
+        if (d == m_token_def.end() || m_token_multi.count(x->var.get())) return std::nullopt;
         return index_at(d->second, bound, depth + 1);
     }
     if (x->kind == ExprKind::FuncCall && x->sval == "pl.cast" && !x->args.empty())
@@ -60,7 +60,7 @@ std::optional<std::vector<int64_t>> LaunchOrder::loop_vals(const Stmt& f) {
 }
 
 std::optional<size_t> LaunchOrder::fill_nest(const Stmt* loop, size_t k) {
-    auto [memo, fresh] = fill_of.try_emplace({loop, k});
+    auto [memo, fresh] = m_fill_of.try_emplace({loop, k});
     if (!fresh) return memo->second;
     Fill f;
     const Stmt* cur = loop;
@@ -72,7 +72,7 @@ std::optional<size_t> LaunchOrder::fill_nest(const Stmt* loop, size_t k) {
         const Stmt* y = last_yield(cur->body);
         if (!y || ck >= y->values.size() || !y->values[ck] || y->values[ck]->kind != ExprKind::Var) return std::nullopt;
         const Var* v = y->values[ck]->var.get();
-        if (auto d = token_def.find(v); d != token_def.end() && !token_multi.count(v)) {
+        if (auto d = m_token_def.find(v); d != m_token_def.end() && !m_token_multi.count(v)) {
             // (the update is a statement of this body itself, not of a branch or loop in it)
             if (std::none_of(cur->body.begin(), cur->body.end(), [&](const StmtPtr& st) {
                     return st->kind == StmtKind::Assign && st->targets.size() == 1 && st->targets[0].get() == v;
@@ -86,8 +86,8 @@ std::optional<size_t> LaunchOrder::fill_nest(const Stmt* loop, size_t k) {
             break;
         }
         // The carried array goes through a loop of the body (as its initial value) whose result is yielded.
-        auto lr = loop_result_of.find(v);
-        if (lr == loop_result_of.end()) return std::nullopt;
+        auto lr = m_loop_result_of.find(v);
+        if (lr == m_loop_result_of.end()) return std::nullopt;
         const auto [inner, ik] = lr->second;
         if (std::find_if(cur->body.begin(), cur->body.end(), [&](const StmtPtr& st) { return st.get() == inner; }) ==
                 cur->body.end() ||
@@ -122,45 +122,45 @@ std::optional<size_t> LaunchOrder::fill_nest(const Stmt* loop, size_t k) {
             at[q] = 0;
         }
     }
-    fills.push_back(std::move(f));
-    memo->second = fills.size() - 1;
+    m_fills.push_back(std::move(f));
+    memo->second = m_fills.size() - 1;
     return memo->second;
 }
 
 size_t LaunchOrder::carry_token(const Var* v, int64_t e) {
-    auto [it, fresh] = carry_id.emplace(std::make_pair(v, e), n_launch + token_of.size());
-    if (fresh) token_of.push_back(Token{true, v, 0, 0, e, nullptr, false, {}});
+    auto [it, fresh] = m_carry_id.emplace(std::make_pair(v, e), m_n_launch + m_token_of.size());
+    if (fresh) m_token_of.push_back(Token{true, v, 0, 0, e, nullptr, false, {}});
     return it->second;
 }
 
 size_t LaunchOrder::inst_token(size_t x, size_t fill, int64_t e) {
-    auto [it, fresh] = inst_id.emplace(std::make_tuple(x, fill, e), n_launch + token_of.size());
-    if (fresh) token_of.push_back(Token{false, nullptr, x, fill, e, nullptr, false, {}});
+    auto [it, fresh] = m_inst_id.emplace(std::make_tuple(x, fill, e), m_n_launch + m_token_of.size());
+    if (fresh) m_token_of.push_back(Token{false, nullptr, x, fill, e, nullptr, false, {}});
     return it->second;
 }
 
 size_t LaunchOrder::sym_token(size_t x, size_t fill, const Expr* at) {
-    auto [it, fresh] = sym_id.emplace(std::make_tuple(x, fill, at), n_launch + token_of.size());
-    if (fresh) token_of.push_back(Token{false, nullptr, x, fill, 0, at, false, {}});
+    auto [it, fresh] = m_sym_id.emplace(std::make_tuple(x, fill, at), m_n_launch + m_token_of.size());
+    if (fresh) m_token_of.push_back(Token{false, nullptr, x, fill, 0, at, false, {}});
     return it->second;
 }
 
 size_t LaunchOrder::sel_token(const Expr* at, std::map<int64_t, std::set<size_t>> elems) {
-    auto [it, fresh] = sel_id.emplace(std::make_pair(at, elems), n_launch + token_of.size());
-    if (fresh) token_of.push_back(Token{false, nullptr, 0, 0, 0, at, true, std::move(elems)});
+    auto [it, fresh] = m_sel_id.emplace(std::make_pair(at, elems), m_n_launch + m_token_of.size());
+    if (fresh) m_token_of.push_back(Token{false, nullptr, 0, 0, 0, at, true, std::move(elems)});
     return it->second;
 }
 
 bool LaunchOrder::is_carry(size_t t) {
-    return t >= n_launch && token_of[t - n_launch].carry;
+    return t >= m_n_launch && m_token_of[t - m_n_launch].carry;
 }
 
 bool LaunchOrder::is_inst(size_t t) {
-    return t >= n_launch && !token_of[t - n_launch].carry && !token_of[t - n_launch].select;
+    return t >= m_n_launch && !m_token_of[t - m_n_launch].carry && !m_token_of[t - m_n_launch].select;
 }
 
 bool LaunchOrder::is_sel(size_t t) {
-    return t >= n_launch && token_of[t - n_launch].select;
+    return t >= m_n_launch && m_token_of[t - m_n_launch].select;
 }
 
 LaunchOrder::Tokens LaunchOrder::meet(const Tokens& a, const Tokens& b) {
@@ -186,18 +186,18 @@ LaunchOrder::Tokens LaunchOrder::whole(const TokVal& v) {
 // The values an index may take (at most 4096; nullopt: not known): constants, loop indices of constant
 // ranges, single assignments, and + - * // % min max casts of those (each combination: a superset).
 std::optional<std::set<int64_t>> LaunchOrder::index_values(const Expr* x, int depth) {
-    if (depth == 0) value_steps = 0;
-    if (!x || depth > 32 || ++value_steps > 4096) return std::nullopt;
+    if (depth == 0) m_value_steps = 0;
+    if (!x || depth > 32 || ++m_value_steps > 4096) return std::nullopt;
     if (x->kind == ExprKind::Int) return std::set<int64_t>{x->ival};
     if (x->kind == ExprKind::Var && x->var) {
-        if (rebound.count(x->var.get())) return std::nullopt;
-        if (auto it = index_loop.find(x->var.get()); it != index_loop.end()) {
+        if (m_rebound.count(x->var.get())) return std::nullopt;
+        if (auto it = m_index_loop.find(x->var.get()); it != m_index_loop.end()) {
             auto v = loop_vals(*it->second);
             if (!v) return std::nullopt;
             return std::set<int64_t>(v->begin(), v->end());
         }
-        auto d = token_def.find(x->var.get());
-        if (d == token_def.end() || token_multi.count(x->var.get())) return std::nullopt;
+        auto d = m_token_def.find(x->var.get());
+        if (d == m_token_def.end() || m_token_multi.count(x->var.get())) return std::nullopt;
         return index_values(d->second, depth + 1);
     }
     if (x->kind == ExprKind::FuncCall && x->sval == "pl.cast" && !x->args.empty())
@@ -234,16 +234,17 @@ std::optional<std::set<int64_t>> LaunchOrder::index_values(const Expr* x, int de
 // The loops whose indices an index expression reads (through single assignments), and each loop's
 // enclosing loops.
 void LaunchOrder::collect_index_loops(const Expr* x, std::set<const Stmt*>& out, int depth) {
-    if (depth == 0) loop_steps = 0;
+    if (depth == 0) m_loop_steps = 0;
     if (!x) return;
-    if (depth > 32 || ++loop_steps > 4096) {
+    if (depth > 32 || ++m_loop_steps > 4096) {
         out.insert(nullptr);  // (not followed to the end: any loop)
         return;
     }
     if (x->kind == ExprKind::Var && x->var) {
-        if (auto it = index_loop.find(x->var.get()); it != index_loop.end()) {
+        if (auto it = m_index_loop.find(x->var.get()); it != m_index_loop.end()) {
             out.insert(it->second);
-        } else if (auto d = token_def.find(x->var.get()); d != token_def.end() && !token_multi.count(x->var.get())) {
+        } else if (auto d = m_token_def.find(x->var.get());
+                   d != m_token_def.end() && !m_token_multi.count(x->var.get())) {
             collect_index_loops(d->second, out, depth + 1);
         }
     }
@@ -251,7 +252,7 @@ void LaunchOrder::collect_index_loops(const Expr* x, std::set<const Stmt*>& out,
 }
 
 const std::set<const Stmt*>& LaunchOrder::index_loops(const Expr* x) {
-    auto [it, fresh] = index_loops_memo.try_emplace(x);
+    auto [it, fresh] = m_index_loops_memo.try_emplace(x);
     if (fresh) collect_index_loops(x, it->second, 0);
     return it->second;
 }

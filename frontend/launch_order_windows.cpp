@@ -12,12 +12,12 @@ int64_t LaunchOrder::derive(const Derived& dv, int64_t x) {
 }
 
 const Var* LaunchOrder::base_of(const Var* v) {
-    auto it = derived_of.find(v);
-    return it == derived_of.end() ? v : it->second.base;
+    auto it = m_derived_of.find(v);
+    return it == m_derived_of.end() ? v : it->second.base;
 }
 
 std::optional<std::pair<int64_t, int64_t>> LaunchOrder::loop_range(const Var* v) {
-    if (auto dv = derived_of.find(v); dv != derived_of.end()) {
+    if (auto dv = m_derived_of.find(v); dv != m_derived_of.end()) {
         // (monotone in the base for k > 0 and a quotient; a remainder: 0 .. d - 1)
         auto r = loop_range(dv->second.base);
         if (!r) return std::nullopt;
@@ -25,8 +25,8 @@ std::optional<std::pair<int64_t, int64_t>> LaunchOrder::loop_range(const Var* v)
         const int64_t x = derive(dv->second, r->first), y = derive(dv->second, r->second);
         return std::pair<int64_t, int64_t>{std::min(x, y), std::max(x, y)};
     }
-    auto it = loop_of.find(v);
-    if (it == loop_of.end()) return std::nullopt;
+    auto it = m_loop_of.find(v);
+    if (it == m_loop_of.end()) return std::nullopt;
     const auto b = loop_bounds(*it->second);
     if (!b) return std::nullopt;
     const int64_t lo = b->lo, hi = b->hi, st = b->step;
@@ -35,16 +35,16 @@ std::optional<std::pair<int64_t, int64_t>> LaunchOrder::loop_range(const Var* v)
 }
 
 std::optional<std::vector<int64_t>> LaunchOrder::loop_values(const Var* v) {
-    if (auto dv = derived_of.find(v); dv != derived_of.end()) {
+    if (auto dv = m_derived_of.find(v); dv != m_derived_of.end()) {
         auto b = loop_values(dv->second.base);
         if (!b) return std::nullopt;
         std::set<int64_t> out;
         for (int64_t x : *b) out.insert(derive(dv->second, x));
         return std::vector<int64_t>(out.begin(), out.end());
     }
-    auto it = loop_of.find(v);
-    if (it == loop_of.end()) it = index_loop.find(v);
-    return it == index_loop.end() ? std::nullopt : loop_vals(*it->second);
+    auto it = m_loop_of.find(v);
+    if (it == m_loop_of.end()) it = m_index_loop.find(v);
+    return it == m_index_loop.end() ? std::nullopt : loop_vals(*it->second);
 }
 
 std::optional<Affine> LaunchOrder::affine(const Expr* e, int depth) {
@@ -52,10 +52,10 @@ std::optional<Affine> LaunchOrder::affine(const Expr* e, int depth) {
     if (e->kind == ExprKind::Int) return Affine{{}, e->ival};
     if (e->kind == ExprKind::Var && e->var) {
         const Var* v = e->var.get();
-        if (rebound.count(v)) return std::nullopt;
-        if (loop_vars.count(v)) return Affine{{{v, 1}}, 0};
-        auto it = def_of.find(v);
-        if (it == def_of.end() || multi_def.count(v)) return std::nullopt;
+        if (m_rebound.count(v)) return std::nullopt;
+        if (m_loop_vars.count(v)) return Affine{{{v, 1}}, 0};
+        auto it = m_def_of.find(v);
+        if (it == m_def_of.end() || m_multi_def.count(v)) return std::nullopt;
         return affine(it->second, depth + 1);
     }
     if (e->kind == ExprKind::FuncCall && e->sval == "pl.cast" && !e->args.empty())
@@ -79,18 +79,18 @@ std::optional<Affine> LaunchOrder::affine(const Expr* e, int depth) {
         return r;
     }
     if ((e->sval == "//" || e->sval == "%") && b->coef.empty() && b->c > 0 && a->coef.size() == 1 &&
-        loop_vars.count(a->coef.begin()->first) && std::abs(a->coef.begin()->second) < (int64_t{1} << 20) &&
+        m_loop_vars.count(a->coef.begin()->first) && std::abs(a->coef.begin()->second) < (int64_t{1} << 20) &&
         std::abs(a->c) < (int64_t{1} << 40)) {
         // (a numerator that is never negative: Python's floor division is C++'s there)
         const auto [v, k] = *a->coef.begin();
         const auto r = loop_range(v);
         if (!r || std::min(k * r->first, k * r->second) + a->c < 0) return std::nullopt;
         const bool mod = e->sval == "%";
-        auto [it, fresh] = derived_key.try_emplace(std::make_tuple(v, k, a->c, b->c, mod), nullptr);
+        auto [it, fresh] = m_derived_key.try_emplace(std::make_tuple(v, k, a->c, b->c, mod), nullptr);
         if (fresh) {
-            derived_vars.push_back(Var{v->name + (mod ? "%" : "//") + std::to_string(b->c), v->type, 0, v->loc});
-            it->second = &derived_vars.back();
-            derived_of[it->second] = Derived{v, k, a->c, b->c, mod};
+            m_derived_vars.push_back(Var{v->name + (mod ? "%" : "//") + std::to_string(b->c), v->type, 0, v->loc});
+            it->second = &m_derived_vars.back();
+            m_derived_of[it->second] = Derived{v, k, a->c, b->c, mod};
         }
         return Affine{{{it->second, 1}}, 0};
     }
@@ -99,8 +99,8 @@ std::optional<Affine> LaunchOrder::affine(const Expr* e, int depth) {
 
 std::optional<LaunchOrder::AffineWindow> LaunchOrder::window_of(const Expr* arg) {
     for (int hop = 0; arg && arg->kind == ExprKind::Var && hop < 16; ++hop) {
-        auto it = def_of.find(arg->var.get());
-        if (it == def_of.end() || multi_def.count(arg->var.get()) || !it->second) return std::nullopt;
+        auto it = m_def_of.find(arg->var.get());
+        if (it == m_def_of.end() || m_multi_def.count(arg->var.get()) || !it->second) return std::nullopt;
         const Expr* d = it->second;
         if (d->kind == ExprKind::Var) {
             arg = d;
@@ -112,7 +112,7 @@ std::optional<LaunchOrder::AffineWindow> LaunchOrder::window_of(const Expr* arg)
         const Expr* offs = nullptr;
         std::optional<std::vector<int64_t>> shape;
         if (d->kind == ExprKind::FuncCall && d->sval == "pl.tensor.create") {
-            const Expr* as = roots->fused_assemble(arg->var.get());
+            const Expr* as = m_roots->fused_assemble(arg->var.get());
             if (!as || as->args.size() < 3 || !as->args[0] || as->args[0]->kind != ExprKind::Var) return std::nullopt;
             target = as->args[0].get();
             offs = as->args[2].get();
@@ -133,7 +133,7 @@ std::optional<LaunchOrder::AffineWindow> LaunchOrder::window_of(const Expr* arg)
             offs->args.size() != shape->size())
             return std::nullopt;
         // The whole of one root (by one path or several: a loop's carried value).
-        auto base = roots->of(target);
+        auto base = m_roots->of(target);
         if (base.empty() ||
             !std::all_of(base.begin(), base.end(),
                          [&](const GmAlias& g) { return g.base == base[0].base && whole_or_unknown(g); }) ||
@@ -182,8 +182,8 @@ std::optional<LaunchOrder::ArgWindow> LaunchOrder::box_from(const Expr* arg, con
 }
 
 const std::optional<LaunchOrder::ArgWindow>& LaunchOrder::arg_box(size_t k, size_t x) {
-    auto [it, fresh] = arg_boxes.try_emplace({k, x});
-    if (fresh) it->second = box_from(access[k][x].arg, access[k][x].roots);
+    auto [it, fresh] = m_arg_boxes.try_emplace({k, x});
+    if (fresh) it->second = box_from(m_access[k][x].arg, m_access[k][x].roots);
     return it->second;
 }
 
@@ -196,13 +196,13 @@ const Expr* LaunchOrder::through_results(const Expr* e) {
         const Type* t = nullptr;
         if (e->kind == ExprKind::Index && !e->args.empty() && e->args[0] && e->args[0]->kind == ExprKind::Var) {
             const Var* tv = e->args[0]->var.get();
-            auto it = def_of.find(tv);
-            if (it == def_of.end() || multi_def.count(tv)) break;
+            auto it = m_def_of.find(tv);
+            if (it == m_def_of.end() || m_multi_def.count(tv)) break;
             d = it->second;
             index = e->ival;
         } else if (e->kind == ExprKind::Var && e->var) {
-            auto it = def_of.find(e->var.get());
-            if (it == def_of.end() || multi_def.count(e->var.get()) || !it->second) break;
+            auto it = m_def_of.find(e->var.get());
+            if (it == m_def_of.end() || m_multi_def.count(e->var.get()) || !it->second) break;
             if (it->second->kind == ExprKind::Var || it->second->kind == ExprKind::Index) {
                 e = it->second;
                 continue;
@@ -221,25 +221,25 @@ const Expr* LaunchOrder::through_results(const Expr* e) {
 }
 
 const std::optional<LaunchOrder::ArgWindow>& LaunchOrder::map_box(size_t k, size_t x) {
-    auto [it, fresh] = map_boxes.try_emplace({k, x});
+    auto [it, fresh] = m_map_boxes.try_emplace({k, x});
     if (fresh) {
-        const Expr* e = through_results(access[k][x].arg);
-        it->second = e == access[k][x].arg ? arg_box(k, x) : box_from(e, roots->of(e));
+        const Expr* e = through_results(m_access[k][x].arg);
+        it->second = e == m_access[k][x].arg ? arg_box(k, x) : box_from(e, m_roots->of(e));
     }
     return it->second;
 }
 
 const std::optional<LaunchOrder::ArgWindow>& LaunchOrder::arg_window(size_t k, size_t x) {
-    auto [it, fresh] = arg_windows.try_emplace({k, x});
+    auto [it, fresh] = m_arg_windows.try_emplace({k, x});
     if (!fresh) return it->second;
-    const ManualLaunch& l = launches[k];
+    const ManualLaunch& l = m_launches[k];
     const auto& box = map_box(k, x);
     if (!box) return it->second;
     ArgWindow w = *box;
-    const size_t pp = access_param[k][x];
+    const size_t pp = m_access_param[k][x];
     auto blocks = launch_core_num(*l.call);
     bool atomic = false;
-    auto kw = kernel_window(program, *l.callee, pp, blocks ? static_cast<int>(*blocks) : 1, 0, &atomic);
+    auto kw = kernel_window(m_program, *l.callee, pp, blocks ? static_cast<int>(*blocks) : 1, 0, &atomic);
     w.atomic = kw && atomic;
     if (kw && kw->size() == w.dims.size())
         for (size_t d = 0; d < w.dims.size(); ++d) {
