@@ -94,8 +94,9 @@ struct Graph {
                 const Ins& x = m.lanes[l].ins[i];
                 Key key{static_cast<int>(x.kind), x.dir, x.id, x.group};
                 if (x.kind == Kind::Set || x.kind == Kind::Wait) key = Key{static_cast<int>(x.kind), 0, x.id, ""};
+                // A barrier is a group in one mode: hard and soft arrivals never meet (as in the simulator).
                 if (x.kind == Kind::Arrive || x.kind == Kind::Depart)
-                    key = Key{static_cast<int>(x.kind), 0, 0, x.group};
+                    key = Key{static_cast<int>(x.kind), 0, x.hard ? 1 : 0, x.group};
                 auto& v = seqs[l][key];
                 kof[static_cast<size_t>(base[l]) + i] = static_cast<int64_t>(v.size());
                 v.push_back(base[l] + static_cast<int>(i));
@@ -154,7 +155,7 @@ struct Graph {
                             need(v, -1);
                             break;
                         }
-                        Key arr{static_cast<int>(Kind::Arrive), 0, 0, x.group};
+                        Key arr{static_cast<int>(Kind::Arrive), 0, x.hard ? 1 : 0, x.group};
                         for (size_t p = 0; p < m.lanes.size(); ++p) {
                             bool is_aic = m.lanes[p].core == 0;
                             if ((x.group == "aiv" && is_aic) || (x.group == "aic" && !is_aic)) continue;

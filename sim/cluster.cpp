@@ -95,7 +95,8 @@ Machine::Machine(int clusters) {
         cm->cores[2] = std::make_unique<VectorCore>(fmt::format("cluster{}_aiv1", c).c_str(), m_ctl);
         m_clusters.push_back(std::move(cm));
     }
-    for (const char* g : {"mix", "aiv_only", "aic_only"}) m_barriers[g];
+    for (const char* g : {"mix", "aiv_only", "aic_only"})
+        for (const char* mode : {"/hard", "/soft"}) m_barriers[std::string(g) + mode];
     // Finish elaboration so sc_start can run schedules.
     sc_run(m_ctl, SC_ZERO_TIME);
 }

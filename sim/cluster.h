@@ -102,7 +102,9 @@ class Machine {
     // ---- used by the core runners during a run ----
     ClusterModel& cluster(int i) { return *m_clusters[i]; }
     CrossCorePipe& ring(int cluster, int dir, int64_t id);
-    Barrier& barrier(const std::string& group) { return m_barriers[group]; }
+    // A barrier is one group (core type) in one mechanism (Payload::barrier: "mix/hard", "mix/soft@ws..."): a hard
+    // (FFTS) barrier, a soft barrier counting in one GM workspace and one counting in another never meet.
+    Barrier& barrier(const std::string& key) { return m_barriers[key]; }
     GlobalMemory& gm() { return m_gm; }
     RunControl& control() { return m_ctl; }
     // Blocks beyond the chip's cluster count run in waves: block b >= C starts once b - C + 1 blocks finished
@@ -117,7 +119,7 @@ class Machine {
 
     RunControl m_ctl;                                       // abort / bounds shared by all cores
     std::vector<std::unique_ptr<ClusterModel>> m_clusters;  // the clusters
-    std::map<std::string, Barrier> m_barriers;              // syncall groups: "mix", "aiv_only", "aic_only"
+    std::map<std::string, Barrier> m_barriers;              // syncall group/mode: "mix/hard", "aiv_only/soft", ...
     GlobalMemory m_gm;                                      // shared GM + L2
     int m_blocks_done = 0;                                  // blocks of the current run whose cores all finished
     std::vector<int> m_cores_left;                          // per block: cores still running

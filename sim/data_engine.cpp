@@ -244,7 +244,7 @@ Step DataEngine::begin(SimInstr& in) {
             return begin_fence(in);
         case PayloadKind::SyncArrive:
             // The episode this arrival joins (completed episodes so far); the arrival itself happens in end().
-            p.event_id = static_cast<int64_t>(m_st.machine->barrier(p.group).generation);
+            p.event_id = static_cast<int64_t>(m_st.machine->barrier(p.barrier).generation);
             m_arrive_episode = p.event_id;
             return Step::done(hw.sync.issue_cost);
         case PayloadKind::SyncDepart:

@@ -122,7 +122,7 @@ Step DataEngine::begin_fence(SimInstr& in) {
 void DataEngine::end_arrive(SimInstr& in) {
     Payload& p = in.p;
     const HwParams& hw = m_st.cfg->hw;
-    Barrier& b = m_st.machine->barrier(p.group);
+    Barrier& b = m_st.machine->barrier(p.barrier);
     int per_cluster = p.group == "mix"        ? m_st.participants_per_cluster
                       : p.group == "aic_only" ? m_st.aic_per_cluster
                                               : m_st.aiv_per_cluster;
@@ -146,7 +146,7 @@ void DataEngine::end_arrive(SimInstr& in) {
 Step DataEngine::begin_depart(SimInstr& in) {
     Payload& p = in.p;
     const HwParams& hw = m_st.cfg->hw;
-    Barrier& b = m_st.machine->barrier(p.group);
+    Barrier& b = m_st.machine->barrier(p.barrier);
     const uint64_t gen = static_cast<uint64_t>(p.ring_id);
     const uint64_t poll = std::max<uint64_t>(hw.sync.soft_poll_interval, 1);
     if (in.phase == 2) {

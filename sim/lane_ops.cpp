@@ -2,6 +2,7 @@
 // cross-core and synchronisation ops become their handshakes (ring pushes and pops, frees, barriers, fences,
 // flags); a replay lane issues the handshakes only.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <algorithm>
 #include <tuple>
 
@@ -418,12 +419,21 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             // Two scalar instructions: the arrival (after draining the core) releases, the departure acquires.
             std::string ct = const_str(arg(c, "core_type")).value_or("mix");
             bool hard = const_str(arg(c, "mode")).value_or("hard") == "hard";
+            // Which barrier: a hard (FFTS) barrier and a soft one are different mechanisms, and a soft barrier
+            // counts in its GM workspace, so arrivals in another mode or at another workspace never complete it.
+            std::string key = ct + (hard ? "/hard" : "/soft");
+            if (ExprPtr ws = arg(c, "gm_workspace"); !hard && ws && ws->type.kind == TypeKind::Tensor) {
+                TView w = view(ws);
+                key += fmt::format("@{}:{}", w.tensor, fmt::join(w.off, ","));
+                if (!w.reshape.empty()) key += fmt::format("/{}", fmt::join(w.reshape, ","));
+            }
             auto arrive = make(Pipe::Scalar, s, &c);
             Payload& pa = arrive->p;
             pa.kind = PayloadKind::SyncArrive;
             pa.drain = true;
             pa.group = ct;
             pa.hard = hard;
+            pa.barrier = key;
             dep_drain(*arrive);
             issue(std::move(arrive));
             auto depart = make(Pipe::Scalar, s, &c);
@@ -431,6 +441,7 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             pd.kind = PayloadKind::SyncDepart;
             pd.group = ct;
             pd.hard = hard;
+            pd.barrier = key;
             issue(std::move(depart));
             return {};
         }

@@ -45,6 +45,7 @@ struct Payload {
     bool fence = false;
     bool hard = true;                // syncall mode
     std::string group;               // syncall group
+    std::string barrier;             // syncall: the barrier it meets (group, mode, a soft one's GM workspace)
     int64_t event_id = -1;           // sync_set / sync_wait
     uint64_t bytes_moved = 0;        // for events/traces
     std::string detail;              // words for traces and reports

@@ -107,6 +107,47 @@ void check_rings_fit_reservations(const Program& p, const HwParams& hw) {
         }
 }
 
+// a5: two rings bound to one reservation (SPEC 4.3: a ring lives in its consumer's SRAM at the address its
+// reserve_buffer gives, so both rings' slot 0 is the reservation's first byte and a push into one ring overwrites a
+// tile the other ring's consumer still holds). Reserving overlapping buffers is E-CAPACITY; so is this. Checked on
+// the consumer's own reservation (each ring's consumer binds it), at the second *_initialize_pipe that binds it.
+void check_one_ring_per_reservation(const Program& p, const HwParams& hw) {
+    if (hw.target != Target::A5) return;
+    for (const auto& f : p.functions) {
+        if (f->type != FuncType::AIC && f->type != FuncType::AIV) continue;
+        std::map<const Var*, const Expr*> reserved;  // a variable -> the reserve_buffer it holds
+        walk(f->body, [&](const StmtPtr& s) {
+            const Expr* c = stmt_call(*s);
+            if (c && c->op->code == OpCode::ReserveBuffer && s->targets.size() == 1) reserved[s->targets[0].get()] = c;
+        });
+        std::map<std::string, std::pair<SourceLoc, int64_t>> first;  // reservation name -> first ring bound (loc, id)
+        walk(f->body, [&](const StmtPtr& s) {
+            const Expr* c = stmt_call(*s);
+            if (!c || (c->op->code != OpCode::AicInitializePipe && c->op->code != OpCode::AivInitializePipe)) return;
+            const auto mask = const_int(arg(*c, "dir_mask"));
+            if (!mask) return;
+            const int64_t id = arg(*c, "id") ? const_int(arg(*c, "id")).value_or(-1) : 0;
+            for (int dir = 0; dir < 2; ++dir) {
+                if (!(*mask & (1 << dir))) continue;
+                const ExprPtr& buf = arg(*c, dir == 0 ? "c2v_consumer_buf" : "v2c_consumer_buf");
+                if (!buf || buf->kind != ExprKind::Var || !buf->var) continue;
+                auto it = reserved.find(buf->var.get());
+                if (it == reserved.end()) continue;
+                const auto name = const_str(arg(*it->second, "name"));
+                if (!name) continue;
+                auto [f0, fresh] = first.emplace(*name, std::make_pair(s->loc, id));
+                if (fresh || (f0->second.first.line == s->loc.line && f0->second.first.col == s->loc.col)) continue;
+                raise(codes::kCapacity, s->loc,
+                      fmt::format("{} binds ring {} to the buffer '{}', which the ring {} bound at line {} already "
+                                  "holds: on a5 both rings' slots start at the reservation's base, so a push into "
+                                  "one overwrites a tile the other ring's consumer still holds",
+                                  c->op->name(), id, *name, f0->second.second, f0->second.first.line),
+                      "reserve a buffer of its own for each ring");
+            }
+        });
+    }
+}
+
 }  // namespace
 
 void check_ring_buffers(const Program& p, const HwParams& hw) {
@@ -161,6 +202,7 @@ void check_ring_buffers(const Program& p, const HwParams& hw) {
         }
     }
     check_rings_fit_reservations(p, hw);
+    check_one_ring_per_reservation(p, hw);
 }
 
 }  // namespace cvsim::passes
