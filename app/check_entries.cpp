@@ -597,10 +597,16 @@ void add_launch_entries(const CommonOptions& c, const std::string& kernel, const
                         x.opts.inputs.push_back(fmt::format("{}={}", n, fill));
                         what.push_back("data of " + n);
                     }
+                    // (with the orchestration's sample: its values and this data, which it fills alike; the label
+                    // and the note of a finding name both, the data being what a scatter through it races on)
+                    const std::string mine = fmt::format("{}={}", fmt::join(what, ", "), fill);
                     if (!sample_kind) {
-                        x.sampled = fmt::format("{}={}", fmt::join(what, ", "), fill);
+                        x.sampled = mine;
                         x.binding += (x.binding.empty() ? "" : ", ") + std::string("sampled ") + x.sampled;
                         x.sample_group = static_cast<int>(std::hash<std::string>{}(k.name) & 0x3fffffff);
+                    } else if (x.sampled.find(mine) == std::string::npos) {
+                        x.sampled += (x.sampled.empty() ? "" : ", ") + mine;
+                        x.binding += (x.binding.empty() ? "sampled " : ", ") + mine;
                     }
                     x.program = program;
                     variants.push_back(std::move(x));

@@ -466,9 +466,14 @@ bool ExploreCommand::KernelCheck::emit(const CheckEntry& ent, const std::string&
     if (!m_c.quiet && !ent.sampled.empty() && !sum.distinct.empty())
         std::cout << fmt::format(
             "note: found with values cvsim sampled ({}), not given: values your program never takes can break "
-            "its "
-            "preconditions; --input NAME=VALUE checks the ones it does\n",
-            ent.sampled);
+            "its preconditions{}; --input NAME=VALUE checks the ones it does\n",
+            ent.sampled,
+            ent.sampled.find("data of ") != std::string::npos
+                ? " (data of T=V: every element of T is V, iota: element i is i (+V), so every block or "
+                  "iteration that takes an index from T may take the same one: a race on what they then "
+                  "write is real only if T can hold such values, e.g. not for a slot or index map whose "
+                  "entries the program keeps distinct)"
+                : "");
     if (!m_e.save_failures.empty()) save_failures(m_e.save_failures, ck, m_kernel, sum);
     nlohmann::json item = explore_json(m_kernel, sum, &scope);
     if (m_per_launch || ent.dim_try > 0 || !ent.dim_sample.empty()) item["entry"] = ck.entry;

@@ -267,6 +267,11 @@ std::vector<GmAlias> LaunchAliases::of_var_paths(const Var* v, const SourceLoc& 
                    (d->sval == "pl.tensor.slice" || d->sval == "pl.tensor.view" || d->sval == "pl.tensor.reshape")) {
             auto shape = d->args.size() > 1 ? const_ints(d->args[1]) : std::nullopt;
             const bool reshape = d->sval == "pl.tensor.reshape" || d->args.size() == 2;
+            // A reshape to a shape computed at run time (`[pl.tensor.dim(t, 0) * 8, 1024]`): the value's type, when
+            // sema knows every dimension of it (as launch_alias_groups reads it).
+            if (!shape && reshape && v->type.kind == TypeKind::Tensor && !v->type.shape.empty() &&
+                std::all_of(v->type.shape.begin(), v->type.shape.end(), [](int64_t x) { return x >= 1; }))
+                shape = v->type.shape;
             auto off = reshape ? std::nullopt : const_ints(d->args[2]);
             // A view as another dtype (pl.tensor.view(..., dtype=D)): its shape and offsets count D's elements,
             // not the source's, so it is anywhere in the source.
@@ -274,7 +279,13 @@ std::vector<GmAlias> LaunchAliases::of_var_paths(const Var* v, const SourceLoc& 
             const bool retyped = src && d->type.kind == TypeKind::Tensor && src->type.kind == TypeKind::Tensor &&
                                  d->type.dtype != src->type.dtype;
             for (GmAlias a : of(src, depth + 1)) {
-                if (retyped || !shape) {
+                if (reshape && !retyped && !shape && !a.shape.empty() && whole_or_unknown(a)) {
+                    // A reshape of all of a tensor to a shape computed at run time (`pl.tensor.reshape(t,
+                    // [pl.tensor.dim(t, 0) * 8, 1024])`): still all of it, whatever the shape (a reshape keeps the
+                    // element count). Its bytes are the root's; as "anywhere in it" a later launch's lookup of the
+                    // reshaped value was no sure overlap and the runtime's tensor-map order through it was lost.
+                    a = whole_of(a.base);
+                } else if (retyped || !shape) {
                     a = GmAlias{a.base, {}, {}, 0};
                 } else if (reshape) {
                     a = reshaped(a, *shape);

@@ -241,6 +241,27 @@ std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size
         auto it = rel_loops.find(v);
         return it == rel_loops.end() ? std::nullopt : it->second;
     };
+    // Loops whose start is affine in what the window analysis bounds (the block index, constant-range loop
+    // variables; scalar parameters) and whose stop is that start plus a constant (`for n in pl.range(d0, d0 +
+    // 512, 256)`, d0 from the block index): the start, the step and the trip count. The analysis leaves such a
+    // loop variable unbounded (its start is no constant); here it is its start plus `step * k`, k below the trip
+    // count.
+    struct StartLoop {
+        passes::Affine start;
+        int64_t step = 1, trips = 0;
+    };
+    std::map<const Var*, StartLoop> start_loops;
+    auto note_start_loop = [&](const Stmt& st, const passes::StmtPath& at) {
+        if (!st.loop_var || !st.start || !st.stop || st.loop_kind == LoopKind::Spmd ||
+            rel_loops.count(st.loop_var.get()))
+            return;
+        const auto step = st.step ? const_int(st.step) : std::optional<int64_t>(1);
+        if (!step || *step <= 0) return;
+        passes::Affine a = wa.value_at(st.start, at), b = wa.value_at(st.stop, at);
+        if (!a.ok || !b.ok || a.terms.empty() || a.terms != b.terms || b.c - a.c <= 0 || b.c - a.c > (int64_t{1} << 24))
+            return;
+        start_loops[st.loop_var.get()] = StartLoop{a, *step, (b.c - a.c + *step - 1) / *step};
+    };
     std::optional<KernelWindow> out;
     bool bad = false;
     std::function<void(Block&, passes::StmtPath)> walk = [&](Block& b, passes::StmtPath path) {
@@ -291,12 +312,28 @@ std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size
                                     rel_lo += std::min<int64_t>(0, span);
                                     rel_hi += std::max<int64_t>(0, span);
                                     if (rl->trips > 1) strides.push_back(m * rl->step);
+                                } else if (auto sl = start_loops.find(v); sl != start_loops.end()) {
+                                    for (const auto& [a, ka] : sl->second.start.terms) {
+                                        if (a->name == "%off" || a->name == "%div" || a->name == "%lane") ok = false;
+                                        if (auto pi = scalar_index.find(a); pi != scalar_index.end())
+                                            kd.coef[pi->second] += m * ka;
+                                        else if (m * ka != 0) {
+                                            rest.terms[a] += m * ka;
+                                            strides.push_back(m * ka);
+                                        }
+                                    }
+                                    rest.c += m * sl->second.start.c;
+                                    const int64_t span = m * sl->second.step * (sl->second.trips - 1);
+                                    rel_lo += std::min<int64_t>(0, span);
+                                    rel_hi += std::max<int64_t>(0, span);
+                                    if (sl->second.trips > 1) strides.push_back(m * sl->second.step);
                                 } else {
-                                    rest.terms[v] = m;
+                                    rest.terms[v] += m;
                                     strides.push_back(m);
                                 }
                             }
                             std::erase_if(kd.coef, [](const auto& e) { return e.second == 0; });
+                            std::erase_if(rest.terms, [](const auto& e) { return e.second == 0; });
                             auto r = ok ? wa.bounds(rest) : std::nullopt;
                             if (!r) {
                                 kw.emplace_back();
@@ -327,7 +364,10 @@ std::optional<KernelWindow> kernel_window(const Program& prog, Function& k, size
                     }
                 }
             }
-            if (s.kind == StmtKind::For) walk(s.body, here);
+            if (s.kind == StmtKind::For) {
+                note_start_loop(s, here);
+                walk(s.body, here);
+            }
             if (s.kind == StmtKind::If) {
                 walk(s.body, here);
                 walk(s.orelse, here);

@@ -237,9 +237,13 @@ const std::optional<LaunchOrder::ArgWindow>& LaunchOrder::arg_window(size_t k, s
     if (!box) return it->second;
     ArgWindow w = *box;
     const size_t pp = m_access_param[k][x];
+    // A core_num the orchestration computes at run time: any width (0: the block index unbounded). The runtime
+    // runs as many blocks as the value says; the 1 block of a check without --blocks is no bound on what a launch
+    // of another width writes (a pair of launches whose blocks 1.. overlap was clean).
     auto blocks = launch_core_num(*l.call);
+    const int width = blocks ? static_cast<int>(*blocks) : core_num_attr(*l.call) ? 0 : 1;
     bool atomic = false;
-    auto kw = kernel_window(m_program, *l.callee, pp, blocks ? static_cast<int>(*blocks) : 1, 0, &atomic);
+    auto kw = kernel_window(m_program, *l.callee, pp, width, 0, &atomic);
     w.atomic = kw && atomic;
     if (kw && kw->size() == w.dims.size())
         for (size_t d = 0; d < w.dims.size(); ++d) {

@@ -156,6 +156,38 @@ Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth)
             return unknown();
         case ExprKind::Binary: {
             if (e->args.size() != 2) return unknown();
+            // `x - (x // c) * c` (or `c * (x // c)`) is `x % c`, spelled out (pypto-lib's `unit - row * 8` with
+            // `row = unit // 8`): the `%` atom below, also where x // c alone has no bound.
+            if (e->sval == "-" && e->args[0] && e->args[0]->kind == ExprKind::Var && e->args[1]) {
+                const Expr* m = e->args[1].get();
+                for (int hop = 0; m && m->kind == ExprKind::Var && hop < 8; ++hop) {
+                    auto it = m_defs.find(m->var.get());
+                    if (it == m_defs.end() || it->second.count != 1 || m_multi.count(m->var.get()) ||
+                        m_params.count(m->var.get()) || !it->second.stmt->value)
+                        break;
+                    m = it->second.stmt->value.get();
+                }
+                if (m && m->kind == ExprKind::Binary && m->sval == "*" && m->args.size() == 2) {
+                    for (int side = 0; side < 2; ++side) {
+                        const auto c = const_int(m->args[1 - side]);
+                        const Expr* q = m->args[side].get();
+                        for (int hop = 0; q && q->kind == ExprKind::Var && hop < 8; ++hop) {
+                            auto it = m_defs.find(q->var.get());
+                            if (it == m_defs.end() || it->second.count != 1 || m_multi.count(q->var.get()) ||
+                                m_params.count(q->var.get()) || !it->second.stmt->value)
+                                break;
+                            q = it->second.stmt->value.get();
+                        }
+                        if (!c || *c <= 0 || !q || q->kind != ExprKind::Binary || q->sval != "//" ||
+                            q->args.size() != 2 || !q->args[0] || q->args[0]->kind != ExprKind::Var ||
+                            q->args[0]->var != e->args[0]->var || const_int(q->args[1]) != c)
+                            continue;
+                        const Affine x = affine(e->args[0], path, depth + 1);
+                        if (!x.ok) return unknown();
+                        return mod_of(e.get(), x, *c);
+                    }
+                }
+            }
             Affine x = affine(e->args[0], path, depth + 1), y = affine(e->args[1], path, depth + 1);
             if (!x.ok || !y.ok) return unknown();
             if (e->sval == "+") return add(x, y, 1);
@@ -165,26 +197,7 @@ Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth)
                 if (y.terms.empty()) return scale(x, y.c);
                 return unknown();
             }
-            if (e->sval == "%" && y.terms.empty() && y.c > 0) {
-                // x % c is affine when x stays within one period of c: x - k*c (loop variables of constant ranges).
-                if (auto r = range(x)) {
-                    int64_t k = floor_div(r->first, y.c);
-                    if (floor_div(r->second, y.c) == k) return add(x, Affine{true, k * y.c, {}}, -1);
-                    // Over several periods: an atom in [0, c - 1] of its own (gm_windows.h, ModAtom).
-                    VarPtr& atom = m_mod_of[e.get()];
-                    if (!atom) {
-                        atom = std::make_shared<Var>();
-                        atom->name = "%mod";
-                        m_loop_vars.insert(atom.get());
-                        m_bounds[atom.get()] = {0, y.c - 1};
-                        m_mod[atom.get()] = ModAtom{x, y.c};
-                    }
-                    Affine a;
-                    a.terms[atom.get()] = 1;
-                    return a;
-                }
-                return unknown();
-            }
+            if (e->sval == "%" && y.terms.empty() && y.c > 0) return mod_of(e.get(), x, y.c);
             if (e->sval == "//" && x.terms.empty() && y.terms.empty() && y.c != 0) {
                 Affine r;
                 r.c = floor_div(x.c, y.c);
@@ -217,6 +230,31 @@ Affine WindowAnalysis::affine(const ExprPtr& e, const StmtPath& path, int depth)
         default:
             return unknown();
     }
+}
+
+// x % c (c > 0), for the expression E: x - k*c when x stays within one period of c (loop variables of constant
+// ranges); over several periods an atom in [0, c - 1] of its own (gm_windows.h, ModAtom); the same atom when x has
+// no bound but is never negative (block indices of a launch whose width is not known, with coefficients >= 0).
+Affine WindowAnalysis::mod_of(const Expr* e, const Affine& x, int64_t c) const {
+    if (auto r = range(x)) {
+        int64_t k = floor_div(r->first, c);
+        if (floor_div(r->second, c) == k) return add(x, Affine{true, k * c, {}}, -1);
+    } else {
+        bool nonneg = x.c >= 0;
+        for (const auto& [v, k] : x.terms) nonneg &= k > 0 && m_block_vars.count(v) > 0;
+        if (!nonneg) return unknown();
+    }
+    VarPtr& atom = m_mod_of[e];
+    if (!atom) {
+        atom = std::make_shared<Var>();
+        atom->name = "%mod";
+        m_loop_vars.insert(atom.get());
+        m_bounds[atom.get()] = {0, c - 1};
+        m_mod[atom.get()] = ModAtom{x, c};
+    }
+    Affine a;
+    a.terms[atom.get()] = 1;
+    return a;
 }
 
 Affine WindowAnalysis::lane_term() const {

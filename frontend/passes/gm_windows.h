@@ -109,6 +109,8 @@ class WindowAnalysis {
     // [min, max] of an affine form whose atoms are loop variables of constant ranges (and block variables of a
     // known block count); nullopt otherwise.
     std::optional<std::pair<int64_t, int64_t>> bounds(const Affine& a) const { return range(a); }
+    // The affine form of E as seen at PATH (a statement's position; its value over the atoms above).
+    Affine value_at(const ir::ExprPtr& e, const StmtPath& path) const { return affine(e, path, 0); }
 
   private:
     struct Def {
@@ -148,8 +150,9 @@ class WindowAnalysis {
     // E-OOB), free to differ in every comparison, like a `%` atom without a definition.
     mutable std::map<std::pair<const ir::Expr*, size_t>, ir::VarPtr> m_unknown_off;
     mutable std::map<const ir::Var*, ModAtom> m_mod;
-    mutable ir::VarPtr m_lane_atom;  // lane_atom()
-    Affine lane_term() const;        // the lane atom, made when first met
+    mutable ir::VarPtr m_lane_atom;                                      // lane_atom()
+    Affine lane_term() const;                                            // the lane atom, made when first met
+    Affine mod_of(const ir::Expr* e, const Affine& x, int64_t c) const;  // x % c for expression e
     std::set<const ir::Var*> m_params;
     std::set<const ir::Var*> m_multi;  // variables bound by loops / branches / several assignments
 };
