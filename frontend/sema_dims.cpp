@@ -366,9 +366,6 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
                 if (!ki || *ki < 0 || static_cast<size_t>(*ki) >= t->second->args.size()) continue;
                 if (auto dv = fold_dim(*t->second->args[static_cast<size_t>(*ki)])) changed |= set(n, *dv);
             }
-            for (const auto& [n, v] : scalar_assigns)  // NAME = EXPR over names that have a value
-                if (unresolved(*n))
-                    if (auto dv = fold_dim(*v)) changed |= set(*n, *dv);
             // Both ways, position by position: `x: ANN = y` (an alias), `t: ANN = self.f(...)` against f's return
             // annotation, and `return a, b` against the function's own (PyPTO writes a symbol on one side and the
             // size on the other: pypto-lib's `-> [T_DYN, 4]` returning an `[8, 4]` parameter).
@@ -418,7 +415,24 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
             }
         }
     };
-    fixpoint();
+    // NAME = EXPR (scalar_assigns) binds last: only a symbol nothing else binds takes EXPR's value, one at a time
+    // with the fixed point after each (an expression over two sizes cvsim made up on their own, e.g.
+    // `KEY_CACHE_ROWS // BLOCK_TABLE_FLAT`, is a worse guess than the size a call's shapes give the same symbol).
+    auto settle = [&] {
+        fixpoint();
+        for (bool again = true; again;) {
+            again = false;
+            for (const auto& [n, v] : scalar_assigns)
+                if (unresolved(*n))
+                    if (auto dv = fold_dim(*v)) {
+                        set(*n, *dv);
+                        fixpoint();
+                        again = true;
+                        break;
+                    }
+        }
+    };
+    settle();
     // A pl.dynamic symbol the program's shapes do not bind takes the default now, and the implicit names that
     // follow it through calls and aliases follow its value (the fixed point again); then the rest default.
     bool defaulted_any = false;
@@ -428,7 +442,7 @@ static void bind_once(ConstTable& consts, const Stmt& program_class, std::set<st
             consts.defaulted.push_back(n);
             defaulted_any = true;
         }
-    if (defaulted_any) fixpoint();
+    if (defaulted_any) settle();
     for (const auto& n : symbols) {
         if (consts.values.count(n) || pending.count(n)) continue;
         if (consts.dim_default) {
