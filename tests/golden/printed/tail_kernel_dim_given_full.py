@@ -1,45 +1,7 @@
 # tail_kernel_at_sampled_size.py at T = 128 given by the user: the tail kernel is not launched (128 is a multiple
 # of 16), which is a note, not E-UNCHECKED for scalars of a launch the orchestration does not make.
-# RUN: check --schedules 5 --jobs 1 --dim T=128
+# RUN: check tests/golden/printed/tail_kernel_at_sampled_size.py --schedules 5 --jobs 1 --dim T=128
 # EXIT: 0
 # CHECK: [full_rows]: 6 schedules
 # CHECK: PASS: no finding in any explored schedule
 # CHECK-NOT: tail_rows
-import pypto.language as pl
-
-T = pl.dynamic("T")
-
-
-@pl.program
-class TailRows:
-    @pl.function(type=pl.FunctionType.InCore)
-    def full_rows(x: pl.Tensor[[t_dim, 64], pl.FP32], out: pl.Out[pl.Tensor[[t_pad, 64], pl.FP32]]) -> pl.Tensor[[t_pad, 64], pl.FP32]:
-        xv: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 64])
-        y: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.muls(xv, 2.0)
-        out_1: pl.Tensor[[t_pad, 64], pl.FP32] = pl.tile.store(y, [0, 0], out)
-        return out_1
-
-    @pl.function(type=pl.FunctionType.InCore)
-    def tail_rows(full: pl.Scalar[pl.INDEX], x: pl.Tensor[[t_dim, 64], pl.FP32], out: pl.InOut[pl.Tensor[[t_pad, 64], pl.FP32]]) -> pl.Tensor[[t_pad, 64], pl.FP32]:
-        xv: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [full, 0], [8, 64])
-        y: pl.Tile[[8, 64], pl.FP32, pl.Mem.Vec] = pl.tile.adds(xv, 1.0)
-        out_1: pl.Tensor[[t_pad, 64], pl.FP32] = pl.tile.store(y, [full, 0], out)
-        return out_1
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, x: pl.Tensor[[T, 64], pl.FP32]) -> pl.Tensor[[t_pad, 64], pl.FP32]:
-        t_dim: pl.Scalar[pl.INDEX] = pl.tensor.dim(x, 0)
-        full: pl.Scalar[pl.INDEX] = t_dim // 16 * 16
-        t_pad: pl.Scalar[pl.INDEX] = (t_dim + 15) // 16 * 16
-        buf: pl.Tensor[[t_pad, 64], pl.FP32] = pl.tensor.create([t_pad, 64], dtype=pl.FP32, layout=pl.TensorLayout.ND)
-        if 0 < full:
-            buf_1: pl.Tensor[[t_pad, 64], pl.FP32] = self.full_rows(x, buf)
-            buf_2: pl.Tensor[[t_pad, 64], pl.FP32] = pl.yield_(buf_1)
-        else:
-            buf_2: pl.Tensor[[t_pad, 64], pl.FP32] = pl.yield_(buf)
-        if full < t_dim:
-            buf_3: pl.Tensor[[t_pad, 64], pl.FP32] = self.tail_rows(full, x, buf_2, attrs={"core_num": 1})
-            buf_4: pl.Tensor[[t_pad, 64], pl.FP32] = pl.yield_(buf_3)
-        else:
-            buf_4: pl.Tensor[[t_pad, 64], pl.FP32] = pl.yield_(buf_2)
-        return buf_4
