@@ -122,7 +122,7 @@ std::vector<CheckEntry> sampled_entries(const CommonOptions& c, const std::strin
         CheckEntry e{c, "", "", "", {}, nullptr, "", -1, "", nullptr};
         if (i >= base_samples) {
             e.sample_extra = extras[i - base_samples].chain ? 2 : 1;
-            e.opts.timeout = std::min(e.opts.timeout, kExtraSampleTimeout);
+            e.opts.work_budget = e.opts.probe_budget;
         }
         e.opts.entry = fn->name;
         for (const auto& [n, v] : a) e.opts.inputs.push_back(n + "=" + v);
@@ -434,7 +434,7 @@ std::vector<CheckEntry> entries_of_entry(const CommonOptions& c, const std::stri
             for (size_t i = before; i < out.size(); ++i)
                 if (out[i].sample_group >= 0) {
                     out[i].sample_extra = x.chain ? 2 : 1;
-                    out[i].opts.timeout = std::min(out[i].opts.timeout, kExtraSampleTimeout);
+                    out[i].opts.work_budget = out[i].opts.probe_budget;
                 }
         }
     }

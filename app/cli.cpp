@@ -118,6 +118,8 @@ sim::SessionOptions session_options(const CommonOptions& c) {
     o.compare.atol = c.atol;
     o.max_cycles = c.max_cycles;
     o.max_wall_seconds = c.timeout;
+    o.max_instructions = c.work_budget;
+    o.max_ref_work = c.work_budget * kRefWorkPerInstruction;
     for (const auto& in : c.inputs) {
         auto eq = in.find('=');
         if (eq == std::string::npos || eq == 0)

@@ -35,7 +35,17 @@ struct CommonOptions {
     double rtol = 0, atol = 0;
     uint64_t max_cycles = 200'000'000;
     double timeout = 60;
+    // --probe-budget: the deterministic work bound of one schedule of a check probe at a value or size cvsim
+    // sampled beyond the first ones (app/cli_internal.h kProbe...), in simulated tile instructions; the
+    // probe's reference interpretation gets kRefWorkPerInstruction times this in statements and tile elements.
+    uint64_t probe_budget = 500'000;
+    // The bound of this entry's schedules in that unit (0: none; set on the probes, not by a flag).
+    uint64_t work_budget = 0;
 };
+
+// The reference interpretation's share of a work budget (CommonOptions::work_budget): this many statements and tile
+// elements per simulated instruction (the simulator's cost per instruction covers its data path and its timing).
+constexpr uint64_t kRefWorkPerInstruction = 2048;
 
 struct RunOptions {
     std::string kernel;

@@ -45,9 +45,9 @@ PipelineResult expand_kernel_file(const CommonOptions& c, const std::string& ker
 // this many of them (docs/DECISIONS.md, "The host walk").
 constexpr size_t kMaxBindings = 8;
 
-// The wall-time bound (seconds) of one schedule at an extra sampled value (app/sampling.h ExtraSample): a value
-// whose schedule does not finish within it is no verdict (a made-up size must not turn into an E-TIMEOUT).
-constexpr double kExtraSampleTimeout = 2;
+// A schedule at an extra sampled value (app/sampling.h ExtraSample) or size is bounded by --probe-budget
+// (CommonOptions::work_budget, a count of work, so the same on a loaded machine as on an idle one): a value whose
+// schedule does not finish within it is no verdict (a made-up size must not turn into an E-TIMEOUT).
 
 // Sizes cvsim defaulted are sampled (docs/DECISIONS.md): the values a comparison of the program's source changes
 // at (at most this many per symbol, up to kMaxComparedSize), then every defaulted symbol at 1, 2, ..., 64 (and,

@@ -165,6 +165,7 @@ class ExploreCommand::KernelCheck {
     // take (it does not compile, or its nominal run falls outside a tensor) or whose schedules only hit the
     // wall-time bound is no verdict, and a size that finds something is that kernel's verdict.
     std::vector<std::string> m_size_taken, m_size_skipped;  // the sizes checked, and those no launch took
+    std::vector<std::string> m_size_over_budget;            // sizes whose schedules only exceeded the probe's bound
     // A kernel not checked at the default size because a scalar of its launch comes from a size cvsim made up
     // (pl.tensor.dim of a defaulted dim): its E-UNCHECKED waits for the other sizes, and a size at which the
     // kernel is launched with known scalars and checked replaces it (docs/DECISIONS.md, "A symbol the

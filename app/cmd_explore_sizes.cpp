@@ -140,7 +140,7 @@ bool ExploreCommand::KernelCheck::queue_combo(const DimSizes& combo, int* queued
             break;
         }
         x.opts.quiet = m_c.quiet;
-        x.opts.timeout = std::min(x.opts.timeout, kExtraSampleTimeout);
+        x.opts.work_budget = x.opts.probe_budget;
         x.dim_sample = text;
         x.sample_group = -1;  // not one of the default's samples: no group bookkeeping
         std::vector<std::string> shown;

@@ -463,8 +463,8 @@ class Supervisor {
 
     void loop() {
         // A worker owes the supervisor nothing for the reference and the nominal schedule (one bound each) plus a
-        // schedule; at least a minute: a probe at a sampled value (a 2 s bound per schedule) of a real-size kernel
-        // on a loaded machine spent longer than 11 s in its reference and was killed as hung, and the file ended
+        // schedule; at least a minute: a probe at a sampled value (then bounded by 2 s per schedule) of a real-size
+        // kernel on a loaded machine spent longer than 11 s in its reference and was killed as hung, and the file ended
         // in E-IO "workers keep dying" instead of its verdicts (pypto-lib hc_post). A schedule that really does not
         // end is cut by its own wall-time bound inside the worker.
         const double silent_limit = std::max(60.0, 3 * m_c.timeout + 5);

@@ -142,6 +142,12 @@ int main(int argc, char** argv) {
         cmd->add_option("--seed", explore.seed, "first seed (default 1)")->check(kCount)->type_name("S");
         cmd->add_option("--strategy", explore.strategy, "random (default), pct:D, sweep")->type_name("S");
         cmd->add_flag("--stop-on-first", explore.stop_on_first, "stop at the first schedule with a finding");
+        cmd->add_option("--probe-budget", common.probe_budget,
+                        fmt::format("tile instructions one schedule of a probe at a further sampled value or size may "
+                                    "run; a probe beyond it gives no verdict (0: no bound; default {})",
+                                    CommonOptions{}.probe_budget))
+            ->check(kCount)
+            ->type_name("N");
         cmd->add_option("--jobs", explore.jobs,
                         "worker processes (default: the number of cores; 0: run in this process)")
             ->check(kCount)

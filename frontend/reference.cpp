@@ -68,6 +68,7 @@ Result interpret_lanes(const rt::LaunchPlan& plan, const rt::TensorStore& initia
     Machine m;
     m.gm = initial;
     m.max_statements = opt.max_statements;
+    m.max_work = opt.max_work;
     m.max_wall_seconds = opt.max_wall_seconds;
     m.aiv_lanes = plan.aiv_split ? 2 : 1;
     m.blocks = plan.blocks;
@@ -103,6 +104,7 @@ Result interpret(const rt::LaunchPlan& plan, const rt::TensorStore& initial, con
     Machine m;
     m.gm = initial;
     m.max_statements = opt.max_statements;
+    m.max_work = opt.max_work;
     m.max_wall_seconds = opt.max_wall_seconds;
     m.blocks = plan.blocks;
     std::vector<std::unique_ptr<Lane>> lanes;

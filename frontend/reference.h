@@ -17,6 +17,7 @@ struct Result {
 struct Options {
     uint64_t max_statements = 200'000'000;  // bound on work, so a runaway loop ends with an error, not a hang
     double max_wall_seconds = 0;            // wall-time bound of one interpretation (0: none), E-TIMEOUT
+    uint64_t max_work = 0;  // deterministic bound: statements plus tile elements computed, moved (0: none), E-TIMEOUT
 };
 
 // Runs the plan on `initial` GM contents. A mixed entry (plan.mixed set) is interpreted sequentially, one

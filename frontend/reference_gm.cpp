@@ -52,6 +52,7 @@ Value Lane::load(const Expr& c) {
 Value Lane::store(const Expr& c) {
     gm_turn();
     TileP src = tile(arg(c, "tile"));
+    m_m.work += static_cast<uint64_t>(src->d.m.size());
     TView v = view(arg(c, "output_tensor"));
     std::vector<int64_t> ext = {src->vr, src->vc};
     if (auto& sh = arg(c, "shapes")) {

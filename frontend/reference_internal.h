@@ -79,6 +79,8 @@ struct Machine {
     std::map<std::string, int> barrier_size;
     uint64_t statements = 0;
     uint64_t max_statements = 0;
+    uint64_t work = 0;  // statements plus the elements of tiles computed, loaded and stored
+    uint64_t max_work = 0;
     // Float atomic adds per tensor and element: nonzero terms summed (initial value included) and the sum
     // of their magnitudes, for the order tolerance (see finish()).
     struct AtomicTerms {

@@ -76,6 +76,10 @@ Value Lane::eval(const ExprPtr& e) {
 void Lane::count(const SourceLoc& loc) {
     if (++m_m.statements > m_m.max_statements)
         fail(codes::kTimeout, loc, fmt::format("the reference run exceeded {} statements", m_m.max_statements));
+    if (++m_m.work > m_m.max_work && m_m.max_work > 0)
+        fail(codes::kTimeout, loc,
+             fmt::format("the reference run exceeded the work bound of {} (statements and tile elements)",
+                         m_m.max_work));
     if ((m_m.statements & 4095) == 0 && m_m.max_wall_seconds > 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - m_m.wall_start).count() > m_m.max_wall_seconds)
         fail(codes::kTimeout, loc,
@@ -246,6 +250,7 @@ TileP Lane::make_tile(TileData d, Mem mem, int64_t vr, int64_t vc) {
     auto t = std::make_shared<RTile>();
     t->vr = vr < 0 ? d.m.rows() : vr;
     t->vc = vc < 0 ? d.m.cols() : vc;
+    m_m.work += static_cast<uint64_t>(d.m.size());  // checked at the next statement (count())
     t->d = std::move(d);
     t->mem = mem;
     return t;

@@ -196,6 +196,10 @@ Value Lane::compute(const Expr& c) {
     if (auto err = gather_compare_overflow_error(o)) fail(codes::kOob, c.loc, *err);
     if (auto err = assemble_outside_error(o)) fail(codes::kOob, c.loc, *err);
     if (auto err = write_outside_error(o)) fail(codes::kOob, c.loc, *err);
+    // The work bound (Machine::work): a matmul's products on top of the result's elements (make_tile).
+    if (d.code == OpCode::Matmul || d.code == OpCode::MatmulAcc || d.code == OpCode::MatmulBias)
+        if (tiles.size() >= 2)
+            m_m.work += static_cast<uint64_t>(o.out_rows * o.out_cols) * static_cast<uint64_t>(tiles[0]->d.m.cols());
     TileData res;
     try {
         res = eval_numerics(o);

@@ -128,6 +128,11 @@ void CoreBase::sync_scalar() {
 }
 
 void CoreBase::check_bounds() {
+    if (m_ctl.max_instructions > 0 && ++m_ctl.instructions > m_ctl.max_instructions && !m_ctl.timed_out) {
+        m_ctl.timed_out = m_ctl.work_exceeded = true;
+        sc_pause();
+        return;
+    }
     if ((++m_instr_count & 255) == 0 && m_ctl.wall_exceeded && m_ctl.wall_exceeded()) {
         m_ctl.timed_out = true;
         sc_pause();

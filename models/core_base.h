@@ -43,6 +43,9 @@ struct RunControl {
     uint64_t max_cycles = 0;              // simulated-time bound of a schedule (0: none)
     bool timed_out = false;               // a bound was hit (simulated or wall time)
     std::function<bool()> wall_exceeded;  // returns true when the wall-time bound is exceeded
+    uint64_t max_instructions = 0;        // instructions all cores may complete in a schedule (0: no bound)
+    uint64_t instructions = 0;            // completed so far in this schedule
+    bool work_exceeded = false;           // the timeout was max_instructions (deterministic), not the wall
     // The first exception a core's process let out (not AbortRun): SystemC reports it as an opaque
     // "uncaught exception ... In process: ..."; the machine rethrows this one after sc_start instead.
     std::exception_ptr error;

@@ -167,6 +167,9 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     reset_models();
     m_ctl.aborted = false;
     m_ctl.timed_out = false;
+    m_ctl.work_exceeded = false;
+    m_ctl.instructions = 0;
+    m_ctl.max_instructions = cfg.max_instructions;
     m_ctl.t0 = now_abs();
     auto wall_start = std::chrono::steady_clock::now();
     m_ctl.wall_exceeded = [wall_start, limit = cfg.max_wall_seconds] {
@@ -314,7 +317,9 @@ RunOutcome Machine::run(const RunConfig& cfg) {
         } else {
             f.code = codes::kTimeout;
             f.message =
-                m_ctl.timed_out
+                m_ctl.work_exceeded
+                    ? fmt::format("the schedule exceeded the work bound of {} instructions", cfg.max_instructions)
+                : m_ctl.timed_out
                     ? fmt::format("the schedule exceeded the wall-time bound of {} s", cfg.max_wall_seconds)
                     : fmt::format("the schedule exceeded the simulated-time bound of {} cycles", cfg.max_cycles);
         }

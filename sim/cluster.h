@@ -32,6 +32,7 @@ struct RunConfig {
     uint64_t visibility_delay = 0;         // GM write completion -> visible (cycles) when `schedule` is not resolved
     uint64_t max_cycles = 200'000'000;     // simulated-time bound
     double max_wall_seconds = 60;          // wall-time bound
+    uint64_t max_instructions = 0;         // deterministic bound: instructions issued by all cores (0: none)
     std::vector<EventSink*> sinks;         // observers of the event stream
     std::vector<uint32_t> ring_tensors;    // hidden ring tensor per cluster (index in gm)
     std::map<std::pair<int, int64_t>, int64_t> ring_bases;  // (dir 0 = C2V / 1 = V2C, ring id) -> byte offset in it

@@ -232,6 +232,7 @@ std::string Session::streams_off_reason() const {
 ref::Options Session::ref_options() const {
     ref::Options o;
     o.max_wall_seconds = m_opt.max_wall_seconds;  // the reference is a phase of its own, bounded like a schedule
+    o.max_work = m_opt.max_ref_work;
     return o;
 }
 
@@ -273,6 +274,7 @@ ScheduleResult Session::run(const Schedule& unresolved, const std::vector<EventS
     cfg.visibility_delay = vis;
     cfg.max_cycles = m_opt.max_cycles;
     cfg.max_wall_seconds = m_opt.max_wall_seconds;
+    cfg.max_instructions = m_opt.max_instructions;
     cfg.sinks.push_back(&checker);
     for (auto* s : sinks) cfg.sinks.push_back(s);
     cfg.ring_tensors = m_ring_tensors;

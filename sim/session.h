@@ -40,6 +40,10 @@ struct SessionOptions {
     CompareOptions compare;
     uint64_t max_cycles = 200'000'000;
     double max_wall_seconds = 60;
+    // Deterministic work bounds (0: none), E-TIMEOUT when exceeded: tile instructions issued per schedule (all
+    // cores), and statements plus tile elements of the reference interpretation (frontend/reference.h).
+    uint64_t max_instructions = 0;
+    uint64_t max_ref_work = 0;
     // Record instruction results for reuse by later schedules (sim/data_memo.h). Off for a session that runs
     // one schedule (`run`): the memo would only hold a copy of every result until the end.
     bool memo = true;

@@ -68,7 +68,21 @@ TEST(DimSampling, AKernelCleanAtEverySizeStaysClean) {
     EXPECT_EQ(out.find("error["), std::string::npos) << out;
     EXPECT_EQ(err.find("error["), std::string::npos) << err;
     EXPECT_NE(err.find("with N=32; N=64 (sizes cvsim chose"), std::string::npos) << err;
-    EXPECT_NE(err.find("not taken: out of bounds or not compiling"), std::string::npos) << err;
+    EXPECT_NE(err.find("not taken: out of bounds, not compiling or beyond --probe-budget"), std::string::npos) << err;
+}
+
+// A size cvsim chose is a probe bounded by --probe-budget (tile instructions, not wall time): beyond it the size
+// is not taken and says so; the default size is no probe and keeps its verdict.
+TEST(DimSampling, ASizeBeyondTheProbeBudgetIsNotTaken) {
+    RunResult tight = check("race_at_n16.py", {"--jobs", "1", "--probe-budget", "1"});
+    const std::string err = unwrapped(tight.err);
+    EXPECT_EQ(tight.exit_code, 0) << tight.out << tight.err;
+    EXPECT_EQ(tight.out.find("[N=16]"), std::string::npos) << tight.out;
+    EXPECT_NE(err.find("not checked at N=16"), std::string::npos) << err;
+    EXPECT_NE(err.find("exceed the probe's bound (--probe-budget 1 tile instructions"), std::string::npos) << err;
+    RunResult enough = check("race_at_n16.py", {"--jobs", "1", "--probe-budget", "1000"});
+    EXPECT_EQ(enough.exit_code, 1) << enough.out << enough.err;
+    EXPECT_NE(unwrapped(enough.out).find("race_at_n16.py [N=16]"), std::string::npos) << enough.out;
 }
 
 TEST(DimSampling, ASizeGivenIsNotSampled) {

@@ -159,6 +159,34 @@ TEST(Sampling, RacesOnlyAtLargerValuesAreFoundByTheExtraSamples) {
     EXPECT_EQ(early.out.find("flag=3"), std::string::npos) << early.out;
 }
 
+// A probe at an extra value is bounded by --probe-budget, a count of tile instructions (and of the reference's
+// statements and elements), not by wall time: the same verdict on a loaded machine as on an idle one. Beyond
+// it the value is no verdict, with a note; within it the race is found (the budget is not a wall clock that a
+// tiny kernel always meets).
+TEST(Sampling, AProbeBeyondItsWorkBoundIsNoVerdict) {
+    const std::vector<std::string> base = {
+        "check", sampling_kernel("race_at_three.py"), "--v2c", "off", "--schedules", "20", "--no-progress", "--jobs",
+        "1"};
+    auto with = [&](const char* budget) {
+        std::vector<std::string> a = base;
+        a.insert(a.end(), {"--probe-budget", budget});
+        return run_cvsim(a);
+    };
+    RunResult tight = with("1");
+    EXPECT_EQ(tight.exit_code, 0) << tight.out << tight.err;
+    EXPECT_NE(unwrapped(tight.err).find("not checked: its schedules exceed the probe's bound (--probe-budget 1 "),
+              std::string::npos)
+        << tight.err;
+    EXPECT_EQ(tight.out.find("n=3 (sampled)"), std::string::npos) << tight.out;
+    RunResult enough = with("1000");
+    EXPECT_EQ(enough.exit_code, 1) << enough.out << enough.err;
+    EXPECT_NE(unwrapped(enough.out).find("n=3 (sampled)"), std::string::npos) << enough.out;
+    // The first sampled values are not probes: a budget of 1 leaves their verdicts alone.
+    RunResult first = run_cvsim({"check", kernel("branch_result_v2c.py"), "--v2c", "off", "--schedules", "10",
+                                 "--no-progress", "--jobs", "1", "--probe-budget", "1"});
+    EXPECT_EQ(first.exit_code, 1) << first.out << first.err;
+}
+
 // --v2c reject's E-V2C-UNFENCED at each sampled value is the verdict there: no E-UNCHECKED "takes none of the
 // values" after it (hunt: it said so, with an empty reason).
 TEST(Sampling, ARejectDiagnosticAtASampledValueIsAVerdict) {
