@@ -187,6 +187,26 @@ TEST(Sampling, AProbeBeyondItsWorkBoundIsNoVerdict) {
     EXPECT_EQ(first.exit_code, 1) << first.out << first.err;
 }
 
+// A probe whose reference alone exceeds the budget (a long scalar loop, few tile instructions) compares no
+// outputs, and split-K's float atomic adds then differ between schedules (E-NONDET) by an order the reference's
+// tolerance allows: no verdict, not a finding (it was FAIL: E-UNCHECKED + E-NONDET at n=3).
+TEST(Sampling, AProbeWhoseReferenceIsCutIsNoVerdict) {
+    auto run = [](const char* budget) {
+        return run_cvsim({"check", sampling_kernel("probe_ref_cut.py"), "--blocks", "4", "--schedules", "20",
+                          "--no-progress", "--jobs", "1", "--probe-budget", budget});
+    };
+    RunResult cut = run("30");
+    EXPECT_EQ(cut.exit_code, 0) << cut.out << cut.err;
+    EXPECT_EQ(cut.out.find("E-NONDET"), std::string::npos) << cut.out;
+    EXPECT_NE(unwrapped(cut.err).find("n=3 not checked: its schedules exceed the probe's bound"), std::string::npos)
+        << cut.err;
+    // Unbounded, the reference runs and its tolerance accepts every order: the same verdict, every value checked.
+    RunResult full = run("0");
+    EXPECT_EQ(full.exit_code, 0) << full.out << full.err;
+    EXPECT_NE(unwrapped(full.out).find("n=3 (sampled)"), std::string::npos) << full.out;
+    EXPECT_EQ(full.err.find("not checked"), std::string::npos) << full.err;
+}
+
 // --v2c reject's E-V2C-UNFENCED at each sampled value is the verdict there: no E-UNCHECKED "takes none of the
 // values" after it (hunt: it said so, with an empty reason).
 TEST(Sampling, ARejectDiagnosticAtASampledValueIsAVerdict) {
