@@ -608,6 +608,12 @@ void add_launch_entries(const CommonOptions& c, const std::string& kernel, const
                         x.sampled += (x.sampled.empty() ? "" : ", ") + mine;
                         x.binding += (x.binding.empty() ? "sampled " : ", ") + mine;
                     }
+                    // Sampled data makes this a sample of the kernel's group even when the orchestration's walk
+                    // sampled nothing of its own (it ran under a sample because a made-up size left a scalar
+                    // unknown): a value out of bounds is then no verdict, as for any sample, not E-OOB
+                    // (pypto-lib's lookup_embedding: token ids 1..128 past a 128-row table of a made-up size).
+                    if (x.sample_group < 0)
+                        x.sample_group = static_cast<int>(std::hash<std::string>{}(k.name) & 0x3fffffff);
                     x.program = program;
                     variants.push_back(std::move(x));
                 }
