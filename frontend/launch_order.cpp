@@ -4,15 +4,12 @@
 #include <functional>
 #include <string_view>
 
+#include "frontend/launch.h"
 #include "frontend/passes/ir_util.h"
 
 namespace cvsim {
 
-std::vector<Diagnostic> unordered_launches(const ir::Program& program, const ir::Function& orch) {
-    std::vector<Diagnostic> out;
-    if (orch.type != ir::FuncType::Orchestration || !orch.loc.file) return out;
-    return launch_detail::LaunchOrder(program, orch).run();
-}
+std::vector<Diagnostic> unordered_launches(const ir::Program& program, const ir::Function& orch);
 
 }  // namespace cvsim
 
@@ -243,3 +240,30 @@ const Stmt* LaunchOrder::last_yield(const Block& b) {
 }
 
 }  // namespace cvsim::launch_detail
+
+namespace cvsim {
+
+std::vector<Diagnostic> unordered_launches(const ir::Program& program, const ir::Function& orch) {
+    std::vector<Diagnostic> out;
+    if (orch.type != ir::FuncType::Orchestration || !orch.loc.file) return out;
+    // Launches inside an Orchestration function ORCH calls are launches of ORCH (the runtime submits them in its
+    // task stream): the calls are inlined first (docs/DECISIONS.md, "An orchestration called by another"). A call
+    // inside a manual scope puts the callee's launches in that scope.
+    std::shared_ptr<ir::Program> inlined;
+    try {
+        const auto scopes = launch_detail::manual_scope_lines(*orch.loc.file);
+        inlined = inline_orchestration_calls(program, orch.name, [&](uint32_t line) {
+            for (const auto& [first, last] : scopes)
+                if (line > first && line <= last) return true;
+            return false;
+        });
+    } catch (const CompileError& e) {
+        out.push_back(e.diag());
+        return out;
+    }
+    if (!inlined) return launch_detail::LaunchOrder(program, orch).run();
+    auto f = inlined->find(orch.name);
+    return launch_detail::LaunchOrder(*inlined, *f).run();
+}
+
+}  // namespace cvsim
