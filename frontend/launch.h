@@ -37,9 +37,11 @@ std::shared_ptr<ir::Program> inline_kernel_calls(const std::shared_ptr<ir::Progr
 // A copy of PROGRAM in which the Orchestration function ORCH has every call of another Orchestration function
 // (`o = self.helper(...)`, as a statement) inlined, transitively (at most 8 deep); nullptr when it calls none.
 // RELOCATE(line of a call) true: the inlined statements take the call's location. For the launch-order analysis
-// (unordered_launches), which otherwise did not see launches inside a called orchestration.
+// (unordered_launches), which otherwise did not see launches inside a called orchestration. ORIGIN (optional):
+// each statement an inlined call brought in -> the number of that call (those of ORCH itself are not in it).
 std::shared_ptr<ir::Program> inline_orchestration_calls(const ir::Program& program, const std::string& orch,
-                                                        const std::function<bool(uint32_t)>& relocate);
+                                                        const std::function<bool(uint32_t)>& relocate,
+                                                        std::map<const ir::Stmt*, int>* origin = nullptr);
 // A call left in a kernel function after inlining (of an Orchestration/Group function, or inside an
 // expression) is E-UNSUPPORTED, never run as a no-op.
 void refuse_kernel_calls(const ir::Program& program);

@@ -45,8 +45,9 @@ const Function* orchestration_callee(const Program& p, const Stmt& s) {
 class Inliner {
   public:
     using Callee = const Function* (*)(const Program&, const Stmt&);
-    explicit Inliner(const Program& p, Callee callee = kernel_callee, std::function<bool(uint32_t)> relocate = nullptr)
-        : m_p(p), m_callee(callee), m_relocate(std::move(relocate)) {}
+    explicit Inliner(const Program& p, Callee callee = kernel_callee, std::function<bool(uint32_t)> relocate = nullptr,
+                     std::map<const Stmt*, int>* origin = nullptr)
+        : m_p(p), m_callee(callee), m_relocate(std::move(relocate)), m_origin(origin) {}
 
     Block block(Function& f, const Block& b, int depth) {
         Block out;
@@ -68,6 +69,9 @@ class Inliner {
     // Given the line of a call, whether the inlined statements take the call's location (an orchestration
     // called inside a manual scope: its launches run in that scope).
     std::function<bool(uint32_t)> m_relocate;
+    // Each inlined call's statements (not those of calls inside it, which have their own) -> a number of its own.
+    std::map<const Stmt*, int>* m_origin;
+    int m_calls = 0;
 
     void expand(Function& f, const Stmt& call_stmt, const Function& g, Block& out, int depth) {
         const Expr& call = *call_stmt.value;
@@ -109,6 +113,10 @@ class Inliner {
                           g.name, f.name));
         });
         body = block(f, body, depth + 1);
+        if (m_origin) {
+            const int id = ++m_calls;
+            passes::walk(body, [&](const StmtPtr& s) { m_origin->try_emplace(s.get(), id); });
+        }
         if (m_relocate && m_relocate(call_stmt.loc.line))
             passes::walk(body, [&](const StmtPtr& s) { s->loc = call_stmt.loc; });
         for (auto& s : body) out.push_back(s);
@@ -160,14 +168,15 @@ std::shared_ptr<Program> inline_kernel_calls(const std::shared_ptr<Program>& pro
 }
 
 std::shared_ptr<Program> inline_orchestration_calls(const Program& program, const std::string& orch,
-                                                    const std::function<bool(uint32_t)>& relocate) {
+                                                    const std::function<bool(uint32_t)>& relocate,
+                                                    std::map<const Stmt*, int>* origin) {
     auto f = program.find(orch);
     if (!f) return nullptr;
     bool any = false;
     passes::walk(f->body, [&](const StmtPtr& s) { any |= orchestration_callee(program, *s) != nullptr; });
     if (!any) return nullptr;
     auto p = clone_program(program);
-    Inliner in(*p, orchestration_callee, relocate);
+    Inliner in(*p, orchestration_callee, relocate, origin);
     auto g = p->find(orch);
     g->body = in.block(*g, g->body, 0);
     return p;

@@ -2,6 +2,7 @@
 #include "frontend/launch_order.h"
 
 #include <functional>
+#include <string>
 #include <string_view>
 
 #include "frontend/launch.h"
@@ -34,10 +35,24 @@ std::vector<std::pair<uint32_t, uint32_t>> manual_scope_lines(const SourceFile& 
         std::string_view t = file.line_text(l);
         const size_t w = indent(t);
         std::string_view rest = t.substr(w);
-        if (rest.rfind("with pl.scope(", 0) != 0 || rest.find("pl.ScopeMode.MANUAL") == std::string_view::npos)
-            continue;
-        uint32_t last = l;
-        for (uint32_t m = l + 1; m <= file.line_count(); ++m) {
+        if (rest.rfind("with pl.scope(", 0) != 0) continue;
+        // The header runs to the line where its parentheses close (`with pl.scope(\n mode=...\n):` is one scope
+        // statement to the parser; reading only its first line took a manual scope for AUTO: hunt12). Comments
+        // are left out.
+        std::string header;
+        uint32_t head_end = l;
+        int depth = 0;
+        for (uint32_t m = l; m <= file.line_count(); ++m) {
+            std::string_view u = file.line_text(m);
+            u = u.substr(0, u.find('#'));
+            header.append(u);
+            for (char ch : u) depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+            head_end = m;
+            if (depth <= 0) break;
+        }
+        if (header.find("pl.ScopeMode.MANUAL") == std::string::npos) continue;
+        uint32_t last = head_end;
+        for (uint32_t m = head_end + 1; m <= file.line_count(); ++m) {
             std::string_view u = file.line_text(m);
             if (blank(u)) continue;
             if (indent(u) <= w) break;
@@ -250,20 +265,26 @@ std::vector<Diagnostic> unordered_launches(const ir::Program& program, const ir:
     // task stream): the calls are inlined first (docs/DECISIONS.md, "An orchestration called by another"). A call
     // inside a manual scope puts the callee's launches in that scope.
     std::shared_ptr<ir::Program> inlined;
+    std::map<const ir::Stmt*, int> origin;
     try {
         const auto scopes = launch_detail::manual_scope_lines(*orch.loc.file);
-        inlined = inline_orchestration_calls(program, orch.name, [&](uint32_t line) {
-            for (const auto& [first, last] : scopes)
-                if (line > first && line <= last) return true;
-            return false;
-        });
+        inlined = inline_orchestration_calls(
+            program, orch.name,
+            [&](uint32_t line) {
+                for (const auto& [first, last] : scopes)
+                    if (line > first && line <= last) return true;
+                return false;
+            },
+            &origin);
     } catch (const CompileError& e) {
         out.push_back(e.diag());
         return out;
     }
     if (!inlined) return launch_detail::LaunchOrder(program, orch).run();
     auto f = inlined->find(orch.name);
-    return launch_detail::LaunchOrder(*inlined, *f).run();
+    launch_detail::LaunchOrder lo(*inlined, *f);
+    lo.set_origin(std::move(origin));
+    return lo.run();
 }
 
 }  // namespace cvsim
