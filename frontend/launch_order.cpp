@@ -1,6 +1,7 @@
 // LaunchOrder, the launches: unordered_launches, manual scopes, launches and host reads, the definitions followed.
 #include "frontend/launch_order.h"
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -30,33 +31,70 @@ std::vector<std::pair<uint32_t, uint32_t>> manual_scope_lines(const SourceFile& 
         size_t k = indent(t);
         return k == t.size() || t[k] == '#';
     };
+    // A line's code (no comment, no string literal) and how many brackets it leaves open; a line that ends in a
+    // backslash or inside brackets continues on the next, whose indentation means nothing (hunt12: a dedented
+    // continuation line ended the scope early, its later launches counted as AUTO).
+    struct Code {
+        std::string text;
+        int open = 0;
+        bool backslash = false;
+    };
+    auto code = [](std::string_view u) {
+        Code c;
+        char quote = 0;
+        for (size_t k = 0; k < u.size(); ++k) {
+            const char ch = u[k];
+            if (quote) {
+                if (ch == '\\')
+                    ++k;
+                else if (ch == quote)
+                    quote = 0;
+                continue;
+            }
+            if (ch == '#') break;
+            if (ch == '"' || ch == '\'') {
+                quote = ch;
+                continue;
+            }
+            c.open += ch == '(' || ch == '[' || ch == '{' ? 1 : ch == ')' || ch == ']' || ch == '}' ? -1 : 0;
+            c.text.push_back(ch);
+        }
+        size_t e = c.text.find_last_not_of(" \t\r");
+        c.backslash = e != std::string::npos && c.text[e] == '\\';
+        return c;
+    };
     std::vector<std::pair<uint32_t, uint32_t>> out;
     for (uint32_t l = 1; l <= file.line_count(); ++l) {
         std::string_view t = file.line_text(l);
         const size_t w = indent(t);
         std::string_view rest = t.substr(w);
         if (rest.rfind("with pl.scope(", 0) != 0) continue;
-        // The header runs to the line where its parentheses close (`with pl.scope(\n mode=...\n):` is one scope
-        // statement to the parser; reading only its first line took a manual scope for AUTO: hunt12). Comments
-        // are left out.
+        // The header runs to the line where its brackets close (`with pl.scope(\n mode=...\n):` is one scope
+        // statement to the parser; reading only its first line took a manual scope for AUTO: hunt12).
         std::string header;
         uint32_t head_end = l;
         int depth = 0;
         for (uint32_t m = l; m <= file.line_count(); ++m) {
-            std::string_view u = file.line_text(m);
-            u = u.substr(0, u.find('#'));
-            header.append(u);
-            for (char ch : u) depth += ch == '(' ? 1 : ch == ')' ? -1 : 0;
+            const Code c = code(file.line_text(m));
+            header += c.text;
+            depth += c.open;
             head_end = m;
-            if (depth <= 0) break;
+            if (depth <= 0 && !c.backslash) break;
         }
         if (header.find("pl.ScopeMode.MANUAL") == std::string::npos) continue;
         uint32_t last = head_end;
+        int open = 0;
+        bool continued = false;
         for (uint32_t m = head_end + 1; m <= file.line_count(); ++m) {
             std::string_view u = file.line_text(m);
-            if (blank(u)) continue;
-            if (indent(u) <= w) break;
+            if (open <= 0 && !continued) {
+                if (blank(u)) continue;
+                if (indent(u) <= w) break;
+            }
             last = m;
+            const Code c = code(u);
+            open = std::max(0, open + c.open);
+            continued = c.backslash;
         }
         out.emplace_back(l, last);
     }
