@@ -19,8 +19,9 @@ namespace cvsim::launch_detail {
 
 namespace {
 
-// The line ranges (the `with` line, the last line of its body) of every `with pl.scope(mode=pl.ScopeMode.MANUAL)`
-// of FILE: the body is the following lines indented deeper than the `with` (blank and comment lines inside).
+// The line ranges (the first and the last line of its body, inclusive) of every `with pl.scope(mode=pl.ScopeMode.
+// MANUAL)` of FILE: the body is the lines after the header indented deeper than the `with` (blank and comment lines
+// inside, continuation lines whatever their indentation), or the statement after the colon of a one-line `with`.
 std::vector<std::pair<uint32_t, uint32_t>> manual_scope_lines(const SourceFile& file) {
     auto indent = [](std::string_view t) {
         size_t k = 0;
@@ -82,6 +83,20 @@ std::vector<std::pair<uint32_t, uint32_t>> manual_scope_lines(const SourceFile& 
             if (depth <= 0 && !c.backslash) break;
         }
         if (header.find("pl.ScopeMode.MANUAL") == std::string::npos) continue;
+        // `with pl.scope(...): stmt` on one line (the parser takes it): the body is that statement.
+        {
+            size_t k = header.find("pl.scope(") + std::string_view("pl.scope").size();
+            int d = 0;
+            for (; k < header.size(); ++k) {
+                d += header[k] == '(' ? 1 : header[k] == ')' ? -1 : 0;
+                if (d == 0) break;
+            }
+            const size_t colon = header.find(':', k);
+            if (colon != std::string::npos && header.find_first_not_of(" \t\r\\", colon + 1) != std::string::npos) {
+                out.emplace_back(head_end, head_end);
+                continue;
+            }
+        }
         uint32_t last = head_end;
         int open = 0;
         bool continued = false;
@@ -96,7 +111,7 @@ std::vector<std::pair<uint32_t, uint32_t>> manual_scope_lines(const SourceFile& 
             open = std::max(0, open + c.open);
             continued = c.backslash;
         }
-        out.emplace_back(l, last);
+        if (last > head_end) out.emplace_back(head_end + 1, last);
     }
     return out;
 }
@@ -175,7 +190,7 @@ void LaunchOrder::find_untracked() {
 
 std::optional<size_t> LaunchOrder::scope_of(uint32_t line) {
     for (size_t k = 0; k < m_scopes.size(); ++k)
-        if (line > m_scopes[k].first && line <= m_scopes[k].second) return k;
+        if (line >= m_scopes[k].first && line <= m_scopes[k].second) return k;
     return std::nullopt;
 }
 
@@ -310,7 +325,7 @@ std::vector<Diagnostic> unordered_launches(const ir::Program& program, const ir:
             program, orch.name,
             [&](uint32_t line) {
                 for (const auto& [first, last] : scopes)
-                    if (line > first && line <= last) return true;
+                    if (line >= first && line <= last) return true;
                 return false;
             },
             &origin);
