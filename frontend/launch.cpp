@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 
 #include "frontend/codes.h"
 #include "frontend/diag.h"
@@ -44,6 +45,20 @@ std::shared_ptr<Function> pick_entry(const Program& p, const std::string& name) 
         for (auto& f : p.functions)
             if (f->type == t && f->specialised_from.empty()) of.push_back(f);  // a per-call copy is a callee
         if (of.size() == 1) return of[0];
+        if (of.size() > 1 && t == FuncType::Orchestration) {
+            // Orchestration functions that others call (`o = self.helper(...)`) are no entries: the only one no
+            // other calls is (hunt12: a helper orchestration made `check` say E-ENTRY without a verdict).
+            std::set<std::string> called;
+            for (const auto& f : of)
+                passes::walk(f->body, [&](const StmtPtr& s) {
+                    if (s->value && s->value->kind == ExprKind::FuncCall && s->value->sval != f->name)
+                        called.insert(s->value->sval);
+                });
+            std::vector<std::shared_ptr<Function>> roots;
+            for (const auto& f : of)
+                if (!called.count(f->name)) roots.push_back(f);
+            if (roots.size() == 1) return roots[0];
+        }
         if (of.size() > 1)
             raise(codes::kEntry, of[1]->loc,
                   fmt::format("the program has several {} functions; choose one with --entry NAME", func_type_name(t)));

@@ -1,6 +1,7 @@
 // From a parsed program to a launch: entry selection, expansion of mixed kernels, the launch plan.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -33,6 +34,14 @@ struct Compiled {
 // The program with every call between kernel functions (self.helper(...) inside an InCore/AIC/AIV function)
 // inlined, as PyPTO's InlineFunctions does (frontend/launch_inline.cpp); PROGRAM itself when there is none.
 std::shared_ptr<ir::Program> inline_kernel_calls(const std::shared_ptr<ir::Program>& program);
+// A copy of PROGRAM in which the Orchestration function ORCH has every call of another Orchestration function
+// (`o = self.helper(...)`, as a statement) inlined, transitively (at most 8 deep); nullptr when it calls none.
+// RELOCATE(line of a call) true: the inlined statements take the call's location. For the launch-order analysis
+// (unordered_launches), which otherwise did not see launches inside a called orchestration. ORIGIN (optional):
+// each statement an inlined call brought in -> the number of that call (those of ORCH itself are not in it).
+std::shared_ptr<ir::Program> inline_orchestration_calls(const ir::Program& program, const std::string& orch,
+                                                        const std::function<bool(uint32_t)>& relocate,
+                                                        std::map<const ir::Stmt*, int>* origin = nullptr);
 // A call left in a kernel function after inlining (of an Orchestration/Group function, or inside an
 // expression) is E-UNSUPPORTED, never run as a no-op.
 void refuse_kernel_calls(const ir::Program& program);

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
 #include "frontend/codes.h"
 #include "frontend/diag.h"
 #include "frontend/passes/ir_util.h"
@@ -31,14 +33,26 @@ const Function* kernel_callee(const Program& p, const Stmt& s) {
                : nullptr;  // an unread one: refuse_unread
 }
 
+// An Orchestration function called as a statement of another (`o = self.helper(x, out)`).
+const Function* orchestration_callee(const Program& p, const Stmt& s) {
+    if ((s.kind != StmtKind::Assign && s.kind != StmtKind::Eval) || !s.value || s.value->kind != ExprKind::FuncCall ||
+        is_host_op_call(*s.value) || s.value->ival == kFuncRef)
+        return nullptr;
+    auto g = p.find(s.value->sval);
+    return g && g->type == FuncType::Orchestration && !g->is_unread() ? g.get() : nullptr;
+}
+
 class Inliner {
   public:
-    explicit Inliner(const Program& p) : m_p(p) {}
+    using Callee = const Function* (*)(const Program&, const Stmt&);
+    explicit Inliner(const Program& p, Callee callee = kernel_callee, std::function<bool(uint32_t)> relocate = nullptr,
+                     std::map<const Stmt*, int>* origin = nullptr)
+        : m_p(p), m_callee(callee), m_relocate(std::move(relocate)), m_origin(origin) {}
 
     Block block(Function& f, const Block& b, int depth) {
         Block out;
         for (const auto& s : b) {
-            if (const Function* g = kernel_callee(m_p, *s)) {
+            if (const Function* g = m_callee(m_p, *s)) {
                 expand(f, *s, *g, out, depth);
                 continue;
             }
@@ -51,6 +65,13 @@ class Inliner {
 
   private:
     const Program& m_p;
+    Callee m_callee;
+    // Given the line of a call, whether the inlined statements take the call's location (an orchestration
+    // called inside a manual scope: its launches run in that scope).
+    std::function<bool(uint32_t)> m_relocate;
+    // Each inlined call's statements (not those of calls inside it, which have their own) -> a number of its own.
+    std::map<const Stmt*, int>* m_origin;
+    int m_calls = 0;
 
     void expand(Function& f, const Stmt& call_stmt, const Function& g, Block& out, int depth) {
         const Expr& call = *call_stmt.value;
@@ -91,8 +112,30 @@ class Inliner {
                           "'{}' returns before its end; cvsim inlines it into '{}' and needs one return at the end",
                           g.name, f.name));
         });
-        for (auto& s : block(f, body, depth + 1)) out.push_back(s);
+        body = block(f, body, depth + 1);
+        if (m_origin) {
+            const int id = ++m_calls;
+            passes::walk(body, [&](const StmtPtr& s) { m_origin->try_emplace(s.get(), id); });
+        }
+        if (m_relocate && m_relocate(call_stmt.loc.line))
+            passes::walk(body, [&](const StmtPtr& s) { s->loc = call_stmt.loc; });
+        for (auto& s : body) out.push_back(s);
         if (call_stmt.kind != StmtKind::Assign) return;
+        if (m_callee == orchestration_callee && call_stmt.targets.size() == 1 && rets.size() > 1) {
+            // An orchestration's results bound to one name (`tt = self.helper(...)`, then `tt[0]`): the tuple.
+            auto tup = std::make_shared<Expr>();
+            tup->kind = ExprKind::Tuple;
+            tup->loc = call_stmt.loc;
+            tup->args = rets;
+            tup->type = call_stmt.targets[0]->type;
+            auto st = std::make_shared<Stmt>();
+            st->kind = StmtKind::Assign;
+            st->loc = call_stmt.loc;
+            st->targets = {call_stmt.targets[0]};
+            st->value = tup;
+            out.push_back(st);
+            return;
+        }
         if (call_stmt.targets.size() != rets.size())
             raise(codes::kUnsupported, call_stmt.loc,
                   fmt::format("the {} result(s) of '{}' bound to {} name(s); unpack them (a, b = self.{}(...)) to "
@@ -121,6 +164,21 @@ std::shared_ptr<Program> inline_kernel_calls(const std::shared_ptr<Program>& pro
     Inliner in(*p);
     for (const auto& f : p->functions)
         if (is_kernel(f->type)) f->body = in.block(*f, f->body, 0);
+    return p;
+}
+
+std::shared_ptr<Program> inline_orchestration_calls(const Program& program, const std::string& orch,
+                                                    const std::function<bool(uint32_t)>& relocate,
+                                                    std::map<const Stmt*, int>* origin) {
+    auto f = program.find(orch);
+    if (!f) return nullptr;
+    bool any = false;
+    passes::walk(f->body, [&](const StmtPtr& s) { any |= orchestration_callee(program, *s) != nullptr; });
+    if (!any) return nullptr;
+    auto p = clone_program(program);
+    Inliner in(*p, orchestration_callee, relocate, origin);
+    auto g = p->find(orch);
+    g->body = in.block(*g, g->body, 0);
     return p;
 }
 

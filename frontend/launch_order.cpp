@@ -1,18 +1,17 @@
 // LaunchOrder, the launches: unordered_launches, manual scopes, launches and host reads, the definitions followed.
 #include "frontend/launch_order.h"
 
+#include <algorithm>
 #include <functional>
+#include <string>
 #include <string_view>
 
+#include "frontend/launch.h"
 #include "frontend/passes/ir_util.h"
 
 namespace cvsim {
 
-std::vector<Diagnostic> unordered_launches(const ir::Program& program, const ir::Function& orch) {
-    std::vector<Diagnostic> out;
-    if (orch.type != ir::FuncType::Orchestration || !orch.loc.file) return out;
-    return launch_detail::LaunchOrder(program, orch).run();
-}
+std::vector<Diagnostic> unordered_launches(const ir::Program& program, const ir::Function& orch);
 
 }  // namespace cvsim
 
@@ -20,8 +19,9 @@ namespace cvsim::launch_detail {
 
 namespace {
 
-// The line ranges (the `with` line, the last line of its body) of every `with pl.scope(mode=pl.ScopeMode.MANUAL)`
-// of FILE: the body is the following lines indented deeper than the `with` (blank and comment lines inside).
+// The line ranges (the first and the last line of its body, inclusive) of every `with pl.scope(mode=pl.ScopeMode.
+// MANUAL)` of FILE: the body is the lines after the header indented deeper than the `with` (blank and comment lines
+// inside, continuation lines whatever their indentation), or the statement after the colon of a one-line `with`.
 std::vector<std::pair<uint32_t, uint32_t>> manual_scope_lines(const SourceFile& file) {
     auto indent = [](std::string_view t) {
         size_t k = 0;
@@ -32,21 +32,86 @@ std::vector<std::pair<uint32_t, uint32_t>> manual_scope_lines(const SourceFile& 
         size_t k = indent(t);
         return k == t.size() || t[k] == '#';
     };
+    // A line's code (no comment, no string literal) and how many brackets it leaves open; a line that ends in a
+    // backslash or inside brackets continues on the next, whose indentation means nothing (hunt12: a dedented
+    // continuation line ended the scope early, its later launches counted as AUTO).
+    struct Code {
+        std::string text;
+        int open = 0;
+        bool backslash = false;
+    };
+    auto code = [](std::string_view u) {
+        Code c;
+        char quote = 0;
+        for (size_t k = 0; k < u.size(); ++k) {
+            const char ch = u[k];
+            if (quote) {
+                if (ch == '\\')
+                    ++k;
+                else if (ch == quote)
+                    quote = 0;
+                continue;
+            }
+            if (ch == '#') break;
+            if (ch == '"' || ch == '\'') {
+                quote = ch;
+                continue;
+            }
+            c.open += ch == '(' || ch == '[' || ch == '{' ? 1 : ch == ')' || ch == ']' || ch == '}' ? -1 : 0;
+            c.text.push_back(ch);
+        }
+        size_t e = c.text.find_last_not_of(" \t\r");
+        c.backslash = e != std::string::npos && c.text[e] == '\\';
+        return c;
+    };
     std::vector<std::pair<uint32_t, uint32_t>> out;
     for (uint32_t l = 1; l <= file.line_count(); ++l) {
         std::string_view t = file.line_text(l);
         const size_t w = indent(t);
         std::string_view rest = t.substr(w);
-        if (rest.rfind("with pl.scope(", 0) != 0 || rest.find("pl.ScopeMode.MANUAL") == std::string_view::npos)
-            continue;
-        uint32_t last = l;
-        for (uint32_t m = l + 1; m <= file.line_count(); ++m) {
-            std::string_view u = file.line_text(m);
-            if (blank(u)) continue;
-            if (indent(u) <= w) break;
-            last = m;
+        if (rest.rfind("with pl.scope(", 0) != 0) continue;
+        // The header runs to the line where its brackets close (`with pl.scope(\n mode=...\n):` is one scope
+        // statement to the parser; reading only its first line took a manual scope for AUTO: hunt12).
+        std::string header;
+        uint32_t head_end = l;
+        int depth = 0;
+        for (uint32_t m = l; m <= file.line_count(); ++m) {
+            const Code c = code(file.line_text(m));
+            header += c.text;
+            depth += c.open;
+            head_end = m;
+            if (depth <= 0 && !c.backslash) break;
         }
-        out.emplace_back(l, last);
+        if (header.find("pl.ScopeMode.MANUAL") == std::string::npos) continue;
+        // `with pl.scope(...): stmt` on one line (the parser takes it): the body is that statement.
+        {
+            size_t k = header.find("pl.scope(") + std::string_view("pl.scope").size();
+            int d = 0;
+            for (; k < header.size(); ++k) {
+                d += header[k] == '(' ? 1 : header[k] == ')' ? -1 : 0;
+                if (d == 0) break;
+            }
+            const size_t colon = header.find(':', k);
+            if (colon != std::string::npos && header.find_first_not_of(" \t\r\\", colon + 1) != std::string::npos) {
+                out.emplace_back(head_end, head_end);
+                continue;
+            }
+        }
+        uint32_t last = head_end;
+        int open = 0;
+        bool continued = false;
+        for (uint32_t m = head_end + 1; m <= file.line_count(); ++m) {
+            std::string_view u = file.line_text(m);
+            if (open <= 0 && !continued) {
+                if (blank(u)) continue;
+                if (indent(u) <= w) break;
+            }
+            last = m;
+            const Code c = code(u);
+            open = std::max(0, open + c.open);
+            continued = c.backslash;
+        }
+        if (last > head_end) out.emplace_back(head_end + 1, last);
     }
     return out;
 }
@@ -125,7 +190,7 @@ void LaunchOrder::find_untracked() {
 
 std::optional<size_t> LaunchOrder::scope_of(uint32_t line) {
     for (size_t k = 0; k < m_scopes.size(); ++k)
-        if (line > m_scopes[k].first && line <= m_scopes[k].second) return k;
+        if (line >= m_scopes[k].first && line <= m_scopes[k].second) return k;
     return std::nullopt;
 }
 
@@ -243,3 +308,36 @@ const Stmt* LaunchOrder::last_yield(const Block& b) {
 }
 
 }  // namespace cvsim::launch_detail
+
+namespace cvsim {
+
+std::vector<Diagnostic> unordered_launches(const ir::Program& program, const ir::Function& orch) {
+    std::vector<Diagnostic> out;
+    if (orch.type != ir::FuncType::Orchestration || !orch.loc.file) return out;
+    // Launches inside an Orchestration function ORCH calls are launches of ORCH (the runtime submits them in its
+    // task stream): the calls are inlined first (docs/DECISIONS.md, "An orchestration called by another"). A call
+    // inside a manual scope puts the callee's launches in that scope.
+    std::shared_ptr<ir::Program> inlined;
+    std::map<const ir::Stmt*, int> origin;
+    try {
+        const auto scopes = launch_detail::manual_scope_lines(*orch.loc.file);
+        inlined = inline_orchestration_calls(
+            program, orch.name,
+            [&](uint32_t line) {
+                for (const auto& [first, last] : scopes)
+                    if (line >= first && line <= last) return true;
+                return false;
+            },
+            &origin);
+    } catch (const CompileError& e) {
+        out.push_back(e.diag());
+        return out;
+    }
+    if (!inlined) return launch_detail::LaunchOrder(program, orch).run();
+    auto f = inlined->find(orch.name);
+    launch_detail::LaunchOrder lo(*inlined, *f);
+    lo.set_origin(std::move(origin));
+    return lo.run();
+}
+
+}  // namespace cvsim

@@ -48,6 +48,10 @@ class LaunchOrder {
   public:
     // ORCH: an Orchestration function with a source file.
     LaunchOrder(const Program& program, const Function& orch);
+    // Statements of ORCH inlined from called orchestrations -> the call they came from (launch_inline.cpp).
+    // PyPTO derives call directions per function: an Out argument is looked up for a loop, an earlier writer or an
+    // InOut parameter of the function the launch is written in only.
+    void set_origin(std::map<const Stmt*, int> origin) { m_origin = std::move(origin); }
 
     // The findings, in the order they are found.
     std::vector<Diagnostic> run();
@@ -264,6 +268,11 @@ class LaunchOrder {
     bool over_loops_of(const Expr* h, const ManualLaunch& b);
 
     const Program& m_program;
+    std::map<const Stmt*, int> m_origin;  // set_origin
+    int origin_of(const Stmt* s) const {
+        auto it = m_origin.find(s);
+        return it == m_origin.end() ? 0 : it->second;
+    }
     const Function& m_orch;
     std::vector<Diagnostic> m_out;
     const std::vector<std::pair<uint32_t, uint32_t>> m_scopes;  // the manual scopes' line ranges

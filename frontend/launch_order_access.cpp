@@ -87,9 +87,14 @@ void LaunchOrder::find_accesses() {
     // sits in a loop that is not pl.parallel (R-seq), an earlier launch (not in the other arm of a branch) writes the
     // same buffer (R-prior), or the buffer is an InOut parameter of the orchestration (R-enclosing); else it is
     // OutputExisting, published without a lookup. Not tracked (pl.no_dep): never.
+    // (Per function: a launch inlined from a called orchestration counts its own function's loops and earlier
+    // launches only, and never the entry's InOut parameters: docs/DECISIONS.md, "An orchestration called by
+    // another".)
     for (size_t k = 0; k < m_n_launch; ++k) {
+        const int origin = origin_of(m_launches[k].stmt);
         bool sequential = false;
-        for (const Stmt* f : m_launches[k].loops) sequential |= f->loop_kind != LoopKind::Parallel;
+        for (const Stmt* f : m_launches[k].loops)
+            sequential |= f->loop_kind != LoopKind::Parallel && origin_of(f) == origin;
         for (Access& x : m_access[k]) {
             if (!x.tracked) continue;
             if (x.dir != ParamDir::Out || sequential) {
@@ -98,12 +103,13 @@ void LaunchOrder::find_accesses() {
             }
             const Var* r = pypto_root(x.arg);
             if (!r) continue;
-            if (auto pd = m_orch_param_dir.find(r); pd != m_orch_param_dir.end() && pd->second == ParamDir::InOut) {
+            if (auto pd = m_orch_param_dir.find(r);
+                origin == 0 && pd != m_orch_param_dir.end() && pd->second == ParamDir::InOut) {
                 x.looks_up = true;
                 continue;
             }
             for (size_t i = 0; i < k && !x.looks_up; ++i) {
-                if (exclusive_arms(m_launches[i], m_launches[k])) continue;
+                if (exclusive_arms(m_launches[i], m_launches[k]) || origin_of(m_launches[i].stmt) != origin) continue;
                 for (const Access& w : m_access[i])
                     if (w.writes && pypto_root(w.arg) == r) x.looks_up = true;
             }

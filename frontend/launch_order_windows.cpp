@@ -241,7 +241,30 @@ const std::optional<LaunchOrder::ArgWindow>& LaunchOrder::arg_window(size_t k, s
     // runs as many blocks as the value says; the 1 block of a check without --blocks is no bound on what a launch
     // of another width writes (a pair of launches whose blocks 1.. overlap was clean).
     auto blocks = launch_core_num(*l.call);
-    const int width = blocks ? static_cast<int>(*blocks) : core_num_attr(*l.call) ? 0 : 1;
+    int width = blocks ? static_cast<int>(*blocks) : core_num_attr(*l.call) ? 0 : 1;
+    // A core_num affine in the orchestration's loop indices (`core_num=i` in `for i in pl.range(1, 4)`) is at most
+    // its largest value over their ranges: the windows at that width hold those of every narrower launch (the block
+    // index only ranges further), so they bound the accesses, though not exactly (docs/DECISIONS.md, "A core_num
+    // from loop indices bounds the blocks").
+    bool width_bound = false;
+    if (!blocks)
+        if (const ExprPtr* cn = core_num_attr(*l.call))
+            if (auto a = affine(cn->get(), 0)) {
+                int64_t hi = a->c;
+                bool ok = true;
+                for (const auto& [v, cf] : a->coef) {
+                    const auto r = loop_range(v);
+                    if (!r || std::abs(cf) > 4096) {
+                        ok = false;
+                        break;
+                    }
+                    hi += cf > 0 ? cf * r->second : cf * r->first;
+                }
+                if (ok && hi >= 1 && hi <= 4096) {
+                    width = static_cast<int>(hi);
+                    width_bound = true;
+                }
+            }
     bool atomic = false;
     auto kw = kernel_window(m_program, *l.callee, pp, width, 0, &atomic);
     w.atomic = kw && atomic;
@@ -262,7 +285,7 @@ const std::optional<LaunchOrder::ArgWindow>& LaunchOrder::arg_window(size_t k, s
             if (!ok) continue;
             off.c += (*kw)[d]->lo;
             std::erase_if(off.coef, [](const auto& e) { return e.second == 0; });
-            w.dims[d] = ArgDim{off, (*kw)[d]->hi - (*kw)[d]->lo, (*kw)[d]->dense};
+            w.dims[d] = ArgDim{off, (*kw)[d]->hi - (*kw)[d]->lo, (*kw)[d]->dense && !width_bound};
         }
     it->second = w;
     return it->second;
