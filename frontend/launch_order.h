@@ -260,6 +260,7 @@ class LaunchOrder {
     bool chained_below(size_t x, const Stmt* loop);
     static size_t shared_loops(const std::vector<const Stmt*>& p, const std::vector<const Stmt*>& q);
     static bool on_every_path(const ManualLaunch& m, const ManualLaunch& b);
+    bool runs_loops_of(size_t p, const ManualLaunch& m, const ManualLaunch& b);
     static bool dominates(const HostRead& r, const ManualLaunch& b);
     std::vector<size_t> launches_in(const Stmt* loop);
     const LoopOrder& loop_order(const Stmt* loop);
@@ -311,8 +312,10 @@ class LaunchOrder {
     std::map<size_t, Tokens> m_yielded;  // by carry token
     std::map<const Var*, const Stmt*> m_index_loop;
     int64_t m_value_steps = 0;
-    // Each loop's enclosing loops.
+    // Each loop's enclosing loops, and those of each value's definition (an assignment's, a loop's or a
+    // branch's target).
     std::map<const Stmt*, std::vector<const Stmt*>> m_enclosing;
+    std::map<const Var*, std::vector<const Stmt*>> m_def_loops;
     std::map<const Expr*, std::set<const Stmt*>> m_index_loops_memo;
     int64_t m_loop_steps = 0;
     // A value defined more than once (not what the printer emits: hand-written code) surely carries nothing:

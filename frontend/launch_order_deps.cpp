@@ -180,7 +180,12 @@ void LaunchOrder::order_launches() {
         for (size_t i : direct)
             if (i < j) {
                 m_after[j].insert(i);
-                if (!on_every_path(m_launches[i], b)) continue;
+                if (!on_every_path(m_launches[i], b)) {
+                    // (what i runs after that runs only where i's loops run an iteration)
+                    for (size_t p : m_after[i])
+                        if (runs_loops_of(p, m_launches[i], b)) m_after[j].insert(p);
+                    continue;
+                }
                 m_after[j].insert(m_after[i].begin(), m_after[i].end());
                 m_carried[j].insert(m_carried[i].begin(), m_carried[i].end());
                 // (only when j runs after ALL of those instances of i: j shares none of i's loops past the K)
