@@ -281,6 +281,9 @@ void LaunchOrder::scan_values() {
         std::vector<const Stmt*> stack;
         std::function<void(const Block&)> go = [&](const Block& b) {
             for (const auto& st : b) {
+                if (st->kind == StmtKind::Assign || st->kind == StmtKind::For || st->kind == StmtKind::If)
+                    for (const auto& t : st->targets)
+                        if (t) m_def_loops[t.get()] = stack;
                 if (st->kind == StmtKind::For) {
                     m_enclosing[st.get()] = stack;
                     stack.push_back(st.get());

@@ -102,6 +102,10 @@ class LaunchOrder {
         // iteration of the loops they share with the reader).
         bool select = false;
         std::map<int64_t, std::set<size_t>> elems;
+        // cond: LAUNCH, where it ran (a launch in one arm of a branch, out of that branch's value: where it ran,
+        // that arm was taken; docs/DECISIONS.md, "A task id out of one arm of a branch"). It orders a launch only
+        // in the iteration it was made in: in all of LAUNCH's loops.
+        bool cond = false;
     };
     using Tokens = std::set<size_t>;
     struct TokVal {
@@ -192,9 +196,11 @@ class LaunchOrder {
     size_t inst_token(size_t x, size_t fill, int64_t e);
     size_t sym_token(size_t x, size_t fill, const Expr* at);
     size_t sel_token(const Expr* at, std::map<int64_t, std::set<size_t>> elems);
+    size_t cond_token(size_t x);
     bool is_carry(size_t t);
     bool is_inst(size_t t);
     bool is_sel(size_t t);
+    bool is_cond(size_t t);
     static Tokens meet(const Tokens& a, const Tokens& b);
     TokVal meet_val(const TokVal& a, const TokVal& b);
     static Tokens whole(const TokVal& v);
@@ -206,6 +212,7 @@ class LaunchOrder {
     TokVal eval(const Expr* x);
     void acc_fill(size_t fi, int64_t e, Tokens& acc);
     void forget_assigned(const Block& b);
+    void add_conds(TokVal& to, const TokVal& arm_val, const Stmt* branch, int arm);
     void flow(const Block& body);
 
     // ---- Each launch's tensor arguments and their buffers (launch_order_access.cpp) ----
@@ -257,6 +264,7 @@ class LaunchOrder {
     bool chained_below(size_t x, const Stmt* loop);
     static size_t shared_loops(const std::vector<const Stmt*>& p, const std::vector<const Stmt*>& q);
     static bool on_every_path(const ManualLaunch& m, const ManualLaunch& b);
+    bool runs_loops_of(size_t p, const ManualLaunch& m, const ManualLaunch& b);
     static bool dominates(const HostRead& r, const ManualLaunch& b);
     std::vector<size_t> launches_in(const Stmt* loop);
     const LoopOrder& loop_order(const Stmt* loop);
@@ -308,12 +316,15 @@ class LaunchOrder {
     std::map<std::tuple<size_t, size_t, int64_t>, size_t> m_inst_id;
     std::map<std::tuple<size_t, size_t, const Expr*>, size_t> m_sym_id;
     std::map<std::pair<const Expr*, std::map<int64_t, std::set<size_t>>>, size_t> m_sel_id;
+    std::map<size_t, size_t> m_cond_id;  // launch -> its cond token
     std::map<const Var*, TokVal> m_vals;
     std::map<size_t, Tokens> m_yielded;  // by carry token
     std::map<const Var*, const Stmt*> m_index_loop;
     int64_t m_value_steps = 0;
-    // Each loop's enclosing loops.
+    // Each loop's enclosing loops, and those of each value's definition (an assignment's, a loop's or a
+    // branch's target).
     std::map<const Stmt*, std::vector<const Stmt*>> m_enclosing;
+    std::map<const Var*, std::vector<const Stmt*>> m_def_loops;
     std::map<const Expr*, std::set<const Stmt*>> m_index_loops_memo;
     int64_t m_loop_steps = 0;
     // A value defined more than once (not what the printer emits: hand-written code) surely carries nothing:

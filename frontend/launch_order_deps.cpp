@@ -38,7 +38,7 @@ void LaunchOrder::order_launches() {
     m_before_all.assign(m_n_launch, {});
     for (size_t j = 0; j < m_n_launch; ++j) {
         const ManualLaunch& b = m_launches[j];
-        std::set<size_t> by_deps, direct, named, sels;
+        std::set<size_t> by_deps, direct, named, sels, cond_direct;
         by_deps = m_launch_deps[j];
         for (size_t t : by_deps) {
             if (is_sel(t)) {
@@ -50,6 +50,12 @@ void LaunchOrder::order_launches() {
                 named.insert(m_token_of[t - m_n_launch].launch);
             } else if (is_carry(t)) {
                 m_carried[j].insert(t);
+            } else if (is_cond(t)) {
+                // A launch out of one arm of a branch, where it ran: j runs after it when it ran in j's
+                // iteration of its loops (all of them j's), which is the iteration the token was made in.
+                const size_t x = m_token_of[t - m_n_launch].launch;
+                if (x < j && shared_loops(m_launches[x].loops, b.loops) == m_launches[x].loops.size())
+                    cond_direct.insert(x);
             } else {
                 named.insert(t);
             }
@@ -165,6 +171,7 @@ void LaunchOrder::order_launches() {
                 }
             for (auto& [i, es] : ordered) m_partial[{i, j}].sel.emplace_back(x.at, std::move(es));
         }
+        direct.insert(cond_direct.begin(), cond_direct.end());
         for (size_t r = 0; r < m_host_reads.size(); ++r)
             if (m_host_reads[r].pos <= j && dominates(m_host_reads[r], b))
                 direct.insert(m_read_writers[r].begin(), m_read_writers[r].end());
@@ -173,7 +180,12 @@ void LaunchOrder::order_launches() {
         for (size_t i : direct)
             if (i < j) {
                 m_after[j].insert(i);
-                if (!on_every_path(m_launches[i], b)) continue;
+                if (!on_every_path(m_launches[i], b)) {
+                    // (what i runs after that runs only where i's loops run an iteration)
+                    for (size_t p : m_after[i])
+                        if (runs_loops_of(p, m_launches[i], b)) m_after[j].insert(p);
+                    continue;
+                }
                 m_after[j].insert(m_after[i].begin(), m_after[i].end());
                 m_carried[j].insert(m_carried[i].begin(), m_carried[i].end());
                 // (only when j runs after ALL of those instances of i: j shares none of i's loops past the K)

@@ -108,7 +108,11 @@ LaunchOrder::TokVal LaunchOrder::eval(const Expr* x) {
 void LaunchOrder::acc_fill(size_t fi, int64_t e, Tokens& acc) {
     const Fill& f = m_fills[fi];
     for (size_t x : whole(eval(f.tid))) {
-        if (x < m_n_launch) {
+        if (is_cond(x)) {
+            // (a launch of the nest, where it ran: at another iteration than the one that stored the element)
+            const auto& ls = m_launches[m_token_of[x - m_n_launch].launch].loops;
+            if (std::find(ls.begin(), ls.end(), f.nest.front()) == ls.end()) acc.insert(x);
+        } else if (x < m_n_launch) {
             const auto& ls = m_launches[x].loops;
             if (ls.size() >= f.nest.size() && std::equal(f.nest.begin(), f.nest.end(), ls.end() - f.nest.size()))
                 acc.insert(inst_token(x, fi, e));
@@ -120,6 +124,31 @@ void LaunchOrder::acc_fill(size_t fi, int64_t e, Tokens& acc) {
                    })) {
             acc.insert(x);
         }
+    }
+}
+
+// A launch that runs only in arm ARM of BRANCH (in no loop inside it) and that ARM_VAL, the arm's value, surely
+// holds (or holds where it ran): where that launch ran, the arm was taken and the branch's value is ARM_VAL, so
+// TO, the branch's value, holds it where it ran (a cond token; docs/DECISIONS.md, "A task id out of one arm of a
+// branch").
+void LaunchOrder::add_conds(TokVal& to, const TokVal& arm_val, const Stmt* branch, int arm) {
+    const size_t depth = m_if_depth.at(branch);
+    auto conds = [&](const Tokens& in, Tokens& out) {
+        for (size_t t : in) {
+            if (t >= m_n_launch && !is_cond(t)) continue;
+            const size_t x = t < m_n_launch ? t : m_token_of[t - m_n_launch].launch;
+            const ManualLaunch& m = m_launches[x];
+            if (m.loops.size() != depth ||
+                std::find(m.arms.begin(), m.arms.end(), std::make_pair(branch, arm)) == m.arms.end())
+                continue;
+            out.insert(cond_token(x));
+        }
+    };
+    conds(arm_val.s, to.s);
+    for (const auto& [e, t] : arm_val.at) {
+        Tokens c;
+        conds(t, c);
+        if (!c.empty()) to.at[e].insert(c.begin(), c.end());
     }
 }
 
@@ -266,11 +295,16 @@ void LaunchOrder::flow(const Block& body) {
             for (size_t k = 0; k < s->targets.size(); ++k)
                 if (y2 && k < y2->values.size()) v2[k] = eval(y2->values[k].get());
             // A branch's value holds a task id only when both arms yield it (a dependency on one path is
-            // none on the other: deps= of a value that may be task_invalid orders nothing sure).
+            // none on the other: deps= of a value that may be task_invalid orders nothing sure), and, where it
+            // ran, a launch of one arm that arm's value holds (where it ran, that arm was taken).
             for (size_t k = 0; k < s->targets.size(); ++k) {
                 const TokVal& a1 = v1[k];
                 const TokVal& a2 = v2[k];
-                const TokVal both = y1 && y2 ? meet_val(a1, a2) : y1 ? a1 : a2;
+                TokVal both = y1 && y2 ? meet_val(a1, a2) : y1 ? a1 : a2;
+                if (y1 && y2) {
+                    add_conds(both, a1, s.get(), 0);
+                    add_conds(both, a2, s.get(), 1);
+                }
                 if (s->targets[k]) m_vals[s->targets[k].get()] = both;
                 for (const Stmt* yy : {y1, y2})
                     if (yy && k < yy->targets.size() && yy->targets[k] && yy->targets[k] != s->targets[k])

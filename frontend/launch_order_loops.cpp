@@ -75,6 +75,38 @@ bool LaunchOrder::on_every_path(const ManualLaunch& m, const ManualLaunch& b) {
     return true;
 }
 
+// Where launch P ran, M ran after it, when P runs before M (M runs after it) and B runs after M: M is in no branch
+// arm B is not in, and every loop of M that B is not in and that may run no iteration counts from 0 (or less) by a
+// positive step up to P's core_num, the same value (defined once, in no loop P or M is not in): the
+// runtime refuses a launch of fewer than one block (simpler's submit asserts block_num >= 1), so where P ran
+// those loops ran an iteration, and M's instance there ran after P and before B (docs/DECISIONS.md, "A loop that
+// runs no iteration only where a launch did not run").
+bool LaunchOrder::runs_loops_of(size_t p, const ManualLaunch& m, const ManualLaunch& b) {
+    if (!prefix_of(m.arms, b.arms)) return false;
+    const ExprPtr* cn = core_num_attr(*m_launches[p].call);
+    if (!cn || !*cn || (*cn)->kind != ExprKind::Var || !(*cn)->var || defined_twice((*cn)->var.get()) ||
+        m_rebound.count((*cn)->var.get()) || m_index_loop.count((*cn)->var.get()) ||
+        m_carry_index.count((*cn)->var.get()))
+        return false;
+    const Var* e = (*cn)->var.get();
+    const auto& pl = m_launches[p].loops;
+    // (its value is the one of P's and M's iteration: defined in no loop one of them is not in)
+    if (auto d = m_def_loops.find(e);
+        d != m_def_loops.end() && (!prefix_of(d->second, pl) || !prefix_of(d->second, m.loops)))
+        return false;
+    for (size_t q = shared_loops(m.loops, b.loops); q < m.loops.size(); ++q) {
+        const Stmt* l = m.loops[q];
+        if (passes::runs_at_least_once(*l)) continue;
+        if (std::find(pl.begin(), pl.end(), l) != pl.end()) return false;
+        const auto start = l->start ? const_int(l->start) : std::optional<int64_t>(0);
+        const auto step = l->step ? const_int(l->step) : std::optional<int64_t>(1);
+        if (!start || *start > 0 || !step || *step <= 0 || !l->stop || l->stop->kind != ExprKind::Var ||
+            l->stop->var.get() != e)
+            return false;
+    }
+    return true;
+}
+
 // The read lies on every path to launch B: the branch arms it sits in are B's, and each loop around it that
 // is not around B runs (a read in the loops B shares sits in B's iteration).
 bool LaunchOrder::dominates(const HostRead& r, const ManualLaunch& b) {

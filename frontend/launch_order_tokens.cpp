@@ -129,25 +129,31 @@ std::optional<size_t> LaunchOrder::fill_nest(const Stmt* loop, size_t k) {
 
 size_t LaunchOrder::carry_token(const Var* v, int64_t e) {
     auto [it, fresh] = m_carry_id.emplace(std::make_pair(v, e), m_n_launch + m_token_of.size());
-    if (fresh) m_token_of.push_back(Token{true, v, 0, 0, e, nullptr, false, {}});
+    if (fresh) m_token_of.push_back(Token{true, v, 0, 0, e, nullptr, false, {}, false});
     return it->second;
 }
 
 size_t LaunchOrder::inst_token(size_t x, size_t fill, int64_t e) {
     auto [it, fresh] = m_inst_id.emplace(std::make_tuple(x, fill, e), m_n_launch + m_token_of.size());
-    if (fresh) m_token_of.push_back(Token{false, nullptr, x, fill, e, nullptr, false, {}});
+    if (fresh) m_token_of.push_back(Token{false, nullptr, x, fill, e, nullptr, false, {}, false});
     return it->second;
 }
 
 size_t LaunchOrder::sym_token(size_t x, size_t fill, const Expr* at) {
     auto [it, fresh] = m_sym_id.emplace(std::make_tuple(x, fill, at), m_n_launch + m_token_of.size());
-    if (fresh) m_token_of.push_back(Token{false, nullptr, x, fill, 0, at, false, {}});
+    if (fresh) m_token_of.push_back(Token{false, nullptr, x, fill, 0, at, false, {}, false});
     return it->second;
 }
 
 size_t LaunchOrder::sel_token(const Expr* at, std::map<int64_t, std::set<size_t>> elems) {
     auto [it, fresh] = m_sel_id.emplace(std::make_pair(at, elems), m_n_launch + m_token_of.size());
-    if (fresh) m_token_of.push_back(Token{false, nullptr, 0, 0, 0, at, true, std::move(elems)});
+    if (fresh) m_token_of.push_back(Token{false, nullptr, 0, 0, 0, at, true, std::move(elems), false});
+    return it->second;
+}
+
+size_t LaunchOrder::cond_token(size_t x) {
+    auto [it, fresh] = m_cond_id.emplace(x, m_n_launch + m_token_of.size());
+    if (fresh) m_token_of.push_back(Token{false, nullptr, x, 0, 0, nullptr, false, {}, true});
     return it->second;
 }
 
@@ -156,7 +162,12 @@ bool LaunchOrder::is_carry(size_t t) {
 }
 
 bool LaunchOrder::is_inst(size_t t) {
-    return t >= m_n_launch && !m_token_of[t - m_n_launch].carry && !m_token_of[t - m_n_launch].select;
+    return t >= m_n_launch && !m_token_of[t - m_n_launch].carry && !m_token_of[t - m_n_launch].select &&
+           !m_token_of[t - m_n_launch].cond;
+}
+
+bool LaunchOrder::is_cond(size_t t) {
+    return t >= m_n_launch && m_token_of[t - m_n_launch].cond;
 }
 
 bool LaunchOrder::is_sel(size_t t) {

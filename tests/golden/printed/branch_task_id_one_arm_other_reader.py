@@ -1,0 +1,37 @@
+# As branch_task_id_one_arm_waves.py, one wave, but the else-arm runs a reader of s of its own and yields the id
+# from before the branch: on that path the writer after the branch is not after that reader (E-RACE-WAR). The
+# then-arm's reader is ordered (its arm yields its id).
+# RUN: check --schedules 2
+# EXIT: 1
+# ERROR: E-RACE-WAR 36:9 'kw' (line 32) reads it and 'kw' writes it
+import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kw(x: pl.Tensor[[64, 64], pl.FP16], row: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[64, 64], pl.FP16]]) -> pl.Tensor[[64, 64], pl.FP16]:
+        xv: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.load(x, [row, 0], [16, 64], target_memory=pl.Mem.Vec)
+        y: pl.Tile[[16, 64], pl.FP16, pl.Mem.Vec] = pl.tile.adds(xv, 1.0)
+        o1: pl.Tensor[[64, 64], pl.FP16] = pl.tile.store(y, [row, 0], out)
+        return o1
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[64, 64], pl.FP16], n: pl.Scalar[pl.INDEX], o: pl.Out[pl.Tensor[[64, 64], pl.FP16]]) -> pl.Tensor[[64, 64], pl.FP16]:
+        s: pl.Tensor[[64, 64], pl.FP16] = pl.tensor.create([64, 64], dtype=pl.FP16, layout=pl.TensorLayout.ND)
+        r0: pl.Scalar[pl.INDEX] = 0
+        ids0: pl.Array[1, pl.TASK_ID] = pl.array.create(1, dtype=pl.TASK_ID)
+        d0: pl.Scalar[pl.TASK_ID] = pl.system.task_dummy(deps=[])
+        ids1: pl.Array[1, pl.TASK_ID] = pl.array.update_element(ids0, 0, d0)
+        p0: pl.Scalar[pl.TASK_ID] = pl.array.get_element(ids1, 0)
+        if 0 < n:
+            ret1: pl.Tuple[pl.Tensor[[64, 64], pl.FP16], pl.Scalar[pl.TASK_ID]] = pl.submit(self.kw, s, r0, o, deps=[p0])
+            m0: pl.Scalar[pl.TASK_ID] = ret1[1]
+            m1: pl.Scalar[pl.TASK_ID] = pl.yield_(m0)
+        else:
+            ret2: pl.Tuple[pl.Tensor[[64, 64], pl.FP16], pl.Scalar[pl.TASK_ID]] = pl.submit(self.kw, s, r0, o, deps=[p0])
+            m1: pl.Scalar[pl.TASK_ID] = pl.yield_(p0)
+        ids2: pl.Array[1, pl.TASK_ID] = pl.array.update_element(ids1, 0, m1)
+        p1: pl.Scalar[pl.TASK_ID] = pl.array.get_element(ids2, 0)
+        ret3: pl.Tuple[pl.Tensor[[64, 64], pl.FP16], pl.Scalar[pl.TASK_ID]] = pl.submit(self.kw, a, r0, s, deps=[p1])
+        return o
