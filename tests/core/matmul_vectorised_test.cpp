@@ -11,6 +11,7 @@
 
 #include "core/datapath.h"
 #include "core/dtype.h"
+#include "core/matmul_kernel.h"
 
 namespace cvsim {
 namespace {
@@ -83,9 +84,11 @@ TEST(MatmulVectorisedTest, SumsInAscendingK) {
     }
 }
 
-// The register-blocked kernel (blocks of 4 rows by two packets of columns, a copied panel of rhs, the last
-// N % width columns and M % 4 rows apart): every combination of full and partial blocks, long K, INT8 into
-// INT32 with an accumulator, and infinities, NaN and signed zeros among the values, bit for bit the scalar loop.
+// The register-blocked kernels (blocks of 4 rows by two packets of columns, a copied panel of rhs, the last
+// N % width columns and M % 4 rows apart; SSE2 and AVX): every combination of full and partial blocks, long K, INT8
+// into INT32 with an accumulator, and infinities, NaN and signed zeros among the values, bit for bit the scalar loop.
+// The NaN is the one the hardware makes (inf * 0): which of two different NaNs a sum keeps depends on the operand
+// order the compiler picks (in the scalar loop too), so the test uses one NaN pattern.
 TEST(MatmulVectorisedTest, BlockedKernelEdgesBitIdentical) {
     std::mt19937_64 rng(20261207);
     const double inf = std::numeric_limits<double>::infinity();
@@ -104,7 +107,7 @@ TEST(MatmulVectorisedTest, BlockedKernelEdgesBitIdentical) {
                     l.m(M - 1, K - 1) = inf;
                     r.m(0, N - 1) = -inf;
                     r.m(K - 1, 0) = -0.0;
-                    l.m(0, 0) = std::numeric_limits<double>::quiet_NaN();
+                    l.m(0, 0) = -std::numeric_limits<double>::quiet_NaN();  // x86's default NaN, as inf * 0 makes it
                 }
                 const DType at = matmul_result_dtype(t);
                 TileData acc = random_tile(rng, at, M, N), bias = random_tile(rng, at, 1, N);
@@ -116,6 +119,14 @@ TEST(MatmulVectorisedTest, BlockedKernelEdgesBitIdentical) {
                 TileData got = matmul(l, r, a, b);
                 ASSERT_EQ(got.dtype, want.dtype);
                 ASSERT_TRUE(bit_equal(got.m, want.m)) << "M=" << M << " K=" << K << " N=" << N << " iter " << iter;
+                // Both kernels (the SSE2 one and, where the CPU has AVX, the 4-wide one), before rounding.
+                for (bool wide : {false, true}) {
+                    Matrix sum = a ? a->m : Matrix::Zero(M, N);
+                    if (b) sum.rowwise() += b->m.row(0);
+                    detail::matmul_accumulate(l.m.data(), r.m.data(), sum.data(), M, K, N, wide);
+                    for (Eigen::Index i = 0; i < sum.size(); ++i) sum.data()[i] = round_to(at, sum.data()[i]);
+                    ASSERT_TRUE(bit_equal(sum, want.m)) << "wide=" << wide << " M=" << M << " K=" << K << " N=" << N;
+                }
             }
         }
     }
