@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Byte-identity check of two cvsim binaries on every shared kernel, a2a3 and a5: `run` (nominal, random,
-# pct:3, sweep) text + --json + Chrome trace, and `explore` --json + --jsonl (random, pct:3, sweep) with the
-# replay lines. Wall-clock fields (wall_seconds, schedules_per_s, peak RSS) are dropped before comparing.
+# pct:3, sweep) text + --json + Chrome trace + the --output-dir tensors, and `explore` --json + --jsonl (random,
+# pct:3, sweep) with the replay lines. Wall-clock fields (wall_seconds, schedules_per_s, peak RSS) are dropped
+# before comparing.
 #   bench/compare_builds.sh OLD_CVSIM NEW_CVSIM [SCHEDULES]   -> exit 1 on any difference
 set -uo pipefail
 old=$(realpath "$1"); new=$(realpath "$2"); n=${3:-40}
@@ -17,9 +18,12 @@ one() {  # tag, args...
         strip "$tmp/$side.json" > "$tmp/$side.j" 2>/dev/null || true
         [[ -f $tmp/trace.json ]] && mv "$tmp/trace.json" "$tmp/$side.trace" || rm -f "$tmp/$side.trace"
         [[ -f $tmp/j.jsonl ]] && mv "$tmp/j.jsonl" "$tmp/$side.jsonl" || rm -f "$tmp/$side.jsonl"
+        if [[ -d $tmp/outd ]]; then  # run --output-dir: every output tensor's .npy, by name and checksum
+            (cd "$tmp/outd" && for f in *; do echo "$f $(md5sum < "$f")"; done) > "$tmp/$side.npy"; rm -rf "$tmp/outd"
+        else rm -f "$tmp/$side.npy"; fi
     done
     count=$((count + 1))
-    for f in out j trace jsonl; do
+    for f in out j trace jsonl npy; do
         [[ -f $tmp/old.$f || -f $tmp/new.$f ]] || continue
         local a=$tmp/old.$f b=$tmp/new.$f
         strip "$a" > "$a.s" 2>/dev/null; strip "$b" > "$b.s" 2>/dev/null; a=$a.s; b=$b.s
@@ -32,7 +36,7 @@ for k in $kernels; do
     for tgt in a2a3 a5; do
         for v2c in fence off; do
             for s in nominal random pct:3 sweep; do
-                one "run $kn $tgt --v2c $v2c $s" run "$k" --target "$tgt" --v2c "$v2c" --schedule "$s" --seed 7 --trace trace.json
+                one "run $kn $tgt --v2c $v2c $s" run "$k" --target "$tgt" --v2c "$v2c" --schedule "$s" --seed 7 --trace trace.json --output-dir outd
             done
             for s in random pct:3 sweep; do
                 one "explore $kn $tgt --v2c $v2c $s" explore "$k" --target "$tgt" --v2c "$v2c" --strategy "$s" --schedules "$n" --jobs 1 --no-progress --jsonl j.jsonl

@@ -6,10 +6,12 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 
 #include "core/datapath.h"
 #include "core/dtype.h"
+#include "core/matmul_kernel.h"
 
 namespace cvsim {
 namespace {
@@ -79,6 +81,54 @@ TEST(MatmulVectorisedTest, SumsInAscendingK) {
         }
         TileData out = matmul(l, r);
         for (Eigen::Index j = 0; j < 3; ++j) EXPECT_EQ(out.m(1, j), 1.0) << "K=" << K << " column " << j;
+    }
+}
+
+// The register-blocked kernels (blocks of 4 rows by two packets of columns, a copied panel of rhs, the last
+// N % width columns and M % 4 rows apart; SSE2 and AVX): every combination of full and partial blocks, long K, INT8
+// into INT32 with an accumulator, and infinities, NaN and signed zeros among the values, bit for bit the scalar loop.
+// The NaN is the one the hardware makes (inf * 0): which of two different NaNs a sum keeps depends on the operand
+// order the compiler picks (in the scalar loop too), so the test uses one NaN pattern.
+TEST(MatmulVectorisedTest, BlockedKernelEdgesBitIdentical) {
+    std::mt19937_64 rng(20261207);
+    const double inf = std::numeric_limits<double>::infinity();
+    int iter = 0;
+    for (Eigen::Index M : {1, 3, 4, 5, 8, 9}) {
+        for (Eigen::Index N : {1, 2, 3, 4, 5, 7, 8, 9, 16, 19}) {
+            for (Eigen::Index K : {1, 2, 5, 64, 257}) {
+                ++iter;
+                const DType t = iter % 3 == 0 ? DType::INT8 : iter % 3 == 1 ? DType::FP16 : DType::FP32;
+                TileData l = random_tile(rng, t, M, K), r = random_tile(rng, t, K, N);
+                if (t == DType::INT8) {
+                    std::uniform_int_distribution<int> v(-128, 127);
+                    for (Eigen::Index i = 0; i < l.m.size(); ++i) l.m.data()[i] = v(rng);
+                    for (Eigen::Index i = 0; i < r.m.size(); ++i) r.m.data()[i] = v(rng);
+                } else if (iter % 5 == 0) {
+                    l.m(M - 1, K - 1) = inf;
+                    r.m(0, N - 1) = -inf;
+                    r.m(K - 1, 0) = -0.0;
+                    l.m(0, 0) = -std::numeric_limits<double>::quiet_NaN();  // x86's default NaN, as inf * 0 makes it
+                }
+                const DType at = matmul_result_dtype(t);
+                TileData acc = random_tile(rng, at, M, N), bias = random_tile(rng, at, 1, N);
+                if (t == DType::INT8)
+                    for (Eigen::Index i = 0; i < acc.m.size(); ++i) acc.m.data()[i] = std::round(acc.m.data()[i]);
+                const TileData* a = iter % 4 == 1 ? &acc : nullptr;
+                const TileData* b = iter % 4 == 2 ? &bias : nullptr;
+                TileData want = scalar_matmul(l, r, a, b);
+                TileData got = matmul(l, r, a, b);
+                ASSERT_EQ(got.dtype, want.dtype);
+                ASSERT_TRUE(bit_equal(got.m, want.m)) << "M=" << M << " K=" << K << " N=" << N << " iter " << iter;
+                // Both kernels (the SSE2 one and, where the CPU has AVX, the 4-wide one), before rounding.
+                for (bool wide : {false, true}) {
+                    Matrix sum = a ? a->m : Matrix::Zero(M, N);
+                    if (b) sum.rowwise() += b->m.row(0);
+                    detail::matmul_accumulate(l.m.data(), r.m.data(), sum.data(), M, K, N, wide);
+                    for (Eigen::Index i = 0; i < sum.size(); ++i) sum.data()[i] = round_to(at, sum.data()[i]);
+                    ASSERT_TRUE(bit_equal(sum, want.m)) << "wide=" << wide << " M=" << M << " K=" << K << " N=" << N;
+                }
+            }
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/global_memory.h"
+#include "sim/verdict.h"
 
 namespace cvsim {
 namespace {
@@ -173,6 +174,46 @@ TEST(GlobalMemoryLazy, ALazyOutputComesBackAsTheWrittenPagesWithTheFlatBytesAndM
             }
         }
     }
+}
+
+// Two runs' lazy outputs compared page by page (compare_outputs' paged path; a page the same on both sides is
+// skipped whole): the one element that differs and the four elements only the reference wrote are each found,
+// counted exactly, and a page both wrote alike adds nothing.
+TEST(GlobalMemoryLazy, LazyOutputsComparedPageByPageFindExactlyTheDifferences) {
+    const HwParams hw = load_params(Target::A2A3, {}, {});
+    rt::TensorStore lazy = store_of(DType::FP32, 2048, 512, true);
+    rt::TensorBuffer& x = lazy.tensors[0];
+    x.dir = ir::ParamDir::Out;
+    x.bytes = rt::ByteStore::lazy_poison(DType::FP32, x.numel());
+    GlobalMemory want, got;
+    want.load(lazy, hw, 21);
+    got.load(lazy, hw, 22);
+    auto write = [&](GlobalMemory& gm, const rt::Window& w, std::vector<float> v) {
+        gm.write(x, 0, w, reinterpret_cast<const uint8_t*>(v.data()), 10, false);
+    };
+    const rt::Window same = win({63, 500}, {2, 12}), differs = win({700, 8}, {3, 6}),
+                     want_only = win({1500, 0}, {1, 4});
+    for (GlobalMemory* gm : {&want, &got}) write(*gm, same, std::vector<float>(24, 0.25f));
+    std::vector<float> v(18, 1.5f);
+    write(want, differs, v);
+    v[7] = 2.5f;
+    write(got, differs, v);
+    write(want, want_only, std::vector<float>(4, 3.0f));
+    rt::TensorStore w = lazy, g = lazy;
+    want.store_back(w, 100);
+    got.store_back(g, 100);
+    ASSERT_TRUE(w.tensors[0].bytes.patched() && g.tensors[0].bytes.patched());
+    const std::vector<sim::Finding> f = sim::compare_outputs(g, w, sim::CompareOptions{});
+    ASSERT_EQ(f.size(), 2u);
+    EXPECT_EQ(f[0].code, codes::kUnwritten);
+    EXPECT_NE(f[0].message.find("4 of 1048576 elements were never written (first at [1500, 0])"), std::string::npos)
+        << f[0].message;
+    EXPECT_EQ(f[1].code, codes::kMismatch);
+    EXPECT_NE(f[1].message.find("1 of 1048576 elements differ from the reference (first at [701, 9]: got 2.5 want 1.5"),
+              std::string::npos)
+        << f[1].message;
+    // A run against itself: every page the same on both sides, nothing found.
+    EXPECT_TRUE(sim::compare_outputs(w, w, sim::CompareOptions{}).empty());
 }
 
 }  // namespace
