@@ -36,7 +36,7 @@ struct CommonOptions {
     uint64_t max_cycles = 200'000'000;
     double timeout = 60;
     // --probe-budget: the deterministic work bound of one schedule of a check probe at a value or size cvsim
-    // sampled beyond the first ones (app/cli_internal.h kProbe...), in simulated tile instructions; the
+    // sampled beyond the first ones (app/cli_internal.h, above kMaxComparedSizes), in simulated tile instructions; the
     // probe's reference interpretation gets kRefWorkPerInstruction times this in statements and tile elements.
     uint64_t probe_budget = 500'000;
     // The bound of this entry's schedules in that unit (0: none; set on the probes, not by a flag).

@@ -400,8 +400,14 @@ bool ExploreCommand::KernelCheck::on_summary(const CheckEntry& ent, const std::s
         if (size_not_taken(sum)) {
             if (std::find(m_size_skipped.begin(), m_size_skipped.end(), ent.dim_sample) == m_size_skipped.end())
                 m_size_skipped.push_back(ent.dim_sample);
-            if (!nominal_oob(sum) && std::find(m_size_over_budget.begin(), m_size_over_budget.end(), ent.dim_sample) ==
-                                         m_size_over_budget.end())
+            // (over the budget: a bound hit, not a reference that stopped for another reason)
+            const bool bound = std::any_of(sum.distinct.begin(), sum.distinct.end(), [](const DistinctFinding& d) {
+                return d.finding.code == cvsim::codes::kTimeout ||
+                       d.finding.message.find(cvsim::codes::kTimeout) != std::string::npos;
+            });
+            if (bound && !nominal_oob(sum) &&
+                std::find(m_size_over_budget.begin(), m_size_over_budget.end(), ent.dim_sample) ==
+                    m_size_over_budget.end())
                 m_size_over_budget.push_back(ent.dim_sample);
             size_entry_done(ent, false);
             return false;
