@@ -36,14 +36,20 @@ const DistinctFinding* nominal_oob(const ExploreSummary& sum, bool* race) {
     return oob;
 }
 
+// A bound was hit: a schedule's E-TIMEOUT, or the reference's (an E-UNCHECKED that names it).
+static bool bound_hit(const DistinctFinding& d) {
+    return d.finding.code == cvsim::codes::kTimeout ||
+           (d.finding.code == cvsim::codes::kUnchecked &&
+            d.finding.message.find(cvsim::codes::kTimeout) != std::string::npos);
+}
+
 bool only_timeouts(const ExploreSummary& sum) {
     if (sum.distinct.empty()) return false;
     // A reference cut at its bound compares nothing, so outputs that differ between schedules by the order of
     // float atomic adds (which the reference's tolerance allows) are E-NONDET there: no verdict either (a probe of
     // pypto-lib's hc_head at a sampled size whose reference, not its schedules, exceeded --probe-budget).
     const bool reference_cut = std::any_of(sum.distinct.begin(), sum.distinct.end(), [](const DistinctFinding& d) {
-        return d.finding.code == cvsim::codes::kUnchecked &&
-               d.finding.message.find(cvsim::codes::kTimeout) != std::string::npos;
+        return d.finding.code == cvsim::codes::kUnchecked && bound_hit(d);
     });
     for (const auto& d : sum.distinct)
         if (d.finding.code != cvsim::codes::kTimeout && d.finding.code != cvsim::codes::kUnchecked &&
@@ -401,11 +407,7 @@ bool ExploreCommand::KernelCheck::on_summary(const CheckEntry& ent, const std::s
             if (std::find(m_size_skipped.begin(), m_size_skipped.end(), ent.dim_sample) == m_size_skipped.end())
                 m_size_skipped.push_back(ent.dim_sample);
             // (over the budget: a bound hit, not a reference that stopped for another reason)
-            const bool bound = std::any_of(sum.distinct.begin(), sum.distinct.end(), [](const DistinctFinding& d) {
-                return d.finding.code == cvsim::codes::kTimeout ||
-                       d.finding.message.find(cvsim::codes::kTimeout) != std::string::npos;
-            });
-            if (bound && !nominal_oob(sum) &&
+            if (std::any_of(sum.distinct.begin(), sum.distinct.end(), bound_hit) && !nominal_oob(sum) &&
                 std::find(m_size_over_budget.begin(), m_size_over_budget.end(), ent.dim_sample) ==
                     m_size_over_budget.end())
                 m_size_over_budget.push_back(ent.dim_sample);
