@@ -1,4 +1,4 @@
-// matmul's inner kernel (core/datapath.cpp), declared for the test that runs each of its paths.
+// matmul's inner kernel (core/matmul_kernel.cpp), declared for the test that runs each of its paths.
 #pragma once
 
 #include <Eigen/Core>
