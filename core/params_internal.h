@@ -10,7 +10,6 @@ namespace cvsim::detail {
 
 inline constexpr int64_t kMaxExact = int64_t{1} << 53;  // largest integer a double holds exactly
 
-
 const std::vector<ParamInfo>& param_table_rows();
 
 }  // namespace cvsim::detail

@@ -13,7 +13,6 @@ namespace cvsim::detail {
 
 namespace {
 
-
 // Binds a table row to the field `(HwParams.*Group).*Member`.
 template <auto Group, auto Member>
 using FieldType = std::remove_cvref_t<decltype(std::declval<HwParams&>().*Group.*Member)>;

@@ -15,7 +15,7 @@
 
 #include "frontend/codes.h"
 #include "frontend/diag.h"
-#include "frontend/lexer_chars.h"
+#include "frontend/lexer_internal.h"
 
 namespace cvsim {
 
