@@ -66,8 +66,7 @@ Val Walker::call(const Stmt& s, const Expr& c) {
             w->write = true;
             const ExprPtr& at = arg(c, "atomic");
             // pl.AtomicType.Add (1) accumulates; None_ (0) or no argument is a plain store.
-            w->atomic = at &&
-                        (at->kind == ExprKind::Enum || at->kind == ExprKind::Int || at->kind == ExprKind::Bool) &&
+            w->atomic = at && (at->kind == ExprKind::Enum || at->kind == ExprKind::Int || at->kind == ExprKind::Bool) &&
                         at->ival != 0;
             in.kind = Kind::Gm;
             in.pipe = src.mem == Mem::Acc ? kFixp : kMte3;
@@ -193,8 +192,7 @@ Val Walker::call(const Stmt& s, const Expr& c) {
                 read(in, idx, src.storage);
                 if (dir == 0) {
                     if (a5())
-                        for (int l = 0; l < m_aiv_lanes; ++l)
-                            in.acc.push_back(slot_access(0, id, slot, 0, 2, l, true));
+                        for (int l = 0; l < m_aiv_lanes; ++l) in.acc.push_back(slot_access(0, id, slot, 0, 2, l, true));
                     else
                         in.acc.push_back(slot_access(0, id, slot, 0, 2, 0, true));
                 } else {

@@ -19,7 +19,6 @@ namespace cvsim::oracle::detail {
 
 using namespace ir;
 
-
 // Local tile storage: its last writer and readers since (same-core tile dependencies), and on a5 the ring
 // slot it is bound to by a pop (reads of it, or of a view of it, read the slot until the producer rewrites it).
 struct Storage {
