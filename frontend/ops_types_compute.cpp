@@ -32,7 +32,6 @@ void check_high_precision(const Expr& call, DType dt) {
                         op_label(call), dtype_name(dt)));
 }
 
-
 Type binary_type(const Expr& call) {
     const Type& a = tile_arg(call, "lhs");
     const Type& b = tile_arg(call, "rhs");
