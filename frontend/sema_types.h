@@ -41,6 +41,9 @@ std::optional<ConstValue> fold_const(const ConstTable& consts, const ast::Expr& 
                                      const std::unordered_map<std::string, ir::VarPtr>* locals = nullptr,
                                      bool index_consts = false);  // also pl.const(INT, pl.INDEX) (dimensions)
 double const_as_double(const ConstValue& c);
+// An int or a bool (Python's int subclass), and its integer value.
+bool const_is_int(const ConstValue& c);
+int64_t const_as_int(const ConstValue& c);
 ir::ExprPtr const_to_expr(const ConstValue& c, const SourceLoc& loc);
 ir::ExprPtr make_int(int64_t v, const SourceLoc& loc);
 
