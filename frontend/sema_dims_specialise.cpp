@@ -1,11 +1,11 @@
 // Per-call specialisation of kernels whose signature dimensions are dynamic symbols: copies `f__SYM_V` bound to
 // each call's sizes (docs/DECISIONS.md, Frontend; the symbols themselves: sema_dims.cpp).
+#include <fmt/format.h>
 #include <algorithm>
 #include <functional>
 #include <map>
 #include <string>
 #include <vector>
-#include <fmt/format.h>
 #include "frontend/sema_types.h"
 
 #include "frontend/sema_dims_internal.h"
