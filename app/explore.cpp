@@ -223,6 +223,12 @@ ScheduleRecord clean_record_from_line(const std::string& line) {
     return r;
 }
 
+bool hit_wall_time_bound(const std::vector<sim::Finding>& findings) {
+    for (const auto& f : findings)
+        if (f.code == codes::kTimeout && f.message.find("wall-time bound") != std::string::npos) return true;
+    return false;
+}
+
 sim::Schedule schedule_for(const Schedule& base, const ExploreOptions& e, uint64_t seed) {
     Schedule s = base;
     s.seed = seed;
@@ -239,10 +245,12 @@ ExploreSummary explore_kernel(sim::Session& session, const CommonOptions& c, con
     auto nom = session.run(Schedule{});
     b.add(to_record(nom, nullptr));
     found = !nom.findings.empty();
-    for (uint64_t i = 0; i < e.schedules; ++i) {
+    bool too_long = hit_wall_time_bound(nom.findings);
+    for (uint64_t i = 0; i < e.schedules && !too_long; ++i) {
         if (e.stop_on_first && found) break;
         auto r = session.run(schedule_for(base, e, e.seed + i));
         found |= !r.findings.empty();
+        too_long = hit_wall_time_bound(r.findings);
         b.add(to_record(r, nullptr));
         if (progress) progress(i + 1);
     }

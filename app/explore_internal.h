@@ -16,6 +16,11 @@ ScheduleRecord to_record(const sim::ScheduleResult& r, std::set<std::string>* re
 std::string record_line(const ScheduleRecord& r, const std::string& kernel);
 // The record a "C ..." line stands for (the one record_from_json gives for its JSON).
 ScheduleRecord clean_record_from_line(const std::string& line);
+// A finding of a schedule that ran into the wall-time bound (--timeout): the program is too long for the bound, so
+// every further schedule would run just as long to the same E-TIMEOUT; the exploration stops there (the run has
+// failed already). Only the wall-time bound: a simulated-time or work bound is a property of the schedule, and
+// stopping on it would make the explored count depend on the workers' timing.
+bool hit_wall_time_bound(const std::vector<sim::Finding>& findings);
 // The schedule of `seed` in an exploration from `base`.
 sim::Schedule schedule_for(const sim::Schedule& base, const ExploreOptions& e, uint64_t seed);
 

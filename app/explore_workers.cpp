@@ -355,6 +355,7 @@ class Supervisor {
         if (m_jsonl.is_open()) m_jsonl.add(record_json(r, m_kernel).dump());
         ++m_finished;
         if (m_e.stop_on_first && !r.codes.empty()) m_stop = true;
+        if (hit_wall_time_bound(r.full)) m_stop = true;  // every further schedule would time out the same way
     }
 
     void on_line(Worker& w, const std::string& line) {
@@ -376,7 +377,7 @@ class Supervisor {
     }
 
     void crashed(Worker& w, const std::string& why) {
-        if (m_stop) return;  // killed on purpose (--stop-on-first)
+        if (m_stop) return;  // killed on purpose (--stop-on-first, a schedule past the wall-time bound)
         uint64_t slot = m_running[w.chunk].load(std::memory_order_acquire);
         Chunk& ch = m_chunks[static_cast<size_t>(w.chunk)];
         // A seed already recorded was finished: the worker died between two schedules (killed from outside),

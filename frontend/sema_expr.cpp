@@ -298,8 +298,17 @@ ExprPtr FunctionLowering::lower_subscript(const ast::Expr& e) {
         shp->loc = e.loc;
         for (auto x : ext) shp->args.push_back(make_int(x, e.loc));
         auto call = std::make_shared<Expr>();
-        call->kind = ExprKind::Call;
         call->loc = e.loc;
+        if (base->type.kind == TypeKind::Tensor && runs_host_ops()) {
+            // An orchestration's x[a:b, c:d] is pl.tensor.slice(x, shape, offset), the host op the launch planner
+            // and the alias analysis read (a kernel's tile.slice there named a temporary no launch could bind).
+            call->kind = ExprKind::FuncCall;
+            call->sval = "pl.tensor.slice";
+            call->args = {base, shp, off};
+            call->type = Type::tensor(ext, base->type.dtype);
+            return hoist(call);
+        }
+        call->kind = ExprKind::Call;
         call->op = &op_def(OpCode::Slice);
         call->args = {base, shp, off, nullptr};
         call->type = infer_call_type(*call);

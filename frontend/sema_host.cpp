@@ -49,6 +49,10 @@ bool is_host_orchestrator(const Function& f) {
 
 }  // namespace
 
+bool FunctionLowering::runs_host_ops() const {
+    return m_fn.type == FuncType::Orchestration || is_host_orchestrator(m_fn);
+}
+
 ExprPtr FunctionLowering::lower_host_op(const ast::Expr& e, const std::string& name, const Type* ann) {
     const bool dist = starts_with(name, "pld.");
     if (!is_host_name(name) && !dist) return nullptr;

@@ -102,6 +102,9 @@ class FunctionLowering {
     // A distributed op (pld.*) is read the same way, in any function (the function is then not simulated).
     ExprPtr lower_host_op(const ast::Expr& e, const std::string& name, const Type* ann);
     ExprPtr lower_host_call(const ast::Expr& e, const std::string& name, const Type* ann);
+    // True where pl.tensor.* ops are host statements (an Orchestration function or a host orchestrator), so a
+    // tensor subscript `x[a:b, :]` there is pl.tensor.slice, not a kernel's pl.tile.slice.
+    bool runs_host_ops() const;
 };
 
 // pl.tile.load(..., clamp=True): the valid_shape argument becomes the region clamped to the source's edge

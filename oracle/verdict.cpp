@@ -150,8 +150,9 @@ struct Graph {
                         break;
                     }
                     case Kind::Depart: {
-                        // Every participant's n-th arrival; a hard barrier below full occupancy never completes.
-                        if (x.hard && m.blocks < opt.chip_clusters) {
+                        // Every participant's n-th arrival; a hard barrier below or above full occupancy never
+                        // completes (above: the blocks run in waves, PyPTO's HardSyncallOccupancy).
+                        if (x.hard && m.blocks != opt.chip_clusters) {
                             need(v, -1);
                             break;
                         }

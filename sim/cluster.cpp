@@ -305,10 +305,11 @@ RunOutcome Machine::run(const RunConfig& cfg) {
                 // A hard barrier hangs for want of cores only when the launch leaves some of the chip's clusters
                 // empty; blocked in one on a launch that fills the chip is a plain deadlock (a branch only some
                 // blocks take, a ring nobody feeds), E-DEADLOCK alone (found by the twenty-fifth session's hunt).
-                if (r->blocked_in_hard_syncall())
-                    occupancy |= plan.blocks < chip;
-                else if (r->blocked_in_syncall() && plan.blocks > chip)
+                // Any barrier (hard or soft) of a launch wider than the chip waits for blocks of a later wave.
+                if (r->blocked_in_syncall() && plan.blocks > chip)
                     waves = true;
+                else if (r->blocked_in_hard_syncall())
+                    occupancy |= plan.blocks < chip;
             }
         if (out.deadlock) {
             f.code = codes::kDeadlock;

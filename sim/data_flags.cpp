@@ -126,7 +126,11 @@ void DataEngine::end_arrive(SimInstr& in) {
     int per_cluster = p.group == "mix"        ? m_st.participants_per_cluster
                       : p.group == "aic_only" ? m_st.aic_per_cluster
                                               : m_st.aiv_per_cluster;
-    int expected = per_cluster * (p.hard ? static_cast<int>(hw.chip.clusters) : m_st.cfg->plan->blocks);
+    // Hard: every physical core of the chip, and a launch wider than the chip is no exception: its blocks run in
+    // waves, and the barrier (PyPTO's HardSyncallOccupancy: block count != cores, partial or over) never completes,
+    // so it waits for every launched block as a soft one does (the later waves never start while it waits).
+    const int blocks = m_st.cfg->plan->blocks, chip = static_cast<int>(hw.chip.clusters);
+    int expected = per_cluster * (p.hard ? std::max(chip, blocks) : blocks);
     b.expected = expected;
     uint64_t tok = m_st.token();
     p.releases.push_back(tok);
