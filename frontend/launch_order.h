@@ -309,6 +309,8 @@ class LaunchOrder {
     std::vector<const Stmt*> m_loops;
     std::map<const Stmt*, size_t> m_if_depth;  // the loops around each branch
     std::vector<HostRead> m_host_reads;
+    int m_spmd_depth = 0;        // (collect: the pl.spmd loops around the statement)
+    std::set<size_t> m_in_spmd;  // the launches in a pl.spmd loop (N blocks, N perhaps known at run time only)
     size_t m_n_launch = 0;
 
     std::set<const Var*> m_carry_index;  // the loops' carried values

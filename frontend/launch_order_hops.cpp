@@ -24,7 +24,9 @@ std::optional<int64_t> const_diff(const Affine& a, const Affine& b) {
 // The edges of the tensor map through which launch J may run after an earlier launch I at some of their instance
 // pairs: I (AUTO) publishes a tracked access of one tensor and M (AUTO, after I in program order) looks up an
 // access of that tensor, where M is J itself, or a launch J runs after in J's iteration that is in no loop J is
-// not in and runs whenever J does (so J's instance runs after M's instance of that iteration). The tensor is
+// not in and runs whenever J does (so J's instance runs after M's instance of that iteration): in no branch arm J
+// is not in, its core_num a constant or none, in no pl.spmd loop (a launch of fewer than one block does not run;
+// golden printed/empty_loop_width_orders_before_launch.py). The tensor is
 // created in no loop one of I and M is in and the other is not (else M finds another iteration's tensor).
 // Which instance pairs each edge holds at is hop_orders'.
 std::vector<LaunchOrder::Hop> LaunchOrder::hops(size_t i, size_t j) {
@@ -35,8 +37,11 @@ std::vector<LaunchOrder::Hop> LaunchOrder::hops(size_t i, size_t j) {
     for (size_t m = i + 1; m <= j && m < m_n_launch; ++m) {
         const ManualLaunch& l = m_launches[m];
         if (l.scope != kAuto) continue;
+        // (M surely runs where J does: a core_num known at run time only may be below 1, and the runtime does not
+        // run such a launch, while J runs after every instance of M "that ran")
+        const bool blocks_known = !core_num_attr(*l.call) || launch_core_num(*l.call).has_value();
         if (m != j && (!m_after[j].count(m) || shared_loops(l.loops, b.loops) != l.loops.size() ||
-                       !on_every_path(l, b) || never_runs(l)))
+                       !on_every_path(l, b) || never_runs(l) || !blocks_known || m_in_spmd.count(m)))
             continue;
         for (size_t xi = 0; xi < m_access[i].size(); ++xi) {
             const Access& x = m_access[i][xi];
