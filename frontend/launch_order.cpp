@@ -218,6 +218,7 @@ void LaunchOrder::collect(const Block& body) {
                     s.get(), &c,      fn, submit ? size_t{1} : size_t{0}, scope_of(s->loc.line).value_or(kAuto),
                     m_arms,  m_loops, {}};
                 l.no_dep = no_dep_params(c, l.first);
+                if (m_spmd_depth > 0) m_in_spmd.insert(m_launches.size());
                 m_launches.push_back(std::move(l));
             }
         }
@@ -225,7 +226,9 @@ void LaunchOrder::collect(const Block& body) {
         if (s->kind == StmtKind::For) {
             const bool iterates = s->loop_kind != LoopKind::Spmd;
             if (iterates) m_loops.push_back(s.get());
+            m_spmd_depth += iterates ? 0 : 1;
             collect(s->body);
+            m_spmd_depth -= iterates ? 0 : 1;
             if (iterates) m_loops.pop_back();
         }
         if (s->kind == StmtKind::If) {

@@ -8,7 +8,8 @@
 // (launch_order_windows.cpp). (4) Order the launches of one iteration, then the launches of one loop at two
 // iterations, through deps=, the tensor map and host reads (launch_order_deps.cpp, launch_order_loops.cpp); a
 // pair not ordered that may share bytes one of them writes (launch_order_apart.cpp, launch_order_conflict.cpp)
-// is a finding (docs/DECISIONS.md, "Manual scopes").
+// is a finding (docs/DECISIONS.md, "Manual scopes"), except at the instances a tensor-map edge that holds there
+// orders (launch_order_hops.cpp).
 #pragma once
 
 #include <cstdint>
@@ -172,6 +173,14 @@ class LaunchOrder {
         std::vector<std::optional<ArgDim>> dims;
         bool atomic = false;  // the kernel only adds to it atomically (atomic-add stores commute)
     };
+    // An edge of the tensor map that may hold at some instance pairs only, through which a launch J may run after
+    // an earlier launch I: I publishes its tracked access XI, M looks its access YI up, and M is J itself or a
+    // launch J runs after in J's iteration (M in no loop J is not in, running whenever J does). At the instances
+    // where the two arguments overlap, M, and so J, runs after I (docs/DECISIONS.md, "Tensor-map edges that hold
+    // at the instances that meet").
+    struct Hop {
+        size_t m = 0, xi = 0, yi = 0;
+    };
     // What a launch runs after across the iterations of one loop (its launches only):
     // PREV[j]: every instance of i at the previous iteration that ran (through a task id the loop carries, or
     // the tensor map); EVERY[j]: every instance of i at every earlier iteration (the tensor map holds them all).
@@ -240,13 +249,19 @@ class LaunchOrder {
     bool apart(size_t a, size_t x, size_t b, size_t y, const Stmt* loop, const Partial* part = nullptr);
     bool must_overlap(size_t a, size_t x, size_t b, size_t y, const Stmt* loop);
 
+    // ---- Tensor-map edges that order a pair at the instances that meet (launch_order_hops.cpp) ----
+    std::vector<Hop> hops(size_t i, size_t j);
+    bool hop_orders(size_t a, size_t x, size_t b, size_t y, const std::vector<Hop>& hs);
+    bool hop_implied(size_t a, size_t x, size_t b, size_t y, const Hop& h);
+
     // ---- Conflicts, the tensor map's orders and the findings (launch_order_conflict.cpp) ----
     bool varies(const Expr* e, const Stmt* loop, const ManualLaunch& l, int depth);
     bool launch_varies(size_t k, const Stmt* loop);
     bool is_untracked(const Var* v);
     bool exact_window(size_t k, size_t x);
     bool known(size_t k, size_t x, const Stmt* loop);
-    Conflict conflict(size_t a, size_t b, const Stmt* loop, bool known_only = false, const Partial* part = nullptr);
+    Conflict conflict(size_t a, size_t b, const Stmt* loop, bool known_only = false, const Partial* part = nullptr,
+                      bool use_hops = false);
     static const GmAlias* single_root(const std::vector<GmAlias>& rs);
     static const Var* one_base(const std::vector<GmAlias>& rs);
     bool fresh_in(const Var* base, const std::vector<const Stmt*>& a_loops, const std::vector<const Stmt*>& other);
@@ -294,6 +309,8 @@ class LaunchOrder {
     std::vector<const Stmt*> m_loops;
     std::map<const Stmt*, size_t> m_if_depth;  // the loops around each branch
     std::vector<HostRead> m_host_reads;
+    int m_spmd_depth = 0;        // (collect: the pl.spmd loops around the statement)
+    std::set<size_t> m_in_spmd;  // the launches in a pl.spmd loop (N blocks, N perhaps known at run time only)
     size_t m_n_launch = 0;
 
     std::set<const Var*> m_carry_index;  // the loops' carried values

@@ -90,9 +90,12 @@ bool LaunchOrder::known(size_t k, size_t x, const Stmt* loop) {
 // manual_dep); else only through the others. LOOP: at different iterations of it (windows that differ by the
 // iteration are apart).
 // KNOWN_ONLY: only through arguments whose windows are known in every dimension.
-LaunchOrder::Conflict LaunchOrder::conflict(size_t a, size_t b, const Stmt* loop, bool known_only,
-                                            const Partial* part) {
+// USE_HOPS (in one iteration only): tensor-map edges that order B after A at the instances where they hold
+// excuse those instances (hops, hop_orders).
+LaunchOrder::Conflict LaunchOrder::conflict(size_t a, size_t b, const Stmt* loop, bool known_only, const Partial* part,
+                                            bool use_hops) {
     Conflict c;
+    std::optional<std::vector<Hop>> hs;  // (found once, when a pair of windows is not apart)
     const bool both_auto = m_launches[a].scope == kAuto && m_launches[b].scope == kAuto;
     for (size_t xi = 0; xi < m_access[a].size(); ++xi)
         for (size_t yi = 0; yi < m_access[b].size(); ++yi) {
@@ -112,6 +115,10 @@ LaunchOrder::Conflict LaunchOrder::conflict(size_t a, size_t b, const Stmt* loop
                         if (auto it = m_created_in.find(gx.base); it != m_created_in.end() && it->second.count(loop))
                             continue;
                     if (apart(a, xi, b, yi, loop, part)) continue;
+                    if (use_hops && !loop) {
+                        if (!hs) hs = hops(a, b);
+                        if (!hs->empty() && hop_orders(a, xi, b, yi, *hs)) continue;
+                    }
                     // Two atomic adds (and nothing else) to the same bytes commute: no order needed.
                     if (const auto& wa = arg_window(a, xi), &wb = arg_window(b, yi);
                         wa && wb && wa->atomic && wb->atomic)

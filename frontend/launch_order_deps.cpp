@@ -199,7 +199,7 @@ void LaunchOrder::order_launches() {
             if (m_after[j].count(i) || exclusive_arms(m_launches[i], b) || never_runs(m_launches[i]) || never_runs(b))
                 continue;
             auto pt = m_partial.find({i, j});
-            if (const Conflict c = conflict(i, j, nullptr, false, pt == m_partial.end() ? nullptr : &pt->second);
+            if (const Conflict c = conflict(i, j, nullptr, false, pt == m_partial.end() ? nullptr : &pt->second, true);
                 c.shared)
                 report(i, j, c, nullptr, !c.sure);
         }

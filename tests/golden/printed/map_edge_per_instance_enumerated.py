@@ -1,0 +1,53 @@
+# As map_edge_per_instance.py with 4 tiles each (constant ranges) and windows that move differently: quant(t)
+# writes sc_all rows 8 * t (8 rows) and h_all rows 16 * t; mm(tt) reads h_all rows 16 * tt, act(tt) sc_all rows
+# 8 * tt. The offsets are no constant apart, so cvsim tries every pair of tiles: where the sc_all rows meet
+# (t == tt), the h_all rows meet too. Clean. Before: E-RACE-RAW on sc_all.
+# RUN: check --schedules 2
+# CHECK: PASS (the file)
+import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def quant(x: pl.Tensor[[16, 32], pl.FP32], sc: pl.Out[pl.Tensor[[8, 8], pl.FP32]], h: pl.Out[pl.Tensor[[16, 32], pl.FP32]]) -> pl.Tensor[[16, 32], pl.FP32]:
+        xv: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 32], target_memory=pl.Mem.Vec)
+        y: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.muls(xv, 2.0)
+        h1: pl.Tensor[[16, 32], pl.FP32] = pl.tile.store(y, [0, 0], h)
+        sv: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], target_memory=pl.Mem.Vec)
+        s1: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(sv, [0, 0], sc)
+        return h1
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def mm(y: pl.Out[pl.Tensor[[16, 32], pl.FP32]], h: pl.Tensor[[16, 32], pl.FP32]) -> pl.Tensor[[16, 32], pl.FP32]:
+        hv: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(h, [0, 0], [16, 32], target_memory=pl.Mem.Vec)
+        z: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.adds(hv, 1.0)
+        y1: pl.Tensor[[16, 32], pl.FP32] = pl.tile.store(z, [0, 0], y)
+        return y1
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def act(sc: pl.Tensor[[8, 8], pl.FP32], y: pl.Tensor[[16, 32], pl.FP32], r0: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[64, 8], pl.FP32]]) -> pl.Tensor[[64, 8], pl.FP32]:
+        sv: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(sc, [0, 0], [8, 8], target_memory=pl.Mem.Vec)
+        yv: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(y, [0, 0], [8, 8], target_memory=pl.Mem.Vec)
+        z: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.mul(sv, yv)
+        o1: pl.Tensor[[64, 8], pl.FP32] = pl.tile.store(z, [r0, 0], out)
+        return o1
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[64, 32], pl.FP32], out: pl.Out[pl.Tensor[[64, 8], pl.FP32]]) -> pl.Tensor[[64, 8], pl.FP32]:
+        h_all: pl.Tensor[[64, 32], pl.FP32] = pl.tensor.create([64, 32], dtype=pl.FP32, layout=pl.TensorLayout.ND)
+        sc_all: pl.Tensor[[64, 8], pl.FP32] = pl.tensor.create([64, 8], dtype=pl.FP32, layout=pl.TensorLayout.ND, manual_dep=True)
+        for t in pl.parallel(4):
+            t0: pl.Scalar[pl.INDEX] = t * 16
+            x_t: pl.Tensor[[16, 32], pl.FP32] = pl.tensor.slice(x, [16, 32], [t0, 0])
+            h_t: pl.Tensor[[16, 32], pl.FP32] = pl.tensor.slice(h_all, [16, 32], [t0, 0])
+            sc_t: pl.Tensor[[8, 8], pl.FP32] = pl.tensor.slice(sc_all, [8, 8], [t * 8, 0])
+            h1: pl.Tensor[[16, 32], pl.FP32] = self.quant(x_t, sc_t, h_t)
+        for tt in pl.parallel(4):
+            tt0: pl.Scalar[pl.INDEX] = tt * 16
+            h_r: pl.Tensor[[16, 32], pl.FP32] = pl.tensor.slice(h_all, [16, 32], [tt0, 0])
+            sc_r: pl.Tensor[[8, 8], pl.FP32] = pl.tensor.slice(sc_all, [8, 8], [tt * 8, 0])
+            y: pl.Tensor[[16, 32], pl.FP32] = pl.tensor.create([16, 32], dtype=pl.FP32, layout=pl.TensorLayout.ND)
+            y1: pl.Tensor[[16, 32], pl.FP32] = self.mm(y, h_r)
+            o1: pl.Tensor[[64, 8], pl.FP32] = self.act(sc_r, y1, tt0, out)
+        return out

@@ -1,0 +1,53 @@
+# Twin of map_edge_per_instance_enumerated.py that must still race: quant(t) writes h_all rows 48 - 16 * t, so
+# the tensor map orders mm(tt) after quant(3 - tt) only, and act(1) reads the sc_all rows quant(1) wrote with
+# nothing ordering them. E-RACE-RAW before and after.
+# RUN: check --schedules 2
+# EXIT: 1
+# ERROR: E-RACE-RAW 52 RAW on GM tensor 'sc_all'
+import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def quant(x: pl.Tensor[[16, 32], pl.FP32], sc: pl.Out[pl.Tensor[[8, 8], pl.FP32]], h: pl.Out[pl.Tensor[[16, 32], pl.FP32]]) -> pl.Tensor[[16, 32], pl.FP32]:
+        xv: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 32], target_memory=pl.Mem.Vec)
+        y: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.muls(xv, 2.0)
+        h1: pl.Tensor[[16, 32], pl.FP32] = pl.tile.store(y, [0, 0], h)
+        sv: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [8, 8], target_memory=pl.Mem.Vec)
+        s1: pl.Tensor[[8, 8], pl.FP32] = pl.tile.store(sv, [0, 0], sc)
+        return h1
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def mm(y: pl.Out[pl.Tensor[[16, 32], pl.FP32]], h: pl.Tensor[[16, 32], pl.FP32]) -> pl.Tensor[[16, 32], pl.FP32]:
+        hv: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(h, [0, 0], [16, 32], target_memory=pl.Mem.Vec)
+        z: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.adds(hv, 1.0)
+        y1: pl.Tensor[[16, 32], pl.FP32] = pl.tile.store(z, [0, 0], y)
+        return y1
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def act(sc: pl.Tensor[[8, 8], pl.FP32], y: pl.Tensor[[16, 32], pl.FP32], r0: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[64, 8], pl.FP32]]) -> pl.Tensor[[64, 8], pl.FP32]:
+        sv: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(sc, [0, 0], [8, 8], target_memory=pl.Mem.Vec)
+        yv: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(y, [0, 0], [8, 8], target_memory=pl.Mem.Vec)
+        z: pl.Tile[[8, 8], pl.FP32, pl.Mem.Vec] = pl.tile.mul(sv, yv)
+        o1: pl.Tensor[[64, 8], pl.FP32] = pl.tile.store(z, [r0, 0], out)
+        return o1
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[64, 32], pl.FP32], out: pl.Out[pl.Tensor[[64, 8], pl.FP32]]) -> pl.Tensor[[64, 8], pl.FP32]:
+        h_all: pl.Tensor[[64, 32], pl.FP32] = pl.tensor.create([64, 32], dtype=pl.FP32, layout=pl.TensorLayout.ND)
+        sc_all: pl.Tensor[[64, 8], pl.FP32] = pl.tensor.create([64, 8], dtype=pl.FP32, layout=pl.TensorLayout.ND, manual_dep=True)
+        for t in pl.parallel(4):
+            t0: pl.Scalar[pl.INDEX] = t * 16
+            x_t: pl.Tensor[[16, 32], pl.FP32] = pl.tensor.slice(x, [16, 32], [t0, 0])
+            h_t: pl.Tensor[[16, 32], pl.FP32] = pl.tensor.slice(h_all, [16, 32], [48 - t0, 0])
+            sc_t: pl.Tensor[[8, 8], pl.FP32] = pl.tensor.slice(sc_all, [8, 8], [t * 8, 0])
+            h1: pl.Tensor[[16, 32], pl.FP32] = self.quant(x_t, sc_t, h_t)
+        for tt in pl.parallel(4):
+            tt0: pl.Scalar[pl.INDEX] = tt * 16
+            h_r: pl.Tensor[[16, 32], pl.FP32] = pl.tensor.slice(h_all, [16, 32], [tt0, 0])
+            sc_r: pl.Tensor[[8, 8], pl.FP32] = pl.tensor.slice(sc_all, [8, 8], [tt * 8, 0])
+            y: pl.Tensor[[16, 32], pl.FP32] = pl.tensor.create([16, 32], dtype=pl.FP32, layout=pl.TensorLayout.ND)
+            y1: pl.Tensor[[16, 32], pl.FP32] = self.mm(y, h_r)
+            o1: pl.Tensor[[64, 8], pl.FP32] = self.act(sc_r, y1, tt0, out)
+        return out

@@ -1,0 +1,55 @@
+# Twin of map_edge_per_instance.py that must still race: 'quant' at tile t writes sc_all rows 16 * t + 8, so
+# its rows also meet those act(t + 1) reads, where the tensor map (h_all rows 16 * t against 16 * (t + 1)) orders
+# nothing. E-RACE-RAW before and after.
+# RUN: check --schedules 2
+# EXIT: 1
+# ERROR: E-RACE-RAW 54 RAW on GM tensor 'sc_all'
+import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def quant(x: pl.Tensor[[16, 32], pl.FP32], sc: pl.Out[pl.Tensor[[16, 8], pl.FP32]], h: pl.Out[pl.Tensor[[16, 32], pl.FP32]]) -> pl.Tensor[[16, 32], pl.FP32]:
+        xv: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 32], target_memory=pl.Mem.Vec)
+        y: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.muls(xv, 2.0)
+        h1: pl.Tensor[[16, 32], pl.FP32] = pl.tile.store(y, [0, 0], h)
+        sv: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0, 0], [16, 8], target_memory=pl.Mem.Vec)
+        s1: pl.Tensor[[16, 8], pl.FP32] = pl.tile.store(sv, [0, 0], sc)
+        return h1
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def mm(y: pl.Out[pl.Tensor[[16, 32], pl.FP32]], h: pl.Tensor[[16, 32], pl.FP32]) -> pl.Tensor[[16, 32], pl.FP32]:
+        hv: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.load(h, [0, 0], [16, 32], target_memory=pl.Mem.Vec)
+        z: pl.Tile[[16, 32], pl.FP32, pl.Mem.Vec] = pl.tile.adds(hv, 1.0)
+        y1: pl.Tensor[[16, 32], pl.FP32] = pl.tile.store(z, [0, 0], y)
+        return y1
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def act(sc: pl.Tensor[[16, 8], pl.FP32], y: pl.Tensor[[16, 32], pl.FP32], r0: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[64, 8], pl.FP32]]) -> pl.Tensor[[64, 8], pl.FP32]:
+        sv: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(sc, [0, 0], [16, 8], target_memory=pl.Mem.Vec)
+        yv: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.load(y, [0, 0], [16, 8], target_memory=pl.Mem.Vec)
+        z: pl.Tile[[16, 8], pl.FP32, pl.Mem.Vec] = pl.tile.mul(sv, yv)
+        o1: pl.Tensor[[64, 8], pl.FP32] = pl.tile.store(z, [r0, 0], out)
+        return o1
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[64, 32], pl.FP32], cnt: pl.Tensor[[1], pl.INT32], out: pl.Out[pl.Tensor[[64, 8], pl.FP32]]) -> pl.Tensor[[64, 8], pl.FP32]:
+        h_all: pl.Tensor[[72, 32], pl.FP32] = pl.tensor.create([72, 32], dtype=pl.FP32, layout=pl.TensorLayout.ND)
+        sc_all: pl.Tensor[[72, 8], pl.FP32] = pl.tensor.create([72, 8], dtype=pl.FP32, layout=pl.TensorLayout.ND, manual_dep=True)
+        c: pl.Scalar[pl.INT32] = pl.tensor.read(cnt, [0])
+        nt: pl.Scalar[pl.INDEX] = pl.min((pl.cast(c, pl.INDEX) + 15) // 16, 4)
+        for t in pl.parallel(nt):
+            t0: pl.Scalar[pl.INDEX] = t * 16
+            x_t: pl.Tensor[[16, 32], pl.FP32] = pl.tensor.slice(x, [16, 32], [t0, 0])
+            h_t: pl.Tensor[[16, 32], pl.FP32] = pl.tensor.slice(h_all, [16, 32], [t0, 0])
+            sc_t: pl.Tensor[[16, 8], pl.FP32] = pl.tensor.slice(sc_all, [16, 8], [t0 + 8, 0])
+            h1: pl.Tensor[[16, 32], pl.FP32] = self.quant(x_t, sc_t, h_t)
+        for tt in pl.parallel(nt):
+            tt0: pl.Scalar[pl.INDEX] = tt * 16
+            h_r: pl.Tensor[[16, 32], pl.FP32] = pl.tensor.slice(h_all, [16, 32], [tt0, 0])
+            sc_r: pl.Tensor[[16, 8], pl.FP32] = pl.tensor.slice(sc_all, [16, 8], [tt0, 0])
+            y: pl.Tensor[[16, 32], pl.FP32] = pl.tensor.create([16, 32], dtype=pl.FP32, layout=pl.TensorLayout.ND)
+            y1: pl.Tensor[[16, 32], pl.FP32] = self.mm(y, h_r)
+            o1: pl.Tensor[[64, 8], pl.FP32] = self.act(sc_r, y1, tt0, out)
+        return out
