@@ -9,6 +9,7 @@
 // do not handle trivially (not representable, out of range, NaN) to those functions; layout_test checks that
 // the bytes agree for arbitrary doubles.
 #include "core/layout.h"
+#include "core/layout_assemble.h"
 
 #include <algorithm>
 #include <cstring>
@@ -286,6 +287,59 @@ std::vector<uint8_t> repack(const uint8_t* bytes, size_t nbytes, DType t, Layout
 Matrix reinterpret(const Matrix& logical, DType t, Layout written_as, bool written_acc, Layout read_as, bool read_acc) {
     const std::vector<uint8_t> bytes = encode(logical, t, written_as, written_acc);
     return decode(bytes.data(), bytes.size(), t, read_as, read_acc, logical.rows(), logical.cols());
+}
+
+namespace {
+
+// Whether an encoded float tile holds a NaN bit pattern (words of sizeof(W) bytes, sign bit masked off).
+template <class W>
+bool any_nan(const std::vector<uint8_t>& bytes, W inf_bits, W abs_mask) {
+    for (size_t i = 0; i + sizeof(W) <= bytes.size(); i += sizeof(W)) {
+        W w;
+        std::memcpy(&w, bytes.data() + i, sizeof(W));
+        if ((w & abs_mask) > inf_bits) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+bool assemble_encoded(std::vector<uint8_t>& bytes, DType t, Layout l, bool acc, int64_t rows, int64_t cols,
+                      const Matrix& src, int64_t r0, int64_t c0) {
+    // The typed codecs load and store every non-NaN value of their dtype exactly (layout_test), so the elements
+    // outside the window keep their bytes through a decode and an encode; a NaN may not.
+    switch (t) {
+        case DType::INT8:
+        case DType::INT16:
+        case DType::INT32:
+        case DType::UINT8:
+            break;
+        case DType::FP32:
+            if (any_nan<uint32_t>(bytes, 0x7f800000u, 0x7fffffffu)) return false;
+            break;
+        case DType::FP16:
+            if (any_nan<uint16_t>(bytes, 0x7c00u, 0x7fffu)) return false;
+            break;
+        case DType::BF16:
+            if (any_nan<uint16_t>(bytes, 0x7f80u, 0x7fffu)) return false;
+            break;
+        default:
+            return false;
+    }
+    if (rows < 0 || cols < 0) return false;
+    const auto [R, C] = physical_shape(l, t, acc, rows, cols);
+    if (R != rows || C != cols || bytes.size() != physical_bytes(l, t, acc, rows, cols)) return false;
+    if (r0 < 0 || c0 < 0 || r0 + src.rows() > rows || c0 + src.cols() > cols) return false;
+    const OffsetTables tab = offset_tables(l, box_shape(l, t, acc), R, C, rows, cols);
+    with_codec(t, [&](const auto codec) {
+        for (int64_t i = 0; i < src.rows(); ++i) {
+            uint8_t* row = bytes.data() + static_cast<size_t>(tab.row[static_cast<size_t>(r0 + i)]) * codec.bytes;
+            for (int64_t j = 0; j < src.cols(); ++j)
+                codec.store(round_to(t, src(i, j)),
+                            row + static_cast<size_t>(tab.col[static_cast<size_t>(c0 + j)]) * codec.bytes);
+        }
+    });
+    return true;
 }
 
 }  // namespace cvsim

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/cost_model.h"
+#include "core/layout_assemble.h"
 #include "frontend/codes.h"
 #include "frontend/ops.h"
 #include "frontend/ops_sort.h"
@@ -110,11 +111,36 @@ uint64_t DataEngine::compute_latency(const SimInstr& in) {
     }
 }
 
+// pl.tile.assemble of a source wholly inside a target of the result's own shape and encoding: the target's bytes
+// with the source's region written (core/layout_assemble.h), the result's bytes in p.bytes, instead of the whole
+// target decoded and the whole result encoded again (pypto-lib's gather_row loops assemble one row into a 128 x 512
+// tile per step: two whole-tile conversions a row were most of a check). The same bytes as the general path; false
+// when that is not certain (the general path then runs, and reports a region outside the target).
+static bool assemble_in_bytes(SimInstr& in) {
+    if (!in.in[0] || !in.in[1] || !in.out) return false;
+    const TileBuf &dst = *in.in[0], &src = *in.in[1], &out = *in.out;
+    if (dst.dtype != out.dtype || dst.layout != out.layout || dst.acc != out.acc || dst.rows != out.rows ||
+        dst.cols != out.cols)
+        return false;
+    // The offset as the numerics read it (ops_numerics.cpp rc), the source's valid region as they clamp it.
+    const int64_t r = in.ints.size() >= 2 ? in.ints[in.ints.size() - 2] : 0, c = in.ints.empty() ? 0 : in.ints.back();
+    const TileData s = read_tile(src);
+    const int64_t vr = std::min<int64_t>(s.m.rows(), src.vr), vc = std::min<int64_t>(s.m.cols(), src.vc);
+    if (vr <= 0 || vc <= 0) return false;
+    std::vector<uint8_t> bytes(dst.bytes.data(), dst.bytes.data() + dst.bytes.size());
+    if (!assemble_encoded(bytes, out.dtype, out.layout, out.acc, out.rows, out.cols, s.m.topLeftCorner(vr, vc), r, c))
+        return false;
+    in.p.bytes = std::move(bytes);
+    in.p.bytes_out = true;
+    return true;
+}
+
 void DataEngine::compute_data(SimInstr& in) {
     // The op's registry numerics (shared with the reference interpreter) on the logical operand values.
     Payload& p = in.p;
     const OpDef& d = *in.call->op;
     if (!d.numerics) return;
+    if (d.code == OpCode::Assemble && assemble_in_bytes(in)) return;
     const TileBuf& out = *in.out;
     OpOperands o;
     o.op = &d;

@@ -459,6 +459,9 @@ void DataEngine::end_op(SimInstr& in) {
     } else if (in.out && p.memo_hit) {
         in.out->bytes = memo_find(in)->out_bytes;
         in.out->clean = true;
+    } else if (in.out && p.bytes_out) {
+        in.out->bytes = std::move(p.bytes);  // the result's bytes (an assemble written in place)
+        settle_output(in, *in.out);
     } else if (in.out && p.data.m.size() > 0) {
         write_tile(*in.out, p.data.m);
         settle_output(in, *in.out);

@@ -51,6 +51,7 @@ struct Payload {
     std::string detail;              // words for traces and reports
     bool memo_hit = false;           // the result is taken from the memo (inputs identical)
     bool data_clean = false;         // p.data equals the memo's (pushes, pops)
+    bool bytes_out = false;          // compute: `bytes` holds the result's encoded bytes (not p.data)
     bool unread = false;             // pops: nothing but a tfree reads the popped tile (a token)
     uint32_t gm_static = 0;          // gm[0, gm_static) are the windows (the rest: run time)
     std::vector<GmAccess> gm_spare;  // run-time windows of earlier schedules, kept for their storage
@@ -82,6 +83,7 @@ struct Payload {
         detail.clear();
         memo_hit = false;
         data_clean = false;
+        bytes_out = false;
         if (kind == PayloadKind::SyncArrive) event_id = -1;
         if (kind == PayloadKind::SyncDepart) ring_id = 0;
     }

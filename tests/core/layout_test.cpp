@@ -1,5 +1,7 @@
 // Tests of models/layout: SPEC 4.2 offsets, padding, exact round trips, repacks and layout-mistake scrambles.
 #include "core/layout.h"
+#include "core/datapath.h"
+#include "core/layout_assemble.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -305,6 +307,56 @@ RC_GTEST_PROP(LayoutProperty, TruncatedBuffersNeverCrashAndKeepWholeElements, ()
             const size_t end = static_cast<size_t>(element_offset(l, R, C, b, r, c) + 1) * dtype_bytes(t);
             if (end <= keep) RC_ASSERT(same_value(seen(r, c), m(r, c)));
         }
+}
+
+// The data engine's in-place assemble (core/layout_assemble.h) gives the bytes of the general path, encode(assemble(
+// decode(bytes))), for every tile dtype, layout and box kind and arbitrary non-NaN bit patterns, including values
+// the source must round; it declines (false, bytes untouched) where that is not certain.
+TEST(LayoutTest, AssembleInPlaceGivesTheBytesOfDecodeAssembleEncode) {
+    uint32_t state = 12345;
+    auto next = [&] { return state = state * 1664525u + 1013904223u; };
+    for (DType t : kTileDtypes)
+        for (Layout l : kLayouts)
+            for (bool acc : {false, true}) {
+                if (acc && dtype_bytes(t) != 4) continue;  // an Acc tile holds 4-byte elements
+                const int64_t rows = 32, cols = 64;        // whole boxes of every kind: no padding
+                std::vector<uint8_t> bytes(physical_bytes(l, t, acc, rows, cols));
+                for (auto& b : bytes) b = static_cast<uint8_t>(next() >> 24);
+                // No NaN patterns (those are declined, below): clear one exponent bit of each float element.
+                const size_t eb = dtype_bytes(t);
+                if (t == DType::FP32 || t == DType::FP16 || t == DType::BF16)
+                    for (size_t i = eb - 1; i < bytes.size(); i += eb) bytes[i] &= 0xBF;
+                Matrix src(3, 5);
+                for (int64_t i = 0; i < src.size(); ++i)
+                    src.data()[i] = (static_cast<double>(next() % 2001) - 1000) / 3;
+                const TileData target{t, decode(bytes.data(), bytes.size(), t, l, acc, rows, cols)};
+                const std::vector<uint8_t> want = encode(assemble(target, TileData{t, src}, 7, 50).m, t, l, acc);
+                std::vector<uint8_t> got = bytes;
+                ASSERT_TRUE(assemble_encoded(got, t, l, acc, rows, cols, src, 7, 50))
+                    << dtype_name(t) << " layout " << static_cast<int>(l) << " acc " << acc;
+                EXPECT_TRUE(got == want) << dtype_name(t) << " layout " << static_cast<int>(l) << " acc " << acc;
+                EXPECT_FALSE(got == bytes);  // the source was written
+            }
+}
+
+TEST(LayoutTest, AssembleInPlaceDeclinesNanPaddingAndRegionsOutsideTheTile) {
+    const Matrix src = Matrix::Constant(2, 2, 1.5);
+    // A signalling BF16 NaN (0x7F81) in the target: a decode and encode need not keep its payload.
+    std::vector<uint8_t> nan = encode(Matrix::Zero(16, 16), DType::BF16, Layout::ND, false);
+    nan[10] = 0x81;
+    nan[11] = 0x7F;
+    const std::vector<uint8_t> before = nan;
+    EXPECT_FALSE(assemble_encoded(nan, DType::BF16, Layout::ND, false, 16, 16, src, 0, 0));
+    EXPECT_TRUE(nan == before);
+    // NZ with box padding (20 rows of FP16 pad to 32): declined; ND of the same shape has none.
+    std::vector<uint8_t> nz = encode(Matrix::Zero(20, 16), DType::FP16, Layout::NZ, false);
+    EXPECT_FALSE(assemble_encoded(nz, DType::FP16, Layout::NZ, false, 20, 16, src, 0, 0));
+    std::vector<uint8_t> nd = encode(Matrix::Zero(20, 16), DType::FP16, Layout::ND, false);
+    EXPECT_TRUE(assemble_encoded(nd, DType::FP16, Layout::ND, false, 20, 16, src, 18, 14));
+    EXPECT_FALSE(assemble_encoded(nd, DType::FP16, Layout::ND, false, 20, 16, src, 19, 0));  // past the last row
+    EXPECT_FALSE(assemble_encoded(nd, DType::FP16, Layout::ND, false, 20, 16, src, 0, -1));  // before column 0
+    std::vector<uint8_t> short_buf(10);
+    EXPECT_FALSE(assemble_encoded(short_buf, DType::FP16, Layout::ND, false, 20, 16, src, 0, 0));
 }
 
 }  // namespace
