@@ -255,6 +255,7 @@ ExploreSummary explore_kernel(sim::Session& session, const CommonOptions& c, con
         if (progress) progress(i + 1);
     }
     ExploreSummary s = b.finish(c, kernel);
+    s.wall_time_stop = too_long && s.schedules < e.schedules + 1;
     s.jobs = 0;
     s.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     s.peak_rss_kb = peak_rss_kb_self();

@@ -30,6 +30,7 @@ struct ExploreSummary {
     uint64_t crashes = 0;         // schedules that killed their worker (E-CRASH)
     uint64_t skipped = 0;         // seeds already in the --jsonl file (resumed)
     bool interrupted = false;     // SIGINT/SIGTERM stopped the run: a partial summary
+    bool wall_time_stop = false;  // stopped early: a schedule ran into the wall-time bound (--timeout)
     uint64_t nominal_cycles = 0;  // cycles of the nominal schedule
     uint64_t nominal_events = 0;  // synchronisation/GM events of the nominal schedule (PCT's k)
     int nominal_cores = 0;        // cores launched (PCT's n)

@@ -255,6 +255,7 @@ class Supervisor {
         s.jobs = jobs;
         s.skipped = m_skipped;
         s.interrupted = m_interrupted;
+        s.wall_time_stop = m_wall_stop && s.schedules < m_e.schedules + 1;
         s.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         s.peak_rss_kb = peak_rss_kb_self();
         s.workers_peak_rss_kb = peak_rss_kb_children();
@@ -280,7 +281,8 @@ class Supervisor {
     uint64_t m_total = 0, m_finished = 0, m_skipped = 0;
     bool m_nominal_in_file = false;
     bool m_stop = false;
-    bool m_bar = false;  // a terminal bar line is on screen
+    bool m_wall_stop = false;  // m_stop because a schedule ran into the wall-time bound
+    bool m_bar = false;        // a terminal bar line is on screen
     std::chrono::steady_clock::time_point m_t0 = std::chrono::steady_clock::now();
     std::chrono::steady_clock::time_point m_last_bar = std::chrono::steady_clock::now();  // last progress output
 
@@ -355,7 +357,7 @@ class Supervisor {
         if (m_jsonl.is_open()) m_jsonl.add(record_json(r, m_kernel).dump());
         ++m_finished;
         if (m_e.stop_on_first && !r.codes.empty()) m_stop = true;
-        if (hit_wall_time_bound(r.full)) m_stop = true;  // every further schedule would time out the same way
+        if (hit_wall_time_bound(r.full)) m_stop = m_wall_stop = true;  // every further schedule would time out so
     }
 
     void on_line(Worker& w, const std::string& line) {

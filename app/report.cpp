@@ -346,6 +346,8 @@ void print_explore_summary(std::ostream& out, const std::string& kernel, const E
             sum.workers_peak_rss_kb > 0
                 ? fmt::format(" (largest worker {:.1f} MiB)", static_cast<double>(sum.workers_peak_rss_kb) / 1024.0)
                 : "");
+    if (sum.wall_time_stop)
+        os << "stopped: a schedule ran into the wall-time bound (--timeout), as every further one would\n";
     if (sum.interrupted)
         os << "INTERRUPTED: a partial summary of the schedules finished before the signal (no verdict; a run with "
               "--jsonl FILE resumes when rerun with the same file)\n";
@@ -387,6 +389,7 @@ nlohmann::json explore_json(const std::string& kernel, const ExploreSummary& sum
     j["nominal_cycles"] = sum.nominal_cycles;
     j["crashes"] = sum.crashes;
     j["interrupted"] = sum.interrupted;
+    if (sum.wall_time_stop) j["wall_time_stop"] = true;
     // Run statistics (not part of the verdict: they vary between runs and are 0 for --merge).
     j["jobs"] = sum.jobs;
     j["wall_seconds"] = sum.wall_seconds;

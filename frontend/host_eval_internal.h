@@ -24,7 +24,6 @@ namespace cvsim::host_walk {
 
 using namespace ir;
 
-
 // A host value: a known scalar, an array of host values, a tensor (only its entry parameter is tracked, for
 // pl.tensor.read), or unknown with the reason.
 struct HVal {

@@ -4,8 +4,9 @@
 
 namespace cvsim::host_walk {
 
-std::optional<rt::Scalar> Walker::read_input(const std::string& param, const Type& type, const std::vector<int64_t>& idx,
-                                     DType dt, const SourceLoc& loc, std::string& why) {
+std::optional<rt::Scalar> Walker::read_input(const std::string& param, const Type& type,
+                                             const std::vector<int64_t>& idx, DType dt, const SourceLoc& loc,
+                                             std::string& why) {
     auto f = m_in.files.find(param);
     auto flat_index = [&]() -> std::optional<int64_t> {
         if (idx.size() != type.shape.size()) return std::nullopt;
@@ -25,8 +26,7 @@ std::optional<rt::Scalar> Walker::read_input(const std::string& param, const Typ
         // --input T=VALUE fills the tensor (sim/session.cpp does the same for the kernel's GM).
         if (auto fill = m_in.scalars.find(param); fill != m_in.scalars.end()) {
             const double x = fill->second.is_float() ? fill->second.f : static_cast<double>(fill->second.i);
-            return dtype_is_int(dt) ? rt::Scalar::of_int(rt::Scalar::float_to_int(x), dt)
-                                    : rt::Scalar::of_float(x, dt);
+            return dtype_is_int(dt) ? rt::Scalar::of_int(rt::Scalar::float_to_int(x), dt) : rt::Scalar::of_float(x, dt);
         }
     }
     if (f == m_in.files.end() && m_in.sample) {
@@ -74,8 +74,7 @@ std::optional<rt::Scalar> Walker::read_input(const std::string& param, const Typ
                               param, idx[d], d, c.t.shape[d], param));
         flat = flat * c.t.shape[d] + idx[d];
     }
-    const double x =
-        decode_element(c.t.dtype, c.t.bytes.data() + static_cast<size_t>(flat) * dtype_bytes(c.t.dtype));
+    const double x = decode_element(c.t.dtype, c.t.bytes.data() + static_cast<size_t>(flat) * dtype_bytes(c.t.dtype));
     return dtype_is_int(dt) ? rt::Scalar::of_int(rt::Scalar::float_to_int(x), dt) : rt::Scalar::of_float(x, dt);
 }
 
@@ -142,7 +141,8 @@ void Walker::launch(const Function& callee, const std::vector<ExprPtr>& args, co
     k->distinct.push_back(std::move(b));
 }
 
-HVal Walker::call_function(const Expr& e, const std::string& name, const std::vector<ExprPtr>& args, Frame& fr, int depth) {
+HVal Walker::call_function(const Expr& e, const std::string& name, const std::vector<ExprPtr>& args, Frame& fr,
+                           int depth) {
     auto callee = m_p.find(name);
     if (!callee) return HVal::unknown(fmt::format("'{}' is not a function of the program", name));
     if (callee->type == FuncType::Orchestration && !callee->is_unread() && depth < 8) {
@@ -248,8 +248,8 @@ HVal Walker::host_op(const Expr& e, Frame& fr, int depth) {
             for (const auto& x : ix->args) {
                 auto v = known_int(x, fr, depth, why);
                 if (!v)
-                    return HVal::unknown(fmt::format("pl.tensor.read ({}) at an index the walk does not know: {}",
-                                                     where(e.loc), why));
+                    return HVal::unknown(
+                        fmt::format("pl.tensor.read ({}) at an index the walk does not know: {}", where(e.loc), why));
                 idx.push_back(*v);
             }
         else
@@ -277,8 +277,7 @@ HVal Walker::host_op(const Expr& e, Frame& fr, int depth) {
             ExprPtr off = n == "pl.tensor.reshape" ? nullptr : operand(2);
             if (!off && n != "pl.tensor.reshape" && e.attrs && e.attrs->kind == ExprKind::Dict)
                 for (size_t i = 0; i < e.attrs->args.size() && i < e.attrs->args2.size(); ++i)
-                    if (e.attrs->args[i] &&
-                        (e.attrs->args[i]->sval == "offset" || e.attrs->args[i]->sval == "offsets"))
+                    if (e.attrs->args[i] && (e.attrs->args[i]->sval == "offset" || e.attrs->args[i]->sval == "offsets"))
                         off = e.attrs->args2[i];
             if (t.why.empty() && off && (off->kind == ExprKind::List || off->kind == ExprKind::Tuple))
                 for (const auto& x : off->args) {
@@ -292,8 +291,7 @@ HVal Walker::host_op(const Expr& e, Frame& fr, int depth) {
         }
         return t;
     }
-    return HVal::unknown(
-        fmt::format("the value of {} ({}), which the host walk does not evaluate", n, where(e.loc)));
+    return HVal::unknown(fmt::format("the value of {} ({}), which the host walk does not evaluate", n, where(e.loc)));
 }
 
 HVal Walker::eval(const ExprPtr& ep, Frame& fr, int depth) {
@@ -307,9 +305,8 @@ HVal Walker::eval(const ExprPtr& ep, Frame& fr, int depth) {
         case ExprKind::Float:
             return HVal::scalar(rt::Scalar::of_float(e.fval, DType::FP32));
         case ExprKind::Const:
-            return HVal::scalar(dtype_is_float(e.dtype)
-                                    ? rt::Scalar::of_float(e.fval, e.dtype)
-                                    : rt::Scalar::of_int(static_cast<int64_t>(e.fval), e.dtype));
+            return HVal::scalar(dtype_is_float(e.dtype) ? rt::Scalar::of_float(e.fval, e.dtype)
+                                                        : rt::Scalar::of_int(static_cast<int64_t>(e.fval), e.dtype));
         case ExprKind::Var: {
             auto it = fr.find(e.var.get());
             if (it != fr.end()) return it->second;
@@ -323,13 +320,12 @@ HVal Walker::eval(const ExprPtr& ep, Frame& fr, int depth) {
         case ExprKind::Compare:
         case ExprKind::BoolOp: {
             static const std::vector<std::string> unary = {"not", "cast", "abs", "-", "+"};
-            static const std::vector<std::string> binary = {"+", "-",  "*",  "/",   "//",
-                                                            "%", "<<", ">>", "min", "max"};
+            static const std::vector<std::string> binary = {"+", "-", "*", "/", "//", "%", "<<", ">>", "min", "max"};
             const auto& ok = e.kind == ExprKind::Unary ? unary : binary;
             if ((e.kind == ExprKind::Unary || e.kind == ExprKind::Binary) &&
                 std::find(ok.begin(), ok.end(), e.sval) == ok.end())
-                return HVal::unknown(fmt::format("the operator '{}' ({}), which the host walk does not evaluate",
-                                                 e.sval, where(e.loc)));
+                return HVal::unknown(
+                    fmt::format("the operator '{}' ({}), which the host walk does not evaluate", e.sval, where(e.loc)));
             // Operands first (each may be unknown); then the runtime's own scalar arithmetic on constants.
             std::vector<ExprPtr> lits;
             for (const auto& a : e.args) {

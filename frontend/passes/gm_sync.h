@@ -151,7 +151,16 @@ class GmSync {
     // same op on X + stride. Both AIVs then see the same flag protocol, with AIV1's ids shifted, as on a2a3.
     const Stmt* lane_pair_flag(const Stmt& x, const Stmt* next) const;
     bool is_subblock_idx(const Expr& e) const;
-    struct Counters;
+    struct Counters {
+        // key -> positions in the trace (in order); a key with an uncertain statement is in `bad`.
+        std::map<std::pair<int, int64_t>, std::vector<size_t>> sets, waits;  // key (0 flag / 1 ring, id)
+        std::set<std::pair<int, int64_t>> bad;
+        // The ring of the other direction (the consumer's lane pushes, the producer's lane pops), by id, for
+        // back-pressure (trace_between); an id with an uncertain statement is in `rbad`.
+        std::map<int64_t, std::vector<size_t>> rpushes, rpops;
+        std::set<int64_t> rbad;
+        bool rbad_all = false;  // some push or pop of that direction has a ring id that is not a constant
+    };
     // The function's statement instances in program order (nullptr: a loop without a constant trip count, a
     // split_aiv / spmd loop, an early return, or too many instances).
     const std::vector<TraceEv>* trace() const;

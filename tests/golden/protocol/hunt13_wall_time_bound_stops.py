@@ -3,6 +3,8 @@
 # stops there (exit 1) instead of running all of --schedules to it (50 s here; 200 x 60 s by default; hunt13).
 # RUN: check --timeout 1 --schedules 50 --jobs 0
 # CHECK: 1 schedules
+# CHECK: wall
+# CHECK-NEXT: stopped: a schedule ran into the wall-time bound (--timeout), as every further one would
 # CHECK: FAIL: 1 distinct finding(s)
 # CHECK-NEXT: error[E-TIMEOUT]: the schedule exceeded the wall-time bound of 1 s
 # CHECK: seen in 1 of 1 schedules; first: nominal seed 0
