@@ -1,6 +1,5 @@
 // Loading a program: the parse of the file read last and the readings of it kept per option set (a whole-model
 // file is read once per kernel, sampled value and size), and the notes on defaulted or inferred dimension symbols.
-#include "frontend/sema.h"
 #include <fmt/format.h>
 #include <algorithm>
 #include <cctype>
@@ -15,6 +14,7 @@
 #include "frontend/ops.h"
 #include "frontend/parser.h"
 #include "frontend/passes/expand_mixed_kernel.h"
+#include "frontend/sema.h"
 #include "frontend/sema_lower.h"
 #include "frontend/sema_types.h"
 
