@@ -8,6 +8,8 @@ namespace cvsim::oracle::detail {
 Model build_model(const rt::LaunchPlan& plan, const rt::TensorStore& tensors, const Options& opt) {
     Model m;
     m.blocks = std::max(1, plan.blocks);
+    m.standalone_aiv = !plan.aic && plan.aiv && !plan.aiv_split && !plan.aiv_lane1_launched &&
+                       !(opt.target == Target::A2A3 && plan.aiv_lane1_replay);
     for (const auto& t : tensors.tensors) m.resources.push_back(t.name);
     // Launched lanes (SPEC 4.1): split -> both AIVs; a2a3 unsplit -> lane 1 replays handshakes; a5 unsplit -> lane 0
     // only.

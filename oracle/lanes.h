@@ -52,6 +52,8 @@ struct Model {
     std::vector<Lane> lanes;
     std::vector<std::string> resources;  // names of GM tensors / slot memories
     int blocks = 1;
+    // A standalone AIV kernel (no AIC, one AIV lane): one block per AIV core, so the chip holds twice its clusters.
+    bool standalone_aiv = false;
     bool oob = false;
     bool unsupported = false;
     std::string why;

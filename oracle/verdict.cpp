@@ -152,7 +152,7 @@ struct Graph {
                     case Kind::Depart: {
                         // Every participant's n-th arrival; a hard barrier below or above full occupancy never
                         // completes (above: the blocks run in waves, PyPTO's HardSyncallOccupancy).
-                        if (x.hard && m.blocks != opt.chip_clusters) {
+                        if (x.hard && m.blocks != opt.chip_clusters * (m.standalone_aiv ? 2 : 1)) {
                             need(v, -1);
                             break;
                         }

@@ -195,6 +195,8 @@ RunOutcome Machine::run(const RunConfig& cfg) {
     if (plan.aiv && !plan.aiv_split && a2a3) aiv_launched = plan.aiv_lane1_replay || plan.aiv_lane1_launched ? 2 : 1;
     st.aiv_lanes = std::max(aiv_launched, 1);
     st.blocks = plan.blocks;
+    st.capacity = static_cast<int>(cfg.hw.chip.clusters) *
+                  (!plan.aic && aiv_launched == 1 ? static_cast<int>(kAivsPerCluster) : 1);
     st.aic_per_cluster = plan.aic ? 1 : 0;
     st.aiv_per_cluster = aiv_launched;
     st.participants_per_cluster = st.aic_per_cluster + st.aiv_per_cluster;
@@ -212,8 +214,9 @@ RunOutcome Machine::run(const RunConfig& cfg) {
             for (auto& r : runners) r->model().retire_all();
         }
     } retire_guard{runners};
-    // Waves: a launch wider than the chip runs its first C blocks, then one more each time a block finishes.
-    const int chip = static_cast<int>(cfg.hw.chip.clusters);
+    // Waves: a launch wider than the chip runs its first C blocks, then one more each time a block finishes (C: the
+    // blocks the chip holds, RunState::capacity).
+    const int chip = st.capacity;
     m_blocks_done = 0;
     m_dispatch_ev.cancel();
     m_cores_left.assign(static_cast<size_t>(plan.blocks), 0);
@@ -356,21 +359,20 @@ RunOutcome Machine::run(const RunConfig& cfg) {
         };
         if (waves)
             occupancy_finding(
-                fmt::format("a syncall over the launch's {} blocks waits for blocks that never start: the chip has {} "
-                            "clusters, so "
-                            "the blocks run in waves and the later ones are dispatched only when earlier ones finish; "
-                            "on hardware "
-                            "this hangs",
-                            plan.blocks, chip),
+                fmt::format(
+                    "a syncall over the launch's {} blocks waits for blocks that never start: the chip holds {} "
+                    "{}, so the blocks run in waves and the later ones are dispatched only when earlier ones "
+                    "finish; on hardware this hangs",
+                    plan.blocks, chip, chip == static_cast<int>(cfg.hw.chip.clusters) ? "clusters" : "AIV cores"),
                 "launch at most " + std::to_string(chip) +
                     " blocks (loop over the work inside a block), or order the accesses without a barrier");
         if (occupancy)
             occupancy_finding(
                 fmt::format(
-                    "a hard syncall waits for every core of the chip ({} clusters) but the kernel was launched on {}; "
+                    "a hard syncall waits for every core of the chip ({} {}) but the kernel was launched on {}; "
                     "on hardware this hangs (AICore error 507018)",
-                    cfg.hw.chip.clusters, plan.blocks),
-                "launch with --blocks " + std::to_string(cfg.hw.chip.clusters) + " or use syncall(mode=\"soft\")");
+                    chip, chip == static_cast<int>(cfg.hw.chip.clusters) ? "clusters" : "AIV cores", plan.blocks),
+                "launch with --blocks " + std::to_string(chip) + " or use syncall(mode=\"soft\")");
         st.add_finding(f);
         // Unwind every thread back to its idle loop.
         m_ctl.aborted = true;

@@ -161,8 +161,10 @@ std::string DataEngine::describe(const WaitNote& n) const {
                 "system.syncall({}, {}) at {} waits for {} participants ({} arrived{})", p.group,
                 p.hard ? "hard" : "soft", in->stmt->loc.short_str(), n.a, n.b,
                 p.hard && n.a > n.c * launched_clusters
-                    ? fmt::format("; a hard barrier waits for every core of the chip's {} clusters, {} launched",
-                                  m_st.cfg->hw.chip.clusters, launched_clusters)
+                    ? fmt::format(
+                          "; a hard barrier waits for every core of the chip's {} {}, {} launched", m_st.capacity,
+                          m_st.capacity == static_cast<int>(m_st.cfg->hw.chip.clusters) ? "clusters" : "AIV cores",
+                          launched_clusters)
                     : "");
         }
         case K::Ring:

@@ -129,7 +129,7 @@ void DataEngine::end_arrive(SimInstr& in) {
     // Hard: every physical core of the chip, and a launch wider than the chip is no exception: its blocks run in
     // waves, and the barrier (PyPTO's HardSyncallOccupancy: block count != cores, partial or over) never completes,
     // so it waits for every launched block as a soft one does (the later waves never start while it waits).
-    const int blocks = m_st.cfg->plan->blocks, chip = static_cast<int>(hw.chip.clusters);
+    const int blocks = m_st.cfg->plan->blocks, chip = m_st.capacity;  // (a standalone AIV kernel: its AIV cores)
     int expected = per_cluster * (p.hard ? std::max(chip, blocks) : blocks);
     b.expected = expected;
     uint64_t tok = m_st.token();

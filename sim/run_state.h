@@ -32,7 +32,10 @@ struct RunState {
     uint64_t sync_events = 0;  // synchronisation/GM events so far (PCT's step counter)
     int launched_cores = 0;    // cores running a program (sweep)
     int blocks = 1;            // the launch's block count (get_block_num)
-    bool detail = true;        // a sink reads Event::detail (else it is left empty)
+    // Blocks the chip holds at once: one per cluster, or one per AIV core for a standalone AIV kernel (one lane,
+    // no AIC: PyPTO's HardSyncallOccupancy, "1 block = 1 AIV core"). Wider launches run in waves.
+    int capacity = 1;
+    bool detail = true;  // a sink reads Event::detail (else it is left empty)
 
     uint64_t token() { return next_token++; }
     void add_finding(Finding f);

@@ -1,13 +1,15 @@
-# A hard syncall only block 0 reaches, on a launch that fills the chip (24 clusters on a2a3): the other blocks
-# never arrive, a deadlock. Not E-OCCUPANCY (a hard barrier launched on fewer clusters than the chip has): every
-# cluster is launched (it was reported too, saying "launched on 24 ... launch with --blocks 24"; hunt10).
-# RUN: check --blocks 24 --schedules 5
+# A hard syncall only block 0 reaches, on a launch that fills the chip: a vector-only kernel runs one block per AIV
+# core (PyPTO's HardSyncallOccupancy: "1 block = 1 AIV core"), so 48 blocks on a2a3's 24 clusters x 2 AIVs. The
+# other blocks never arrive, a deadlock. Not E-OCCUPANCY (a hard barrier launched on fewer cores than the chip
+# has): every AIV core is launched (it was reported too, saying "launched on 24 ... launch with --blocks 24";
+# hunt10). At --blocks 24 half the AIV cores never arrive: hard_syncall_one_block_partial_launch.py.
+# RUN: check --blocks 48 --schedules 5
 # CHECK: FAIL: 1 distinct finding(s)
 # CHECK-NEXT: error[E-DEADLOCK]
 # EXIT: 1
 import pypto.language as pl
 
-NBLK = 24
+NBLK = 48
 
 
 @pl.program

@@ -1,9 +1,9 @@
-# As hard_syncall_one_block_full_launch.py on 4 of the 24 clusters: the hard barrier also waits for clusters
-# never launched, E-OCCUPANCY beside the deadlock.
+# As hard_syncall_one_block_full_launch.py on 4 of the chip's 48 AIV cores (a vector-only kernel: one block per AIV
+# core): the hard barrier also waits for cores never launched, E-OCCUPANCY beside the deadlock.
 # RUN: check --blocks 4 --schedules 5
 # CHECK: FAIL: 2 distinct finding(s)
 # CHECK-NEXT: error[E-DEADLOCK]
-# CHECK: error[E-OCCUPANCY]
+# CHECK: error[E-OCCUPANCY]: a hard syncall waits for every core of the chip (48 AIV cores)
 # EXIT: 1
 import pypto.language as pl
 
