@@ -253,6 +253,7 @@ class LaunchOrder {
     std::vector<Hop> hops(size_t i, size_t j);
     bool hop_orders(size_t a, size_t x, size_t b, size_t y, const std::vector<Hop>& hs);
     bool hop_implied(size_t a, size_t x, size_t b, size_t y, const Hop& h);
+    bool in_both_loops(size_t a, size_t b, const Var* v);  // V is the variable of a loop A and B are both in
 
     // ---- Conflicts, the tensor map's orders and the findings (launch_order_conflict.cpp) ----
     bool varies(const Expr* e, const Stmt* loop, const ManualLaunch& l, int depth);

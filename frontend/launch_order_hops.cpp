@@ -21,6 +21,15 @@ std::optional<int64_t> const_diff(const Affine& a, const Affine& b) {
 
 }  // namespace
 
+// Whether V (through base_of) is the variable of a loop both launch A and launch B are in.
+bool LaunchOrder::in_both_loops(size_t a, size_t b, const Var* v) {
+    v = base_of(v);
+    for (const Stmt* f : m_launches[a].loops)
+        if (f->loop_var.get() == v)
+            return std::find(m_launches[b].loops.begin(), m_launches[b].loops.end(), f) != m_launches[b].loops.end();
+    return false;
+}
+
 // The edges of the tensor map through which launch J may run after an earlier launch I at some of their instance
 // pairs: I (AUTO) publishes a tracked access of one tensor and M (AUTO, after I in program order) looks up an
 // access of that tensor, where M is J itself, or a launch J runs after in J's iteration that is in no loop J is
@@ -73,13 +82,7 @@ bool LaunchOrder::hop_implied(size_t a, size_t x, size_t b, size_t y, const Hop&
     if (!rx || !ry || rx->root != ry->root || rx->dims.size() != ry->dims.size()) return false;
     if (!mx || !my || mx->root != my->root || mx->dims.size() != my->dims.size()) return false;
     // (a loop variable both A and B are in has one value at the pair; M's loops are B's)
-    auto shared = [&](const Var* v) {
-        v = base_of(v);
-        const Stmt* f = nullptr;
-        for (const Stmt* l : m_launches[a].loops)
-            if (l->loop_var.get() == v) f = l;
-        return f && std::find(m_launches[b].loops.begin(), m_launches[b].loops.end(), f) != m_launches[b].loops.end();
-    };
+    auto shared = [&](const Var* v) { return in_both_loops(a, b, v); };
     for (size_t d = 0; d < mx->dims.size(); ++d) {
         if (!mx->dims[d] || !my->dims[d]) return false;
         const ArgDim& p = *mx->dims[d];
@@ -116,14 +119,7 @@ bool LaunchOrder::hop_orders(size_t a, size_t x, size_t b, size_t y, const std::
     const auto& rx = arg_window(a, x);
     const auto& ry = arg_window(b, y);
     if (!rx || !ry || rx->root != ry->root || rx->dims.size() != ry->dims.size()) return false;
-    auto common = [&](const Var* v) {
-        v = base_of(v);
-        for (const Stmt* f : m_launches[a].loops)
-            if (f->loop_var.get() == v)
-                return std::find(m_launches[b].loops.begin(), m_launches[b].loops.end(), f) !=
-                       m_launches[b].loops.end();
-        return false;
-    };
+    auto common = [&](const Var* v) { return in_both_loops(a, b, v); };
     // Each variable instance: (variable, 0 = A's own value, 1 = B's (and M's) own, 2 = shared).
     std::vector<std::pair<const Var*, int>> keys;
     auto key_of = [&](const Var* v, int side) {
