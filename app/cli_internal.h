@@ -5,12 +5,16 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "app/cli.h"
+#include "app/sampling.h"
 #include "frontend/diag.h"
+#include "frontend/launch.h"
 #include "frontend/passes/timing_scope.h"
 #include "frontend/pipeline.h"
 
@@ -93,7 +97,14 @@ passes::TimingScope timing_scope_of(const CommonOptions& c, const std::string& k
 std::vector<CheckEntry> entries_of(const CommonOptions& c, const std::string& kernel,
                                    std::vector<std::pair<std::string, int64_t>>* defaulted_out = nullptr);
 
-// What the check of entry X depends on (check_entries.cpp); "" when X has no program to read it from.
+// What the check of entry X depends on (check_launch_entries.cpp); "" when X has no program to read it from.
 std::string launch_signature(const CheckEntry& x);
+
+// The entries of LAUNCHES (the host walk's, under SAMPLED: "" or the walk's sampled values, of SAMPLE_KIND)
+// appended to OUT, each distinct launch once; ONLY: the kernels to take (null: all) (check_launch_entries.cpp).
+void add_launch_entries(const CommonOptions& c, const std::string& kernel, const std::shared_ptr<ir::Program>& program,
+                        const std::vector<KernelLaunch>& launches, const std::string& sampled,
+                        std::optional<SampleKind> sample_kind, const std::set<std::string>* only,
+                        std::vector<CheckEntry>& out);
 
 }  // namespace cvsim::cli
