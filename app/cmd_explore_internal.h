@@ -24,6 +24,9 @@ using DimSizes = std::vector<std::pair<std::string, int64_t>>;
 // The first out-of-bounds finding of SUM's nominal schedule (nullptr: none); RACE: whether the run raced.
 const DistinctFinding* nominal_oob(const ExploreSummary& sum, bool* race = nullptr);
 
+// A bound was hit: a schedule's E-TIMEOUT, or the reference's (an E-UNCHECKED that names it).
+bool bound_hit(const DistinctFinding& d);
+
 // Whether SUM found something and all of it is a bound hit: E-TIMEOUT, or E-UNCHECKED (the reference interpreter's
 // own wall-time bound; at an extra sampled value, anything else that leaves a kernel unchecked was found before).
 bool only_timeouts(const ExploreSummary& sum);
