@@ -1,7 +1,9 @@
-// Exploration internals shared by explore.cpp (records, the in-process loop) and explore_workers.cpp (the
-// worker processes and their supervisor).
+// Exploration internals shared by explore.cpp (records, the in-process loop), explore_workers.cpp (the
+// supervisor of the worker processes) and explore_worker_process.cpp (a worker process).
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <set>
 #include <string>
 
@@ -23,5 +25,17 @@ ScheduleRecord clean_record_from_line(const std::string& line);
 bool hit_wall_time_bound(const std::vector<sim::Finding>& findings);
 // The schedule of `seed` in an exploration from `base`.
 sim::Schedule schedule_for(const sim::Schedule& base, const ExploreOptions& e, uint64_t seed);
+
+// The seed each worker is running, in memory shared with the supervisor (one slot per chunk; 0: none,
+// else seed + 1), so that a crash is attributed to its schedule without a pipe write per schedule.
+using RunningSlot = std::atomic<uint64_t>;
+static_assert(RunningSlot::is_always_lock_free, "the running-seed slots are shared between processes");
+
+// The worker process of one chunk (explore_worker_process.cpp): runs seeds LO..HI-1 but SKIP of kernel KERNEL
+// (the nominal schedule first; its record too when REPORT_NOMINAL), storing the running seed in RUNNING and
+// writing its records to FD; never returns.
+[[noreturn]] void worker_main(int fd, const CommonOptions& c, const std::string& kernel, const ExploreOptions& e,
+                              const sim::Schedule& base, uint64_t lo, uint64_t hi, const std::set<uint64_t>& skip,
+                              bool report_nominal, RunningSlot* running);
 
 }  // namespace cvsim::cli
