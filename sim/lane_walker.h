@@ -111,8 +111,11 @@ class LaneWalker {
     bool pop_unread(const ir::Stmt& s);
     // ---- op calls (lane_ops.cpp) ----
     LValue issue_call(const ir::Stmt& s, const ir::Expr& c);
+    // The cross-core and synchronisation ops of issue_call (lane_sync_ops.cpp); nullopt: not one of them.
+    std::optional<LValue> issue_sync_call(const ir::Stmt& s, const ir::Expr& c);
     // pl.tile.mgather's Mat form on the cube (lane_mgather_mat.cpp; its data: DataEngine::begin_mgather_mat).
     LValue issue_mgather_mat(const ir::Stmt& s, const ir::Expr& c);
+    // ---- lane_sync_ops.cpp ----
     // A tpush/tpop/tfree of a (direction, id) ring this lane never bound with its own *_initialize_pipe:
     // E-PIPE-SETUP at the op, once per ring (the op then goes on as before: a ring the peer bound works, one
     // nobody bound is waited for).
