@@ -3,9 +3,13 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
+
+#include "core/fast_round.h"
 
 namespace cvsim {
 
@@ -105,12 +109,25 @@ double round_to(DType t, double v) {
         // Values exact in float (most tile data) take Eigen's single, correctly rounded float conversion.
         case DType::FP16: {
             const float f = static_cast<float>(v);
-            if (f == v) return static_cast<float>(Eigen::half(f));
+            if (f == v) {
+                // Already a half (most loaded and stored data): a normal half's float has the exponent in
+                // [-14, 15] and the 13 low fraction bits clear; zero is one too. Returned as is, the value
+                // Eigen's conversion round trip would give.
+                const uint32_t b = std::bit_cast<uint32_t>(f);
+                const uint32_t e = (b >> 23) & 0xffu;
+                if (((b & 0x1fffu) == 0 && e >= 127 - 14 && e <= 127 + 15) || (b & 0x7fffffffu) == 0) return f;
+                return static_cast<float>(Eigen::half(f));
+            }
             return round_narrow_float(v, 10, -14, 65504.0);
         }
         case DType::BF16: {
             const float f = static_cast<float>(v);
-            if (f == v) return static_cast<float>(Eigen::bfloat16(f));
+            if (f == v) {
+                // Already a bfloat16 (the 16 low fraction bits clear, finite): returned as is.
+                const uint32_t b = std::bit_cast<uint32_t>(f);
+                if ((b & 0xffffu) == 0 && ((b >> 23) & 0xffu) != 0xffu) return f;
+                return static_cast<float>(Eigen::bfloat16(f));
+            }
             return round_narrow_float(v, 7, -126, 3.3895313892515355e38);
         }
         case DType::INT8:
@@ -155,13 +172,18 @@ void encode_element(DType t, double v, uint8_t* p) {
             return;
         }
         // round_to first: its result is exact in float and in the target, so the casts below do not round again.
+        // The normal range takes the bit-level rounding of core/fast_round.h (the same bytes).
         case DType::FP16: {
-            uint16_t b = Eigen::numext::bit_cast<uint16_t>(Eigen::half(static_cast<float>(round_to(t, v))));
+            uint16_t b;
+            if (!fp16_bits_fast(v, b))
+                b = Eigen::numext::bit_cast<uint16_t>(Eigen::half(static_cast<float>(round_to(t, v))));
             std::memcpy(p, &b, 2);
             return;
         }
         case DType::BF16: {
-            uint16_t b = Eigen::numext::bit_cast<uint16_t>(Eigen::bfloat16(static_cast<float>(round_to(t, v))));
+            uint16_t b;
+            if (!bf16_bits_fast(v, b))
+                b = Eigen::numext::bit_cast<uint16_t>(Eigen::bfloat16(static_cast<float>(round_to(t, v))));
             std::memcpy(p, &b, 2);
             return;
         }
