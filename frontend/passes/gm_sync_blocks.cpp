@@ -84,6 +84,57 @@ struct BlockOrder {
         return fmt::format("{} {}", a.lane == Side::Cube ? "cube" : "vector", a.store ? "store" : "load");
     }
 
+    // Does every cluster run `loop` (at path `at`) equally often, as far as is known? Bounds that are the same
+    // in every cluster (constants, scalar parameters, ...) give one trip count; bounds affine in the block index
+    // are counted per cluster, and differ only when those counts do. Bounds that also read anything else
+    // (a parameter beside the block index) count as equal: a barrier there is placed as before, and a
+    // deadlock it causes is still reported (E-DEADLOCK).
+    bool same_trips_everywhere(const Stmt& loop, const Path& at) const {
+        auto uniform = [&](const ExprPtr& e) { return !e || g.m_win.uniform_across_blocks(*e); };
+        if (uniform(loop.start) && uniform(loop.stop) && uniform(loop.step)) return true;
+        const int nb = g.m_opt.blocks;
+        if (nb < 1 || nb > WindowAnalysis::kMaxBlockEnum) return true;
+        auto at_block = [&](const ExprPtr& e, int64_t dflt, int64_t x) -> std::optional<int64_t> {
+            if (!e) return dflt;
+            const Affine a = g.m_win.value_at(e, at);
+            if (!a.ok) return std::nullopt;
+            int64_t v = a.c;
+            for (const auto& [atom, k] : a.terms) {
+                if (!g.m_win.is_block_var(atom)) return std::nullopt;
+                v += k * x;
+            }
+            return v;
+        };
+        std::optional<int64_t> first;
+        for (int64_t x = 0; x < nb; ++x) {
+            auto s = at_block(loop.start, 0, x), e = at_block(loop.stop, 0, x), st = at_block(loop.step, 1, x);
+            if (!s || !e || !st || *st == 0) return true;
+            const int64_t n =
+                *st > 0 ? (*e > *s ? (*e - *s + *st - 1) / *st : 0) : (*s > *e ? (*s - *e - *st - 1) / -*st : 0);
+            if (first && *first != n) return false;
+            first = n;
+        }
+        return true;
+    }
+
+    // Do all clusters reach a barrier placed in block b (on a's path) equally often? Not when a loop around b
+    // surely runs a different number of trips in different clusters (`for i in pl.range(blk, 3, 2)`: cluster 0 two
+    // trips, cluster 1 one): the clusters with fewer trips never arrive at the others' last barriers, and the
+    // launch deadlocks (hunt14).
+    bool balanced_in(const Access& a, const Block* b) const {
+        for (size_t k = 0; k < a.path.size(); ++k) {
+            if (a.path[k].first == b) return true;
+            const Stmt& s = *(*a.path[k].first)[a.path[k].second];
+            if (s.kind != StmtKind::For) continue;
+            const Path at(a.path.begin(), a.path.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+            if (!same_trips_everywhere(s, at)) return false;
+        }
+        return false;  // (b is not on a's path)
+    }
+    bool balanced(const Access& x, const Access& y, const Block* b) const {
+        return balanced_in(x, b) || balanced_in(y, b);
+    }
+
     // Order x before y (x runs first) with a barrier at (b, index), as the policy of its direction says.
     // b2 (when given): a second barrier at (b2, index2), for a pair in sibling arms of one branch (each cluster
     // runs one arm, so it passes one of the two barriers).
@@ -93,6 +144,18 @@ struct BlockOrder {
         const std::string tensor = GmSync::name_of(x.origins);
         const std::string what = fmt::format("{} -> {} {}: {} {} across clusters{}", g.where(x), g.where(y), tensor,
                                              v2c ? "V2C" : "C2V", kind(x, y), carried);
+        // A barrier where the clusters arrive unequally often would hang the launch (E-DEADLOCK from cvsim's
+        // own barrier, on a kernel whose blocks may not even share a byte: the windows of a block-strided loop
+        // are not told apart). Left unordered instead: the simulation decides, and a real cross-cluster
+        // dependency is then reported as a race.
+        if ((v2c ? g.m_opt.v2c == V2CPolicy::Fence || g.m_opt.v2c == V2CPolicy::Syncall : g.complete()) &&
+            (!balanced(x, y, b) || (b2 && !balanced(x, y, b2)))) {
+            ++g.m_stats.unfenced;
+            g.m_stats.log.push_back(what +
+                                    " left unordered: a loop around the barrier's place runs a different number of "
+                                    "trips in different clusters, so a barrier there would deadlock");
+            return;
+        }
         if (!v2c) {
             if (g.complete()) {
                 const size_t before = g.m_barrier_units.size();
