@@ -19,7 +19,6 @@
 #include "property_support.h"
 #include "test_support.h"
 
-
 namespace cvsim::test::prop {
 
 inline int env_int(const char* name, int dflt) {
@@ -99,7 +98,7 @@ inline std::string line_tags(const std::string& text, uint32_t a, uint32_t b) {
 // `gm_only`: ring slot traffic is left out of the comparison (under a visibility delay the checker applies
 // the fence rule to a2a3 slot writes: issue 10 class 10).
 inline Comparison compare(const OracleKernel& k, const Config& c, int randoms, bool cross_check = false,
-                   bool gm_only = false) {
+                          bool gm_only = false) {
     Comparison out;
     std::unique_ptr<sim::Session> s;
     try {
