@@ -54,7 +54,7 @@ TEST(RoundToTest, ValuesAlreadyInTheFormatAreKept) {
     EXPECT_EQ(round_to(DType::FP16, 1.0 + 0x1p-11), 1.0);
     EXPECT_EQ(round_to(DType::FP16, 1.0 + 0x1p-11 + 0x1p-12), 1.0 + 0x1p-10);
     EXPECT_EQ(round_to(DType::BF16, 1.0 + 0x1p-8), 1.0);
-    EXPECT_EQ(round_to(DType::BF16, 3.0 + 0x1p-7), 3.0);                        // a tie: to the even one
+    EXPECT_EQ(round_to(DType::BF16, 3.0 + 0x1p-7), 3.0);                    // a tie: to the even one
     EXPECT_EQ(round_to(DType::BF16, 3.0 + 0x1p-6 + 0x1p-7), 3.0 + 0x1p-5);  // a tie: to the even one
 }
 
