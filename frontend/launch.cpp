@@ -234,6 +234,16 @@ const std::string& launched_kernel(const Expr& call) {
 }
 
 void refuse_distributed(const Function& f) {
+    // A kernel whose body is C++ source elsewhere (PyPTO's @pl.jit.extern: external_source=, printed with a
+    // `pass` body): cvsim sees none of its accesses, so a verdict on it would be about an empty kernel.
+    for (size_t i = 0; i < f.deco_extra_keys.size(); ++i)
+        if (f.deco_extra_keys[i] == "external_source")
+            raise(codes::kUnsupported, f.loc,
+                  fmt::format("'{}' is an external kernel (external_source=, PyPTO's @pl.jit.extern): its body is "
+                              "C++ source cvsim does not read, so it cannot tell what the kernel accesses",
+                              f.name),
+                  "check reports this kernel as not checked and still checks the program's other kernels (--entry "
+                  "NAME picks one)");
     if (f.distributed.what.empty()) return;
     raise(
         codes::kUnsupported, f.distributed.loc,

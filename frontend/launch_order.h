@@ -266,6 +266,8 @@ class LaunchOrder {
     static const GmAlias* single_root(const std::vector<GmAlias>& rs);
     static const Var* one_base(const std::vector<GmAlias>& rs);
     bool fresh_in(const Var* base, const std::vector<const Stmt*>& a_loops, const std::vector<const Stmt*>& other);
+    const Stmt* carried_from(const Expr* e, const Var* base, bool& direct, int depth = 0);
+    bool other_instance(const Expr* x, const Expr* y, const Var* base);
     static bool whole_view(const GmAlias& g);
     static bool whole_arg(const std::vector<GmAlias>& rs, const Expr* e);
     bool map_orders(size_t a, size_t b, const Stmt* loop = nullptr);
@@ -361,6 +363,7 @@ class LaunchOrder {
     std::set<const Var*> m_multi_def, m_loop_vars;
     // The loops each tensor the orchestration creates is created in: every iteration of those has a fresh one.
     std::map<const Var*, std::set<const Stmt*>> m_created_in;
+    std::map<const Var*, const Stmt*> m_carry_loop;  // a loop's carried value -> the loop
     std::map<const Var*, std::pair<const Expr*, std::vector<const Expr*>>> m_carry_defs;  // init, yields
     std::map<const Var*, const Var*> m_loop_result;                                       // result -> carried value
     std::set<const Var*> m_orch_params;

@@ -61,7 +61,10 @@ void LaunchOrder::find_accesses() {
             for (const auto& st : body) {
                 if (st->kind == StmtKind::For) {
                     for (size_t k = 0; k < st->iter_args.size() && k < st->init_values.size(); ++k)
-                        if (st->iter_args[k]) m_carry_defs[st->iter_args[k].get()].first = st->init_values[k].get();
+                        if (st->iter_args[k]) {
+                            m_carry_defs[st->iter_args[k].get()].first = st->init_values[k].get();
+                            m_carry_loop[st->iter_args[k].get()] = st.get();
+                        }
                     for (size_t k = 0; k < st->targets.size() && k < st->iter_args.size(); ++k)
                         if (st->targets[k] && st->iter_args[k])
                             m_loop_result[st->targets[k].get()] = st->iter_args[k].get();

@@ -114,6 +114,8 @@ LaunchOrder::Conflict LaunchOrder::conflict(size_t a, size_t b, const Stmt* loop
                     if (loop)
                         if (auto it = m_created_in.find(gx.base); it != m_created_in.end() && it->second.count(loop))
                             continue;
+                    // In one iteration: one side this iteration's tensor, the other an earlier one's (carried).
+                    if (!loop && gx.base == gy.base && other_instance(x.arg, y.arg, gx.base)) continue;
                     if (apart(a, xi, b, yi, loop, part)) continue;
                     if (use_hops && !loop) {
                         if (!hs) hs = hops(a, b);
@@ -146,6 +148,52 @@ const Var* LaunchOrder::one_base(const std::vector<GmAlias>& rs) {
     for (const GmAlias& g : rs)
         if (g.base != rs[0].base) return nullptr;
     return rs[0].base;
+}
+
+// How the tensor value E reaches BASE, a tensor the orchestration creates: through the carried value of a loop
+// (that loop; DIRECT false), or as the tensor the create statement made in this pass over it (DIRECT true:
+// followed through single definitions, slices, views, reshapes, assembles and a launch's written argument).
+// nullptr and DIRECT false: cvsim cannot tell.
+const Stmt* LaunchOrder::carried_from(const Expr* e, const Var* base, bool& direct, int depth) {
+    direct = false;
+    if (!e || depth > 64) return nullptr;
+    if (e->kind == ExprKind::Index && !e->args.empty() && e->args[0] && e->args[0]->kind == ExprKind::Var) {
+        const Var* r = e->args[0]->var.get();
+        auto it = m_def_of.find(r);
+        if (it == m_def_of.end() || m_multi_def.count(r)) return nullptr;
+        return carried_from(written_arg(it->second, e->ival, nullptr), base, direct, depth + 1);
+    }
+    if (e->kind == ExprKind::FuncCall && (e->sval == "pl.tensor.slice" || e->sval == "pl.tensor.view" ||
+                                          e->sval == "pl.tensor.reshape" || e->sval == "pl.tensor.assemble"))
+        return e->args.empty() ? nullptr : carried_from(e->args[0].get(), base, direct, depth + 1);
+    if (e->kind != ExprKind::Var || !e->var) return nullptr;
+    const Var* v = e->var.get();
+    if (defined_twice(v)) return nullptr;
+    if (auto c = m_carry_loop.find(v); c != m_carry_loop.end()) return c->second;
+    auto it = m_def_of.find(v);
+    if (it == m_def_of.end() || m_multi_def.count(v) || !it->second) return nullptr;
+    const Expr* d = it->second;
+    if (d->kind == ExprKind::FuncCall && d->sval == "pl.tensor.create") {
+        direct = v == base;
+        return nullptr;
+    }
+    if (d->kind == ExprKind::Var || d->kind == ExprKind::Index ||
+        (d->kind == ExprKind::FuncCall && (d->sval == "pl.tensor.slice" || d->sval == "pl.tensor.view" ||
+                                           d->sval == "pl.tensor.reshape" || d->sval == "pl.tensor.assemble")))
+        return carried_from(d, base, direct, depth + 1);
+    return carried_from(written_arg(d, -1, &v->type), base, direct, depth + 1);
+}
+
+// Whether the tensor values X and Y, both of the tensor BASE created in a loop's body, are different instances
+// of it in one pass over that body: one is the tensor this pass created, the other reaches it only through the
+// loop's carried value (what an earlier iteration yielded, or what the loop started with, made before it).
+bool LaunchOrder::other_instance(const Expr* x, const Expr* y, const Var* base) {
+    auto it = m_created_in.find(base);
+    if (it == m_created_in.end()) return false;
+    bool dx = false, dy = false;
+    const Stmt* lx = carried_from(x, base, dx);
+    const Stmt* ly = carried_from(y, base, dy);
+    return (lx && dy && it->second.count(lx)) || (ly && dx && it->second.count(ly));
 }
 
 // Whether the tensor BASE is created in a loop launch A sits in and the other side (the loops OTHER) does not:
