@@ -286,4 +286,34 @@ TEST(HazardChecker, PartlyOverlappingReadsOfOtherWindowsAreEachChecked) {
     EXPECT_EQ(s.checker().read_inflations(), 0u);  // different windows: one read epoch each
 }
 
+// The checker tests a window's first dimension and rank before its window (HazardChecker::Axis0): among many one-row
+// windows of two lanes, a read races with the writes of exactly the rows and columns it shares, a shared row with
+// disjoint columns does not race, and a window of another rank (a reshaped view) is assumed to overlap every cell.
+TEST(HazardChecker, ManyOneRowWindowsRaceByRowsColumnsAndRank) {
+    Stream s;
+    for (int64_t r = 0; r < 16; ++r)  // AIV0 writes the even rows' first half (line 10), AIV1 the odd rows' (line 11)
+        s.instr(r % 2 ? CoreId::Aiv1 : CoreId::Aiv0, Pipe::Mte3, {Stream::acc(true, r, 1, 0, 64)}, {}, {}, {}, false,
+                r % 2 ? 11 : 10);
+    s.instr(CoreId::Aiv1, Pipe::Mte3, {Stream::acc(true, 2, 1, 64, 64)}, {}, {}, {}, false, 12);  // row 2, second half
+    EXPECT_TRUE(s.codes().empty());
+    s.instr(CoreId::Aic, Pipe::Mte2, {Stream::acc(false, 6, 2, 32, 64)}, {}, {}, {}, false, 20);  // rows 6 and 7
+    ASSERT_EQ(s.codes(), (std::vector<std::string>{"E-RACE-RAW", "E-RACE-RAW"}));
+    EXPECT_EQ(s.checker().findings()[0].accesses[0].loc.line, 10u);
+    EXPECT_EQ(s.checker().findings()[1].accesses[0].loc.line, 11u);
+    s.instr(CoreId::Aic, Pipe::Mte2, {Stream::acc(false, 2, 1, 100, 28)}, {}, {}, {}, false,
+            21);  // AIV1's half of row 2
+    ASSERT_EQ(s.codes().size(), 3u);
+    EXPECT_EQ(s.checker().findings()[2].accesses[0].loc.line, 12u);
+    GmAccess flat = Stream::acc(false);  // a 1-D window of the 2-D tensor: assumed to overlap every write
+    flat.window.offsets = {0};
+    flat.window.extents = {1};
+    s.instr(CoreId::Aic, Pipe::Mte2, {flat}, {}, {}, {}, false, 22);
+    ASSERT_EQ(s.codes().size(), 6u);
+    for (size_t i = 3; i < 6; ++i) {
+        EXPECT_EQ(s.checker().findings()[i].code, "E-RACE-RAW");
+        EXPECT_EQ(s.checker().findings()[i].accesses[0].loc.line, 10u + (i - 3));
+        EXPECT_EQ(s.checker().findings()[i].accesses[1].loc.line, 22u);
+    }
+}
+
 }  // namespace
