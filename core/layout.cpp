@@ -10,6 +10,7 @@
 // the bytes agree for arbitrary doubles.
 #include "core/layout.h"
 #include "core/layout_assemble.h"
+#include "core/layout_window.h"
 
 #include <algorithm>
 #include <cstring>
@@ -29,16 +30,21 @@ struct OffsetTables {
     int64_t max_col = 0;       // largest col entry: a row is fully inside a buffer iff row[r] + max_col fits
 };
 
-OffsetTables offset_tables(Layout l, BoxShape b, int64_t R, int64_t C, int64_t rows, int64_t cols) {
+// The tables of rows [ra, rb) and columns [ca, cb) of the logical tile (entry 0 is row ra, column ca).
+OffsetTables offset_tables(Layout l, BoxShape b, int64_t R, int64_t C, int64_t ra, int64_t rb, int64_t ca, int64_t cb) {
     OffsetTables t;
-    t.row.resize(static_cast<size_t>(rows));
-    t.col.resize(static_cast<size_t>(cols));
-    for (int64_t r = 0; r < rows; ++r) t.row[static_cast<size_t>(r)] = element_offset(l, R, C, b, r, 0);
-    for (int64_t c = 0; c < cols; ++c) {
-        t.col[static_cast<size_t>(c)] = element_offset(l, R, C, b, 0, c);
-        t.max_col = std::max(t.max_col, t.col[static_cast<size_t>(c)]);
+    t.row.resize(static_cast<size_t>(rb - ra));
+    t.col.resize(static_cast<size_t>(cb - ca));
+    for (int64_t r = ra; r < rb; ++r) t.row[static_cast<size_t>(r - ra)] = element_offset(l, R, C, b, r, 0);
+    for (int64_t c = ca; c < cb; ++c) {
+        t.col[static_cast<size_t>(c - ca)] = element_offset(l, R, C, b, 0, c);
+        t.max_col = std::max(t.max_col, t.col[static_cast<size_t>(c - ca)]);
     }
     return t;
+}
+
+OffsetTables offset_tables(Layout l, BoxShape b, int64_t R, int64_t C, int64_t rows, int64_t cols) {
+    return offset_tables(l, b, R, C, 0, rows, 0, cols);
 }
 
 // Codecs: load(p) -> double and store(v, p), `bytes` wide.
@@ -239,6 +245,51 @@ Matrix decode(const uint8_t* bytes, size_t nbytes, DType t, Layout l, bool acc, 
                     *dst = codec.load(row + static_cast<size_t>(tab.col[static_cast<size_t>(c)]) * codec.bytes);
             } else {
                 for (int64_t c = 0; c < cols; ++c, ++dst)
+                    *dst = load_partial(codec, bytes, nbytes,
+                                        static_cast<size_t>(base + tab.col[static_cast<size_t>(c)]) * codec.bytes);
+            }
+        }
+    });
+    return m;
+}
+
+Matrix decode_window(const uint8_t* bytes, size_t nbytes, DType t, Layout l, bool acc, int64_t rows, int64_t cols,
+                     int64_t r0, int64_t c0, int64_t wr, int64_t wc) {
+    rows = std::max<int64_t>(rows, 0);
+    cols = std::max<int64_t>(cols, 0);
+    wr = std::max<int64_t>(wr, 0);
+    wc = std::max<int64_t>(wc, 0);
+    // The window's rows and columns that lie inside the tile, [ra, rb) x [ca, cb) in tile coordinates; the rest of
+    // the window reads zero (as datapath's window() of a decoded tile).
+    const int64_t ra = std::clamp<int64_t>(r0, 0, rows), rb = std::clamp<int64_t>(r0 + wr, ra, rows);
+    const int64_t ca = std::clamp<int64_t>(c0, 0, cols), cb = std::clamp<int64_t>(c0 + wc, ca, cols);
+    const bool whole = ra == r0 && ca == c0 && rb - ra == wr && cb - ca == wc;
+    Matrix m = whole ? Matrix(wr, wc) : Matrix::Zero(wr, wc);
+    if (rb == ra || cb == ca) return m;
+    const auto [R, C] = physical_shape(l, t, acc, rows, cols);
+    const OffsetTables tab = offset_tables(l, box_shape(l, t, acc), R, C, ra, rb, ca, cb);
+    const int64_t n_rows = rb - ra, n_cols = cb - ca;
+    // Row i of the tables is window row ra - r0 + i, column j window column ca - c0 + j.
+    double* const origin = m.data() + (ra - r0) * wc + (ca - c0);
+    if (bytes == nullptr) nbytes = 0;
+    if (is_sub_byte(t)) {
+        for (int64_t r = 0; r < n_rows; ++r)
+            for (int64_t c = 0; c < n_cols; ++c) {
+                const int64_t k = tab.row[static_cast<size_t>(r)] + tab.col[static_cast<size_t>(c)];
+                origin[r * wc + c] = static_cast<size_t>(k / 2) < nbytes ? get_element(t, bytes, k) : 0.0;
+            }
+        return m;
+    }
+    with_codec(t, [&](const auto codec) {
+        for (int64_t r = 0; r < n_rows; ++r) {
+            double* dst = origin + r * wc;
+            const int64_t base = tab.row[static_cast<size_t>(r)];
+            if (static_cast<size_t>(base + tab.max_col + 1) * codec.bytes <= nbytes) {
+                const uint8_t* row = bytes + static_cast<size_t>(base) * codec.bytes;
+                for (int64_t c = 0; c < n_cols; ++c, ++dst)
+                    *dst = codec.load(row + static_cast<size_t>(tab.col[static_cast<size_t>(c)]) * codec.bytes);
+            } else {
+                for (int64_t c = 0; c < n_cols; ++c, ++dst)
                     *dst = load_partial(codec, bytes, nbytes,
                                         static_cast<size_t>(base + tab.col[static_cast<size_t>(c)]) * codec.bytes);
             }

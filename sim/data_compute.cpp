@@ -5,6 +5,7 @@
 
 #include "core/cost_model.h"
 #include "core/layout_assemble.h"
+#include "core/layout_window.h"
 #include "frontend/codes.h"
 #include "frontend/ops.h"
 #include "frontend/ops_sort.h"
@@ -135,12 +136,40 @@ static bool assemble_in_bytes(SimInstr& in) {
     return true;
 }
 
+// pl.tile.extract and pl.tile.slice read a window of their source: decode just that window (decode is elementwise,
+// so the values are those of the registry numerics on the whole decoded source: datapath's window(), the view's
+// clamped block) instead of the whole source (an extract of a [64, 512] window of a [128, 512] L1 tile decoded all
+// of it). False when the operands are not the numerics' (the general path then runs).
+static bool window_in_bytes(SimInstr& in) {
+    if (!in.in[0] || !in.out) return false;
+    const TileBuf& src = *in.in[0];
+    const TileBuf& out = *in.out;
+    const int64_t rows = std::max<int64_t>(src.rows, 0), cols = std::max<int64_t>(src.cols, 0);
+    int64_t r0 = 0, c0 = 0, wr = out.rows, wc = out.cols;
+    if (in.call->op->code == OpCode::Extract) {
+        if (in.numbers.size() < 2) return false;
+        r0 = static_cast<int64_t>(in.numbers[0]);
+        c0 = static_cast<int64_t>(in.numbers[1]);
+    } else {  // Slice: the offset clamped into the source, the window clamped to what is left of it
+        const auto& v = in.ints;
+        r0 = std::clamp<int64_t>(v.size() >= 2 ? v[v.size() - 2] : 0, 0, rows);
+        c0 = std::clamp<int64_t>(v.empty() ? 0 : v.back(), 0, cols);
+        wr = std::min<int64_t>(out.rows, rows - r0);
+        wc = std::min<int64_t>(out.cols, cols - c0);
+    }
+    if (wr < 0 || wc < 0) return false;
+    in.p.data = TileData{src.dtype, decode_window(src.bytes.data(), src.bytes.size(), src.dtype, src.layout, src.acc,
+                                                  src.rows, src.cols, r0, c0, wr, wc)};
+    return true;
+}
+
 void DataEngine::compute_data(SimInstr& in) {
     // The op's registry numerics (shared with the reference interpreter) on the logical operand values.
     Payload& p = in.p;
     const OpDef& d = *in.call->op;
     if (!d.numerics) return;
     if (d.code == OpCode::Assemble && assemble_in_bytes(in)) return;
+    if ((d.code == OpCode::Extract || d.code == OpCode::Slice) && window_in_bytes(in)) return;
     const TileBuf& out = *in.out;
     OpOperands o;
     o.op = &d;

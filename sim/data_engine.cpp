@@ -9,6 +9,7 @@
 
 #include "core/cost_model.h"
 #include "core/layout.h"
+#include "core/layout_window.h"
 #include "frontend/codes.h"
 #include "frontend/ops.h"
 #include "sim/data_util.h"
@@ -344,15 +345,14 @@ uint64_t DataEngine::begin_store(SimInstr& in) {
     if (hit) {
         p.store_src = &hit->gm_bytes;  // the memo does not move outside its recording schedule
     } else {
-        Matrix m = src.mem == Mem::Acc
-                       ? read_tile(src).m
-                       : decode(src.bytes.data(), src.bytes.size(), src.dtype, Layout::ND, false, src.rows, src.cols);
+        // The window's R x C elements of the tile (zero past its edge), decoding no more of it than that.
+        const bool fixp = src.mem == Mem::Acc;
+        const Matrix m = decode_window(src.bytes.data(), src.bytes.size(), src.dtype, fixp ? src.layout : Layout::ND,
+                                       fixp && src.acc, src.rows, src.cols, 0, 0, R, C);
         p.bytes.assign(storage_bytes(t.dtype, R * C), 0);
         for (int64_t r = 0; r < R; ++r)
-            for (int64_t c = 0; c < C; ++c) {
-                double v = r < m.rows() && c < m.cols() ? m(r, c) : 0.0;
-                put_element(t.dtype, round_to(t.dtype, v), p.bytes.data(), r * C + c);  // packed for 4-bit dtypes
-            }
+            for (int64_t c = 0; c < C; ++c)  // packed for 4-bit dtypes
+                put_element(t.dtype, round_to(t.dtype, m(r, c)), p.bytes.data(), r * C + c);
         if (MemoEntry* r = memo_record(in)) {
             r->gm_bytes = p.bytes;
             m_st.cfg->memo->charge(p.bytes.size());

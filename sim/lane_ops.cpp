@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "core/layout.h"
+#include "core/layout_window.h"
 #include "frontend/codes.h"
 #include "frontend/ops.h"
 #include "frontend/passes/ir_util.h"
@@ -72,7 +73,8 @@ LValue LaneWalker::issue_call(const Stmt& s, const Expr& c) {
             if (r < 0 || col < 0 || r >= t->rows || col >= t->cols)
                 m_sink.finding(codes::kOob, s, "pl.tile.read: index outside the tile");
             else if (!t->bytes.empty())
-                v = decode(t->bytes.data(), t->bytes.size(), t->dtype, t->layout, t->acc, t->rows, t->cols)(r, col);
+                v = decode_window(t->bytes.data(), t->bytes.size(), t->dtype, t->layout, t->acc, t->rows, t->cols, r,
+                                  col, 1, 1)(0, 0);
             return LValue{dtype_is_int(t->dtype) ? Scalar::of_int(static_cast<int64_t>(v), t->dtype)
                                                  : Scalar::of_float(v, t->dtype)};
         }

@@ -300,7 +300,10 @@ void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
         if (b.core != a.core && !(a.atomic && b.atomic) && !one_gather(b) && !ordered_before(b, start))
             m_races.push_back({&b, &bw, b.write && b.delayed && start[b.comp] >= b.epoch});
     };
-    for (const Cell& c : cells) {
+    const Axis0 wa = Axis0::of(w);
+    for (size_t i = 0; i < cells.n; ++i) {
+        if (!Axis0::may_overlap(wa, cells.axis0[i])) continue;
+        const Cell& c = cells.store[i];
         if (!rt::windows_overlap(w, c.w)) continue;
         for (const Access& b : c.writes) consider(b, c.w);
         if (!a.write) continue;
@@ -315,7 +318,9 @@ void HazardChecker::check(Access a, const rt::Window& w, const VC& start) {
     //    before it (or of its own core); a read, the older read of its own (core, pipe).
     Cell* own = nullptr;
     bool emptied = false;
-    for (Cell& c : cells) {
+    for (size_t i = 0; i < cells.n; ++i) {
+        if (!Axis0::may_cover(wa, cells.axis0[i])) continue;
+        Cell& c = cells.store[i];
         if (!rt::window_covers(w, c.w)) continue;
         if (!own && same_window(w, c.w)) own = &c;
         auto gone = [&](const Access& b) {

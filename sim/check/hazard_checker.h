@@ -163,16 +163,43 @@ class HazardChecker : public EventSink {
         if (m_start[static_cast<size_t>(own >> 32)] >= static_cast<uint32_t>(own)) return;
         join_ref(r);
     }
+    // A window's first dimension, [lo, hi) (hi saturating, as rt::windows_overlap forms it), and its rank: the part
+    // of rt::windows_overlap / rt::window_covers a check tests first, from a small array beside the cells instead
+    // of each cell's window vectors (a launch of many blocks storing one row each has thousands of cells, and the
+    // scan over them, not the clocks, was most of a check: decode_csa's merge_norm_spmd).
+    struct Axis0 {
+        int64_t lo = 0, hi = 0;
+        size_t rank = 0;
+        static Axis0 of(const rt::Window& w) {
+            if (w.offsets.empty() || w.extents.size() != w.offsets.size())  // nothing to tell from the first dimension
+                return {INT64_MIN, INT64_MAX, w.offsets.size()};
+            return {w.offsets[0], rt::sat_add(w.offsets[0], w.extents[0]), w.offsets.size()};
+        }
+        // False only where rt::windows_overlap(a, b) is false: same rank, disjoint in the first dimension.
+        static bool may_overlap(const Axis0& a, const Axis0& b) {
+            return a.rank != b.rank || a.rank == 0 || !(a.hi <= b.lo || b.hi <= a.lo);
+        }
+        // False only where rt::window_covers(big, small) is false: another rank, or the first dimension not inside.
+        static bool may_cover(const Axis0& big, const Axis0& small) {
+            return big.rank == small.rank && (big.rank == 0 || (small.lo >= big.lo && small.hi <= big.hi));
+        }
+    };
     // The cells of one tensor: [0, n) are live; the rest keep their storage for the next schedule's cells.
+    // axis0[i] is store[i]'s window's Axis0.
     struct Cells {
         std::vector<Cell> store;
+        std::vector<Axis0> axis0;
         size_t n = 0;
         Cell* begin() { return store.data(); }
         Cell* end() { return store.data() + n; }
         const Cell* begin() const { return store.data(); }
         const Cell* end() const { return store.data() + n; }
         Cell& add(const rt::Window& w) {
-            if (n == store.size()) store.emplace_back();
+            if (n == store.size()) {
+                store.emplace_back();
+                axis0.emplace_back();
+            }
+            axis0[n] = Axis0::of(w);
             Cell& c = store[n++];
             c.w.tensor = w.tensor;
             c.w.offsets.assign(w.offsets.begin(), w.offsets.end());
@@ -188,7 +215,10 @@ class HazardChecker : public EventSink {
             size_t k = 0;
             for (size_t i = 0; i < n; ++i)
                 if (!store[i].empty()) {
-                    if (i != k) std::swap(store[k], store[i]);
+                    if (i != k) {
+                        std::swap(store[k], store[i]);
+                        std::swap(axis0[k], axis0[i]);
+                    }
                     ++k;
                 }
             n = k;

@@ -2,6 +2,7 @@
 #include "core/layout.h"
 #include "core/datapath.h"
 #include "core/layout_assemble.h"
+#include "core/layout_window.h"
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
@@ -357,6 +358,73 @@ TEST(LayoutTest, AssembleInPlaceDeclinesNanPaddingAndRegionsOutsideTheTile) {
     EXPECT_FALSE(assemble_encoded(nd, DType::FP16, Layout::ND, false, 20, 16, src, 0, -1));  // before column 0
     std::vector<uint8_t> short_buf(10);
     EXPECT_FALSE(assemble_encoded(short_buf, DType::FP16, Layout::ND, false, 20, 16, src, 0, 0));
+}
+
+// Bit-identical doubles (a NaN's payload included).
+::testing::AssertionResult same_bits(const Matrix& a, const Matrix& b) {
+    if (a.rows() != b.rows() || a.cols() != b.cols())
+        return ::testing::AssertionFailure()
+               << "shape " << a.rows() << "x" << a.cols() << " vs " << b.rows() << "x" << b.cols();
+    for (Eigen::Index r = 0; r < a.rows(); ++r)
+        for (Eigen::Index c = 0; c < a.cols(); ++c)
+            if (std::memcmp(&a(r, c), &b(r, c), 8) != 0)
+                return ::testing::AssertionFailure() << "(" << r << ", " << c << "): " << a(r, c) << " vs " << b(r, c);
+    return ::testing::AssertionSuccess();
+}
+
+// The data engine's window decode (tile.extract, slices, tile.read, stores; core/layout_window.h) gives exactly the
+// values of the old path, datapath's window() of the whole decoded tile, for every dtype (the packed 4-bit ones and
+// those without a typed codec too), layout and box kind, on random bit patterns (NaN payloads, infinities, box
+// padding included), for windows inside the tile, across and past its edges, empty ones, and short buffers.
+TEST(LayoutTest, DecodeWindowEqualsTheWindowOfTheWholeDecode) {
+    uint32_t state = 777;
+    auto next = [&] { return state = state * 1664525u + 1013904223u; };
+    struct Win {
+        int64_t r0, c0, wr, wc;
+    };
+    const Win wins[] = {{0, 0, 20, 70},  {3, 5, 8, 17},    {16, 64, 4, 6}, {-2, 60, 5, 20},
+                        {18, -3, 4, 10}, {25, 0, 3, 3},    {0, 75, 2, 2},  {0, 0, 0, 5},
+                        {19, 69, 1, 1},  {-4, -4, 30, 80}, {7, 33, 1, 37}, {0, 0, 20, 1}};
+    int compared = 0;
+    for (int ti = 0; ti < kNumDTypes; ++ti) {
+        const DType t = static_cast<DType>(ti);
+        if (dtype_bits(t) == 0) continue;
+        for (Layout l : kLayouts)
+            for (bool acc : {false, true}) {
+                const int64_t rows = 20, cols = 70;  // NZ/ZN pad both dimensions for every box kind
+                std::vector<uint8_t> bytes(physical_bytes(l, t, acc, rows, cols));
+                for (auto& b : bytes) b = static_cast<uint8_t>(next() >> 24);
+                for (size_t keep : {bytes.size(), bytes.size() / 2 + 1, size_t{0}}) {
+                    const std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(keep));
+                    const TileData whole{t, decode(cut.data(), cut.size(), t, l, acc, rows, cols)};
+                    for (const Win& w : wins) {
+                        const Matrix want = window(whole, w.r0, w.c0, w.wr, w.wc).m;
+                        const Matrix got =
+                            decode_window(cut.data(), cut.size(), t, l, acc, rows, cols, w.r0, w.c0, w.wr, w.wc);
+                        ASSERT_TRUE(same_bits(got, want))
+                            << dtype_name(t) << " layout " << static_cast<int>(l) << " acc " << acc << " keep " << keep
+                            << " window " << w.r0 << "," << w.c0 << " " << w.wr << "x" << w.wc;
+                        ++compared;
+                    }
+                }
+            }
+    }
+    EXPECT_GT(compared, 1000);
+}
+
+RC_GTEST_PROP(LayoutProperty, DecodeWindowEqualsTheWindowOfTheWholeDecode, ()) {
+    const DType t = *rc::gen::elementOf(std::vector<DType>(std::begin(kTileDtypes), std::end(kTileDtypes)));
+    const Layout l = *rc::gen::elementOf(std::vector<Layout>(std::begin(kLayouts), std::end(kLayouts)));
+    const bool acc = *rc::gen::arbitrary<bool>();
+    const int64_t rows = *rc::gen::inRange<int64_t>(0, 40), cols = *rc::gen::inRange<int64_t>(0, 40);
+    std::vector<uint8_t> bytes =
+        *rc::gen::container<std::vector<uint8_t>>(physical_bytes(l, t, acc, rows, cols), rc::gen::arbitrary<uint8_t>());
+    bytes.resize(*rc::gen::inRange<size_t>(0, bytes.size() + 1));
+    const int64_t r0 = *rc::gen::inRange<int64_t>(-8, 48), c0 = *rc::gen::inRange<int64_t>(-8, 48);
+    const int64_t wr = *rc::gen::inRange<int64_t>(0, 48), wc = *rc::gen::inRange<int64_t>(0, 48);
+    const TileData whole{t, decode(bytes.data(), bytes.size(), t, l, acc, rows, cols)};
+    RC_ASSERT(same_bits(decode_window(bytes.data(), bytes.size(), t, l, acc, rows, cols, r0, c0, wr, wc),
+                        window(whole, r0, c0, wr, wc).m));
 }
 
 }  // namespace

@@ -286,4 +286,35 @@ TEST(HazardChecker, PartlyOverlappingReadsOfOtherWindowsAreEachChecked) {
     EXPECT_EQ(s.checker().read_inflations(), 0u);  // different windows: one read epoch each
 }
 
+// The checker tests a window's first dimension and rank before its window (HazardChecker::Axis0): among many one-row
+// windows of two lanes, a read races with the writes of exactly the rows and columns it shares, a shared row with
+// disjoint columns does not race, and a window of another rank (a reshaped view) is assumed to overlap every cell.
+// (A finding is keyed by kind, tensor and the two cores here, the test's locations having no file: one read each.)
+TEST(HazardChecker, ManyOneRowWindowsRaceByRowsColumnsAndRank) {
+    auto lines_of_one_read = [](const GmAccess& read) {
+        Stream s;
+        for (int64_t r = 0; r < 16; ++r)  // AIV0 writes the even rows' first half (line 10), AIV1 the odd rows' (11)
+            s.instr(r % 2 ? CoreId::Aiv1 : CoreId::Aiv0, Pipe::Mte3, {Stream::acc(true, r, 1, 0, 64)}, {}, {}, {},
+                    false, r % 2 ? 11 : 10);
+        s.instr(CoreId::Aiv1, Pipe::Mte3, {Stream::acc(true, 2, 1, 64, 64)}, {}, {}, {}, false, 12);  // row 2's rest
+        EXPECT_TRUE(s.codes().empty());
+        s.instr(CoreId::Aic, Pipe::Mte2, {read}, {}, {}, {}, false, 20);
+        std::vector<uint32_t> lines;  // the writes each RAW names, in report order
+        for (const Finding& f : s.checker().findings()) {
+            EXPECT_EQ(f.code, "E-RACE-RAW");
+            lines.push_back(f.accesses[0].loc.line);
+        }
+        return lines;
+    };
+    using L = std::vector<uint32_t>;
+    EXPECT_EQ(lines_of_one_read(Stream::acc(false, 6, 2, 32, 64)), (L{10, 11}));  // rows 6 and 7: both lanes
+    EXPECT_EQ(lines_of_one_read(Stream::acc(false, 2, 1, 100, 28)), (L{12}));     // row 2, AIV1's columns only
+    EXPECT_EQ(lines_of_one_read(Stream::acc(false, 2, 1, 0, 10)), (L{10}));       // row 2, AIV0's columns only
+    EXPECT_EQ(lines_of_one_read(Stream::acc(false, 5, 1, 64, 64)), (L{}));        // row 5's unwritten half
+    GmAccess flat = Stream::acc(false);  // a 1-D window of the 2-D tensor: assumed to overlap every write
+    flat.window.offsets = {200};
+    flat.window.extents = {1};
+    EXPECT_EQ(lines_of_one_read(flat), (L{10, 11}));
+}
+
 }  // namespace
