@@ -4,8 +4,8 @@
 # nothing ordering them in the iteration: two different tensors, no WAR (cvsim took them for one). Across
 # iterations the next 'norm' reads what this 'emit' wrote (RAW, looked up). Clean.
 # RUN: check --schedules 2
-# CHECK: [norm]
 # CHECK: [emit]
+# CHECK: [norm]
 # CHECK-NOT: error[
 import pypto.language as pl
 
