@@ -73,7 +73,7 @@ const char* kNeeds =
 
 }  // namespace
 
-std::optional<std::string> pypto_source_reason(const std::string& text) {
+std::optional<std::string> pypto_source_reason(const std::string& text, uint32_t* at) {
     std::istringstream in(text);
     std::string line;
     static const std::regex jit(R"(^\s*@(pl\.|pypto\.language\.|pypto\.)?jit\b)");
@@ -89,6 +89,7 @@ std::optional<std::string> pypto_source_reason(const std::string& text) {
     bool first = true;
     uint32_t programs = 0;
     for (uint32_t n = 1; std::getline(in, line); ++n) {
+        if (at) *at = n;
         if (first && !trim(line).empty()) {
             first = false;
             // What ir.python_print writes first: the printed program cvsim reads as it is.
@@ -106,6 +107,7 @@ std::optional<std::string> pypto_source_reason(const std::string& text) {
         if (std::regex_search(line, program) && ++programs == 2)
             return fmt::format("a second @pl.program class at line {}", n);
     }
+    if (at) *at = 0;
     return std::nullopt;
 }
 
@@ -128,15 +130,17 @@ std::string resolve_kernel(const std::string& path, const BridgeOptions& opt) {
 std::vector<std::string> resolve_kernels(const std::string& path, const BridgeOptions& opt, bool all) {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec)) return {path};  // SourceFile::read reports it
+    uint32_t at = 0;                                    // the line that makes it a kernel source (0: --pypto)
     std::optional<std::string> why =
-        opt.force ? std::optional<std::string>("--pypto") : pypto_source_reason(slurp(path));
+        opt.force ? std::optional<std::string>("--pypto") : pypto_source_reason(slurp(path), &at);
     if (!why) return {path};
     std::string script = bridge_script();
     if (script.empty())
         throw BridgeError(codes::kPypto,
                           fmt::format("{} is a PyPTO kernel source ({}), but cvsim's bridge pypto_bridge.py is not "
                                       "installed beside the cvsim binary (or named by $CVSIM_PYPTO_BRIDGE)",
-                                      path, *why));
+                                      path, *why),
+                          path, at);
     const char* py = std::getenv("CVSIM_PYTHON");
     std::string python = py && *py ? py : "python3";
     std::string tmpl = (fs::temp_directory_path(ec) / "cvsim-pypto-XXXXXX").string();
@@ -184,12 +188,14 @@ std::vector<std::string> resolve_kernels(const std::string& path, const BridgeOp
     if (rc == 3 || rc == 127 || rc < 0)
         throw BridgeError(codes::kNeedsPypto,
                           fmt::format("{} is a PyPTO kernel source ({}); {}{}", path, *why, kNeeds,
-                                      msg.empty() ? "" : "\n  (" + (rc == 127 ? python + ": not found" : msg) + ")"));
+                                      msg.empty() ? "" : "\n  (" + (rc == 127 ? python + ": not found" : msg) + ")"),
+                          path, at);
     throw BridgeError(
         codes::kPypto,
         fmt::format("{} is a PyPTO kernel source ({}); PyPTO could not compile it up to ExpandMixedKernel "
                     "(exit {}):\n{}",
-                    path, *why, rc, msg));
+                    path, *why, rc, msg),
+        path, at);
 }
 
 }  // namespace cvsim::sim

@@ -3,6 +3,7 @@
 // installed beside the binary) and cvsim reads the program printed just before that pass.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -12,7 +13,7 @@ namespace cvsim::sim {
 
 // Why `text` is a PyPTO source cvsim cannot read directly ("@pl.jit at line 12"), or nullopt when it is
 // printed IR (first non-blank line `# pypto.program...`) or cvsim's own DSL (a @pl.program class).
-std::optional<std::string> pypto_source_reason(const std::string& text);
+std::optional<std::string> pypto_source_reason(const std::string& text, uint32_t* line = nullptr);
 
 struct BridgeOptions {
     bool force = false;  // --pypto: compile with PyPTO whatever the file looks like
@@ -21,13 +22,20 @@ struct BridgeOptions {
 };
 
 // A bridge failure (PyPTO missing, PyPTO rejected the kernel): exit 2 with `code` and the message.
+// `file` and `line` (0: none): the line of the kernel source that made cvsim take it for one, where the
+// diagnostic points.
 class BridgeError : public std::runtime_error {
   public:
-    BridgeError(std::string code, const std::string& msg) : std::runtime_error(msg), m_code(std::move(code)) {}
+    BridgeError(std::string code, const std::string& msg, std::string file = "", uint32_t line = 0)
+        : std::runtime_error(msg), m_code(std::move(code)), m_file(std::move(file)), m_line(line) {}
     const std::string& code() const { return m_code; }
+    const std::string& file() const { return m_file; }
+    uint32_t line() const { return m_line; }
 
   private:
     std::string m_code;
+    std::string m_file;
+    uint32_t m_line = 0;
 };
 
 // `path` itself when cvsim reads it directly, else the path of the program PyPTO printed before

@@ -265,8 +265,29 @@ int main(int argc, char** argv) {
         }
         return rc;
     } catch (const sim::BridgeError& e) {
-        std::cerr << "error[" << e.code() << "]: " << e.what() << "\n";
-        return kExitBadInput;
+        // At the line that made cvsim take the file for a kernel source (file:line:col with a caret), the first
+        // line of the message there and the rest (PyPTO's own output) below it.
+        std::shared_ptr<SourceFile> src;
+        if (e.line() > 0) try {
+                src = SourceFile::read(e.file());
+            } catch (const std::exception&) {
+            }
+        if (!src || e.line() > src->line_count()) {
+            std::cerr << "error[" << e.code() << "]: " << e.what() << "\n";
+            return kExitBadInput;
+        }
+        const std::string text = e.what();
+        const size_t nl = text.find('\n');
+        Diagnostic d;
+        d.code = e.code();
+        d.message = text.substr(0, nl);
+        const std::string_view line = src->line_text(e.line());
+        const size_t first = line.find_first_not_of(" \t");
+        d.loc = SourceLoc{src.get(), e.line(), static_cast<uint32_t>(first == std::string_view::npos ? 1 : first + 1)};
+        d.keep = src;
+        const int rc = report_diag(d, common.json);
+        if (nl != std::string::npos) std::cerr << text.substr(nl + 1) << "\n";
+        return rc;
     } catch (const CompileError& e) {
         return report_diag(e.diag(), common.json);
     } catch (const ParamError& e) {

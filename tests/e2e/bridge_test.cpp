@@ -83,6 +83,10 @@ TEST(Bridge, WithoutPythonASourceFileGetsOneDiagnosticSayingWhatIsNeeded) {
         EXPECT_EQ(r.exit_code, 2) << cmd << r.out << r.err;
         EXPECT_NE(r.err.find("error[E-NEEDS-PYPTO]: "), std::string::npos) << r.err;
         EXPECT_NE(r.err.find("a @pl.jit function at line 6"), std::string::npos) << r.err;
+        // At that line, with a caret (file:line:col, as every bad input).
+        EXPECT_NE(r.err.find("bridge_jit_mixed.py:6:1: error[E-NEEDS-PYPTO]: "), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("\n    @pl.jit"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("\n    ^"), std::string::npos) << r.err;
         EXPECT_NE(r.err.find("set PYPTO_WORK"), std::string::npos) << r.err;
         EXPECT_EQ(r.err.find("error[E-", r.err.find("error[E-") + 1), std::string::npos) << "one diagnostic: " << r.err;
     }
