@@ -100,6 +100,11 @@ class GmSync {
 
   private:
     // ---- pairs between the clusters of a launch on --blocks > 1 (gm_sync_blocks.cpp) ----
+    // Does every cluster reach block b (on a's path) equally often: no loop around it runs a different number of
+    // trips in different clusters as far as is known (bounds affine in the block index alone, counted per
+    // cluster)? A chip-wide barrier where they do not deadlocks the launch (hunt14).
+    bool balanced_in(const Access& a, const Block* b) const;
+    bool same_trips_everywhere(const Stmt& loop, const Path& at) const;
     friend struct BlockOrder;
     void order_across_blocks();
 

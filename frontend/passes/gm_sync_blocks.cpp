@@ -25,6 +25,54 @@
 
 namespace cvsim::passes::gmsync {
 
+// Does every cluster run `loop` (at path `at`) equally often, as far as is known? Bounds that are the same
+// in every cluster (constants, scalar parameters, ...) give one trip count; bounds affine in the block index
+// are counted per cluster, and differ only when those counts do. Bounds that also read anything else
+// (a parameter beside the block index) count as equal: a barrier there is placed as before, and a
+// deadlock it causes is still reported (E-DEADLOCK).
+bool GmSync::same_trips_everywhere(const Stmt& loop, const Path& at) const {
+    auto uniform = [&](const ExprPtr& e) { return !e || m_win.uniform_across_blocks(*e); };
+    if (uniform(loop.start) && uniform(loop.stop) && uniform(loop.step)) return true;
+    const int nb = m_opt.blocks;
+    if (nb < 1 || nb > WindowAnalysis::kMaxBlockEnum) return true;
+    auto at_block = [&](const ExprPtr& e, int64_t dflt, int64_t x) -> std::optional<int64_t> {
+        if (!e) return dflt;
+        const Affine a = m_win.value_at(e, at);
+        if (!a.ok) return std::nullopt;
+        int64_t v = a.c;
+        for (const auto& [atom, k] : a.terms) {
+            if (!m_win.is_block_var(atom)) return std::nullopt;
+            v += k * x;
+        }
+        return v;
+    };
+    std::optional<int64_t> first;
+    for (int64_t x = 0; x < nb; ++x) {
+        auto s = at_block(loop.start, 0, x), e = at_block(loop.stop, 0, x), st = at_block(loop.step, 1, x);
+        if (!s || !e || !st || *st == 0) return true;
+        const int64_t n =
+            *st > 0 ? (*e > *s ? (*e - *s + *st - 1) / *st : 0) : (*s > *e ? (*s - *e - *st - 1) / -*st : 0);
+        if (first && *first != n) return false;
+        first = n;
+    }
+    return true;
+}
+
+// Do all clusters reach a barrier placed in block b (on a's path) equally often? Not when a loop around b
+// surely runs a different number of trips in different clusters (`for i in pl.range(blk, 3, 2)`: cluster 0 two
+// trips, cluster 1 one): the clusters with fewer trips never arrive at the others' last barriers, and the
+// launch deadlocks (hunt14).
+bool GmSync::balanced_in(const Access& a, const Block* b) const {
+    for (size_t k = 0; k < a.path.size(); ++k) {
+        if (a.path[k].first == b) return true;
+        const Stmt& s = *(*a.path[k].first)[a.path[k].second];
+        if (s.kind != StmtKind::For) continue;
+        const Path at(a.path.begin(), a.path.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+        if (!same_trips_everywhere(s, at)) return false;
+    }
+    return false;  // (b is not on a's path)
+}
+
 struct BlockOrder {
     GmSync& g;
 
@@ -84,55 +132,8 @@ struct BlockOrder {
         return fmt::format("{} {}", a.lane == Side::Cube ? "cube" : "vector", a.store ? "store" : "load");
     }
 
-    // Does every cluster run `loop` (at path `at`) equally often, as far as is known? Bounds that are the same
-    // in every cluster (constants, scalar parameters, ...) give one trip count; bounds affine in the block index
-    // are counted per cluster, and differ only when those counts do. Bounds that also read anything else
-    // (a parameter beside the block index) count as equal: a barrier there is placed as before, and a
-    // deadlock it causes is still reported (E-DEADLOCK).
-    bool same_trips_everywhere(const Stmt& loop, const Path& at) const {
-        auto uniform = [&](const ExprPtr& e) { return !e || g.m_win.uniform_across_blocks(*e); };
-        if (uniform(loop.start) && uniform(loop.stop) && uniform(loop.step)) return true;
-        const int nb = g.m_opt.blocks;
-        if (nb < 1 || nb > WindowAnalysis::kMaxBlockEnum) return true;
-        auto at_block = [&](const ExprPtr& e, int64_t dflt, int64_t x) -> std::optional<int64_t> {
-            if (!e) return dflt;
-            const Affine a = g.m_win.value_at(e, at);
-            if (!a.ok) return std::nullopt;
-            int64_t v = a.c;
-            for (const auto& [atom, k] : a.terms) {
-                if (!g.m_win.is_block_var(atom)) return std::nullopt;
-                v += k * x;
-            }
-            return v;
-        };
-        std::optional<int64_t> first;
-        for (int64_t x = 0; x < nb; ++x) {
-            auto s = at_block(loop.start, 0, x), e = at_block(loop.stop, 0, x), st = at_block(loop.step, 1, x);
-            if (!s || !e || !st || *st == 0) return true;
-            const int64_t n =
-                *st > 0 ? (*e > *s ? (*e - *s + *st - 1) / *st : 0) : (*s > *e ? (*s - *e - *st - 1) / -*st : 0);
-            if (first && *first != n) return false;
-            first = n;
-        }
-        return true;
-    }
-
-    // Do all clusters reach a barrier placed in block b (on a's path) equally often? Not when a loop around b
-    // surely runs a different number of trips in different clusters (`for i in pl.range(blk, 3, 2)`: cluster 0 two
-    // trips, cluster 1 one): the clusters with fewer trips never arrive at the others' last barriers, and the
-    // launch deadlocks (hunt14).
-    bool balanced_in(const Access& a, const Block* b) const {
-        for (size_t k = 0; k < a.path.size(); ++k) {
-            if (a.path[k].first == b) return true;
-            const Stmt& s = *(*a.path[k].first)[a.path[k].second];
-            if (s.kind != StmtKind::For) continue;
-            const Path at(a.path.begin(), a.path.begin() + static_cast<std::ptrdiff_t>(k) + 1);
-            if (!same_trips_everywhere(s, at)) return false;
-        }
-        return false;  // (b is not on a's path)
-    }
     bool balanced(const Access& x, const Access& y, const Block* b) const {
-        return balanced_in(x, b) || balanced_in(y, b);
+        return g.balanced_in(x, b) || g.balanced_in(y, b);
     }
 
     // Order x before y (x runs first) with a barrier at (b, index), as the policy of its direction says.

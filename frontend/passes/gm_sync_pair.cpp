@@ -362,10 +362,19 @@ std::optional<size_t> GmSync::handle_pair(const Access& s, const Access& l, std:
                   "insert pl.system.syncall between the producing region and the cube consumer (or compile with "
                   "--v2c fence)");
         case V2CPolicy::Fence:
-            if (direct && unique && token_ring_free(true)) {
+        case V2CPolicy::Syncall: {
+            // Under syncall, a barrier where the clusters arrive unequally often (a loop around it with a
+            // different trip count per cluster: `pl.range(blk, n, 2)`) would deadlock the launch; the pair is
+            // within one cluster, so the token fence orders it instead (hunt14).
+            const bool fence_it = m_opt.v2c == V2CPolicy::Fence || !balanced_in(l, b);
+            if (fence_it && direct && unique && token_ring_free(true)) {
                 place_fence(s, l, b, is, il, true);
                 ++m_stats.v2c_fences;
-                m_stats.log.push_back(what + " fenced (tpush_to_aic / tpop_from_aiv)");
+                m_stats.log.push_back(what +
+                                      (m_opt.v2c == V2CPolicy::Syncall
+                                           ? " fenced (tpush_to_aic / tpop_from_aiv): a loop around the place of "
+                                             "a barrier runs a different number of trips in different clusters"
+                                           : " fenced (tpush_to_aic / tpop_from_aiv)"));
                 if (war) {
                     place_war_flags(s, l, b, is, il_last);
                     war_done = war_loads;
@@ -373,17 +382,17 @@ std::optional<size_t> GmSync::handle_pair(const Access& s, const Access& l, std:
                 }
                 return d;
             }
-            ++m_stats.fallbacks;
-            m_stats.log.push_back(what + " has no balanced fence placement (" +
-                                  (s.call->op->code != OpCode::Store
-                                       ? (s.call->op->code == OpCode::Mscatter ? "a scatter is not a plain store"
-                                                                               : "a scalar write has no tile to pass")
-                                   : !token_ring_free(true) ? "hand-written transports share the token's ring"
-                                   : unique                 ? "the store is nested deeper than the load"
-                                                            : "several producer stores") +
-                                  "), barrier instead");
-            [[fallthrough]];
-        case V2CPolicy::Syncall:
+            if (m_opt.v2c == V2CPolicy::Fence) {
+                ++m_stats.fallbacks;
+                m_stats.log.push_back(what + " has no balanced fence placement (" +
+                                      (s.call->op->code != OpCode::Store ? (s.call->op->code == OpCode::Mscatter
+                                                                                ? "a scatter is not a plain store"
+                                                                                : "a scalar write has no tile to pass")
+                                       : !token_ring_free(true) ? "hand-written transports share the token's ring"
+                                       : unique                 ? "the store is nested deeper than the load"
+                                                                : "several producer stores") +
+                                      "), barrier instead");
+            }
             place_barrier(b, il, l.stmt->loc);
             if (m_opt.v2c == V2CPolicy::Syncall) m_stats.log.push_back(what + " ordered with fence + syncall");
             if (war && trace()) {
@@ -401,6 +410,7 @@ std::optional<size_t> GmSync::handle_pair(const Access& s, const Access& l, std:
                 m_stats.log.push_back(what + " loop-carried WAR ordered with a second barrier");
             }
             return d;
+        }
     }
     return std::nullopt;
 }
