@@ -221,36 +221,7 @@ std::vector<uint8_t> encode(const Matrix& logical, DType t, Layout l, bool acc) 
 }
 
 Matrix decode(const uint8_t* bytes, size_t nbytes, DType t, Layout l, bool acc, int64_t rows, int64_t cols) {
-    rows = std::max<int64_t>(rows, 0);
-    cols = std::max<int64_t>(cols, 0);
-    Matrix m(rows, cols);
-    const auto [R, C] = physical_shape(l, t, acc, rows, cols);
-    const OffsetTables tab = offset_tables(l, box_shape(l, t, acc), R, C, rows, cols);
-    if (bytes == nullptr) nbytes = 0;
-    if (is_sub_byte(t)) {
-        for (int64_t r = 0; r < rows; ++r)
-            for (int64_t c = 0; c < cols; ++c) {
-                const int64_t k = tab.row[static_cast<size_t>(r)] + tab.col[static_cast<size_t>(c)];
-                m(r, c) = static_cast<size_t>(k / 2) < nbytes ? get_element(t, bytes, k) : 0.0;
-            }
-        return m;
-    }
-    with_codec(t, [&](const auto codec) {
-        double* dst = m.data();
-        for (int64_t r = 0; r < rows; ++r) {
-            const int64_t base = tab.row[static_cast<size_t>(r)];
-            if (static_cast<size_t>(base + tab.max_col + 1) * codec.bytes <= nbytes) {
-                const uint8_t* row = bytes + static_cast<size_t>(base) * codec.bytes;
-                for (int64_t c = 0; c < cols; ++c, ++dst)
-                    *dst = codec.load(row + static_cast<size_t>(tab.col[static_cast<size_t>(c)]) * codec.bytes);
-            } else {
-                for (int64_t c = 0; c < cols; ++c, ++dst)
-                    *dst = load_partial(codec, bytes, nbytes,
-                                        static_cast<size_t>(base + tab.col[static_cast<size_t>(c)]) * codec.bytes);
-            }
-        }
-    });
-    return m;
+    return decode_window(bytes, nbytes, t, l, acc, rows, cols, 0, 0, rows, cols);
 }
 
 Matrix decode_window(const uint8_t* bytes, size_t nbytes, DType t, Layout l, bool acc, int64_t rows, int64_t cols,
